@@ -1,0 +1,82 @@
+// Free resources of a pool of nodes as a step function of future time: what running jobs
+// will release and what reservations will take. Backfill asks it when a job could start.
+//
+// Not thread-safe; one pass owns one profile. Pure: time comes in as arguments.
+//
+// The step function is kept in blocks of breakpoints, each block with a pending add
+// ("lazy") and its min and max, so that a query skips whole blocks and a reservation
+// over a long span touches O(blocks) values: conservative backfill over 100k jobs needs
+// this, where a flat list would make every reservation O(breakpoints).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "coordinator/core/resource_amount.h"
+#include "shared/base/time.h"
+
+namespace fairway {
+
+struct ResourceRelease {
+  Time at;
+  ResourceAmount amount;
+};
+
+class AvailabilityProfile {
+ public:
+  // Starts the function at `now` with `free_now`; each release adds its amount from its
+  // time on. Releases need not be sorted; those at or before `now` count as free now.
+  void reset(Time now, ResourceAmount free_now, std::span<const ResourceRelease> releases);
+
+  Time origin() const { return origin_; }
+  ResourceAmount free_at(Time t) const;
+
+  // True when `need` is free during all of [start, start + duration).
+  bool fits(Time start, Duration duration, ResourceAmount need) const;
+
+  // The earliest t >= not_before with `need` free during [t, t + duration);
+  // Time::never() when the pool will never have that much free.
+  Time earliest_start(ResourceAmount need, Duration duration, Time not_before) const;
+
+  // Takes `amount` during [start, start + duration). The caller checked it fits.
+  void reserve(Time start, Duration duration, ResourceAmount amount);
+
+  // The first breakpoint strictly after t (Time::never() if none): the next moment the
+  // free amount changes.
+  Time next_change_after(Time t) const;
+
+  std::size_t breakpoints() const;
+
+ private:
+  struct Block {
+    std::vector<Time> times;             // segment i covers [times[i], next breakpoint)
+    std::vector<ResourceAmount> stored;  // real value = stored + lazy
+    ResourceAmount lazy;
+    ResourceAmount min, max;             // componentwise, real values
+    void recompute_bounds();
+  };
+  struct Pos {
+    std::uint32_t block;
+    std::uint32_t index;
+  };
+
+  Pos segment_of(Time t) const;  // the segment containing t (t >= origin_)
+  Time time_of(Pos p) const { return blocks_[p.block].times[p.index]; }
+  ResourceAmount value_of(Pos p) const {
+    const Block& b = blocks_[p.block];
+    return b.stored[p.index] + b.lazy;
+  }
+  bool valid(Pos p) const { return p.block < blocks_.size(); }
+  Pos next(Pos p) const;
+  Pos first_covering(Pos from, ResourceAmount need) const;
+  Pos first_not_covering(Pos from, ResourceAmount need) const;
+  Pos split_at(Time t);  // ensures a breakpoint at t; returns it
+  void add_range(Pos from, Pos to, ResourceAmount delta);  // [from, to), to may be end
+  void push_back_point(Time t, ResourceAmount value);
+
+  Time origin_;
+  std::vector<Block> blocks_;
+};
+
+}  // namespace fairway

@@ -1,0 +1,117 @@
+#include "coordinator/core/backfill_engine.h"
+
+#include "coordinator/core/placement.h"
+
+namespace fairway {
+
+BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
+  BackfillPolicy p;
+  p.mode = c.backfill;
+  switch (c.backfill) {
+    case BackfillMode::kNone: p.depth = 0; break;
+    case BackfillMode::kEasy: p.depth = 1; break;
+    case BackfillMode::kConservative: p.depth = INT64_MAX; break;
+  }
+  if (c.reservation_depth && c.backfill != BackfillMode::kNone) p.depth = *c.reservation_depth;
+  return p;
+}
+
+BackfillEngine::BackfillEngine(const ClusterState& cluster, BackfillPolicy policy)
+    : cluster_(cluster), policy_(policy) {}
+
+void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time now) {
+  const std::size_t np = cluster_.partition_count();
+  profiles_.resize(np);
+  releases_.resize(np);
+  for (auto& r : releases_) r.clear();
+  for (const JobRecord* j : running) {
+    const Time end = j->estimated_end(now);
+    for (const auto& [p, amount] : j->partition_amounts) {
+      releases_[p.value()].push_back({end, amount});
+    }
+  }
+  for (std::size_t p = 0; p < np; ++p) {
+    profiles_[p].reset(now, cluster_.partition(PartitionIndex(static_cast<std::uint32_t>(p))).free,
+                       releases_[p]);
+  }
+}
+
+// A reservation or start in one partition also takes from the partitions sharing its
+// nodes: exactly the allocation's share when known, else the whole need (conservative).
+void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d,
+                                        const Allocation* alloc, ResourceAmount need) {
+  for (PartitionIndex q : cluster_.partition(p).overlapping) {
+    const ResourceAmount amount =
+        (q == p || alloc == nullptr) ? need : cluster_.amount_in_partition(*alloc, q);
+    if (amount.cores != 0 || amount.gpus != 0) profiles_[q.value()].reserve(start, d, amount);
+  }
+}
+
+std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
+                                std::span<JobRecord* const> running, Time now,
+                                const StartFn& start) {
+  build_profiles(running, now);
+  const std::size_t np = cluster_.partition_count();
+  std::vector<std::int64_t> reservations(np, 0);
+  std::vector<std::uint8_t> someone_waits(np, 0);  // a higher-priority job could not start
+  std::size_t total_reservations = 0;
+
+  for (JobRecord* j : ordered) {
+    const PartitionIndex p = j->partition;
+    const PartitionState& ps = cluster_.partition(p);
+    AvailabilityProfile& profile = profiles_[p.value()];
+    const ResourceAmount need = j->need();
+    const Duration limit = j->spec.time_limit;
+    PendingExplanation why;
+
+    const bool free_now = ps.free.covers(need);
+    if (!free_now) why.add(PendingReason::kResources);
+    if (someone_waits[p.value()]) why.add(PendingReason::kPriority);
+
+    if (policy_.mode == BackfillMode::kNone && someone_waits[p.value()]) {
+      why.add(PendingReason::kStrictOrder);
+      j->reserved_start.reset();
+      j->reserved_at.reset();
+      j->why = why;
+      continue;
+    }
+
+    bool fragmented = false;
+    if (free_now && profile.fits(now, limit, need)) {
+      if (auto alloc = place_job(cluster_, p, j->spec.resources)) {
+        reserve_everywhere(p, now, limit, &*alloc, need);
+        j->why = {};
+        start(*j, std::move(*alloc));  // reads the reservation of the previous pass
+        j->reserved_start.reset();
+        j->reserved_at.reset();
+        continue;
+      }
+      fragmented = true;
+      why.add(PendingReason::kFragmented);
+    } else if (free_now) {
+      why.add(PendingReason::kReservationConflict);
+    }
+
+    for (PartitionIndex q : ps.overlapping) someone_waits[q.value()] = 1;
+    j->reserved_start.reset();
+    j->reserved_at.reset();
+    if (reservations[p.value()] < policy_.depth) {
+      // A fragmented job cannot start now even though the sums say it could: plan it
+      // from the next moment anything changes.
+      const Time not_before = fragmented ? profile.next_change_after(now) : now;
+      const Time at = profile.earliest_start(need, limit, not_before);
+      if (!at.is_never()) {
+        reserve_everywhere(p, at, limit, nullptr, need);
+        j->reserved_start = at;
+        j->reserved_at = now;
+        why.estimated_start = at;
+        ++reservations[p.value()];
+        ++total_reservations;
+      }
+    }
+    j->why = why;
+  }
+  return total_reservations;
+}
+
+}  // namespace fairway

@@ -1,0 +1,134 @@
+#include "coordinator/core/cluster_state.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace fairway {
+
+NodeIndex ClusterState::add_node(NodeTopology topology) {
+  assert(partitions_.empty() && "nodes are added before partitions");
+  NodeIndex idx(static_cast<std::uint32_t>(nodes_.size()));
+  NodeState n;
+  n.core_used.assign(static_cast<std::size_t>(topology.total_cores()), 0);
+  n.gpu_used.assign(static_cast<std::size_t>(topology.total_gpus()), 0);
+  n.free_cores = topology.total_cores();
+  n.free_gpus = topology.total_gpus();
+  node_by_name_.emplace(topology.name, idx);
+  n.topology = std::move(topology);
+  nodes_.push_back(std::move(n));
+  return idx;
+}
+
+Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
+                                                   const std::vector<std::string>& node_names) {
+  if (find_partition(name)) return make_error(ErrorCode::kAlreadyExists, "partition '" + name + "' exists");
+  PartitionIndex idx(static_cast<std::uint32_t>(partitions_.size()));
+  PartitionState p;
+  p.name = name;
+  std::int32_t max_cores = 0;
+  for (const auto& node_name : node_names) {
+    auto n = find_node(node_name);
+    if (!n) return invalid_argument("partition '" + name + "': unknown node '" + node_name + "'");
+    const NodeState& ns = nodes_[n->value()];
+    if (std::find(p.nodes.begin(), p.nodes.end(), *n) != p.nodes.end()) continue;
+    p.nodes.push_back(*n);
+    p.capacity += ns.capacity();
+    p.free += ns.free();
+    max_cores = std::max(max_cores, ns.topology.total_cores());
+    p.largest_node_gpus = std::max(p.largest_node_gpus, ns.topology.total_gpus());
+  }
+  p.largest_node_cores = max_cores;
+  p.free_index.init(nodes_.size(), max_cores);
+  for (NodeIndex n : p.nodes) {
+    p.free_index.insert(n, nodes_[n.value()].free_cores);
+    nodes_[n.value()].partitions.push_back(idx);
+  }
+  partitions_.push_back(std::move(p));
+  // Overlap sets let a reservation in one partition shadow the partitions it shares nodes with.
+  for (auto& q : partitions_) q.overlapping.clear();
+  for (std::size_t a = 0; a < partitions_.size(); ++a) {
+    const PartitionIndex pa(static_cast<std::uint32_t>(a));
+    for (std::size_t b = 0; b < partitions_.size(); ++b) {
+      const bool shares =
+          a == b || std::any_of(partitions_[b].nodes.begin(), partitions_[b].nodes.end(),
+                                [&](NodeIndex n) {
+                                  const auto& parts = nodes_[n.value()].partitions;
+                                  return std::find(parts.begin(), parts.end(), pa) != parts.end();
+                                });
+      if (shares) partitions_[a].overlapping.push_back(PartitionIndex(static_cast<std::uint32_t>(b)));
+    }
+  }
+  return idx;
+}
+
+std::optional<PartitionIndex> ClusterState::find_partition(const std::string& name) const {
+  for (std::size_t i = 0; i < partitions_.size(); ++i) {
+    if (partitions_[i].name == name) return PartitionIndex(static_cast<std::uint32_t>(i));
+  }
+  return std::nullopt;
+}
+
+std::optional<NodeIndex> ClusterState::find_node(const std::string& name) const {
+  auto it = node_by_name_.find(name);
+  if (it == node_by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ClusterState::set_node_free(NodeIndex n, ResourceAmount before) {
+  NodeState& ns = nodes_[n.value()];
+  const ResourceAmount delta = ns.free() - before;
+  for (PartitionIndex p : ns.partitions) {
+    PartitionState& ps = partitions_[p.value()];
+    ps.free += delta;
+    ps.free_index.update(n, ns.free_cores);
+  }
+}
+
+void ClusterState::allocate(const Allocation& a) {
+  for (const auto& na : a.nodes) {
+    NodeState& ns = nodes_[na.node.value()];
+    const ResourceAmount before = ns.free();
+    for (std::int32_t c : na.cores) {
+      assert(!ns.core_used[static_cast<std::size_t>(c)]);
+      ns.core_used[static_cast<std::size_t>(c)] = 1;
+    }
+    for (std::int32_t g : na.gpus) {
+      assert(!ns.gpu_used[static_cast<std::size_t>(g)]);
+      ns.gpu_used[static_cast<std::size_t>(g)] = 1;
+    }
+    ns.free_cores -= static_cast<std::int32_t>(na.cores.size());
+    ns.free_gpus -= static_cast<std::int32_t>(na.gpus.size());
+    set_node_free(na.node, before);
+  }
+}
+
+void ClusterState::release(const Allocation& a) {
+  for (const auto& na : a.nodes) {
+    NodeState& ns = nodes_[na.node.value()];
+    const ResourceAmount before = ns.free();
+    for (std::int32_t c : na.cores) {
+      assert(ns.core_used[static_cast<std::size_t>(c)]);
+      ns.core_used[static_cast<std::size_t>(c)] = 0;
+    }
+    for (std::int32_t g : na.gpus) {
+      assert(ns.gpu_used[static_cast<std::size_t>(g)]);
+      ns.gpu_used[static_cast<std::size_t>(g)] = 0;
+    }
+    ns.free_cores += static_cast<std::int32_t>(na.cores.size());
+    ns.free_gpus += static_cast<std::int32_t>(na.gpus.size());
+    set_node_free(na.node, before);
+  }
+}
+
+ResourceAmount ClusterState::amount_in_partition(const Allocation& a, PartitionIndex p) const {
+  ResourceAmount sum;
+  for (const auto& na : a.nodes) {
+    const auto& parts = nodes_[na.node.value()].partitions;
+    if (std::find(parts.begin(), parts.end(), p) == parts.end()) continue;
+    sum += ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
+                          static_cast<std::int64_t>(na.gpus.size())};
+  }
+  return sum;
+}
+
+}  // namespace fairway

@@ -1,0 +1,72 @@
+// The machine as the scheduler sees it right now: nodes with which cores and GPUs are
+// taken, and partitions (named node sets) with their free-core indices.
+// Not thread-safe; owned by the Scheduler. Pure data, no I/O.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "coordinator/core/free_core_index.h"
+#include "coordinator/core/resource_amount.h"
+#include "shared/base/ids.h"
+#include "shared/base/result.h"
+#include "shared/model/allocation.h"
+#include "shared/model/topology.h"
+
+namespace fairway {
+
+struct NodeState {
+  NodeTopology topology;
+  std::vector<std::uint8_t> core_used;  // per node-local core: 1 when allocated
+  std::vector<std::uint8_t> gpu_used;
+  std::int32_t free_cores = 0;
+  std::int32_t free_gpus = 0;
+  std::vector<PartitionIndex> partitions;  // partitions this node belongs to
+
+  ResourceAmount free() const { return {free_cores, free_gpus}; }
+  ResourceAmount capacity() const { return {topology.total_cores(), topology.total_gpus()}; }
+};
+
+struct PartitionState {
+  std::string name;
+  std::vector<NodeIndex> nodes;
+  ResourceAmount capacity;
+  ResourceAmount free;
+  std::int32_t largest_node_cores = 0;
+  std::int32_t largest_node_gpus = 0;
+  FreeCoreIndex free_index;
+  std::vector<PartitionIndex> overlapping;  // partitions sharing a node, itself included
+};
+
+class ClusterState {
+ public:
+  NodeIndex add_node(NodeTopology topology);
+  // Node names must already be added; each partition is a set of nodes.
+  Result<PartitionIndex> add_partition(const std::string& name,
+                                       const std::vector<std::string>& node_names);
+
+  std::size_t node_count() const { return nodes_.size(); }
+  const NodeState& node(NodeIndex n) const { return nodes_[n.value()]; }
+  std::size_t partition_count() const { return partitions_.size(); }
+  const PartitionState& partition(PartitionIndex p) const { return partitions_[p.value()]; }
+  std::optional<PartitionIndex> find_partition(const std::string& name) const;
+  std::optional<NodeIndex> find_node(const std::string& name) const;
+
+  // Marks the allocation's cores and GPUs taken (they must be free) or free again.
+  void allocate(const Allocation& a);
+  void release(const Allocation& a);
+
+  // How much of an allocation lies on the nodes of partition p.
+  ResourceAmount amount_in_partition(const Allocation& a, PartitionIndex p) const;
+
+ private:
+  void set_node_free(NodeIndex n, ResourceAmount before);
+  std::vector<NodeState> nodes_;
+  std::vector<PartitionState> partitions_;
+  std::unordered_map<std::string, NodeIndex> node_by_name_;
+};
+
+}  // namespace fairway

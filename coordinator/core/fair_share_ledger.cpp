@@ -1,0 +1,96 @@
+#include "coordinator/core/fair_share_ledger.h"
+
+#include <cmath>
+
+namespace fairway {
+
+FairShareLedger::FairShareLedger(Duration half_life)
+    : lambda_(half_life.is_infinite() || half_life.count() <= 0
+                  ? 0.0
+                  : std::log(2.0) / static_cast<double>(half_life.count())) {}
+
+std::uint32_t FairShareLedger::account_index(const std::string& name) {
+  auto it = account_by_name_.find(name);
+  if (it != account_by_name_.end()) return it->second;
+  const auto idx = static_cast<std::uint32_t>(accounts_.size());
+  accounts_.push_back(Account{name, 1.0, 0.0, {}});
+  account_shares_total_ += 1.0;
+  account_by_name_.emplace(name, idx);
+  return idx;
+}
+
+void FairShareLedger::set_account_shares(const std::string& account, double shares) {
+  Account& acct = accounts_[account_index(account)];
+  account_shares_total_ += shares - acct.shares;
+  acct.shares = shares;
+}
+
+AssociationIndex FairShareLedger::association(const std::string& account,
+                                              const std::string& user) {
+  std::string key = account;
+  key.push_back('\0');
+  key += user;
+  auto it = association_by_key_.find(key);
+  if (it != association_by_key_.end()) return it->second;
+  const std::uint32_t acct = account_index(account);
+  const auto idx = static_cast<AssociationIndex>(associations_.size());
+  associations_.push_back(Association{acct, user, 1.0, {}});
+  accounts_[acct].user_shares_total += 1.0;
+  association_by_key_.emplace(std::move(key), idx);
+  return idx;
+}
+
+void FairShareLedger::set_user_shares(const std::string& account, const std::string& user,
+                                      double shares) {
+  Association& a = associations_[association(account, user)];
+  accounts_[a.account].user_shares_total += shares - a.shares;
+  a.shares = shares;
+}
+
+void FairShareLedger::start_usage(AssociationIndex a, double units_per_second, Time now) {
+  Association& as = associations_[a];
+  as.usage.add_rate(now, units_per_second, lambda_);
+  accounts_[as.account].usage.add_rate(now, units_per_second, lambda_);
+  total_.add_rate(now, units_per_second, lambda_);
+}
+
+void FairShareLedger::stop_usage(AssociationIndex a, double units_per_second, Time now) {
+  start_usage(a, -units_per_second, now);
+}
+
+double FairShareLedger::user_usage(AssociationIndex a, Time now) const {
+  return associations_[a].usage.value_at(now, lambda_);
+}
+
+double FairShareLedger::account_usage(AssociationIndex a, Time now) const {
+  return accounts_[associations_[a].account].usage.value_at(now, lambda_);
+}
+
+double FairShareLedger::total_usage(Time now) const { return total_.value_at(now, lambda_); }
+
+double FairShareLedger::normalized_shares(AssociationIndex a) const {
+  const Association& as = associations_[a];
+  const Account& acct = accounts_[as.account];
+  const double account_part = account_shares_total_ > 0 ? acct.shares / account_shares_total_ : 1.0;
+  const double user_part = acct.user_shares_total > 0 ? as.shares / acct.user_shares_total : 1.0;
+  return account_part * user_part;
+}
+
+double FairShareLedger::factor(AssociationIndex a, Time now) const {
+  const double total = total_usage(now);
+  if (total <= 0) return 1.0;
+  const double usage_share = user_usage(a, now) / total;
+  const double shares = normalized_shares(a);
+  if (shares <= 0) return 0.0;
+  return std::exp2(-usage_share / shares);
+}
+
+const std::string& FairShareLedger::account_name(AssociationIndex a) const {
+  return accounts_[associations_[a].account].name;
+}
+
+const std::string& FairShareLedger::user_name(AssociationIndex a) const {
+  return associations_[a].user;
+}
+
+}  // namespace fairway

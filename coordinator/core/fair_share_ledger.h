@@ -1,0 +1,70 @@
+// Fair-share accounting: decayed usage per account and per user within an account, and
+// the Slurm-classic factor 2^(-usage share / fair share) that priority feeds on.
+// Not thread-safe; owned by the Scheduler. Pure: time comes in as arguments.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "coordinator/core/decayed_usage.h"
+#include "shared/base/time.h"
+
+namespace fairway {
+
+// An association: one user charging one account.
+using AssociationIndex = std::uint32_t;
+
+class FairShareLedger {
+ public:
+  explicit FairShareLedger(Duration half_life = Duration::days(14));
+
+  void set_account_shares(const std::string& account, double shares);
+  void set_user_shares(const std::string& account, const std::string& user, double shares);
+  // Finds or creates the (account, user) association; new ones get 1 share.
+  AssociationIndex association(const std::string& account, const std::string& user);
+
+  // A running job's consumption rate in billing units per second.
+  void start_usage(AssociationIndex a, double units_per_second, Time now);
+  void stop_usage(AssociationIndex a, double units_per_second, Time now);
+
+  double user_usage(AssociationIndex a, Time now) const;
+  double account_usage(AssociationIndex a, Time now) const;
+  double total_usage(Time now) const;
+
+  // Normalised share of the machine promised to the association (account share of all
+  // accounts times user share within the account), in (0, 1].
+  double normalized_shares(AssociationIndex a) const;
+  // 2^(-U/S): 1 for no use, 0.5 at exactly the fair share, toward 0 above it.
+  double factor(AssociationIndex a, Time now) const;
+
+  const std::string& account_name(AssociationIndex a) const;
+  const std::string& user_name(AssociationIndex a) const;
+  std::size_t association_count() const { return associations_.size(); }
+
+ private:
+  struct Account {
+    std::string name;
+    double shares = 1;
+    double user_shares_total = 0;
+    DecayedUsage usage;
+  };
+  struct Association {
+    std::uint32_t account;
+    std::string user;
+    double shares = 1;
+    DecayedUsage usage;
+  };
+  std::uint32_t account_index(const std::string& name);
+
+  double lambda_;
+  double account_shares_total_ = 0;
+  std::vector<Account> accounts_;
+  std::vector<Association> associations_;
+  std::unordered_map<std::string, std::uint32_t> account_by_name_;
+  std::unordered_map<std::string, AssociationIndex> association_by_key_;
+  DecayedUsage total_;
+};
+
+}  // namespace fairway

@@ -1,0 +1,55 @@
+// The scheduler's view of one job: the user's spec plus everything decided about it
+// (state, partition, priority, why it waits, where it runs).
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "coordinator/core/fair_share_ledger.h"
+#include "coordinator/core/pending_reason.h"
+#include "coordinator/core/priority.h"
+#include "coordinator/core/resource_amount.h"
+#include "shared/base/ids.h"
+#include "shared/base/time.h"
+#include "shared/model/allocation.h"
+#include "shared/model/job_spec.h"
+#include "shared/model/job_state.h"
+
+namespace fairway {
+
+struct JobRecord {
+  JobSpec spec;
+  JobState state = JobState::kPending;
+  PartitionIndex partition;
+  double partition_priority = 0;
+  double qos_priority = 0;
+  AssociationIndex association = 0;
+  Time eligible_since;  // age counts from here: submit, or release from hold
+
+  // While waiting: the last pass's verdict.
+  PriorityBreakdown priority;
+  PendingExplanation why;
+  std::optional<Time> reserved_start;  // the reservation the last pass gave it
+  std::optional<Time> reserved_at;     // when that pass ran
+
+  // Once started.
+  Time start_time;
+  Time end_time;
+  Allocation allocation;
+  double billing_rate = 0;  // fair-share units per second while running
+  std::vector<std::pair<PartitionIndex, ResourceAmount>> partition_amounts;
+
+  std::size_t slot = 0;  // position in the scheduler's pending or running list
+
+  ResourceAmount need() const {
+    return {spec.resources.total_cores(), spec.resources.total_gpus()};
+  }
+  // When backfill expects the job to end: its limit, or just after now if it overran.
+  Time estimated_end(Time now) const {
+    const Time e = start_time + spec.time_limit;
+    return e > now ? e : now + Duration::seconds(1);
+  }
+};
+
+}  // namespace fairway

@@ -1,0 +1,60 @@
+#include "coordinator/core/pending_reason.h"
+
+#include <array>
+
+namespace fairway {
+namespace {
+
+struct ReasonInfo {
+  PendingReason reason;
+  std::string_view code;
+  std::string_view text;
+};
+
+constexpr std::array<ReasonInfo, 7> kReasons = {{
+    {PendingReason::kHeld, "Held", "held; release it to let it run"},
+    {PendingReason::kResources, "Resources", "not enough free cores or GPUs in the partition now"},
+    {PendingReason::kPriority, "Priority", "higher-priority jobs are waiting for the same resources"},
+    {PendingReason::kReservationConflict, "ReservationConflict",
+     "resources are free now, but running would delay a job that holds a reservation"},
+    {PendingReason::kFragmented, "Fragmented",
+     "enough is free in total, but not on nodes that can hold the request"},
+    {PendingReason::kStrictOrder, "StrictOrder",
+     "backfill is off and a higher-priority job is still waiting"},
+    {PendingReason::kNeverFits, "NeverFits", "the partition can never hold this request"},
+}};
+
+}  // namespace
+
+std::string_view reason_code(PendingReason r) {
+  for (const auto& i : kReasons) {
+    if (i.reason == r) return i.code;
+  }
+  return "Unknown";
+}
+
+std::string_view reason_text(PendingReason r) {
+  for (const auto& i : kReasons) {
+    if (i.reason == r) return i.text;
+  }
+  return "unknown";
+}
+
+std::vector<PendingReason> PendingExplanation::list() const {
+  std::vector<PendingReason> out;
+  for (const auto& i : kReasons) {
+    if (has(i.reason)) out.push_back(i.reason);
+  }
+  return out;
+}
+
+std::string PendingExplanation::codes() const {
+  std::string s;
+  for (PendingReason r : list()) {
+    if (!s.empty()) s += ',';
+    s += reason_code(r);
+  }
+  return s.empty() ? "None" : s;
+}
+
+}  // namespace fairway

@@ -1,0 +1,40 @@
+// Why a waiting job is not running: every reason that applies, not just the first, so a
+// user can see what would have to change for the job to start.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/base/time.h"
+
+namespace fairway {
+
+enum class PendingReason : std::uint32_t {
+  kHeld = 1u << 0,                 // held by user or admin
+  kResources = 1u << 1,            // not enough free cores/GPUs in the partition now
+  kPriority = 1u << 2,             // higher-priority jobs wait for the same resources
+  kReservationConflict = 1u << 3,  // free now, but running would delay a reserved job
+  kFragmented = 1u << 4,           // enough free in total, not on suitable nodes
+  kStrictOrder = 1u << 5,          // backfill is off and a higher-priority job waits
+  kNeverFits = 1u << 6,            // larger than the partition can ever hold
+};
+
+// Slurm-style short code ("Resources", "Priority", ...) and a sentence for users.
+std::string_view reason_code(PendingReason r);
+std::string_view reason_text(PendingReason r);
+
+struct PendingExplanation {
+  std::uint32_t reasons = 0;  // bit set of PendingReason
+  std::optional<Time> estimated_start;  // set when the job holds a reservation
+
+  void add(PendingReason r) { reasons |= static_cast<std::uint32_t>(r); }
+  bool has(PendingReason r) const { return (reasons & static_cast<std::uint32_t>(r)) != 0; }
+  std::vector<PendingReason> list() const;
+  // Comma-separated codes, "None" when empty: the REASON column of `fairway queue`.
+  std::string codes() const;
+};
+
+}  // namespace fairway

@@ -1,0 +1,260 @@
+#include "coordinator/core/scheduler.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "coordinator/core/backfill_engine.h"
+#include "coordinator/core/placement.h"
+#include "shared/base/duration_format.h"
+
+namespace fairway {
+
+Scheduler::Scheduler(Config config)
+    : config_(std::move(config)), ledger_(config_.fairshare.half_life) {}
+
+Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config) {
+  std::unique_ptr<Scheduler> s(new Scheduler(config));
+  if (auto st = s->init(); !st) return std::unexpected(st.error());
+  return s;
+}
+
+Status Scheduler::init() {
+  if (config_.nodes.empty()) return invalid_argument("config declares no nodes");
+  for (const auto& n : config_.nodes) cluster_.add_node(n);
+  std::vector<PartitionConfig> partitions = config_.partitions;
+  if (partitions.empty()) {
+    PartitionConfig batch;
+    batch.name = "batch";
+    batch.is_default = true;
+    config_.partitions.push_back(batch);
+    partitions.push_back(batch);
+  }
+  for (auto& p : config_.partitions) {
+    std::vector<std::string> names = p.nodes;
+    if (names.empty()) {
+      for (const auto& n : config_.nodes) names.push_back(n.name);
+    }
+    auto idx = cluster_.add_partition(p.name, names);
+    if (!idx) return std::unexpected(idx.error());
+    partition_priority_.push_back(p.priority);
+  }
+  for (const auto& a : config_.accounts) {
+    ledger_.set_account_shares(a.name, a.shares);
+    for (const auto& u : a.users) ledger_.association(a.name, u);
+  }
+  return ok_status();
+}
+
+JobRecord* Scheduler::find(JobId id) {
+  auto it = jobs_.find(id.value());
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+const JobRecord* Scheduler::job(JobId id) const {
+  auto it = jobs_.find(id.value());
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+Status Scheduler::submit(JobSpec spec, Time now) {
+  const std::string job = "job " + std::to_string(spec.id.value());
+  if (jobs_.contains(spec.id.value())) {
+    return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
+  }
+  const ResourceRequest& r = spec.resources;
+  if (r.nodes < 0) return invalid_argument(job + ": nodes must be >= 0, got " + std::to_string(r.nodes));
+  if (r.cores < 1) return invalid_argument(job + ": cores must be >= 1, got " + std::to_string(r.cores));
+  if (r.gpus < 0) return invalid_argument(job + ": gpus must be >= 0, got " + std::to_string(r.gpus));
+  if (spec.time_limit < Duration()) {
+    return invalid_argument(job + ": time_limit must be >= 0, got " +
+                            std::to_string(spec.time_limit.count()) + " s");
+  }
+
+  const PartitionConfig* pc = nullptr;
+  if (spec.partition.empty()) {
+    pc = config_.default_partition();
+    if (pc == nullptr) pc = &config_.partitions.front();
+    spec.partition = pc->name;
+  } else {
+    for (const auto& p : config_.partitions) {
+      if (p.name == spec.partition) pc = &p;
+    }
+    if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
+  }
+  double qos_priority = 0;
+  if (!spec.qos.empty()) {
+    const QosConfig* qc = nullptr;
+    for (const auto& q : config_.qos) {
+      if (q.name == spec.qos) qc = &q;
+    }
+    if (qc == nullptr) return invalid_argument(job + ": qos '" + spec.qos + "' does not exist");
+    if (spec.time_limit > qc->max_time) {
+      return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
+                              " exceeds qos '" + qc->name + "' max_time " + format_walltime(qc->max_time));
+    }
+    qos_priority = qc->priority;
+  }
+  if (spec.time_limit > pc->max_time) {
+    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
+                            " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
+  }
+  const PartitionIndex pidx = *cluster_.find_partition(pc->name);
+  if (!can_ever_fit(cluster_, pidx, r)) {
+    const PartitionState& ps = cluster_.partition(pidx);
+    return make_error(ErrorCode::kResourceExhausted,
+                      job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
+                          std::to_string(r.total_gpus()) + " GPUs" +
+                          (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " nodes" : std::string()) +
+                          (r.gpu_type.empty() ? std::string() : " of type '" + r.gpu_type + "'") +
+                          ", more than partition '" + pc->name + "' can ever hold (" +
+                          std::to_string(ps.capacity.cores) + " cores, " +
+                          std::to_string(ps.capacity.gpus) + " GPUs on " +
+                          std::to_string(ps.nodes.size()) + " nodes)");
+  }
+
+  JobRecord rec;
+  rec.partition = pidx;
+  rec.partition_priority = partition_priority_[pidx.value()];
+  rec.qos_priority = qos_priority;
+  rec.association = ledger_.association(spec.account, spec.user);
+  rec.eligible_since = now;
+  rec.state = spec.hold ? JobState::kHeld : JobState::kPending;
+  if (spec.hold) rec.why.add(PendingReason::kHeld);
+  rec.spec = std::move(spec);
+  auto [it, inserted] = jobs_.emplace(rec.spec.id.value(), std::move(rec));
+  assert(inserted);
+  it->second.slot = waiting_.size();
+  waiting_.push_back(&it->second);
+  return ok_status();
+}
+
+void Scheduler::remove_from(std::vector<JobRecord*>& list, JobRecord& j) {
+  assert(j.slot < list.size() && list[j.slot] == &j);
+  JobRecord* last = list.back();
+  list[j.slot] = last;
+  last->slot = j.slot;
+  list.pop_back();
+}
+
+void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
+  remove_from(waiting_, j);
+  j.state = JobState::kRunning;
+  j.start_time = now;
+  cluster_.allocate(alloc);
+  j.partition_amounts.clear();
+  for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
+    const PartitionIndex pi(static_cast<std::uint32_t>(p));
+    const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
+    if (a.cores != 0 || a.gpus != 0) j.partition_amounts.emplace_back(pi, a);
+  }
+  double rate = config_.billing.cpu * static_cast<double>(alloc.total_cores());
+  for (const auto& na : alloc.nodes) {
+    for (std::int32_t g : na.gpus) {
+      const auto& type = cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type;
+      if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
+    }
+  }
+  j.billing_rate = rate;
+  ledger_.start_usage(j.association, rate, now);
+  j.allocation = std::move(alloc);
+  j.slot = running_.size();
+  running_.push_back(&j);
+}
+
+Status Scheduler::finish(JobId id, JobState final_state, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state != JobState::kRunning && j->state != JobState::kCompleting) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not running");
+  }
+  if (auto st = check_transition(j->state, final_state); !st) return st;
+  cluster_.release(j->allocation);
+  ledger_.stop_usage(j->association, j->billing_rate, now);
+  remove_from(running_, *j);
+  j->state = final_state;
+  j->end_time = now;
+  return ok_status();
+}
+
+Status Scheduler::cancel(JobId id, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state == JobState::kRunning || j->state == JobState::kCompleting) {
+    return finish(id, JobState::kCancelled, now);
+  }
+  if (auto st = check_transition(j->state, JobState::kCancelled); !st) return st;
+  remove_from(waiting_, *j);
+  j->state = JobState::kCancelled;
+  j->end_time = now;
+  return ok_status();
+}
+
+Status Scheduler::hold(JobId id) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (auto st = check_transition(j->state, JobState::kHeld); !st) return st;
+  j->state = JobState::kHeld;
+  j->why = {};
+  j->why.add(PendingReason::kHeld);
+  j->reserved_start.reset();
+  j->reserved_at.reset();
+  return ok_status();
+}
+
+Status Scheduler::release(JobId id, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state != JobState::kHeld) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not held");
+  }
+  j->state = JobState::kPending;
+  j->why = {};
+  j->eligible_since = now;  // age counts from release, as in Slurm
+  return ok_status();
+}
+
+void Scheduler::forget(JobId id) {
+  auto it = jobs_.find(id.value());
+  if (it != jobs_.end() && is_terminal(it->second.state)) jobs_.erase(it);
+}
+
+PassResult Scheduler::schedule(Time now) {
+  PassResult result;
+  result.considered = waiting_.size();
+  std::vector<JobRecord*> ordered;
+  ordered.reserve(waiting_.size());
+  const double cluster_cores = static_cast<double>(std::max<std::int64_t>(1, [&] {
+    std::int64_t c = 0;
+    for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
+      c = std::max(c, cluster_.partition(PartitionIndex(static_cast<std::uint32_t>(p))).capacity.cores);
+    }
+    return c;
+  }()));
+  const bool needs_fairshare = config_.priority.fairshare != 0;
+  for (JobRecord* j : waiting_) {
+    if (j->state != JobState::kPending) continue;
+    const double part_cores = static_cast<double>(cluster_.partition(j->partition).capacity.cores);
+    PriorityInputs in{now - j->eligible_since,
+                      needs_fairshare ? ledger_.factor(j->association, now) : 0.0,
+                      static_cast<double>(j->spec.resources.total_cores()) /
+                          (part_cores > 0 ? part_cores : cluster_cores),
+                      j->partition_priority, j->qos_priority};
+    j->priority = compute_priority(config_.priority, in);
+    ordered.push_back(j);
+  }
+  std::sort(ordered.begin(), ordered.end(), [](const JobRecord* a, const JobRecord* b) {
+    if (a->priority.total != b->priority.total) return a->priority.total > b->priority.total;
+    if (a->spec.submit_time != b->spec.submit_time) return a->spec.submit_time < b->spec.submit_time;
+    return a->spec.id < b->spec.id;
+  });
+
+  BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
+  result.reservations = engine.run(ordered, running_, now, [&](JobRecord& j, Allocation alloc) {
+    result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at});
+    start_job(j, std::move(alloc), now);
+  });
+  return result;
+}
+
+}  // namespace fairway

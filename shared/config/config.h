@@ -1,0 +1,92 @@
+// The validated, typed configuration of a cluster: nodes, partitions, QOS, accounts and
+// the scheduling policy. Parsing is pure (text in, Config or Error out); see docs/config.md.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/base/result.h"
+#include "shared/base/time.h"
+#include "shared/model/topology.h"
+
+namespace fairway {
+
+enum class BackfillMode { kNone, kEasy, kConservative };
+
+std::string_view to_string(BackfillMode m);
+
+struct SchedulerConfig {
+  BackfillMode backfill = BackfillMode::kEasy;
+  // How many waiting jobs hold a reservation. Unset: the mode's own depth
+  // (none: 0, easy: 1, conservative: every job).
+  std::optional<std::int32_t> reservation_depth;
+};
+
+struct PriorityWeights {
+  double age_per_minute = 1.0;                 // points for each minute waited
+  Duration age_cap = Duration::infinite();     // waiting beyond this earns nothing more
+  double fairshare = 0.0;                      // x fair-share factor in [0, 1]
+  double size = 0.0;                           // x (job cores / cluster cores)
+  double partition = 1.0;                      // x the partition's priority
+  double qos = 1.0;                            // x the QOS's priority
+};
+
+struct FairShareConfig {
+  Duration half_life = Duration::days(14);  // usage decays by half over this span
+};
+
+struct BillingConfig {
+  double cpu = 1.0;                    // billing units per core-second
+  std::map<std::string, double> gpu;   // units per GPU-second by GPU type; absent types: 0
+};
+
+struct PartitionConfig {
+  std::string name;
+  // Node names, hostlist expanded. `nodes` absent or "ALL" in the file: every configured
+  // node. Empty only when the config declares no nodes at all; the partition then spans
+  // whatever nodes the daemon or simulator supplies.
+  std::vector<std::string> nodes;
+  bool is_default = false;
+  Duration max_time = Duration::infinite();
+  // For jobs that state no time limit; never above max_time (parse_config clamps the default).
+  Duration default_time = Duration::hours(1);
+  double priority = 0.0;
+};
+
+struct QosConfig {
+  std::string name;
+  double priority = 0.0;
+  Duration max_time = Duration::infinite();
+};
+
+struct AccountConfig {
+  std::string name;
+  double shares = 1.0;
+  std::vector<std::string> users;  // users with their own share inside the account
+};
+
+struct Config {
+  std::string cluster_name = "fairway";
+  std::vector<NodeTopology> nodes;        // expanded, one per node, names unique
+  // Never empty after parse_config, and exactly one is_default: without [[partitions]]
+  // one default "batch" over every node; with partitions but no `default = true`, the first.
+  std::vector<PartitionConfig> partitions;
+  std::vector<QosConfig> qos;
+  std::vector<AccountConfig> accounts;
+  SchedulerConfig scheduler;
+  PriorityWeights priority;
+  FairShareConfig fairshare;
+  BillingConfig billing;
+
+  // The partition flagged is_default, else the first one (hand-built configs), else nullptr.
+  const PartitionConfig* default_partition() const;
+};
+
+// Parses and validates TOML text. `source` names the file in error messages, which
+// always name the key and the bad value: "cluster.toml: partitions[1].max_time: ...".
+Result<Config> parse_config(std::string_view toml_text, std::string_view source);
+
+}  // namespace fairway

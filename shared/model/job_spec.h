@@ -1,0 +1,28 @@
+// Everything a user states when submitting a job, before the scheduler has decided
+// anything about it. Names (user, account, ...) are strings here; the core interns them.
+#pragma once
+
+#include <string>
+
+#include "shared/base/ids.h"
+#include "shared/base/time.h"
+#include "shared/model/resources.h"
+
+namespace fairway {
+
+struct JobSpec {
+  JobId id;
+  std::string name;
+  std::string user;
+  std::string account;
+  std::string partition;  // empty: the default partition
+  std::string qos;        // empty: the partition's default QOS
+  ResourceRequest resources;
+  Duration time_limit = Duration::hours(1);
+  Time submit_time;
+  bool requeue = true;      // may be requeued after preemption or node failure
+  bool interactive = false;
+  bool hold = false;        // submitted held (sbatch --hold)
+};
+
+}  // namespace fairway

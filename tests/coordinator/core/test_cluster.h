@@ -1,0 +1,44 @@
+// Builders for small clusters and jobs used across the core tests.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "coordinator/core/scheduler.h"
+#include "shared/config/config.h"
+
+namespace fairway::testing {
+
+inline Time T(std::int64_t s) { return Time::from_seconds(s); }
+
+// `n` nodes of `sockets` x `cores_per_socket` cores, `gpus_per_socket` GPUs of `gpu_type`.
+inline Config uniform_cluster(int n, int sockets, int cores_per_socket, BackfillMode mode,
+                              int gpus_per_socket = 0, std::string gpu_type = "v100") {
+  Config c;
+  for (int i = 0; i < n; ++i) {
+    c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), sockets, cores_per_socket,
+                                            gpus_per_socket, gpu_type));
+  }
+  c.scheduler.backfill = mode;
+  return c;
+}
+
+inline JobSpec job(std::uint64_t id, std::int32_t cores, std::int64_t limit_s,
+                   std::int64_t submit_s = 0, std::string user = "alice") {
+  JobSpec s;
+  s.id = JobId(id);
+  s.user = std::move(user);
+  s.account = "proj";
+  s.resources.cores = cores;
+  s.time_limit = Duration::seconds(limit_s);
+  s.submit_time = Time::from_seconds(submit_s);
+  return s;
+}
+
+inline std::unique_ptr<Scheduler> make(const Config& c) {
+  auto s = Scheduler::create(c);
+  if (!s) throw std::runtime_error(s.error().message);
+  return std::move(*s);
+}
+
+}  // namespace fairway::testing
