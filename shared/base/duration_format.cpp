@@ -66,6 +66,11 @@ Result<Duration> parse_walltime(std::string_view text) {
 
 Result<Duration> parse_span(std::string_view text) {
   if (text.empty()) return invalid_argument("empty time span");
+  // Words first: "unlimited" must not be read as a number of days.
+  if (text.find_first_not_of("0123456789") != std::string_view::npos &&
+      (text.front() < '0' || text.front() > '9')) {
+    return parse_walltime(text);
+  }
   char unit = text.back();
   std::int64_t mult = 0;
   switch (unit) {
