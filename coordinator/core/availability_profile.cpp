@@ -17,31 +17,57 @@ Duration at_least_one_second(Duration d) {
 }  // namespace
 
 void AvailabilityProfile::Block::recompute_bounds() {
-  ResourceAmount lo = stored.front();
-  ResourceAmount hi = stored.front();
-  for (const auto& v : stored) {
-    lo = componentwise_min(lo, v);
-    hi = componentwise_max(hi, v);
-  }
-  min = lo + lazy;
-  max = hi + lazy;
+  const auto [clo, chi] = std::minmax_element(cores.begin(), cores.end());
+  const auto [glo, ghi] = std::minmax_element(gpus.begin(), gpus.end());
+  min = ResourceAmount{*clo, *glo} + lazy;
+  max = ResourceAmount{*chi, *ghi} + lazy;
 }
+
+void AvailabilityProfile::Block::insert(std::size_t at, Time t, ResourceAmount v) {
+  const auto off = static_cast<std::ptrdiff_t>(at);
+  times.insert(times.begin() + off, t);
+  cores.insert(cores.begin() + off, v.cores);
+  gpus.insert(gpus.begin() + off, v.gpus);
+}
+
+namespace {
+
+// Index of the first i in [from, n) with pred(i), else n. Checks eight at a time without
+// branches so the compiler can vectorise the common case of a long run of misses.
+template <typename Pred>
+std::uint32_t find_first(std::uint32_t from, std::uint32_t n, Pred pred) {
+  std::uint32_t i = from;
+  for (; i + 8 <= n; i += 8) {
+    bool any = false;
+    for (std::uint32_t k = 0; k < 8; ++k) any |= pred(i + k);
+    if (any) break;
+  }
+  for (; i < n; ++i) {
+    if (pred(i)) return i;
+  }
+  return n;
+}
+
+}  // namespace
 
 void AvailabilityProfile::push_back_point(Time t, ResourceAmount value) {
   if (blocks_.empty() || blocks_.back().times.size() >= kTargetBlock) {
     blocks_.emplace_back();
     blocks_.back().times.reserve(kMaxBlock);
-    blocks_.back().stored.reserve(kMaxBlock);
+    blocks_.back().cores.reserve(kMaxBlock);
+    blocks_.back().gpus.reserve(kMaxBlock);
   }
   Block& b = blocks_.back();
   b.times.push_back(t);
-  b.stored.push_back(value);
+  b.cores.push_back(value.cores);
+  b.gpus.push_back(value.gpus);
 }
 
 void AvailabilityProfile::reset(Time now, ResourceAmount free_now,
                                 std::span<const ResourceRelease> releases) {
   origin_ = now;
   blocks_.clear();
+  first_fit_bound_.clear();
   std::vector<ResourceRelease> sorted(releases.begin(), releases.end());
   std::sort(sorted.begin(), sorted.end(),
             [](const ResourceRelease& a, const ResourceRelease& b) { return a.at < b.at; });
@@ -84,9 +110,16 @@ AvailabilityProfile::Pos AvailabilityProfile::first_covering(Pos p, ResourceAmou
       continue;
     }
     const ResourceAmount rel = need - b.lazy;
-    for (std::uint32_t i = p.index; i < b.stored.size(); ++i) {
-      if (b.stored[i].covers(rel)) return {p.block, i};
-    }
+    const auto n = static_cast<std::uint32_t>(b.times.size());
+    const std::int64_t* c = b.cores.data();
+    const std::int64_t* g = b.gpus.data();
+    // Free GPUs never go below zero, so a job asking none is bounded by cores alone.
+    const std::uint32_t i =
+        need.gpus <= 0 ? find_first(p.index, n, [&](std::uint32_t k) { return c[k] >= rel.cores; })
+                       : find_first(p.index, n, [&](std::uint32_t k) {
+                           return c[k] >= rel.cores && g[k] >= rel.gpus;
+                         });
+    if (i < n) return {p.block, i};
     p = {p.block + 1, 0};
   }
   return p;
@@ -101,9 +134,15 @@ AvailabilityProfile::Pos AvailabilityProfile::first_not_covering(Pos p,
       continue;
     }
     const ResourceAmount rel = need - b.lazy;
-    for (std::uint32_t i = p.index; i < b.stored.size(); ++i) {
-      if (!b.stored[i].covers(rel)) return {p.block, i};
-    }
+    const auto n = static_cast<std::uint32_t>(b.times.size());
+    const std::int64_t* c = b.cores.data();
+    const std::int64_t* g = b.gpus.data();
+    const std::uint32_t i =
+        need.gpus <= 0 ? find_first(p.index, n, [&](std::uint32_t k) { return c[k] < rel.cores; })
+                       : find_first(p.index, n, [&](std::uint32_t k) {
+                           return c[k] < rel.cores || g[k] < rel.gpus;
+                         });
+    if (i < n) return {p.block, i};
     p = {p.block + 1, 0};
   }
   return p;
@@ -117,19 +156,52 @@ bool AvailabilityProfile::fits(Time start, Duration duration, ResourceAmount nee
   return !valid(q) || time_of(q) >= start + duration;
 }
 
+AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to,
+                                                                ResourceAmount need) const {
+  if (!(from < to)) return end();
+  // Walk blocks right to left; a block whose minimum covers has no dip and is skipped.
+  std::uint32_t bi = valid(to) ? to.block : static_cast<std::uint32_t>(blocks_.size() - 1);
+  while (true) {
+    const Block& b = blocks_[bi];
+    const std::uint32_t lo = bi == from.block ? from.index : 0;
+    const std::uint32_t hi =
+        (valid(to) && bi == to.block) ? to.index : static_cast<std::uint32_t>(b.times.size());
+    if (lo < hi && !(lo == 0 && hi == b.times.size() && b.min.covers(need))) {
+      const ResourceAmount rel = need - b.lazy;
+      for (std::uint32_t i = hi; i > lo; --i) {
+        if (b.cores[i - 1] < rel.cores || b.gpus[i - 1] < rel.gpus) return {bi, i - 1};
+      }
+    }
+    if (bi == from.block) return end();
+    --bi;
+  }
+}
+
 Time AvailabilityProfile::earliest_start(ResourceAmount need, Duration duration,
                                          Time not_before) const {
   duration = at_least_one_second(duration);
   not_before = max(not_before, origin_);
-  Pos p = segment_of(not_before);
-  while (true) {
-    p = first_covering(p, need);
-    if (!valid(p)) return Time::never();
+  const std::uint64_t key = (static_cast<std::uint64_t>(need.cores) << 20) ^
+                            static_cast<std::uint64_t>(need.gpus);
+  auto bound = first_fit_bound_.try_emplace(key, origin_).first;
+  const bool refines_bound = not_before <= bound->second;
+  Pos p = first_covering(segment_of(max(not_before, bound->second)), need);
+  if (refines_bound) bound->second = valid(p) ? time_of(p) : Time::never();
+  // Invariant: every segment in [p, verified) covers `need`. Each round checks only the
+  // window's unverified tail and, on finding dips, jumps past the last one: a jagged
+  // profile then costs one round per window length, not one per dip.
+  Pos verified = p;
+  while (valid(p)) {
     const Time start = max(time_of(p), not_before);
-    Pos q = first_not_covering(p, need);
-    if (!valid(q) || time_of(q) >= start + duration) return start;
-    p = q;
+    const Time window_end = start + duration;
+    const Pos to = window_end.is_never() ? end() : next(segment_of(window_end - Duration::seconds(1)));
+    const Pos from = verified < p ? p : verified;
+    const Pos dip = last_not_covering(from, to, need);
+    if (!valid(dip)) return start;
+    verified = to;
+    p = first_covering(next(dip), need);
   }
+  return Time::never();
 }
 
 Time AvailabilityProfile::next_change_after(Time t) const {
@@ -148,17 +220,18 @@ AvailabilityProfile::Pos AvailabilityProfile::split_at(Time t) {
   if (time_of(p) == t) return p;
   Block& b = blocks_[p.block];
   const std::uint32_t at = p.index + 1;
-  b.times.insert(b.times.begin() + at, t);
-  b.stored.insert(b.stored.begin() + at, b.stored[p.index]);  // same value: bounds hold
+  b.insert(at, t, b.stored(p.index));  // same value as its segment: bounds hold
   if (b.times.size() <= kMaxBlock) return {p.block, at};
   // Split the full block in two halves; both keep the pending add.
   Block tail;
   const std::size_t half = b.times.size() / 2;
   tail.times.assign(b.times.begin() + static_cast<std::ptrdiff_t>(half), b.times.end());
-  tail.stored.assign(b.stored.begin() + static_cast<std::ptrdiff_t>(half), b.stored.end());
+  tail.cores.assign(b.cores.begin() + static_cast<std::ptrdiff_t>(half), b.cores.end());
+  tail.gpus.assign(b.gpus.begin() + static_cast<std::ptrdiff_t>(half), b.gpus.end());
   tail.lazy = b.lazy;
   b.times.resize(half);
-  b.stored.resize(half);
+  b.cores.resize(half);
+  b.gpus.resize(half);
   b.recompute_bounds();
   tail.recompute_bounds();
   blocks_.insert(blocks_.begin() + p.block + 1, std::move(tail));
@@ -180,7 +253,10 @@ void AvailabilityProfile::add_range(Pos from, Pos to, ResourceAmount delta) {
       b.min += delta;
       b.max += delta;
     } else {
-      for (std::uint32_t i = lo; i < hi; ++i) b.stored[i] += delta;
+      for (std::uint32_t i = lo; i < hi; ++i) {
+        b.cores[i] += delta.cores;
+        b.gpus[i] += delta.gpus;
+      }
       b.recompute_bounds();
     }
   }

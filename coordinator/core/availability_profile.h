@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "coordinator/core/resource_amount.h"
@@ -49,34 +50,46 @@ class AvailabilityProfile {
   std::size_t breakpoints() const;
 
  private:
+  // Columns rather than structs: the hot scans compare one column of int64 in chunks.
   struct Block {
-    std::vector<Time> times;             // segment i covers [times[i], next breakpoint)
-    std::vector<ResourceAmount> stored;  // real value = stored + lazy
+    std::vector<Time> times;           // segment i covers [times[i], next breakpoint)
+    std::vector<std::int64_t> cores;   // real value = stored + lazy
+    std::vector<std::int64_t> gpus;
     ResourceAmount lazy;
-    ResourceAmount min, max;             // componentwise, real values
+    ResourceAmount min, max;           // componentwise, real values
+    ResourceAmount stored(std::size_t i) const { return {cores[i], gpus[i]}; }
+    void insert(std::size_t at, Time t, ResourceAmount v);
     void recompute_bounds();
   };
   struct Pos {
     std::uint32_t block;
     std::uint32_t index;
+    auto operator<=>(const Pos&) const = default;
   };
 
   Pos segment_of(Time t) const;  // the segment containing t (t >= origin_)
   Time time_of(Pos p) const { return blocks_[p.block].times[p.index]; }
   ResourceAmount value_of(Pos p) const {
     const Block& b = blocks_[p.block];
-    return b.stored[p.index] + b.lazy;
+    return b.stored(p.index) + b.lazy;
   }
   bool valid(Pos p) const { return p.block < blocks_.size(); }
   Pos next(Pos p) const;
   Pos first_covering(Pos from, ResourceAmount need) const;
   Pos first_not_covering(Pos from, ResourceAmount need) const;
+  // The last segment in [from, to) whose value does not cover `need`; end() if none.
+  Pos last_not_covering(Pos from, Pos to, ResourceAmount need) const;
+  Pos end() const { return {static_cast<std::uint32_t>(blocks_.size()), 0}; }
   Pos split_at(Time t);  // ensures a breakpoint at t; returns it
   void add_range(Pos from, Pos to, ResourceAmount delta);  // [from, to), to may be end
   void push_back_point(Time t, ResourceAmount value);
 
   Time origin_;
   std::vector<Block> blocks_;
+  // Per amount asked for: no segment before this time holds it. Reservations only take
+  // resources away, so the bound stays true until reset(); it lets conservative backfill
+  // skip the saturated near future instead of rescanning it for every job.
+  mutable std::unordered_map<std::uint64_t, Time> first_fit_bound_;
 };
 
 }  // namespace fairway

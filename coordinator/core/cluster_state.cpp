@@ -38,6 +38,19 @@ Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
     p.largest_node_gpus = std::max(p.largest_node_gpus, ns.topology.total_gpus());
   }
   p.largest_node_cores = max_cores;
+  for (NodeIndex n : p.nodes) {
+    const NodeTopology& t = nodes_[n.value()].topology;
+    std::vector<std::string> types;
+    for (const auto& g : t.gpus) types.push_back(g.type);
+    std::sort(types.begin(), types.end());
+    auto same = [&](const NodeShape& s) { return s.cores == t.total_cores() && s.gpu_types == types; };
+    auto it = std::find_if(p.shapes.begin(), p.shapes.end(), same);
+    if (it == p.shapes.end()) {
+      p.shapes.push_back({t.total_cores(), std::move(types), 1});
+    } else {
+      ++it->count;
+    }
+  }
   p.free_index.init(nodes_.size(), max_cores);
   for (NodeIndex n : p.nodes) {
     p.free_index.insert(n, nodes_[n.value()].free_cores);

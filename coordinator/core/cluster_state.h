@@ -30,6 +30,14 @@ struct NodeState {
   ResourceAmount capacity() const { return {topology.total_cores(), topology.total_gpus()}; }
 };
 
+// Nodes of one hardware shape in a partition: admission checks iterate the few distinct
+// shapes instead of thousands of nodes.
+struct NodeShape {
+  std::int32_t cores = 0;
+  std::vector<std::string> gpu_types;  // one entry per GPU
+  std::int64_t count = 0;
+};
+
 struct PartitionState {
   std::string name;
   std::vector<NodeIndex> nodes;
@@ -38,6 +46,7 @@ struct PartitionState {
   std::int32_t largest_node_cores = 0;
   std::int32_t largest_node_gpus = 0;
   FreeCoreIndex free_index;
+  std::vector<NodeShape> shapes;
   std::vector<PartitionIndex> overlapping;  // partitions sharing a node, itself included
 };
 

@@ -143,20 +143,19 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
                   const ResourceRequest& r) {
   const PartitionState& p = cluster.partition(partition);
   if (r.cores < 0 || r.gpus < 0 || r.nodes < 0) return false;
-  if (r.nodes > 0) {
-    std::int32_t suitable = 0;
-    for (NodeIndex n : p.nodes) {
-      const NodeState& ns = cluster.node(n);
-      std::int32_t gpus = 0;
-      for (const auto& g : ns.topology.gpus) gpus += gpu_matches(g, r.gpu_type) ? 1 : 0;
-      if (ns.topology.total_cores() >= r.cores && gpus >= r.gpus) ++suitable;
-    }
-    return suitable >= r.nodes;
-  }
+  auto matching = [&](const NodeShape& s) {
+    return static_cast<std::int64_t>(std::count_if(
+        s.gpu_types.begin(), s.gpu_types.end(),
+        [&](const std::string& type) { return r.gpu_type.empty() || type == r.gpu_type; }));
+  };
+  std::int64_t suitable_nodes = 0;
   std::int64_t gpus = 0;
-  for (NodeIndex n : p.nodes) {
-    for (const auto& g : cluster.node(n).topology.gpus) gpus += gpu_matches(g, r.gpu_type) ? 1 : 0;
+  for (const NodeShape& s : p.shapes) {
+    const std::int64_t g = matching(s);
+    gpus += g * s.count;
+    if (s.cores >= r.cores && g >= r.gpus) suitable_nodes += s.count;
   }
+  if (r.nodes > 0) return suitable_nodes >= r.nodes;
   return p.capacity.cores >= r.cores && gpus >= r.gpus;
 }
 
