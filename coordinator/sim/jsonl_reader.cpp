@@ -1,0 +1,259 @@
+// JSON Lines workload reader: one job object per line (DESIGN.md section 4). Every value
+// is type- and range-checked before use, and nlohmann's non-throwing API keeps its
+// exceptions from ever escaping: a bad line becomes an error naming the line and key.
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "coordinator/sim/trace_input.h"
+#include "coordinator/sim/workload.h"
+
+namespace fairway::sim {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; no overflow
+constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
+
+constexpr std::array<std::string_view, 17> kKnownKeys = {
+    "id",         "submit",  "user",    "account",        "partition", "qos",
+    "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
+    "time_limit", "runtime", "requeue", "interactive",    "hold"};
+
+// A value shown in a message: short, and in JSON syntax so strings look like strings.
+std::string show(const json& v) {
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+// Only reached when the fast DOM parse failed: re-parses with a SAX handler whose sole
+// job is to capture where and why, since the non-throwing DOM parse discards that.
+class ErrorCapture : public nlohmann::json_sax<json> {
+ public:
+  std::string message = "malformed JSON";
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) override {
+    // Drop nlohmann's "[json.exception...] parse error at line 1, column N: " preamble,
+    // which repeats what we say better ourselves.
+    std::string_view what = ex.what();
+    if (const auto col = what.find("column "); col != std::string_view::npos) {
+      if (const auto sep = what.find(": ", col); sep != std::string_view::npos) {
+        what.remove_prefix(sep + 2);
+      }
+    }
+    message = "malformed JSON at column " + std::to_string(position) + ": " + std::string(what);
+    return false;
+  }
+};
+
+std::string describe_parse_error(std::string_view text) {
+  ErrorCapture sax;
+  json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json, true);
+  return sax.message;
+}
+
+// Field access for one object; errors come back as "key: what" for the caller to locate.
+class Fields {
+ public:
+  explicit Fields(const json& obj) : obj_(obj) {}
+
+  const json* find(std::string_view key) const {
+    const auto it = obj_.find(std::string(key));
+    return it == obj_.end() ? nullptr : &*it;
+  }
+
+  Result<std::optional<std::int64_t>> integer(std::string_view key, std::int64_t lo,
+                                              std::int64_t hi) const {
+    const json* v = find(key);
+    if (v == nullptr) return std::optional<std::int64_t>{};
+    if (!v->is_number_integer()) return bad(key, "expected an integer, got " + show(*v));
+    if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
+      return bad(key, "must be <= " + std::to_string(hi) + ", got " + show(*v));
+    }
+    const auto n = v->get<std::int64_t>();
+    if (n < lo) return bad(key, "must be >= " + std::to_string(lo) + ", got " + show(*v));
+    if (n > hi) return bad(key, "must be <= " + std::to_string(hi) + ", got " + show(*v));
+    return std::optional<std::int64_t>{n};
+  }
+
+  Result<std::int64_t> required_integer(std::string_view key, std::int64_t lo,
+                                        std::int64_t hi) const {
+    auto v = integer(key, lo, hi);
+    if (!v) return std::unexpected(v.error());
+    if (!*v) return bad(key, "required");
+    return **v;
+  }
+
+  Result<std::optional<std::string>> string(std::string_view key) const {
+    const json* v = find(key);
+    if (v == nullptr) return std::optional<std::string>{};
+    if (!v->is_string()) return bad(key, "expected a string, got " + show(*v));
+    return std::optional<std::string>{v->get<std::string>()};
+  }
+
+  Result<bool> boolean(std::string_view key, bool dflt) const {
+    const json* v = find(key);
+    if (v == nullptr) return dflt;
+    if (!v->is_boolean()) return bad(key, "expected true or false, got " + show(*v));
+    return v->get<bool>();
+  }
+
+  static std::unexpected<Error> bad(std::string_view key, const std::string& what) {
+    return invalid_argument(std::string(key) + ": " + what);
+  }
+
+ private:
+  const json& obj_;
+};
+
+Status check_keys(const json& obj) {
+  for (const auto& item : obj.items()) {
+    bool known = false;
+    for (const auto k : kKnownKeys) known = known || item.key() == k;
+    if (!known) return Fields::bad(item.key(), "unknown key");
+  }
+  return ok_status();
+}
+
+// Strings with their defaults; fills the named members of the spec.
+Status read_names(const Fields& f, JobSpec& s) {
+  auto user = f.string("user");
+  if (!user) return std::unexpected(user.error());
+  if (!*user) return Fields::bad("user", "required");
+  s.user = std::move(**user);
+  const std::array<std::pair<std::string_view, std::string*>, 4> optional_names = {{
+      {"account", &s.account},
+      {"partition", &s.partition},
+      {"qos", &s.qos},
+      {"name", &s.name},
+  }};
+  for (const auto& [key, out] : optional_names) {
+    auto v = f.string(key);
+    if (!v) return std::unexpected(v.error());
+    if (*v) *out = std::move(**v);
+  }
+  return ok_status();
+}
+
+// Either `cores` (spread freely; gpus is the total) or `nodes` x `cores_per_node` (gpus
+// is per node): the two request shapes of ResourceRequest.
+Status read_resources(const Fields& f, ResourceRequest& r) {
+  auto cores = f.integer("cores", 1, kMaxCount);
+  if (!cores) return std::unexpected(cores.error());
+  auto nodes = f.integer("nodes", 1, kMaxCount);
+  if (!nodes) return std::unexpected(nodes.error());
+  auto per_node = f.integer("cores_per_node", 1, kMaxCount);
+  if (!per_node) return std::unexpected(per_node.error());
+  auto gpus = f.integer("gpus", 0, kMaxCount);
+  if (!gpus) return std::unexpected(gpus.error());
+  auto gpu_type = f.string("gpu_type");
+  if (!gpu_type) return std::unexpected(gpu_type.error());
+
+  if (*cores && *nodes) return Fields::bad("nodes", "give either cores or nodes, not both");
+  if (*per_node && !*nodes) return Fields::bad("cores_per_node", "requires nodes");
+  if (*nodes) {
+    r.nodes = static_cast<std::int32_t>(**nodes);
+    r.cores = static_cast<std::int32_t>(per_node->value_or(1));
+    if (r.total_cores() > kMaxCount) {
+      return Fields::bad("nodes", "nodes x cores_per_node must be <= " + std::to_string(kMaxCount));
+    }
+  } else {
+    r.nodes = 0;
+    r.cores = static_cast<std::int32_t>(cores->value_or(1));
+  }
+  r.gpus = static_cast<std::int32_t>(gpus->value_or(0));
+  if (r.total_gpus() > kMaxCount) {
+    return Fields::bad("gpus", "total GPUs must be <= " + std::to_string(kMaxCount));
+  }
+  if (*gpu_type) r.gpu_type = std::move(**gpu_type);
+  return ok_status();
+}
+
+Status read_flags(const Fields& f, JobSpec& s) {
+  const std::array<std::pair<std::string_view, bool*>, 3> flags = {{
+      {"requeue", &s.requeue},
+      {"interactive", &s.interactive},
+      {"hold", &s.hold},
+  }};
+  for (const auto& [key, out] : flags) {
+    auto v = f.boolean(key, *out);
+    if (!v) return std::unexpected(v.error());
+    *out = *v;
+  }
+  return ok_status();
+}
+
+Result<WorkloadJob> parse_job(const json& obj) {
+  if (auto st = check_keys(obj); !st) return std::unexpected(st.error());
+  const Fields f(obj);
+  WorkloadJob j;
+  JobSpec& s = j.spec;  // defaults: requeue true, interactive and hold false
+  s.requeue = true;
+  s.interactive = false;
+  s.hold = false;
+
+  auto id = f.required_integer("id", 0, kMaxId);
+  if (!id) return std::unexpected(id.error());
+  s.id = JobId(static_cast<std::uint64_t>(*id));
+  auto submit = f.required_integer("submit", 0, kMaxSeconds);
+  if (!submit) return std::unexpected(submit.error());
+  s.submit_time = Time::from_seconds(*submit);
+  if (auto st = read_names(f, s); !st) return std::unexpected(st.error());
+  if (auto st = read_resources(f, s.resources); !st) return std::unexpected(st.error());
+  auto limit = f.required_integer("time_limit", 1, kMaxSeconds);
+  if (!limit) return std::unexpected(limit.error());
+  s.time_limit = Duration::seconds(*limit);
+  auto runtime = f.required_integer("runtime", 0, kMaxSeconds);
+  if (!runtime) return std::unexpected(runtime.error());
+  j.runtime = Duration::seconds(*runtime);
+  if (auto st = read_flags(f, s); !st) return std::unexpected(st.error());
+  return j;
+}
+
+}  // namespace
+
+Result<Workload> read_jsonl(const std::string& path) {
+  auto reader = LineReader::open(path);
+  if (!reader) return std::unexpected(reader.error());
+  Workload w;
+  std::string_view line;
+  for (;;) {
+    auto more = reader->next(line);
+    if (!more) return std::unexpected(more.error());
+    if (!*more) break;
+    const std::int64_t n = reader->line_number();
+    if (line.find_first_not_of(" \t\r\v\f") == std::string_view::npos) continue;
+    const json obj = json::parse(line.begin(), line.end(), nullptr, false);
+    if (obj.is_discarded()) return std::unexpected(line_error(path, n, describe_parse_error(line)));
+    if (!obj.is_object()) {
+      return std::unexpected(line_error(path, n, "expected a JSON object, got " + show(obj)));
+    }
+    auto job = parse_job(obj);
+    if (!job) return std::unexpected(line_error(path, n, job.error().message));
+    job->line = n;
+    w.jobs.push_back(std::move(*job));
+  }
+  if (auto st = finish_workload(w, path); !st) return std::unexpected(st.error());
+  return w;
+}
+
+}  // namespace fairway::sim

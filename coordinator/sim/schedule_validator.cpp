@@ -1,0 +1,343 @@
+// Checks a finished schedule from first principles: the workload says what each job asked
+// for and how long it runs, the machine says what exists, and the records say what
+// happened. Nothing here calls into the scheduling core.
+#include "coordinator/sim/schedule_validator.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace fairway::sim {
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+std::string str(Time t) { return std::to_string(t.seconds()); }
+std::string job(JobId id) { return "job " + std::to_string(id.value()); }
+std::string span(const ScheduleRecord& r) { return "[" + str(r.start) + ", " + str(r.end) + ")"; }
+
+std::unexpected<Error> violation(std::string message) {
+  return make_error(ErrorCode::kFailedPrecondition, std::move(message));
+}
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+class Checker {
+ public:
+  explicit Checker(const ValidationInput& in)
+      : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records) {}
+
+  Status run(const std::vector<JobId>& rejected, bool reservations) {
+    if (auto st = index_workload(rejected); !st) return st;
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+      if (auto st = check_record(i); !st) return st;
+    }
+    if (auto st = check_all_ran(); !st) return st;
+    if (auto st = check_capacity(); !st) return st;
+    if (reservations) return check_reservations();
+    return ok_status();
+  }
+
+ private:
+  const JobSpec& spec_of(std::size_t rec) const { return wl_.jobs[job_of_[rec]].spec; }
+  const std::string& node_name(NodeIndex n) const { return nodes_[n.value()].name; }
+
+  std::size_t find_job(JobId id) const {
+    const auto it = std::lower_bound(by_id_.begin(), by_id_.end(), std::pair{id, std::size_t{0}});
+    return it != by_id_.end() && it->first == id ? it->second : kNone;
+  }
+
+  Status index_workload(const std::vector<JobId>& rejected) {
+    by_id_.reserve(wl_.jobs.size());
+    for (std::size_t i = 0; i < wl_.jobs.size(); ++i) by_id_.emplace_back(wl_.jobs[i].spec.id, i);
+    std::sort(by_id_.begin(), by_id_.end());
+    for (std::size_t i = 1; i < by_id_.size(); ++i) {
+      if (by_id_[i].first == by_id_[i - 1].first) {
+        return violation("the workload holds " + job(by_id_[i].first) + " twice");
+      }
+    }
+    rejected_.assign(wl_.jobs.size(), false);
+    for (const JobId id : rejected) {
+      const std::size_t w = find_job(id);
+      if (w == kNone) return violation("rejected " + job(id) + " is not in the workload");
+      rejected_[w] = true;
+    }
+    record_of_.assign(wl_.jobs.size(), kNone);
+    job_of_.assign(recs_.size(), kNone);
+    std::int32_t widest_cores = 0;
+    std::int32_t widest_gpus = 0;
+    for (const auto& n : nodes_) {
+      widest_cores = std::max(widest_cores, n.total_cores());
+      widest_gpus = std::max(widest_gpus, n.total_gpus());
+    }
+    mark_.assign(static_cast<std::size_t>(std::max(widest_cores, widest_gpus)), 0);
+    return ok_status();
+  }
+
+  // (a) identity and (b) times.
+  Status check_record(std::size_t i) {
+    const ScheduleRecord& r = recs_[i];
+    const std::size_t w = find_job(r.id);
+    if (w == kNone) {
+      return violation("schedule record " + str(static_cast<std::int64_t>(i)) + ": " + job(r.id) +
+                       " is not in the workload");
+    }
+    if (rejected_[w]) {
+      return violation(job(r.id) + " was rejected at submission but has a record " + span(r));
+    }
+    if (record_of_[w] != kNone) {
+      return violation(job(r.id) + " has two records: " + span(recs_[record_of_[w]]) + " and " +
+                       span(r));
+    }
+    record_of_[w] = i;
+    job_of_[i] = w;
+    const WorkloadJob& wj = wl_.jobs[w];
+    if (r.submit != wj.spec.submit_time) {
+      return violation(job(r.id) + ": record submit " + str(r.submit) +
+                       " differs from the workload submit " + str(wj.spec.submit_time));
+    }
+    if (r.start < r.submit) {
+      return violation(job(r.id) + " started at " + str(r.start) + ", before its submit " +
+                       str(r.submit));
+    }
+    if (r.end < r.start) {
+      return violation(job(r.id) + " ends at " + str(r.end) + ", before its start " + str(r.start));
+    }
+    const std::int64_t ran = (r.end - r.start).count();
+    const std::int64_t runtime = wj.runtime.count();
+    if (r.state == JobState::kCompleted && ran != runtime) {
+      return violation(job(r.id) + " completed after running " + str(ran) + " s " + span(r) +
+                       " but its workload runtime is " + str(runtime) + " s");
+    }
+    if (ran > runtime) {  // a job cut short can run less than its runtime, never more
+      return violation(job(r.id) + " (" + std::string(to_string(r.state)) + ") ran " + str(ran) +
+                       " s " + span(r) + ", longer than its workload runtime " + str(runtime) +
+                       " s");
+    }
+    return check_allocation(r, wj.spec.resources);
+  }
+
+  // (c) the allocation is what was asked for and exists on the machine.
+  Status check_allocation(const ScheduleRecord& r, const ResourceRequest& req) {
+    const Allocation& a = r.allocation;
+    if (a.total_cores() != req.total_cores()) {
+      return violation(job(r.id) + " was given " + str(a.total_cores()) + " cores but requested " +
+                       str(req.total_cores()));
+    }
+    if (a.total_gpus() != req.total_gpus()) {
+      return violation(job(r.id) + " was given " + str(a.total_gpus()) + " GPUs but requested " +
+                       str(req.total_gpus()));
+    }
+    if (req.nodes > 0 && std::cmp_not_equal(a.nodes.size(), req.nodes)) {
+      return violation(job(r.id) + " requested " + str(req.nodes) + " nodes but was given " +
+                       str(static_cast<std::int64_t>(a.nodes.size())));
+    }
+    std::vector<NodeIndex> seen;
+    seen.reserve(a.nodes.size());
+    for (const NodeAllocation& na : a.nodes) {
+      if (na.node.value() >= nodes_.size()) {
+        return violation(
+            job(r.id) + " was given node index " + str(static_cast<std::int64_t>(na.node.value())) +
+            ", but the machine has " + str(static_cast<std::int64_t>(nodes_.size())) + " nodes");
+      }
+      seen.push_back(na.node);
+      if (req.nodes > 0 && (std::cmp_not_equal(na.cores.size(), req.cores) ||
+                            std::cmp_not_equal(na.gpus.size(), req.gpus))) {
+        return violation(job(r.id) + " got " + str(static_cast<std::int64_t>(na.cores.size())) +
+                         " cores and " + str(static_cast<std::int64_t>(na.gpus.size())) +
+                         " GPUs on node " + node_name(na.node) + " but requested " +
+                         str(req.cores) + " cores and " + str(req.gpus) + " GPUs per node");
+      }
+      if (auto st = check_units(r, na, "core", na.cores, nodes_[na.node.value()].total_cores());
+          !st) {
+        return st;
+      }
+      if (auto st = check_units(r, na, "GPU", na.gpus, nodes_[na.node.value()].total_gpus()); !st) {
+        return st;
+      }
+      if (auto st = check_gpu_type(r, na, req.gpu_type); !st) return st;
+    }
+    std::sort(seen.begin(), seen.end());
+    const auto dup = std::adjacent_find(seen.begin(), seen.end());
+    if (dup != seen.end()) {
+      return violation(job(r.id) + " lists node " + node_name(*dup) + " twice");
+    }
+    return ok_status();
+  }
+
+  // Indices in range and none repeated, using a scratch bitmap left all-zero afterwards.
+  Status check_units(const ScheduleRecord& r, const NodeAllocation& na, const char* what,
+                     const std::vector<std::int32_t>& units, std::int32_t count) {
+    Status result = ok_status();
+    std::size_t marked = 0;
+    for (; marked < units.size(); ++marked) {
+      const std::int32_t u = units[marked];
+      if (u < 0 || u >= count) {
+        result = violation(job(r.id) + " was given " + what + " " + str(u) + " of node " +
+                           node_name(na.node) + ", which has " + str(count) + " " + what + "s");
+        break;
+      }
+      char& m = mark_[static_cast<std::size_t>(u)];
+      if (m != 0) {
+        result = violation(job(r.id) + " was given " + what + " " + str(u) + " of node " +
+                           node_name(na.node) + " twice");
+        break;
+      }
+      m = 1;
+    }
+    for (std::size_t k = 0; k < marked; ++k) mark_[static_cast<std::size_t>(units[k])] = 0;
+    return result;
+  }
+
+  Status check_gpu_type(const ScheduleRecord& r, const NodeAllocation& na,
+                        const std::string& type) const {
+    if (type.empty()) return ok_status();
+    const NodeTopology& node = nodes_[na.node.value()];
+    for (const std::int32_t g : na.gpus) {
+      const std::string& have = node.gpus[static_cast<std::size_t>(g)].type;
+      if (have != type) {
+        return violation(job(r.id) + " requested GPU type '" + type + "' but was given GPU " +
+                         str(g) + " of node " + node.name + ", of type '" + have + "'");
+      }
+    }
+    return ok_status();
+  }
+
+  // (a) the other way round: every accepted job ran. A job submitted held may never have
+  // been released, so it may be missing.
+  Status check_all_ran() const {
+    for (std::size_t w = 0; w < wl_.jobs.size(); ++w) {
+      const WorkloadJob& wj = wl_.jobs[w];
+      if (record_of_[w] == kNone && !rejected_[w] && !wj.spec.hold) {
+        return violation(job(wj.spec.id) + " (line " + str(wj.line) +
+                         ") has no record in the schedule");
+      }
+    }
+    return ok_status();
+  }
+
+  // (d) Sweep the records in start order, remembering for each core and GPU who holds it
+  // until when. With no overlap found so far, a unit's holders form disjoint intervals in
+  // start order, so the latest holder is the only one a new start can collide with: the
+  // check is O(records log records + allocated units), with memory per machine unit.
+  Status check_capacity() const {
+    std::vector<std::size_t> core_base(nodes_.size() + 1, 0);
+    std::vector<std::size_t> gpu_base(nodes_.size() + 1, 0);
+    for (std::size_t n = 0; n < nodes_.size(); ++n) {
+      core_base[n + 1] = core_base[n] + static_cast<std::size_t>(nodes_[n].total_cores());
+      gpu_base[n + 1] = gpu_base[n] + static_cast<std::size_t>(nodes_[n].total_gpus());
+    }
+    std::vector<std::size_t> order;
+    order.reserve(recs_.size());
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+      if (recs_[i].end > recs_[i].start) order.push_back(i);  // zero-length jobs hold nothing
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return std::pair{recs_[x].start, x} < std::pair{recs_[y].start, y};
+    });
+    Holders cores(core_base.back());
+    Holders gpus(gpu_base.back());
+    for (const std::size_t i : order) {
+      for (const NodeAllocation& na : recs_[i].allocation.nodes) {
+        const std::size_t n = na.node.value();
+        if (auto st = take(cores, "core", core_base[n], na, na.cores, i); !st) return st;
+        if (auto st = take(gpus, "GPU", gpu_base[n], na, na.gpus, i); !st) return st;
+      }
+    }
+    return ok_status();
+  }
+
+  struct Holders {
+    explicit Holders(std::size_t n) : until(n, std::numeric_limits<std::int64_t>::min()), by(n) {}
+    std::vector<std::int64_t> until;
+    std::vector<std::size_t> by;
+  };
+
+  Status take(Holders& h, const char* what, std::size_t base, const NodeAllocation& na,
+              const std::vector<std::int32_t>& units, std::size_t rec) const {
+    const ScheduleRecord& r = recs_[rec];
+    for (const std::int32_t u : units) {
+      const std::size_t slot = base + static_cast<std::size_t>(u);
+      if (h.until[slot] > r.start.seconds()) {
+        const ScheduleRecord& other = recs_[h.by[slot]];
+        return violation(std::string(what) + " " + str(u) + " of node " + node_name(na.node) +
+                         " is used by " + job(other.id) + " " + span(other) + " and by " +
+                         job(r.id) + " " + span(r) + " at the same time");
+      }
+      h.until[slot] = r.end.seconds();
+      h.by[slot] = rec;
+    }
+    return ok_status();
+  }
+
+  // (e) A reserved job may start late only because a job running when the reservation
+  // was made outlived its time limit past the promised start (nothing else can break a
+  // reservation). We need some overrunning K with K.start <= A and K.end > max(A, R). As
+  // A grows the set {overrunning K : K.start <= A} only grows, so scanning reserved jobs
+  // by A while keeping the max end over that set answers each query in O(1). J itself is
+  // never its own excuse: J.start > R >= A, so J is not in the set.
+  Status check_reservations() const {
+    std::vector<std::size_t> late;
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+      const ScheduleRecord& r = recs_[i];
+      if (!r.reserved_start && !r.reserved_at) continue;
+      if (!r.reserved_start || !r.reserved_at) {
+        return violation(job(r.id) + " has only one of reserved_start and reserved_at");
+      }
+      if (*r.reserved_start < *r.reserved_at) {
+        return violation(job(r.id) + " was promised a start by " + str(*r.reserved_start) +
+                         ", before the reservation was made at " + str(*r.reserved_at));
+      }
+      if (r.start > *r.reserved_start) late.push_back(i);
+    }
+    if (late.empty()) return ok_status();
+    std::sort(late.begin(), late.end(), [&](std::size_t x, std::size_t y) {
+      return std::pair{*recs_[x].reserved_at, x} < std::pair{*recs_[y].reserved_at, y};
+    });
+    std::vector<std::size_t> over;
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+      const ScheduleRecord& r = recs_[i];
+      if (r.end - r.start > spec_of(i).time_limit) over.push_back(i);
+    }
+    std::sort(over.begin(), over.end(), [&](std::size_t x, std::size_t y) {
+      return std::pair{recs_[x].start, x} < std::pair{recs_[y].start, y};
+    });
+    std::size_t next = 0;
+    Time max_end = Time::from_seconds(std::numeric_limits<std::int64_t>::min());
+    for (const std::size_t j : late) {
+      const ScheduleRecord& r = recs_[j];
+      const Time at = *r.reserved_at;
+      const Time promised = *r.reserved_start;
+      for (; next < over.size() && recs_[over[next]].start <= at; ++next) {
+        max_end = max(max_end, recs_[over[next]].end);
+      }
+      if (max_end > max(at, promised)) continue;
+      return violation(job(r.id) + " was promised a start by " + str(promised) +
+                       " (reservation made at " + str(at) + ") but started at " + str(r.start) +
+                       ", and no job running at " + str(at) + " overran its time limit");
+    }
+    return ok_status();
+  }
+
+  const std::vector<NodeTopology>& nodes_;
+  const Workload& wl_;
+  const std::vector<ScheduleRecord>& recs_;
+  std::vector<std::pair<JobId, std::size_t>> by_id_;  // workload index by id
+  std::vector<bool> rejected_;                        // by workload index
+  std::vector<std::size_t> record_of_;                // by workload index
+  std::vector<std::size_t> job_of_;                   // by record index
+  std::vector<char> mark_;                            // scratch for check_units
+};
+
+}  // namespace
+
+Status validate_schedule(const ValidationInput& in) {
+  if (in.nodes == nullptr || in.workload == nullptr || in.records == nullptr) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "validate_schedule: nodes, workload and records are all required");
+  }
+  return Checker(in).run(in.rejected, in.check_reservations);
+}
+
+}  // namespace fairway::sim
