@@ -50,17 +50,37 @@ NodeAllocation take_on_node(const ClusterState& cluster, NodeIndex node, std::in
   return a;
 }
 
+// Nodes with no GPUs first for jobs that ask none, so GPU nodes stay free for GPU work.
+template <typename Visit>
+bool for_each_in_bucket(const ClusterState& cluster, const std::vector<NodeIndex>& bucket,
+                        bool prefer_cpu_only, Visit visit) {
+  if (!prefer_cpu_only) {
+    for (NodeIndex n : bucket) {
+      if (visit(n)) return true;
+    }
+    return false;
+  }
+  for (int gpu_nodes = 0; gpu_nodes < 2; ++gpu_nodes) {
+    for (NodeIndex n : bucket) {
+      if ((cluster.node(n).topology.total_gpus() > 0) != (gpu_nodes == 1)) continue;
+      if (visit(n)) return true;
+    }
+  }
+  return false;
+}
+
 // N nodes each with `cores` free cores and `gpus` matching free GPUs; best fit first.
 std::optional<Allocation> place_per_node(const ClusterState& cluster, const PartitionState& p,
                                          const ResourceRequest& r) {
   Allocation alloc;
   const std::int32_t max_free = p.free_index.max_cores();
   for (std::int32_t f = std::max(r.cores, 0); f <= max_free; ++f) {
-    for (NodeIndex n : p.free_index.with_free(f)) {
-      if (r.gpus > 0 && free_matching_gpus(cluster.node(n), r.gpu_type) < r.gpus) continue;
+    const bool done = for_each_in_bucket(cluster, p.free_index.with_free(f), r.gpus == 0, [&](NodeIndex n) {
+      if (r.gpus > 0 && free_matching_gpus(cluster.node(n), r.gpu_type) < r.gpus) return false;
       alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
-      if (std::ssize(alloc.nodes) == r.nodes) return alloc;
-    }
+      return std::ssize(alloc.nodes) == r.nodes;
+    });
+    if (done) return alloc;
   }
   return std::nullopt;
 }
@@ -73,10 +93,11 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     if (p.free.cores < r.cores) return std::nullopt;
     const std::int32_t max_free = p.free_index.max_cores();
     for (std::int32_t f = std::max(r.cores, 1); f <= max_free; ++f) {
-      const auto& bucket = p.free_index.with_free(f);
-      if (!bucket.empty()) {
-        Allocation alloc;
-        alloc.nodes.push_back(take_on_node(cluster, bucket.front(), r.cores, 0, {}));
+      Allocation alloc;
+      if (for_each_in_bucket(cluster, p.free_index.with_free(f), true, [&](NodeIndex n) {
+            alloc.nodes.push_back(take_on_node(cluster, n, r.cores, 0, {}));
+            return true;
+          })) {
         return alloc;
       }
     }

@@ -89,3 +89,24 @@ TEST(Placement, ReleaseMakesResourcesFreeAgain) {
 
 }  // namespace
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+TEST(Placement, CpuJobsPreferNodesWithoutGpus) {
+  ClusterState c = kebnekaise_like(2, 2);  // g0 g1 first, then c0 c1
+  auto one = place_job(c, PartitionIndex(0), cores(4));
+  ASSERT_TRUE(one);
+  EXPECT_EQ(c.node(one->nodes[0].node).topology.total_gpus(), 0);
+  auto whole = place_job(c, PartitionIndex(0), ResourceRequest{2, 28, 0, {}});
+  ASSERT_TRUE(whole);
+  for (const auto& na : whole->nodes) EXPECT_EQ(c.node(na.node).topology.total_gpus(), 0);
+  // With the CPU nodes taken, a CPU job may still use a GPU node's cores.
+  c.allocate(*whole);
+  auto spill = place_job(c, PartitionIndex(0), cores(4));
+  ASSERT_TRUE(spill);
+  EXPECT_EQ(c.node(spill->nodes[0].node).topology.total_gpus(), 2);
+}
+
+}  // namespace
+}  // namespace fairway
