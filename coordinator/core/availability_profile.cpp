@@ -102,10 +102,13 @@ ResourceAmount AvailabilityProfile::free_at(Time t) const {
   return value_of(segment_of(max(t, origin_)));
 }
 
-AvailabilityProfile::Pos AvailabilityProfile::first_covering(Pos p, ResourceAmount need) const {
+template <bool kCovering>
+AvailabilityProfile::Pos AvailabilityProfile::first_where(Pos p, ResourceAmount need) const {
   while (valid(p)) {
     const Block& b = blocks_[p.block];
-    if (p.index == 0 && !b.max.covers(need)) {
+    // A whole block is skipped when its bounds rule every segment out.
+    const bool none_can_match = kCovering ? !b.max.covers(need) : b.min.covers(need);
+    if (p.index == 0 && none_can_match) {
       p = {p.block + 1, 0};
       continue;
     }
@@ -115,37 +118,24 @@ AvailabilityProfile::Pos AvailabilityProfile::first_covering(Pos p, ResourceAmou
     const std::int64_t* g = b.gpus.data();
     // Free GPUs never go below zero, so a job asking none is bounded by cores alone.
     const std::uint32_t i =
-        need.gpus <= 0 ? find_first(p.index, n, [&](std::uint32_t k) { return c[k] >= rel.cores; })
-                       : find_first(p.index, n, [&](std::uint32_t k) {
-                           return c[k] >= rel.cores && g[k] >= rel.gpus;
-                         });
+        need.gpus <= 0
+            ? find_first(p.index, n, [&](std::uint32_t k) { return (c[k] >= rel.cores) == kCovering; })
+            : find_first(p.index, n, [&](std::uint32_t k) {
+                return (c[k] >= rel.cores && g[k] >= rel.gpus) == kCovering;
+              });
     if (i < n) return {p.block, i};
     p = {p.block + 1, 0};
   }
   return p;
 }
 
+AvailabilityProfile::Pos AvailabilityProfile::first_covering(Pos p, ResourceAmount need) const {
+  return first_where<true>(p, need);
+}
+
 AvailabilityProfile::Pos AvailabilityProfile::first_not_covering(Pos p,
                                                                  ResourceAmount need) const {
-  while (valid(p)) {
-    const Block& b = blocks_[p.block];
-    if (p.index == 0 && b.min.covers(need)) {
-      p = {p.block + 1, 0};
-      continue;
-    }
-    const ResourceAmount rel = need - b.lazy;
-    const auto n = static_cast<std::uint32_t>(b.times.size());
-    const std::int64_t* c = b.cores.data();
-    const std::int64_t* g = b.gpus.data();
-    const std::uint32_t i =
-        need.gpus <= 0 ? find_first(p.index, n, [&](std::uint32_t k) { return c[k] < rel.cores; })
-                       : find_first(p.index, n, [&](std::uint32_t k) {
-                           return c[k] < rel.cores || g[k] < rel.gpus;
-                         });
-    if (i < n) return {p.block, i};
-    p = {p.block + 1, 0};
-  }
-  return p;
+  return first_where<false>(p, need);
 }
 
 bool AvailabilityProfile::fits(Time start, Duration duration, ResourceAmount need) const {

@@ -75,6 +75,8 @@ class AvailabilityProfile {
   }
   bool valid(Pos p) const { return p.block < blocks_.size(); }
   Pos next(Pos p) const;
+  template <bool kCovering>
+  Pos first_where(Pos from, ResourceAmount need) const;
   Pos first_covering(Pos from, ResourceAmount need) const;
   Pos first_not_covering(Pos from, ResourceAmount need) const;
   // The last segment in [from, to) whose value does not cover `need`; end() if none.

@@ -8,29 +8,16 @@
 #include <string>
 
 #include "coordinator/sim/workload.h"
+#include "temp_dir_test_base.h"
 
 namespace fairway::sim {
 namespace {
 
 namespace fs = std::filesystem;
 
-class JsonlTest : public ::testing::Test {
+class JsonlTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fairway-jsonl-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& text) {
-    const std::string path = (dir_ / "w.jsonl").string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  fs::path dir_;
+  std::string write(const std::string& text) { return write_file("w.jsonl", text); }
 };
 
 constexpr const char* kGood =

@@ -1,4 +1,5 @@
 #include "coordinator/sim/workload.h"
+#include "temp_dir_test_base.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -13,22 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class WorkloadTest : public ::testing::Test {
+class WorkloadTest : public TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fairway-workload-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   std::string write(const std::string& name, const std::string& text) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
+    return write_file(name, text);
   }
   std::string write_gz(const std::string& name, const std::string& text) {
     const std::string path = (dir_ / name).string();
@@ -40,7 +29,6 @@ class WorkloadTest : public ::testing::Test {
     return path;
   }
 
-  fs::path dir_;
 };
 
 // An 18-field SWF job line from the fields the mapping uses; the rest are -1.
