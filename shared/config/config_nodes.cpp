@@ -1,0 +1,173 @@
+#include "shared/config/config_sections.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "shared/base/duration_format.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::config_internal {
+namespace {
+
+// Bounds that keep per-node arithmetic (total cores, PU counts) far from int32 overflow.
+constexpr std::int64_t kMaxSockets = 1024;
+constexpr std::int64_t kMaxCoresPerSocket = 65536;
+constexpr std::int64_t kMaxThreadsPerCore = 1024;
+constexpr std::int64_t kMaxGpusPerSocket = 1024;
+
+std::vector<std::string> all_node_names(const Config& cfg) {
+  std::vector<std::string> names;
+  names.reserve(cfg.nodes.size());
+  for (const auto& n : cfg.nodes) names.push_back(n.name);
+  return names;
+}
+
+}  // namespace
+
+Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
+                   NodeGroups& node_group) {
+  auto groups = r.table_array(root, "nodes");
+  if (!groups) return std::unexpected(groups.error());
+  for (std::size_t g = 0; g < groups->size(); ++g) {
+    const toml::table& t = *(*groups)[g];
+    std::string path = indexed("nodes", g);
+    FAIRWAY_TRY(r.check_keys(t, path, {"names", "sockets", "cores_per_socket", "threads_per_core",
+                                       "memory_mb", "gpus_per_socket", "gpu_type", "features"}));
+    FAIRWAY_TRY(r.require(t, "names", path));
+    FAIRWAY_TRY(r.require(t, "cores_per_socket", path));
+    std::string names;
+    std::int32_t sockets = 1;
+    std::int32_t cores_per_socket = 1;
+    std::int32_t threads_per_core = 1;
+    std::int64_t memory_mb = 0;
+    std::int32_t gpus_per_socket = 0;
+    std::string gpu_type;
+    std::vector<std::string> features;
+    FAIRWAY_TRY(r.read_string(t, "names", path, names));
+    FAIRWAY_TRY(r.read_int(t, "sockets", path, 1, kMaxSockets, sockets));
+    FAIRWAY_TRY(r.read_int(t, "cores_per_socket", path, 1, kMaxCoresPerSocket, cores_per_socket));
+    FAIRWAY_TRY(r.read_int(t, "threads_per_core", path, 1, kMaxThreadsPerCore, threads_per_core));
+    FAIRWAY_TRY(r.read_int(t, "memory_mb", path, 0, std::numeric_limits<std::int64_t>::max(),
+                           memory_mb));
+    FAIRWAY_TRY(r.read_int(t, "gpus_per_socket", path, 0, kMaxGpusPerSocket, gpus_per_socket));
+    FAIRWAY_TRY(r.read_string(t, "gpu_type", path, gpu_type));
+    FAIRWAY_TRY(r.read_string_array(t, "features", path, features));
+
+    if (t.contains("gpu_type") && !is_gpu_type(gpu_type)) {
+      return r.fail(path + ".gpu_type", "invalid GPU type '" + gpu_type +
+                                            "' (lower-case letters, digits, '_' and '-')");
+    }
+    if (gpus_per_socket > 0 && !t.contains("gpu_type")) {
+      return r.fail(path + ".gpu_type", "required when gpus_per_socket > 0 (gpus_per_socket = " +
+                                            std::to_string(gpus_per_socket) + ")");
+    }
+    for (std::size_t i = 0; i < features.size(); ++i) {
+      if (!is_feature(features[i])) {
+        return r.fail(indexed(path + ".features", i),
+                      "invalid feature '" + features[i] + "' (letters, digits, '_', '-' and '.')");
+      }
+    }
+
+    auto hosts = expand_hostlist(names);
+    if (!hosts) return r.fail(path + ".names", hosts.error().message);
+    for (auto& host : *hosts) {
+      auto [it, inserted] = node_group.emplace(host, g);
+      if (!inserted) {
+        return r.fail(path + ".names", "duplicate node '" + host + "' (already in " +
+                                           indexed("nodes", it->second) + ")");
+      }
+      NodeTopology node = NodeTopology::uniform(std::move(host), sockets, cores_per_socket,
+                                                gpus_per_socket, gpu_type, threads_per_core);
+      node.memory_mb = memory_mb;
+      node.features = features;
+      cfg.nodes.push_back(std::move(node));
+    }
+  }
+  return ok_status();
+}
+
+Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cfg,
+                        const NodeGroups& node_group) {
+  auto parts = r.table_array(root, "partitions");
+  if (!parts) return std::unexpected(parts.error());
+  std::optional<std::size_t> default_index;
+  for (std::size_t p = 0; p < parts->size(); ++p) {
+    const toml::table& t = *(*parts)[p];
+    std::string path = indexed("partitions", p);
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "nodes", "default", "max_time", "default_time",
+                                       "priority"}));
+    FAIRWAY_TRY(r.require(t, "name", path));
+    PartitionConfig part;
+    FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
+    if (!is_name(part.name)) {
+      return r.fail(path + ".name", "invalid name '" + part.name +
+                                        "' (letters, digits, '_' and '-' only)");
+    }
+    for (std::size_t q = 0; q < p; ++q) {
+      if (cfg.partitions[q].name == part.name) {
+        return r.fail(path + ".name", "duplicate partition '" + part.name + "' (already " +
+                                          indexed("partitions", q) + ")");
+      }
+    }
+
+    std::string nodes = "ALL";
+    FAIRWAY_TRY(r.read_string(t, "nodes", path, nodes));
+    if (nodes == "ALL") {
+      part.nodes = all_node_names(cfg);
+    } else {
+      auto hosts = expand_hostlist(nodes);
+      if (!hosts) return r.fail(path + ".nodes", hosts.error().message);
+      std::set<std::string> seen;
+      for (auto& host : *hosts) {
+        if (!node_group.contains(host)) {
+          return r.fail(path + ".nodes", "unknown node '" + host + "' in '" + nodes + "'");
+        }
+        // Listing a node twice ("cn[1-4],cn2") is harmless; keep the first mention.
+        if (seen.insert(host).second) part.nodes.push_back(std::move(host));
+      }
+    }
+
+    FAIRWAY_TRY(r.read_bool(t, "default", path, part.is_default));
+    if (part.is_default) {
+      if (default_index) {
+        return r.fail(path + ".default",
+                      "more than one default partition ('" + cfg.partitions[*default_index].name +
+                          "' in " + indexed("partitions", *default_index) + " and '" +
+                          part.name + "' here)");
+      }
+      default_index = p;
+    }
+
+    FAIRWAY_TRY(r.read_time(t, "max_time", path, true, part.max_time));
+    FAIRWAY_TRY(r.read_time(t, "default_time", path, true, part.default_time));
+    if (!t.contains("default_time")) {
+      part.default_time = std::min(part.default_time, part.max_time);
+    } else if (part.default_time > part.max_time) {
+      return r.fail(path + ".default_time", "'" + format_walltime(part.default_time) +
+                                                "' exceeds max_time '" +
+                                                format_walltime(part.max_time) + "'");
+    }
+    FAIRWAY_TRY(r.read_number(t, "priority", path, false, part.priority));
+    cfg.partitions.push_back(std::move(part));
+  }
+
+  // Jobs that name no partition must land somewhere, so there is always exactly one default.
+  if (cfg.partitions.empty()) {
+    PartitionConfig batch;
+    batch.name = "batch";
+    batch.nodes = all_node_names(cfg);
+    batch.is_default = true;
+    cfg.partitions.push_back(std::move(batch));
+  } else if (!default_index) {
+    cfg.partitions.front().is_default = true;
+  }
+  return ok_status();
+}
+
+}  // namespace fairway::config_internal

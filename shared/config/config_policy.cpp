@@ -1,0 +1,162 @@
+#include "shared/config/config_sections.h"
+
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace fairway::config_internal {
+namespace {
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+}  // namespace
+
+Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
+  auto entries = r.table_array(root, "qos");
+  if (!entries) return std::unexpected(entries.error());
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    const toml::table& t = *(*entries)[i];
+    std::string path = indexed("qos", i);
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time"}));
+    FAIRWAY_TRY(r.require(t, "name", path));
+    QosConfig qos;
+    FAIRWAY_TRY(r.read_string(t, "name", path, qos.name));
+    if (!is_name(qos.name)) {
+      return r.fail(path + ".name",
+                    "invalid name '" + qos.name + "' (letters, digits, '_' and '-' only)");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (cfg.qos[j].name == qos.name) {
+        return r.fail(path + ".name",
+                      "duplicate qos '" + qos.name + "' (already " + indexed("qos", j) + ")");
+      }
+    }
+    FAIRWAY_TRY(r.read_number(t, "priority", path, false, qos.priority));
+    FAIRWAY_TRY(r.read_time(t, "max_time", path, true, qos.max_time));
+    cfg.qos.push_back(std::move(qos));
+  }
+  return ok_status();
+}
+
+Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg) {
+  auto entries = r.table_array(root, "accounts");
+  if (!entries) return std::unexpected(entries.error());
+  for (std::size_t i = 0; i < entries->size(); ++i) {
+    const toml::table& t = *(*entries)[i];
+    std::string path = indexed("accounts", i);
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "shares", "users"}));
+    FAIRWAY_TRY(r.require(t, "name", path));
+    AccountConfig acct;
+    FAIRWAY_TRY(r.read_string(t, "name", path, acct.name));
+    if (!is_token(acct.name)) {
+      return r.fail(path + ".name", "invalid name '" + acct.name +
+                                        "' (must be non-empty, without spaces or commas)");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (cfg.accounts[j].name == acct.name) {
+        return r.fail(path + ".name", "duplicate account '" + acct.name + "' (already " +
+                                          indexed("accounts", j) + ")");
+      }
+    }
+    FAIRWAY_TRY(r.read_number(t, "shares", path, true, acct.shares));
+    FAIRWAY_TRY(r.read_string_array(t, "users", path, acct.users));
+    std::set<std::string_view> seen;
+    for (std::size_t u = 0; u < acct.users.size(); ++u) {
+      const std::string& user = acct.users[u];
+      if (!is_token(user)) {
+        return r.fail(indexed(path + ".users", u),
+                      "invalid user '" + user + "' (must be non-empty, without spaces or commas)");
+      }
+      if (!seen.insert(user).second) {
+        return r.fail(indexed(path + ".users", u), "duplicate user '" + user + "'");
+      }
+    }
+    cfg.accounts.push_back(std::move(acct));
+  }
+  return ok_status();
+}
+
+Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg) {
+  auto tbl = r.sub_table(root, "scheduler", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  FAIRWAY_TRY(r.check_keys(t, "scheduler", {"backfill", "reservation_depth"}));
+  if (t.contains("backfill")) {
+    std::string mode;
+    FAIRWAY_TRY(r.read_string(t, "backfill", "scheduler", mode));
+    if (mode == "none") {
+      cfg.scheduler.backfill = BackfillMode::kNone;
+    } else if (mode == "easy") {
+      cfg.scheduler.backfill = BackfillMode::kEasy;
+    } else if (mode == "conservative") {
+      cfg.scheduler.backfill = BackfillMode::kConservative;
+    } else {
+      return r.fail("scheduler.backfill",
+                    "invalid value '" + mode + "' (expected none, easy or conservative)");
+    }
+  }
+  if (t.contains("reservation_depth")) {
+    std::int32_t depth = 0;
+    FAIRWAY_TRY(r.read_int(t, "reservation_depth", "scheduler", 0, kInt32Max, depth));
+    cfg.scheduler.reservation_depth = depth;
+  }
+  return ok_status();
+}
+
+Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg) {
+  auto tbl = r.sub_table(root, "priority", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  const char* p = "priority";
+  FAIRWAY_TRY(r.check_keys(t, p, {"age_per_minute", "age_cap", "fairshare", "size", "partition",
+                                  "qos"}));
+  PriorityWeights& w = cfg.priority;
+  FAIRWAY_TRY(r.read_number(t, "age_per_minute", p, false, w.age_per_minute));
+  FAIRWAY_TRY(r.read_time(t, "age_cap", p, false, w.age_cap));
+  FAIRWAY_TRY(r.read_number(t, "fairshare", p, false, w.fairshare));
+  FAIRWAY_TRY(r.read_number(t, "size", p, false, w.size));
+  FAIRWAY_TRY(r.read_number(t, "partition", p, false, w.partition));
+  FAIRWAY_TRY(r.read_number(t, "qos", p, false, w.qos));
+  return ok_status();
+}
+
+Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg) {
+  auto tbl = r.sub_table(root, "fairshare", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life"}));
+  FAIRWAY_TRY(r.read_time(t, "half_life", "fairshare", true, cfg.fairshare.half_life));
+  return ok_status();
+}
+
+Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) {
+  auto tbl = r.sub_table(root, "billing", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu"}));
+  FAIRWAY_TRY(r.read_number(t, "cpu", "billing", false, cfg.billing.cpu));
+  auto gpu = r.sub_table(t, "gpu", "billing");
+  if (!gpu) return std::unexpected(gpu.error());
+  if (*gpu == nullptr) return ok_status();
+  for (auto&& [k, v] : **gpu) {
+    std::string type(k.str());
+    std::string path = "billing.gpu." + type;
+    if (!is_gpu_type(type)) {
+      return r.fail(path, "invalid GPU type '" + type +
+                              "' (lower-case letters, digits, '_' and '-')");
+    }
+    double weight = 0.0;
+    FAIRWAY_TRY(r.number_value(v, path, false, weight));
+    cfg.billing.gpu[type] = weight;
+  }
+  return ok_status();
+}
+
+}  // namespace fairway::config_internal

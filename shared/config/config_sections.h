@@ -1,0 +1,34 @@
+// Parsers for the top-level sections of the config file, which parse_config (config.cpp)
+// runs in turn. Internal to fairway_config; defined in config_nodes.cpp and config_policy.cpp.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+
+#include <toml++/toml.h>
+
+#include "shared/base/result.h"
+#include "shared/config/config.h"
+#include "shared/config/toml_reading.h"
+
+namespace fairway::config_internal {
+
+// Node name -> index of the [[nodes]] group that declared it; for duplicates and lookups.
+using NodeGroups = std::unordered_map<std::string, std::size_t>;
+
+// [[nodes]] and [[partitions]]: partitions refer to nodes by name, so nodes come first.
+Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
+                   NodeGroups& node_group);
+Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cfg,
+                        const NodeGroups& node_group);
+
+// Scheduling policy: [[qos]], [[accounts]], [scheduler], [priority], [fairshare], [billing].
+Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg);
+
+}  // namespace fairway::config_internal
