@@ -1,0 +1,323 @@
+#include "shared/wire/codec.h"
+
+#include <utility>
+
+#include "shared/wire/envelope.h"
+#include "shared/wire/msgpack_io.h"
+
+namespace fairway::wire {
+namespace {
+
+using detail::MapReader;
+using detail::Packer;
+using detail::put;
+using detail::put_kv;
+
+// ---- encoding: every struct is a map; the count passed to pack_map must match the keys.
+
+void put_topology(Packer& pk, const NodeTopology& t) {
+  pk.pack_map(5);
+  put_kv(pk, "name", std::string_view(t.name));
+  put(pk, std::string_view("sockets"));
+  pk.pack_array(static_cast<std::uint32_t>(t.sockets.size()));
+  for (const auto& s : t.sockets) {
+    pk.pack_map(2);
+    put_kv(pk, "cores", s.cores);
+    put_kv(pk, "threads_per_core", s.threads_per_core);
+  }
+  put(pk, std::string_view("gpus"));
+  pk.pack_array(static_cast<std::uint32_t>(t.gpus.size()));
+  for (const auto& g : t.gpus) {
+    pk.pack_map(2);
+    put_kv(pk, "type", std::string_view(g.type));
+    put_kv(pk, "socket", g.socket);
+  }
+  put_kv(pk, "memory_mb", t.memory_mb);
+  put_kv(pk, "features", t.features);
+}
+
+void encode_payload(Packer& pk, const AgentRegister& m) {
+  pk.pack_map(4);
+  put_kv(pk, "node", std::string_view(m.node));
+  put_kv(pk, "agent_version", std::string_view(m.agent_version));
+  put(pk, std::string_view("topology"));
+  put_topology(pk, m.topology);
+  put(pk, std::string_view("running"));
+  pk.pack_array(static_cast<std::uint32_t>(m.running.size()));
+  for (const auto& r : m.running) {
+    pk.pack_map(5);
+    put_kv(pk, "job", r.job.value());
+    put_kv(pk, "cores", r.cores);
+    put_kv(pk, "gpus", r.gpus);
+    put_kv(pk, "start", r.start.seconds());
+    put_kv(pk, "pid", r.pid);
+  }
+}
+
+void encode_payload(Packer& pk, const Heartbeat& m) {
+  pk.pack_map(3);
+  put_kv(pk, "node", std::string_view(m.node));
+  put_kv(pk, "seq", m.seq);
+  put_kv(pk, "time", m.time.seconds());
+}
+
+void encode_payload(Packer& pk, const JobStatusUpdate& m) {
+  // Optional fields are left out when unset rather than sent as nil.
+  const std::uint32_t n = 5 + (m.exit_code ? 1 : 0) + (m.signal ? 1 : 0);
+  pk.pack_map(n);
+  put_kv(pk, "node", std::string_view(m.node));
+  put_kv(pk, "seq", m.seq);
+  put_kv(pk, "job", m.job.value());
+  put_kv(pk, "state", to_string(m.state));
+  if (m.exit_code) put_kv(pk, "exit_code", *m.exit_code);
+  if (m.signal) put_kv(pk, "signal", *m.signal);
+  put_kv(pk, "time", m.time.seconds());
+}
+
+void encode_payload(Packer& pk, const LaunchJob& m) {
+  pk.pack_map(13);
+  put_kv(pk, "job", m.job.value());
+  put_kv(pk, "user", std::string_view(m.user));
+  put_kv(pk, "account", std::string_view(m.account));
+  put_kv(pk, "name", std::string_view(m.name));
+  put_kv(pk, "script", std::string_view(m.script));
+  put_kv(pk, "argv", m.argv);
+  put_kv(pk, "working_dir", std::string_view(m.working_dir));
+  put_kv(pk, "env", m.env);
+  put_kv(pk, "stdout_path", std::string_view(m.stdout_path));
+  put_kv(pk, "stderr_path", std::string_view(m.stderr_path));
+  put_kv(pk, "cores", m.cores);
+  put_kv(pk, "gpus", m.gpus);
+  put_kv(pk, "time_limit", m.time_limit.count());
+}
+
+void encode_payload(Packer& pk, const SignalJob& m) {
+  pk.pack_map(3);
+  put_kv(pk, "job", m.job.value());
+  put_kv(pk, "signal", m.signal);
+  put_kv(pk, "grace", m.grace.count());
+}
+
+void encode_payload(Packer& pk, const Ack& m) {
+  pk.pack_map(1);
+  put_kv(pk, "seq", m.seq);
+}
+
+void encode_payload(Packer& pk, const ErrorReply& m) {
+  pk.pack_map(2);
+  put_kv(pk, "code", static_cast<std::int32_t>(m.code));
+  put_kv(pk, "message", std::string_view(m.message));
+}
+
+void encode_payload(Packer& pk, const SubmitRequest& m) {
+  const JobSpec& s = m.spec;
+  pk.pack_map(20);
+  put_kv(pk, "client_token", std::string_view(m.client_token));
+  put_kv(pk, "name", std::string_view(s.name));
+  put_kv(pk, "user", std::string_view(s.user));
+  put_kv(pk, "account", std::string_view(s.account));
+  put_kv(pk, "partition", std::string_view(s.partition));
+  put_kv(pk, "qos", std::string_view(s.qos));
+  put_kv(pk, "nodes", s.resources.nodes);
+  put_kv(pk, "cores", s.resources.cores);
+  put_kv(pk, "gpus", s.resources.gpus);
+  put_kv(pk, "gpu_type", std::string_view(s.resources.gpu_type));
+  put_kv(pk, "time_limit", s.time_limit.count());
+  put_kv(pk, "requeue", s.requeue);
+  put_kv(pk, "interactive", s.interactive);
+  put_kv(pk, "hold", s.hold);
+  put_kv(pk, "script", std::string_view(m.script));
+  put_kv(pk, "argv", m.argv);
+  put_kv(pk, "working_dir", std::string_view(m.working_dir));
+  put_kv(pk, "stdout_path", std::string_view(m.stdout_path));
+  put_kv(pk, "stderr_path", std::string_view(m.stderr_path));
+  put_kv(pk, "env", m.env);
+}
+
+void encode_payload(Packer& pk, const SubmitReply& m) {
+  pk.pack_map(1);
+  put_kv(pk, "job", m.job.value());
+}
+
+// ---- decoding: each reader fills what it can; the caller checks the sticky error once.
+
+NodeTopology read_topology(MapReader r) {
+  NodeTopology t;
+  t.name = r.str("name");
+  const auto sockets = r.list("sockets");
+  t.sockets.reserve(sockets.size());
+  for (std::size_t i = 0; i < sockets.size() && !r.failed(); ++i) {
+    MapReader s(r.errors(), sockets[i], r.path_of("sockets") + "[" + std::to_string(i) + "]");
+    SocketTopology st;
+    st.cores = s.i32("cores", 0);
+    st.threads_per_core = s.i32("threads_per_core", 1);
+    t.sockets.push_back(st);
+  }
+  const auto gpus = r.list("gpus");
+  t.gpus.reserve(gpus.size());
+  for (std::size_t i = 0; i < gpus.size() && !r.failed(); ++i) {
+    MapReader g(r.errors(), gpus[i], r.path_of("gpus") + "[" + std::to_string(i) + "]");
+    GpuDevice gd{g.str("type"), g.i32("socket", 0)};
+    t.gpus.push_back(std::move(gd));
+  }
+  t.memory_mb = r.i64("memory_mb", 0);
+  t.features = r.str_list("features");
+  return t;
+}
+
+AgentRegister read_agent_register(MapReader& r) {
+  AgentRegister m;
+  m.node = r.str("node");
+  m.agent_version = r.str("agent_version");
+  m.topology = read_topology(r.map("topology"));
+  const auto running = r.list("running");
+  m.running.reserve(running.size());
+  for (std::size_t i = 0; i < running.size() && !r.failed(); ++i) {
+    MapReader j(r.errors(), running[i], r.path_of("running") + "[" + std::to_string(i) + "]");
+    RunningJob rj;
+    rj.job = JobId(j.u64("job"));
+    rj.cores = j.i32_list("cores");
+    rj.gpus = j.i32_list("gpus");
+    rj.start = Time::from_seconds(j.i64("start"));
+    rj.pid = j.i64("pid", 0);
+    m.running.push_back(std::move(rj));
+  }
+  return m;
+}
+
+Heartbeat read_heartbeat(MapReader& r) {
+  Heartbeat m;
+  m.node = r.str("node");
+  m.seq = r.u64("seq");
+  m.time = Time::from_seconds(r.i64("time"));
+  return m;
+}
+
+JobStatusUpdate read_job_status(MapReader& r) {
+  JobStatusUpdate m;
+  m.node = r.str("node");
+  m.seq = r.u64("seq");
+  m.job = JobId(r.u64("job"));
+  const std::string state = r.str("state");
+  if (!r.failed()) {
+    if (auto s = job_state_from_string(state)) {
+      m.state = *s;
+    } else {
+      r.errors().fail(r.path_of("state"), "unknown job state \"" + state.substr(0, 64) + "\"");
+    }
+  }
+  m.exit_code = r.opt_i32("exit_code");
+  m.signal = r.opt_i32("signal");
+  m.time = Time::from_seconds(r.i64("time"));
+  return m;
+}
+
+LaunchJob read_launch(MapReader& r) {
+  LaunchJob m;
+  m.job = JobId(r.u64("job"));
+  m.user = r.str("user");
+  m.account = r.str("account");
+  m.name = r.str("name");
+  m.script = r.str("script", kMaxFrameBytes);
+  m.argv = r.str_list("argv");
+  m.working_dir = r.str("working_dir");
+  m.env = r.env("env");
+  m.stdout_path = r.str("stdout_path");
+  m.stderr_path = r.str("stderr_path");
+  m.cores = r.i32_list("cores");
+  m.gpus = r.i32_list("gpus");
+  m.time_limit = Duration::seconds(r.i64("time_limit", 0));
+  return m;
+}
+
+SignalJob read_signal(MapReader& r) {
+  SignalJob m;
+  m.job = JobId(r.u64("job"));
+  m.signal = r.i32("signal", 0);
+  m.grace = Duration::seconds(r.i64("grace", 0));
+  return m;
+}
+
+Ack read_ack(MapReader& r) { return Ack{r.u64("seq")}; }
+
+ErrorReply read_error_reply(MapReader& r) {
+  ErrorReply m;
+  const std::int32_t code = r.i32("code", 0);
+  if (!r.failed() && code > static_cast<std::int32_t>(ErrorCode::kInternal)) {
+    r.errors().fail(r.path_of("code"), "unknown error code " + std::to_string(code));
+  }
+  m.code = static_cast<ErrorCode>(code);
+  m.message = r.str("message");
+  return m;
+}
+
+SubmitRequest read_submit(MapReader& r) {
+  SubmitRequest m;
+  JobSpec& s = m.spec;
+  m.client_token = r.str("client_token");
+  s.name = r.str("name");
+  s.user = r.str("user");
+  s.account = r.str("account");
+  s.partition = r.str("partition");
+  s.qos = r.str("qos");
+  s.resources.nodes = r.i32("nodes", 0);
+  s.resources.cores = r.i32("cores", 0);
+  s.resources.gpus = r.i32("gpus", 0);
+  s.resources.gpu_type = r.str("gpu_type");
+  s.time_limit = Duration::seconds(r.i64("time_limit", 0));
+  s.requeue = r.boolean("requeue");
+  s.interactive = r.boolean("interactive");
+  s.hold = r.boolean("hold");
+  m.script = r.str("script", kMaxFrameBytes);
+  m.argv = r.str_list("argv");
+  m.working_dir = r.str("working_dir");
+  m.stdout_path = r.str("stdout_path");
+  m.stderr_path = r.str("stderr_path");
+  m.env = r.env("env");
+  return m;
+}
+
+SubmitReply read_submit_reply(MapReader& r) { return SubmitReply{JobId(r.u64("job"))}; }
+
+Message read_payload(MessageType type, MapReader& r) {
+  switch (type) {
+    case MessageType::kAgentRegister: return read_agent_register(r);
+    case MessageType::kHeartbeat: return read_heartbeat(r);
+    case MessageType::kJobStatusUpdate: return read_job_status(r);
+    case MessageType::kLaunchJob: return read_launch(r);
+    case MessageType::kSignalJob: return read_signal(r);
+    case MessageType::kAck: return read_ack(r);
+    case MessageType::kErrorReply: return read_error_reply(r);
+    case MessageType::kSubmitRequest: return read_submit(r);
+    case MessageType::kSubmitReply: return read_submit_reply(r);
+  }
+  return Ack{};  // unreachable: open_frame() accepts only the types above
+}
+
+}  // namespace
+
+std::string encode(const Message& m) {
+  msgpack::sbuffer payload;
+  Packer pk(payload);
+  std::visit([&](const auto& msg) { encode_payload(pk, msg); }, m);
+  return detail::seal(message_type(m), payload);
+}
+
+Result<Message> decode(std::string_view frame) {
+  try {
+    auto opened = detail::open_frame(frame);
+    if (!opened) return std::unexpected(opened.error());
+    detail::Errors errors;
+    MapReader reader(errors, opened->payload, std::string(to_string(opened->type)));
+    Message m = read_payload(opened->type, reader);
+    if (errors.failed()) return std::unexpected(errors.take());
+    return m;
+  } catch (const std::exception& e) {
+    // Only allocation failure can get here; an untrusted frame must still not crash us.
+    return invalid_argument(std::string("wire: frame: ") + e.what());
+  } catch (...) {
+    return invalid_argument("wire: frame: unexpected failure");
+  }
+}
+
+}  // namespace fairway::wire

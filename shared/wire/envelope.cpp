@@ -1,0 +1,162 @@
+#include "shared/wire/envelope.h"
+
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "shared/wire/msgpack_io.h"
+
+namespace fairway::wire {
+namespace {
+
+// Walks the frame without building anything, so that declared array and map sizes are
+// checked against our bounds before msgpack allocates room for them (it sizes its object
+// tree from the declared counts, not from the bytes present).
+struct BoundsVisitor : msgpack::null_visitor {
+  std::size_t depth = 0;
+  std::size_t objects = 0;
+  const char* problem = nullptr;
+
+  bool open(std::uint32_t entries, std::size_t objects_per_entry) {
+    if (++depth > kMaxNestingDepth) {
+      problem = "nested too deeply";
+      return false;
+    }
+    if (entries > kMaxListEntries) {
+      problem = "array or map too large";
+      return false;
+    }
+    objects += static_cast<std::size_t>(entries) * objects_per_entry;
+    if (objects > kMaxObjectsPerFrame) {
+      problem = "too many values";
+      return false;
+    }
+    return true;
+  }
+  bool start_array(std::uint32_t n) { return open(n, 1); }
+  bool start_map(std::uint32_t n) { return open(n, 2); }
+  bool end_array() {
+    --depth;
+    return true;
+  }
+  bool end_map() {
+    --depth;
+    return true;
+  }
+  void parse_error(std::size_t, std::size_t) { problem = "malformed msgpack"; }
+  void insufficient_bytes(std::size_t, std::size_t) { problem = "truncated frame"; }
+};
+
+std::unexpected<Error> frame_error(std::string what) {
+  return invalid_argument("wire: frame: " + what);
+}
+
+}  // namespace
+
+std::string_view to_string(MessageType t) {
+  switch (t) {
+    case MessageType::kAgentRegister: return "AgentRegister";
+    case MessageType::kHeartbeat: return "Heartbeat";
+    case MessageType::kJobStatusUpdate: return "JobStatusUpdate";
+    case MessageType::kLaunchJob: return "LaunchJob";
+    case MessageType::kSignalJob: return "SignalJob";
+    case MessageType::kAck: return "Ack";
+    case MessageType::kErrorReply: return "ErrorReply";
+    case MessageType::kSubmitRequest: return "SubmitRequest";
+    case MessageType::kSubmitReply: return "SubmitReply";
+  }
+  return "Unknown";
+}
+
+// message_type() relies on the variant listing its alternatives in MessageType order.
+template <MessageType T, typename M>
+constexpr bool kAt = std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(T) - 1,
+                                                               Message>, M>;
+static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
+              kAt<MessageType::kHeartbeat, Heartbeat> &&
+              kAt<MessageType::kJobStatusUpdate, JobStatusUpdate> &&
+              kAt<MessageType::kLaunchJob, LaunchJob> && kAt<MessageType::kSignalJob, SignalJob> &&
+              kAt<MessageType::kAck, Ack> && kAt<MessageType::kErrorReply, ErrorReply> &&
+              kAt<MessageType::kSubmitRequest, SubmitRequest> &&
+              kAt<MessageType::kSubmitReply, SubmitReply>);
+
+MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
+
+Status check_frame_size(std::size_t bytes) {
+  if (bytes == 0) return frame_error("empty");
+  if (bytes > kMaxFrameBytes) {
+    return frame_error(std::to_string(bytes) + " bytes exceeds the limit of " +
+                       std::to_string(kMaxFrameBytes));
+  }
+  return ok_status();
+}
+
+Result<MessageType> message_type_from_wire(std::uint64_t value) {
+  if (value == 0 || value > std::variant_size_v<Message>) {
+    return frame_error("unknown message type " + std::to_string(value));
+  }
+  return static_cast<MessageType>(value);
+}
+
+namespace detail {
+
+std::string seal(MessageType type, const msgpack::sbuffer& payload) {
+  msgpack::sbuffer buf(payload.size() + 16);
+  Packer pk(buf);
+  pk.pack_array(4);
+  put(pk, kMagic);
+  pk.pack_uint32(kWireVersion);
+  pk.pack_uint16(static_cast<std::uint16_t>(type));
+  std::string out(buf.data(), buf.size());
+  out.append(payload.data(), payload.size());
+  return out;
+}
+
+Result<OpenFrame> open_frame(std::string_view frame) {
+  if (auto st = check_frame_size(frame.size()); !st) return std::unexpected(st.error());
+  try {
+    BoundsVisitor bounds;
+    std::size_t off = 0;
+    const bool parsed = msgpack::parse(frame.data(), frame.size(), off, bounds);
+    if (bounds.problem != nullptr) return frame_error(bounds.problem);
+    if (!parsed) return frame_error("malformed msgpack");
+    if (off != frame.size()) return frame_error("trailing bytes after the frame");
+
+    OpenFrame out;
+    off = 0;
+    const msgpack::unpack_limit limit(kMaxListEntries, kMaxListEntries, kMaxFrameBytes,
+                                      kMaxFrameBytes, kMaxFrameBytes, kMaxNestingDepth + 1);
+    out.handle = msgpack::unpack(frame.data(), frame.size(), off, nullptr, nullptr, limit);
+    const msgpack::object& root = out.handle.get();
+    if (root.type != msgpack::type::ARRAY || root.via.array.size != 4) {
+      return frame_error("expected an array of 4 elements");
+    }
+    const msgpack::object* parts = root.via.array.ptr;
+    if (parts[0].type != msgpack::type::STR ||
+        std::string_view(parts[0].via.str.ptr, parts[0].via.str.size) != kMagic) {
+      return frame_error("bad magic");
+    }
+    if (parts[1].type != msgpack::type::POSITIVE_INTEGER) {
+      return frame_error("version: expected unsigned integer");
+    }
+    if (parts[1].via.u64 != kWireVersion) {
+      return frame_error("unsupported version " + std::to_string(parts[1].via.u64) +
+                         " (this build speaks " + std::to_string(kWireVersion) + ")");
+    }
+    if (parts[2].type != msgpack::type::POSITIVE_INTEGER) {
+      return frame_error("type: expected unsigned integer");
+    }
+    auto type = message_type_from_wire(parts[2].via.u64);
+    if (!type) return std::unexpected(type.error());
+    out.type = *type;
+    out.payload = &parts[3];
+    return out;
+  } catch (const std::exception& e) {
+    return frame_error(std::string("malformed msgpack (") + e.what() + ")");
+  } catch (...) {
+    return frame_error("malformed msgpack");
+  }
+}
+
+}  // namespace detail
+}  // namespace fairway::wire

@@ -1,0 +1,248 @@
+#include "shared/wire/msgpack_io.h"
+
+#include <utility>
+
+namespace fairway::wire::detail {
+namespace {
+
+using Obj = msgpack::object;
+
+std::string index_path(const std::string& base, std::size_t i) {
+  return base + "[" + std::to_string(i) + "]";
+}
+
+// Each reader checks the type tag before touching the union, so a hostile frame can never
+// make us read the wrong member.
+std::optional<std::int64_t> read_i64(const Obj& o, Errors& e, const std::string& path,
+                                     std::int64_t min, std::int64_t max) {
+  std::int64_t v = 0;
+  if (o.type == msgpack::type::POSITIVE_INTEGER) {
+    if (o.via.u64 > static_cast<std::uint64_t>(max)) {
+      e.fail(path, "integer out of range");
+      return std::nullopt;
+    }
+    v = static_cast<std::int64_t>(o.via.u64);
+  } else if (o.type == msgpack::type::NEGATIVE_INTEGER) {
+    v = o.via.i64;
+  } else {
+    e.fail(path, "expected integer");
+    return std::nullopt;
+  }
+  if (v < min || v > max) {
+    e.fail(path, "integer out of range");
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::string> read_str(const Obj& o, Errors& e, const std::string& path,
+                                    std::size_t max_bytes) {
+  if (o.type != msgpack::type::STR) {
+    e.fail(path, "expected string");
+    return std::nullopt;
+  }
+  if (o.via.str.size > max_bytes) {
+    e.fail(path, "string too long");
+    return std::nullopt;
+  }
+  return std::string(o.via.str.ptr, o.via.str.size);
+}
+
+// The elements of an array, or nullopt (error recorded) when `o` is not an array within
+// bounds.
+std::optional<std::vector<const Obj*>> read_array(const Obj& o, Errors& e,
+                                                  const std::string& path) {
+  if (o.type != msgpack::type::ARRAY) {
+    e.fail(path, "expected array");
+    return std::nullopt;
+  }
+  if (o.via.array.size > kMaxListEntries) {
+    e.fail(path, "too many entries");
+    return std::nullopt;
+  }
+  std::vector<const Obj*> out;
+  out.reserve(o.via.array.size);
+  for (std::uint32_t i = 0; i < o.via.array.size; ++i) out.push_back(&o.via.array.ptr[i]);
+  return out;
+}
+
+}  // namespace
+
+void put(Packer& pk, std::string_view s) {
+  pk.pack_str(static_cast<std::uint32_t>(s.size()));
+  pk.pack_str_body(s.data(), static_cast<std::uint32_t>(s.size()));
+}
+void put(Packer& pk, std::int64_t v) { pk.pack_int64(v); }
+void put(Packer& pk, std::uint64_t v) { pk.pack_uint64(v); }
+void put(Packer& pk, std::int32_t v) { pk.pack_int32(v); }
+void put(Packer& pk, bool v) {
+  if (v) {
+    pk.pack_true();
+  } else {
+    pk.pack_false();
+  }
+}
+void put(Packer& pk, const std::vector<std::int32_t>& v) {
+  pk.pack_array(static_cast<std::uint32_t>(v.size()));
+  for (std::int32_t x : v) put(pk, x);
+}
+void put(Packer& pk, const std::vector<std::string>& v) {
+  pk.pack_array(static_cast<std::uint32_t>(v.size()));
+  for (const auto& s : v) put(pk, std::string_view(s));
+}
+// Pairs, not a map: order matters and a key may repeat, as in a real environment.
+void put(Packer& pk, const std::vector<EnvVar>& v) {
+  pk.pack_array(static_cast<std::uint32_t>(v.size()));
+  for (const auto& [k, val] : v) {
+    pk.pack_array(2);
+    put(pk, std::string_view(k));
+    put(pk, std::string_view(val));
+  }
+}
+
+void Errors::fail(const std::string& path, std::string_view what) {
+  if (error_) return;
+  error_ = Error{ErrorCode::kInvalidArgument, "wire: " + path + ": " + std::string(what)};
+}
+
+Error Errors::take() const {
+  return error_.value_or(Error{ErrorCode::kInternal, "wire: no error recorded"});
+}
+
+MapReader::MapReader(Errors& errors, const msgpack::object* obj, std::string path)
+    : errors_(errors), obj_(obj), path_(std::move(path)) {
+  if (obj_ != nullptr && obj_->type != msgpack::type::MAP) {
+    errors_.fail(path_, "expected map");
+    obj_ = nullptr;
+  }
+}
+
+std::string MapReader::path_of(std::string_view key) const {
+  return path_ + "." + std::string(key);
+}
+
+const msgpack::object* MapReader::find(std::string_view key) {
+  if (obj_ == nullptr || errors_.failed()) return nullptr;
+  const auto& m = obj_->via.map;
+  for (std::uint32_t i = 0; i < m.size; ++i) {
+    const Obj& k = m.ptr[i].key;
+    if (k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == key) {
+      return &m.ptr[i].val;
+    }
+  }
+  errors_.fail(path_of(key), "missing");
+  return nullptr;
+}
+
+std::string MapReader::str(std::string_view key, std::size_t max_bytes) {
+  const Obj* o = find(key);
+  if (o == nullptr) return {};
+  return read_str(*o, errors_, path_of(key), max_bytes).value_or(std::string{});
+}
+
+std::uint64_t MapReader::u64(std::string_view key) {
+  const Obj* o = find(key);
+  if (o == nullptr) return 0;
+  if (o->type != msgpack::type::POSITIVE_INTEGER) {
+    errors_.fail(path_of(key), "expected unsigned integer");
+    return 0;
+  }
+  return o->via.u64;
+}
+
+std::int64_t MapReader::i64(std::string_view key, std::int64_t min) {
+  const Obj* o = find(key);
+  if (o == nullptr) return 0;
+  return read_i64(*o, errors_, path_of(key), min, std::numeric_limits<std::int64_t>::max())
+      .value_or(0);
+}
+
+std::int32_t MapReader::i32(std::string_view key, std::int32_t min) {
+  const Obj* o = find(key);
+  if (o == nullptr) return 0;
+  auto v = read_i64(*o, errors_, path_of(key), min, std::numeric_limits<std::int32_t>::max());
+  return static_cast<std::int32_t>(v.value_or(0));
+}
+
+bool MapReader::boolean(std::string_view key) {
+  const Obj* o = find(key);
+  if (o == nullptr) return false;
+  if (o->type != msgpack::type::BOOLEAN) {
+    errors_.fail(path_of(key), "expected boolean");
+    return false;
+  }
+  return o->via.boolean;
+}
+
+std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
+  if (obj_ == nullptr || errors_.failed()) return std::nullopt;
+  const auto& m = obj_->via.map;
+  for (std::uint32_t i = 0; i < m.size; ++i) {
+    const Obj& k = m.ptr[i].key;
+    if (k.type != msgpack::type::STR || std::string_view(k.via.str.ptr, k.via.str.size) != key) {
+      continue;
+    }
+    const Obj& v = m.ptr[i].val;
+    if (v.type == msgpack::type::NIL) return std::nullopt;
+    auto r = read_i64(v, errors_, path_of(key), std::numeric_limits<std::int32_t>::min(),
+                      std::numeric_limits<std::int32_t>::max());
+    if (!r) return std::nullopt;
+    return static_cast<std::int32_t>(*r);
+  }
+  return std::nullopt;
+}
+
+std::vector<const msgpack::object*> MapReader::list(std::string_view key) {
+  const Obj* o = find(key);
+  if (o == nullptr) return {};
+  return read_array(*o, errors_, path_of(key)).value_or(std::vector<const Obj*>{});
+}
+
+std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t min) {
+  std::vector<std::int32_t> out;
+  const auto items = list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
+    auto v = read_i64(*items[i], errors_, index_path(path_of(key), i), min,
+                      std::numeric_limits<std::int32_t>::max());
+    if (v) out.push_back(static_cast<std::int32_t>(*v));
+  }
+  return out;
+}
+
+std::vector<std::string> MapReader::str_list(std::string_view key) {
+  std::vector<std::string> out;
+  const auto items = list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
+    auto s = read_str(*items[i], errors_, index_path(path_of(key), i), kMaxStringBytes);
+    if (s) out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+std::vector<EnvVar> MapReader::env(std::string_view key) {
+  std::vector<EnvVar> out;
+  const auto items = list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
+    const std::string p = index_path(path_of(key), i);
+    const Obj& pair = *items[i];
+    if (pair.type != msgpack::type::ARRAY || pair.via.array.size != 2) {
+      errors_.fail(p, "expected [key, value]");
+      break;
+    }
+    auto k = read_str(pair.via.array.ptr[0], errors_, p + ".key", kMaxStringBytes);
+    auto v = read_str(pair.via.array.ptr[1], errors_, p + ".value", kMaxStringBytes);
+    if (k && v) out.emplace_back(std::move(*k), std::move(*v));
+  }
+  return out;
+}
+
+MapReader MapReader::map(std::string_view key) {
+  const Obj* o = find(key);
+  // A null object makes every read on the child return defaults; the error is recorded.
+  return MapReader(errors_, o, path_of(key));
+}
+
+}  // namespace fairway::wire::detail

@@ -1,0 +1,96 @@
+// Internal to fairway_wire: helpers that write message fields into msgpack and read them
+// back from untrusted msgpack objects. Not thread-safe per object; use one per frame.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/base/result.h"
+#include "shared/wire/envelope.h"
+#include "shared/wire/messages.h"
+#include "shared/wire/msgpack_include.h"
+
+namespace fairway::wire::detail {
+
+using Packer = msgpack::packer<msgpack::sbuffer>;
+
+void put(Packer& pk, std::string_view s);
+void put(Packer& pk, std::int64_t v);
+void put(Packer& pk, std::uint64_t v);
+void put(Packer& pk, std::int32_t v);
+void put(Packer& pk, bool v);
+void put(Packer& pk, const std::vector<std::int32_t>& v);
+void put(Packer& pk, const std::vector<std::string>& v);
+void put(Packer& pk, const std::vector<EnvVar>& v);
+
+template <typename T>
+void put_kv(Packer& pk, std::string_view key, const T& value) {
+  put(pk, key);
+  put(pk, value);
+}
+
+// A frame holding `type` whose payload the caller has already packed into `payload`.
+std::string seal(MessageType type, const msgpack::sbuffer& payload);
+
+// A checked frame: `handle` owns the parsed tree that `payload` points into.
+struct OpenFrame {
+  msgpack::object_handle handle;
+  MessageType type{};
+  const msgpack::object* payload = nullptr;
+};
+// Never throws: size, structure, magic, version and type are checked here.
+Result<OpenFrame> open_frame(std::string_view frame);
+
+// Keeps the first decoding error of a frame so readers can return defaults after it and
+// the caller checks once at the end, instead of testing every field read.
+class Errors {
+ public:
+  bool failed() const { return error_.has_value(); }
+  void fail(const std::string& path, std::string_view what);
+  Error take() const;
+
+ private:
+  std::optional<Error> error_;
+};
+
+// Typed access to one msgpack map with string keys. `path` names it in error messages
+// ("Heartbeat", "AgentRegister.running[2]"). Unknown keys are ignored; the first of
+// duplicated keys wins.
+class MapReader {
+ public:
+  MapReader(Errors& errors, const msgpack::object* obj, std::string path);
+
+  bool failed() const { return errors_.failed(); }
+  std::string path_of(std::string_view key) const;
+
+  std::string str(std::string_view key, std::size_t max_bytes = kMaxStringBytes);
+  std::uint64_t u64(std::string_view key);
+  std::int64_t i64(std::string_view key,
+                   std::int64_t min = std::numeric_limits<std::int64_t>::min());
+  std::int32_t i32(std::string_view key,
+                   std::int32_t min = std::numeric_limits<std::int32_t>::min());
+  bool boolean(std::string_view key);
+  // Absent or nil: nullopt.
+  std::optional<std::int32_t> opt_i32(std::string_view key);
+  std::vector<std::int32_t> i32_list(std::string_view key, std::int32_t min = 0);
+  std::vector<std::string> str_list(std::string_view key);
+  std::vector<EnvVar> env(std::string_view key);
+  // The elements of an array, or none after an error; the elements are not checked.
+  std::vector<const msgpack::object*> list(std::string_view key);
+  MapReader map(std::string_view key);
+  Errors& errors() { return errors_; }
+
+ private:
+  const msgpack::object* find(std::string_view key);  // records "missing" when absent
+
+  Errors& errors_;
+  const msgpack::object* obj_;
+  std::string path_;
+};
+
+}  // namespace fairway::wire::detail
