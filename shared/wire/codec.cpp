@@ -74,18 +74,25 @@ void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   put_kv(pk, "time", m.time.seconds());
 }
 
+// The program's keys sit flat in the enclosing message's map.
+constexpr std::uint32_t kProgramKeys = 6;
+
+void put_program(Packer& pk, const JobProgram& p) {
+  put_kv(pk, "script", std::string_view(p.script));
+  put_kv(pk, "argv", p.argv);
+  put_kv(pk, "working_dir", std::string_view(p.working_dir));
+  put_kv(pk, "env", p.env);
+  put_kv(pk, "stdout_path", std::string_view(p.stdout_path));
+  put_kv(pk, "stderr_path", std::string_view(p.stderr_path));
+}
+
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(13);
+  pk.pack_map(7 + kProgramKeys);
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
   put_kv(pk, "name", std::string_view(m.name));
-  put_kv(pk, "script", std::string_view(m.script));
-  put_kv(pk, "argv", m.argv);
-  put_kv(pk, "working_dir", std::string_view(m.working_dir));
-  put_kv(pk, "env", m.env);
-  put_kv(pk, "stdout_path", std::string_view(m.stdout_path));
-  put_kv(pk, "stderr_path", std::string_view(m.stderr_path));
+  put_program(pk, m.program);
   put_kv(pk, "cores", m.cores);
   put_kv(pk, "gpus", m.gpus);
   put_kv(pk, "time_limit", m.time_limit.count());
@@ -111,7 +118,7 @@ void encode_payload(Packer& pk, const ErrorReply& m) {
 
 void encode_payload(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(20);
+  pk.pack_map(14 + kProgramKeys);
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
   put_kv(pk, "user", std::string_view(s.user));
@@ -126,12 +133,7 @@ void encode_payload(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "requeue", s.requeue);
   put_kv(pk, "interactive", s.interactive);
   put_kv(pk, "hold", s.hold);
-  put_kv(pk, "script", std::string_view(m.script));
-  put_kv(pk, "argv", m.argv);
-  put_kv(pk, "working_dir", std::string_view(m.working_dir));
-  put_kv(pk, "stdout_path", std::string_view(m.stdout_path));
-  put_kv(pk, "stderr_path", std::string_view(m.stderr_path));
-  put_kv(pk, "env", m.env);
+  put_program(pk, m.program);
 }
 
 void encode_payload(Packer& pk, const SubmitReply& m) {
@@ -212,18 +214,24 @@ JobStatusUpdate read_job_status(MapReader& r) {
   return m;
 }
 
+JobProgram read_program(MapReader& r) {
+  JobProgram p;
+  p.script = r.str("script", kMaxFrameBytes);  // a script may be as large as a frame
+  p.argv = r.str_list("argv");
+  p.working_dir = r.str("working_dir");
+  p.env = r.env("env");
+  p.stdout_path = r.str("stdout_path");
+  p.stderr_path = r.str("stderr_path");
+  return p;
+}
+
 LaunchJob read_launch(MapReader& r) {
   LaunchJob m;
   m.job = JobId(r.u64("job"));
   m.user = r.str("user");
   m.account = r.str("account");
   m.name = r.str("name");
-  m.script = r.str("script", kMaxFrameBytes);
-  m.argv = r.str_list("argv");
-  m.working_dir = r.str("working_dir");
-  m.env = r.env("env");
-  m.stdout_path = r.str("stdout_path");
-  m.stderr_path = r.str("stderr_path");
+  m.program = read_program(r);
   m.cores = r.i32_list("cores");
   m.gpus = r.i32_list("gpus");
   m.time_limit = Duration::seconds(r.i64("time_limit", 0));
@@ -268,12 +276,7 @@ SubmitRequest read_submit(MapReader& r) {
   s.requeue = r.boolean("requeue");
   s.interactive = r.boolean("interactive");
   s.hold = r.boolean("hold");
-  m.script = r.str("script", kMaxFrameBytes);
-  m.argv = r.str_list("argv");
-  m.working_dir = r.str("working_dir");
-  m.stdout_path = r.str("stdout_path");
-  m.stderr_path = r.str("stderr_path");
-  m.env = r.env("env");
+  m.program = read_program(r);
   return m;
 }
 

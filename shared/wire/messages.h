@@ -75,18 +75,25 @@ struct JobStatusUpdate {
   bool operator==(const JobStatusUpdate&) const = default;
 };
 
-// Coordinator -> agent: start this job's processes on the given node-local cores/GPUs.
-struct LaunchJob {
-  JobId job;
-  std::string user;
-  std::string account;
-  std::string name;
+// What to run and where its output goes: written by the user at submission and carried
+// unchanged to the agent that launches it.
+struct JobProgram {
   std::string script;             // empty when argv is used (--wrap)
   std::vector<std::string> argv;
   std::string working_dir;
   std::vector<EnvVar> env;        // order kept: later entries override earlier ones
   std::string stdout_path;
   std::string stderr_path;
+  bool operator==(const JobProgram&) const = default;
+};
+
+// Coordinator -> agent: start this job's processes on the given node-local cores/GPUs.
+struct LaunchJob {
+  JobId job;
+  std::string user;
+  std::string account;
+  std::string name;
+  JobProgram program;
   std::vector<std::int32_t> cores;
   std::vector<std::int32_t> gpus;
   Duration time_limit;
@@ -118,12 +125,7 @@ struct ErrorReply {
 struct SubmitRequest {
   std::string client_token;
   JobSpec spec;  // JobSpec has no operator==; compare with equal() in tests
-  std::string script;
-  std::vector<std::string> argv;
-  std::string working_dir;
-  std::string stdout_path;
-  std::string stderr_path;
-  std::vector<EnvVar> env;
+  JobProgram program;
 };
 
 struct SubmitReply {

@@ -80,10 +80,10 @@ TEST(WireRoundTrip, ExtremeIntegersSurvive) {
 
 TEST(WireRoundTrip, LargeScriptWithinFrameLimit) {
   LaunchJob m = testing::sample_launch();
-  m.script.assign(std::size_t{3} << 20, 'x');  // above the per-string limit; scripts may be
+  m.program.script.assign(std::size_t{3} << 20, 'x');  // above the per-string limit; scripts may be
   auto back = decode(encode(m));
   ASSERT_TRUE(back.has_value()) << back.error().message;
-  EXPECT_EQ(std::get<LaunchJob>(*back).script.size(), m.script.size());
+  EXPECT_EQ(std::get<LaunchJob>(*back).program.script.size(), m.program.script.size());
 }
 
 TEST(WireRoundTrip, MessageTypeNames) {

@@ -36,9 +36,7 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
-  return a.client_token == b.client_token && equal(a.spec, b.spec) && a.script == b.script &&
-         a.argv == b.argv && a.working_dir == b.working_dir && a.stdout_path == b.stdout_path &&
-         a.stderr_path == b.stderr_path && a.env == b.env;
+  return a.client_token == b.client_token && equal(a.spec, b.spec) && a.program == b.program;
 }
 
 template <typename T>
@@ -85,12 +83,12 @@ inline LaunchJob sample_launch() {
   m.user = "alice";
   m.account = "physics";
   m.name = "train \"big\" model";
-  m.script = "#!/bin/bash\n#SBATCH -n 4\nsrun ./a.out\n";
-  m.argv = {"python", "-c", "print('hi')", ""};
-  m.working_dir = "/home/alice/run";
-  m.env = {{"PATH", "/usr/bin"}, {"EMPTY", ""}, {"PATH", "/opt/bin:/usr/bin"}};
-  m.stdout_path = "/home/alice/run/%j.out";
-  m.stderr_path = "/home/alice/run/%j.err";
+  m.program.script = "#!/bin/bash\n#SBATCH -n 4\nsrun ./a.out\n";
+  m.program.argv = {"python", "-c", "print('hi')", ""};
+  m.program.working_dir = "/home/alice/run";
+  m.program.env = {{"PATH", "/usr/bin"}, {"EMPTY", ""}, {"PATH", "/opt/bin:/usr/bin"}};
+  m.program.stdout_path = "/home/alice/run/%j.out";
+  m.program.stderr_path = "/home/alice/run/%j.err";
   m.cores = {4, 5, 6, 7, 28, 29};
   m.gpus = {1};
   m.time_limit = Duration::hours(48);
@@ -112,12 +110,12 @@ inline SubmitRequest sample_submit() {
   m.spec.requeue = false;
   m.spec.interactive = true;
   m.spec.hold = true;
-  m.script = "";
-  m.argv = {"hostname"};
-  m.working_dir = "/scratch/bob";
-  m.stdout_path = "out.txt";
-  m.stderr_path = "err.txt";
-  m.env = {{"OMP_NUM_THREADS", "16"}};
+  m.program.script = "";
+  m.program.argv = {"hostname"};
+  m.program.working_dir = "/scratch/bob";
+  m.program.stdout_path = "out.txt";
+  m.program.stderr_path = "err.txt";
+  m.program.env = {{"OMP_NUM_THREADS", "16"}};
   return m;
 }
 
