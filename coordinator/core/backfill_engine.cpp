@@ -13,6 +13,7 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
     case BackfillMode::kConservative: p.depth = INT64_MAX; break;
   }
   if (c.reservation_depth && c.backfill != BackfillMode::kNone) p.depth = *c.reservation_depth;
+  if (c.reservation_min_priority) p.min_priority_for_reservation = *c.reservation_min_priority;
   return p;
 }
 
@@ -95,7 +96,8 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     for (PartitionIndex q : ps.overlapping) someone_waits[q.value()] = 1;
     j->reserved_start.reset();
     j->reserved_at.reset();
-    if (reservations[p.value()] < policy_.depth) {
+    if (reservations[p.value()] < policy_.depth &&
+        j->priority.total >= policy_.min_priority_for_reservation) {
       // A fragmented job cannot start now even though the sums say it could: plan it
       // from the next moment anything changes.
       const Time not_before = fragmented ? profile.next_change_after(now) : now;

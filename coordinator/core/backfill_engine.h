@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -19,6 +20,8 @@ namespace fairway {
 struct BackfillPolicy {
   BackfillMode mode = BackfillMode::kEasy;
   std::int64_t depth = 1;  // reservations per partition
+  // Jobs below this priority never hold a reservation (and so may be delayed).
+  double min_priority_for_reservation = -std::numeric_limits<double>::infinity();
 
   static BackfillPolicy from_config(const SchedulerConfig& c);
 };

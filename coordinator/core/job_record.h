@@ -24,6 +24,7 @@ struct JobRecord {
   PartitionIndex partition;
   double partition_priority = 0;
   double qos_priority = 0;
+  std::optional<double> priority_cap;
   AssociationIndex association = 0;
   Time eligible_since;  // age counts from here: submit, or release from hold
 

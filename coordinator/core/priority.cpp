@@ -12,6 +12,7 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   b.partition = w.partition * in.partition_priority;
   b.qos = w.qos * in.qos_priority;
   b.total = b.age + b.fairshare + b.size + b.partition + b.qos;
+  if (in.cap && b.total > *in.cap) b.total = *in.cap;
   return b;
 }
 

@@ -2,6 +2,8 @@
 // why one job ranks above another (`fairway priority`).
 #pragma once
 
+#include <optional>
+
 #include "shared/base/time.h"
 #include "shared/config/config.h"
 
@@ -22,6 +24,7 @@ struct PriorityInputs {
   double size_fraction;     // job cores / partition cores, in [0, 1]
   double partition_priority;
   double qos_priority;
+  std::optional<double> cap;  // the QOS's ceiling on the total, if any
 };
 
 PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInputs& in);

@@ -81,6 +81,8 @@ Status Scheduler::submit(JobSpec spec, Time now) {
     if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
   }
   double qos_priority = 0;
+  std::optional<double> priority_cap;
+  if (spec.qos.empty()) spec.qos = pc->default_qos;
   if (!spec.qos.empty()) {
     const QosConfig* qc = nullptr;
     for (const auto& q : config_.qos) {
@@ -92,6 +94,7 @@ Status Scheduler::submit(JobSpec spec, Time now) {
                               " exceeds qos '" + qc->name + "' max_time " + format_walltime(qc->max_time));
     }
     qos_priority = qc->priority;
+    priority_cap = qc->max_priority;
   }
   if (spec.time_limit > pc->max_time) {
     return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
@@ -115,6 +118,7 @@ Status Scheduler::submit(JobSpec spec, Time now) {
   rec.partition = pidx;
   rec.partition_priority = partition_priority_[pidx.value()];
   rec.qos_priority = qos_priority;
+  rec.priority_cap = priority_cap;
   rec.association = ledger_.association(spec.account, spec.user);
   rec.eligible_since = now;
   rec.state = spec.hold ? JobState::kHeld : JobState::kPending;
@@ -239,7 +243,7 @@ PassResult Scheduler::schedule(Time now) {
                       needs_fairshare ? ledger_.factor(j->association, now) : 0.0,
                       static_cast<double>(j->spec.resources.total_cores()) /
                           (part_cores > 0 ? part_cores : cluster_cores),
-                      j->partition_priority, j->qos_priority};
+                      j->partition_priority, j->qos_priority, j->priority_cap};
     j->priority = compute_priority(config_.priority, in);
     ordered.push_back(j);
   }

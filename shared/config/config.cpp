@@ -1,5 +1,7 @@
 #include "shared/config/config.h"
 
+#include <algorithm>
+
 #include <exception>
 #include <string>
 
@@ -40,6 +42,14 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   FAIRWAY_TRY(parse_priority(r, root, cfg));
   FAIRWAY_TRY(parse_fairshare(r, root, cfg));
   FAIRWAY_TRY(parse_billing(r, root, cfg));
+  // Partitions are read before the QOS table, so their QOS names are checked here.
+  for (std::size_t i = 0; i < cfg.partitions.size(); ++i) {
+    const std::string& q = cfg.partitions[i].default_qos;
+    if (q.empty()) continue;
+    const bool known = std::any_of(cfg.qos.begin(), cfg.qos.end(),
+                                   [&](const QosConfig& c) { return c.name == q; });
+    if (!known) return r.fail(indexed("partitions", i) + ".default_qos", "unknown qos '" + q + "'");
+  }
   return cfg;
 }
 

@@ -23,6 +23,9 @@ struct SchedulerConfig {
   // How many waiting jobs hold a reservation. Unset: the mode's own depth
   // (none: 0, easy: 1, conservative: every job).
   std::optional<std::int32_t> reservation_depth;
+  // Only jobs whose priority has reached this get a reservation (Sigma2: 20000); below it
+  // the backfiller may start other jobs ahead of them. Unset: no threshold.
+  std::optional<double> reservation_min_priority;
 };
 
 struct PriorityWeights {
@@ -54,12 +57,16 @@ struct PartitionConfig {
   // For jobs that state no time limit; never above max_time (parse_config clamps the default).
   Duration default_time = Duration::hours(1);
   double priority = 0.0;
+  std::string default_qos;  // QOS of jobs that name none; empty: no QOS
 };
 
 struct QosConfig {
   std::string name;
   double priority = 0.0;
   Duration max_time = Duration::infinite();
+  // Ceiling on a job's total priority (Sigma2's optimist jobs stop at 10080, so they
+  // never reach the reservation threshold). Unset: no ceiling.
+  std::optional<double> max_priority;
 };
 
 struct AccountConfig {

@@ -20,7 +20,7 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
   for (std::size_t i = 0; i < entries->size(); ++i) {
     const toml::table& t = *(*entries)[i];
     std::string path = indexed("qos", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time"}));
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time", "max_priority"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     QosConfig qos;
     FAIRWAY_TRY(r.read_string(t, "name", path, qos.name));
@@ -36,6 +36,11 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
     }
     FAIRWAY_TRY(r.read_number(t, "priority", path, false, qos.priority));
     FAIRWAY_TRY(r.read_time(t, "max_time", path, true, qos.max_time));
+    if (t.contains("max_priority")) {
+      double cap = 0;
+      FAIRWAY_TRY(r.read_number(t, "max_priority", path, false, cap));
+      qos.max_priority = cap;
+    }
     cfg.qos.push_back(std::move(qos));
   }
   return ok_status();
@@ -84,7 +89,8 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
   if (!tbl) return std::unexpected(tbl.error());
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
-  FAIRWAY_TRY(r.check_keys(t, "scheduler", {"backfill", "reservation_depth"}));
+  FAIRWAY_TRY(r.check_keys(t, "scheduler",
+                           {"backfill", "reservation_depth", "reservation_min_priority"}));
   if (t.contains("backfill")) {
     std::string mode;
     FAIRWAY_TRY(r.read_string(t, "backfill", "scheduler", mode));
@@ -103,6 +109,11 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
     std::int32_t depth = 0;
     FAIRWAY_TRY(r.read_int(t, "reservation_depth", "scheduler", 0, kInt32Max, depth));
     cfg.scheduler.reservation_depth = depth;
+  }
+  if (t.contains("reservation_min_priority")) {
+    double threshold = 0;
+    FAIRWAY_TRY(r.read_number(t, "reservation_min_priority", "scheduler", false, threshold));
+    cfg.scheduler.reservation_min_priority = threshold;
   }
   return ok_status();
 }

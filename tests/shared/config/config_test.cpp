@@ -641,5 +641,48 @@ TEST(ConfigExamples, DocsExampleParses) {
   EXPECT_EQ(r->nodes[32].total_gpus(), 2);
 }
 
+TEST(Config, SigmaStyleKeysParse) {
+  Config c = parse_ok(std::string(kNode) + R"(
+[[partitions]]
+name = "normal"
+default_qos = "normal"
+[[qos]]
+name = "normal"
+priority = 19760
+[[qos]]
+name = "optimist"
+priority = 1
+max_priority = 10080
+[scheduler]
+backfill = "conservative"
+reservation_min_priority = 20000
+)");
+  EXPECT_EQ(c.partitions[0].default_qos, "normal");
+  EXPECT_FALSE(c.qos[0].max_priority.has_value());
+  ASSERT_TRUE(c.qos[1].max_priority.has_value());
+  EXPECT_DOUBLE_EQ(*c.qos[1].max_priority, 10080);
+  ASSERT_TRUE(c.scheduler.reservation_min_priority.has_value());
+  EXPECT_DOUBLE_EQ(*c.scheduler.reservation_min_priority, 20000);
+  EXPECT_FALSE(parse_ok(kNode).scheduler.reservation_min_priority.has_value());
+}
+
+TEST(Config, DefaultQosMustBeDeclared) {
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\ndefault_qos = \"gold\"\n"),
+                  "cluster.toml: partitions[0].default_qos: unknown qos 'gold'");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[qos]]\nname = \"q\"\nmax_priority = -1\n"),
+                  "qos[0].max_priority");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreservation_min_priority = \"high\"\n"),
+                  "scheduler.reservation_min_priority");
+}
+
+TEST(Config, ShippedSiteProfilesParse) {
+  for (const char* name : {"sigma2"}) {
+    const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml";
+    auto c = load_config_file(path);
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_FALSE(c->nodes.empty()) << path;
+  }
+}
+
 }  // namespace
 }  // namespace fairway
