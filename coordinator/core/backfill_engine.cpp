@@ -50,7 +50,7 @@ void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d
 
 std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
                                 std::span<JobRecord* const> running, Time now,
-                                const StartFn& start) {
+                                const StartFn& start, const GateFn& gate) {
   build_profiles(running, now);
   const std::size_t np = cluster_.partition_count();
   std::vector<std::int64_t> reservations(np, 0);
@@ -68,6 +68,15 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     const bool free_now = ps.free.covers(need);
     if (!free_now) why.add(PendingReason::kResources);
     if (someone_waits[p.value()]) why.add(PendingReason::kPriority);
+    if (gate) {
+      if (auto blocked = gate(*j)) {
+        why.add(*blocked);
+        j->reserved_start.reset();
+        j->reserved_at.reset();
+        j->why = why;
+        continue;
+      }
+    }
 
     if (policy_.mode == BackfillMode::kNone && someone_waits[p.value()]) {
       why.add(PendingReason::kStrictOrder);

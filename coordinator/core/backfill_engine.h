@@ -30,13 +30,16 @@ class BackfillEngine {
  public:
   // Starts a job on the allocation chosen; called for each job the engine starts.
   using StartFn = std::function<void(JobRecord&, Allocation)>;
+  // A policy that may forbid a start (MAXPS); such a job is skipped, holds no reservation
+  // and holds nobody else back. Empty: no gate.
+  using GateFn = std::function<std::optional<PendingReason>(const JobRecord&)>;
 
   BackfillEngine(const ClusterState& cluster, BackfillPolicy policy);
 
   // `ordered`: waiting, not held jobs, highest priority first. `running`: running jobs.
   // Fills each job's `why` and reservation; returns the number of reservations made.
   std::size_t run(std::span<JobRecord* const> ordered, std::span<JobRecord* const> running,
-                  Time now, const StartFn& start);
+                  Time now, const StartFn& start, const GateFn& gate = {});
 
  private:
   void build_profiles(std::span<JobRecord* const> running, Time now);

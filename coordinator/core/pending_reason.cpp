@@ -11,7 +11,7 @@ struct ReasonInfo {
   std::string_view text;
 };
 
-constexpr std::array<ReasonInfo, 7> kReasons = {{
+constexpr std::array<ReasonInfo, 12> kReasons = {{
     {PendingReason::kHeld, "Held", "held; release it to let it run"},
     {PendingReason::kResources, "Resources", "not enough free cores or GPUs in the partition now"},
     {PendingReason::kPriority, "Priority", "higher-priority jobs are waiting for the same resources"},
@@ -22,6 +22,16 @@ constexpr std::array<ReasonInfo, 7> kReasons = {{
     {PendingReason::kStrictOrder, "StrictOrder",
      "backfill is off and a higher-priority job is still waiting"},
     {PendingReason::kNeverFits, "NeverFits", "the partition can never hold this request"},
+    {PendingReason::kUserEligibleLimit, "UserEligibleLimit",
+     "the user already has the most eligible (idle) jobs allowed; blocked until one starts"},
+    {PendingReason::kAccountEligibleLimit, "AccountEligibleLimit",
+     "the account already has the most eligible (idle) jobs allowed; blocked until one starts"},
+    {PendingReason::kUserActiveLimit, "UserActiveLimit",
+     "the user's running and eligible jobs are at the limit; blocked until one ends"},
+    {PendingReason::kMaxPsSoft, "MaxPsSoft",
+     "remaining walltime x cores of running jobs plus this job exceed the soft MAXPS"},
+    {PendingReason::kMaxPsHard, "MaxPsHard",
+     "remaining walltime x cores of running jobs plus this job exceed the hard MAXPS"},
 }};
 
 }  // namespace

@@ -20,6 +20,11 @@ enum class PendingReason : std::uint32_t {
   kFragmented = 1u << 4,           // enough free in total, not on suitable nodes
   kStrictOrder = 1u << 5,          // backfill is off and a higher-priority job waits
   kNeverFits = 1u << 6,            // larger than the partition can ever hold
+  kUserEligibleLimit = 1u << 7,    // the user already has max_eligible_jobs_per_user eligible
+  kAccountEligibleLimit = 1u << 8, // likewise for the account
+  kUserActiveLimit = 1u << 9,      // running + eligible jobs at max_active_jobs_per_user
+  kMaxPsSoft = 1u << 10,           // running processor-seconds + this job exceed MAXPS soft
+  kMaxPsHard = 1u << 11,           // ... exceed MAXPS hard: never, whatever else waits
 };
 
 // Slurm-style short code ("Resources", "Priority", ...) and a sentence for users.

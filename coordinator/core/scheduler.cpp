@@ -4,6 +4,8 @@
 #include <cassert>
 
 #include "coordinator/core/backfill_engine.h"
+#include "coordinator/core/eligibility_limits.h"
+#include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/placement.h"
 #include "shared/base/duration_format.h"
 
@@ -114,6 +116,16 @@ Status Scheduler::submit(JobSpec spec, Time now) {
                           std::to_string(ps.nodes.size()) + " nodes)");
   }
 
+  const auto& max_open = config_.limits.max_submitted_jobs_per_user;
+  if (max_open && open_jobs_by_user_[spec.user] >= *max_open) {
+    return make_error(ErrorCode::kResourceExhausted,
+                      job + ": user '" + spec.user + "' already has " +
+                          std::to_string(open_jobs_by_user_[spec.user]) +
+                          " jobs pending or running (limits.max_submitted_jobs_per_user = " +
+                          std::to_string(*max_open) + ")");
+  }
+  ++open_jobs_by_user_[spec.user];
+
   JobRecord rec;
   rec.partition = pidx;
   rec.partition_priority = partition_priority_[pidx.value()];
@@ -177,6 +189,7 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   remove_from(running_, *j);
   j->state = final_state;
   j->end_time = now;
+  --open_jobs_by_user_[j->spec.user];
   return ok_status();
 }
 
@@ -190,6 +203,7 @@ Status Scheduler::cancel(JobId id, Time now) {
   remove_from(waiting_, *j);
   j->state = JobState::kCancelled;
   j->end_time = now;
+  --open_jobs_by_user_[j->spec.user];
   return ok_status();
 }
 
@@ -237,7 +251,7 @@ PassResult Scheduler::schedule(Time now) {
   }()));
   const bool needs_fairshare = config_.priority.fairshare != 0;
   for (JobRecord* j : waiting_) {
-    if (j->state != JobState::kPending) continue;
+    if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
     const double part_cores = static_cast<double>(cluster_.partition(j->partition).capacity.cores);
     PriorityInputs in{now - j->eligible_since,
                       needs_fairshare ? ledger_.factor(j->association, now) : 0.0,
@@ -253,11 +267,22 @@ PassResult Scheduler::schedule(Time now) {
     return a->spec.id < b->spec.id;
   });
 
+  const std::vector<JobRecord*> eligible = EligibilityLimits(config_.limits).filter(ordered, running_);
+  MaxPsLimit maxps(config_.limits, config_.accounts);
+  BackfillEngine::GateFn gate;
+  if (maxps.enabled()) {
+    maxps.begin_pass(running_, eligible, now);
+    gate = [&](const JobRecord& j) { return maxps.check(j); };
+  }
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
-  result.reservations = engine.run(ordered, running_, now, [&](JobRecord& j, Allocation alloc) {
-    result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at});
-    start_job(j, std::move(alloc), now);
-  });
+  result.reservations = engine.run(
+      eligible, running_, now,
+      [&](JobRecord& j, Allocation alloc) {
+        result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at});
+        if (gate) maxps.on_start(j);
+        start_job(j, std::move(alloc), now);
+      },
+      gate);
   return result;
 }
 

@@ -71,6 +71,8 @@ class Scheduler {
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
   std::vector<JobRecord*> waiting_;  // pending, held or blocked
   std::vector<JobRecord*> running_;
+  // Jobs each user has pending, blocked, held or running, for max_submitted_jobs_per_user.
+  std::unordered_map<std::string, std::int32_t> open_jobs_by_user_;
 };
 
 }  // namespace fairway

@@ -73,6 +73,28 @@ struct AccountConfig {
   std::string name;
   double shares = 1.0;
   std::vector<std::string> users;  // users with their own share inside the account
+  // Maui MAXPS for this account (HPC2N: SNAC projects get allocation/5 and 3x that).
+  std::optional<double> maxps_soft;
+  std::optional<double> maxps_hard;
+};
+
+enum class LimitScope { kUser, kAccount };
+
+// Policy limits on how many jobs a user or account may have in play (seeds 000, 002, 004).
+// Unset means unlimited. A job over an eligibility limit is blocked, with the limit named
+// as its reason, until it fits again; a submission over max_submitted_jobs_per_user is
+// refused outright.
+struct LimitsConfig {
+  std::optional<std::int32_t> max_eligible_jobs_per_user;     // idle (eligible) jobs
+  std::optional<std::int32_t> max_eligible_jobs_per_account;
+  std::optional<std::int32_t> max_active_jobs_per_user;       // running + eligible
+  std::optional<std::int32_t> max_submitted_jobs_per_user;    // pending + running
+  // Maui MAXPS: processor-seconds = remaining walltime x cores over the scope's running
+  // jobs, plus the candidate's time limit x cores. Above soft, a job starts only when no
+  // job in the queue is within its soft limit; above hard, never.
+  std::optional<double> maxps_soft;
+  std::optional<double> maxps_hard;
+  LimitScope maxps_scope = LimitScope::kUser;
 };
 
 struct Config {
@@ -87,6 +109,7 @@ struct Config {
   PriorityWeights priority;
   FairShareConfig fairshare;
   BillingConfig billing;
+  LimitsConfig limits;
 
   // The partition flagged is_default, else the first one (hand-built configs), else nullptr.
   const PartitionConfig* default_partition() const;

@@ -52,7 +52,7 @@ Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg)
   for (std::size_t i = 0; i < entries->size(); ++i) {
     const toml::table& t = *(*entries)[i];
     std::string path = indexed("accounts", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "shares", "users"}));
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "shares", "users", "maxps_soft", "maxps_hard"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     AccountConfig acct;
     FAIRWAY_TRY(r.read_string(t, "name", path, acct.name));
@@ -68,6 +68,12 @@ Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg)
     }
     FAIRWAY_TRY(r.read_number(t, "shares", path, true, acct.shares));
     FAIRWAY_TRY(r.read_string_array(t, "users", path, acct.users));
+    for (auto [key, out] : {std::pair{"maxps_soft", &acct.maxps_soft}, std::pair{"maxps_hard", &acct.maxps_hard}}) {
+      if (!t.contains(key)) continue;
+      double v = 0;
+      FAIRWAY_TRY(r.read_number(t, key, path, true, v));
+      *out = v;
+    }
     std::set<std::string_view> seen;
     for (std::size_t u = 0; u < acct.users.size(); ++u) {
       const std::string& user = acct.users[u];

@@ -30,5 +30,6 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
 Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg);
 
 }  // namespace fairway::config_internal

@@ -676,12 +676,49 @@ TEST(Config, DefaultQosMustBeDeclared) {
 }
 
 TEST(Config, ShippedSiteProfilesParse) {
-  for (const char* name : {"sigma2"}) {
+  for (const char* name : {"sigma2", "hpc2n-akka"}) {
     const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml";
     auto c = load_config_file(path);
     ASSERT_TRUE(c) << c.error().message;
     EXPECT_FALSE(c->nodes.empty()) << path;
   }
+}
+
+TEST(Config, LimitsParse) {
+  Config c = parse_ok(std::string(kNode) + R"(
+[[accounts]]
+name = "snac"
+maxps_soft = 1000
+maxps_hard = 3000
+[limits]
+max_eligible_jobs_per_user = 8
+max_eligible_jobs_per_account = 30
+max_active_jobs_per_user = 72
+max_submitted_jobs_per_user = 3000
+maxps_soft = 72000
+maxps_hard = 1080000
+maxps_per = "account"
+)");
+  EXPECT_EQ(c.limits.max_eligible_jobs_per_user, 8);
+  EXPECT_EQ(c.limits.max_eligible_jobs_per_account, 30);
+  EXPECT_EQ(c.limits.max_active_jobs_per_user, 72);
+  EXPECT_EQ(c.limits.max_submitted_jobs_per_user, 3000);
+  EXPECT_DOUBLE_EQ(*c.limits.maxps_soft, 72000);
+  EXPECT_DOUBLE_EQ(*c.limits.maxps_hard, 1080000);
+  EXPECT_EQ(c.limits.maxps_scope, LimitScope::kAccount);
+  EXPECT_DOUBLE_EQ(*c.accounts[0].maxps_soft, 1000);
+  EXPECT_FALSE(parse_ok(kNode).limits.max_eligible_jobs_per_user.has_value());
+}
+
+TEST(Config, LimitsErrorsNameKeyAndValue) {
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmax_eligible_jobs_per_user = 0\n"),
+                  "limits.max_eligible_jobs_per_user");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmaxps_soft = 10\nmaxps_hard = 5\n"),
+                  "limits.maxps_hard: must be >= maxps_soft");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmaxps_per = \"group\"\n"),
+                  "limits.maxps_per: invalid value 'group'");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmax_jobs = 3\n"),
+                  "limits.max_jobs: unknown key");
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+// Maui's MAXPS (seed 002): a job starts only while the processor-seconds still owed by its
+// user's (or account's) running jobs, plus its own time limit x cores, stay within a soft
+// limit; between soft and hard only when nothing in the queue is within soft. Pure.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "coordinator/core/job_record.h"
+#include "coordinator/core/pending_reason.h"
+#include "shared/config/config.h"
+
+namespace fairway {
+
+class MaxPsLimit {
+ public:
+  MaxPsLimit(const LimitsConfig& limits, const std::vector<AccountConfig>& accounts);
+
+  bool enabled() const { return default_soft_.has_value() || !per_account_.empty(); }
+  // Sums what running jobs still owe, and decides whether this pass may go up to the hard
+  // limit (no eligible job fits under its soft limit).
+  void begin_pass(std::span<JobRecord* const> running, std::span<JobRecord* const> eligible,
+                  Time now);
+  // The limit that stops `j` from starting now, if any.
+  std::optional<PendingReason> check(const JobRecord& j) const;
+  // A job started this pass counts against its scope from now on.
+  void on_start(const JobRecord& j);
+
+ private:
+  struct Limits {
+    std::optional<double> soft;
+    std::optional<double> hard;
+  };
+  const std::string& key(const JobRecord& j) const;
+  Limits limits_for(const JobRecord& j) const;
+  double owed(const JobRecord& j) const;  // running total for j's scope + j's own PS
+
+  LimitScope scope_;
+  std::optional<double> default_soft_;
+  std::optional<double> default_hard_;
+  std::unordered_map<std::string, Limits> per_account_;
+  std::unordered_map<std::string, double> running_ps_;
+  bool relaxed_ = false;
+};
+
+}  // namespace fairway
