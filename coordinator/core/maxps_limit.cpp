@@ -21,6 +21,13 @@ const std::string& MaxPsLimit::key(const JobRecord& j) const {
   return scope_ == LimitScope::kUser ? j.spec.user : j.spec.account;
 }
 
+std::optional<double> MaxPsLimit::hard_limit(const std::string& account) const {
+  if (auto it = per_account_.find(account); it != per_account_.end() && it->second.hard) {
+    return it->second.hard;
+  }
+  return default_hard_;
+}
+
 MaxPsLimit::Limits MaxPsLimit::limits_for(const JobRecord& j) const {
   Limits l{default_soft_, default_hard_};
   if (auto it = per_account_.find(j.spec.account); it != per_account_.end()) {

@@ -19,7 +19,9 @@ class MaxPsLimit {
  public:
   MaxPsLimit(const LimitsConfig& limits, const std::vector<AccountConfig>& accounts);
 
-  bool enabled() const { return default_soft_.has_value() || !per_account_.empty(); }
+  bool enabled() const { return default_soft_.has_value() || default_hard_.has_value() || !per_account_.empty(); }
+  // The hard limit that applies to a job of this account, if any.
+  std::optional<double> hard_limit(const std::string& account) const;
   // Sums what running jobs still owe, and decides whether this pass may go up to the hard
   // limit (no eligible job fits under its soft limit).
   void begin_pass(std::span<JobRecord* const> running, std::span<JobRecord* const> eligible,

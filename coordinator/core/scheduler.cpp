@@ -116,6 +116,16 @@ Status Scheduler::submit(JobSpec spec, Time now) {
                           std::to_string(ps.nodes.size()) + " nodes)");
   }
 
+  // "A job may never exceed a HARD limit": one that does on its own would wait forever.
+  if (auto hard = MaxPsLimit(config_.limits, config_.accounts).hard_limit(spec.account)) {
+    const double ps = static_cast<double>(spec.time_limit.count()) * static_cast<double>(r.total_cores());
+    if (ps > *hard) {
+      return invalid_argument(job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(ps)) +
+                              " processor-seconds exceeds the MAXPS hard limit " +
+                              std::to_string(static_cast<std::int64_t>(*hard)) + " of account '" +
+                              spec.account + "'");
+    }
+  }
   const auto& max_open = config_.limits.max_submitted_jobs_per_user;
   if (max_open && open_jobs_by_user_[spec.user] >= *max_open) {
     return make_error(ErrorCode::kResourceExhausted,

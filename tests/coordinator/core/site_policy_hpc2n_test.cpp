@@ -92,9 +92,16 @@ TEST(Hpc2nAkka, BetweenSoftAndHardOnlyWhenNothingElseIsEligibleNeverAboveHard) {
   ASSERT_TRUE(s->submit(job(3, "user1", 8, 3600), T(1052)));
   PassResult r = s->schedule(T(1052));
   ASSERT_EQ(r.started.size(), 1u) << "alone in the queue, between soft and hard: it may start";
-  ASSERT_TRUE(s->submit(job(4, "user1", 400, 3 * 3600), T(1100)));  // 4,320,000 PS
+  // 100 procs x 3 h = 1,080,000 alone; with what user1 runs it passes the hard limit.
+  ASSERT_TRUE(s->submit(job(4, "user1", 100, 3 * 3600), T(1100)));
   s->schedule(T(1100));
   EXPECT_TRUE(s->job(JobId(4))->why.has(PendingReason::kMaxPsHard));
+  // A job over the hard limit on its own could never start: refused at submission.
+  auto st = s->submit(job(5, "user1", 400, 3 * 3600), T(1100));
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("4320000 processor-seconds exceeds the MAXPS hard limit 1080000"),
+            std::string::npos)
+      << st.error().message;
 }
 
 TEST(Hpc2nAkka, WalltimeOverFiveDaysIsRefused) {
