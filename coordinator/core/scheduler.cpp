@@ -103,6 +103,14 @@ Status Scheduler::submit(JobSpec spec, Time now) {
                             " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
   }
   const PartitionIndex pidx = *cluster_.find_partition(pc->name);
+  // Above one node's cores, whole nodes: the request becomes N nodes of that size, so the
+  // job is placed and accounted as whole nodes.
+  const std::int32_t node_cores = cluster_.partition(pidx).largest_node_cores;
+  if (pc->whole_nodes_above_node_size && r.nodes == 0 && r.gpus == 0 && r.cores > node_cores &&
+      node_cores > 0) {
+    spec.resources.nodes = (r.cores + node_cores - 1) / node_cores;
+    spec.resources.cores = node_cores;
+  }
   if (!can_ever_fit(cluster_, pidx, r)) {
     const PartitionState& ps = cluster_.partition(pidx);
     return make_error(ErrorCode::kResourceExhausted,

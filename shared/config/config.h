@@ -58,6 +58,9 @@ struct PartitionConfig {
   Duration default_time = Duration::hours(1);
   double priority = 0.0;
   std::string default_qos;  // QOS of jobs that name none; empty: no QOS
+  // Kebnekaise: up to one node's cores a job gets exactly those cores; above, whole nodes,
+  // accounted as whole nodes.
+  bool whole_nodes_above_node_size = false;
 };
 
 struct QosConfig {

@@ -101,7 +101,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     const toml::table& t = *(*parts)[p];
     std::string path = indexed("partitions", p);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "nodes", "default", "max_time", "default_time",
-                                       "priority", "default_qos"}));
+                                       "priority", "default_qos",
+                                       "whole_nodes_above_node_size"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -154,6 +155,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
                                                 format_walltime(part.max_time) + "'");
     }
     FAIRWAY_TRY(r.read_number(t, "priority", path, false, part.priority));
+    FAIRWAY_TRY(r.read_bool(t, "whole_nodes_above_node_size", path, part.whole_nodes_above_node_size));
     if (t.contains("default_qos")) {
       FAIRWAY_TRY(r.read_string(t, "default_qos", path, part.default_qos));
     }

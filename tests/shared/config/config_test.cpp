@@ -676,7 +676,7 @@ TEST(Config, DefaultQosMustBeDeclared) {
 }
 
 TEST(Config, ShippedSiteProfilesParse) {
-  for (const char* name : {"sigma2", "hpc2n-akka"}) {
+  for (const char* name : {"sigma2", "hpc2n-akka", "kebnekaise"}) {
     const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml";
     auto c = load_config_file(path);
     ASSERT_TRUE(c) << c.error().message;
