@@ -85,6 +85,18 @@ double FairShareLedger::factor(AssociationIndex a, Time now) const {
   return std::exp2(-usage_share / shares);
 }
 
+double FairShareLedger::target_share_minutes(AssociationIndex a, Time now,
+                                             double user_target_percent,
+                                             double user_minutes_per_percent,
+                                             double account_target_percent,
+                                             double account_minutes_per_percent) const {
+  const double total = total_usage(now);
+  const double user_pct = total > 0 ? 100.0 * user_usage(a, now) / total : 0.0;
+  const double account_pct = total > 0 ? 100.0 * account_usage(a, now) / total : 0.0;
+  return (user_target_percent - user_pct) * user_minutes_per_percent +
+         (account_target_percent - account_pct) * account_minutes_per_percent;
+}
+
 const std::string& FairShareLedger::account_name(AssociationIndex a) const {
   return accounts_[associations_[a].account].name;
 }

@@ -38,6 +38,11 @@ class FairShareLedger {
   double normalized_shares(AssociationIndex a) const;
   // 2^(-U/S): 1 for no use, 0.5 at exactly the fair share, toward 0 above it.
   double factor(AssociationIndex a, Time now) const;
+  // Titan-style: minutes of apparent waiting for being under (positive) or over
+  // (negative) the user and account targets, in percent of all recent usage.
+  double target_share_minutes(AssociationIndex a, Time now, double user_target_percent,
+                              double user_minutes_per_percent, double account_target_percent,
+                              double account_minutes_per_percent) const;
 
   const std::string& account_name(AssociationIndex a) const;
   const std::string& user_name(AssociationIndex a) const;

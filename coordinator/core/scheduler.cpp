@@ -142,7 +142,15 @@ Status Scheduler::submit(JobSpec spec, Time now) {
                           " jobs pending or running (limits.max_submitted_jobs_per_user = " +
                           std::to_string(*max_open) + ")");
   }
+  if (pc->max_jobs_per_user &&
+      open_jobs_by_partition_user_[partition_user_key(spec)] >= *pc->max_jobs_per_user) {
+    return make_error(ErrorCode::kResourceExhausted,
+                      job + ": user '" + spec.user + "' already has " +
+                          std::to_string(*pc->max_jobs_per_user) + " job(s) in partition '" +
+                          pc->name + "' (partitions.max_jobs_per_user)");
+  }
   ++open_jobs_by_user_[spec.user];
+  ++open_jobs_by_partition_user_[partition_user_key(spec)];
 
   JobRecord rec;
   rec.partition = pidx;
@@ -207,7 +215,7 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   remove_from(running_, *j);
   j->state = final_state;
   j->end_time = now;
-  --open_jobs_by_user_[j->spec.user];
+  count_closed(*j);
   return ok_status();
 }
 
@@ -221,7 +229,7 @@ Status Scheduler::cancel(JobId id, Time now) {
   remove_from(waiting_, *j);
   j->state = JobState::kCancelled;
   j->end_time = now;
-  --open_jobs_by_user_[j->spec.user];
+  count_closed(*j);
   return ok_status();
 }
 
@@ -250,6 +258,17 @@ Status Scheduler::release(JobId id, Time now) {
   return ok_status();
 }
 
+std::string Scheduler::partition_user_key(const JobSpec& spec) {
+  std::string key = spec.partition;
+  key.push_back('\0');
+  return key + spec.user;
+}
+
+void Scheduler::count_closed(const JobRecord& j) {
+  --open_jobs_by_user_[j.spec.user];
+  --open_jobs_by_partition_user_[partition_user_key(j.spec)];
+}
+
 void Scheduler::forget(JobId id) {
   auto it = jobs_.find(id.value());
   if (it != jobs_.end() && is_terminal(it->second.state)) jobs_.erase(it);
@@ -267,7 +286,8 @@ PassResult Scheduler::schedule(Time now) {
     }
     return c;
   }()));
-  const bool needs_fairshare = config_.priority.fairshare != 0;
+  const auto& target = config_.fairshare.target_share;
+  const bool needs_fairshare = config_.priority.fairshare != 0 && !target;
   for (JobRecord* j : waiting_) {
     if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
     const double part_cores = static_cast<double>(cluster_.partition(j->partition).capacity.cores);
@@ -277,6 +297,15 @@ PassResult Scheduler::schedule(Time now) {
                           (part_cores > 0 ? part_cores : cluster_cores),
                       j->partition_priority, j->qos_priority, j->priority_cap};
     j->priority = compute_priority(config_.priority, in);
+    if (target) {
+      // Titan: the bonus (or penalty) counts as minutes waited; a cap still applies last.
+      const double minutes = ledger_.target_share_minutes(
+          j->association, now, target->user_target_percent, target->user_minutes_per_percent,
+          target->account_target_percent, target->account_minutes_per_percent);
+      j->priority.fairshare = minutes * config_.priority.age_per_minute;
+      j->priority.total += j->priority.fairshare;
+      if (j->priority_cap && j->priority.total > *j->priority_cap) j->priority.total = *j->priority_cap;
+    }
     ordered.push_back(j);
   }
   std::sort(ordered.begin(), ordered.end(), [](const JobRecord* a, const JobRecord* b) {

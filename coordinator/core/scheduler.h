@@ -73,6 +73,10 @@ class Scheduler {
   std::vector<JobRecord*> running_;
   // Jobs each user has pending, blocked, held or running, for max_submitted_jobs_per_user.
   std::unordered_map<std::string, std::int32_t> open_jobs_by_user_;
+  // The same per partition ("partition\0user"), for partitions.max_jobs_per_user.
+  std::unordered_map<std::string, std::int32_t> open_jobs_by_partition_user_;
+  static std::string partition_user_key(const JobSpec& spec);
+  void count_closed(const JobRecord& j);
 };
 
 }  // namespace fairway

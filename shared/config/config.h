@@ -37,8 +37,21 @@ struct PriorityWeights {
   double qos = 1.0;                            // x the QOS's priority
 };
 
+// Titan's fair-share (seed 000): minutes of apparent waiting added for every percent a
+// user or project is under its share of recent usage, and taken away for every percent
+// over. The minutes count like waited minutes (x priority.age_per_minute).
+struct TargetShareConfig {
+  double user_target_percent = 0;
+  double user_minutes_per_percent = 0;
+  double account_target_percent = 0;
+  double account_minutes_per_percent = 0;
+};
+
 struct FairShareConfig {
   Duration half_life = Duration::days(14);  // usage decays by half over this span
+  // Set: the fair-share priority term is Titan-style minutes instead of the classic
+  // weight x 2^(-usage/shares).
+  std::optional<TargetShareConfig> target_share;
 };
 
 struct BillingConfig {
@@ -61,6 +74,9 @@ struct PartitionConfig {
   // Kebnekaise: up to one node's cores a job gets exactly those cores; above, whole nodes,
   // accounted as whole nodes.
   bool whole_nodes_above_node_size = false;
+  // Jobs one user may have in this partition in any state (Titan debug: 1); beyond it a
+  // submission is refused. Unset: unlimited.
+  std::optional<std::int32_t> max_jobs_per_user;
 };
 
 struct QosConfig {

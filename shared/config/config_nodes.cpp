@@ -102,7 +102,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     std::string path = indexed("partitions", p);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "nodes", "default", "max_time", "default_time",
                                        "priority", "default_qos",
-                                       "whole_nodes_above_node_size"}));
+                                       "whole_nodes_above_node_size", "max_jobs_per_user"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -156,6 +156,11 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     }
     FAIRWAY_TRY(r.read_number(t, "priority", path, false, part.priority));
     FAIRWAY_TRY(r.read_bool(t, "whole_nodes_above_node_size", path, part.whole_nodes_above_node_size));
+    if (t.contains("max_jobs_per_user")) {
+      std::int32_t n = 0;
+      FAIRWAY_TRY(r.read_int(t, "max_jobs_per_user", path, 1, 2147483647, n));
+      part.max_jobs_per_user = n;
+    }
     if (t.contains("default_qos")) {
       FAIRWAY_TRY(r.read_string(t, "default_qos", path, part.default_qos));
     }

@@ -147,8 +147,25 @@ Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg
   if (!tbl) return std::unexpected(tbl.error());
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
-  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life"}));
+  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life", "target_share"}));
   FAIRWAY_TRY(r.read_time(t, "half_life", "fairshare", true, cfg.fairshare.half_life));
+  auto target = r.sub_table(t, "target_share", "fairshare");
+  if (!target) return std::unexpected(target.error());
+  if (*target == nullptr) return ok_status();
+  const toml::table& ts = **target;
+  const char* path = "fairshare.target_share";
+  FAIRWAY_TRY(r.check_keys(ts, path, {"user_target_percent", "user_minutes_per_percent",
+                                      "account_target_percent", "account_minutes_per_percent"}));
+  TargetShareConfig c;
+  FAIRWAY_TRY(r.read_number(ts, "user_target_percent", path, false, c.user_target_percent));
+  FAIRWAY_TRY(r.read_number(ts, "user_minutes_per_percent", path, false, c.user_minutes_per_percent));
+  FAIRWAY_TRY(r.read_number(ts, "account_target_percent", path, false, c.account_target_percent));
+  FAIRWAY_TRY(r.read_number(ts, "account_minutes_per_percent", path, false,
+                            c.account_minutes_per_percent));
+  if (c.user_target_percent > 100 || c.account_target_percent > 100) {
+    return r.fail(std::string(path), "target percents must be <= 100");
+  }
+  cfg.fairshare.target_share = c;
   return ok_status();
 }
 

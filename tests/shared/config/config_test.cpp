@@ -676,7 +676,7 @@ TEST(Config, DefaultQosMustBeDeclared) {
 }
 
 TEST(Config, ShippedSiteProfilesParse) {
-  for (const char* name : {"sigma2", "hpc2n-akka", "kebnekaise"}) {
+  for (const char* name : {"sigma2", "hpc2n-akka", "kebnekaise", "titan"}) {
     const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml";
     auto c = load_config_file(path);
     ASSERT_TRUE(c) << c.error().message;
@@ -719,6 +719,28 @@ TEST(Config, LimitsErrorsNameKeyAndValue) {
                   "limits.maxps_per: invalid value 'group'");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmax_jobs = 3\n"),
                   "limits.max_jobs: unknown key");
+}
+
+TEST(Config, TitanStyleKeysParse) {
+  Config c = parse_ok(std::string(kNode) + R"(
+[[partitions]]
+name = "debug"
+max_jobs_per_user = 1
+[fairshare.target_share]
+user_target_percent = 5
+user_minutes_per_percent = 30
+account_target_percent = 10
+account_minutes_per_percent = 60
+)");
+  EXPECT_EQ(c.partitions[0].max_jobs_per_user, 1);
+  ASSERT_TRUE(c.fairshare.target_share.has_value());
+  EXPECT_DOUBLE_EQ(c.fairshare.target_share->account_minutes_per_percent, 60);
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[fairshare.target_share]\nuser_target_percent = 150\n"),
+                  "fairshare.target_share: target percents must be <= 100");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[fairshare.target_share]\nuser_target = 5\n"),
+                  "fairshare.target_share.user_target: unknown key");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nmax_jobs_per_user = 0\n"),
+                  "partitions[0].max_jobs_per_user");
 }
 
 }  // namespace
