@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "coordinator/core/scheduler.h"
-#include "shared/config/config_file.h"
 #include "test_cluster.h"
 
 namespace fairway {
@@ -11,11 +10,7 @@ namespace {
 
 using testing::T;
 
-std::unique_ptr<Scheduler> akka() {
-  auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/hpc2n-akka.toml");
-  EXPECT_TRUE(c) << c.error().message;
-  return testing::make(*c);
-}
+std::unique_ptr<Scheduler> akka() { return testing::make(testing::profile("hpc2n-akka")); }
 
 JobSpec job(std::uint64_t id, const char* user, std::int32_t procs, std::int64_t walltime_s) {
   return testing::job(id, procs, walltime_s, 0, user);

@@ -5,28 +5,17 @@
 #include <cmath>
 
 #include "coordinator/core/scheduler.h"
-#include "shared/config/config_file.h"
 #include "test_cluster.h"
 
 namespace fairway {
 namespace {
 
 using testing::T;
+constexpr auto job = testing::account_job;
 constexpr std::int64_t kDay = 86400;
 constexpr const char* kProject = "hpc2n-2024-001";
 
-std::unique_ptr<Scheduler> kebnekaise() {
-  auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/kebnekaise.toml");
-  EXPECT_TRUE(c) << c.error().message;
-  return testing::make(*c);
-}
-
-JobSpec job(std::uint64_t id, const char* user, const char* account, std::int32_t cores,
-            std::int64_t walltime_s) {
-  JobSpec j = testing::job(id, cores, walltime_s, 0, user);
-  j.account = account;
-  return j;
-}
+std::unique_ptr<Scheduler> kebnekaise() { return testing::make(testing::profile("kebnekaise")); }
 
 // "Job_priority = 1000000 * (fair-share_factor)"; "the job will NOT rise in priority just
 // due to sitting in the queue for a long time".

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "coordinator/core/scheduler.h"
-#include "shared/config/config_file.h"
 #include "test_cluster.h"
 
 namespace fairway {
@@ -14,11 +13,7 @@ namespace {
 
 using testing::T;
 
-Config sigma2() {
-  auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/sigma2.toml");
-  EXPECT_TRUE(c) << c.error().message;
-  return *c;
-}
+Config sigma2() { return testing::profile("sigma2"); }
 
 // The machine is full with a week-long job, so every job of the example waits and its
 // reservation (or lack of one) is visible.

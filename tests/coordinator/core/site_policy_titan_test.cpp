@@ -3,26 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "coordinator/core/scheduler.h"
-#include "shared/config/config_file.h"
 #include "test_cluster.h"
 
 namespace fairway {
 namespace {
 
 using testing::T;
+constexpr auto job = testing::account_job;
 
-std::unique_ptr<Scheduler> titan() {
-  auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/titan.toml");
-  EXPECT_TRUE(c) << c.error().message;
-  return testing::make(*c);
-}
-
-JobSpec job(std::uint64_t id, const char* user, const char* account, std::int32_t cores,
-            std::int64_t walltime_s) {
-  JobSpec j = testing::job(id, cores, walltime_s, 0, user);
-  j.account = account;
-  return j;
-}
+std::unique_ptr<Scheduler> titan() { return testing::make(testing::profile("titan")); }
 
 // Usage over the last weeks: project X (user x1) 87.5 %, project Q (user q1) 12.5 %.
 std::unique_ptr<Scheduler> with_history() {

@@ -6,6 +6,7 @@
 
 #include "coordinator/core/scheduler.h"
 #include "shared/config/config.h"
+#include "shared/config/config_file.h"
 
 namespace fairway::testing {
 
@@ -39,6 +40,20 @@ inline std::unique_ptr<Scheduler> make(const Config& c) {
   auto s = Scheduler::create(c);
   if (!s) throw std::runtime_error(s.error().message);
   return std::move(*s);
+}
+
+// A shipped site profile, examples/profiles/NAME.toml.
+inline Config profile(const std::string& name) {
+  auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml");
+  if (!c) throw std::runtime_error(c.error().message);
+  return *c;
+}
+
+inline JobSpec account_job(std::uint64_t id, const char* user, const char* account,
+                           std::int32_t cores, std::int64_t walltime_s) {
+  JobSpec j = job(id, cores, walltime_s, 0, user);
+  j.account = account;
+  return j;
 }
 
 }  // namespace fairway::testing

@@ -12,9 +12,14 @@
 #include <vector>
 
 #include "shared/config/config_file.h"
+#include "config_test_util.h"
 
 namespace fairway {
 namespace {
+
+using config_test::kNode;
+using config_test::parse_error;
+using config_test::parse_ok;
 
 using Names = std::vector<std::string>;
 
@@ -106,27 +111,6 @@ cpu = 1.0
 gpu = { v100 = 2.0, a100 = 6 }
 )";
 
-Config parse_ok(std::string_view text) {
-  auto r = parse_config(text, "cluster.toml");
-  EXPECT_TRUE(r.has_value()) << r.error().message;
-  return r ? *r : Config{};
-}
-
-// Parses `text`, expects failure, and returns the message for further checks.
-std::string parse_error(std::string_view text) {
-  auto r = parse_config(text, "cluster.toml");
-  EXPECT_FALSE(r.has_value()) << "parsed without error:\n" << text;
-  if (r) return {};
-  EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
-  return r.error().message;
-}
-
-#define EXPECT_CONTAINS(haystack, needle)                                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)                 \
-      << "'" << (haystack) << "' does not contain '" << (needle) << "'"
-
-// A minimal valid node group, so error tests can focus on one bad key.
-constexpr const char* kNode = "[[nodes]]\nnames = \"cn[1-4]\"\ncores_per_socket = 4\n";
 
 TEST(Config, FullExampleParsesToTheRightValues) {
   Config c = parse_ok(kFull);
@@ -639,108 +623,6 @@ TEST(ConfigExamples, DocsExampleParses) {
   EXPECT_EQ(r->partitions[2].nodes.size(), 44u);
   EXPECT_EQ(r->partitions[2].default_time, Duration::minutes(15));
   EXPECT_EQ(r->nodes[32].total_gpus(), 2);
-}
-
-TEST(Config, SigmaStyleKeysParse) {
-  Config c = parse_ok(std::string(kNode) + R"(
-[[partitions]]
-name = "normal"
-default_qos = "normal"
-[[qos]]
-name = "normal"
-priority = 19760
-[[qos]]
-name = "optimist"
-priority = 1
-max_priority = 10080
-[scheduler]
-backfill = "conservative"
-reservation_min_priority = 20000
-)");
-  EXPECT_EQ(c.partitions[0].default_qos, "normal");
-  EXPECT_FALSE(c.qos[0].max_priority.has_value());
-  ASSERT_TRUE(c.qos[1].max_priority.has_value());
-  EXPECT_DOUBLE_EQ(*c.qos[1].max_priority, 10080);
-  ASSERT_TRUE(c.scheduler.reservation_min_priority.has_value());
-  EXPECT_DOUBLE_EQ(*c.scheduler.reservation_min_priority, 20000);
-  EXPECT_FALSE(parse_ok(kNode).scheduler.reservation_min_priority.has_value());
-}
-
-TEST(Config, DefaultQosMustBeDeclared) {
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\ndefault_qos = \"gold\"\n"),
-                  "cluster.toml: partitions[0].default_qos: unknown qos 'gold'");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[qos]]\nname = \"q\"\nmax_priority = -1\n"),
-                  "qos[0].max_priority");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreservation_min_priority = \"high\"\n"),
-                  "scheduler.reservation_min_priority");
-}
-
-TEST(Config, ShippedSiteProfilesParse) {
-  for (const char* name : {"sigma2", "hpc2n-akka", "kebnekaise", "titan"}) {
-    const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml";
-    auto c = load_config_file(path);
-    ASSERT_TRUE(c) << c.error().message;
-    EXPECT_FALSE(c->nodes.empty()) << path;
-  }
-}
-
-TEST(Config, LimitsParse) {
-  Config c = parse_ok(std::string(kNode) + R"(
-[[accounts]]
-name = "snac"
-maxps_soft = 1000
-maxps_hard = 3000
-[limits]
-max_eligible_jobs_per_user = 8
-max_eligible_jobs_per_account = 30
-max_active_jobs_per_user = 72
-max_submitted_jobs_per_user = 3000
-maxps_soft = 72000
-maxps_hard = 1080000
-maxps_per = "account"
-)");
-  EXPECT_EQ(c.limits.max_eligible_jobs_per_user, 8);
-  EXPECT_EQ(c.limits.max_eligible_jobs_per_account, 30);
-  EXPECT_EQ(c.limits.max_active_jobs_per_user, 72);
-  EXPECT_EQ(c.limits.max_submitted_jobs_per_user, 3000);
-  EXPECT_DOUBLE_EQ(*c.limits.maxps_soft, 72000);
-  EXPECT_DOUBLE_EQ(*c.limits.maxps_hard, 1080000);
-  EXPECT_EQ(c.limits.maxps_scope, LimitScope::kAccount);
-  EXPECT_DOUBLE_EQ(*c.accounts[0].maxps_soft, 1000);
-  EXPECT_FALSE(parse_ok(kNode).limits.max_eligible_jobs_per_user.has_value());
-}
-
-TEST(Config, LimitsErrorsNameKeyAndValue) {
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmax_eligible_jobs_per_user = 0\n"),
-                  "limits.max_eligible_jobs_per_user");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmaxps_soft = 10\nmaxps_hard = 5\n"),
-                  "limits.maxps_hard: must be >= maxps_soft");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmaxps_per = \"group\"\n"),
-                  "limits.maxps_per: invalid value 'group'");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[limits]\nmax_jobs = 3\n"),
-                  "limits.max_jobs: unknown key");
-}
-
-TEST(Config, TitanStyleKeysParse) {
-  Config c = parse_ok(std::string(kNode) + R"(
-[[partitions]]
-name = "debug"
-max_jobs_per_user = 1
-[fairshare.target_share]
-user_target_percent = 5
-user_minutes_per_percent = 30
-account_target_percent = 10
-account_minutes_per_percent = 60
-)");
-  EXPECT_EQ(c.partitions[0].max_jobs_per_user, 1);
-  ASSERT_TRUE(c.fairshare.target_share.has_value());
-  EXPECT_DOUBLE_EQ(c.fairshare.target_share->account_minutes_per_percent, 60);
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[fairshare.target_share]\nuser_target_percent = 150\n"),
-                  "fairshare.target_share: target percents must be <= 100");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[fairshare.target_share]\nuser_target = 5\n"),
-                  "fairshare.target_share.user_target: unknown key");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nmax_jobs_per_user = 0\n"),
-                  "partitions[0].max_jobs_per_user");
 }
 
 }  // namespace
