@@ -17,6 +17,15 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
   return p;
 }
 
+namespace {
+
+void clear_reservation(JobRecord& j) {
+  j.reserved_start.reset();
+  j.reserved_at.reset();
+}
+
+}  // namespace
+
 BackfillEngine::BackfillEngine(const ClusterState& cluster, BackfillPolicy policy)
     : cluster_(cluster), policy_(policy) {}
 
@@ -71,8 +80,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     if (gate) {
       if (auto blocked = gate(*j)) {
         why.add(*blocked);
-        j->reserved_start.reset();
-        j->reserved_at.reset();
+        clear_reservation(*j);
         j->why = why;
         continue;
       }
@@ -80,8 +88,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
 
     if (policy_.mode == BackfillMode::kNone && someone_waits[p.value()]) {
       why.add(PendingReason::kStrictOrder);
-      j->reserved_start.reset();
-      j->reserved_at.reset();
+      clear_reservation(*j);
       j->why = why;
       continue;
     }
@@ -92,8 +99,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
         reserve_everywhere(p, now, limit, &*alloc, need);
         j->why = {};
         start(*j, std::move(*alloc));  // reads the reservation of the previous pass
-        j->reserved_start.reset();
-        j->reserved_at.reset();
+        clear_reservation(*j);
         continue;
       }
       fragmented = true;
@@ -103,8 +109,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     }
 
     for (PartitionIndex q : ps.overlapping) someone_waits[q.value()] = 1;
-    j->reserved_start.reset();
-    j->reserved_at.reset();
+    clear_reservation(*j);
     if (reservations[p.value()] < policy_.depth &&
         j->priority.total >= policy_.min_priority_for_reservation) {
       // A fragmented job cannot start now even though the sums say it could: plan it

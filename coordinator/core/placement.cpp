@@ -31,21 +31,20 @@ NodeAllocation take_on_node(const ClusterState& cluster, NodeIndex node, std::in
     preferred_socket[static_cast<std::size_t>(n.topology.gpus[g].socket)] = 1;
   }
   a.cores.reserve(static_cast<std::size_t>(cores));
-  if (gpus > 0) {
-    for (std::size_t c = 0; c < n.core_used.size() && std::ssize(a.cores) < cores; ++c) {
-      const auto socket = n.topology.socket_of_core(static_cast<std::int32_t>(c));
-      if (!n.core_used[c] && preferred_socket[static_cast<std::size_t>(socket)]) {
-        a.cores.push_back(static_cast<std::int32_t>(c));
+  std::vector<std::uint8_t> taken(n.core_used);  // used by others, or already given here
+  auto take_cores = [&](bool gpu_sockets_only) {
+    for (std::size_t c = 0; c < taken.size() && std::ssize(a.cores) < cores; ++c) {
+      if (taken[c]) continue;
+      if (gpu_sockets_only) {
+        const auto socket = n.topology.socket_of_core(static_cast<std::int32_t>(c));
+        if (!preferred_socket[static_cast<std::size_t>(socket)]) continue;
       }
+      taken[c] = 1;
+      a.cores.push_back(static_cast<std::int32_t>(c));
     }
-  }
-  for (std::size_t c = 0; c < n.core_used.size() && std::ssize(a.cores) < cores; ++c) {
-    if (n.core_used[c]) continue;
-    if (std::find(a.cores.begin(), a.cores.end(), static_cast<std::int32_t>(c)) != a.cores.end()) {
-      continue;
-    }
-    a.cores.push_back(static_cast<std::int32_t>(c));
-  }
+  };
+  if (gpus > 0) take_cores(true);
+  take_cores(false);
   std::sort(a.cores.begin(), a.cores.end());
   return a;
 }

@@ -7,7 +7,8 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   Duration waited = in.waited < Duration() ? Duration() : in.waited;
   if (waited > w.age_cap) waited = w.age_cap;
   b.age = w.age_per_minute * static_cast<double>(waited.count()) / 60.0;
-  b.fairshare = w.fairshare * in.fairshare_factor;
+  b.fairshare = in.fairshare_minutes ? *in.fairshare_minutes * w.age_per_minute
+                                     : w.fairshare * in.fairshare_factor;
   b.size = w.size * in.size_fraction;
   b.partition = w.partition * in.partition_priority;
   b.qos = w.qos * in.qos_priority;

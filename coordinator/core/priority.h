@@ -20,10 +20,13 @@ struct PriorityBreakdown {
 
 struct PriorityInputs {
   Duration waited;          // since the job became eligible
-  double fairshare_factor;  // in [0, 1]
-  double size_fraction;     // job cores / partition cores, in [0, 1]
-  double partition_priority;
-  double qos_priority;
+  double fairshare_factor = 0;  // in [0, 1]; weighted by PriorityWeights::fairshare
+  // Titan-style fair-share, in minutes of apparent waiting (weighted like age). When set it
+  // replaces the weighted factor.
+  std::optional<double> fairshare_minutes;
+  double size_fraction = 0;  // job cores / partition cores, in [0, 1]
+  double partition_priority = 0;
+  double qos_priority = 0;
   std::optional<double> cap;  // the QOS's ceiling on the total, if any
 };
 

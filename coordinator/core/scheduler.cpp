@@ -12,7 +12,9 @@
 namespace fairway {
 
 Scheduler::Scheduler(Config config)
-    : config_(std::move(config)), ledger_(config_.fairshare.half_life) {}
+    : config_(std::move(config)),
+      ledger_(config_.fairshare.half_life),
+      maxps_(config_.limits, config_.accounts) {}
 
 Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config) {
   std::unique_ptr<Scheduler> s(new Scheduler(config));
@@ -125,7 +127,7 @@ Status Scheduler::submit(JobSpec spec, Time now) {
   }
 
   // "A job may never exceed a HARD limit": one that does on its own would wait forever.
-  if (auto hard = MaxPsLimit(config_.limits, config_.accounts).hard_limit(spec.account)) {
+  if (auto hard = maxps_.hard_limit(spec.account)) {
     const double ps = static_cast<double>(spec.time_limit.count()) * static_cast<double>(r.total_cores());
     if (ps > *hard) {
       return invalid_argument(job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(ps)) +
@@ -279,33 +281,25 @@ PassResult Scheduler::schedule(Time now) {
   result.considered = waiting_.size();
   std::vector<JobRecord*> ordered;
   ordered.reserve(waiting_.size());
-  const double cluster_cores = static_cast<double>(std::max<std::int64_t>(1, [&] {
-    std::int64_t c = 0;
-    for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
-      c = std::max(c, cluster_.partition(PartitionIndex(static_cast<std::uint32_t>(p))).capacity.cores);
-    }
-    return c;
-  }()));
   const auto& target = config_.fairshare.target_share;
-  const bool needs_fairshare = config_.priority.fairshare != 0 && !target;
+  const bool needs_factor = config_.priority.fairshare != 0 && !target;
   for (JobRecord* j : waiting_) {
     if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
-    const double part_cores = static_cast<double>(cluster_.partition(j->partition).capacity.cores);
-    PriorityInputs in{now - j->eligible_since,
-                      needs_fairshare ? ledger_.factor(j->association, now) : 0.0,
-                      static_cast<double>(j->spec.resources.total_cores()) /
-                          (part_cores > 0 ? part_cores : cluster_cores),
-                      j->partition_priority, j->qos_priority, j->priority_cap};
-    j->priority = compute_priority(config_.priority, in);
+    PriorityInputs in;
+    in.waited = now - j->eligible_since;
+    in.fairshare_factor = needs_factor ? ledger_.factor(j->association, now) : 0.0;
     if (target) {
-      // Titan: the bonus (or penalty) counts as minutes waited; a cap still applies last.
-      const double minutes = ledger_.target_share_minutes(
+      in.fairshare_minutes = ledger_.target_share_minutes(
           j->association, now, target->user_target_percent, target->user_minutes_per_percent,
           target->account_target_percent, target->account_minutes_per_percent);
-      j->priority.fairshare = minutes * config_.priority.age_per_minute;
-      j->priority.total += j->priority.fairshare;
-      if (j->priority_cap && j->priority.total > *j->priority_cap) j->priority.total = *j->priority_cap;
     }
+    // A partition always has nodes, so its capacity is positive.
+    in.size_fraction = static_cast<double>(j->spec.resources.total_cores()) /
+                       static_cast<double>(cluster_.partition(j->partition).capacity.cores);
+    in.partition_priority = j->partition_priority;
+    in.qos_priority = j->qos_priority;
+    in.cap = j->priority_cap;
+    j->priority = compute_priority(config_.priority, in);
     ordered.push_back(j);
   }
   std::sort(ordered.begin(), ordered.end(), [](const JobRecord* a, const JobRecord* b) {
@@ -315,18 +309,17 @@ PassResult Scheduler::schedule(Time now) {
   });
 
   const std::vector<JobRecord*> eligible = EligibilityLimits(config_.limits).filter(ordered, running_);
-  MaxPsLimit maxps(config_.limits, config_.accounts);
   BackfillEngine::GateFn gate;
-  if (maxps.enabled()) {
-    maxps.begin_pass(running_, eligible, now);
-    gate = [&](const JobRecord& j) { return maxps.check(j); };
+  if (maxps_.enabled()) {
+    maxps_.begin_pass(running_, eligible, now);
+    gate = [&](const JobRecord& j) { return maxps_.check(j); };
   }
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
   result.reservations = engine.run(
       eligible, running_, now,
       [&](JobRecord& j, Allocation alloc) {
         result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at});
-        if (gate) maxps.on_start(j);
+        if (gate) maxps_.on_start(j);
         start_job(j, std::move(alloc), now);
       },
       gate);

@@ -11,6 +11,7 @@
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_record.h"
+#include "coordinator/core/maxps_limit.h"
 #include "shared/base/result.h"
 #include "shared/config/config.h"
 
@@ -67,6 +68,7 @@ class Scheduler {
   Config config_;
   ClusterState cluster_;
   FairShareLedger ledger_;
+  MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
   std::vector<JobRecord*> waiting_;  // pending, held or blocked
