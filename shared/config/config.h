@@ -116,8 +116,29 @@ struct LimitsConfig {
   LimitScope maxps_scope = LimitScope::kUser;
 };
 
+// Where the daemons listen and keep state, and how they watch each other ([coordinator]).
+struct CoordinatorConfig {
+  std::string listen_agents = "tcp://127.0.0.1:6817";
+  std::string listen_clients = "ipc:///run/fairway/coordinator.sock";
+  std::string state_dir = "/var/lib/fairway";
+  Duration heartbeat_timeout = Duration::seconds(30);  // a silent node goes down after this
+  Duration pass_interval = Duration::seconds(5);       // a pass runs at least this often
+  std::int32_t submit_burst = 1000;                    // per-user token bucket (DESIGN section 3)
+  double submit_refill_per_s = 2;
+};
+
+// How agents run jobs ([agent]); the command line may override the paths.
+struct AgentConfig {
+  std::string spool_dir = "/var/spool/fairway";
+  Duration heartbeat_interval = Duration::seconds(5);
+  Duration kill_grace = Duration::seconds(30);  // TERM, then KILL after this
+  bool allow_root_jobs = false;                 // uid 0 jobs are refused unless set
+};
+
 struct Config {
   std::string cluster_name = "fairway";
+  CoordinatorConfig coordinator;
+  AgentConfig agent;
   std::vector<NodeTopology> nodes;        // expanded, one per node, names unique
   // Never empty after parse_config, and exactly one is_default: without [[partitions]]
   // one default "batch" over every node; with partitions but no `default = true`, the first.

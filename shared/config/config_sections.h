@@ -31,5 +31,7 @@ Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg)
 Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg);
+// [coordinator] and [agent]: the daemons' endpoints, paths and timers.
+Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg);
 
 }  // namespace fairway::config_internal

@@ -1,0 +1,65 @@
+// The [coordinator] and [agent] tables: endpoints, state paths and timers of the daemons.
+#include <string>
+#include <string_view>
+
+#include "shared/config/config_sections.h"
+#include "shared/config/toml_reading.h"
+
+namespace fairway::config_internal {
+namespace {
+
+// ZeroMQ endpoints we serve on: a typo here would otherwise surface as a bind error
+// far from the config line that caused it.
+Status check_endpoint(const TomlReader& r, std::string_view path, const std::string& e) {
+  for (std::string_view scheme : {"tcp://", "ipc://", "inproc://"}) {
+    if (e.starts_with(scheme) && e.size() > scheme.size()) return ok_status();
+  }
+  return r.fail(path, "invalid endpoint '" + e + "' (expected tcp://HOST:PORT or ipc://PATH)");
+}
+
+Status parse_coordinator(const TomlReader& r, const toml::table& root, CoordinatorConfig& c) {
+  auto tbl = r.sub_table(root, "coordinator", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  const char* p = "coordinator";
+  FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
+                                  "heartbeat_timeout", "pass_interval", "submit_burst",
+                                  "submit_refill_per_s"}));
+  FAIRWAY_TRY(r.read_string(t, "listen_agents", p, c.listen_agents));
+  FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_agents", c.listen_agents));
+  FAIRWAY_TRY(r.read_string(t, "listen_clients", p, c.listen_clients));
+  FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_clients", c.listen_clients));
+  FAIRWAY_TRY(r.read_string(t, "state_dir", p, c.state_dir));
+  if (c.state_dir.empty()) return r.fail("coordinator.state_dir", "must not be empty");
+  FAIRWAY_TRY(r.read_time(t, "heartbeat_timeout", p, true, c.heartbeat_timeout));
+  FAIRWAY_TRY(r.read_time(t, "pass_interval", p, true, c.pass_interval));
+  FAIRWAY_TRY(r.read_int(t, "submit_burst", p, 1, 1000000000, c.submit_burst));
+  FAIRWAY_TRY(r.read_number(t, "submit_refill_per_s", p, false, c.submit_refill_per_s));
+  return ok_status();
+}
+
+Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a) {
+  auto tbl = r.sub_table(root, "agent", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  const char* p = "agent";
+  FAIRWAY_TRY(r.check_keys(t, p, {"spool_dir", "heartbeat_interval", "kill_grace",
+                                  "allow_root_jobs"}));
+  FAIRWAY_TRY(r.read_string(t, "spool_dir", p, a.spool_dir));
+  if (a.spool_dir.empty()) return r.fail("agent.spool_dir", "must not be empty");
+  FAIRWAY_TRY(r.read_time(t, "heartbeat_interval", p, true, a.heartbeat_interval));
+  FAIRWAY_TRY(r.read_time(t, "kill_grace", p, false, a.kill_grace));
+  FAIRWAY_TRY(r.read_bool(t, "allow_root_jobs", p, a.allow_root_jobs));
+  return ok_status();
+}
+
+}  // namespace
+
+Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg) {
+  FAIRWAY_TRY(parse_coordinator(r, root, cfg.coordinator));
+  return parse_agent(r, root, cfg.agent);
+}
+
+}  // namespace fairway::config_internal

@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "config_test_util.h"
+#include "shared/config/config.h"
+
+namespace fairway {
+namespace {
+
+using config_test::parse_error;
+using config_test::parse_ok;
+
+TEST(ConfigDaemons, DefaultsWithoutTables) {
+  Config c = parse_ok("");
+  EXPECT_EQ(c.coordinator.listen_agents, "tcp://127.0.0.1:6817");
+  EXPECT_EQ(c.coordinator.heartbeat_timeout, Duration::seconds(30));
+  EXPECT_EQ(c.agent.kill_grace, Duration::seconds(30));
+  EXPECT_FALSE(c.agent.allow_root_jobs);
+}
+
+TEST(ConfigDaemons, ReadsEveryKey) {
+  Config c = parse_ok(R"(
+[coordinator]
+listen_agents = "tcp://0.0.0.0:7000"
+listen_clients = "ipc:///tmp/fw.sock"
+state_dir = "/srv/fw"
+heartbeat_timeout = "2m"
+pass_interval = 3
+submit_burst = 50
+submit_refill_per_s = 0.5
+[agent]
+spool_dir = "/tmp/spool"
+heartbeat_interval = "10s"
+kill_grace = 5
+allow_root_jobs = true
+)");
+  EXPECT_EQ(c.coordinator.listen_agents, "tcp://0.0.0.0:7000");
+  EXPECT_EQ(c.coordinator.listen_clients, "ipc:///tmp/fw.sock");
+  EXPECT_EQ(c.coordinator.state_dir, "/srv/fw");
+  EXPECT_EQ(c.coordinator.heartbeat_timeout, Duration::minutes(2));
+  EXPECT_EQ(c.coordinator.pass_interval, Duration::seconds(3));
+  EXPECT_EQ(c.coordinator.submit_burst, 50);
+  EXPECT_DOUBLE_EQ(c.coordinator.submit_refill_per_s, 0.5);
+  EXPECT_EQ(c.agent.spool_dir, "/tmp/spool");
+  EXPECT_EQ(c.agent.heartbeat_interval, Duration::seconds(10));
+  EXPECT_EQ(c.agent.kill_grace, Duration::seconds(5));
+  EXPECT_TRUE(c.agent.allow_root_jobs);
+}
+
+TEST(ConfigDaemons, ErrorsNameTheKeyAndValue) {
+  EXPECT_CONTAINS(parse_error("[coordinator]\nlisten_agents = \"localhost:1\"\n"),
+                  "coordinator.listen_agents");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nlisten_agents = \"localhost:1\"\n"), "localhost:1");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nheartbeat_timeout = 0\n"),
+                  "coordinator.heartbeat_timeout");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nstate_dir = \"\"\n"), "coordinator.state_dir");
+  EXPECT_CONTAINS(parse_error("[agent]\nallow_root_jobs = 1\n"), "agent.allow_root_jobs");
+  EXPECT_CONTAINS(parse_error("[agent]\nspool = \"/x\"\n"), "spool");
+}
+
+}  // namespace
+}  // namespace fairway
