@@ -20,11 +20,16 @@ namespace fairway {
 
 struct NodeState {
   NodeTopology topology;
-  std::vector<std::uint8_t> core_used;  // per node-local core: 1 when allocated
+  // Per node-local core: 0 free, 1 allocated, kOffline withheld while the node is down
+  // (so nothing else needs to know about down nodes: their cores are simply not free).
+  std::vector<std::uint8_t> core_used;
   std::vector<std::uint8_t> gpu_used;
   std::int32_t free_cores = 0;
   std::int32_t free_gpus = 0;
   std::vector<PartitionIndex> partitions;  // partitions this node belongs to
+  bool up = true;
+
+  static constexpr std::uint8_t kOffline = 2;
 
   ResourceAmount free() const { return {free_cores, free_gpus}; }
   ResourceAmount capacity() const { return {topology.total_cores(), topology.total_gpus()}; }
@@ -53,6 +58,12 @@ struct PartitionState {
 class ClusterState {
  public:
   NodeIndex add_node(NodeTopology topology);
+  // A node that joins after the partitions exist (an agent registering): it becomes a
+  // member of `partitions`, whose capacities and indices are rebuilt.
+  NodeIndex add_node_later(NodeTopology topology, const std::vector<PartitionIndex>& partitions);
+  // A down node keeps its running jobs' cores allocated; its free cores (and those its
+  // jobs release while it is down) are withheld until it is up again.
+  void set_node_up(NodeIndex n, bool up);
   // Node names must already be added; each partition is a set of nodes.
   Result<PartitionIndex> add_partition(const std::string& name,
                                        const std::vector<std::string>& node_names);
@@ -73,6 +84,8 @@ class ClusterState {
 
  private:
   void set_node_free(NodeIndex n, ResourceAmount before);
+  void rebuild_partition(PartitionIndex p);
+  void rebuild_overlaps();
   std::vector<NodeState> nodes_;
   std::vector<PartitionState> partitions_;
   std::unordered_map<std::string, NodeIndex> node_by_name_;

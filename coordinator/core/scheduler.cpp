@@ -16,14 +16,17 @@ Scheduler::Scheduler(Config config)
       ledger_(config_.fairshare.half_life),
       maxps_(config_.limits, config_.accounts) {}
 
-Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config) {
+Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeSource source) {
   std::unique_ptr<Scheduler> s(new Scheduler(config));
-  if (auto st = s->init(); !st) return std::unexpected(st.error());
+  if (auto st = s->init(source); !st) return std::unexpected(st.error());
   return s;
 }
 
-Status Scheduler::init() {
-  if (config_.nodes.empty()) return invalid_argument("config declares no nodes");
+Status Scheduler::init(NodeSource source) {
+  node_source_ = source;
+  if (config_.nodes.empty() && source == NodeSource::kConfig) {
+    return invalid_argument("config declares no nodes");
+  }
   for (const auto& n : config_.nodes) cluster_.add_node(n);
   std::vector<PartitionConfig> partitions = config_.partitions;
   if (partitions.empty()) {
@@ -59,7 +62,13 @@ const JobRecord* Scheduler::job(JobId id) const {
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
-Status Scheduler::submit(JobSpec spec, Time now) {
+Status Scheduler::submit(JobSpec spec, Time now) { return admit(std::move(spec), now, false); }
+
+Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since) {
+  return admit(std::move(spec), eligible_since, true);
+}
+
+Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   const std::string job = "job " + std::to_string(spec.id.value());
   if (jobs_.contains(spec.id.value())) {
     return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
@@ -113,7 +122,7 @@ Status Scheduler::submit(JobSpec spec, Time now) {
     spec.resources.nodes = (r.cores + node_cores - 1) / node_cores;
     spec.resources.cores = node_cores;
   }
-  if (!can_ever_fit(cluster_, pidx, r)) {
+  if (!restoring && !can_ever_fit(cluster_, pidx, r)) {
     const PartitionState& ps = cluster_.partition(pidx);
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
@@ -127,7 +136,7 @@ Status Scheduler::submit(JobSpec spec, Time now) {
   }
 
   // "A job may never exceed a HARD limit": one that does on its own would wait forever.
-  if (auto hard = maxps_.hard_limit(spec.account)) {
+  if (auto hard = restoring ? std::nullopt : maxps_.hard_limit(spec.account)) {
     const double ps = static_cast<double>(spec.time_limit.count()) * static_cast<double>(r.total_cores());
     if (ps > *hard) {
       return invalid_argument(job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(ps)) +
@@ -137,14 +146,14 @@ Status Scheduler::submit(JobSpec spec, Time now) {
     }
   }
   const auto& max_open = config_.limits.max_submitted_jobs_per_user;
-  if (max_open && open_jobs_by_user_[spec.user] >= *max_open) {
+  if (!restoring && max_open && open_jobs_by_user_[spec.user] >= *max_open) {
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": user '" + spec.user + "' already has " +
                           std::to_string(open_jobs_by_user_[spec.user]) +
                           " jobs pending or running (limits.max_submitted_jobs_per_user = " +
                           std::to_string(*max_open) + ")");
   }
-  if (pc->max_jobs_per_user &&
+  if (!restoring && pc->max_jobs_per_user &&
       open_jobs_by_partition_user_[partition_user_key(spec)] >= *pc->max_jobs_per_user) {
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": user '" + spec.user + "' already has " +
@@ -293,9 +302,11 @@ PassResult Scheduler::schedule(Time now) {
           j->association, now, target->user_target_percent, target->user_minutes_per_percent,
           target->account_target_percent, target->account_minutes_per_percent);
     }
-    // A partition always has nodes, so its capacity is positive.
-    in.size_fraction = static_cast<double>(j->spec.resources.total_cores()) /
-                       static_cast<double>(cluster_.partition(j->partition).capacity.cores);
+    // A partition of a registering cluster may have no nodes yet.
+    const std::int64_t capacity = cluster_.partition(j->partition).capacity.cores;
+    in.size_fraction = capacity > 0 ? static_cast<double>(j->spec.resources.total_cores()) /
+                                          static_cast<double>(capacity)
+                                    : 0.0;
     in.partition_priority = j->partition_priority;
     in.qos_priority = j->qos_priority;
     in.cap = j->priority_cap;

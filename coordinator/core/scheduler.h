@@ -31,10 +31,23 @@ struct PassResult {
   std::size_t reservations = 0;  // jobs given a reservation
 };
 
+// Where the machine comes from: the config's [[nodes]] (the simulator, and daemons of
+// clusters that declare their nodes), or agents registering (a cluster with no [[nodes]]).
+enum class NodeSource { kConfig, kRegistration };
+
 class Scheduler {
  public:
-  // Builds the machine from config.nodes and config.partitions.
-  static Result<std::unique_ptr<Scheduler>> create(const Config& config);
+  // Builds the machine from config.nodes and config.partitions. With kRegistration the
+  // config may declare no nodes; add_node() brings them in as their agents register.
+  static Result<std::unique_ptr<Scheduler>> create(const Config& config,
+                                                   NodeSource source = NodeSource::kConfig);
+
+  // A node whose agent registered and that the config does not declare: it joins every
+  // partition that lists no nodes of its own. Error if the name exists or the config
+  // declares nodes (then only declared names may register).
+  Result<NodeIndex> add_node(NodeTopology topology);
+  // A down node takes no new jobs; what its running jobs release is withheld until it is up.
+  void set_node_up(NodeIndex n, bool up);
 
   // Accepts a job or says exactly why not (unknown partition, over the time limit, larger
   // than the partition can ever hold, duplicate id, ...).
@@ -44,6 +57,15 @@ class Scheduler {
   Status cancel(JobId id, Time now);
   Status hold(JobId id);
   Status release(JobId id, Time now);
+  // A running job goes back to the queue (its node failed, an admin asked): its cores are
+  // released and it waits again, aging from `now`.
+  Status requeue(JobId id, Time now);
+
+  // After a coordinator restart: jobs accepted before it come back without the admission
+  // checks (they passed them once, and their nodes may not have registered yet).
+  Status restore_waiting(JobSpec spec, Time eligible_since);
+  // ... and a job that was running, on the cores it holds (which must be free).
+  Status restore_running(JobSpec spec, Allocation alloc, Time start);
   // Drops the record of a job in a terminal state (the simulator does this to keep
   // memory flat over millions of jobs; the daemon keeps records until archived).
   void forget(JobId id);
@@ -60,7 +82,8 @@ class Scheduler {
 
  private:
   explicit Scheduler(Config config);
-  Status init();
+  Status init(NodeSource source);
+  Status admit(JobSpec spec, Time now, bool restoring);
   void start_job(JobRecord& j, Allocation alloc, Time now);
   void remove_from(std::vector<JobRecord*>& list, JobRecord& j);
   JobRecord* find(JobId id);
@@ -68,6 +91,7 @@ class Scheduler {
   Config config_;
   ClusterState cluster_;
   FairShareLedger ledger_;
+  NodeSource node_source_ = NodeSource::kConfig;
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
