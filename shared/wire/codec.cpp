@@ -87,7 +87,7 @@ void put_program(Packer& pk, const JobProgram& p) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(7 + kProgramKeys);
+  pk.pack_map(9 + kProgramKeys);
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -96,6 +96,8 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_kv(pk, "cores", m.cores);
   put_kv(pk, "gpus", m.gpus);
   put_kv(pk, "time_limit", m.time_limit.count());
+  put_kv(pk, "nodelist", m.nodelist);
+  put_kv(pk, "partition", std::string_view(m.partition));
 }
 
 void encode_payload(Packer& pk, const SignalJob& m) {
@@ -235,6 +237,8 @@ LaunchJob read_launch(MapReader& r) {
   m.cores = r.i32_list("cores");
   m.gpus = r.i32_list("gpus");
   m.time_limit = Duration::seconds(r.i64("time_limit", 0));
+  m.nodelist = r.str_list("nodelist");
+  m.partition = r.str("partition");
   return m;
 }
 

@@ -97,6 +97,8 @@ struct LaunchJob {
   std::vector<std::int32_t> cores;
   std::vector<std::int32_t> gpus;
   Duration time_limit;
+  std::vector<std::string> nodelist;  // every node of the job, this one first
+  std::string partition;
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -92,6 +92,8 @@ inline LaunchJob sample_launch() {
   m.cores = {4, 5, 6, 7, 28, 29};
   m.gpus = {1};
   m.time_limit = Duration::hours(48);
+  m.nodelist = {"cn01", "cn02"};
+  m.partition = "batch";
   return m;
 }
 

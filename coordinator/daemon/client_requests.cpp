@@ -1,0 +1,250 @@
+// CoordinatorService: what users ask through the `fairway` CLI (submit, queue, show,
+// cancel, hold, release, requeue, nodes). Replies leave only after the turn commits.
+#include <algorithm>
+#include <csignal>
+#include <map>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_views.h"
+#include "shared/base/log.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+std::string id_str(JobId id) { return std::to_string(id.value()); }
+
+Status check_program(const wire::JobProgram& p) {
+  if (p.script.empty() && p.argv.empty()) {
+    return invalid_argument("the job has neither a script nor a command (--wrap)");
+  }
+  if (p.working_dir.empty() || p.working_dir.front() != '/') {
+    return invalid_argument("working_dir must be an absolute path, got '" + p.working_dir + "'");
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+void CoordinatorService::on_client_frame(const std::string& peer, std::string_view frame, Time now) {
+  auto decoded = wire::decode(frame);
+  if (!decoded) {
+    ++counters_.bad_frames;
+    error_reply(Channel::kClients, peer, decoded.error().code, decoded.error().message);
+    return;
+  }
+  if (auto* m = std::get_if<wire::SubmitRequest>(&*decoded)) return on_submit(peer, *m, now);
+  if (auto* m = std::get_if<wire::SubmitBatch>(&*decoded)) return on_submit_batch(peer, *m, now);
+  if (auto* m = std::get_if<wire::JobQuery>(&*decoded)) return on_job_query(peer, *m, now);
+  if (auto* m = std::get_if<wire::JobControl>(&*decoded)) return on_job_control(peer, *m, now);
+  if (auto* m = std::get_if<wire::NodeQuery>(&*decoded)) return on_node_query(peer, *m, now);
+  ++counters_.bad_frames;
+  error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,
+              "unexpected message " + std::string(wire::to_string(wire::message_type(*decoded))) +
+                  " on the client channel");
+}
+
+std::string CoordinatorService::default_account(const std::string& user) const {
+  for (const auto& a : config_.accounts) {
+    if (std::find(a.users.begin(), a.users.end(), user) != a.users.end()) return a.name;
+  }
+  return "default";
+}
+
+Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, Time now) {
+  const std::string& user = m.spec.user;
+  if (user.empty()) return invalid_argument("spec.user is empty");
+  if (!m.client_token.empty()) {
+    // A retried submit (the reply was lost) gets the job the first attempt made.
+    auto it = by_token_.find(user + '\0' + m.client_token);
+    if (it != by_token_.end()) return it->second;
+  }
+  if (auto st = check_program(m.program); !st) return std::unexpected(st.error());
+  if (!rate_limiter_.try_take(user, now)) {
+    return make_error(ErrorCode::kResourceExhausted,
+                      "user '" + user + "' is over the submission rate limit (" +
+                          std::to_string(config_.coordinator.submit_burst) + " jobs, refilled at " +
+                          std::to_string(config_.coordinator.submit_refill_per_s) +
+                          "/s); retry in " +
+                          std::to_string(rate_limiter_.wait_for_token(user, now).count()) + " s");
+  }
+  if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
+  auto id = store_->allocate_job_id();
+  if (!id) return std::unexpected(id.error());
+
+  wire::SubmitRequest stored = m;
+  stored.spec.id = *id;
+  stored.spec.submit_time = now;
+  if (stored.spec.account.empty()) stored.spec.account = default_account(user);
+  if (stored.spec.name.empty()) stored.spec.name = m.program.argv.empty() ? "script" : "wrap";
+  if (auto st = scheduler_->submit(stored.spec, now); !st) return std::unexpected(st.error());
+  // The core may have filled in the partition and QOS defaults: store what it decided.
+  stored.spec = scheduler_->job(*id)->spec;
+
+  StoredJob s;
+  s.id = *id;
+  s.user = user;
+  s.client_token = m.client_token;
+  s.request = wire::encode(stored);
+  s.state = stored.spec.hold ? JobState::kHeld : JobState::kPending;
+  s.submit_time = now;
+  if (auto st = store_->insert_job(s); !st) {
+    (void)scheduler_->cancel(*id, now);
+    scheduler_->forget(*id);
+    return std::unexpected(st.error());
+  }
+  JobTracking& t = tracking_[id->value()];
+  t.working_dir = m.program.working_dir;
+  t.stdout_path = m.program.stdout_path;
+  t.stderr_path = m.program.stderr_path;
+  if (!m.client_token.empty()) by_token_[user + '\0' + m.client_token] = *id;
+  turn_submits_.push_back(*id);
+  ++counters_.submitted;
+  dirty_ = true;
+  log_event(LogLevel::kInfo, "job_submitted",
+            {{"job", id_str(*id)}, {"user", user}, {"partition", stored.spec.partition},
+             {"cores", std::to_string(stored.spec.resources.total_cores())}});
+  return *id;
+}
+
+void CoordinatorService::on_submit(const std::string& peer, const wire::SubmitRequest& m, Time now) {
+  auto id = accept_submit(m, now);
+  if (!id) {
+    ++counters_.refused;
+    log_event(LogLevel::kInfo, "submit_refused", {{"user", m.spec.user}, {"error", id.error().message}});
+    error_reply(Channel::kClients, peer, id.error().code, id.error().message);
+    return;
+  }
+  reply(Channel::kClients, peer, wire::SubmitReply{*id});
+}
+
+void CoordinatorService::on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, Time now) {
+  wire::SubmitBatchReply r;
+  r.results.reserve(m.requests.size());
+  for (const auto& req : m.requests) {
+    auto id = accept_submit(req, now);
+    if (id) {
+      r.results.push_back({*id, {}});
+    } else {
+      ++counters_.refused;
+      r.results.push_back({std::nullopt, id.error().message});
+    }
+  }
+  reply(Channel::kClients, peer, r);
+}
+
+void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQuery& m, Time now) {
+  wire::JobQueryReply r;
+  r.now = now;
+  auto wanted = [&](const wire::JobView& v) {
+    if (!m.user.empty() && v.user != m.user) return false;
+    if (!m.partition.empty() && v.partition != m.partition) return false;
+    if (!m.states.empty()) {
+      return std::find(m.states.begin(), m.states.end(), v.state) != m.states.end();
+    }
+    return !is_terminal(v.state) || m.include_finished || !m.jobs.empty();
+  };
+  auto add = [&](JobId id) {
+    const JobRecord* rec = scheduler_->job(id);
+    auto t = tracking_.find(id.value());
+    if (t == tracking_.end()) return;
+    if (rec != nullptr && !is_terminal(rec->state)) {
+      wire::JobView v = job_view(*rec, t->second, scheduler_->cluster());
+      if (wanted(v)) r.jobs.push_back(std::move(v));
+    } else if (t->second.final_view && wanted(*t->second.final_view)) {
+      r.jobs.push_back(*t->second.final_view);
+    }
+  };
+  if (!m.jobs.empty()) {
+    for (JobId id : m.jobs) add(id);
+  } else {
+    for (const JobRecord* rec : scheduler_->waiting()) add(rec->spec.id);
+    for (const JobRecord* rec : scheduler_->running()) add(rec->spec.id);
+    if (m.include_finished || !m.states.empty()) {
+      for (std::uint64_t id : finished_order_) add(JobId(id));
+    }
+  }
+  std::sort(r.jobs.begin(), r.jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  reply(Channel::kClients, peer, r);
+}
+
+Status CoordinatorService::control_one(wire::JobAction action, JobId id, const std::string& user, Time now) {
+  const JobRecord* rec = scheduler_->job(id);
+  auto t = tracking_.find(id.value());
+  if (t == tracking_.end()) return make_error(ErrorCode::kNotFound, "job " + id_str(id) + " does not exist");
+  if (rec == nullptr || is_terminal(rec->state)) {
+    const JobState s = t->second.final_view ? t->second.final_view->state : JobState::kCompleted;
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + id_str(id) + " has already ended (" + std::string(to_string(s)) + ")");
+  }
+  // Identity is what the client says until MUNGE arrives (DESIGN section 5): root may act
+  // on any job, others on their own.
+  if (user != "root" && user != rec->spec.user) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + id_str(id) + " belongs to '" + rec->spec.user + "', not '" + user + "'");
+  }
+  const bool running = rec->state == JobState::kRunning || rec->state == JobState::kCompleting;
+  switch (action) {
+    case wire::JobAction::kCancel:
+      if (running) {
+        t->second.cancel_requested = true;
+        signal_job(id, SIGTERM);
+        log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", t->second.head_node}});
+        return ok_status();
+      }
+      if (auto st = scheduler_->cancel(id, now); !st) return st;
+      t->second.reason = "cancelled by " + user;
+      mark_terminal(id, now);
+      log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
+      break;
+    case wire::JobAction::kHold:
+      if (auto st = scheduler_->hold(id); !st) return st;
+      persist(id);
+      break;
+    case wire::JobAction::kRelease:
+      if (auto st = scheduler_->release(id, now); !st) return st;
+      persist(id);
+      break;
+    case wire::JobAction::kRequeue:
+      if (!running) {
+        return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(id) + " is " +
+                                                              std::string(to_string(rec->state)) +
+                                                              ", only running jobs can be requeued");
+      }
+      t->second.requeue_requested = true;
+      signal_job(id, SIGTERM);
+      break;
+  }
+  dirty_ = true;
+  return ok_status();
+}
+
+void CoordinatorService::on_job_control(const std::string& peer, const wire::JobControl& m, Time now) {
+  wire::JobControlReply r;
+  for (JobId id : m.jobs) {
+    auto st = control_one(m.action, id, m.user, now);
+    r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
+  }
+  reply(Channel::kClients, peer, r);
+}
+
+void CoordinatorService::on_node_query(const std::string& peer, const wire::NodeQuery& m, Time) {
+  std::map<std::uint32_t, std::vector<JobId>> jobs_on;
+  for (const JobRecord* rec : scheduler_->running()) {
+    for (const auto& na : rec->allocation.nodes) jobs_on[na.node.value()].push_back(rec->spec.id);
+  }
+  for (const std::string& name : m.nodes) {
+    if (registry_.find(name) == nullptr) {
+      error_reply(Channel::kClients, peer, ErrorCode::kNotFound, "node '" + name + "' does not exist");
+      return;
+    }
+  }
+  wire::NodeQueryReply r;
+  for (const NodeEntry& n : registry_.nodes()) {
+    if (!m.nodes.empty() && std::find(m.nodes.begin(), m.nodes.end(), n.name) == m.nodes.end()) continue;
+    r.nodes.push_back(node_view(n, scheduler_->cluster(), jobs_on[n.index.value()]));
+  }
+  reply(Channel::kClients, peer, r);
+}
+
+}  // namespace fairway::daemon

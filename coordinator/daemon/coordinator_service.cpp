@@ -1,0 +1,424 @@
+#include "coordinator/daemon/coordinator_service.h"
+
+#include <algorithm>
+#include <csignal>
+#include <unordered_set>
+
+#include "coordinator/daemon/job_views.h"
+#include "shared/base/log.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+std::string id_str(JobId id) { return std::to_string(id.value()); }
+
+// Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
+constexpr std::size_t kFinishedViewsKept = 100000;
+
+}  // namespace
+
+CoordinatorService::CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
+                                       std::unique_ptr<JobStore> store)
+    : config_(config),
+      scheduler_(std::move(scheduler)),
+      store_(std::move(store)),
+      rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s) {}
+
+Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(const Config& config, Time now) {
+  auto store = JobStore::open(config.coordinator.state_dir);
+  if (!store) return std::unexpected(store.error());
+  const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
+  auto scheduler = Scheduler::create(config, source);
+  if (!scheduler) return std::unexpected(scheduler.error());
+  std::unique_ptr<CoordinatorService> s(
+      new CoordinatorService(config, std::move(*scheduler), std::move(*store)));
+  if (auto st = s->recover(now); !st) return std::unexpected(st.error());
+  return s;
+}
+
+// ---- Agents -----------------------------------------------------------------------------
+
+void CoordinatorService::on_agent_frame(const std::string& peer, std::string_view frame, Time now) {
+  auto decoded = wire::decode(frame);
+  if (!decoded) {
+    ++counters_.bad_frames;
+    log_event(LogLevel::kWarning, "bad_agent_frame", {{"peer", peer}, {"error", decoded.error().message}});
+    return;
+  }
+  if (auto* m = std::get_if<wire::AgentRegister>(&*decoded)) return on_register(peer, *m, now);
+  if (auto* m = std::get_if<wire::Heartbeat>(&*decoded)) return on_heartbeat(peer, *m, now);
+  if (auto* m = std::get_if<wire::JobStatusUpdate>(&*decoded)) return on_status(peer, *m, now);
+  ++counters_.bad_frames;
+  log_event(LogLevel::kWarning, "unexpected_agent_message",
+            {{"peer", peer}, {"type", std::string(wire::to_string(wire::message_type(*decoded)))}});
+}
+
+void CoordinatorService::on_register(const std::string& peer, const wire::AgentRegister& m, Time now) {
+  if (m.node.empty() || m.node != peer) {
+    error_reply(Channel::kAgents, peer, ErrorCode::kInvalidArgument,
+                "AgentRegister.node '" + m.node + "' does not match the connection's identity '" + peer + "'");
+    return;
+  }
+  NodeEntry* n = registry_.find(m.node);
+  if (n == nullptr) {
+    auto idx = scheduler_->add_node(m.topology);
+    if (!idx) {
+      log_event(LogLevel::kWarning, "node_refused", {{"node", m.node}, {"error", idx.error().message}});
+      error_reply(Channel::kAgents, peer, idx.error().code, idx.error().message);
+      return;
+    }
+    n = &registry_.add(m.node, *idx, m.topology);
+    // Jobs restored from the store that ran on this node can now be placed back.
+    for (auto it = awaiting_nodes_.begin(); it != awaiting_nodes_.end();) {
+      if (adopt_restored(it->second, now)) {
+        it = awaiting_nodes_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  } else if (m.topology.total_cores() < n->topology.total_cores() ||
+             m.topology.total_gpus() < n->topology.total_gpus()) {
+    // Slurm's rule: a node with less than its config says is not trusted with jobs.
+    n->drained = true;
+    n->reason = "registered with " + std::to_string(m.topology.total_cores()) + " cores and " +
+                std::to_string(m.topology.total_gpus()) + " GPUs, the config declares " +
+                std::to_string(n->topology.total_cores()) + " and " +
+                std::to_string(n->topology.total_gpus());
+    log_event(LogLevel::kWarning, "node_drained", {{"node", n->name}, {"reason", n->reason}});
+  }
+  n->agent_version = m.agent_version;
+  registry_.heard(*n, now);
+  scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));
+  agent_seq_.erase(n->name);
+
+  // Reconcile: what the agent runs against what we believe runs there.
+  std::unordered_set<std::uint64_t> reported;
+  for (const auto& r : m.running) {
+    reported.insert(r.job.value());
+    const JobRecord* rec = scheduler_->job(r.job);
+    auto t = tracking_.find(r.job.value());
+    const bool ours = rec != nullptr && rec->state == JobState::kRunning &&
+                      t != tracking_.end() && t->second.head_node == n->name;
+    if (ours) {
+      t->second.unconfirmed_since.reset();
+      continue;
+    }
+    // Never double-run: whatever we did with it meanwhile (requeued, ended), it stops here.
+    log_event(LogLevel::kWarning, "stray_job_killed", {{"job", id_str(r.job)}, {"node", n->name}});
+    reply(Channel::kAgents, n->name, wire::SignalJob{r.job, SIGKILL, Duration()});
+  }
+  for (JobRecord* rec : scheduler_->running()) {
+    auto t = tracking_.find(rec->spec.id.value());
+    if (t == tracking_.end() || t->second.head_node != n->name) continue;
+    if (!reported.contains(rec->spec.id.value()) && !t->second.unconfirmed_since) {
+      // Its final report may still be in the agent's resend queue; wait for it a while.
+      t->second.unconfirmed_since = now;
+    }
+  }
+  log_event(LogLevel::kInfo, "node_registered",
+            {{"node", n->name}, {"cores", std::to_string(m.topology.total_cores())},
+             {"gpus", std::to_string(m.topology.total_gpus())},
+             {"running", std::to_string(m.running.size())}});
+  reply(Channel::kAgents, n->name, wire::Ack{0});
+  dirty_ = true;
+}
+
+void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heartbeat& m, Time now) {
+  NodeEntry* n = registry_.find(peer);
+  if (n == nullptr || m.node != peer) {
+    // An agent we do not know (e.g. after our restart): it must register first.
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
+    return;
+  }
+  if (n->liveness != NodeLiveness::kUp && n->last_heard) {
+    // Declared down while silent: its jobs were requeued, so it must re-register to reconcile.
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is marked down; register again");
+    return;
+  }
+  registry_.heard(*n, now);
+}
+
+void CoordinatorService::on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now) {
+  NodeEntry* n = registry_.find(peer);
+  if (n == nullptr || m.node != peer) {
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
+    return;
+  }
+  registry_.heard(*n, now);
+  auto t = tracking_.find(m.job.value());
+  const JobRecord* rec = scheduler_->job(m.job);
+  const bool ours = t != tracking_.end() && rec != nullptr && rec->state == JobState::kRunning &&
+                    t->second.head_node == n->name;
+  if (ours) {
+    t->second.unconfirmed_since.reset();
+    if (is_terminal(m.state)) {
+      t->second.exit_code = m.exit_code;
+      t->second.signal = m.signal;
+      job_ended(m.job, m.state, now);
+    }
+  } else {
+    // A duplicate, or a late report about a job that moved on: acknowledged, not applied.
+    log_event(LogLevel::kDebug, "status_ignored",
+              {{"job", id_str(m.job)}, {"node", n->name}, {"state", std::string(to_string(m.state))}});
+  }
+  reply(Channel::kAgents, n->name, wire::Ack{m.seq});
+}
+
+void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
+  JobTracking& t = tracking_[id.value()];
+  if (t.requeue_requested) {
+    t.requeue_requested = false;
+    if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
+    ++t.requeue_count;
+    t.reason = "requeued on request";
+    t.head_node.clear();
+    persist(id);
+    log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
+    dirty_ = true;
+    return;
+  }
+  JobState final_state = reported;
+  if (t.cancel_requested && reported != JobState::kCompleted) final_state = JobState::kCancelled;
+  if (final_state == JobState::kRunning || !is_terminal(final_state)) final_state = JobState::kFailed;
+  if (auto st = scheduler_->finish(id, final_state, now); !st) {
+    log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});
+    return;
+  }
+  ++counters_.finished;
+  log_event(LogLevel::kInfo, "job_ended",
+            {{"job", id_str(id)}, {"state", std::string(to_string(final_state))},
+             {"exit_code", t.exit_code ? std::to_string(*t.exit_code) : std::string("-")},
+             {"node", t.head_node}});
+  mark_terminal(id, now);
+  dirty_ = true;
+}
+
+void CoordinatorService::node_lost(NodeEntry& n, Time now) {
+  scheduler_->set_node_up(n.index, false);
+  log_event(LogLevel::kWarning, "node_down", {{"node", n.name}, {"reason", n.reason}});
+  std::vector<JobId> victims;
+  for (const JobRecord* rec : scheduler_->running()) {
+    for (const auto& na : rec->allocation.nodes) {
+      if (na.node == n.index) {
+        victims.push_back(rec->spec.id);
+        break;
+      }
+    }
+  }
+  for (JobId id : victims) lose_job(id, "node " + n.name + " lost", now);
+}
+
+void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
+  const JobRecord* rec = scheduler_->job(id);
+  if (rec == nullptr || rec->state != JobState::kRunning) return;
+  JobTracking& t = tracking_[id.value()];
+  t.unconfirmed_since.reset();
+  t.reason = why;
+  if (rec->spec.requeue) {
+    if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
+    ++t.requeue_count;
+    t.head_node.clear();
+    persist(id);
+    log_event(LogLevel::kWarning, "job_requeued", {{"job", id_str(id)}, {"reason", why}});
+  } else {
+    if (auto st = scheduler_->finish(id, JobState::kNodeFail, now); !st) return;
+    log_event(LogLevel::kWarning, "job_node_fail", {{"job", id_str(id)}, {"reason", why}});
+    mark_terminal(id, now);
+  }
+  dirty_ = true;
+}
+
+void CoordinatorService::on_timer(Time now) {
+  for (NodeEntry* n : registry_.expire_silent(now, config_.coordinator.heartbeat_timeout)) {
+    node_lost(*n, now);
+  }
+  std::vector<JobId> overdue;
+  for (const auto& [id, t] : tracking_) {
+    if (t.unconfirmed_since && now - *t.unconfirmed_since > config_.coordinator.heartbeat_timeout) {
+      overdue.push_back(JobId(id));
+    }
+  }
+  for (JobId id : overdue) lose_job(id, "no report from its node after a restart", now);
+  if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
+}
+
+// ---- Passes and launches ----------------------------------------------------------------
+
+void CoordinatorService::run_pass(Time now) {
+  const PassResult r = scheduler_->schedule(now);
+  ++counters_.passes;
+  last_pass_ = now;
+  for (const JobStart& s : r.started) launch(s.id, now);
+}
+
+void CoordinatorService::launch(JobId id, Time now) {
+  const JobRecord* rec = scheduler_->job(id);
+  JobTracking& t = tracking_[id.value()];
+  const NodeAllocation& head = rec->allocation.nodes.front();
+  t.head_node = scheduler_->cluster().node(head.node).topology.name;
+  turn_started_.push_back(id);
+  ++counters_.started;
+  persist(id);
+
+  auto request = store_->load_request(id);
+  Result<wire::Message> decoded = request ? wire::decode(*request)
+                                          : Result<wire::Message>(std::unexpected(request.error()));
+  const auto* submit = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
+  if (submit == nullptr) {
+    const std::string why = decoded ? "stored request is not a submit request" : decoded.error().message;
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(id)}, {"error", why}});
+    t.reason = "cannot read its stored request: " + why;
+    (void)scheduler_->finish(id, JobState::kFailed, now);
+    mark_terminal(id, now);
+    return;
+  }
+  wire::LaunchJob l;
+  l.job = id;
+  l.user = rec->spec.user;
+  l.account = rec->spec.account;
+  l.name = rec->spec.name;
+  l.program = submit->program;
+  l.cores = head.cores;
+  l.gpus = head.gpus;
+  l.time_limit = rec->spec.time_limit;
+  for (const auto& na : rec->allocation.nodes) {
+    l.nodelist.push_back(scheduler_->cluster().node(na.node).topology.name);
+  }
+  l.partition = rec->spec.partition;
+  turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
+  log_event(LogLevel::kInfo, "job_started",
+            {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},
+             {"gpus", std::to_string(rec->allocation.total_gpus())}});
+}
+
+void CoordinatorService::signal_job(JobId id, std::int32_t signal) {
+  const JobTracking& t = tracking_[id.value()];
+  if (t.head_node.empty()) return;
+  reply(Channel::kAgents, t.head_node, wire::SignalJob{id, signal, config_.agent.kill_grace});
+}
+
+std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
+  if (dirty_ && allow_pass) {
+    dirty_ = false;
+    run_pass(now);
+  }
+  if (in_txn_) {
+    in_txn_ = false;
+    Status st = txn_failed_ ? make_error(ErrorCode::kIo, "a write failed earlier in the turn") : store_->commit();
+    if (!st) {
+      store_->rollback();
+      ++counters_.store_errors;
+      log_event(LogLevel::kError, "store_commit_failed", {{"error", st.error().message}});
+      // Nothing of this turn is durable: undo what we would otherwise acknowledge.
+      for (JobId id : turn_started_) (void)scheduler_->requeue(id, now);
+      for (JobId id : turn_submits_) {
+        (void)scheduler_->cancel(id, now);
+        scheduler_->forget(id);
+        tracking_.erase(id.value());
+      }
+      std::vector<Outgoing> out;
+      for (auto& r : turn_replies_) {
+        if (r.channel != Channel::kClients) continue;  // agents resend until acknowledged
+        r.frame = wire::encode(wire::ErrorReply{ErrorCode::kIo, "the coordinator could not store the change: " + st.error().message});
+        out.push_back(std::move(r));
+      }
+      turn_replies_.clear();
+      turn_launches_.clear();
+      turn_submits_.clear();
+      turn_started_.clear();
+      txn_failed_ = false;
+      dirty_ = true;
+      return out;
+    }
+  }
+  txn_failed_ = false;
+  std::vector<Outgoing> out = std::move(turn_replies_);
+  out.insert(out.end(), std::make_move_iterator(turn_launches_.begin()),
+             std::make_move_iterator(turn_launches_.end()));
+  turn_replies_.clear();
+  turn_launches_.clear();
+  turn_submits_.clear();
+  turn_started_.clear();
+  return out;
+}
+
+// ---- Persistence ------------------------------------------------------------------------
+
+bool CoordinatorService::write(const Status& st, std::string_view what, JobId id) {
+  if (st) return true;
+  log_event(LogLevel::kError, "write_failed", {{"job", id_str(id)}, {"op", std::string(what)}, {"error", st.error().message}});
+  return false;
+}
+
+bool CoordinatorService::ensure_txn() {
+  if (in_txn_) return !txn_failed_;
+  auto st = store_->begin();
+  if (!st) {
+    ++counters_.store_errors;
+    log_event(LogLevel::kError, "store_begin_failed", {{"error", st.error().message}});
+    return false;
+  }
+  in_txn_ = true;
+  return true;
+}
+
+StoredJob CoordinatorService::stored_view(JobId id) const {
+  StoredJob s;
+  s.id = id;
+  const JobRecord* rec = scheduler_->job(id);
+  auto t = tracking_.find(id.value());
+  if (rec != nullptr) {
+    s.user = rec->spec.user;
+    s.state = rec->state == JobState::kBlocked ? JobState::kPending : rec->state;
+    s.submit_time = rec->spec.submit_time;
+    if (rec->state == JobState::kRunning || is_terminal(rec->state)) {
+      if (!rec->allocation.empty()) s.start_time = rec->start_time;
+    }
+    if (is_terminal(rec->state)) s.end_time = rec->end_time;
+    for (const auto& na : rec->allocation.nodes) {
+      s.allocation.push_back({scheduler_->cluster().node(na.node).topology.name, na.cores, na.gpus});
+    }
+  }
+  if (t != tracking_.end()) {
+    s.exit_code = t->second.exit_code;
+    s.signal = t->second.signal;
+    s.reason = t->second.reason;
+    s.requeue_count = t->second.requeue_count;
+  }
+  return s;
+}
+
+void CoordinatorService::persist(JobId id) {
+  if (!ensure_txn()) {
+    txn_failed_ = true;
+    return;
+  }
+  if (!write(store_->update_job(stored_view(id)), "update", id)) txn_failed_ = true;
+}
+
+void CoordinatorService::mark_terminal(JobId id, Time now) {
+  (void)now;
+  const JobRecord* rec = scheduler_->job(id);
+  JobTracking& t = tracking_[id.value()];
+  persist(id);
+  if (rec != nullptr) t.final_view = job_view(*rec, t, scheduler_->cluster());
+  scheduler_->forget(id);
+  finished_order_.push_back(id.value());
+  while (finished_order_.size() > kFinishedViewsKept) {
+    tracking_.erase(finished_order_.front());
+    finished_order_.pop_front();
+  }
+}
+
+// ---- Replies ----------------------------------------------------------------------------
+
+void CoordinatorService::reply(Channel ch, const std::string& peer, const wire::Message& m) {
+  turn_replies_.push_back({ch, peer, wire::encode(m)});
+}
+
+void CoordinatorService::error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message) {
+  reply(ch, peer, wire::ErrorReply{code, std::move(message)});
+}
+
+}  // namespace fairway::daemon

@@ -1,0 +1,141 @@
+// The coordinator's behaviour without its sockets: decoded frames in, frames out, time as
+// an argument. It owns the scheduling core, the job store and the node registry, and
+// persists every accepted change before the reply that acknowledges it leaves.
+// Not thread-safe: the daemon's one event-loop thread owns it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "coordinator/core/scheduler.h"
+#include "coordinator/daemon/job_store.h"
+#include "coordinator/daemon/node_registry.h"
+#include "coordinator/daemon/submit_rate_limiter.h"
+#include "shared/config/config.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::daemon {
+
+enum class Channel { kAgents, kClients };
+
+struct Outgoing {
+  Channel channel;
+  std::string peer;   // the ROUTER identity: the agent's node name, or the client's id
+  std::string frame;  // encoded
+};
+
+// What the daemon knows about a job beyond the core's record.
+struct JobTracking {
+  std::string working_dir, stdout_path, stderr_path;
+  std::string head_node;  // where its processes run; empty while waiting
+  bool cancel_requested = false;
+  bool requeue_requested = false;
+  std::optional<std::int32_t> exit_code, signal;
+  std::int32_t requeue_count = 0;
+  std::string reason;                     // why it ended or was requeued
+  std::optional<Time> unconfirmed_since;  // its agent re-registered without it
+  std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
+};
+
+// A job the store says was running, waiting for the nodes it ran on to register.
+struct RestoredRunning {
+  JobSpec spec;
+  std::vector<StoredNodeAllocation> allocation;
+  Time start;
+};
+
+struct ServiceCounters {
+  std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
+  std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
+  std::uint64_t store_errors = 0;
+};
+
+class CoordinatorService {
+ public:
+  // Opens the store, builds the core (nodes from the config, or from registrations when
+  // it declares none) and restores every job the store holds.
+  static Result<std::unique_ptr<CoordinatorService>> open(const Config& config, Time now);
+
+  void on_agent_frame(const std::string& peer, std::string_view frame, Time now);
+  void on_client_frame(const std::string& peer, std::string_view frame, Time now);
+  // Liveness, unconfirmed jobs and the periodic pass.
+  void on_timer(Time now);
+  // Ends an event-loop turn: runs a pass when something changed (or `force_pass`), commits
+  // the turn's writes, and only then releases the replies and launches.
+  std::vector<Outgoing> end_turn(Time now, bool allow_pass = true);
+
+  bool pass_wanted() const { return dirty_; }
+  const ServiceCounters& counters() const { return counters_; }
+  const Scheduler& scheduler() const { return *scheduler_; }
+  const NodeRegistry& nodes() const { return registry_; }
+
+ private:
+  CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
+                     std::unique_ptr<JobStore> store);
+  Status recover(Time now);
+
+  // Agents.
+  void on_register(const std::string& peer, const wire::AgentRegister& m, Time now);
+  void on_heartbeat(const std::string& peer, const wire::Heartbeat& m, Time now);
+  void on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now);
+  void node_lost(NodeEntry& n, Time now);
+  // A running job whose processes we lost track of: requeued if it allows, else node_fail.
+  void lose_job(JobId id, const std::string& why, Time now);
+  // Puts a restored running job back on its cores once all its nodes exist.
+  bool adopt_restored(const RestoredRunning& r, Time now);
+  void job_ended(JobId id, JobState reported, Time now);
+
+  // Clients (client_requests.cpp).
+  void on_submit(const std::string& peer, const wire::SubmitRequest& m, Time now);
+  Result<JobId> accept_submit(const wire::SubmitRequest& m, Time now);
+  void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, Time now);
+  void on_job_query(const std::string& peer, const wire::JobQuery& m, Time now);
+  void on_job_control(const std::string& peer, const wire::JobControl& m, Time now);
+  Status control_one(wire::JobAction action, JobId id, const std::string& user, Time now);
+  void on_node_query(const std::string& peer, const wire::NodeQuery& m, Time now);
+
+  void run_pass(Time now);
+  void launch(JobId id, Time now);
+  void signal_job(JobId id, std::int32_t signal);
+
+  // Writes go into the turn's transaction, opened on first use.
+  bool write(const Status& st, std::string_view what, JobId id);
+  bool ensure_txn();
+  void persist(JobId id);
+  StoredJob stored_view(JobId id) const;
+  void mark_terminal(JobId id, Time now);
+  std::string default_account(const std::string& user) const;
+
+  void reply(Channel ch, const std::string& peer, const wire::Message& m);
+  void send_agent(const std::string& node, const wire::Message& m);
+  void error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message);
+
+  Config config_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<JobStore> store_;
+  NodeRegistry registry_;
+  SubmitRateLimiter rate_limiter_;
+  std::unordered_map<std::uint64_t, JobTracking> tracking_;
+  std::unordered_map<std::string, JobId> by_token_;  // "user\0token"
+  std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
+  std::unordered_map<std::uint64_t, RestoredRunning> awaiting_nodes_;
+  std::unordered_map<std::string, std::uint64_t> agent_seq_;  // last status seq per node
+
+  bool in_txn_ = false;
+  bool txn_failed_ = false;
+  std::vector<JobId> turn_submits_;
+  std::vector<JobId> turn_started_;
+  std::vector<Outgoing> turn_replies_;
+  std::vector<Outgoing> turn_launches_;
+  bool dirty_ = true;
+  Time last_pass_;
+  ServiceCounters counters_;
+};
+
+}  // namespace fairway::daemon

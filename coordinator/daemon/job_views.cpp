@@ -1,0 +1,84 @@
+#include "coordinator/daemon/job_views.h"
+
+#include <algorithm>
+
+#include "coordinator/daemon/coordinator_service.h"
+
+namespace fairway::daemon {
+
+wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const ClusterState& cluster) {
+  wire::JobView v;
+  const JobSpec& s = rec.spec;
+  v.id = s.id;
+  v.name = s.name;
+  v.user = s.user;
+  v.account = s.account;
+  v.partition = s.partition;
+  v.qos = s.qos;
+  v.state = rec.state;
+  if (is_waiting(rec.state)) {
+    for (PendingReason r : rec.why.list()) {
+      v.reasons.emplace_back(reason_code(r));
+      v.reason_texts.emplace_back(reason_text(r));
+    }
+    v.estimated_start = rec.why.estimated_start;
+  }
+  v.submit_time = s.submit_time;
+  if (rec.state == JobState::kRunning || rec.state == JobState::kCompleting || is_terminal(rec.state)) {
+    if (!rec.allocation.empty() || rec.start_time != Time()) v.start_time = rec.start_time;
+  }
+  if (is_terminal(rec.state)) v.end_time = rec.end_time;
+  v.time_limit = s.time_limit;
+  v.nodes = s.resources.nodes;
+  v.cores = s.resources.cores;
+  v.gpus = s.resources.gpus;
+  v.gpu_type = s.resources.gpu_type;
+  for (const auto& na : rec.allocation.nodes) {
+    v.allocation.push_back({cluster.node(na.node).topology.name, na.cores, na.gpus});
+  }
+  const PriorityBreakdown& p = rec.priority;
+  v.priority = p.total;
+  v.priority_factors = {{"age", p.age}, {"fairshare", p.fairshare}, {"size", p.size},
+                        {"partition", p.partition}, {"qos", p.qos}};
+  v.exit_code = t.exit_code;
+  v.signal = t.signal;
+  v.working_dir = t.working_dir;
+  v.stdout_path = t.stdout_path;
+  v.stderr_path = t.stderr_path;
+  v.requeue_count = t.requeue_count;
+  return v;
+}
+
+wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
+                         const std::vector<JobId>& jobs_on_node) {
+  wire::NodeView v;
+  v.name = n.name;
+  const NodeState& ns = cluster.node(n.index);
+  const NodeTopology& t = ns.topology;
+  v.sockets = static_cast<std::int32_t>(t.sockets.size());
+  v.cores = t.total_cores();
+  v.threads_per_core = t.sockets.empty() ? 1 : t.sockets.front().threads_per_core;
+  v.gpus = t.total_gpus();
+  for (const auto& g : t.gpus) v.gpu_types.push_back(g.type);
+  v.cores_used = static_cast<std::int32_t>(std::count(ns.core_used.begin(), ns.core_used.end(), 1));
+  v.gpus_used = static_cast<std::int32_t>(std::count(ns.gpu_used.begin(), ns.gpu_used.end(), 1));
+  v.memory_mb = t.memory_mb;
+  v.last_heartbeat = n.last_heard;
+  v.reason = n.reason;
+  v.jobs = jobs_on_node;
+  for (PartitionIndex p : ns.partitions) v.partitions.push_back(cluster.partition(p).name);
+  if (n.liveness != NodeLiveness::kUp) {
+    v.state = "down";
+  } else if (n.drained) {
+    v.state = "drained";
+  } else if (v.cores_used == 0 && v.gpus_used == 0) {
+    v.state = "idle";
+  } else if (v.cores_used == v.cores) {
+    v.state = "allocated";
+  } else {
+    v.state = "mixed";
+  }
+  return v;
+}
+
+}  // namespace fairway::daemon

@@ -1,0 +1,23 @@
+// What `fairway queue`, `show job` and `nodes` display, built from the core's records and
+// the daemon's tracking: the one place that turns internal state into wire views. Pure.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "coordinator/core/cluster_state.h"
+#include "coordinator/core/job_record.h"
+#include "coordinator/daemon/node_registry.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::daemon {
+
+struct JobTracking;
+
+wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const ClusterState& cluster);
+
+// `jobs_on_node`: running jobs per node index, built once per query.
+wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
+                         const std::vector<JobId>& jobs_on_node);
+
+}  // namespace fairway::daemon

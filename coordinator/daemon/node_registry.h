@@ -1,0 +1,54 @@
+// The coordinator's view of its agents: which nodes registered, when each was last heard
+// from, and whether it is up, down (silent) or drained by an admin. No I/O; one owner thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "shared/base/ids.h"
+#include "shared/base/time.h"
+#include "shared/model/topology.h"
+
+namespace fairway::daemon {
+
+enum class NodeLiveness { kUnknown, kUp, kDown };
+
+struct NodeEntry {
+  std::string name;
+  NodeIndex index;  // in the scheduler's ClusterState
+  NodeTopology topology;
+  NodeLiveness liveness = NodeLiveness::kUnknown;  // unknown: declared, never registered
+  bool drained = false;                            // admin: take no new jobs
+  std::string reason;                              // why down or drained
+  std::optional<Time> last_heard;
+  std::string agent_version;
+};
+
+class NodeRegistry {
+ public:
+  NodeEntry& add(std::string name, NodeIndex index, NodeTopology topology);
+  NodeEntry* find(const std::string& name);
+  const NodeEntry* find(const std::string& name) const;
+  const NodeEntry* at(NodeIndex index) const;
+
+  // Marks a node heard from now; returns true when it was not up before (came back).
+  bool heard(NodeEntry& n, Time now);
+  // Up nodes silent for longer than `timeout`: each is marked down and returned.
+  std::vector<NodeEntry*> expire_silent(Time now, Duration timeout);
+
+  // Whether the scheduler may place jobs on it.
+  static bool schedulable(const NodeEntry& n) {
+    return n.liveness == NodeLiveness::kUp && !n.drained;
+  }
+
+  const std::vector<NodeEntry>& nodes() const { return nodes_; }
+
+ private:
+  std::vector<NodeEntry> nodes_;  // in registration order; never removed
+  std::unordered_map<std::string, std::size_t> by_name_;
+  std::unordered_map<std::uint32_t, std::size_t> by_index_;
+};
+
+}  // namespace fairway::daemon

@@ -1,0 +1,123 @@
+// CoordinatorService start-up: the queue, running jobs and finished jobs come back from
+// the store, so a restarted coordinator lists every job it ever accepted.
+#include <algorithm>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_views.h"
+#include "shared/base/log.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+
+Status CoordinatorService::recover(Time now) {
+  auto jobs = store_->load_jobs();
+  if (!jobs) return std::unexpected(jobs.error());
+  std::size_t waiting = 0, running = 0, finished = 0;
+  for (const StoredJob& s : *jobs) {
+    auto decoded = wire::decode(s.request);
+    const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
+    if (req == nullptr) {
+      log_event(LogLevel::kError, "job_unreadable",
+                {{"job", std::to_string(s.id.value())},
+                 {"error", decoded ? "not a submit request" : decoded.error().message}});
+      continue;
+    }
+    JobSpec spec = req->spec;
+    spec.id = s.id;
+    spec.submit_time = s.submit_time;
+    JobTracking t;
+    t.working_dir = req->program.working_dir;
+    t.stdout_path = req->program.stdout_path;
+    t.stderr_path = req->program.stderr_path;
+    t.exit_code = s.exit_code;
+    t.signal = s.signal;
+    t.requeue_count = s.requeue_count;
+    t.reason = s.reason;
+    if (!s.client_token.empty()) by_token_[s.user + '\0' + s.client_token] = s.id;
+
+    if (is_terminal(s.state)) {
+      JobRecord rec;
+      rec.spec = spec;
+      rec.state = s.state;
+      if (s.start_time) rec.start_time = *s.start_time;
+      if (s.end_time) rec.end_time = *s.end_time;
+      wire::JobView v = job_view(rec, t, scheduler_->cluster());
+      if (!s.start_time) v.start_time.reset();
+      for (const auto& a : s.allocation) v.allocation.push_back({a.node, a.cores, a.gpus});
+      t.final_view = std::move(v);
+      finished_order_.push_back(s.id.value());
+      ++finished;
+    } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
+      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time)};
+      tracking_[s.id.value()] = std::move(t);
+      if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
+      ++running;
+      continue;
+    } else {
+      spec.hold = s.state == JobState::kHeld;
+      if (auto st = scheduler_->restore_waiting(spec, s.submit_time); !st) {
+        log_event(LogLevel::kError, "job_not_restored",
+                  {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
+        continue;
+      }
+      ++waiting;
+    }
+    tracking_[s.id.value()] = std::move(t);
+  }
+  while (finished_order_.size() > 100000) {
+    tracking_.erase(finished_order_.front());
+    finished_order_.pop_front();
+  }
+
+  // Declared nodes exist from the start but take no work until their agents register.
+  // Restored running jobs were placed first, while every node still counted as up.
+  auto admin = store_->load_node_admin_states();
+  for (const NodeTopology& node : config_.nodes) {
+    const NodeIndex idx = *scheduler_->cluster().find_node(node.name);
+    NodeEntry& e = registry_.add(node.name, idx, node);
+    e.reason = "not registered yet";
+    if (admin) {
+      for (const auto& a : *admin) {
+        if (a.node == node.name && a.drained) {
+          e.drained = true;
+          e.reason = a.reason;
+        }
+      }
+    }
+    scheduler_->set_node_up(idx, false);
+  }
+  last_pass_ = now;
+  log_event(LogLevel::kInfo, "coordinator_recovered",
+            {{"waiting", std::to_string(waiting)}, {"running", std::to_string(running)},
+             {"finished", std::to_string(finished)}});
+  return ok_status();
+}
+
+bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
+  Allocation alloc;
+  for (const auto& a : r.allocation) {
+    auto idx = scheduler_->cluster().find_node(a.node);
+    if (!idx) return false;  // that node has not registered yet
+    alloc.nodes.push_back({*idx, a.cores, a.gpus});
+  }
+  JobTracking& t = tracking_[r.spec.id.value()];
+  if (auto st = scheduler_->restore_running(r.spec, alloc, r.start); !st) {
+    // Cores taken by another restored job: the store disagrees with itself. Do not guess.
+    log_event(LogLevel::kError, "running_job_not_restored",
+              {{"job", std::to_string(r.spec.id.value())}, {"error", st.error().message}});
+    JobRecord rec;
+    rec.spec = r.spec;
+    rec.state = JobState::kNodeFail;
+    rec.end_time = now;
+    t.reason = "could not be restored: " + st.error().message;
+    t.final_view = job_view(rec, t, scheduler_->cluster());
+    finished_order_.push_back(r.spec.id.value());
+    return true;
+  }
+  t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
+  // Confirmed when its agent registers listing it; lost if no report comes in time.
+  t.unconfirmed_since = now;
+  return true;
+}
+
+}  // namespace fairway::daemon

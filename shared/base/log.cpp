@@ -1,0 +1,68 @@
+#include "shared/base/log.h"
+
+#include <atomic>
+#include <cstdio>
+
+namespace fairway {
+namespace {
+
+std::atomic<LogLevel> g_min_level{LogLevel::kInfo};
+
+std::string_view level_name(LogLevel l) {
+  switch (l) {
+    case LogLevel::kDebug: return "debug";
+    case LogLevel::kInfo: return "info";
+    case LogLevel::kWarning: return "warning";
+    case LogLevel::kError: return "error";
+  }
+  return "info";
+}
+
+void stderr_sink(LogLevel level, std::string_view, std::initializer_list<LogField>,
+                 const std::string& line) {
+  // One fwrite per line so that concurrent writers do not interleave within a line.
+  std::string out = std::string(level_name(level)) + " " + line + "\n";
+  std::fwrite(out.data(), 1, out.size(), stderr);
+}
+
+std::atomic<LogSink> g_sink{&stderr_sink};
+
+bool needs_quotes(std::string_view v) {
+  if (v.empty()) return true;
+  for (char c : v) {
+    if (c == ' ' || c == '"' || c == '=' || c == '\n' || c == '\t') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void set_log_sink(LogSink sink) { g_sink = sink != nullptr ? sink : &stderr_sink; }
+void set_log_level(LogLevel min_level) { g_min_level = min_level; }
+
+std::string render_log_line(std::string_view event, std::initializer_list<LogField> fields) {
+  std::string line(event);
+  for (const auto& [key, value] : fields) {
+    line += ' ';
+    line += key;
+    line += '=';
+    if (!needs_quotes(value)) {
+      line += value;
+      continue;
+    }
+    line += '"';
+    for (char c : value) {
+      if (c == '"' || c == '\\') line += '\\';
+      line += c == '\n' ? ' ' : c;
+    }
+    line += '"';
+  }
+  return line;
+}
+
+void log_event(LogLevel level, std::string_view event, std::initializer_list<LogField> fields) {
+  if (level < g_min_level.load()) return;
+  g_sink.load()(level, event, fields, render_log_line(event, fields));
+}
+
+}  // namespace fairway
