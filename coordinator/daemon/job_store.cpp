@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <system_error>
 #include <utility>
@@ -48,6 +49,23 @@ Result<std::string> validate_job(const StoredJob& job, std::string_view operatio
   return allocation;
 }
 
+// SQLite takes a file of a few bytes for an empty database and overwrites it, so a
+// truncated or foreign fairway.db would be replaced silently. Empty is fine: in WAL mode
+// the main file stays empty until the first checkpoint.
+Status check_sqlite_header(const std::string& path) {
+  static constexpr std::string_view kHeader{"SQLite format 3\0", 16};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ok_status();  // missing: SQLite creates it; unreadable: SQLite says so
+  std::string head(kHeader.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.empty() || head == kHeader) return ok_status();
+  return make_error(ErrorCode::kIo, "cannot open job store '" + path +
+                                        "': file is not an SQLite database (its first " +
+                                        std::to_string(head.size()) +
+                                        " bytes are not the SQLite header)");
+}
+
 }  // namespace
 
 JobStore::JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id)
@@ -67,6 +85,7 @@ Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
     return make_error(ErrorCode::kIo, "state directory '" + state_dir + "' is not a directory");
   }
   std::string path = (fs::path(state_dir) / kFileName).string();
+  if (auto s = check_sqlite_header(path); !s) return std::unexpected(s.error());
   auto db = SqliteDb::open(path);
   if (!db) return std::unexpected(db.error());
 

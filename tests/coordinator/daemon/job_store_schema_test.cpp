@@ -45,7 +45,20 @@ TEST_F(JobStoreOpenTest, AGarbageFileIsAClearErrorNotACrash) {
   ASSERT_FALSE(store);
   EXPECT_EQ(store.error().code, ErrorCode::kIo);
   EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
-  EXPECT_TRUE(contains(store.error().message, "not a database")) << store.error().message;
+  EXPECT_TRUE(contains(store.error().message, "not an SQLite database")) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, GarbageBehindAValidHeaderIsAClearErrorNotACrash) {
+  fs::create_directories(state_dir());
+  {
+    std::ofstream out(db_path(), std::ios::binary);
+    out.write("SQLite format 3\0", 16);
+    for (int i = 0; i < 4096; ++i) out.put(static_cast<char>((i * 37 + 11) % 251));
+  }
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
 }
 
 TEST_F(JobStoreOpenTest, AShortGarbageFileIsAClearErrorToo) {
@@ -54,6 +67,22 @@ TEST_F(JobStoreOpenTest, AShortGarbageFileIsAClearErrorToo) {
   auto store = JobStore::open(state_dir());
   ASSERT_FALSE(store);
   EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AOneByteFileIsRefusedNotOverwritten) {
+  // SQLite alone would take this for an empty database and write a fresh one over it.
+  fs::create_directories(state_dir());
+  std::ofstream(db_path(), std::ios::binary) << "x";
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, "not an SQLite database")) << store.error().message;
+  EXPECT_EQ(fs::file_size(db_path()), 1u);
+}
+
+TEST_F(JobStoreOpenTest, AnEmptyFileIsAFreshStore) {
+  fs::create_directories(state_dir());
+  std::ofstream(db_path(), std::ios::binary).flush();
+  EXPECT_NE(open_store(), nullptr);
 }
 
 TEST_F(JobStoreOpenTest, ANewerSchemaVersionIsRefusedNamingIt) {
@@ -98,6 +127,14 @@ TEST_F(JobStoreOpenTest, AStateDirThatIsAFileIsNamed) {
   auto store = JobStore::open(file);
   ASSERT_FALSE(store);
   EXPECT_TRUE(contains(store.error().message, file)) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, ADatabasePathThatIsADirectoryIsNamed) {
+  fs::create_directories(db_path());
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
 }
 
 TEST_F(JobStoreOpenTest, AReadOnlyStateDirIsNamed) {
