@@ -1,0 +1,126 @@
+// The job store's hot path: how many submits and state changes per second one event-loop
+// turn can make durable, with 1,000 writes per transaction (one fsync per turn). The
+// store lives in a fresh directory under $TMPDIR (or /tmp): use a disk, not tmpfs.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "coordinator/daemon/job_store.h"
+
+namespace fairway::bench {
+namespace {
+
+using daemon::JobStore;
+using daemon::StoredJob;
+
+constexpr int kWritesPerTurn = 1000;
+
+// A fresh store per benchmark run, removed afterwards.
+class BenchStore {
+ public:
+  BenchStore() {
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "fairway-store-bench-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) std::abort();
+    dir_ = tmpl;
+    auto store = JobStore::open(dir_.string());
+    if (!store) std::abort();
+    store_ = std::move(*store);
+  }
+  ~BenchStore() {
+    store_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  BenchStore(const BenchStore&) = delete;
+  BenchStore& operator=(const BenchStore&) = delete;
+  JobStore& operator*() { return *store_; }
+  JobStore* operator->() { return store_.get(); }
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<JobStore> store_;
+};
+
+// About the size of an encoded submit request: script path, resources, limits, env.
+StoredJob submitted_job(JobId id) {
+  StoredJob job;
+  job.id = id;
+  job.user = "user" + std::to_string(id.value() % 500);
+  job.client_token = "cli-" + std::to_string(id.value()) + "-7f3a9c";
+  job.request = std::string(240, 'r');
+  job.submit_time = Time::from_seconds(1'700'000'000 + static_cast<std::int64_t>(id.value()));
+  return job;
+}
+
+void check(bool ok, benchmark::State& state, const char* what) {
+  if (!ok) state.SkipWithError(what);
+}
+
+void BM_JobStoreInsert(benchmark::State& state) {
+  BenchStore store;
+  const auto per_turn = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    check(store->begin().has_value(), state, "begin");
+    for (int i = 0; i < per_turn; ++i) {
+      auto id = store->allocate_job_id();
+      check(id && store->insert_job(submitted_job(*id)), state, "insert");
+    }
+    check(store->commit().has_value(), state, "commit");
+  }
+  state.SetItemsProcessed(state.iterations() * per_turn);
+}
+BENCHMARK(BM_JobStoreInsert)->Arg(kWritesPerTurn)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_JobStoreUpdate(benchmark::State& state) {
+  BenchStore store;
+  constexpr std::uint64_t kJobs = 20'000;
+  check(store->begin().has_value(), state, "begin");
+  for (std::uint64_t i = 1; i <= kJobs; ++i) {
+    check(store->insert_job(submitted_job(JobId(i))).has_value(), state, "prefill");
+  }
+  check(store->commit().has_value(), state, "commit");
+
+  // Each turn starts the next 1,000 jobs on a whole 2 x 16-core node, cycling the table.
+  std::uint64_t next = 1;
+  for (auto _ : state) {
+    check(store->begin().has_value(), state, "begin");
+    for (int i = 0; i < kWritesPerTurn; ++i) {
+      StoredJob job = submitted_job(JobId(next));
+      job.state = JobState::kRunning;
+      job.start_time = Time::from_seconds(1'700'100'000);
+      job.allocation = {{"n" + std::to_string(next % 1000),
+                         {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                          16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31},
+                         {0, 1}}};
+      check(store->update_job(job).has_value(), state, "update");
+      next = next % kJobs + 1;
+    }
+    check(store->commit().has_value(), state, "commit");
+  }
+  state.SetItemsProcessed(state.iterations() * kWritesPerTurn);
+}
+BENCHMARK(BM_JobStoreUpdate)->Unit(benchmark::kMillisecond);
+
+void BM_JobStoreLoad(benchmark::State& state) {
+  BenchStore store;
+  const auto jobs = static_cast<std::uint64_t>(state.range(0));
+  check(store->begin().has_value(), state, "begin");
+  for (std::uint64_t i = 1; i <= jobs; ++i) {
+    check(store->insert_job(submitted_job(JobId(i))).has_value(), state, "prefill");
+  }
+  check(store->commit().has_value(), state, "commit");
+  for (auto _ : state) {
+    auto loaded = store->load_jobs();
+    check(loaded && loaded->size() == jobs, state, "load");
+    benchmark::DoNotOptimize(loaded);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(jobs));
+}
+BENCHMARK(BM_JobStoreLoad)->Arg(100'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace fairway::bench

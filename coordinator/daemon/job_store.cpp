@@ -1,0 +1,314 @@
+#include "coordinator/daemon/job_store.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <system_error>
+#include <utility>
+
+#include "coordinator/daemon/allocation_codec.h"
+#include "coordinator/daemon/job_row.h"
+
+namespace fairway::daemon {
+namespace {
+
+constexpr std::uint64_t kMaxJobId =
+    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+// The terminal states as an SQL list, from the state machine itself so the two agree.
+const std::string& purge_sql() {
+  static const std::string sql = [] {
+    std::string states;
+    for (int i = 0; i <= static_cast<int>(JobState::kNodeFail); ++i) {
+      auto s = static_cast<JobState>(i);
+      if (!is_terminal(s)) continue;
+      if (!states.empty()) states += ", ";
+      states += "'" + std::string(to_string(s)) + "'";
+    }
+    return "DELETE FROM jobs WHERE end_time IS NOT NULL AND end_time < ?1 AND state IN (" + states +
+           ")";
+  }();
+  return sql;
+}
+
+// Checks what the schema cannot, and encodes the allocation.
+Result<std::string> validate_job(const StoredJob& job, std::string_view operation) {
+  std::string where = std::string(operation) + ": " + job_name(job.id);
+  if (job.id.value() == 0 || job.id.value() > kMaxJobId) {
+    return invalid_argument(where + ": id " + std::to_string(job.id.value()) +
+                            " is out of range 1.." + std::to_string(kMaxJobId));
+  }
+  if (job.requeue_count < 0) {
+    return invalid_argument(where + ": requeue_count " + std::to_string(job.requeue_count) +
+                            " is negative");
+  }
+  auto allocation = encode_allocation(job.allocation);
+  if (!allocation) return std::unexpected(allocation.error().with_context(where));
+  return allocation;
+}
+
+// SQLite takes a file of a few bytes for an empty database and overwrites it, so a
+// truncated or foreign fairway.db would be replaced silently. Empty is fine: in WAL mode
+// the main file stays empty until the first checkpoint.
+Status check_sqlite_header(const std::string& path) {
+  static constexpr std::string_view kHeader{"SQLite format 3\0", 16};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ok_status();  // missing: SQLite creates it; unreadable: SQLite says so
+  std::string head(kHeader.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.empty() || head == kHeader) return ok_status();
+  return make_error(ErrorCode::kIo, "cannot open job store '" + path +
+                                        "': file is not an SQLite database (its first " +
+                                        std::to_string(head.size()) +
+                                        " bytes are not the SQLite header)");
+}
+
+}  // namespace
+
+JobStore::JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id)
+    : db_(std::move(db)), next_job_id_(next_job_id) {}
+
+JobStore::~JobStore() { rollback(); }
+
+Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(state_dir, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo,
+                      "cannot create state directory '" + state_dir + "': " + ec.message());
+  }
+  if (!fs::is_directory(state_dir, ec)) {
+    return make_error(ErrorCode::kIo, "state directory '" + state_dir + "' is not a directory");
+  }
+  std::string path = (fs::path(state_dir) / kFileName).string();
+  if (auto s = check_sqlite_header(path); !s) return std::unexpected(s.error());
+  auto db = SqliteDb::open(path);
+  if (!db) return std::unexpected(db.error());
+
+  std::string context = "cannot open job store '" + path + "'";
+  {
+    // The first statement to read the file: this is where a non-database file shows.
+    auto mode = (*db)->prepare_cached("PRAGMA journal_mode = WAL");
+    if (!mode) return std::unexpected(mode.error().with_context(context));
+    auto row = (*mode)->step();
+    if (!row) return std::unexpected(row.error().with_context(context));
+    std::string journal = *row ? (*mode)->column_text(0) : std::string();
+    if (journal != "wal") {
+      return make_error(ErrorCode::kIo, context + ": journal_mode is '" + journal +
+                                            "', not 'wal' (does the filesystem support WAL?)");
+    }
+  }
+  // FULL: in WAL mode NORMAL may lose the last commits on power loss, and those were
+  // acknowledged. A busy timeout rides over an admin's sqlite3 shell briefly holding a lock.
+  for (std::string_view pragma : {"PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 2000"}) {
+    if (auto s = (*db)->exec(pragma, pragma); !s)
+      return std::unexpected(s.error().with_context(context));
+  }
+  if (auto s = ensure_job_store_schema(**db); !s) {
+    return std::unexpected(s.error().with_context(context));
+  }
+  auto next_id = read_next_job_id(**db);
+  if (!next_id) return std::unexpected(next_id.error().with_context(context));
+  return std::unique_ptr<JobStore>(new JobStore(std::move(*db), *next_id));
+}
+
+Status JobStore::begin() {
+  if (in_transaction_) {
+    return make_error(ErrorCode::kFailedPrecondition, "begin: a transaction is already open");
+  }
+  // IMMEDIATE takes the write lock now, so a conflict shows here and not at commit.
+  if (auto s = db_->exec("BEGIN IMMEDIATE", "begin"); !s) return s;
+  in_transaction_ = true;
+  return ok_status();
+}
+
+Status JobStore::commit() {
+  if (!in_transaction_) {
+    return make_error(ErrorCode::kFailedPrecondition, "commit: no transaction is open");
+  }
+  if (db_->in_autocommit()) {
+    // SQLite rolls a whole transaction back on some errors (disk full, I/O error).
+    in_transaction_ = false;
+    return make_error(ErrorCode::kIo,
+                      "commit on '" + db_->path() +
+                          "': SQLite rolled the transaction back after an earlier error; "
+                          "nothing written since begin() was stored");
+  }
+  if (job_id_counter_dirty_) {
+    if (auto s = persist_job_id_counter(); !s) return s;
+  }
+  if (auto s = db_->exec("COMMIT", "commit"); !s) return s;
+  in_transaction_ = false;
+  return ok_status();
+}
+
+void JobStore::rollback() {
+  // The id counter is left as it is (and left dirty): skipping ids is harmless.
+  if (!db_->in_autocommit()) (void)db_->exec("ROLLBACK", "rollback");
+  in_transaction_ = false;
+}
+
+Status JobStore::persist_job_id_counter() {
+  if (auto s = write_meta(*db_, kMetaNextJobId, std::to_string(next_job_id_)); !s) {
+    return std::unexpected(s.error().with_context("persist the job id counter"));
+  }
+  job_id_counter_dirty_ = false;
+  return ok_status();
+}
+
+Result<JobId> JobStore::allocate_job_id() {
+  if (next_job_id_ > kMaxJobId) {
+    return make_error(ErrorCode::kResourceExhausted, "allocate_job_id: job ids are exhausted");
+  }
+  JobId id(next_job_id_++);
+  job_id_counter_dirty_ = true;
+  if (!in_transaction_) {
+    if (auto s = persist_job_id_counter(); !s) return std::unexpected(s.error());
+  }
+  return id;
+}
+
+Status JobStore::insert_job(const StoredJob& job) {
+  auto allocation = validate_job(job, "insert_job");
+  if (!allocation) return std::unexpected(allocation.error());
+  if (job.user.empty())
+    return invalid_argument("insert_job: " + job_name(job.id) + ": user is empty");
+  auto stmt = db_->prepare_cached(kInsertJob);
+  if (!stmt) return std::unexpected(stmt.error());
+  if (auto s = bind_job_insert(**stmt, job, *allocation); !s)
+    return std::unexpected(s.error().with_context("insert_job: " + job_name(job.id)));
+  auto done = (*stmt)->step();
+  if (done) return ok_status();
+  if (done.error().code == ErrorCode::kAlreadyExists) {
+    if ((*stmt)->last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY) {
+      return make_error(ErrorCode::kAlreadyExists,
+                        "insert_job: " + job_name(job.id) + " already exists");
+    }
+    return make_error(ErrorCode::kAlreadyExists,
+                      "insert_job: " + job_name(job.id) + ": user '" + job.user +
+                          "' already has a job with client_token '" + job.client_token + "'");
+  }
+  return std::unexpected(done.error().with_context("insert_job: " + job_name(job.id)));
+}
+
+Result<std::optional<JobId>> JobStore::find_by_token(const std::string& user,
+                                                     const std::string& token) {
+  if (token.empty()) return std::optional<JobId>();
+  auto stmt = db_->prepare_cached("SELECT id FROM jobs WHERE user = ?1 AND client_token = ?2");
+  if (!stmt) return std::unexpected(stmt.error());
+  Status s = (*stmt)->bind_text(1, user);
+  if (s) s = (*stmt)->bind_text(2, token);
+  if (!s) return std::unexpected(s.error().with_context("find_by_token"));
+  auto row = (*stmt)->step();
+  if (!row) return std::unexpected(row.error().with_context("find_by_token"));
+  if (!*row) return std::optional<JobId>();
+  return std::optional<JobId>(JobId(static_cast<std::uint64_t>((*stmt)->column_int64(0))));
+}
+
+Status JobStore::update_job(const StoredJob& job) {
+  auto allocation = validate_job(job, "update_job");
+  if (!allocation) return std::unexpected(allocation.error());
+  auto stmt = db_->prepare_cached(kUpdateJob);
+  if (!stmt) return std::unexpected(stmt.error());
+  if (auto s = bind_job_update(**stmt, job, *allocation); !s)
+    return std::unexpected(s.error().with_context("update_job: " + job_name(job.id)));
+  auto done = (*stmt)->step();
+  if (!done) return std::unexpected(done.error().with_context("update_job: " + job_name(job.id)));
+  if (db_->changes() == 0) {
+    return make_error(ErrorCode::kNotFound, "update_job: " + job_name(job.id) + " does not exist");
+  }
+  return ok_status();
+}
+
+Result<std::vector<StoredJob>> JobStore::load_jobs() const {
+  auto stmt = db_->prepare_cached(kSelectJobs);
+  if (!stmt) return std::unexpected(stmt.error());
+  std::vector<StoredJob> jobs;
+  while (true) {
+    auto row = (*stmt)->step();
+    if (!row) return std::unexpected(row.error().with_context("load_jobs"));
+    if (!*row) break;
+    auto job = read_job_row(**stmt);
+    if (!job) return std::unexpected(job.error());
+    jobs.push_back(std::move(*job));
+  }
+  return jobs;
+}
+
+Status JobStore::purge_finished_before(Time t) {
+  auto stmt = db_->prepare_cached(purge_sql());
+  if (!stmt) return std::unexpected(stmt.error());
+  if (auto s = (*stmt)->bind_int64(1, t.seconds()); !s) return s;
+  auto done = (*stmt)->step();
+  if (!done) return std::unexpected(done.error().with_context("purge_finished_before"));
+  return ok_status();
+}
+
+Status JobStore::set_node_admin_state(const NodeAdminState& state) {
+  if (state.node.empty()) return invalid_argument("set_node_admin_state: node name is empty");
+  auto stmt = db_->prepare_cached(
+      "INSERT INTO node_admin (node, drained, reason) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (node) DO UPDATE SET drained = excluded.drained, reason = excluded.reason");
+  if (!stmt) return std::unexpected(stmt.error());
+  Status s = (*stmt)->bind_text(1, state.node);
+  if (s) s = (*stmt)->bind_int64(2, state.drained ? 1 : 0);
+  if (s) s = (*stmt)->bind_text(3, state.reason);
+  auto done = s ? (*stmt)->step() : Result<bool>(std::unexpected(s.error()));
+  if (!done) {
+    return std::unexpected(
+        done.error().with_context("set_node_admin_state: node '" + state.node + "'"));
+  }
+  return ok_status();
+}
+
+Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
+  auto stmt = db_->prepare_cached("SELECT node, drained, reason FROM node_admin ORDER BY node");
+  if (!stmt) return std::unexpected(stmt.error());
+  std::vector<NodeAdminState> states;
+  while (true) {
+    auto row = (*stmt)->step();
+    if (!row) return std::unexpected(row.error().with_context("load_node_admin_states"));
+    if (!*row) break;
+    NodeAdminState state;
+    state.node = (*stmt)->column_text(0);
+    std::string where = "load_node_admin_states: node '" + state.node + "'";
+    if ((*stmt)->column_type(0) != SQLITE_TEXT) {
+      return make_error(ErrorCode::kIo, where + ": column node: not text");
+    }
+    std::int64_t drained = (*stmt)->column_int64(1);
+    if ((*stmt)->column_type(1) != SQLITE_INTEGER || (drained != 0 && drained != 1)) {
+      return make_error(ErrorCode::kIo, where + ": column drained: '" + (*stmt)->column_text(1) +
+                                            "' is not 0 or 1");
+    }
+    if ((*stmt)->column_type(2) != SQLITE_TEXT) {
+      return make_error(ErrorCode::kIo, where + ": column reason: not text");
+    }
+    state.drained = drained == 1;
+    state.reason = (*stmt)->column_text(2);
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
+Result<std::optional<std::string>> JobStore::get_meta(const std::string& key) const {
+  auto value = read_meta(*db_, key);
+  if (!value) return std::unexpected(value.error().with_context("get_meta '" + key + "'"));
+  return value;
+}
+
+Status JobStore::set_meta(const std::string& key, const std::string& value) {
+  if (key.empty()) return invalid_argument("set_meta: key is empty");
+  if (is_reserved_meta_key(key)) {
+    return invalid_argument("set_meta: key '" + key + "' is reserved for the job store itself");
+  }
+  if (auto s = write_meta(*db_, key, value); !s) {
+    return std::unexpected(s.error().with_context("set_meta '" + key + "'"));
+  }
+  return ok_status();
+}
+
+}  // namespace fairway::daemon

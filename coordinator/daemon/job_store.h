@@ -1,0 +1,92 @@
+// The coordinator's durable job store: jobs, node admin states and a key/value meta table
+// in one SQLite file (WAL). Not thread-safe: owned and called by the event-loop thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coordinator/daemon/job_store_schema.h"
+#include "coordinator/daemon/sqlite_db.h"
+#include "coordinator/daemon/stored_job.h"
+#include "shared/base/ids.h"
+#include "shared/base/result.h"
+#include "shared/base/time.h"
+
+namespace fairway::daemon {
+
+// Durability contract (DESIGN.md section 5): a change is durable once commit() returns ok,
+// and only then may it be acknowledged. Writes made outside begin()/commit() each commit
+// on their own (one fsync each), which is correct but slow.
+//
+// A failed write inside a transaction (e.g. a duplicate token) undoes only that write; the
+// transaction stays open for the rest of the turn. If commit() fails, call rollback() and
+// acknowledge nothing from that turn.
+class JobStore {
+ public:
+  // The file inside the state directory.
+  static constexpr const char* kFileName = "fairway.db";
+  // The schema this code writes; open() refuses a file with a newer one.
+  static constexpr std::int64_t kSchemaVersion = kJobStoreSchemaVersion;
+
+  // Creates the directory if missing, opens/creates `<state_dir>/fairway.db` in WAL mode
+  // (synchronous=FULL: an acknowledged job must survive power loss), checks/creates the
+  // schema (a schema_version row; an unknown newer version is an error naming it).
+  static Result<std::unique_ptr<JobStore>> open(const std::string& state_dir);
+  // Rolls back a transaction still open: destroying the store is a crash, not a commit.
+  ~JobStore();
+  JobStore(const JobStore&) = delete;
+  JobStore& operator=(const JobStore&) = delete;
+
+  // One transaction per event-loop turn: begin(), any number of writes, commit().
+  Status begin();
+  Status commit();
+  void rollback();
+  bool in_transaction() const { return in_transaction_; }
+
+  // Ids are never reused, even after jobs are purged: a persistent counter. Ids handed out
+  // by a transaction that is rolled back are skipped, never handed out again by this store.
+  Result<JobId> allocate_job_id();
+
+  // Error (kAlreadyExists) if the id or (user, client_token) exists; an empty token never
+  // collides. Error (kInvalidArgument) for id 0, an empty user, a negative requeue count
+  // or an allocation that cannot be encoded (see allocation_codec.h).
+  Status insert_job(const StoredJob& job);
+  // The job this user submitted with this token, if any; nullopt for an empty token.
+  Result<std::optional<JobId>> find_by_token(const std::string& user, const std::string& token);
+  // Writes everything but id/user/token/request. Error (kNotFound) for an unknown id.
+  Status update_job(const StoredJob& job);
+  // Every job, by ascending id. A corrupt row is an error naming the job id and column.
+  Result<std::vector<StoredJob>> load_jobs() const;
+  // Drops terminal jobs whose end_time is before t; waiting, running and requeued jobs stay.
+  // Returns nothing about how many: use load_jobs() if that matters.
+  Status purge_finished_before(Time t);
+
+  // Upserts by node name.
+  Status set_node_admin_state(const NodeAdminState& s);
+  // Every node's admin state, by node name.
+  Result<std::vector<NodeAdminState>> load_node_admin_states() const;
+
+  // Free-form daemon state (e.g. fair-share snapshots). The store's own keys
+  // (schema_version, next_job_id) are refused by set_meta.
+  Result<std::optional<std::string>> get_meta(const std::string& key) const;
+  Status set_meta(const std::string& key, const std::string& value);
+
+  const std::string& path() const { return db_->path(); }
+
+ private:
+  JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id);
+
+  Status persist_job_id_counter();
+
+  std::unique_ptr<SqliteDb> db_;
+  // Kept in memory so that an allocation costs one UPDATE, not a read and a write; it only
+  // grows, so a rolled-back allocation can never be handed out twice.
+  std::uint64_t next_job_id_;
+  bool in_transaction_ = false;
+  // Allocations inside a transaction write the counter once, at commit, not per job.
+  bool job_id_counter_dirty_ = false;
+};
+
+}  // namespace fairway::daemon

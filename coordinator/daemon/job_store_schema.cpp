@@ -1,0 +1,161 @@
+#include "coordinator/daemon/job_store_schema.h"
+
+#include <charconv>
+#include <limits>
+#include <string>
+
+namespace fairway::daemon {
+namespace {
+
+// client_token is NULL when the submit carried none, so the partial unique index ignores
+// it. state is its name (not its number) so the file reads well in the sqlite3 shell and
+// survives a reordering of the enum. allocation is allocation_codec's text.
+constexpr std::string_view kCreateSchema = R"sql(
+CREATE TABLE meta (
+  key TEXT PRIMARY KEY NOT NULL,
+  value BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY NOT NULL,
+  user TEXT NOT NULL,
+  client_token TEXT,
+  request BLOB NOT NULL,
+  state TEXT NOT NULL,
+  submit_time INTEGER NOT NULL,
+  start_time INTEGER,
+  end_time INTEGER,
+  allocation TEXT NOT NULL,
+  exit_code INTEGER,
+  signal INTEGER,
+  reason TEXT NOT NULL,
+  requeue_count INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
+CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
+CREATE TABLE node_admin (
+  node TEXT PRIMARY KEY NOT NULL,
+  drained INTEGER NOT NULL,
+  reason TEXT NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+Result<std::int64_t> count_rows(SqliteDb& db, std::string_view sql) {
+  auto stmt = db.prepare_cached(sql);
+  if (!stmt) return std::unexpected(stmt.error());
+  auto row = (*stmt)->step();
+  if (!row) return std::unexpected(row.error());
+  if (!*row) return make_error(ErrorCode::kInternal, "no row from '" + std::string(sql) + "'");
+  return (*stmt)->column_int64(0);
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> read_meta(SqliteDb& db, std::string_view key) {
+  auto stmt = db.prepare_cached("SELECT value FROM meta WHERE key = ?1");
+  if (!stmt) return std::unexpected(stmt.error());
+  if (auto s = (*stmt)->bind_text(1, key); !s) return std::unexpected(s.error());
+  auto row = (*stmt)->step();
+  if (!row) return std::unexpected(row.error());
+  if (!*row) return std::optional<std::string>();
+  return std::optional<std::string>((*stmt)->column_blob(0));
+}
+
+Status write_meta(SqliteDb& db, std::string_view key, std::string_view value) {
+  auto stmt = db.prepare_cached(
+      "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  if (!stmt) return std::unexpected(stmt.error());
+  if (auto s = (*stmt)->bind_text(1, key); !s) return s;
+  if (auto s = (*stmt)->bind_blob(2, value); !s) return s;
+  auto row = (*stmt)->step();
+  if (!row) return std::unexpected(row.error());
+  return ok_status();
+}
+
+namespace {
+
+template <typename Int>
+std::optional<Int> parse_int(std::string_view text) {
+  Int value{};
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+Status create_schema(SqliteDb& db) {
+  if (auto s = db.exec(kCreateSchema, "create the job store schema"); !s) return s;
+  if (auto s = write_meta(db, kMetaSchemaVersion, std::to_string(kJobStoreSchemaVersion)); !s) {
+    return s;
+  }
+  return write_meta(db, kMetaNextJobId, "1");
+}
+
+Status check_schema(SqliteDb& db) {
+  auto has_meta =
+      count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'");
+  if (!has_meta) return std::unexpected(has_meta.error());
+  if (*has_meta == 0) {
+    return make_error(ErrorCode::kIo, "'" + db.path() +
+                                          "' holds tables but is not a Fairway job store "
+                                          "(no meta table)");
+  }
+  auto version_text = read_meta(db, kMetaSchemaVersion);
+  if (!version_text) return std::unexpected(version_text.error());
+  if (!*version_text) {
+    return make_error(ErrorCode::kIo,
+                      "'" + db.path() + "' has no schema_version in its meta table");
+  }
+  auto version = parse_int<std::int64_t>(**version_text);
+  if (!version || *version < 1) {
+    return make_error(ErrorCode::kIo, "'" + db.path() + "' has an unreadable schema_version '" +
+                                          **version_text + "'");
+  }
+  if (*version > kJobStoreSchemaVersion) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "'" + db.path() + "' has schema version " + std::to_string(*version) +
+                          ", newer than version " + std::to_string(kJobStoreSchemaVersion) +
+                          " that this coordinator reads; run a newer coordinator");
+  }
+  // Versions below the current one get their migrations here once a version 2 exists.
+  return ok_status();
+}
+
+}  // namespace
+
+bool is_reserved_meta_key(std::string_view key) {
+  return key == kMetaSchemaVersion || key == kMetaNextJobId;
+}
+
+Status ensure_job_store_schema(SqliteDb& db) {
+  // IMMEDIATE: two coordinators racing to create the schema must not both see it empty.
+  if (auto s = db.exec("BEGIN IMMEDIATE", "begin the schema check"); !s) return s;
+  auto tables = count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'");
+  Status result = !tables        ? Status(std::unexpected(tables.error()))
+                  : *tables == 0 ? create_schema(db)
+                                 : check_schema(db);
+  if (!result) {
+    (void)db.exec("ROLLBACK", "roll back the schema check");
+    return result;
+  }
+  return db.exec("COMMIT", "commit the schema");
+}
+
+Result<std::uint64_t> read_next_job_id(SqliteDb& db) {
+  auto counter_text = read_meta(db, kMetaNextJobId);
+  if (!counter_text) return std::unexpected(counter_text.error());
+  if (!*counter_text) {
+    return make_error(ErrorCode::kIo, "'" + db.path() + "' has no next_job_id in its meta table");
+  }
+  auto counter = parse_int<std::uint64_t>(**counter_text);
+  constexpr auto kMaxId = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (!counter || *counter < 1 || *counter > kMaxId) {
+    return make_error(ErrorCode::kIo,
+                      "'" + db.path() + "' has an unreadable next_job_id '" + **counter_text + "'");
+  }
+  auto max_id = count_rows(db, "SELECT coalesce(max(id), 0) FROM jobs");
+  if (!max_id) return std::unexpected(max_id.error());
+  std::uint64_t after_last = *max_id > 0 ? static_cast<std::uint64_t>(*max_id) + 1 : 1;
+  return *counter > after_last ? *counter : after_last;
+}
+
+}  // namespace fairway::daemon

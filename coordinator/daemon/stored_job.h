@@ -1,0 +1,47 @@
+// What the coordinator persists about a job and a node: plain records, no behaviour.
+// Value types; safe to copy between threads, no shared state.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shared/base/ids.h"
+#include "shared/base/time.h"
+#include "shared/model/job_state.h"
+
+namespace fairway::daemon {
+
+// Nodes are named, not indexed: NodeIndex is only valid within one ClusterState, and the
+// store must outlive any one cluster layout (nodes added or removed across restarts).
+struct StoredNodeAllocation {
+  std::string node;
+  std::vector<std::int32_t> cores, gpus;
+  bool operator==(const StoredNodeAllocation&) const = default;
+};
+
+struct StoredJob {
+  JobId id;
+  std::string user;
+  std::string client_token;  // may be empty (no dedup)
+  std::string request;       // opaque bytes (the encoded submit request), stored as a BLOB
+  JobState state = JobState::kPending;
+  Time submit_time;
+  std::optional<Time> start_time, end_time;
+  std::vector<StoredNodeAllocation> allocation;
+  std::optional<std::int32_t> exit_code, signal;
+  std::string reason;  // why it ended / was requeued, free text
+  std::int32_t requeue_count = 0;
+  bool operator==(const StoredJob&) const = default;
+};
+
+// An admin's decision about a node, which must survive a coordinator restart.
+struct NodeAdminState {
+  std::string node;
+  bool drained = false;
+  std::string reason;
+  bool operator==(const NodeAdminState&) const = default;
+};
+
+}  // namespace fairway::daemon

@@ -1,0 +1,161 @@
+#include "coordinator/daemon/job_store_schema.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/coordinator/daemon/store_test_fixture.h"
+
+namespace fairway::daemon {
+namespace {
+
+namespace fs = std::filesystem;
+using JobStoreOpenTest = StoreTest;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_F(JobStoreOpenTest, CreatesTheDirectoryAndAWalDatabase) {
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->path(), db_path());
+  EXPECT_TRUE(fs::is_regular_file(db_path()));
+
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path().c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "wal");
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+TEST_F(JobStoreOpenTest, AGarbageFileIsAClearErrorNotACrash) {
+  fs::create_directories(state_dir());
+  {
+    std::ofstream out(db_path(), std::ios::binary);
+    for (int i = 0; i < 512; ++i) out << "not a database " << i << '\n';
+  }
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+  EXPECT_TRUE(contains(store.error().message, "not an SQLite database")) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, GarbageBehindAValidHeaderIsAClearErrorNotACrash) {
+  fs::create_directories(state_dir());
+  {
+    std::ofstream out(db_path(), std::ios::binary);
+    out.write("SQLite format 3\0", 16);
+    for (int i = 0; i < 4096; ++i) out.put(static_cast<char>((i * 37 + 11) % 251));
+  }
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AShortGarbageFileIsAClearErrorToo) {
+  fs::create_directories(state_dir());
+  std::ofstream(db_path(), std::ios::binary) << "\x01garbage";
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AOneByteFileIsRefusedNotOverwritten) {
+  // SQLite alone would take this for an empty database and write a fresh one over it.
+  fs::create_directories(state_dir());
+  std::ofstream(db_path(), std::ios::binary) << "x";
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, "not an SQLite database")) << store.error().message;
+  EXPECT_EQ(fs::file_size(db_path()), 1u);
+}
+
+TEST_F(JobStoreOpenTest, AnEmptyFileIsAFreshStore) {
+  fs::create_directories(state_dir());
+  std::ofstream(db_path(), std::ios::binary).flush();
+  EXPECT_NE(open_store(), nullptr);
+}
+
+TEST_F(JobStoreOpenTest, ANewerSchemaVersionIsRefusedNamingIt) {
+  ASSERT_NE(open_store(), nullptr);
+  exec_raw("UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kFailedPrecondition);
+  EXPECT_TRUE(contains(store.error().message, "schema version 7")) << store.error().message;
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AnUnreadableSchemaVersionIsRefused) {
+  ASSERT_NE(open_store(), nullptr);
+  exec_raw("UPDATE meta SET value = 'v1' WHERE key = 'schema_version'");
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, "'v1'")) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AnotherApplicationsDatabaseIsRefused) {
+  fs::create_directories(state_dir());
+  exec_raw("CREATE TABLE accounts (name TEXT)");
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, "not a Fairway job store")) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AStateDirThatCannotBeCreatedIsNamed) {
+  // A regular file where a parent directory should be: fails even for root.
+  std::ofstream(dir_ / "plain-file") << "x";
+  const std::string wanted = (dir_ / "plain-file" / "state").string();
+  auto store = JobStore::open(wanted);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, wanted)) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AStateDirThatIsAFileIsNamed) {
+  const std::string file = (dir_ / "not-a-dir").string();
+  std::ofstream(file) << "x";
+  auto store = JobStore::open(file);
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, file)) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, ADatabasePathThatIsADirectoryIsNamed) {
+  fs::create_directories(db_path());
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, AReadOnlyStateDirIsNamed) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes through directory permissions";
+  fs::create_directories(state_dir());
+  fs::permissions(state_dir(), fs::perms::owner_read | fs::perms::owner_exec);
+  auto store = JobStore::open(state_dir());
+  fs::permissions(state_dir(), fs::perms::owner_all);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::kIo);
+  EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
+}
+
+TEST_F(JobStoreOpenTest, ReopeningAnExistingStoreKeepsItsSchema) {
+  ASSERT_NE(open_store(), nullptr);
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  auto version = store->get_meta("schema_version");
+  ASSERT_TRUE(version);
+  EXPECT_EQ(version->value_or(""), std::to_string(kJobStoreSchemaVersion));
+}
+
+}  // namespace
+}  // namespace fairway::daemon
