@@ -2,12 +2,14 @@
 
 #include <utility>
 
+#include "shared/wire/codec_parts.h"
 #include "shared/wire/envelope.h"
 #include "shared/wire/msgpack_io.h"
 
 namespace fairway::wire {
 namespace {
 
+using detail::encode_payload;  // the client messages' encoders, beside the ones below
 using detail::MapReader;
 using detail::Packer;
 using detail::put;
@@ -118,7 +120,16 @@ void encode_payload(Packer& pk, const ErrorReply& m) {
   put_kv(pk, "message", std::string_view(m.message));
 }
 
-void encode_payload(Packer& pk, const SubmitRequest& m) {
+void encode_payload(Packer& pk, const SubmitRequest& m) { detail::encode_submit_request(pk, m); }
+
+void encode_payload(Packer& pk, const SubmitReply& m) {
+  pk.pack_map(1);
+  put_kv(pk, "job", m.job.value());
+}
+
+}  // namespace
+
+void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
   pk.pack_map(14 + kProgramKeys);
   put_kv(pk, "client_token", std::string_view(m.client_token));
@@ -138,10 +149,7 @@ void encode_payload(Packer& pk, const SubmitRequest& m) {
   put_program(pk, m.program);
 }
 
-void encode_payload(Packer& pk, const SubmitReply& m) {
-  pk.pack_map(1);
-  put_kv(pk, "job", m.job.value());
-}
+namespace {
 
 // ---- decoding: each reader fills what it can; the caller checks the sticky error once.
 
@@ -263,7 +271,9 @@ ErrorReply read_error_reply(MapReader& r) {
   return m;
 }
 
-SubmitRequest read_submit(MapReader& r) {
+}  // namespace
+
+SubmitRequest detail::read_submit_request(MapReader& r) {
   SubmitRequest m;
   JobSpec& s = m.spec;
   m.client_token = r.str("client_token");
@@ -284,6 +294,8 @@ SubmitRequest read_submit(MapReader& r) {
   return m;
 }
 
+namespace {
+
 SubmitReply read_submit_reply(MapReader& r) { return SubmitReply{JobId(r.u64("job"))}; }
 
 Message read_payload(MessageType type, MapReader& r) {
@@ -295,8 +307,16 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kSignalJob: return read_signal(r);
     case MessageType::kAck: return read_ack(r);
     case MessageType::kErrorReply: return read_error_reply(r);
-    case MessageType::kSubmitRequest: return read_submit(r);
+    case MessageType::kSubmitRequest: return detail::read_submit_request(r);
     case MessageType::kSubmitReply: return read_submit_reply(r);
+    case MessageType::kJobQuery:
+    case MessageType::kJobQueryReply:
+    case MessageType::kJobControl:
+    case MessageType::kJobControlReply:
+    case MessageType::kNodeQuery:
+    case MessageType::kNodeQueryReply:
+    case MessageType::kSubmitBatch:
+    case MessageType::kSubmitBatchReply: return detail::read_client_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -64,8 +64,26 @@ std::string_view to_string(MessageType t) {
     case MessageType::kErrorReply: return "ErrorReply";
     case MessageType::kSubmitRequest: return "SubmitRequest";
     case MessageType::kSubmitReply: return "SubmitReply";
+    case MessageType::kJobQuery: return "JobQuery";
+    case MessageType::kJobQueryReply: return "JobQueryReply";
+    case MessageType::kJobControl: return "JobControl";
+    case MessageType::kJobControlReply: return "JobControlReply";
+    case MessageType::kNodeQuery: return "NodeQuery";
+    case MessageType::kNodeQueryReply: return "NodeQueryReply";
+    case MessageType::kSubmitBatch: return "SubmitBatch";
+    case MessageType::kSubmitBatchReply: return "SubmitBatchReply";
   }
   return "Unknown";
+}
+
+std::string_view to_string(JobAction a) {
+  switch (a) {
+    case JobAction::kCancel: return "cancel";
+    case JobAction::kHold: return "hold";
+    case JobAction::kRelease: return "release";
+    case JobAction::kRequeue: return "requeue";
+  }
+  return "unknown";
 }
 
 // message_type() relies on the variant listing its alternatives in MessageType order.
@@ -78,7 +96,15 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kLaunchJob, LaunchJob> && kAt<MessageType::kSignalJob, SignalJob> &&
               kAt<MessageType::kAck, Ack> && kAt<MessageType::kErrorReply, ErrorReply> &&
               kAt<MessageType::kSubmitRequest, SubmitRequest> &&
-              kAt<MessageType::kSubmitReply, SubmitReply>);
+              kAt<MessageType::kSubmitReply, SubmitReply> &&
+              kAt<MessageType::kJobQuery, JobQuery> &&
+              kAt<MessageType::kJobQueryReply, JobQueryReply> &&
+              kAt<MessageType::kJobControl, JobControl> &&
+              kAt<MessageType::kJobControlReply, JobControlReply> &&
+              kAt<MessageType::kNodeQuery, NodeQuery> &&
+              kAt<MessageType::kNodeQueryReply, NodeQueryReply> &&
+              kAt<MessageType::kSubmitBatch, SubmitBatch> &&
+              kAt<MessageType::kSubmitBatchReply, SubmitBatchReply>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

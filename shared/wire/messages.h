@@ -30,6 +30,14 @@ enum class MessageType : std::uint16_t {
   kErrorReply = 7,
   kSubmitRequest = 8,
   kSubmitReply = 9,
+  kJobQuery = 10,
+  kJobQueryReply = 11,
+  kJobControl = 12,
+  kJobControlReply = 13,
+  kNodeQuery = 14,
+  kNodeQueryReply = 15,
+  kSubmitBatch = 16,
+  kSubmitBatchReply = 17,
 };
 
 std::string_view to_string(MessageType t);
@@ -135,8 +143,145 @@ struct SubmitReply {
   bool operator==(const SubmitReply&) const = default;
 };
 
+// ---- Client <-> coordinator queries and control (fairway CLI). Replies carry views: what
+// a user may see of a job or node, already rendered to names (no internal indices).
+
+// Client -> coordinator: `fairway queue` and `fairway show job`.
+struct JobQuery {
+  std::vector<JobId> jobs;       // empty: all
+  std::string user;              // empty: any
+  std::string partition;         // empty: any
+  std::vector<JobState> states;  // empty: waiting and running (and, with include_finished, all)
+  bool include_finished = false;
+  bool operator==(const JobQuery&) const = default;
+};
+
+// Node-local core and GPU numbers a running job holds on one node.
+struct JobAllocationView {
+  std::string node;
+  std::vector<std::int32_t> cores;
+  std::vector<std::int32_t> gpus;
+  bool operator==(const JobAllocationView&) const = default;
+};
+
+struct PriorityFactor {
+  std::string name;  // "age", "fairshare", "qos", "partition", "size", ...
+  double value = 0;
+  bool operator==(const PriorityFactor&) const = default;
+};
+
+struct JobView {
+  JobId id;
+  std::string name;
+  std::string user;
+  std::string account;
+  std::string partition;
+  std::string qos;
+  JobState state = JobState::kPending;
+  std::vector<std::string> reasons;       // short codes: "Resources", "Priority", "Held", ...
+  std::vector<std::string> reason_texts;  // one sentence each, same order
+  Time submit_time;
+  std::optional<Time> start_time;
+  std::optional<Time> end_time;
+  std::optional<Time> estimated_start;
+  Duration time_limit;
+  // As requested (ResourceRequest): per node when nodes > 0, totals otherwise.
+  std::int32_t nodes = 0;
+  std::int32_t cores = 1;
+  std::int32_t gpus = 0;
+  std::string gpu_type;
+  std::vector<JobAllocationView> allocation;
+  double priority = 0;
+  std::vector<PriorityFactor> priority_factors;
+  std::optional<std::int32_t> exit_code;
+  std::optional<std::int32_t> signal;
+  std::string working_dir;
+  std::string stdout_path;
+  std::string stderr_path;
+  std::int32_t requeue_count = 0;
+  bool operator==(const JobView&) const = default;
+};
+
+struct JobQueryReply {
+  Time now;  // the coordinator's clock, so elapsed times do not depend on the client's
+  std::vector<JobView> jobs;
+  bool operator==(const JobQueryReply&) const = default;
+};
+
+// Wire values are forever, as for MessageType.
+enum class JobAction : std::uint8_t { kCancel = 1, kHold = 2, kRelease = 3, kRequeue = 4 };
+
+std::string_view to_string(JobAction a);
+
+// Client -> coordinator: `fairway cancel|hold|release|requeue`. `user` is who asks.
+struct JobControl {
+  JobAction action = JobAction::kCancel;
+  std::vector<JobId> jobs;
+  std::string user;
+  bool operator==(const JobControl&) const = default;
+};
+
+struct JobControlResult {
+  JobId job;
+  bool ok = false;
+  std::string message;  // why it failed; may say what happened when it succeeded
+  bool operator==(const JobControlResult&) const = default;
+};
+
+struct JobControlReply {
+  std::vector<JobControlResult> results;  // one per requested job, same order
+  bool operator==(const JobControlReply&) const = default;
+};
+
+struct NodeQuery {
+  std::vector<std::string> nodes;  // empty: all
+  bool operator==(const NodeQuery&) const = default;
+};
+
+struct NodeView {
+  std::string name;
+  std::string state;  // "idle", "mixed", "allocated", "down", "drained"
+  std::vector<std::string> partitions;
+  std::int32_t sockets = 0;
+  std::int32_t cores = 0;  // total over all sockets
+  std::int32_t threads_per_core = 1;
+  std::int32_t gpus = 0;
+  std::vector<std::string> gpu_types;
+  std::int32_t cores_used = 0;
+  std::int32_t gpus_used = 0;
+  std::int64_t memory_mb = 0;
+  std::optional<Time> last_heartbeat;
+  std::string reason;      // why it is down or drained
+  std::vector<JobId> jobs;  // running on it
+  bool operator==(const NodeView&) const = default;
+};
+
+struct NodeQueryReply {
+  std::vector<NodeView> nodes;
+  bool operator==(const NodeQueryReply&) const = default;
+};
+
+// Client -> coordinator: many submissions in one round trip (batch API).
+struct SubmitBatch {
+  std::vector<SubmitRequest> requests;
+};
+
+struct SubmitResult {
+  std::optional<JobId> job;  // set when accepted
+  std::string error;         // why it was refused
+  bool operator==(const SubmitResult&) const = default;
+};
+
+struct SubmitBatchReply {
+  std::vector<SubmitResult> results;  // same order as the requests
+  bool operator==(const SubmitBatchReply&) const = default;
+};
+
+// Alternatives in MessageType order: message_type() is the index plus one.
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
-                             Ack, ErrorReply, SubmitRequest, SubmitReply>;
+                             Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
+                             JobQueryReply, JobControl, JobControlReply, NodeQuery,
+                             NodeQueryReply, SubmitBatch, SubmitBatchReply>;
 
 MessageType message_type(const Message& m);
 

@@ -1,5 +1,6 @@
 #include "shared/wire/msgpack_io.h"
 
+#include <cmath>
 #include <utility>
 
 namespace fairway::wire::detail {
@@ -81,6 +82,11 @@ void put(Packer& pk, bool v) {
   } else {
     pk.pack_false();
   }
+}
+void put(Packer& pk, double v) { pk.pack_double(v); }
+void put(Packer& pk, const std::vector<JobId>& v) {
+  pk.pack_array(static_cast<std::uint32_t>(v.size()));
+  for (JobId id : v) put(pk, id.value());
 }
 void put(Packer& pk, const std::vector<std::int32_t>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
@@ -174,8 +180,8 @@ bool MapReader::boolean(std::string_view key) {
   return o->via.boolean;
 }
 
-std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
-  if (obj_ == nullptr || errors_.failed()) return std::nullopt;
+const msgpack::object* MapReader::find_optional(std::string_view key) {
+  if (obj_ == nullptr || errors_.failed()) return nullptr;
   const auto& m = obj_->via.map;
   for (std::uint32_t i = 0; i < m.size; ++i) {
     const Obj& k = m.ptr[i].key;
@@ -183,13 +189,70 @@ std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
       continue;
     }
     const Obj& v = m.ptr[i].val;
-    if (v.type == msgpack::type::NIL) return std::nullopt;
-    auto r = read_i64(v, errors_, path_of(key), std::numeric_limits<std::int32_t>::min(),
-                      std::numeric_limits<std::int32_t>::max());
-    if (!r) return std::nullopt;
-    return static_cast<std::int32_t>(*r);
+    return v.type == msgpack::type::NIL ? nullptr : &v;
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+double MapReader::f64(std::string_view key) {
+  const Obj* o = find(key);
+  if (o == nullptr) return 0;
+  double v = 0;
+  if (o->type == msgpack::type::FLOAT64 || o->type == msgpack::type::FLOAT32) {
+    v = o->via.f64;
+  } else if (o->type == msgpack::type::POSITIVE_INTEGER) {
+    v = static_cast<double>(o->via.u64);
+  } else if (o->type == msgpack::type::NEGATIVE_INTEGER) {
+    v = static_cast<double>(o->via.i64);
+  } else {
+    errors_.fail(path_of(key), "expected number");
+    return 0;
+  }
+  if (!std::isfinite(v)) {
+    errors_.fail(path_of(key), "expected a finite number");
+    return 0;
+  }
+  return v;
+}
+
+std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
+  const Obj* o = find_optional(key);
+  if (o == nullptr) return std::nullopt;
+  auto r = read_i64(*o, errors_, path_of(key), std::numeric_limits<std::int32_t>::min(),
+                    std::numeric_limits<std::int32_t>::max());
+  if (!r) return std::nullopt;
+  return static_cast<std::int32_t>(*r);
+}
+
+std::optional<std::int64_t> MapReader::opt_i64(std::string_view key) {
+  const Obj* o = find_optional(key);
+  if (o == nullptr) return std::nullopt;
+  return read_i64(*o, errors_, path_of(key), std::numeric_limits<std::int64_t>::min(),
+                  std::numeric_limits<std::int64_t>::max());
+}
+
+std::optional<std::uint64_t> MapReader::opt_u64(std::string_view key) {
+  const Obj* o = find_optional(key);
+  if (o == nullptr) return std::nullopt;
+  if (o->type != msgpack::type::POSITIVE_INTEGER) {
+    errors_.fail(path_of(key), "expected unsigned integer");
+    return std::nullopt;
+  }
+  return o->via.u64;
+}
+
+std::vector<std::uint64_t> MapReader::u64_list(std::string_view key) {
+  std::vector<std::uint64_t> out;
+  const auto items = list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
+    if (items[i]->type != msgpack::type::POSITIVE_INTEGER) {
+      errors_.fail(index_path(path_of(key), i), "expected unsigned integer");
+      break;
+    }
+    out.push_back(items[i]->via.u64);
+  }
+  return out;
 }
 
 std::vector<const msgpack::object*> MapReader::list(std::string_view key) {

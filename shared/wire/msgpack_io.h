@@ -24,9 +24,11 @@ void put(Packer& pk, std::int64_t v);
 void put(Packer& pk, std::uint64_t v);
 void put(Packer& pk, std::int32_t v);
 void put(Packer& pk, bool v);
+void put(Packer& pk, double v);
 void put(Packer& pk, const std::vector<std::int32_t>& v);
 void put(Packer& pk, const std::vector<std::string>& v);
 void put(Packer& pk, const std::vector<EnvVar>& v);
+void put(Packer& pk, const std::vector<JobId>& v);
 
 template <typename T>
 void put_kv(Packer& pk, std::string_view key, const T& value) {
@@ -75,8 +77,13 @@ class MapReader {
   std::int32_t i32(std::string_view key,
                    std::int32_t min = std::numeric_limits<std::int32_t>::min());
   bool boolean(std::string_view key);
+  // A finite float; integers are accepted too, as a writer in another language may send them.
+  double f64(std::string_view key);
   // Absent or nil: nullopt.
   std::optional<std::int32_t> opt_i32(std::string_view key);
+  std::optional<std::int64_t> opt_i64(std::string_view key);
+  std::optional<std::uint64_t> opt_u64(std::string_view key);
+  std::vector<std::uint64_t> u64_list(std::string_view key);
   std::vector<std::int32_t> i32_list(std::string_view key, std::int32_t min = 0);
   std::vector<std::string> str_list(std::string_view key);
   std::vector<EnvVar> env(std::string_view key);
@@ -87,6 +94,7 @@ class MapReader {
 
  private:
   const msgpack::object* find(std::string_view key);  // records "missing" when absent
+  const msgpack::object* find_optional(std::string_view key);  // absent or nil: nullptr
 
   Errors& errors_;
   const msgpack::object* obj_;

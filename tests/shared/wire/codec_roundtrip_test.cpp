@@ -42,7 +42,10 @@ TEST(WireRoundTrip, SamplesCoverEveryMessageType) {
 TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
   const std::vector<Message> defaults = {AgentRegister{}, Heartbeat{},  JobStatusUpdate{},
                                          LaunchJob{},     SignalJob{},  Ack{},
-                                         ErrorReply{},    SubmitRequest{}, SubmitReply{}};
+                                         ErrorReply{},    SubmitRequest{}, SubmitReply{},
+                                         JobQuery{},      JobQueryReply{}, JobControl{},
+                                         JobControlReply{}, NodeQuery{},  NodeQueryReply{},
+                                         SubmitBatch{},   SubmitBatchReply{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));
@@ -91,6 +94,11 @@ TEST(WireRoundTrip, MessageTypeNames) {
   EXPECT_EQ(to_string(MessageType::kSubmitReply), "SubmitReply");
   EXPECT_EQ(static_cast<int>(message_type(Message{SubmitReply{}})), 9);
   EXPECT_EQ(static_cast<int>(message_type(Message{AgentRegister{}})), 1);
+  EXPECT_EQ(to_string(MessageType::kJobQuery), "JobQuery");
+  EXPECT_EQ(to_string(MessageType::kSubmitBatchReply), "SubmitBatchReply");
+  EXPECT_EQ(static_cast<int>(message_type(Message{JobQuery{}})), 10);
+  EXPECT_EQ(static_cast<int>(message_type(Message{NodeQueryReply{}})), 15);
+  EXPECT_EQ(static_cast<int>(message_type(Message{SubmitBatchReply{}})), 17);
 }
 
 }  // namespace

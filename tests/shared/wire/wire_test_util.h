@@ -39,6 +39,14 @@ inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
   return a.client_token == b.client_token && equal(a.spec, b.spec) && a.program == b.program;
 }
 
+inline bool equal(const SubmitBatch& a, const SubmitBatch& b) {
+  if (a.requests.size() != b.requests.size()) return false;
+  for (std::size_t i = 0; i < a.requests.size(); ++i) {
+    if (!equal(a.requests[i], b.requests[i])) return false;
+  }
+  return true;
+}
+
 template <typename T>
 bool equal(const T& a, const T& b) {
   return a == b;
@@ -121,6 +129,98 @@ inline SubmitRequest sample_submit() {
   return m;
 }
 
+inline JobQuery sample_job_query() {
+  return JobQuery{{JobId(7), JobId(std::uint64_t{1} << 50)}, "alice", "gpu",
+                  {JobState::kPending, JobState::kHeld, JobState::kNodeFail}, true};
+}
+
+// A finished job with every optional field set, and a pending one with none.
+inline JobView sample_job_view(bool finished) {
+  JobView j;
+  j.id = JobId(finished ? 4242 : 4243);
+  j.name = finished ? "train \"big\" model" : "";
+  j.user = "alice";
+  j.account = "physics";
+  j.partition = "gpu";
+  j.qos = "normal";
+  j.state = finished ? JobState::kFailed : JobState::kPending;
+  if (!finished) {
+    j.reasons = {"Resources", "Priority"};
+    j.reason_texts = {"Waiting for 4 GPUs of type a100 to be free.",
+                      "Jobs with higher priority are ahead of it in partition gpu."};
+    j.estimated_start = Time::from_seconds(1'700'010'000);
+  }
+  j.submit_time = Time::from_seconds(1'700'000'000);
+  if (finished) {
+    j.start_time = Time::from_seconds(1'700'000'060);
+    j.end_time = Time::from_seconds(1'700'003'660);
+    j.exit_code = 137;
+    j.signal = 9;
+    j.allocation = {{"gpu-01", {0, 1, 2, 3}, {0, 1}}, {"gpu-02", {4, 5, 6, 7}, {}}};
+  }
+  j.time_limit = finished ? Duration::hours(2) : Duration::infinite();
+  j.nodes = 2;
+  j.cores = 4;
+  j.gpus = 2;
+  j.gpu_type = "a100";
+  j.priority = finished ? 0.0 : 1234.5625;
+  j.priority_factors = {{"age", 0.25}, {"fairshare", -3.5e-7}, {"qos", 1000}};
+  j.working_dir = "/home/alice/run";
+  j.stdout_path = "/home/alice/run/%j.out";
+  j.stderr_path = "";
+  j.requeue_count = finished ? 3 : 0;
+  return j;
+}
+
+inline JobQueryReply sample_job_query_reply() {
+  return JobQueryReply{Time::from_seconds(1'700'005'000),
+                       {sample_job_view(true), sample_job_view(false)}};
+}
+
+inline JobControl sample_job_control() {
+  return JobControl{JobAction::kRequeue, {JobId(1), JobId(2), JobId(3)}, "root"};
+}
+
+inline JobControlReply sample_job_control_reply() {
+  return JobControlReply{{{JobId(1), true, ""},
+                          {JobId(2), false, "job 2 belongs to bob; alice may not requeue it"}}};
+}
+
+inline NodeView sample_node_view(bool with_heartbeat) {
+  NodeView n;
+  n.name = with_heartbeat ? "gpu-01" : "cpu-17";
+  n.state = with_heartbeat ? "mixed" : "down";
+  n.partitions = {"gpu", "batch"};
+  n.sockets = 2;
+  n.cores = 48;
+  n.threads_per_core = 2;
+  n.gpus = with_heartbeat ? 4 : 0;
+  if (with_heartbeat) n.gpu_types = {"a100", "a100", "v100", "v100"};
+  n.cores_used = with_heartbeat ? 12 : 0;
+  n.gpus_used = with_heartbeat ? 2 : 0;
+  n.memory_mb = std::int64_t{2} << 20;
+  if (with_heartbeat) n.last_heartbeat = Time::from_seconds(1'700'004'990);
+  n.reason = with_heartbeat ? "" : "no heartbeat for 45 s";
+  if (with_heartbeat) n.jobs = {JobId(4242), JobId(9)};
+  return n;
+}
+
+inline NodeQueryReply sample_node_query_reply() {
+  return NodeQueryReply{{sample_node_view(true), sample_node_view(false)}};
+}
+
+inline SubmitBatch sample_submit_batch() {
+  SubmitRequest second = sample_submit();
+  second.client_token = "c0ffee-5678";
+  second.program.script = "#!/bin/sh\necho hi\n";
+  second.program.argv.clear();
+  return SubmitBatch{{sample_submit(), second}};
+}
+
+inline SubmitBatchReply sample_submit_batch_reply() {
+  return SubmitBatchReply{{{JobId(100), ""}, {std::nullopt, "partition \"nope\" does not exist"}}};
+}
+
 // One valid message of every type (and both shapes of JobStatusUpdate).
 inline std::vector<Message> sample_messages() {
   return {sample_agent_register(),
@@ -132,7 +232,16 @@ inline std::vector<Message> sample_messages() {
           Ack{std::uint64_t{1} << 63},
           ErrorReply{ErrorCode::kResourceExhausted, "rate limit: 1000 tokens spent"},
           sample_submit(),
-          SubmitReply{JobId(31337)}};
+          SubmitReply{JobId(31337)},
+          sample_job_query(),
+          JobQuery{},
+          sample_job_query_reply(),
+          sample_job_control(),
+          sample_job_control_reply(),
+          NodeQuery{{"gpu-01", "cpu-17"}},
+          sample_node_query_reply(),
+          sample_submit_batch(),
+          sample_submit_batch_reply()};
 }
 
 }  // namespace fairway::wire::testing

@@ -1,0 +1,348 @@
+// Payloads of the client messages (queries, job control, batch submission): maps with
+// string keys, optional fields left out when unset, every field checked when read.
+#include <cassert>
+#include <utility>
+
+#include "shared/wire/codec_parts.h"
+
+namespace fairway::wire::detail {
+namespace {
+
+std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
+  return r.path_of(key) + "[" + std::to_string(i) + "]";
+}
+
+std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
+
+void put_states(Packer& pk, const std::vector<JobState>& states) {
+  pk.pack_array(size32(states.size()));
+  for (JobState s : states) put(pk, to_string(s));
+}
+
+// Reads `key` as job state names; an unknown name is an error naming it.
+std::vector<JobState> read_states(MapReader& r, std::string_view key) {
+  std::vector<JobState> out;
+  const std::vector<std::string> names = r.str_list(key);
+  for (std::size_t i = 0; i < names.size() && !r.failed(); ++i) {
+    if (auto s = job_state_from_string(names[i])) {
+      out.push_back(*s);
+    } else {
+      r.errors().fail(item_path(r, key, i),
+                      "unknown job state \"" + names[i].substr(0, 64) + "\"");
+    }
+  }
+  return out;
+}
+
+JobState read_state(MapReader& r, std::string_view key) {
+  const std::string name = r.str(key);
+  if (r.failed()) return JobState::kPending;
+  if (auto s = job_state_from_string(name)) return *s;
+  r.errors().fail(r.path_of(key), "unknown job state \"" + name.substr(0, 64) + "\"");
+  return JobState::kPending;
+}
+
+std::vector<JobId> read_job_ids(MapReader& r, std::string_view key) {
+  std::vector<JobId> out;
+  for (std::uint64_t v : r.u64_list(key)) out.emplace_back(v);
+  return out;
+}
+
+std::optional<Time> read_opt_time(MapReader& r, std::string_view key) {
+  if (auto s = r.opt_i64(key)) return Time::from_seconds(*s);
+  return std::nullopt;
+}
+
+void put_opt_time(Packer& pk, std::string_view key, const std::optional<Time>& t) {
+  if (t) put_kv(pk, key, t->seconds());
+}
+
+// ---- JobView
+
+void put_allocation(Packer& pk, const std::vector<JobAllocationView>& allocation) {
+  pk.pack_array(size32(allocation.size()));
+  for (const auto& a : allocation) {
+    pk.pack_map(3);
+    put_kv(pk, "node", std::string_view(a.node));
+    put_kv(pk, "cores", a.cores);
+    put_kv(pk, "gpus", a.gpus);
+  }
+}
+
+void put_priority_factors(Packer& pk, const std::vector<PriorityFactor>& factors) {
+  pk.pack_array(size32(factors.size()));
+  for (const auto& f : factors) {
+    pk.pack_map(2);
+    put_kv(pk, "name", std::string_view(f.name));
+    put_kv(pk, "value", f.value);
+  }
+}
+
+void put_job_view(Packer& pk, const JobView& j) {
+  const std::uint32_t optionals = (j.start_time ? 1 : 0) + (j.end_time ? 1 : 0) +
+                                  (j.estimated_start ? 1 : 0) + (j.exit_code ? 1 : 0) +
+                                  (j.signal ? 1 : 0);
+  pk.pack_map(22 + optionals);
+  put_kv(pk, "id", j.id.value());
+  put_kv(pk, "name", std::string_view(j.name));
+  put_kv(pk, "user", std::string_view(j.user));
+  put_kv(pk, "account", std::string_view(j.account));
+  put_kv(pk, "partition", std::string_view(j.partition));
+  put_kv(pk, "qos", std::string_view(j.qos));
+  put_kv(pk, "state", to_string(j.state));
+  put_kv(pk, "reasons", j.reasons);
+  put_kv(pk, "reason_texts", j.reason_texts);
+  put_kv(pk, "submit_time", j.submit_time.seconds());
+  put_opt_time(pk, "start_time", j.start_time);
+  put_opt_time(pk, "end_time", j.end_time);
+  put_opt_time(pk, "estimated_start", j.estimated_start);
+  put_kv(pk, "time_limit", j.time_limit.count());
+  put_kv(pk, "nodes", j.nodes);
+  put_kv(pk, "cores", j.cores);
+  put_kv(pk, "gpus", j.gpus);
+  put_kv(pk, "gpu_type", std::string_view(j.gpu_type));
+  put(pk, std::string_view("allocation"));
+  put_allocation(pk, j.allocation);
+  put_kv(pk, "priority", j.priority);
+  put(pk, std::string_view("priority_factors"));
+  put_priority_factors(pk, j.priority_factors);
+  if (j.exit_code) put_kv(pk, "exit_code", *j.exit_code);
+  if (j.signal) put_kv(pk, "signal", *j.signal);
+  put_kv(pk, "working_dir", std::string_view(j.working_dir));
+  put_kv(pk, "stdout_path", std::string_view(j.stdout_path));
+  put_kv(pk, "stderr_path", std::string_view(j.stderr_path));
+  put_kv(pk, "requeue_count", j.requeue_count);
+}
+
+JobView read_job_view(MapReader& r) {
+  JobView j;
+  j.id = JobId(r.u64("id"));
+  j.name = r.str("name");
+  j.user = r.str("user");
+  j.account = r.str("account");
+  j.partition = r.str("partition");
+  j.qos = r.str("qos");
+  j.state = read_state(r, "state");
+  j.reasons = r.str_list("reasons");
+  j.reason_texts = r.str_list("reason_texts");
+  j.submit_time = Time::from_seconds(r.i64("submit_time"));
+  j.start_time = read_opt_time(r, "start_time");
+  j.end_time = read_opt_time(r, "end_time");
+  j.estimated_start = read_opt_time(r, "estimated_start");
+  j.time_limit = Duration::seconds(r.i64("time_limit", 0));
+  j.nodes = r.i32("nodes", 0);
+  j.cores = r.i32("cores", 0);
+  j.gpus = r.i32("gpus", 0);
+  j.gpu_type = r.str("gpu_type");
+  const auto allocation = r.list("allocation");
+  for (std::size_t i = 0; i < allocation.size() && !r.failed(); ++i) {
+    MapReader a(r.errors(), allocation[i], item_path(r, "allocation", i));
+    JobAllocationView v;
+    v.node = a.str("node");
+    v.cores = a.i32_list("cores");
+    v.gpus = a.i32_list("gpus");
+    j.allocation.push_back(std::move(v));
+  }
+  j.priority = r.f64("priority");
+  const auto factors = r.list("priority_factors");
+  for (std::size_t i = 0; i < factors.size() && !r.failed(); ++i) {
+    MapReader f(r.errors(), factors[i], item_path(r, "priority_factors", i));
+    PriorityFactor pf;
+    pf.name = f.str("name");
+    pf.value = f.f64("value");
+    j.priority_factors.push_back(std::move(pf));
+  }
+  j.exit_code = r.opt_i32("exit_code");
+  j.signal = r.opt_i32("signal");
+  j.working_dir = r.str("working_dir");
+  j.stdout_path = r.str("stdout_path");
+  j.stderr_path = r.str("stderr_path");
+  j.requeue_count = r.i32("requeue_count", 0);
+  return j;
+}
+
+// ---- NodeView
+
+void put_node_view(Packer& pk, const NodeView& n) {
+  pk.pack_map(13 + (n.last_heartbeat ? 1 : 0));
+  put_kv(pk, "name", std::string_view(n.name));
+  put_kv(pk, "state", std::string_view(n.state));
+  put_kv(pk, "partitions", n.partitions);
+  put_kv(pk, "sockets", n.sockets);
+  put_kv(pk, "cores", n.cores);
+  put_kv(pk, "threads_per_core", n.threads_per_core);
+  put_kv(pk, "gpus", n.gpus);
+  put_kv(pk, "gpu_types", n.gpu_types);
+  put_kv(pk, "cores_used", n.cores_used);
+  put_kv(pk, "gpus_used", n.gpus_used);
+  put_kv(pk, "memory_mb", n.memory_mb);
+  put_opt_time(pk, "last_heartbeat", n.last_heartbeat);
+  put_kv(pk, "reason", std::string_view(n.reason));
+  put_kv(pk, "jobs", n.jobs);
+}
+
+NodeView read_node_view(MapReader& r) {
+  NodeView n;
+  n.name = r.str("name");
+  n.state = r.str("state");
+  n.partitions = r.str_list("partitions");
+  n.sockets = r.i32("sockets", 0);
+  n.cores = r.i32("cores", 0);
+  n.threads_per_core = r.i32("threads_per_core", 0);
+  n.gpus = r.i32("gpus", 0);
+  n.gpu_types = r.str_list("gpu_types");
+  n.cores_used = r.i32("cores_used", 0);
+  n.gpus_used = r.i32("gpus_used", 0);
+  n.memory_mb = r.i64("memory_mb", 0);
+  n.last_heartbeat = read_opt_time(r, "last_heartbeat");
+  n.reason = r.str("reason");
+  n.jobs = read_job_ids(r, "jobs");
+  return n;
+}
+
+// Reads every element of the array at `key` as a map with `read_one`.
+template <typename T, typename ReadOne>
+std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one) {
+  std::vector<T> out;
+  const auto items = r.list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
+    MapReader item(r.errors(), items[i], item_path(r, key, i));
+    out.push_back(read_one(item));
+  }
+  return out;
+}
+
+JobQuery read_job_query(MapReader& r) {
+  JobQuery m;
+  m.jobs = read_job_ids(r, "jobs");
+  m.user = r.str("user");
+  m.partition = r.str("partition");
+  m.states = read_states(r, "states");
+  m.include_finished = r.boolean("include_finished");
+  return m;
+}
+
+JobControl read_job_control(MapReader& r) {
+  JobControl m;
+  const std::int32_t action = r.i32("action", 0);
+  if (!r.failed() && (action < static_cast<std::int32_t>(JobAction::kCancel) ||
+                      action > static_cast<std::int32_t>(JobAction::kRequeue))) {
+    r.errors().fail(r.path_of("action"), "unknown job action " + std::to_string(action));
+  }
+  if (!r.failed()) m.action = static_cast<JobAction>(action);
+  m.jobs = read_job_ids(r, "jobs");
+  m.user = r.str("user");
+  return m;
+}
+
+JobControlResult read_control_result(MapReader& r) {
+  JobControlResult c;
+  c.job = JobId(r.u64("job"));
+  c.ok = r.boolean("ok");
+  c.message = r.str("message");
+  return c;
+}
+
+SubmitResult read_submit_result(MapReader& r) {
+  SubmitResult s;
+  if (auto id = r.opt_u64("job")) s.job = JobId(*id);
+  s.error = r.str("error");
+  return s;
+}
+
+}  // namespace
+
+void encode_payload(Packer& pk, const JobQuery& m) {
+  pk.pack_map(5);
+  put_kv(pk, "jobs", m.jobs);
+  put_kv(pk, "user", std::string_view(m.user));
+  put_kv(pk, "partition", std::string_view(m.partition));
+  put(pk, std::string_view("states"));
+  put_states(pk, m.states);
+  put_kv(pk, "include_finished", m.include_finished);
+}
+
+void encode_payload(Packer& pk, const JobQueryReply& m) {
+  pk.pack_map(2);
+  put_kv(pk, "now", m.now.seconds());
+  put(pk, std::string_view("jobs"));
+  pk.pack_array(size32(m.jobs.size()));
+  for (const auto& j : m.jobs) put_job_view(pk, j);
+}
+
+void encode_payload(Packer& pk, const JobControl& m) {
+  pk.pack_map(3);
+  put_kv(pk, "action", static_cast<std::int32_t>(m.action));
+  put_kv(pk, "jobs", m.jobs);
+  put_kv(pk, "user", std::string_view(m.user));
+}
+
+void encode_payload(Packer& pk, const JobControlReply& m) {
+  pk.pack_map(1);
+  put(pk, std::string_view("results"));
+  pk.pack_array(size32(m.results.size()));
+  for (const auto& c : m.results) {
+    pk.pack_map(3);
+    put_kv(pk, "job", c.job.value());
+    put_kv(pk, "ok", c.ok);
+    put_kv(pk, "message", std::string_view(c.message));
+  }
+}
+
+void encode_payload(Packer& pk, const NodeQuery& m) {
+  pk.pack_map(1);
+  put_kv(pk, "nodes", m.nodes);
+}
+
+void encode_payload(Packer& pk, const NodeQueryReply& m) {
+  pk.pack_map(1);
+  put(pk, std::string_view("nodes"));
+  pk.pack_array(size32(m.nodes.size()));
+  for (const auto& n : m.nodes) put_node_view(pk, n);
+}
+
+void encode_payload(Packer& pk, const SubmitBatch& m) {
+  pk.pack_map(1);
+  put(pk, std::string_view("requests"));
+  pk.pack_array(size32(m.requests.size()));
+  for (const auto& s : m.requests) encode_submit_request(pk, s);
+}
+
+void encode_payload(Packer& pk, const SubmitBatchReply& m) {
+  pk.pack_map(1);
+  put(pk, std::string_view("results"));
+  pk.pack_array(size32(m.results.size()));
+  for (const auto& s : m.results) {
+    pk.pack_map(s.job ? 2 : 1);
+    if (s.job) put_kv(pk, "job", s.job->value());
+    put_kv(pk, "error", std::string_view(s.error));
+  }
+}
+
+Message read_client_payload(MessageType type, MapReader& r) {
+  switch (type) {
+    case MessageType::kJobQuery: return read_job_query(r);
+    case MessageType::kJobQueryReply: {
+      JobQueryReply m;
+      m.now = Time::from_seconds(r.i64("now"));
+      m.jobs = read_maps<JobView>(r, "jobs", read_job_view);
+      return m;
+    }
+    case MessageType::kJobControl: return read_job_control(r);
+    case MessageType::kJobControlReply:
+      return JobControlReply{read_maps<JobControlResult>(r, "results", read_control_result)};
+    case MessageType::kNodeQuery: return NodeQuery{r.str_list("nodes")};
+    case MessageType::kNodeQueryReply:
+      return NodeQueryReply{read_maps<NodeView>(r, "nodes", read_node_view)};
+    case MessageType::kSubmitBatch:
+      return SubmitBatch{read_maps<SubmitRequest>(r, "requests", read_submit_request)};
+    case MessageType::kSubmitBatchReply:
+      return SubmitBatchReply{read_maps<SubmitResult>(r, "results", read_submit_result)};
+    default: break;
+  }
+  assert(false && "read_client_payload: not a client message");
+  return NodeQuery{};
+}
+
+}  // namespace fairway::wire::detail

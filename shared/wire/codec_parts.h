@@ -1,0 +1,27 @@
+// Internal to fairway_wire: the payload encoders and readers that codec.cpp (agent and
+// submit messages) and codec_client.cpp (client queries and control) share. Stateless.
+#pragma once
+
+#include "shared/wire/messages.h"
+#include "shared/wire/msgpack_io.h"
+
+namespace fairway::wire::detail {
+
+// codec.cpp: a SubmitRequest is both a message and an element of SubmitBatch.
+void encode_submit_request(Packer& pk, const SubmitRequest& m);
+SubmitRequest read_submit_request(MapReader& r);
+
+// codec_client.cpp: one payload map per client message.
+void encode_payload(Packer& pk, const JobQuery& m);
+void encode_payload(Packer& pk, const JobQueryReply& m);
+void encode_payload(Packer& pk, const JobControl& m);
+void encode_payload(Packer& pk, const JobControlReply& m);
+void encode_payload(Packer& pk, const NodeQuery& m);
+void encode_payload(Packer& pk, const NodeQueryReply& m);
+void encode_payload(Packer& pk, const SubmitBatch& m);
+void encode_payload(Packer& pk, const SubmitBatchReply& m);
+
+// Precondition: `type` is one of the client messages above (kJobQuery and later).
+Message read_client_payload(MessageType type, MapReader& r);
+
+}  // namespace fairway::wire::detail
