@@ -209,6 +209,18 @@ Result<std::optional<JobId>> JobStore::find_by_token(const std::string& user,
   return std::optional<JobId>(JobId(static_cast<std::uint64_t>((*stmt)->column_int64(0))));
 }
 
+Result<std::string> JobStore::load_request(JobId id) const {
+  auto stmt = db_->prepare_cached("SELECT request FROM jobs WHERE id = ?1");
+  if (!stmt) return std::unexpected(stmt.error());
+  if (auto s = (*stmt)->bind_int64(1, static_cast<std::int64_t>(id.value())); !s) {
+    return std::unexpected(s.error().with_context("load_request"));
+  }
+  auto row = (*stmt)->step();
+  if (!row) return std::unexpected(row.error().with_context("load_request: " + job_name(id)));
+  if (!*row) return make_error(ErrorCode::kNotFound, "load_request: " + job_name(id) + " does not exist");
+  return (*stmt)->column_blob(0);
+}
+
 Status JobStore::update_job(const StoredJob& job) {
   auto allocation = validate_job(job, "update_job");
   if (!allocation) return std::unexpected(allocation.error());

@@ -55,6 +55,8 @@ class JobStore {
   Status insert_job(const StoredJob& job);
   // The job this user submitted with this token, if any; nullopt for an empty token.
   Result<std::optional<JobId>> find_by_token(const std::string& user, const std::string& token);
+  // The opaque request bytes of one job: the daemon keeps them out of memory until launch.
+  Result<std::string> load_request(JobId id) const;
   // Writes everything but id/user/token/request. Error (kNotFound) for an unknown id.
   Status update_job(const StoredJob& job);
   // Every job, by ascending id. A corrupt row is an error naming the job id and column.

@@ -1,0 +1,156 @@
+// fairway-coordinator: binds the agent and client endpoints and runs the one event-loop
+// thread that owns the CoordinatorService (DESIGN.md section 4, "Daemons").
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "shared/base/log.h"
+#include "shared/config/config_file.h"
+#include "shared/net/message_socket.h"
+#include "shared/net/poller.h"
+#include "shared/systemd/systemd_integration.h"
+
+namespace {
+
+using namespace fairway;
+using Clock = std::chrono::steady_clock;
+
+Time wall_now() {
+  return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
+}
+
+// An ipc:// socket file needs its directory; create it rather than fail on a fresh host.
+void ensure_ipc_dir(const std::string& endpoint) {
+  if (!endpoint.starts_with("ipc://")) return;
+  const std::filesystem::path p(endpoint.substr(6));
+  std::error_code ec;
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+}
+
+// Frames handled per socket per turn: bounds a turn so that passes and replies keep
+// flowing under a flood, while still grouping many requests into one transaction.
+constexpr int kFramesPerTurn = 5000;
+// Passes are cheap but not free: under a stream of submissions, at most one per this gap.
+constexpr auto kMinPassGap = std::chrono::milliseconds(20);
+
+int run(const Config& config) {
+  auto service = daemon::CoordinatorService::open(config, wall_now());
+  if (!service) {
+    log_event(LogLevel::kError, "startup_failed", {{"error", service.error().message}});
+    return 1;
+  }
+  net::NetContext ctx;
+  ensure_ipc_dir(config.coordinator.listen_agents);
+  ensure_ipc_dir(config.coordinator.listen_clients);
+  auto agents = net::MessageSocket::bind_router(ctx, config.coordinator.listen_agents);
+  if (!agents) {
+    log_event(LogLevel::kError, "startup_failed", {{"error", agents.error().message}});
+    return 1;
+  }
+  auto clients = net::MessageSocket::bind_router(ctx, config.coordinator.listen_clients);
+  if (!clients) {
+    log_event(LogLevel::kError, "startup_failed", {{"error", clients.error().message}});
+    return 1;
+  }
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGINT);
+  sigprocmask(SIG_BLOCK, &mask, nullptr);
+  const int sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+  net::Poller poller;
+  const std::size_t agent_i = poller.add(*agents);
+  const std::size_t client_i = poller.add(*clients);
+  const std::size_t signal_i = poller.add_fd(sig_fd);
+
+  log_event(LogLevel::kInfo, "coordinator_started",
+            {{"agents", config.coordinator.listen_agents}, {"clients", config.coordinator.listen_clients},
+             {"state_dir", config.coordinator.state_dir}});
+  notify_ready();
+  auto last_pass = Clock::now() - kMinPassGap;
+  auto last_timer = Clock::now();
+  for (;;) {
+    auto wait = std::chrono::milliseconds(1000);
+    if ((*service)->pass_wanted()) {
+      wait = std::max(std::chrono::milliseconds(0),
+                      std::chrono::duration_cast<std::chrono::milliseconds>(last_pass + kMinPassGap - Clock::now()));
+    }
+    auto ready = poller.wait(wait);
+    if (!ready) {
+      log_event(LogLevel::kError, "poll_failed", {{"error", ready.error().message}});
+      return 1;
+    }
+    if ((*ready)[signal_i]) {
+      signalfd_siginfo info{};
+      if (read(sig_fd, &info, sizeof info) == sizeof info) {
+        log_event(LogLevel::kInfo, "coordinator_stopping", {{"signal", std::to_string(info.ssi_signo)}});
+        break;
+      }
+    }
+    const Time now = wall_now();
+    // Readiness is edge-like for ZeroMQ sockets: drain (boundedly) whatever is there.
+    for (int i = 0; i < kFramesPerTurn; ++i) {
+      auto in = agents->receive();
+      if (!in) break;
+      (*service)->on_agent_frame(in->peer, in->frame, now);
+    }
+    for (int i = 0; i < kFramesPerTurn; ++i) {
+      auto in = clients->receive();
+      if (!in) break;
+      (*service)->on_client_frame(in->peer, in->frame, now);
+    }
+    (void)agent_i;
+    (void)client_i;
+    if (Clock::now() - last_timer >= std::chrono::seconds(1)) {
+      last_timer = Clock::now();
+      (*service)->on_timer(now);
+    }
+    const bool allow_pass = Clock::now() - last_pass >= kMinPassGap;
+    if (allow_pass && (*service)->pass_wanted()) last_pass = Clock::now();
+    for (const auto& out : (*service)->end_turn(now, allow_pass)) {
+      auto& socket = out.channel == daemon::Channel::kAgents ? *agents : *clients;
+      if (auto st = socket.send(out.peer, out.frame); !st) {
+        log_event(LogLevel::kWarning, "send_failed", {{"peer", out.peer}, {"error", st.error().message}});
+      }
+    }
+  }
+  notify_stopping();
+  close(sig_fd);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fairway-coordinator: the Fairway cluster coordinator"};
+  std::string config_path, listen_agents, listen_clients, state_dir;
+  bool debug = false;
+  app.add_option("--config", config_path, "TOML config file (default: built-in defaults)");
+  app.add_option("--listen-agents", listen_agents, "endpoint agents connect to (tcp://HOST:PORT)");
+  app.add_option("--listen-clients", listen_clients, "endpoint the CLI connects to (ipc://PATH or tcp://)");
+  app.add_option("--state-dir", state_dir, "directory of the job store");
+  app.add_flag("--debug", debug, "log debug events too");
+  CLI11_PARSE(app, argc, argv);
+
+  use_journal_if_connected();
+  if (debug) set_log_level(LogLevel::kDebug);
+  Result<Config> config = config_path.empty() ? parse_config("", "defaults") : load_config_file(config_path);
+  if (!config) {
+    log_event(LogLevel::kError, "bad_config", {{"error", config.error().message}});
+    return 2;
+  }
+  if (!listen_agents.empty()) config->coordinator.listen_agents = listen_agents;
+  if (!listen_clients.empty()) config->coordinator.listen_clients = listen_clients;
+  if (!state_dir.empty()) config->coordinator.state_dir = state_dir;
+  return run(*config);
+}
