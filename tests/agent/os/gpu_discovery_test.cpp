@@ -66,5 +66,17 @@ TEST(GpuDiscovery, SeveralBackendsOnOnePciDeviceAreOneGpu) {
   }
 }
 
+TEST(GpuDiscovery, RealH100VmWithOpenClDeviceOutsideItsPciDevice) {
+  // hwloc 2.10 on an H100 VM: opencl1d0 hangs off the host bridge, and the GPU's PCI
+  // device 00:06.0 has no OS device. The GPU counts once, with no bus id to report.
+  std::vector<LocatedGpu> gpus = gpus_of(testing::fixture_topology("h100-vm-opencl.xml"));
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_EQ(gpus[0].identity.vendor, "NVIDIA");
+  EXPECT_EQ(gpus[0].identity.model, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(gpus[0].identity.pci_bus_id, "");
+  EXPECT_EQ(gpus[0].identity.visible_id, "0");
+  EXPECT_EQ(gpus[0].socket, 0);
+}
+
 }  // namespace
 }  // namespace fairway::agent

@@ -193,6 +193,16 @@ TEST(KebnekaiseFixture, NameArgumentOverridesHostName) {
   EXPECT_EQ(node->topology.name, "kebnekaise-g01");
 }
 
+TEST(H100VmFixture, OneSocketSixteenCoresOneH100) {
+  DiscoveredNode node = load(fixture_topology("h100-vm-opencl.xml"));
+  ASSERT_EQ(node.topology.sockets.size(), 1u);
+  EXPECT_EQ(node.topology.total_cores(), 16);
+  EXPECT_EQ(node.topology.sockets[0].threads_per_core, 1);
+  ASSERT_EQ(node.topology.total_gpus(), 1);
+  EXPECT_EQ(node.topology.gpus[0].type, "h100");
+  EXPECT_EQ(node.topology.gpus[0].socket, 0);
+}
+
 // --- The host ---
 
 struct HostTopology {
