@@ -15,11 +15,13 @@ bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0;
 // L, B), "GH"/"GB" (Grace superchips) or "MI" (AMD Instinct), a number, and an optional
 // short suffix: "V100", "K40m", "L40S", "MI250X". Words like "SXM2", "HBM3" and "16GB" do
 // not fit, so the family is the first token that does.
+constexpr std::string_view kSeriesLetters = "kmpvtahlb";
+
 bool is_family(std::string_view token) {
   std::size_t prefix = 0;
   if (token.starts_with("gh") || token.starts_with("gb") || token.starts_with("mi")) {
     prefix = 2;
-  } else if (!token.empty() && std::string_view("kmpvtahlb").find(token[0]) != std::string_view::npos) {
+  } else if (!token.empty() && kSeriesLetters.find(token[0]) != std::string_view::npos) {
     prefix = 1;
   } else {
     return false;

@@ -49,7 +49,9 @@ Result<HwlocTopology> HwlocTopology::load_host() {
 
 Result<HwlocTopology> HwlocTopology::load_xml(const std::string& path) {
   if (path.empty()) return invalid_argument("topology file: path is empty");
-  if (auto readable = check_readable_file(path); !readable) return std::unexpected(readable.error());
+  if (auto readable = check_readable_file(path); !readable) {
+    return std::unexpected(readable.error());
+  }
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) return load_error(path, "hwloc_topology_init failed");
   std::unique_ptr<hwloc_topology, Destroyer> topology(raw);
