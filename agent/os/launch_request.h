@@ -35,4 +35,9 @@ struct LauncherConfig {
   bool allow_root_jobs = false;  // when false, a job whose user has uid 0 is refused
 };
 
+// The request for a coordinator's LaunchJob on this node; the agent then adds what only
+// it knows (GPU visible ids, PU binding, a multi-node list, task count, partition):
+// LaunchJob carries none of those, so they keep their defaults (one node, one task).
+LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string node_name);
+
 }  // namespace fairway::agent

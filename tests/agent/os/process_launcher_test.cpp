@@ -1,6 +1,7 @@
 #include "agent/os/process_launcher.h"
 
 #include <csignal>
+#include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
 
@@ -295,6 +296,44 @@ TEST_F(ProcessLauncherAsRootTest, RootJobsAreRefusedUnlessAllowed) {
   ASSERT_TRUE(allowed) << allowed.error().message;
   ASSERT_EQ(testing::wait_for_exit(allowed->pid), ProcessExit::exited(0));
   EXPECT_EQ(testing::read_text(work / "fairway-22.out"), "0\n");
+}
+
+}  // namespace
+}  // namespace fairway::agent
+
+namespace fairway::agent {
+namespace {
+
+class ProcessLauncherHygieneTest : public ProcessLauncherTest {};
+
+TEST_F(ProcessLauncherHygieneTest, AgentDescriptorsDoNotLeakIntoTheJob) {
+  const int fd = ::open("/dev/null", O_RDONLY);  // deliberately not CLOEXEC
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::dup2(fd, 57), 57);
+  auto launched = launcher().launch(
+      request(30, "if [ -e /proc/$$/fd/57 ]; then echo leaked; else echo clean; fi\n"));
+  ::close(57);
+  ::close(fd);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-30.out"), "clean\n");
+}
+
+TEST_F(ProcessLauncherHygieneTest, JobStartsWithNoBlockedOrIgnoredSignals) {
+  sigset_t blocked, previous;
+  ::sigemptyset(&blocked);
+  ::sigaddset(&blocked, SIGUSR2);
+  ASSERT_EQ(::sigprocmask(SIG_BLOCK, &blocked, &previous), 0);
+  struct sigaction ignore{}, old_pipe{};
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &old_pipe), 0);
+  auto launched = launcher().launch(request(31, "grep -E '^(SigBlk|SigIgn)' /proc/self/status\n"));
+  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+  ::sigaction(SIGPIPE, &old_pipe, nullptr);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-31.out"),
+            "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
 }
 
 }  // namespace

@@ -47,6 +47,10 @@ TEST(WalltimeEnforcementTest, JobIgnoringTermIsKilledAfterGraceAndEndsTimeout) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  if (!final_state) {  // leave nothing behind on failure
+    ChildReaper::signal_group(launched->pgid, SIGKILL);
+    testing::wait_for_exit(launched->pid);
+  }
   ASSERT_TRUE(final_state) << "the job outlived its walltime and grace";
   EXPECT_EQ(*final_state, JobState::kTimeout);
   ASSERT_EQ(sent.size(), 2u);
