@@ -1,10 +1,26 @@
-# agent/os: the agent's contact with the operating system (hwloc discovery, process
-# launching). A glob, so files added by other agent work join the library without edits.
+# fairway-agent: the pure per-node core (slot ledger, job supervisor), the OS layer (hwloc
+# discovery, process launching, reaping, checkpoints) and the daemon. Globbed per dir.
+file(GLOB fairway_agent_core_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/agent/core/*.cpp)
+add_library(fairway_agent_core STATIC ${fairway_agent_core_srcs})
+target_include_directories(fairway_agent_core PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(fairway_agent_core PUBLIC fairway_model PRIVATE fairway_warnings)
+
+# The launcher takes the wire's JobProgram as it arrives in LaunchJob, hence fairway_wire.
 file(GLOB fairway_agent_os_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/agent/os/*.cpp)
-list(FILTER fairway_agent_os_srcs EXCLUDE REGEX ".*/main\\.cpp$")
-if(fairway_agent_os_srcs)
-  add_library(fairway_agent_os STATIC ${fairway_agent_os_srcs})
-  target_include_directories(fairway_agent_os PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-  target_link_libraries(fairway_agent_os PUBLIC fairway_model PkgConfig::HWLOC
-    PRIVATE fairway_warnings)
+add_library(fairway_agent_os STATIC ${fairway_agent_os_srcs})
+target_include_directories(fairway_agent_os PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(fairway_agent_os PUBLIC fairway_model fairway_agent_core fairway_wire
+  PkgConfig::HWLOC PRIVATE fairway_warnings)
+
+file(GLOB fairway_agent_daemon_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/agent/daemon/*.cpp)
+list(FILTER fairway_agent_daemon_srcs EXCLUDE REGEX ".*/main\\.cpp$")
+if(fairway_agent_daemon_srcs)
+  add_library(fairway_agent_daemon STATIC ${fairway_agent_daemon_srcs})
+  target_include_directories(fairway_agent_daemon PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(fairway_agent_daemon PUBLIC fairway_agent_os fairway_agent_core fairway_wire
+    fairway_config PRIVATE fairway_warnings)
+  add_executable(fairway-agent agent/daemon/main.cpp)
+  target_link_libraries(fairway-agent PRIVATE fairway_agent_daemon fairway_net fairway_config_io
+    fairway_systemd fairway_warnings CLI11::CLI11)
+  set_source_files_properties(agent/daemon/main.cpp PROPERTIES COMPILE_OPTIONS -Wno-null-dereference)
 endif()

@@ -1,5 +1,7 @@
-# Tests of the agent's OS layer: hwloc discovery against the shared real topologies,
-# hand-written fixtures in tests/fixtures/topologies/ and the host itself.
-if(TARGET fairway_agent_os)
-  fairway_test_dir(agent_os_test agent/os fairway_agent_os)
+# Tests of the agent: the pure core with fake times; the OS layer with real processes,
+# hwloc discovery against the shared real topologies, fixtures and the host itself.
+fairway_test_dir(agent_core_test agent/core fairway_agent_core)
+fairway_test_dir(agent_os_test agent/os fairway_agent_os)
+if(TARGET fairway_agent_daemon)
+  fairway_test_dir(agent_daemon_test agent/daemon fairway_agent_daemon)
 endif()

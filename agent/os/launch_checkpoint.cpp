@@ -1,0 +1,277 @@
+#include "agent/os/launch_checkpoint.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <map>
+#include <optional>
+#include <unistd.h>
+
+#include "agent/os/proc_stat.h"
+
+namespace fairway::agent {
+namespace {
+
+constexpr std::string_view kHeader = "fairway-checkpoint 1";
+constexpr std::string_view kPrefix = "job-";
+constexpr std::string_view kSuffix = ".checkpoint";
+
+std::unexpected<Error> io_error(const std::string& what, const std::string& path, int err) {
+  return make_error(ErrorCode::kIo, what + " " + path + ": " + std::strerror(err));
+}
+
+template <typename T>
+Result<T> parse_number(std::string_view field, std::string_view text) {
+  T value{};
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size()) {
+    return invalid_argument("field '" + std::string(field) + "': '" + std::string(text) +
+                            "' is not a valid number");
+  }
+  return value;
+}
+
+Result<std::vector<std::int32_t>> parse_list(std::string_view field, std::string_view text) {
+  std::vector<std::int32_t> out;
+  if (text.empty()) return out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find(',', begin);
+    if (end == std::string_view::npos) end = text.size();
+    auto value = parse_number<std::int32_t>(field, text.substr(begin, end - begin));
+    if (!value) return std::unexpected(value.error());
+    out.push_back(*value);
+    begin = end + 1;
+  }
+  return out;
+}
+
+std::string list(const std::vector<std::int32_t>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
+// The job id in a file name "job-<id>.checkpoint", or nothing for other files.
+std::optional<std::uint64_t> job_of_file_name(std::string_view name) {
+  if (!name.starts_with(kPrefix) || !name.ends_with(kSuffix)) return std::nullopt;
+  const std::string_view digits =
+      name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  auto id = parse_number<std::uint64_t>("job", digits);
+  if (!id) return std::nullopt;
+  return *id;
+}
+
+Result<std::string> read_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return io_error("open", path, errno);
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return io_error("read", path, err);
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > (1u << 20)) {
+      ::close(fd);
+      return make_error(ErrorCode::kInvalidArgument, path + ": larger than 1 MiB, not a checkpoint");
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
+Status write_all(int fd, std::string_view text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return make_error(ErrorCode::kIo, std::strerror(errno));
+    written += static_cast<std::size_t>(n);
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+std::string format_checkpoint(const JobCheckpoint& c) {
+  std::string out(kHeader);
+  out += "\njob " + std::to_string(c.job.value());
+  out += "\npid " + std::to_string(c.pid);
+  out += "\npgid " + std::to_string(c.pgid);
+  out += "\nstart " + std::to_string(c.start.seconds());
+  out += "\ntime_limit " + std::to_string(c.time_limit.count());
+  out += "\ncores " + list(c.cores);
+  out += "\ngpus " + list(c.gpus);
+  out += "\nprocess_start_ticks " + std::to_string(c.process_start_ticks);
+  out += "\n";
+  return out;
+}
+
+Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
+  std::map<std::string, std::string, std::less<>> fields;
+  std::size_t begin = 0;
+  bool first = true;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (first) {
+      if (line != kHeader) {
+        return invalid_argument("header '" + std::string(line.substr(0, 64)) + "' is not '" +
+                                std::string(kHeader) + "'");
+      }
+      first = false;
+      continue;
+    }
+    if (line.empty()) continue;
+    const std::size_t space = line.find(' ');
+    const std::string key(line.substr(0, space));
+    const std::string value(space == std::string_view::npos ? "" : line.substr(space + 1));
+    if (!fields.emplace(key, value).second) {
+      return invalid_argument("field '" + key + "' appears twice");
+    }
+  }
+  if (first) return invalid_argument("empty file, no header");
+  static constexpr std::string_view kKeys[] = {"job",   "pid",  "pgid", "start", "time_limit",
+                                               "cores", "gpus", "process_start_ticks"};
+  for (const auto& [key, value] : fields) {
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      return invalid_argument("unknown field '" + key + "'");
+    }
+  }
+  for (const std::string_view key : kKeys) {
+    if (!fields.contains(key)) return invalid_argument("missing field '" + std::string(key) + "'");
+  }
+  JobCheckpoint c;
+  auto job = parse_number<std::uint64_t>("job", fields.find("job")->second);
+  auto pid = parse_number<std::int64_t>("pid", fields.find("pid")->second);
+  auto pgid = parse_number<std::int64_t>("pgid", fields.find("pgid")->second);
+  auto start = parse_number<std::int64_t>("start", fields.find("start")->second);
+  auto limit = parse_number<std::int64_t>("time_limit", fields.find("time_limit")->second);
+  auto ticks = parse_number<std::uint64_t>("process_start_ticks",
+                                           fields.find("process_start_ticks")->second);
+  auto cores = parse_list("cores", fields.find("cores")->second);
+  auto gpus = parse_list("gpus", fields.find("gpus")->second);
+  for (const Error* e : {job ? nullptr : &job.error(), pid ? nullptr : &pid.error(),
+                         pgid ? nullptr : &pgid.error(), start ? nullptr : &start.error(),
+                         limit ? nullptr : &limit.error(), ticks ? nullptr : &ticks.error(),
+                         cores ? nullptr : &cores.error(), gpus ? nullptr : &gpus.error()}) {
+    if (e != nullptr) return std::unexpected(*e);
+  }
+  if (*pid <= 0) return invalid_argument("field 'pid': " + std::to_string(*pid) + " is not positive");
+  if (*pgid <= 0) {
+    return invalid_argument("field 'pgid': " + std::to_string(*pgid) + " is not positive");
+  }
+  c.job = JobId(*job);
+  c.pid = *pid;
+  c.pgid = *pgid;
+  c.start = Time::from_seconds(*start);
+  c.time_limit = Duration::seconds(*limit);
+  c.cores = std::move(*cores);
+  c.gpus = std::move(*gpus);
+  c.process_start_ticks = *ticks;
+  return c;
+}
+
+LaunchCheckpoint::LaunchCheckpoint(std::string dir) : dir_(std::move(dir)) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+}
+
+std::string LaunchCheckpoint::path_of(JobId job) const {
+  return dir_ + "/" + std::string(kPrefix) + std::to_string(job.value()) + std::string(kSuffix);
+}
+
+Status LaunchCheckpoint::save(const JobCheckpoint& checkpoint) const {
+  const std::string path = path_of(checkpoint.job);
+  const std::string temp = path + ".tmp";
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return io_error("create", temp, errno);
+  if (auto ok = write_all(fd, format_checkpoint(checkpoint)); !ok) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return make_error(ErrorCode::kIo, "write " + temp + ": " + ok.error().message);
+  }
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return io_error("fsync", temp, err);
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    return io_error("close", temp, err);
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    return io_error("rename to " + path + " from", temp, err);
+  }
+  // The rename is durable only once the directory itself reaches the disk.
+  const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return io_error("open dir", dir_, errno);
+  const int rc = ::fsync(dir_fd);
+  const int err = errno;
+  ::close(dir_fd);
+  if (rc != 0) return io_error("fsync dir", dir_, err);
+  return ok_status();
+}
+
+Status LaunchCheckpoint::remove(JobId job) const {
+  const std::string path = path_of(job);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return io_error("unlink", path, errno);
+  return ok_status();
+}
+
+CheckpointScan LaunchCheckpoint::load_all() const {
+  CheckpointScan scan;
+  DIR* dir = ::opendir(dir_.c_str());
+  if (dir == nullptr) {
+    scan.errors.push_back(Error{ErrorCode::kIo, "open dir " + dir_ + ": " + std::strerror(errno)});
+    return scan;
+  }
+  std::vector<std::pair<std::uint64_t, std::string>> files;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (const auto job = job_of_file_name(name)) files.emplace_back(*job, dir_ + "/" + name);
+  }
+  ::closedir(dir);
+  std::sort(files.begin(), files.end());  // stable order for callers and tests
+  for (const auto& [job, path] : files) {
+    auto text = read_file(path);
+    if (!text) {
+      scan.errors.push_back(text.error());
+      continue;
+    }
+    auto checkpoint = parse_checkpoint(*text);
+    if (!checkpoint) {
+      scan.errors.push_back(checkpoint.error().with_context(path));
+      continue;
+    }
+    if (checkpoint->job.value() != job) {
+      scan.errors.push_back(Error{ErrorCode::kInvalidArgument,
+                                  path + ": field 'job': " + std::to_string(checkpoint->job.value()) +
+                                      " does not match the file name"});
+      continue;
+    }
+    const bool alive = process_is_alive(static_cast<pid_t>(checkpoint->pid),
+                                        checkpoint->process_start_ticks);
+    (alive ? scan.live : scan.lost).push_back(std::move(*checkpoint));
+  }
+  return scan;
+}
+
+}  // namespace fairway::agent

@@ -1,0 +1,62 @@
+// What the agent launched, one small file per running job in its spool dir, so that a
+// restarted agent re-adopts the jobs still alive. Not thread-safe: one owner (the agent).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/base/ids.h"
+#include "shared/base/result.h"
+#include "shared/base/time.h"
+
+namespace fairway::agent {
+
+struct JobCheckpoint {
+  JobId job;
+  std::int64_t pid = 0;
+  std::int64_t pgid = 0;
+  Time start;
+  Duration time_limit;
+  std::vector<std::int32_t> cores;
+  std::vector<std::int32_t> gpus;
+  // /proc/<pid>/stat field 22: tells the job's process from a later one given its pid.
+  std::uint64_t process_start_ticks = 0;
+  bool operator==(const JobCheckpoint&) const = default;
+};
+
+// The text form of one checkpoint, and back. Parse errors name the field and value.
+std::string format_checkpoint(const JobCheckpoint& checkpoint);
+Result<JobCheckpoint> parse_checkpoint(std::string_view text);
+
+struct CheckpointScan {
+  std::vector<JobCheckpoint> live;  // the process still runs: re-adopt it
+  std::vector<JobCheckpoint> lost;  // the process is gone or its pid reused: report it ended
+  std::vector<Error> errors;        // unreadable or corrupt files, skipped
+};
+
+class LaunchCheckpoint {
+ public:
+  // `dir` must exist; files are named job-<id>.checkpoint in it.
+  explicit LaunchCheckpoint(std::string dir);
+
+  // Atomic: a temp file, fsync, rename over the old one, fsync of the dir.
+  Status save(const JobCheckpoint& checkpoint) const;
+
+  // Removes the job's file once its end is reported; a missing file is not an error.
+  Status remove(JobId job) const;
+
+  // Every checkpoint in the dir, split by whether its process is still the job's
+  // (pid alive and not a zombie, same start ticks). Never fails as a whole: a corrupt
+  // file lands in `errors`. Lost jobs' files stay until remove().
+  CheckpointScan load_all() const;
+
+  std::string path_of(JobId job) const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace fairway::agent

@@ -1,0 +1,18 @@
+#include "agent/os/launch_request.h"
+
+namespace fairway::agent {
+
+LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string node_name) {
+  LaunchRequest r;
+  r.job = launch.job;
+  r.user = launch.user;
+  r.account = launch.account;
+  r.name = launch.name;
+  r.program = launch.program;
+  r.cores = launch.cores;
+  r.gpus = launch.gpus;
+  r.nodelist = std::move(node_name);
+  return r;
+}
+
+}  // namespace fairway::agent

@@ -1,0 +1,43 @@
+// Everything the launcher needs to start one job on this node: the coordinator's LaunchJob
+// plus what the agent adds (node list, GPU visible ids, PU binding). Plain data.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shared/base/ids.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::agent {
+
+struct LaunchRequest {
+  JobId job;
+  std::string user;       // the job runs as this user; looked up with getpwnam_r
+  std::string account;    // SLURM_JOB_ACCOUNT
+  std::string partition;  // SLURM_JOB_PARTITION
+  std::string name;       // FAIRWAY_JOB_NAME, SLURM_JOB_NAME
+  wire::JobProgram program;
+  std::vector<std::int32_t> cores;  // node-local core numbers: FAIRWAY_CPUS
+  std::vector<std::int32_t> gpus;   // node-local GPU numbers: FAIRWAY_GPUS
+  // CUDA_VISIBLE_DEVICES, one per entry of `gpus`; empty: the node-local numbers.
+  std::vector<std::string> gpu_visible_ids;
+  // OS PU indices applied with sched_setaffinity; empty: no binding (--topology mode).
+  std::vector<std::int32_t> bind_pus;
+  std::string nodelist;     // FAIRWAY_NODELIST, SLURM_JOB_NODELIST; required
+  std::int32_t nnodes = 1;  // SLURM_NNODES
+  std::int32_t ntasks = 1;  // SLURM_NTASKS
+  std::string submit_dir;   // FAIRWAY_SUBMIT_DIR; empty: the working dir
+};
+
+struct LauncherConfig {
+  std::string spool_dir;         // job scripts go here; must exist and be traversable
+  bool allow_root_jobs = false;  // when false, a job whose user has uid 0 is refused
+};
+
+// The request for a coordinator's LaunchJob on this node; the agent then adds what only
+// it knows (GPU visible ids, PU binding, a multi-node list, task count, partition):
+// LaunchJob carries none of those, so they keep their defaults (one node, one task).
+LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string node_name);
+
+}  // namespace fairway::agent

@@ -1,0 +1,377 @@
+#include "agent/os/process_launcher.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent/os/job_script.h"
+#include "agent/os/job_user.h"
+#include "agent/os/launch_environment.h"
+
+namespace fairway::agent {
+namespace {
+
+// The step of the child that failed, sent through the CLOEXEC pipe with its errno.
+enum class ChildStep : std::int32_t {
+  kSetsid = 1,
+  kSetgroups,
+  kSetgid,
+  kSetuid,
+  kChdir,
+  kOpenStdin,
+  kOpenStdout,
+  kOpenStderr,
+  kRedirect,
+  kAffinity,
+  kExec,
+};
+
+struct ChildFailure {
+  ChildStep step;
+  std::int32_t error;
+};
+
+// Everything the child needs, prepared before fork: the child only makes syscalls.
+struct ChildPlan {
+  bool switch_user = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  std::vector<gid_t> groups;
+  std::string working_dir;
+  OutputPaths output;
+  bool bind = false;
+  cpu_set_t cpus{};
+  std::string exec_path;
+  std::vector<std::string> argv;
+  std::vector<std::string> envp;
+};
+
+std::string job_prefix(JobId job) { return "job " + std::to_string(job.value()) + ": "; }
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  out.reserve(strings.size() + 1);
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+bool has_nul(const std::string& s) { return s.find('\0') != std::string::npos; }
+
+bool is_executable_file(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
+}
+
+std::string env_value(const std::vector<std::string>& envp, std::string_view name) {
+  for (const auto& entry : envp) {
+    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 &&
+        entry[name.size()] == '=') {
+      return entry.substr(name.size() + 1);
+    }
+  }
+  return {};
+}
+
+// execvp is not async-signal-safe, so the PATH search of an argv job happens here.
+Result<std::string> find_program(const std::string& program, const std::vector<std::string>& envp,
+                                 const std::string& working_dir) {
+  if (program.find('/') != std::string::npos) {
+    return program.front() == '/' ? program : working_dir + "/" + program;
+  }
+  const std::string path = env_value(envp, "PATH");
+  std::size_t begin = 0;
+  while (begin <= path.size()) {
+    std::size_t end = path.find(':', begin);
+    if (end == std::string::npos) end = path.size();
+    std::string dir = path.substr(begin, end - begin);
+    if (dir.empty()) dir = ".";
+    if (dir.front() != '/') dir = working_dir + "/" + dir;
+    const std::string candidate = dir + "/" + program;
+    if (is_executable_file(candidate)) return candidate;
+    begin = end + 1;
+  }
+  return make_error(ErrorCode::kNotFound,
+                    "command '" + program + "' not found in PATH '" + path + "'");
+}
+
+Status validate(const LaunchRequest& r) {
+  const std::string who = job_prefix(r.job);
+  if (r.program.script.empty() && r.program.argv.empty()) {
+    return invalid_argument(who + "program has neither a script nor argv");
+  }
+  if (!r.program.script.empty() && has_nul(r.program.script)) {
+    return invalid_argument(who + "script contains a NUL byte");
+  }
+  for (const auto& arg : r.program.argv) {
+    if (has_nul(arg)) return invalid_argument(who + "argv entry '" + arg + "' contains a NUL byte");
+  }
+  if (!r.program.argv.empty() && r.program.script.empty() && r.program.argv.front().empty()) {
+    return invalid_argument(who + "argv[0] is empty");
+  }
+  for (const std::string* path : {&r.program.working_dir, &r.program.stdout_path,
+                                  &r.program.stderr_path}) {
+    if (has_nul(*path)) return invalid_argument(who + "path '" + *path + "' contains a NUL byte");
+  }
+  if (r.nodelist.empty()) return invalid_argument(who + "nodelist is empty");
+  if (r.nnodes < 1) return invalid_argument(who + "nnodes " + std::to_string(r.nnodes) + " < 1");
+  if (r.ntasks < 1) return invalid_argument(who + "ntasks " + std::to_string(r.ntasks) + " < 1");
+  if (!r.gpu_visible_ids.empty() && r.gpu_visible_ids.size() != r.gpus.size()) {
+    return invalid_argument(who + "gpu_visible_ids has " + std::to_string(r.gpu_visible_ids.size()) +
+                            " entries for " + std::to_string(r.gpus.size()) + " GPUs");
+  }
+  for (const std::int32_t pu : r.bind_pus) {
+    if (pu < 0 || pu >= CPU_SETSIZE) {
+      return invalid_argument(who + "bind_pus: PU " + std::to_string(pu) + " is outside 0.." +
+                              std::to_string(CPU_SETSIZE - 1));
+    }
+  }
+  return ok_status();
+}
+
+// Decides whose uid the job gets; errors when the agent may not or cannot run it so.
+Status choose_identity(const LaunchRequest& r, const JobUser& user, bool allow_root_jobs,
+                       ChildPlan& plan) {
+  const std::string who = job_prefix(r.job);
+  if (::geteuid() == 0) {
+    if (user.uid == 0 && !allow_root_jobs) {
+      return make_error(ErrorCode::kFailedPrecondition,
+                        who + "user '" + user.name +
+                            "' has uid 0 and root jobs are not allowed (allow_root_jobs)");
+    }
+    plan.switch_user = user.uid != 0;
+    plan.uid = user.uid;
+    plan.gid = user.gid;
+    plan.groups = user.groups;
+    return ok_status();
+  }
+  if (user.uid != ::geteuid()) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      who + "the agent runs as uid " + std::to_string(::geteuid()) +
+                          " and cannot run a job as user '" + user.name + "' (uid " +
+                          std::to_string(user.uid) + ")");
+  }
+  return ok_status();
+}
+
+std::string step_description(ChildStep step, const LaunchRequest& r, const ChildPlan& plan) {
+  switch (step) {
+    case ChildStep::kSetsid:
+      return "setsid";
+    case ChildStep::kSetgroups:
+      return "setgroups for user '" + r.user + "'";
+    case ChildStep::kSetgid:
+      return "setgid(" + std::to_string(plan.gid) + ") for user '" + r.user + "'";
+    case ChildStep::kSetuid:
+      return "setuid(" + std::to_string(plan.uid) + ") for user '" + r.user + "'";
+    case ChildStep::kChdir:
+      return "chdir to working_dir '" + plan.working_dir + "'";
+    case ChildStep::kOpenStdin:
+      return "open /dev/null as stdin";
+    case ChildStep::kOpenStdout:
+      return "open stdout file '" + plan.output.stdout_path + "'";
+    case ChildStep::kOpenStderr:
+      return "open stderr file '" + plan.output.stderr_path + "'";
+    case ChildStep::kRedirect:
+      return "redirect stdin/stdout/stderr";
+    case ChildStep::kAffinity:
+      return "bind to PUs " + comma_list(r.bind_pus) + " (sched_setaffinity)";
+    case ChildStep::kExec:
+      return "exec '" + plan.exec_path + "'";
+  }
+  return "child setup";
+}
+
+ErrorCode code_for_errno(int err) {
+  switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+      return ErrorCode::kNotFound;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return ErrorCode::kFailedPrecondition;
+    case EINVAL:
+      return ErrorCode::kInvalidArgument;
+    default:
+      return ErrorCode::kIo;
+  }
+}
+
+// Async-signal-safe writes only from here on; never returns.
+[[noreturn]] void fail_in_child(int fd, ChildStep step) {
+  const ChildFailure failure{step, errno};
+  [[maybe_unused]] const ssize_t n = ::write(fd, &failure, sizeof failure);
+  ::_exit(127);
+}
+
+[[noreturn]] void run_child(const ChildPlan& plan, char* const* argv, char* const* envp,
+                            int report_fd) {
+  if (::setsid() < 0) fail_in_child(report_fd, ChildStep::kSetsid);
+  // The agent may block or ignore signals (signalfd, SIGPIPE); the job starts clean.
+  sigset_t none;
+  ::sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  struct sigaction default_action{};
+  default_action.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &default_action, nullptr);
+  }
+  // Drop privileges first, so the working dir and output files are reached as the user.
+  if (plan.switch_user) {
+    if (::setgroups(plan.groups.size(), plan.groups.data()) != 0) {
+      fail_in_child(report_fd, ChildStep::kSetgroups);
+    }
+    if (::setgid(plan.gid) != 0) fail_in_child(report_fd, ChildStep::kSetgid);
+    if (::setuid(plan.uid) != 0) fail_in_child(report_fd, ChildStep::kSetuid);
+  }
+  if (::chdir(plan.working_dir.c_str()) != 0) fail_in_child(report_fd, ChildStep::kChdir);
+  const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in < 0) fail_in_child(report_fd, ChildStep::kOpenStdin);
+  constexpr int kOutputFlags = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOCTTY | O_CLOEXEC;
+  const int out = ::open(plan.output.stdout_path.c_str(), kOutputFlags, 0644);
+  if (out < 0) fail_in_child(report_fd, ChildStep::kOpenStdout);
+  int err = out;
+  if (!plan.output.shared()) {
+    err = ::open(plan.output.stderr_path.c_str(), kOutputFlags, 0644);
+    if (err < 0) fail_in_child(report_fd, ChildStep::kOpenStderr);
+  }
+  if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
+      ::dup2(err, STDERR_FILENO) < 0) {
+    fail_in_child(report_fd, ChildStep::kRedirect);
+  }
+  if (plan.bind && ::sched_setaffinity(0, sizeof plan.cpus, &plan.cpus) != 0) {
+    fail_in_child(report_fd, ChildStep::kAffinity);
+  }
+  // The agent's own descriptors (sockets, database) must not leak into the job.
+  if (report_fd > 3) ::close_range(3, static_cast<unsigned>(report_fd - 1), 0);
+  ::close_range(static_cast<unsigned>(report_fd + 1), ~0U, 0);
+  ::execve(plan.exec_path.c_str(), argv, envp);
+  fail_in_child(report_fd, ChildStep::kExec);
+}
+
+// A pipe whose ends are above 2, so the child's dup2 onto 0-2 cannot clobber them.
+Result<std::pair<int, int>> make_report_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    return make_error(ErrorCode::kIo, std::string("pipe2: ") + std::strerror(errno));
+  }
+  for (int& fd : fds) {
+    if (fd > 2) continue;
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    const int err = errno;
+    ::close(fd);
+    fd = moved;
+    if (moved < 0) {
+      for (const int other : fds) {
+        if (other > 2) ::close(other);
+      }
+      return make_error(ErrorCode::kIo, std::string("fcntl(F_DUPFD_CLOEXEC): ") + std::strerror(err));
+    }
+  }
+  return std::pair{fds[0], fds[1]};
+}
+
+}  // namespace
+
+ProcessLauncher::ProcessLauncher(LauncherConfig config) : config_(std::move(config)) {}
+
+Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) const {
+  const std::string who = job_prefix(request.job);
+  if (auto ok = validate(request); !ok) return std::unexpected(ok.error());
+  auto user = look_up_job_user(request.user);
+  if (!user) return std::unexpected(user.error().with_context("job " + std::to_string(request.job.value())));
+
+  ChildPlan plan;
+  if (auto ok = choose_identity(request, *user, config_.allow_root_jobs, plan); !ok) {
+    return std::unexpected(ok.error());
+  }
+  auto output = resolve_output_paths(request);
+  if (!output) return std::unexpected(output.error());
+  plan.output = *output;
+  plan.working_dir = request.program.working_dir;
+  auto envp = build_job_environment(request, *user);
+  if (!envp) return std::unexpected(envp.error());
+  plan.envp = std::move(*envp);
+  if (!request.bind_pus.empty()) {
+    plan.bind = true;
+    CPU_ZERO(&plan.cpus);
+    for (const std::int32_t pu : request.bind_pus) CPU_SET(static_cast<std::size_t>(pu), &plan.cpus);
+  }
+
+  LaunchedProcess launched;
+  if (!request.program.script.empty()) {
+    auto script = write_job_script(config_.spool_dir, request.job, request.program.script,
+                                   user->uid, user->gid);
+    if (!script) return std::unexpected(script.error().with_context("job " + std::to_string(request.job.value())));
+    launched.script_path = *script;
+    plan.argv = script_interpreter(request.program.script);
+    plan.argv.push_back(*script);
+    plan.exec_path = plan.argv.front();
+  } else {
+    auto program = find_program(request.program.argv.front(), plan.envp, plan.working_dir);
+    if (!program) return std::unexpected(program.error().with_context("job " + std::to_string(request.job.value())));
+    plan.exec_path = *program;
+    plan.argv = request.program.argv;
+  }
+  auto drop_script = [&] {
+    if (!launched.script_path.empty()) ::unlink(launched.script_path.c_str());
+  };
+
+  std::vector<char*> argv = c_strings(plan.argv);
+  std::vector<char*> envp_c = c_strings(plan.envp);
+  auto pipe = make_report_pipe();
+  if (!pipe) {
+    drop_script();
+    return std::unexpected(pipe.error());
+  }
+  const auto [read_fd, write_fd] = *pipe;
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int err = errno;
+    ::close(read_fd);
+    ::close(write_fd);
+    drop_script();
+    return make_error(ErrorCode::kResourceExhausted, who + "fork: " + std::strerror(err));
+  }
+  if (pid == 0) run_child(plan, argv.data(), envp_c.data(), write_fd);
+
+  ::close(write_fd);
+  ChildFailure failure{};
+  std::size_t got = 0;
+  while (got < sizeof failure) {
+    const ssize_t n = ::read(read_fd, reinterpret_cast<char*>(&failure) + got, sizeof failure - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(read_fd);
+  if (got == 0) {  // EOF: exec closed the CLOEXEC pipe
+    launched.pid = pid;
+    launched.pgid = pid;
+    return launched;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  drop_script();
+  if (got < sizeof failure) {
+    return make_error(ErrorCode::kInternal, who + "the child died before exec without a report");
+  }
+  return make_error(code_for_errno(failure.error),
+                    who + step_description(failure.step, request, plan) + ": " +
+                        std::strerror(failure.error));
+}
+
+Status ProcessLauncher::clean_up(JobId job) const {
+  return remove_job_script(config_.spool_dir, job);
+}
+
+}  // namespace fairway::agent

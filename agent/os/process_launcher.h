@@ -1,0 +1,39 @@
+// Starts a job's processes: fork, then in the child setsid, drop to the job's user, chdir,
+// redirect output, bind to PUs, exec. Child-side failures come back as a Result error.
+// Thread-safe in the sense that launch() keeps no state; the agent calls it from its loop.
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+
+#include "agent/os/launch_request.h"
+#include "shared/base/result.h"
+
+namespace fairway::agent {
+
+struct LaunchedProcess {
+  pid_t pid = 0;
+  pid_t pgid = 0;           // == pid: the job leads its own session and process group
+  std::string script_path;  // the spool copy of the batch script; empty for argv jobs
+};
+
+class ProcessLauncher {
+ public:
+  explicit ProcessLauncher(LauncherConfig config);
+
+  // Returns once the job's program has been exec'd (or the child failed before exec, in
+  // which case the child is reaped and the error names the step and path: "chdir to
+  // working_dir '/x'", "open stdout file '/x/o'", "setuid(1000) for user 'bob'", "exec
+  // '/bin/sh'", ...). The pid is the caller's to reap (ChildReaper) and supervise.
+  Result<LaunchedProcess> launch(const LaunchRequest& request) const;
+
+  // Removes what launch() left in the spool dir for the job (its script).
+  Status clean_up(JobId job) const;
+
+  const LauncherConfig& config() const { return config_; }
+
+ private:
+  LauncherConfig config_;
+};
+
+}  // namespace fairway::agent

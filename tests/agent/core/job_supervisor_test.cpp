@@ -1,0 +1,146 @@
+#include "agent/core/job_supervisor.h"
+
+#include <csignal>
+
+#include <gtest/gtest.h>
+
+namespace fairway::agent {
+namespace {
+
+Time at(std::int64_t s) { return Time::from_seconds(s); }
+
+JobSupervisor make(Duration limit = Duration::seconds(100), Duration grace = Duration::seconds(30)) {
+  auto s = JobSupervisor::launched(JobId(5), 1234, 1234, at(1000), limit, grace);
+  EXPECT_TRUE(s) << (s ? "" : s.error().message);
+  return *s;
+}
+
+SupervisorAction group_signal(std::int32_t sig) {
+  return SupervisorAction{JobId(5), SupervisorActionKind::kSignalGroup, 1234, sig};
+}
+
+TEST(JobSupervisorTest, CompletesOnExitZeroBeforeWalltime) {
+  JobSupervisor s = make();
+  EXPECT_EQ(s.phase(), SupervisorPhase::kRunning);
+  EXPECT_EQ(s.deadline(), at(1100));
+  EXPECT_TRUE(s.on_time(at(1099)).empty());
+  EXPECT_EQ(s.on_exit(ProcessExit::exited(0), at(1050)), JobState::kCompleted);
+  EXPECT_EQ(s.deadline(), Time::never());
+  EXPECT_EQ(s.end_time(), at(1050));
+  EXPECT_TRUE(s.on_time(at(2000)).empty());
+}
+
+TEST(JobSupervisorTest, FailsOnNonZeroExitOrForeignSignal) {
+  JobSupervisor a = make();
+  EXPECT_EQ(a.on_exit(ProcessExit::exited(3), at(1010)), JobState::kFailed);
+  EXPECT_EQ(a.exit(), ProcessExit::exited(3));
+  JobSupervisor b = make();
+  EXPECT_EQ(b.on_exit(ProcessExit::signalled(SIGSEGV), at(1010)), JobState::kFailed);
+  JobSupervisor c = make();  // a TERM from someone else (an admin's kill) is not a timeout
+  EXPECT_EQ(c.on_exit(ProcessExit::signalled(SIGTERM), at(1010)), JobState::kFailed);
+}
+
+TEST(JobSupervisorTest, WalltimeSendsTermThenKillAfterGrace) {
+  JobSupervisor s = make();
+  EXPECT_EQ(s.on_time(at(1100)), std::vector{group_signal(SIGTERM)});
+  EXPECT_EQ(s.phase(), SupervisorPhase::kTerminating);
+  EXPECT_EQ(s.stop_reason(), StopReason::kTimeout);
+  EXPECT_EQ(s.deadline(), at(1130));
+  EXPECT_TRUE(s.on_time(at(1129)).empty());
+  EXPECT_EQ(s.on_time(at(1130)), std::vector{group_signal(SIGKILL)});
+  EXPECT_EQ(s.phase(), SupervisorPhase::kKilled);
+  EXPECT_EQ(s.deadline(), Time::never());
+  EXPECT_TRUE(s.on_time(at(1200)).empty());  // KILL is sent once
+  EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGKILL), at(1130)), JobState::kTimeout);
+}
+
+TEST(JobSupervisorTest, JobEndingCleanlyAfterWalltimeTermIsStillTimeout) {
+  JobSupervisor s = make();
+  ASSERT_EQ(s.on_time(at(1100)).size(), 1u);
+  EXPECT_EQ(s.on_exit(ProcessExit::exited(0), at(1101)), JobState::kTimeout);
+}
+
+TEST(JobSupervisorTest, LateTickWithZeroGraceSendsTermAndKillTogether) {
+  JobSupervisor s = make(Duration::seconds(100), Duration::seconds(0));
+  EXPECT_EQ(s.on_time(at(1500)), (std::vector{group_signal(SIGTERM), group_signal(SIGKILL)}));
+}
+
+TEST(JobSupervisorTest, ReadoptedOverdueJobIsStoppedAtOnce) {
+  // A job re-adopted after an agent restart keeps its original start time.
+  JobSupervisor s = make(Duration::seconds(100));
+  EXPECT_EQ(s.deadline(), at(1100));
+  EXPECT_EQ(s.on_time(at(5000)), std::vector{group_signal(SIGTERM)});
+  EXPECT_EQ(s.deadline(), at(5030));
+}
+
+TEST(JobSupervisorTest, CancelSendsItsSignalThenKillAndEndsCancelled) {
+  JobSupervisor s = make();
+  EXPECT_EQ(s.on_signal_request(SIGINT, Duration::seconds(10), at(1020)),
+            std::vector{group_signal(SIGINT)});
+  EXPECT_EQ(s.stop_reason(), StopReason::kCancelled);
+  EXPECT_EQ(s.deadline(), at(1030));  // the walltime no longer matters
+  EXPECT_EQ(s.on_time(at(1030)), std::vector{group_signal(SIGKILL)});
+  EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGKILL), at(1031)), JobState::kCancelled);
+}
+
+TEST(JobSupervisorTest, CancelWithSigkillNeedsNoFollowUp) {
+  JobSupervisor s = make();
+  EXPECT_EQ(s.on_signal_request(SIGKILL, Duration::seconds(10), at(1020)),
+            std::vector{group_signal(SIGKILL)});
+  EXPECT_EQ(s.phase(), SupervisorPhase::kKilled);
+  EXPECT_EQ(s.deadline(), Time::never());
+  EXPECT_EQ(s.on_exit(ProcessExit::exited(0), at(1021)), JobState::kCancelled);
+}
+
+TEST(JobSupervisorTest, CancelWithZeroGraceKillsAtOnce) {
+  JobSupervisor s = make();
+  EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(0), at(1020)),
+            (std::vector{group_signal(SIGTERM), group_signal(SIGKILL)}));
+}
+
+TEST(JobSupervisorTest, CancelDuringTimeoutGraceKeepsTimeoutAndEarlierKill) {
+  JobSupervisor s = make();
+  ASSERT_EQ(s.on_time(at(1100)).size(), 1u);  // TERM, KILL due at 1130
+  EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(60), at(1105)),
+            std::vector{group_signal(SIGTERM)});
+  EXPECT_EQ(s.deadline(), at(1130));
+  EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(5), at(1106)),
+            std::vector{group_signal(SIGTERM)});
+  EXPECT_EQ(s.deadline(), at(1111));
+  EXPECT_EQ(s.stop_reason(), StopReason::kTimeout);
+  EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGTERM), at(1107)), JobState::kTimeout);
+}
+
+TEST(JobSupervisorTest, SignalRequestAfterExitDoesNothing) {
+  JobSupervisor s = make();
+  EXPECT_EQ(s.on_exit(ProcessExit::exited(0), at(1010)), JobState::kCompleted);
+  EXPECT_TRUE(s.on_signal_request(SIGTERM, Duration::seconds(5), at(1011)).empty());
+  // A repeated exit report keeps the first answer.
+  EXPECT_EQ(s.on_exit(ProcessExit::exited(1), at(1012)), JobState::kCompleted);
+  EXPECT_EQ(s.exit(), ProcessExit::exited(0));
+}
+
+TEST(JobSupervisorTest, RejectsBadLaunchFactsNamingTheField) {
+  auto bad_pid = JobSupervisor::launched(JobId(1), 0, 10, at(0), Duration::seconds(5));
+  ASSERT_FALSE(bad_pid);
+  EXPECT_NE(bad_pid.error().message.find("pid 0"), std::string::npos);
+  auto bad_pgid = JobSupervisor::launched(JobId(1), 10, -3, at(0), Duration::seconds(5));
+  ASSERT_FALSE(bad_pgid);
+  EXPECT_NE(bad_pgid.error().message.find("pgid -3"), std::string::npos);
+  auto bad_limit = JobSupervisor::launched(JobId(1), 10, 10, at(0), Duration::seconds(0));
+  ASSERT_FALSE(bad_limit);
+  EXPECT_NE(bad_limit.error().message.find("time_limit 0"), std::string::npos);
+  auto bad_grace =
+      JobSupervisor::launched(JobId(1), 10, 10, at(0), Duration::seconds(5), Duration::seconds(-1));
+  ASSERT_FALSE(bad_grace);
+  EXPECT_NE(bad_grace.error().message.find("grace -1"), std::string::npos);
+}
+
+TEST(JobSupervisorTest, InfiniteLimitNeverTimesOut) {
+  JobSupervisor s = make(Duration::infinite());
+  EXPECT_EQ(s.deadline(), Time::never());
+  EXPECT_TRUE(s.on_time(at(1'000'000'000)).empty());
+}
+
+}  // namespace
+}  // namespace fairway::agent

@@ -1,0 +1,153 @@
+#include "agent/os/launch_checkpoint.h"
+
+#include <sys/stat.h>
+
+#include "tests/agent/os/os_test_support.h"
+
+namespace fairway::agent {
+namespace {
+
+using testing::TempDir;
+
+JobCheckpoint of_this_process(std::uint64_t job) {
+  auto stat = read_proc_stat(::getpid());
+  EXPECT_TRUE(stat);
+  return JobCheckpoint{JobId(job),
+                       ::getpid(),
+                       ::getpgrp(),
+                       Time::from_seconds(1'700'000'000),
+                       Duration::hours(2),
+                       {0, 1, 5},
+                       {1},
+                       stat ? stat->start_ticks : 0};
+}
+
+TEST(LaunchCheckpointTest, FormatAndParseRoundTrip) {
+  JobCheckpoint c = of_this_process(12);
+  c.gpus.clear();
+  auto parsed = parse_checkpoint(format_checkpoint(c));
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, c);
+}
+
+TEST(LaunchCheckpointTest, SavedLiveJobIsLoadedAsLive) {
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path());
+  const JobCheckpoint c = of_this_process(12);
+  ASSERT_TRUE(store.save(c));
+  struct stat st{};
+  ASSERT_EQ(::stat(store.path_of(JobId(12)).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_FALSE(std::filesystem::exists(store.path_of(JobId(12)) + ".tmp"));
+  const CheckpointScan scan = store.load_all();
+  EXPECT_TRUE(scan.errors.empty());
+  EXPECT_TRUE(scan.lost.empty());
+  ASSERT_EQ(scan.live.size(), 1u);
+  EXPECT_EQ(scan.live[0], c);
+}
+
+TEST(LaunchCheckpointTest, SaveReplacesTheJobsEarlierCheckpoint) {
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path() + "/");
+  JobCheckpoint c = of_this_process(12);
+  ASSERT_TRUE(store.save(c));
+  c.cores = {7};
+  ASSERT_TRUE(store.save(c));
+  const CheckpointScan scan = store.load_all();
+  ASSERT_EQ(scan.live.size(), 1u);
+  EXPECT_EQ(scan.live[0].cores, std::vector<std::int32_t>{7});
+}
+
+TEST(LaunchCheckpointTest, DeadPidIsReportedLost) {
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path());
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_TRUE(testing::wait_for_exit(child));
+  JobCheckpoint dead = of_this_process(3);
+  dead.pid = child;
+  dead.pgid = child;
+  ASSERT_TRUE(store.save(dead));
+  const CheckpointScan scan = store.load_all();
+  EXPECT_TRUE(scan.live.empty());
+  ASSERT_EQ(scan.lost.size(), 1u);
+  EXPECT_EQ(scan.lost[0].job, JobId(3));
+  // The lost job's file stays until its end is reported and remove() is called.
+  EXPECT_TRUE(std::filesystem::exists(store.path_of(JobId(3))));
+  ASSERT_TRUE(store.remove(JobId(3)));
+  EXPECT_FALSE(std::filesystem::exists(store.path_of(JobId(3))));
+  EXPECT_TRUE(store.remove(JobId(3)));  // twice is fine
+}
+
+TEST(LaunchCheckpointTest, ReusedPidIsReportedLost) {
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path());
+  JobCheckpoint reused = of_this_process(4);  // our pid, but another process start time
+  reused.process_start_ticks += 1;
+  ASSERT_TRUE(store.save(reused));
+  const CheckpointScan scan = store.load_all();
+  EXPECT_TRUE(scan.live.empty());
+  ASSERT_EQ(scan.lost.size(), 1u);
+}
+
+TEST(LaunchCheckpointTest, CorruptFilesAreSkippedWithAnError) {
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path());
+  ASSERT_TRUE(store.save(of_this_process(1)));
+  testing::write_text(store.path_of(JobId(2)), "garbage\x01\x02");
+  std::string bad_pid = format_checkpoint(of_this_process(3));
+  bad_pid.replace(bad_pid.find("\npid "), 5, "\npid x");
+  testing::write_text(store.path_of(JobId(3)), bad_pid);
+  testing::write_text(store.path_of(JobId(4)), format_checkpoint(of_this_process(5)));
+  testing::write_text(dir / "job-6.checkpoint.tmp", "half-written");  // not a checkpoint name
+  testing::write_text(dir / "fairway-job-6.sh", "echo\n");
+  const CheckpointScan scan = store.load_all();
+  ASSERT_EQ(scan.live.size(), 1u);
+  EXPECT_EQ(scan.live[0].job, JobId(1));
+  ASSERT_EQ(scan.errors.size(), 3u);
+  EXPECT_NE(scan.errors[0].message.find("job-2.checkpoint: header"), std::string::npos)
+      << scan.errors[0].message;
+  EXPECT_NE(scan.errors[1].message.find("job-3.checkpoint: field 'pid': 'x"), std::string::npos)
+      << scan.errors[1].message;
+  EXPECT_NE(scan.errors[2].message.find("field 'job': 5 does not match the file name"),
+            std::string::npos)
+      << scan.errors[2].message;
+}
+
+TEST(LaunchCheckpointTest, ParseNamesMissingUnknownAndRepeatedFields) {
+  const std::string good = format_checkpoint(of_this_process(9));
+  std::string missing = good;
+  missing.erase(missing.find("gpus "), missing.find('\n', missing.find("gpus ")) -
+                                           missing.find("gpus ") + 1);
+  auto a = parse_checkpoint(missing);
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().message, "missing field 'gpus'");
+  auto b = parse_checkpoint(good + "colour blue\n");
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().message, "unknown field 'colour'");
+  auto c = parse_checkpoint(good + "pid 5\n");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message, "field 'pid' appears twice");
+  auto d = parse_checkpoint("");
+  ASSERT_FALSE(d);
+  std::string bad_list = good;
+  bad_list.replace(bad_list.find("cores 0,1,5"), 11, "cores 0,,5");
+  auto e = parse_checkpoint(bad_list);
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("field 'cores'"), std::string::npos);
+}
+
+TEST(LaunchCheckpointTest, MissingDirIsAnErrorNotACrash) {
+  const LaunchCheckpoint store("/nonexistent-fairway-spool");
+  const CheckpointScan scan = store.load_all();
+  ASSERT_EQ(scan.errors.size(), 1u);
+  EXPECT_NE(scan.errors[0].message.find("/nonexistent-fairway-spool"), std::string::npos);
+  const Status s = store.save(of_this_process(1));
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("/nonexistent-fairway-spool/job-1.checkpoint.tmp"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fairway::agent

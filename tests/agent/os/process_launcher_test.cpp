@@ -1,0 +1,340 @@
+#include "agent/os/process_launcher.h"
+
+#include <csignal>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+
+#include "tests/agent/os/os_test_support.h"
+
+namespace fairway::agent {
+namespace {
+
+using testing::TempDir;
+
+class ProcessLauncherTest : public ::testing::Test {
+ protected:
+  LaunchRequest request(std::uint64_t job, std::string script) const {
+    LaunchRequest r;
+    r.job = JobId(job);
+    r.user = testing::job_user_name();
+    r.account = "physics";
+    r.partition = "batch";
+    r.name = "test-job";
+    r.program.script = std::move(script);
+    r.program.working_dir = work.path();
+    r.cores = {0};
+    r.nodelist = "node01";
+    return r;
+  }
+  ProcessLauncher launcher(bool allow_root_jobs = true) const {
+    return ProcessLauncher(LauncherConfig{spool.path(), allow_root_jobs});
+  }
+  // Every launch error must leave no child behind, running or zombie.
+  void expect_no_children() const { EXPECT_TRUE(testing::children_of_this_process().empty()); }
+
+  TempDir work;
+  TempDir spool;
+};
+
+TEST_F(ProcessLauncherTest, ScriptRunsInWorkingDirWithJobEnvironment) {
+  LaunchRequest r = request(42,
+                            "#!/bin/sh\n"
+                            "echo \"id=$FAIRWAY_JOB_ID slurm=$SLURM_JOB_ID cpus=$FAIRWAY_CPUS "
+                            "cuda=$CUDA_VISIBLE_DEVICES nodes=$SLURM_JOB_NODELIST\"\n"
+                            "echo \"cwd=$(pwd) part=$SLURM_JOB_PARTITION acct=$SLURM_JOB_ACCOUNT\"\n"
+                            "echo to-stderr >&2\n"
+                            "exit 3\n");
+  r.cores = {2, 3};
+  r.gpus = {1};
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  EXPECT_EQ(launched->pgid, launched->pid);
+  EXPECT_EQ(launched->script_path, spool / "fairway-job-42.sh");
+  const auto exit = testing::wait_for_exit(launched->pid);
+  ASSERT_TRUE(exit);
+  EXPECT_EQ(*exit, ProcessExit::exited(3));
+  const std::string out = testing::read_text(work / "fairway-42.out");
+  EXPECT_NE(out.find("id=42 slurm=42 cpus=2,3 cuda=1 nodes=node01\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("cwd=" + work.path() + " part=batch acct=physics\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("to-stderr\n"), std::string::npos) << out;  // stderr defaults to stdout
+  EXPECT_TRUE(launcher().clean_up(JobId(42)));
+  EXPECT_FALSE(std::filesystem::exists(launched->script_path));
+}
+
+TEST_F(ProcessLauncherTest, OutputPathsExpandJobIdAndAreRelativeToWorkingDir) {
+  std::filesystem::create_directory(work / "logs");
+  ::chmod((work / "logs").c_str(), 0777);
+  LaunchRequest r = request(7, "echo out; echo err >&2\n");  // no #!: /bin/sh
+  r.program.stdout_path = "logs/%j.o";
+  r.program.stderr_path = work / "logs/%j.e";
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "logs/7.o"), "out\n");
+  EXPECT_EQ(testing::read_text(work / "logs/7.e"), "err\n");
+}
+
+TEST_F(ProcessLauncherTest, ArgvJobIsFoundInPath) {
+  LaunchRequest r = request(8, "");
+  r.program.argv = {"echo", "hello", "world"};
+  r.program.env = {{"PATH", "/nonexistent:/usr/bin:/bin"}};
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  EXPECT_TRUE(launched->script_path.empty());
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-8.out"), "hello world\n");
+}
+
+TEST_F(ProcessLauncherTest, FairwayVariablesOverrideTheSubmittersOnes) {
+  LaunchRequest r = request(9, "echo \"$SLURM_JOB_ID $FOO $FAIRWAY_GPUS $CUDA_VISIBLE_DEVICES\"\n");
+  r.program.env = {{"SLURM_JOB_ID", "999"}, {"FOO", "first"}, {"FOO", "second"}};
+  r.gpus = {0, 2};
+  r.gpu_visible_ids = {"GPU-a", "GPU-c"};
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-9.out"), "9 second 0,2 GPU-a,GPU-c\n");
+}
+
+TEST_F(ProcessLauncherTest, SignalGroupKillsTheJobAndWhatItSpawned) {
+  auto launched = launcher().launch(request(10, "sleep 100 & sleep 100; wait\n"));
+  ASSERT_TRUE(launched) << launched.error().message;
+  // Wait until the shell and both sleeps are in the job's process group.
+  std::vector<pid_t> group;
+  for (int i = 0; i < 500 && group.size() < 3; ++i) {
+    group.clear();
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const auto stat = read_proc_stat(static_cast<pid_t>(std::stol(name)));
+      if (stat && stat->pgid == launched->pgid && !stat->is_dead()) {
+        group.push_back(static_cast<pid_t>(std::stol(name)));
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(group.size(), 3u);
+  ASSERT_TRUE(ChildReaper::signal_group(launched->pgid, SIGTERM));
+  EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::signalled(SIGTERM));
+  for (int i = 0; i < 200; ++i) {
+    bool all_gone = true;
+    for (const pid_t pid : group) all_gone = all_gone && testing::process_is_gone(pid);
+    if (all_gone) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (const pid_t pid : group) EXPECT_TRUE(testing::process_is_gone(pid)) << "pid " << pid;
+  // A second signal to the vanished group is not an error.
+  EXPECT_TRUE(ChildReaper::signal_group(launched->pgid, SIGKILL));
+}
+
+TEST_F(ProcessLauncherTest, BindsToTheRequestedPus) {
+  LaunchRequest r = request(11, "grep Cpus_allowed_list /proc/self/status\n");
+  r.bind_pus = {0};
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-11.out"), "Cpus_allowed_list:\t0\n");
+}
+
+TEST_F(ProcessLauncherTest, BindingToAMissingPuFailsClearly) {
+  LaunchRequest r = request(12, "true\n");
+  r.bind_pus = {1000};
+  auto launched = launcher().launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_NE(launched.error().message.find("bind to PUs 1000 (sched_setaffinity)"),
+            std::string::npos)
+      << launched.error().message;
+  expect_no_children();
+}
+
+TEST_F(ProcessLauncherTest, MissingWorkingDirFailsNamingIt) {
+  LaunchRequest r = request(13, "true\n");
+  r.program.working_dir = work / "does-not-exist";
+  auto launched = launcher().launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_EQ(launched.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(launched.error().message.find("job 13: chdir to working_dir '" + r.program.working_dir +
+                                          "': No such file or directory"),
+            std::string::npos)
+      << launched.error().message;
+  expect_no_children();
+  EXPECT_FALSE(std::filesystem::exists(spool / "fairway-job-13.sh"));  // no stale script
+}
+
+TEST_F(ProcessLauncherTest, RelativeWorkingDirIsRefused) {
+  LaunchRequest r = request(14, "true\n");
+  r.program.working_dir = "relative/dir";
+  auto launched = launcher().launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_NE(launched.error().message.find("working_dir 'relative/dir' is not an absolute path"),
+            std::string::npos)
+      << launched.error().message;
+}
+
+TEST_F(ProcessLauncherTest, UnknownUserFailsNamingIt) {
+  LaunchRequest r = request(15, "true\n");
+  r.user = "fairway-no-such-user";
+  auto launched = launcher().launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_EQ(launched.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(launched.error().message.find("unknown user 'fairway-no-such-user'"), std::string::npos)
+      << launched.error().message;
+  expect_no_children();
+}
+
+TEST_F(ProcessLauncherTest, UnwritableOutputPathFailsNamingIt) {
+  LaunchRequest r = request(16, "true\n");
+  r.program.stdout_path = "/nonexistent-fairway-dir/out-%j.txt";
+  auto launched = launcher().launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_NE(launched.error().message.find(
+                "open stdout file '/nonexistent-fairway-dir/out-16.txt': No such file or directory"),
+            std::string::npos)
+      << launched.error().message;
+  expect_no_children();
+}
+
+TEST_F(ProcessLauncherTest, MissingInterpreterFailsAtExec) {
+  auto launched = launcher().launch(request(17, "#!/nonexistent/interpreter -x\necho hi\n"));
+  ASSERT_FALSE(launched);
+  EXPECT_NE(launched.error().message.find("exec '/nonexistent/interpreter'"), std::string::npos)
+      << launched.error().message;
+  expect_no_children();
+}
+
+TEST_F(ProcessLauncherTest, UnknownArgvCommandFailsNamingIt) {
+  LaunchRequest r = request(18, "");
+  r.program.argv = {"fairway-no-such-command"};
+  auto launched = launcher().launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_NE(launched.error().message.find("command 'fairway-no-such-command' not found"),
+            std::string::npos)
+      << launched.error().message;
+}
+
+TEST_F(ProcessLauncherTest, BadRequestsAreRefusedBeforeForking) {
+  LaunchRequest empty = request(19, "");
+  auto a = launcher().launch(empty);
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().message.find("neither a script nor argv"), std::string::npos);
+  LaunchRequest no_nodes = request(19, "true\n");
+  no_nodes.nodelist.clear();
+  auto b = launcher().launch(no_nodes);
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().message.find("nodelist is empty"), std::string::npos);
+  LaunchRequest ids = request(19, "true\n");
+  ids.gpus = {0, 1};
+  ids.gpu_visible_ids = {"0"};
+  auto c = launcher().launch(ids);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("gpu_visible_ids has 1 entries for 2 GPUs"), std::string::npos);
+  LaunchRequest bad_env = request(19, "true\n");
+  bad_env.program.env = {{"A=B", "x"}};
+  auto d = launcher().launch(bad_env);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("variable name 'A=B'"), std::string::npos);
+  expect_no_children();
+}
+
+// The CI runs as root: these check the switch to the job's user.
+class ProcessLauncherAsRootTest : public ProcessLauncherTest {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch users";
+  }
+};
+
+TEST_F(ProcessLauncherAsRootTest, JobRunsAsItsUser) {
+  const passwd* nobody = ::getpwnam("nobody");
+  ASSERT_NE(nobody, nullptr);
+  const uid_t nobody_uid = nobody->pw_uid;
+  LaunchRequest r = request(20, "#!/bin/sh\nid -u\nid -g\n");
+  r.user = "nobody";
+  auto launched = launcher(false).launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  struct stat script{};
+  ASSERT_EQ(::stat(launched->script_path.c_str(), &script), 0);
+  EXPECT_EQ(script.st_uid, nobody_uid);
+  EXPECT_EQ(script.st_mode & 07777, 0700u);
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  const std::string out_path = work / "fairway-20.out";
+  EXPECT_EQ(testing::read_text(out_path),
+            std::to_string(nobody_uid) + "\n" + std::to_string(nobody->pw_gid) + "\n");
+  struct stat out{};
+  ASSERT_EQ(::stat(out_path.c_str(), &out), 0);
+  EXPECT_EQ(out.st_uid, nobody_uid);  // created by the job's user, not by root
+}
+
+TEST_F(ProcessLauncherAsRootTest, JobUserCannotWriteWhereItHasNoRight) {
+  TempDir root_only;
+  ::chmod(root_only.path().c_str(), 0755);
+  LaunchRequest r = request(21, "true\n");
+  r.user = "nobody";
+  r.program.stdout_path = root_only / "out";
+  auto launched = launcher(false).launch(r);
+  ASSERT_FALSE(launched);
+  EXPECT_EQ(launched.error().code, ErrorCode::kFailedPrecondition);
+  EXPECT_NE(launched.error().message.find("open stdout file '" + root_only.path() +
+                                          "/out': Permission denied"),
+            std::string::npos)
+      << launched.error().message;
+  expect_no_children();
+}
+
+TEST_F(ProcessLauncherAsRootTest, RootJobsAreRefusedUnlessAllowed) {
+  LaunchRequest r = request(22, "id -u\n");
+  r.user = "root";
+  auto refused = launcher(false).launch(r);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::kFailedPrecondition);
+  EXPECT_NE(refused.error().message.find("user 'root' has uid 0 and root jobs are not allowed"),
+            std::string::npos)
+      << refused.error().message;
+  expect_no_children();
+  auto allowed = launcher(true).launch(r);
+  ASSERT_TRUE(allowed) << allowed.error().message;
+  ASSERT_EQ(testing::wait_for_exit(allowed->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-22.out"), "0\n");
+}
+
+}  // namespace
+}  // namespace fairway::agent
+
+namespace fairway::agent {
+namespace {
+
+class ProcessLauncherHygieneTest : public ProcessLauncherTest {};
+
+TEST_F(ProcessLauncherHygieneTest, AgentDescriptorsDoNotLeakIntoTheJob) {
+  const int fd = ::open("/dev/null", O_RDONLY);  // deliberately not CLOEXEC
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::dup2(fd, 57), 57);
+  auto launched = launcher().launch(
+      request(30, "if [ -e /proc/$$/fd/57 ]; then echo leaked; else echo clean; fi\n"));
+  ::close(57);
+  ::close(fd);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-30.out"), "clean\n");
+}
+
+TEST_F(ProcessLauncherHygieneTest, JobStartsWithNoBlockedOrIgnoredSignals) {
+  sigset_t blocked, previous;
+  ::sigemptyset(&blocked);
+  ::sigaddset(&blocked, SIGUSR2);
+  ASSERT_EQ(::sigprocmask(SIG_BLOCK, &blocked, &previous), 0);
+  struct sigaction ignore{}, old_pipe{};
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &old_pipe), 0);
+  auto launched = launcher().launch(request(31, "grep -E '^(SigBlk|SigIgn)' /proc/self/status\n"));
+  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+  ::sigaction(SIGPIPE, &old_pipe, nullptr);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  EXPECT_EQ(testing::read_text(work / "fairway-31.out"),
+            "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+}
+
+}  // namespace
+}  // namespace fairway::agent
