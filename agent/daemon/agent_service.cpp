@@ -1,0 +1,251 @@
+#include "agent/daemon/agent_service.h"
+
+#include <csignal>
+
+#include "agent/os/proc_stat.h"
+#include "shared/base/log.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::agent {
+namespace {
+
+std::string id_str(JobId id) { return std::to_string(id.value()); }
+
+// How long an unacknowledged status update or registration waits before it is resent.
+constexpr Duration kResendPatience = Duration::seconds(2);
+constexpr Duration kRegisterRetry = Duration::seconds(3);
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ',';
+    out += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+AgentService::AgentService(DiscoveredNode node, AgentOptions options)
+    : node_(std::move(node)),
+      options_(std::move(options)),
+      launcher_(LauncherConfig{options_.spool_dir, options_.allow_root_jobs}),
+      checkpoints_(options_.spool_dir),
+      ledger_(node_.topology) {}
+
+Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now) {
+  if (node.topology.name.empty()) return invalid_argument("the node has no name");
+  std::unique_ptr<AgentService> s(new AgentService(std::move(node), std::move(options)));
+  s->readopt(now);
+  s->send_register(now);
+  return s;
+}
+
+void AgentService::readopt(Time now) {
+  CheckpointScan scan = checkpoints_.load_all();
+  for (const Error& e : scan.errors) {
+    log_event(LogLevel::kWarning, "checkpoint_skipped", {{"node", node_name()}, {"error", e.message}});
+  }
+  for (const JobCheckpoint& c : scan.live) {
+    auto sup = JobSupervisor::launched(c.job, c.pid, c.pgid, c.start, c.time_limit, options_.kill_grace);
+    if (!sup || !ledger_.acquire(c.job, c.cores, c.gpus)) {
+      log_event(LogLevel::kError, "readopt_failed", {{"job", id_str(c.job)}, {"node", node_name()}});
+      continue;
+    }
+    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks});
+    by_pid_[c.pid] = c.job;
+    log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
+  }
+  for (const JobCheckpoint& c : scan.lost) {
+    // It ended while no agent watched: its exit status is gone, so it cannot count as done.
+    log_event(LogLevel::kWarning, "job_lost", {{"job", id_str(c.job)}, {"node", node_name()}});
+    report(c.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    (void)checkpoints_.remove(c.job);
+    (void)launcher_.clean_up(c.job);
+  }
+}
+
+void AgentService::send(const wire::Message& m) { outgoing_.push_back(wire::encode(m)); }
+
+std::vector<std::string> AgentService::take_outgoing() { return std::exchange(outgoing_, {}); }
+
+void AgentService::send_register(Time now) {
+  wire::AgentRegister r;
+  r.node = node_name();
+  r.agent_version = options_.version;
+  r.topology = node_.topology;
+  for (const auto& [id, j] : jobs_) {
+    r.running.push_back({JobId(id), j.cores, j.gpus, j.supervisor.start(), j.supervisor.pid()});
+  }
+  send(r);
+  last_register_ = now;
+}
+
+void AgentService::report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
+                          std::optional<std::int32_t> signal, Time now) {
+  wire::JobStatusUpdate u;
+  u.node = node_name();
+  u.job = job;
+  u.state = state;
+  u.exit_code = exit_code;
+  u.signal = signal;
+  u.time = now;
+  u = outbox_.add(u, now);
+  // Before registration the coordinator would refuse it; it goes out with the backlog.
+  if (registered_) send(u);
+}
+
+void AgentService::on_frame(std::string_view frame, Time now) {
+  auto decoded = wire::decode(frame);
+  if (!decoded) {
+    log_event(LogLevel::kWarning, "bad_coordinator_frame", {{"node", node_name()}, {"error", decoded.error().message}});
+    return;
+  }
+  if (auto* a = std::get_if<wire::Ack>(&*decoded)) {
+    if (a->seq == 0) {
+      if (!registered_) {
+        registered_ = true;
+        log_event(LogLevel::kInfo, "agent_registered", {{"node", node_name()}});
+        for (const auto& u : outbox_.all(now)) send(u);
+      }
+    } else {
+      outbox_.acknowledge(a->seq);
+    }
+  } else if (auto* l = std::get_if<wire::LaunchJob>(&*decoded)) {
+    on_launch(*l, now);
+  } else if (auto* s = std::get_if<wire::SignalJob>(&*decoded)) {
+    on_signal(*s, now);
+  } else if (auto* e = std::get_if<wire::ErrorReply>(&*decoded)) {
+    // The coordinator does not know us (it restarted, or declared us down): register again.
+    log_event(LogLevel::kWarning, "coordinator_error", {{"node", node_name()}, {"error", e->message}});
+    if (e->code == ErrorCode::kFailedPrecondition) {
+      registered_ = false;
+      send_register(now);
+    }
+  } else {
+    log_event(LogLevel::kWarning, "unexpected_message",
+              {{"node", node_name()}, {"type", std::string(wire::to_string(wire::message_type(*decoded)))}});
+  }
+}
+
+void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
+  if (jobs_.contains(l.job.value())) return;  // a resent launch: already running
+  if (auto st = ledger_.acquire(l.job, l.cores, l.gpus); !st) {
+    log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
+    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    return;
+  }
+  LaunchRequest req = launch_request_from(l, node_name());
+  if (!l.nodelist.empty()) {
+    req.nodelist = join(l.nodelist);
+    req.nnodes = static_cast<std::int32_t>(l.nodelist.size());
+  }
+  req.ntasks = static_cast<std::int32_t>(l.cores.size());
+  for (std::int32_t g : l.gpus) {
+    const auto gi = static_cast<std::size_t>(g);
+    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
+  }
+  if (options_.apply_binding) {
+    for (std::int32_t c : l.cores) {
+      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
+    }
+  }
+  auto launched = launcher_.launch(req);
+  if (!launched) {
+    ledger_.release(l.job);
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", launched.error().message}});
+    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    return;
+  }
+  auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
+  if (!sup) {
+    // Cannot supervise it: do not leave it running unwatched.
+    (void)ChildReaper::signal_group(launched->pgid, SIGKILL);
+    ledger_.release(l.job);
+    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    return;
+  }
+  JobCheckpoint c{l.job, launched->pid, launched->pgid, now, l.time_limit, l.cores, l.gpus, 0};
+  if (auto stat = read_proc_stat(launched->pid)) c.process_start_ticks = stat->start_ticks;
+  if (auto st = checkpoints_.save(c); !st) {
+    log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
+  }
+  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks});
+  by_pid_[launched->pid] = l.job;
+  log_event(LogLevel::kInfo, "job_launched",
+            {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},
+             {"user", l.user}, {"cores", std::to_string(l.cores.size())}});
+  report(l.job, JobState::kRunning, std::nullopt, std::nullopt, now);
+}
+
+void AgentService::on_signal(const wire::SignalJob& s, Time now) {
+  auto it = jobs_.find(s.job.value());
+  if (it == jobs_.end()) return;  // already ended; its final report is on its way
+  log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
+  apply(it->second.supervisor.on_signal_request(s.signal, s.grace, now));
+}
+
+void AgentService::apply(const std::vector<SupervisorAction>& actions) {
+  for (const auto& a : actions) {
+    if (auto st = ChildReaper::signal_group(static_cast<pid_t>(a.pgid), a.signal); !st) {
+      log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
+    }
+  }
+}
+
+void AgentService::ended(JobId job, ProcessExit exit, Time now) {
+  auto it = jobs_.find(job.value());
+  if (it == jobs_.end()) return;
+  // The session leader is gone; clean up anything it left behind in its group.
+  (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
+  const JobState state = it->second.supervisor.on_exit(exit, now);
+  std::optional<std::int32_t> code, sig;
+  if (it->second.adopted) {
+    // Not our child: the exit status went to whoever reaped it.
+  } else if (exit.kind == ProcessExit::Kind::kExited) {
+    code = exit.value;
+  } else {
+    sig = exit.value;
+  }
+  by_pid_.erase(it->second.supervisor.pid());
+  jobs_.erase(it);
+  ledger_.release(job);
+  (void)checkpoints_.remove(job);
+  (void)launcher_.clean_up(job);
+  log_event(LogLevel::kInfo, "job_exited",
+            {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
+             {"exit_code", code ? std::to_string(*code) : std::string("-")},
+             {"signal", sig ? std::to_string(*sig) : std::string("-")}});
+  report(job, state, code, sig, now);
+}
+
+void AgentService::on_children(Time now) {
+  auto reaped = ChildReaper().reap();
+  if (!reaped) return;
+  for (const ReapedChild& c : *reaped) {
+    auto it = by_pid_.find(c.pid);
+    if (it != by_pid_.end()) ended(it->second, c.exit, now);
+  }
+}
+
+void AgentService::on_timer(Time now) {
+  if (!registered_) {
+    if (!last_register_ || now - *last_register_ >= kRegisterRetry) send_register(now);
+  } else {
+    if (now - last_heartbeat_ >= options_.heartbeat_interval) {
+      send(wire::Heartbeat{node_name(), ++heartbeat_seq_, now});
+      last_heartbeat_ = now;
+    }
+    for (const auto& u : outbox_.due(now, kResendPatience)) send(u);
+  }
+  std::vector<JobId> gone;
+  for (auto& [id, j] : jobs_) {
+    if (j.supervisor.deadline() <= now) apply(j.supervisor.on_time(now));
+    if (j.adopted && !process_is_alive(static_cast<pid_t>(j.supervisor.pid()), j.start_ticks)) {
+      gone.push_back(JobId(id));
+    }
+  }
+  for (JobId id : gone) ended(id, ProcessExit::signalled(0), now);
+}
+
+}  // namespace fairway::agent

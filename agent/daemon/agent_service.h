@@ -1,0 +1,85 @@
+// The agent's behaviour without its socket: frames from the coordinator in, frames out;
+// it launches, supervises (walltime, cancel: TERM then KILL) and reaps jobs, and
+// re-adopts live jobs from its checkpoints after a restart.
+// Not thread-safe: the agent's one event-loop thread owns it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "agent/core/job_supervisor.h"
+#include "agent/core/slot_ledger.h"
+#include "agent/daemon/status_outbox.h"
+#include "agent/os/child_reaper.h"
+#include "agent/os/launch_checkpoint.h"
+#include "agent/os/process_launcher.h"
+#include "agent/os/topology_discovery.h"
+
+namespace fairway::agent {
+
+struct AgentOptions {
+  std::string spool_dir;
+  Duration heartbeat_interval = Duration::seconds(5);
+  Duration kill_grace = Duration::seconds(30);
+  bool allow_root_jobs = false;
+  // Host discovery binds jobs to their cores for real; a --topology model cannot.
+  bool apply_binding = true;
+  std::string version = "0.1.0";
+};
+
+class AgentService {
+ public:
+  static Result<std::unique_ptr<AgentService>> start(DiscoveredNode node, AgentOptions options, Time now);
+
+  void on_frame(std::string_view frame, Time now);
+  // SIGCHLD arrived (or might have): reap every ended child.
+  void on_children(Time now);
+  // Registration retries, heartbeats, walltime deadlines, resends, adopted jobs' liveness.
+  void on_timer(Time now);
+
+  // Frames for the coordinator, in order.
+  std::vector<std::string> take_outgoing();
+
+  bool registered() const { return registered_; }
+  std::size_t running() const { return jobs_.size(); }
+  const std::string& node_name() const { return node_.topology.name; }
+
+ private:
+  struct RunningJob {
+    JobSupervisor supervisor;
+    std::vector<std::int32_t> cores, gpus;
+    bool adopted = false;  // not our child: polled through /proc, exit status unknown
+    std::uint64_t start_ticks = 0;
+  };
+
+  AgentService(DiscoveredNode node, AgentOptions options);
+  void readopt(Time now);
+  void send(const wire::Message& m);
+  void send_register(Time now);
+  void report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
+              std::optional<std::int32_t> signal, Time now);
+  void on_launch(const wire::LaunchJob& l, Time now);
+  void on_signal(const wire::SignalJob& s, Time now);
+  void apply(const std::vector<SupervisorAction>& actions);
+  void ended(JobId job, ProcessExit exit, Time now);
+
+  DiscoveredNode node_;
+  AgentOptions options_;
+  ProcessLauncher launcher_;
+  LaunchCheckpoint checkpoints_;
+  SlotLedger ledger_;
+  StatusOutbox outbox_;
+  std::unordered_map<std::uint64_t, RunningJob> jobs_;
+  std::unordered_map<std::int64_t, JobId> by_pid_;
+  std::vector<std::string> outgoing_;
+  bool registered_ = false;
+  std::optional<Time> last_register_;
+  Time last_heartbeat_;
+  std::uint64_t heartbeat_seq_ = 0;
+};
+
+}  // namespace fairway::agent

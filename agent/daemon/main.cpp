@@ -1,0 +1,150 @@
+// fairway-agent: discovers its node, connects to the coordinator and runs the one
+// event-loop thread that owns the AgentService (DESIGN.md section 4, "Daemons").
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "agent/daemon/agent_service.h"
+#include "shared/base/log.h"
+#include "shared/config/config_file.h"
+#include "shared/net/message_socket.h"
+#include "shared/net/poller.h"
+#include "shared/systemd/systemd_integration.h"
+
+namespace {
+
+using namespace fairway;
+
+Time wall_now() {
+  return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
+}
+
+struct Flags {
+  std::string coordinator, name, topology, spool, config_path;
+};
+
+int run(const Flags& f, const Config& config) {
+  auto node = f.topology.empty() ? agent::discover_host(f.name) : agent::discover_from_xml(f.topology, f.name);
+  if (!node) {
+    log_event(LogLevel::kError, "discovery_failed", {{"error", node.error().message}});
+    return 1;
+  }
+  agent::AgentOptions opts;
+  opts.spool_dir = f.spool.empty() ? config.agent.spool_dir : f.spool;
+  opts.heartbeat_interval = config.agent.heartbeat_interval;
+  opts.kill_grace = config.agent.kill_grace;
+  opts.allow_root_jobs = config.agent.allow_root_jobs;
+  opts.apply_binding = f.topology.empty();
+  std::error_code ec;
+  std::filesystem::create_directories(opts.spool_dir, ec);
+  if (ec) {
+    log_event(LogLevel::kError, "spool_failed", {{"path", opts.spool_dir}, {"error", ec.message()}});
+    return 1;
+  }
+  // Job users must reach their scripts in the spool; checkpoints stay 0600 inside it.
+  std::filesystem::permissions(opts.spool_dir, std::filesystem::perms(0755), ec);
+
+  // Signals arrive as readable events on one fd, so the loop has one wait and no handlers.
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGINT);
+  sigaddset(&mask, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &mask, nullptr);
+  const int sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+  const std::string name = node->topology.name;
+  auto service = agent::AgentService::start(std::move(*node), opts, wall_now());
+  if (!service) {
+    log_event(LogLevel::kError, "startup_failed", {{"error", service.error().message}});
+    return 1;
+  }
+  net::NetContext ctx;
+  auto link = net::MessageSocket::connect_dealer(ctx, f.coordinator, name);
+  if (!link) {
+    log_event(LogLevel::kError, "startup_failed", {{"error", link.error().message}});
+    return 1;
+  }
+  net::Poller poller;
+  const std::size_t link_i = poller.add(*link);
+  const std::size_t signal_i = poller.add_fd(sig_fd);
+  log_event(LogLevel::kInfo, "agent_started",
+            {{"node", name}, {"coordinator", f.coordinator}, {"spool", opts.spool_dir},
+             {"binding", opts.apply_binding ? "applied" : "exported only"}});
+  notify_ready();
+
+  auto flush = [&] {
+    for (const auto& frame : (*service)->take_outgoing()) {
+      if (auto st = link->send(frame); !st) {
+        log_event(LogLevel::kWarning, "send_failed", {{"node", name}, {"error", st.error().message}});
+      }
+    }
+  };
+  flush();
+  auto last_timer = std::chrono::steady_clock::now();
+  for (;;) {
+    auto ready = poller.wait(std::chrono::milliseconds(250));
+    if (!ready) {
+      log_event(LogLevel::kError, "poll_failed", {{"error", ready.error().message}});
+      return 1;
+    }
+    const Time now = wall_now();
+    if ((*ready)[signal_i]) {
+      bool stop = false;
+      signalfd_siginfo info{};
+      while (read(sig_fd, &info, sizeof info) == sizeof info) {
+        if (info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT) stop = true;
+      }
+      // SIGCHLDs coalesce: reap whatever ended, whichever signal woke us.
+      (*service)->on_children(now);
+      if (stop) {
+        // Jobs keep running: the next agent re-adopts them from their checkpoints.
+        log_event(LogLevel::kInfo, "agent_stopping", {{"node", name}, {"running", std::to_string((*service)->running())}});
+        flush();
+        break;
+      }
+    }
+    if ((*ready)[link_i]) {
+      while (auto in = link->receive()) (*service)->on_frame(in->frame, now);
+    }
+    if (std::chrono::steady_clock::now() - last_timer >= std::chrono::milliseconds(250)) {
+      last_timer = std::chrono::steady_clock::now();
+      (*service)->on_children(now);
+      (*service)->on_timer(now);
+    }
+    flush();
+  }
+  notify_stopping();
+  close(sig_fd);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fairway-agent: the Fairway node agent"};
+  Flags f;
+  bool debug = false;
+  app.add_option("--coordinator", f.coordinator, "coordinator endpoint (tcp://HOST:PORT)")->required();
+  app.add_option("--name", f.name, "node name (default: the host name)");
+  app.add_option("--topology", f.topology, "model this hwloc XML instead of the host (binding is exported, not applied)");
+  app.add_option("--spool", f.spool, "spool directory for job scripts and checkpoints");
+  app.add_option("--config", f.config_path, "TOML config file ([agent] table)");
+  app.add_flag("--debug", debug, "log debug events too");
+  CLI11_PARSE(app, argc, argv);
+  use_journal_if_connected();
+  if (debug) set_log_level(LogLevel::kDebug);
+  Result<Config> config = f.config_path.empty() ? parse_config("", "defaults") : load_config_file(f.config_path);
+  if (!config) {
+    log_event(LogLevel::kError, "bad_config", {{"error", config.error().message}});
+    return 2;
+  }
+  return run(f, *config);
+}

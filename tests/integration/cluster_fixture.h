@@ -1,0 +1,215 @@
+// Starts a real coordinator and agents as child processes in a temporary directory, on
+// ipc:// sockets, and talks to them as the CLI does; everything is stopped and removed
+// at the end of each test.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <algorithm>
+#include <csignal>
+#include <fcntl.h>
+#include <iostream>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "shared/net/request_client.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::integration {
+
+using namespace std::chrono_literals;
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A daemon child process; killed (SIGKILL) when destroyed if still running.
+class Daemon {
+ public:
+  Daemon() = default;
+  Daemon(std::vector<std::string> argv, const std::string& log) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+      }
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+  }
+  Daemon(Daemon&& o) noexcept : pid_(std::exchange(o.pid_, -1)) {}
+  Daemon& operator=(Daemon&& o) noexcept {
+    stop(SIGKILL);
+    pid_ = std::exchange(o.pid_, -1);
+    return *this;
+  }
+  ~Daemon() { stop(SIGKILL); }
+  // Sends `sig` and waits for the process to exit.
+  void stop(int sig) {
+    if (pid_ <= 0) return;
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+class Cluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fw-cluster-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+    std::filesystem::permissions(dir_, std::filesystem::perms::all);
+    agents_ep_ = "ipc://" + dir_ + "/agents.sock";
+    clients_ep_ = "ipc://" + dir_ + "/clients.sock";
+    write_config("");
+  }
+  void TearDown() override {
+    agents_.clear();
+    coordinator_.stop(SIGKILL);
+    if (HasFailure()) {
+      for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+        if (e.path().extension() == ".log") {
+          std::cerr << "---- " << e.path() << "\n" << read_file(e.path().string());
+        }
+      }
+    }
+    std::filesystem::remove_all(dir_);
+  }
+
+  // Extra TOML appended to the test config ([agent] allow_root_jobs is always on: CI runs as root).
+  void write_config(const std::string& extra) {
+    std::ofstream(dir_ + "/fairway.toml")
+        << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\n"
+        << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
+        << extra;
+  }
+
+  void start_coordinator() {
+    coordinator_ = Daemon({FAIRWAY_COORDINATOR_BINARY, "--config", dir_ + "/fairway.toml",
+                           "--listen-agents", agents_ep_, "--listen-clients", clients_ep_,
+                           "--state-dir", dir_ + "/state"},
+                          dir_ + "/coordinator.log");
+  }
+
+  // An agent modelling `topology` (empty: the host itself, with real binding).
+  void start_agent(const std::string& name, const std::string& topology = {}) {
+    std::vector<std::string> argv = {FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep_,
+                                     "--name", name, "--spool", dir_ + "/spool-" + name,
+                                     "--config", dir_ + "/fairway.toml"};
+    if (!topology.empty()) {
+      argv.push_back("--topology");
+      argv.push_back(topology);
+    }
+    agents_.emplace_back(argv, dir_ + "/agent-" + name + ".log");
+  }
+
+  static std::string kebnekaise_xml() {
+    return std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
+  }
+
+  Result<wire::Message> call(const wire::Message& m, std::chrono::milliseconds timeout = 3000ms) {
+    auto client = net::RequestClient::connect(clients_ep_);
+    if (!client) return std::unexpected(client.error());
+    return client->call(m, timeout);
+  }
+
+  // Polls until `pred` holds or `limit` passes.
+  static bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds limit = 10000ms) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      if (pred()) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return pred();
+  }
+
+  std::vector<wire::NodeView> nodes() {
+    auto r = call(wire::NodeQuery{});
+    if (!r) return {};
+    auto* reply = std::get_if<wire::NodeQueryReply>(&*r);
+    return reply ? reply->nodes : std::vector<wire::NodeView>{};
+  }
+
+  bool wait_nodes_up(std::size_t n) {
+    return eventually([&] {
+      auto ns = nodes();
+      return ns.size() == n && std::all_of(ns.begin(), ns.end(), [](const auto& v) { return v.state != "down"; });
+    });
+  }
+
+  wire::SubmitRequest wrap(const std::string& cmd, std::int32_t cores = 1, Duration limit = Duration::minutes(5)) {
+    wire::SubmitRequest r;
+    r.client_token = "t" + std::to_string(++token_);
+    r.spec.user = "root";
+    r.spec.name = "it";
+    r.spec.resources.cores = cores;
+    r.spec.time_limit = limit;
+    r.program.argv = {"/bin/sh", "-c", cmd};
+    r.program.working_dir = dir_;
+    r.program.env = {{"PATH", "/usr/bin:/bin"}};
+    return r;
+  }
+
+  std::optional<JobId> submit(const wire::SubmitRequest& r) {
+    auto reply = call(r);
+    if (!reply) {
+      ADD_FAILURE() << reply.error().message;
+      return std::nullopt;
+    }
+    if (auto* e = std::get_if<wire::ErrorReply>(&*reply)) {
+      ADD_FAILURE() << e->message;
+      return std::nullopt;
+    }
+    return std::get<wire::SubmitReply>(*reply).job;
+  }
+
+  std::optional<wire::JobView> job(JobId id) {
+    wire::JobQuery q;
+    q.jobs = {id};
+    auto r = call(q);
+    if (!r) return std::nullopt;
+    auto* reply = std::get_if<wire::JobQueryReply>(&*r);
+    if (reply == nullptr || reply->jobs.empty()) return std::nullopt;
+    return reply->jobs.front();
+  }
+
+  std::optional<wire::JobView> wait_state(JobId id, const std::function<bool(JobState)>& pred,
+                                          std::chrono::milliseconds limit = 15000ms) {
+    std::optional<wire::JobView> v;
+    eventually([&] {
+      v = job(id);
+      return v && pred(v->state);
+    }, limit);
+    return v;
+  }
+
+  std::string dir_;
+  std::string agents_ep_, clients_ep_;
+  Daemon coordinator_;
+  std::vector<Daemon> agents_;
+  int token_ = 0;
+};
+
+}  // namespace fairway::integration
