@@ -1,0 +1,244 @@
+// End-to-end throughput of a real cluster on loopback: a coordinator and four agents as
+// processes, driven through the client protocol the CLI uses. Prints one line per figure.
+//   fairway_cluster_bench [--jobs N] [--queued N] [--cli BINARY]
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "shared/net/request_client.h"
+#include "shared/wire/messages.h"
+
+namespace {
+
+using namespace fairway;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+pid_t spawn(std::vector<std::string> argv, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+void stop(pid_t pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGTERM);
+  waitpid(pid, nullptr, 0);
+}
+
+long rss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct Cluster {
+  std::string dir, agents_ep, clients_ep;
+  pid_t coordinator = -1;
+  std::vector<pid_t> agents;
+
+  Cluster(const std::string& extra_config, int agent_count) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fw-bench-XXXXXX").string();
+    dir = mkdtemp(tmpl.data());
+    agents_ep = "ipc://" + dir + "/agents.sock";
+    clients_ep = "ipc://" + dir + "/clients.sock";
+    std::ofstream(dir + "/fairway.toml")
+        << "[coordinator]\nsubmit_burst = 1000000000\nsubmit_refill_per_s = 1000000\n"
+        << "[agent]\nallow_root_jobs = true\nkill_grace = 1\n" << extra_config;
+    coordinator = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir + "/fairway.toml", "--listen-agents",
+                         agents_ep, "--listen-clients", clients_ep, "--state-dir", dir + "/state"},
+                        dir + "/coordinator.log");
+    const std::string topo = std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
+    for (int i = 0; i < agent_count; ++i) {
+      const std::string name = "n" + std::to_string(i);
+      agents.push_back(spawn({FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep, "--name", name,
+                              "--topology", topo, "--spool", dir + "/spool-" + name, "--config",
+                              dir + "/fairway.toml"},
+                             dir + "/agent-" + name + ".log"));
+    }
+  }
+  ~Cluster() {
+    for (pid_t a : agents) stop(a);
+    stop(coordinator);
+    std::filesystem::remove_all(dir);
+  }
+};
+
+wire::SubmitRequest trivial(const std::string& dir, int n, const char* cmd = "true") {
+  wire::SubmitRequest r;
+  r.client_token = "bench-" + std::to_string(n);
+  r.spec.user = "root";
+  r.spec.name = "bench";
+  r.spec.time_limit = Duration::minutes(10);
+  r.program.argv = {"/bin/sh", "-c", cmd};
+  r.program.working_dir = dir;
+  r.program.stdout_path = "/dev/null";
+  r.program.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", "/root"}, {"LANG", "C.UTF-8"}};
+  return r;
+}
+
+std::vector<wire::JobView> query(net::RequestClient& c, wire::JobQuery q) {
+  auto r = c.call(q, 30s);
+  if (!r) return {};
+  auto* reply = std::get_if<wire::JobQueryReply>(&*r);
+  return reply ? reply->jobs : std::vector<wire::JobView>{};
+}
+
+bool wait_nodes(net::RequestClient& c, std::size_t n) {
+  const auto end = Clock::now() + 20s;
+  while (Clock::now() < end) {
+    auto r = c.call(wire::NodeQuery{}, 5s);
+    if (r) {
+      if (auto* reply = std::get_if<wire::NodeQueryReply>(&*r)) {
+        std::size_t up = 0;
+        for (const auto& v : reply->nodes) up += v.state != "down";
+        if (up == n) return true;
+      }
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  return false;
+}
+
+void report(const char* name, double value, const char* unit) {
+  std::printf("%-44s %12.1f %s\n", name, value, unit);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int jobs = 5000, queued = 100000;
+  std::string cli;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--jobs") == 0) jobs = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--queued") == 0) queued = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--cli") == 0) cli = argv[i + 1];
+  }
+  {
+    Cluster cluster("", 4);
+    auto client = net::RequestClient::connect(cluster.clients_ep);
+    if (!client || !wait_nodes(*client, 4)) {
+      std::fprintf(stderr, "cluster did not come up (logs in %s)\n", cluster.dir.c_str());
+      return 1;
+    }
+    // Latency on an idle cluster: submit, then poll until the job runs or has run.
+    std::vector<double> lat;
+    for (int i = 0; i < 20; ++i) {
+      const auto t0 = Clock::now();
+      auto r = client->call(trivial(cluster.dir, 1000000 + i, "sleep 0.2"), 5s);
+      if (!r || !std::holds_alternative<wire::SubmitReply>(*r)) return 1;
+      wire::JobQuery q;
+      q.jobs = {std::get<wire::SubmitReply>(*r).job};
+      for (;;) {
+        auto v = query(*client, q);
+        if (!v.empty() && v[0].start_time) break;
+        std::this_thread::sleep_for(1ms);
+      }
+      lat.push_back(seconds_since(t0) * 1000);
+      std::this_thread::sleep_for(300ms);
+    }
+    std::sort(lat.begin(), lat.end());
+    report("submit-to-start latency, idle (median)", lat[lat.size() / 2], "ms");
+    report("submit-to-start latency, idle (max)", lat.back(), "ms");
+
+    // Job throughput: `jobs` trivial jobs, first submit to last completion.
+    const auto t0 = Clock::now();
+    const int per_call = 500;
+    int submitted = 0;
+    while (submitted < jobs) {
+      wire::SubmitBatch b;
+      for (int i = 0; i < per_call && submitted < jobs; ++i) b.requests.push_back(trivial(cluster.dir, submitted++));
+      if (!client->call(b, 30s)) return 1;
+    }
+    for (;;) {
+      wire::JobQuery q;
+      auto open = query(*client, q);
+      bool any_bench = std::any_of(open.begin(), open.end(), [](const auto& v) { return v.name == "bench"; });
+      if (!any_bench) break;
+      std::this_thread::sleep_for(50ms);
+    }
+    const double run_s = seconds_since(t0);
+    report("jobs run end to end (first submit to last end)", jobs / run_s, "jobs/s");
+
+    // Submission rate, one request per job (what a sequential CLI loop does, minus process start).
+    const int seq = 2000;
+    auto hold = [&](int n) {
+      auto r = trivial(cluster.dir, 2000000 + n);
+      r.spec.hold = true;
+      return r;
+    };
+    auto t1 = Clock::now();
+    for (int i = 0; i < seq; ++i) {
+      if (!client->call(hold(i), 5s)) return 1;
+    }
+    report("submissions, sequential requests", seq / seconds_since(t1), "jobs/s");
+    t1 = Clock::now();
+    for (int k = 0; k < 10; ++k) {
+      wire::SubmitBatch b;
+      for (int i = 0; i < 1000; ++i) b.requests.push_back(hold(100000 + k * 1000 + i));
+      if (!client->call(b, 30s)) return 1;
+    }
+    report("submissions, batch API (1000 per request)", 10000 / seconds_since(t1), "jobs/s");
+    if (!cli.empty()) {
+      const int n = 100;
+      t1 = Clock::now();
+      for (int i = 0; i < n; ++i) {
+        const std::string cmd = cli + " --coordinator " + cluster.clients_ep + " submit --hold --parsable -o /dev/null --wrap true >/dev/null";
+        if (std::system(cmd.c_str()) != 0) return 1;
+      }
+      report("submissions, sequential `fairway submit`", n / seconds_since(t1), "jobs/s");
+    }
+  }
+  {
+    // Memory with a deep queue: declared nodes whose agents never come, so every job waits.
+    Cluster cluster("[[nodes]]\nnames = \"cn[001-100]\"\nsockets = 2\ncores_per_socket = 14\n", 0);
+    auto client = net::RequestClient::connect(cluster.clients_ep);
+    std::this_thread::sleep_for(300ms);
+    const long before = rss_kib(cluster.coordinator);
+    const auto t0 = Clock::now();
+    for (int k = 0; k < queued; k += 1000) {
+      wire::SubmitBatch b;
+      for (int i = 0; i < 1000 && k + i < queued; ++i) b.requests.push_back(trivial(cluster.dir, k + i));
+      if (!client->call(b, 60s)) return 1;
+    }
+    report("queued jobs submitted (batch API)", queued / seconds_since(t0), "jobs/s");
+    std::this_thread::sleep_for(1500ms);  // a few passes over the whole queue
+    report("coordinator RSS, idle", static_cast<double>(before) / 1024.0, "MiB");
+    report("coordinator RSS with the queue", static_cast<double>(rss_kib(cluster.coordinator)) / 1024.0, "MiB");
+    const auto tq = Clock::now();
+    auto all = query(*client, wire::JobQuery{});
+    report("queue query of every job", seconds_since(tq) * 1000, "ms");
+    report("jobs listed", static_cast<double>(all.size()), "jobs");
+  }
+  return 0;
+}
