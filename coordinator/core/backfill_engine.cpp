@@ -65,6 +65,10 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
   std::vector<std::int64_t> reservations(np, 0);
   std::vector<std::uint8_t> someone_waits(np, 0);  // a higher-priority job could not start
   std::size_t total_reservations = 0;
+  // Bypass count (Maui): a job that waits is passed by every later, lower-priority job
+  // started in a partition sharing its nodes. starts[p] counts those starts so far.
+  std::vector<std::size_t> starts(np, 0);
+  std::vector<std::pair<JobRecord*, std::size_t>> passed;
 
   for (JobRecord* j : ordered) {
     const PartitionIndex p = j->partition;
@@ -97,6 +101,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     if (free_now && profile.fits(now, limit, need)) {
       if (auto alloc = place_job(cluster_, p, j->spec.resources)) {
         reserve_everywhere(p, now, limit, &*alloc, need);
+        for (PartitionIndex q : ps.overlapping) ++starts[q.value()];
         j->why = {};
         start(*j, std::move(*alloc));  // reads the reservation of the previous pass
         clear_reservation(*j);
@@ -109,6 +114,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     }
 
     for (PartitionIndex q : ps.overlapping) someone_waits[q.value()] = 1;
+    passed.emplace_back(j, starts[p.value()]);
     clear_reservation(*j);
     if (reservations[p.value()] < policy_.depth &&
         j->priority.total >= policy_.min_priority_for_reservation) {
@@ -126,6 +132,9 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
       }
     }
     j->why = why;
+  }
+  for (auto [j, before] : passed) {
+    j->bypass_count += static_cast<std::int64_t>(starts[j->partition.value()] - before);
   }
   return total_reservations;
 }

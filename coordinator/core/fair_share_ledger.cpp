@@ -4,16 +4,29 @@
 
 namespace fairway {
 
-FairShareLedger::FairShareLedger(Duration half_life)
+FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> window)
     : lambda_(half_life.is_infinite() || half_life.count() <= 0
                   ? 0.0
-                  : std::log(2.0) / static_cast<double>(half_life.count())) {}
+                  : std::log(2.0) / static_cast<double>(half_life.count())),
+      window_(window) {}
+
+double FairShareLedger::value(const Usage& u, Time now) const {
+  return window_ ? u.windowed.value_at(now, *window_) : u.decayed.value_at(now, lambda_);
+}
+
+void FairShareLedger::add_rate(Usage& u, Time now, double delta) const {
+  if (window_) {
+    u.windowed.add_rate(now, delta, *window_);
+  } else {
+    u.decayed.add_rate(now, delta, lambda_);
+  }
+}
 
 std::uint32_t FairShareLedger::account_index(const std::string& name) {
   auto it = account_by_name_.find(name);
   if (it != account_by_name_.end()) return it->second;
   const auto idx = static_cast<std::uint32_t>(accounts_.size());
-  accounts_.push_back(Account{name, 1.0, 0.0, {}});
+  accounts_.push_back(Account{name, 1.0, 0.0, {}, {}});
   account_shares_total_ += 1.0;
   account_by_name_.emplace(name, idx);
   return idx;
@@ -49,9 +62,11 @@ void FairShareLedger::set_user_shares(const std::string& account, const std::str
 
 void FairShareLedger::start_usage(AssociationIndex a, double units_per_second, Time now) {
   Association& as = associations_[a];
-  as.usage.add_rate(now, units_per_second, lambda_);
-  accounts_[as.account].usage.add_rate(now, units_per_second, lambda_);
-  total_.add_rate(now, units_per_second, lambda_);
+  add_rate(as.usage, now, units_per_second);
+  Account& acct = accounts_[as.account];
+  add_rate(acct.usage, now, units_per_second);
+  acct.lifetime.add_rate(now, units_per_second, 0.0);
+  add_rate(total_, now, units_per_second);
 }
 
 void FairShareLedger::stop_usage(AssociationIndex a, double units_per_second, Time now) {
@@ -59,14 +74,18 @@ void FairShareLedger::stop_usage(AssociationIndex a, double units_per_second, Ti
 }
 
 double FairShareLedger::user_usage(AssociationIndex a, Time now) const {
-  return associations_[a].usage.value_at(now, lambda_);
+  return value(associations_[a].usage, now);
 }
 
 double FairShareLedger::account_usage(AssociationIndex a, Time now) const {
-  return accounts_[associations_[a].account].usage.value_at(now, lambda_);
+  return value(accounts_[associations_[a].account].usage, now);
 }
 
-double FairShareLedger::total_usage(Time now) const { return total_.value_at(now, lambda_); }
+double FairShareLedger::total_usage(Time now) const { return value(total_, now); }
+
+double FairShareLedger::account_lifetime_usage(AssociationIndex a, Time now) const {
+  return accounts_[associations_[a].account].lifetime.value_at(now, 0.0);
+}
 
 double FairShareLedger::normalized_shares(AssociationIndex a) const {
   const Association& as = associations_[a];

@@ -1,14 +1,17 @@
-// Fair-share accounting: decayed usage per account and per user within an account, and
-// the Slurm-classic factor 2^(-usage share / fair share) that priority feeds on.
+// Fair-share accounting: usage per account and per user within an account (decayed by a
+// half-life, or exactly within a sliding window), and the factors priority feeds on:
+// Slurm-classic 2^(-usage share / fair share) or Fair Tree's rank (fair_tree.cpp).
 // Not thread-safe; owned by the Scheduler. Pure: time comes in as arguments.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "coordinator/core/decayed_usage.h"
+#include "coordinator/core/windowed_usage.h"
 #include "shared/base/time.h"
 
 namespace fairway {
@@ -18,7 +21,9 @@ using AssociationIndex = std::uint32_t;
 
 class FairShareLedger {
  public:
-  explicit FairShareLedger(Duration half_life = Duration::days(14));
+  // `window` set: usage is what ran within it, and half_life is unused.
+  explicit FairShareLedger(Duration half_life = Duration::days(14),
+                           std::optional<Duration> window = std::nullopt);
 
   void set_account_shares(const std::string& account, double shares);
   void set_user_shares(const std::string& account, const std::string& user, double shares);
@@ -32,6 +37,9 @@ class FairShareLedger {
   double user_usage(AssociationIndex a, Time now) const;
   double account_usage(AssociationIndex a, Time now) const;
   double total_usage(Time now) const;
+  // Everything the association's account ever used, neither decayed nor windowed: what
+  // allocation overuse compares with the account's allocation.
+  double account_lifetime_usage(AssociationIndex a, Time now) const;
 
   // Normalised share of the machine promised to the association (account share of all
   // accounts times user share within the account), in (0, 1].
@@ -44,32 +52,48 @@ class FairShareLedger {
                               double user_minutes_per_percent, double account_target_percent,
                               double account_minutes_per_percent) const;
 
+  // Slurm's Fair Tree: accounts ranked by level fair-share (share of sibling shares over
+  // share of sibling usage), then users within each account likewise, depth first; the
+  // k-th user of n visited gets (n - k + 1) / n. Users of tied accounts are merged; users
+  // tied on both levels share the better rank.
+  // One factor per association, indexed by AssociationIndex.
+  std::vector<double> fair_tree_factors(Time now) const;
+
   const std::string& account_name(AssociationIndex a) const;
   const std::string& user_name(AssociationIndex a) const;
   std::size_t association_count() const { return associations_.size(); }
 
  private:
+  // One of the two is used, as the ledger was built.
+  struct Usage {
+    DecayedUsage decayed;
+    WindowedUsage windowed;
+  };
   struct Account {
     std::string name;
     double shares = 1;
     double user_shares_total = 0;
-    DecayedUsage usage;
+    Usage usage;
+    DecayedUsage lifetime;  // lambda 0: a plain integral
   };
   struct Association {
     std::uint32_t account;
     std::string user;
     double shares = 1;
-    DecayedUsage usage;
+    Usage usage;
   };
   std::uint32_t account_index(const std::string& name);
+  double value(const Usage& u, Time now) const;
+  void add_rate(Usage& u, Time now, double delta) const;
 
   double lambda_;
+  std::optional<Duration> window_;
   double account_shares_total_ = 0;
   std::vector<Account> accounts_;
   std::vector<Association> associations_;
   std::unordered_map<std::string, std::uint32_t> account_by_name_;
   std::unordered_map<std::string, AssociationIndex> association_by_key_;
-  DecayedUsage total_;
+  Usage total_;
 };
 
 }  // namespace fairway

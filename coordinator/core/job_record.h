@@ -27,6 +27,11 @@ struct JobRecord {
   std::optional<double> priority_cap;
   AssociationIndex association = 0;
   Time eligible_since;  // age counts from here: submit, or release from hold
+  // priority.age_from = "idle": entry into the idle (not blocked) queue; unset while blocked.
+  std::optional<Time> idle_since;
+  std::optional<std::size_t> node_bin;      // index into Config::node_bins
+  std::optional<std::size_t> overuse_tier;  // index into Config::allocation_overuse, per pass
+  std::int64_t bypass_count = 0;  // lower-priority jobs started while this one waited
 
   // While waiting: the last pass's verdict.
   PriorityBreakdown priority;

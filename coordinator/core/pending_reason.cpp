@@ -11,7 +11,7 @@ struct ReasonInfo {
   std::string_view text;
 };
 
-constexpr std::array<ReasonInfo, 12> kReasons = {{
+constexpr std::array<ReasonInfo, 14> kReasons = {{
     {PendingReason::kHeld, "Held", "held; release it to let it run"},
     {PendingReason::kResources, "Resources", "not enough free cores or GPUs in the partition now"},
     {PendingReason::kPriority, "Priority", "higher-priority jobs are waiting for the same resources"},
@@ -32,6 +32,10 @@ constexpr std::array<ReasonInfo, 12> kReasons = {{
      "remaining walltime x cores of running jobs plus this job exceed the soft MAXPS"},
     {PendingReason::kMaxPsHard, "MaxPsHard",
      "remaining walltime x cores of running jobs plus this job exceed the hard MAXPS"},
+    {PendingReason::kBinRunningLimit, "BinRunningLimit",
+     "the user already runs the most jobs allowed in this job's node-count bin"},
+    {PendingReason::kOveruseRunningLimit, "OveruseRunningLimit",
+     "the account is over its allocation and already runs the most jobs its overuse tier allows"},
 }};
 
 }  // namespace

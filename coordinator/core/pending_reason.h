@@ -25,6 +25,8 @@ enum class PendingReason : std::uint32_t {
   kUserActiveLimit = 1u << 9,      // running + eligible jobs at max_active_jobs_per_user
   kMaxPsSoft = 1u << 10,           // running processor-seconds + this job exceed MAXPS soft
   kMaxPsHard = 1u << 11,           // ... exceed MAXPS hard: never, whatever else waits
+  kBinRunningLimit = 1u << 12,     // the user runs the node bin's max_running_jobs_per_user
+  kOveruseRunningLimit = 1u << 13, // the account is over its allocation and runs its tier's cap
 };
 
 // Slurm-style short code ("Resources", "Priority", ...) and a sentence for users.

@@ -1,18 +1,50 @@
 #include "coordinator/core/priority.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace fairway {
+namespace {
+
+// How sharply the target queue time factor rises: e^4 ~ 55 times steeper at the target
+// than at no wait, so it is negligible early and dominant late, as Maui describes.
+constexpr double kQueueTargetSteepness = 4.0;
+constexpr double kQueueTargetCap = 2.0;  // in targets: keeps the factor bounded
+
+double minutes(Duration d) { return static_cast<double>(d.count()) / 60.0; }
+
+}  // namespace
+
+double expansion_factor(Duration waited, Duration time_limit) {
+  const double limit = static_cast<double>(std::max<std::int64_t>(time_limit.count(), 1));
+  const double wait = static_cast<double>(std::max<std::int64_t>(waited.count(), 0));
+  return (wait + limit) / limit;
+}
+
+double queue_target_factor(Duration waited, Duration target) {
+  if (target.is_infinite() || target.count() <= 0) return 0.0;
+  const double wait = static_cast<double>(std::max<std::int64_t>(waited.count(), 0));
+  const double x = std::min(wait / static_cast<double>(target.count()), kQueueTargetCap);
+  return std::expm1(kQueueTargetSteepness * x) / std::expm1(kQueueTargetSteepness);
+}
 
 PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInputs& in) {
   PriorityBreakdown b;
   Duration waited = in.waited < Duration() ? Duration() : in.waited;
   if (waited > w.age_cap) waited = w.age_cap;
-  b.age = w.age_per_minute * static_cast<double>(waited.count()) / 60.0;
+  b.age = w.age_per_minute * minutes(waited);
   b.fairshare = in.fairshare_minutes ? *in.fairshare_minutes * w.age_per_minute
                                      : w.fairshare * in.fairshare_factor;
   b.size = w.size * in.size_fraction;
   b.partition = w.partition * in.partition_priority;
   b.qos = w.qos * in.qos_priority;
-  b.total = b.age + b.fairshare + b.size + b.partition + b.qos;
+  b.node_bin = w.age_per_minute * minutes(in.node_bin_boost);
+  b.overuse = -w.age_per_minute * minutes(in.overuse_penalty);
+  if (w.expansion_factor != 0) b.expansion = w.expansion_factor * expansion_factor(in.waited, in.time_limit);
+  b.bypass = w.bypass * static_cast<double>(in.bypass_count);
+  if (w.queue_target != 0) b.queue_target = w.queue_target * queue_target_factor(in.waited, w.queue_target_time);
+  b.total = b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse +
+            b.expansion + b.bypass + b.queue_target;
   if (in.cap && b.total > *in.cap) b.total = *in.cap;
   return b;
 }

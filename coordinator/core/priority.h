@@ -1,7 +1,8 @@
 // Job priority as a weighted sum of factors, kept as a breakdown so that users can see
-// why one job ranks above another (`fairway priority`).
+// why one job ranks above another (`fairway priority`). Pure functions; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "shared/base/time.h"
@@ -15,11 +16,16 @@ struct PriorityBreakdown {
   double size = 0;
   double partition = 0;
   double qos = 0;
+  double node_bin = 0;      // Titan: the node-count bin's aging boost
+  double overuse = 0;       // Titan: allocation overuse penalty (<= 0)
+  double expansion = 0;     // Maui: expansion factor
+  double bypass = 0;        // Maui: bypass count
+  double queue_target = 0;  // Maui: target queue time
   double total = 0;
 };
 
 struct PriorityInputs {
-  Duration waited;          // since the job became eligible
+  Duration waited;          // since the job became eligible (or idle, per age_from)
   double fairshare_factor = 0;  // in [0, 1]; weighted by PriorityWeights::fairshare
   // Titan-style fair-share, in minutes of apparent waiting (weighted like age). When set it
   // replaces the weighted factor.
@@ -28,7 +34,18 @@ struct PriorityInputs {
   double partition_priority = 0;
   double qos_priority = 0;
   std::optional<double> cap;  // the QOS's ceiling on the total, if any
+  Duration time_limit;        // for the expansion factor; 0 counts as 1 second
+  std::int64_t bypass_count = 0;
+  Duration node_bin_boost;   // apparent extra waiting, weighted like age (never capped)
+  Duration overuse_penalty;  // apparent lost waiting, weighted like age
 };
+
+// (wait + limit) / limit: 1 for a job that has not waited, 2 once it waited its own length.
+double expansion_factor(Duration waited, Duration time_limit);
+// (e^(4x) - 1) / (e^4 - 1) with x = waited / target capped at 2: 0 at no wait, 1 at the
+// target, growing exponentially near it and bounded (about 55) beyond twice the target.
+// Infinite target: 0.
+double queue_target_factor(Duration waited, Duration target);
 
 PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInputs& in);
 

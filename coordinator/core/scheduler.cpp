@@ -6,6 +6,7 @@
 #include "coordinator/core/backfill_engine.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
+#include "coordinator/core/node_count_bins.h"
 #include "coordinator/core/placement.h"
 #include "shared/base/duration_format.h"
 
@@ -13,8 +14,10 @@ namespace fairway {
 
 Scheduler::Scheduler(Config config)
     : config_(std::move(config)),
-      ledger_(config_.fairshare.half_life),
-      maxps_(config_.limits, config_.accounts) {}
+      ledger_(config_.fairshare.half_life, config_.fairshare.window),
+      maxps_(config_.limits, config_.accounts),
+      overuse_(config_),
+      running_caps_(config_) {}
 
 Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeSource source) {
   std::unique_ptr<Scheduler> s(new Scheduler(config));
@@ -122,6 +125,14 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
     spec.resources.nodes = (r.cores + node_cores - 1) / node_cores;
     spec.resources.cores = node_cores;
   }
+  const std::optional<std::size_t> bin =
+      find_node_bin(config_.node_bins, requested_nodes(spec.resources, node_cores));
+  if (!restoring && bin && spec.time_limit > config_.node_bins[*bin].max_time) {
+    const NodeBinConfig& b = config_.node_bins[*bin];
+    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds node bin '" +
+                            b.name + "' (" + std::to_string(requested_nodes(spec.resources, node_cores)) +
+                            " nodes) max_time " + format_walltime(b.max_time));
+  }
   if (!restoring && !can_ever_fit(cluster_, pidx, r)) {
     const PartitionState& ps = cluster_.partition(pidx);
     return make_error(ErrorCode::kResourceExhausted,
@@ -170,6 +181,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   rec.priority_cap = priority_cap;
   rec.association = ledger_.association(spec.account, spec.user);
   rec.eligible_since = now;
+  rec.node_bin = bin;
   rec.state = spec.hold ? JobState::kHeld : JobState::kPending;
   if (spec.hold) rec.why.add(PendingReason::kHeld);
   rec.spec = std::move(spec);
@@ -253,6 +265,7 @@ Status Scheduler::hold(JobId id) {
   j->why.add(PendingReason::kHeld);
   j->reserved_start.reset();
   j->reserved_at.reset();
+  j->idle_since.reset();
   return ok_status();
 }
 
@@ -292,11 +305,25 @@ PassResult Scheduler::schedule(Time now) {
   ordered.reserve(waiting_.size());
   const auto& target = config_.fairshare.target_share;
   const bool needs_factor = config_.priority.fairshare != 0 && !target;
+  const bool fair_tree = needs_factor && config_.fairshare.mode == FairShareMode::kFairTree;
+  const std::vector<double> tree_factors = fair_tree ? ledger_.fair_tree_factors(now) : std::vector<double>();
+  const bool age_from_idle = config_.priority.age_from == AgeFrom::kIdle;
   for (JobRecord* j : waiting_) {
     if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
     PriorityInputs in;
-    in.waited = now - j->eligible_since;
-    in.fairshare_factor = needs_factor ? ledger_.factor(j->association, now) : 0.0;
+    // Maui: a blocked job does not age; it starts from 0 once it enters the idle queue.
+    in.waited = age_from_idle ? now - j->idle_since.value_or(now) : now - j->eligible_since;
+    in.fairshare_factor = fair_tree      ? tree_factors[j->association]
+                          : needs_factor ? ledger_.factor(j->association, now)
+                                         : 0.0;
+    in.time_limit = j->spec.time_limit;
+    in.bypass_count = j->bypass_count;
+    if (j->node_bin) in.node_bin_boost = config_.node_bins[*j->node_bin].aging_boost;
+    j->overuse_tier.reset();
+    if (overuse_.enabled()) {
+      j->overuse_tier = overuse_.tier(j->spec.account, ledger_.account_lifetime_usage(j->association, now));
+      if (j->overuse_tier) in.overuse_penalty = overuse_.tier_config(*j->overuse_tier).priority_penalty;
+    }
     if (target) {
       in.fairshare_minutes = ledger_.target_share_minutes(
           j->association, now, target->user_target_percent, target->user_minutes_per_percent,
@@ -320,17 +347,31 @@ PassResult Scheduler::schedule(Time now) {
   });
 
   const std::vector<JobRecord*> eligible = EligibilityLimits(config_.limits).filter(ordered, running_);
+  for (JobRecord* j : ordered) {
+    if (j->state == JobState::kBlocked) {
+      j->idle_since.reset();
+    } else if (!j->idle_since) {
+      j->idle_since = now;
+    }
+  }
   BackfillEngine::GateFn gate;
-  if (maxps_.enabled()) {
-    maxps_.begin_pass(running_, eligible, now);
-    gate = [&](const JobRecord& j) { return maxps_.check(j); };
+  if (maxps_.enabled()) maxps_.begin_pass(running_, eligible, now);
+  if (running_caps_.enabled()) running_caps_.begin_pass(running_);
+  if (maxps_.enabled() || running_caps_.enabled()) {
+    gate = [&](const JobRecord& j) -> std::optional<PendingReason> {
+      if (running_caps_.enabled()) {
+        if (auto capped = running_caps_.check(j)) return capped;
+      }
+      return maxps_.enabled() ? maxps_.check(j) : std::nullopt;
+    };
   }
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
   result.reservations = engine.run(
       eligible, running_, now,
       [&](JobRecord& j, Allocation alloc) {
         result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at});
-        if (gate) maxps_.on_start(j);
+        if (maxps_.enabled()) maxps_.on_start(j);
+        if (running_caps_.enabled()) running_caps_.on_start(j);
         start_job(j, std::move(alloc), now);
       },
       gate);

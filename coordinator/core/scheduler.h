@@ -8,10 +8,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "coordinator/core/allocation_overuse.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/maxps_limit.h"
+#include "coordinator/core/running_caps.h"
 #include "shared/base/result.h"
 #include "shared/config/config.h"
 
@@ -93,6 +95,8 @@ class Scheduler {
   FairShareLedger ledger_;
   NodeSource node_source_ = NodeSource::kConfig;
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
+  AllocationOveruse overuse_;
+  RunningCaps running_caps_;  // per-pass counts reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
   std::vector<JobRecord*> waiting_;  // pending, held or blocked

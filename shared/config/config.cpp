@@ -32,7 +32,8 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   Config cfg;
   FAIRWAY_TRY(r.check_keys(root, "", {"cluster", "nodes", "partitions", "qos", "accounts",
                                       "scheduler", "priority", "fairshare", "billing",
-                                      "limits", "coordinator", "agent"}));
+                                      "limits", "coordinator", "agent", "node_bins",
+                                      "allocation_overuse"}));
   FAIRWAY_TRY(parse_cluster(r, root, cfg));
   NodeGroups node_group;
   FAIRWAY_TRY(parse_nodes(r, root, cfg, node_group));
@@ -44,6 +45,8 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   FAIRWAY_TRY(parse_fairshare(r, root, cfg));
   FAIRWAY_TRY(parse_billing(r, root, cfg));
   FAIRWAY_TRY(parse_limits(r, root, cfg));
+  FAIRWAY_TRY(parse_node_bins(r, root, cfg));
+  FAIRWAY_TRY(parse_allocation_overuse(r, root, cfg));
   FAIRWAY_TRY(parse_daemons(r, root, cfg));
   // Partitions are read before the QOS table, so their QOS names are checked here.
   for (std::size_t i = 0; i < cfg.partitions.size(); ++i) {

@@ -28,6 +28,11 @@ struct SchedulerConfig {
   std::optional<double> reservation_min_priority;
 };
 
+// Where a job's waiting time (age, expansion factor, target queue time) counts from.
+// kEligible: submission or release from hold, as in Slurm. kIdle: entry into the idle
+// (not blocked) part of the queue, as in Maui; a job blocked by a limit does not age.
+enum class AgeFrom { kEligible, kIdle };
+
 struct PriorityWeights {
   double age_per_minute = 1.0;                 // points for each minute waited
   Duration age_cap = Duration::infinite();     // waiting beyond this earns nothing more
@@ -35,6 +40,34 @@ struct PriorityWeights {
   double size = 0.0;                           // x (job cores / cluster cores)
   double partition = 1.0;                      // x the partition's priority
   double qos = 1.0;                            // x the QOS's priority
+  // Maui factors (seed 002). x (wait + time limit) / time limit.
+  double expansion_factor = 0.0;
+  double bypass = 0.0;  // x times a lower-priority job started while this one waited
+  // x (e^(4 w / T) - 1) / (e^4 - 1), w = wait capped at 2T, T = queue_target_time:
+  // 0 at no wait, 1 at the target, growing exponentially (about 55 at 2T).
+  double queue_target = 0.0;
+  Duration queue_target_time = Duration::infinite();  // infinite: the factor is 0
+  AgeFrom age_from = AgeFrom::kEligible;
+};
+
+// Titan's node-count bins (seed 000): a job's node count places it in a bin that adds an
+// aging boost, caps its walltime and may cap how many of a user's jobs in it run at once.
+struct NodeBinConfig {
+  std::string name;
+  std::int32_t min_nodes = 1;
+  std::optional<std::int32_t> max_nodes;  // unset: no upper bound
+  Duration aging_boost;                   // apparent extra waiting, counted like age
+  Duration max_time = Duration::infinite();
+  std::optional<std::int32_t> max_running_jobs_per_user;
+};
+
+// Titan's allocation overuse policy (seed 000): from `min_percent` of its allocation used,
+// an account's jobs look `priority_penalty` younger and it may run at most
+// `max_running_jobs` at once. The highest tier reached applies.
+struct OveruseTierConfig {
+  double min_percent = 100;
+  Duration priority_penalty;
+  std::optional<std::int32_t> max_running_jobs;
 };
 
 // Titan's fair-share (seed 000): minutes of apparent waiting added for every percent a
@@ -47,8 +80,17 @@ struct TargetShareConfig {
   double account_minutes_per_percent = 0;
 };
 
+// How the fair-share factor in [0, 1] is derived from usage and shares.
+// kClassic: 2^(-usage share / normalised shares). kFairTree: Slurm's Fair Tree, accounts
+// then users ranked by level fair-share (shares / usage), factor = rank / users.
+enum class FairShareMode { kClassic, kFairTree };
+
 struct FairShareConfig {
   Duration half_life = Duration::days(14);  // usage decays by half over this span
+  // Set: usage is exactly what ran within the last `window` (1-hour buckets), and
+  // half_life is unused.
+  std::optional<Duration> window;
+  FairShareMode mode = FairShareMode::kClassic;
   // Set: the fair-share priority term is Titan-style minutes instead of the classic
   // weight x 2^(-usage/shares).
   std::optional<TargetShareConfig> target_share;
@@ -95,6 +137,9 @@ struct AccountConfig {
   // Maui MAXPS for this account (HPC2N: SNAC projects get allocation/5 and 3x that).
   std::optional<double> maxps_soft;
   std::optional<double> maxps_hard;
+  // The account's allocation in billing-unit hours (core-hours when billing.cpu = 1),
+  // against which [[allocation_overuse]] tiers compare its total usage. Unset: no tiers.
+  std::optional<double> allocation;
 };
 
 enum class LimitScope { kUser, kAccount };
@@ -150,6 +195,8 @@ struct Config {
   FairShareConfig fairshare;
   BillingConfig billing;
   LimitsConfig limits;
+  std::vector<NodeBinConfig> node_bins;             // disjoint, any order
+  std::vector<OveruseTierConfig> allocation_overuse;  // min_percent ascending
 
   // The partition flagged is_default, else the first one (hand-built configs), else nullptr.
   const PartitionConfig* default_partition() const;

@@ -52,7 +52,7 @@ Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg)
   for (std::size_t i = 0; i < entries->size(); ++i) {
     const toml::table& t = *(*entries)[i];
     std::string path = indexed("accounts", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "shares", "users", "maxps_soft", "maxps_hard"}));
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "shares", "users", "maxps_soft", "maxps_hard", "allocation"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     AccountConfig acct;
     FAIRWAY_TRY(r.read_string(t, "name", path, acct.name));
@@ -68,7 +68,8 @@ Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg)
     }
     FAIRWAY_TRY(r.read_number(t, "shares", path, true, acct.shares));
     FAIRWAY_TRY(r.read_string_array(t, "users", path, acct.users));
-    for (auto [key, out] : {std::pair{"maxps_soft", &acct.maxps_soft}, std::pair{"maxps_hard", &acct.maxps_hard}}) {
+    for (auto [key, out] : {std::pair{"maxps_soft", &acct.maxps_soft}, std::pair{"maxps_hard", &acct.maxps_hard},
+                            std::pair{"allocation", &acct.allocation}}) {
       if (!t.contains(key)) continue;
       double v = 0;
       FAIRWAY_TRY(r.read_number(t, key, path, true, v));
@@ -131,7 +132,8 @@ Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg)
   const toml::table& t = **tbl;
   const char* p = "priority";
   FAIRWAY_TRY(r.check_keys(t, p, {"age_per_minute", "age_cap", "fairshare", "size", "partition",
-                                  "qos"}));
+                                  "qos", "expansion_factor", "bypass", "queue_target",
+                                  "queue_target_time", "age_from"}));
   PriorityWeights& w = cfg.priority;
   FAIRWAY_TRY(r.read_number(t, "age_per_minute", p, false, w.age_per_minute));
   FAIRWAY_TRY(r.read_time(t, "age_cap", p, false, w.age_cap));
@@ -139,7 +141,7 @@ Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg)
   FAIRWAY_TRY(r.read_number(t, "size", p, false, w.size));
   FAIRWAY_TRY(r.read_number(t, "partition", p, false, w.partition));
   FAIRWAY_TRY(r.read_number(t, "qos", p, false, w.qos));
-  return ok_status();
+  return parse_priority_factors(r, t, cfg);
 }
 
 Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg) {
@@ -147,8 +149,9 @@ Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg
   if (!tbl) return std::unexpected(tbl.error());
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
-  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life", "target_share"}));
+  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life", "target_share", "window", "mode"}));
   FAIRWAY_TRY(r.read_time(t, "half_life", "fairshare", true, cfg.fairshare.half_life));
+  FAIRWAY_TRY(parse_fairshare_factors(r, t, cfg));
   auto target = r.sub_table(t, "target_share", "fairshare");
   if (!target) return std::unexpected(target.error());
   if (*target == nullptr) return ok_status();

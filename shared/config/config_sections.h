@@ -30,6 +30,12 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
 Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg);
+// Issue 3's factors (config_priority_factors.cpp): the extra [priority] and [fairshare]
+// keys, read from those tables, and the [[node_bins]] and [[allocation_overuse]] arrays.
+Status parse_priority_factors(const TomlReader& r, const toml::table& priority, Config& cfg);
+Status parse_fairshare_factors(const TomlReader& r, const toml::table& fairshare, Config& cfg);
+Status parse_node_bins(const TomlReader& r, const toml::table& root, Config& cfg);
+Status parse_allocation_overuse(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg);
 // [coordinator] and [agent]: the daemons' endpoints, paths and timers.
 Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg);

@@ -56,5 +56,27 @@ TEST(FairShareLedger, SharesSplitByAccountThenUser) {
   EXPECT_DOUBLE_EQ(l.normalized_shares(c), 0.25);
 }
 
+// With a window, usage counts in full until it is older than the window, then not at all,
+// for the user, the account and the total; lifetime usage never forgets.
+TEST(FairShareLedger, WindowForgetsUsageOlderThanTheWindow) {
+  const Duration w = Duration::days(10);
+  FairShareLedger l(Duration::days(14), w);
+  auto a = l.association("proj", "alice");
+  auto b = l.association("other", "bob");
+  l.start_usage(a, 2.0, T(0));
+  l.stop_usage(a, 2.0, T(3600));
+  l.start_usage(b, 1.0, T(5 * 86400));
+  l.stop_usage(b, 1.0, T(5 * 86400 + 3600));
+  EXPECT_DOUBLE_EQ(l.user_usage(a, T(9 * 86400)), 7200);
+  EXPECT_DOUBLE_EQ(l.account_usage(a, T(9 * 86400)), 7200);
+  EXPECT_DOUBLE_EQ(l.total_usage(T(9 * 86400)), 10800);
+  EXPECT_LT(l.factor(a, T(9 * 86400)), 0.5);
+  const Time later = T(10 * 86400 + 3600);
+  EXPECT_DOUBLE_EQ(l.user_usage(a, later), 0);
+  EXPECT_DOUBLE_EQ(l.total_usage(later), 3600);
+  EXPECT_DOUBLE_EQ(l.factor(a, later), 1.0);
+  EXPECT_DOUBLE_EQ(l.account_lifetime_usage(a, later), 7200);
+}
+
 }  // namespace
 }  // namespace fairway

@@ -107,5 +107,33 @@ TEST(Hpc2nAkka, WalltimeOverFiveDaysIsRefused) {
       << st.error().message;
 }
 
+// "Queued time. This is the time since the job entered the idle part of the queue": the
+// blocked jobs of the ten-job example do not age; once one moves up to idle it starts at 0.
+// "Expansion factor. This is (queuetime + wallclocklimit)/wallclocklimit."
+TEST(Hpc2nAkka, OnlyIdleJobsAgeAndGainExpansion) {
+  auto s = akka();
+  ASSERT_TRUE(s->submit(project_job(1, 5080, 100000), T(0)));  // the machine is full
+  s->schedule(T(0));
+  for (std::uint64_t id = 10; id < 20; ++id) ASSERT_TRUE(s->submit(job(id, "user1", 8, 3600), T(0)));
+  s->schedule(T(60));
+  s->schedule(T(3660));
+  const JobRecord* idle = s->job(JobId(10));
+  const JobRecord* blocked = s->job(JobId(19));
+  ASSERT_EQ(blocked->state, JobState::kBlocked);
+  EXPECT_DOUBLE_EQ(idle->priority.age, 60);
+  EXPECT_DOUBLE_EQ(idle->priority.expansion, 1000.0 * 2);  // waited its own 1-hour limit
+  EXPECT_DOUBLE_EQ(blocked->priority.age, 0);
+  EXPECT_DOUBLE_EQ(blocked->priority.expansion, 1000.0);
+  ASSERT_TRUE(s->cancel(JobId(10), T(3700)));
+  s->schedule(T(3700));  // a blocked job moves up to idle here
+  s->schedule(T(4300));
+  int idle_for_ten_minutes = 0;
+  for (std::uint64_t id = 18; id < 20; ++id) {
+    const JobRecord* j = s->job(JobId(id));
+    if (j->state == JobState::kPending) idle_for_ten_minutes += j->priority.age == 10;
+  }
+  EXPECT_EQ(idle_for_ten_minutes, 1);
+}
+
 }  // namespace
 }  // namespace fairway

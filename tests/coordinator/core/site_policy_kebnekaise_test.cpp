@@ -39,16 +39,40 @@ TEST(Kebnekaise, PriorityIsAMillionTimesTheFairShareFactorWithNoAge) {
   EXPECT_LT(heavy->priority.total, light->priority.total);
 }
 
-// "The fairshare weight decays gradually over 50 days."
-TEST(Kebnekaise, UsageDecaysOverFiftyDays) {
+// "The fairshare weight decays gradually over 50 days": usage counts in full for 50 days
+// (an exact window), then not at all.
+TEST(Kebnekaise, UsageCountsForFiftyDays) {
   auto s = kebnekaise();
   ASSERT_TRUE(s->submit(job(1, "u", "p1", 28, 3600), T(0)));
   s->schedule(T(0));
   ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(3600)));
   const auto a = s->job(JobId(1))->association;
-  const double used = s->fair_share().user_usage(a, T(3600));
-  EXPECT_NEAR(used, 28.0 * 3600, 28.0 * 3600 * 0.001);
-  EXPECT_NEAR(s->fair_share().user_usage(a, T(3600 + 50 * kDay)), used / 2, used * 1e-9);
+  EXPECT_DOUBLE_EQ(s->fair_share().user_usage(a, T(3600)), 28.0 * 3600);
+  EXPECT_DOUBLE_EQ(s->fair_share().user_usage(a, T(50 * kDay)), 28.0 * 3600);
+  EXPECT_DOUBLE_EQ(s->fair_share().user_usage(a, T(3600 + 50 * kDay)), 0.0);
+}
+
+// Priority = 1,000,000 x fair-share factor: a user whose usage is older than 50 days is
+// back to the full factor (1,000,000), while one who used the machine since is not.
+TEST(Kebnekaise, AUserWhoseUsageIsOlderThanFiftyDaysGetsTheFullFactorBack) {
+  auto s = kebnekaise();
+  ASSERT_TRUE(s->submit(job(1, "old", "p1", 28, 3600), T(0)));
+  s->schedule(T(0));
+  ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(3600)));
+  ASSERT_TRUE(s->submit(job(2, "recent", "p2", 28, 3600), T(40 * kDay)));
+  s->schedule(T(40 * kDay));
+  ASSERT_TRUE(s->finish(JobId(2), JobState::kCompleted, T(40 * kDay + 3600)));
+  // Keep the next jobs waiting so that they keep their breakdown.
+  ASSERT_TRUE(s->submit(job(3, "filler", "p0", 464 * 28, kDay), T(45 * kDay)));
+  s->schedule(T(45 * kDay));
+  ASSERT_TRUE(s->submit(job(4, "old", "p1", 28, 3600), T(45 * kDay)));
+  ASSERT_TRUE(s->submit(job(5, "recent", "p2", 28, 3600), T(45 * kDay)));
+  s->schedule(T(45 * kDay));
+  EXPECT_LT(s->job(JobId(4))->priority.total, 1e6) << "day 45: the old usage still counts";
+  const Time later = T(50 * kDay + 7200);
+  s->schedule(later);
+  EXPECT_DOUBLE_EQ(s->job(JobId(4))->priority.total, 1e6);
+  EXPECT_LT(s->job(JobId(5))->priority.total, 1e6);
 }
 
 // "As long as you ask for less than the number of cores than what there are in one node

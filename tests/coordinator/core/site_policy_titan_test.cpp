@@ -90,5 +90,102 @@ TEST(Titan, FourEligibleJobsPerUser) {
   EXPECT_EQ(blocked, 2);
 }
 
+// "Job Priority by Processor Count": bin 1 (11,250 nodes and up) ages 15 extra days,
+// bin 2 (3,750 to 11,249) 5 days, the others none; a job's node count is its cores / 16.
+TEST(Titan, NodeCountBinsGiveAgingBoosts) {
+  auto s = titan();
+  ASSERT_TRUE(s->submit(job(1, "a", "P", 11250 * 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(2, "b", "P", 3750 * 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(3, "c", "P", 3749 * 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(4, "d", "P", 16, 3600), T(0)));
+  s->schedule(T(0));
+  EXPECT_DOUBLE_EQ(s->job(JobId(1))->priority.node_bin, 15 * 1440);
+  EXPECT_DOUBLE_EQ(s->job(JobId(2))->priority.node_bin, 5 * 1440);
+  EXPECT_DOUBLE_EQ(s->job(JobId(3))->priority.node_bin, 0);
+  EXPECT_DOUBLE_EQ(s->job(JobId(4))->priority.node_bin, 0);
+  // The boost counts like waiting: the bin-1 job ranks 15 days ahead.
+  EXPECT_DOUBLE_EQ(s->job(JobId(1))->priority.total - s->job(JobId(4))->priority.total, 15 * 1440);
+}
+
+// "Max Walltime (Hours)": 24 for bins 1-2, 12 for bin 3, 6 for bin 4, 2 for bin 5.
+TEST(Titan, AJobOverItsBinsWalltimeIsRefused) {
+  auto s = titan();
+  auto st = s->submit(job(1, "u", "P", 125 * 16, 3 * 3600), T(0));
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("exceeds node bin '5' (125 nodes) max_time 02:00:00"), std::string::npos)
+      << st.error().message;
+  st = s->submit(job(2, "u", "P", 313 * 16, 13 * 3600), T(0));
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("node bin '3'"), std::string::npos) << st.error().message;
+  EXPECT_TRUE(s->submit(job(3, "u", "P", 126 * 16, 6 * 3600), T(0)));
+  EXPECT_TRUE(s->submit(job(4, "u", "P", 3750 * 16, 24 * 3600), T(0)));
+}
+
+// "Users may have only (2) jobs in bin 5 running at any time. Any additional jobs will be
+// blocked until one of the running jobs completes."
+TEST(Titan, TheThirdBinFiveJobOfAUserWaits) {
+  auto s = titan();
+  for (std::uint64_t id = 1; id <= 3; ++id) ASSERT_TRUE(s->submit(job(id, "u", "P", 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(4, "v", "P", 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(5, "u", "P", 126 * 16, 3600), T(0)));  // bin 4: not capped
+  PassResult r = s->schedule(T(0));
+  EXPECT_EQ(r.started.size(), 4u);
+  const JobRecord* third = s->job(JobId(3));
+  EXPECT_EQ(third->state, JobState::kPending);
+  EXPECT_EQ(third->why.codes(), "BinRunningLimit");
+  EXPECT_EQ(s->job(JobId(4))->state, JobState::kRunning) << "another user's bin-5 job";
+  EXPECT_EQ(s->job(JobId(5))->state, JobState::kRunning);
+  ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(600)));
+  r = s->schedule(T(600));
+  ASSERT_EQ(r.started.size(), 1u);
+  EXPECT_EQ(r.started[0].id, JobId(3));
+}
+
+// "Allocation Overuse Policy": under 100 % nothing; 100 % to 125 % looks 30 days younger;
+// above 125 % 365 days younger and "limited to only one running job at a time".
+TEST(Titan, AllocationOveruseTiers) {
+  Config c = testing::profile("titan");
+  for (auto [name, hours] : {std::pair{"under", 100.0}, std::pair{"over", 14.0}, std::pair{"far", 10.0}}) {
+    AccountConfig a;
+    a.name = name;
+    a.allocation = hours;  // core-hours; each project uses 16
+    c.accounts.push_back(a);
+  }
+  auto s = testing::make(c);
+  ASSERT_TRUE(s->submit(job(1, "u1", "under", 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(2, "u2", "over", 16, 3600), T(0)));
+  ASSERT_TRUE(s->submit(job(3, "u3", "far", 16, 3600), T(0)));
+  s->schedule(T(0));
+  for (std::uint64_t id = 1; id <= 3; ++id) ASSERT_TRUE(s->finish(JobId(id), JobState::kCompleted, T(3600)));
+  // under: 16 %, over: 114 %, far: 160 %.
+  ASSERT_TRUE(s->submit(job(11, "u1", "under", 16, 3600), T(3600)));
+  ASSERT_TRUE(s->submit(job(12, "u2", "over", 16, 3600), T(3600)));
+  ASSERT_TRUE(s->submit(job(13, "u2", "over", 16, 3600), T(3600)));
+  ASSERT_TRUE(s->submit(job(14, "u3", "far", 16, 3600), T(3600)));
+  ASSERT_TRUE(s->submit(job(15, "u4", "far", 16, 3600), T(3600)));
+  s->schedule(T(3600));
+  EXPECT_DOUBLE_EQ(s->job(JobId(11))->priority.overuse, 0);
+  EXPECT_DOUBLE_EQ(s->job(JobId(12))->priority.overuse, -30 * 1440);
+  EXPECT_DOUBLE_EQ(s->job(JobId(14))->priority.overuse, -365 * 1440);
+  EXPECT_EQ(s->job(JobId(12))->state, JobState::kRunning);
+  EXPECT_EQ(s->job(JobId(13))->state, JobState::kRunning) << "100-125 %: unlimited running";
+  const int far_running = (s->job(JobId(14))->state == JobState::kRunning) +
+                          (s->job(JobId(15))->state == JobState::kRunning);
+  EXPECT_EQ(far_running, 1);
+  const JobRecord* waiting = s->job(JobId(14))->state == JobState::kRunning ? s->job(JobId(15)) : s->job(JobId(14));
+  EXPECT_EQ(waiting->why.codes(), "OveruseRunningLimit");
+}
+
+// "The 8-week history of usage": usage older than 8 weeks no longer counts at all.
+TEST(Titan, FairShareForgetsUsageOlderThanEightWeeks) {
+  auto s = with_history();
+  const AssociationIndex x1 = s->job(JobId(1))->association;
+  EXPECT_DOUBLE_EQ(s->fair_share().user_usage(x1, T(8 * 7 * 86400)), 112.0 * 3600) << "no decay";
+  const Time eight_weeks_later = T(3600 + 8 * 7 * 86400);
+  ASSERT_TRUE(s->submit(job(20, "x1", "X", 16, 3600), eight_weeks_later));
+  s->schedule(eight_weeks_later);
+  EXPECT_NEAR(s->job(JobId(20))->priority.fairshare, 12.5 * 60, 1e-6);
+}
+
 }  // namespace
 }  // namespace fairway

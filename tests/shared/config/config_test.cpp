@@ -333,7 +333,7 @@ TEST(ConfigErrors, UnknownKeys) {
   EXPECT_CONTAINS(parse_error("[[accounts]]\nname = \"a\"\nuser = [\"x\"]\n"),
                   "accounts[0].user: unknown key");
   EXPECT_CONTAINS(parse_error("[priority]\njob_size = 1\n"), "priority.job_size: unknown key");
-  EXPECT_CONTAINS(parse_error("[fairshare]\nwindow = \"8w\"\n"), "fairshare.window: unknown key");
+  EXPECT_CONTAINS(parse_error("[fairshare]\nhalflife = \"8w\"\n"), "fairshare.halflife: unknown key");
   EXPECT_CONTAINS(parse_error("[billing]\nmem = 1\n"), "billing.mem: unknown key");
   EXPECT_CONTAINS(parse_error("[cluster]\nnam = \"x\"\n"), "cluster.nam: unknown key");
 }

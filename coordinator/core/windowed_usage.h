@@ -1,0 +1,41 @@
+// Usage over an exact sliding window: what ran within the last W, kept as 1-hour buckets
+// so that usage older than W drops out entirely (Titan's 8 weeks, Kebnekaise's 50 days).
+// Pure arithmetic, time comes in as arguments; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "shared/base/time.h"
+
+namespace fairway {
+
+// Accrual is exact to the second; only the bucket straddling the window's trailing edge is
+// pro-rated as if its usage were spread evenly over its hour, so value_at is off by at most
+// one bucket's usage (the rate that ran in that hour x 1 hour).
+class WindowedUsage {
+ public:
+  static constexpr std::int64_t kBucketSeconds = 3600;
+
+  // Usage within (now - window, now].
+  double value_at(Time now, Duration window) const;
+  // Changes the accrual rate from `now` on (a job starting: +units/s, ending: -units/s).
+  void add_rate(Time now, double delta, Duration window);
+  double rate() const { return rate_; }
+  std::size_t bucket_count() const { return buckets_.size(); }
+
+ private:
+  struct Bucket {
+    std::int64_t index;  // covers [index * kBucketSeconds, (index + 1) * kBucketSeconds)
+    double units;
+  };
+  // Moves accrual up to `now` into buckets and drops buckets wholly outside the window.
+  void advance(Time now, Duration window);
+
+  std::deque<Bucket> buckets_;  // ascending index
+  double sum_ = 0;              // of buckets_
+  double rate_ = 0;
+  Time at_;                     // accrual before this instant is in buckets_
+};
+
+}  // namespace fairway
