@@ -35,17 +35,18 @@ const std::string& purge_sql() {
 
 // Checks what the schema cannot, and encodes the allocation.
 Result<std::string> validate_job(const StoredJob& job, std::string_view operation) {
-  std::string where = std::string(operation) + ": " + job_name(job.id);
+  // Built only on failure: this runs for every job of a busy turn.
+  auto where = [&] { return std::string(operation) + ": " + job_name(job.id); };
   if (job.id.value() == 0 || job.id.value() > kMaxJobId) {
-    return invalid_argument(where + ": id " + std::to_string(job.id.value()) +
+    return invalid_argument(where() + ": id " + std::to_string(job.id.value()) +
                             " is out of range 1.." + std::to_string(kMaxJobId));
   }
   if (job.requeue_count < 0) {
-    return invalid_argument(where + ": requeue_count " + std::to_string(job.requeue_count) +
+    return invalid_argument(where() + ": requeue_count " + std::to_string(job.requeue_count) +
                             " is negative");
   }
   auto allocation = encode_allocation(job.allocation);
-  if (!allocation) return std::unexpected(allocation.error().with_context(where));
+  if (!allocation) return std::unexpected(allocation.error().with_context(where()));
   return allocation;
 }
 
@@ -105,8 +106,9 @@ Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
   // FULL: in WAL mode NORMAL may lose the last commits on power loss, and those were
   // acknowledged. A busy timeout rides over an admin's sqlite3 shell briefly holding a lock.
   for (std::string_view pragma : {"PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 2000"}) {
-    if (auto s = (*db)->exec(pragma, pragma); !s)
+    if (auto s = (*db)->exec(pragma, pragma); !s) {
       return std::unexpected(s.error().with_context(context));
+    }
   }
   if (auto s = ensure_job_store_schema(**db); !s) {
     return std::unexpected(s.error().with_context(context));
@@ -175,12 +177,14 @@ Result<JobId> JobStore::allocate_job_id() {
 Status JobStore::insert_job(const StoredJob& job) {
   auto allocation = validate_job(job, "insert_job");
   if (!allocation) return std::unexpected(allocation.error());
-  if (job.user.empty())
+  if (job.user.empty()) {
     return invalid_argument("insert_job: " + job_name(job.id) + ": user is empty");
+  }
   auto stmt = db_->prepare_cached(kInsertJob);
   if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = bind_job_insert(**stmt, job, *allocation); !s)
+  if (auto s = bind_job_insert(**stmt, job, *allocation); !s) {
     return std::unexpected(s.error().with_context("insert_job: " + job_name(job.id)));
+  }
   auto done = (*stmt)->step();
   if (done) return ok_status();
   if (done.error().code == ErrorCode::kAlreadyExists) {
@@ -226,8 +230,9 @@ Status JobStore::update_job(const StoredJob& job) {
   if (!allocation) return std::unexpected(allocation.error());
   auto stmt = db_->prepare_cached(kUpdateJob);
   if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = bind_job_update(**stmt, job, *allocation); !s)
+  if (auto s = bind_job_update(**stmt, job, *allocation); !s) {
     return std::unexpected(s.error().with_context("update_job: " + job_name(job.id)));
+  }
   auto done = (*stmt)->step();
   if (!done) return std::unexpected(done.error().with_context("update_job: " + job_name(job.id)));
   if (db_->changes() == 0) {
@@ -285,20 +290,20 @@ Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
     auto row = (*stmt)->step();
     if (!row) return std::unexpected(row.error().with_context("load_node_admin_states"));
     if (!*row) break;
+    // Types are checked before any read: reading converts the value and the type with it.
+    const bool node_is_text = (*stmt)->column_type(0) == SQLITE_TEXT;
+    const bool drained_is_integer = (*stmt)->column_type(1) == SQLITE_INTEGER;
+    const bool reason_is_text = (*stmt)->column_type(2) == SQLITE_TEXT;
     NodeAdminState state;
     state.node = (*stmt)->column_text(0);
-    std::string where = "load_node_admin_states: node '" + state.node + "'";
-    if ((*stmt)->column_type(0) != SQLITE_TEXT) {
-      return make_error(ErrorCode::kIo, where + ": column node: not text");
-    }
-    std::int64_t drained = (*stmt)->column_int64(1);
-    if ((*stmt)->column_type(1) != SQLITE_INTEGER || (drained != 0 && drained != 1)) {
-      return make_error(ErrorCode::kIo, where + ": column drained: '" + (*stmt)->column_text(1) +
-                                            "' is not 0 or 1");
-    }
-    if ((*stmt)->column_type(2) != SQLITE_TEXT) {
-      return make_error(ErrorCode::kIo, where + ": column reason: not text");
-    }
+    auto corrupt = [&](const std::string& what) {
+      return make_error(ErrorCode::kIo,
+                        "load_node_admin_states: node '" + state.node + "': column " + what);
+    };
+    if (!node_is_text) return corrupt("node: not text");
+    if (!reason_is_text) return corrupt("reason: not text");
+    std::int64_t drained = drained_is_integer ? (*stmt)->column_int64(1) : -1;
+    if (drained != 0 && drained != 1) return corrupt("drained: not 0 or 1");
     state.drained = drained == 1;
     state.reason = (*stmt)->column_text(2);
     states.push_back(std::move(state));

@@ -142,6 +142,7 @@ Result<StatementUse> SqliteDb::prepare_cached(std::string_view sql) {
     auto owned = std::make_unique<SqliteStatement>(db_, stmt, std::string(sql));
     it = statements_.emplace(std::string(sql), std::move(owned)).first;
   }
+  assert(!it->second->borrowed_ && "the same cached statement borrowed twice at once");
   return StatementUse(it->second.get());
 }
 

@@ -47,21 +47,28 @@ class SqliteStatement {
   const std::string& sql() const { return sql_; }
 
  private:
+  friend class StatementUse;
+  friend class SqliteDb;
+
   Status bind_result(int rc, int index);
 
   sqlite3* db_;
   sqlite3_stmt* stmt_;
   std::string sql_;
   int last_error_code_ = 0;
+  // Set while a StatementUse holds it: a second borrow would reset the first mid-use.
+  bool borrowed_ = false;
 };
 
 // A cached statement borrowed for one use: reset (which also ends any read it holds open)
 // and cleared when the borrow ends, so the next user starts clean.
 class StatementUse {
  public:
-  explicit StatementUse(SqliteStatement* stmt) : stmt_(stmt) {}
+  explicit StatementUse(SqliteStatement* stmt) : stmt_(stmt) { stmt_->borrowed_ = true; }
   ~StatementUse() {
-    if (stmt_ != nullptr) stmt_->reset();
+    if (stmt_ == nullptr) return;
+    stmt_->reset();
+    stmt_->borrowed_ = false;
   }
   StatementUse(StatementUse&& o) noexcept : stmt_(o.stmt_) { o.stmt_ = nullptr; }
   StatementUse& operator=(StatementUse&&) = delete;
@@ -89,7 +96,8 @@ class SqliteDb {
   Status exec(std::string_view sql, std::string_view operation);
 
   // The prepared statement for this SQL text, prepared on first use and kept: the hot path
-  // (thousands of inserts per loop turn) must not re-parse SQL.
+  // (thousands of inserts per loop turn) must not re-parse SQL. Borrowing the same SQL
+  // again while a borrow is alive is a programming error (asserted).
   Result<StatementUse> prepare_cached(std::string_view sql);
 
   // False while a transaction is open (SQLite's autocommit flag).

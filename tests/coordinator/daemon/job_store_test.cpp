@@ -54,6 +54,8 @@ TEST_F(JobStoreTest, UpdateChangesStateButNeverIdentityOrRequest) {
   running.client_token = "other";
   running.request = "rewritten";
   ASSERT_TRUE(store->update_job(running));
+  // Agents resend until acknowledged: the same update again is fine.
+  ASSERT_TRUE(store->update_job(running));
 
   StoredJob expected = submitted;
   expected.state = JobState::kRunning;
@@ -388,8 +390,28 @@ TEST_F(JobStoreTest, NodeAdminStatesAreUpsertedAndSurviveRestart) {
             (std::vector<NodeAdminState>{{"n001", false, ""}, {"n002", true, "bad DIMM"}}));
 }
 
+TEST_F(JobStoreTest, ACorruptNodeAdminRowIsAnErrorNamingTheNode) {
+  {
+    auto store = open_store();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->set_node_admin_state({"n009", true, "fan"}));
+  }
+  exec_raw("UPDATE node_admin SET drained = 'yes'");
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  auto states = store->load_node_admin_states();
+  ASSERT_FALSE(states);
+  EXPECT_EQ(states.error().code, ErrorCode::kIo);
+  EXPECT_NE(states.error().message.find("node 'n009': column drained"), std::string::npos)
+      << states.error().message;
+}
+
 TEST_F(JobStoreTest, MetaValuesAreBinarySafeAndSurviveRestart) {
-  const std::string snapshot("\x00\x01" "fair\xff" "share\x00", 13);
+  const std::string snapshot(
+      "\x00\x01"
+      "fair\xff"
+      "share\x00",
+      13);
   {
     auto store = open_store();
     ASSERT_NE(store, nullptr);
