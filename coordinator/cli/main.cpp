@@ -178,5 +178,13 @@ int main(int argc, char** argv) {
     return submit_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()},
                        globals, io);
   }
+  constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
+                                               "hold",    "release", "requeue"};
+  if (*sub < args.size() && !args[*sub].starts_with("-") &&
+      std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
+          std::end(kSubcommands)) {
+    return report_error(io, "unknown subcommand \"" + args[*sub] + "\" (try fairway --help)",
+                        kExitUsage);
+  }
   return cli11_main({args.begin() + static_cast<std::ptrdiff_t>(*sub), args.end()}, globals, io);
 }
