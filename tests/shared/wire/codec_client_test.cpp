@@ -253,8 +253,7 @@ TEST(WireClient, IntegerPriorityFromAnotherWriterIsAccepted) {
   std::string frame = encode(JobQueryReply{Time::from_seconds(1), {j}});
   msgpack::object_handle h = msgpack::unpack(frame.data(), frame.size());
   const msgpack::object& payload = h.get().via.array.ptr[3];
-  KeyPath path = {{"jobs", 0}, {"", 0}, {"priority", 0}};
-  // Replace priority by an integer: re-pack by hand with the edit helper's traversal.
+  // The payload re-packed with jobs[0].priority as the integer -7.
   msgpack::sbuffer pbuf;
   Packer ppk(pbuf);
   ppk.pack_map(payload.via.map.size);
@@ -282,7 +281,6 @@ TEST(WireClient, IntegerPriorityFromAnotherWriterIsAccepted) {
   auto back = decode(edited);
   ASSERT_TRUE(back.has_value()) << back.error().message;
   EXPECT_EQ(std::get<JobQueryReply>(*back).jobs.at(0).priority, -7.0);
-  EXPECT_EQ(render("JobQueryReply", path), "JobQueryReply.jobs[0].priority");
 }
 
 }  // namespace

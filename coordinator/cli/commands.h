@@ -1,0 +1,55 @@
+// The `fairway` subcommands other than submit, as functions of their parsed options and a
+// transport to the coordinator, so they can be tested without a socket. Not thread-safe
+// beyond what the transport and streams allow.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shared/base/result.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // the coordinator refused, or could not be reached
+inline constexpr int kExitUsage = 2;    // bad options or values
+
+// Sends one request and returns the coordinator's reply (an ErrorReply included).
+using Transport = std::function<Result<wire::Message>(const wire::Message&)>;
+
+struct Output {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// Prints "fairway: error: MESSAGE" to err and returns `code`.
+int report_error(const Output& io, const std::string& message, int code);
+
+// "12,13" -> ids; errors name the bad id.
+Result<std::vector<JobId>> parse_job_ids(const std::vector<std::string>& words);
+// "PD,R", "pending,running", "H": Slurm short codes or state names, any case.
+Result<std::vector<JobState>> parse_states(const std::string& list);
+
+struct QueueOptions {
+  std::string user, partition, states, jobs;
+  bool all = false;
+  bool json = false;
+};
+int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
+
+int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io);
+int run_show_node(const std::string& name, bool json, const Transport& transport,
+                  const Output& io);
+int run_nodes(const std::vector<std::string>& names, bool json, const Transport& transport,
+              const Output& io);
+
+// cancel / hold / release / requeue: prints each failure and exits 1 if any failed.
+int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
+                    const std::string& user, const Transport& transport, const Output& io);
+
+}  // namespace fairway::cli

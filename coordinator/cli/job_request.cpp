@@ -1,0 +1,133 @@
+#include "coordinator/cli/job_request.h"
+
+#include <limits>
+#include <utility>
+
+#include "coordinator/cli/job_script.h"
+
+namespace fairway::cli {
+namespace {
+
+std::string flag(std::string_view name, std::int32_t v) {
+  return "--" + std::string(name) + "=" + std::to_string(v);
+}
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Merges the GPU model of one more source into `type`; two different models conflict.
+Status merge_gpu_type(std::string& type, const std::optional<GpuCount>& g,
+                      std::string_view option) {
+  if (!g || g->type.empty()) return ok_status();
+  if (!type.empty() && type != g->type) {
+    return invalid_argument("--" + std::string(option) + " asks for GPU type \"" + g->type +
+                            "\" but another option asks for \"" + type + "\"");
+  }
+  type = g->type;
+  return ok_status();
+}
+
+}  // namespace
+
+Result<ResourceRequest> map_resources(const SubmitOptions& o) {
+  ResourceRequest r;
+  const std::int64_t cpus_per_task = o.cpus_per_task.value_or(1);
+  for (const auto& [g, name] : {std::pair{&o.gpus, "gpus"}, std::pair{&o.gpus_per_node, "gpus-per-node"},
+                                std::pair{&o.gres, "gres"}}) {
+    if (auto st = merge_gpu_type(r.gpu_type, *g, name); !st) return std::unexpected(st.error());
+  }
+  std::int64_t cores = 0;
+  std::int64_t gpus = 0;
+  if (!o.nodes) {
+    const std::int64_t ntasks = o.ntasks.value_or(o.ntasks_per_node.value_or(1));
+    cores = ntasks * cpus_per_task;
+    if (o.gpus) {
+      gpus = o.gpus->count;
+    } else if (o.gpus_per_node) {
+      gpus = o.gpus_per_node->count;
+    } else if (o.gres) {
+      gpus = o.gres->count;
+    }
+  } else {
+    const std::int32_t n = *o.nodes;
+    r.nodes = n;
+    std::int64_t tasks_per_node = 1;
+    if (o.ntasks_per_node) {
+      tasks_per_node = *o.ntasks_per_node;
+    } else if (o.ntasks) {
+      if (*o.ntasks < n) {
+        return invalid_argument(flag("ntasks", *o.ntasks) + " is fewer than " +
+                                flag("nodes", n) + ": every node needs a task");
+      }
+      tasks_per_node = (*o.ntasks + n - 1) / n;
+    }
+    cores = tasks_per_node * cpus_per_task;
+    if (o.gpus_per_node) {
+      gpus = o.gpus_per_node->count;
+    } else if (o.gres) {
+      gpus = o.gres->count;
+    } else if (o.gpus) {
+      if (o.gpus->count % n != 0) {
+        return invalid_argument(flag("gpus", o.gpus->count) + " cannot be spread evenly over " +
+                                flag("nodes", n) + "; use --gpus-per-node");
+      }
+      gpus = o.gpus->count / n;
+    }
+  }
+  if (cores > std::numeric_limits<std::int32_t>::max()) {
+    return invalid_argument("--ntasks x --cpus-per-task = " + std::to_string(cores) +
+                            " cores is too many");
+  }
+  r.cores = static_cast<std::int32_t>(cores);
+  r.gpus = static_cast<std::int32_t>(gpus);
+  return r;
+}
+
+Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_view script_text,
+                                         const SubmitContext& ctx) {
+  BuiltSubmission out;
+  SubmitOptions options;
+  wire::JobProgram& program = out.request.program;
+  if (cmd.wrap) {
+    program.argv = {"/bin/sh", "-c", *cmd.wrap};
+  } else {
+    auto directives = read_directives(script_text);
+    if (!directives) return std::unexpected(directives.error().with_context(cmd.script_path));
+    for (const Directive& d : *directives) {
+      if (auto st = parse_directive_words(d.words, options); !st) {
+        return std::unexpected(
+            st.error().with_context(cmd.script_path + " line " + std::to_string(d.line)));
+      }
+    }
+    program.script = std::string(script_text);
+    program.argv = cmd.script_args;
+  }
+  options.overlay(cmd.options);
+  out.warnings = options.warnings;
+
+  auto resources = map_resources(options);
+  if (!resources) return std::unexpected(resources.error());
+
+  JobSpec& spec = out.request.spec;
+  spec.resources = *resources;
+  spec.user = ctx.user;
+  spec.account = options.account.value_or("");
+  spec.partition = options.partition.value_or("");
+  spec.qos = options.qos.value_or("");
+  spec.name = options.job_name.value_or(cmd.wrap ? "wrap" : base_name(cmd.script_path));
+  if (options.time) spec.time_limit = *options.time;
+  spec.requeue = options.requeue.value_or(true);
+  spec.hold = options.hold.value_or(false);
+
+  const std::string dir = options.chdir.value_or(ctx.cwd);
+  program.working_dir = dir.starts_with('/') ? dir : ctx.cwd + "/" + dir;
+  program.env = ctx.env;
+  program.stdout_path = options.output.value_or("");
+  program.stderr_path = options.error.value_or("");
+  out.request.client_token = ctx.client_token;
+  return out;
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,39 @@
+// Turns `fairway submit` options and a job script into the wire SubmitRequest: directive
+// merging, sbatch's task/CPU/GPU arithmetic, working directory. Pure and thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "coordinator/cli/submit_options.h"
+#include "shared/base/result.h"
+#include "shared/model/resources.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+// What the submitting process knows about itself; gathered by the caller.
+struct SubmitContext {
+  std::string user;
+  std::string cwd;                     // absolute
+  std::vector<wire::EnvVar> env;       // the whole environment, as sbatch --export=ALL
+  std::string client_token;
+};
+
+struct BuiltSubmission {
+  wire::SubmitRequest request;
+  std::vector<std::string> warnings;  // for stderr
+};
+
+// Without -N: cores = ntasks x cpus-per-task spread freely (nodes = 0), GPUs in total.
+// With -N: per node, cores = (ntasks-per-node or ceil(ntasks / N)) x cpus-per-task and
+// GPUs from --gpus-per-node, else --gres, else --gpus / N (which must divide evenly).
+Result<ResourceRequest> map_resources(const SubmitOptions& o);
+
+// `script_text` is the script's content (ignored with --wrap); directives in it are
+// overridden by the command line. Errors name the script line, option and value.
+Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_view script_text,
+                                         const SubmitContext& ctx);
+
+}  // namespace fairway::cli

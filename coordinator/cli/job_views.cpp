@@ -1,0 +1,108 @@
+#include "coordinator/cli/job_views.h"
+
+#include "coordinator/cli/text_format.h"
+#include "shared/base/duration_format.h"
+
+namespace fairway::cli {
+namespace {
+
+std::vector<std::string> allocated_nodes(const wire::JobView& job) {
+  std::vector<std::string> nodes;
+  for (const auto& a : job.allocation) nodes.push_back(a.node);
+  return nodes;
+}
+
+std::string node_count(const wire::JobView& job) {
+  if (!job.allocation.empty()) return std::to_string(job.allocation.size());
+  return job.nodes > 0 ? std::to_string(job.nodes) : "-";
+}
+
+std::string start_text(const wire::JobView& job) {
+  if (is_waiting(job.state)) {
+    return job.estimated_start ? format_local_time(*job.estimated_start) : "N/A";
+  }
+  return job.start_time ? format_local_time(*job.start_time) : "N/A";
+}
+
+std::string opt_time(const std::optional<Time>& t) {
+  return t ? format_local_time(*t) : "N/A";
+}
+
+std::string numbers(const std::vector<std::int32_t>& v) {
+  if (v.empty()) return "none";
+  std::vector<std::string> parts;
+  for (std::int32_t x : v) parts.push_back(std::to_string(x));
+  return join(parts, ",");
+}
+
+std::string or_none(const std::string& s) { return s.empty() ? "(none)" : s; }
+
+}  // namespace
+
+std::string elapsed_text(const wire::JobView& job, Time now) {
+  if (!job.start_time || is_waiting(job.state)) return format_elapsed(Duration::seconds(0));
+  const Time end = job.end_time.value_or(now);
+  return format_elapsed(end - *job.start_time);
+}
+
+std::string nodelist_or_reason(const wire::JobView& job) {
+  if (is_waiting(job.state)) {
+    return job.reasons.empty() ? "(None)" : "(" + join(job.reasons, ",") + ")";
+  }
+  return join(allocated_nodes(job), ",");
+}
+
+std::string render_queue(const wire::JobQueryReply& reply) {
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(reply.jobs.size());
+  for (const auto& j : reply.jobs) {
+    rows.push_back({std::to_string(j.id.value()), j.partition, j.name, j.user,
+                    state_code(j.state), elapsed_text(j, reply.now), node_count(j),
+                    nodelist_or_reason(j), start_text(j)});
+  }
+  return render_table({"JOBID", "PARTITION", "NAME", "USER", "ST", "TIME", "NODES",
+                       "NODELIST(REASON)", "START"},
+                      rows);
+}
+
+std::string render_job_detail(const wire::JobView& j, Time now) {
+  std::string out;
+  const auto line = [&](std::string_view key, const std::string& value) {
+    out += std::string(key) + ": " + value + "\n";
+  };
+  line("JobId", std::to_string(j.id.value()));
+  line("Name", or_none(j.name));
+  line("User", j.user);
+  line("Account", or_none(j.account));
+  line("Partition", or_none(j.partition));
+  line("QOS", or_none(j.qos));
+  line("State", state_name(j.state) + " (" + state_code(j.state) + ")");
+  for (std::size_t i = 0; i < j.reasons.size(); ++i) {
+    const std::string text = i < j.reason_texts.size() ? j.reason_texts[i] : "";
+    line("Reason", text.empty() ? j.reasons[i] : j.reasons[i] + ": " + text);
+  }
+  line("SubmitTime", format_local_time(j.submit_time));
+  if (is_waiting(j.state)) line("EstimatedStart", opt_time(j.estimated_start));
+  line("StartTime", opt_time(j.start_time));
+  line("EndTime", opt_time(j.end_time));
+  line("RunTime", elapsed_text(j, now));
+  line("TimeLimit", format_walltime(j.time_limit));
+  const std::string per = j.nodes > 0 ? " per node" : " in total";
+  line("Nodes", j.nodes > 0 ? std::to_string(j.nodes) : "any");
+  line("Cores", std::to_string(j.cores) + per);
+  line("GPUs", std::to_string(j.gpus) + per + (j.gpu_type.empty() ? "" : " of type " + j.gpu_type));
+  line("Priority", format_number(j.priority));
+  for (const auto& f : j.priority_factors) line("  " + f.name, format_number(f.value));
+  for (const auto& a : j.allocation) {
+    line("Allocation", a.node + ": cores " + numbers(a.cores) + "; gpus " + numbers(a.gpus));
+  }
+  if (j.exit_code) line("ExitCode", std::to_string(*j.exit_code));
+  if (j.signal) line("Signal", std::to_string(*j.signal));
+  line("WorkDir", or_none(j.working_dir));
+  line("StdOut", or_none(j.stdout_path));
+  line("StdErr", or_none(j.stderr_path));
+  line("Requeues", std::to_string(j.requeue_count));
+  return out;
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,22 @@
+// Human renderings of jobs: the `fairway queue` table and the `fairway show job` detail.
+// Pure functions of the coordinator's reply (times in the local zone); thread-safe.
+#pragma once
+
+#include <string>
+
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+// JOBID PARTITION NAME USER ST TIME NODES NODELIST(REASON) START, one row per job.
+std::string render_queue(const wire::JobQueryReply& reply);
+
+// Every field of the job, one "Key: value" per line; pending reasons with their sentences,
+// the priority with each factor, the allocation per node, exit code and signal.
+std::string render_job_detail(const wire::JobView& job, Time now);
+
+// The pieces of a queue row, exposed for their tests.
+std::string elapsed_text(const wire::JobView& job, Time now);
+std::string nodelist_or_reason(const wire::JobView& job);
+
+}  // namespace fairway::cli

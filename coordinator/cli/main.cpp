@@ -1,0 +1,190 @@
+// fairway: the user's command line to the coordinator (DESIGN.md section 4). Parses the
+// subcommand, finds the coordinator, and hands over to the command functions.
+#include <pwd.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coordinator/cli/commands.h"
+#include "coordinator/cli/coordinator_endpoint.h"
+#include "coordinator/cli/submit_command.h"
+#include "coordinator/cli/submit_options.h"
+#include "shared/net/request_client.h"
+
+namespace {
+
+using namespace fairway;
+using namespace fairway::cli;
+
+constexpr std::chrono::milliseconds kReplyTimeout{5000};
+
+// Connects lazily, on the first request, so that usage errors never need a coordinator.
+class LazyTransport {
+ public:
+  explicit LazyTransport(EndpointSources sources) : sources_(std::move(sources)) {}
+
+  Result<wire::Message> operator()(const wire::Message& request) {
+    if (!client_) {
+      auto endpoint = resolve_coordinator_endpoint(sources_);
+      if (!endpoint) return std::unexpected(endpoint.error());
+      auto client = net::RequestClient::connect(*endpoint);
+      if (!client) return std::unexpected(client.error());
+      client_.emplace(std::move(*client));
+    }
+    return client_->call(request, kReplyTimeout);
+  }
+
+ private:
+  EndpointSources sources_;
+  std::optional<net::RequestClient> client_;
+};
+
+std::string current_user() {
+  const passwd* pw = ::getpwuid(::getuid());
+  return pw != nullptr ? pw->pw_name : std::to_string(::getuid());
+}
+
+// Global options given before the subcommand: --coordinator and --config, in both forms.
+struct Globals {
+  std::optional<std::string> coordinator;
+  std::optional<std::string> config;
+};
+
+// Index of the subcommand word, after the global options; args.size() when there is none.
+Result<std::size_t> scan_globals(const std::vector<std::string>& args, Globals& g) {
+  std::size_t i = 0;
+  while (i < args.size() && args[i].starts_with("--")) {
+    const std::string& a = args[i];
+    std::optional<std::string>* target = nullptr;
+    std::string name = a;
+    if (a.starts_with("--coordinator")) target = &g.coordinator, name = "--coordinator";
+    if (a.starts_with("--config")) target = &g.config, name = "--config";
+    if (target == nullptr) return i;  // CLI11 handles --help and reports the rest
+    if (a.size() > name.size() && a[name.size()] == '=') {
+      *target = a.substr(name.size() + 1);
+      ++i;
+    } else if (a == name && i + 1 < args.size()) {
+      *target = args[i + 1];
+      i += 2;
+    } else {
+      return invalid_argument(name + " needs a value");
+    }
+  }
+  return i;
+}
+
+int submit_main(const std::vector<std::string>& rest, const Globals& g, const Output& io) {
+  auto cmd = parse_submit_command_line(rest);
+  if (!cmd) return report_error(io, cmd.error().message, kExitUsage);
+  if (cmd->help) {
+    io.out << submit_usage();
+    return kExitOk;
+  }
+  auto ctx = current_submit_context();
+  if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
+  LazyTransport transport(endpoint_sources_from_environment(
+      cmd->coordinator ? cmd->coordinator : g.coordinator, cmd->config ? cmd->config : g.config));
+  return run_submit(*cmd, *ctx, std::ref(transport), io);
+}
+
+int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io) {
+  CLI::App app{"fairway: submit and inspect jobs on a Fairway cluster", "fairway"};
+  app.require_subcommand(1);
+  std::optional<std::string> coordinator = g.coordinator;
+  std::optional<std::string> config = g.config;
+  app.add_option("--coordinator", coordinator, "coordinator endpoint (or $FAIRWAY_COORDINATOR)");
+  app.add_option("--config", config, "config file (or $FAIRWAY_CONF, /etc/fairway/fairway.toml)");
+  app.add_subcommand("submit", "submit a batch job (see fairway submit --help)");
+
+  QueueOptions queue;
+  auto* q = app.add_subcommand("queue", "list waiting and running jobs")->fallthrough();
+  q->add_option("-u,--user", queue.user, "only this user's jobs");
+  q->add_option("-p,--partition", queue.partition, "only this partition");
+  q->add_option("-t,--states", queue.states, "comma-separated states: PD,R,... or names");
+  q->add_option("-j,--jobs", queue.jobs, "comma-separated job ids");
+  q->add_flag("--all", queue.all, "include finished jobs");
+  q->add_flag("--json", queue.json, "JSON output");
+
+  auto* show = app.add_subcommand("show", "show one job or node in detail")->fallthrough();
+  show->require_subcommand(1);
+  std::string show_id;
+  bool show_json = false;
+  auto* show_job = show->add_subcommand("job", "every field of a job")->fallthrough();
+  show_job->add_option("id", show_id, "job id")->required();
+  show_job->add_flag("--json", show_json, "JSON output");
+  std::string show_name;
+  auto* show_node = show->add_subcommand("node", "every field of a node")->fallthrough();
+  show_node->add_option("name", show_name, "node name")->required();
+  show_node->add_flag("--json", show_json, "JSON output");
+
+  std::vector<std::string> node_names;
+  bool nodes_json = false;
+  auto* nodes = app.add_subcommand("nodes", "list nodes and their use")->fallthrough();
+  nodes->add_option("names", node_names, "only these nodes");
+  nodes->add_flag("--json", nodes_json, "JSON output");
+
+  std::vector<std::string> control_ids;
+  const std::pair<const char*, wire::JobAction> actions[] = {
+      {"cancel", wire::JobAction::kCancel},
+      {"hold", wire::JobAction::kHold},
+      {"release", wire::JobAction::kRelease},
+      {"requeue", wire::JobAction::kRequeue}};
+  std::vector<std::pair<CLI::App*, wire::JobAction>> control;
+  for (const auto& [name, action] : actions) {
+    auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
+    sub->add_option("ids", control_ids, "job ids")->required();
+    control.emplace_back(sub, action);
+  }
+
+  std::reverse(args.begin(), args.end());  // CLI11 takes its vector in reverse order
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, io.out, io.err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, io.out, io.err);
+  } catch (const CLI::ParseError& e) {
+    return report_error(io, e.what(), kExitUsage);
+  }
+
+  LazyTransport transport(endpoint_sources_from_environment(coordinator, config));
+  const Transport call = std::ref(transport);
+  if (q->parsed()) return run_queue(queue, call, io);
+  if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
+  if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
+  if (nodes->parsed()) return run_nodes(node_names, nodes_json, call, io);
+  for (const auto& [sub, action] : control) {
+    if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io);
+  }
+  return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Output io{std::cout, std::cerr};
+  std::vector<std::string> args(argv + 1, argv + argc);
+  Globals globals;
+  auto sub = scan_globals(args, globals);
+  if (!sub) return report_error(io, sub.error().message, kExitUsage);
+  if (*sub < args.size() && args[*sub] == "submit") {
+    return submit_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()},
+                       globals, io);
+  }
+  constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
+                                               "hold",    "release", "requeue"};
+  if (*sub < args.size() && !args[*sub].starts_with("-") &&
+      std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
+          std::end(kSubcommands)) {
+    return report_error(io, "unknown subcommand \"" + args[*sub] + "\" (try fairway --help)",
+                        kExitUsage);
+  }
+  return cli11_main({args.begin() + static_cast<std::ptrdiff_t>(*sub), args.end()}, globals, io);
+}

@@ -1,0 +1,107 @@
+#include "coordinator/cli/submit_command.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+extern char** environ;
+
+namespace fairway::cli {
+namespace {
+
+Result<std::string> read_script(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorCode::kNotFound,
+                      "cannot read job script \"" + path + "\": " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return make_error(ErrorCode::kIo, "error reading job script \"" + path + "\"");
+  return text.str();
+}
+
+}  // namespace
+
+Result<std::string> random_client_token() {
+  std::ifstream in("/dev/urandom", std::ios::binary);
+  unsigned char bytes[16];
+  if (!in.read(reinterpret_cast<char*>(bytes), sizeof bytes)) {
+    return make_error(ErrorCode::kIo, "cannot read /dev/urandom for the client token");
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) {
+    token.push_back(kHex[b >> 4]);
+    token.push_back(kHex[b & 0xf]);
+  }
+  return token;
+}
+
+Result<SubmitContext> current_submit_context() {
+  SubmitContext ctx;
+  const passwd* pw = ::getpwuid(::getuid());
+  if (pw == nullptr) {
+    return make_error(ErrorCode::kNotFound,
+                      "no user name for uid " + std::to_string(::getuid()));
+  }
+  ctx.user = pw->pw_name;
+  char cwd[4096];
+  if (::getcwd(cwd, sizeof cwd) == nullptr) {
+    return make_error(ErrorCode::kIo,
+                      std::string("cannot read the current directory: ") + std::strerror(errno));
+  }
+  ctx.cwd = cwd;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    ctx.env.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  auto token = random_client_token();
+  if (!token) return std::unexpected(token.error());
+  ctx.client_token = *token;
+  return ctx;
+}
+
+int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,
+               const Output& io) {
+  std::string script;
+  if (!cmd.wrap) {
+    auto text = read_script(cmd.script_path);
+    if (!text) return report_error(io, text.error().message, kExitUsage);
+    script = std::move(*text);
+  }
+  auto built = build_submission(cmd, script, ctx);
+  if (!built) return report_error(io, built.error().message, kExitUsage);
+  for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
+
+  const wire::Message request = built->request;
+  auto reply = transport(request);
+  // The same client token makes the retry safe: the coordinator never creates a second job.
+  if (!reply && reply.error().code == ErrorCode::kIo) reply = transport(request);
+  if (!reply) return report_error(io, reply.error().message, kExitFailure);
+  if (const auto* e = std::get_if<wire::ErrorReply>(&*reply)) {
+    return report_error(io, "submission refused: " + e->message, kExitFailure);
+  }
+  const auto* ok = std::get_if<wire::SubmitReply>(&*reply);
+  if (ok == nullptr) {
+    return report_error(io,
+                        "unexpected " + std::string(to_string(wire::message_type(*reply))) +
+                            " in reply to SubmitRequest",
+                        kExitFailure);
+  }
+  if (cmd.parsable) {
+    io.out << ok->job.value() << "\n";
+  } else {
+    io.out << "Submitted batch job " << ok->job.value() << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,26 @@
+// `fairway submit`: reads the script, builds the request and sends it, retrying once with
+// the same client token when the coordinator does not answer. Reads files and the process
+// environment; not thread-safe (getpwuid).
+#pragma once
+
+#include <string>
+
+#include "coordinator/cli/commands.h"
+#include "coordinator/cli/job_request.h"
+#include "coordinator/cli/submit_options.h"
+
+namespace fairway::cli {
+
+// The user (getpwuid(getuid())), the current directory, the whole environment and a fresh
+// 128-bit client token read from /dev/urandom.
+Result<SubmitContext> current_submit_context();
+
+// 32 lowercase hex digits from /dev/urandom.
+Result<std::string> random_client_token();
+
+// Errors in the options or script are usage errors (exit 2); a refusal by or no answer from
+// the coordinator exits 1. Prints "Submitted batch job N", or "N" with --parsable.
+int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,
+               const Output& io);
+
+}  // namespace fairway::cli

@@ -1,0 +1,60 @@
+// The sbatch-style submission options, read from directive words or the command line with
+// one grammar (--opt=value, --opt value, -p value, -pvalue). Pure and thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shared/base/result.h"
+#include "shared/base/time.h"
+
+namespace fairway::cli {
+
+// A GPU count with an optional model, as in --gres=gpu:a100:2 or --gpus=a100:2.
+struct GpuCount {
+  std::string type;  // empty: any model
+  std::int32_t count = 0;
+  bool operator==(const GpuCount&) const = default;
+};
+
+// Every field is unset until an option sets it, so that command-line values can be laid
+// over directive values field by field.
+struct SubmitOptions {
+  std::optional<std::string> partition, account, qos, job_name, output, error, chdir;
+  std::optional<std::int32_t> ntasks, nodes, cpus_per_task, ntasks_per_node;
+  std::optional<GpuCount> gpus, gpus_per_node, gres;
+  std::optional<Duration> time;
+  std::optional<bool> requeue;
+  std::optional<bool> hold;
+  std::vector<std::string> warnings;  // accepted but ignored options, for stderr
+
+  // Fields set in `over` replace ours (the command line overrides directives).
+  void overlay(const SubmitOptions& over);
+};
+
+// What `fairway submit` was given besides the job options.
+struct SubmitCommand {
+  SubmitOptions options;
+  std::optional<std::string> wrap;
+  bool parsable = false;
+  bool help = false;
+  std::optional<std::string> coordinator;
+  std::optional<std::string> config;
+  std::string script_path;               // empty with --wrap
+  std::vector<std::string> script_args;  // after the script path
+};
+
+// Directive words: every word must be a job option. Errors name the option and value;
+// the caller adds the line number.
+Status parse_directive_words(const std::vector<std::string>& words, SubmitOptions& out);
+
+// `fairway submit` arguments (after "submit"): options up to the script path, then the
+// script's own arguments. Also takes --wrap, --parsable, --coordinator, --config, --help.
+Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args);
+
+// The usage text for `fairway submit --help`.
+std::string submit_usage();
+
+}  // namespace fairway::cli

@@ -1,0 +1,170 @@
+#include "coordinator/cli/commands.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli_test_views.h"
+
+namespace fairway::cli {
+namespace {
+
+// Records every request and answers with a scripted reply.
+struct FakeCoordinator {
+  std::vector<wire::Message> requests;
+  std::function<Result<wire::Message>(const wire::Message&)> answer;
+
+  Transport transport() {
+    return [this](const wire::Message& m) {
+      requests.push_back(m);
+      return answer(m);
+    };
+  }
+};
+
+class Commands : public ::testing::Test {
+ protected:
+  void SetUp() override { testing::use_utc(); }
+  std::ostringstream out, err;
+  Output io{out, err};
+  FakeCoordinator fake;
+};
+
+TEST_F(Commands, QueueSendsFiltersAndPrintsTable) {
+  fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
+  QueueOptions o;
+  o.user = "alice";
+  o.partition = "gpu";
+  o.states = "PD,r,held";
+  o.jobs = "101,102";
+  o.all = true;
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
+  ASSERT_EQ(fake.requests.size(), 1u);
+  const auto& q = std::get<wire::JobQuery>(fake.requests[0]);
+  EXPECT_EQ(q.user, "alice");
+  EXPECT_EQ(q.partition, "gpu");
+  EXPECT_EQ(q.states, (std::vector<JobState>{JobState::kPending, JobState::kRunning,
+                                             JobState::kHeld}));
+  EXPECT_EQ(q.jobs, (std::vector<JobId>{JobId(101), JobId(102)}));
+  EXPECT_TRUE(q.include_finished);
+  EXPECT_EQ(out.str().rfind("JOBID  PARTITION", 0), 0u);
+  EXPECT_EQ(err.str(), "");
+}
+
+TEST_F(Commands, QueueJson) {
+  fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
+  QueueOptions o;
+  o.json = true;
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
+  EXPECT_EQ(out.str().rfind("{", 0), 0u);
+  EXPECT_NE(out.str().find("\"state_code\": \"PD\""), std::string::npos);
+}
+
+TEST_F(Commands, BadFiltersAreUsageErrorsAndSendNothing) {
+  fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
+  QueueOptions o;
+  o.states = "PD,XX";
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitUsage);
+  EXPECT_EQ(err.str(),
+            "fairway: error: --states: \"XX\" is not a job state (use PD, R, CD, ... or "
+            "pending, running, ...)\n");
+  o.states.clear();
+  o.jobs = "12,abc";
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitUsage);
+  EXPECT_NE(err.str().find("--jobs: job id \"abc\" is not a job number"), std::string::npos);
+  EXPECT_TRUE(fake.requests.empty());
+}
+
+TEST_F(Commands, CoordinatorErrorsAndUnreachable) {
+  fake.answer = [](const wire::Message&) -> Result<wire::Message> {
+    return wire::ErrorReply{ErrorCode::kResourceExhausted, "rate limit: slow down"};
+  };
+  EXPECT_EQ(run_nodes({}, false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: coordinator: rate limit: slow down\n");
+
+  err.str("");
+  fake.answer = [](const wire::Message&) -> Result<wire::Message> {
+    return make_error(ErrorCode::kIo, "no reply from the coordinator at ipc:///x within 5 s");
+  };
+  EXPECT_EQ(run_show_job("5", false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: no reply from the coordinator at ipc:///x within 5 s\n");
+
+  err.str("");
+  fake.answer = [](const wire::Message&) -> Result<wire::Message> { return wire::Ack{1}; };
+  EXPECT_EQ(run_nodes({}, false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: unexpected Ack in reply to NodeQuery\n");
+}
+
+TEST_F(Commands, ShowJobAsksIncludingFinished) {
+  fake.answer = [](const wire::Message&) {
+    return wire::JobQueryReply{Time::from_seconds(testing::kEpoch), {testing::failed_job()}};
+  };
+  EXPECT_EQ(run_show_job("99", false, fake.transport(), io), kExitOk);
+  const auto& q = std::get<wire::JobQuery>(fake.requests.at(0));
+  EXPECT_EQ(q.jobs, std::vector<JobId>{JobId(99)});
+  EXPECT_TRUE(q.include_finished);
+  EXPECT_NE(out.str().find("ExitCode: 139"), std::string::npos);
+
+  fake.answer = [](const wire::Message&) { return wire::JobQueryReply{}; };
+  EXPECT_EQ(run_show_job("7", true, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: job 7 not found\n");
+  EXPECT_EQ(run_show_job("x7", true, fake.transport(), io), kExitUsage);
+}
+
+TEST_F(Commands, ShowNodeAndNodes) {
+  fake.answer = [](const wire::Message&) {
+    return wire::NodeQueryReply{{testing::gpu_node()}};
+  };
+  EXPECT_EQ(run_show_node("gpu-01", false, fake.transport(), io), kExitOk);
+  EXPECT_EQ(std::get<wire::NodeQuery>(fake.requests.at(0)).nodes,
+            std::vector<std::string>{"gpu-01"});
+  EXPECT_NE(out.str().find("NodeName: gpu-01"), std::string::npos);
+  out.str("");
+  EXPECT_EQ(run_nodes({}, true, fake.transport(), io), kExitOk);
+  EXPECT_TRUE(std::get<wire::NodeQuery>(fake.requests.at(1)).nodes.empty());
+  EXPECT_NE(out.str().find("\"nodes\""), std::string::npos);
+
+  fake.answer = [](const wire::Message&) { return wire::NodeQueryReply{}; };
+  EXPECT_EQ(run_show_node("nope", false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: node nope not found\n");
+}
+
+TEST_F(Commands, JobControlReportsEachFailure) {
+  fake.answer = [](const wire::Message& m) {
+    const auto& c = std::get<wire::JobControl>(m);
+    wire::JobControlReply r;
+    for (JobId id : c.jobs) {
+      const bool ok = id.value() != 12;
+      r.results.push_back({id, ok, ok ? "" : "job 12 belongs to bob"});
+    }
+    return r;
+  };
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12", "13"}, "alice", fake.transport(),
+                            io),
+            kExitFailure);
+  const auto& c = std::get<wire::JobControl>(fake.requests.at(0));
+  EXPECT_EQ(c.action, wire::JobAction::kCancel);
+  EXPECT_EQ(c.user, "alice");
+  EXPECT_EQ(c.jobs, (std::vector<JobId>{JobId(11), JobId(12), JobId(13)}));
+  EXPECT_EQ(err.str(), "fairway: error: cancel job 12: job 12 belongs to bob\n");
+
+  err.str("");
+  EXPECT_EQ(run_job_control(wire::JobAction::kHold, {"11"}, "alice", fake.transport(), io),
+            kExitOk);
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(run_job_control(wire::JobAction::kRelease, {"0"}, "alice", fake.transport(), io),
+            kExitUsage);
+  EXPECT_EQ(fake.requests.size(), 2u);
+}
+
+TEST_F(Commands, ParseHelpers) {
+  EXPECT_EQ(parse_job_ids({"1,2", "3"})->size(), 3u);
+  EXPECT_EQ(parse_job_ids({"1,,2"}).error().message, "job id \"\" is not a job number");
+  EXPECT_EQ(parse_job_ids({"-4"}).error().message, "job id \"-4\" is not a job number");
+  EXPECT_EQ(parse_states("CD,node_fail,BL")->size(), 3u);
+  EXPECT_EQ(parse_states("cancelled")->at(0), JobState::kCancelled);
+  EXPECT_FALSE(parse_states("").has_value());
+}
+
+}  // namespace
+}  // namespace fairway::cli

@@ -1,0 +1,109 @@
+#include "coordinator/cli/submit_command.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "temp_dir.h"
+
+namespace fairway::cli {
+namespace {
+
+class Submit : public ::testing::Test {
+ protected:
+  testing::TempDir dir;
+  std::ostringstream out, err;
+  Output io{out, err};
+  std::vector<wire::SubmitRequest> sent;
+  int timeouts_left = 0;
+
+  SubmitContext context() { return SubmitContext{"alice", dir.path(), {{"A", "1"}}, "tok-1"}; }
+
+  // Answers job 77 after `timeouts_left` timeouts.
+  Transport transport() {
+    return [this](const wire::Message& m) -> Result<wire::Message> {
+      sent.push_back(std::get<wire::SubmitRequest>(m));
+      if (timeouts_left > 0) {
+        --timeouts_left;
+        return make_error(ErrorCode::kIo, "no reply from the coordinator at x within 5 s");
+      }
+      return wire::SubmitReply{JobId(77)};
+    };
+  }
+
+  SubmitCommand command(const std::vector<std::string>& args) {
+    auto c = parse_submit_command_line(args);
+    EXPECT_TRUE(c.has_value()) << c.error().message;
+    return c.value_or(SubmitCommand{});
+  }
+};
+
+TEST_F(Submit, ScriptFromDiskIsSentAndReported) {
+  const std::string script = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 3\nhostname\n");
+  EXPECT_EQ(run_submit(command({script, "arg"}), context(), transport(), io), kExitOk);
+  EXPECT_EQ(out.str(), "Submitted batch job 77\n");
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].spec.resources.cores, 3);
+  EXPECT_EQ(sent[0].program.script, "#!/bin/sh\n#SBATCH -n 3\nhostname\n");
+  EXPECT_EQ(sent[0].program.argv, std::vector<std::string>{"arg"});
+  EXPECT_EQ(sent[0].client_token, "tok-1");
+}
+
+TEST_F(Submit, ParsableAndRetryWithTheSameToken) {
+  timeouts_left = 1;
+  EXPECT_EQ(run_submit(command({"--parsable", "--wrap", "true"}), context(), transport(), io),
+            kExitOk);
+  EXPECT_EQ(out.str(), "77\n");
+  ASSERT_EQ(sent.size(), 2u);
+  EXPECT_EQ(sent[0].client_token, sent[1].client_token);
+}
+
+TEST_F(Submit, GivesUpAfterOneRetry) {
+  timeouts_left = 5;
+  EXPECT_EQ(run_submit(command({"--wrap", "true"}), context(), transport(), io), kExitFailure);
+  EXPECT_EQ(sent.size(), 2u);
+  EXPECT_EQ(err.str(), "fairway: error: no reply from the coordinator at x within 5 s\n");
+}
+
+TEST_F(Submit, RefusalAndMissingScript) {
+  Transport refuse = [](const wire::Message&) -> Result<wire::Message> {
+    return wire::ErrorReply{ErrorCode::kInvalidArgument, "partition \"x\" does not exist"};
+  };
+  EXPECT_EQ(run_submit(command({"-p", "x", "--wrap", "true"}), context(), refuse, io),
+            kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: submission refused: partition \"x\" does not exist\n");
+
+  err.str("");
+  const std::string missing = dir.path() + "/nope.sh";
+  EXPECT_EQ(run_submit(command({missing}), context(), transport(), io), kExitUsage);
+  EXPECT_EQ(err.str().rfind("fairway: error: cannot read job script \"" + missing + "\"", 0), 0u)
+      << err.str();
+  EXPECT_TRUE(sent.empty());
+}
+
+TEST_F(Submit, WarningsGoToStderr) {
+  EXPECT_EQ(run_submit(command({"--mem=1G", "--wrap", "true"}), context(), transport(), io),
+            kExitOk);
+  EXPECT_EQ(err.str(), "fairway: warning: --mem=1G ignored: memory is not scheduled yet\n");
+}
+
+TEST(SubmitContextTest, TokensAreRandomHexAndContextIsComplete) {
+  std::set<std::string> tokens;
+  for (int i = 0; i < 8; ++i) {
+    auto t = random_client_token();
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ(t->size(), 32u);
+    EXPECT_EQ(t->find_first_not_of("0123456789abcdef"), std::string::npos);
+    tokens.insert(*t);
+  }
+  EXPECT_EQ(tokens.size(), 8u);
+  auto ctx = current_submit_context();
+  ASSERT_TRUE(ctx.has_value()) << ctx.error().message;
+  EXPECT_FALSE(ctx->user.empty());
+  EXPECT_EQ(ctx->cwd.front(), '/');
+  EXPECT_FALSE(ctx->env.empty());
+}
+
+}  // namespace
+}  // namespace fairway::cli
