@@ -51,8 +51,9 @@ void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time no
 void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d,
                                         const Allocation* alloc, ResourceAmount need) {
   for (PartitionIndex q : cluster_.partition(p).overlapping) {
+    // A placed job's own share includes what it fences, which `need` may not.
     const ResourceAmount amount =
-        (q == p || alloc == nullptr) ? need : cluster_.amount_in_partition(*alloc, q);
+        alloc == nullptr ? need : cluster_.amount_in_partition(*alloc, q);
     if (amount.cores != 0 || amount.gpus != 0) profiles_[q.value()].reserve(start, d, amount);
   }
 }
@@ -95,7 +96,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
 
     bool fragmented = false;
     if (free_now && profile.fits(now, limit, need)) {
-      if (auto alloc = place_job(cluster_, p, j->spec.resources)) {
+      if (auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island)) {
         reserve_everywhere(p, now, limit, &*alloc, need);
         j->why = {};
         start(*j, std::move(*alloc));  // reads the reservation of the previous pass

@@ -11,8 +11,21 @@ NodeIndex ClusterState::add_node(NodeTopology topology) {
   NodeState n;
   n.core_used.assign(static_cast<std::size_t>(topology.total_cores()), 0);
   n.gpu_used.assign(static_cast<std::size_t>(topology.total_gpus()), 0);
+  n.core_fenced.assign(n.core_used.size(), 0);
+  n.gpu_fenced.assign(n.gpu_used.size(), 0);
+  n.socket_used_cores.assign(topology.sockets.size(), 0);
+  for (std::size_t s = 0; s < topology.sockets.size(); ++s) {
+    n.socket_of_core.insert(n.socket_of_core.end(),
+                            static_cast<std::size_t>(topology.sockets[s].cores),
+                            static_cast<std::int32_t>(s));
+  }
   n.free_cores = topology.total_cores();
   n.free_gpus = topology.total_gpus();
+  if (!topology.island.empty()) {
+    auto it = std::find(island_names_.begin(), island_names_.end(), topology.island);
+    n.island = static_cast<std::int32_t>(it - island_names_.begin());
+    if (it == island_names_.end()) island_names_.push_back(topology.island);
+  }
   node_by_name_.emplace(topology.name, idx);
   n.topology = std::move(topology);
   nodes_.push_back(std::move(n));
@@ -20,11 +33,13 @@ NodeIndex ClusterState::add_node(NodeTopology topology) {
 }
 
 Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
-                                                   const std::vector<std::string>& node_names) {
+                                                   const std::vector<std::string>& node_names,
+                                                   const PlacementConfig& placement) {
   if (find_partition(name)) return make_error(ErrorCode::kAlreadyExists, "partition '" + name + "' exists");
   PartitionIndex idx(static_cast<std::uint32_t>(partitions_.size()));
   PartitionState p;
   p.name = name;
+  p.placement = placement;
   std::int32_t max_cores = 0;
   for (const auto& node_name : node_names) {
     auto n = find_node(node_name);
@@ -38,6 +53,18 @@ Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
     p.largest_node_gpus = std::max(p.largest_node_gpus, ns.topology.total_gpus());
   }
   p.largest_node_cores = max_cores;
+  for (NodeIndex n : p.nodes) {
+    NodeState& ns = nodes_[n.value()];
+    if (placement.socket_exclusive_gpus && ns.topology.total_gpus() > 0) ns.socket_exclusive = true;
+    if (ns.island < 0) continue;
+    auto it = std::find(p.islands.begin(), p.islands.end(), ns.island);
+    if (it == p.islands.end()) {
+      p.islands.push_back(ns.island);
+      p.island_cores.push_back(0);
+      it = p.islands.end() - 1;
+    }
+    p.island_cores[static_cast<std::size_t>(it - p.islands.begin())] += ns.topology.total_cores();
+  }
   for (NodeIndex n : p.nodes) {
     const NodeTopology& t = nodes_[n.value()].topology;
     std::vector<std::string> types;
@@ -97,13 +124,41 @@ void ClusterState::set_node_free(NodeIndex n, ResourceAmount before) {
   }
 }
 
+// Fences (or frees) the rest of every socket where `na` holds a GPU. By the placement
+// rule nobody else holds anything there, so "the rest" is every core and GPU not in `na`.
+void ClusterState::set_fence(NodeState& ns, const NodeAllocation& na, bool fenced) {
+  const auto& t = ns.topology;
+  for (std::int32_t g : na.gpus) {
+    const std::int32_t socket = t.gpus[static_cast<std::size_t>(g)].socket;
+    const std::int32_t first = t.first_core_of_socket(socket);
+    const std::int32_t last = first + t.sockets[static_cast<std::size_t>(socket)].cores;
+    for (std::int32_t c = first; c < last; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (ns.core_used[ci] || ns.core_fenced[ci] == static_cast<std::uint8_t>(fenced)) continue;
+      ns.core_fenced[ci] = fenced ? 1 : 0;
+      ns.free_cores += fenced ? -1 : 1;
+    }
+    for (std::size_t h = 0; h < t.gpus.size(); ++h) {
+      if (t.gpus[h].socket != socket || ns.gpu_used[h]) continue;
+      if (ns.gpu_fenced[h] == static_cast<std::uint8_t>(fenced)) continue;
+      ns.gpu_fenced[h] = fenced ? 1 : 0;
+      ns.free_gpus += fenced ? -1 : 1;
+    }
+  }
+}
+
 void ClusterState::allocate(const Allocation& a) {
   for (const auto& na : a.nodes) {
     NodeState& ns = nodes_[na.node.value()];
     const ResourceAmount before = ns.free();
+    assert(std::all_of(na.gpus.begin(), na.gpus.end(), [&](std::int32_t g) {
+      return ns.gpu_usable(static_cast<std::size_t>(g));
+    }));
     for (std::int32_t c : na.cores) {
-      assert(!ns.core_used[static_cast<std::size_t>(c)]);
-      ns.core_used[static_cast<std::size_t>(c)] = 1;
+      const auto ci = static_cast<std::size_t>(c);
+      assert(ns.core_free(ci));
+      ns.core_used[ci] = 1;
+      ++ns.socket_used_cores[static_cast<std::size_t>(ns.socket_of_core[ci])];
     }
     for (std::int32_t g : na.gpus) {
       assert(!ns.gpu_used[static_cast<std::size_t>(g)]);
@@ -111,6 +166,7 @@ void ClusterState::allocate(const Allocation& a) {
     }
     ns.free_cores -= static_cast<std::int32_t>(na.cores.size());
     ns.free_gpus -= static_cast<std::int32_t>(na.gpus.size());
+    if (ns.socket_exclusive && !na.gpus.empty()) set_fence(ns, na, true);
     set_node_free(na.node, before);
   }
 }
@@ -120,8 +176,10 @@ void ClusterState::release(const Allocation& a) {
     NodeState& ns = nodes_[na.node.value()];
     const ResourceAmount before = ns.free();
     for (std::int32_t c : na.cores) {
-      assert(ns.core_used[static_cast<std::size_t>(c)]);
-      ns.core_used[static_cast<std::size_t>(c)] = 0;
+      const auto ci = static_cast<std::size_t>(c);
+      assert(ns.core_used[ci]);
+      ns.core_used[ci] = 0;
+      --ns.socket_used_cores[static_cast<std::size_t>(ns.socket_of_core[ci])];
     }
     for (std::int32_t g : na.gpus) {
       assert(ns.gpu_used[static_cast<std::size_t>(g)]);
@@ -129,6 +187,7 @@ void ClusterState::release(const Allocation& a) {
     }
     ns.free_cores += static_cast<std::int32_t>(na.cores.size());
     ns.free_gpus += static_cast<std::int32_t>(na.gpus.size());
+    if (ns.socket_exclusive && !na.gpus.empty()) set_fence(ns, na, false);
     set_node_free(na.node, before);
   }
 }
@@ -140,6 +199,26 @@ ResourceAmount ClusterState::amount_in_partition(const Allocation& a, PartitionI
     if (std::find(parts.begin(), parts.end(), p) == parts.end()) continue;
     sum += ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
                           static_cast<std::int64_t>(na.gpus.size())};
+    const NodeState& ns = nodes_[na.node.value()];
+    if (!ns.socket_exclusive || na.gpus.empty()) continue;
+    // The fenced rest of each socket where it holds a GPU (a socket counted once).
+    const auto& t = ns.topology;
+    std::vector<std::uint8_t> counted(t.sockets.size(), 0);
+    for (std::int32_t g : na.gpus) {
+      const auto socket = static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].socket);
+      if (counted[socket]) continue;
+      counted[socket] = 1;
+      std::int64_t own_cores = 0;
+      for (std::int32_t c : na.cores) own_cores += ns.socket_of_core[static_cast<std::size_t>(c)] == static_cast<std::int32_t>(socket);
+      std::int64_t socket_gpus = 0;
+      std::int64_t own_gpus = 0;
+      for (std::size_t h = 0; h < t.gpus.size(); ++h) {
+        if (static_cast<std::size_t>(t.gpus[h].socket) != socket) continue;
+        ++socket_gpus;
+        own_gpus += std::count(na.gpus.begin(), na.gpus.end(), static_cast<std::int32_t>(h));
+      }
+      sum += ResourceAmount{t.sockets[socket].cores - own_cores, socket_gpus - own_gpus};
+    }
   }
   return sum;
 }
