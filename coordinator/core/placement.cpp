@@ -23,7 +23,10 @@ std::int32_t usable_gpus(const NodeState& n, const std::string& type) {
 // Which nodes a placement may use: all of the partition's, or one island's.
 struct Scope {
   std::int32_t island = -1;
-  bool admits(const NodeState& n) const { return island < 0 || n.island == island; }
+  // Looks at the node only when restricted: the unrestricted scans stay off node memory.
+  bool admits(const ClusterState& c, NodeIndex n) const {
+    return island < 0 || c.node(n).island == island;
+  }
 };
 
 // Takes `gpus` usable matching GPUs and then `cores` free cores on node n, cores on the
@@ -76,14 +79,14 @@ bool for_each_in_bucket(const ClusterState& cluster, const std::vector<NodeIndex
                         bool prefer_cpu_only, Scope scope, Visit visit) {
   if (!prefer_cpu_only) {
     for (NodeIndex n : bucket) {
-      if (scope.admits(cluster.node(n)) && visit(n)) return true;
+      if (scope.admits(cluster, n) && visit(n)) return true;
     }
     return false;
   }
   for (int gpu_nodes = 0; gpu_nodes < 2; ++gpu_nodes) {
     for (NodeIndex n : bucket) {
       const NodeState& ns = cluster.node(n);
-      if ((ns.topology.total_gpus() > 0) != (gpu_nodes == 1) || !scope.admits(ns)) continue;
+      if ((ns.topology.total_gpus() > 0) != (gpu_nodes == 1) || !scope.admits(cluster, n)) continue;
       if (visit(n)) return true;
     }
   }
@@ -126,7 +129,7 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     std::int32_t left = r.cores;
     for (std::int32_t f = max_free; f > 0 && left > 0; --f) {
       for (NodeIndex n : p.free_index.with_free(f)) {
-        if (!scope.admits(cluster.node(n))) continue;
+        if (!scope.admits(cluster, n)) continue;
         const std::int32_t take = std::min(left, f);
         alloc.nodes.push_back(take_on_node(cluster, n, take, 0, {}));
         left -= take;
@@ -140,7 +143,7 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
   // then onto any node with free cores.
   std::vector<std::pair<std::int32_t, NodeIndex>> gpu_nodes;
   for (NodeIndex n : p.nodes) {
-    if (!scope.admits(cluster.node(n))) continue;
+    if (!scope.admits(cluster, n)) continue;
     const std::int32_t k = usable_gpus(cluster.node(n), r.gpu_type);
     if (k > 0) gpu_nodes.emplace_back(k, n);
   }
@@ -164,7 +167,7 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     const NodeState& ns = cluster.node(n);
     const bool used = std::any_of(alloc.nodes.begin(), alloc.nodes.end(),
                                   [&](const NodeAllocation& a) { return a.node == n; });
-    if (used || ns.free_cores == 0 || !scope.admits(ns)) continue;
+    if (used || ns.free_cores == 0 || !scope.admits(cluster, n)) continue;
     const std::int32_t c = std::min(ns.free_cores, cores_left);
     alloc.nodes.push_back(take_on_node(cluster, n, c, 0, {}));
     cores_left -= c;
@@ -243,8 +246,8 @@ std::optional<Allocation> place_sockets(const ClusterState& cluster, const Parti
   // Candidates by whole free socket cores, fewest first: best fit keeps empty nodes whole.
   std::vector<std::pair<std::int32_t, NodeIndex>> nodes;
   for (NodeIndex n : p.nodes) {
+    if (!scope.admits(cluster, n)) continue;
     const NodeState& ns = cluster.node(n);
-    if (!scope.admits(ns)) continue;
     const std::int32_t k = whole_free_socket_cores(ns);
     if (k > 0) nodes.emplace_back(k, n);
   }
