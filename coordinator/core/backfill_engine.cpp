@@ -96,15 +96,25 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
 
     bool fragmented = false;
     if (free_now && profile.fits(now, limit, need)) {
-      if (auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island)) {
+      auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+      // Whole sockets or a GPU fence may take more than `need` on mixed node shapes: the
+      // start must still leave every reservation whole.
+      const bool fits_around_reservations =
+          alloc && (cluster_.amount_in_partition(*alloc, p) == need ||
+                    profile.fits(now, limit, cluster_.amount_in_partition(*alloc, p)));
+      if (fits_around_reservations) {
         reserve_everywhere(p, now, limit, &*alloc, need);
         j->why = {};
         start(*j, std::move(*alloc));  // reads the reservation of the previous pass
         clear_reservation(*j);
         continue;
       }
-      fragmented = true;
-      why.add(PendingReason::kFragmented);
+      if (alloc) {
+        why.add(PendingReason::kReservationConflict);
+      } else {
+        fragmented = true;
+        why.add(PendingReason::kFragmented);
+      }
     } else if (free_now) {
       why.add(PendingReason::kReservationConflict);
     }

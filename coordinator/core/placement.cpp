@@ -368,7 +368,7 @@ ResourceAmount expected_footprint(const ClusterState& cluster, PartitionIndex pa
   const bool sockets = p.placement.allocation_unit == AllocationUnit::kSocket;
   if (!sockets && r.gpus == 0) return asked;
   // The smallest socket, and over sockets holding a matching GPU: the fewest cores and
-  // GPUs, and the most matching GPUs. All on the partition's nodes.
+  // GPUs, and the most matching GPUs, over the partition's nodes (one shape: exact).
   constexpr std::int32_t kNone = std::numeric_limits<std::int32_t>::max();
   std::int32_t min_socket = kNone;
   std::int32_t min_gpu_socket_cores = kNone;

@@ -32,9 +32,11 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
 // states no node count gets as many nodes as its cores (and GPUs) need.
 ResourceRequest whole_node_request(const PartitionState& partition, const ResourceRequest& r);
 
-// A lower bound of what placing the request takes from the partition's free pool: whole
+// What placing the request is expected to take from the partition's free pool: whole
 // sockets under allocation_unit = "socket", and each fenced GPU socket's cores and GPUs.
-// Equal to the request when neither applies. The backfill engine plans with this.
+// Equal to the request when neither applies. Exact when the partition's nodes share one
+// shape; on mixed shapes an estimate (from the smallest socket), so the backfill engine
+// plans with it but checks the real allocation before a start.
 ResourceAmount expected_footprint(const ClusterState& cluster, PartitionIndex partition,
                                   const ResourceRequest& request);
 

@@ -140,3 +140,43 @@ TEST(PlacementAllocationUnit, KebnekaiseLargememIsAllocatedAndBilledPerSocket) {
 
 }  // namespace
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+// On mixed socket sizes a job may be given more than planned (4 cores on a 12-core
+// socket); the start must still not delay a reservation.
+TEST(PlacementAllocationUnit, ALargerThanPlannedStartNeverDelaysAReservation) {
+  Config c;
+  c.nodes.push_back(NodeTopology::uniform("a", 2, 4));
+  c.nodes.push_back(NodeTopology::uniform("b", 1, 12));
+  PartitionConfig p;
+  p.name = "mixed";
+  p.is_default = true;
+  p.placement.allocation_unit = AllocationUnit::kSocket;
+  c.partitions.push_back(p);
+  c.scheduler.backfill = BackfillMode::kEasy;
+  auto s = testing::make(c);
+  ASSERT_TRUE(s->submit(testing::job(1, 8, 100), T(0)));  // fills node a until 100
+  ASSERT_EQ(s->schedule(T(0)).started.size(), 1u);
+  ASSERT_EQ(s->job(JobId(1))->allocation.nodes[0].node, NodeIndex(0));
+  JobSpec top = testing::job(2, 16, 1000);
+  top.submit_time = T(1);
+  JobSpec small = testing::job(3, 4, 1000);  // planned as 4 cores, would get b's 12
+  small.submit_time = T(2);
+  JobSpec quick = testing::job(4, 4, 50);    // ends before the reservation: may start
+  quick.submit_time = T(3);
+  ASSERT_TRUE(s->submit(top, T(1)));
+  ASSERT_TRUE(s->submit(small, T(2)));
+  ASSERT_TRUE(s->submit(quick, T(3)));
+  PassResult r = s->schedule(T(10));
+  ASSERT_TRUE(s->job(JobId(2))->reserved_start.has_value());
+  EXPECT_EQ(*s->job(JobId(2))->reserved_start, T(100));
+  ASSERT_EQ(r.started.size(), 1u);
+  EXPECT_EQ(r.started[0].id, JobId(4));
+  EXPECT_EQ(s->job(JobId(4))->allocation.total_cores(), 12);
+  EXPECT_TRUE(s->job(JobId(3))->why.has(PendingReason::kReservationConflict));
+}
+
+}  // namespace
+}  // namespace fairway
