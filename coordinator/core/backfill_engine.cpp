@@ -51,8 +51,9 @@ void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time no
 void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d,
                                         const Allocation* alloc, ResourceAmount need) {
   for (PartitionIndex q : cluster_.partition(p).overlapping) {
+    // A placed job's own share includes what it fences, which `need` may not.
     const ResourceAmount amount =
-        (q == p || alloc == nullptr) ? need : cluster_.amount_in_partition(*alloc, q);
+        alloc == nullptr ? need : cluster_.amount_in_partition(*alloc, q);
     if (amount.cores != 0 || amount.gpus != 0) profiles_[q.value()].reserve(start, d, amount);
   }
 }
@@ -99,7 +100,13 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
 
     bool fragmented = false;
     if (free_now && profile.fits(now, limit, need)) {
-      if (auto alloc = place_job(cluster_, p, j->spec.resources)) {
+      auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+      // Whole sockets or a GPU fence may take more than `need` on mixed node shapes: the
+      // start must still leave every reservation whole.
+      const bool fits_around_reservations =
+          alloc && (cluster_.amount_in_partition(*alloc, p) == need ||
+                    profile.fits(now, limit, cluster_.amount_in_partition(*alloc, p)));
+      if (fits_around_reservations) {
         reserve_everywhere(p, now, limit, &*alloc, need);
         for (PartitionIndex q : ps.overlapping) ++starts[q.value()];
         j->why = {};
@@ -107,8 +114,12 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
         clear_reservation(*j);
         continue;
       }
-      fragmented = true;
-      why.add(PendingReason::kFragmented);
+      if (alloc) {
+        why.add(PendingReason::kReservationConflict);
+      } else {
+        fragmented = true;
+        why.add(PendingReason::kFragmented);
+      }
     } else if (free_now) {
       why.add(PendingReason::kReservationConflict);
     }

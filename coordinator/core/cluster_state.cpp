@@ -5,26 +5,60 @@
 
 namespace fairway {
 
-NodeIndex ClusterState::add_node(NodeTopology topology) {
-  assert(partitions_.empty() && "nodes are added before partitions");
-  NodeIndex idx(static_cast<std::uint32_t>(nodes_.size()));
+NodeState ClusterState::make_node(NodeTopology topology) {
   NodeState n;
   n.core_used.assign(static_cast<std::size_t>(topology.total_cores()), 0);
   n.gpu_used.assign(static_cast<std::size_t>(topology.total_gpus()), 0);
+  n.core_fenced.assign(n.core_used.size(), 0);
+  n.gpu_fenced.assign(n.gpu_used.size(), 0);
+  n.socket_used_cores.assign(topology.sockets.size(), 0);
+  for (std::size_t s = 0; s < topology.sockets.size(); ++s) {
+    n.socket_of_core.insert(n.socket_of_core.end(),
+                            static_cast<std::size_t>(topology.sockets[s].cores),
+                            static_cast<std::int32_t>(s));
+  }
   n.free_cores = topology.total_cores();
   n.free_gpus = topology.total_gpus();
-  node_by_name_.emplace(topology.name, idx);
+  if (!topology.island.empty()) {
+    auto it = std::find(island_names_.begin(), island_names_.end(), topology.island);
+    n.island = static_cast<std::int32_t>(it - island_names_.begin());
+    if (it == island_names_.end()) island_names_.push_back(topology.island);
+  }
   n.topology = std::move(topology);
-  nodes_.push_back(std::move(n));
+  return n;
+}
+
+NodeIndex ClusterState::add_node(NodeTopology topology) {
+  assert(partitions_.empty() && "nodes are added before partitions");
+  NodeIndex idx(static_cast<std::uint32_t>(nodes_.size()));
+  node_by_name_.emplace(topology.name, idx);
+  nodes_.push_back(make_node(std::move(topology)));
+  return idx;
+}
+
+NodeIndex ClusterState::add_node_later(NodeTopology topology,
+                                       const std::vector<PartitionIndex>& partitions) {
+  const NodeIndex idx(static_cast<std::uint32_t>(nodes_.size()));
+  node_by_name_.emplace(topology.name, idx);
+  nodes_.push_back(make_node(std::move(topology)));
+  nodes_.back().partitions = partitions;
+  for (PartitionIndex p : partitions) partitions_[p.value()].nodes.push_back(idx);
+  // Every index is sized by the node count, so all partitions are rebuilt, not just ours.
+  for (std::size_t p = 0; p < partitions_.size(); ++p) {
+    rebuild_partition(PartitionIndex(static_cast<std::uint32_t>(p)));
+  }
+  rebuild_overlaps();
   return idx;
 }
 
 Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
-                                                   const std::vector<std::string>& node_names) {
+                                                   const std::vector<std::string>& node_names,
+                                                   const PlacementConfig& placement) {
   if (find_partition(name)) return make_error(ErrorCode::kAlreadyExists, "partition '" + name + "' exists");
   PartitionIndex idx(static_cast<std::uint32_t>(partitions_.size()));
   PartitionState p;
   p.name = name;
+  p.placement = placement;
   for (const auto& node_name : node_names) {
     auto n = find_node(node_name);
     if (!n) return invalid_argument("partition '" + name + "': unknown node '" + node_name + "'");
@@ -38,6 +72,8 @@ Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
   return idx;
 }
 
+// Everything derived from the partition's node list: capacity, free counts, shapes,
+// islands, the free-core index, and the fencing rule its GPU nodes follow.
 void ClusterState::rebuild_partition(PartitionIndex idx) {
   PartitionState& p = partitions_[idx.value()];
   p.capacity = {};
@@ -45,12 +81,24 @@ void ClusterState::rebuild_partition(PartitionIndex idx) {
   p.largest_node_cores = 0;
   p.largest_node_gpus = 0;
   p.shapes.clear();
+  p.islands.clear();
+  p.island_cores.clear();
   for (NodeIndex n : p.nodes) {
-    const NodeState& ns = nodes_[n.value()];
+    NodeState& ns = nodes_[n.value()];
     p.capacity += ns.capacity();
     p.free += ns.free();
     p.largest_node_cores = std::max(p.largest_node_cores, ns.topology.total_cores());
     p.largest_node_gpus = std::max(p.largest_node_gpus, ns.topology.total_gpus());
+    if (p.placement.socket_exclusive_gpus && ns.topology.total_gpus() > 0) ns.socket_exclusive = true;
+    if (ns.island >= 0) {
+      auto it = std::find(p.islands.begin(), p.islands.end(), ns.island);
+      if (it == p.islands.end()) {
+        p.islands.push_back(ns.island);
+        p.island_cores.push_back(0);
+        it = p.islands.end() - 1;
+      }
+      p.island_cores[static_cast<std::size_t>(it - p.islands.begin())] += ns.topology.total_cores();
+    }
     const NodeTopology& t = ns.topology;
     std::vector<std::string> types;
     for (const auto& g : t.gpus) types.push_back(g.type);
@@ -84,42 +132,41 @@ void ClusterState::rebuild_overlaps() {
   }
 }
 
-NodeIndex ClusterState::add_node_later(NodeTopology topology,
-                                       const std::vector<PartitionIndex>& partitions) {
-  const NodeIndex idx(static_cast<std::uint32_t>(nodes_.size()));
-  NodeState n;
-  n.core_used.assign(static_cast<std::size_t>(topology.total_cores()), 0);
-  n.gpu_used.assign(static_cast<std::size_t>(topology.total_gpus()), 0);
-  n.free_cores = topology.total_cores();
-  n.free_gpus = topology.total_gpus();
-  node_by_name_.emplace(topology.name, idx);
-  n.topology = std::move(topology);
-  n.partitions = partitions;
-  nodes_.push_back(std::move(n));
-  for (PartitionIndex p : partitions) partitions_[p.value()].nodes.push_back(idx);
-  // Every index is sized by the node count, so all partitions are rebuilt, not just ours.
-  for (std::size_t p = 0; p < partitions_.size(); ++p) {
-    rebuild_partition(PartitionIndex(static_cast<std::uint32_t>(p)));
-  }
-  rebuild_overlaps();
-  return idx;
-}
-
+// Down: every core and GPU not held by a job is withheld (kOffline) and nothing is
+// fenced. Up: they are free again and the fences are derived anew from the GPUs held,
+// since a socket with a held GPU has exactly one owner (placement's rule).
 void ClusterState::set_node_up(NodeIndex n, bool up) {
   NodeState& ns = nodes_[n.value()];
   if (ns.up == up) return;
   const ResourceAmount before = ns.free();
-  const std::uint8_t from = up ? NodeState::kOffline : 0;
-  const std::uint8_t to = up ? 0 : NodeState::kOffline;
-  for (auto& c : ns.core_used) {
-    if (c == from) c = to;
-  }
-  for (auto& g : ns.gpu_used) {
-    if (g == from) g = to;
-  }
   ns.up = up;
-  ns.free_cores = static_cast<std::int32_t>(std::count(ns.core_used.begin(), ns.core_used.end(), 0));
-  ns.free_gpus = static_cast<std::int32_t>(std::count(ns.gpu_used.begin(), ns.gpu_used.end(), 0));
+  for (std::size_t c = 0; c < ns.core_used.size(); ++c) {
+    if (ns.core_used[c] != 1) ns.core_used[c] = up ? 0 : NodeState::kOffline;
+    ns.core_fenced[c] = 0;
+  }
+  for (std::size_t g = 0; g < ns.gpu_used.size(); ++g) {
+    if (ns.gpu_used[g] != 1) ns.gpu_used[g] = up ? 0 : NodeState::kOffline;
+    ns.gpu_fenced[g] = 0;
+  }
+  if (up && ns.socket_exclusive) {
+    const NodeTopology& t = ns.topology;
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+      if (ns.gpu_used[g] != 1) continue;
+      const std::int32_t socket = t.gpus[g].socket;
+      const std::int32_t first = t.first_core_of_socket(socket);
+      const std::int32_t last = first + t.sockets[static_cast<std::size_t>(socket)].cores;
+      for (std::int32_t c = first; c < last; ++c) {
+        if (ns.core_used[static_cast<std::size_t>(c)] == 0) ns.core_fenced[static_cast<std::size_t>(c)] = 1;
+      }
+      for (std::size_t h = 0; h < t.gpus.size(); ++h) {
+        if (t.gpus[h].socket == socket && ns.gpu_used[h] == 0) ns.gpu_fenced[h] = 1;
+      }
+    }
+  }
+  ns.free_cores = 0;
+  ns.free_gpus = 0;
+  for (std::size_t c = 0; c < ns.core_used.size(); ++c) ns.free_cores += ns.core_used[c] == 0 && !ns.core_fenced[c];
+  for (std::size_t g = 0; g < ns.gpu_used.size(); ++g) ns.free_gpus += ns.gpu_used[g] == 0 && !ns.gpu_fenced[g];
   set_node_free(n, before);
 }
 
@@ -146,13 +193,41 @@ void ClusterState::set_node_free(NodeIndex n, ResourceAmount before) {
   }
 }
 
+// Fences (or frees) the rest of every socket where `na` holds a GPU. By the placement
+// rule nobody else holds anything there, so "the rest" is every core and GPU not in `na`.
+void ClusterState::set_fence(NodeState& ns, const NodeAllocation& na, bool fenced) {
+  const auto& t = ns.topology;
+  for (std::int32_t g : na.gpus) {
+    const std::int32_t socket = t.gpus[static_cast<std::size_t>(g)].socket;
+    const std::int32_t first = t.first_core_of_socket(socket);
+    const std::int32_t last = first + t.sockets[static_cast<std::size_t>(socket)].cores;
+    for (std::int32_t c = first; c < last; ++c) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (ns.core_used[ci] || ns.core_fenced[ci] == static_cast<std::uint8_t>(fenced)) continue;
+      ns.core_fenced[ci] = fenced ? 1 : 0;
+      ns.free_cores += fenced ? -1 : 1;
+    }
+    for (std::size_t h = 0; h < t.gpus.size(); ++h) {
+      if (t.gpus[h].socket != socket || ns.gpu_used[h]) continue;
+      if (ns.gpu_fenced[h] == static_cast<std::uint8_t>(fenced)) continue;
+      ns.gpu_fenced[h] = fenced ? 1 : 0;
+      ns.free_gpus += fenced ? -1 : 1;
+    }
+  }
+}
+
 void ClusterState::allocate(const Allocation& a) {
   for (const auto& na : a.nodes) {
     NodeState& ns = nodes_[na.node.value()];
     const ResourceAmount before = ns.free();
+    assert(std::all_of(na.gpus.begin(), na.gpus.end(), [&](std::int32_t g) {
+      return ns.gpu_usable(static_cast<std::size_t>(g));
+    }));
     for (std::int32_t c : na.cores) {
-      assert(!ns.core_used[static_cast<std::size_t>(c)]);
-      ns.core_used[static_cast<std::size_t>(c)] = 1;
+      const auto ci = static_cast<std::size_t>(c);
+      assert(ns.core_free(ci));
+      ns.core_used[ci] = 1;
+      ++ns.socket_used_cores[static_cast<std::size_t>(ns.socket_of_core[ci])];
     }
     for (std::int32_t g : na.gpus) {
       assert(!ns.gpu_used[static_cast<std::size_t>(g)]);
@@ -160,6 +235,7 @@ void ClusterState::allocate(const Allocation& a) {
     }
     ns.free_cores -= static_cast<std::int32_t>(na.cores.size());
     ns.free_gpus -= static_cast<std::int32_t>(na.gpus.size());
+    if (ns.socket_exclusive && !na.gpus.empty()) set_fence(ns, na, true);
     set_node_free(na.node, before);
   }
 }
@@ -168,10 +244,13 @@ void ClusterState::release(const Allocation& a) {
   for (const auto& na : a.nodes) {
     NodeState& ns = nodes_[na.node.value()];
     const ResourceAmount before = ns.free();
+    // On a down node what a job releases is withheld until the node is up again.
     const std::uint8_t freed = ns.up ? 0 : NodeState::kOffline;
     for (std::int32_t c : na.cores) {
-      assert(ns.core_used[static_cast<std::size_t>(c)] == 1);
-      ns.core_used[static_cast<std::size_t>(c)] = freed;
+      const auto ci = static_cast<std::size_t>(c);
+      assert(ns.core_used[ci] == 1);
+      ns.core_used[ci] = freed;
+      --ns.socket_used_cores[static_cast<std::size_t>(ns.socket_of_core[ci])];
     }
     for (std::int32_t g : na.gpus) {
       assert(ns.gpu_used[static_cast<std::size_t>(g)] == 1);
@@ -180,6 +259,7 @@ void ClusterState::release(const Allocation& a) {
     if (ns.up) {
       ns.free_cores += static_cast<std::int32_t>(na.cores.size());
       ns.free_gpus += static_cast<std::int32_t>(na.gpus.size());
+      if (ns.socket_exclusive && !na.gpus.empty()) set_fence(ns, na, false);
     }
     set_node_free(na.node, before);
   }
@@ -192,6 +272,26 @@ ResourceAmount ClusterState::amount_in_partition(const Allocation& a, PartitionI
     if (std::find(parts.begin(), parts.end(), p) == parts.end()) continue;
     sum += ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
                           static_cast<std::int64_t>(na.gpus.size())};
+    const NodeState& ns = nodes_[na.node.value()];
+    if (!ns.socket_exclusive || na.gpus.empty()) continue;
+    // The fenced rest of each socket where it holds a GPU (a socket counted once).
+    const auto& t = ns.topology;
+    std::vector<std::uint8_t> counted(t.sockets.size(), 0);
+    for (std::int32_t g : na.gpus) {
+      const auto socket = static_cast<std::size_t>(t.gpus[static_cast<std::size_t>(g)].socket);
+      if (counted[socket]) continue;
+      counted[socket] = 1;
+      std::int64_t own_cores = 0;
+      for (std::int32_t c : na.cores) own_cores += ns.socket_of_core[static_cast<std::size_t>(c)] == static_cast<std::int32_t>(socket);
+      std::int64_t socket_gpus = 0;
+      std::int64_t own_gpus = 0;
+      for (std::size_t h = 0; h < t.gpus.size(); ++h) {
+        if (static_cast<std::size_t>(t.gpus[h].socket) != socket) continue;
+        ++socket_gpus;
+        own_gpus += std::count(na.gpus.begin(), na.gpus.end(), static_cast<std::int32_t>(h));
+      }
+      sum += ResourceAmount{t.sockets[socket].cores - own_cores, socket_gpus - own_gpus};
+    }
   }
   return sum;
 }

@@ -1,5 +1,5 @@
 // The machine as the scheduler sees it right now: nodes with which cores and GPUs are
-// taken, and partitions (named node sets) with their free-core indices.
+// taken or fenced, and partitions (named node sets) with their free-core indices.
 // Not thread-safe; owned by the Scheduler. Pure data, no I/O.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "coordinator/core/resource_amount.h"
 #include "shared/base/ids.h"
 #include "shared/base/result.h"
+#include "shared/config/placement_config.h"
 #include "shared/model/allocation.h"
 #include "shared/model/topology.h"
 
@@ -24,15 +25,32 @@ struct NodeState {
   // (so nothing else needs to know about down nodes: their cores are simply not free).
   std::vector<std::uint8_t> core_used;
   std::vector<std::uint8_t> gpu_used;
-  std::int32_t free_cores = 0;
+  std::int32_t free_cores = 0;  // neither used nor fenced
   std::int32_t free_gpus = 0;
   std::vector<PartitionIndex> partitions;  // partitions this node belongs to
   bool up = true;
 
   static constexpr std::uint8_t kOffline = 2;
+  std::int32_t island = -1;                // interned NodeTopology::island; -1: none
+
+  // GPU-socket fencing (PlacementConfig::socket_exclusive_gpus): a job holding a GPU keeps
+  // the rest of its socket, so those cores and GPUs are fenced: neither used nor free.
+  bool socket_exclusive = false;
+  std::vector<std::uint8_t> core_fenced;          // per core
+  std::vector<std::uint8_t> gpu_fenced;           // per GPU
+  std::vector<std::int32_t> socket_used_cores;    // per socket; kept when socket_exclusive
+  std::vector<std::int32_t> socket_of_core;       // per core: its socket
 
   ResourceAmount free() const { return {free_cores, free_gpus}; }
   ResourceAmount capacity() const { return {topology.total_cores(), topology.total_gpus()}; }
+  // A GPU a new job may take: free, not fenced and, on a socket-exclusive node, on a
+  // socket where no other job holds cores (else the GPU job could not keep the socket).
+  bool gpu_usable(std::size_t g) const {
+    if (gpu_used[g] || gpu_fenced[g]) return false;
+    if (!socket_exclusive) return true;
+    return socket_used_cores[static_cast<std::size_t>(topology.gpus[g].socket)] == 0;
+  }
+  bool core_free(std::size_t c) const { return !core_used[c] && !core_fenced[c]; }
 };
 
 // Nodes of one hardware shape in a partition: admission checks iterate the few distinct
@@ -53,6 +71,11 @@ struct PartitionState {
   FreeCoreIndex free_index;
   std::vector<NodeShape> shapes;
   std::vector<PartitionIndex> overlapping;  // partitions sharing a node, itself included
+  PlacementConfig placement;
+  // Interned islands with nodes here, and each one's cores: a job larger than every
+  // island may span islands even where one island is required.
+  std::vector<std::int32_t> islands;
+  std::vector<std::int64_t> island_cores;
 };
 
 class ClusterState {
@@ -65,8 +88,11 @@ class ClusterState {
   // jobs release while it is down) are withheld until it is up again.
   void set_node_up(NodeIndex n, bool up);
   // Node names must already be added; each partition is a set of nodes.
+  // `placement.socket_exclusive_gpus` makes the partition's GPU nodes fence GPU sockets
+  // (for every partition holding them: the rule is the node's).
   Result<PartitionIndex> add_partition(const std::string& name,
-                                       const std::vector<std::string>& node_names);
+                                       const std::vector<std::string>& node_names,
+                                       const PlacementConfig& placement = {});
 
   std::size_t node_count() const { return nodes_.size(); }
   const NodeState& node(NodeIndex n) const { return nodes_[n.value()]; }
@@ -75,17 +101,23 @@ class ClusterState {
   std::optional<PartitionIndex> find_partition(const std::string& name) const;
   std::optional<NodeIndex> find_node(const std::string& name) const;
 
-  // Marks the allocation's cores and GPUs taken (they must be free) or free again.
+  // Marks the allocation's cores and GPUs taken (they must be free) or free again. On a
+  // socket-exclusive node the rest of each socket where it holds a GPU is fenced while
+  // it runs (no other job may hold anything there when it starts).
   void allocate(const Allocation& a);
   void release(const Allocation& a);
 
-  // How much of an allocation lies on the nodes of partition p.
+  // How much of partition p's free resources an allocation takes: its cores and GPUs on
+  // p's nodes plus what it fences there. This is what its end gives back.
   ResourceAmount amount_in_partition(const Allocation& a, PartitionIndex p) const;
 
  private:
   void set_node_free(NodeIndex n, ResourceAmount before);
   void rebuild_partition(PartitionIndex p);
   void rebuild_overlaps();
+  void set_fence(NodeState& ns, const NodeAllocation& na, bool fenced);
+  NodeState make_node(NodeTopology topology);
+  std::vector<std::string> island_names_;
   std::vector<NodeState> nodes_;
   std::vector<PartitionState> partitions_;
   std::unordered_map<std::string, NodeIndex> node_by_name_;

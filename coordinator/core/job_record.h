@@ -48,7 +48,12 @@ struct JobRecord {
 
   std::size_t slot = 0;  // position in the scheduler's pending or running list
 
+  // What placing it takes from the partition's free pool when more than it asks (whole
+  // sockets, fenced GPU sockets; see expected_footprint). Unset: what it asks.
+  std::optional<ResourceAmount> footprint;
+
   ResourceAmount need() const {
+    if (footprint) return *footprint;
     return {spec.resources.total_cores(), spec.resources.total_gpus()};
   }
   // When backfill expects the job to end: its limit, or just after now if it overran.

@@ -1,6 +1,7 @@
 #include "coordinator/core/placement.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace fairway {
 namespace {
@@ -9,42 +10,65 @@ bool gpu_matches(const GpuDevice& g, const std::string& type) {
   return type.empty() || g.type == type;
 }
 
-std::int32_t free_matching_gpus(const NodeState& n, const std::string& type) {
+// GPUs of the type a new job could take now (see NodeState::gpu_usable).
+std::int32_t usable_gpus(const NodeState& n, const std::string& type) {
+  if (n.free_gpus == 0) return 0;
   std::int32_t k = 0;
   for (std::size_t g = 0; g < n.gpu_used.size(); ++g) {
-    if (!n.gpu_used[g] && gpu_matches(n.topology.gpus[g], type)) ++k;
+    if (n.gpu_usable(g) && gpu_matches(n.topology.gpus[g], type)) ++k;
   }
   return k;
 }
 
-// Takes `gpus` matching GPUs and then `cores` cores on node n, cores on the taken GPUs'
-// sockets first. The caller checked the node has enough of both.
+// Which nodes a placement may use: all of the partition's, or one island's.
+struct Scope {
+  std::int32_t island = -1;
+  // Looks at the node only when restricted: the unrestricted scans stay off node memory.
+  bool admits(const ClusterState& c, NodeIndex n) const {
+    return island < 0 || c.node(n).island == island;
+  }
+};
+
+// Takes `gpus` usable matching GPUs and then `cores` free cores on node n, cores on the
+// taken GPUs' sockets first. On a socket-exclusive node the other cores come from sockets
+// with no usable GPU before sockets whose GPU is still free, so GPUs stay usable.
+// The caller checked the node has enough of both.
 NodeAllocation take_on_node(const ClusterState& cluster, NodeIndex node, std::int32_t cores,
                             std::int32_t gpus, const std::string& gpu_type) {
   const NodeState& n = cluster.node(node);
   NodeAllocation a;
   a.node = node;
-  std::vector<std::uint8_t> preferred_socket(n.topology.sockets.size(), 0);
+  // Socket rank: 0 the job's GPU sockets, 1 sockets without a usable GPU, 2 the others.
+  std::vector<std::uint8_t> rank;
+  if (gpus > 0 || n.socket_exclusive) {
+    rank.assign(n.topology.sockets.size(), 1);
+    if (n.socket_exclusive) {
+      for (std::size_t g = 0; g < n.gpu_used.size(); ++g) {
+        if (n.gpu_usable(g)) rank[static_cast<std::size_t>(n.topology.gpus[g].socket)] = 2;
+      }
+    }
+  }
   for (std::size_t g = 0; g < n.gpu_used.size() && std::ssize(a.gpus) < gpus; ++g) {
-    if (n.gpu_used[g] || !gpu_matches(n.topology.gpus[g], gpu_type)) continue;
+    if (!n.gpu_usable(g) || !gpu_matches(n.topology.gpus[g], gpu_type)) continue;
     a.gpus.push_back(static_cast<std::int32_t>(g));
-    preferred_socket[static_cast<std::size_t>(n.topology.gpus[g].socket)] = 1;
+    rank[static_cast<std::size_t>(n.topology.gpus[g].socket)] = 0;
   }
   a.cores.reserve(static_cast<std::size_t>(cores));
   std::vector<std::uint8_t> taken(n.core_used);  // used by others, or already given here
-  auto take_cores = [&](bool gpu_sockets_only) {
+  if (n.socket_exclusive) {
+    for (std::size_t c = 0; c < taken.size(); ++c) taken[c] |= n.core_fenced[c];
+  }
+  auto take_cores = [&](int max_rank) {
     for (std::size_t c = 0; c < taken.size() && std::ssize(a.cores) < cores; ++c) {
       if (taken[c]) continue;
-      if (gpu_sockets_only) {
-        const auto socket = n.topology.socket_of_core(static_cast<std::int32_t>(c));
-        if (!preferred_socket[static_cast<std::size_t>(socket)]) continue;
-      }
+      if (max_rank < 2 && rank[static_cast<std::size_t>(n.socket_of_core[c])] > max_rank) continue;
       taken[c] = 1;
       a.cores.push_back(static_cast<std::int32_t>(c));
     }
   };
-  if (gpus > 0) take_cores(true);
-  take_cores(false);
+  if (gpus > 0) take_cores(0);
+  if (n.socket_exclusive) take_cores(1);
+  take_cores(2);
   std::sort(a.cores.begin(), a.cores.end());
   return a;
 }
@@ -52,30 +76,31 @@ NodeAllocation take_on_node(const ClusterState& cluster, NodeIndex node, std::in
 // Nodes with no GPUs first for jobs that ask none, so GPU nodes stay free for GPU work.
 template <typename Visit>
 bool for_each_in_bucket(const ClusterState& cluster, const std::vector<NodeIndex>& bucket,
-                        bool prefer_cpu_only, Visit visit) {
+                        bool prefer_cpu_only, Scope scope, Visit visit) {
   if (!prefer_cpu_only) {
     for (NodeIndex n : bucket) {
-      if (visit(n)) return true;
+      if (scope.admits(cluster, n) && visit(n)) return true;
     }
     return false;
   }
   for (int gpu_nodes = 0; gpu_nodes < 2; ++gpu_nodes) {
     for (NodeIndex n : bucket) {
-      if ((cluster.node(n).topology.total_gpus() > 0) != (gpu_nodes == 1)) continue;
+      const NodeState& ns = cluster.node(n);
+      if ((ns.topology.total_gpus() > 0) != (gpu_nodes == 1) || !scope.admits(cluster, n)) continue;
       if (visit(n)) return true;
     }
   }
   return false;
 }
 
-// N nodes each with `cores` free cores and `gpus` matching free GPUs; best fit first.
+// N nodes each with `cores` free cores and `gpus` usable GPUs; best fit first.
 std::optional<Allocation> place_per_node(const ClusterState& cluster, const PartitionState& p,
-                                         const ResourceRequest& r) {
+                                         const ResourceRequest& r, Scope scope) {
   Allocation alloc;
   const std::int32_t max_free = p.free_index.max_cores();
   for (std::int32_t f = std::max(r.cores, 0); f <= max_free; ++f) {
-    const bool done = for_each_in_bucket(cluster, p.free_index.with_free(f), r.gpus == 0, [&](NodeIndex n) {
-      if (r.gpus > 0 && free_matching_gpus(cluster.node(n), r.gpu_type) < r.gpus) return false;
+    const bool done = for_each_in_bucket(cluster, p.free_index.with_free(f), r.gpus == 0, scope, [&](NodeIndex n) {
+      if (r.gpus > 0 && usable_gpus(cluster.node(n), r.gpu_type) < r.gpus) return false;
       alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
       return std::ssize(alloc.nodes) == r.nodes;
     });
@@ -87,13 +112,13 @@ std::optional<Allocation> place_per_node(const ClusterState& cluster, const Part
 // Cores (and GPUs) spread freely: one best-fit node when the request fits on one,
 // otherwise the emptiest nodes first so the job touches as few nodes as possible.
 std::optional<Allocation> place_spread(const ClusterState& cluster, const PartitionState& p,
-                                       const ResourceRequest& r) {
+                                       const ResourceRequest& r, Scope scope) {
   if (r.gpus == 0) {
     if (p.free.cores < r.cores) return std::nullopt;
     const std::int32_t max_free = p.free_index.max_cores();
     for (std::int32_t f = std::max(r.cores, 1); f <= max_free; ++f) {
       Allocation alloc;
-      if (for_each_in_bucket(cluster, p.free_index.with_free(f), true, [&](NodeIndex n) {
+      if (for_each_in_bucket(cluster, p.free_index.with_free(f), true, scope, [&](NodeIndex n) {
             alloc.nodes.push_back(take_on_node(cluster, n, r.cores, 0, {}));
             return true;
           })) {
@@ -104,6 +129,7 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     std::int32_t left = r.cores;
     for (std::int32_t f = max_free; f > 0 && left > 0; --f) {
       for (NodeIndex n : p.free_index.with_free(f)) {
+        if (!scope.admits(cluster, n)) continue;
         const std::int32_t take = std::min(left, f);
         alloc.nodes.push_back(take_on_node(cluster, n, take, 0, {}));
         left -= take;
@@ -113,15 +139,16 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     if (left > 0) return std::nullopt;
     return alloc;
   }
-  // GPUs spread: nodes with the most matching free GPUs first; cores go with the GPUs,
+  // GPUs spread: nodes with the most usable matching GPUs first; cores go with the GPUs,
   // then onto any node with free cores.
   std::vector<std::pair<std::int32_t, NodeIndex>> gpu_nodes;
   for (NodeIndex n : p.nodes) {
-    const std::int32_t k = free_matching_gpus(cluster.node(n), r.gpu_type);
+    if (!scope.admits(cluster, n)) continue;
+    const std::int32_t k = usable_gpus(cluster.node(n), r.gpu_type);
     if (k > 0) gpu_nodes.emplace_back(k, n);
   }
-  std::sort(gpu_nodes.begin(), gpu_nodes.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(gpu_nodes.begin(), gpu_nodes.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   Allocation alloc;
   std::int32_t gpus_left = r.gpus;
   std::int32_t cores_left = r.cores;
@@ -140,7 +167,7 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     const NodeState& ns = cluster.node(n);
     const bool used = std::any_of(alloc.nodes.begin(), alloc.nodes.end(),
                                   [&](const NodeAllocation& a) { return a.node == n; });
-    if (used || ns.free_cores == 0) continue;
+    if (used || ns.free_cores == 0 || !scope.admits(cluster, n)) continue;
     const std::int32_t c = std::min(ns.free_cores, cores_left);
     alloc.nodes.push_back(take_on_node(cluster, n, c, 0, {}));
     cores_left -= c;
@@ -149,14 +176,154 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
   return alloc;
 }
 
+// allocation_unit = "socket": whole free sockets (no core used or fenced, no GPU held).
+bool socket_whole_free(const NodeState& n, std::size_t s) {
+  if (n.socket_used_cores[s] != 0) return false;
+  for (std::size_t g = 0; g < n.gpu_used.size(); ++g) {
+    if (static_cast<std::size_t>(n.topology.gpus[g].socket) == s && (n.gpu_used[g] || n.gpu_fenced[g])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::int32_t whole_free_socket_cores(const NodeState& n) {
+  std::int32_t k = 0;
+  for (std::size_t s = 0; s < n.topology.sockets.size(); ++s) {
+    if (socket_whole_free(n, s)) k += n.topology.sockets[s].cores;
+  }
+  return k;
+}
+
+// Whole free sockets of node n until `cores` cores and `gpus` GPUs are covered (sockets
+// with matching GPUs first when GPUs are wanted, GPU-less sockets first otherwise). The
+// allocation holds every core of the sockets taken. With `partial`, what the node has
+// when it cannot cover the request; otherwise nullopt then.
+std::optional<NodeAllocation> take_sockets(const ClusterState& cluster, NodeIndex node,
+                                           std::int32_t cores, std::int32_t gpus,
+                                           const std::string& gpu_type, bool partial) {
+  const NodeState& n = cluster.node(node);
+  const auto& t = n.topology;
+  NodeAllocation a;
+  a.node = node;
+  std::int32_t got_cores = 0;
+  std::vector<std::uint8_t> taken(t.sockets.size(), 0);
+  auto take = [&](std::size_t s) {
+    taken[s] = 1;
+    const std::int32_t first = t.first_core_of_socket(static_cast<std::int32_t>(s));
+    for (std::int32_t c = 0; c < t.sockets[s].cores; ++c) a.cores.push_back(first + c);
+    got_cores += t.sockets[s].cores;
+    for (std::size_t g = 0; g < t.gpus.size(); ++g) {
+      if (std::ssize(a.gpus) < gpus && static_cast<std::size_t>(t.gpus[g].socket) == s &&
+          gpu_matches(t.gpus[g], gpu_type)) {
+        a.gpus.push_back(static_cast<std::int32_t>(g));
+      }
+    }
+  };
+  auto socket_has = [&](std::size_t s, bool matching) {
+    return std::any_of(t.gpus.begin(), t.gpus.end(), [&](const GpuDevice& g) {
+      return static_cast<std::size_t>(g.socket) == s && (!matching || gpu_matches(g, gpu_type));
+    });
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t s = 0; s < t.sockets.size(); ++s) {
+      if (got_cores >= cores && std::ssize(a.gpus) >= gpus) break;
+      if (taken[s] || !socket_whole_free(n, s)) continue;
+      // Pass 0: the sockets this job is best placed on; pass 1: any.
+      const bool first_choice = gpus > std::ssize(a.gpus) ? socket_has(s, true) : !socket_has(s, false);
+      if (pass == 0 && !first_choice) continue;
+      take(s);
+    }
+  }
+  if (!partial && (got_cores < cores || std::ssize(a.gpus) < gpus)) return std::nullopt;
+  std::sort(a.cores.begin(), a.cores.end());
+  std::sort(a.gpus.begin(), a.gpus.end());
+  return a;
+}
+
+std::optional<Allocation> place_sockets(const ClusterState& cluster, const PartitionState& p,
+                                        const ResourceRequest& r, Scope scope) {
+  // Candidates by whole free socket cores, fewest first: best fit keeps empty nodes whole.
+  std::vector<std::pair<std::int32_t, NodeIndex>> nodes;
+  for (NodeIndex n : p.nodes) {
+    if (!scope.admits(cluster, n)) continue;
+    const NodeState& ns = cluster.node(n);
+    const std::int32_t k = whole_free_socket_cores(ns);
+    if (k > 0) nodes.emplace_back(k, n);
+  }
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  Allocation alloc;
+  const std::int32_t want = r.nodes > 0 ? r.nodes : 1;
+  for (const auto& [k, n] : nodes) {
+    if (auto a = take_sockets(cluster, n, r.cores, r.gpus, r.gpu_type, false)) {
+      alloc.nodes.push_back(std::move(*a));
+      if (std::ssize(alloc.nodes) == want) return alloc;
+    }
+  }
+  if (r.nodes > 0) return std::nullopt;
+  // Not on one node: whole sockets from the emptiest nodes first.
+  alloc.nodes.clear();
+  std::int32_t cores_left = r.cores;
+  std::int32_t gpus_left = r.gpus;
+  for (auto it = nodes.rbegin(); it != nodes.rend() && (cores_left > 0 || gpus_left > 0); ++it) {
+    auto a = take_sockets(cluster, it->second, cores_left, gpus_left, r.gpu_type, true);
+    if (a->cores.empty()) continue;
+    cores_left -= static_cast<std::int32_t>(a->cores.size());
+    gpus_left -= static_cast<std::int32_t>(a->gpus.size());
+    alloc.nodes.push_back(std::move(*a));
+  }
+  if (cores_left > 0 || gpus_left > 0) return std::nullopt;
+  return alloc;
+}
+
+std::optional<Allocation> place_in(const ClusterState& cluster, const PartitionState& p,
+                                   const ResourceRequest& r, Scope scope) {
+  if (p.placement.allocation_unit == AllocationUnit::kSocket) return place_sockets(cluster, p, r, scope);
+  if (r.nodes > 0) return place_per_node(cluster, p, r, scope);
+  return place_spread(cluster, p, r, scope);
+}
+
+// Island placement for a job that may need several nodes: the island with the least
+// room that holds it (best fit, as for nodes), else across islands when allowed.
+std::optional<Allocation> place_by_island(const ClusterState& cluster, const PartitionState& p,
+                                          const ResourceRequest& r, bool allow_multi_island) {
+  std::optional<Allocation> anywhere = place_in(cluster, p, r, Scope{});
+  if (anywhere && anywhere->nodes.size() <= 1) return anywhere;  // one node: one island
+  std::vector<std::pair<std::int64_t, std::int32_t>> islands;  // free cores, island
+  for (std::int32_t island : p.islands) islands.emplace_back(0, island);
+  for (NodeIndex n : p.nodes) {
+    const NodeState& ns = cluster.node(n);
+    for (auto& [free, island] : islands) {
+      if (island == ns.island) free += ns.free_cores;
+    }
+  }
+  std::sort(islands.begin(), islands.end());
+  bool some_island_could_hold = false;
+  for (const auto& [free, island] : islands) {
+    const auto idx = static_cast<std::size_t>(
+        std::find(p.islands.begin(), p.islands.end(), island) - p.islands.begin());
+    if (p.island_cores[idx] >= r.total_cores()) some_island_could_hold = true;
+    if (free < r.total_cores()) continue;
+    if (auto a = place_in(cluster, p, r, Scope{island})) return a;
+  }
+  const bool may_span = p.placement.island_placement == IslandPlacement::kPrefer ||
+                        allow_multi_island || !some_island_could_hold;
+  if (may_span) return anywhere;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex partition,
-                                    const ResourceRequest& request) {
+                                    const ResourceRequest& request, bool allow_multi_island) {
   const PartitionState& p = cluster.partition(partition);
   if (!p.free.covers({request.total_cores(), request.total_gpus()})) return std::nullopt;
-  if (request.nodes > 0) return place_per_node(cluster, p, request);
-  return place_spread(cluster, p, request);
+  if (p.islands.size() > 1 && p.placement.island_placement != IslandPlacement::kAny &&
+      request.nodes != 1) {
+    return place_by_island(cluster, p, request, allow_multi_island);
+  }
+  return place_in(cluster, p, request, Scope{});
 }
 
 bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
@@ -177,6 +344,68 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
   }
   if (r.nodes > 0) return suitable_nodes >= r.nodes;
   return p.capacity.cores >= r.cores && gpus >= r.gpus;
+}
+
+ResourceRequest whole_node_request(const PartitionState& p, const ResourceRequest& r) {
+  ResourceRequest w = r;
+  const std::int32_t node_cores = p.largest_node_cores;
+  if (node_cores <= 0) return w;
+  if (r.nodes == 0) {
+    auto ceil_div = [](std::int32_t a, std::int32_t b) { return (a + b - 1) / b; };
+    std::int32_t nodes = ceil_div(r.cores, node_cores);
+    if (r.gpus > 0 && p.largest_node_gpus > 0) nodes = std::max(nodes, ceil_div(r.gpus, p.largest_node_gpus));
+    w.nodes = std::max(nodes, 1);
+    w.gpus = r.gpus > 0 ? ceil_div(r.gpus, w.nodes) : 0;
+  }
+  w.cores = node_cores;
+  return w;
+}
+
+ResourceAmount expected_footprint(const ClusterState& cluster, PartitionIndex partition,
+                                  const ResourceRequest& r) {
+  const PartitionState& p = cluster.partition(partition);
+  const ResourceAmount asked{r.total_cores(), r.total_gpus()};
+  const bool sockets = p.placement.allocation_unit == AllocationUnit::kSocket;
+  if (!sockets && r.gpus == 0) return asked;
+  // The smallest socket, and over sockets holding a matching GPU: the fewest cores and
+  // GPUs, and the most matching GPUs, over the partition's nodes (one shape: exact).
+  constexpr std::int32_t kNone = std::numeric_limits<std::int32_t>::max();
+  std::int32_t min_socket = kNone;
+  std::int32_t min_gpu_socket_cores = kNone;
+  std::int32_t min_gpu_socket_gpus = kNone;
+  std::int32_t max_matching = 0;
+  bool all_fenced = true;
+  for (NodeIndex n : p.nodes) {
+    const NodeState& ns = cluster.node(n);
+    const auto& t = ns.topology;
+    for (std::size_t s = 0; s < t.sockets.size(); ++s) {
+      min_socket = std::min(min_socket, t.sockets[s].cores);
+      std::int32_t all = 0;
+      std::int32_t matching = 0;
+      for (const GpuDevice& g : t.gpus) {
+        if (static_cast<std::size_t>(g.socket) != s) continue;
+        ++all;
+        matching += gpu_matches(g, r.gpu_type) ? 1 : 0;
+      }
+      if (matching == 0) continue;
+      if (!ns.socket_exclusive) all_fenced = false;
+      min_gpu_socket_cores = std::min(min_gpu_socket_cores, t.sockets[s].cores);
+      min_gpu_socket_gpus = std::min(min_gpu_socket_gpus, all);
+      max_matching = std::max(max_matching, matching);
+    }
+  }
+  const std::int64_t per_node_cores = r.cores;
+  const std::int64_t per_node_gpus = r.gpus;
+  std::int64_t cores = per_node_cores;
+  std::int64_t gpus = per_node_gpus;
+  if (r.gpus > 0 && all_fenced && max_matching > 0) {
+    const std::int64_t socket_count = (per_node_gpus + max_matching - 1) / max_matching;
+    cores = std::max(cores, socket_count * min_gpu_socket_cores);
+    gpus = std::max(gpus, socket_count * min_gpu_socket_gpus);
+  }
+  if (sockets && min_socket != kNone) cores = (cores + min_socket - 1) / min_socket * min_socket;
+  const std::int64_t nodes = r.nodes > 0 ? r.nodes : 1;
+  return {cores * nodes, gpus * nodes};
 }
 
 }  // namespace fairway

@@ -1,23 +1,43 @@
 // Chooses the exact cores and GPUs a job gets on the nodes of its partition, now.
 // Best fit: the fullest node that still holds the request, so whole nodes stay whole.
+// Pure functions of the ClusterState; the partition's PlacementConfig decides the unit
+// (core, socket, node), GPU-socket fencing and island placement.
 #pragma once
 
 #include <optional>
 
 #include "coordinator/core/cluster_state.h"
+#include "coordinator/core/resource_amount.h"
 #include "shared/model/allocation.h"
 #include "shared/model/resources.h"
 
 namespace fairway {
 
 // The allocation, or nullopt when the free resources of the partition cannot hold the
-// request right now (too few, or free but scattered over unsuitable nodes).
-// A GPU job's cores come from its GPUs' sockets first, so the job stays socket-local.
+// request right now (too few, or free but scattered over unsuitable nodes or islands).
+// A GPU job's cores come from its GPUs' sockets first, so the job stays socket-local; on
+// a socket-exclusive node it gets only GPUs whose socket nobody else uses, and other jobs
+// never get fenced cores. `allow_multi_island` (JobSpec::allow_multi_island) lets a job
+// span islands where the partition would have it wait for one.
 std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex partition,
-                                    const ResourceRequest& request);
+                                    const ResourceRequest& request,
+                                    bool allow_multi_island = false);
 
 // Whether the partition could ever hold the request on an empty machine.
 bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
                   const ResourceRequest& request);
+
+// The request as whole nodes of the partition's largest node: `nodes` of them, each with
+// all its cores (allocation_unit = "node", whole_nodes_above_node_size). A request that
+// states no node count gets as many nodes as its cores (and GPUs) need.
+ResourceRequest whole_node_request(const PartitionState& partition, const ResourceRequest& r);
+
+// What placing the request is expected to take from the partition's free pool: whole
+// sockets under allocation_unit = "socket", and each fenced GPU socket's cores and GPUs.
+// Equal to the request when neither applies. Exact when the partition's nodes share one
+// shape; on mixed shapes an estimate (from the smallest socket), so the backfill engine
+// plans with it but checks the real allocation before a start.
+ResourceAmount expected_footprint(const ClusterState& cluster, PartitionIndex partition,
+                                  const ResourceRequest& request);
 
 }  // namespace fairway

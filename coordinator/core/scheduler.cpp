@@ -44,7 +44,7 @@ Status Scheduler::init(NodeSource source) {
     if (names.empty()) {
       for (const auto& n : config_.nodes) names.push_back(n.name);
     }
-    auto idx = cluster_.add_partition(p.name, names);
+    auto idx = cluster_.add_partition(p.name, names, p.placement);
     if (!idx) return std::unexpected(idx.error());
     partition_priority_.push_back(p.priority);
   }
@@ -117,13 +117,12 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
                             " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
   }
   const PartitionIndex pidx = *cluster_.find_partition(pc->name);
-  // Above one node's cores, whole nodes: the request becomes N nodes of that size, so the
-  // job is placed and accounted as whole nodes.
+  // Above one node's cores, or always with allocation_unit = "node", whole nodes: the
+  // request becomes N nodes of that size, so the job is placed and billed as whole nodes.
   const std::int32_t node_cores = cluster_.partition(pidx).largest_node_cores;
-  if (pc->whole_nodes_above_node_size && r.nodes == 0 && r.gpus == 0 && r.cores > node_cores &&
-      node_cores > 0) {
-    spec.resources.nodes = (r.cores + node_cores - 1) / node_cores;
-    spec.resources.cores = node_cores;
+  if (pc->placement.allocation_unit == AllocationUnit::kNode ||
+      (pc->whole_nodes_above_node_size && r.nodes == 0 && r.gpus == 0 && r.cores > node_cores)) {
+    spec.resources = whole_node_request(cluster_.partition(pidx), r);
   }
   const std::optional<std::size_t> bin =
       find_node_bin(config_.node_bins, requested_nodes(spec.resources, node_cores));
@@ -176,6 +175,10 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
 
   JobRecord rec;
   rec.partition = pidx;
+  if (const ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources);
+      fp != ResourceAmount{r.total_cores(), r.total_gpus()}) {
+    rec.footprint = fp;
+  }
   rec.partition_priority = partition_priority_[pidx.value()];
   rec.qos_priority = qos_priority;
   rec.priority_cap = priority_cap;

@@ -67,7 +67,7 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start) {
     const NodeState& ns = cluster_.node(na.node);
     for (std::int32_t c : na.cores) {
       if (c < 0 || static_cast<std::size_t>(c) >= ns.core_used.size() ||
-          ns.core_used[static_cast<std::size_t>(c)] != 0) {
+          !ns.core_free(static_cast<std::size_t>(c))) {
         return make_error(ErrorCode::kFailedPrecondition,
                           job + ": core " + std::to_string(c) + " of node '" + ns.topology.name +
                               "' is not free");
@@ -75,7 +75,7 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start) {
     }
     for (std::int32_t g : na.gpus) {
       if (g < 0 || static_cast<std::size_t>(g) >= ns.gpu_used.size() ||
-          ns.gpu_used[static_cast<std::size_t>(g)] != 0) {
+          !ns.gpu_usable(static_cast<std::size_t>(g))) {
         return make_error(ErrorCode::kFailedPrecondition,
                           job + ": GPU " + std::to_string(g) + " of node '" + ns.topology.name +
                               "' is not free");

@@ -21,10 +21,10 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 17> kKnownKeys = {
+constexpr std::array<std::string_view, 18> kKnownKeys = {
     "id",         "submit",  "user",    "account",        "partition", "qos",
     "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
-    "time_limit", "runtime", "requeue", "interactive",    "hold"};
+    "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island"};
 
 // A value shown in a message: short, and in JSON syntax so strings look like strings.
 std::string show(const json& v) {
@@ -189,10 +189,11 @@ Status read_resources(const Fields& f, ResourceRequest& r) {
 }
 
 Status read_flags(const Fields& f, JobSpec& s) {
-  const std::array<std::pair<std::string_view, bool*>, 3> flags = {{
+  const std::array<std::pair<std::string_view, bool*>, 4> flags = {{
       {"requeue", &s.requeue},
       {"interactive", &s.interactive},
       {"hold", &s.hold},
+      {"allow_multi_island", &s.allow_multi_island},
   }};
   for (const auto& [key, out] : flags) {
     auto v = f.boolean(key, *out);
@@ -210,6 +211,7 @@ Result<WorkloadJob> parse_job(const json& obj) {
   s.requeue = true;
   s.interactive = false;
   s.hold = false;
+  s.allow_multi_island = false;
 
   auto id = f.required_integer("id", 0, kMaxId);
   if (!id) return std::unexpected(id.error());

@@ -10,6 +10,7 @@
 
 #include "shared/base/result.h"
 #include "shared/base/time.h"
+#include "shared/config/placement_config.h"
 #include "shared/model/topology.h"
 
 namespace fairway {
@@ -119,6 +120,7 @@ struct PartitionConfig {
   // Jobs one user may have in this partition in any state (Titan debug: 1); beyond it a
   // submission is refused. Unset: unlimited.
   std::optional<std::int32_t> max_jobs_per_user;
+  PlacementConfig placement;  // allocation unit, GPU-socket fencing, islands
 };
 
 struct QosConfig {

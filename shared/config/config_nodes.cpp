@@ -38,7 +38,8 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
     const toml::table& t = *(*groups)[g];
     std::string path = indexed("nodes", g);
     FAIRWAY_TRY(r.check_keys(t, path, {"names", "sockets", "cores_per_socket", "threads_per_core",
-                                       "memory_mb", "gpus_per_socket", "gpu_type", "features"}));
+                                       "memory_mb", "gpus_per_socket", "gpu_type", "features",
+                                       "island"}));
     FAIRWAY_TRY(r.require(t, "names", path));
     FAIRWAY_TRY(r.require(t, "cores_per_socket", path));
     std::string names;
@@ -58,6 +59,8 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
     FAIRWAY_TRY(r.read_int(t, "gpus_per_socket", path, 0, kMaxGpusPerSocket, gpus_per_socket));
     FAIRWAY_TRY(r.read_string(t, "gpu_type", path, gpu_type));
     FAIRWAY_TRY(r.read_string_array(t, "features", path, features));
+    std::string island;
+    FAIRWAY_TRY(read_node_island(r, t, path, island));
 
     if (t.contains("gpu_type") && !is_gpu_type(gpu_type)) {
       return r.fail(path + ".gpu_type", "invalid GPU type '" + gpu_type +
@@ -86,6 +89,7 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
                                                 gpus_per_socket, gpu_type, threads_per_core);
       node.memory_mb = memory_mb;
       node.features = features;
+      node.island = island;
       cfg.nodes.push_back(std::move(node));
     }
   }
@@ -102,7 +106,9 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     std::string path = indexed("partitions", p);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "nodes", "default", "max_time", "default_time",
                                        "priority", "default_qos",
-                                       "whole_nodes_above_node_size", "max_jobs_per_user"}));
+                                       "whole_nodes_above_node_size", "max_jobs_per_user",
+                                       "allocation_unit", "socket_exclusive_gpus",
+                                       "island_placement"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -164,6 +170,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (t.contains("default_qos")) {
       FAIRWAY_TRY(r.read_string(t, "default_qos", path, part.default_qos));
     }
+    FAIRWAY_TRY(parse_partition_placement(r, t, path, cfg, part));
     cfg.partitions.push_back(std::move(part));
   }
 

@@ -23,6 +23,14 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
 Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cfg,
                         const NodeGroups& node_group);
 
+// Placement keys (config_placement.cpp): a node's `island`, and a partition's
+// allocation_unit, socket_exclusive_gpus and island_placement (after its nodes are read).
+Status read_node_island(const TomlReader& r, const toml::table& t, const std::string& path,
+                        std::string& island);
+Status parse_partition_placement(const TomlReader& r, const toml::table& t,
+                                 const std::string& path, const Config& cfg,
+                                 PartitionConfig& part);
+
 // Scheduling policy: [[qos]], [[accounts]], [scheduler], [priority], [fairshare], [billing].
 Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg);

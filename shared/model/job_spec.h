@@ -23,6 +23,9 @@ struct JobSpec {
   bool requeue = true;      // may be requeued after preemption or node failure
   bool interactive = false;
   bool hold = false;        // submitted held (sbatch --hold)
+  // May span islands even where its partition keeps jobs within one island
+  // (island_placement = "require"; Slurm's --switches override on Fram).
+  bool allow_multi_island = false;
 };
 
 }  // namespace fairway

@@ -24,6 +24,9 @@ struct NodeTopology {
   std::vector<GpuDevice> gpus;
   std::int64_t memory_mb = 0;
   std::vector<std::string> features;
+  // The node group with a faster network between its members (Fram's islands); empty:
+  // none. A site label from the config, not hardware hwloc can see.
+  std::string island;
 
   // Cores are numbered node-wide, socket by socket: socket 0 owns [0, sockets[0].cores).
   std::int32_t total_cores() const {

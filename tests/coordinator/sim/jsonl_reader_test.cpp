@@ -28,7 +28,7 @@ TEST_F(JsonlTest, MapsEveryKey) {
       write(R"({"id": 42, "submit": 100, "user": "bob", "account": "phys", "partition": "gpu",)"
             R"( "qos": "high", "name": "train", "nodes": 2, "cores_per_node": 8, "gpus": 4,)"
             R"( "gpu_type": "a100", "time_limit": 7200, "runtime": 9000, "requeue": false,)"
-            R"( "interactive": true, "hold": true})"
+            R"( "interactive": true, "hold": true, "allow_multi_island": true})"
             "\n");
   const auto w = read_jsonl(path);
   ASSERT_TRUE(w.has_value()) << w.error().message;
@@ -50,6 +50,7 @@ TEST_F(JsonlTest, MapsEveryKey) {
   EXPECT_FALSE(j.spec.requeue);
   EXPECT_TRUE(j.spec.interactive);
   EXPECT_TRUE(j.spec.hold);
+  EXPECT_TRUE(j.spec.allow_multi_island);
 }
 
 TEST_F(JsonlTest, DefaultsAndCoresForm) {
@@ -71,6 +72,7 @@ TEST_F(JsonlTest, DefaultsAndCoresForm) {
   EXPECT_TRUE(a.spec.requeue);
   EXPECT_FALSE(a.spec.interactive);
   EXPECT_FALSE(a.spec.hold);
+  EXPECT_FALSE(a.spec.allow_multi_island);
   const WorkloadJob& b = w->jobs[1];
   EXPECT_EQ(b.line, 4);
   EXPECT_EQ(b.spec.resources, (ResourceRequest{0, 12, 3, ""}));
@@ -159,6 +161,8 @@ INSTANTIATE_TEST_SUITE_P(
         JsonlErrorCase{job_with(R"("requeue": "yes")"), "requeue: expected true or false"},
         JsonlErrorCase{job_with(R"("interactive": 1)"), "interactive: expected true or false"},
         JsonlErrorCase{job_with(R"("hold": null)"), "hold: expected true or false"},
+        JsonlErrorCase{job_with(R"("allow_multi_island": "no")"),
+                       "allow_multi_island: expected true or false"},
         // Out of range.
         JsonlErrorCase{job_with("", "-1"), "id: must be >= 0, got -1"},
         JsonlErrorCase{job_with("", "18446744073709551615"), "id: must be <= "},
