@@ -118,3 +118,37 @@ TEST(SchedulerMembership, RestoreRunningTakesTheSameCoresAndRefusesTakenOnes) {
 
 }  // namespace
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+TEST(SchedulerMembership, DownAndUpKeepGpuSocketFencesConsistent) {
+  // One Kebnekaise-like node: 2 sockets x 14 cores, one V100 per socket; fencing is on.
+  auto s = testing::make(testing::uniform_cluster(1, 2, 14, BackfillMode::kEasy, 1, "v100"));
+  JobSpec gpu = testing::job(1, 4, 600);
+  gpu.resources.gpus = 1;
+  ASSERT_TRUE(s->submit(gpu, testing::T(0)));
+  ASSERT_EQ(s->schedule(testing::T(0)).started.size(), 1u);
+  const NodeIndex n(0);
+  // The GPU job keeps its socket: 14 cores and 1 GPU are left free.
+  EXPECT_EQ(s->cluster().node(n).free_cores, 14);
+  EXPECT_EQ(s->cluster().node(n).free_gpus, 1);
+
+  s->set_node_up(n, false);
+  EXPECT_EQ(s->cluster().node(n).free_cores, 0);
+  s->set_node_up(n, true);
+  EXPECT_EQ(s->cluster().node(n).free_cores, 14);  // fence derived again from the held GPU
+  EXPECT_EQ(s->cluster().node(n).free_gpus, 1);
+
+  s->set_node_up(n, false);
+  ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, testing::T(5)));
+  EXPECT_EQ(s->cluster().node(n).free_cores, 0);
+  EXPECT_EQ(s->cluster().partition(PartitionIndex(0)).free.cores, 0);
+  s->set_node_up(n, true);
+  EXPECT_EQ(s->cluster().node(n).free_cores, 28);
+  EXPECT_EQ(s->cluster().node(n).free_gpus, 2);
+  EXPECT_EQ(s->cluster().partition(PartitionIndex(0)).free.cores, 28);
+}
+
+}  // namespace
+}  // namespace fairway
