@@ -77,7 +77,13 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, Ti
   stored.spec.submit_time = now;
   if (stored.spec.account.empty()) stored.spec.account = default_account(user);
   if (stored.spec.name.empty()) stored.spec.name = m.program.argv.empty() ? "script" : "wrap";
-  if (auto st = scheduler_->submit(stored.spec, now); !st) return std::unexpected(st.error());
+  if (auto st = scheduler_->submit(stored.spec, now); !st) {
+    // The core names the job by the id it would have had; a refused job has none.
+    Error e = st.error();
+    const std::string prefix = "job " + std::to_string(id->value()) + ": ";
+    if (e.message.starts_with(prefix)) e.message.erase(0, prefix.size());
+    return std::unexpected(e);
+  }
   // The core may have filled in the partition and QOS defaults: store what it decided.
   stored.spec = scheduler_->job(*id)->spec;
 
