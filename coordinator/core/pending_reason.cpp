@@ -11,7 +11,7 @@ struct ReasonInfo {
   std::string_view text;
 };
 
-constexpr std::array<ReasonInfo, 12> kReasons = {{
+constexpr std::array<ReasonInfo, 14> kReasons = {{
     {PendingReason::kHeld, "Held", "held; release it to let it run"},
     {PendingReason::kResources, "Resources", "not enough free cores or GPUs in the partition now"},
     {PendingReason::kPriority, "Priority", "higher-priority jobs are waiting for the same resources"},
@@ -32,6 +32,12 @@ constexpr std::array<ReasonInfo, 12> kReasons = {{
      "remaining walltime x cores of running jobs plus this job exceed the soft MAXPS"},
     {PendingReason::kMaxPsHard, "MaxPsHard",
      "remaining walltime x cores of running jobs plus this job exceed the hard MAXPS"},
+    {PendingReason::kBackfillUserLimit, "BackfillUserLimit",
+     "not considered: the backfill loop already looked at the most jobs of this user "
+     "(scheduler.backfill_max_jobs_per_user)"},
+    {PendingReason::kBackfillPartitionLimit, "BackfillPartitionLimit",
+     "not considered: the backfill loop already looked at the most jobs of this partition "
+     "(scheduler.backfill_max_jobs_per_partition)"},
 }};
 
 }  // namespace

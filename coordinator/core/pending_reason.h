@@ -25,6 +25,8 @@ enum class PendingReason : std::uint32_t {
   kUserActiveLimit = 1u << 9,      // running + eligible jobs at max_active_jobs_per_user
   kMaxPsSoft = 1u << 10,           // running processor-seconds + this job exceed MAXPS soft
   kMaxPsHard = 1u << 11,           // ... exceed MAXPS hard: never, whatever else waits
+  kBackfillUserLimit = 1u << 12,   // the backfill loop looked at its per-user cap of jobs
+  kBackfillPartitionLimit = 1u << 13,  // ... at its per-partition cap of jobs
 };
 
 // Slurm-style short code ("Resources", "Priority", ...) and a sentence for users.
