@@ -232,13 +232,14 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         fragmented = true;
         why.add(PendingReason::kFragmented);
       } else if (node_availability_built_ && !node_availability_.fits(*alloc, now, limit)) {
-        // Placement's choice would run into a reservation pinned to one of its nodes.
+        // Placement's choice would run into a reservation pinned to one of its nodes;
+        // other nodes may not. (When placement finds no nodes at all, none are free now.)
         alloc.reset();
         why.add(PendingReason::kReservationConflict);
-      }
-      if (!alloc && shaped) {
-        const auto slot = node_availability_.earliest(cluster_, p, j->spec.resources, limit, now);
-        if (slot.start == now) alloc = place_on_nodes(cluster_, j->spec.resources, slot.nodes);
+        if (shaped) {
+          const auto slot = node_availability_.earliest(cluster_, p, j->spec.resources, limit, now);
+          if (slot.start == now) alloc = place_on_nodes(cluster_, j->spec.resources, slot.nodes);
+        }
       }
       if (alloc) {
         start_now(*j, std::move(*alloc), now, start);
