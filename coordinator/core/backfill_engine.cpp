@@ -237,7 +237,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         alloc.reset();
         why.add(PendingReason::kReservationConflict);
         if (shaped) {
-          const auto slot = node_availability_.earliest(cluster_, p, j->spec.resources, limit, now);
+          const auto slot = node_availability_.at(cluster_, p, j->spec.resources, limit, now);
           if (slot.start == now) alloc = place_on_nodes(cluster_, j->spec.resources, slot.nodes);
         }
       }

@@ -73,15 +73,7 @@ NodeAvailability::Slot NodeAvailability::earliest(const ClusterState& cluster, P
   duration = at_least_one_second(duration);
   const ResourceAmount need{r.cores, r.gpus};
   const auto wanted = static_cast<std::size_t>(r.nodes);
-  std::vector<NodeIndex> suitable;
-  for (NodeIndex n : cluster.partition(p).nodes) {
-    const NodeState& ns = cluster.node(n);
-    if (ns.capacity().cores >= r.cores && matching_gpus(ns, r.gpu_type) >= r.gpus) suitable.push_back(n);
-  }
-  if (r.gpus == 0) {
-    std::stable_partition(suitable.begin(), suitable.end(),
-                          [&](NodeIndex n) { return cluster.node(n).topology.total_gpus() == 0; });
-  }
+  const std::vector<NodeIndex> suitable = suitable_nodes(cluster, p, r);
   Slot slot;
   if (wanted == 0 || suitable.size() < wanted) return slot;
   // Each round asks every node for its earliest window from t and moves t to the time by
@@ -106,6 +98,57 @@ NodeAvailability::Slot NodeAvailability::earliest(const ClusterState& cluster, P
     if (starts[i] == t) slot.nodes.push_back(suitable[i]);
   }
   return slot;
+}
+
+std::vector<NodeIndex> NodeAvailability::suitable_nodes(const ClusterState& cluster,
+                                                        PartitionIndex p,
+                                                        const ResourceRequest& r) {
+  std::vector<NodeIndex> suitable;
+  for (NodeIndex n : cluster.partition(p).nodes) {
+    const NodeState& ns = cluster.node(n);
+    if (ns.capacity().cores >= r.cores && matching_gpus(ns, r.gpu_type) >= r.gpus) suitable.push_back(n);
+  }
+  if (r.gpus == 0) {
+    std::stable_partition(suitable.begin(), suitable.end(),
+                          [&](NodeIndex n) { return cluster.node(n).topology.total_gpus() == 0; });
+  }
+  return suitable;
+}
+
+NodeAvailability::Slot NodeAvailability::at(const ClusterState& cluster, PartitionIndex p,
+                                            const ResourceRequest& r, Duration duration,
+                                            Time start) const {
+  duration = at_least_one_second(duration);
+  start = max(start, origin_);
+  const ResourceAmount need{r.cores, r.gpus};
+  Slot slot;
+  auto take = [&](NodeIndex n) {
+    if (!fits_on(nodes_[n.value()], need, duration, start)) return false;
+    slot.nodes.push_back(n);
+    return std::ssize(slot.nodes) == r.nodes;
+  };
+  if (start == origin_) {
+    // Now, only nodes with enough cores free now can qualify; on a busy machine the
+    // partition's free-core index names far fewer of them than the partition holds.
+    const PartitionState& ps = cluster.partition(p);
+    for (std::int32_t f = std::max(r.cores, 0); f <= ps.free_index.max_cores(); ++f) {
+      for (NodeIndex n : ps.free_index.with_free(f)) {
+        if (matching_gpus(cluster.node(n), r.gpu_type) < r.gpus) continue;
+        if (take(n)) {
+          slot.start = start;
+          return slot;
+        }
+      }
+    }
+    return {};
+  }
+  for (NodeIndex n : suitable_nodes(cluster, p, r)) {
+    if (take(n)) {
+      slot.start = start;
+      return slot;
+    }
+  }
+  return {};
 }
 
 bool NodeAvailability::fits(const Allocation& alloc, Time start, Duration duration) const {

@@ -41,6 +41,11 @@ class NodeAvailability {
   Slot earliest(const ClusterState& cluster, PartitionIndex p, const ResourceRequest& r,
                 Duration duration, Time not_before) const;
 
+  // `r.nodes` suitable nodes free for [start, start + duration), or an empty slot: one
+  // pass over the nodes that stops as soon as enough are found.
+  Slot at(const ClusterState& cluster, PartitionIndex p, const ResourceRequest& r,
+          Duration duration, Time start) const;
+
   // True when every node of `alloc` has its share free during [start, start + duration).
   bool fits(const Allocation& alloc, Time start, Duration duration) const;
 
@@ -63,6 +68,10 @@ class NodeAvailability {
   static Time earliest_on(const Timeline& tl, ResourceAmount need, Duration duration, Time t);
   static bool fits_on(const Timeline& tl, ResourceAmount need, Duration duration, Time t);
   static std::size_t split(Timeline& tl, Time t);  // a step starting at t; its index
+  // Nodes of partition p that could ever hold one node's share of `r`, GPU-less ones first
+  // for CPU-only requests.
+  static std::vector<NodeIndex> suitable_nodes(const ClusterState& cluster, PartitionIndex p,
+                                               const ResourceRequest& r);
 
   Time origin_;
   std::vector<Timeline> nodes_;  // by NodeIndex

@@ -59,6 +59,18 @@ TEST_F(NodeAvailabilityTest, PinnedReservationSendsTheNextJobToTheOtherNode) {
   EXPECT_EQ(nodes_.earliest(cluster_, p_, both, Duration::seconds(50), T(0)).nodes.size(), 2u);
 }
 
+TEST_F(NodeAvailabilityTest, AtFindsNodesFreeForTheWholeWindowOrNone) {
+  nodes_.reserve(NodeIndex(0), T(100), Duration::seconds(300), {2, 0});
+  const auto later = nodes_.at(cluster_, p_, one_node(2), Duration::seconds(100), T(400));
+  EXPECT_EQ(later.start, T(400));
+  ASSERT_EQ(later.nodes.size(), 1u);
+  EXPECT_EQ(later.nodes[0], NodeIndex(0));
+  EXPECT_TRUE(nodes_.at(cluster_, p_, one_node(2), Duration::seconds(100), T(150)).start.is_never())
+      << "n0 is reserved and n1 still has a busy core at 150";
+  const auto both = nodes_.at(cluster_, p_, one_node(1), Duration::seconds(50), T(0));
+  EXPECT_EQ(both.start, T(0));
+}
+
 TEST_F(NodeAvailabilityTest, RequestsNoNodeCanHoldNeverStart) {
   EXPECT_TRUE(nodes_.earliest(cluster_, p_, one_node(3), Duration::seconds(10), T(0)).start.is_never());
   ResourceRequest three = one_node(1);
