@@ -35,7 +35,7 @@ struct BackfillPolicy {
   // many per pass; later ones are planned on partition totals, as core-count jobs are.
   // Each such query scans the partition's nodes, and only the nearest reservations
   // decide what may backfill now; the far ones are planned again next pass.
-  std::int64_t node_aware_reservations_per_pass = 256;
+  std::int64_t node_aware_reservations_per_pass = 64;
 
   static BackfillPolicy from_config(const SchedulerConfig& c);
 };
