@@ -14,6 +14,9 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
   }
   if (c.reservation_depth && c.backfill != BackfillMode::kNone) p.depth = *c.reservation_depth;
   if (c.reservation_min_priority) p.min_priority_for_reservation = *c.reservation_min_priority;
+  p.main_loop = c.main_loop;
+  if (c.backfill_max_jobs_per_user) p.max_jobs_per_user = *c.backfill_max_jobs_per_user;
+  if (c.backfill_max_jobs_per_partition) p.max_jobs_per_partition = *c.backfill_max_jobs_per_partition;
   return p;
 }
 
@@ -23,6 +26,21 @@ void clear_reservation(JobRecord& j) {
   j.reserved_start.reset();
   j.reserved_at.reset();
 }
+
+// What a job competes for in the main loop: CPU-only work, or GPUs of a type ("" = any).
+// Slurm's note: an A100 job waiting does not hold back a V100 job.
+struct ResourceClass {
+  bool gpus = false;
+  std::string gpu_type;
+
+  static ResourceClass of(const JobRecord& j) {
+    return {j.spec.resources.gpus > 0, j.spec.resources.gpu_type};
+  }
+  bool overlaps(const ResourceClass& o) const {
+    if (gpus != o.gpus) return false;
+    return !gpus || gpu_type.empty() || o.gpu_type.empty() || gpu_type == o.gpu_type;
+  }
+};
 
 }  // namespace
 
@@ -58,10 +76,120 @@ void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d
   }
 }
 
-std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
+void BackfillEngine::start_now(JobRecord& j, Allocation alloc, Time now, const StartFn& start) {
+  reserve_everywhere(j.partition, now, j.spec.time_limit, &alloc, j.need());
+  if (node_availability_built_) node_availability_.reserve(alloc, now, j.spec.time_limit);
+  j.why = {};
+  start(j, std::move(alloc));  // reads the reservation of the previous pass
+  clear_reservation(j);
+  started_.push_back(&j);
+}
+
+// Built on the first node-shaped job of a pass, so passes without one pay nothing: from
+// what each node has free now and when the jobs on it (those running at the start of the
+// pass and those started since) are expected to end.
+void BackfillEngine::ensure_node_availability(Time now) {
+  if (node_availability_built_) return;
+  std::vector<NodeAvailability::Release> releases;
+  auto add = [&](const JobRecord* j) {
+    const Time end = j->estimated_end(now);
+    for (const NodeAllocation& a : j->allocation.nodes) {
+      releases.push_back({a.node, end, {std::ssize(a.cores), std::ssize(a.gpus)}});
+    }
+  };
+  for (const JobRecord* j : running_at_start_) add(j);
+  for (const JobRecord* j : started_) add(j);
+  node_availability_.reset(cluster_, now, releases);
+  node_availability_built_ = true;
+}
+
+// Both models must agree: the nodes free each for the window, and the partition totals,
+// which also carry the reservations of jobs that spread their cores.
+NodeAvailability::Slot BackfillEngine::earliest_on_nodes(const JobRecord& j, Time now) const {
+  const AvailabilityProfile& profile = profiles_[j.partition.value()];
+  // Each round moves t strictly later; a profile so jagged that the two never meet
+  // within the bound leaves the job unplanned this pass rather than stall it.
+  constexpr int kMaxRounds = 64;
+  Time t = now;
+  for (int round = 0; round < kMaxRounds && !t.is_never(); ++round) {
+    auto slot = node_availability_.earliest(cluster_, j.partition, j.spec.resources, j.spec.time_limit, t);
+    if (slot.start.is_never() || profile.fits(slot.start, j.spec.time_limit, j.need())) return slot;
+    t = profile.earliest_start(j.need(), j.spec.time_limit, slot.start);
+  }
+  return {};
+}
+
+std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const> ordered,
+                                                      Time now, const StartFn& start,
+                                                      const GateFn& gate) {
+  std::vector<JobRecord*> left;
+  std::vector<std::vector<ResourceClass>> wanted(cluster_.partition_count());
+  for (JobRecord* j : ordered) {
+    const PartitionIndex p = j->partition;
+    const PartitionState& ps = cluster_.partition(p);
+    const ResourceClass rc = ResourceClass::of(*j);
+    PendingExplanation why;
+    bool skipped = false;
+    for (const ResourceClass& w : wanted[p.value()]) skipped = skipped || w.overlaps(rc);
+    if (skipped) why.add(PendingReason::kPriority);
+    const bool free_now = ps.free.covers(j->need());
+    if (!free_now) why.add(PendingReason::kResources);
+    if (!skipped && gate) {
+      if (auto blocked = gate(*j)) {
+        why.add(*blocked);
+        skipped = true;
+      }
+    }
+    if (!skipped && free_now && profiles_[p.value()].fits(now, j->spec.time_limit, j->need())) {
+      if (auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island)) {
+        start_now(*j, std::move(*alloc), now, start);
+        continue;
+      }
+      why.add(PendingReason::kFragmented);
+    }
+    if (!skipped) {
+      for (PartitionIndex q : ps.overlapping) wanted[q.value()].push_back(rc);
+    }
+    clear_reservation(*j);
+    j->why = why;
+    left.push_back(j);
+  }
+  return left;
+}
+
+bool BackfillEngine::over_backfill_cap(JobRecord& j) {
+  PendingExplanation why;
+  if (policy_.max_jobs_per_user != std::numeric_limits<std::int64_t>::max() &&
+      ++backfill_jobs_by_user_[j.spec.user] > policy_.max_jobs_per_user) {
+    why.add(PendingReason::kBackfillUserLimit);
+  }
+  if (++backfill_jobs_by_partition_[j.partition.value()] > policy_.max_jobs_per_partition) {
+    why.add(PendingReason::kBackfillPartitionLimit);
+  }
+  if (why.reasons == 0) return false;
+  clear_reservation(j);
+  j.why = why;
+  return true;
+}
+
+std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
                                 std::span<JobRecord* const> running, Time now,
                                 const StartFn& start, const GateFn& gate) {
   build_profiles(running, now);
+  running_at_start_.assign(running.begin(), running.end());
+  std::vector<JobRecord*> left;
+  std::span<JobRecord* const> ordered = ordered_in;
+  if (policy_.main_loop) {
+    left = run_main_loop(ordered_in, now, start, gate);
+    // Without backfill the main loop is all there is, and its verdicts stand.
+    if (policy_.mode == BackfillMode::kNone) return 0;
+    ordered = left;
+  }
+  backfill_jobs_by_user_.clear();
+  backfill_jobs_by_partition_.assign(cluster_.partition_count(), 0);
+  const bool capped = policy_.mode != BackfillMode::kNone &&
+                      (policy_.max_jobs_per_user != std::numeric_limits<std::int64_t>::max() ||
+                       policy_.max_jobs_per_partition != std::numeric_limits<std::int64_t>::max());
   const std::size_t np = cluster_.partition_count();
   std::vector<std::int64_t> reservations(np, 0);
   std::vector<std::uint8_t> someone_waits(np, 0);  // a higher-priority job could not start
@@ -77,6 +205,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     AvailabilityProfile& profile = profiles_[p.value()];
     const ResourceAmount need = j->need();
     const Duration limit = j->spec.time_limit;
+    if (capped && over_backfill_cap(*j)) continue;
     PendingExplanation why;
 
     const bool free_now = ps.free.covers(need);
@@ -98,27 +227,39 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
       continue;
     }
 
+    const bool shaped = j->spec.resources.nodes > 0 &&
+                        node_aware_reservations_ < policy_.node_aware_reservations_per_pass;
+    if (shaped) ensure_node_availability(now);
     bool fragmented = false;
     if (free_now && profile.fits(now, limit, need)) {
-      auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
-      // Whole sockets or a GPU fence may take more than `need` on mixed node shapes: the
-      // start must still leave every reservation whole.
-      const bool fits_around_reservations =
-          alloc && (cluster_.amount_in_partition(*alloc, p) == need ||
-                    profile.fits(now, limit, cluster_.amount_in_partition(*alloc, p)));
-      if (fits_around_reservations) {
-        reserve_everywhere(p, now, limit, &*alloc, need);
-        for (PartitionIndex q : ps.overlapping) ++starts[q.value()];
-        j->why = {};
-        start(*j, std::move(*alloc));  // reads the reservation of the previous pass
-        clear_reservation(*j);
-        continue;
-      }
-      if (alloc) {
-        why.add(PendingReason::kReservationConflict);
-      } else {
+      std::optional<Allocation> alloc =
+          place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+      if (!alloc) {
         fragmented = true;
         why.add(PendingReason::kFragmented);
+      } else if (node_availability_built_ && !node_availability_.fits(*alloc, now, limit)) {
+        // Placement's choice would run into a reservation pinned to one of its nodes;
+        // other nodes may not. (When placement finds no nodes at all, none are free now.)
+        alloc.reset();
+        why.add(PendingReason::kReservationConflict);
+        if (shaped) {
+          const auto slot = node_availability_.at(cluster_, p, j->spec.resources, limit, now);
+          if (slot.start == now) alloc = place_on_nodes(cluster_, j->spec.resources, slot.nodes);
+        }
+      }
+      // Whole sockets or a GPU fence may take more than `need` on mixed node shapes: the
+      // start must still leave every reservation whole.
+      if (alloc) {
+        const ResourceAmount taken = cluster_.amount_in_partition(*alloc, p);
+        if (taken != need && !profile.fits(now, limit, taken)) {
+          alloc.reset();
+          why.add(PendingReason::kReservationConflict);
+        }
+      }
+      if (alloc) {
+        for (PartitionIndex q : ps.overlapping) ++starts[q.value()];
+        start_now(*j, std::move(*alloc), now, start);
+        continue;
       }
     } else if (free_now) {
       why.add(PendingReason::kReservationConflict);
@@ -129,12 +270,23 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered,
     clear_reservation(*j);
     if (reservations[p.value()] < policy_.depth &&
         j->priority.total >= policy_.min_priority_for_reservation) {
-      // A fragmented job cannot start now even though the sums say it could: plan it
-      // from the next moment anything changes.
-      const Time not_before = fragmented ? profile.next_change_after(now) : now;
-      const Time at = profile.earliest_start(need, limit, not_before);
+      Time at;
+      std::vector<NodeIndex> pinned;
+      if (shaped) {
+        auto slot = earliest_on_nodes(*j, now);
+        at = slot.start;
+        pinned = std::move(slot.nodes);
+        ++node_aware_reservations_;
+      } else {
+        // A fragmented job cannot start now even though the sums say it could: plan it
+        // from the next moment anything changes.
+        const Time not_before = fragmented ? profile.next_change_after(now) : now;
+        at = profile.earliest_start(need, limit, not_before);
+      }
       if (!at.is_never()) {
         reserve_everywhere(p, at, limit, nullptr, need);
+        const ResourceAmount per_node{j->spec.resources.cores, j->spec.resources.gpus};
+        for (NodeIndex n : pinned) node_availability_.reserve(n, at, limit, per_node);
         j->reserved_start = at;
         j->reserved_at = now;
         why.estimated_start = at;

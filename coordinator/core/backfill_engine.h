@@ -1,6 +1,7 @@
 // One backfill engine for every policy: jobs in priority order start when they fit now
 // without delaying any reservation; the first `depth` that cannot start get a
-// reservation. none = strict order, EASY = depth 1, conservative = every job.
+// reservation. none = strict order, EASY = depth 1, conservative = every job. Optionally
+// preceded by Slurm's main loop. Not thread-safe: one pass owns one engine.
 #pragma once
 
 #include <cstdint>
@@ -8,11 +9,14 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "coordinator/core/availability_profile.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/job_record.h"
+#include "coordinator/core/node_availability.h"
 #include "shared/config/config.h"
 
 namespace fairway {
@@ -22,6 +26,16 @@ struct BackfillPolicy {
   std::int64_t depth = 1;  // reservations per partition
   // Jobs below this priority never hold a reservation (and so may be delayed).
   double min_priority_for_reservation = -std::numeric_limits<double>::infinity();
+  // Slurm's main loop first (see SchedulerConfig::main_loop).
+  bool main_loop = false;
+  // Jobs of one user / one partition the backfill loop looks at; the rest are skipped.
+  std::int64_t max_jobs_per_user = std::numeric_limits<std::int64_t>::max();
+  std::int64_t max_jobs_per_partition = std::numeric_limits<std::int64_t>::max();
+  // Node-shaped jobs get exact, node-pinned reservations (NodeAvailability) up to this
+  // many per pass; later ones are planned on partition totals, as core-count jobs are.
+  // Each such query scans the partition's nodes, and only the nearest reservations
+  // decide what may backfill now; the far ones are planned again next pass.
+  std::int64_t node_aware_reservations_per_pass = 64;
 
   static BackfillPolicy from_config(const SchedulerConfig& c);
 };
@@ -43,6 +57,17 @@ class BackfillEngine {
 
  private:
   void build_profiles(std::span<JobRecord* const> running, Time now);
+  // Slurm's main loop: in priority order, start what fits now; a job that cannot start
+  // keeps lower-priority jobs wanting overlapping resources from starting in this loop.
+  // Returns the jobs left for the backfill loop, in the same order.
+  std::vector<JobRecord*> run_main_loop(std::span<JobRecord* const> ordered, Time now,
+                                        const StartFn& start, const GateFn& gate);
+  // True when the job is over the backfill loop's per-user or per-partition cap; then
+  // its reason says which.
+  bool over_backfill_cap(JobRecord& j);
+  void start_now(JobRecord& j, Allocation alloc, Time now, const StartFn& start);
+  void ensure_node_availability(Time now);
+  NodeAvailability::Slot earliest_on_nodes(const JobRecord& j, Time now) const;
   void reserve_everywhere(PartitionIndex p, Time start, Duration d, const Allocation* alloc,
                           ResourceAmount need);
 
@@ -50,6 +75,14 @@ class BackfillEngine {
   BackfillPolicy policy_;
   std::vector<AvailabilityProfile> profiles_;  // one per partition
   std::vector<std::vector<ResourceRelease>> releases_;
+  std::unordered_map<std::string, std::int64_t> backfill_jobs_by_user_;
+  std::vector<std::int64_t> backfill_jobs_by_partition_;
+  // Per-node model for node-shaped jobs, built on demand from these.
+  NodeAvailability node_availability_;
+  bool node_availability_built_ = false;
+  std::int64_t node_aware_reservations_ = 0;
+  std::vector<const JobRecord*> running_at_start_;
+  std::vector<const JobRecord*> started_;
 };
 
 }  // namespace fairway

@@ -11,7 +11,7 @@ struct ReasonInfo {
   std::string_view text;
 };
 
-constexpr std::array<ReasonInfo, 14> kReasons = {{
+constexpr std::array<ReasonInfo, 16> kReasons = {{
     {PendingReason::kHeld, "Held", "held; release it to let it run"},
     {PendingReason::kResources, "Resources", "not enough free cores or GPUs in the partition now"},
     {PendingReason::kPriority, "Priority", "higher-priority jobs are waiting for the same resources"},
@@ -36,6 +36,12 @@ constexpr std::array<ReasonInfo, 14> kReasons = {{
      "the user already runs the most jobs allowed in this job's node-count bin"},
     {PendingReason::kOveruseRunningLimit, "OveruseRunningLimit",
      "the account is over its allocation and already runs the most jobs its overuse tier allows"},
+    {PendingReason::kBackfillUserLimit, "BackfillUserLimit",
+     "not considered: the backfill loop already looked at the most jobs of this user "
+     "(scheduler.backfill_max_jobs_per_user)"},
+    {PendingReason::kBackfillPartitionLimit, "BackfillPartitionLimit",
+     "not considered: the backfill loop already looked at the most jobs of this partition "
+     "(scheduler.backfill_max_jobs_per_partition)"},
 }};
 
 }  // namespace

@@ -27,6 +27,8 @@ enum class PendingReason : std::uint32_t {
   kMaxPsHard = 1u << 11,           // ... exceed MAXPS hard: never, whatever else waits
   kBinRunningLimit = 1u << 12,     // the user runs the node bin's max_running_jobs_per_user
   kOveruseRunningLimit = 1u << 13, // the account is over its allocation and runs its tier's cap
+  kBackfillUserLimit = 1u << 14,   // the backfill loop looked at its per-user cap of jobs
+  kBackfillPartitionLimit = 1u << 15,  // ... at its per-partition cap of jobs
 };
 
 // Slurm-style short code ("Resources", "Priority", ...) and a sentence for users.

@@ -326,6 +326,17 @@ std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex 
   return place_in(cluster, p, request, Scope{});
 }
 
+std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const ResourceRequest& r,
+                                         std::span<const NodeIndex> nodes) {
+  Allocation alloc;
+  for (NodeIndex n : nodes) {
+    const NodeState& ns = cluster.node(n);
+    if (ns.free_cores < r.cores || free_matching_gpus(ns, r.gpu_type) < r.gpus) return std::nullopt;
+    alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
+  }
+  return alloc;
+}
+
 bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
                   const ResourceRequest& r) {
   const PartitionState& p = cluster.partition(partition);

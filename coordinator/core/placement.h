@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/resource_amount.h"
@@ -22,6 +23,12 @@ namespace fairway {
 std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex partition,
                                     const ResourceRequest& request,
                                     bool allow_multi_island = false);
+
+// A node-shaped request (request.nodes > 0) on exactly these nodes, now; nullopt when one
+// of them lacks the free cores or GPUs. Lets node-aware backfill start a job on the nodes
+// it planned.
+std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const ResourceRequest& request,
+                                         std::span<const NodeIndex> nodes);
 
 // Whether the partition could ever hold the request on an empty machine.
 bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,

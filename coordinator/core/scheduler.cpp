@@ -86,6 +86,12 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   }
 
   const PartitionConfig* pc = nullptr;
+  if (spec.partition.empty() && spec.interactive) {
+    for (const auto& p : config_.partitions) {
+      if (p.default_for_interactive) pc = &p;
+    }
+    if (pc != nullptr) spec.partition = pc->name;
+  }
   if (spec.partition.empty()) {
     pc = config_.default_partition();
     if (pc == nullptr) pc = &config_.partitions.front();
@@ -96,6 +102,8 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
     }
     if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
   }
+  // Palmetto's interact partition lowers an over-long request rather than refusing it.
+  if (pc->clamp_time_limit && spec.time_limit > pc->max_time) spec.time_limit = pc->max_time;
   double qos_priority = 0;
   std::optional<double> priority_cap;
   if (spec.qos.empty()) spec.qos = pc->default_qos;

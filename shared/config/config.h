@@ -27,6 +27,14 @@ struct SchedulerConfig {
   // Only jobs whose priority has reached this get a reservation (Sigma2: 20000); below it
   // the backfiller may start other jobs ahead of them. Unset: no threshold.
   std::optional<double> reservation_min_priority;
+  // Slurm's two loops (Palmetto, seed 004): a main loop in priority order starts what fits
+  // and skips a job when a higher-priority job waits for overlapping resources; then the
+  // backfill loop above runs over what is left.
+  bool main_loop = false;
+  // Slurm's bf_max_job_user / bf_max_job_part: how many jobs of one user, or of one
+  // partition, the backfill loop looks at in a pass. Unset: no cap.
+  std::optional<std::int32_t> backfill_max_jobs_per_user;
+  std::optional<std::int32_t> backfill_max_jobs_per_partition;
 };
 
 // Where a job's waiting time (age, expansion factor, target queue time) counts from.
@@ -121,6 +129,11 @@ struct PartitionConfig {
   // submission is refused. Unset: unlimited.
   std::optional<std::int32_t> max_jobs_per_user;
   PlacementConfig placement;  // allocation unit, GPU-socket fencing, islands
+  // Palmetto's interact: a time limit over max_time is lowered to max_time instead of
+  // refused.
+  bool clamp_time_limit = false;
+  // Interactive jobs (srun, salloc) that name no partition go here instead of the default.
+  bool default_for_interactive = false;
 };
 
 struct QosConfig {

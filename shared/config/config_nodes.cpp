@@ -108,7 +108,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
                                        "priority", "default_qos",
                                        "whole_nodes_above_node_size", "max_jobs_per_user",
                                        "allocation_unit", "socket_exclusive_gpus",
-                                       "island_placement"}));
+                                       "island_placement", "clamp_time_limit",
+                                       "default_for_interactive"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -171,6 +172,21 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
       FAIRWAY_TRY(r.read_string(t, "default_qos", path, part.default_qos));
     }
     FAIRWAY_TRY(parse_partition_placement(r, t, path, cfg, part));
+    FAIRWAY_TRY(r.read_bool(t, "clamp_time_limit", path, part.clamp_time_limit));
+    if (part.clamp_time_limit && part.max_time.is_infinite()) {
+      return r.fail(path + ".clamp_time_limit",
+                    "true needs a finite max_time to clamp to (partition '" + part.name + "')");
+    }
+    FAIRWAY_TRY(r.read_bool(t, "default_for_interactive", path, part.default_for_interactive));
+    if (part.default_for_interactive) {
+      for (std::size_t q = 0; q < p; ++q) {
+        if (cfg.partitions[q].default_for_interactive) {
+          return r.fail(path + ".default_for_interactive",
+                        "more than one interactive default ('" + cfg.partitions[q].name +
+                            "' and '" + part.name + "')");
+        }
+      }
+    }
     cfg.partitions.push_back(std::move(part));
   }
 

@@ -97,7 +97,8 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
   FAIRWAY_TRY(r.check_keys(t, "scheduler",
-                           {"backfill", "reservation_depth", "reservation_min_priority"}));
+                           {"backfill", "reservation_depth", "reservation_min_priority", "main_loop",
+                            "backfill_max_jobs_per_user", "backfill_max_jobs_per_partition"}));
   if (t.contains("backfill")) {
     std::string mode;
     FAIRWAY_TRY(r.read_string(t, "backfill", "scheduler", mode));
@@ -121,6 +122,15 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
     double threshold = 0;
     FAIRWAY_TRY(r.read_number(t, "reservation_min_priority", "scheduler", false, threshold));
     cfg.scheduler.reservation_min_priority = threshold;
+  }
+  FAIRWAY_TRY(r.read_bool(t, "main_loop", "scheduler", cfg.scheduler.main_loop));
+  for (auto [key, out] : {std::pair{"backfill_max_jobs_per_user", &cfg.scheduler.backfill_max_jobs_per_user},
+                          std::pair{"backfill_max_jobs_per_partition",
+                                    &cfg.scheduler.backfill_max_jobs_per_partition}}) {
+    if (!t.contains(key)) continue;
+    std::int32_t cap = 0;
+    FAIRWAY_TRY(r.read_int(t, key, "scheduler", 1, kInt32Max, cap));
+    *out = cap;
   }
   return ok_status();
 }
