@@ -331,7 +331,7 @@ std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const Reso
   Allocation alloc;
   for (NodeIndex n : nodes) {
     const NodeState& ns = cluster.node(n);
-    if (ns.free_cores < r.cores || free_matching_gpus(ns, r.gpu_type) < r.gpus) return std::nullopt;
+    if (ns.free_cores < r.cores || usable_gpus(ns, r.gpu_type) < r.gpus) return std::nullopt;
     alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
   }
   return alloc;
