@@ -2,6 +2,7 @@
 // cancel, hold, release, requeue, nodes). Replies leave only after the turn commits.
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <map>
 
 #include "coordinator/daemon/coordinator_service.h"
@@ -22,6 +23,13 @@ Status check_program(const wire::JobProgram& p) {
     return invalid_argument("working_dir must be an absolute path, got '" + p.working_dir + "'");
   }
   return ok_status();
+}
+
+// "2" rather than "2.000000".
+std::string rate_text(double per_second) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", per_second);
+  return buf;
 }
 
 }  // namespace
@@ -64,8 +72,7 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, Ti
     return make_error(ErrorCode::kResourceExhausted,
                       "user '" + user + "' is over the submission rate limit (" +
                           std::to_string(config_.coordinator.submit_burst) + " jobs, refilled at " +
-                          std::to_string(config_.coordinator.submit_refill_per_s) +
-                          "/s); retry in " +
+                          rate_text(config_.coordinator.submit_refill_per_s) + "/s); retry in " +
                           std::to_string(rate_limiter_.wait_for_token(user, now).count()) + " s");
   }
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
@@ -140,37 +147,56 @@ void CoordinatorService::on_submit_batch(const std::string& peer, const wire::Su
 }
 
 void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQuery& m, Time now) {
-  wire::JobQueryReply r;
-  r.now = now;
-  auto wanted = [&](const wire::JobView& v) {
-    if (!m.user.empty() && v.user != m.user) return false;
-    if (!m.partition.empty() && v.partition != m.partition) return false;
-    if (!m.states.empty()) {
-      return std::find(m.states.begin(), m.states.end(), v.state) != m.states.end();
-    }
-    return !is_terminal(v.state) || m.include_finished || !m.jobs.empty();
+  // Filter on the records first and build views only for the page sent: a query over a
+  // deep queue costs a scan, not a view per job.
+  struct Match {
+    JobId id;
+    const JobRecord* live;          // waiting or running: viewed from the core
+    const wire::JobView* finished;  // terminal: the kept view
   };
-  auto add = [&](JobId id) {
-    const JobRecord* rec = scheduler_->job(id);
+  auto wanted = [&](const std::string& user, const std::string& partition, JobState state) {
+    if (!m.user.empty() && user != m.user) return false;
+    if (!m.partition.empty() && partition != m.partition) return false;
+    if (!m.states.empty()) return std::find(m.states.begin(), m.states.end(), state) != m.states.end();
+    return !is_terminal(state) || m.include_finished || !m.jobs.empty();
+  };
+  std::vector<Match> matches;
+  auto consider = [&](JobId id) {
     auto t = tracking_.find(id.value());
     if (t == tracking_.end()) return;
+    const JobRecord* rec = scheduler_->job(id);
     if (rec != nullptr && !is_terminal(rec->state)) {
-      wire::JobView v = job_view(*rec, t->second, scheduler_->cluster());
-      if (wanted(v)) r.jobs.push_back(std::move(v));
-    } else if (t->second.final_view && wanted(*t->second.final_view)) {
-      r.jobs.push_back(*t->second.final_view);
+      if (wanted(rec->spec.user, rec->spec.partition, rec->state)) matches.push_back({id, rec, nullptr});
+    } else if (const auto& v = t->second.final_view; v && wanted(v->user, v->partition, v->state)) {
+      matches.push_back({id, nullptr, &*v});
     }
   };
   if (!m.jobs.empty()) {
-    for (JobId id : m.jobs) add(id);
+    for (JobId id : m.jobs) consider(id);
   } else {
-    for (const JobRecord* rec : scheduler_->waiting()) add(rec->spec.id);
-    for (const JobRecord* rec : scheduler_->running()) add(rec->spec.id);
+    for (const JobRecord* rec : scheduler_->waiting()) consider(rec->spec.id);
+    for (const JobRecord* rec : scheduler_->running()) consider(rec->spec.id);
     if (m.include_finished || !m.states.empty()) {
-      for (std::uint64_t id : finished_order_) add(JobId(id));
+      for (std::uint64_t id : finished_order_) consider(JobId(id));
     }
   }
-  std::sort(r.jobs.begin(), r.jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) { return a.id < b.id; });
+  matches.erase(std::unique(matches.begin(), matches.end(),
+                            [](const Match& a, const Match& b) { return a.id == b.id; }),
+                matches.end());
+
+  wire::JobQueryReply r;
+  r.now = now;
+  r.total = matches.size();
+  const std::size_t limit = m.limit > 0 ? std::min<std::size_t>(m.limit, kJobQueryPage) : kJobQueryPage;
+  auto it = std::upper_bound(matches.begin(), matches.end(), m.after,
+                             [](JobId after, const Match& x) { return after < x.id; });
+  for (; it != matches.end() && r.jobs.size() < limit; ++it) {
+    r.jobs.push_back(it->live != nullptr
+                         ? job_view(*it->live, tracking_.at(it->id.value()), scheduler_->cluster())
+                         : *it->finished);
+  }
+  r.more = it != matches.end();
   reply(Channel::kClients, peer, r);
 }
 

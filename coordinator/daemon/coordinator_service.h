@@ -24,6 +24,9 @@ namespace fairway::daemon {
 
 enum class Channel { kAgents, kClients };
 
+// Jobs per JobQueryReply page: a few MiB, well under the frame limit.
+inline constexpr std::size_t kJobQueryPage = 5000;
+
 struct Outgoing {
   Channel channel;
   std::string peer;   // the ROUTER identity: the agent's node name, or the client's id

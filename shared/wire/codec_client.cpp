@@ -220,6 +220,13 @@ JobQuery read_job_query(MapReader& r) {
   m.partition = r.str("partition");
   m.states = read_states(r, "states");
   m.include_finished = r.boolean("include_finished");
+  // Paging keys came after the first release: absent means the whole answer, from the start.
+  m.after = JobId(r.opt_u64("after").value_or(0));
+  const auto limit = r.opt_i64("limit");
+  if (limit && (*limit < 0 || *limit > std::numeric_limits<std::int32_t>::max())) {
+    r.errors().fail(r.path_of("limit"), "out of range: " + std::to_string(*limit));
+  }
+  m.limit = static_cast<std::int32_t>(limit.value_or(0));
   return m;
 }
 
@@ -254,21 +261,25 @@ SubmitResult read_submit_result(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const JobQuery& m) {
-  pk.pack_map(5);
+  pk.pack_map(7);
   put_kv(pk, "jobs", m.jobs);
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "partition", std::string_view(m.partition));
   put(pk, std::string_view("states"));
   put_states(pk, m.states);
   put_kv(pk, "include_finished", m.include_finished);
+  put_kv(pk, "after", m.after.value());
+  put_kv(pk, "limit", m.limit);
 }
 
 void encode_payload(Packer& pk, const JobQueryReply& m) {
-  pk.pack_map(2);
+  pk.pack_map(4);
   put_kv(pk, "now", m.now.seconds());
   put(pk, std::string_view("jobs"));
   pk.pack_array(size32(m.jobs.size()));
   for (const auto& j : m.jobs) put_job_view(pk, j);
+  put_kv(pk, "more", m.more);
+  put_kv(pk, "total", m.total);
 }
 
 void encode_payload(Packer& pk, const JobControl& m) {
@@ -327,6 +338,8 @@ Message read_client_payload(MessageType type, MapReader& r) {
       JobQueryReply m;
       m.now = Time::from_seconds(r.i64("now"));
       m.jobs = read_maps<JobView>(r, "jobs", read_job_view);
+      m.more = r.opt_boolean("more").value_or(false);
+      m.total = r.opt_u64("total").value_or(m.jobs.size());
       return m;
     }
     case MessageType::kJobControl: return read_job_control(r);

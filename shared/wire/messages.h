@@ -153,6 +153,10 @@ struct JobQuery {
   std::string partition;         // empty: any
   std::vector<JobState> states;  // empty: waiting and running (and, with include_finished, all)
   bool include_finished = false;
+  // Paging, so that a queue of any depth fits in bounded frames: jobs with ids above
+  // `after`, at most `limit` of them (0: the coordinator's page size).
+  JobId after;
+  std::int32_t limit = 0;
   bool operator==(const JobQuery&) const = default;
 };
 
@@ -205,6 +209,8 @@ struct JobView {
 struct JobQueryReply {
   Time now;  // the coordinator's clock, so elapsed times do not depend on the client's
   std::vector<JobView> jobs;
+  bool more = false;         // further pages: ask again with `after` = the last job's id
+  std::uint64_t total = 0;   // jobs matching the query, over all pages
   bool operator==(const JobQueryReply&) const = default;
 };
 

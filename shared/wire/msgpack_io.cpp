@@ -241,6 +241,16 @@ std::optional<std::uint64_t> MapReader::opt_u64(std::string_view key) {
   return o->via.u64;
 }
 
+std::optional<bool> MapReader::opt_boolean(std::string_view key) {
+  const Obj* o = find_optional(key);
+  if (o == nullptr) return std::nullopt;
+  if (o->type != msgpack::type::BOOLEAN) {
+    errors_.fail(path_of(key), "expected boolean");
+    return std::nullopt;
+  }
+  return o->via.boolean;
+}
+
 std::vector<std::uint64_t> MapReader::u64_list(std::string_view key) {
   std::vector<std::uint64_t> out;
   const auto items = list(key);

@@ -83,6 +83,7 @@ class MapReader {
   std::optional<std::int32_t> opt_i32(std::string_view key);
   std::optional<std::int64_t> opt_i64(std::string_view key);
   std::optional<std::uint64_t> opt_u64(std::string_view key);
+  std::optional<bool> opt_boolean(std::string_view key);
   std::vector<std::uint64_t> u64_list(std::string_view key);
   std::vector<std::int32_t> i32_list(std::string_view key, std::int32_t min = 0);
   std::vector<std::string> str_list(std::string_view key);

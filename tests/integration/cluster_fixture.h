@@ -101,7 +101,7 @@ class Cluster : public ::testing::Test {
   // Extra TOML appended to the test config ([agent] allow_root_jobs is always on: CI runs as root).
   void write_config(const std::string& extra) {
     std::ofstream(dir_ + "/fairway.toml")
-        << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\n"
+        << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\nsubmit_burst = 100000\n"
         << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
         << extra;
   }

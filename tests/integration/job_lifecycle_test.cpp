@@ -137,3 +137,44 @@ TEST_F(Cluster, ARestartedCoordinatorStillListsEveryAcceptedJob) {
 
 }  // namespace
 }  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+TEST_F(Cluster, ADeepQueueIsListedInPages) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  for (int b = 0; b < 6; ++b) {
+    wire::SubmitBatch batch;
+    for (int i = 0; i < 1000; ++i) {
+      auto r = wrap("true");
+      r.spec.hold = true;
+      batch.requests.push_back(r);
+    }
+    auto reply = call(batch, 10000ms);
+    ASSERT_TRUE(reply) << reply.error().message;
+    for (const auto& res : std::get<wire::SubmitBatchReply>(*reply).results) ASSERT_TRUE(res.job) << res.error;
+  }
+  wire::JobQuery q;
+  q.limit = 2500;
+  std::size_t seen = 0;
+  JobId last;
+  for (int page = 0; page < 10; ++page) {
+    q.after = last;
+    auto r = call(q, 10000ms);
+    ASSERT_TRUE(r) << r.error().message;
+    const auto& reply = std::get<wire::JobQueryReply>(*r);
+    EXPECT_EQ(reply.total, 6000u);
+    for (const auto& v : reply.jobs) {
+      EXPECT_LT(last, v.id);
+      last = v.id;
+    }
+    seen += reply.jobs.size();
+    if (!reply.more) break;
+  }
+  EXPECT_EQ(seen, 6000u);
+}
+
+}  // namespace
+}  // namespace fairway::integration

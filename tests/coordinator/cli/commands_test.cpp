@@ -51,6 +51,28 @@ TEST_F(Commands, QueueSendsFiltersAndPrintsTable) {
   EXPECT_EQ(err.str(), "");
 }
 
+TEST_F(Commands, QueueGathersEveryPage) {
+  // Three pages of two jobs: the CLI asks again after the last id until `more` is false.
+  fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
+    const auto& q = std::get<wire::JobQuery>(m);
+    wire::JobQueryReply r;
+    r.total = 6;
+    for (std::uint64_t id = q.after.value() + 1; id <= q.after.value() + 2; ++id) {
+      wire::JobView v;
+      v.id = JobId(id);
+      v.name = "j" + std::to_string(id);
+      r.jobs.push_back(v);
+    }
+    r.more = r.jobs.back().id < JobId(6);
+    return r;
+  };
+  QueueOptions o;
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
+  ASSERT_EQ(fake.requests.size(), 3u);
+  EXPECT_EQ(std::get<wire::JobQuery>(fake.requests[2]).after, JobId(4));
+  for (int id = 1; id <= 6; ++id) EXPECT_NE(out.str().find("j" + std::to_string(id)), std::string::npos);
+}
+
 TEST_F(Commands, QueueJson) {
   fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
   QueueOptions o;

@@ -131,7 +131,8 @@ inline SubmitRequest sample_submit() {
 
 inline JobQuery sample_job_query() {
   return JobQuery{{JobId(7), JobId(std::uint64_t{1} << 50)}, "alice", "gpu",
-                  {JobState::kPending, JobState::kHeld, JobState::kNodeFail}, true};
+                  {JobState::kPending, JobState::kHeld, JobState::kNodeFail}, true,
+                  JobId(5), 500};
 }
 
 // A finished job with every optional field set, and a pending one with none.
@@ -174,7 +175,7 @@ inline JobView sample_job_view(bool finished) {
 
 inline JobQueryReply sample_job_query_reply() {
   return JobQueryReply{Time::from_seconds(1'700'005'000),
-                       {sample_job_view(true), sample_job_view(false)}};
+                       {sample_job_view(true), sample_job_view(false)}, true, 12345};
 }
 
 inline JobControl sample_job_control() {
