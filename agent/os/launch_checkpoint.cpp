@@ -204,12 +204,9 @@ Status LaunchCheckpoint::save(const JobCheckpoint& checkpoint) const {
     ::unlink(temp.c_str());
     return make_error(ErrorCode::kIo, "write " + temp + ": " + ok.error().message);
   }
-  if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return io_error("fsync", temp, err);
-  }
+  // No fsync: a checkpoint serves an agent that restarts while its jobs live on. Its page
+  // cache survives that; a power loss that would lose it ends the jobs as well. The
+  // rename still makes a reader see the old file or the new one, never a torn one.
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(temp.c_str());
@@ -220,13 +217,6 @@ Status LaunchCheckpoint::save(const JobCheckpoint& checkpoint) const {
     ::unlink(temp.c_str());
     return io_error("rename to " + path + " from", temp, err);
   }
-  // The rename is durable only once the directory itself reaches the disk.
-  const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd < 0) return io_error("open dir", dir_, errno);
-  const int rc = ::fsync(dir_fd);
-  const int err = errno;
-  ::close(dir_fd);
-  if (rc != 0) return io_error("fsync dir", dir_, err);
   return ok_status();
 }
 

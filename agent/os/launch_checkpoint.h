@@ -41,7 +41,7 @@ class LaunchCheckpoint {
   // `dir` must exist; files are named job-<id>.checkpoint in it.
   explicit LaunchCheckpoint(std::string dir);
 
-  // Atomic: a temp file, fsync, rename over the old one, fsync of the dir.
+  // Atomic: a temp file renamed over the old one (no fsync: see the .cpp for why).
   Status save(const JobCheckpoint& checkpoint) const;
 
   // Removes the job's file once its end is reported; a missing file is not an error.
