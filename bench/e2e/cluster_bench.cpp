@@ -1,6 +1,6 @@
 // End-to-end throughput of a real cluster on loopback: a coordinator and four agents as
 // processes, driven through the client protocol the CLI uses. Prints one line per figure.
-//   fairway_cluster_bench [--jobs N] [--queued N] [--cli BINARY]
+//   fairway_cluster_bench [--jobs N] [--queued N] [--cli BINARY] [--state-on DIR]
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -61,6 +61,13 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// --state-on DIR puts the job store there (e.g. /dev/shm) to show what fsync costs.
+std::string g_state_parent;
+std::string state_dir(const std::string& dir) {
+  if (g_state_parent.empty()) return dir + "/state";
+  return g_state_parent + "/" + std::filesystem::path(dir).filename().string();
+}
+
 struct Cluster {
   std::string dir, agents_ep, clients_ep;
   pid_t coordinator = -1;
@@ -75,7 +82,7 @@ struct Cluster {
         << "[coordinator]\nsubmit_burst = 1000000000\nsubmit_refill_per_s = 1000000\n"
         << "[agent]\nallow_root_jobs = true\nkill_grace = 1\n" << extra_config;
     coordinator = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir + "/fairway.toml", "--listen-agents",
-                         agents_ep, "--listen-clients", clients_ep, "--state-dir", dir + "/state"},
+                         agents_ep, "--listen-clients", clients_ep, "--state-dir", state_dir(dir)},
                         dir + "/coordinator.log");
     const std::string topo = std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
     for (int i = 0; i < agent_count; ++i) {
@@ -90,6 +97,7 @@ struct Cluster {
     for (pid_t a : agents) stop(a);
     stop(coordinator);
     std::filesystem::remove_all(dir);
+    if (!g_state_parent.empty()) std::filesystem::remove_all(state_dir(dir));
   }
 };
 
@@ -143,6 +151,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--jobs") == 0) jobs = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--queued") == 0) queued = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--cli") == 0) cli = argv[i + 1];
+    if (std::strcmp(argv[i], "--state-on") == 0) g_state_parent = argv[i + 1];
   }
   {
     Cluster cluster("", 4);

@@ -1,6 +1,8 @@
 #include "shared/base/log.h"
 
 #include <atomic>
+#include <chrono>
+#include <ctime>
 #include <cstdio>
 
 namespace fairway {
@@ -20,8 +22,17 @@ std::string_view level_name(LogLevel l) {
 
 void stderr_sink(LogLevel level, std::string_view, std::initializer_list<LogField>,
                  const std::string& line) {
+  // UTC with milliseconds: outside journald this is the only clock a reader has.
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t secs = std::chrono::system_clock::to_time_t(now);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char stamp[64];
+  std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
   // One fwrite per line so that concurrent writers do not interleave within a line.
-  std::string out = std::string(level_name(level)) + " " + line + "\n";
+  std::string out = stamp + std::string(level_name(level)) + " " + line + "\n";
   std::fwrite(out.data(), 1, out.size(), stderr);
 }
 
