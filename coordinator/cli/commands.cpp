@@ -181,4 +181,22 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
   return failed > 0 ? kExitFailure : kExitOk;
 }
 
+int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,
+                     const std::string& reason, const std::string& user,
+                     const Transport& transport, const Output& io) {
+  const char* verb = action == wire::NodeAction::kDrain ? "drain" : "resume";
+  if (action == wire::NodeAction::kDrain && reason.empty()) {
+    return report_error(io, "drain needs --reason TEXT (shown by fairway nodes)", kExitUsage);
+  }
+  auto reply = ask<wire::NodeControlReply>(wire::NodeControl{action, nodes, reason, user}, transport, io);
+  if (!reply) return kExitFailure;
+  int failed = 0;
+  for (const auto& r : reply->results) {
+    if (r.ok) continue;
+    ++failed;
+    report_error(io, std::string(verb) + " " + r.node + ": " + r.message, kExitFailure);
+  }
+  return failed > 0 ? kExitFailure : kExitOk;
+}
+
 }  // namespace fairway::cli

@@ -52,4 +52,9 @@ int run_nodes(const std::vector<std::string>& names, bool json, const Transport&
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io);
 
+// drain / resume (admins): prints each failure and exits 1 if any failed.
+int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,
+                     const std::string& reason, const std::string& user,
+                     const Transport& transport, const Output& io);
+
 }  // namespace fairway::cli

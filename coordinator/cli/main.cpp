@@ -143,6 +143,14 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     control.emplace_back(sub, action);
   }
 
+  std::vector<std::string> admin_nodes;
+  std::string drain_reason;
+  auto* drain = app.add_subcommand("drain", "take no new jobs on nodes (running ones finish)")->fallthrough();
+  drain->add_option("nodes", admin_nodes, "node names")->required();
+  drain->add_option("--reason", drain_reason, "why (shown by fairway nodes)")->required();
+  auto* resume = app.add_subcommand("resume", "let drained nodes take jobs again")->fallthrough();
+  resume->add_option("nodes", admin_nodes, "node names")->required();
+
   std::reverse(args.begin(), args.end());  // CLI11 takes its vector in reverse order
   try {
     app.parse(args);
@@ -160,6 +168,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, call, io);
+  if (drain->parsed()) {
+    return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);
+  }
+  if (resume->parsed()) return run_node_control(wire::NodeAction::kResume, admin_nodes, {}, current_user(), call, io);
   for (const auto& [sub, action] : control) {
     if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io);
   }
@@ -179,7 +191,8 @@ int main(int argc, char** argv) {
                        globals, io);
   }
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
-                                               "hold",    "release", "requeue"};
+                                               "hold",    "release", "requeue", "drain",
+                                               "resume"};
   if (*sub < args.size() && !args[*sub].starts_with("-") &&
       std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
           std::end(kSubcommands)) {

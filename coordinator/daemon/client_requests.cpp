@@ -46,6 +46,7 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
   if (auto* m = std::get_if<wire::JobQuery>(&*decoded)) return on_job_query(peer, *m, now);
   if (auto* m = std::get_if<wire::JobControl>(&*decoded)) return on_job_control(peer, *m, now);
   if (auto* m = std::get_if<wire::NodeQuery>(&*decoded)) return on_node_query(peer, *m, now);
+  if (auto* m = std::get_if<wire::NodeControl>(&*decoded)) return on_node_control(peer, *m);
   ++counters_.bad_frames;
   error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,
               "unexpected message " + std::string(wire::to_string(wire::message_type(*decoded))) +
@@ -275,6 +276,48 @@ void CoordinatorService::on_node_query(const std::string& peer, const wire::Node
   for (const NodeEntry& n : registry_.nodes()) {
     if (!m.nodes.empty() && std::find(m.nodes.begin(), m.nodes.end(), n.name) == m.nodes.end()) continue;
     r.nodes.push_back(node_view(n, scheduler_->cluster(), jobs_on[n.index.value()]));
+  }
+  reply(Channel::kClients, peer, r);
+}
+
+Status CoordinatorService::control_node(const wire::NodeControl& m, const std::string& name) {
+  NodeEntry* n = registry_.find(name);
+  if (n == nullptr) return make_error(ErrorCode::kNotFound, "node '" + name + "' does not exist");
+  const bool drain = m.action == wire::NodeAction::kDrain;
+  if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
+  if (auto st = store_->set_node_admin_state({name, drain, drain ? m.reason : std::string()}); !st) {
+    txn_failed_ = true;
+    return st;
+  }
+  n->drained = drain;
+  if (drain) {
+    n->reason = m.reason;
+  } else if (n->liveness == NodeLiveness::kUp) {
+    n->reason.clear();
+  }
+  // Drained: running jobs finish, nothing new starts (the core withholds its free cores).
+  scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));
+  log_event(LogLevel::kInfo, drain ? "node_drained" : "node_resumed",
+            {{"node", name}, {"by", m.user}, {"reason", m.reason}});
+  dirty_ = true;
+  return ok_status();
+}
+
+void CoordinatorService::on_node_control(const std::string& peer, const wire::NodeControl& m) {
+  // Identity is the client's word until MUNGE (DESIGN section 5); only root manages nodes.
+  if (m.user != "root") {
+    error_reply(Channel::kClients, peer, ErrorCode::kFailedPrecondition,
+                "only root may drain or resume nodes, not '" + m.user + "'");
+    return;
+  }
+  if (m.action == wire::NodeAction::kDrain && m.reason.empty()) {
+    error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument, "a drain needs a reason (--reason)");
+    return;
+  }
+  wire::NodeControlReply r;
+  for (const std::string& name : m.nodes) {
+    auto st = control_node(m, name);
+    r.results.push_back({name, st.has_value(), st ? std::string() : st.error().message});
   }
   reply(Channel::kClients, peer, r);
 }

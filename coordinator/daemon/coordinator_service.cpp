@@ -69,6 +69,10 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
       return;
     }
     n = &registry_.add(m.node, *idx, m.topology);
+    if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) {
+      n->drained = true;
+      n->reason = d->second;
+    }
     // Jobs restored from the store that ran on this node can now be placed back.
     for (auto it = awaiting_nodes_.begin(); it != awaiting_nodes_.end();) {
       if (adopt_restored(it->second, now)) {

@@ -102,6 +102,8 @@ class CoordinatorService {
   void on_job_control(const std::string& peer, const wire::JobControl& m, Time now);
   Status control_one(wire::JobAction action, JobId id, const std::string& user, Time now);
   void on_node_query(const std::string& peer, const wire::NodeQuery& m, Time now);
+  void on_node_control(const std::string& peer, const wire::NodeControl& m);
+  Status control_node(const wire::NodeControl& m, const std::string& name);
 
   void run_pass(Time now);
   void launch(JobId id, Time now);
@@ -128,6 +130,8 @@ class CoordinatorService {
   std::unordered_map<std::string, JobId> by_token_;  // "user\0token"
   std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
   std::unordered_map<std::uint64_t, RestoredRunning> awaiting_nodes_;
+  // Drains stored for nodes that have not registered since the restart.
+  std::unordered_map<std::string, std::string> stored_drains_;
   std::unordered_map<std::string, std::uint64_t> agent_seq_;  // last status seq per node
 
   bool in_txn_ = false;

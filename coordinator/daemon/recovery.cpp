@@ -72,6 +72,11 @@ Status CoordinatorService::recover(Time now) {
   // Declared nodes exist from the start but take no work until their agents register.
   // Restored running jobs were placed first, while every node still counted as up.
   auto admin = store_->load_node_admin_states();
+  if (admin) {
+    for (const auto& a : *admin) {
+      if (a.drained) stored_drains_[a.node] = a.reason;
+    }
+  }
   for (const NodeTopology& node : config_.nodes) {
     const NodeIndex idx = *scheduler_->cluster().find_node(node.name);
     NodeEntry& e = registry_.add(node.name, idx, node);

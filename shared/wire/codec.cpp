@@ -316,7 +316,9 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kNodeQuery:
     case MessageType::kNodeQueryReply:
     case MessageType::kSubmitBatch:
-    case MessageType::kSubmitBatchReply: return detail::read_client_payload(type, r);
+    case MessageType::kSubmitBatchReply:
+    case MessageType::kNodeControl:
+    case MessageType::kNodeControlReply: return detail::read_client_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -251,6 +251,28 @@ JobControlResult read_control_result(MapReader& r) {
   return c;
 }
 
+NodeControl read_node_control(MapReader& r) {
+  NodeControl m;
+  const std::int32_t action = r.i32("action", 0);
+  if (!r.failed() && action != static_cast<std::int32_t>(NodeAction::kDrain) &&
+      action != static_cast<std::int32_t>(NodeAction::kResume)) {
+    r.errors().fail(r.path_of("action"), "unknown node action " + std::to_string(action));
+  }
+  m.action = static_cast<NodeAction>(action);
+  m.nodes = r.str_list("nodes");
+  m.reason = r.str("reason");
+  m.user = r.str("user");
+  return m;
+}
+
+NodeControlResult read_node_control_result(MapReader& r) {
+  NodeControlResult c;
+  c.node = r.str("node");
+  c.ok = r.boolean("ok");
+  c.message = r.str("message");
+  return c;
+}
+
 SubmitResult read_submit_result(MapReader& r) {
   SubmitResult s;
   if (auto id = r.opt_u64("job")) s.job = JobId(*id);
@@ -301,6 +323,26 @@ void encode_payload(Packer& pk, const JobControlReply& m) {
   }
 }
 
+void encode_payload(Packer& pk, const NodeControl& m) {
+  pk.pack_map(4);
+  put_kv(pk, "action", static_cast<std::int32_t>(m.action));
+  put_kv(pk, "nodes", m.nodes);
+  put_kv(pk, "reason", std::string_view(m.reason));
+  put_kv(pk, "user", std::string_view(m.user));
+}
+
+void encode_payload(Packer& pk, const NodeControlReply& m) {
+  pk.pack_map(1);
+  put(pk, std::string_view("results"));
+  pk.pack_array(size32(m.results.size()));
+  for (const auto& c : m.results) {
+    pk.pack_map(3);
+    put_kv(pk, "node", std::string_view(c.node));
+    put_kv(pk, "ok", c.ok);
+    put_kv(pk, "message", std::string_view(c.message));
+  }
+}
+
 void encode_payload(Packer& pk, const NodeQuery& m) {
   pk.pack_map(1);
   put_kv(pk, "nodes", m.nodes);
@@ -346,6 +388,9 @@ Message read_client_payload(MessageType type, MapReader& r) {
     case MessageType::kJobControlReply:
       return JobControlReply{read_maps<JobControlResult>(r, "results", read_control_result)};
     case MessageType::kNodeQuery: return NodeQuery{r.str_list("nodes")};
+    case MessageType::kNodeControl: return read_node_control(r);
+    case MessageType::kNodeControlReply:
+      return NodeControlReply{read_maps<NodeControlResult>(r, "results", read_node_control_result)};
     case MessageType::kNodeQueryReply:
       return NodeQueryReply{read_maps<NodeView>(r, "nodes", read_node_view)};
     case MessageType::kSubmitBatch:

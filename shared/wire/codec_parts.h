@@ -20,6 +20,8 @@ void encode_payload(Packer& pk, const NodeQuery& m);
 void encode_payload(Packer& pk, const NodeQueryReply& m);
 void encode_payload(Packer& pk, const SubmitBatch& m);
 void encode_payload(Packer& pk, const SubmitBatchReply& m);
+void encode_payload(Packer& pk, const NodeControl& m);
+void encode_payload(Packer& pk, const NodeControlReply& m);
 
 // Precondition: `type` is one of the client messages above (kJobQuery and later).
 Message read_client_payload(MessageType type, MapReader& r);

@@ -72,6 +72,8 @@ std::string_view to_string(MessageType t) {
     case MessageType::kNodeQueryReply: return "NodeQueryReply";
     case MessageType::kSubmitBatch: return "SubmitBatch";
     case MessageType::kSubmitBatchReply: return "SubmitBatchReply";
+    case MessageType::kNodeControl: return "NodeControl";
+    case MessageType::kNodeControlReply: return "NodeControlReply";
   }
   return "Unknown";
 }
@@ -104,7 +106,9 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kNodeQuery, NodeQuery> &&
               kAt<MessageType::kNodeQueryReply, NodeQueryReply> &&
               kAt<MessageType::kSubmitBatch, SubmitBatch> &&
-              kAt<MessageType::kSubmitBatchReply, SubmitBatchReply>);
+              kAt<MessageType::kSubmitBatchReply, SubmitBatchReply> &&
+              kAt<MessageType::kNodeControl, NodeControl> &&
+              kAt<MessageType::kNodeControlReply, NodeControlReply>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

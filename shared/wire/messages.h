@@ -38,6 +38,8 @@ enum class MessageType : std::uint16_t {
   kNodeQueryReply = 15,
   kSubmitBatch = 16,
   kSubmitBatchReply = 17,
+  kNodeControl = 18,
+  kNodeControlReply = 19,
 };
 
 std::string_view to_string(MessageType t);
@@ -284,10 +286,31 @@ struct SubmitBatchReply {
 };
 
 // Alternatives in MessageType order: message_type() is the index plus one.
+// Admin -> coordinator: drain (no new jobs; running ones finish) or resume nodes.
+enum class NodeAction : std::uint8_t { kDrain = 1, kResume = 2 };
+struct NodeControl {
+  NodeAction action = NodeAction::kDrain;
+  std::vector<std::string> nodes;
+  std::string reason;  // shown by `fairway nodes`; required to drain
+  std::string user;
+  bool operator==(const NodeControl&) const = default;
+};
+struct NodeControlResult {
+  std::string node;
+  bool ok = false;
+  std::string message;
+  bool operator==(const NodeControlResult&) const = default;
+};
+struct NodeControlReply {
+  std::vector<NodeControlResult> results;  // same order as the request's nodes
+  bool operator==(const NodeControlReply&) const = default;
+};
+
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
                              Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
                              JobQueryReply, JobControl, JobControlReply, NodeQuery,
-                             NodeQueryReply, SubmitBatch, SubmitBatchReply>;
+                             NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
+                             NodeControlReply>;
 
 MessageType message_type(const Message& m);
 

@@ -178,3 +178,47 @@ TEST_F(Cluster, ADeepQueueIsListedInPages) {
 
 }  // namespace
 }  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+TEST_F(Cluster, ADrainedNodeTakesNoNewJobsEvenAfterARestartUntilResumed) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  wire::NodeControl drain{wire::NodeAction::kDrain, {"kb01"}, "bad DIMM", "root"};
+  auto r = call(drain);
+  ASSERT_TRUE(r);
+  ASSERT_TRUE(std::get<wire::NodeControlReply>(*r).results.at(0).ok);
+  // Only root manages nodes, and a drain needs a reason.
+  auto denied = call(wire::NodeControl{wire::NodeAction::kResume, {"kb01"}, "", "alice"});
+  ASSERT_TRUE(denied);
+  EXPECT_TRUE(std::holds_alternative<wire::ErrorReply>(*denied));
+  auto unknown = call(wire::NodeControl{wire::NodeAction::kDrain, {"nope"}, "x", "root"});
+  ASSERT_TRUE(unknown);
+  EXPECT_FALSE(std::get<wire::NodeControlReply>(*unknown).results.at(0).ok);
+
+  auto id = submit(wrap("true"));
+  ASSERT_TRUE(id);
+  std::this_thread::sleep_for(1500ms);
+  EXPECT_EQ(job(*id)->state, JobState::kPending);
+  auto ns = nodes();
+  ASSERT_EQ(ns.size(), 1u);
+  EXPECT_EQ(ns[0].state, "drained");
+  EXPECT_EQ(ns[0].reason, "bad DIMM");
+
+  coordinator_.stop(SIGKILL);
+  start_coordinator();
+  ASSERT_TRUE(eventually([&] { auto v = nodes(); return v.size() == 1 && v[0].state == "drained"; }));
+  EXPECT_EQ(job(*id)->state, JobState::kPending);
+
+  auto resumed = call(wire::NodeControl{wire::NodeAction::kResume, {"kb01"}, "", "root"});
+  ASSERT_TRUE(resumed);
+  ASSERT_TRUE(std::get<wire::NodeControlReply>(*resumed).results.at(0).ok);
+  auto v = wait_state(*id, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->state, JobState::kCompleted);
+}
+
+}  // namespace
+}  // namespace fairway::integration

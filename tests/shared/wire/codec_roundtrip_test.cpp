@@ -45,7 +45,8 @@ TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
                                          ErrorReply{},    SubmitRequest{}, SubmitReply{},
                                          JobQuery{},      JobQueryReply{}, JobControl{},
                                          JobControlReply{}, NodeQuery{},  NodeQueryReply{},
-                                         SubmitBatch{},   SubmitBatchReply{}};
+                                         SubmitBatch{},   SubmitBatchReply{}, NodeControl{},
+                                         NodeControlReply{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));

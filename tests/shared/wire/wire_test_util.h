@@ -223,6 +223,14 @@ inline SubmitBatchReply sample_submit_batch_reply() {
 }
 
 // One valid message of every type (and both shapes of JobStatusUpdate).
+inline NodeControl sample_node_control() {
+  return NodeControl{NodeAction::kDrain, {"cn01", "cn02"}, "bad DIMM", "root"};
+}
+
+inline NodeControlReply sample_node_control_reply() {
+  return NodeControlReply{{{"cn01", true, ""}, {"cn99", false, "node 'cn99' does not exist"}}};
+}
+
 inline std::vector<Message> sample_messages() {
   return {sample_agent_register(),
           sample_heartbeat(),
@@ -242,7 +250,9 @@ inline std::vector<Message> sample_messages() {
           NodeQuery{{"gpu-01", "cpu-17"}},
           sample_node_query_reply(),
           sample_submit_batch(),
-          sample_submit_batch_reply()};
+          sample_submit_batch_reply(),
+          sample_node_control(),
+          sample_node_control_reply()};
 }
 
 }  // namespace fairway::wire::testing
