@@ -3,6 +3,7 @@
 // limit; between soft and hard only when nothing in the queue is within soft. Pure.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +31,10 @@ class MaxPsLimit {
   std::optional<PendingReason> check(const JobRecord& j) const;
   // A job started this pass counts against its scope from now on.
   void on_start(const JobRecord& j);
+  // What running jobs owe shrinks as they run, so a held job's limit opens at a time when
+  // nothing happens: the earliest such time for the jobs this pass held for MAXPS, given
+  // no start or end before it (those bring a pass anyway). Call after the pass's starts.
+  std::optional<Time> earliest_release(std::span<JobRecord* const> waiting, Time now) const;
 
  private:
   struct Limits {
@@ -39,12 +44,20 @@ class MaxPsLimit {
   const std::string& key(const JobRecord& j) const;
   Limits limits_for(const JobRecord& j) const;
   double owed(const JobRecord& j) const;  // running total for j's scope + j's own PS
+  std::optional<Time> release_time(const JobRecord& j, Time now) const;
+
+  // A running job's remaining seconds as begin_pass counts them (at least 1), and cores.
+  struct Owing {
+    std::int64_t left_s;
+    double cores;
+  };
 
   LimitScope scope_;
   std::optional<double> default_soft_;
   std::optional<double> default_hard_;
   std::unordered_map<std::string, Limits> per_account_;
   std::unordered_map<std::string, double> running_ps_;
+  std::unordered_map<std::string, std::vector<Owing>> running_jobs_;
   bool relaxed_ = false;
 };
 

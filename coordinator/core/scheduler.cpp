@@ -386,6 +386,7 @@ PassResult Scheduler::schedule(Time now) {
         start_job(j, std::move(alloc), now);
       },
       gate);
+  if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(eligible, now);
   return result;
 }
 
