@@ -47,14 +47,7 @@ double MaxPsLimit::owed(const JobRecord& j) const {
 
 void MaxPsLimit::begin_pass(std::span<JobRecord* const> running,
                             std::span<JobRecord* const> eligible, Time now) {
-  running_ps_.clear();
-  running_jobs_.clear();
-  for (const JobRecord* j : running) {
-    const Duration left = j->estimated_end(now) - now;
-    const double cores = static_cast<double>(j->allocation.total_cores());
-    running_ps_[key(*j)] += static_cast<double>(left.count()) * cores;
-    running_jobs_[key(*j)].push_back({left.count(), cores});
-  }
+  count_running(running, now);
   relaxed_ = true;
   for (const JobRecord* j : eligible) {
     const Limits l = limits_for(*j);
@@ -63,6 +56,23 @@ void MaxPsLimit::begin_pass(std::span<JobRecord* const> running,
       break;
     }
   }
+}
+
+void MaxPsLimit::count_running(std::span<JobRecord* const> running, Time now) {
+  running_ps_.clear();
+  running_jobs_.clear();
+  for (const JobRecord* j : running) {
+    const Duration left = j->estimated_end(now) - now;
+    const double cores = static_cast<double>(j->allocation.total_cores());
+    running_ps_[key(*j)] += static_cast<double>(left.count()) * cores;
+    running_jobs_[key(*j)].push_back({left.count(), cores});
+  }
+}
+
+std::optional<PendingReason> MaxPsLimit::check_hard(const JobRecord& j) const {
+  const Limits l = limits_for(j);
+  if (l.hard && owed(j) > *l.hard) return PendingReason::kMaxPsHard;
+  return std::nullopt;
 }
 
 std::optional<PendingReason> MaxPsLimit::check(const JobRecord& j) const {
@@ -123,7 +133,7 @@ std::optional<Time> MaxPsLimit::earliest_release(std::span<JobRecord* const> wai
                                                  Time now) const {
   std::optional<Time> earliest;
   for (const JobRecord* j : waiting) {
-    if (j->state != JobState::kPending) continue;
+    if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
     if (!j->why.has(PendingReason::kMaxPsSoft) && !j->why.has(PendingReason::kMaxPsHard)) continue;
     if (auto t = release_time(*j, now); t && (!earliest || *t < *earliest)) earliest = t;
   }

@@ -23,6 +23,11 @@ class MaxPsLimit {
   bool enabled() const { return default_soft_.has_value() || default_hard_.has_value() || !per_account_.empty(); }
   // The hard limit that applies to a job of this account, if any.
   std::optional<double> hard_limit(const std::string& account) const;
+  // Sums what running jobs still owe (begin_pass does it too).
+  void count_running(std::span<JobRecord* const> running, Time now);
+  // The hard limit alone, against what running jobs owe: a job it forbids cannot start
+  // this pass whatever else happens, so it need not hold an idle-queue slot.
+  std::optional<PendingReason> check_hard(const JobRecord& j) const;
   // Sums what running jobs still owe, and decides whether this pass may go up to the hard
   // limit (no eligible job fits under its soft limit).
   void begin_pass(std::span<JobRecord* const> running, std::span<JobRecord* const> eligible,
@@ -34,6 +39,7 @@ class MaxPsLimit {
   // What running jobs owe shrinks as they run, so a held job's limit opens at a time when
   // nothing happens: the earliest such time for the jobs this pass held for MAXPS, given
   // no start or end before it (those bring a pass anyway). Call after the pass's starts.
+  // `waiting` may hold pending and blocked jobs; only those MAXPS holds count.
   std::optional<Time> earliest_release(std::span<JobRecord* const> waiting, Time now) const;
 
  private:
