@@ -6,7 +6,8 @@
 namespace fairway {
 
 std::vector<JobRecord*> EligibilityLimits::filter(std::span<JobRecord* const> ordered,
-                                                  std::span<JobRecord* const> running) const {
+                                                  std::span<JobRecord* const> running,
+                                                  const HoldFn& held) const {
   std::vector<JobRecord*> eligible;
   eligible.reserve(ordered.size());
   const LimitsConfig& l = limits_;
@@ -34,6 +35,9 @@ std::vector<JobRecord*> EligibilityLimits::filter(std::span<JobRecord* const> or
     }
     if (l.max_active_jobs_per_user && ua >= *l.max_active_jobs_per_user) {
       blocked.add(PendingReason::kUserActiveLimit);
+    }
+    if (held) {
+      if (auto reason = held(*j)) blocked.add(*reason);
     }
     if (blocked.reasons != 0) {
       j->state = JobState::kBlocked;

@@ -357,7 +357,13 @@ PassResult Scheduler::schedule(Time now) {
     return a->spec.id < b->spec.id;
   });
 
-  const std::vector<JobRecord*> eligible = EligibilityLimits(config_.limits).filter(ordered, running_);
+  EligibilityLimits::HoldFn over_hard;
+  if (maxps_.enabled()) {
+    maxps_.count_running(running_, now);
+    over_hard = [&](const JobRecord& j) { return maxps_.check_hard(j); };
+  }
+  const std::vector<JobRecord*> eligible =
+      EligibilityLimits(config_.limits).filter(ordered, running_, over_hard);
   for (JobRecord* j : ordered) {
     if (j->state == JobState::kBlocked) {
       j->idle_since.reset();
@@ -386,6 +392,7 @@ PassResult Scheduler::schedule(Time now) {
         start_job(j, std::move(alloc), now);
       },
       gate);
+  if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   return result;
 }
 

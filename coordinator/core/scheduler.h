@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -31,6 +32,9 @@ struct PassResult {
   std::vector<JobStart> started;
   std::size_t considered = 0;    // waiting jobs looked at (held ones included)
   std::size_t reservations = 0;  // jobs given a reservation
+  // A limit that holds a job opens then with no start, end or arrival (MAXPS: what running
+  // jobs owe shrinks as they run): an event-driven caller passes again at that time.
+  std::optional<Time> recheck_at;
 };
 
 // Where the machine comes from: the config's [[nodes]] (the simulator, and daemons of

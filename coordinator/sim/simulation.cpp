@@ -66,10 +66,14 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
 
   std::size_t next_arrival = 0;
   const auto& jobs = workload.jobs;
-  while (next_arrival < jobs.size() || !completions.empty()) {
+  // A pass may name a later time at which a held job's limit opens with no event (MAXPS);
+  // the coordinator passes every pass_interval, so the simulator passes then too.
+  Time recheck = Time::never();
+  while (next_arrival < jobs.size() || !completions.empty() || recheck != Time::never()) {
     Time now = Time::never();
     if (next_arrival < jobs.size()) now = jobs[next_arrival].spec.submit_time;
     if (!completions.empty() && completions.top().at < now) now = completions.top().at;
+    if (recheck < now) now = recheck;
 
     // At equal times completions are applied before arrivals (DESIGN.md section 4).
     while (!completions.empty() && completions.top().at == now) {
@@ -104,6 +108,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
 
     PassResult pass = scheduler.schedule(now);
     ++out.passes;
+    recheck = pass.recheck_at && *pass.recheck_at > now ? *pass.recheck_at : Time::never();
     for (const JobStart& s : pass.started) {
       LiveJob& lj = live.at(s.id.value());
       lj.reserved_start = s.reserved_start;
