@@ -48,6 +48,7 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   FAIRWAY_TRY(parse_node_bins(r, root, cfg));
   FAIRWAY_TRY(parse_allocation_overuse(r, root, cfg));
   FAIRWAY_TRY(parse_daemons(r, root, cfg));
+  FAIRWAY_TRY(parse_reservations(r, root, cfg, node_group));
   // Partitions are read before the QOS table, so their QOS names are checked here.
   for (std::size_t i = 0; i < cfg.partitions.size(); ++i) {
     const std::string& q = cfg.partitions[i].default_qos;
