@@ -33,7 +33,7 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   FAIRWAY_TRY(r.check_keys(root, "", {"cluster", "nodes", "partitions", "qos", "accounts",
                                       "scheduler", "priority", "fairshare", "billing",
                                       "limits", "coordinator", "agent", "node_bins",
-                                      "allocation_overuse"}));
+                                      "allocation_overuse", "reservations"}));
   FAIRWAY_TRY(parse_cluster(r, root, cfg));
   NodeGroups node_group;
   FAIRWAY_TRY(parse_nodes(r, root, cfg, node_group));
