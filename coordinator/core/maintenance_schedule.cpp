@@ -42,15 +42,6 @@ ResourceAmount MaintenanceSchedule::amount_in_partition(const MaintenanceWindow&
   return total;
 }
 
-bool MaintenanceSchedule::overlaps_partition(const ClusterState& cluster, PartitionIndex p,
-                                             Time from, Time to) const {
-  for (const MaintenanceWindow& w : windows_) {
-    if (w.start >= to || w.end <= from) continue;
-    if (amount_in_partition(w, cluster, p).cores > 0) return true;
-  }
-  return false;
-}
-
 bool MaintenanceSchedule::overlaps_allocation(const ClusterState& cluster, const Allocation& alloc,
                                               Time from, Time to) const {
   for (const MaintenanceWindow& w : windows_) {

@@ -40,8 +40,6 @@ class MaintenanceSchedule {
   // The nodes of window w that the cluster knows.
   std::vector<NodeIndex> nodes(const MaintenanceWindow& w, const ClusterState& cluster) const;
 
-  // True when a maintenance on one of the partition's nodes overlaps [from, to).
-  bool overlaps_partition(const ClusterState& cluster, PartitionIndex p, Time from, Time to) const;
   // True when some node of the allocation is under a maintenance overlapping [from, to).
   bool overlaps_allocation(const ClusterState& cluster, const Allocation& alloc, Time from,
                            Time to) const;
