@@ -145,12 +145,13 @@ std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const
     }
     if (!skipped && free_now && profiles_[p.value()].fits(now, j->spec.time_limit, j->need())) {
       auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+      const bool placed = alloc.has_value();
       if (alloc && maintenance_forbids(*j, *alloc, now)) alloc = place_avoiding_maintenance(*j, now);
       if (alloc) {
         start_now(*j, std::move(*alloc), now, start);
         continue;
       }
-      why.add(maintenance_delays(*j, now) ? PendingReason::kMaintenance : PendingReason::kFragmented);
+      why.add(placed ? PendingReason::kMaintenance : PendingReason::kFragmented);
     }
     if (!skipped) {
       for (PartitionIndex q : ps.overlapping) wanted[q.value()].push_back(rc);

@@ -170,5 +170,29 @@ TEST(Maintenance, ConservativeBackfillReservesAroundTheWindow) {
   EXPECT_EQ(*s->job(JobId(3))->reserved_start, T(1800));
 }
 
+// Slurm's main loop (Palmetto) honours the window the same way, and places a long job on
+// the node the maintenance leaves alone.
+TEST(Maintenance, MainLoopAvoidsTheReservedNode) {
+  Config c = cluster_with_window(T(1000), Duration::seconds(500), {"n0"});
+  c.scheduler.main_loop = true;
+  auto s = testing::make(c);
+  ASSERT_TRUE(s->submit(testing::job(1, 4, 3000), T(0)));
+  ASSERT_TRUE(s->submit(testing::job(2, 4, 3000), T(0)));
+  const PassResult r = s->schedule(T(0));
+  ASSERT_TRUE(started(r, 1));
+  EXPECT_EQ(s->job(JobId(1))->allocation.nodes.at(0).node, NodeIndex(1));
+  EXPECT_FALSE(started(r, 2));
+  EXPECT_TRUE(s->job(JobId(2))->why.has(PendingReason::kMaintenance));
+  EXPECT_TRUE(s->schedule(T(1000)).preempted.empty());
+  EXPECT_EQ(s->job(JobId(1))->state, JobState::kRunning);
+
+  // A killable job over both nodes starts in the main loop and is preempted at 1000.
+  auto k = testing::make(c);
+  ASSERT_TRUE(k->submit(killable_job(3, 8, 3000), T(0)));
+  EXPECT_TRUE(started(k->schedule(T(0)), 3));
+  EXPECT_EQ(k->schedule(T(1000)).preempted.size(), 1u);
+  EXPECT_EQ(k->job(JobId(3))->state, JobState::kPending);
+}
+
 }  // namespace
 }  // namespace fairway
