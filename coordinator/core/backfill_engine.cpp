@@ -78,8 +78,10 @@ void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d
 }
 
 void BackfillEngine::start_now(JobRecord& j, Allocation alloc, Time now, const StartFn& start) {
-  reserve_everywhere(j.partition, now, j.spec.time_limit, &alloc, j.need());
-  if (node_availability_built_) node_availability_.reserve(alloc, now, j.spec.time_limit);
+  // A killable job holds its resources only until the maintenance that will kill it.
+  const Duration held = node_check_span(j, alloc, now);
+  reserve_everywhere(j.partition, now, held, &alloc, j.need());
+  if (node_availability_built_) node_availability_.reserve(alloc, now, held);
   j.why = {};
   start(j, std::move(alloc));  // reads the reservation of the previous pass
   clear_reservation(j);

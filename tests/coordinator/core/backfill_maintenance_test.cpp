@@ -148,6 +148,16 @@ TEST(Killable, BatchReservationsSeeKillableJobsEndAtTheWindow) {
   EXPECT_EQ(*s->job(JobId(2))->reserved_start, T(1500));
 }
 
+// ... also for a killable job started in the same pass.
+TEST(Killable, AKillableJobStartedThisPassHoldsItsNodesOnlyUntilTheWindow) {
+  auto s = testing::make(cluster_with_window(T(1000), Duration::seconds(500), {}));
+  ASSERT_TRUE(s->submit(killable_job(1, 8, 86400), T(0)));
+  ASSERT_TRUE(s->submit(testing::job(2, 8, 100), T(0)));
+  ASSERT_TRUE(started(s->schedule(T(0)), 1));
+  ASSERT_TRUE(s->job(JobId(2))->reserved_start);
+  EXPECT_EQ(*s->job(JobId(2))->reserved_start, T(1500));
+}
+
 TEST(Killable, ABatchJobIsNeverPreempted) {
   auto s = testing::make(cluster_with_window(T(1000), Duration::seconds(500), {}));
   ASSERT_TRUE(s->submit(testing::job(1, 4, 900), T(0)));
