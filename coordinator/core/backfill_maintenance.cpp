@@ -15,7 +15,8 @@ void BackfillEngine::set_maintenance(const MaintenanceSchedule& maintenance,
   for (const MaintenanceWindow& w : maintenance_->windows()) {
     auto& amounts = maintenance_amounts_.emplace_back();
     for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
-      amounts.push_back(maintenance_->amount_in_partition(w, cluster_, PartitionIndex(static_cast<std::uint32_t>(p))));
+      const PartitionIndex pi(static_cast<std::uint32_t>(p));
+      amounts.push_back(maintenance_->amount_in_partition(w, cluster_, pi));
     }
   }
 }
