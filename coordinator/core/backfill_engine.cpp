@@ -53,7 +53,7 @@ void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time no
   releases_.resize(np);
   for (auto& r : releases_) r.clear();
   for (const JobRecord* j : running) {
-    const Time end = j->estimated_end(now);
+    const Time end = release_time(*j, now);
     for (const auto& [p, amount] : j->partition_amounts) {
       releases_[p.value()].push_back({end, amount});
     }
@@ -62,6 +62,7 @@ void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time no
     profiles_[p].reset(now, cluster_.partition(PartitionIndex(static_cast<std::uint32_t>(p))).free,
                        releases_[p]);
   }
+  add_maintenance_to_profiles(now);
 }
 
 // A reservation or start in one partition also takes from the partitions sharing its
@@ -77,8 +78,10 @@ void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d
 }
 
 void BackfillEngine::start_now(JobRecord& j, Allocation alloc, Time now, const StartFn& start) {
-  reserve_everywhere(j.partition, now, j.spec.time_limit, &alloc, j.need());
-  if (node_availability_built_) node_availability_.reserve(alloc, now, j.spec.time_limit);
+  // A killable job holds its resources only until the maintenance that will kill it.
+  const Duration held = node_check_span(j, alloc, now);
+  reserve_everywhere(j.partition, now, held, &alloc, j.need());
+  if (node_availability_built_) node_availability_.reserve(alloc, now, held);
   j.why = {};
   start(j, std::move(alloc));  // reads the reservation of the previous pass
   clear_reservation(j);
@@ -92,7 +95,7 @@ void BackfillEngine::ensure_node_availability(Time now) {
   if (node_availability_built_) return;
   std::vector<NodeAvailability::Release> releases;
   auto add = [&](const JobRecord* j) {
-    const Time end = j->estimated_end(now);
+    const Time end = release_time(*j, now);
     for (const NodeAllocation& a : j->allocation.nodes) {
       releases.push_back({a.node, end, {std::ssize(a.cores), std::ssize(a.gpus)}});
     }
@@ -100,6 +103,7 @@ void BackfillEngine::ensure_node_availability(Time now) {
   for (const JobRecord* j : running_at_start_) add(j);
   for (const JobRecord* j : started_) add(j);
   node_availability_.reset(cluster_, now, releases);
+  add_maintenance_to_nodes(now);
   node_availability_built_ = true;
 }
 
@@ -134,6 +138,7 @@ std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const
     if (skipped) why.add(PendingReason::kPriority);
     const bool free_now = ps.free.covers(j->need());
     if (!free_now) why.add(PendingReason::kResources);
+    if (maintenance_delays(*j, now)) why.add(PendingReason::kMaintenance);
     if (!skipped && gate) {
       if (auto blocked = gate(*j)) {
         why.add(*blocked);
@@ -141,11 +146,14 @@ std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const
       }
     }
     if (!skipped && free_now && profiles_[p.value()].fits(now, j->spec.time_limit, j->need())) {
-      if (auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island)) {
+      auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+      const bool placed = alloc.has_value();
+      if (alloc && maintenance_forbids(*j, *alloc, now)) alloc = place_avoiding_maintenance(*j, now);
+      if (alloc) {
         start_now(*j, std::move(*alloc), now, start);
         continue;
       }
-      why.add(PendingReason::kFragmented);
+      why.add(placed ? PendingReason::kMaintenance : PendingReason::kFragmented);
     }
     if (!skipped) {
       for (PartitionIndex q : ps.overlapping) wanted[q.value()].push_back(rc);
@@ -211,6 +219,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
     const bool free_now = ps.free.covers(need);
     if (!free_now) why.add(PendingReason::kResources);
     if (someone_waits[p.value()]) why.add(PendingReason::kPriority);
+    if (maintenance_delays(*j, now)) why.add(PendingReason::kMaintenance);
     if (gate) {
       if (auto blocked = gate(*j)) {
         why.add(*blocked);
@@ -234,10 +243,16 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
     if (free_now && profile.fits(now, limit, need)) {
       std::optional<Allocation> alloc =
           place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
-      if (!alloc) {
+      if (alloc && maintenance_forbids(*j, *alloc, now)) {
+        // Placement chose a node under (or about to be under) maintenance: try the others.
+        alloc = place_avoiding_maintenance(*j, now);
+        if (!alloc) why.add(PendingReason::kMaintenance);
+      } else if (!alloc) {
         fragmented = true;
         why.add(PendingReason::kFragmented);
-      } else if (node_availability_built_ && !node_availability_.fits(*alloc, now, limit)) {
+      }
+      if (alloc && node_availability_built_ &&
+                 !node_availability_.fits(*alloc, now, node_check_span(*j, *alloc, now))) {
         // Placement's choice would run into a reservation pinned to one of its nodes;
         // other nodes may not. (When placement finds no nodes at all, none are free now.)
         alloc.reset();
@@ -283,6 +298,8 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         const Time not_before = fragmented ? profile.next_change_after(now) : now;
         at = profile.earliest_start(need, limit, not_before);
       }
+      // A killable job's profile ignores maintenance until its cutoff: no promise there.
+      if (killable(p) && !at.is_never() && maintenance_delays(*j, at)) at = Time::never();
       if (!at.is_never()) {
         reserve_everywhere(p, at, limit, nullptr, need);
         const ResourceAmount per_node{j->spec.resources.cores, j->spec.resources.gpus};

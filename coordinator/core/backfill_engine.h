@@ -16,6 +16,7 @@
 #include "coordinator/core/availability_profile.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/job_record.h"
+#include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/node_availability.h"
 #include "shared/config/config.h"
 
@@ -49,6 +50,11 @@ class BackfillEngine {
   using GateFn = std::function<std::optional<PendingReason>(const JobRecord&)>;
 
   BackfillEngine(const ClusterState& cluster, BackfillPolicy policy);
+  // Maintenance reservations take their nodes from every partition; a killable partition
+  // (its config, indexed like the cluster's partitions) may run into them. Both must
+  // outlive the engine.
+  void set_maintenance(const MaintenanceSchedule& maintenance,
+                       std::span<const PartitionConfig> partitions);
 
   // `ordered`: waiting, not held jobs, highest priority first. `running`: running jobs.
   // Fills each job's `why` and reservation; returns the number of reservations made.
@@ -67,6 +73,21 @@ class BackfillEngine {
   bool over_backfill_cap(JobRecord& j);
   void start_now(JobRecord& j, Allocation alloc, Time now, const StartFn& start);
   void ensure_node_availability(Time now);
+  // Maintenance (maintenance_engine.cpp): the windows in the profiles and node model, when
+  // a killable job's resources come back, whether a job may start on an allocation now.
+  void add_maintenance_to_profiles(Time now);
+  void add_maintenance_to_nodes(Time now);
+  Time release_time(const JobRecord& j, Time now) const;
+  bool killable(PartitionIndex p) const;
+  // Why the job must wait for a maintenance now (not where it would start), if it must.
+  bool maintenance_delays(const JobRecord& j, Time now) const;
+  bool maintenance_forbids(const JobRecord& j, const Allocation& alloc, Time now) const;
+  // Placement on a copy of the machine whose nodes under a forbidding maintenance are
+  // down. The copy costs O(cores); it is made only when placement first chose such a node.
+  std::optional<Allocation> place_avoiding_maintenance(const JobRecord& j, Time now) const;
+  // The span the node model must find free: a killable job only needs its nodes until the
+  // next maintenance on them.
+  Duration node_check_span(const JobRecord& j, const Allocation& alloc, Time now) const;
   NodeAvailability::Slot earliest_on_nodes(const JobRecord& j, Time now) const;
   void reserve_everywhere(PartitionIndex p, Time start, Duration d, const Allocation* alloc,
                           ResourceAmount need);
@@ -83,6 +104,11 @@ class BackfillEngine {
   std::int64_t node_aware_reservations_ = 0;
   std::vector<const JobRecord*> running_at_start_;
   std::vector<const JobRecord*> started_;
+  const MaintenanceSchedule* maintenance_ = nullptr;
+  std::span<const PartitionConfig> partition_configs_;
+  // Per maintenance window, what it takes from each partition (computed once a pass).
+  std::vector<std::vector<ResourceAmount>> maintenance_amounts_;
+  bool maintenance_in(PartitionIndex p, Time from, Time to) const;
 };
 
 }  // namespace fairway

@@ -11,7 +11,7 @@ struct ReasonInfo {
   std::string_view text;
 };
 
-constexpr std::array<ReasonInfo, 16> kReasons = {{
+constexpr auto kReasons = std::to_array<ReasonInfo>({
     {PendingReason::kHeld, "Held", "held; release it to let it run"},
     {PendingReason::kResources, "Resources", "not enough free cores or GPUs in the partition now"},
     {PendingReason::kPriority, "Priority", "higher-priority jobs are waiting for the same resources"},
@@ -42,7 +42,10 @@ constexpr std::array<ReasonInfo, 16> kReasons = {{
     {PendingReason::kBackfillPartitionLimit, "BackfillPartitionLimit",
      "not considered: the backfill loop already looked at the most jobs of this partition "
      "(scheduler.backfill_max_jobs_per_partition)"},
-}};
+    {PendingReason::kMaintenance, "ReqNodeNotAvail_Maintenance",
+     "its nodes are reserved for maintenance before it could finish (or, in a killable "
+     "partition, the maintenance is under way or within killable_cutoff)"},
+});
 
 }  // namespace
 

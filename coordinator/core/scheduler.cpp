@@ -27,6 +27,7 @@ Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeS
 
 Status Scheduler::init(NodeSource source) {
   node_source_ = source;
+  maintenance_ = MaintenanceSchedule(config_);
   if (config_.nodes.empty() && source == NodeSource::kConfig) {
     return invalid_argument("config declares no nodes");
   }
@@ -311,6 +312,7 @@ void Scheduler::forget(JobId id) {
 
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
+  preempt_for_maintenance(now, result);
   result.considered = waiting_.size();
   std::vector<JobRecord*> ordered;
   ordered.reserve(waiting_.size());
@@ -383,6 +385,7 @@ PassResult Scheduler::schedule(Time now) {
     };
   }
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
+  engine.set_maintenance(maintenance_, config_.partitions);
   result.reservations = engine.run(
       eligible, running_, now,
       [&](JobRecord& j, Allocation alloc) {

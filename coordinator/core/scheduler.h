@@ -13,6 +13,7 @@
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_record.h"
+#include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/running_caps.h"
 #include "shared/base/result.h"
@@ -28,8 +29,20 @@ struct JobStart {
   std::optional<Time> reserved_at;
 };
 
+// A running job the pass took off its nodes and put back in the queue: the driver must
+// kill its processes (the job is already pending again, its cores released).
+struct JobPreemption {
+  JobId id;
+  std::string reason;
+  Time started;           // the run that was cut short
+  Allocation allocation;  // where it ran: the processes to kill
+};
+
 struct PassResult {
   std::vector<JobStart> started;
+  // Killable jobs requeued because a maintenance reservation on their nodes began. They
+  // are requeued before anything starts in this pass.
+  std::vector<JobPreemption> preempted;
   std::size_t considered = 0;    // waiting jobs looked at (held ones included)
   std::size_t reservations = 0;  // jobs given a reservation
   // A limit that holds a job opens then with no start, end or arrival (MAXPS: what running
@@ -100,6 +113,9 @@ class Scheduler {
   NodeSource node_source_ = NodeSource::kConfig;
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   AllocationOveruse overuse_;
+  MaintenanceSchedule maintenance_;  // config.reservations, fixed for the scheduler's life
+  // Requeues the killable jobs a maintenance starting by `now` must kill.
+  void preempt_for_maintenance(Time now, PassResult& result);
   RunningCaps running_caps_;  // per-pass counts reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses

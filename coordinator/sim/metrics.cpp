@@ -21,6 +21,15 @@ Summary summarize(const std::vector<ScheduleRecord>& records, std::int64_t total
   double core_seconds = 0;
   std::int64_t last_end = first_submit_s;
   for (const auto& r : records) {
+    if (r.preempted) {
+      // The machine was used, but the job's wait and slowdown are its final run's.
+      ++s.preemptions;
+      if (r.state == JobState::kRequeued) ++s.requeues;
+      core_seconds += static_cast<double>((r.end - r.start).count()) *
+                      static_cast<double>(r.allocation.total_cores());
+      last_end = std::max(last_end, r.end.seconds());
+      continue;
+    }
     if (r.state == JobState::kCompleted) ++s.completed;
     const double wait = static_cast<double>((r.start - r.submit).count());
     const double run = static_cast<double>((r.end - r.start).count());
@@ -28,11 +37,10 @@ Summary summarize(const std::vector<ScheduleRecord>& records, std::int64_t total
     bsld_sum += std::max(1.0, (wait + run) / std::max(run, 10.0));
     core_seconds += run * static_cast<double>(r.allocation.total_cores());
     last_end = std::max(last_end, r.end.seconds());
-    if (r.preempted) ++s.preemptions;
   }
   std::sort(waits.begin(), waits.end());
-  const auto n = static_cast<double>(records.size());
-  if (!records.empty()) {
+  const auto n = static_cast<double>(waits.size());
+  if (!waits.empty()) {
     double sum = 0;
     for (double w : waits) sum += w;
     s.wait_mean_s = sum / n;

@@ -34,6 +34,7 @@ class Checker {
       if (auto st = check_record(i); !st) return st;
     }
     if (auto st = check_all_ran(); !st) return st;
+    if (auto st = check_preempted_runs(); !st) return st;
     if (auto st = check_capacity(); !st) return st;
     if (reservations) return check_reservations();
     return ok_status();
@@ -86,12 +87,18 @@ class Checker {
     if (rejected_[w]) {
       return violation(job(r.id) + " was rejected at submission but has a record " + span(r));
     }
-    if (record_of_[w] != kNone) {
-      return violation(job(r.id) + " has two records: " + span(recs_[record_of_[w]]) + " and " +
-                       span(r));
-    }
-    record_of_[w] = i;
+    // A job may have been preempted and requeued any number of times: one record per
+    // preempted run, and one final record.
     job_of_[i] = w;
+    if (r.preempted) {
+      preempted_runs_.push_back(i);
+    } else {
+      if (record_of_[w] != kNone) {
+        return violation(job(r.id) + " has two records: " + span(recs_[record_of_[w]]) + " and " +
+                         span(r));
+      }
+      record_of_[w] = i;
+    }
     const WorkloadJob& wj = wl_.jobs[w];
     if (r.submit != wj.spec.submit_time) {
       return violation(job(r.id) + ": record submit " + str(r.submit) +
@@ -217,6 +224,29 @@ class Checker {
     return ok_status();
   }
 
+  // (a') A preempted run ends before the job's next run starts: its runs never overlap,
+  // and the final one comes last.
+  Status check_preempted_runs() const {
+    std::vector<std::size_t> runs = preempted_runs_;
+    std::sort(runs.begin(), runs.end(), [&](std::size_t x, std::size_t y) {
+      return std::pair{job_of_[x], recs_[x].start} < std::pair{job_of_[y], recs_[y].start};
+    });
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const ScheduleRecord& r = recs_[runs[k]];
+      const std::size_t w = job_of_[runs[k]];
+      const bool last_preempted = k + 1 == runs.size() || job_of_[runs[k + 1]] != w;
+      const std::size_t next = last_preempted ? record_of_[w] : runs[k + 1];
+      if (next == kNone) {
+        return violation(job(r.id) + " was preempted " + span(r) + " but never ran to the end");
+      }
+      if (recs_[next].start < r.end) {
+        return violation(job(r.id) + " runs again " + span(recs_[next]) +
+                         " before its preempted run " + span(r) + " ended");
+      }
+    }
+    return ok_status();
+  }
+
   // (d) Sweep the records in start order, remembering for each core and GPU who holds it
   // until when. With no overlap found so far, a unit's holders form disjoint intervals in
   // start order, so the latest holder is the only one a new start can collide with: the
@@ -327,6 +357,7 @@ class Checker {
   std::vector<bool> rejected_;                        // by workload index
   std::vector<std::size_t> record_of_;                // by workload index
   std::vector<std::size_t> job_of_;                   // by record index
+  std::vector<std::size_t> preempted_runs_;           // record indices
   std::vector<char> mark_;                            // scratch for check_units
 };
 

@@ -1,5 +1,7 @@
 #include "coordinator/sim/simulation.h"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <queue>
 #include <unordered_map>
@@ -36,6 +38,7 @@ namespace {
 // What the loop must remember about a submitted job until it completes.
 struct LiveJob {
   Duration runtime;
+  std::uint32_t run = 0;  // bumped at each start, so a preempted run's completion is stale
   std::optional<Time> reserved_start;
   std::optional<Time> reserved_at;
 };
@@ -43,10 +46,22 @@ struct LiveJob {
 struct Completion {
   Time at;
   JobId id;
+  std::uint32_t run = 0;
   bool operator>(const Completion& o) const {
     return at != o.at ? at > o.at : id > o.id;
   }
 };
+
+// Starts and ends of maintenance windows, latest first (popped from the back).
+std::vector<Time> maintenance_wakeups(const Config& config) {
+  std::vector<Time> out;
+  for (const ReservationConfig& r : config.reservations) {
+    out.push_back(r.start);
+    out.push_back(r.end());
+  }
+  std::sort(out.begin(), out.end(), std::greater<>());
+  return out;
+}
 
 }  // namespace
 
@@ -69,16 +84,28 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
   // A pass may name a later time at which a held job's limit opens with no event (MAXPS);
   // the coordinator passes every pass_interval, so the simulator passes then too.
   Time recheck = Time::never();
-  while (next_arrival < jobs.size() || !completions.empty() || recheck != Time::never()) {
+  std::vector<Time> wakeups = maintenance_wakeups(*config);  // latest first
+  while (next_arrival < jobs.size() || !completions.empty() || recheck != Time::never() ||
+         (!wakeups.empty() && !live.empty())) {
     Time now = Time::never();
     if (next_arrival < jobs.size()) now = jobs[next_arrival].spec.submit_time;
     if (!completions.empty() && completions.top().at < now) now = completions.top().at;
     if (recheck < now) now = recheck;
+    // A maintenance starting or ending changes what may run: a pass then, while jobs remain.
+    while (!wakeups.empty() && wakeups.back() < now && !live.empty()) {
+      now = wakeups.back();
+      wakeups.pop_back();
+    }
+    while (!wakeups.empty() && wakeups.back() <= now) wakeups.pop_back();
 
     // At equal times completions are applied before arrivals (DESIGN.md section 4).
     while (!completions.empty() && completions.top().at == now) {
       const JobId id = completions.top().id;
+      const std::uint32_t run = completions.top().run;
       completions.pop();
+      if (auto it = live.find(id.value()); it == live.end() || it->second.run != run) {
+        continue;  // that run was preempted
+      }
       if (auto st = scheduler.finish(id, JobState::kCompleted, now); !st) {
         return std::unexpected(st.error().with_context("simulation at t=" + std::to_string(now.seconds())));
       }
@@ -103,17 +130,32 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
         out.rejection_messages.push_back(st.error().message);
         continue;
       }
-      live.emplace(w.spec.id.value(), LiveJob{w.runtime, {}, {}});
+      live.emplace(w.spec.id.value(), LiveJob{w.runtime, 0, {}, {}});
     }
 
     PassResult pass = scheduler.schedule(now);
     ++out.passes;
     recheck = pass.recheck_at && *pass.recheck_at > now ? *pass.recheck_at : Time::never();
+    for (const JobPreemption& p : pass.preempted) {
+      LiveJob& lj = live.at(p.id.value());
+      ScheduleRecord& r = out.records.emplace_back();
+      r.id = p.id;
+      r.submit = scheduler.job(p.id)->spec.submit_time;
+      r.start = p.started;
+      r.end = now;
+      r.state = JobState::kRequeued;
+      r.allocation = p.allocation;
+      r.preempted = true;
+      r.reserved_start = lj.reserved_start;
+      r.reserved_at = lj.reserved_at;
+      lj.reserved_start.reset();
+      lj.reserved_at.reset();
+    }
     for (const JobStart& s : pass.started) {
       LiveJob& lj = live.at(s.id.value());
       lj.reserved_start = s.reserved_start;
       lj.reserved_at = s.reserved_at;
-      completions.push({now + lj.runtime, s.id});
+      completions.push({now + lj.runtime, s.id, ++lj.run});
     }
   }
   return out;

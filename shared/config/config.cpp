@@ -33,7 +33,7 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   FAIRWAY_TRY(r.check_keys(root, "", {"cluster", "nodes", "partitions", "qos", "accounts",
                                       "scheduler", "priority", "fairshare", "billing",
                                       "limits", "coordinator", "agent", "node_bins",
-                                      "allocation_overuse"}));
+                                      "allocation_overuse", "reservations"}));
   FAIRWAY_TRY(parse_cluster(r, root, cfg));
   NodeGroups node_group;
   FAIRWAY_TRY(parse_nodes(r, root, cfg, node_group));
@@ -48,6 +48,7 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   FAIRWAY_TRY(parse_node_bins(r, root, cfg));
   FAIRWAY_TRY(parse_allocation_overuse(r, root, cfg));
   FAIRWAY_TRY(parse_daemons(r, root, cfg));
+  FAIRWAY_TRY(parse_reservations(r, root, cfg, node_group));
   // Partitions are read before the QOS table, so their QOS names are checked here.
   for (std::size_t i = 0; i < cfg.partitions.size(); ++i) {
     const std::string& q = cfg.partitions[i].default_qos;

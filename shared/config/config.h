@@ -134,6 +134,23 @@ struct PartitionConfig {
   bool clamp_time_limit = false;
   // Interactive jobs (srun, salloc) that name no partition go here instead of the default.
   bool default_for_interactive = false;
+  // Titan's killable queue (seed 000): its jobs may start although they cannot finish
+  // before a maintenance reservation on their nodes, and are killed and requeued at its
+  // start. `killable_cutoff` before a maintenance none of its jobs start on those nodes.
+  bool killable = false;
+  Duration killable_cutoff;
+};
+
+// A [[reservations]] entry: nodes taken from everyone during [start, start + duration).
+// Only maintenance reservations exist so far (no user or account reservations).
+struct ReservationConfig {
+  std::string name;
+  Time start;
+  Duration duration;
+  bool all_nodes = false;          // nodes = "ALL": every node, also those that register later
+  std::vector<std::string> nodes;  // hostlist expanded; empty when all_nodes
+  bool maintenance = false;        // flags = ["maintenance"]
+  Time end() const { return start + duration; }
 };
 
 struct QosConfig {
@@ -212,6 +229,7 @@ struct Config {
   LimitsConfig limits;
   std::vector<NodeBinConfig> node_bins;             // disjoint, any order
   std::vector<OveruseTierConfig> allocation_overuse;  // min_percent ascending
+  std::vector<ReservationConfig> reservations;        // [[reservations]], names unique
 
   // The partition flagged is_default, else the first one (hand-built configs), else nullptr.
   const PartitionConfig* default_partition() const;

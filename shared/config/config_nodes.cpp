@@ -109,7 +109,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
                                        "whole_nodes_above_node_size", "max_jobs_per_user",
                                        "allocation_unit", "socket_exclusive_gpus",
                                        "island_placement", "clamp_time_limit",
-                                       "default_for_interactive"}));
+                                       "default_for_interactive", "killable",
+                                       "killable_cutoff"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -178,6 +179,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
                     "true needs a finite max_time to clamp to (partition '" + part.name + "')");
     }
     FAIRWAY_TRY(r.read_bool(t, "default_for_interactive", path, part.default_for_interactive));
+    FAIRWAY_TRY(parse_partition_killable(r, t, path, part));
     if (part.default_for_interactive) {
       for (std::size_t q = 0; q < p; ++q) {
         if (cfg.partitions[q].default_for_interactive) {

@@ -45,6 +45,12 @@ Status parse_fairshare_factors(const TomlReader& r, const toml::table& fairshare
 Status parse_node_bins(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_allocation_overuse(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg);
+// [[reservations]] and the partition keys `killable` and `killable_cutoff`
+// (config_reservations.cpp); reservations come after nodes, whose names they use.
+Status parse_reservations(const TomlReader& r, const toml::table& root, Config& cfg,
+                          const NodeGroups& node_group);
+Status parse_partition_killable(const TomlReader& r, const toml::table& t,
+                                const std::string& path, PartitionConfig& part);
 // [coordinator] and [agent]: the daemons' endpoints, paths and timers.
 Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg);
 

@@ -187,5 +187,55 @@ TEST(Titan, FairShareForgetsUsageOlderThanEightWeeks) {
   EXPECT_NEAR(s->job(JobId(20))->priority.fairshare, 12.5 * 60, 1e-6);
 }
 
+// "killable Queue Policy" with an outage (maintenance reservation over every node):
+// "In the batch queue, the scheduler will not start a job if it expects that the job would
+// not complete ... before the reservation's start time. In contrast, the killable queue
+// allows the scheduler to start a job even if it will not complete before a scheduled
+// reservation"; "The scheduler will stop scheduling jobs in the killable queue (1) hour
+// before a scheduled outage"; "Jobs will be killed if still running when a system outage
+// begins"; "Any killed jobs will be automatically re-queued after a system outage completes."
+TEST(Titan, KillableQueueAndOutage) {
+  Config c = testing::profile("titan");
+  ReservationConfig outage;
+  outage.name = "outage";
+  outage.start = T(100000);
+  outage.duration = Duration::hours(8);
+  outage.all_nodes = true;
+  outage.maintenance = true;
+  c.reservations.push_back(outage);
+  auto s = testing::make(c);
+
+  const Time two_hours_before = T(100000 - 7000);
+  JobSpec batch = job(1, "b", "P", 16, 7200);
+  JobSpec killable = job(2, "k", "P", 16, 7200);
+  killable.partition = "killable";
+  ASSERT_TRUE(s->submit(batch, two_hours_before));
+  ASSERT_TRUE(s->submit(killable, two_hours_before));
+  s->schedule(two_hours_before);
+  EXPECT_EQ(s->job(JobId(1))->state, JobState::kPending);
+  EXPECT_TRUE(s->job(JobId(1))->why.has(PendingReason::kMaintenance));
+  EXPECT_EQ(s->job(JobId(2))->state, JobState::kRunning);
+
+  JobSpec late = job(3, "l", "P", 16, 600);
+  late.partition = "killable";
+  ASSERT_TRUE(s->submit(late, T(100000 - 3000)));
+  s->schedule(T(100000 - 3000));
+  EXPECT_EQ(s->job(JobId(3))->state, JobState::kPending);  // within the hour
+  EXPECT_TRUE(s->job(JobId(3))->why.has(PendingReason::kMaintenance));
+
+  const PassResult at_outage = s->schedule(T(100000));
+  ASSERT_EQ(at_outage.preempted.size(), 1u);
+  EXPECT_EQ(at_outage.preempted[0].id, JobId(2));
+  EXPECT_EQ(s->job(JobId(2))->state, JobState::kPending);
+  EXPECT_TRUE(s->running().empty());
+
+  const Time after = T(100000) + Duration::hours(8);
+  s->schedule(after);
+  for (std::uint64_t id : {1, 2, 3}) {
+    EXPECT_EQ(s->job(JobId(id))->state, JobState::kRunning) << "job " << id;
+    EXPECT_EQ(s->job(JobId(id))->start_time, after) << "job " << id;
+  }
+}
+
 }  // namespace
 }  // namespace fairway
