@@ -12,6 +12,8 @@ LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string nod
   r.cores = launch.cores;
   r.gpus = launch.gpus;
   r.nodelist = std::move(node_name);
+  r.partition = launch.partition;
+  r.append_output = launch.restarts > 0;
   return r;
 }
 

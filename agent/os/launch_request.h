@@ -28,6 +28,8 @@ struct LaunchRequest {
   std::int32_t nnodes = 1;  // SLURM_NNODES
   std::int32_t ntasks = 1;  // SLURM_NTASKS
   std::string submit_dir;   // FAIRWAY_SUBMIT_DIR; empty: the working dir
+  // A requeued job's later runs append to its output files instead of truncating them.
+  bool append_output = false;
 };
 
 struct LauncherConfig {

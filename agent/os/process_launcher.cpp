@@ -47,6 +47,7 @@ struct ChildPlan {
   std::string working_dir;
   OutputPaths output;
   bool bind = false;
+  bool append_output = false;
   cpu_set_t cpus{};
   std::string exec_path;
   std::vector<std::string> argv;
@@ -235,7 +236,8 @@ ErrorCode code_for_errno(int err) {
   if (::chdir(plan.working_dir.c_str()) != 0) fail_in_child(report_fd, ChildStep::kChdir);
   const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (in < 0) fail_in_child(report_fd, ChildStep::kOpenStdin);
-  constexpr int kOutputFlags = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOCTTY | O_CLOEXEC;
+  const int kOutputFlags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC |
+                           (plan.append_output ? 0 : O_TRUNC);
   const int out = ::open(plan.output.stdout_path.c_str(), kOutputFlags, 0644);
   if (out < 0) fail_in_child(report_fd, ChildStep::kOpenStdout);
   int err = out;
@@ -297,6 +299,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
   if (!output) return std::unexpected(output.error());
   plan.output = *output;
   plan.working_dir = request.program.working_dir;
+  plan.append_output = request.append_output;
   auto envp = build_job_environment(request, *user);
   if (!envp) return std::unexpected(envp.error());
   plan.envp = std::move(*envp);

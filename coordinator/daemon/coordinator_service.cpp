@@ -253,6 +253,20 @@ void CoordinatorService::run_pass(Time now) {
   const PassResult r = scheduler_->schedule(now);
   ++counters_.passes;
   last_pass_ = now;
+  // The core already requeued these (a maintenance window reached a killable job) and
+  // freed their cores; their processes must stop before the window.
+  for (const JobPreemption& p : r.preempted) {
+    JobTracking& t = tracking_[p.id.value()];
+    if (!t.head_node.empty()) {
+      reply(Channel::kAgents, t.head_node, wire::SignalJob{p.id, SIGTERM, config_.agent.kill_grace});
+    }
+    log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
+                                                    {"node", t.head_node}, {"reason", p.reason}});
+    ++t.requeue_count;
+    t.reason = p.reason;
+    t.head_node.clear();
+    persist(p.id);
+  }
   for (const JobStart& s : r.started) launch(s.id, now);
 }
 
@@ -290,6 +304,7 @@ void CoordinatorService::launch(JobId id, Time now) {
     l.nodelist.push_back(scheduler_->cluster().node(na.node).topology.name);
   }
   l.partition = rec->spec.partition;
+  l.restarts = t.requeue_count;
   turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},

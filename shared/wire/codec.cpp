@@ -89,7 +89,7 @@ void put_program(Packer& pk, const JobProgram& p) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(9 + kProgramKeys);
+  pk.pack_map(10 + kProgramKeys);
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -100,6 +100,7 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_kv(pk, "time_limit", m.time_limit.count());
   put_kv(pk, "nodelist", m.nodelist);
   put_kv(pk, "partition", std::string_view(m.partition));
+  put_kv(pk, "restarts", m.restarts);
 }
 
 void encode_payload(Packer& pk, const SignalJob& m) {
@@ -247,6 +248,7 @@ LaunchJob read_launch(MapReader& r) {
   m.time_limit = Duration::seconds(r.i64("time_limit", 0));
   m.nodelist = r.str_list("nodelist");
   m.partition = r.str("partition");
+  m.restarts = r.i32("restarts", 0);
   return m;
 }
 

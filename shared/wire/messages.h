@@ -109,6 +109,7 @@ struct LaunchJob {
   Duration time_limit;
   std::vector<std::string> nodelist;  // every node of the job, this one first
   std::string partition;
+  std::int32_t restarts = 0;  // earlier runs (requeues): its output is appended, not truncated
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -222,3 +222,38 @@ TEST_F(Cluster, ADrainedNodeTakesNoNewJobsEvenAfterARestartUntilResumed) {
 
 }  // namespace
 }  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+TEST_F(Cluster, AKillableJobIsStoppedForAMaintenanceAndRunsAgainAfterIt) {
+  const auto now_s = std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch()).count();
+  write_config("[[partitions]]\nname = \"batch\"\ndefault = true\n"
+               "[[partitions]]\nname = \"killable\"\nkillable = true\n"
+               "[[reservations]]\nname = \"outage\"\nstart = " + std::to_string(now_s + 4) +
+               "\nduration = 4\nnodes = \"ALL\"\nflags = [\"maintenance\"]\n");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto r = wrap("echo run; sleep 60");
+  r.spec.partition = "killable";
+  auto id = submit(r);
+  ASSERT_TRUE(id);
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }));
+  // At the window's start the job goes back to the queue and its processes are stopped.
+  auto requeued = wait_state(*id, [](JobState s) { return s == JobState::kPending; }, 10000ms);
+  ASSERT_TRUE(requeued);
+  EXPECT_EQ(requeued->state, JobState::kPending);
+  EXPECT_EQ(requeued->requeue_count, 1);
+  // After the window it runs again: the output file shows two runs.
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }, 15000ms));
+  const std::string out_path = dir_ + "/fairway-" + std::to_string(id->value()) + ".out";
+  EXPECT_TRUE(eventually([&] {
+    const std::string out = read_file(out_path);
+    return out.find("run") != out.rfind("run");
+  }, 5000ms)) << read_file(out_path);
+}
+
+}  // namespace
+}  // namespace fairway::integration

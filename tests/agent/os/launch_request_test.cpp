@@ -28,6 +28,13 @@ TEST(LaunchRequestTest, CarriesTheCoordinatorsLaunchJob) {
   EXPECT_EQ(r.nnodes, 1);
   EXPECT_EQ(r.ntasks, 1);  // LaunchJob carries no task count
   EXPECT_TRUE(r.bind_pus.empty());
+  EXPECT_FALSE(r.append_output);
+
+  launch.partition = "gpu";
+  launch.restarts = 1;  // a requeued job's next run keeps the earlier run's output
+  const LaunchRequest again = launch_request_from(launch, "node07");
+  EXPECT_EQ(again.partition, "gpu");
+  EXPECT_TRUE(again.append_output);
 }
 
 }  // namespace

@@ -102,6 +102,7 @@ inline LaunchJob sample_launch() {
   m.time_limit = Duration::hours(48);
   m.nodelist = {"cn01", "cn02"};
   m.partition = "batch";
+  m.restarts = 2;
   return m;
 }
 
