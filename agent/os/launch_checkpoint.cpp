@@ -1,5 +1,7 @@
 #include "agent/os/launch_checkpoint.h"
 
+#include "agent/os/small_file.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -66,30 +68,6 @@ std::optional<std::uint64_t> job_of_file_name(std::string_view name) {
   auto id = parse_number<std::uint64_t>("job", digits);
   if (!id) return std::nullopt;
   return *id;
-}
-
-Result<std::string> read_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return io_error("open", path, errno);
-  std::string text;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      return io_error("read", path, err);
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-    if (text.size() > (1u << 20)) {
-      ::close(fd);
-      return make_error(ErrorCode::kInvalidArgument, path + ": larger than 1 MiB, not a checkpoint");
-    }
-  }
-  ::close(fd);
-  return text;
 }
 
 Status write_all(int fd, std::string_view text) {
@@ -241,7 +219,7 @@ CheckpointScan LaunchCheckpoint::load_all() const {
   ::closedir(dir);
   std::sort(files.begin(), files.end());  // stable order for callers and tests
   for (const auto& [job, path] : files) {
-    auto text = read_file(path);
+    auto text = read_small_file(path, std::size_t{1} << 20, /*follow_symlinks=*/false);
     if (!text) {
       scan.errors.push_back(text.error());
       continue;

@@ -1,5 +1,7 @@
 #include "agent/os/proc_stat.h"
 
+#include "agent/os/small_file.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -50,29 +52,9 @@ Result<ProcStat> parse_proc_stat(std::string_view text) {
 
 Result<ProcStat> read_proc_stat(pid_t pid) {
   const std::string path = "/proc/" + std::to_string(pid) + "/stat";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    return make_error(err == ENOENT || err == ESRCH ? ErrorCode::kNotFound : ErrorCode::kIo,
-                      "open " + path + ": " + std::strerror(err));
-  }
-  std::string text;
-  char buf[1024];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      // A process that exits while we read makes the read fail with ESRCH.
-      return make_error(err == ESRCH ? ErrorCode::kNotFound : ErrorCode::kIo,
-                        "read " + path + ": " + std::strerror(err));
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  auto parsed = parse_proc_stat(text);
+  auto text = read_small_file(path, 4096);
+  if (!text) return std::unexpected(text.error());
+  auto parsed = parse_proc_stat(*text);
   if (!parsed) return std::unexpected(parsed.error().with_context(path));
   return parsed;
 }
