@@ -13,9 +13,6 @@ namespace {
 
 std::string id_str(JobId id) { return std::to_string(id.value()); }
 
-// Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
-constexpr std::size_t kFinishedViewsKept = 100000;
-
 }  // namespace
 
 CoordinatorService::CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
@@ -424,6 +421,10 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
   if (rec != nullptr) t.final_view = job_view(*rec, t, scheduler_->cluster());
   scheduler_->forget(id);
   finished_order_.push_back(id.value());
+  trim_finished();
+}
+
+void CoordinatorService::trim_finished() {
   while (finished_order_.size() > kFinishedViewsKept) {
     tracking_.erase(finished_order_.front());
     finished_order_.pop_front();

@@ -26,6 +26,8 @@ enum class Channel { kAgents, kClients };
 
 // Jobs per JobQueryReply page: a few MiB, well under the frame limit.
 inline constexpr std::size_t kJobQueryPage = 5000;
+// Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
+inline constexpr std::size_t kFinishedViewsKept = 100000;
 
 struct Outgoing {
   Channel channel;
@@ -115,6 +117,7 @@ class CoordinatorService {
   void persist(JobId id);
   StoredJob stored_view(JobId id) const;
   void mark_terminal(JobId id, Time now);
+  void trim_finished();
   std::string default_account(const std::string& user) const;
 
   void reply(Channel ch, const std::string& peer, const wire::Message& m);

@@ -64,10 +64,7 @@ Status CoordinatorService::recover(Time now) {
     }
     tracking_[s.id.value()] = std::move(t);
   }
-  while (finished_order_.size() > 100000) {
-    tracking_.erase(finished_order_.front());
-    finished_order_.pop_front();
-  }
+  trim_finished();
 
   // Declared nodes exist from the start but take no work until their agents register.
   // Restored running jobs were placed first, while every node still counted as up.
