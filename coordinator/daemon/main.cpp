@@ -35,6 +35,15 @@ void ensure_ipc_dir(const std::string& endpoint) {
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
 }
 
+// Every user submits through the client socket, and connecting to a Unix socket needs
+// write permission on it; ZeroMQ creates it with the daemon's umask (often 0755).
+void open_ipc_to_users(const std::string& endpoint) {
+  if (!endpoint.starts_with("ipc://")) return;
+  std::error_code ec;
+  std::filesystem::permissions(endpoint.substr(6), std::filesystem::perms(0666), ec);
+  if (ec) log_event(LogLevel::kWarning, "socket_permissions", {{"endpoint", endpoint}, {"error", ec.message()}});
+}
+
 // Frames handled per socket per turn: bounds a turn so that passes and replies keep
 // flowing under a flood, while still grouping many requests into one transaction.
 constexpr int kFramesPerTurn = 5000;
@@ -60,6 +69,7 @@ int run(const Config& config) {
     log_event(LogLevel::kError, "startup_failed", {{"error", clients.error().message}});
     return 1;
   }
+  open_ipc_to_users(config.coordinator.listen_clients);
 
   sigset_t mask;
   sigemptyset(&mask);

@@ -8,6 +8,8 @@
 #include "shared/net/poller.h"
 #include "shared/wire/codec.h"
 
+#include <pwd.h>
+
 namespace fairway::integration {
 namespace {
 
@@ -112,6 +114,32 @@ TEST_F(Cluster, GarbageFromTheCoordinatorLeavesTheAgentServing) {
   }
   EXPECT_TRUE(heartbeat) << "the agent stopped heartbeating after garbage";
   EXPECT_TRUE(failed_report) << "the impossible launch was not reported failed";
+}
+
+}  // namespace
+}  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+TEST_F(Cluster, AnOrdinaryUserReachesTheCoordinatorThroughTheClientSocket) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to become another user";
+  start_coordinator();
+  ASSERT_TRUE(eventually([&] { return call(wire::NodeQuery{}).has_value(); }));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const passwd* nobody = getpwnam("nobody");
+    if (nobody == nullptr || setgid(nobody->pw_gid) != 0 || setuid(nobody->pw_uid) != 0) _exit(90);
+    const int null = ::open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    execl(FAIRWAY_CLI_BINARY, "fairway", "--coordinator", clients_ep_.c_str(), "nodes",
+          static_cast<char*>(nullptr));
+    _exit(91);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "fairway nodes as nobody";
 }
 
 }  // namespace
