@@ -30,6 +30,23 @@ std::vector<std::string> all_node_names(const Config& cfg) {
 
 }  // namespace
 
+Result<std::vector<std::string>> declared_hosts(const TomlReader& r, const std::string& path,
+                                                const std::string& hostlist,
+                                                const NodeGroups& node_group) {
+  auto hosts = expand_hostlist(hostlist);
+  if (!hosts) return r.fail(path, hosts.error().message);
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (auto& host : *hosts) {
+    if (!node_group.contains(host)) {
+      return r.fail(path, "unknown node '" + host + "' in '" + hostlist + "'");
+    }
+    // Listing a node twice ("cn[1-4],cn2") is harmless; keep the first mention.
+    if (seen.insert(host).second) out.push_back(std::move(host));
+  }
+  return out;
+}
+
 Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
                    NodeGroups& node_group) {
   auto groups = r.table_array(root, "nodes");
@@ -130,16 +147,9 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (nodes == "ALL") {
       part.nodes = all_node_names(cfg);
     } else {
-      auto hosts = expand_hostlist(nodes);
-      if (!hosts) return r.fail(path + ".nodes", hosts.error().message);
-      std::set<std::string> seen;
-      for (auto& host : *hosts) {
-        if (!node_group.contains(host)) {
-          return r.fail(path + ".nodes", "unknown node '" + host + "' in '" + nodes + "'");
-        }
-        // Listing a node twice ("cn[1-4],cn2") is harmless; keep the first mention.
-        if (seen.insert(host).second) part.nodes.push_back(std::move(host));
-      }
+      auto hosts = declared_hosts(r, path + ".nodes", nodes, node_group);
+      if (!hosts) return std::unexpected(hosts.error());
+      part.nodes = std::move(*hosts);
     }
 
     FAIRWAY_TRY(r.read_bool(t, "default", path, part.is_default));

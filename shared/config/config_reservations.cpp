@@ -94,16 +94,10 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
     if (nodes == "ALL") {
       res.all_nodes = true;
     } else {
-      auto hosts = expand_hostlist(nodes);
-      if (!hosts) return r.fail(path + ".nodes", hosts.error().message);
-      std::set<std::string> seen;
-      for (auto& host : *hosts) {
-        // A cluster whose nodes register (no [[nodes]]) can only name its nodes as ALL.
-        if (!node_group.contains(host)) {
-          return r.fail(path + ".nodes", "unknown node '" + host + "' in '" + nodes + "'");
-        }
-        if (seen.insert(host).second) res.nodes.push_back(std::move(host));
-      }
+      // A cluster whose nodes register (no [[nodes]]) can only name its nodes as ALL.
+      auto hosts = declared_hosts(r, path + ".nodes", nodes, node_group);
+      if (!hosts) return std::unexpected(hosts.error());
+      res.nodes = std::move(*hosts);
     }
     std::vector<std::string> flags;
     FAIRWAY_TRY(r.read_string_array(t, "flags", path, flags));

@@ -17,6 +17,12 @@ namespace fairway::config_internal {
 // Node name -> index of the [[nodes]] group that declared it; for duplicates and lookups.
 using NodeGroups = std::unordered_map<std::string, std::size_t>;
 
+// A host list ("cn[01-04],gpu1") expanded to declared node names, each once, in order;
+// an unknown name fails at `path`, naming it and the list.
+Result<std::vector<std::string>> declared_hosts(const TomlReader& r, const std::string& path,
+                                                const std::string& hostlist,
+                                                const NodeGroups& node_group);
+
 // [[nodes]] and [[partitions]]: partitions refer to nodes by name, so nodes come first.
 Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
                    NodeGroups& node_group);
