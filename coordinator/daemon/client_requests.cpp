@@ -227,7 +227,7 @@ Status CoordinatorService::control_one(wire::JobAction action, JobId id, const s
       }
       if (auto st = scheduler_->cancel(id, now); !st) return st;
       t->second.reason = "cancelled by " + user;
-      mark_terminal(id, now);
+      mark_terminal(id);
       log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
       break;
     case wire::JobAction::kHold:

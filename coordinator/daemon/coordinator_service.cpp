@@ -191,7 +191,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
             {{"job", id_str(id)}, {"state", std::string(to_string(final_state))},
              {"exit_code", t.exit_code ? std::to_string(*t.exit_code) : std::string("-")},
              {"node", t.head_node}});
-  mark_terminal(id, now);
+  mark_terminal(id);
   dirty_ = true;
 }
 
@@ -225,7 +225,7 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
   } else {
     if (auto st = scheduler_->finish(id, JobState::kNodeFail, now); !st) return;
     log_event(LogLevel::kWarning, "job_node_fail", {{"job", id_str(id)}, {"reason", why}});
-    mark_terminal(id, now);
+    mark_terminal(id);
   }
   dirty_ = true;
 }
@@ -285,7 +285,7 @@ void CoordinatorService::launch(JobId id, Time now) {
     log_event(LogLevel::kError, "launch_failed", {{"job", id_str(id)}, {"error", why}});
     t.reason = "cannot read its stored request: " + why;
     (void)scheduler_->finish(id, JobState::kFailed, now);
-    mark_terminal(id, now);
+    mark_terminal(id);
     return;
   }
   wire::LaunchJob l;
@@ -413,8 +413,7 @@ void CoordinatorService::persist(JobId id) {
   if (!write(store_->update_job(stored_view(id)), "update", id)) txn_failed_ = true;
 }
 
-void CoordinatorService::mark_terminal(JobId id, Time now) {
-  (void)now;
+void CoordinatorService::mark_terminal(JobId id) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];
   persist(id);

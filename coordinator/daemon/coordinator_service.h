@@ -116,7 +116,7 @@ class CoordinatorService {
   bool ensure_txn();
   void persist(JobId id);
   StoredJob stored_view(JobId id) const;
-  void mark_terminal(JobId id, Time now);
+  void mark_terminal(JobId id);
   void trim_finished();
   std::string default_account(const std::string& user) const;
 

@@ -258,7 +258,7 @@ NodeControl read_node_control(MapReader& r) {
       action != static_cast<std::int32_t>(NodeAction::kResume)) {
     r.errors().fail(r.path_of("action"), "unknown node action " + std::to_string(action));
   }
-  m.action = static_cast<NodeAction>(action);
+  if (!r.failed()) m.action = static_cast<NodeAction>(action);
   m.nodes = r.str_list("nodes");
   m.reason = r.str("reason");
   m.user = r.str("user");
