@@ -115,6 +115,17 @@ void encode_payload(Packer& pk, const Ack& m) {
   put_kv(pk, "seq", m.seq);
 }
 
+void encode_payload(Packer& pk, const HeartbeatReply& m) {
+  pk.pack_map(1);
+  put_kv(pk, "seq", m.seq);
+}
+
+void encode_payload(Packer& pk, const AuthenticatedRequest& m) {
+  pk.pack_map(2);
+  put_kv(pk, "credential", std::string_view(m.credential));
+  put_kv(pk, "request", std::string_view(m.request));
+}
+
 void encode_payload(Packer& pk, const ErrorReply& m) {
   pk.pack_map(2);
   put_kv(pk, "code", static_cast<std::int32_t>(m.code));
@@ -262,6 +273,15 @@ SignalJob read_signal(MapReader& r) {
 
 Ack read_ack(MapReader& r) { return Ack{r.u64("seq")}; }
 
+HeartbeatReply read_heartbeat_reply(MapReader& r) { return HeartbeatReply{r.u64("seq")}; }
+
+AuthenticatedRequest read_authenticated_request(MapReader& r) {
+  AuthenticatedRequest m;
+  m.credential = r.str("credential");
+  m.request = r.str("request");
+  return m;
+}
+
 ErrorReply read_error_reply(MapReader& r) {
   ErrorReply m;
   const std::int32_t code = r.i32("code", 0);
@@ -321,6 +341,8 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kSubmitBatchReply:
     case MessageType::kNodeControl:
     case MessageType::kNodeControlReply: return detail::read_client_payload(type, r);
+    case MessageType::kAuthenticatedRequest: return read_authenticated_request(r);
+    case MessageType::kHeartbeatReply: return read_heartbeat_reply(r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -74,6 +74,8 @@ std::string_view to_string(MessageType t) {
     case MessageType::kSubmitBatchReply: return "SubmitBatchReply";
     case MessageType::kNodeControl: return "NodeControl";
     case MessageType::kNodeControlReply: return "NodeControlReply";
+    case MessageType::kAuthenticatedRequest: return "AuthenticatedRequest";
+    case MessageType::kHeartbeatReply: return "HeartbeatReply";
   }
   return "Unknown";
 }
@@ -108,7 +110,9 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kSubmitBatch, SubmitBatch> &&
               kAt<MessageType::kSubmitBatchReply, SubmitBatchReply> &&
               kAt<MessageType::kNodeControl, NodeControl> &&
-              kAt<MessageType::kNodeControlReply, NodeControlReply>);
+              kAt<MessageType::kNodeControlReply, NodeControlReply> &&
+              kAt<MessageType::kAuthenticatedRequest, AuthenticatedRequest> &&
+              kAt<MessageType::kHeartbeatReply, HeartbeatReply>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

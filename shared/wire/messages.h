@@ -40,6 +40,8 @@ enum class MessageType : std::uint16_t {
   kSubmitBatchReply = 17,
   kNodeControl = 18,
   kNodeControlReply = 19,
+  kAuthenticatedRequest = 20,
+  kHeartbeatReply = 21,
 };
 
 std::string_view to_string(MessageType t);
@@ -307,11 +309,27 @@ struct NodeControlReply {
   bool operator==(const NodeControlReply&) const = default;
 };
 
+// Client -> coordinator: any client request, carried with a credential that names the
+// caller (who asks is never taken from the request itself). `request` is an encoded
+// client frame; the credential's payload binds it to exactly those bytes.
+struct AuthenticatedRequest {
+  std::string credential;
+  std::string request;
+  bool operator==(const AuthenticatedRequest&) const = default;
+};
+
+// Coordinator -> agent: the answer to a Heartbeat. An agent that hears none for its lease
+// stops its jobs, so that the coordinator may start them elsewhere (self-fencing).
+struct HeartbeatReply {
+  std::uint64_t seq = 0;  // the Heartbeat's seq
+  bool operator==(const HeartbeatReply&) const = default;
+};
+
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
                              Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
                              JobQueryReply, JobControl, JobControlReply, NodeQuery,
                              NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
-                             NodeControlReply>;
+                             NodeControlReply, AuthenticatedRequest, HeartbeatReply>;
 
 MessageType message_type(const Message& m);
 

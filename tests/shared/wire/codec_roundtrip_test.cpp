@@ -46,7 +46,8 @@ TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
                                          JobQuery{},      JobQueryReply{}, JobControl{},
                                          JobControlReply{}, NodeQuery{},  NodeQueryReply{},
                                          SubmitBatch{},   SubmitBatchReply{}, NodeControl{},
-                                         NodeControlReply{}};
+                                         NodeControlReply{}, AuthenticatedRequest{},
+                                         HeartbeatReply{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));

@@ -253,7 +253,9 @@ inline std::vector<Message> sample_messages() {
           sample_submit_batch(),
           sample_submit_batch_reply(),
           sample_node_control(),
-          sample_node_control_reply()};
+          sample_node_control_reply(),
+          AuthenticatedRequest{"MUNGE:AwQDAACm...:", encode(sample_job_control())},
+          HeartbeatReply{42}};
 }
 
 }  // namespace fairway::wire::testing
