@@ -114,7 +114,8 @@ void expect_error(const Result<Message>& r, std::string_view needle) {
 std::vector<Message> client_samples() {
   std::vector<Message> out;
   for (const Message& m : testing::sample_messages()) {
-    if (message_type(m) >= MessageType::kJobQuery) out.push_back(m);
+    const MessageType t = message_type(m);
+    if (t >= MessageType::kJobQuery && t <= MessageType::kNodeControlReply) out.push_back(m);
   }
   return out;
 }
