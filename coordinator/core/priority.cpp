@@ -49,4 +49,26 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   return b;
 }
 
+std::vector<PriorityTerm> priority_terms(const Config& config, const PriorityBreakdown& b) {
+  const PriorityWeights& w = config.priority;
+  const bool target_share = config.fairshare.target_share.has_value();
+  const std::pair<PriorityTerm, bool> all[] = {
+      {{"age", b.age}, w.age_per_minute != 0},
+      {{"fairshare", b.fairshare}, w.fairshare != 0 || target_share},
+      {{"size", b.size}, w.size != 0},
+      {{"partition", b.partition}, w.partition != 0},
+      {{"qos", b.qos}, w.qos != 0},
+      {{"node_bin", b.node_bin}, !config.node_bins.empty()},
+      {{"overuse", b.overuse}, !config.allocation_overuse.empty()},
+      {{"expansion", b.expansion}, w.expansion_factor != 0},
+      {{"bypass", b.bypass}, w.bypass != 0},
+      {{"queue_target", b.queue_target}, w.queue_target != 0},
+  };
+  std::vector<PriorityTerm> out;
+  for (const auto& [term, configured] : all) {
+    if (configured || term.value != 0) out.push_back(term);
+  }
+  return out;
+}
+
 }  // namespace fairway

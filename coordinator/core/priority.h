@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "shared/base/time.h"
 #include "shared/config/config.h"
@@ -48,5 +50,15 @@ double expansion_factor(Duration waited, Duration time_limit);
 double queue_target_factor(Duration waited, Duration target);
 
 PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInputs& in);
+
+struct PriorityTerm {
+  std::string_view name;  // "age", "fairshare", ..., as `fairway priority` and sprio show them
+  double value = 0;
+};
+
+// Every term the configuration uses, in a fixed order, each with this job's weighted value:
+// a term the site configured shows even where it is 0 for this job, so that a user sees the
+// whole formula; one it never uses shows only if it is not 0.
+std::vector<PriorityTerm> priority_terms(const Config& config, const PriorityBreakdown& b);
 
 }  // namespace fairway

@@ -194,7 +194,7 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
                              [](JobId after, const Match& x) { return after < x.id; });
   for (; it != matches.end() && r.jobs.size() < limit; ++it) {
     r.jobs.push_back(it->live != nullptr
-                         ? job_view(*it->live, tracking_.at(it->id.value()), scheduler_->cluster())
+                         ? job_view(*it->live, tracking_.at(it->id.value()), *scheduler_)
                          : *it->finished);
   }
   r.more = it != matches.end();

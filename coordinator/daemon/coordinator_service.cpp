@@ -417,7 +417,7 @@ void CoordinatorService::mark_terminal(JobId id) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];
   persist(id);
-  if (rec != nullptr) t.final_view = job_view(*rec, t, scheduler_->cluster());
+  if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
   scheduler_->forget(id);
   finished_order_.push_back(id.value());
   trim_finished();

@@ -6,7 +6,8 @@
 
 namespace fairway::daemon {
 
-wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const ClusterState& cluster) {
+wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler) {
+  const ClusterState& cluster = scheduler.cluster();
   wire::JobView v;
   const JobSpec& s = rec.spec;
   v.id = s.id;
@@ -38,8 +39,9 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Cluster
   }
   const PriorityBreakdown& p = rec.priority;
   v.priority = p.total;
-  v.priority_factors = {{"age", p.age}, {"fairshare", p.fairshare}, {"size", p.size},
-                        {"partition", p.partition}, {"qos", p.qos}};
+  for (const PriorityTerm& term : priority_terms(scheduler.config(), p)) {
+    v.priority_factors.push_back({std::string(term.name), term.value});
+  }
   v.exit_code = t.exit_code;
   v.signal = t.signal;
   v.working_dir = t.working_dir;

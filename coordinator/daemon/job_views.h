@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "coordinator/core/cluster_state.h"
+#include "coordinator/core/scheduler.h"
 #include "coordinator/core/job_record.h"
 #include "coordinator/daemon/node_registry.h"
 #include "shared/wire/messages.h"
@@ -14,7 +15,7 @@ namespace fairway::daemon {
 
 struct JobTracking;
 
-wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const ClusterState& cluster);
+wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler);
 
 // `jobs_on_node`: running jobs per node index, built once per query.
 wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,

@@ -41,7 +41,7 @@ Status CoordinatorService::recover(Time now) {
       rec.state = s.state;
       if (s.start_time) rec.start_time = *s.start_time;
       if (s.end_time) rec.end_time = *s.end_time;
-      wire::JobView v = job_view(rec, t, scheduler_->cluster());
+      wire::JobView v = job_view(rec, t, *scheduler_);
       if (!s.start_time) v.start_time.reset();
       for (const auto& a : s.allocation) v.allocation.push_back({a.node, a.cores, a.gpus});
       t.final_view = std::move(v);
@@ -112,7 +112,7 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
     rec.state = JobState::kNodeFail;
     rec.end_time = now;
     t.reason = "could not be restored: " + st.error().message;
-    t.final_view = job_view(rec, t, scheduler_->cluster());
+    t.final_view = job_view(rec, t, *scheduler_);
     finished_order_.push_back(r.spec.id.value());
     return true;
   }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+
+#include "tests/coordinator/core/test_cluster.h"
 
 namespace fairway {
 namespace {
@@ -80,6 +83,33 @@ TEST(Priority, UnweightedMauiFactorsAreZero) {
   EXPECT_DOUBLE_EQ(b.expansion, 0);
   EXPECT_DOUBLE_EQ(b.bypass, 0);
   EXPECT_DOUBLE_EQ(b.queue_target, 0);
+}
+
+std::string term_names(const Config& c, const PriorityBreakdown& b) {
+  std::string out;
+  for (const PriorityTerm& t : priority_terms(c, b)) out += std::string(t.name) + " ";
+  return out;
+}
+
+TEST(Priority, TermsListEveryFactorTheProfileUsesEvenAtZero) {
+  // Titan ages by node-count bins and penalises overuse: both show for a job in bin 5,
+  // whose boost is 0, and for an account within its allocation.
+  EXPECT_EQ(term_names(testing::profile("titan"), PriorityBreakdown{}),
+            "age fairshare partition node_bin overuse ");
+  // Akka: Maui's expansion factor and bypass count.
+  const std::string akka = term_names(testing::profile("hpc2n-akka"), PriorityBreakdown{});
+  EXPECT_NE(akka.find("expansion bypass "), std::string::npos) << akka;
+}
+
+TEST(Priority, AnUnconfiguredTermShowsOnlyWhenItCounts) {
+  Config plain;
+  PriorityBreakdown b;
+  EXPECT_EQ(term_names(plain, b), "age partition qos ");
+  b.bypass = 120;
+  const auto terms = priority_terms(plain, b);
+  ASSERT_EQ(terms.size(), 4u);
+  EXPECT_EQ(terms.back().name, "bypass");
+  EXPECT_DOUBLE_EQ(terms.back().value, 120);
 }
 
 }  // namespace
