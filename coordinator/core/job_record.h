@@ -25,6 +25,7 @@ struct JobRecord {
   double partition_priority = 0;
   double qos_priority = 0;
   std::optional<double> priority_cap;
+  std::optional<Duration> queue_target_time;  // its QOS's, when set
   AssociationIndex association = 0;
   Time eligible_since;  // age counts from here: submit, or release from hold
   // priority.age_from = "idle": entry into the idle (not blocked) queue; unset while blocked.

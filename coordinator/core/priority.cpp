@@ -42,7 +42,7 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   b.overuse = -w.age_per_minute * minutes(in.overuse_penalty);
   if (w.expansion_factor != 0) b.expansion = w.expansion_factor * expansion_factor(in.waited, in.time_limit);
   b.bypass = w.bypass * static_cast<double>(in.bypass_count);
-  if (w.queue_target != 0) b.queue_target = w.queue_target * queue_target_factor(in.waited, w.queue_target_time);
+  if (w.queue_target != 0) b.queue_target = w.queue_target * queue_target_factor(in.waited, in.queue_target_time.value_or(w.queue_target_time));
   b.total = b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse +
             b.expansion + b.bypass + b.queue_target;
   if (in.cap && b.total > *in.cap) b.total = *in.cap;

@@ -40,6 +40,8 @@ struct PriorityInputs {
   std::int64_t bypass_count = 0;
   Duration node_bin_boost;   // apparent extra waiting, weighted like age (never capped)
   Duration overuse_penalty;  // apparent lost waiting, weighted like age
+  // The job's QOS target queue time, when its QOS sets one; else the weights' global one.
+  std::optional<Duration> queue_target_time;
 };
 
 // (wait + limit) / limit: 1 for a job that has not waited, 2 once it waited its own length.

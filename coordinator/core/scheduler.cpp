@@ -107,6 +107,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   if (pc->clamp_time_limit && spec.time_limit > pc->max_time) spec.time_limit = pc->max_time;
   double qos_priority = 0;
   std::optional<double> priority_cap;
+  std::optional<Duration> queue_target_time;
   if (spec.qos.empty()) spec.qos = pc->default_qos;
   if (!spec.qos.empty()) {
     const QosConfig* qc = nullptr;
@@ -120,6 +121,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
     }
     qos_priority = qc->priority;
     priority_cap = qc->max_priority;
+    queue_target_time = qc->queue_target_time;
   }
   if (spec.time_limit > pc->max_time) {
     return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
@@ -191,6 +193,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   rec.partition_priority = partition_priority_[pidx.value()];
   rec.qos_priority = qos_priority;
   rec.priority_cap = priority_cap;
+  rec.queue_target_time = queue_target_time;
   rec.association = ledger_.association(spec.account, spec.user);
   rec.eligible_since = now;
   rec.node_bin = bin;
@@ -350,6 +353,7 @@ PassResult Scheduler::schedule(Time now) {
     in.partition_priority = j->partition_priority;
     in.qos_priority = j->qos_priority;
     in.cap = j->priority_cap;
+    in.queue_target_time = j->queue_target_time;
     j->priority = compute_priority(config_.priority, in);
     ordered.push_back(j);
   }

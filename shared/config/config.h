@@ -160,6 +160,8 @@ struct QosConfig {
   // Ceiling on a job's total priority (Sigma2's optimist jobs stop at 10080, so they
   // never reach the reservation threshold). Unset: no ceiling.
   std::optional<double> max_priority;
+  // Maui's targeted queue time per QOS (seed 002); unset: priority.queue_target_time.
+  std::optional<Duration> queue_target_time;
 };
 
 struct AccountConfig {

@@ -1,5 +1,7 @@
 #include "shared/config/config_sections.h"
 
+#include "shared/base/duration_format.h"
+
 #include <cstdint>
 #include <limits>
 #include <set>
@@ -20,7 +22,8 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
   for (std::size_t i = 0; i < entries->size(); ++i) {
     const toml::table& t = *(*entries)[i];
     std::string path = indexed("qos", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time", "max_priority"}));
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time", "max_priority",
+                                         "queue_target_time"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     QosConfig qos;
     FAIRWAY_TRY(r.read_string(t, "name", path, qos.name));
@@ -40,6 +43,14 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
       double cap = 0;
       FAIRWAY_TRY(r.read_number(t, "max_priority", path, false, cap));
       qos.max_priority = cap;
+    }
+    if (t.contains("queue_target_time")) {
+      Duration target;
+      FAIRWAY_TRY(r.read_time(t, "queue_target_time", path, false, target));
+      if (target <= Duration()) {
+        return r.fail(path + ".queue_target_time", "must be positive, not " + format_walltime(target));
+      }
+      qos.queue_target_time = target;
     }
     cfg.qos.push_back(std::move(qos));
   }

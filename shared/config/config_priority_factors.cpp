@@ -29,9 +29,13 @@ Status parse_priority_factors(const TomlReader& r, const toml::table& t, Config&
   FAIRWAY_TRY(r.read_number(t, "bypass", p, false, w.bypass));
   FAIRWAY_TRY(r.read_number(t, "queue_target", p, false, w.queue_target));
   FAIRWAY_TRY(r.read_time(t, "queue_target_time", p, true, w.queue_target_time));
-  if (w.queue_target != 0 && w.queue_target_time.is_infinite()) {
+  const bool some_qos_target = std::any_of(cfg.qos.begin(), cfg.qos.end(), [](const QosConfig& q) {
+    return q.queue_target_time.has_value();
+  });
+  if (w.queue_target != 0 && w.queue_target_time.is_infinite() && !some_qos_target) {
     return r.fail("priority.queue_target", "is " + std::to_string(w.queue_target) +
-                                               " but priority.queue_target_time is not set");
+                                               " but neither priority.queue_target_time nor any"
+                                               " qos.queue_target_time is set");
   }
   if (t.contains("age_from")) {
     std::string from;

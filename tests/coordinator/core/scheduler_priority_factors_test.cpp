@@ -117,6 +117,31 @@ TEST(QueueTarget, FactorIsOneAtTheTarget) {
   EXPECT_DOUBLE_EQ(s->job(JobId(10))->priority.queue_target, 1000);
 }
 
+// Maui's targeted queue time comes from the job's QOS; a QOS without one uses the global.
+TEST(QueueTarget, EachQosHasItsOwnTarget) {
+  Config c = testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy);
+  c.priority.queue_target = 1000;
+  c.priority.queue_target_time = Duration::hours(4);
+  QosConfig short_qos;
+  short_qos.name = "short";
+  short_qos.queue_target_time = Duration::hours(1);
+  QosConfig normal_qos;
+  normal_qos.name = "normal";
+  c.qos = {short_qos, normal_qos};
+  auto s = full_node(c);
+  JobSpec fast = job(10, 4, 600, 0, "a");
+  fast.qos = "short";
+  JobSpec slow = job(11, 4, 600, 0, "b");
+  slow.qos = "normal";
+  ASSERT_TRUE(s->submit(fast, T(0)));
+  ASSERT_TRUE(s->submit(slow, T(0)));
+  s->schedule(T(3600));
+  EXPECT_DOUBLE_EQ(s->job(JobId(10))->priority.queue_target, 1000);  // at its 1 h target
+  EXPECT_DOUBLE_EQ(s->job(JobId(11))->priority.queue_target,
+                   1000 * queue_target_factor(Duration::hours(1), Duration::hours(4)));
+  EXPECT_LT(s->job(JobId(11))->priority.queue_target, 100);
+}
+
 // fairshare.mode = "fair_tree": the factor is the user's rank / users.
 TEST(FairTreeMode, PriorityUsesTheRank) {
   Config c = testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy);

@@ -50,9 +50,22 @@ TEST(ConfigPriorityFactors, BadMauiKeysAreNamed) {
                   "priority.expansion_factor: must be >= 0, got -1");
   EXPECT_CONTAINS(parse_error(with_node("[priority]\nbypass = \"x\"\n")), "priority.bypass");
   EXPECT_CONTAINS(parse_error(with_node("[priority]\nqueue_target = 5\n")),
-                  "priority.queue_target: is 5.000000 but priority.queue_target_time is not set");
+                  "priority.queue_target: is 5.000000 but neither priority.queue_target_time nor"
+                  " any qos.queue_target_time is set");
+  EXPECT_CONTAINS(parse_error(with_node("[[qos]]\nname = \"short\"\nqueue_target_time = \"0\"\n")),
+                  "qos[0].queue_target_time: must be positive, not 00:00:00");
   EXPECT_CONTAINS(parse_error(with_node("[priority]\nqueue_target_time = 0\n")),
                   "priority.queue_target_time: must be > 0");
+}
+
+TEST(ConfigPriorityFactors, QueueTargetPerQos) {
+  const Config c = parse_ok(with_node(
+      "[priority]\nqueue_target = 100\n[[qos]]\nname = \"short\"\nqueue_target_time = \"2h\"\n"
+      "[[qos]]\nname = \"long\"\n"));
+  ASSERT_EQ(c.qos.size(), 2u);
+  EXPECT_EQ(c.qos[0].queue_target_time, Duration::hours(2));
+  EXPECT_FALSE(c.qos[1].queue_target_time.has_value());
+  EXPECT_TRUE(c.priority.queue_target_time.is_infinite());
 }
 
 TEST(ConfigPriorityFactors, FairShareWindowAndMode) {
