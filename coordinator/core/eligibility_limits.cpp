@@ -1,5 +1,6 @@
 #include "coordinator/core/eligibility_limits.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -22,7 +23,8 @@ std::vector<JobRecord*> EligibilityLimits::filter(std::span<JobRecord* const> or
   }
   std::unordered_map<std::string, std::int32_t> user_eligible, account_eligible, user_active;
   for (const JobRecord* j : running) ++user_active[j->spec.user];
-  for (JobRecord* j : ordered) {
+  // Takes an idle slot for `j` if the caps allow; otherwise sets it blocked with the limits.
+  auto admit = [&](JobRecord* j) {
     PendingExplanation blocked;
     std::int32_t& ue = user_eligible[j->spec.user];
     std::int32_t& ae = account_eligible[j->spec.account];
@@ -44,13 +46,44 @@ std::vector<JobRecord*> EligibilityLimits::filter(std::span<JobRecord* const> or
       j->why = blocked;
       j->reserved_start.reset();
       j->reserved_at.reset();
-      continue;
+      return false;
     }
     ++ue;
     ++ae;
     ++ua;
     j->state = JobState::kPending;
-    eligible.push_back(j);
+    return true;
+  };
+  if (l.promote_blocked == BlockedPromotion::kPriority) {
+    for (JobRecord* j : ordered) {
+      if (admit(j)) eligible.push_back(j);
+    }
+    return eligible;
+  }
+  // kNewest, in the seed's steps: jobs idle since an earlier pass keep their slots
+  // (priority order); a new job is "put in the correct part of the queue" on arrival
+  // (oldest first); then the newest blocked jobs are "upgraded" into what is left.
+  std::vector<JobRecord*> arrived, blocked;
+  std::unordered_map<const JobRecord*, bool> admitted;
+  for (JobRecord* j : ordered) {
+    if (j->idle_since) {
+      admitted[j] = admit(j);
+    } else {
+      (j->state == JobState::kBlocked ? blocked : arrived).push_back(j);
+    }
+  }
+  auto by_submission = [](const JobRecord* a, const JobRecord* b) {
+    if (a->spec.submit_time != b->spec.submit_time) return a->spec.submit_time < b->spec.submit_time;
+    return a->spec.id < b->spec.id;
+  };
+  std::sort(arrived.begin(), arrived.end(), by_submission);
+  std::sort(blocked.begin(), blocked.end(), [&](const JobRecord* a, const JobRecord* b) {
+    return by_submission(b, a);
+  });
+  for (JobRecord* j : arrived) admitted[j] = admit(j);
+  for (JobRecord* j : blocked) admitted[j] = admit(j);
+  for (JobRecord* j : ordered) {
+    if (admitted[j]) eligible.push_back(j);
   }
   return eligible;
 }

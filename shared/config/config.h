@@ -182,6 +182,12 @@ enum class LimitScope { kUser, kAccount };
 // Unset means unlimited. A job over an eligibility limit is blocked, with the limit named
 // as its reason, until it fits again; a submission over max_submitted_jobs_per_user is
 // refused outright.
+// Which blocked job takes an idle slot that opens under the eligible-job caps.
+// kPriority: the highest-priority waiting job (Slurm-like; idle slots are recomputed each
+// pass). kNewest: jobs already idle keep their slots and the newest blocked job moves up,
+// as seed 002 words it ("the newest of the 'blocked' jobs will be upgraded to 'idle'").
+enum class BlockedPromotion { kPriority, kNewest };
+
 struct LimitsConfig {
   std::optional<std::int32_t> max_eligible_jobs_per_user;     // idle (eligible) jobs
   std::optional<std::int32_t> max_eligible_jobs_per_account;
@@ -193,6 +199,7 @@ struct LimitsConfig {
   std::optional<double> maxps_soft;
   std::optional<double> maxps_hard;
   LimitScope maxps_scope = LimitScope::kUser;
+  BlockedPromotion promote_blocked = BlockedPromotion::kPriority;
 };
 
 // Where the daemons listen and keep state, and how they watch each other ([coordinator]).

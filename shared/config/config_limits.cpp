@@ -12,7 +12,7 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
   const char* p = "limits";
   FAIRWAY_TRY(r.check_keys(t, p, {"max_eligible_jobs_per_user", "max_eligible_jobs_per_account",
                                   "max_active_jobs_per_user", "max_submitted_jobs_per_user",
-                                  "maxps_soft", "maxps_hard", "maxps_per"}));
+                                  "maxps_soft", "maxps_hard", "maxps_per", "promote_blocked"}));
   LimitsConfig& l = cfg.limits;
   const std::pair<const char*, std::optional<std::int32_t>*> counts[] = {
       {"max_eligible_jobs_per_user", &l.max_eligible_jobs_per_user},
@@ -44,6 +44,18 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
       l.maxps_scope = LimitScope::kAccount;
     } else {
       return r.fail("limits.maxps_per", "invalid value '" + scope + "' (expected user or account)");
+    }
+  }
+  if (t.contains("promote_blocked")) {
+    std::string order;
+    FAIRWAY_TRY(r.read_string(t, "promote_blocked", p, order));
+    if (order == "priority") {
+      l.promote_blocked = BlockedPromotion::kPriority;
+    } else if (order == "newest") {
+      l.promote_blocked = BlockedPromotion::kNewest;
+    } else {
+      return r.fail("limits.promote_blocked",
+                    "invalid value '" + order + "' (expected priority or newest)");
     }
   }
   return ok_status();

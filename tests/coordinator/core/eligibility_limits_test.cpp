@@ -58,5 +58,63 @@ TEST(EligibilityLimits, JobOverSoftOnlyKeepsItsIdleSlot) {
   }
 }
 
+// Seed 002's example: 10 jobs give 8 idle and 2 blocked; "when one of the 'idle' jobs
+// starts running, the newest of the 'blocked' jobs will be upgraded to 'idle' status".
+// Returns the job promoted when the first idle one starts.
+std::uint64_t promoted_after_first_start(BlockedPromotion order) {
+  Config c = testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy);
+  c.limits.max_eligible_jobs_per_user = 8;
+  c.limits.promote_blocked = order;
+  auto s = testing::make(c);
+  EXPECT_TRUE(s->submit(testing::job(1, 4, 100, 0, "other"), T(0)));
+  s->schedule(T(0));
+  for (std::uint64_t id = 11; id <= 20; ++id) {
+    const auto t = static_cast<std::int64_t>(id);
+    EXPECT_TRUE(s->submit(testing::job(id, 4, 100, t, "u"), T(t)));
+    s->schedule(T(t));
+  }
+  EXPECT_EQ(s->job(JobId(19))->state, JobState::kBlocked);
+  EXPECT_EQ(s->job(JobId(20))->state, JobState::kBlocked);
+  EXPECT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(100)));
+  const PassResult r = s->schedule(T(100));
+  EXPECT_EQ(r.started.size(), 1u);
+  EXPECT_EQ(r.started.at(0).id, JobId(11));
+  s->schedule(T(101));  // the next pass sees the opened slot
+  const bool b19 = s->job(JobId(19))->state == JobState::kBlocked;
+  const bool b20 = s->job(JobId(20))->state == JobState::kBlocked;
+  EXPECT_NE(b19, b20) << "exactly one of the two blocked jobs moves up";
+  return b19 ? 20 : 19;
+}
+
+TEST(EligibilityLimits, TheNewestBlockedJobMovesUpAsTheSeedWordsIt) {
+  EXPECT_EQ(promoted_after_first_start(BlockedPromotion::kNewest), 20u);
+}
+
+TEST(EligibilityLimits, ByPriorityTheOldestBlockedJobMovesUp) {
+  EXPECT_EQ(promoted_after_first_start(BlockedPromotion::kPriority), 19u);
+}
+
+// Under kNewest a new submission does not push an idle job back into the blocked part.
+TEST(EligibilityLimits, IdleJobsKeepTheirSlotsUnderNewest) {
+  Config c = testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy);
+  c.limits.max_eligible_jobs_per_user = 2;
+  c.limits.promote_blocked = BlockedPromotion::kNewest;
+  c.priority.qos = 1;
+  c.qos = {QosConfig{"top", 100000, Duration::infinite(), std::nullopt, std::nullopt}};
+  auto s = testing::make(c);
+  ASSERT_TRUE(s->submit(testing::job(1, 4, 100, 0, "other"), T(0)));
+  ASSERT_TRUE(s->submit(testing::job(11, 4, 100, 1, "u"), T(1)));
+  ASSERT_TRUE(s->submit(testing::job(12, 4, 100, 2, "u"), T(2)));
+  s->schedule(T(2));
+  JobSpec urgent = testing::job(13, 4, 100, 3, "u");
+  urgent.qos = "top";
+  ASSERT_TRUE(s->submit(urgent, T(3)));
+  s->schedule(T(3));
+  EXPECT_EQ(s->job(JobId(11))->state, JobState::kPending);
+  EXPECT_EQ(s->job(JobId(12))->state, JobState::kPending);
+  EXPECT_EQ(s->job(JobId(13))->state, JobState::kBlocked);
+  EXPECT_EQ(s->job(JobId(13))->why.codes(), "UserEligibleLimit");
+}
+
 }  // namespace
 }  // namespace fairway

@@ -24,7 +24,7 @@ JobSpec project_job(std::uint64_t id, std::int32_t procs, std::int64_t walltime_
 }
 
 // "If you submit 10 jobs to the queue, the first 8 will go to 'idle' and the next 2 to
-// 'blocked'. When one of the 'idle' jobs starts running, the [next] 'blocked' job will be
+// 'blocked'. When one of the 'idle' jobs starts running, the newest of the 'blocked' jobs will be
 // upgraded to 'idle' status."
 TEST(Hpc2nAkka, TenJobsGiveEightIdleAndTwoBlocked) {
   auto s = akka();
