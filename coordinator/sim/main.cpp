@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
     in.records = &result->records;
     in.rejected = result->rejected;
     in.check_reservations = config->scheduler.backfill != BackfillMode::kNone;
+    sim::take_partition_rounding(*config, in);
     if (auto st = sim::validate_schedule(in); !st) {
       std::cerr << "fairway-sim: check failed: " << st.error().message << '\n';
       return kExitCheckFailed;

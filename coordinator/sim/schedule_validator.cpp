@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -26,7 +27,8 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 class Checker {
  public:
   explicit Checker(const ValidationInput& in)
-      : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records) {}
+      : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records), rounding_(in.rounding),
+        default_partition_(in.default_partition) {}
 
   Status run(const std::vector<JobId>& rejected, bool reservations) {
     if (auto st = index_workload(rejected); !st) return st;
@@ -122,15 +124,93 @@ class Checker {
                        " s " + span(r) + ", longer than its workload runtime " + str(runtime) +
                        " s");
     }
-    return check_allocation(r, wj.spec.resources);
+    return check_allocation(r, wj.spec);
+  }
+
+  Rounding rounding_of(const JobSpec& spec) const {
+    const auto it = rounding_.find(spec.partition.empty() ? default_partition_ : spec.partition);
+    return it == rounding_.end() ? Rounding::kExact : it->second;
+  }
+
+  // Cores of the socket holding `core` on `node`, and that socket's first core.
+  std::pair<std::int32_t, std::int32_t> socket_of(const NodeTopology& node, std::int32_t core) const {
+    std::int32_t first = 0;
+    for (const SocketTopology& s : node.sockets) {
+      if (core < first + s.cores) return {first, s.cores};
+      first += s.cores;
+    }
+    return {first, 0};
+  }
+
+  // A job given more cores than it asked for is acceptable only as its partition rounds:
+  // each node's share is whole (sockets or the node), and no whole piece could be dropped
+  // while still covering the request. Returns an error, or the count it accepts.
+  Status check_rounding(const ScheduleRecord& r, const JobSpec& spec) {
+    const Allocation& a = r.allocation;
+    const ResourceRequest& req = spec.resources;
+    const std::int64_t given = a.total_cores(), asked = req.total_cores();
+    const auto refuse = [&](const std::string& why) {
+      return violation(job(r.id) + " was given " + str(given) + " cores but requested " +
+                       str(asked) + why);
+    };
+    Rounding rule = rounding_of(spec);
+    if (rule == Rounding::kWholeNodesAboveOneNode) {
+      std::int64_t largest = 0;
+      for (const NodeAllocation& na : a.nodes) {
+        if (na.node.value() < nodes_.size()) {
+          largest = std::max<std::int64_t>(largest, nodes_[na.node.value()].total_cores());
+        }
+      }
+      rule = asked > largest ? Rounding::kWholeNodes : Rounding::kExact;
+    }
+    if (rule == Rounding::kExact || given < asked) return refuse("");
+    std::int64_t smallest_piece = std::numeric_limits<std::int64_t>::max();
+    for (const NodeAllocation& na : a.nodes) {
+      if (na.node.value() >= nodes_.size()) continue;  // named by check_allocation
+      const NodeTopology& node = nodes_[na.node.value()];
+      if (rule == Rounding::kWholeNodes) {
+        if (std::cmp_not_equal(na.cores.size(), node.total_cores())) {
+          return refuse(" and node " + node.name + " is not given whole (" +
+                        str(static_cast<std::int64_t>(na.cores.size())) + " of " +
+                        str(node.total_cores()) + " cores)");
+        }
+        smallest_piece = std::min<std::int64_t>(smallest_piece, node.total_cores());
+        continue;
+      }
+      std::map<std::int32_t, std::int32_t> per_socket;  // first core -> cores given there
+      for (std::int32_t c : na.cores) ++per_socket[socket_of(node, c).first];
+      std::int64_t node_smallest = std::numeric_limits<std::int64_t>::max();
+      for (const auto& [first, count] : per_socket) {
+        const std::int32_t size = socket_of(node, first).second;
+        if (count != size) {
+          return refuse(" and the socket at core " + str(first) + " of node " + node.name +
+                        " is not given whole (" + str(count) + " of " + str(size) + " cores)");
+        }
+        node_smallest = std::min<std::int64_t>(node_smallest, size);
+      }
+      // N nodes x C cores: each node's share is rounded on its own.
+      if (req.nodes > 0 && static_cast<std::int64_t>(na.cores.size()) - node_smallest >= req.cores) {
+        return refuse(": node " + node.name + " would hold its " + str(req.cores) +
+                      " cores with a whole socket fewer");
+      }
+      smallest_piece = std::min(smallest_piece, node_smallest);
+    }
+    // The node count of an N-nodes request is checked on its own; a core count must not
+    // be covered by fewer whole pieces.
+    if (req.nodes == 0 && given - smallest_piece >= asked) {
+      return refuse(": a whole " + std::string(rule == Rounding::kWholeNodes ? "node" : "socket") +
+                    " fewer would still hold it");
+    }
+    return ok_status();
   }
 
   // (c) the allocation is what was asked for and exists on the machine.
-  Status check_allocation(const ScheduleRecord& r, const ResourceRequest& req) {
+  Status check_allocation(const ScheduleRecord& r, const JobSpec& spec) {
     const Allocation& a = r.allocation;
-    if (a.total_cores() != req.total_cores()) {
-      return violation(job(r.id) + " was given " + str(a.total_cores()) + " cores but requested " +
-                       str(req.total_cores()));
+    const ResourceRequest& req = spec.resources;
+    const bool rounded = a.total_cores() != req.total_cores();
+    if (rounded) {
+      if (auto st = check_rounding(r, spec); !st) return st;
     }
     if (a.total_gpus() != req.total_gpus()) {
       return violation(job(r.id) + " was given " + str(a.total_gpus()) + " GPUs but requested " +
@@ -149,7 +229,7 @@ class Checker {
             ", but the machine has " + str(static_cast<std::int64_t>(nodes_.size())) + " nodes");
       }
       seen.push_back(na.node);
-      if (req.nodes > 0 && (std::cmp_not_equal(na.cores.size(), req.cores) ||
+      if (req.nodes > 0 && ((!rounded && std::cmp_not_equal(na.cores.size(), req.cores)) ||
                             std::cmp_not_equal(na.gpus.size(), req.gpus))) {
         return violation(job(r.id) + " got " + str(static_cast<std::int64_t>(na.cores.size())) +
                          " cores and " + str(static_cast<std::int64_t>(na.gpus.size())) +
@@ -353,6 +433,8 @@ class Checker {
   const std::vector<NodeTopology>& nodes_;
   const Workload& wl_;
   const std::vector<ScheduleRecord>& recs_;
+  const std::unordered_map<std::string, Rounding>& rounding_;
+  const std::string& default_partition_;
   std::vector<std::pair<JobId, std::size_t>> by_id_;  // workload index by id
   std::vector<bool> rejected_;                        // by workload index
   std::vector<std::size_t> record_of_;                // by workload index
@@ -362,6 +444,16 @@ class Checker {
 };
 
 }  // namespace
+
+void take_partition_rounding(const Config& config, ValidationInput& in) {
+  for (const PartitionConfig& p : config.partitions) {
+    if (p.is_default) in.default_partition = p.name;
+    Rounding r = p.whole_nodes_above_node_size ? Rounding::kWholeNodesAboveOneNode : Rounding::kExact;
+    if (p.placement.allocation_unit == AllocationUnit::kNode) r = Rounding::kWholeNodes;
+    if (p.placement.allocation_unit == AllocationUnit::kSocket) r = Rounding::kWholeSockets;
+    in.rounding[p.name] = r;
+  }
+}
 
 Status validate_schedule(const ValidationInput& in) {
   if (in.nodes == nullptr || in.workload == nullptr || in.records == nullptr) {

@@ -2,14 +2,25 @@
 // shares no logic with the scheduling core, so a core bug cannot hide itself here.
 #pragma once
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "coordinator/sim/schedule_record.h"
 #include "coordinator/sim/workload.h"
 #include "shared/base/result.h"
+#include "shared/config/config.h"
 #include "shared/model/topology.h"
 
 namespace fairway::sim {
+
+// How much more than it asked for a partition may give a job, as the site bills it.
+enum class Rounding {
+  kExact,        // exactly the cores asked for
+  kWholeSockets, // the cores asked for, rounded up to whole sockets of each node used
+  kWholeNodes,   // whole nodes
+  kWholeNodesAboveOneNode,  // exact up to one node's cores, whole nodes above (Kebnekaise)
+};
 
 struct ValidationInput {
   const std::vector<NodeTopology>* nodes = nullptr;   // the machine (node index = position)
@@ -17,7 +28,15 @@ struct ValidationInput {
   const std::vector<ScheduleRecord>* records = nullptr;  // what ran
   std::vector<JobId> rejected;  // jobs the scheduler refused at submission (never run)
   bool check_reservations = false;  // EASY/conservative: reserved jobs start on time
+  // Per partition name; a partition not listed, and a job naming none (the default
+  // partition's name is in `default_partition`), is kExact.
+  std::unordered_map<std::string, Rounding> rounding;
+  std::string default_partition;
 };
+
+// Fills in.rounding and in.default_partition from the partitions' allocation_unit and
+// whole_nodes_above_node_size.
+void take_partition_rounding(const Config& config, ValidationInput& in);
 
 // Ok, or an error naming the first violation found (job id, node, core, times).
 Status validate_schedule(const ValidationInput& in);

@@ -365,3 +365,89 @@ TEST_F(ReservationTest, ManyReservationsScanInOrder) {
 
 }  // namespace
 }  // namespace fairway::sim
+
+namespace fairway::sim {
+namespace {
+
+// Whole-node and whole-socket rounding (Kebnekaise): more cores than asked are accepted
+// only in whole pieces, and never a whole piece more than the request needs.
+class RoundingTest : public ::testing::Test {
+ protected:
+  // Two 2-socket nodes of 2 x 2 cores.
+  Status run(Rounding rule, ResourceRequest req, std::vector<NodeAllocation> alloc) {
+    nodes_ = {NodeTopology::uniform("a", 2, 2), NodeTopology::uniform("b", 2, 2)};
+    WorkloadJob j;
+    j.spec.id = JobId(1);
+    j.spec.user = "u";
+    j.spec.partition = "p";
+    j.spec.resources = std::move(req);
+    j.spec.time_limit = Duration::seconds(10);
+    j.runtime = Duration::seconds(10);
+    wl_.jobs = {j};
+    ScheduleRecord r;
+    r.id = JobId(1);
+    r.end = Time::from_seconds(10);
+    r.allocation.nodes = std::move(alloc);
+    recs_ = {r};
+    ValidationInput in;
+    in.nodes = &nodes_;
+    in.workload = &wl_;
+    in.records = &recs_;
+    in.rounding["p"] = rule;
+    return validate_schedule(in);
+  }
+  std::vector<NodeTopology> nodes_;
+  Workload wl_;
+  std::vector<ScheduleRecord> recs_;
+};
+
+NodeAllocation cores_on(std::uint32_t node, std::vector<std::int32_t> cores) {
+  return NodeAllocation{NodeIndex(node), std::move(cores), {}};
+}
+
+TEST_F(RoundingTest, FiveCoresBecomeTwoWholeNodesAboveOneNode) {
+  EXPECT_TRUE(run(Rounding::kWholeNodesAboveOneNode, {0, 5, 0, ""},
+                  {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})}));
+}
+
+TEST_F(RoundingTest, UpToOneNodeTheCountIsExact) {
+  const Status st = run(Rounding::kWholeNodesAboveOneNode, {0, 3, 0, ""}, {cores_on(0, {0, 1, 2, 3})});
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message, "job 1 was given 4 cores but requested 3");
+}
+
+TEST_F(RoundingTest, APartNodeIsRefused) {
+  const Status st = run(Rounding::kWholeNodes, {0, 5, 0, ""},
+                        {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2})});
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("node b is not given whole (3 of 4 cores)"), std::string::npos)
+      << st.error().message;
+}
+
+TEST_F(RoundingTest, AWholeNodeTooManyIsRefused) {
+  const Status st = run(Rounding::kWholeNodes, {0, 3, 0, ""},
+                        {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})});
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("a whole node fewer would still hold it"), std::string::npos)
+      << st.error().message;
+}
+
+TEST_F(RoundingTest, SocketsAreRoundedPerSocket) {
+  EXPECT_TRUE(run(Rounding::kWholeSockets, {0, 3, 0, ""}, {cores_on(0, {0, 1, 2, 3})}));
+  const Status half = run(Rounding::kWholeSockets, {0, 3, 0, ""}, {cores_on(0, {0, 1, 2}), cores_on(1, {0})});
+  ASSERT_FALSE(half);
+  EXPECT_NE(half.error().message.find("the socket at core 2 of node a is not given whole (1 of 2"),
+            std::string::npos)
+      << half.error().message;
+}
+
+TEST_F(RoundingTest, NodesTimesCoresRoundEachNodeOnItsOwn) {
+  EXPECT_TRUE(run(Rounding::kWholeNodes, {2, 1, 0, ""},
+                  {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})}));
+  const Status st = run(Rounding::kWholeSockets, {1, 1, 0, ""}, {cores_on(0, {0, 1, 2, 3})});
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("with a whole socket fewer"), std::string::npos) << st.error().message;
+}
+
+}  // namespace
+}  // namespace fairway::sim

@@ -56,6 +56,7 @@ ProfileRun run(const Config& config, const std::string& jsonl, bool validate = t
   in.records = &r.result.records;
   in.rejected = r.result.rejected;
   in.check_reservations = config.scheduler.backfill != BackfillMode::kNone;
+  take_partition_rounding(config, in);
   auto st = validate_schedule(in);
   EXPECT_TRUE(st) << st.error().message;
   return r;
@@ -102,12 +103,12 @@ TEST(ProfileScenario, Hpc2nAkkaFairShareAndMaxPsHard) {
 }
 
 // Kebnekaise: 30 cores on 28-core nodes become two whole nodes, so a one-core job waits
-// until they are released. Not validated: the validator checks allocations against the
-// request as submitted and does not know whole_nodes_above_node_size yet.
+// until they are released. The validator accepts the two whole nodes from the profile's
+// whole_nodes_above_node_size.
 TEST(ProfileScenario, KebnekaiseWholeNodesAboveOneNode) {
   ProfileRun r = run(profile_on("kebnekaise", 2, 28), R"({"id":1,"submit":0,"user":"a","cores":30,"time_limit":3600,"runtime":3600}
 {"id":2,"submit":10,"user":"b","cores":1,"time_limit":600,"runtime":600}
-)", false);
+)");
   EXPECT_EQ(r.by_id.at(1).allocation.total_cores(), 56);
   EXPECT_EQ(r.by_id.at(1).allocation.nodes.size(), 2u);
   EXPECT_EQ(r.start(2), 3600);
