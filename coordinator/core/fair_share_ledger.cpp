@@ -4,14 +4,18 @@
 
 namespace fairway {
 
-FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> window)
+FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> window,
+                                 bool window_fades)
     : lambda_(half_life.is_infinite() || half_life.count() <= 0
                   ? 0.0
                   : std::log(2.0) / static_cast<double>(half_life.count())),
-      window_(window) {}
+      window_(window),
+      window_fades_(window_fades) {}
 
 double FairShareLedger::value(const Usage& u, Time now) const {
-  return window_ ? u.windowed.value_at(now, *window_) : u.decayed.value_at(now, lambda_);
+  if (!window_) return u.decayed.value_at(now, lambda_);
+  return window_fades_ ? u.windowed.linear_value_at(now, *window_)
+                       : u.windowed.value_at(now, *window_);
 }
 
 void FairShareLedger::add_rate(Usage& u, Time now, double delta) const {

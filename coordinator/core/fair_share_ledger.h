@@ -21,9 +21,11 @@ using AssociationIndex = std::uint32_t;
 
 class FairShareLedger {
  public:
-  // `window` set: usage is what ran within it, and half_life is unused.
+  // `window` set: usage is what ran within it (fading linearly over it with
+  // `window_fades`), and half_life is unused.
   explicit FairShareLedger(Duration half_life = Duration::days(14),
-                           std::optional<Duration> window = std::nullopt);
+                           std::optional<Duration> window = std::nullopt,
+                           bool window_fades = false);
 
   void set_account_shares(const std::string& account, double shares);
   void set_user_shares(const std::string& account, const std::string& user, double shares);
@@ -88,6 +90,7 @@ class FairShareLedger {
 
   double lambda_;
   std::optional<Duration> window_;
+  bool window_fades_ = false;
   double account_shares_total_ = 0;
   std::vector<Account> accounts_;
   std::vector<Association> associations_;

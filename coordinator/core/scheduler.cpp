@@ -14,7 +14,7 @@ namespace fairway {
 
 Scheduler::Scheduler(Config config)
     : config_(std::move(config)),
-      ledger_(config_.fairshare.half_life, config_.fairshare.window),
+      ledger_(config_.fairshare.half_life, config_.fairshare.window, config_.fairshare.window_fades),
       maxps_(config_.limits, config_.accounts),
       overuse_(config_),
       running_caps_(config_) {}

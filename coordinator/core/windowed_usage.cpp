@@ -37,6 +37,29 @@ double WindowedUsage::value_at(Time now, Duration window) const {
   return v < 0 ? 0.0 : v;
 }
 
+double WindowedUsage::linear_value_at(Time now, Duration window) const {
+  if (now < at_) now = at_;
+  const double w = static_cast<double>(window.count());
+  const double t = static_cast<double>(now.seconds());
+  const std::int64_t cutoff = now.seconds() - window.count();
+  double units = sum_, moment = moment_;
+  for (const Bucket& b : buckets_) {
+    if (b.index * kB >= cutoff) break;
+    units -= b.units;
+    moment -= b.moment;
+  }
+  // sum of u x (1 - (t - s) / w) = units x (1 - t / w) + moment / w.
+  double v = units * (1.0 - t / w) + moment / w;
+  // Accrual not yet in buckets, at a constant rate over [from, t]: the integral of the
+  // weight over that span.
+  const std::int64_t from = std::max(at_.seconds(), cutoff);
+  if (now.seconds() > from) {
+    const double d = static_cast<double>(now.seconds() - from);
+    v += rate_ * (d - d * d / (2.0 * w));
+  }
+  return v < 0 ? 0.0 : v;
+}
+
 void WindowedUsage::advance(Time now, Duration window) {
   if (now <= at_) return;
   if (rate_ != 0) {
@@ -48,12 +71,15 @@ void WindowedUsage::advance(Time now, Duration window) {
       const std::int64_t index = floor_div(t, kB);
       const std::int64_t next = std::min(end, (index + 1) * kB);
       const double units = rate_ * static_cast<double>(next - t);
+      const double moment = units * (static_cast<double>(t) + static_cast<double>(next)) / 2.0;
       if (!buckets_.empty() && buckets_.back().index == index) {
         buckets_.back().units += units;
+        buckets_.back().moment += moment;
       } else {
-        buckets_.push_back({index, units});
+        buckets_.push_back({index, units, moment});
       }
       sum_ += units;
+      moment_ += moment;
       t = next;
     }
   }
@@ -61,9 +87,10 @@ void WindowedUsage::advance(Time now, Duration window) {
   const std::int64_t cutoff = now.seconds() - window.count();
   while (!buckets_.empty() && expired_fraction(buckets_.front().index, cutoff) == 1.0) {
     sum_ -= buckets_.front().units;
+    moment_ -= buckets_.front().moment;
     buckets_.pop_front();
   }
-  if (buckets_.empty()) sum_ = 0;  // no drift from subtracting what was added
+  if (buckets_.empty()) sum_ = moment_ = 0;  // no drift from subtracting what was added
 }
 
 void WindowedUsage::add_rate(Time now, double delta, Duration window) {

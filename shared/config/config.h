@@ -99,6 +99,10 @@ struct FairShareConfig {
   // Set: usage is exactly what ran within the last `window` (1-hour buckets), and
   // half_life is unused.
   std::optional<Duration> window;
+  // With a window: false, usage inside it counts in full; true, each unit counts
+  // 1 - age / window, fading to nothing at the window's end (Kebnekaise: "decays gradually
+  // over 50 days, meaning that jobs older than 50 days does not count").
+  bool window_fades = false;
   FairShareMode mode = FairShareMode::kClassic;
   // Set: the fair-share priority term is Titan-style minutes instead of the classic
   // weight x 2^(-usage/shares).

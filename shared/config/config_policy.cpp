@@ -170,7 +170,7 @@ Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg
   if (!tbl) return std::unexpected(tbl.error());
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
-  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life", "target_share", "window", "mode"}));
+  FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life", "target_share", "window", "window_weight", "mode"}));
   FAIRWAY_TRY(r.read_time(t, "half_life", "fairshare", true, cfg.fairshare.half_life));
   FAIRWAY_TRY(parse_fairshare_factors(r, t, cfg));
   auto target = r.sub_table(t, "target_share", "fairshare");

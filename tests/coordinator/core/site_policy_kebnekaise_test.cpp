@@ -39,16 +39,21 @@ TEST(Kebnekaise, PriorityIsAMillionTimesTheFairShareFactorWithNoAge) {
   EXPECT_LT(heavy->priority.total, light->priority.total);
 }
 
-// "The fairshare weight decays gradually over 50 days": usage counts in full for 50 days
-// (an exact window), then not at all.
-TEST(Kebnekaise, UsageCountsForFiftyDays) {
+// "The fairshare weight decays gradually over 50 days, meaning that jobs older than 50
+// days does not count": usage fades linearly, counting half after 25 days and nothing
+// after 50.
+TEST(Kebnekaise, UsageDecaysGraduallyOverFiftyDays) {
   auto s = kebnekaise();
   ASSERT_TRUE(s->submit(job(1, "u", "p1", 28, 3600), T(0)));
   s->schedule(T(0));
   ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(3600)));
   const auto a = s->job(JobId(1))->association;
-  EXPECT_DOUBLE_EQ(s->fair_share().user_usage(a, T(3600)), 28.0 * 3600);
-  EXPECT_DOUBLE_EQ(s->fair_share().user_usage(a, T(50 * kDay)), 28.0 * 3600);
+  const double used = 28.0 * 3600;
+  const double w = 50.0 * kDay;
+  // Its mean age at the end is half an hour.
+  EXPECT_NEAR(s->fair_share().user_usage(a, T(3600)), used * (1 - 1800 / w), 1e-6);
+  EXPECT_NEAR(s->fair_share().user_usage(a, T(25 * kDay + 1800)), used * 0.5, 1e-6);
+  EXPECT_NEAR(s->fair_share().user_usage(a, T(40 * kDay + 1800)), used * 0.2, 1e-6);
   EXPECT_DOUBLE_EQ(s->fair_share().user_usage(a, T(3600 + 50 * kDay)), 0.0);
 }
 

@@ -44,6 +44,34 @@ TEST(WindowedUsage, ErrorIsAtMostOneBucket) {
   EXPECT_DOUBLE_EQ(u.value_at(T(1800 + kHour + kW + kHour), kWindow), 0.0);
 }
 
+// Linear fading: weight 1 - age / window, exact for usage inside the window.
+TEST(WindowedUsage, LinearWeightFadesToNothingOverTheWindow) {
+  WindowedUsage u;
+  u.add_rate(T(0), 10, kWindow);
+  u.add_rate(T(2 * kHour), -10, kWindow);
+  // 72,000 units accrued over [0, 2 h]; their mean age at 2 h is 1 h.
+  const double at_end = 72000.0 * (1.0 - static_cast<double>(kHour) / static_cast<double>(kW));
+  EXPECT_NEAR(u.linear_value_at(T(2 * kHour), kWindow), at_end, 1e-6);
+  // Half a window later (mean age W/2 + 1 h) it counts a little under half.
+  const double half = 72000.0 * (0.5 - static_cast<double>(kHour) / static_cast<double>(kW));
+  EXPECT_NEAR(u.linear_value_at(T(kW / 2 + 2 * kHour), kWindow), half, 1e-6);
+  EXPECT_DOUBLE_EQ(u.linear_value_at(T(kW + 2 * kHour), kWindow), 0.0);
+}
+
+TEST(WindowedUsage, LinearWeightOfRunningUsageIsItsIntegral) {
+  WindowedUsage u;
+  u.add_rate(T(0), 1, kWindow);
+  // Running since 0 at rate 1: the integral of 1 - (t - s) / W over [0, t] = t - t^2 / 2W.
+  const double t = static_cast<double>(10 * kHour);
+  const double w = static_cast<double>(kW);
+  EXPECT_NEAR(u.linear_value_at(T(10 * kHour), kWindow), t - t * t / (2 * w), 1e-6);
+  u.add_rate(T(10 * kHour), 0.5, kWindow);  // into buckets; same value
+  EXPECT_NEAR(u.linear_value_at(T(10 * kHour), kWindow), t - t * t / (2 * w), 1e-6);
+  // After a whole window at rate 1 the weighted usage settles at W / 2.
+  u.add_rate(T(kW + 10 * kHour), -0.5, kWindow);
+  EXPECT_NEAR(u.linear_value_at(T(3 * kW), kWindow), w / 2, kHour);
+}
+
 TEST(WindowedUsage, QueriesBeforeTheLastChangeSeeTheLastChange) {
   WindowedUsage u;
   u.add_rate(T(100), 1, kWindow);

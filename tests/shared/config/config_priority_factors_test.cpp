@@ -68,6 +68,16 @@ TEST(ConfigPriorityFactors, QueueTargetPerQos) {
   EXPECT_TRUE(c.priority.queue_target_time.is_infinite());
 }
 
+TEST(ConfigPriorityFactors, WindowWeight) {
+  EXPECT_TRUE(parse_ok(with_node("[fairshare]\nwindow = \"50d\"\nwindow_weight = \"linear\"\n"))
+                  .fairshare.window_fades);
+  EXPECT_FALSE(parse_ok(with_node("[fairshare]\nwindow = \"8w\"\n")).fairshare.window_fades);
+  EXPECT_CONTAINS(parse_error(with_node("[fairshare]\nwindow = \"8w\"\nwindow_weight = \"cubic\"\n")),
+                  "fairshare.window_weight: invalid value 'cubic' (expected flat or linear)");
+  EXPECT_CONTAINS(parse_error(with_node("[fairshare]\nwindow_weight = \"linear\"\n")),
+                  "fairshare.window_weight: is set but fairshare.window is not");
+}
+
 TEST(ConfigPriorityFactors, FairShareWindowAndMode) {
   const Config c = parse_ok(with_node("[fairshare]\nwindow = \"8w\"\nmode = \"fair_tree\"\n"));
   ASSERT_TRUE(c.fairshare.window.has_value());
