@@ -226,7 +226,8 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
     const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
     if (a.cores != 0 || a.gpus != 0) j.partition_amounts.emplace_back(pi, a);
   }
-  double rate = config_.billing.cpu * static_cast<double>(alloc.total_cores());
+  const bool cores_billed = config_.billing.gpu_jobs_bill_cores || alloc.total_gpus() == 0;
+  double rate = cores_billed ? config_.billing.cpu * static_cast<double>(alloc.total_cores()) : 0.0;
   for (const auto& na : alloc.nodes) {
     for (std::int32_t g : na.gpus) {
       const auto& type = cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type;

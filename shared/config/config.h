@@ -112,6 +112,10 @@ struct FairShareConfig {
 struct BillingConfig {
   double cpu = 1.0;                    // billing units per core-second
   std::map<std::string, double> gpu;   // units per GPU-second by GPU type; absent types: 0
+  // False: a job holding GPUs is billed for its GPUs only, the cores that come with them
+  // are part of the card's price (Kebnekaise: "accounted for 2 GPU-hours/hour if you ask
+  // for 1 V100").
+  bool gpu_jobs_bill_cores = true;
 };
 
 struct PartitionConfig {

@@ -198,8 +198,9 @@ Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) 
   if (!tbl) return std::unexpected(tbl.error());
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
-  FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu"}));
+  FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu", "gpu_jobs_bill_cores"}));
   FAIRWAY_TRY(r.read_number(t, "cpu", "billing", false, cfg.billing.cpu));
+  FAIRWAY_TRY(r.read_bool(t, "gpu_jobs_bill_cores", "billing", cfg.billing.gpu_jobs_bill_cores));
   auto gpu = r.sub_table(t, "gpu", "billing");
   if (!gpu) return std::unexpected(gpu.error());
   if (*gpu == nullptr) return ok_status();

@@ -97,7 +97,9 @@ TEST(Kebnekaise, WholeNodesAboveOneNode) {
   EXPECT_DOUBLE_EQ(big->billing_rate, 56.0) << "accounted as two whole nodes";
 }
 
-// V100 = 2 and A100 = 6 GPU-hours per hour, on top of the cores.
+// "Your project will be accounted for 2 GPU-hours/hour if you ask for 1 V100", "6 GPU-hours
+// /hour if you ask for 1 A100": the card's socket of cores comes with it, unbilled; a CPU
+// job is billed per core.
 TEST(Kebnekaise, GpusAreBilledByModel) {
   auto s = kebnekaise();
   JobSpec v = job(1, "u", "p1", 14, 3600);
@@ -110,8 +112,11 @@ TEST(Kebnekaise, GpusAreBilledByModel) {
   ASSERT_TRUE(s->submit(v, T(0)));
   ASSERT_TRUE(s->submit(a, T(0)));
   s->schedule(T(0));
-  EXPECT_DOUBLE_EQ(s->job(JobId(1))->billing_rate, 14.0 + 2.0);
-  EXPECT_DOUBLE_EQ(s->job(JobId(2))->billing_rate, 24.0 + 6.0);
+  ASSERT_TRUE(s->submit(job(3, "u", "p1", 10, 3600), T(0)));
+  s->schedule(T(0));
+  EXPECT_DOUBLE_EQ(s->job(JobId(1))->billing_rate, 2.0);
+  EXPECT_DOUBLE_EQ(s->job(JobId(2))->billing_rate, 6.0);
+  EXPECT_DOUBLE_EQ(s->job(JobId(3))->billing_rate, 10.0);
 }
 
 // "The sum of the size (remaining-runtime * number-of-cores) of all running jobs must be
