@@ -1,5 +1,6 @@
 // Titan's allocation overuse policy (seed 000): which overuse tier an account is in, from
-// its lifetime usage (FairShareLedger) against its [[accounts]] allocation. The tier's
+// its usage in the current allocation period (FairShareLedger) against its [[accounts]]
+// allocation. The tier's
 // penalty feeds priority and its running cap RunningCaps. Immutable after construction.
 #pragma once
 

@@ -5,12 +5,13 @@
 namespace fairway {
 
 FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> window,
-                                 bool window_fades)
+                                 bool window_fades, CalendarPeriod allocation_period)
     : lambda_(half_life.is_infinite() || half_life.count() <= 0
                   ? 0.0
                   : std::log(2.0) / static_cast<double>(half_life.count())),
       window_(window),
-      window_fades_(window_fades) {}
+      window_fades_(window_fades),
+      allocation_period_(allocation_period) {}
 
 double FairShareLedger::value(const Usage& u, Time now) const {
   if (!window_) return u.decayed.value_at(now, lambda_);
@@ -69,7 +70,7 @@ void FairShareLedger::start_usage(AssociationIndex a, double units_per_second, T
   add_rate(as.usage, now, units_per_second);
   Account& acct = accounts_[as.account];
   add_rate(acct.usage, now, units_per_second);
-  acct.lifetime.add_rate(now, units_per_second, 0.0);
+  acct.allocation_usage.add_rate(now, units_per_second, allocation_period_);
   add_rate(total_, now, units_per_second);
 }
 
@@ -87,8 +88,8 @@ double FairShareLedger::account_usage(AssociationIndex a, Time now) const {
 
 double FairShareLedger::total_usage(Time now) const { return value(total_, now); }
 
-double FairShareLedger::account_lifetime_usage(AssociationIndex a, Time now) const {
-  return accounts_[associations_[a].account].lifetime.value_at(now, 0.0);
+double FairShareLedger::account_allocation_usage(AssociationIndex a, Time now) const {
+  return accounts_[associations_[a].account].allocation_usage.value_at(now, allocation_period_);
 }
 
 double FairShareLedger::normalized_shares(AssociationIndex a) const {

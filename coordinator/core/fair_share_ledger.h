@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "coordinator/core/decayed_usage.h"
+#include "coordinator/core/period_usage.h"
 #include "coordinator/core/windowed_usage.h"
 #include "shared/base/time.h"
 
@@ -25,7 +26,8 @@ class FairShareLedger {
   // `window_fades`), and half_life is unused.
   explicit FairShareLedger(Duration half_life = Duration::days(14),
                            std::optional<Duration> window = std::nullopt,
-                           bool window_fades = false);
+                           bool window_fades = false,
+                           CalendarPeriod allocation_period = CalendarPeriod::kNone);
 
   void set_account_shares(const std::string& account, double shares);
   void set_user_shares(const std::string& account, const std::string& user, double shares);
@@ -39,9 +41,10 @@ class FairShareLedger {
   double user_usage(AssociationIndex a, Time now) const;
   double account_usage(AssociationIndex a, Time now) const;
   double total_usage(Time now) const;
-  // Everything the association's account ever used, neither decayed nor windowed: what
-  // allocation overuse compares with the account's allocation.
-  double account_lifetime_usage(AssociationIndex a, Time now) const;
+  // What the association's account used since its allocation period began (all time
+  // without a period), neither decayed nor windowed: what allocation overuse compares
+  // with the account's allocation.
+  double account_allocation_usage(AssociationIndex a, Time now) const;
 
   // Normalised share of the machine promised to the association (account share of all
   // accounts times user share within the account), in (0, 1].
@@ -76,7 +79,7 @@ class FairShareLedger {
     double shares = 1;
     double user_shares_total = 0;
     Usage usage;
-    DecayedUsage lifetime;  // lambda 0: a plain integral
+    PeriodUsage allocation_usage;
   };
   struct Association {
     std::uint32_t account;
@@ -91,6 +94,7 @@ class FairShareLedger {
   double lambda_;
   std::optional<Duration> window_;
   bool window_fades_ = false;
+  CalendarPeriod allocation_period_ = CalendarPeriod::kNone;
   double account_shares_total_ = 0;
   std::vector<Account> accounts_;
   std::vector<Association> associations_;

@@ -14,7 +14,8 @@ namespace fairway {
 
 Scheduler::Scheduler(Config config)
     : config_(std::move(config)),
-      ledger_(config_.fairshare.half_life, config_.fairshare.window, config_.fairshare.window_fades),
+      ledger_(config_.fairshare.half_life, config_.fairshare.window, config_.fairshare.window_fades,
+              config_.billing.allocation_period),
       maxps_(config_.limits, config_.accounts),
       overuse_(config_),
       running_caps_(config_) {}
@@ -338,7 +339,7 @@ PassResult Scheduler::schedule(Time now) {
     if (j->node_bin) in.node_bin_boost = config_.node_bins[*j->node_bin].aging_boost;
     j->overuse_tier.reset();
     if (overuse_.enabled()) {
-      j->overuse_tier = overuse_.tier(j->spec.account, ledger_.account_lifetime_usage(j->association, now));
+      j->overuse_tier = overuse_.tier(j->spec.account, ledger_.account_allocation_usage(j->association, now));
       if (j->overuse_tier) in.overuse_penalty = overuse_.tier_config(*j->overuse_tier).priority_penalty;
     }
     if (target) {

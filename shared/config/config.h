@@ -10,6 +10,7 @@
 
 #include "shared/base/result.h"
 #include "shared/base/time.h"
+#include "shared/base/calendar_period.h"
 #include "shared/config/placement_config.h"
 #include "shared/model/topology.h"
 
@@ -116,6 +117,9 @@ struct BillingConfig {
   // are part of the card's price (Kebnekaise: "accounted for 2 GPU-hours/hour if you ask
   // for 1 V100").
   bool gpu_jobs_bill_cores = true;
+  // When [[accounts]] allocations renew: the usage allocation overuse compares with an
+  // allocation counts from the start of the current period (UTC). kNone: all time.
+  CalendarPeriod allocation_period = CalendarPeriod::kNone;
 };
 
 struct PartitionConfig {

@@ -198,9 +198,26 @@ Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) 
   if (!tbl) return std::unexpected(tbl.error());
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
-  FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu", "gpu_jobs_bill_cores"}));
+  FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu", "gpu_jobs_bill_cores",
+                                          "allocation_period"}));
   FAIRWAY_TRY(r.read_number(t, "cpu", "billing", false, cfg.billing.cpu));
   FAIRWAY_TRY(r.read_bool(t, "gpu_jobs_bill_cores", "billing", cfg.billing.gpu_jobs_bill_cores));
+  if (t.contains("allocation_period")) {
+    std::string period;
+    FAIRWAY_TRY(r.read_string(t, "allocation_period", "billing", period));
+    bool known = false;
+    for (CalendarPeriod p : {CalendarPeriod::kNone, CalendarPeriod::kMonth,
+                             CalendarPeriod::kQuarter, CalendarPeriod::kYear}) {
+      if (period == to_string(p)) {
+        cfg.billing.allocation_period = p;
+        known = true;
+      }
+    }
+    if (!known) {
+      return r.fail("billing.allocation_period",
+                    "invalid value '" + period + "' (expected none, month, quarter or year)");
+    }
+  }
   auto gpu = r.sub_table(t, "gpu", "billing");
   if (!gpu) return std::unexpected(gpu.error());
   if (*gpu == nullptr) return ok_status();

@@ -75,7 +75,7 @@ TEST(FairShareLedger, WindowForgetsUsageOlderThanTheWindow) {
   EXPECT_DOUBLE_EQ(l.user_usage(a, later), 0);
   EXPECT_DOUBLE_EQ(l.total_usage(later), 3600);
   EXPECT_DOUBLE_EQ(l.factor(a, later), 1.0);
-  EXPECT_DOUBLE_EQ(l.account_lifetime_usage(a, later), 7200);
+  EXPECT_DOUBLE_EQ(l.account_allocation_usage(a, later), 7200);
 }
 
 }  // namespace

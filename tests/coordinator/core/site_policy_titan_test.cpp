@@ -176,6 +176,29 @@ TEST(Titan, AllocationOveruseTiers) {
   EXPECT_EQ(waiting->why.codes(), "OveruseRunningLimit");
 }
 
+// Overuse counts within the allocation year: a project far over its allocation in
+// December starts January with a clean slate.
+TEST(Titan, OveruseResetsWithTheAllocationYear) {
+  Config c = testing::profile("titan");
+  AccountConfig far;
+  far.name = "far";
+  far.allocation = 10.0;  // core-hours; the job below uses 16
+  c.accounts.push_back(far);
+  auto s = testing::make(c);
+  const std::int64_t dec31 = 1767225600 - 86400;  // 2025-12-31T00:00:00Z
+  ASSERT_TRUE(s->submit(job(1, "u", "far", 16, 3600), T(dec31)));
+  s->schedule(T(dec31));
+  ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(dec31 + 3600)));
+  // Another project fills all but 688 nodes for a day; job 2 (1,000 nodes) waits.
+  ASSERT_TRUE(s->submit(job(3, "o", "other", 16 * 18000, 86400), T(dec31 + 3600)));
+  ASSERT_TRUE(s->submit(job(2, "u", "far", 16 * 1000, 3600), T(dec31 + 3600)));
+  s->schedule(T(dec31 + 3600));
+  ASSERT_EQ(s->job(JobId(2))->state, JobState::kPending);
+  EXPECT_DOUBLE_EQ(s->job(JobId(2))->priority.overuse, -365 * 1440) << "160 % in December";
+  s->schedule(T(dec31 + 86400));
+  EXPECT_DOUBLE_EQ(s->job(JobId(2))->priority.overuse, 0) << "a new allocation year";
+}
+
 // "The 8-week history of usage": usage older than 8 weeks no longer counts at all.
 TEST(Titan, FairShareForgetsUsageOlderThanEightWeeks) {
   auto s = with_history();
