@@ -43,8 +43,10 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   if (w.expansion_factor != 0) b.expansion = w.expansion_factor * expansion_factor(in.waited, in.time_limit);
   b.bypass = w.bypass * static_cast<double>(in.bypass_count);
   if (w.queue_target != 0) b.queue_target = w.queue_target * queue_target_factor(in.waited, in.queue_target_time.value_or(w.queue_target_time));
+  b.resources = w.resources_per_core * static_cast<double>(in.cores) +
+                w.resources_per_gpu * static_cast<double>(in.gpus);
   b.total = b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse +
-            b.expansion + b.bypass + b.queue_target;
+            b.expansion + b.bypass + b.queue_target + b.resources;
   if (in.cap && b.total > *in.cap) b.total = *in.cap;
   return b;
 }
@@ -63,6 +65,7 @@ std::vector<PriorityTerm> priority_terms(const Config& config, const PriorityBre
       {{"expansion", b.expansion}, w.expansion_factor != 0},
       {{"bypass", b.bypass}, w.bypass != 0},
       {{"queue_target", b.queue_target}, w.queue_target != 0},
+      {{"resources", b.resources}, w.resources_per_core != 0 || w.resources_per_gpu != 0},
   };
   std::vector<PriorityTerm> out;
   for (const auto& [term, configured] : all) {

@@ -23,6 +23,7 @@ struct PriorityBreakdown {
   double expansion = 0;     // Maui: expansion factor
   double bypass = 0;        // Maui: bypass count
   double queue_target = 0;  // Maui: target queue time
+  double resources = 0;     // Maui: resources requested
   double total = 0;
 };
 
@@ -38,6 +39,8 @@ struct PriorityInputs {
   std::optional<double> cap;  // the QOS's ceiling on the total, if any
   Duration time_limit;        // for the expansion factor; 0 counts as 1 second
   std::int64_t bypass_count = 0;
+  std::int64_t cores = 0;  // requested, for the resources term
+  std::int64_t gpus = 0;
   Duration node_bin_boost;   // apparent extra waiting, weighted like age (never capped)
   Duration overuse_penalty;  // apparent lost waiting, weighted like age
   // The job's QOS target queue time, when its QOS sets one; else the weights' global one.

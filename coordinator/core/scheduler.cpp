@@ -336,6 +336,8 @@ PassResult Scheduler::schedule(Time now) {
                                          : 0.0;
     in.time_limit = j->spec.time_limit;
     in.bypass_count = j->bypass_count;
+    in.cores = j->spec.resources.total_cores();
+    in.gpus = j->spec.resources.total_gpus();
     if (j->node_bin) in.node_bin_boost = config_.node_bins[*j->node_bin].aging_boost;
     j->overuse_tier.reset();
     if (overuse_.enabled()) {

@@ -53,6 +53,10 @@ struct PriorityWeights {
   // Maui factors (seed 002). x (wait + time limit) / time limit.
   double expansion_factor = 0.0;
   double bypass = 0.0;  // x times a lower-priority job started while this one waited
+  // Maui's "resources requested": points per core and per GPU the job asks for (an
+  // absolute count, where `size` is a fraction of the partition).
+  double resources_per_core = 0.0;
+  double resources_per_gpu = 0.0;
   // x (e^(4 w / T) - 1) / (e^4 - 1), w = wait capped at 2T, T = queue_target_time:
   // 0 at no wait, 1 at the target, growing exponentially (about 55 at 2T).
   double queue_target = 0.0;

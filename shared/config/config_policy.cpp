@@ -154,7 +154,8 @@ Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg)
   const char* p = "priority";
   FAIRWAY_TRY(r.check_keys(t, p, {"age_per_minute", "age_cap", "fairshare", "size", "partition",
                                   "qos", "expansion_factor", "bypass", "queue_target",
-                                  "queue_target_time", "age_from"}));
+                                  "queue_target_time", "age_from", "resources_per_core",
+                                  "resources_per_gpu"}));
   PriorityWeights& w = cfg.priority;
   FAIRWAY_TRY(r.read_number(t, "age_per_minute", p, false, w.age_per_minute));
   FAIRWAY_TRY(r.read_time(t, "age_cap", p, false, w.age_cap));

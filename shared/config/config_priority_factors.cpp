@@ -27,6 +27,8 @@ Status parse_priority_factors(const TomlReader& r, const toml::table& t, Config&
   PriorityWeights& w = cfg.priority;
   FAIRWAY_TRY(r.read_number(t, "expansion_factor", p, false, w.expansion_factor));
   FAIRWAY_TRY(r.read_number(t, "bypass", p, false, w.bypass));
+  FAIRWAY_TRY(r.read_number(t, "resources_per_core", p, false, w.resources_per_core));
+  FAIRWAY_TRY(r.read_number(t, "resources_per_gpu", p, false, w.resources_per_gpu));
   FAIRWAY_TRY(r.read_number(t, "queue_target", p, false, w.queue_target));
   FAIRWAY_TRY(r.read_time(t, "queue_target_time", p, true, w.queue_target_time));
   const bool some_qos_target = std::any_of(cfg.qos.begin(), cfg.qos.end(), [](const QosConfig& q) {

@@ -98,7 +98,19 @@ TEST(Priority, TermsListEveryFactorTheProfileUsesEvenAtZero) {
             "age fairshare partition node_bin overuse ");
   // Akka: Maui's expansion factor and bypass count.
   const std::string akka = term_names(testing::profile("hpc2n-akka"), PriorityBreakdown{});
-  EXPECT_NE(akka.find("expansion bypass "), std::string::npos) << akka;
+  EXPECT_NE(akka.find("expansion bypass resources "), std::string::npos) << akka;
+}
+
+TEST(Priority, ResourcesRequestedCountCoresAndGpus) {
+  PriorityWeights w;
+  w.resources_per_core = 1;
+  w.resources_per_gpu = 50;
+  PriorityInputs in;
+  in.cores = 28;
+  in.gpus = 2;
+  const PriorityBreakdown b = compute_priority(w, in);
+  EXPECT_DOUBLE_EQ(b.resources, 128);
+  EXPECT_DOUBLE_EQ(b.total, b.resources);
 }
 
 TEST(Priority, AnUnconfiguredTermShowsOnlyWhenItCounts) {
