@@ -15,10 +15,14 @@ NetContext::~NetContext() = default;
 
 struct MessageSocket::Impl {
   Impl(zmq::context_t& ctx, zmq::socket_type type, std::string ep)
-      : socket(ctx, type), endpoint(std::move(ep)), router(type == zmq::socket_type::router) {}
+      : socket(ctx, type),
+        endpoint(std::move(ep)),
+        router(type == zmq::socket_type::router),
+        ipc(router && endpoint.starts_with("ipc://")) {}
   zmq::socket_t socket;
   std::string endpoint;
   bool router;
+  bool ipc;  // a ROUTER on a Unix socket: the kernel tells who each peer is
   std::uint64_t dropped = 0;
 };
 
@@ -91,6 +95,11 @@ std::optional<Inbound> MessageSocket::receive() {
           in.peer = m.to_string();
         } else if (parts + 1 == parts_expected) {
           in.frame = m.to_string();
+          if (impl_->ipc) {
+            if (const char* address = zmq_msg_gets(m.handle(), "Peer-Address")) {
+              in.credentials = parse_ipc_peer_address(address);
+            }
+          }
         }
         ++parts;
       }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "shared/base/result.h"
+#include "shared/net/peer_credentials.h"
 
 namespace fairway::net {
 
@@ -31,6 +32,8 @@ class NetContext {
 struct Inbound {
   std::string peer;   // the sender's identity (ROUTER); empty on a DEALER
   std::string frame;  // one complete, not yet decoded Fairway frame
+  // The sending process's uid/gid as the kernel reports them: set on ipc:// ROUTERs only.
+  std::optional<PeerCredentials> credentials;
 };
 
 class MessageSocket {

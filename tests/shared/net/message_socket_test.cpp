@@ -65,6 +65,51 @@ TEST(MessageSocket, DealerAndRouterExchangeFramesByIdentity) {
   EXPECT_TRUE(reply->peer.empty());
 }
 
+// The kernel names an ipc peer: a process cannot claim another uid on a local socket.
+TEST(MessageSocket, AnIpcRouterKnowsEachSendersUidFromTheKernel) {
+  TempDir dir;
+  NetContext ctx;
+  auto router = MessageSocket::bind_router(ctx, dir.endpoint("r"));
+  ASSERT_TRUE(router);
+  auto dealer = MessageSocket::connect_dealer(ctx, dir.endpoint("r"), "");
+  ASSERT_TRUE(dealer);
+  ASSERT_TRUE(dealer->send("who"));
+  auto in = receive_within(*router, 2s);
+  ASSERT_TRUE(in);
+  ASSERT_TRUE(in->credentials);
+  EXPECT_EQ(in->credentials->uid, getuid());
+  EXPECT_EQ(in->credentials->gid, getgid());
+  EXPECT_EQ(in->credentials->pid, getpid());
+}
+
+TEST(MessageSocket, ATcpRouterHasNoPeerCredentials) {
+  NetContext ctx;
+  auto router = MessageSocket::bind_router(ctx, "tcp://127.0.0.1:*");
+  ASSERT_TRUE(router);
+  // The bound port: ask ZeroMQ through a DEALER connecting to what the router reports.
+  void* raw = router->handle();
+  char ep[256];
+  std::size_t len = sizeof ep;
+  ASSERT_EQ(zmq_getsockopt(raw, ZMQ_LAST_ENDPOINT, ep, &len), 0);
+  auto dealer = MessageSocket::connect_dealer(ctx, ep, "");
+  ASSERT_TRUE(dealer);
+  ASSERT_TRUE(dealer->send("who"));
+  auto in = receive_within(*router, 2s);
+  ASSERT_TRUE(in);
+  EXPECT_FALSE(in->credentials);
+}
+
+TEST(PeerCredentials, ParsesLibzmqIpcAddressesOnly) {
+  EXPECT_EQ(parse_ipc_peer_address("localhost:1000:100:4242"), (PeerCredentials{1000, 100, 4242}));
+  EXPECT_EQ(parse_ipc_peer_address("::1:0:0:7"), (PeerCredentials{0, 0, 7}));
+  EXPECT_FALSE(parse_ipc_peer_address("127.0.0.1"));
+  EXPECT_FALSE(parse_ipc_peer_address("localhost:x:100:4242"));
+  EXPECT_FALSE(parse_ipc_peer_address("localhost:1000:100:"));
+  EXPECT_FALSE(parse_ipc_peer_address("localhost:99999999999:100:1"));
+  EXPECT_FALSE(parse_ipc_peer_address("localhost:1:-1:1"));
+  EXPECT_FALSE(parse_ipc_peer_address(""));
+}
+
 TEST(MessageSocket, SendingToAnUnknownPeerIsAnErrorNotAHang) {
   TempDir dir;
   NetContext ctx;
