@@ -16,6 +16,9 @@ enum class ErrorCode {
   kResourceExhausted,
   kIo,
   kInternal,
+  // Appended (wire values are the order): who asks may not do this, or is not proven.
+  kPermissionDenied,
+  kUnavailable,  // a service we depend on (munged, the store) cannot be reached now
 };
 
 struct Error {

@@ -89,7 +89,7 @@ void put_program(Packer& pk, const JobProgram& p) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(10 + kProgramKeys);
+  pk.pack_map(10 + kProgramKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -101,6 +101,8 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_kv(pk, "nodelist", m.nodelist);
   put_kv(pk, "partition", std::string_view(m.partition));
   put_kv(pk, "restarts", m.restarts);
+  if (m.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*m.uid));
+  if (m.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*m.gid));
 }
 
 void encode_payload(Packer& pk, const SignalJob& m) {
@@ -143,7 +145,7 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(14 + kProgramKeys);
+  pk.pack_map(14 + kProgramKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
   put_kv(pk, "user", std::string_view(s.user));
@@ -158,12 +160,25 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "requeue", s.requeue);
   put_kv(pk, "interactive", s.interactive);
   put_kv(pk, "hold", s.hold);
+  if (s.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*s.uid));
+  if (s.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*s.gid));
   put_program(pk, m.program);
 }
 
 namespace {
 
 // ---- decoding: each reader fills what it can; the caller checks the sticky error once.
+
+// A uid or gid: optional (older peers and stored rows lack it), else a 32-bit id.
+std::optional<std::uint32_t> read_id(MapReader& r, std::string_view key) {
+  const auto v = r.opt_i64(key);
+  if (!v) return std::nullopt;
+  if (*v < 0 || *v > 0xFFFFFFFE) {
+    r.errors().fail(r.path_of(key), "not a valid id: " + std::to_string(*v));
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(*v);
+}
 
 NodeTopology read_topology(MapReader r) {
   NodeTopology t;
@@ -260,6 +275,8 @@ LaunchJob read_launch(MapReader& r) {
   m.nodelist = r.str_list("nodelist");
   m.partition = r.str("partition");
   m.restarts = r.i32("restarts", 0);
+  m.uid = read_id(r, "uid");
+  m.gid = read_id(r, "gid");
   return m;
 }
 
@@ -285,7 +302,7 @@ AuthenticatedRequest read_authenticated_request(MapReader& r) {
 ErrorReply read_error_reply(MapReader& r) {
   ErrorReply m;
   const std::int32_t code = r.i32("code", 0);
-  if (!r.failed() && code > static_cast<std::int32_t>(ErrorCode::kInternal)) {
+  if (!r.failed() && code > static_cast<std::int32_t>(ErrorCode::kUnavailable)) {
     r.errors().fail(r.path_of("code"), "unknown error code " + std::to_string(code));
   }
   m.code = static_cast<ErrorCode>(code);
@@ -312,6 +329,8 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.requeue = r.boolean("requeue");
   s.interactive = r.boolean("interactive");
   s.hold = r.boolean("hold");
+  s.uid = read_id(r, "uid");
+  s.gid = read_id(r, "gid");
   m.program = read_program(r);
   return m;
 }

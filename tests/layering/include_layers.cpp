@@ -24,13 +24,15 @@ const std::map<std::string, std::set<std::string>>& layer_table() {
       {"shared/wire", {"shared/base", "shared/model"}},
       {"shared/net", {"shared/base", "shared/model", "shared/wire"}},
       {"shared/systemd", {"shared/base"}},
+      {"shared/auth", {"shared/base"}},
       {"coordinator/core", {"shared/base", "shared/model", "shared/config"}},
       {"coordinator/sim", {"coordinator/core", "shared/base", "shared/model", "shared/config"}},
       {"coordinator/daemon",
        {"coordinator/core", "shared/base", "shared/model", "shared/config", "shared/wire",
-        "shared/net", "shared/systemd"}},
+        "shared/net", "shared/systemd", "shared/auth"}},
       {"coordinator/cli",
-       {"shared/base", "shared/model", "shared/config", "shared/wire", "shared/net"}},
+       {"shared/base", "shared/model", "shared/config", "shared/wire", "shared/net",
+        "shared/auth"}},
       {"agent/core", {"shared/base", "shared/model", "shared/config"}},
       {"agent/os", {"agent/core", "shared/base", "shared/model", "shared/wire"}},
       {"agent/daemon",
@@ -53,6 +55,7 @@ const std::vector<OwnedHeader>& owned_headers() {
       {std::regex(R"(^sqlite3\.h$)"), {"coordinator/daemon"}},
       {std::regex(R"(^systemd/.*)"), {"shared/systemd"}},
       {std::regex(R"(^munge\.h$)"), {"shared/auth"}},
+      {std::regex(R"(^sodium(\.h|/.*)$)"), {"shared/auth"}},
   };
   return owned;
 }
