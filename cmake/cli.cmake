@@ -8,4 +8,5 @@ target_link_libraries(fairway_cli PUBLIC fairway_wire fairway_config_io
   PRIVATE fairway_warnings nlohmann_json::nlohmann_json)
 
 add_executable(fairway coordinator/cli/main.cpp)
-target_link_libraries(fairway PRIVATE fairway_cli fairway_net fairway_warnings CLI11::CLI11)
+target_link_libraries(fairway PRIVATE fairway_cli fairway_net fairway_auth fairway_warnings
+  CLI11::CLI11)

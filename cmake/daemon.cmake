@@ -7,8 +7,8 @@ file(GLOB fairway_daemon_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/coor
 list(FILTER fairway_daemon_srcs EXCLUDE REGEX ".*/main\\.cpp$")
 add_library(fairway_daemon STATIC ${fairway_daemon_srcs})
 target_include_directories(fairway_daemon PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(fairway_daemon PUBLIC fairway_core fairway_wire fairway_model PkgConfig::SQLITE3
-  PRIVATE fairway_warnings)
+target_link_libraries(fairway_daemon PUBLIC fairway_core fairway_wire fairway_model fairway_net
+  fairway_auth PkgConfig::SQLITE3 PRIVATE fairway_warnings)
 
 add_executable(fairway-coordinator coordinator/daemon/main.cpp)
 target_link_libraries(fairway-coordinator PRIVATE fairway_daemon fairway_net fairway_config_io

@@ -6,6 +6,8 @@ LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string nod
   LaunchRequest r;
   r.job = launch.job;
   r.user = launch.user;
+  r.uid = launch.uid;
+  r.gid = launch.gid;
   r.account = launch.account;
   r.name = launch.name;
   r.program = launch.program;

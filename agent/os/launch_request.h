@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace fairway::agent {
 struct LaunchRequest {
   JobId job;
   std::string user;       // the job runs as this user; looked up with getpwnam_r
+  // The uid/gid the coordinator authenticated for the submitter: `user` must be this uid
+  // here, and the job gets this primary gid. Unset: `user`'s own (jobs from before).
+  std::optional<std::uint32_t> uid;
+  std::optional<std::uint32_t> gid;
   std::string account;    // SLURM_JOB_ACCOUNT
   std::string partition;  // SLURM_JOB_PARTITION
   std::string name;       // FAIRWAY_JOB_NAME, SLURM_JOB_NAME

@@ -1,5 +1,6 @@
 #include "agent/os/process_launcher.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -290,6 +291,21 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
   if (auto ok = validate(request); !ok) return std::unexpected(ok.error());
   auto user = look_up_job_user(request.user);
   if (!user) return std::unexpected(user.error().with_context("job " + std::to_string(request.job.value())));
+  // The coordinator proved who submitted: a name that is another uid on this node (an
+  // NSS mismatch, or a forged launch) must not run as whoever has that name here.
+  if (request.uid && *request.uid != user->uid) {
+    return make_error(ErrorCode::kPermissionDenied,
+                      who + "user '" + request.user + "' is uid " + std::to_string(user->uid) +
+                          " on this node, but the job was submitted by uid " +
+                          std::to_string(*request.uid));
+  }
+  if (request.gid && *request.gid != user->gid) {
+    // The submitter's primary group as authenticated; kept in the supplementary list too.
+    user->gid = *request.gid;
+    if (std::find(user->groups.begin(), user->groups.end(), user->gid) == user->groups.end()) {
+      user->groups.push_back(user->gid);
+    }
+  }
 
   ChildPlan plan;
   if (auto ok = choose_identity(request, *user, config_.allow_root_jobs, plan); !ok) {

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -16,7 +17,9 @@
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
+#include "shared/auth/munge_credential.h"
 #include "shared/net/request_client.h"
+#include "shared/wire/codec.h"
 
 namespace {
 
@@ -25,7 +28,15 @@ using namespace fairway::cli;
 
 constexpr std::chrono::milliseconds kReplyTimeout{5000};
 
+// munged's socket: FAIRWAY_MUNGE_SOCKET, else libmunge's default.
+std::string munge_socket() {
+  const char* s = std::getenv("FAIRWAY_MUNGE_SOCKET");
+  return s != nullptr ? s : "";
+}
+
 // Connects lazily, on the first request, so that usage errors never need a coordinator.
+// On a local ipc:// socket the kernel tells the coordinator who we are; over TCP each
+// request carries a MUNGE credential bound to its bytes.
 class LazyTransport {
  public:
   explicit LazyTransport(EndpointSources sources) : sources_(std::move(sources)) {}
@@ -37,13 +48,23 @@ class LazyTransport {
       auto client = net::RequestClient::connect(*endpoint);
       if (!client) return std::unexpected(client.error());
       client_.emplace(std::move(*client));
+      sign_ = !endpoint->starts_with("ipc://");
     }
-    return client_->call(request, kReplyTimeout);
+    if (!sign_) return client_->call(request, kReplyTimeout);
+    std::string frame = wire::encode(request);
+    auto credential = auth::sign_request(frame, munge_socket());
+    if (!credential) {
+      return std::unexpected(credential.error().with_context(
+          "cannot prove who you are to the coordinator at " + client_->endpoint()));
+    }
+    return client_->call(wire::AuthenticatedRequest{std::move(*credential), std::move(frame)},
+                         kReplyTimeout);
   }
 
  private:
   EndpointSources sources_;
   std::optional<net::RequestClient> client_;
+  bool sign_ = false;
 };
 
 std::string current_user() {

@@ -34,23 +34,61 @@ std::string rate_text(double per_second) {
 
 }  // namespace
 
-void CoordinatorService::on_client_frame(const std::string& peer, std::string_view frame, Time now) {
+// Who asks is proven before anything is read from the request: by MUNGE when the request
+// comes wrapped in a credential, else by the kernel for a local client; the user names a
+// request carries are never believed.
+void CoordinatorService::on_client_frame(const std::string& peer, std::string_view frame, Time now,
+                                         const std::optional<net::PeerCredentials>& kernel) {
   auto decoded = wire::decode(frame);
   if (!decoded) {
     ++counters_.bad_frames;
     error_reply(Channel::kClients, peer, decoded.error().code, decoded.error().message);
     return;
   }
-  if (auto* m = std::get_if<wire::SubmitRequest>(&*decoded)) return on_submit(peer, *m, now);
-  if (auto* m = std::get_if<wire::SubmitBatch>(&*decoded)) return on_submit_batch(peer, *m, now);
-  if (auto* m = std::get_if<wire::JobQuery>(&*decoded)) return on_job_query(peer, *m, now);
-  if (auto* m = std::get_if<wire::JobControl>(&*decoded)) return on_job_control(peer, *m, now);
-  if (auto* m = std::get_if<wire::NodeQuery>(&*decoded)) return on_node_query(peer, *m, now);
-  if (auto* m = std::get_if<wire::NodeControl>(&*decoded)) return on_node_control(peer, *m);
+  auto refuse = [&](const Error& e) {
+    ++counters_.unauthenticated;
+    log_event(LogLevel::kWarning, "client_refused", {{"peer_uid", kernel ? std::to_string(kernel->uid) : ""},
+                                                      {"error", e.message}});
+    error_reply(Channel::kClients, peer, ErrorCode::kPermissionDenied, "unauthenticated request: " + e.message);
+  };
+  if (const auto* a = std::get_if<wire::AuthenticatedRequest>(&*decoded)) {
+    auto caller = auth_->from_munge(a->credential, a->request);
+    if (!caller) return refuse(caller.error());
+    auto inner = wire::decode(a->request);
+    if (!inner || std::holds_alternative<wire::AuthenticatedRequest>(*inner)) {
+      ++counters_.bad_frames;
+      error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,
+                  inner ? "an AuthenticatedRequest may not wrap another" : inner.error().message);
+      return;
+    }
+    return serve_client(peer, *inner, *caller, now);
+  }
+  if (!kernel) {
+    return refuse(Error{ErrorCode::kPermissionDenied,
+                        "a client that is not on the coordinator's host must send a MUNGE "
+                        "credential (is munged running there?)"});
+  }
+  auto caller = auth_->from_kernel(*kernel);
+  if (!caller) return refuse(caller.error());
+  serve_client(peer, *decoded, *caller, now);
+}
+
+void CoordinatorService::serve_client(const std::string& peer, const wire::Message& msg,
+                                      const Caller& caller, Time now) {
+  if (auto* m = std::get_if<wire::SubmitRequest>(&msg)) return on_submit(peer, *m, caller, now);
+  if (auto* m = std::get_if<wire::SubmitBatch>(&msg)) return on_submit_batch(peer, *m, caller, now);
+  if (auto* m = std::get_if<wire::JobQuery>(&msg)) return on_job_query(peer, *m, caller, now);
+  if (auto* m = std::get_if<wire::JobControl>(&msg)) return on_job_control(peer, *m, caller, now);
+  if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
+  if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller);
   ++counters_.bad_frames;
   error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,
-              "unexpected message " + std::string(wire::to_string(wire::message_type(*decoded))) +
+              "unexpected message " + std::string(wire::to_string(wire::message_type(msg))) +
                   " on the client channel");
+}
+
+bool CoordinatorService::owns(const Caller& caller, const JobSpec& spec) {
+  return spec.uid ? *spec.uid == caller.uid : spec.user == caller.user;
 }
 
 std::string CoordinatorService::default_account(const std::string& user) const {
@@ -60,9 +98,15 @@ std::string CoordinatorService::default_account(const std::string& user) const {
   return "default";
 }
 
-Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, Time now) {
-  const std::string& user = m.spec.user;
-  if (user.empty()) return invalid_argument("spec.user is empty");
+Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, const Caller& caller,
+                                                Time now) {
+  const std::string& user = caller.user;
+  // A client may name its user (the CLI does); naming anyone else is refused, not obeyed.
+  if (!m.spec.user.empty() && m.spec.user != user) {
+    return make_error(ErrorCode::kPermissionDenied, "the request names user '" + m.spec.user +
+                                                        "', but it comes from '" + user + "' (uid " +
+                                                        std::to_string(caller.uid) + ")");
+  }
   if (!m.client_token.empty()) {
     // A retried submit (the reply was lost) gets the job the first attempt made.
     auto it = by_token_.find(user + '\0' + m.client_token);
@@ -81,6 +125,9 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, Ti
   if (!id) return std::unexpected(id.error());
 
   wire::SubmitRequest stored = m;
+  stored.spec.user = user;
+  stored.spec.uid = caller.uid;
+  stored.spec.gid = caller.gid;
   stored.spec.id = *id;
   stored.spec.submit_time = now;
   if (stored.spec.account.empty()) stored.spec.account = default_account(user);
@@ -121,22 +168,24 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, Ti
   return *id;
 }
 
-void CoordinatorService::on_submit(const std::string& peer, const wire::SubmitRequest& m, Time now) {
-  auto id = accept_submit(m, now);
+void CoordinatorService::on_submit(const std::string& peer, const wire::SubmitRequest& m,
+                                   const Caller& caller, Time now) {
+  auto id = accept_submit(m, caller, now);
   if (!id) {
     ++counters_.refused;
-    log_event(LogLevel::kInfo, "submit_refused", {{"user", m.spec.user}, {"error", id.error().message}});
+    log_event(LogLevel::kInfo, "submit_refused", {{"user", caller.user}, {"error", id.error().message}});
     error_reply(Channel::kClients, peer, id.error().code, id.error().message);
     return;
   }
   reply(Channel::kClients, peer, wire::SubmitReply{*id});
 }
 
-void CoordinatorService::on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, Time now) {
+void CoordinatorService::on_submit_batch(const std::string& peer, const wire::SubmitBatch& m,
+                                         const Caller& caller, Time now) {
   wire::SubmitBatchReply r;
   r.results.reserve(m.requests.size());
   for (const auto& req : m.requests) {
-    auto id = accept_submit(req, now);
+    auto id = accept_submit(req, caller, now);
     if (id) {
       r.results.push_back({*id, {}});
     } else {
@@ -147,7 +196,10 @@ void CoordinatorService::on_submit_batch(const std::string& peer, const wire::Su
   reply(Channel::kClients, peer, r);
 }
 
-void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQuery& m, Time now) {
+void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQuery& m,
+                                      const Caller& caller, Time now) {
+  // [security] private_data: a user sees only their own jobs, as if no others existed.
+  const bool own_only = config_.security.private_data && !caller.admin;
   // Filter on the records first and build views only for the page sent: a query over a
   // deep queue costs a scan, not a view per job.
   struct Match {
@@ -167,8 +219,10 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
     if (t == tracking_.end()) return;
     const JobRecord* rec = scheduler_->job(id);
     if (rec != nullptr && !is_terminal(rec->state)) {
+      if (own_only && !owns(caller, rec->spec)) return;
       if (wanted(rec->spec.user, rec->spec.partition, rec->state)) matches.push_back({id, rec, nullptr});
     } else if (const auto& v = t->second.final_view; v && wanted(v->user, v->partition, v->state)) {
+      if (own_only && v->user != caller.user) return;
       matches.push_back({id, nullptr, &*v});
     }
   };
@@ -201,19 +255,23 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
   reply(Channel::kClients, peer, r);
 }
 
-Status CoordinatorService::control_one(wire::JobAction action, JobId id, const std::string& user, Time now) {
+Status CoordinatorService::control_one(wire::JobAction action, JobId id, const Caller& caller, Time now) {
+  const std::string& user = caller.user;
   const JobRecord* rec = scheduler_->job(id);
   auto t = tracking_.find(id.value());
-  if (t == tracking_.end()) return make_error(ErrorCode::kNotFound, "job " + id_str(id) + " does not exist");
+  const bool hidden = config_.security.private_data && !caller.admin && rec != nullptr &&
+                      !owns(caller, rec->spec);
+  if (t == tracking_.end() || hidden) {
+    return make_error(ErrorCode::kNotFound, "job " + id_str(id) + " does not exist");
+  }
   if (rec == nullptr || is_terminal(rec->state)) {
     const JobState s = t->second.final_view ? t->second.final_view->state : JobState::kCompleted;
     return make_error(ErrorCode::kFailedPrecondition,
                       "job " + id_str(id) + " has already ended (" + std::string(to_string(s)) + ")");
   }
-  // Identity is what the client says until MUNGE arrives (DESIGN section 5): root may act
-  // on any job, others on their own.
-  if (user != "root" && user != rec->spec.user) {
-    return make_error(ErrorCode::kFailedPrecondition,
+  // Root and the admin group may act on any job, others on their own.
+  if (!caller.admin && !owns(caller, rec->spec)) {
+    return make_error(ErrorCode::kPermissionDenied,
                       "job " + id_str(id) + " belongs to '" + rec->spec.user + "', not '" + user + "'");
   }
   const bool running = rec->state == JobState::kRunning || rec->state == JobState::kCompleting;
@@ -252,10 +310,11 @@ Status CoordinatorService::control_one(wire::JobAction action, JobId id, const s
   return ok_status();
 }
 
-void CoordinatorService::on_job_control(const std::string& peer, const wire::JobControl& m, Time now) {
+void CoordinatorService::on_job_control(const std::string& peer, const wire::JobControl& m,
+                                        const Caller& caller, Time now) {
   wire::JobControlReply r;
   for (JobId id : m.jobs) {
-    auto st = control_one(m.action, id, m.user, now);
+    auto st = control_one(m.action, id, caller, now);
     r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
   }
   reply(Channel::kClients, peer, r);
@@ -280,7 +339,8 @@ void CoordinatorService::on_node_query(const std::string& peer, const wire::Node
   reply(Channel::kClients, peer, r);
 }
 
-Status CoordinatorService::control_node(const wire::NodeControl& m, const std::string& name) {
+Status CoordinatorService::control_node(const wire::NodeControl& m, const std::string& name,
+                                        const Caller& caller) {
   NodeEntry* n = registry_.find(name);
   if (n == nullptr) return make_error(ErrorCode::kNotFound, "node '" + name + "' does not exist");
   const bool drain = m.action == wire::NodeAction::kDrain;
@@ -298,16 +358,16 @@ Status CoordinatorService::control_node(const wire::NodeControl& m, const std::s
   // Drained: running jobs finish, nothing new starts (the core withholds its free cores).
   scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));
   log_event(LogLevel::kInfo, drain ? "node_drained" : "node_resumed",
-            {{"node", name}, {"by", m.user}, {"reason", m.reason}});
+            {{"node", name}, {"by", caller.user}, {"reason", m.reason}});
   dirty_ = true;
   return ok_status();
 }
 
-void CoordinatorService::on_node_control(const std::string& peer, const wire::NodeControl& m) {
-  // Identity is the client's word until MUNGE (DESIGN section 5); only root manages nodes.
-  if (m.user != "root") {
-    error_reply(Channel::kClients, peer, ErrorCode::kFailedPrecondition,
-                "only root may drain or resume nodes, not '" + m.user + "'");
+void CoordinatorService::on_node_control(const std::string& peer, const wire::NodeControl& m,
+                                         const Caller& caller) {
+  if (!caller.admin) {
+    error_reply(Channel::kClients, peer, ErrorCode::kPermissionDenied,
+                "only root and the admin group may drain or resume nodes, not '" + caller.user + "'");
     return;
   }
   if (m.action == wire::NodeAction::kDrain && m.reason.empty()) {
@@ -316,7 +376,7 @@ void CoordinatorService::on_node_control(const std::string& peer, const wire::No
   }
   wire::NodeControlReply r;
   for (const std::string& name : m.nodes) {
-    auto st = control_node(m, name);
+    auto st = control_node(m, name, caller);
     r.results.push_back({name, st.has_value(), st ? std::string() : st.error().message});
   }
   reply(Channel::kClients, peer, r);

@@ -16,20 +16,23 @@ std::string id_str(JobId id) { return std::to_string(id.value()); }
 }  // namespace
 
 CoordinatorService::CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
-                                       std::unique_ptr<JobStore> store)
+                                       std::unique_ptr<JobStore> store,
+                                       std::unique_ptr<ClientAuthenticator> auth)
     : config_(config),
       scheduler_(std::move(scheduler)),
       store_(std::move(store)),
-      rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s) {}
+      rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s),
+      auth_(auth ? std::move(auth) : make_system_authenticator(config.security)) {}
 
-Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(const Config& config, Time now) {
+Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
+    const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth) {
   auto store = JobStore::open(config.coordinator.state_dir);
   if (!store) return std::unexpected(store.error());
   const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
   auto scheduler = Scheduler::create(config, source);
   if (!scheduler) return std::unexpected(scheduler.error());
   std::unique_ptr<CoordinatorService> s(
-      new CoordinatorService(config, std::move(*scheduler), std::move(*store)));
+      new CoordinatorService(config, std::move(*scheduler), std::move(*store), std::move(auth)));
   if (auto st = s->recover(now); !st) return std::unexpected(st.error());
   return s;
 }
@@ -302,6 +305,8 @@ void CoordinatorService::launch(JobId id, Time now) {
   }
   l.partition = rec->spec.partition;
   l.restarts = t.requeue_count;
+  l.uid = rec->spec.uid;
+  l.gid = rec->spec.gid;
   turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "coordinator/core/scheduler.h"
+#include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/job_store.h"
 #include "coordinator/daemon/node_registry.h"
 #include "coordinator/daemon/submit_rate_limiter.h"
@@ -58,6 +59,7 @@ struct RestoredRunning {
 struct ServiceCounters {
   std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
   std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
+  std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
   std::uint64_t store_errors = 0;
 };
 
@@ -65,10 +67,15 @@ class CoordinatorService {
  public:
   // Opens the store, builds the core (nodes from the config, or from registrations when
   // it declares none) and restores every job the store holds.
-  static Result<std::unique_ptr<CoordinatorService>> open(const Config& config, Time now);
+  // `auth`: how client callers are proven; null: munged and the system's user database.
+  static Result<std::unique_ptr<CoordinatorService>> open(
+      const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr);
 
   void on_agent_frame(const std::string& peer, std::string_view frame, Time now);
-  void on_client_frame(const std::string& peer, std::string_view frame, Time now);
+  // `kernel`: the sender's uid/gid when the transport proves them (ipc://). Without it,
+  // only an AuthenticatedRequest (MUNGE) is served.
+  void on_client_frame(const std::string& peer, std::string_view frame, Time now,
+                       const std::optional<net::PeerCredentials>& kernel = std::nullopt);
   // Liveness, unconfirmed jobs and the periodic pass.
   void on_timer(Time now);
   // Ends an event-loop turn: runs a pass when something changed (or `force_pass`), commits
@@ -82,7 +89,7 @@ class CoordinatorService {
 
  private:
   CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
-                     std::unique_ptr<JobStore> store);
+                     std::unique_ptr<JobStore> store, std::unique_ptr<ClientAuthenticator> auth);
   Status recover(Time now);
 
   // Agents.
@@ -97,15 +104,20 @@ class CoordinatorService {
   void job_ended(JobId id, JobState reported, Time now);
 
   // Clients (client_requests.cpp).
-  void on_submit(const std::string& peer, const wire::SubmitRequest& m, Time now);
-  Result<JobId> accept_submit(const wire::SubmitRequest& m, Time now);
-  void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, Time now);
-  void on_job_query(const std::string& peer, const wire::JobQuery& m, Time now);
-  void on_job_control(const std::string& peer, const wire::JobControl& m, Time now);
-  Status control_one(wire::JobAction action, JobId id, const std::string& user, Time now);
+  void serve_client(const std::string& peer, const wire::Message& m, const Caller& caller, Time now);
+  void on_submit(const std::string& peer, const wire::SubmitRequest& m, const Caller& caller, Time now);
+  Result<JobId> accept_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
+  void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, const Caller& caller,
+                       Time now);
+  void on_job_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);
+  void on_job_control(const std::string& peer, const wire::JobControl& m, const Caller& caller,
+                      Time now);
+  Status control_one(wire::JobAction action, JobId id, const Caller& caller, Time now);
   void on_node_query(const std::string& peer, const wire::NodeQuery& m, Time now);
-  void on_node_control(const std::string& peer, const wire::NodeControl& m);
-  Status control_node(const wire::NodeControl& m, const std::string& name);
+  void on_node_control(const std::string& peer, const wire::NodeControl& m, const Caller& caller);
+  Status control_node(const wire::NodeControl& m, const std::string& name, const Caller& caller);
+  // The caller owns the job (by uid; by name for jobs stored before uids were kept).
+  static bool owns(const Caller& caller, const JobSpec& spec);
 
   void run_pass(Time now);
   void launch(JobId id, Time now);
@@ -129,6 +141,7 @@ class CoordinatorService {
   std::unique_ptr<JobStore> store_;
   NodeRegistry registry_;
   SubmitRateLimiter rate_limiter_;
+  std::unique_ptr<ClientAuthenticator> auth_;
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
   std::unordered_map<std::string, JobId> by_token_;  // "user\0token"
   std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first

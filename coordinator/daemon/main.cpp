@@ -117,7 +117,7 @@ int run(const Config& config) {
     for (int i = 0; i < kFramesPerTurn; ++i) {
       auto in = clients->receive();
       if (!in) break;
-      (*service)->on_client_frame(in->peer, in->frame, now);
+      (*service)->on_client_frame(in->peer, in->frame, now, in->credentials);
     }
     (void)agent_i;
     (void)client_i;

@@ -32,7 +32,7 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   Config cfg;
   FAIRWAY_TRY(r.check_keys(root, "", {"cluster", "nodes", "partitions", "qos", "accounts",
                                       "scheduler", "priority", "fairshare", "billing",
-                                      "limits", "coordinator", "agent", "node_bins",
+                                      "limits", "coordinator", "agent", "security", "node_bins",
                                       "allocation_overuse", "reservations"}));
   FAIRWAY_TRY(parse_cluster(r, root, cfg));
   NodeGroups node_group;

@@ -237,10 +237,21 @@ struct AgentConfig {
   bool allow_root_jobs = false;                 // uid 0 jobs are refused unless set
 };
 
+// Who may do what, and how callers prove who they are ([security]; docs/security.md).
+struct SecurityConfig {
+  // Members of this Unix group act on every job and manage nodes, as root does. Empty: root only.
+  std::string admin_group;
+  // True: users see only their own jobs in queries (Slurm's PrivateData=jobs); admins see all.
+  bool private_data = false;
+  // munged's socket for checking clients' MUNGE credentials; empty: libmunge's default.
+  std::string munge_socket;
+};
+
 struct Config {
   std::string cluster_name = "fairway";
   CoordinatorConfig coordinator;
   AgentConfig agent;
+  SecurityConfig security;
   std::vector<NodeTopology> nodes;        // expanded, one per node, names unique
   // Never empty after parse_config, and exactly one is_default: without [[partitions]]
   // one default "batch" over every node; with partitions but no `default = true`, the first.

@@ -55,10 +55,27 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   return ok_status();
 }
 
+Status parse_security(const TomlReader& r, const toml::table& root, SecurityConfig& s) {
+  auto tbl = r.sub_table(root, "security", "");
+  if (!tbl) return std::unexpected(tbl.error());
+  if (*tbl == nullptr) return ok_status();
+  const toml::table& t = **tbl;
+  const char* p = "security";
+  FAIRWAY_TRY(r.check_keys(t, p, {"admin_group", "private_data", "munge_socket"}));
+  FAIRWAY_TRY(r.read_string(t, "admin_group", p, s.admin_group));
+  FAIRWAY_TRY(r.read_bool(t, "private_data", p, s.private_data));
+  FAIRWAY_TRY(r.read_string(t, "munge_socket", p, s.munge_socket));
+  if (!s.munge_socket.empty() && s.munge_socket.front() != '/') {
+    return r.fail("security.munge_socket", "must be an absolute path, got '" + s.munge_socket + "'");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg) {
   FAIRWAY_TRY(parse_coordinator(r, root, cfg.coordinator));
+  FAIRWAY_TRY(parse_security(r, root, cfg.security));
   return parse_agent(r, root, cfg.agent);
 }
 

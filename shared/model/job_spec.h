@@ -2,6 +2,8 @@
 // anything about it. Names (user, account, ...) are strings here; the core interns them.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "shared/base/ids.h"
@@ -14,6 +16,10 @@ struct JobSpec {
   JobId id;
   std::string name;
   std::string user;
+  // The submitter as the coordinator authenticated it (kernel or MUNGE); the job runs as
+  // exactly this uid/gid. Unset only for jobs stored before identities were proven.
+  std::optional<std::uint32_t> uid;
+  std::optional<std::uint32_t> gid;
   std::string account;
   std::string partition;  // empty: the default partition
   std::string qos;        // empty: the partition's default QOS

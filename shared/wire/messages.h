@@ -112,6 +112,10 @@ struct LaunchJob {
   std::vector<std::string> nodelist;  // every node of the job, this one first
   std::string partition;
   std::int32_t restarts = 0;  // earlier runs (requeues): its output is appended, not truncated
+  // The authenticated submitter: the agent runs the job as exactly these and refuses a
+  // launch whose `user` is another uid on the node. Unset: look `user` up (older jobs).
+  std::optional<std::uint32_t> uid;
+  std::optional<std::uint32_t> gid;
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <grp.h>
+#include <pwd.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -129,6 +131,42 @@ class Cluster : public ::testing::Test {
     return std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
   }
 
+  // Runs the fairway CLI as `user` (the test must be root), with extra environment
+  // entries ("NAME=value"); returns its exit status, its stdout and stderr in `output`.
+  int run_cli_as(const std::string& user, const std::vector<std::string>& args, std::string& output,
+                 const std::vector<std::string>& env = {}) {
+    const std::string out_path = dir_ + "/cli-" + std::to_string(++cli_runs_) + ".out";
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0) _exit(92);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      const passwd* pw = getpwnam(user.c_str());
+      if (pw == nullptr || initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+          setuid(pw->pw_uid) != 0) {
+        _exit(90);
+      }
+      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+      std::vector<std::string> argv = {"fairway", "--coordinator", clients_ep_};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(FAIRWAY_CLI_BINARY, raw.data());
+      _exit(91);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    output = read_file(out_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  static std::string current_user() {
+    const passwd* pw = getpwuid(geteuid());
+    return pw != nullptr ? pw->pw_name : "root";
+  }
+
   Result<wire::Message> call(const wire::Message& m, std::chrono::milliseconds timeout = 3000ms) {
     auto client = net::RequestClient::connect(clients_ep_);
     if (!client) return std::unexpected(client.error());
@@ -162,7 +200,7 @@ class Cluster : public ::testing::Test {
   wire::SubmitRequest wrap(const std::string& cmd, std::int32_t cores = 1, Duration limit = Duration::minutes(5)) {
     wire::SubmitRequest r;
     r.client_token = "t" + std::to_string(++token_);
-    r.spec.user = "root";
+    r.spec.user = current_user();
     r.spec.name = "it";
     r.spec.resources.cores = cores;
     r.spec.time_limit = limit;
@@ -210,6 +248,7 @@ class Cluster : public ::testing::Test {
   Daemon coordinator_;
   std::vector<Daemon> agents_;
   int token_ = 0;
+  int cli_runs_ = 0;
 };
 
 }  // namespace fairway::integration

@@ -124,7 +124,8 @@ std::vector<Message> client_samples() {
 // the first release (an older peer does not send them).
 const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimated_start",
                                              "exit_code",  "signal",   "last_heartbeat", "job",
-                                             "after",      "limit",    "more",           "total"};
+                                             "after",      "limit",    "more",           "total",
+                                             "uid",        "gid"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

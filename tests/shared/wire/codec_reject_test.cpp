@@ -213,7 +213,11 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       // Paging keys came after the first release, so an older client may leave them out.
       const bool paging = (type == "JobQuery" && (key == "after" || key == "limit")) ||
                           (type == "JobQueryReply" && (key == "more" || key == "total"));
-      const bool optional_here = paging || (type == "JobStatusUpdate" && optional.contains(key));
+      // uid/gid came with authenticated identities; stored rows and older peers lack them.
+      const bool identity = (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch") &&
+                            (key == "uid" || key == "gid");
+      const bool optional_here =
+          paging || identity || (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {
         EXPECT_TRUE(r.has_value());
       } else {
@@ -223,6 +227,12 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
     }
   }
   EXPECT_GT(checked, 40);
+}
+
+TEST(WireReject, AnIdOutOfRangeIsNamed) {
+  LaunchJob m = testing::sample_launch();
+  const std::string frame = encode(m);
+  expect_error(decode(edit_payload(frame, "uid", Edit::kInt, -1)), "wire: LaunchJob.uid: not a valid id: -1");
 }
 
 TEST(WireReject, WrongFieldTypesNameTypeAndKey) {

@@ -32,7 +32,7 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
   return a.name == b.name && a.user == b.user && a.account == b.account &&
          a.partition == b.partition && a.qos == b.qos && a.resources == b.resources &&
          a.time_limit == b.time_limit && a.requeue == b.requeue &&
-         a.interactive == b.interactive && a.hold == b.hold;
+         a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid;
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
@@ -103,6 +103,8 @@ inline LaunchJob sample_launch() {
   m.nodelist = {"cn01", "cn02"};
   m.partition = "batch";
   m.restarts = 2;
+  m.uid = 1001;
+  m.gid = 100;
   return m;
 }
 
@@ -121,6 +123,8 @@ inline SubmitRequest sample_submit() {
   m.spec.requeue = false;
   m.spec.interactive = true;
   m.spec.hold = true;
+  m.spec.uid = 1001;
+  m.spec.gid = 100;
   m.program.script = "";
   m.program.argv = {"hostname"};
   m.program.working_dir = "/scratch/bob";
