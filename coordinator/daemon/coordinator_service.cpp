@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <unordered_set>
 
 #include "coordinator/daemon/job_views.h"
@@ -15,10 +16,12 @@ std::string id_str(JobId id) { return std::to_string(id.value()); }
 
 }  // namespace
 
-CoordinatorService::CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
+CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
+                                       std::unique_ptr<Scheduler> scheduler,
                                        std::unique_ptr<JobStore> store,
                                        std::unique_ptr<ClientAuthenticator> auth)
     : config_(config),
+      lock_(std::move(lock)),
       scheduler_(std::move(scheduler)),
       store_(std::move(store)),
       rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s),
@@ -26,13 +29,18 @@ CoordinatorService::CoordinatorService(const Config& config, std::unique_ptr<Sch
 
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
     const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth) {
+  std::error_code ec;
+  std::filesystem::create_directories(config.coordinator.state_dir, ec);
+  auto lock = StateDirLock::acquire(config.coordinator.state_dir);
+  if (!lock) return std::unexpected(lock.error());
   auto store = JobStore::open(config.coordinator.state_dir);
   if (!store) return std::unexpected(store.error());
   const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
   auto scheduler = Scheduler::create(config, source);
   if (!scheduler) return std::unexpected(scheduler.error());
   std::unique_ptr<CoordinatorService> s(
-      new CoordinatorService(config, std::move(*scheduler), std::move(*store), std::move(auth)));
+      new CoordinatorService(config, std::move(*lock), std::move(*scheduler), std::move(*store),
+                             std::move(auth)));
   if (auto st = s->recover(now); !st) return std::unexpected(st.error());
   return s;
 }

@@ -15,6 +15,7 @@
 
 #include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/client_identity.h"
+#include "coordinator/daemon/state_dir_lock.h"
 #include "coordinator/daemon/job_store.h"
 #include "coordinator/daemon/node_registry.h"
 #include "coordinator/daemon/submit_rate_limiter.h"
@@ -88,7 +89,7 @@ class CoordinatorService {
   const NodeRegistry& nodes() const { return registry_; }
 
  private:
-  CoordinatorService(const Config& config, std::unique_ptr<Scheduler> scheduler,
+  CoordinatorService(const Config& config, StateDirLock lock, std::unique_ptr<Scheduler> scheduler,
                      std::unique_ptr<JobStore> store, std::unique_ptr<ClientAuthenticator> auth);
   Status recover(Time now);
 
@@ -137,6 +138,7 @@ class CoordinatorService {
   void error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message);
 
   Config config_;
+  StateDirLock lock_;  // held while the service lives: one coordinator per state directory
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<JobStore> store_;
   NodeRegistry registry_;

@@ -59,6 +59,12 @@ int run(const Config& config) {
   net::NetContext ctx;
   ensure_ipc_dir(config.coordinator.listen_agents);
   ensure_ipc_dir(config.coordinator.listen_clients);
+  for (const std::string& ep : {config.coordinator.listen_agents, config.coordinator.listen_clients}) {
+    if (auto st = daemon::claim_ipc_endpoint(ep); !st) {
+      log_event(LogLevel::kError, "startup_failed", {{"error", st.error().message}});
+      return 1;
+    }
+  }
   auto agents = net::MessageSocket::bind_router(ctx, config.coordinator.listen_agents);
   if (!agents) {
     log_event(LogLevel::kError, "startup_failed", {{"error", agents.error().message}});
