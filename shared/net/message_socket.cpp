@@ -4,11 +4,19 @@
 
 #include <utility>
 
+#include "shared/net/net_context_impl.h"
+
 namespace fairway::net {
 
 struct NetContext::Impl {
   zmq::context_t ctx{1};
 };
+
+struct NetContextAccess {
+  static zmq::context_t& get(NetContext& c) { return c.impl_->ctx; }
+};
+
+zmq::context_t& context_of(NetContext& ctx) { return NetContextAccess::get(ctx); }
 
 NetContext::NetContext() : impl_(std::make_unique<Impl>()) {}
 NetContext::~NetContext() = default;
@@ -23,6 +31,7 @@ struct MessageSocket::Impl {
   std::string endpoint;
   bool router;
   bool ipc;  // a ROUTER on a Unix socket: the kernel tells who each peer is
+  bool authenticated = false;  // CURVE server: each message names its ZAP user id
   std::uint64_t dropped = 0;
 };
 
@@ -50,10 +59,17 @@ MessageSocket::MessageSocket(MessageSocket&&) noexcept = default;
 MessageSocket& MessageSocket::operator=(MessageSocket&&) noexcept = default;
 MessageSocket::~MessageSocket() = default;
 
-Result<MessageSocket> MessageSocket::bind_router(NetContext& ctx, const std::string& endpoint) {
+Result<MessageSocket> MessageSocket::bind_router(NetContext& ctx, const std::string& endpoint,
+                                                 const CurveServer* curve) {
   try {
     auto impl = std::make_unique<Impl>(ctx.impl_->ctx, zmq::socket_type::router, endpoint);
     common_options(impl->socket);
+    if (curve != nullptr) {
+      impl->socket.set(zmq::sockopt::curve_server, 1);
+      impl->socket.set(zmq::sockopt::curve_secretkey, curve->secret_key_z85);
+      impl->socket.set(zmq::sockopt::zap_domain, curve->zap_domain);
+      impl->authenticated = true;
+    }
     // An unroutable reply is an error we see, not a silent drop.
     impl->socket.set(zmq::sockopt::router_mandatory, 1);
     impl->socket.bind(endpoint);
@@ -64,10 +80,16 @@ Result<MessageSocket> MessageSocket::bind_router(NetContext& ctx, const std::str
 }
 
 Result<MessageSocket> MessageSocket::connect_dealer(NetContext& ctx, const std::string& endpoint,
-                                                    const std::string& identity) {
+                                                    const std::string& identity,
+                                                    const CurveClient* curve) {
   try {
     auto impl = std::make_unique<Impl>(ctx.impl_->ctx, zmq::socket_type::dealer, endpoint);
     common_options(impl->socket);
+    if (curve != nullptr) {
+      impl->socket.set(zmq::sockopt::curve_serverkey, curve->server_public_z85);
+      impl->socket.set(zmq::sockopt::curve_publickey, curve->public_key_z85);
+      impl->socket.set(zmq::sockopt::curve_secretkey, curve->secret_key_z85);
+    }
     if (!identity.empty()) impl->socket.set(zmq::sockopt::routing_id, identity);
     impl->socket.set(zmq::sockopt::reconnect_ivl, 200);
     impl->socket.set(zmq::sockopt::reconnect_ivl_max, 5000);
@@ -99,6 +121,9 @@ std::optional<Inbound> MessageSocket::receive() {
             if (const char* address = zmq_msg_gets(m.handle(), "Peer-Address")) {
               in.credentials = parse_ipc_peer_address(address);
             }
+          }
+          if (impl_->authenticated) {
+            if (const char* user = zmq_msg_gets(m.handle(), "User-Id")) in.authenticated_id = user;
           }
         }
         ++parts;

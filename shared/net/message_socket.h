@@ -18,6 +18,7 @@ namespace fairway::net {
 // One ZeroMQ context per process; sockets keep it alive.
 class NetContext {
  public:
+  friend struct NetContextAccess;
   NetContext();
   ~NetContext();
   NetContext(const NetContext&) = delete;
@@ -34,16 +35,35 @@ struct Inbound {
   std::string frame;  // one complete, not yet decoded Fairway frame
   // The sending process's uid/gid as the kernel reports them: set on ipc:// ROUTERs only.
   std::optional<PeerCredentials> credentials;
+  // The user id the ZAP handler admitted the sender under (CURVE: the key's owner); empty
+  // on a socket without authentication.
+  std::string authenticated_id;
+};
+
+// A ROUTER that admits only CURVE clients its ZAP handler accepts (bind a ZapHandler in
+// the same context first).
+struct CurveServer {
+  std::string secret_key_z85;
+  std::string zap_domain;
+};
+
+// A DEALER that talks only to the server holding `server_public_z85`'s secret.
+struct CurveClient {
+  std::string server_public_z85;
+  std::string public_key_z85;
+  std::string secret_key_z85;
 };
 
 class MessageSocket {
  public:
   // Binds a ROUTER. For ipc:// endpoints the socket file's directory must exist.
-  static Result<MessageSocket> bind_router(NetContext& ctx, const std::string& endpoint);
+  static Result<MessageSocket> bind_router(NetContext& ctx, const std::string& endpoint,
+                                           const CurveServer* curve = nullptr);
   // Connects a DEALER with a fixed identity (the node name), so the coordinator can
   // address the agent by name across reconnects. ZeroMQ reconnects by itself.
   static Result<MessageSocket> connect_dealer(NetContext& ctx, const std::string& endpoint,
-                                              const std::string& identity);
+                                              const std::string& identity,
+                                              const CurveClient* curve = nullptr);
   MessageSocket(MessageSocket&&) noexcept;
   MessageSocket& operator=(MessageSocket&&) noexcept;
   ~MessageSocket();

@@ -11,6 +11,11 @@ std::size_t Poller::add(const MessageSocket& socket) {
   return sources_.size() - 1;
 }
 
+std::size_t Poller::add_handle(void* zmq_socket) {
+  sources_.push_back({zmq_socket, -1});
+  return sources_.size() - 1;
+}
+
 std::size_t Poller::add_fd(int fd) {
   sources_.push_back({nullptr, fd});
   return sources_.size() - 1;

@@ -16,6 +16,8 @@ class Poller {
   // Returns the index to find the source in wait()'s answer.
   std::size_t add(const MessageSocket& socket);
   std::size_t add_fd(int fd);
+  // Any ZeroMQ socket handle of this directory (the ZapHandler's).
+  std::size_t add_handle(void* zmq_socket);
 
   // Readiness per added source, in add order. An interrupted wait (EINTR: a signal such as
   // SIGCHLD or SIGTERM arrived) is not an error: it returns with nothing ready.
