@@ -15,3 +15,9 @@ target_link_libraries(fairway-coordinator PRIVATE fairway_daemon fairway_net fai
   fairway_systemd fairway_warnings CLI11::CLI11)
 # GCC 12 reports a false null dereference inside CLI11's inlined vector<string> code.
 set_source_files_properties(coordinator/daemon/main.cpp PROPERTIES COMPILE_OPTIONS -Wno-null-dereference)
+
+# fairway-keygen: CURVE key pairs for the agent channel (docs/security.md).
+add_executable(fairway-keygen tools/fairway_keygen.cpp)
+target_link_libraries(fairway-keygen PRIVATE fairway_net fairway_warnings CLI11::CLI11)
+# GCC 12's false null dereference inside CLI11's vector<string> code, as for main.cpp.
+set_source_files_properties(tools/fairway_keygen.cpp PROPERTIES COMPILE_OPTIONS -Wno-null-dereference)

@@ -12,6 +12,7 @@
 #include "agent/daemon/agent_service.h"
 #include "shared/base/log.h"
 #include "shared/config/config_file.h"
+#include "shared/net/curve_keys.h"
 #include "shared/net/message_socket.h"
 #include "shared/net/poller.h"
 #include "shared/systemd/systemd_integration.h"
@@ -27,8 +28,20 @@ Time wall_now() {
 }
 
 struct Flags {
-  std::string coordinator, name, topology, spool, config_path;
+  std::string coordinator, name, topology, spool, config_path, key, coordinator_key;
 };
+
+// The agent talks only to the coordinator holding the pinned key, and proves its node
+// with its own (docs/security.md). nullopt with agent_auth = "none".
+Result<std::optional<net::CurveClient>> curve_client(const Flags& f, const SecurityConfig& sec) {
+  if (sec.agent_auth == AgentAuth::kNone) return std::optional<net::CurveClient>();
+  auto own = net::read_curve_secret_key(f.key.empty() ? sec.agent_secret_key : f.key);
+  if (!own) return std::unexpected(own.error());
+  auto server = net::read_curve_public_key(f.coordinator_key.empty() ? sec.coordinator_public_key
+                                                                     : f.coordinator_key);
+  if (!server) return std::unexpected(server.error());
+  return std::optional<net::CurveClient>(net::CurveClient{*server, own->public_z85, own->secret_z85});
+}
 
 int run(const Flags& f, const Config& config) {
   auto node = f.topology.empty() ? agent::discover_host(f.name) : agent::discover_from_xml(f.topology, f.name);
@@ -66,8 +79,20 @@ int run(const Flags& f, const Config& config) {
     log_event(LogLevel::kError, "startup_failed", {{"error", service.error().message}});
     return 1;
   }
+  auto curve = curve_client(f, config.security);
+  if (!curve) {
+    log_event(LogLevel::kError, "startup_failed",
+              {{"error", curve.error().message + " (the agent authenticates with CURVE keys: see "
+                                                 "docs/security.md, or set [security] agent_auth = \"none\")"}});
+    return 1;
+  }
+  if (!*curve) {
+    log_event(LogLevel::kWarning, "coordinator_unauthenticated",
+              {{"error", "[security] agent_auth = \"none\": any process at " + f.coordinator +
+                             " can send this node jobs"}});
+  }
   net::NetContext ctx;
-  auto link = net::MessageSocket::connect_dealer(ctx, f.coordinator, name);
+  auto link = net::MessageSocket::connect_dealer(ctx, f.coordinator, name, *curve ? &**curve : nullptr);
   if (!link) {
     log_event(LogLevel::kError, "startup_failed", {{"error", link.error().message}});
     return 1;
@@ -137,6 +162,9 @@ int main(int argc, char** argv) {
   app.add_option("--topology", f.topology, "model this hwloc XML instead of the host (binding is exported, not applied)");
   app.add_option("--spool", f.spool, "spool directory for job scripts and checkpoints");
   app.add_option("--config", f.config_path, "TOML config file ([agent] table)");
+  app.add_option("--key", f.key, "this node's CURVE secret key (default: [security] agent_secret_key)");
+  app.add_option("--coordinator-key", f.coordinator_key,
+                 "the coordinator's CURVE public key (default: [security] coordinator_public_key)");
   app.add_flag("--debug", debug, "log debug events too");
   CLI11_PARSE(app, argc, argv);
   use_journal_if_connected();

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "shared/net/curve_keys.h"
 #include "shared/net/request_client.h"
 #include "shared/wire/messages.h"
 
@@ -78,18 +80,34 @@ struct Cluster {
     dir = mkdtemp(tmpl.data());
     agents_ep = "ipc://" + dir + "/agents.sock";
     clients_ep = "ipc://" + dir + "/clients.sock";
+    // Agents authenticate with CURVE keys, as in production: the figures include it.
+    std::filesystem::create_directories(dir + "/keys/agents");
+    auto write_keys = [&](const std::string& name) {
+      auto keys = net::generate_curve_keypair();
+      if (!keys || !net::write_curve_keypair(dir + "/keys", name, *keys)) {
+        std::fprintf(stderr, "cannot make CURVE keys for %s\n", name.c_str());
+        std::exit(1);
+      }
+      if (name != "coordinator") std::ofstream(dir + "/keys/agents/" + name + ".pub") << keys->public_z85 << "\n";
+    };
+    write_keys("coordinator");
     std::ofstream(dir + "/fairway.toml")
         << "[coordinator]\nsubmit_burst = 1000000000\nsubmit_refill_per_s = 1000000\n"
-        << "[agent]\nallow_root_jobs = true\nkill_grace = 1\n" << extra_config;
+        << "[agent]\nallow_root_jobs = true\nkill_grace = 1\n"
+        << "[security]\ncoordinator_secret_key = \"" << dir << "/keys/coordinator.key\"\n"
+        << "coordinator_public_key = \"" << dir << "/keys/coordinator.pub\"\n"
+        << "agent_keys_dir = \"" << dir << "/keys/agents\"\n"
+        << extra_config;
     coordinator = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir + "/fairway.toml", "--listen-agents",
                          agents_ep, "--listen-clients", clients_ep, "--state-dir", state_dir(dir)},
                         dir + "/coordinator.log");
     const std::string topo = std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
     for (int i = 0; i < agent_count; ++i) {
       const std::string name = "n" + std::to_string(i);
+      write_keys(name);
       agents.push_back(spawn({FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep, "--name", name,
                               "--topology", topo, "--spool", dir + "/spool-" + name, "--config",
-                              dir + "/fairway.toml"},
+                              dir + "/fairway.toml", "--key", dir + "/keys/" + name + ".key"},
                              dir + "/agent-" + name + ".log"));
     }
   }

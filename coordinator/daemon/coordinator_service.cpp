@@ -47,7 +47,17 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
 
 // ---- Agents -----------------------------------------------------------------------------
 
-void CoordinatorService::on_agent_frame(const std::string& peer, std::string_view frame, Time now) {
+void CoordinatorService::on_agent_frame(const std::string& peer, std::string_view frame, Time now,
+                                        std::string_view authenticated) {
+  if (config_.security.agent_auth == AgentAuth::kCurve && authenticated != peer) {
+    // A listed key speaking for another node (or no key at all): never served, never answered.
+    if (counters_.impostor_frames++ % 1000 == 0) {
+      log_event(LogLevel::kWarning, "agent_refused",
+                {{"node", peer}, {"key_of", std::string(authenticated)},
+                 {"error", "the connection's key does not belong to this node"}});
+    }
+    return;
+  }
   auto decoded = wire::decode(frame);
   if (!decoded) {
     ++counters_.bad_frames;

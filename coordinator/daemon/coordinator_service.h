@@ -61,6 +61,7 @@ struct ServiceCounters {
   std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
   std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
   std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
+  std::uint64_t impostor_frames = 0;  // agent frames from a key that is not the named node's
   std::uint64_t store_errors = 0;
 };
 
@@ -72,7 +73,11 @@ class CoordinatorService {
   static Result<std::unique_ptr<CoordinatorService>> open(
       const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr);
 
-  void on_agent_frame(const std::string& peer, std::string_view frame, Time now);
+  // `authenticated`: the node the sender's CURVE key belongs to (empty without CURVE).
+  // With [security] agent_auth = "curve" a frame is served only when that is `peer`, the
+  // node the connection calls itself.
+  void on_agent_frame(const std::string& peer, std::string_view frame, Time now,
+                      std::string_view authenticated = {});
   // `kernel`: the sender's uid/gid when the transport proves them (ipc://). Without it,
   // only an AuthenticatedRequest (MUNGE) is served.
   void on_client_frame(const std::string& peer, std::string_view frame, Time now,

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <csignal>
 #include <filesystem>
 #include <string>
@@ -12,7 +14,10 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/base/log.h"
 #include "shared/config/config_file.h"
+#include "coordinator/daemon/agent_keyring.h"
+#include "shared/net/curve_keys.h"
 #include "shared/net/message_socket.h"
+#include "shared/net/zap_handler.h"
 #include "shared/net/poller.h"
 #include "shared/systemd/systemd_integration.h"
 
@@ -65,7 +70,43 @@ int run(const Config& config) {
       return 1;
     }
   }
-  auto agents = net::MessageSocket::bind_router(ctx, config.coordinator.listen_agents);
+  // Agents prove themselves with CURVE keys (docs/security.md): the ZAP handler admits a
+  // listed key under its node's name, before any frame of that connection is read.
+  const SecurityConfig& sec = config.security;
+  daemon::AgentKeyring keyring(sec.agent_keys_dir);
+  std::optional<net::ZapHandler> zap;
+  std::optional<net::CurveServer> curve;
+  if (sec.agent_auth == AgentAuth::kCurve) {
+    auto keys = net::read_curve_secret_key(sec.coordinator_secret_key);
+    if (!keys) {
+      log_event(LogLevel::kError, "startup_failed",
+                {{"error", keys.error().message + " (agents authenticate with CURVE keys: see "
+                                                  "docs/security.md, or set [security] agent_auth = \"none\")"}});
+      return 1;
+    }
+    auto handler = net::ZapHandler::bind(ctx, [&keyring](const net::ZapRequest& r) -> std::optional<std::string> {
+      if (r.domain != "agents") return std::string();  // sockets without authentication
+      if (r.mechanism != "CURVE") return std::nullopt;
+      auto node = keyring.node_for(r.client_key);
+      if (!node) {
+        log_event(LogLevel::kWarning, "agent_refused",
+                  {{"address", r.address}, {"key", r.client_key}, {"error", "key not in agent_keys_dir"}});
+      }
+      return node;
+    });
+    if (!handler) {
+      log_event(LogLevel::kError, "startup_failed", {{"error", handler.error().message}});
+      return 1;
+    }
+    zap.emplace(std::move(*handler));
+    curve = net::CurveServer{keys->secret_z85, "agents"};
+  } else {
+    log_event(LogLevel::kWarning, "agents_unauthenticated",
+              {{"error", "[security] agent_auth = \"none\": anyone who reaches " +
+                             config.coordinator.listen_agents + " can register as a node and receive jobs"}});
+  }
+  auto agents = net::MessageSocket::bind_router(ctx, config.coordinator.listen_agents,
+                                                curve ? &*curve : nullptr);
   if (!agents) {
     log_event(LogLevel::kError, "startup_failed", {{"error", agents.error().message}});
     return 1;
@@ -88,6 +129,7 @@ int run(const Config& config) {
   const std::size_t agent_i = poller.add(*agents);
   const std::size_t client_i = poller.add(*clients);
   const std::size_t signal_i = poller.add_fd(sig_fd);
+  const std::size_t zap_i = zap ? poller.add_handle(zap->handle()) : SIZE_MAX;
 
   log_event(LogLevel::kInfo, "coordinator_started",
             {{"agents", config.coordinator.listen_agents}, {"clients", config.coordinator.listen_clients},
@@ -114,11 +156,13 @@ int run(const Config& config) {
       }
     }
     const Time now = wall_now();
+    // Handshakes wait on the ZAP handler: answer them first.
+    if (zap && (*ready)[zap_i]) zap->serve();
     // Readiness is edge-like for ZeroMQ sockets: drain (boundedly) whatever is there.
     for (int i = 0; i < kFramesPerTurn; ++i) {
       auto in = agents->receive();
       if (!in) break;
-      (*service)->on_agent_frame(in->peer, in->frame, now);
+      (*service)->on_agent_frame(in->peer, in->frame, now, in->authenticated_id);
     }
     for (int i = 0; i < kFramesPerTurn; ++i) {
       auto in = clients->receive();

@@ -237,6 +237,12 @@ struct AgentConfig {
   bool allow_root_jobs = false;                 // uid 0 jobs are refused unless set
 };
 
+// How agents and the coordinator prove themselves to each other.
+enum class AgentAuth {
+  kCurve,  // ZeroMQ CURVE: the coordinator admits listed agent keys, agents pin its key
+  kNone,   // anyone who reaches the agent endpoint is believed: a laptop demo only
+};
+
 // Who may do what, and how callers prove who they are ([security]; docs/security.md).
 struct SecurityConfig {
   // Members of this Unix group act on every job and manage nodes, as root does. Empty: root only.
@@ -245,6 +251,14 @@ struct SecurityConfig {
   bool private_data = false;
   // munged's socket for checking clients' MUNGE credentials; empty: libmunge's default.
   std::string munge_socket;
+  AgentAuth agent_auth = AgentAuth::kCurve;
+  // Coordinator: its CURVE secret key, and a directory of NODE.pub files (the file name is
+  // the node the key may speak for).
+  std::string coordinator_secret_key = "/etc/fairway/keys/coordinator.key";
+  std::string agent_keys_dir = "/etc/fairway/keys/agents";
+  // Agents: the coordinator's public key, and this node's secret key.
+  std::string coordinator_public_key = "/etc/fairway/keys/coordinator.pub";
+  std::string agent_secret_key = "/etc/fairway/keys/agent.key";
 };
 
 struct Config {

@@ -61,7 +61,29 @@ Status parse_security(const TomlReader& r, const toml::table& root, SecurityConf
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
   const char* p = "security";
-  FAIRWAY_TRY(r.check_keys(t, p, {"admin_group", "private_data", "munge_socket"}));
+  FAIRWAY_TRY(r.check_keys(t, p, {"admin_group", "private_data", "munge_socket", "agent_auth",
+                                  "coordinator_secret_key", "agent_keys_dir",
+                                  "coordinator_public_key", "agent_secret_key"}));
+  if (t.contains("agent_auth")) {
+    std::string mode;
+    FAIRWAY_TRY(r.read_string(t, "agent_auth", p, mode));
+    if (mode == "curve") {
+      s.agent_auth = AgentAuth::kCurve;
+    } else if (mode == "none") {
+      s.agent_auth = AgentAuth::kNone;
+    } else {
+      return r.fail("security.agent_auth", "invalid value '" + mode + "' (expected curve or none)");
+    }
+  }
+  for (auto [key, out] : {std::pair{"coordinator_secret_key", &s.coordinator_secret_key},
+                          std::pair{"agent_keys_dir", &s.agent_keys_dir},
+                          std::pair{"coordinator_public_key", &s.coordinator_public_key},
+                          std::pair{"agent_secret_key", &s.agent_secret_key}}) {
+    FAIRWAY_TRY(r.read_string(t, key, p, *out));
+    if (out->empty() || out->front() != '/') {
+      return r.fail(std::string("security.") + key, "must be an absolute path, got '" + *out + "'");
+    }
+  }
   FAIRWAY_TRY(r.read_string(t, "admin_group", p, s.admin_group));
   FAIRWAY_TRY(r.read_bool(t, "private_data", p, s.private_data));
   FAIRWAY_TRY(r.read_string(t, "munge_socket", p, s.munge_socket));

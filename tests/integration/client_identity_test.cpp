@@ -88,7 +88,7 @@ TEST_F(ClientIdentity, AUserCannotCancelHoldOrReleaseAnothersJob) {
 }
 
 TEST_F(ClientIdentity, PrivateDataHidesOtherUsersJobs) {
-  write_config("[security]\nprivate_data = true\n");
+  write_config("", "private_data = true\n");
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
@@ -105,7 +105,7 @@ TEST_F(ClientIdentity, PrivateDataHidesOtherUsersJobs) {
 TEST_F(ClientIdentity, TheAdminGroupManagesNodesAndOthersDoNot) {
   const group* g = getgrgid(getpwnam("nobody")->pw_gid);
   ASSERT_NE(g, nullptr);
-  write_config("[security]\nadmin_group = \"" + std::string(g->gr_name) + "\"\n");
+  write_config("", "admin_group = \"" + std::string(g->gr_name) + "\"\n");
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
@@ -121,7 +121,7 @@ TEST_F(ClientIdentity, TheAdminGroupManagesNodesAndOthersDoNot) {
 TEST_F(ClientIdentity, OverTcpOnlyAFreshMungeCredentialForTheRequestIsServed) {
   testing::MungeDaemon munged(dir_ + "/munge");
   ASSERT_TRUE(munged.ok()) << "munged did not start: " << read_file(dir_ + "/munge/munged.log");
-  write_config("[security]\nmunge_socket = \"" + munged.socket() + "\"\n");
+  write_config("", "munge_socket = \"" + munged.socket() + "\"\n");
   {
     const int s = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};

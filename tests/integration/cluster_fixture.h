@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "shared/net/curve_keys.h"
 #include "shared/net/request_client.h"
 #include "shared/wire/messages.h"
 
@@ -85,6 +86,9 @@ class Cluster : public ::testing::Test {
     std::filesystem::permissions(dir_, std::filesystem::perms::all);
     agents_ep_ = "ipc://" + dir_ + "/agents.sock";
     clients_ep_ = "ipc://" + dir_ + "/clients.sock";
+    // Agents and coordinator authenticate with CURVE keys, as in production.
+    std::filesystem::create_directories(dir_ + "/keys/agents");
+    make_keys("coordinator");
     write_config("");
   }
   void TearDown() override {
@@ -100,12 +104,27 @@ class Cluster : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
 
-  // Extra TOML appended to the test config ([agent] allow_root_jobs is always on: CI runs as root).
-  void write_config(const std::string& extra) {
+  // Extra TOML appended to the test config ([agent] allow_root_jobs is always on: CI runs
+  // as root); `security`: extra keys of the [security] table, which holds the CURVE keys.
+  void write_config(const std::string& extra, const std::string& security = "") {
     std::ofstream(dir_ + "/fairway.toml")
         << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\nsubmit_burst = 100000\n"
         << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
-        << extra;
+        << "[security]\ncoordinator_secret_key = \"" << dir_ << "/keys/coordinator.key\"\n"
+        << "coordinator_public_key = \"" << dir_ << "/keys/coordinator.pub\"\n"
+        << "agent_keys_dir = \"" << dir_ << "/keys/agents\"\n"
+        << security << extra;
+  }
+
+  // DIR/keys/NAME.key and .pub; a node's public key is also listed in keys/agents.
+  void make_keys(const std::string& name) {
+    if (std::filesystem::exists(dir_ + "/keys/" + name + ".key")) return;
+    auto keys = net::generate_curve_keypair();
+    ASSERT_TRUE(keys) << keys.error().message;
+    ASSERT_TRUE(net::write_curve_keypair(dir_ + "/keys", name, *keys));
+    if (name != "coordinator") {
+      std::ofstream(dir_ + "/keys/agents/" + name + ".pub") << keys->public_z85 << "\n";
+    }
   }
 
   void start_coordinator() {
@@ -116,10 +135,13 @@ class Cluster : public ::testing::Test {
   }
 
   // An agent modelling `topology` (empty: the host itself, with real binding).
-  void start_agent(const std::string& name, const std::string& topology = {}) {
+  void start_agent(const std::string& name, const std::string& topology = {},
+                   const std::string& key = {}) {
+    make_keys(name);
     std::vector<std::string> argv = {FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep_,
                                      "--name", name, "--spool", dir_ + "/spool-" + name,
-                                     "--config", dir_ + "/fairway.toml"};
+                                     "--config", dir_ + "/fairway.toml",
+                                     "--key", key.empty() ? dir_ + "/keys/" + name + ".key" : key};
     if (!topology.empty()) {
       argv.push_back("--topology");
       argv.push_back(topology);

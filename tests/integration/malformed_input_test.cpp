@@ -1,11 +1,14 @@
 // Garbage on every socket: the daemons answer or drop it and keep serving.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 
 #include "cluster_fixture.h"
 #include "shared/net/message_socket.h"
 #include "shared/net/poller.h"
+#include "shared/net/zap_handler.h"
 #include "shared/wire/codec.h"
 
 #include <pwd.h>
@@ -55,16 +58,28 @@ TEST_F(Cluster, GarbageOnTheClientSocketGetsAnErrorAndTheCoordinatorKeepsServing
   EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(*q));
 }
 
+// A CURVE client holding DIR/keys/KEY_NAME.key, calling itself `identity`.
+Result<net::MessageSocket> agent_link(net::NetContext& ctx, const std::string& dir, const std::string& ep,
+                                      const std::string& identity, const std::string& key_name) {
+  auto own = net::read_curve_secret_key(dir + "/keys/" + key_name + ".key");
+  auto server = net::read_curve_public_key(dir + "/keys/coordinator.pub");
+  if (!own || !server) return make_error(ErrorCode::kNotFound, "test keys missing");
+  const net::CurveClient c{*server, own->public_z85, own->secret_z85};
+  return net::MessageSocket::connect_dealer(ctx, ep, identity, &c);
+}
+
 TEST_F(Cluster, GarbageOnTheAgentSocketIsDroppedAndTheCoordinatorKeepsServing) {
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
+  // A node with a valid key of its own that never registered, sending garbage.
+  make_keys("kb02");
   net::NetContext ctx;
-  auto raw = net::MessageSocket::connect_dealer(ctx, agents_ep_, "kb01-impostor");
+  auto raw = agent_link(ctx, dir_, agents_ep_, "kb02", "kb02");
   ASSERT_TRUE(raw);
   for (const auto& g : garbage_frames()) ASSERT_TRUE(raw->send(g));
   // A well-formed status update from a node that never registered is refused, not applied.
-  ASSERT_TRUE(raw->send(wire::encode(wire::JobStatusUpdate{"kb01-impostor", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time()})));
+  ASSERT_TRUE(raw->send(wire::encode(wire::JobStatusUpdate{"kb02", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time()})));
   auto refused = receive_within(*raw, 3000ms);
   ASSERT_TRUE(refused);
   EXPECT_TRUE(std::holds_alternative<wire::ErrorReply>(*wire::decode(refused->frame)));
@@ -75,11 +90,101 @@ TEST_F(Cluster, GarbageOnTheAgentSocketIsDroppedAndTheCoordinatorKeepsServing) {
   EXPECT_EQ(v->state, JobState::kCompleted);
 }
 
-TEST_F(Cluster, GarbageFromTheCoordinatorLeavesTheAgentServing) {
-  // The test plays the coordinator.
+// Only a listed key may speak for a node, and only for its own: a plain connection, an
+// unlisted key and node A's key calling itself B all register nothing.
+TEST_F(Cluster, AnAgentWithoutItsNodesKeyIsRefused) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  wire::AgentRegister reg;
+  reg.topology = NodeTopology::uniform("", 1, 64);
   net::NetContext ctx;
-  auto fake = net::MessageSocket::bind_router(ctx, agents_ep_);
+  // No CURVE at all.
+  auto plain = net::MessageSocket::connect_dealer(ctx, agents_ep_, "kb07");
+  ASSERT_TRUE(plain);
+  reg.node = reg.topology.name = "kb07";
+  ASSERT_TRUE(plain->send(wire::encode(reg)));
+  // A key the coordinator does not list.
+  auto stray = net::generate_curve_keypair();
+  ASSERT_TRUE(stray);
+  ASSERT_TRUE(net::write_curve_keypair(dir_ + "/keys", "stray", *stray));
+  auto unlisted = agent_link(ctx, dir_, agents_ep_, "kb08", "stray");
+  ASSERT_TRUE(unlisted);
+  reg.node = reg.topology.name = "kb08";
+  ASSERT_TRUE(unlisted->send(wire::encode(reg)));
+  // kb01's key claiming kb09, and kb09's key claiming kb01 (whose agent is up).
+  make_keys("kb09");
+  auto a_as_b = agent_link(ctx, dir_, agents_ep_, "kb09", "kb01");
+  ASSERT_TRUE(a_as_b);
+  reg.node = reg.topology.name = "kb09";
+  ASSERT_TRUE(a_as_b->send(wire::encode(reg)));
+  auto b_as_a = agent_link(ctx, dir_, agents_ep_, "kb01x", "kb09");
+  ASSERT_TRUE(b_as_a);
+  ASSERT_TRUE(b_as_a->send(wire::encode(wire::JobStatusUpdate{"kb01", 1, JobId(1), JobState::kCompleted, 0,
+                                                              std::nullopt, Time()})));
+  // The refusals are logged; no node but kb01 ever appears, and kb01 still runs jobs.
+  ASSERT_TRUE(eventually([&] {
+    const std::string log = read_file(dir_ + "/coordinator.log");
+    return log.find("agent_refused") != std::string::npos &&
+           log.find("key not in agent_keys_dir") != std::string::npos &&
+           log.find("key_of=kb01") != std::string::npos;
+  })) << read_file(dir_ + "/coordinator.log");
+  auto id = submit(wrap("true"));
+  ASSERT_TRUE(id);
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return is_terminal(s); }));
+  auto ns = nodes();
+  ASSERT_EQ(ns.size(), 1u);
+  EXPECT_EQ(ns[0].name, "kb01");
+}
+
+// A coordinator that does not hold the coordinator's secret key gets nothing from an agent:
+// not its registration, so it can send no job.
+TEST_F(Cluster, AFakeCoordinatorGetsNothingFromAnAgent) {
+  net::NetContext ctx;
+  auto zap = net::ZapHandler::bind(ctx, [](const net::ZapRequest&) { return std::optional<std::string>("x"); });
+  ASSERT_TRUE(zap);
+  auto other = net::generate_curve_keypair();
+  ASSERT_TRUE(other);
+  const net::CurveServer server{other->secret_z85, "agents"};
+  auto fake = net::MessageSocket::bind_router(ctx, agents_ep_, &server);
   ASSERT_TRUE(fake);
+  start_agent("kb01", kebnekaise_xml());
+  net::Poller p;
+  p.add(*fake);
+  const std::size_t zap_i = p.add_handle(zap->handle());
+  const auto end = std::chrono::steady_clock::now() + 3000ms;
+  while (std::chrono::steady_clock::now() < end) {
+    auto ready = p.wait(50ms);
+    if (ready && (*ready)[zap_i]) zap->serve();
+    EXPECT_FALSE(fake->receive()) << "the agent spoke to a coordinator with the wrong key";
+  }
+}
+
+TEST_F(Cluster, GarbageFromTheCoordinatorLeavesTheAgentServing) {
+  // The test plays the coordinator, with the coordinator's key.
+  net::NetContext ctx;
+  auto zap = net::ZapHandler::bind(ctx, [](const net::ZapRequest&) { return std::optional<std::string>("kb01"); });
+  ASSERT_TRUE(zap);
+  auto keys = net::read_curve_secret_key(dir_ + "/keys/coordinator.key");
+  ASSERT_TRUE(keys);
+  const net::CurveServer server{keys->secret_z85, "agents"};
+  auto fake = net::MessageSocket::bind_router(ctx, agents_ep_, &server);
+  ASSERT_TRUE(fake);
+  // Answers the agent's handshake from a thread of its own: the test's loop waits on the fake.
+  std::atomic<bool> stop{false};
+  std::thread zap_thread([&] {
+    net::Poller zp;
+    zp.add_handle(zap->handle());
+    while (!stop) {
+      auto r = zp.wait(20ms);
+      if (r && (*r)[0]) zap->serve();
+    }
+  });
+  struct Join {
+    std::atomic<bool>& s;
+    std::thread& t;
+    ~Join() { s = true; t.join(); }
+  } join{stop, zap_thread};
   start_agent("kb01", kebnekaise_xml());
   auto reg = receive_within(*fake, 5000ms);
   ASSERT_TRUE(reg);
