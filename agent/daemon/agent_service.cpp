@@ -1,5 +1,6 @@
 #include "agent/daemon/agent_service.h"
 
+#include <algorithm>
 #include <csignal>
 
 #include "agent/os/proc_stat.h"
@@ -101,6 +102,13 @@ void AgentService::on_frame(std::string_view frame, Time now) {
     log_event(LogLevel::kWarning, "bad_coordinator_frame", {{"node", node_name()}, {"error", decoded.error().message}});
     return;
   }
+  // Only the authenticated coordinator reaches this socket: any frame renews the lease.
+  heard_at_ = mono_;
+  if (fenced_) {
+    fenced_ = false;
+    log_event(LogLevel::kInfo, "coordinator_back", {{"node", node_name()}});
+  }
+  if (std::holds_alternative<wire::HeartbeatReply>(*decoded)) return;
   if (auto* a = std::get_if<wire::Ack>(&*decoded)) {
     if (a->seq == 0) {
       if (!registered_) {
@@ -198,7 +206,8 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   if (it == jobs_.end()) return;
   // The session leader is gone; clean up anything it left behind in its group.
   (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
-  const JobState state = it->second.supervisor.on_exit(exit, now);
+  const JobState state =
+      it->second.fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
   std::optional<std::int32_t> code, sig;
   if (it->second.adopted) {
     // Not our child: the exit status went to whoever reaped it.
@@ -228,7 +237,28 @@ void AgentService::on_children(Time now) {
   }
 }
 
+// The coordinator is silent past the lease: it may declare this node lost and start its
+// jobs elsewhere once the lease and the kill grace have passed, so they must be dead by
+// then (HTCondor's job lease). TERM now, KILL after the grace, as for a cancel.
+void AgentService::fence(Time now) {
+  fenced_ = true;
+  log_event(LogLevel::kWarning, "self_fencing",
+            {{"node", node_name()}, {"jobs", std::to_string(jobs_.size())},
+             {"lease_s", std::to_string(options_.coordinator_lease.count())},
+             {"reason", "no word from the coordinator within the lease; stopping every job"}});
+  for (auto& [id, j] : jobs_) {
+    if (j.fenced) continue;
+    j.fenced = true;
+    apply(j.supervisor.on_signal_request(SIGTERM, options_.kill_grace, now));
+  }
+}
+
 void AgentService::on_timer(Time now) {
+  if (!heard_at_) heard_at_ = mono_;  // a fresh agent gives its coordinator a whole lease
+  if (!jobs_.empty() && mono_ - *heard_at_ > options_.coordinator_lease &&
+      std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) { return !kv.second.fenced; })) {
+    fence(now);
+  }
   if (!registered_) {
     if (!last_register_ || now - *last_register_ >= kRegisterRetry) send_register(now);
   } else {

@@ -25,6 +25,9 @@ struct AgentOptions {
   std::string spool_dir;
   Duration heartbeat_interval = Duration::seconds(5);
   Duration kill_grace = Duration::seconds(30);
+  // Silent coordinator for longer than this: stop every job (self-fencing), so that the
+  // coordinator may start them elsewhere without running them twice.
+  Duration coordinator_lease = Duration::seconds(60);
   bool allow_root_jobs = false;
   // Host discovery binds jobs to their cores for real; a --topology model cannot.
   bool apply_binding = true;
@@ -34,6 +37,10 @@ struct AgentOptions {
 class AgentService {
  public:
   static Result<std::unique_ptr<AgentService>> start(DiscoveredNode node, AgentOptions options, Time now);
+
+  // The event loop's monotonic clock for this turn: the lease is measured on it, so a
+  // wall-clock step can neither fence jobs nor keep them past their lease.
+  void set_monotonic(Time mono) { mono_ = mono; }
 
   void on_frame(std::string_view frame, Time now);
   // SIGCHLD arrived (or might have): reap every ended child.
@@ -54,6 +61,7 @@ class AgentService {
     std::vector<std::int32_t> cores, gpus;
     bool adopted = false;  // not our child: polled through /proc, exit status unknown
     std::uint64_t start_ticks = 0;
+    bool fenced = false;   // stopped because the coordinator was lost: reported node_fail
   };
 
   AgentService(DiscoveredNode node, AgentOptions options);
@@ -66,6 +74,7 @@ class AgentService {
   void on_signal(const wire::SignalJob& s, Time now);
   void apply(const std::vector<SupervisorAction>& actions);
   void ended(JobId job, ProcessExit exit, Time now);
+  void fence(Time now);
 
   DiscoveredNode node_;
   AgentOptions options_;
@@ -80,6 +89,9 @@ class AgentService {
   std::optional<Time> last_register_;
   Time last_heartbeat_;
   std::uint64_t heartbeat_seq_ = 0;
+  Time mono_;                    // set_monotonic()
+  std::optional<Time> heard_at_;  // monotonic; unset until the first turn
+  bool fenced_ = false;           // jobs stopped for a silent coordinator, not heard since
 };
 
 }  // namespace fairway::agent

@@ -21,6 +21,13 @@ namespace {
 
 using namespace fairway;
 
+// Steady time for leases: immune to wall-clock steps.
+Time mono_now() {
+  return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
+                                std::chrono::steady_clock::now().time_since_epoch())
+                                .count());
+}
+
 Time wall_now() {
   return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
@@ -54,6 +61,7 @@ int run(const Flags& f, const Config& config) {
   opts.heartbeat_interval = config.agent.heartbeat_interval;
   opts.kill_grace = config.agent.kill_grace;
   opts.allow_root_jobs = config.agent.allow_root_jobs;
+  opts.coordinator_lease = config.agent.coordinator_lease;
   opts.apply_binding = f.topology.empty();
   std::error_code ec;
   std::filesystem::create_directories(opts.spool_dir, ec);
@@ -121,6 +129,7 @@ int run(const Flags& f, const Config& config) {
       return 1;
     }
     const Time now = wall_now();
+    (*service)->set_monotonic(mono_now());
     if ((*ready)[signal_i]) {
       bool stop = false;
       signalfd_siginfo info{};

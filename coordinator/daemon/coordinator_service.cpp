@@ -111,6 +111,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
   }
   n->agent_version = m.agent_version;
   registry_.heard(*n, now);
+  n->release_jobs_at.reset();  // back before its lease ran out: reconciled below instead
   scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));
   agent_seq_.erase(n->name);
 
@@ -159,6 +160,8 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
     return;
   }
   registry_.heard(*n, now);
+  // The agent's lease: it stops its jobs when these stop coming.
+  reply(Channel::kAgents, peer, wire::HeartbeatReply{m.seq});
 }
 
 void CoordinatorService::on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now) {
@@ -189,6 +192,12 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
 
 void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
   JobTracking& t = tracking_[id.value()];
+  if (reported == JobState::kNodeFail && !t.cancel_requested && !t.requeue_requested) {
+    // Its agent stopped it for want of us (self-fencing): not the job's doing.
+    lose_job(id, "its node lost the coordinator and stopped it", now);
+    dirty_ = true;
+    return;
+  }
   if (t.requeue_requested) {
     t.requeue_requested = false;
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
@@ -218,7 +227,18 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
 
 void CoordinatorService::node_lost(NodeEntry& n, Time now) {
   scheduler_->set_node_up(n.index, false);
-  log_event(LogLevel::kWarning, "node_down", {{"node", n.name}, {"reason", n.reason}});
+  // Its jobs may still run (a partition, a hung agent): the agent stops them itself once
+  // its lease runs out. Only then may they start elsewhere.
+  const Time last = n.last_heard.value_or(now);
+  n.release_jobs_at = last + config_.agent.coordinator_lease + config_.agent.kill_grace +
+                      config_.agent.heartbeat_interval;
+  log_event(LogLevel::kWarning, "node_down",
+            {{"node", n.name}, {"reason", n.reason},
+             {"jobs_released_in_s", std::to_string((*n.release_jobs_at - now).count())}});
+}
+
+void CoordinatorService::release_jobs_of(NodeEntry& n, Time now) {
+  n.release_jobs_at.reset();
   std::vector<JobId> victims;
   for (const JobRecord* rec : scheduler_->running()) {
     for (const auto& na : rec->allocation.nodes) {
@@ -254,6 +274,11 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
 void CoordinatorService::on_timer(Time now) {
   for (NodeEntry* n : registry_.expire_silent(now, config_.coordinator.heartbeat_timeout)) {
     node_lost(*n, now);
+  }
+  for (const NodeEntry& entry : registry_.nodes()) {
+    if (entry.release_jobs_at && *entry.release_jobs_at <= now && entry.liveness != NodeLiveness::kUp) {
+      release_jobs_of(*registry_.find(entry.name), now);
+    }
   }
   std::vector<JobId> overdue;
   for (const auto& [id, t] : tracking_) {

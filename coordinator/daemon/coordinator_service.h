@@ -103,6 +103,8 @@ class CoordinatorService {
   void on_heartbeat(const std::string& peer, const wire::Heartbeat& m, Time now);
   void on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now);
   void node_lost(NodeEntry& n, Time now);
+  // The silent node's lease has run out on its agent: its jobs are requeued or failed.
+  void release_jobs_of(NodeEntry& n, Time now);
   // A running job whose processes we lost track of: requeued if it allows, else node_fail.
   void lose_job(JobId id, const std::string& why, Time now);
   // Puts a restored running job back on its cores once all its nodes exist.

@@ -23,6 +23,9 @@ struct NodeEntry {
   bool drained = false;                            // admin: take no new jobs
   std::string reason;                              // why down or drained
   std::optional<Time> last_heard;
+  // Set when the node goes silent: its jobs are given up (requeued or failed) only from
+  // this instant on, when its agent has surely stopped them (lease + kill grace).
+  std::optional<Time> release_jobs_at;
   std::string agent_version;
 };
 

@@ -235,6 +235,10 @@ struct AgentConfig {
   Duration heartbeat_interval = Duration::seconds(5);
   Duration kill_grace = Duration::seconds(30);  // TERM, then KILL after this
   bool allow_root_jobs = false;                 // uid 0 jobs are refused unless set
+  // An agent that hears nothing from its coordinator for this long stops its jobs
+  // (self-fencing), and the coordinator starts them elsewhere only after this plus
+  // kill_grace has surely passed on the agent: a job never runs twice at once.
+  Duration coordinator_lease = Duration::seconds(60);
 };
 
 // How agents and the coordinator prove themselves to each other.

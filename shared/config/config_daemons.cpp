@@ -46,12 +46,18 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   const toml::table& t = **tbl;
   const char* p = "agent";
   FAIRWAY_TRY(r.check_keys(t, p, {"spool_dir", "heartbeat_interval", "kill_grace",
-                                  "allow_root_jobs"}));
+                                  "allow_root_jobs", "coordinator_lease"}));
   FAIRWAY_TRY(r.read_string(t, "spool_dir", p, a.spool_dir));
   if (a.spool_dir.empty()) return r.fail("agent.spool_dir", "must not be empty");
   FAIRWAY_TRY(r.read_time(t, "heartbeat_interval", p, true, a.heartbeat_interval));
   FAIRWAY_TRY(r.read_time(t, "kill_grace", p, false, a.kill_grace));
   FAIRWAY_TRY(r.read_bool(t, "allow_root_jobs", p, a.allow_root_jobs));
+  FAIRWAY_TRY(r.read_time(t, "coordinator_lease", p, false, a.coordinator_lease));
+  if (a.coordinator_lease < a.heartbeat_interval * 3) {
+    return r.fail("agent.coordinator_lease", "must be at least 3 heartbeat intervals (" +
+                                                 std::to_string(a.heartbeat_interval.count() * 3) +
+                                                 " s), got " + std::to_string(a.coordinator_lease.count()) + " s");
+  }
   return ok_status();
 }
 
