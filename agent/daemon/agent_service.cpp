@@ -83,7 +83,7 @@ void AgentService::send_register(Time now) {
 }
 
 void AgentService::report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-                          std::optional<std::int32_t> signal, Time now) {
+                          std::optional<std::int32_t> signal, Time now, std::string reason) {
   wire::JobStatusUpdate u;
   u.node = node_name();
   u.job = job;
@@ -91,6 +91,7 @@ void AgentService::report(JobId job, JobState state, std::optional<std::int32_t>
   u.exit_code = exit_code;
   u.signal = signal;
   u.time = now;
+  u.reason = std::move(reason);
   u = outbox_.add(u, now);
   // Before registration the coordinator would refuse it; it goes out with the backlog.
   if (registered_) send(u);
@@ -140,7 +141,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   if (jobs_.contains(l.job.value())) return;  // a resent launch: already running
   if (auto st = ledger_.acquire(l.job, l.cores, l.gpus); !st) {
     log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
+           "node " + node_name() + " refused the launch: " + st.error().message);
     return;
   }
   LaunchRequest req = launch_request_from(l, node_name());
@@ -162,7 +164,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   if (!launched) {
     ledger_.release(l.job);
     log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", launched.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
+           "launch failed on node " + node_name() + ": " + launched.error().message);
     return;
   }
   auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
@@ -206,8 +209,8 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   if (it == jobs_.end()) return;
   // The session leader is gone; clean up anything it left behind in its group.
   (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
-  const JobState state =
-      it->second.fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
+  const bool fenced = it->second.fenced;
+  const JobState state = fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
   std::optional<std::int32_t> code, sig;
   if (it->second.adopted) {
     // Not our child: the exit status went to whoever reaped it.
@@ -225,7 +228,8 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
             {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
              {"exit_code", code ? std::to_string(*code) : std::string("-")},
              {"signal", sig ? std::to_string(*sig) : std::string("-")}});
-  report(job, state, code, sig, now);
+  report(job, state, code, sig, now,
+         fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : "");
 }
 
 void AgentService::on_children(Time now) {

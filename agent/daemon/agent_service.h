@@ -69,7 +69,7 @@ class AgentService {
   void send(const wire::Message& m);
   void send_register(Time now);
   void report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-              std::optional<std::int32_t> signal, Time now);
+              std::optional<std::int32_t> signal, Time now, std::string reason = {});
   void on_launch(const wire::LaunchJob& l, Time now);
   void on_signal(const wire::SignalJob& s, Time now);
   void apply(const std::vector<SupervisorAction>& actions);

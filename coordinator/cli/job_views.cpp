@@ -102,6 +102,7 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   line("StdOut", or_none(j.stdout_path));
   line("StdErr", or_none(j.stderr_path));
   line("Requeues", std::to_string(j.requeue_count));
+  if (!j.state_reason.empty()) line("StateReason", j.state_reason);
   return out;
 }
 

@@ -65,6 +65,7 @@ json to_json(const wire::JobView& j) {
       {"stdout_path", j.stdout_path},
       {"stderr_path", j.stderr_path},
       {"requeue_count", j.requeue_count},
+      {"state_reason", j.state_reason},
   };
 }
 

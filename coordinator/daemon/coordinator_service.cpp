@@ -180,6 +180,7 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
     if (is_terminal(m.state)) {
       t->second.exit_code = m.exit_code;
       t->second.signal = m.signal;
+      if (!m.reason.empty()) t->second.reason = m.reason;
       job_ended(m.job, m.state, now);
     }
   } else {

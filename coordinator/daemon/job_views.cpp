@@ -48,6 +48,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.stdout_path = t.stdout_path;
   v.stderr_path = t.stderr_path;
   v.requeue_count = t.requeue_count;
+  v.state_reason = t.reason;
   return v;
 }
 

@@ -65,7 +65,7 @@ void encode_payload(Packer& pk, const Heartbeat& m) {
 
 void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   // Optional fields are left out when unset rather than sent as nil.
-  const std::uint32_t n = 5 + (m.exit_code ? 1 : 0) + (m.signal ? 1 : 0);
+  const std::uint32_t n = 5 + (m.exit_code ? 1 : 0) + (m.signal ? 1 : 0) + (m.reason.empty() ? 0 : 1);
   pk.pack_map(n);
   put_kv(pk, "node", std::string_view(m.node));
   put_kv(pk, "seq", m.seq);
@@ -74,6 +74,7 @@ void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   if (m.exit_code) put_kv(pk, "exit_code", *m.exit_code);
   if (m.signal) put_kv(pk, "signal", *m.signal);
   put_kv(pk, "time", m.time.seconds());
+  if (!m.reason.empty()) put_kv(pk, "reason", std::string_view(m.reason));
 }
 
 // The program's keys sit flat in the enclosing message's map.
@@ -246,6 +247,7 @@ JobStatusUpdate read_job_status(MapReader& r) {
     }
   }
   m.exit_code = r.opt_i32("exit_code");
+  m.reason = r.opt_str("reason");
   m.signal = r.opt_i32("signal");
   m.time = Time::from_seconds(r.i64("time"));
   return m;

@@ -81,7 +81,7 @@ void put_priority_factors(Packer& pk, const std::vector<PriorityFactor>& factors
 void put_job_view(Packer& pk, const JobView& j) {
   const std::uint32_t optionals = (j.start_time ? 1 : 0) + (j.end_time ? 1 : 0) +
                                   (j.estimated_start ? 1 : 0) + (j.exit_code ? 1 : 0) +
-                                  (j.signal ? 1 : 0);
+                                  (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -112,6 +112,7 @@ void put_job_view(Packer& pk, const JobView& j) {
   put_kv(pk, "stdout_path", std::string_view(j.stdout_path));
   put_kv(pk, "stderr_path", std::string_view(j.stderr_path));
   put_kv(pk, "requeue_count", j.requeue_count);
+  if (!j.state_reason.empty()) put_kv(pk, "state_reason", std::string_view(j.state_reason));
 }
 
 JobView read_job_view(MapReader& r) {
@@ -158,6 +159,7 @@ JobView read_job_view(MapReader& r) {
   j.stdout_path = r.str("stdout_path");
   j.stderr_path = r.str("stderr_path");
   j.requeue_count = r.i32("requeue_count", 0);
+  j.state_reason = r.opt_str("state_reason");
   return j;
 }
 

@@ -84,6 +84,9 @@ struct JobStatusUpdate {
   std::optional<std::int32_t> exit_code;  // set once the job's processes have exited
   std::optional<std::int32_t> signal;     // the signal that ended it, if any
   Time time;
+  // Why it ended when that is not the program's doing: a launch the node refused ("working
+  // directory /x: No such file or directory"), a job stopped by self-fencing. "": none.
+  std::string reason;
   bool operator==(const JobStatusUpdate&) const = default;
 };
 
@@ -212,6 +215,8 @@ struct JobView {
   std::string stdout_path;
   std::string stderr_path;
   std::int32_t requeue_count = 0;
+  // Why it ended (launch refused, node lost, cancelled by whom) or was last requeued.
+  std::string state_reason;
   bool operator==(const JobView&) const = default;
 };
 

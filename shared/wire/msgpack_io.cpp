@@ -215,6 +215,12 @@ double MapReader::f64(std::string_view key) {
   return v;
 }
 
+std::string MapReader::opt_str(std::string_view key, std::size_t max_bytes) {
+  const Obj* o = find_optional(key);
+  if (o == nullptr) return {};
+  return read_str(*o, errors_, path_of(key), max_bytes).value_or(std::string{});
+}
+
 std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
   const Obj* o = find_optional(key);
   if (o == nullptr) return std::nullopt;

@@ -81,6 +81,8 @@ class MapReader {
   double f64(std::string_view key);
   // Absent or nil: nullopt.
   std::optional<std::int32_t> opt_i32(std::string_view key);
+  // Absent or nil: "" (fields added after the first release are sent only when set).
+  std::string opt_str(std::string_view key, std::size_t max_bytes = kMaxStringBytes);
   std::optional<std::int64_t> opt_i64(std::string_view key);
   std::optional<std::uint64_t> opt_u64(std::string_view key);
   std::optional<bool> opt_boolean(std::string_view key);

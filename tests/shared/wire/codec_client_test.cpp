@@ -125,7 +125,7 @@ std::vector<Message> client_samples() {
 const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimated_start",
                                              "exit_code",  "signal",   "last_heartbeat", "job",
                                              "after",      "limit",    "more",           "total",
-                                             "uid",        "gid"};
+                                             "uid",        "gid",      "state_reason"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

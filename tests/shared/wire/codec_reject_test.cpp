@@ -202,7 +202,7 @@ TEST(WireReject, EveryPrefixOfEveryFrameIsAnError) {
 }
 
 TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
-  const std::set<std::string> optional = {"exit_code", "signal"};
+  const std::set<std::string> optional = {"exit_code", "signal", "reason"};
   int checked = 0;
   for (const Message& m : testing::sample_messages()) {
     const std::string frame = encode(m);

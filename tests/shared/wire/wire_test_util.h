@@ -80,6 +80,7 @@ inline JobStatusUpdate sample_status(bool with_optionals) {
   if (with_optionals) {
     m.exit_code = -3;
     m.signal = 9;
+    m.reason = "launch failed on node node-002: working directory /x: No such file or directory";
   }
   m.time = Time::from_seconds(1'700'000'456);
   return m;
@@ -175,6 +176,7 @@ inline JobView sample_job_view(bool finished) {
   j.stdout_path = "/home/alice/run/%j.out";
   j.stderr_path = "";
   j.requeue_count = finished ? 3 : 0;
+  if (finished) j.state_reason = "node cn07 lost";
   return j;
 }
 
