@@ -70,6 +70,11 @@ std::string state_dir(const std::string& dir) {
   return g_state_parent + "/" + std::filesystem::path(dir).filename().string();
 }
 
+bool open_channel() {
+  const char* v = std::getenv("FAIRWAY_BENCH_AGENT_AUTH");
+  return v != nullptr && std::string(v) == "none";
+}
+
 struct Cluster {
   std::string dir, agents_ep, clients_ep;
   pid_t coordinator = -1;
@@ -97,6 +102,8 @@ struct Cluster {
         << "[security]\ncoordinator_secret_key = \"" << dir << "/keys/coordinator.key\"\n"
         << "coordinator_public_key = \"" << dir << "/keys/coordinator.pub\"\n"
         << "agent_keys_dir = \"" << dir << "/keys/agents\"\n"
+        // FAIRWAY_BENCH_AGENT_AUTH=none measures the open channel, to price CURVE (A/B).
+        << (open_channel() ? "agent_auth = \"none\"\n" : "")
         << extra_config;
     coordinator = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir + "/fairway.toml", "--listen-agents",
                          agents_ep, "--listen-clients", clients_ep, "--state-dir", state_dir(dir)},
