@@ -51,11 +51,13 @@ void CoordinatorService::on_agent_frame(const std::string& peer, std::string_vie
                                         std::string_view authenticated) {
   if (config_.security.agent_auth == AgentAuth::kCurve && authenticated != peer) {
     // A listed key speaking for another node (or no key at all): never served, never answered.
-    if (counters_.impostor_frames++ % 1000 == 0) {
+    // Every one of the first hundred, then one in a thousand: a flood cannot fill the log.
+    if (counters_.impostor_frames < 100 || counters_.impostor_frames % 1000 == 0) {
       log_event(LogLevel::kWarning, "agent_refused",
                 {{"node", peer}, {"key_of", std::string(authenticated)},
                  {"error", "the connection's key does not belong to this node"}});
     }
+    ++counters_.impostor_frames;
     return;
   }
   auto decoded = wire::decode(frame);
