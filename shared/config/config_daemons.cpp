@@ -70,17 +70,9 @@ Status parse_security(const TomlReader& r, const toml::table& root, SecurityConf
   FAIRWAY_TRY(r.check_keys(t, p, {"admin_group", "private_data", "munge_socket", "agent_auth",
                                   "coordinator_secret_key", "agent_keys_dir",
                                   "coordinator_public_key", "agent_secret_key"}));
-  if (t.contains("agent_auth")) {
-    std::string mode;
-    FAIRWAY_TRY(r.read_string(t, "agent_auth", p, mode));
-    if (mode == "curve") {
-      s.agent_auth = AgentAuth::kCurve;
-    } else if (mode == "none") {
-      s.agent_auth = AgentAuth::kNone;
-    } else {
-      return r.fail("security.agent_auth", "invalid value '" + mode + "' (expected curve or none)");
-    }
-  }
+  FAIRWAY_TRY(r.read_choice(t, "agent_auth", p,
+                            {std::pair{"curve", AgentAuth::kCurve}, {"none", AgentAuth::kNone}},
+                            s.agent_auth));
   for (auto [key, out] : {std::pair{"coordinator_secret_key", &s.coordinator_secret_key},
                           std::pair{"agent_keys_dir", &s.agent_keys_dir},
                           std::pair{"coordinator_public_key", &s.coordinator_public_key},

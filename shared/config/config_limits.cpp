@@ -35,29 +35,13 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
   if (l.maxps_soft && l.maxps_hard && *l.maxps_hard < *l.maxps_soft) {
     return r.fail("limits.maxps_hard", "must be >= maxps_soft");
   }
-  if (t.contains("maxps_per")) {
-    std::string scope;
-    FAIRWAY_TRY(r.read_string(t, "maxps_per", p, scope));
-    if (scope == "user") {
-      l.maxps_scope = LimitScope::kUser;
-    } else if (scope == "account") {
-      l.maxps_scope = LimitScope::kAccount;
-    } else {
-      return r.fail("limits.maxps_per", "invalid value '" + scope + "' (expected user or account)");
-    }
-  }
-  if (t.contains("promote_blocked")) {
-    std::string order;
-    FAIRWAY_TRY(r.read_string(t, "promote_blocked", p, order));
-    if (order == "priority") {
-      l.promote_blocked = BlockedPromotion::kPriority;
-    } else if (order == "newest") {
-      l.promote_blocked = BlockedPromotion::kNewest;
-    } else {
-      return r.fail("limits.promote_blocked",
-                    "invalid value '" + order + "' (expected priority or newest)");
-    }
-  }
+  FAIRWAY_TRY(r.read_choice(t, "maxps_per", p,
+                            {std::pair{"user", LimitScope::kUser}, {"account", LimitScope::kAccount}},
+                            l.maxps_scope));
+  FAIRWAY_TRY(r.read_choice(t, "promote_blocked", p,
+                            {std::pair{"priority", BlockedPromotion::kPriority},
+                             {"newest", BlockedPromotion::kNewest}},
+                            l.promote_blocked));
   return ok_status();
 }
 

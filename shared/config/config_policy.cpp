@@ -203,22 +203,10 @@ Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) 
                                           "allocation_period"}));
   FAIRWAY_TRY(r.read_number(t, "cpu", "billing", false, cfg.billing.cpu));
   FAIRWAY_TRY(r.read_bool(t, "gpu_jobs_bill_cores", "billing", cfg.billing.gpu_jobs_bill_cores));
-  if (t.contains("allocation_period")) {
-    std::string period;
-    FAIRWAY_TRY(r.read_string(t, "allocation_period", "billing", period));
-    bool known = false;
-    for (CalendarPeriod p : {CalendarPeriod::kNone, CalendarPeriod::kMonth,
-                             CalendarPeriod::kQuarter, CalendarPeriod::kYear}) {
-      if (period == to_string(p)) {
-        cfg.billing.allocation_period = p;
-        known = true;
-      }
-    }
-    if (!known) {
-      return r.fail("billing.allocation_period",
-                    "invalid value '" + period + "' (expected none, month, quarter or year)");
-    }
-  }
+  FAIRWAY_TRY(r.read_choice(t, "allocation_period", "billing",
+                            {std::pair{"none", CalendarPeriod::kNone}, {"month", CalendarPeriod::kMonth},
+                             {"quarter", CalendarPeriod::kQuarter}, {"year", CalendarPeriod::kYear}},
+                            cfg.billing.allocation_period));
   auto gpu = r.sub_table(t, "gpu", "billing");
   if (!gpu) return std::unexpected(gpu.error());
   if (*gpu == nullptr) return ok_status();

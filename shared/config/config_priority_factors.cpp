@@ -67,16 +67,10 @@ Status parse_fairshare_factors(const TomlReader& r, const toml::table& t, Config
     }
     cfg.fairshare.window = window;
   }
-  if (t.contains("window_weight")) {
-    std::string weight;
-    FAIRWAY_TRY(r.read_string(t, "window_weight", p, weight));
-    if (weight != "flat" && weight != "linear") {
-      return r.fail("fairshare.window_weight", "invalid value '" + weight + "' (expected flat or linear)");
-    }
-    if (!cfg.fairshare.window) {
-      return r.fail("fairshare.window_weight", "is set but fairshare.window is not");
-    }
-    cfg.fairshare.window_fades = weight == "linear";
+  FAIRWAY_TRY(r.read_choice(t, "window_weight", p, {std::pair{"flat", false}, {"linear", true}},
+                            cfg.fairshare.window_fades));
+  if (t.contains("window_weight") && !cfg.fairshare.window) {
+    return r.fail("fairshare.window_weight", "is set but fairshare.window is not");
   }
   if (t.contains("mode")) {
     std::string mode;

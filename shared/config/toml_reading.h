@@ -63,6 +63,27 @@ class TomlReader {
   Status read_bool(const toml::table& t, std::string_view key, std::string_view path,
                    bool& out) const;
 
+  // A string naming one of `choices`; absent leaves `out` as it is. Anything else is
+  // "invalid value 'x' (expected a, b or c)".
+  template <typename E>
+  Status read_choice(const toml::table& t, std::string_view key, std::string_view path,
+                     std::initializer_list<std::pair<const char*, E>> choices, E& out) const {
+    if (!t.contains(key)) return ok_status();
+    std::string text;
+    if (auto st = read_string(t, key, path, text); !st) return st;
+    std::string expected;
+    std::size_t i = 0;
+    for (const auto& [name, value] : choices) {
+      if (name == text) {
+        out = value;
+        return ok_status();
+      }
+      expected += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + std::string(name);
+      ++i;
+    }
+    return fail(key_path(path, key), "invalid value '" + text + "' (expected " + expected + ")");
+  }
+
   template <typename Int>
   Status read_int(const toml::table& t, std::string_view key, std::string_view path,
                   std::int64_t min, std::int64_t max, Int& out) const {
