@@ -1,0 +1,147 @@
+// CoordinatorService's front door, synchronously: who asks comes from the transport or a
+// credential (here a fake authenticator), never from the request; users act on their own
+// jobs, admins on all. No sockets, no clock: frames in, frames out.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+namespace fs = std::filesystem;
+
+// uid 1001 alice, 1002 bob, 1003 ops (admin); MUNGE credentials "ok:UID" or refused.
+class FakeAuthenticator final : public ClientAuthenticator {
+ public:
+  Result<Caller> from_kernel(const net::PeerCredentials& p) override { return caller(p.uid); }
+  Result<Caller> from_munge(std::string_view credential, std::string_view) override {
+    if (!credential.starts_with("ok:")) {
+      return make_error(ErrorCode::kPermissionDenied, "MUNGE credential replayed");
+    }
+    return caller(static_cast<std::uint32_t>(std::stoul(std::string(credential.substr(3)))));
+  }
+
+ private:
+  static Result<Caller> caller(std::uint32_t uid) {
+    static const std::map<std::uint32_t, std::pair<std::string, bool>> users = {
+        {1001, {"alice", false}}, {1002, {"bob", false}}, {1003, {"ops", true}}};
+    auto it = users.find(uid);
+    if (it == users.end()) return make_error(ErrorCode::kPermissionDenied, "unknown uid");
+    return Caller{uid, 100, it->second.first, it->second.second};
+  }
+};
+
+class ClientAuthorization : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "fw-authz-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
+                               "test");
+    ASSERT_TRUE(config) << config.error().message;
+    auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
+    ASSERT_TRUE(s) << s.error().message;
+    service_ = std::move(*s);
+  }
+  void TearDown() override {
+    service_.reset();
+    fs::remove_all(dir_);
+  }
+
+  // Sends `m` as the local process of `uid` and returns the reply.
+  wire::Message ask(const wire::Message& m, std::optional<std::uint32_t> uid) {
+    std::optional<net::PeerCredentials> kernel;
+    if (uid) kernel = net::PeerCredentials{*uid, 100, 4242};
+    service_->on_client_frame("client", wire::encode(m), now_, kernel);
+    return reply();
+  }
+  wire::Message ask_munge(const wire::Message& m, const std::string& credential) {
+    service_->on_client_frame("client", wire::encode(wire::AuthenticatedRequest{credential, wire::encode(m)}),
+                              now_);
+    return reply();
+  }
+  wire::Message reply() {
+    for (const Outgoing& o : service_->end_turn(now_, false)) {
+      if (o.channel == Channel::kClients) {
+        auto m = wire::decode(o.frame);
+        EXPECT_TRUE(m);
+        return *m;
+      }
+    }
+    ADD_FAILURE() << "no reply";
+    return wire::ErrorReply{};
+  }
+  JobId submit_as(std::uint32_t uid, const std::string& claimed_user = "") {
+    wire::SubmitRequest r;
+    r.spec.user = claimed_user;
+    r.spec.hold = true;
+    r.program.argv = {"true"};
+    r.program.working_dir = "/tmp";
+    auto m = ask(r, uid);
+    const auto* ok = std::get_if<wire::SubmitReply>(&m);
+    EXPECT_NE(ok, nullptr) << (std::holds_alternative<wire::ErrorReply>(m) ? std::get<wire::ErrorReply>(m).message : "");
+    return ok ? ok->job : JobId(0);
+  }
+  static std::string error_of(const wire::Message& m) {
+    const auto* e = std::get_if<wire::ErrorReply>(&m);
+    return e ? e->message : "";
+  }
+
+  std::string dir_;
+  Time now_ = Time::from_seconds(1'700'000'000);
+  std::unique_ptr<CoordinatorService> service_;
+};
+
+TEST_F(ClientAuthorization, TheJobBelongsToTheProvenCallerWithItsUid) {
+  const JobId id = submit_as(1001);
+  wire::JobQuery q;
+  q.jobs = {id};
+  auto m = ask(q, 1002);
+  const auto& v = std::get<wire::JobQueryReply>(m).jobs.at(0);
+  EXPECT_EQ(v.user, "alice");
+}
+
+TEST_F(ClientAuthorization, ARequestWithoutProofIsRefused) {
+  EXPECT_NE(error_of(ask(wire::JobQuery{}, std::nullopt)).find("unauthenticated request"), std::string::npos);
+  EXPECT_NE(error_of(ask_munge(wire::JobQuery{}, "stolen")).find("MUNGE credential replayed"),
+            std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask_munge(wire::JobQuery{}, "ok:1002")));
+  EXPECT_NE(error_of(ask(wire::JobQuery{}, 4711)).find("unknown uid"), std::string::npos);
+  EXPECT_EQ(service_->counters().unauthenticated, 3u);
+}
+
+TEST_F(ClientAuthorization, ANamedUserOtherThanTheCallerIsRefused) {
+  wire::SubmitRequest r;
+  r.spec.user = "alice";
+  r.program.argv = {"true"};
+  r.program.working_dir = "/tmp";
+  EXPECT_NE(error_of(ask(r, 1002)).find("names user 'alice', but it comes from 'bob'"), std::string::npos);
+}
+
+TEST_F(ClientAuthorization, OnlyTheOwnerOrAnAdminControlsAJob) {
+  const JobId id = submit_as(1001, "alice");
+  for (auto action : {wire::JobAction::kCancel, wire::JobAction::kRelease}) {
+    auto m = ask(wire::JobControl{action, {id}, "alice"}, 1002);  // bob, claiming to be alice
+    const auto& r = std::get<wire::JobControlReply>(m).results.at(0);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("belongs to 'alice', not 'bob'"), std::string::npos) << r.message;
+  }
+  auto by_admin = ask(wire::JobControl{wire::JobAction::kCancel, {id}, ""}, 1003);
+  EXPECT_TRUE(std::get<wire::JobControlReply>(by_admin).results.at(0).ok);
+}
+
+TEST_F(ClientAuthorization, OnlyAdminsDrainNodes) {
+  wire::NodeControl drain{wire::NodeAction::kDrain, {"n1"}, "bad DIMM", "root"};
+  EXPECT_NE(error_of(ask(drain, 1001)).find("not 'alice'"), std::string::npos);
+  auto m = ask(drain, 1003);
+  EXPECT_TRUE(std::get<wire::NodeControlReply>(m).results.at(0).ok);
+}
+
+}  // namespace
+}  // namespace fairway::daemon
