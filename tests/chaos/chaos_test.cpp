@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "process_reaper.h"
+#include "run_log.h"
 #include "shared/net/curve_keys.h"
 #include "shared/net/request_client.h"
 #include "shared/wire/messages.h"
@@ -46,117 +48,6 @@ struct Options {
   int agents = 3;
 };
 Options g_opt;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Children of this process: daemons we started, and (as a subreaper) job processes whose
-// agent was killed. One thread reaps them all, so no waitpid races with another.
-class Reaper {
- public:
-  Reaper() : thread_([this] { loop(); }) {}
-  ~Reaper() {
-    stop_ = true;
-    thread_.join();
-  }
-  bool exited(pid_t pid) {
-    std::lock_guard lock(mu_);
-    return dead_.contains(pid);
-  }
-
- private:
-  void loop() {
-    while (!stop_) {
-      int status = 0;
-      const pid_t pid = waitpid(-1, &status, WNOHANG);
-      if (pid > 0) {
-        std::lock_guard lock(mu_);
-        dead_.insert(pid);
-        continue;
-      }
-      std::this_thread::sleep_for(20ms);
-    }
-  }
-  std::atomic<bool> stop_{false};
-  std::mutex mu_;
-  std::set<pid_t> dead_;
-  std::thread thread_;
-};
-
-// Our direct children (daemons and adopted orphans), from /proc.
-std::vector<pid_t> children() {
-  std::vector<pid_t> out;
-  const pid_t self = getpid();
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-    const std::string stat = slurp(e.path().string() + "/stat");
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(stat.substr(close + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == self && state != 'Z') out.push_back(std::stoi(name));
-  }
-  return out;
-}
-
-// Kills every descendant we can see (their process groups too), until none is left.
-void kill_everything() {
-  const auto end = Clock::now() + 10s;
-  while (Clock::now() < end) {
-    auto kids = children();
-    if (kids.empty()) return;
-    for (pid_t k : kids) {
-      const pid_t pg = getpgid(k);
-      if (pg > 0 && pg != getpgrp()) kill(-pg, SIGKILL);
-      kill(k, SIGKILL);
-    }
-    std::this_thread::sleep_for(50ms);
-  }
-}
-
-// One run of a job as its script logged it: start, last sign of life, and whether it ended.
-struct JobRun {
-  std::int64_t job = 0;
-  std::string node;
-  std::string pid;
-  std::int64_t start = 0;
-  std::int64_t last = 0;
-  bool ended = false;
-  std::int64_t end = 0;
-};
-
-// "YYYY-MM-DDTHH:MM:SS.mmmZ" -> ns since the epoch (0 when malformed).
-std::int64_t parse_stamp(const std::string& s) {
-  std::tm tm{};
-  int ms = 0;
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) != 7) {
-    return 0;
-  }
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return static_cast<std::int64_t>(timegm(&tm)) * 1000000000 + static_cast<std::int64_t>(ms) * 1000000;
-}
-
-std::string field(const std::string& line, const std::string& key) {
-  const auto p = line.find(" " + key + "=");
-  if (p == std::string::npos) return {};
-  auto b = p + key.size() + 2;
-  if (b < line.size() && line[b] == '"') {
-    const auto e = line.find('"', b + 1);
-    return line.substr(b + 1, e == std::string::npos ? std::string::npos : e - b - 1);
-  }
-  const auto e = line.find(' ', b);
-  return line.substr(b, e == std::string::npos ? std::string::npos : e - b);
-}
 
 class Chaos : public ::testing::Test {
  protected:
@@ -250,6 +141,22 @@ class Chaos : public ::testing::Test {
     return client->call(m, timeout);
   }
 
+  bool wait_nodes_up(std::chrono::seconds limit) {
+    const auto end = Clock::now() + limit;
+    while (Clock::now() < end) {
+      auto r = call(wire::NodeQuery{}, 2000ms);
+      if (r) {
+        if (auto* reply = std::get_if<wire::NodeQueryReply>(&*r)) {
+          const auto up = std::count_if(reply->nodes.begin(), reply->nodes.end(),
+                                        [](const auto& n) { return n.state != "down"; });
+          if (static_cast<std::size_t>(up) == names_.size()) return true;
+        }
+      }
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
+
   // All jobs the coordinator knows, finished ones included, page by page.
   std::optional<std::vector<wire::JobView>> all_jobs() {
     std::vector<wire::JobView> out;
@@ -304,6 +211,8 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
 
   start_coordinator();
   for (std::size_t i = 0; i < names_.size(); ++i) start_agent(i);
+  // A brand-new coordinator knows no node until agents register; the storm starts after.
+  ASSERT_TRUE(wait_nodes_up(30s)) << "the cluster did not come up (seed " << o.seed << ")";
 
   // The storm: each client submits its share; a call without a reply is retried with the
   // same token, as the CLI does, until acknowledged or the storm's deadline passes.
@@ -447,30 +356,7 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
   }
 
   // Runs, from the jobs' own log.
-  std::map<std::string, JobRun> runs;  // "job node pid" -> run
-  {
-    std::istringstream in(slurp(dir_ + "/runs.log"));
-    std::string line;
-    while (std::getline(in, line)) {
-      std::istringstream ls(line);
-      std::string what, node, pid;
-      std::int64_t job = 0, ts = 0;
-      if (!(ls >> what >> job >> node >> pid >> ts)) continue;
-      JobRun& r = runs[std::to_string(job) + " " + node + " " + pid];
-      if (r.start == 0) {
-        r.job = job;
-        r.node = node;
-        r.pid = pid;
-        r.start = ts;
-      }
-      r.start = std::min(r.start, ts);
-      r.last = std::max(r.last, ts);
-      if (what == "end") {
-        r.ended = true;
-        r.end = ts;
-      }
-    }
-  }
+  const std::map<std::string, JobRun> runs = read_runs(dir_ + "/runs.log");
   std::map<std::int64_t, std::vector<const JobRun*>> runs_of;
   for (const auto& [k, r] : runs) runs_of[r.job].push_back(&r);
 
