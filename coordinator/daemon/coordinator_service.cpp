@@ -283,9 +283,17 @@ void CoordinatorService::on_timer(Time now) {
       release_jobs_of(*registry_.find(entry.name), now);
     }
   }
+  // A job we lost track of in a restart: if its node registered without it, only its
+  // final report can still be on the way (a heartbeat timeout is patience enough); if its
+  // node has not registered, it may still run there until that agent's lease runs out.
+  const Duration lease_out = config_.agent.coordinator_lease + config_.agent.kill_grace +
+                             config_.agent.heartbeat_interval;
   std::vector<JobId> overdue;
   for (const auto& [id, t] : tracking_) {
-    if (t.unconfirmed_since && now - *t.unconfirmed_since > config_.coordinator.heartbeat_timeout) {
+    if (!t.unconfirmed_since) continue;
+    const NodeEntry* node = registry_.find(t.head_node);
+    const bool registered = node != nullptr && node->liveness == NodeLiveness::kUp;
+    if (now - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
       overdue.push_back(JobId(id));
     }
   }
