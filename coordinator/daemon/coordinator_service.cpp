@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "coordinator/daemon/job_views.h"
+#include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
 
@@ -89,6 +90,11 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
       return;
     }
     n = &registry_.add(m.node, *idx, m.topology);
+    // Remembered, so that a restarted coordinator knows its machine before agents return.
+    if (ensure_txn()) {
+      (void)write(store_->set_meta(std::string(kKnownNodePrefix) + m.node, known_node_record(m.topology)),
+                  "remember node " + m.node, JobId());
+    }
     if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) {
       n->drained = true;
       n->reason = d->second;
@@ -156,9 +162,11 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
     error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
     return;
   }
-  if (n->liveness != NodeLiveness::kUp && n->last_heard) {
-    // Declared down while silent: its jobs were requeued, so it must re-register to reconcile.
-    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is marked down; register again");
+  if (n->liveness != NodeLiveness::kUp) {
+    // Declared down while silent, or known only from the config or the store since our
+    // restart: it must register (with its running jobs) before we believe it is up.
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition,
+                "node '" + peer + "' is not registered since it was marked down or we restarted; register again");
     return;
   }
   registry_.heard(*n, now);
@@ -168,7 +176,7 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
 
 void CoordinatorService::on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now) {
   NodeEntry* n = registry_.find(peer);
-  if (n == nullptr || m.node != peer) {
+  if (n == nullptr || m.node != peer || n->liveness == NodeLiveness::kUnknown) {
     error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
     return;
   }
