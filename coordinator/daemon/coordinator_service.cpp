@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "coordinator/daemon/job_views.h"
+#include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
 
@@ -89,6 +90,11 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
       return;
     }
     n = &registry_.add(m.node, *idx, m.topology);
+    // Remembered, so that a restarted coordinator knows its machine before agents return.
+    if (ensure_txn()) {
+      (void)write(store_->set_meta(std::string(kKnownNodePrefix) + m.node, known_node_record(m.topology)),
+                  "remember node " + m.node, JobId());
+    }
     if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) {
       n->drained = true;
       n->reason = d->second;
@@ -156,9 +162,11 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
     error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
     return;
   }
-  if (n->liveness != NodeLiveness::kUp && n->last_heard) {
-    // Declared down while silent: its jobs were requeued, so it must re-register to reconcile.
-    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is marked down; register again");
+  if (n->liveness != NodeLiveness::kUp) {
+    // Declared down while silent, or known only from the config or the store since our
+    // restart: it must register (with its running jobs) before we believe it is up.
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition,
+                "node '" + peer + "' is not registered since it was marked down or we restarted; register again");
     return;
   }
   registry_.heard(*n, now);
@@ -168,7 +176,7 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
 
 void CoordinatorService::on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now) {
   NodeEntry* n = registry_.find(peer);
-  if (n == nullptr || m.node != peer) {
+  if (n == nullptr || m.node != peer || n->liveness == NodeLiveness::kUnknown) {
     error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
     return;
   }
@@ -283,9 +291,17 @@ void CoordinatorService::on_timer(Time now) {
       release_jobs_of(*registry_.find(entry.name), now);
     }
   }
+  // A job we lost track of in a restart: if its node registered without it, only its
+  // final report can still be on the way (a heartbeat timeout is patience enough); if its
+  // node has not registered, it may still run there until that agent's lease runs out.
+  const Duration lease_out = config_.agent.coordinator_lease + config_.agent.kill_grace +
+                             config_.agent.heartbeat_interval;
   std::vector<JobId> overdue;
   for (const auto& [id, t] : tracking_) {
-    if (t.unconfirmed_since && now - *t.unconfirmed_since > config_.coordinator.heartbeat_timeout) {
+    if (!t.unconfirmed_since) continue;
+    const NodeEntry* node = registry_.find(t.head_node);
+    const bool registered = node != nullptr && node->liveness == NodeLiveness::kUp;
+    if (now - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
       overdue.push_back(JobId(id));
     }
   }

@@ -317,6 +317,23 @@ Result<std::optional<std::string>> JobStore::get_meta(const std::string& key) co
   return value;
 }
 
+Result<std::vector<std::pair<std::string, std::string>>> JobStore::load_meta_prefix(
+    const std::string& prefix) const {
+  auto stmt = db_->prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key");
+  if (!stmt) return std::unexpected(stmt.error());
+  Status s = (*stmt)->bind_text(1, prefix);
+  if (s) s = (*stmt)->bind_int64(2, static_cast<std::int64_t>(prefix.size()));
+  if (!s) return std::unexpected(s.error());
+  std::vector<std::pair<std::string, std::string>> out;
+  while (true) {
+    auto row = (*stmt)->step();
+    if (!row) return std::unexpected(row.error().with_context("load_meta_prefix '" + prefix + "'"));
+    if (!*row) break;
+    out.emplace_back((*stmt)->column_text(0), (*stmt)->column_text(1));
+  }
+  return out;
+}
+
 Status JobStore::set_meta(const std::string& key, const std::string& value) {
   if (key.empty()) return invalid_argument("set_meta: key is empty");
   if (is_reserved_meta_key(key)) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coordinator/daemon/job_store_schema.h"
@@ -74,6 +75,8 @@ class JobStore {
   // (schema_version, next_job_id) are refused by set_meta.
   Result<std::optional<std::string>> get_meta(const std::string& key) const;
   Status set_meta(const std::string& key, const std::string& value);
+  // Every (key, value) whose key starts with `prefix`, by key.
+  Result<std::vector<std::pair<std::string, std::string>>> load_meta_prefix(const std::string& prefix) const;
 
   const std::string& path() const { return db_->path(); }
 

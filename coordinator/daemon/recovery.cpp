@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -87,6 +88,38 @@ Status CoordinatorService::recover(Time now) {
       }
     }
     scheduler_->set_node_up(idx, false);
+  }
+  // Without [[nodes]], the machine is what registered before: remembered nodes count for
+  // admission and show in `fairway nodes`, and take work once their agents are back.
+  if (config_.nodes.empty()) {
+    auto known = store_->load_meta_prefix(std::string(kKnownNodePrefix));
+    if (!known) return std::unexpected(known.error());
+    for (const auto& [key, record] : *known) {
+      auto topology = parse_known_node_record(record);
+      if (!topology) {
+        return make_error(ErrorCode::kIo, "the store's record of " + key + " is unreadable: " +
+                                              topology.error().message);
+      }
+      auto idx = scheduler_->add_node(*topology);
+      if (!idx) {
+        log_event(LogLevel::kWarning, "known_node_skipped", {{"node", topology->name}, {"error", idx.error().message}});
+        continue;
+      }
+      NodeEntry& e = registry_.add(topology->name, *idx, *topology);
+      e.reason = "not registered since the coordinator restarted";
+      if (auto d = stored_drains_.find(e.name); d != stored_drains_.end()) {
+        e.drained = true;
+        e.reason = d->second;
+      }
+    }
+    // Running jobs go back on their nodes while those still count as up (a down node
+    // withholds its cores); the nodes then wait, down, for their agents.
+    for (auto it = awaiting_nodes_.begin(); it != awaiting_nodes_.end();) {
+      it = adopt_restored(it->second, now) ? awaiting_nodes_.erase(it) : std::next(it);
+    }
+    for (const NodeEntry& e : registry_.nodes()) {
+      if (e.liveness == NodeLiveness::kUnknown) scheduler_->set_node_up(e.index, false);
+    }
   }
   last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",

@@ -33,9 +33,12 @@ class MungeDaemon {
       const std::string log = dir_ + "/munged.log";
       freopen(log.c_str(), "w", stdout);
       freopen(log.c_str(), "a", stderr);
-      execlp("munged", "munged", "-F", "--force", "-S", socket().c_str(), "--key-file", key.c_str(),
-             "--pid-file", (dir_ + "/munged.pid").c_str(), "--seed-file", (dir_ + "/munged.seed").c_str(),
-             static_cast<char*>(nullptr));
+      const std::string pid = dir_ + "/munged.pid", seed = dir_ + "/munged.seed", sock = socket();
+      // Debian installs it in /usr/sbin, which a CI user's PATH may lack.
+      for (const char* bin : {"/usr/sbin/munged", "munged"}) {
+        execlp(bin, "munged", "-F", "--force", "-S", sock.c_str(), "--key-file", key.c_str(),
+               "--pid-file", pid.c_str(), "--seed-file", seed.c_str(), static_cast<char*>(nullptr));
+      }
       _exit(127);
     }
     for (int i = 0; i < 100 && !std::filesystem::exists(socket()); ++i) {
