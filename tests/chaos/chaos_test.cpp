@@ -361,10 +361,65 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
   std::map<std::int64_t, std::vector<const JobRun*>> runs_of;
   for (const auto& [k, r] : runs) runs_of[r.job].push_back(&r);
 
+  // The coordinator's view, from its log: when each job was recorded COMPLETED, and each
+  // requeue because a node was lost (the coordinator gave its copy up).
+  struct Requeue {
+    std::int64_t at = 0;
+    std::string node;
+  };
+  std::map<std::int64_t, std::int64_t> completed_at;
+  std::map<std::int64_t, std::vector<Requeue>> node_lost_requeues;
+  int node_down_events = 0, requeues_node_lost = 0;
+  {
+    std::istringstream in(slurp(dir_ + "/coordinator.log"));
+    std::string line;
+    while (std::getline(in, line)) {
+      const std::int64_t at = parse_stamp(line.substr(0, line.find(' ')));
+      if (at == 0) continue;
+      const std::int64_t job = std::atoll(field(line, "job").c_str());
+      if (line.find(" node_down ") != std::string::npos) ++node_down_events;
+      if (line.find(" job_ended ") != std::string::npos && field(line, "state") == "completed" &&
+          !completed_at.contains(job)) {
+        completed_at[job] = at;
+      }
+      if (line.find(" job_requeued ") == std::string::npos) continue;
+      const std::string reason = field(line, "reason");
+      if (!reason.starts_with("node ") || !reason.ends_with(" lost")) continue;
+      ++requeues_node_lost;
+      node_lost_requeues[job].push_back({at, reason.substr(5, reason.size() - 10)});
+    }
+  }
+
+  // No run on a node after the coordinator declared it lost and requeued the job there
+  // (the log's stamp has millisecond precision: that much is allowed, nothing more).
+  std::vector<std::string> ran_after_requeue;
+  for (const auto& [job, rqs] : node_lost_requeues) {
+    for (const auto& rq : rqs) {
+      for (const JobRun* r : runs_of[job]) {
+        if (r->node == rq.node && r->start < rq.at + 1000000 && r->last > rq.at + 1000000) {
+          ran_after_requeue.push_back("job " + std::to_string(job) + " requeued (node " + rq.node +
+                                      " lost) still ran there " + std::to_string((r->last - rq.at) / 1000000) +
+                                      " ms later");
+        }
+      }
+    }
+  }
+
+  // Double runs: two runs of one job overlapping in time. Runs again: a run starting after
+  // the coordinator recorded the job COMPLETED, or after a run of it ran to its end on a
+  // node that was not declared lost meanwhile (its exit was lost, and the job re-run). A
+  // rerun after the node was lost past its lease, of a run that ended unreported while its
+  // agent was dead, is at-least-once by design: counted, not failed.
   std::vector<std::string> double_runs, ran_after_completion;
+  int reruns_after_node_lost = 0;
   for (auto& [job, rs] : runs_of) {
     std::sort(rs.begin(), rs.end(), [](auto* a, auto* b) { return a->start < b->start; });
     for (std::size_t a = 0; a < rs.size(); ++a) {
+      if (auto c = completed_at.find(job); c != completed_at.end() && rs[a]->start > c->second + 1000000) {
+        ran_after_completion.push_back("job " + std::to_string(job) + " started on " + rs[a]->node + " " +
+                                       std::to_string((rs[a]->start - c->second) / 1000000) +
+                                       " ms after the coordinator recorded it COMPLETED");
+      }
       for (std::size_t b = a + 1; b < rs.size(); ++b) {
         if (rs[b]->start <= rs[a]->last) {
           double_runs.push_back("job " + std::to_string(job) + ": " + rs[a]->node + " pid " + rs[a]->pid +
@@ -372,10 +427,19 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
                                 "] overlaps " + rs[b]->node + " pid " + rs[b]->pid + " from " +
                                 std::to_string(rs[b]->start));
         }
-        if (rs[a]->ended && rs[b]->start > rs[a]->end) {
-          ran_after_completion.push_back("job " + std::to_string(job) + " ended on " + rs[a]->node + " at " +
-                                         std::to_string(rs[a]->end) + " and started again on " +
-                                         rs[b]->node + " at " + std::to_string(rs[b]->start));
+        if (rs[a]->ended && rs[b]->start > rs[a]->end && b == a + 1) {
+          const auto& rqs = node_lost_requeues[job];
+          const bool node_lost = std::any_of(rqs.begin(), rqs.end(), [&](const Requeue& rq) {
+            return rq.node == rs[a]->node && rq.at >= rs[a]->end - 1000000 && rq.at <= rs[b]->start + 1000000;
+          });
+          if (node_lost) {
+            ++reruns_after_node_lost;
+          } else {
+            ran_after_completion.push_back("job " + std::to_string(job) + " ran to its end on " + rs[a]->node +
+                                           " and started again on " + rs[b]->node + " " +
+                                           std::to_string((rs[b]->start - rs[a]->end) / 1000000) +
+                                           " ms later, its node not declared lost");
+          }
         }
       }
     }
@@ -397,39 +461,6 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
     }
   }
 
-  // The coordinator's view: a job requeued because its node was lost must not run on on
-  // that node after the requeue.
-  std::vector<std::string> ran_after_requeue;
-  int node_down_events = 0, requeues_node_lost = 0;
-  {
-    std::istringstream in(slurp(dir_ + "/coordinator.log"));
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.find(" node_down ") != std::string::npos) ++node_down_events;
-      if (line.find(" job_requeued ") == std::string::npos) continue;
-      const std::string reason = field(line, "reason");
-      if (!reason.starts_with("node ") || !reason.ends_with(" lost")) continue;
-      ++requeues_node_lost;
-      const std::string node = reason.substr(5, reason.size() - 10);
-      const std::int64_t at = parse_stamp(line.substr(0, line.find(' ')));
-      const std::int64_t job = std::atoll(field(line, "job").c_str());
-      if (at == 0) continue;
-      for (const JobRun* r : runs_of[job]) {
-        // The log's stamp has millisecond precision: allow it, nothing more.
-        if (r->node == node && r->start < at + 1000000 && r->last > at + 1000000) {
-          ran_after_requeue.push_back("job " + std::to_string(job) + " requeued at " + line.substr(0, 24) +
-                                      " (node " + node + " lost) still ran there until " +
-                                      std::to_string((r->last - at) / 1000000) + " ms later");
-        }
-      }
-    }
-  }
-
-  std::size_t restarts_seen = 0;
-  {
-    const std::string c = slurp(dir_ + "/coordinator.log");
-    for (auto p = c.find("coordinator_started"); p != std::string::npos; p = c.find("coordinator_started", p + 1)) ++restarts_seen;
-  }
   std::cout << "chaos: SUMMARY seed=" << o.seed << " kills coordinator=" << coordinator_kills
             << " agents=" << agent_kills << " acknowledged=" << acked.size()
             << " jobs_known=" << jobs.size() << " runs=" << runs.size()
@@ -437,6 +468,7 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
             << " double_runs=" << double_runs.size() << " ran_after_requeue=" << ran_after_requeue.size()
             << " ran_after_completion=" << ran_after_completion.size()
             << " wrong_outcome=" << wrong_outcome.size()
+            << " reruns_after_node_lost=" << reruns_after_node_lost
             << " node_down_events=" << node_down_events << " requeued_node_lost=" << requeues_node_lost
             << " submit_refusals=" << refusals << " submit_timeouts=" << timeouts << std::endl;
   std::cout << "chaos: end states:";
@@ -462,7 +494,7 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
                                    << show(double_runs);
   EXPECT_TRUE(ran_after_requeue.empty()) << "jobs still running on a node after it was declared down and "
                                             "the job requeued (seed " << o.seed << "):" << show(ran_after_requeue);
-  EXPECT_TRUE(ran_after_completion.empty()) << "jobs that ran again after their script completed (seed "
+  EXPECT_TRUE(ran_after_completion.empty()) << "jobs that ran again after completing (seed "
                                             << o.seed << "):" << show(ran_after_completion);
   EXPECT_TRUE(wrong_outcome.empty()) << "jobs whose script exited 0 but did not end COMPLETED (seed "
                                      << o.seed << "):" << show(wrong_outcome);
