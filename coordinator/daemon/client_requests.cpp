@@ -159,7 +159,6 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   t.stdout_path = m.program.stdout_path;
   t.stderr_path = m.program.stderr_path;
   if (!m.client_token.empty()) by_token_[user + '\0' + m.client_token] = *id;
-  turn_submits_.push_back(*id);
   ++counters_.submitted;
   dirty_ = true;
   log_event(LogLevel::kInfo, "job_submitted",
