@@ -75,6 +75,20 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
 
 void CoordinatorService::serve_client(const std::string& peer, const wire::Message& msg,
                                       const Caller& caller, Time now) {
+  // Palmetto (seed 004) counts every request of a user, not only submissions: queries and
+  // controls take a token from the same bucket (submissions take one per job below).
+  // Root and admins are not limited, so that monitoring and recovery always get through.
+  const bool submit = std::holds_alternative<wire::SubmitRequest>(msg) ||
+                      std::holds_alternative<wire::SubmitBatch>(msg);
+  if (!submit && !caller.admin && !rate_limiter_.try_take(caller.user, now)) {
+    ++counters_.refused;
+    error_reply(Channel::kClients, peer, ErrorCode::kResourceExhausted,
+                "user '" + caller.user + "' is over the request rate limit (" +
+                    std::to_string(config_.coordinator.submit_burst) + " requests, refilled at " +
+                    rate_text(config_.coordinator.submit_refill_per_s) + "/s); retry in " +
+                    std::to_string(rate_limiter_.wait_for_token(caller.user, now).count()) + " s");
+    return;
+  }
   if (auto* m = std::get_if<wire::SubmitRequest>(&msg)) return on_submit(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::SubmitBatch>(&msg)) return on_submit_batch(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobQuery>(&msg)) return on_job_query(peer, *m, caller, now);
@@ -159,7 +173,6 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   t.stdout_path = m.program.stdout_path;
   t.stderr_path = m.program.stderr_path;
   if (!m.client_token.empty()) by_token_[user + '\0' + m.client_token] = *id;
-  turn_submits_.push_back(*id);
   ++counters_.submitted;
   dirty_ = true;
   log_event(LogLevel::kInfo, "job_submitted",

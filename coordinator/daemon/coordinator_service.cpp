@@ -337,7 +337,6 @@ void CoordinatorService::launch(JobId id, Time now) {
   JobTracking& t = tracking_[id.value()];
   const NodeAllocation& head = rec->allocation.nodes.front();
   t.head_node = scheduler_->cluster().node(head.node).topology.name;
-  turn_started_.push_back(id);
   ++counters_.started;
   persist(id);
 
@@ -382,6 +381,7 @@ void CoordinatorService::signal_job(JobId id, std::int32_t signal) {
 }
 
 std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
+  if (!failed_) return {};
   if (dirty_ && allow_pass) {
     dirty_ = false;
     run_pass(now);
@@ -392,27 +392,16 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
     if (!st) {
       store_->rollback();
       ++counters_.store_errors;
-      log_event(LogLevel::kError, "store_commit_failed", {{"error", st.error().message}});
-      // Nothing of this turn is durable: undo what we would otherwise acknowledge.
-      for (JobId id : turn_started_) (void)scheduler_->requeue(id, now);
-      for (JobId id : turn_submits_) {
-        (void)scheduler_->cancel(id, now);
-        scheduler_->forget(id);
-        tracking_.erase(id.value());
-      }
-      std::vector<Outgoing> out;
-      for (auto& r : turn_replies_) {
-        if (r.channel != Channel::kClients) continue;  // agents resend until acknowledged
-        r.frame = wire::encode(wire::ErrorReply{ErrorCode::kIo, "the coordinator could not store the change: " + st.error().message});
-        out.push_back(std::move(r));
-      }
+      // Fail-stop, as LevelDB treats a background error: memory now holds changes the store
+      // does not (finished jobs forgotten, cancels applied, submit ids handed out), and
+      // undoing them piecemeal has proved wrong. Nothing of this turn was acknowledged, so
+      // nothing is sent; the daemon exits and recovery rebuilds memory from the store.
+      log_event(LogLevel::kError, "store_commit_failed_fail_stop", {{"error", st.error().message}});
+      failed_ = make_error(ErrorCode::kIo, "the job store could not commit: " + st.error().message);
       turn_replies_.clear();
       turn_launches_.clear();
-      turn_submits_.clear();
-      turn_started_.clear();
       txn_failed_ = false;
-      dirty_ = true;
-      return out;
+      return {};
     }
   }
   txn_failed_ = false;
@@ -421,8 +410,6 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
              std::make_move_iterator(turn_launches_.end()));
   turn_replies_.clear();
   turn_launches_.clear();
-  turn_submits_.clear();
-  turn_started_.clear();
   return out;
 }
 

@@ -89,6 +89,11 @@ class CoordinatorService {
   std::vector<Outgoing> end_turn(Time now, bool allow_pass = true);
 
   bool pass_wanted() const { return dirty_; }
+  // Once a commit has failed the service is stopped for good (fail-stop): end_turn sends
+  // nothing more and the daemon must exit and recover from the store. Holds the error then.
+  const Status& failed() const { return failed_; }
+  // Fault injection for tests: the next commit fails as a full disk would.
+  void fail_next_commit_for_test() { store_->fail_next_commit_for_test(); }
   const ServiceCounters& counters() const { return counters_; }
   const Scheduler& scheduler() const { return *scheduler_; }
   const NodeRegistry& nodes() const { return registry_; }
@@ -161,8 +166,7 @@ class CoordinatorService {
 
   bool in_txn_ = false;
   bool txn_failed_ = false;
-  std::vector<JobId> turn_submits_;
-  std::vector<JobId> turn_started_;
+  Status failed_ = ok_status();
   std::vector<Outgoing> turn_replies_;
   std::vector<Outgoing> turn_launches_;
   bool dirty_ = true;

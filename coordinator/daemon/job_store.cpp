@@ -140,6 +140,10 @@ Status JobStore::commit() {
                           "': SQLite rolled the transaction back after an earlier error; "
                           "nothing written since begin() was stored");
   }
+  if (fail_next_commit_) {
+    fail_next_commit_ = false;
+    return make_error(ErrorCode::kIo, "commit on '" + db_->path() + "': injected failure (test)");
+  }
   if (job_id_counter_dirty_) {
     if (auto s = persist_job_id_counter(); !s) return s;
   }

@@ -44,6 +44,9 @@ class JobStore {
   Status begin();
   Status commit();
   void rollback();
+  // Fault injection seam for tests: the next commit() fails (as on a full disk) and leaves
+  // the transaction for rollback().
+  void fail_next_commit_for_test() { fail_next_commit_ = true; }
   bool in_transaction() const { return in_transaction_; }
 
   // Ids are never reused, even after jobs are purged: a persistent counter. Ids handed out
@@ -90,6 +93,7 @@ class JobStore {
   // grows, so a rolled-back allocation can never be handed out twice.
   std::uint64_t next_job_id_;
   bool in_transaction_ = false;
+  bool fail_next_commit_ = false;
   // Allocations inside a transaction write the counter once, at commit, not per job.
   bool job_id_counter_dirty_ = false;
 };

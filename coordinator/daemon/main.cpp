@@ -54,6 +54,9 @@ void open_ipc_to_users(const std::string& endpoint) {
 constexpr int kFramesPerTurn = 5000;
 // Passes are cheap but not free: under a stream of submissions, at most one per this gap.
 constexpr auto kMinPassGap = std::chrono::milliseconds(20);
+// A commit to the job store failed: distinct from 1 (start-up or poll errors) so that
+// operators and tests can tell a fail-stop apart. EX_TEMPFAIL: a restart may succeed.
+constexpr int kExitStoreFailed = 75;
 
 int run(const Config& config) {
   auto service = daemon::CoordinatorService::open(config, wall_now());
@@ -182,6 +185,15 @@ int run(const Config& config) {
       if (auto st = socket.send(out.peer, out.frame); !st) {
         log_event(LogLevel::kWarning, "send_failed", {{"peer", out.peer}, {"error", st.error().message}});
       }
+    }
+    if (const Status& failed = (*service)->failed(); !failed) {
+      // Fail-stop: exit non-zero so systemd (Restart=on-failure) restarts us and recovery
+      // rebuilds memory from what the store holds.
+      log_event(LogLevel::kError, "coordinator_fail_stop",
+                {{"error", failed.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});
+      notify_stopping();
+      close(sig_fd);
+      return kExitStoreFailed;
     }
   }
   notify_stopping();

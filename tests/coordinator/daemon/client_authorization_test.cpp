@@ -136,6 +136,15 @@ TEST_F(ClientAuthorization, OnlyTheOwnerOrAnAdminControlsAJob) {
   EXPECT_TRUE(std::get<wire::JobControlReply>(by_admin).results.at(0).ok);
 }
 
+// Seed 004: the bucket counts every request of a user (queries too), not only submissions;
+// admins are not limited.
+TEST_F(ClientAuthorization, EveryRequestOfAUserTakesFromTheBucket) {
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1002)));
+  EXPECT_NE(error_of(ask(wire::JobQuery{}, 1002)).find("'bob' is over the request rate limit"), std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1001))) << "alice has her own";
+  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1003))) << "admins are not limited";
+}
+
 TEST_F(ClientAuthorization, OnlyAdminsDrainNodes) {
   wire::NodeControl drain{wire::NodeAction::kDrain, {"n1"}, "bad DIMM", "root"};
   EXPECT_NE(error_of(ask(drain, 1001)).find("not 'alice'"), std::string::npos);
