@@ -143,6 +143,7 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_JOB_USER", user.name);
   env.set("SLURM_JOB_ACCOUNT", request.account);
   env.set("SLURM_JOB_PARTITION", request.partition);
+  env.set("SLURM_RESTART_COUNT", std::to_string(request.restarts));
   return env.to_strings();
 }
 

@@ -16,6 +16,7 @@ LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string nod
   r.nodelist = std::move(node_name);
   r.partition = launch.partition;
   r.append_output = launch.restarts > 0;
+  r.restarts = launch.restarts;
   return r;
 }
 

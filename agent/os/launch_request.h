@@ -35,6 +35,9 @@ struct LaunchRequest {
   std::string submit_dir;   // FAIRWAY_SUBMIT_DIR; empty: the working dir
   // A requeued job's later runs append to its output files instead of truncating them.
   bool append_output = false;
+  // Earlier runs of this job (SLURM_RESTART_COUNT); a later run first writes a line that
+  // marks the new attempt into its appended output.
+  std::int32_t restarts = 0;
 };
 
 struct LauncherConfig {

@@ -49,6 +49,7 @@ struct ChildPlan {
   OutputPaths output;
   bool bind = false;
   bool append_output = false;
+  std::string attempt_banner;  // written to stdout first on a later run; built before fork
   cpu_set_t cpus{};
   std::string exec_path;
   std::vector<std::string> argv;
@@ -250,6 +251,10 @@ ErrorCode code_for_errno(int err) {
       ::dup2(err, STDERR_FILENO) < 0) {
     fail_in_child(report_fd, ChildStep::kRedirect);
   }
+  // Best effort: a marker that cannot be written must not stop the job.
+  if (!plan.attempt_banner.empty()) {
+    (void)!::write(STDOUT_FILENO, plan.attempt_banner.data(), plan.attempt_banner.size());
+  }
   if (plan.bind && ::sched_setaffinity(0, sizeof plan.cpus, &plan.cpus) != 0) {
     fail_in_child(report_fd, ChildStep::kAffinity);
   }
@@ -316,6 +321,11 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
   plan.output = *output;
   plan.working_dir = request.program.working_dir;
   plan.append_output = request.append_output;
+  if (request.append_output) {
+    plan.attempt_banner = "==== fairway: job " + std::to_string(request.job.value()) + " attempt " +
+                          std::to_string(request.restarts + 1) +
+                          " starts here (the earlier run was stopped and requeued) ====\n";
+  }
   auto envp = build_job_environment(request, *user);
   if (!envp) return std::unexpected(envp.error());
   plan.envp = std::move(*envp);

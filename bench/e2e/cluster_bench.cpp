@@ -1,6 +1,7 @@
 // End-to-end throughput of a real cluster on loopback: a coordinator and four agents as
 // processes, driven through the client protocol the CLI uses. Prints one line per figure.
 //   fairway_cluster_bench [--jobs N] [--queued N] [--cli BINARY] [--state-on DIR]
+//                         [--only preemption]
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -167,16 +168,86 @@ void report(const char* name, double value, const char* unit) {
   std::fflush(stdout);
 }
 
+// Owner partitions: a 28-core owner job on a node a 28-core lower-tier job fills, with the
+// partition's preempt_grace `grace_s`. The victim's shell exits on SIGTERM unless
+// `ignores_term` (then it is killed at the grace's end). Reports the owner's submit to
+// start, and the victim's return to running once the owner (`true`) is done.
+bool bench_preemption(int grace_s, bool ignores_term, int rounds) {
+  Cluster cluster("[[partitions]]\nname = \"general\"\ndefault = true\npreempt = \"requeue\"\n"
+                  "preempt_grace = " + std::to_string(grace_s) + "\n"
+                  "[[partitions]]\nname = \"owner\"\npriority_tier = 1\n", 1);
+  auto client = net::RequestClient::connect(cluster.clients_ep);
+  if (!client || !wait_nodes(*client, 1)) {
+    std::fprintf(stderr, "cluster did not come up (logs in %s)\n", cluster.dir.c_str());
+    return false;
+  }
+  auto job_view = [&](JobId id) {
+    wire::JobQuery q;
+    q.jobs = {id};
+    auto v = query(*client, q);
+    return v.empty() ? std::optional<wire::JobView>() : std::optional<wire::JobView>(v[0]);
+  };
+  auto wait_for = [&](JobId id, auto pred) {
+    const auto end = Clock::now() + 120s;
+    while (Clock::now() < end) {
+      if (auto v = job_view(id); v && pred(*v)) return true;
+      std::this_thread::sleep_for(1ms);
+    }
+    return false;
+  };
+  std::vector<double> to_start, victim_back;
+  for (int i = 0; i < rounds; ++i) {
+    auto victim = trivial(cluster.dir, 3000000 + i * 2, ignores_term ? "trap '' TERM; sleep 600" : "exec sleep 600");
+    victim.spec.resources.cores = 28;
+    auto r = client->call(victim, 5s);
+    if (!r || !std::holds_alternative<wire::SubmitReply>(*r)) return false;
+    const JobId vid = std::get<wire::SubmitReply>(*r).job;
+    if (!wait_for(vid, [](const wire::JobView& v) { return v.state == JobState::kRunning; })) return false;
+    std::this_thread::sleep_for(300ms);  // the victim's shell is up and has its trap set
+    auto owner = trivial(cluster.dir, 3000001 + i * 2, "true");
+    owner.spec.resources.cores = 28;
+    owner.spec.partition = "owner";
+    const auto t0 = Clock::now();
+    r = client->call(owner, 5s);
+    if (!r || !std::holds_alternative<wire::SubmitReply>(*r)) return false;
+    const JobId oid = std::get<wire::SubmitReply>(*r).job;
+    if (!wait_for(oid, [](const wire::JobView& v) { return v.start_time.has_value(); })) return false;
+    to_start.push_back(seconds_since(t0) * 1000);
+    if (!wait_for(oid, [](const wire::JobView& v) { return is_terminal(v.state); })) return false;
+    const auto t1 = Clock::now();
+    if (!wait_for(vid, [](const wire::JobView& v) { return v.state == JobState::kRunning; })) return false;
+    victim_back.push_back(seconds_since(t1) * 1000);
+    wire::JobControl cancel;
+    cancel.action = wire::JobAction::kCancel;
+    cancel.jobs = {vid};
+    cancel.user = "root";
+    (void)client->call(cancel, 5s);
+    if (!wait_for(vid, [](const wire::JobView& v) { return is_terminal(v.state); })) return false;
+  }
+  std::sort(to_start.begin(), to_start.end());
+  std::sort(victim_back.begin(), victim_back.end());
+  const std::string what = "grace " + std::to_string(grace_s) + " s" + (ignores_term ? ", TERM ignored" : "");
+  report(("owner submit-to-start, preempting (" + what + ", median)").c_str(), to_start[to_start.size() / 2], "ms");
+  report(("victim requeued and running again after owner (" + what + ")").c_str(),
+         victim_back[victim_back.size() / 2], "ms");
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int jobs = 5000, queued = 100000;
-  std::string cli;
+  std::string cli, only;
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
     if (std::strcmp(argv[i], "--jobs") == 0) jobs = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--queued") == 0) queued = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--cli") == 0) cli = argv[i + 1];
     if (std::strcmp(argv[i], "--state-on") == 0) g_state_parent = argv[i + 1];
+  }
+  if (only == "preemption") {
+    const bool ok = bench_preemption(0, false, 5) && bench_preemption(30, false, 3) && bench_preemption(30, true, 1);
+    return ok ? 0 : 1;
   }
   {
     Cluster cluster("", 4);

@@ -18,6 +18,16 @@
 
 namespace fairway {
 
+// A running job chosen as a victim: it keeps its cores until its processes are confirmed
+// stopped (Scheduler::stop_preempted), so nothing else is placed on them before that.
+struct PreemptionMark {
+  JobId by;                 // the higher-tier job it makes room for
+  PartitionIndex by_partition;
+  Time at;                  // when the pass chose it
+  Time stop_by;             // at + its partition's preempt_grace: SIGKILL by then
+  bool requeue = true;      // back to the queue; false: ends as preempted
+};
+
 struct JobRecord {
   JobSpec spec;
   JobState state = JobState::kPending;
@@ -47,6 +57,13 @@ struct JobRecord {
   double billing_rate = 0;  // fair-share units per second while running
   std::vector<std::pair<PartitionIndex, ResourceAmount>> partition_amounts;
 
+  // Set while its processes are being stopped for a higher-tier job.
+  std::optional<PreemptionMark> preempting;
+  // As the owner: victims chosen for it that still hold their cores. It picks no more
+  // while any remain.
+  std::int32_t victims_stopping = 0;
+  std::int32_t preempt_count = 0;  // runs cut short for higher tiers
+
   std::size_t slot = 0;  // position in the scheduler's pending or running list
 
   // What placing it takes from the partition's free pool when more than it asks (whole
@@ -59,7 +76,8 @@ struct JobRecord {
   }
   // When backfill expects the job to end: its limit, or just after now if it overran.
   Time estimated_end(Time now) const {
-    const Time e = start_time + spec.time_limit;
+    Time e = start_time + spec.time_limit;
+    if (preempting && preempting->stop_by < e) e = preempting->stop_by;
     return e > now ? e : now + Duration::seconds(1);
   }
 };

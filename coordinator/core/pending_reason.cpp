@@ -42,6 +42,9 @@ constexpr auto kReasons = std::to_array<ReasonInfo>({
     {PendingReason::kBackfillPartitionLimit, "BackfillPartitionLimit",
      "not considered: the backfill loop already looked at the most jobs of this partition "
      "(scheduler.backfill_max_jobs_per_partition)"},
+    {PendingReason::kPreempting, "Preempting",
+     "lower-tier jobs on its nodes are being stopped for it; it starts once their nodes "
+     "confirm their cores free"},
     {PendingReason::kMaintenance, "ReqNodeNotAvail_Maintenance",
      "its nodes are reserved for maintenance before it could finish (or, in a killable "
      "partition, the maintenance is under way or within killable_cutoff)"},

@@ -29,6 +29,7 @@ enum class PendingReason : std::uint32_t {
   kOveruseRunningLimit = 1u << 13, // the account is over its allocation and runs its tier's cap
   kBackfillUserLimit = 1u << 14,   // the backfill loop looked at its per-user cap of jobs
   kBackfillPartitionLimit = 1u << 15,  // ... at its per-partition cap of jobs
+  kPreempting = 1u << 16,          // lower-tier jobs on its nodes are being stopped for it
   // A maintenance reservation on its nodes starts before it could finish (killable: is
   // under way or within the partition's killable_cutoff). A high bit, clear of the
   // reasons other work adds next.

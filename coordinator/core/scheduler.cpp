@@ -49,6 +49,14 @@ Status Scheduler::init(NodeSource source) {
     auto idx = cluster_.add_partition(p.name, names, p.placement);
     if (!idx) return std::unexpected(idx.error());
     partition_priority_.push_back(p.priority);
+    partition_tier_.push_back(p.priority_tier);
+  }
+  for (const auto& victim : config_.partitions) {
+    for (const auto& owner : config_.partitions) {
+      if (victim.preempt != PreemptMode::kOff && owner.priority_tier > victim.priority_tier) {
+        preemption_configured_ = true;
+      }
+    }
   }
   for (const auto& a : config_.accounts) {
     ledger_.set_account_shares(a.name, a.shares);
@@ -253,6 +261,7 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
+  victim_gone(*j);
   j->state = final_state;
   j->end_time = now;
   count_closed(*j);
@@ -361,7 +370,11 @@ PassResult Scheduler::schedule(Time now) {
     j->priority = compute_priority(config_.priority, in);
     ordered.push_back(j);
   }
-  std::sort(ordered.begin(), ordered.end(), [](const JobRecord* a, const JobRecord* b) {
+  // Higher partition tiers first, whatever the priority (Slurm's PriorityTier).
+  std::sort(ordered.begin(), ordered.end(), [this](const JobRecord* a, const JobRecord* b) {
+    const std::int32_t ta = partition_tier_[a->partition.value()];
+    const std::int32_t tb = partition_tier_[b->partition.value()];
+    if (ta != tb) return ta > tb;
     if (a->priority.total != b->priority.total) return a->priority.total > b->priority.total;
     if (a->spec.submit_time != b->spec.submit_time) return a->spec.submit_time < b->spec.submit_time;
     return a->spec.id < b->spec.id;
@@ -403,6 +416,7 @@ PassResult Scheduler::schedule(Time now) {
         start_job(j, std::move(alloc), now);
       },
       gate);
+  preempt_for_owners(eligible, now, result);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   return result;
 }

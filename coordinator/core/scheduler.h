@@ -38,11 +38,24 @@ struct JobPreemption {
   Allocation allocation;  // where it ran: the processes to kill
 };
 
+// A running job the pass chose as a victim for a higher-tier job: the driver signals it
+// (SIGTERM, `grace`, SIGKILL) and calls stop_preempted once its processes are gone. It
+// keeps its cores until then.
+struct PreemptionOrder {
+  JobId victim;
+  JobId by;
+  std::string by_partition;
+  Duration grace;
+  bool requeue = true;  // false: it ends as preempted
+};
+
 struct PassResult {
   std::vector<JobStart> started;
   // Killable jobs requeued because a maintenance reservation on their nodes began. They
   // are requeued before anything starts in this pass.
   std::vector<JobPreemption> preempted;
+  // Victims chosen for higher-tier jobs (owner partitions): still running, to be stopped.
+  std::vector<PreemptionOrder> preempting;
   std::size_t considered = 0;    // waiting jobs looked at (held ones included)
   std::size_t reservations = 0;  // jobs given a reservation
   // A limit that holds a job opens then with no start, end or arrival (MAXPS: what running
@@ -80,6 +93,11 @@ class Scheduler {
   // released and it waits again, aging from `now`.
   Status requeue(JobId id, Time now);
 
+  // The processes of a job being preempted (PassResult::preempting) are gone: it goes
+  // back to the queue, or ends as preempted when it may not be requeued. Returns the state
+  // it is in now (pending or preempted). A job that is not being preempted is an error.
+  Result<JobState> stop_preempted(JobId id, Time now);
+
   // After a coordinator restart: jobs accepted before it come back without the admission
   // checks (they passed them once, and their nodes may not have registered yet).
   Status restore_waiting(JobSpec spec, Time eligible_since);
@@ -116,6 +134,13 @@ class Scheduler {
   MaintenanceSchedule maintenance_;  // config.reservations, fixed for the scheduler's life
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
+  // Owner partitions: victims for the waiting jobs (`ordered`, tier then priority) that
+  // the pass could not start and that wait only for resources.
+  void preempt_for_owners(std::span<JobRecord* const> ordered, Time now, PassResult& result);
+  // A victim that stops, for whatever reason, no longer holds up its owner.
+  void victim_gone(JobRecord& victim);
+  std::vector<std::int32_t> partition_tier_;
+  bool preemption_configured_ = false;  // some partition is preemptable by a higher tier
   RunningCaps running_caps_;  // per-pass counts reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses

@@ -47,6 +47,7 @@ Status Scheduler::requeue(JobId id, Time now) {
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
+  victim_gone(*j);
   j->allocation = {};
   j->partition_amounts.clear();
   j->billing_rate = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <ctime>
 #include <filesystem>
 #include <unordered_set>
 
@@ -14,6 +15,16 @@ namespace fairway::daemon {
 namespace {
 
 std::string id_str(JobId id) { return std::to_string(id.value()); }
+
+// For reasons users read in `show job`: UTC, so it reads the same from any login node.
+std::string utc_time(Time t) {
+  const std::time_t secs = static_cast<std::time_t>(t.seconds());
+  std::tm tm{};
+  char buf[32];
+  if (gmtime_r(&secs, &tm) == nullptr) return std::to_string(t.seconds());
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return n == 0 ? std::to_string(t.seconds()) : std::string(buf, n);
+}
 
 }  // namespace
 
@@ -220,6 +231,23 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     dirty_ = true;
     return;
   }
+  const JobRecord* rec = scheduler_->job(id);
+  if (rec != nullptr && rec->preempting && !t.cancel_requested && reported != JobState::kCompleted) {
+    // Stopped for a higher tier (a run that completed on its own stays completed).
+    auto after = scheduler_->stop_preempted(id, now);
+    if (!write(after ? ok_status() : Status(std::unexpected(after.error())), "stop_preempted", id)) return;
+    if (*after == JobState::kPending) {
+      ++t.requeue_count;
+      t.head_node.clear();
+      persist(id);
+      log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
+    } else {
+      log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", t.reason}});
+      mark_terminal(id);
+    }
+    dirty_ = true;
+    return;
+  }
   JobState final_state = reported;
   if (t.cancel_requested && reported != JobState::kCompleted) final_state = JobState::kCancelled;
   if (final_state == JobState::kRunning || !is_terminal(final_state)) final_state = JobState::kFailed;
@@ -328,6 +356,20 @@ void CoordinatorService::run_pass(Time now) {
     t.reason = p.reason;
     t.head_node.clear();
     persist(p.id);
+  }
+  // Owner partitions: these keep their cores until their agent reports them gone; then
+  // stop_preempted requeues them and the owner starts in that turn's pass.
+  for (const PreemptionOrder& p : r.preempting) {
+    JobTracking& t = tracking_[p.victim.value()];
+    t.reason = "preempted by job " + id_str(p.by) + " (partition " + p.by_partition + ") at " + utc_time(now);
+    if (!t.head_node.empty()) {
+      reply(Channel::kAgents, t.head_node, wire::SignalJob{p.victim, SIGTERM, p.grace});
+    }
+    ++counters_.preempted;
+    log_event(LogLevel::kWarning, "job_preempting",
+              {{"job", id_str(p.victim)}, {"node", t.head_node}, {"by", id_str(p.by)},
+               {"partition", p.by_partition}, {"grace_s", std::to_string(p.grace.count())},
+               {"then", p.requeue ? "requeue" : "end"}});
   }
   for (const JobStart& s : r.started) launch(s.id, now);
 }

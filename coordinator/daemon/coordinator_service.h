@@ -63,6 +63,7 @@ struct ServiceCounters {
   std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
   std::uint64_t impostor_frames = 0;  // agent frames from a key that is not the named node's
   std::uint64_t store_errors = 0;
+  std::uint64_t preempted = 0;  // victims chosen for higher-tier jobs
 };
 
 class CoordinatorService {

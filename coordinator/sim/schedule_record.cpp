@@ -103,6 +103,10 @@ std::string schedule_record_json(const ScheduleRecord& r, const std::vector<Node
   out.push_back(']');
   append_key(out, "preempted");
   out += r.preempted ? "true" : "false";
+  if (r.preempted_by) {
+    append_key(out, "preempted_by");
+    append_int(out, static_cast<std::int64_t>(r.preempted_by->value()));
+  }
   if (r.reserved_start) {
     append_key(out, "reserved_start");
     append_int(out, r.reserved_start->seconds());

@@ -22,6 +22,8 @@ struct ScheduleRecord {
   JobState state = JobState::kCompleted;
   Allocation allocation;
   bool preempted = false;
+  // Cut short for this higher-tier job (owner partitions); unset for maintenance.
+  std::optional<JobId> preempted_by;
   // The reservation in force for this job at the last pass before it started, if any:
   // the start it was promised (reserved_start) and the pass that promised it (reserved_at).
   std::optional<Time> reserved_start;

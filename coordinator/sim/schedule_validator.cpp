@@ -28,7 +28,7 @@ class Checker {
  public:
   explicit Checker(const ValidationInput& in)
       : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records), rounding_(in.rounding),
-        default_partition_(in.default_partition) {}
+        default_partition_(in.default_partition), preemption_(in.preemption) {}
 
   Status run(const std::vector<JobId>& rejected, bool reservations) {
     if (auto st = index_workload(rejected); !st) return st;
@@ -37,6 +37,7 @@ class Checker {
     }
     if (auto st = check_all_ran(); !st) return st;
     if (auto st = check_preempted_runs(); !st) return st;
+    if (auto st = check_preemptors(); !st) return st;
     if (auto st = check_capacity(); !st) return st;
     if (reservations) return check_reservations();
     return ok_status();
@@ -327,6 +328,39 @@ class Checker {
     return ok_status();
   }
 
+  // (a'') A run cut for another job was cut for a job of a higher tier, from a partition
+  // whose jobs may be preempted, and that job started only once the cut run had ended:
+  // never on resources its victim still held.
+  Status check_preemptors() const {
+    const auto partition_of = [&](const JobSpec& s) { return s.partition.empty() ? default_partition_ : s.partition; };
+    const auto tier_of = [&](const std::string& p) {
+      const auto it = preemption_.find(p);
+      return it == preemption_.end() ? std::pair<std::int32_t, bool>{0, false} : it->second;
+    };
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+      const ScheduleRecord& r = recs_[i];
+      if (!r.preempted_by) continue;  // cancel mode: a final record, not a preempted run
+      const std::size_t w = find_job(*r.preempted_by);
+      if (w == kNone) return violation(job(r.id) + " was preempted by unknown " + job(*r.preempted_by));
+      const auto victim = tier_of(partition_of(spec_of(i)));
+      const auto owner = tier_of(partition_of(wl_.jobs[w].spec));
+      if (!victim.second) {
+        return violation(job(r.id) + " was preempted " + span(r) + " in partition '" + partition_of(spec_of(i)) +
+                         "', whose jobs are not preemptable");
+      }
+      if (owner.first <= victim.first) {
+        return violation(job(r.id) + " (tier " + str(victim.first) + ") was preempted " + span(r) + " by " +
+                         job(*r.preempted_by) + " of tier " + str(owner.first) + ", not a higher one");
+      }
+      const std::size_t o = record_of_[w];
+      if (o != kNone && recs_[o].start < r.end && recs_[o].start >= r.start) {
+        return violation(job(*r.preempted_by) + " started at " + str(recs_[o].start) + ", before its victim " +
+                         job(r.id) + " stopped at " + str(r.end));
+      }
+    }
+    return ok_status();
+  }
+
   // (d) Sweep the records in start order, remembering for each core and GPU who holds it
   // until when. With no overlap found so far, a unit's holders form disjoint intervals in
   // start order, so the latest holder is the only one a new start can collide with: the
@@ -435,6 +469,7 @@ class Checker {
   const std::vector<ScheduleRecord>& recs_;
   const std::unordered_map<std::string, Rounding>& rounding_;
   const std::string& default_partition_;
+  const std::unordered_map<std::string, std::pair<std::int32_t, bool>>& preemption_;
   std::vector<std::pair<JobId, std::size_t>> by_id_;  // workload index by id
   std::vector<bool> rejected_;                        // by workload index
   std::vector<std::size_t> record_of_;                // by workload index
@@ -452,6 +487,7 @@ void take_partition_rounding(const Config& config, ValidationInput& in) {
     if (p.placement.allocation_unit == AllocationUnit::kNode) r = Rounding::kWholeNodes;
     if (p.placement.allocation_unit == AllocationUnit::kSocket) r = Rounding::kWholeSockets;
     in.rounding[p.name] = r;
+    in.preemption[p.name] = {p.priority_tier, p.preempt != PreemptMode::kOff};
   }
 }
 

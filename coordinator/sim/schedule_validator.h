@@ -32,10 +32,13 @@ struct ValidationInput {
   // partition's name is in `default_partition`), is kExact.
   std::unordered_map<std::string, Rounding> rounding;
   std::string default_partition;
+  // Per partition name: its priority_tier, and whether its jobs may be preempted. A run
+  // cut for another job (preempted_by) must have been cut for a higher tier.
+  std::unordered_map<std::string, std::pair<std::int32_t, bool>> preemption;
 };
 
-// Fills in.rounding and in.default_partition from the partitions' allocation_unit and
-// whole_nodes_above_node_size.
+// Fills in.rounding, in.default_partition and in.preemption from the partitions'
+// allocation_unit, whole_nodes_above_node_size, priority_tier and preempt.
 void take_partition_rounding(const Config& config, ValidationInput& in);
 
 // Ok, or an error naming the first violation found (job id, node, core, times).

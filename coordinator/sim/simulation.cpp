@@ -47,6 +47,8 @@ struct Completion {
   Time at;
   JobId id;
   std::uint32_t run = 0;
+  // A victim's preemption grace has run out: its processes are gone (SIGKILL at the latest).
+  bool preemption_stop = false;
   bool operator>(const Completion& o) const {
     return at != o.at ? at > o.at : id > o.id;
   }
@@ -61,6 +63,40 @@ std::vector<Time> maintenance_wakeups(const Config& config) {
   }
   std::sort(out.begin(), out.end(), std::greater<>());
   return out;
+}
+
+// Stops a preempted job at the end of its grace: a cut run is recorded, and the job waits
+// again (requeue) or its record is final (preempted).
+Status stop_victim(Scheduler& scheduler, JobId id, Time now,
+                   std::unordered_map<std::uint64_t, LiveJob>& live, SimulationResult& out) {
+  const JobRecord* j = scheduler.job(id);
+  if (j == nullptr || j->state != JobState::kRunning || !j->preempting) return ok_status();
+  ScheduleRecord r;
+  r.id = id;
+  r.submit = j->spec.submit_time;
+  r.start = j->start_time;
+  r.allocation = j->allocation;
+  r.preempted_by = j->preempting->by;
+  LiveJob& lj = live.at(id.value());
+  r.reserved_start = lj.reserved_start;
+  r.reserved_at = lj.reserved_at;
+  auto state = scheduler.stop_preempted(id, now);
+  if (!state) return std::unexpected(state.error());
+  r.end = now;
+  if (*state == JobState::kPending) {
+    r.state = JobState::kRequeued;
+    r.preempted = true;
+    ++lj.run;  // its completion event is stale now
+    lj.reserved_start.reset();
+    lj.reserved_at.reset();
+    out.records.push_back(std::move(r));
+    return ok_status();
+  }
+  r.state = *state;  // preempted: cancelled for good, its final record
+  out.records.push_back(std::move(r));
+  live.erase(id.value());
+  scheduler.forget(id);
+  return ok_status();
 }
 
 }  // namespace
@@ -102,9 +138,16 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
     while (!completions.empty() && completions.top().at == now) {
       const JobId id = completions.top().id;
       const std::uint32_t run = completions.top().run;
+      const bool preemption_stop = completions.top().preemption_stop;
       completions.pop();
       if (auto it = live.find(id.value()); it == live.end() || it->second.run != run) {
         continue;  // that run was preempted
+      }
+      if (preemption_stop) {
+        if (auto st = stop_victim(scheduler, id, now, live, out); !st) {
+          return std::unexpected(st.error().with_context("simulation at t=" + std::to_string(now.seconds())));
+        }
+        continue;
       }
       if (auto st = scheduler.finish(id, JobState::kCompleted, now); !st) {
         return std::unexpected(st.error().with_context("simulation at t=" + std::to_string(now.seconds())));
@@ -150,6 +193,10 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
       r.reserved_at = lj.reserved_at;
       lj.reserved_start.reset();
       lj.reserved_at.reset();
+    }
+    // A victim stops when its grace runs out (or ends on its own before).
+    for (const PreemptionOrder& p : pass.preempting) {
+      completions.push({now + p.grace, p.victim, live.at(p.victim.value()).run, true});
     }
     for (const JobStart& s : pass.started) {
       LiveJob& lj = live.at(s.id.value());

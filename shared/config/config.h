@@ -126,6 +126,10 @@ struct BillingConfig {
   CalendarPeriod allocation_period = CalendarPeriod::kNone;
 };
 
+// What preemption does to a victim: nothing (not preemptable), back to the queue with the
+// same id (its own --no-requeue turns this into cancel), or ended as preempted.
+enum class PreemptMode { kOff, kRequeue, kCancel };
+
 struct PartitionConfig {
   std::string name;
   // Node names, hostlist expanded. `nodes` absent or "ALL" in the file: every configured
@@ -155,6 +159,13 @@ struct PartitionConfig {
   // start. `killable_cutoff` before a maintenance none of its jobs start on those nodes.
   bool killable = false;
   Duration killable_cutoff;
+  // Owner partitions (Palmetto, seed 004; Slurm's PriorityTier and PreemptMode): a waiting
+  // job of a higher tier may stop running jobs of a lower tier whose partition allows it.
+  // Jobs of higher tiers are also considered first in every pass.
+  std::int32_t priority_tier = 0;
+  PreemptMode preempt = PreemptMode::kOff;  // what happens to this partition's jobs as victims
+  Duration preempt_exempt_time;  // a job that has run less than this is not a victim
+  Duration preempt_grace;        // SIGTERM, this long, then SIGKILL of the process group
 };
 
 // A [[reservations]] entry: nodes taken from everyone during [start, start + duration).

@@ -57,6 +57,10 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
                           const NodeGroups& node_group);
 Status parse_partition_killable(const TomlReader& r, const toml::table& t,
                                 const std::string& path, PartitionConfig& part);
+// A partition's preemption keys (config_preemption.cpp): priority_tier, preempt,
+// preempt_exempt_time, preempt_grace.
+Status parse_partition_preemption(const TomlReader& r, const toml::table& t,
+                                  const std::string& path, PartitionConfig& part);
 // [coordinator] and [agent]: the daemons' endpoints, paths and timers.
 Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg);
 

@@ -214,5 +214,59 @@ TEST(Palmetto, BackfillExampleJobEightOnNodeA) {
   }
 }
 
+// "Any jobs submitted to these owner partitions can preempt any non-owner job ... If an
+// interactive or Open On Demand job gets preempted, it will be canceled ... If a batch job
+// gets preempted, it will be requeued." and "Slurm will always attempt to start an owner
+// job without preempting. However, if preemption is unavoidable, Slurm will attempt to
+// preempt the fewest number of jobs possible, prioritizing lower priority jobs."
+TEST(PalmettoOwnerPartitions, AnOwnerJobPreemptsTheLowerPriorityBatchJobWhichIsRequeued) {
+  auto s = testing::make(palmetto_on(2, 4));
+  JobSpec interactive = testing::job(1, 4, kHour);
+  interactive.interactive = true;  // interact: +500 priority
+  ASSERT_TRUE(s->submit(interactive, T(0)));
+  ASSERT_TRUE(s->submit(testing::job(2, 4, kHour), T(0)));
+  ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);
+  JobSpec owner = testing::job(3, 4, kHour, kMinute, "faculty");
+  owner.partition = "skylight";
+  ASSERT_TRUE(s->submit(owner, T(kMinute)));
+  const PassResult r = s->schedule(T(kMinute));
+  ASSERT_EQ(r.preempting.size(), 1u);
+  EXPECT_EQ(r.preempting[0].victim, JobId(2));
+  EXPECT_TRUE(r.preempting[0].requeue);
+  EXPECT_EQ(r.preempting[0].grace, Duration::seconds(0));
+  ASSERT_TRUE(s->stop_preempted(JobId(2), T(kMinute)));
+  EXPECT_EQ(s->job(JobId(2))->state, JobState::kPending);
+  const PassResult next = s->schedule(T(kMinute));
+  ASSERT_EQ(next.started.size(), 1u);
+  EXPECT_EQ(next.started[0].id, JobId(3));
+}
+
+TEST(PalmettoOwnerPartitions, APreemptedInteractiveJobIsCancelledAndOwnersStartWithoutPreemptingWhenTheyCan) {
+  auto s = testing::make(palmetto_on(3, 4));
+  JobSpec interactive = testing::job(1, 4, kHour);
+  interactive.interactive = true;
+  ASSERT_TRUE(s->submit(interactive, T(0)));
+  JobSpec keep = testing::job(2, 4, kHour);
+  keep.requeue = false;
+  keep.partition = "interact";
+  ASSERT_TRUE(s->submit(keep, T(0)));
+  ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);
+  JobSpec owner = testing::job(3, 4, kHour, kMinute, "faculty");
+  owner.partition = "skylight";
+  ASSERT_TRUE(s->submit(owner, T(kMinute)));
+  const PassResult free_node = s->schedule(T(kMinute));
+  EXPECT_EQ(free_node.started.size(), 1u);  // the third node was free: nobody preempted
+  EXPECT_TRUE(free_node.preempting.empty());
+  JobSpec second = owner;
+  second.id = JobId(4);
+  ASSERT_TRUE(s->submit(second, T(2 * kMinute)));
+  const PassResult r = s->schedule(T(2 * kMinute));
+  ASSERT_EQ(r.preempting.size(), 1u);
+  EXPECT_FALSE(r.preempting[0].requeue);  // interactive or --no-requeue: cancelled
+  auto after = s->stop_preempted(r.preempting[0].victim, T(2 * kMinute));
+  ASSERT_TRUE(after);
+  EXPECT_EQ(*after, JobState::kPreempted);
+}
+
 }  // namespace
 }  // namespace fairway
