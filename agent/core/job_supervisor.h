@@ -83,6 +83,7 @@ class JobSupervisor {
  private:
   JobSupervisor() = default;
   SupervisorAction signal_action(std::int32_t signal) const;
+  static Time kill_time(Time now, Duration grace);
 
   JobId job_;
   std::int64_t pid_ = 0;

@@ -26,7 +26,7 @@ constexpr std::array<std::string_view, kFields> kFieldNames = {
 // numbers, and may be fractional (field 6 is, in several PWA logs).
 constexpr bool is_used(int field) {
   switch (field) {
-    case 1: case 2: case 4: case 5: case 8: case 9: case 12: case 13: return true;
+    case 1: case 2: case 4: case 5: case 8: case 9: case 12: case 13: case 15: return true;
     default: return false;
   }
 }
@@ -205,6 +205,7 @@ class SwfReader {
 
     WorkloadJob& j = w_.jobs.emplace_back();
     j.line = line_;
+    j.swf_queue = f[15] >= 0 && f[15] <= std::numeric_limits<std::int32_t>::max() ? static_cast<std::int32_t>(f[15]) : -1;
     j.runtime = Duration::seconds(runtime);
     JobSpec& s = j.spec;
     s.id = JobId(static_cast<std::uint64_t>(f[1]));

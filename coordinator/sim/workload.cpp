@@ -1,7 +1,10 @@
 // Format selection; the readers themselves live in swf_reader.cpp and jsonl_reader.cpp.
 #include "coordinator/sim/workload.h"
 
+#include <algorithm>
+#include <charconv>
 #include <string_view>
+#include <unordered_map>
 
 namespace fairway::sim {
 
@@ -27,6 +30,34 @@ Result<Workload> read_workload(const std::string& path, WorkloadFormat format) {
     case WorkloadFormat::kJsonl: return read_jsonl(path);
   }
   return make_error(ErrorCode::kInternal, "unhandled workload format");
+}
+
+Status assign_queue_partitions(Workload& w, const std::vector<std::string>& rules,
+                               const std::vector<PartitionConfig>& partitions) {
+  std::unordered_map<std::int32_t, std::string> by_queue;
+  for (const std::string& rule : rules) {
+    const auto eq = rule.find('=');
+    const std::string_view q = std::string_view(rule).substr(0, eq == std::string::npos ? 0 : eq);
+    std::int32_t queue = 0;
+    const auto [ptr, ec] = std::from_chars(q.data(), q.data() + q.size(), queue);
+    if (eq == std::string::npos || q.empty() || ec != std::errc() || ptr != q.data() + q.size() || queue < 0) {
+      return invalid_argument("--queue-partition '" + rule + "': expected QUEUE=PARTITION, QUEUE a number >= 0");
+    }
+    const std::string name = rule.substr(eq + 1);
+    if (std::none_of(partitions.begin(), partitions.end(),
+                     [&](const PartitionConfig& p) { return p.name == name; })) {
+      return invalid_argument("--queue-partition '" + rule + "': partition '" + name +
+                              "' is not in the config");
+    }
+    if (!by_queue.emplace(queue, name).second) {
+      return invalid_argument("--queue-partition '" + rule + "': queue " + std::to_string(queue) +
+                              " is mapped twice");
+    }
+  }
+  for (WorkloadJob& j : w.jobs) {
+    if (auto it = by_queue.find(j.swf_queue); it != by_queue.end()) j.spec.partition = it->second;
+  }
+  return ok_status();
 }
 
 }  // namespace fairway::sim

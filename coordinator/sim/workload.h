@@ -8,6 +8,7 @@
 
 #include "shared/base/result.h"
 #include "shared/base/time.h"
+#include "shared/config/config.h"
 #include "shared/model/job_spec.h"
 
 namespace fairway::sim {
@@ -16,6 +17,7 @@ struct WorkloadJob {
   JobSpec spec;
   Duration runtime;       // how long it really runs once started (may exceed its limit)
   std::int64_t line = 0;  // line in the source file, for error messages
+  std::int32_t swf_queue = -1;  // SWF field 15 (queue number); -1: none or not SWF
 };
 
 struct Workload {
@@ -36,5 +38,11 @@ Result<WorkloadFormat> parse_workload_format(std::string_view name);
 Result<Workload> read_swf(const std::string& path);
 Result<Workload> read_jsonl(const std::string& path);
 Result<Workload> read_workload(const std::string& path, WorkloadFormat format);
+
+// `--queue-partition Q=NAME` rules: SWF jobs of queue number Q go to partition NAME (to
+// replay a trace's queues as partitions, e.g. one as an owner tier). Each rule must be
+// "integer=name" with NAME one of `partitions`; errors name the rule.
+Status assign_queue_partitions(Workload& w, const std::vector<std::string>& rules,
+                               const std::vector<PartitionConfig>& partitions);
 
 }  // namespace fairway::sim

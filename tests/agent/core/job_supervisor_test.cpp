@@ -45,13 +45,13 @@ TEST(JobSupervisorTest, WalltimeSendsTermThenKillAfterGrace) {
   EXPECT_EQ(s.on_time(at(1100)), std::vector{group_signal(SIGTERM)});
   EXPECT_EQ(s.phase(), SupervisorPhase::kTerminating);
   EXPECT_EQ(s.stop_reason(), StopReason::kTimeout);
-  EXPECT_EQ(s.deadline(), at(1130));
-  EXPECT_TRUE(s.on_time(at(1129)).empty());
-  EXPECT_EQ(s.on_time(at(1130)), std::vector{group_signal(SIGKILL)});
+  EXPECT_EQ(s.deadline(), at(1131));  // the full grace, whatever part of second 1100 is left
+  EXPECT_TRUE(s.on_time(at(1130)).empty());
+  EXPECT_EQ(s.on_time(at(1131)), std::vector{group_signal(SIGKILL)});
   EXPECT_EQ(s.phase(), SupervisorPhase::kKilled);
   EXPECT_EQ(s.deadline(), Time::never());
   EXPECT_TRUE(s.on_time(at(1200)).empty());  // KILL is sent once
-  EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGKILL), at(1130)), JobState::kTimeout);
+  EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGKILL), at(1131)), JobState::kTimeout);
 }
 
 TEST(JobSupervisorTest, JobEndingCleanlyAfterWalltimeTermIsStillTimeout) {
@@ -70,7 +70,7 @@ TEST(JobSupervisorTest, ReadoptedOverdueJobIsStoppedAtOnce) {
   JobSupervisor s = make(Duration::seconds(100));
   EXPECT_EQ(s.deadline(), at(1100));
   EXPECT_EQ(s.on_time(at(5000)), std::vector{group_signal(SIGTERM)});
-  EXPECT_EQ(s.deadline(), at(5030));
+  EXPECT_EQ(s.deadline(), at(5031));
 }
 
 TEST(JobSupervisorTest, CancelSendsItsSignalThenKillAndEndsCancelled) {
@@ -78,8 +78,9 @@ TEST(JobSupervisorTest, CancelSendsItsSignalThenKillAndEndsCancelled) {
   EXPECT_EQ(s.on_signal_request(SIGINT, Duration::seconds(10), at(1020)),
             std::vector{group_signal(SIGINT)});
   EXPECT_EQ(s.stop_reason(), StopReason::kCancelled);
-  EXPECT_EQ(s.deadline(), at(1030));  // the walltime no longer matters
-  EXPECT_EQ(s.on_time(at(1030)), std::vector{group_signal(SIGKILL)});
+  EXPECT_EQ(s.deadline(), at(1031));  // the walltime no longer matters
+  EXPECT_TRUE(s.on_time(at(1030)).empty());
+  EXPECT_EQ(s.on_time(at(1031)), std::vector{group_signal(SIGKILL)});
   EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGKILL), at(1031)), JobState::kCancelled);
 }
 
@@ -100,13 +101,13 @@ TEST(JobSupervisorTest, CancelWithZeroGraceKillsAtOnce) {
 
 TEST(JobSupervisorTest, CancelDuringTimeoutGraceKeepsTimeoutAndEarlierKill) {
   JobSupervisor s = make();
-  ASSERT_EQ(s.on_time(at(1100)).size(), 1u);  // TERM, KILL due at 1130
+  ASSERT_EQ(s.on_time(at(1100)).size(), 1u);  // TERM, KILL due at 1131
   EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(60), at(1105)),
             std::vector{group_signal(SIGTERM)});
-  EXPECT_EQ(s.deadline(), at(1130));
+  EXPECT_EQ(s.deadline(), at(1131));
   EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(5), at(1106)),
             std::vector{group_signal(SIGTERM)});
-  EXPECT_EQ(s.deadline(), at(1111));
+  EXPECT_EQ(s.deadline(), at(1112));
   EXPECT_EQ(s.stop_reason(), StopReason::kTimeout);
   EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGTERM), at(1107)), JobState::kTimeout);
 }

@@ -149,7 +149,7 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerOnItsVictimsCoresAndAWro
   }
   const auto overlap = validate(r, early);
   ASSERT_FALSE(overlap);
-  EXPECT_NE(overlap.error().message.find("before its victim"), std::string::npos) << overlap.error().message;
+  EXPECT_NE(overlap.error().message.find("at the same time"), std::string::npos) << overlap.error().message;
 
   std::vector<ScheduleRecord> wrong = r.result.records;
   for (auto& rec : wrong) {

@@ -45,8 +45,12 @@ ProfileRun run(const Config& config, const std::string& jsonl, bool validate = t
   auto workload = read_jsonl(file.string());
   fs::remove(file);
   EXPECT_TRUE(workload) << workload.error().message;
+  // A profile that fails to parse or simulate fails the test here; the empty run that
+  // comes back makes later lookups throw (a reported failure), never crash.
+  if (!workload) return {};
   auto result = simulate(config, *workload);
   EXPECT_TRUE(result) << result.error().message;
+  if (!result) return {};
   ProfileRun r{std::move(*result), {}};
   for (const auto& rec : r.result.records) r.by_id[rec.id.value()] = rec;
   if (!validate) return r;

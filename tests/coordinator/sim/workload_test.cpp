@@ -100,6 +100,35 @@ TEST_F(WorkloadTest, SwfMapsFields) {
   EXPECT_EQ(c.spec.user, "u12");
 }
 
+TEST_F(WorkloadTest, SwfQueueNumbersBecomePartitionsOnRequest) {
+  std::string line3 = swf(3, 20, 10, 1, 1, 60, 1, 1);
+  line3.replace(line3.find(" -1 -1 -1 -1 -1\n"), 15, " -1 4 -1 -1 -1\n");  // field 15: queue 4
+  std::string line2 = swf(2, 10, 10, 1, 1, 60, 1, 1);
+  line2.replace(line2.find(" -1 -1 -1 -1 -1\n"), 15, " -1 2 -1 -1 -1\n");
+  auto w = read_swf(write("q.swf", swf(1, 0, 10, 1, 1, 60, 1, 1) + line2 + line3));
+  ASSERT_TRUE(w) << w.error().message;
+  EXPECT_EQ(w->jobs[0].swf_queue, -1);
+  EXPECT_EQ(w->jobs[1].swf_queue, 2);
+  EXPECT_EQ(w->jobs[2].swf_queue, 4);
+  std::vector<PartitionConfig> parts(2);
+  parts[0].name = "batch";
+  parts[1].name = "owner";
+  ASSERT_TRUE(assign_queue_partitions(*w, {"4=owner"}, parts));
+  EXPECT_EQ(w->jobs[0].spec.partition, "");
+  EXPECT_EQ(w->jobs[1].spec.partition, "");
+  EXPECT_EQ(w->jobs[2].spec.partition, "owner");
+  for (const auto& [rule, says] : {std::pair{"4=nope", "partition 'nope' is not in the config"},
+                                   std::pair{"x=owner", "expected QUEUE=PARTITION"},
+                                   std::pair{"owner", "expected QUEUE=PARTITION"},
+                                   std::pair{"-1=owner", "expected QUEUE=PARTITION"}}) {
+    auto st = assign_queue_partitions(*w, {rule}, parts);
+    ASSERT_FALSE(st) << rule;
+    EXPECT_NE(st.error().message.find(says), std::string::npos) << st.error().message;
+    EXPECT_NE(st.error().message.find(rule), std::string::npos) << st.error().message;
+  }
+  EXPECT_FALSE(assign_queue_partitions(*w, {"4=owner", "4=batch"}, parts));
+}
+
 TEST_F(WorkloadTest, SwfSkipsJobsWithoutWork) {
   const std::string path =
       write("t.swf", swf(1, 0, -1, 4, 4, 60, 1, 1) +         // cancelled before start
