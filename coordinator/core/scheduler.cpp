@@ -235,19 +235,58 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
     const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
     if (a.cores != 0 || a.gpus != 0) j.partition_amounts.emplace_back(pi, a);
   }
-  const bool cores_billed = config_.billing.gpu_jobs_bill_cores || alloc.total_gpus() == 0;
-  double rate = cores_billed ? config_.billing.cpu * static_cast<double>(alloc.total_cores()) : 0.0;
+  std::vector<std::string> gpu_types;
   for (const auto& na : alloc.nodes) {
     for (std::int32_t g : na.gpus) {
-      const auto& type = cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type;
-      if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
+      gpu_types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
     }
   }
-  j.billing_rate = rate;
-  ledger_.start_usage(j.association, rate, now);
+  j.billing_rate = billing_rate(alloc.total_cores(), gpu_types);
+  if (restored_usage_) {
+    restored_usage_->push_back({now, j.association, j.billing_rate});
+  } else {
+    ledger_.start_usage(j.association, j.billing_rate, now);
+  }
   j.allocation = std::move(alloc);
   j.slot = running_.size();
   running_.push_back(&j);
+}
+
+double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types) const {
+  const bool cores_billed = config_.billing.gpu_jobs_bill_cores || gpu_types.empty();
+  double rate = cores_billed ? config_.billing.cpu * static_cast<double>(cores) : 0.0;
+  for (const std::string& type : gpu_types) {
+    if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
+  }
+  return rate;
+}
+
+void Scheduler::begin_restore() { restored_usage_.emplace(); }
+
+void Scheduler::restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
+                                       const std::vector<std::string>& gpu_types, Time start, Time end) {
+  if (!restored_usage_) {
+    assert(false && "restore_finished_usage outside begin_restore/end_restore");
+    return;
+  }
+  if (end <= start) return;
+  const double rate = billing_rate(cores, gpu_types);
+  if (rate == 0) return;
+  const AssociationIndex a = ledger_.association(account, user);
+  restored_usage_->push_back({start, a, rate});
+  restored_usage_->push_back({end, a, -rate});
+}
+
+void Scheduler::end_restore() {
+  if (!restored_usage_) return;
+  std::vector<UsageChange> changes = std::move(*restored_usage_);
+  restored_usage_.reset();
+  // Starts before ends at the same instant: the order only matters to rounding.
+  std::stable_sort(changes.begin(), changes.end(), [](const UsageChange& x, const UsageChange& y) {
+    if (x.at != y.at) return x.at < y.at;
+    return x.rate > y.rate;
+  });
+  for (const UsageChange& c : changes) ledger_.start_usage(c.association, c.rate, c.at);
 }
 
 Status Scheduler::finish(JobId id, JobState final_state, Time now) {

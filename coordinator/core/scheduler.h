@@ -103,6 +103,16 @@ class Scheduler {
   Status restore_waiting(JobSpec spec, Time eligible_since);
   // ... and a job that was running, on the cores it holds (which must be free).
   Status restore_running(JobSpec spec, Allocation alloc, Time start);
+  // Fair-share across a restart. Between begin_restore and end_restore, what restored
+  // jobs ran is collected, not charged: restore_running's jobs from their start, and
+  // finished jobs' runs given here (`cores` and the types of its GPUs, since the nodes
+  // they ran on may be gone). end_restore charges it all in time order, so decayed,
+  // windowed and allocation-period usage come back as they were before the restart.
+  void begin_restore();
+  void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
+                              const std::vector<std::string>& gpu_types, Time start, Time end);
+  void end_restore();
+
   // Drops the record of a job in a terminal state (the simulator does this to keep
   // memory flat over millions of jobs; the daemon keeps records until archived).
   void forget(JobId id);
@@ -122,6 +132,14 @@ class Scheduler {
   Status init(NodeSource source);
   Status admit(JobSpec spec, Time now, bool restoring);
   void start_job(JobRecord& j, Allocation alloc, Time now);
+  // Billing units per second for `cores` and GPUs of these types ([billing]).
+  double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types) const;
+  struct UsageChange {
+    Time at;
+    AssociationIndex association;
+    double rate;  // + at a start, - at an end
+  };
+  std::optional<std::vector<UsageChange>> restored_usage_;  // set between begin/end_restore
   void remove_from(std::vector<JobRecord*>& list, JobRecord& j);
   JobRecord* find(JobId id);
 

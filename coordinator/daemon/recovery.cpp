@@ -14,6 +14,14 @@ Status CoordinatorService::recover(Time now) {
   auto jobs = store_->load_jobs();
   if (!jobs) return std::unexpected(jobs.error());
   std::size_t waiting = 0, running = 0, finished = 0;
+  // Fair-share must survive the restart: every run in the store, finished or still
+  // running, is charged again, in time order, once all are known (end_restore).
+  scheduler_->begin_restore();
+  struct FinishedRun {
+    const StoredJob* stored;
+    std::string account, user;
+  };
+  std::vector<FinishedRun> finished_runs;
   for (const StoredJob& s : *jobs) {
     auto decoded = wire::decode(s.request);
     const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
@@ -46,6 +54,7 @@ Status CoordinatorService::recover(Time now) {
       if (!s.start_time) v.start_time.reset();
       for (const auto& a : s.allocation) v.allocation.push_back({a.node, a.cores, a.gpus});
       t.final_view = std::move(v);
+      if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user});
       finished_order_.push_back(s.id.value());
       ++finished;
     } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
@@ -121,6 +130,24 @@ Status CoordinatorService::recover(Time now) {
       if (e.liveness == NodeLiveness::kUnknown) scheduler_->set_node_up(e.index, false);
     }
   }
+  // Nodes are known now (declared or remembered): GPUs are billed by their type. A node
+  // that is gone bills its cores only.
+  for (const FinishedRun& f : finished_runs) {
+    std::int64_t cores = 0;
+    std::vector<std::string> gpu_types;
+    for (const StoredNodeAllocation& a : f.stored->allocation) {
+      cores += static_cast<std::int64_t>(a.cores.size());
+      const auto idx = scheduler_->cluster().find_node(a.node);
+      if (!idx) continue;
+      const auto& gpus = scheduler_->cluster().node(*idx).topology.gpus;
+      for (std::int32_t g : a.gpus) {
+        if (g >= 0 && static_cast<std::size_t>(g) < gpus.size()) gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
+      }
+    }
+    scheduler_->restore_finished_usage(f.account, f.user, cores, gpu_types, *f.stored->start_time,
+                                       *f.stored->end_time);
+  }
+  scheduler_->end_restore();
   last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",
             {{"waiting", std::to_string(waiting)}, {"running", std::to_string(running)},

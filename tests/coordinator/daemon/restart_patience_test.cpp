@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "root_authenticator.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
@@ -14,13 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class RootOnly final : public ClientAuthenticator {
- public:
-  Result<Caller> from_kernel(const net::PeerCredentials&) override { return Caller{0, 0, "root", true}; }
-  Result<Caller> from_munge(std::string_view, std::string_view) override {
-    return make_error(ErrorCode::kPermissionDenied, "no munge here");
-  }
-};
+using RootOnly = test_support::RootOnlyAuthenticator;
 
 TEST(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeout) {
   std::string tmpl = (fs::temp_directory_path() / "fw-restart-XXXXXX").string();
