@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "agent/os/exit_record.h"
 #include "agent/os/proc_stat.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -30,9 +31,10 @@ std::string join(const std::vector<std::string>& names) {
 AgentService::AgentService(DiscoveredNode node, AgentOptions options)
     : node_(std::move(node)),
       options_(std::move(options)),
-      launcher_(LauncherConfig{options_.spool_dir, options_.allow_root_jobs}),
+      launcher_(LauncherConfig{options_.spool_dir, options_.allow_root_jobs, options_.kill_grace}),
       checkpoints_(options_.spool_dir),
-      ledger_(node_.topology) {}
+      ledger_(node_.topology),
+      lease_file_(options_.spool_dir) {}
 
 Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now) {
   if (node.topology.name.empty()) return invalid_argument("the node has no name");
@@ -58,11 +60,43 @@ void AgentService::readopt(Time now) {
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
   for (const JobCheckpoint& c : scan.lost) {
-    // It ended while no agent watched: its exit status is gone, so it cannot count as done.
-    log_event(LogLevel::kWarning, "job_lost", {{"job", id_str(c.job)}, {"node", node_name()}});
-    report(c.job, JobState::kFailed, std::nullopt, std::nullopt, now);
-    (void)checkpoints_.remove(c.job);
-    (void)launcher_.clean_up(c.job);
+    // It ended while no agent watched. Its keeper recorded how; without a record (the
+    // keeper was killed) the exit status is gone and it cannot count as done. Whatever
+    // of the job may still run without its keeper is stopped: nothing watches it.
+    (void)ChildReaper::signal_group(static_cast<pid_t>(c.pgid), SIGKILL);
+    auto record = read_exit_record(options_.spool_dir, c.job);
+    if (!record) {
+      log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
+    }
+    std::uint64_t seq = 0;
+    if (record && *record) {
+      const ProcessExit e = **record;
+      const bool exited = e.kind == ProcessExit::Kind::kExited;
+      log_event(LogLevel::kInfo, "job_ended_while_agent_away",
+                {{"job", id_str(c.job)}, {"node", node_name()}, {"exit", (exited ? "code " : "signal ") + std::to_string(e.value)}});
+      seq = report(c.job, e.succeeded() ? JobState::kCompleted : JobState::kFailed,
+                   exited ? std::optional(e.value) : std::nullopt, exited ? std::nullopt : std::optional(e.value), now);
+    } else {
+      log_event(LogLevel::kWarning, "job_lost", {{"job", id_str(c.job)}, {"node", node_name()}});
+      seq = report(c.job, JobState::kFailed, std::nullopt, std::nullopt, now,
+                   "its exit status was lost while the agent on " + node_name() + " was down");
+    }
+    keep_until_acknowledged(c.job, seq);
+  }
+}
+
+void AgentService::keep_until_acknowledged(JobId job, std::uint64_t seq) { ended_awaiting_ack_[seq] = job; }
+
+void AgentService::forget_ended(JobId job) {
+  (void)checkpoints_.remove(job);
+  (void)remove_exit_record(options_.spool_dir, job);
+  (void)launcher_.clean_up(job);
+}
+
+void AgentService::publish_lease() {
+  if (!heard_at_) return;
+  if (auto st = lease_file_.publish(*heard_at_ + options_.coordinator_lease); !st) {
+    log_event(LogLevel::kWarning, "lease_file_failed", {{"node", node_name()}, {"error", st.error().message}});
   }
 }
 
@@ -82,8 +116,8 @@ void AgentService::send_register(Time now) {
   last_register_ = now;
 }
 
-void AgentService::report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-                          std::optional<std::int32_t> signal, Time now, std::string reason) {
+std::uint64_t AgentService::report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
+                                   std::optional<std::int32_t> signal, Time now, std::string reason) {
   wire::JobStatusUpdate u;
   u.node = node_name();
   u.job = job;
@@ -95,6 +129,7 @@ void AgentService::report(JobId job, JobState state, std::optional<std::int32_t>
   u = outbox_.add(u, now);
   // Before registration the coordinator would refuse it; it goes out with the backlog.
   if (registered_) send(u);
+  return u.seq;
 }
 
 void AgentService::on_frame(std::string_view frame, Time now) {
@@ -105,6 +140,7 @@ void AgentService::on_frame(std::string_view frame, Time now) {
   }
   // Only the authenticated coordinator reaches this socket: any frame renews the lease.
   heard_at_ = mono_;
+  publish_lease();
   if (fenced_) {
     fenced_ = false;
     log_event(LogLevel::kInfo, "coordinator_back", {{"node", node_name()}});
@@ -119,6 +155,10 @@ void AgentService::on_frame(std::string_view frame, Time now) {
       }
     } else {
       outbox_.acknowledge(a->seq);
+      if (auto e = ended_awaiting_ack_.find(a->seq); e != ended_awaiting_ack_.end()) {
+        forget_ended(e->second);
+        ended_awaiting_ack_.erase(e);
+      }
     }
   } else if (auto* l = std::get_if<wire::LaunchJob>(&*decoded)) {
     on_launch(*l, now);
@@ -139,6 +179,9 @@ void AgentService::on_frame(std::string_view frame, Time now) {
 
 void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   if (jobs_.contains(l.job.value())) return;  // a resent launch: already running
+  // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
+  // up this run's checkpoint.
+  std::erase_if(ended_awaiting_ack_, [&](const auto& kv) { return kv.second == l.job; });
   if (auto st = ledger_.acquire(l.job, l.cores, l.gpus); !st) {
     log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
@@ -210,10 +253,17 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   // The session leader is gone; clean up anything it left behind in its group.
   (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
   const bool fenced = it->second.fenced;
+  const bool adopted = it->second.adopted;
+  if (adopted) {
+    // Not our child: its keeper recorded the exit status (none: the keeper was killed).
+    auto record = read_exit_record(options_.spool_dir, job);
+    if (record && *record) exit = **record;
+  }
+  const bool known = !adopted || exit != ProcessExit::signalled(0);
   const JobState state = fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
   std::optional<std::int32_t> code, sig;
-  if (it->second.adopted) {
-    // Not our child: the exit status went to whoever reaped it.
+  if (!known) {
+    // Neither reaped by us nor recorded: the exit status is gone.
   } else if (exit.kind == ProcessExit::Kind::kExited) {
     code = exit.value;
   } else {
@@ -222,14 +272,13 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   by_pid_.erase(it->second.supervisor.pid());
   jobs_.erase(it);
   ledger_.release(job);
-  (void)checkpoints_.remove(job);
-  (void)launcher_.clean_up(job);
   log_event(LogLevel::kInfo, "job_exited",
             {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
              {"exit_code", code ? std::to_string(*code) : std::string("-")},
              {"signal", sig ? std::to_string(*sig) : std::string("-")}});
-  report(job, state, code, sig, now,
-         fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : "");
+  keep_until_acknowledged(
+      job, report(job, state, code, sig, now,
+                  fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : ""));
 }
 
 void AgentService::on_children(Time now) {
@@ -258,7 +307,10 @@ void AgentService::fence(Time now) {
 }
 
 void AgentService::on_timer(Time now) {
-  if (!heard_at_) heard_at_ = mono_;  // a fresh agent gives its coordinator a whole lease
+  if (!heard_at_) {
+    heard_at_ = mono_;  // a fresh agent gives its coordinator a whole lease
+    publish_lease();
+  }
   if (!jobs_.empty() && mono_ - *heard_at_ > options_.coordinator_lease &&
       std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) { return !kv.second.fenced; })) {
     fence(now);

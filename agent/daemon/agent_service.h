@@ -15,6 +15,7 @@
 #include "agent/core/slot_ledger.h"
 #include "agent/daemon/status_outbox.h"
 #include "agent/os/child_reaper.h"
+#include "agent/os/coordinator_lease_file.h"
 #include "agent/os/launch_checkpoint.h"
 #include "agent/os/process_launcher.h"
 #include "agent/os/topology_discovery.h"
@@ -68,8 +69,15 @@ class AgentService {
   void readopt(Time now);
   void send(const wire::Message& m);
   void send_register(Time now);
-  void report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-              std::optional<std::int32_t> signal, Time now, std::string reason = {});
+  // Returns the update's sequence number, which the coordinator's Ack names.
+  std::uint64_t report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
+                       std::optional<std::int32_t> signal, Time now, std::string reason = {});
+  // A job's end is reported: its checkpoint, exit record and script stay in the spool
+  // until the coordinator acknowledges it, so an agent restarted meanwhile reports it again.
+  void keep_until_acknowledged(JobId job, std::uint64_t seq);
+  void forget_ended(JobId job);
+  // Renews the keepers' view of the lease (coordinator_lease_file.h).
+  void publish_lease();
   void on_launch(const wire::LaunchJob& l, Time now);
   void on_signal(const wire::SignalJob& s, Time now);
   void apply(const std::vector<SupervisorAction>& actions);
@@ -92,6 +100,8 @@ class AgentService {
   Time mono_;                    // set_monotonic()
   std::optional<Time> heard_at_;  // monotonic; unset until the first turn
   bool fenced_ = false;           // jobs stopped for a silent coordinator, not heard since
+  CoordinatorLeaseFile lease_file_;
+  std::unordered_map<std::uint64_t, JobId> ended_awaiting_ack_;  // final report's seq -> job
 };
 
 }  // namespace fairway::agent

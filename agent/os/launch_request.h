@@ -43,6 +43,9 @@ struct LaunchRequest {
 struct LauncherConfig {
   std::string spool_dir;         // job scripts go here; must exist and be traversable
   bool allow_root_jobs = false;  // when false, a job whose user has uid 0 is refused
+  // A keeper whose agent stopped renewing the coordinator lease sends SIGTERM, waits
+  // this long, then SIGKILL ([agent] kill_grace).
+  Duration fence_grace = Duration::seconds(30);
 };
 
 // The request for a coordinator's LaunchJob on this node; the agent then adds what only

@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent/os/coordinator_lease_file.h"
+#include "agent/os/exit_record.h"
+#include "agent/os/job_keeper.h"
 #include "agent/os/job_script.h"
 #include "agent/os/job_user.h"
 #include "agent/os/launch_environment.h"
@@ -217,8 +220,8 @@ ErrorCode code_for_errno(int err) {
 
 [[noreturn]] void run_child(const ChildPlan& plan, char* const* argv, char* const* envp,
                             int report_fd) {
-  if (::setsid() < 0) fail_in_child(report_fd, ChildStep::kSetsid);
-  // The agent may block or ignore signals (signalfd, SIGPIPE); the job starts clean.
+  // The agent (and the keeper) block or ignore signals (signalfd, SIGPIPE, SIGTERM); the
+  // job starts clean.
   sigset_t none;
   ::sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -263,6 +266,30 @@ ErrorCode code_for_errno(int err) {
   ::close_range(static_cast<unsigned>(report_fd + 1), ~0U, 0);
   ::execve(plan.exec_path.c_str(), argv, envp);
   fail_in_child(report_fd, ChildStep::kExec);
+}
+
+// What the job's process runs under its keeper (job_keeper.h's StartJobFn).
+struct JobExec {
+  const ChildPlan* plan;
+  char* const* argv;
+  char* const* envp;
+};
+
+void start_job(const void* context, int report_fd) {
+  const auto* e = static_cast<const JobExec*>(context);
+  run_child(*e->plan, e->argv, e->envp, report_fd);
+}
+
+// Reads exactly `size` bytes unless the writers all closed first; returns how many came.
+std::size_t read_full(int fd, void* out, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, static_cast<char*>(out) + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return got;
 }
 
 // A pipe whose ends are above 2, so the child's dup2 onto 0-2 cannot clobber them.
@@ -356,41 +383,68 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
 
   std::vector<char*> argv = c_strings(plan.argv);
   std::vector<char*> envp_c = c_strings(plan.envp);
-  auto pipe = make_report_pipe();
-  if (!pipe) {
+  KeeperPlan keeper;
+  keeper.exit_record_path = exit_record_path(config_.spool_dir, request.job);
+  keeper.exit_record_tmp = keeper.exit_record_path + ".tmp";
+  keeper.lease_path = coordinator_lease_path(config_.spool_dir);
+  keeper.fence_grace_s = config_.fence_grace.count();
+  // A record left by an earlier run of this job id must not stand for this one.
+  (void)remove_exit_record(config_.spool_dir, request.job);
+  auto report_pipe = make_report_pipe();
+  if (!report_pipe) {
     drop_script();
-    return std::unexpected(pipe.error());
+    return std::unexpected(report_pipe.error());
   }
-  const auto [read_fd, write_fd] = *pipe;
-  const pid_t pid = ::fork();
-  if (pid < 0) {
+  auto pid_pipe = make_report_pipe();
+  if (!pid_pipe) {
+    ::close(report_pipe->first);
+    ::close(report_pipe->second);
+    drop_script();
+    return std::unexpected(pid_pipe.error());
+  }
+  const auto [read_fd, write_fd] = *report_pipe;
+  const auto [pid_read_fd, pid_write_fd] = *pid_pipe;
+  const JobExec exec{&plan, argv.data(), envp_c.data()};
+  const pid_t keeper_pid = ::fork();
+  if (keeper_pid < 0) {
     const int err = errno;
-    ::close(read_fd);
-    ::close(write_fd);
+    for (const int fd : {read_fd, write_fd, pid_read_fd, pid_write_fd}) ::close(fd);
     drop_script();
     return make_error(ErrorCode::kResourceExhausted, who + "fork: " + std::strerror(err));
   }
-  if (pid == 0) run_child(plan, argv.data(), envp_c.data(), write_fd);
-
-  ::close(write_fd);
-  ChildFailure failure{};
-  std::size_t got = 0;
-  while (got < sizeof failure) {
-    const ssize_t n = ::read(read_fd, reinterpret_cast<char*>(&failure) + got, sizeof failure - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
+  if (keeper_pid == 0) {
+    ::close(read_fd);
+    ::close(pid_read_fd);
+    run_keeper(keeper, pid_write_fd, write_fd, start_job, &exec);
   }
+  ::close(write_fd);
+  ::close(pid_write_fd);
+  std::int32_t job_pid = 0;
+  const std::size_t pid_bytes = read_full(pid_read_fd, &job_pid, sizeof job_pid);
+  ::close(pid_read_fd);
+  const auto reap_keeper = [&] {
+    int status = 0;
+    while (::waitpid(keeper_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    (void)remove_exit_record(config_.spool_dir, request.job);
+    drop_script();
+  };
+  if (pid_bytes < sizeof job_pid || job_pid <= 0) {
+    ::close(read_fd);
+    reap_keeper();
+    const int err = pid_bytes < sizeof job_pid ? 0 : -job_pid;
+    return make_error(ErrorCode::kResourceExhausted,
+                      who + "the job's keeper could not start it" + (err != 0 ? std::string(": ") + std::strerror(err) : ""));
+  }
+  ChildFailure failure{};
+  const std::size_t got = read_full(read_fd, &failure, sizeof failure);
   ::close(read_fd);
   if (got == 0) {  // EOF: exec closed the CLOEXEC pipe
-    launched.pid = pid;
-    launched.pgid = pid;
+    launched.pid = keeper_pid;
+    launched.pgid = job_pid;
     return launched;
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  drop_script();
+  reap_keeper();  // the job exited 127; its keeper follows it
   if (got < sizeof failure) {
     return make_error(ErrorCode::kInternal, who + "the child died before exec without a report");
   }

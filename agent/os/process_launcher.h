@@ -1,5 +1,6 @@
-// Starts a job's processes: fork, then in the child setsid, drop to the job's user, chdir,
-// redirect output, bind to PUs, exec. Child-side failures come back as a Result error.
+// Starts a job's processes: fork its keeper (job_keeper.h), which forks the job; the job
+// makes its own process group, drops to the job's user, chdirs, redirects output, binds
+// to PUs and execs. Child-side failures come back as a Result error.
 // Thread-safe in the sense that launch() keeps no state; the agent calls it from its loop.
 #pragma once
 
@@ -12,8 +13,8 @@
 namespace fairway::agent {
 
 struct LaunchedProcess {
-  pid_t pid = 0;
-  pid_t pgid = 0;           // == pid: the job leads its own session and process group
+  pid_t pid = 0;   // the job's keeper: the agent's child, which ends as the job ends
+  pid_t pgid = 0;  // the job's process group (its first process's pid): what to signal
   std::string script_path;  // the spool copy of the batch script; empty for argv jobs
 };
 

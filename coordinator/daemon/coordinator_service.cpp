@@ -264,13 +264,20 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
   dirty_ = true;
 }
 
+// How long after we last heard a node its jobs may still run: its agent's lease, the kill
+// grace, a heartbeat of transit, and the keepers' margin (a keeper fences a second after
+// its agent would, and looks once a second: job_keeper.cpp), for a node whose agent died.
+Duration CoordinatorService::lease_out() const {
+  return config_.agent.coordinator_lease + config_.agent.kill_grace + config_.agent.heartbeat_interval +
+         Duration::seconds(2);
+}
+
 void CoordinatorService::node_lost(NodeEntry& n, Time now) {
   scheduler_->set_node_up(n.index, false);
   // Its jobs may still run (a partition, a hung agent): the agent stops them itself once
   // its lease runs out. Only then may they start elsewhere.
   const Time last = n.last_heard.value_or(now);
-  n.release_jobs_at = last + config_.agent.coordinator_lease + config_.agent.kill_grace +
-                      config_.agent.heartbeat_interval;
+  n.release_jobs_at = last + lease_out();
   log_event(LogLevel::kWarning, "node_down",
             {{"node", n.name}, {"reason", n.reason},
              {"jobs_released_in_s", std::to_string((*n.release_jobs_at - now).count())}});
@@ -322,8 +329,7 @@ void CoordinatorService::on_timer(Time now) {
   // A job we lost track of in a restart: if its node registered without it, only its
   // final report can still be on the way (a heartbeat timeout is patience enough); if its
   // node has not registered, it may still run there until that agent's lease runs out.
-  const Duration lease_out = config_.agent.coordinator_lease + config_.agent.kill_grace +
-                             config_.agent.heartbeat_interval;
+  const Duration lease_out = this->lease_out();
   std::vector<JobId> overdue;
   for (const auto& [id, t] : tracking_) {
     if (!t.unconfirmed_since) continue;

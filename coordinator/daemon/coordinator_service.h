@@ -108,6 +108,7 @@ class CoordinatorService {
   void on_register(const std::string& peer, const wire::AgentRegister& m, Time now);
   void on_heartbeat(const std::string& peer, const wire::Heartbeat& m, Time now);
   void on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now);
+  Duration lease_out() const;
   void node_lost(NodeEntry& n, Time now);
   // The silent node's lease has run out on its agent: its jobs are requeued or failed.
   void release_jobs_of(NodeEntry& n, Time now);

@@ -1,5 +1,9 @@
 #include "agent/os/process_launcher.h"
 
+#include "agent/os/coordinator_lease_file.h"
+#include "agent/os/exit_record.h"
+#include "agent/os/proc_stat.h"
+
 #include <csignal>
 #include <fcntl.h>
 #include <pwd.h>
@@ -49,11 +53,15 @@ TEST_F(ProcessLauncherTest, ScriptRunsInWorkingDirWithJobEnvironment) {
   r.gpus = {1};
   auto launched = launcher().launch(r);
   ASSERT_TRUE(launched) << launched.error().message;
-  EXPECT_EQ(launched->pgid, launched->pid);
+  // The agent's child is the job's keeper; the job leads its own process group.
+  EXPECT_NE(launched->pgid, launched->pid);
   EXPECT_EQ(launched->script_path, spool / "fairway-job-42.sh");
   const auto exit = testing::wait_for_exit(launched->pid);
   ASSERT_TRUE(exit);
-  EXPECT_EQ(*exit, ProcessExit::exited(3));
+  EXPECT_EQ(*exit, ProcessExit::exited(3));  // the keeper ends as the job ended
+  auto record = read_exit_record(spool.path(), JobId(42));
+  ASSERT_TRUE(record) << record.error().message;
+  EXPECT_EQ(*record, std::optional(ProcessExit::exited(3)));
   const std::string out = testing::read_text(work / "fairway-42.out");
   EXPECT_NE(out.find("id=42 slurm=42 cpus=2,3 cuda=1 nodes=node01\n"), std::string::npos) << out;
   EXPECT_NE(out.find("cwd=" + work.path() + " part=batch acct=physics\n"), std::string::npos) << out;
@@ -117,6 +125,8 @@ TEST_F(ProcessLauncherTest, SignalGroupKillsTheJobAndWhatItSpawned) {
   ASSERT_EQ(group.size(), 3u);
   ASSERT_TRUE(ChildReaper::signal_group(launched->pgid, SIGTERM));
   EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::signalled(SIGTERM));
+  EXPECT_EQ(read_exit_record(spool.path(), JobId(10)).value_or(std::nullopt),
+            std::optional(ProcessExit::signalled(SIGTERM)));
   for (int i = 0; i < 200; ++i) {
     bool all_gone = true;
     for (const pid_t pid : group) all_gone = all_gone && testing::process_is_gone(pid);
@@ -334,6 +344,64 @@ TEST_F(ProcessLauncherHygieneTest, JobStartsWithNoBlockedOrIgnoredSignals) {
   ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
   EXPECT_EQ(testing::read_text(work / "fairway-31.out"),
             "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+}
+
+// The keeper outlives whoever launched it and still records the job's end: what an agent
+// restarted meanwhile reads (issue 9: the real exit code, not a lost job).
+TEST_F(ProcessLauncherTest, TheKeeperRecordsTheExitWhenNobodyWaits) {
+  auto launched = launcher().launch(request(60, "sleep 0.3; exit 7\n"));
+  ASSERT_TRUE(launched) << launched.error().message;
+  EXPECT_EQ(read_exit_record(spool.path(), JobId(60)).value_or(std::nullopt), std::nullopt);  // still running
+  // Nobody reaps the keeper for a while: the record appears all the same.
+  for (int i = 0; i < 300; ++i) {
+    if (std::filesystem::exists(exit_record_path(spool.path(), JobId(60)))) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(read_exit_record(spool.path(), JobId(60)).value_or(std::nullopt), std::optional(ProcessExit::exited(7)));
+  EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(7));
+  ASSERT_TRUE(remove_exit_record(spool.path(), JobId(60)));
+  EXPECT_FALSE(std::filesystem::exists(exit_record_path(spool.path(), JobId(60))));
+  EXPECT_TRUE(remove_exit_record(spool.path(), JobId(60)));  // none left: not an error
+}
+
+// The agent is gone (killed -9) and its lease ran out: the keeper stops the job itself,
+// TERM then KILL after the grace, so the job cannot run on while the coordinator starts it
+// elsewhere (issue 9: nothing runs twice).
+TEST_F(ProcessLauncherTest, TheKeeperFencesTheJobWhenTheLeaseRunsOut) {
+  CoordinatorLeaseFile lease(spool.path());
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  ASSERT_TRUE(lease.publish(Time::from_seconds(ts.tv_sec + 1)));
+  auto launcher_with_grace = ProcessLauncher(LauncherConfig{spool.path(), true, Duration::seconds(1)});
+  auto launched = launcher_with_grace.launch(request(61, "trap '' TERM; sleep 60\n"));
+  ASSERT_TRUE(launched) << launched.error().message;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto exit = testing::wait_for_exit(launched->pid);
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // TERM is ignored by the shell, not by the sleep it waits for: either ends the job.
+  ASSERT_TRUE(exit);
+  EXPECT_EQ(exit->kind, ProcessExit::Kind::kSignalled);
+  EXPECT_LT(waited, 10.0) << "the keeper did not fence";
+  EXPECT_TRUE(read_exit_record(spool.path(), JobId(61)).value_or(std::nullopt).has_value());
+}
+
+TEST_F(ProcessLauncherTest, ARenewedLeaseKeepsTheJobRunning) {
+  CoordinatorLeaseFile lease(spool.path());
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  ASSERT_TRUE(lease.publish(Time::from_seconds(ts.tv_sec + 3600)));
+  auto launched = launcher().launch(request(62, "sleep 2.5; exit 0\n"));
+  ASSERT_TRUE(launched) << launched.error().message;
+  EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+}
+
+TEST_F(ProcessLauncherTest, AnUnreadableExitRecordIsAnErrorNamingIt) {
+  std::ofstream(exit_record_path(spool.path(), JobId(63))) << "exploded 9\n";
+  auto record = read_exit_record(spool.path(), JobId(63));
+  ASSERT_FALSE(record);
+  EXPECT_NE(record.error().message.find("exploded 9"), std::string::npos) << record.error().message;
+  std::ofstream(exit_record_path(spool.path(), JobId(64))) << "exited 999\n";
+  EXPECT_FALSE(read_exit_record(spool.path(), JobId(64)));
 }
 
 }  // namespace

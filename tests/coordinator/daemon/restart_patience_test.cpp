@@ -52,8 +52,11 @@ TEST(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeo
   (*s)->on_timer(t + Duration::seconds(11));  // past the heartbeat timeout
   (void)(*s)->end_turn(t + Duration::seconds(11));
   EXPECT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning) << "requeued while it may still run";
-  (*s)->on_timer(t + Duration::seconds(96));  // past lease 60 + grace 30 + heartbeat 5
-  (void)(*s)->end_turn(t + Duration::seconds(96));
+  (*s)->on_timer(t + Duration::seconds(96));  // lease 60 + grace 30 + heartbeat 5: the
+  (void)(*s)->end_turn(t + Duration::seconds(96));  // keepers' 2 s margin is not over yet
+  EXPECT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning);
+  (*s)->on_timer(t + Duration::seconds(98));
+  (void)(*s)->end_turn(t + Duration::seconds(98));
   const JobRecord* rec = (*s)->scheduler().job(id);
   ASSERT_NE(rec, nullptr);
   EXPECT_NE(rec->state, JobState::kRunning);

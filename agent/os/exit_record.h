@@ -1,0 +1,24 @@
+// A job's exit status as its keeper wrote it to the spool (job_keeper.h): how an agent
+// that restarted while the job ended still reports the real exit code. Kept until the
+// coordinator acknowledged the job's end. Not thread-safe: one owner (the agent).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "agent/core/process_exit.h"
+#include "shared/base/ids.h"
+#include "shared/base/result.h"
+
+namespace fairway::agent {
+
+std::string exit_record_path(const std::string& spool_dir, JobId job);
+
+// The recorded exit; nullopt when there is no record (the job still runs, or its keeper
+// was killed). A record that does not parse is an error naming the file and its text.
+Result<std::optional<ProcessExit>> read_exit_record(const std::string& spool_dir, JobId job);
+
+// Removes the record; none is not an error.
+Status remove_exit_record(const std::string& spool_dir, JobId job);
+
+}  // namespace fairway::agent
