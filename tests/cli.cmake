@@ -6,3 +6,10 @@ if(TARGET fairway_cli)
     target_compile_definitions(cli_test PRIVATE FAIRWAY_CLI_BINARY="$<TARGET_FILE:fairway>")
   endif()
 endif()
+
+# `fairway` must not load libzmq's dependency chain (or any C++ shared library): users run
+# it in loops, and loading those was most of its run time (issue 9).
+if(TARGET fairway)
+  add_test(NAME cli_loads_no_libzmq
+    COMMAND sh -c "! ldd \"$1\" | grep -E 'libzmq|libstdc\\+\\+|libtomlplusplus'" sh $<TARGET_FILE:fairway>)
+endif()

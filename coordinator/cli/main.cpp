@@ -18,7 +18,7 @@
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
 #include "shared/auth/munge_credential.h"
-#include "shared/net/request_client.h"
+#include "shared/net/zmtp_request_client.h"
 #include "shared/wire/codec.h"
 
 namespace {
@@ -45,7 +45,7 @@ class LazyTransport {
     if (!client_) {
       auto endpoint = resolve_coordinator_endpoint(sources_);
       if (!endpoint) return std::unexpected(endpoint.error());
-      auto client = net::RequestClient::connect(*endpoint);
+      auto client = net::ZmtpRequestClient::connect(*endpoint);
       if (!client) return std::unexpected(client.error());
       client_.emplace(std::move(*client));
       sign_ = !endpoint->starts_with("ipc://");
@@ -63,7 +63,7 @@ class LazyTransport {
 
  private:
   EndpointSources sources_;
-  std::optional<net::RequestClient> client_;
+  std::optional<net::ZmtpRequestClient> client_;
   bool sign_ = false;
 };
 

@@ -39,6 +39,7 @@ std::optional<std::int64_t> parse_iso_utc(const std::string& s) {
 Status read_start(const TomlReader& r, const toml::table& t, const std::string& path, Time& out) {
   const std::string where = key_path(path, "start");
   const toml::node* n = t.get("start");
+  if (n == nullptr) return r.fail(where, "is required");
   if (const auto* i = n->as_integer()) {
     if (i->get() < 0) return r.fail(where, "must be >= 0 epoch seconds, got " + std::to_string(i->get()));
     out = Time::from_seconds(i->get());

@@ -1,0 +1,323 @@
+#include "shared/net/zmtp_request_client.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <array>
+#include <utility>
+
+#include "shared/wire/codec.h"
+
+namespace fairway::net {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// ZMTP 3.x frame flags (rfc.zeromq.org/spec/23).
+constexpr std::uint8_t kMore = 0x01;
+constexpr std::uint8_t kLong = 0x02;
+constexpr std::uint8_t kCommand = 0x04;
+// Replies are small; a peer announcing more than this is not our coordinator.
+constexpr std::uint64_t kMaxFrame = 256ull << 20;
+
+std::string describe(std::chrono::milliseconds timeout) {
+  const auto ms = timeout.count();
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+}
+
+int remaining_ms(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return left <= 0 ? 0 : static_cast<int>(left);
+}
+
+// Waits for `events` on fd until the deadline: 1 ready, 0 timed out, -1 error (errno).
+int wait_for(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    pollfd p{fd, events, 0};
+    const int r = ::poll(&p, 1, remaining_ms(deadline));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return r;
+    return 1;
+  }
+}
+
+enum class IoResult { kOk, kTimeout, kClosed, kError };
+
+IoResult send_all(int fd, const char* data, std::size_t size, Clock::time_point deadline) {
+  std::size_t sent = 0;
+  while (sent < size) {
+    const ssize_t n = ::send(fd, data + sent, size - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      const int w = wait_for(fd, POLLOUT, deadline);
+      if (w == 0) return IoResult::kTimeout;
+      if (w < 0) return IoResult::kError;
+      continue;
+    }
+    return n == 0 ? IoResult::kClosed : IoResult::kError;
+  }
+  return IoResult::kOk;
+}
+
+IoResult recv_all(int fd, char* out, std::size_t size, Clock::time_point deadline) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::recv(fd, out + got, size - got, 0);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n == 0) return IoResult::kClosed;
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      const int w = wait_for(fd, POLLIN, deadline);
+      if (w == 0) return IoResult::kTimeout;
+      if (w < 0) return IoResult::kError;
+      continue;
+    }
+    return IoResult::kError;
+  }
+  return IoResult::kOk;
+}
+
+struct Frame {
+  std::uint8_t flags = 0;
+  std::string body;
+};
+
+IoResult recv_frame(int fd, Frame& f, Clock::time_point deadline, std::string& why) {
+  char head[2];
+  if (auto r = recv_all(fd, head, 1, deadline); r != IoResult::kOk) return r;
+  f.flags = static_cast<std::uint8_t>(head[0]);
+  if ((f.flags & ~(kMore | kLong | kCommand)) != 0) {
+    why = "bad ZMTP frame flags " + std::to_string(f.flags);
+    return IoResult::kError;
+  }
+  std::uint64_t size = 0;
+  if ((f.flags & kLong) != 0) {
+    unsigned char b[8];
+    if (auto r = recv_all(fd, reinterpret_cast<char*>(b), 8, deadline); r != IoResult::kOk) return r;
+    for (unsigned char c : b) size = (size << 8) | c;
+  } else {
+    unsigned char b = 0;
+    if (auto r = recv_all(fd, reinterpret_cast<char*>(&b), 1, deadline); r != IoResult::kOk) return r;
+    size = b;
+  }
+  if (size > kMaxFrame) {
+    why = "a ZMTP frame of " + std::to_string(size) + " bytes";
+    return IoResult::kError;
+  }
+  f.body.resize(static_cast<std::size_t>(size));
+  return size == 0 ? IoResult::kOk : recv_all(fd, f.body.data(), f.body.size(), deadline);
+}
+
+std::string frame_header(std::uint8_t flags, std::size_t size) {
+  std::string h;
+  if (size <= 255) {
+    h.push_back(static_cast<char>(flags));
+    h.push_back(static_cast<char>(size));
+  } else {
+    h.push_back(static_cast<char>(flags | kLong));
+    for (int shift = 56; shift >= 0; shift -= 8) h.push_back(static_cast<char>((static_cast<std::uint64_t>(size) >> shift) & 0xff));
+  }
+  return h;
+}
+
+// A command's name: its first byte is the name's length.
+std::string command_name(const std::string& body) {
+  if (body.empty()) return {};
+  const std::size_t n = static_cast<unsigned char>(body[0]);
+  return body.size() >= 1 + n ? body.substr(1, n) : std::string();
+}
+
+}  // namespace
+
+ZmtpRequestClient::ZmtpRequestClient(ZmtpRequestClient&& o) noexcept
+    : endpoint_(std::move(o.endpoint_)), fd_(std::exchange(o.fd_, -1)) {}
+
+ZmtpRequestClient& ZmtpRequestClient::operator=(ZmtpRequestClient&& o) noexcept {
+  if (this != &o) {
+    close_socket();
+    endpoint_ = std::move(o.endpoint_);
+    fd_ = std::exchange(o.fd_, -1);
+  }
+  return *this;
+}
+
+ZmtpRequestClient::~ZmtpRequestClient() { close_socket(); }
+
+void ZmtpRequestClient::close_socket() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+Result<ZmtpRequestClient> ZmtpRequestClient::connect(const std::string& endpoint) {
+  const auto bad = [&](const std::string& why) {
+    return invalid_argument("cannot connect to the coordinator at \"" + endpoint + "\": " + why);
+  };
+  if (endpoint.starts_with("ipc://")) {
+    const std::string path = endpoint.substr(6);
+    if (path.empty()) return bad("no socket path after ipc://");
+    if (path.size() >= sizeof(sockaddr_un{}.sun_path)) return bad("the socket path is too long");
+  } else if (endpoint.starts_with("tcp://")) {
+    const std::string rest = endpoint.substr(6);
+    const auto colon = rest.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == rest.size()) return bad("expected tcp://HOST:PORT");
+  } else {
+    return bad("expected ipc://PATH or tcp://HOST:PORT");
+  }
+  return ZmtpRequestClient(endpoint);
+}
+
+Status ZmtpRequestClient::open(Clock::time_point deadline) {
+  const auto fail = [&](const std::string& why) {
+    close_socket();
+    return make_error(ErrorCode::kIo, "cannot reach the coordinator at " + endpoint_ + ": " + why);
+  };
+  int fd = -1;
+  if (endpoint_.starts_with("ipc://")) {
+    const std::string path = endpoint_.substr(6);
+    fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return fail(std::string("socket: ") + std::strerror(errno));
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return fail(std::strerror(err));
+    }
+  } else {
+    const std::string rest = endpoint_.substr(6);
+    const auto colon = rest.rfind(':');
+    std::string host = rest.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    const std::string port = rest.substr(colon + 1);
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    if (const int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
+      return fail(std::string("cannot resolve: ") + ::gai_strerror(rc));
+    }
+    int err = ECONNREFUSED;
+    for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
+      fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+      if (fd < 0) continue;
+      if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
+      err = errno;
+      if (err == EINPROGRESS && wait_for(fd, POLLOUT, deadline) == 1) {
+        int so_error = 0;
+        socklen_t len = sizeof so_error;
+        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len);
+        if (so_error == 0) break;
+        err = so_error;
+      } else if (err == EINPROGRESS) {
+        err = ETIMEDOUT;
+      }
+      ::close(fd);
+      fd = -1;
+    }
+    ::freeaddrinfo(found);
+    if (fd < 0) return fail(std::strerror(err));
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  fd_ = fd;
+
+  // Greeting: signature, version 3.1, the NULL mechanism, as a client; then READY.
+  std::array<char, 64> greeting{};
+  greeting[0] = static_cast<char>(0xff);
+  greeting[9] = 0x7f;
+  greeting[10] = 3;
+  greeting[11] = 1;
+  std::memcpy(&greeting[12], "NULL", 4);
+  std::string ready = "\x05READY";
+  const std::string key = "Socket-Type";
+  const std::string value = "DEALER";
+  ready.push_back(static_cast<char>(key.size()));
+  ready += key;
+  for (int shift = 24; shift >= 0; shift -= 8) ready.push_back(static_cast<char>((value.size() >> shift) & 0xff));
+  ready += value;
+  std::string out(greeting.data(), greeting.size());
+  out += frame_header(kCommand, ready.size()) + ready;
+  if (send_all(fd_, out.data(), out.size(), deadline) != IoResult::kOk) return fail("the connection broke during the handshake");
+  std::array<char, 64> theirs{};
+  if (auto r = recv_all(fd_, theirs.data(), theirs.size(), deadline); r != IoResult::kOk) {
+    return fail(r == IoResult::kTimeout ? "no ZMTP greeting in time" : "the connection closed during the handshake");
+  }
+  if (static_cast<unsigned char>(theirs[0]) != 0xff || theirs[9] != 0x7f || theirs[10] < 3) {
+    return fail("the peer does not speak ZMTP 3");
+  }
+  if (std::memcmp(&theirs[12], "NULL", 4) != 0) return fail("the peer asks for a security mechanism other than NULL");
+  Frame f;
+  std::string why;
+  if (auto r = recv_frame(fd_, f, deadline, why); r != IoResult::kOk) {
+    return fail(why.empty() ? "no READY from the peer" : why);
+  }
+  if ((f.flags & kCommand) == 0) return fail("the peer sent data before READY");
+  const std::string name = command_name(f.body);
+  if (name == "ERROR") {
+    const std::size_t at = 6;
+    const std::size_t len = f.body.size() > at ? static_cast<unsigned char>(f.body[at]) : 0;
+    return fail("refused: " + (f.body.size() >= at + 1 + len ? f.body.substr(at + 1, len) : std::string("no reason")));
+  }
+  if (name != "READY") return fail("expected READY, got '" + name + "'");
+  return ok_status();
+}
+
+Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request, std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  const auto lost = [&](IoResult r, const std::string& why = {}) -> std::unexpected<Error> {
+    close_socket();  // a late reply must not answer a later call
+    if (r == IoResult::kTimeout) {
+      return make_error(ErrorCode::kIo, "no reply from the coordinator at " + endpoint_ + " within " + describe(timeout));
+    }
+    return make_error(ErrorCode::kIo, "the connection to the coordinator at " + endpoint_ + " " +
+                                          (why.empty() ? std::string("closed before its reply") : why));
+  };
+  if (fd_ < 0) {
+    if (auto st = open(deadline); !st) return std::unexpected(st.error());
+  }
+  const std::string body = wire::encode(request);
+  const std::string out = frame_header(0, body.size()) + body;
+  if (auto r = send_all(fd_, out.data(), out.size(), deadline); r != IoResult::kOk) return lost(r);
+  std::string reply;
+  std::size_t parts = 0;
+  for (;;) {
+    Frame f;
+    std::string why;
+    if (auto r = recv_frame(fd_, f, deadline, why); r != IoResult::kOk) return lost(r, why);
+    if ((f.flags & kCommand) != 0) {
+      // PING (ZMTP 3.1 heartbeats) and the like: not an answer.
+      if (command_name(f.body) == "ERROR") return lost(IoResult::kError, "was refused by the peer");
+      continue;
+    }
+    if (parts++ == 0) reply = std::move(f.body);
+    if ((f.flags & kMore) == 0) break;
+  }
+  if (parts > 1) {
+    close_socket();
+    return make_error(ErrorCode::kIo, "reply from the coordinator at " + endpoint_ + " has " +
+                                          std::to_string(parts) + " parts, expected 1");
+  }
+  auto decoded = wire::decode(reply);
+  if (!decoded) {
+    return std::unexpected(decoded.error().with_context("reply from the coordinator at " + endpoint_));
+  }
+  return decoded;
+}
+
+}  // namespace fairway::net
