@@ -89,6 +89,16 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
                     std::to_string(rate_limiter_.wait_for_token(caller.user, now).count()) + " s");
     return;
   }
+  const bool changes_state = submit || std::holds_alternative<wire::JobControl>(msg) ||
+                             std::holds_alternative<wire::NodeControl>(msg);
+  if (changes_state && !read_only_.empty()) {
+    ++counters_.refused;
+    error_reply(Channel::kClients, peer, ErrorCode::kUnavailable,
+                "the coordinator cannot write its job store (" + read_only_ +
+                    "): it accepts no new work and changes no job until it can; queries still work. "
+                    "Nothing already accepted is lost.");
+    return;
+  }
   if (auto* m = std::get_if<wire::SubmitRequest>(&msg)) return on_submit(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::SubmitBatch>(&msg)) return on_submit_batch(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobQuery>(&msg)) return on_job_query(peer, *m, caller, now);

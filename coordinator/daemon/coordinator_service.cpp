@@ -16,6 +16,9 @@ namespace {
 
 std::string id_str(JobId id) { return std::to_string(id.value()); }
 
+// How often a read-only coordinator tries its store again.
+constexpr Duration kStoreProbeInterval = Duration::seconds(5);
+
 // For reasons users read in `show job`: UTC, so it reads the same from any login node.
 std::string utc_time(Time t) {
   const std::time_t secs = static_cast<std::time_t>(t.seconds());
@@ -40,7 +43,7 @@ CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
       auth_(auth ? std::move(auth) : make_system_authenticator(config.security)) {}
 
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
-    const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth) {
+    const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because) {
   std::error_code ec;
   std::filesystem::create_directories(config.coordinator.state_dir, ec);
   auto lock = StateDirLock::acquire(config.coordinator.state_dir);
@@ -53,8 +56,26 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   std::unique_ptr<CoordinatorService> s(
       new CoordinatorService(config, std::move(*lock), std::move(*scheduler), std::move(*store),
                              std::move(auth)));
+  s->read_only_ = std::move(read_only_because);
+  s->next_probe_ = now + kStoreProbeInterval;
   if (auto st = s->recover(now); !st) return std::unexpected(st.error());
   return s;
+}
+
+// Read-only: a small write, committed, tells whether the store takes writes again.
+void CoordinatorService::probe_store(Time now) {
+  if (now < next_probe_) return;
+  next_probe_ = now + kStoreProbeInterval;
+  Status st = store_->begin();
+  if (st) st = store_->set_meta("write_probe", std::to_string(now.seconds()));
+  if (st) st = store_->commit();
+  if (!st) {
+    if (store_->in_transaction()) store_->rollback();
+    log_event(LogLevel::kWarning, "store_still_read_only", {{"error", st.error().message}});
+    return;
+  }
+  writable_again_ = true;
+  log_event(LogLevel::kInfo, "store_writable_again", {{"was", read_only_}});
 }
 
 // ---- Agents -----------------------------------------------------------------------------
@@ -102,7 +123,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     }
     n = &registry_.add(m.node, *idx, m.topology);
     // Remembered, so that a restarted coordinator knows its machine before agents return.
-    if (ensure_txn()) {
+    if (read_only_.empty() && ensure_txn()) {
       (void)write(store_->set_meta(std::string(kKnownNodePrefix) + m.node, known_node_record(m.topology)),
                   "remember node " + m.node, JobId());
     }
@@ -192,6 +213,11 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
     return;
   }
   registry_.heard(*n, now);
+  if (!read_only_.empty()) {
+    // Not stored, so not acknowledged: the agent keeps it and sends it again, and the
+    // service that reopens once the store takes writes applies it.
+    return;
+  }
   auto t = tracking_.find(m.job.value());
   const JobRecord* rec = scheduler_->job(m.job);
   const bool ours = t != tracking_.end() && rec != nullptr && rec->state == JobState::kRunning &&
@@ -318,6 +344,12 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
 }
 
 void CoordinatorService::on_timer(Time now) {
+  if (!read_only_.empty()) {
+    // Nothing that would have to be stored (requeues of lost nodes' jobs, passes) happens
+    // now: the service that reopens decides with what the store holds.
+    probe_store(now);
+    return;
+  }
   for (NodeEntry* n : registry_.expire_silent(now, config_.coordinator.heartbeat_timeout)) {
     node_lost(*n, now);
   }
@@ -430,7 +462,7 @@ void CoordinatorService::signal_job(JobId id, std::int32_t signal) {
 
 std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
   if (!failed_) return {};
-  if (dirty_ && allow_pass) {
+  if (dirty_ && allow_pass && read_only_.empty()) {
     dirty_ = false;
     run_pass(now);
   }
@@ -470,6 +502,7 @@ bool CoordinatorService::write(const Status& st, std::string_view what, JobId id
 }
 
 bool CoordinatorService::ensure_txn() {
+  if (!read_only_.empty()) return false;
   if (in_txn_) return !txn_failed_;
   auto st = store_->begin();
   if (!st) {

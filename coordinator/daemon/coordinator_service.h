@@ -71,8 +71,12 @@ class CoordinatorService {
   // Opens the store, builds the core (nodes from the config, or from registrations when
   // it declares none) and restores every job the store holds.
   // `auth`: how client callers are proven; null: munged and the system's user database.
+  // `read_only_because`: the store cannot be written (a full disk; why, for users): the
+  // service then serves queries but refuses new work, stores and acknowledges nothing, and
+  // probes the store every few seconds (writable_again()).
   static Result<std::unique_ptr<CoordinatorService>> open(
-      const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr);
+      const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr,
+      std::string read_only_because = {});
 
   // `authenticated`: the node the sender's CURVE key belongs to (empty without CURVE).
   // With [security] agent_auth = "curve" a frame is served only when that is `peer`, the
@@ -89,7 +93,10 @@ class CoordinatorService {
   // the turn's writes, and only then releases the replies and launches.
   std::vector<Outgoing> end_turn(Time now, bool allow_pass = true);
 
-  bool pass_wanted() const { return dirty_; }
+  bool pass_wanted() const { return dirty_ && read_only_.empty(); }
+  bool read_only() const { return !read_only_.empty(); }
+  // Read-only, and a probe write just succeeded: reopen the service normally.
+  bool writable_again() const { return writable_again_; }
   // Once a commit has failed the service is stopped for good (fail-stop): end_turn sends
   // nothing more and the daemon must exit and recover from the store. Holds the error then.
   const Status& failed() const { return failed_; }
@@ -169,6 +176,10 @@ class CoordinatorService {
   bool in_txn_ = false;
   bool txn_failed_ = false;
   Status failed_ = ok_status();
+  std::string read_only_;  // why the store cannot be written; empty: it can
+  bool writable_again_ = false;
+  Time next_probe_;
+  void probe_store(Time now);
   std::vector<Outgoing> turn_replies_;
   std::vector<Outgoing> turn_launches_;
   bool dirty_ = true;

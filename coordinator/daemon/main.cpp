@@ -54,8 +54,9 @@ void open_ipc_to_users(const std::string& endpoint) {
 constexpr int kFramesPerTurn = 5000;
 // Passes are cheap but not free: under a stream of submissions, at most one per this gap.
 constexpr auto kMinPassGap = std::chrono::milliseconds(20);
-// A commit to the job store failed: distinct from 1 (start-up or poll errors) so that
-// operators and tests can tell a fail-stop apart. EX_TEMPFAIL: a restart may succeed.
+// The job store could not even be read back after a failed commit: distinct from 1
+// (start-up or poll errors) so that operators and tests can tell it apart. EX_TEMPFAIL: a
+// restart may succeed.
 constexpr int kExitStoreFailed = 75;
 
 int run(const Config& config) {
@@ -187,13 +188,31 @@ int run(const Config& config) {
       }
     }
     if (const Status& failed = (*service)->failed(); !failed) {
-      // Fail-stop: exit non-zero so systemd (Restart=on-failure) restarts us and recovery
-      // rebuilds memory from what the store holds.
-      log_event(LogLevel::kError, "coordinator_fail_stop",
-                {{"error", failed.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});
-      notify_stopping();
-      close(sig_fd);
-      return kExitStoreFailed;
+      // Fail-stop of that service: memory may hold what the store does not. A new one is
+      // rebuilt from the store, read-only: queries are served, new work is refused with
+      // the reason, and it probes the store until it takes writes again (a full disk).
+      const std::string why = failed.error().message;
+      log_event(LogLevel::kError, "coordinator_read_only", {{"error", why}});
+      service->reset();  // releases the state dir lock and the store
+      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, why);
+      if (!service) {
+        log_event(LogLevel::kError, "coordinator_fail_stop",
+                  {{"error", service.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});
+        notify_stopping();
+        close(sig_fd);
+        return kExitStoreFailed;
+      }
+    } else if ((*service)->writable_again()) {
+      log_event(LogLevel::kInfo, "coordinator_writable_again", {});
+      service->reset();
+      service = daemon::CoordinatorService::open(config, wall_now());
+      if (!service) {
+        log_event(LogLevel::kError, "coordinator_fail_stop",
+                  {{"error", service.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});
+        notify_stopping();
+        close(sig_fd);
+        return kExitStoreFailed;
+      }
     }
   }
   notify_stopping();
