@@ -27,7 +27,7 @@ std::optional<std::pair<JobId, std::int32_t>> SlotLedger::gpu_owner_on_socket(
 }
 
 Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
-                         std::span<const std::int32_t> gpus) const {
+                         std::span<const std::int32_t> gpus, bool fence_gpu_sockets) const {
   const std::string who = job_name(job);
   if (holdings_.contains(job)) {
     return make_error(ErrorCode::kAlreadyExists, who + " already holds cores/GPUs on node '" +
@@ -51,6 +51,7 @@ Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
                             job_name(*core_holder_[index]));
     }
     const std::int32_t socket = topology_.socket_of_core(c);
+    if (!fence_gpu_sockets) continue;
     if (const auto owner = gpu_owner_on_socket(socket, job)) {
       return make_error(ErrorCode::kResourceExhausted,
                         who + ": core " + std::to_string(c) + " is on socket " +
@@ -81,8 +82,8 @@ Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
 }
 
 Status SlotLedger::acquire(JobId job, std::vector<std::int32_t> cores,
-                           std::vector<std::int32_t> gpus) {
-  if (auto ok = check(job, cores, gpus); !ok) return ok;
+                           std::vector<std::int32_t> gpus, bool fence_gpu_sockets) {
+  if (auto ok = check(job, cores, gpus, fence_gpu_sockets); !ok) return ok;
   for (const std::int32_t c : cores) core_holder_[static_cast<std::size_t>(c)] = job;
   for (const std::int32_t g : gpus) gpu_holder_[static_cast<std::size_t>(g)] = job;
   holdings_.emplace(job, Holding{std::move(cores), std::move(gpus)});

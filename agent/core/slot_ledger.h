@@ -20,12 +20,15 @@ class SlotLedger {
 
   // Ok when `job` could take exactly these cores and GPUs now; otherwise an error naming
   // the job and the first core or GPU that is out of range, repeated, held, or reserved.
-  Status check(JobId job, std::span<const std::int32_t> cores,
-               std::span<const std::int32_t> gpus) const;
+  // `fence_gpu_sockets`: the coordinator's rule for the node (LaunchJob): a core on a
+  // socket where another job holds a GPU is reserved. Without it, only held slots count.
+  Status check(JobId job, std::span<const std::int32_t> cores, std::span<const std::int32_t> gpus,
+               bool fence_gpu_sockets = true) const;
 
   // check(), then records the holding. A job holds one set at a time: a second acquire
   // for a job already holding slots is refused (kAlreadyExists).
-  Status acquire(JobId job, std::vector<std::int32_t> cores, std::vector<std::int32_t> gpus);
+  Status acquire(JobId job, std::vector<std::int32_t> cores, std::vector<std::int32_t> gpus,
+                 bool fence_gpu_sockets = true);
 
   // Frees the job's slots; false when it held none (a repeated end report is harmless).
   bool release(JobId job);

@@ -51,7 +51,9 @@ void AgentService::readopt(Time now) {
   }
   for (const JobCheckpoint& c : scan.live) {
     auto sup = JobSupervisor::launched(c.job, c.pid, c.pgid, c.start, c.time_limit, options_.kill_grace);
-    if (!sup || !ledger_.acquire(c.job, c.cores, c.gpus)) {
+    // What already runs is taken as it is: the rule it was placed under is the
+    // coordinator's, and refusing it here would abandon a live job.
+    if (!sup || !ledger_.acquire(c.job, c.cores, c.gpus, false)) {
       log_event(LogLevel::kError, "readopt_failed", {{"job", id_str(c.job)}, {"node", node_name()}});
       continue;
     }
@@ -182,7 +184,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
   // up this run's checkpoint.
   std::erase_if(ended_awaiting_ack_, [&](const auto& kv) { return kv.second == l.job; });
-  if (auto st = ledger_.acquire(l.job, l.cores, l.gpus); !st) {
+  if (auto st = ledger_.acquire(l.job, l.cores, l.gpus, l.fence_gpu_sockets); !st) {
     log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
            "node " + node_name() + " refused the launch: " + st.error().message);

@@ -151,6 +151,10 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
 
   bool fencing = false;
   std::int64_t kill_at = 0;
+  // The last deadline read: a lease file that vanishes (its spool wiped) must not keep the
+  // job alive forever. Before any was read, the keeper does not fence on its own.
+  bool have_deadline = false;
+  std::int64_t deadline = 0;
   for (;;) {
     int status = 0;
     const pid_t r = ::waitpid(job, &status, WNOHANG);
@@ -162,8 +166,12 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
     // A second past the agent's own fencing: a live agent always fences first (and says
     // why); the keeper does it only when no agent renewed the lease.
     const std::int64_t now = monotonic_seconds();
-    std::int64_t deadline = 0;
-    if (!fencing && read_lease_deadline(plan.lease_path.c_str(), deadline) && now > deadline + 1) {
+    std::int64_t published = 0;
+    if (read_lease_deadline(plan.lease_path.c_str(), published)) {
+      deadline = published;
+      have_deadline = true;
+    }
+    if (!fencing && have_deadline && now > deadline + 1) {
       ::kill(-job, SIGTERM);
       fencing = true;
       kill_at = now + plan.fence_grace_s;

@@ -448,6 +448,8 @@ void CoordinatorService::launch(JobId id, Time now) {
   l.restarts = t.requeue_count;
   l.uid = rec->spec.uid;
   l.gid = rec->spec.gid;
+  // One rule on both sides: the agent fences GPU sockets exactly when placement did.
+  l.fence_gpu_sockets = scheduler_->cluster().node(head.node).socket_exclusive;
   turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},

@@ -90,7 +90,7 @@ void put_program(Packer& pk, const JobProgram& p) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(10 + kProgramKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
+  pk.pack_map(11 + kProgramKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -102,6 +102,7 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_kv(pk, "nodelist", m.nodelist);
   put_kv(pk, "partition", std::string_view(m.partition));
   put_kv(pk, "restarts", m.restarts);
+  put_kv(pk, "fence_gpu_sockets", m.fence_gpu_sockets);
   if (m.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*m.uid));
   if (m.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*m.gid));
 }
@@ -277,6 +278,7 @@ LaunchJob read_launch(MapReader& r) {
   m.nodelist = r.str_list("nodelist");
   m.partition = r.str("partition");
   m.restarts = r.i32("restarts", 0);
+  m.fence_gpu_sockets = r.opt_boolean("fence_gpu_sockets").value_or(true);
   m.uid = read_id(r, "uid");
   m.gid = read_id(r, "gid");
   return m;

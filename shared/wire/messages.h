@@ -119,6 +119,10 @@ struct LaunchJob {
   // launch whose `user` is another uid on the node. Unset: look `user` up (older jobs).
   std::optional<std::uint32_t> uid;
   std::optional<std::uint32_t> gid;
+  // The coordinator's rule for this node ([[partitions]] socket_exclusive_gpus): a job
+  // holding a GPU keeps its socket's cores. The agent enforces exactly this rule, so it
+  // never refuses a placement the coordinator made under the other. Absent: true.
+  bool fence_gpu_sockets = true;
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -61,6 +61,15 @@ TEST(SlotLedgerTest, GpuHolderKeepsTheRestOfItsSocket) {
   EXPECT_TRUE(ledger.acquire(JobId(2), {4, 5}, {}));
 }
 
+// With the coordinator's socket_exclusive_gpus off, the agent takes the placement as made:
+// one rule on both sides, so no job is refused (and FAILED) for a rule placement did not use.
+TEST(SlotLedgerTest, WithoutFencingACoreBesideAnotherJobsGpuIsFree) {
+  SlotLedger ledger = two_socket_gpu_node();
+  ASSERT_TRUE(ledger.acquire(JobId(1), {0}, {0}, false));
+  EXPECT_TRUE(ledger.acquire(JobId(2), {1, 2}, {}, false));
+  EXPECT_FALSE(ledger.acquire(JobId(3), {2}, {}, false)) << "held cores stay held";
+}
+
 TEST(SlotLedgerTest, GpuJobMayTakeCoresOnItsOwnSocket) {
   SlotLedger ledger = two_socket_gpu_node();
   EXPECT_TRUE(ledger.acquire(JobId(1), {0, 1, 2, 3}, {0}));

@@ -385,6 +385,25 @@ TEST_F(ProcessLauncherTest, TheKeeperFencesTheJobWhenTheLeaseRunsOut) {
   EXPECT_TRUE(read_exit_record(spool.path(), JobId(61)).value_or(std::nullopt).has_value());
 }
 
+// The spool wiped under a running job (its lease file gone): the keeper goes by the last
+// deadline it read, so the job does not outlive its lease forever.
+TEST_F(ProcessLauncherTest, AVanishedLeaseFileStillFencesAtTheLastDeadline) {
+  CoordinatorLeaseFile lease(spool.path());
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  ASSERT_TRUE(lease.publish(Time::from_seconds(ts.tv_sec + 1)));
+  auto launcher_with_grace = ProcessLauncher(LauncherConfig{spool.path(), true, Duration::seconds(1)});
+  auto launched = launcher_with_grace.launch(request(65, "exec sleep 60\n"));
+  ASSERT_TRUE(launched) << launched.error().message;
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the keeper has read it
+  std::filesystem::remove(coordinator_lease_path(spool.path()));
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto exit = testing::wait_for_exit(launched->pid);
+  ASSERT_TRUE(exit);
+  EXPECT_EQ(exit->kind, ProcessExit::Kind::kSignalled);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+}
+
 TEST_F(ProcessLauncherTest, ARenewedLeaseKeepsTheJobRunning) {
   CoordinatorLeaseFile lease(spool.path());
   timespec ts{};

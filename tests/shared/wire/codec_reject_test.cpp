@@ -216,8 +216,10 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       // uid/gid came with authenticated identities; stored rows and older peers lack them.
       const bool identity = (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch") &&
                             (key == "uid" || key == "gid");
+      // fence_gpu_sockets came later; without it the agent fences, as it always did.
+      const bool fence = type == "LaunchJob" && key == "fence_gpu_sockets";
       const bool optional_here =
-          paging || identity || (type == "JobStatusUpdate" && optional.contains(key));
+          paging || identity || fence || (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {
         EXPECT_TRUE(r.has_value());
       } else {
@@ -227,6 +229,18 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
     }
   }
   EXPECT_GT(checked, 40);
+}
+
+TEST(WireReject, ALaunchWithoutTheFenceKeyFencesAndTheKeyRoundTrips) {
+  LaunchJob m = testing::sample_launch();
+  m.fence_gpu_sockets = false;
+  auto back = decode(encode(m));
+  ASSERT_TRUE(back);
+  EXPECT_FALSE(std::get<LaunchJob>(*back).fence_gpu_sockets);
+  auto older = decode(edit_payload(encode(m), "fence_gpu_sockets", Edit::kDrop));
+  ASSERT_TRUE(older);
+  EXPECT_TRUE(std::get<LaunchJob>(*older).fence_gpu_sockets);
+  expect_error(decode(edit_payload(encode(m), "fence_gpu_sockets", Edit::kInt, 3)), "LaunchJob.fence_gpu_sockets");
 }
 
 TEST(WireReject, AnIdOutOfRangeIsNamed) {
