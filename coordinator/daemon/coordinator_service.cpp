@@ -43,7 +43,8 @@ CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
       auth_(auth ? std::move(auth) : make_system_authenticator(config.security)) {}
 
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
-    const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because) {
+    const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because,
+    std::optional<Time> mono) {
   std::error_code ec;
   std::filesystem::create_directories(config.coordinator.state_dir, ec);
   auto lock = StateDirLock::acquire(config.coordinator.state_dir);
@@ -57,6 +58,7 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
       new CoordinatorService(config, std::move(*lock), std::move(*scheduler), std::move(*store),
                              std::move(auth)));
   s->read_only_ = std::move(read_only_because);
+  s->mono_ = mono;  // before recovery: it starts the restored jobs' timeouts
   s->next_probe_ = now + kStoreProbeInterval;
   if (auto st = s->recover(now); !st) return std::unexpected(st.error());
   return s;
@@ -150,7 +152,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     log_event(LogLevel::kWarning, "node_drained", {{"node", n->name}, {"reason", n->reason}});
   }
   n->agent_version = m.agent_version;
-  registry_.heard(*n, now);
+  registry_.heard(*n, now, mono(now));
   n->release_jobs_at.reset();  // back before its lease ran out: reconciled below instead
   scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));
   agent_seq_.erase(n->name);
@@ -176,7 +178,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     if (t == tracking_.end() || t->second.head_node != n->name) continue;
     if (!reported.contains(rec->spec.id.value()) && !t->second.unconfirmed_since) {
       // Its final report may still be in the agent's resend queue; wait for it a while.
-      t->second.unconfirmed_since = now;
+      t->second.unconfirmed_since = mono(now);
     }
   }
   log_event(LogLevel::kInfo, "node_registered",
@@ -201,7 +203,7 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
                 "node '" + peer + "' is not registered since it was marked down or we restarted; register again");
     return;
   }
-  registry_.heard(*n, now);
+  registry_.heard(*n, now, mono(now));
   // The agent's lease: it stops its jobs when these stop coming.
   reply(Channel::kAgents, peer, wire::HeartbeatReply{m.seq});
 }
@@ -212,7 +214,7 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
     error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
     return;
   }
-  registry_.heard(*n, now);
+  registry_.heard(*n, now, mono(now));
   if (!read_only_.empty()) {
     // Not stored, so not acknowledged: the agent keeps it and sends it again, and the
     // service that reopens once the store takes writes applies it.
@@ -302,11 +304,11 @@ void CoordinatorService::node_lost(NodeEntry& n, Time now) {
   scheduler_->set_node_up(n.index, false);
   // Its jobs may still run (a partition, a hung agent): the agent stops them itself once
   // its lease runs out. Only then may they start elsewhere.
-  const Time last = n.last_heard.value_or(now);
+  const Time last = n.last_heard_mono.value_or(mono(now));
   n.release_jobs_at = last + lease_out();
   log_event(LogLevel::kWarning, "node_down",
             {{"node", n.name}, {"reason", n.reason},
-             {"jobs_released_in_s", std::to_string((*n.release_jobs_at - now).count())}});
+             {"jobs_released_in_s", std::to_string((*n.release_jobs_at - mono(now)).count())}});
 }
 
 void CoordinatorService::release_jobs_of(NodeEntry& n, Time now) {
@@ -350,11 +352,12 @@ void CoordinatorService::on_timer(Time now) {
     probe_store(now);
     return;
   }
-  for (NodeEntry* n : registry_.expire_silent(now, config_.coordinator.heartbeat_timeout)) {
+  const Time m = mono(now);
+  for (NodeEntry* n : registry_.expire_silent(m, config_.coordinator.heartbeat_timeout)) {
     node_lost(*n, now);
   }
   for (const NodeEntry& entry : registry_.nodes()) {
-    if (entry.release_jobs_at && *entry.release_jobs_at <= now && entry.liveness != NodeLiveness::kUp) {
+    if (entry.release_jobs_at && *entry.release_jobs_at <= m && entry.liveness != NodeLiveness::kUp) {
       release_jobs_of(*registry_.find(entry.name), now);
     }
   }
@@ -367,7 +370,7 @@ void CoordinatorService::on_timer(Time now) {
     if (!t.unconfirmed_since) continue;
     const NodeEntry* node = registry_.find(t.head_node);
     const bool registered = node != nullptr && node->liveness == NodeLiveness::kUp;
-    if (now - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
+    if (m - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
       overdue.push_back(JobId(id));
     }
   }

@@ -46,7 +46,7 @@ struct JobTracking {
   std::optional<std::int32_t> exit_code, signal;
   std::int32_t requeue_count = 0;
   std::string reason;                     // why it ended or was requeued
-  std::optional<Time> unconfirmed_since;  // its agent re-registered without it
+  std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
 };
 
@@ -76,7 +76,7 @@ class CoordinatorService {
   // probes the store every few seconds (writable_again()).
   static Result<std::unique_ptr<CoordinatorService>> open(
       const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr,
-      std::string read_only_because = {});
+      std::string read_only_because = {}, std::optional<Time> mono = std::nullopt);
 
   // `authenticated`: the node the sender's CURVE key belongs to (empty without CURVE).
   // With [security] agent_auth = "curve" a frame is served only when that is `peer`, the
@@ -92,6 +92,10 @@ class CoordinatorService {
   // Ends an event-loop turn: runs a pass when something changed (or `force_pass`), commits
   // the turn's writes, and only then releases the replies and launches.
   std::vector<Outgoing> end_turn(Time now, bool allow_pass = true);
+
+  // The event loop's monotonic clock for this turn: node and job timeouts are measured on
+  // it. Never set (synchronous tests): the wall-clock `now` serves as both.
+  void set_monotonic(Time mono) { mono_ = mono; }
 
   bool pass_wanted() const { return dirty_ && read_only_.empty(); }
   bool read_only() const { return !read_only_.empty(); }
@@ -176,6 +180,8 @@ class CoordinatorService {
   bool in_txn_ = false;
   bool txn_failed_ = false;
   Status failed_ = ok_status();
+  std::optional<Time> mono_;  // set_monotonic()
+  Time mono(Time now) const { return mono_.value_or(now); }
   std::string read_only_;  // why the store cannot be written; empty: it can
   bool writable_again_ = false;
   Time next_probe_;

@@ -32,6 +32,12 @@ Time wall_now() {
                                 .count());
 }
 
+// Timeouts (heartbeats, leases) run on this: a wall-clock step cannot fake a silence.
+Time mono_now() {
+  return Time::from_seconds(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
 // An ipc:// socket file needs its directory; create it rather than fail on a fresh host.
 void ensure_ipc_dir(const std::string& endpoint) {
   if (!endpoint.starts_with("ipc://")) return;
@@ -60,7 +66,7 @@ constexpr auto kMinPassGap = std::chrono::milliseconds(20);
 constexpr int kExitStoreFailed = 75;
 
 int run(const Config& config) {
-  auto service = daemon::CoordinatorService::open(config, wall_now());
+  auto service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
   if (!service) {
     log_event(LogLevel::kError, "startup_failed", {{"error", service.error().message}});
     return 1;
@@ -160,6 +166,7 @@ int run(const Config& config) {
       }
     }
     const Time now = wall_now();
+    (*service)->set_monotonic(mono_now());
     // Handshakes wait on the ZAP handler: answer them first.
     if (zap && (*ready)[zap_i]) zap->serve();
     // Readiness is edge-like for ZeroMQ sockets: drain (boundedly) whatever is there.
@@ -194,7 +201,7 @@ int run(const Config& config) {
       const std::string why = failed.error().message;
       log_event(LogLevel::kError, "coordinator_read_only", {{"error", why}});
       service->reset();  // releases the state dir lock and the store
-      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, why);
+      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, why, mono_now());
       if (!service) {
         log_event(LogLevel::kError, "coordinator_fail_stop",
                   {{"error", service.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});
@@ -205,7 +212,7 @@ int run(const Config& config) {
     } else if ((*service)->writable_again()) {
       log_event(LogLevel::kInfo, "coordinator_writable_again", {});
       service->reset();
-      service = daemon::CoordinatorService::open(config, wall_now());
+      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
       if (!service) {
         log_event(LogLevel::kError, "coordinator_fail_stop",
                   {{"error", service.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});

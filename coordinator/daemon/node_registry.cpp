@@ -28,21 +28,22 @@ const NodeEntry* NodeRegistry::at(NodeIndex index) const {
   return it == by_index_.end() ? nullptr : &nodes_[it->second];
 }
 
-bool NodeRegistry::heard(NodeEntry& n, Time now) {
+bool NodeRegistry::heard(NodeEntry& n, Time now, Time mono) {
   n.last_heard = now;
+  n.last_heard_mono = mono;
   if (n.liveness == NodeLiveness::kUp) return false;
   n.liveness = NodeLiveness::kUp;
   if (!n.drained) n.reason.clear();
   return true;
 }
 
-std::vector<NodeEntry*> NodeRegistry::expire_silent(Time now, Duration timeout) {
+std::vector<NodeEntry*> NodeRegistry::expire_silent(Time mono, Duration timeout) {
   std::vector<NodeEntry*> expired;
   for (auto& n : nodes_) {
-    if (n.liveness != NodeLiveness::kUp || !n.last_heard) continue;
-    if (now - *n.last_heard <= timeout) continue;
+    if (n.liveness != NodeLiveness::kUp || !n.last_heard_mono) continue;
+    if (mono - *n.last_heard_mono <= timeout) continue;
     n.liveness = NodeLiveness::kDown;
-    n.reason = "no heartbeat for " + std::to_string((now - *n.last_heard).count()) + " s";
+    n.reason = "no heartbeat for " + std::to_string((mono - *n.last_heard_mono).count()) + " s";
     expired.push_back(&n);
   }
   return expired;

@@ -22,9 +22,12 @@ struct NodeEntry {
   NodeLiveness liveness = NodeLiveness::kUnknown;  // unknown: declared, never registered
   bool drained = false;                            // admin: take no new jobs
   std::string reason;                              // why down or drained
-  std::optional<Time> last_heard;
-  // Set when the node goes silent: its jobs are given up (requeued or failed) only from
-  // this instant on, when its agent has surely stopped them (lease + kill grace).
+  std::optional<Time> last_heard;  // wall clock: what users see
+  // The same on the monotonic clock: what timeouts are measured on, so that a wall-clock
+  // step (NTP) neither marks every node down nor keeps a silent one up.
+  std::optional<Time> last_heard_mono;
+  // Set when the node goes silent (monotonic): its jobs are given up (requeued or failed)
+  // only from this instant on, when its agent has surely stopped them (lease + kill grace).
   std::optional<Time> release_jobs_at;
   std::string agent_version;
 };
@@ -36,10 +39,12 @@ class NodeRegistry {
   const NodeEntry* find(const std::string& name) const;
   const NodeEntry* at(NodeIndex index) const;
 
-  // Marks a node heard from now; returns true when it was not up before (came back).
-  bool heard(NodeEntry& n, Time now);
-  // Up nodes silent for longer than `timeout`: each is marked down and returned.
-  std::vector<NodeEntry*> expire_silent(Time now, Duration timeout);
+  // Marks a node heard from now (wall clock, and `mono` on the monotonic clock); returns
+  // true when it was not up before (came back).
+  bool heard(NodeEntry& n, Time now, Time mono);
+  // Up nodes silent for longer than `timeout` on the monotonic clock: each is marked down
+  // and returned.
+  std::vector<NodeEntry*> expire_silent(Time mono, Duration timeout);
 
   // Whether the scheduler may place jobs on it.
   static bool schedulable(const NodeEntry& n) {

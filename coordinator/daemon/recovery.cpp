@@ -178,7 +178,7 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
   }
   t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
   // Confirmed when its agent registers listing it; lost if no report comes in time.
-  t.unconfirmed_since = now;
+  t.unconfirmed_since = mono(now);
   return true;
 }
 
