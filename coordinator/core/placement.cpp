@@ -292,18 +292,37 @@ std::optional<Allocation> place_by_island(const ClusterState& cluster, const Par
   if (anywhere && anywhere->nodes.size() <= 1) return anywhere;  // one node: one island
   std::vector<std::pair<std::int64_t, std::int32_t>> islands;  // free cores, island
   for (std::int32_t island : p.islands) islands.emplace_back(0, island);
+  // Whether an island, empty, could ever hold the request: by its node count and node
+  // shapes as well as its cores (a 300-node job never fits a 250-node island, however
+  // many cores that island has), else a job told to wait for one island waits forever.
+  struct Capacity {
+    std::int64_t cores = 0, gpus = 0, suitable_nodes = 0;
+  };
+  std::vector<Capacity> capacity(p.islands.size());
   for (NodeIndex n : p.nodes) {
     const NodeState& ns = cluster.node(n);
     for (auto& [free, island] : islands) {
       if (island == ns.island) free += ns.free_cores;
     }
+    const auto at = std::find(p.islands.begin(), p.islands.end(), ns.island);
+    if (at == p.islands.end()) continue;
+    Capacity& cap = capacity[static_cast<std::size_t>(at - p.islands.begin())];
+    std::int64_t gpus = 0;
+    for (const auto& g : ns.topology.gpus) gpus += r.gpu_type.empty() || g.type == r.gpu_type ? 1 : 0;
+    cap.cores += ns.topology.total_cores();
+    cap.gpus += gpus;
+    if (ns.topology.total_cores() >= r.cores && gpus >= r.gpus) ++cap.suitable_nodes;
   }
+  const auto could_ever_hold = [&](const Capacity& cap) {
+    if (r.nodes > 0) return cap.suitable_nodes >= r.nodes;
+    return cap.cores >= r.total_cores() && cap.gpus >= r.total_gpus();
+  };
   std::sort(islands.begin(), islands.end());
   bool some_island_could_hold = false;
   for (const auto& [free, island] : islands) {
     const auto idx = static_cast<std::size_t>(
         std::find(p.islands.begin(), p.islands.end(), island) - p.islands.begin());
-    if (p.island_cores[idx] >= r.total_cores()) some_island_could_hold = true;
+    if (could_ever_hold(capacity[idx])) some_island_could_hold = true;
     if (free < r.total_cores()) continue;
     if (auto a = place_in(cluster, p, r, Scope{island})) return a;
   }

@@ -48,6 +48,20 @@ std::set<std::string> islands_of(const ClusterState& c, const Allocation& a) {
   return s;
 }
 
+// Sigma2 (seed 001): a job no single island can hold must not wait forever under
+// island_placement = "require". Cores alone are not enough: 3 nodes of 1 core fit in an
+// island's 8 cores, but not in its 2 nodes.
+TEST(PlacementIsland, AJobNoIslandCanEverHoldSpansIslandsEvenWhenRequired) {
+  ClusterState c = two_islands(2, IslandPlacement::kRequire);
+  auto wide = place_job(c, kP, ResourceRequest{3, 1, 0, {}});
+  ASSERT_TRUE(wide) << "waits forever for an island of 3 nodes";
+  EXPECT_EQ(islands_of(c, *wide), (std::set<std::string>{"i1", "i2"}));
+  // One an island could hold still waits for one island.
+  fill(c, 0);
+  fill(c, 2);
+  EXPECT_FALSE(place_job(c, kP, ResourceRequest{2, 1, 0, {}}));
+}
+
 TEST(PlacementIsland, MultiNodeJobStaysInOneIsland) {
   ClusterState c = two_islands(3, IslandPlacement::kPrefer);
   fill(c, 0);  // i1 has two free nodes, i2 three
