@@ -205,6 +205,10 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
       for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
     }
   }
+  // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
+  // could write one itself still finds the job after a restart.
+  req.checkpoint_text =
+      format_checkpoint_without_process(JobCheckpoint{l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0});
   auto launched = launcher_.launch(req);
   if (!launched) {
     ledger_.release(l.job);

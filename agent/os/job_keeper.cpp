@@ -97,6 +97,25 @@ void write_exit_record(const KeeperPlan& plan, int status) {
   ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 125);
 }
 
+// The checkpoint, pid and pgid added; tmp then rename, as the agent writes it.
+void write_checkpoint(const KeeperPlan& plan, pid_t keeper, pid_t job) {
+  if (plan.checkpoint_path.empty()) return;
+  char ids[64];
+  std::size_t n = 0;
+  n = append_text(ids, n, "pid ");
+  n = append_int(ids, n, keeper);
+  n = append_text(ids, n, "\npgid ");
+  n = append_int(ids, n, job);
+  ids[n++] = '\n';
+  const int fd = ::open(plan.checkpoint_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return;
+  const std::string& text = plan.checkpoint_text;
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                       ::write(fd, ids, n) == static_cast<ssize_t>(n);
+  ::close(fd);
+  if (written) ::rename(plan.checkpoint_tmp.c_str(), plan.checkpoint_path.c_str());
+}
+
 void send_pid(int fd, std::int32_t value) {
   [[maybe_unused]] const ssize_t n = ::write(fd, &value, sizeof value);
 }
@@ -138,6 +157,7 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
   }
   // The job's copy of pid_fd closes at its exec (CLOEXEC) or _exit.
   ::close(report_fd);  // the job's copy alone tells the agent about its exec
+  write_checkpoint(plan, ::getpid(), job);
   send_pid(pid_fd, static_cast<std::int32_t>(job));
   ::close(pid_fd);
   // Nothing of the agent's stays open here (sockets, the store, its journal stream).

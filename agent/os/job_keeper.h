@@ -14,6 +14,12 @@ struct KeeperPlan {
   std::string exit_record_tmp;   // written first, then renamed: never read half-written
   std::string lease_path;        // spool/coordinator-lease (see coordinator_lease_file.h)
   std::int64_t fence_grace_s = 30;  // SIGTERM, this long, SIGKILL, once the lease is out
+  // The job's checkpoint (launch_checkpoint.h) less its pid and pgid lines, which the
+  // keeper adds: written by the keeper as soon as the job runs, so an agent killed in
+  // the middle of a launch still finds the job when it restarts. Empty path: none.
+  std::string checkpoint_path;
+  std::string checkpoint_tmp;
+  std::string checkpoint_text;
 };
 
 // The job's side of the fork: set up and exec, reporting failures on `report_fd`. Called

@@ -83,6 +83,17 @@ Status write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+std::string format_checkpoint_without_process(const JobCheckpoint& c) {
+  std::string out(kHeader);
+  out += "\njob " + std::to_string(c.job.value());
+  out += "\nstart " + std::to_string(c.start.seconds());
+  out += "\ntime_limit " + std::to_string(c.time_limit.count());
+  out += "\ncores " + list(c.cores);
+  out += "\ngpus " + list(c.gpus);
+  out += "\nprocess_start_ticks 0\n";
+  return out;
+}
+
 std::string format_checkpoint(const JobCheckpoint& c) {
   std::string out(kHeader);
   out += "\njob " + std::to_string(c.job.value());

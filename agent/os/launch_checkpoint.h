@@ -22,12 +22,16 @@ struct JobCheckpoint {
   std::vector<std::int32_t> cores;
   std::vector<std::int32_t> gpus;
   // /proc/<pid>/stat field 22: tells the job's process from a later one given its pid.
+  // 0: not known (the keeper wrote the checkpoint and the agent died before adding it).
   std::uint64_t process_start_ticks = 0;
   bool operator==(const JobCheckpoint&) const = default;
 };
 
 // The text form of one checkpoint, and back. Parse errors name the field and value.
 std::string format_checkpoint(const JobCheckpoint& checkpoint);
+// The same without the pid and pgid lines: what a job's keeper completes (job_keeper.h).
+// process_start_ticks is written as 0: "not known yet", which liveness checks accept.
+std::string format_checkpoint_without_process(const JobCheckpoint& checkpoint);
 Result<JobCheckpoint> parse_checkpoint(std::string_view text);
 
 struct CheckpointScan {

@@ -38,6 +38,9 @@ struct LaunchRequest {
   // Earlier runs of this job (SLURM_RESTART_COUNT); a later run first writes a line that
   // marks the new attempt into its appended output.
   std::int32_t restarts = 0;
+  // The job's checkpoint without its pid and pgid (format_checkpoint_without_process),
+  // which the job's keeper completes and writes; empty: the launcher writes none.
+  std::string checkpoint_text;
 };
 
 struct LauncherConfig {

@@ -62,7 +62,8 @@ Result<ProcStat> read_proc_stat(pid_t pid) {
 bool process_is_alive(pid_t pid, std::uint64_t start_ticks) {
   if (pid <= 0) return false;
   const auto stat = read_proc_stat(pid);
-  return stat && !stat->is_dead() && stat->start_ticks == start_ticks;
+  // start_ticks 0: not known (a checkpoint its keeper wrote); the pid alone must do.
+  return stat && !stat->is_dead() && (start_ticks == 0 || stat->start_ticks == start_ticks);
 }
 
 }  // namespace fairway::agent

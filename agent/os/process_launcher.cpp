@@ -388,6 +388,11 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
   keeper.exit_record_tmp = keeper.exit_record_path + ".tmp";
   keeper.lease_path = coordinator_lease_path(config_.spool_dir);
   keeper.fence_grace_s = config_.fence_grace.count();
+  if (!request.checkpoint_text.empty()) {
+    keeper.checkpoint_path = config_.spool_dir + "/job-" + std::to_string(request.job.value()) + ".checkpoint";
+    keeper.checkpoint_tmp = keeper.checkpoint_path + ".keeper-tmp";
+    keeper.checkpoint_text = request.checkpoint_text;
+  }
   // A record left by an earlier run of this job id must not stand for this one.
   (void)remove_exit_record(config_.spool_dir, request.job);
   auto report_pipe = make_report_pipe();
@@ -427,6 +432,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
     while (::waitpid(keeper_pid, &status, 0) < 0 && errno == EINTR) {
     }
     (void)remove_exit_record(config_.spool_dir, request.job);
+    if (!keeper.checkpoint_path.empty()) ::unlink(keeper.checkpoint_path.c_str());
     drop_script();
   };
   if (pid_bytes < sizeof job_pid || job_pid <= 0) {

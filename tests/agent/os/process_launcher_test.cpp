@@ -2,6 +2,7 @@
 
 #include "agent/os/coordinator_lease_file.h"
 #include "agent/os/exit_record.h"
+#include "agent/os/launch_checkpoint.h"
 #include "agent/os/proc_stat.h"
 
 #include <csignal>
@@ -402,6 +403,32 @@ TEST_F(ProcessLauncherTest, AVanishedLeaseFileStillFencesAtTheLastDeadline) {
   ASSERT_TRUE(exit);
   EXPECT_EQ(exit->kind, ProcessExit::Kind::kSignalled);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+}
+
+// The keeper writes the job's checkpoint before the agent hears the job runs: an agent
+// killed mid-launch finds the job after a restart (the chaos test saw a completed job
+// run again when the agent died between the fork and its own checkpoint).
+TEST_F(ProcessLauncherTest, TheKeeperWritesTheCheckpointBeforeTheLaunchReturns) {
+  LaunchRequest r = request(66, "sleep 0.5\n");
+  r.checkpoint_text = format_checkpoint_without_process(
+      JobCheckpoint{JobId(66), 0, 0, Time::from_seconds(1000), Duration::seconds(60), {0}, {}, 0});
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  const LaunchCheckpoint checkpoints(spool.path());
+  const CheckpointScan scan = checkpoints.load_all();
+  ASSERT_EQ(scan.live.size(), 1u) << (scan.errors.empty() ? "" : scan.errors.front().message);
+  EXPECT_EQ(scan.live[0].job, JobId(66));
+  EXPECT_EQ(scan.live[0].pid, launched->pid);
+  EXPECT_EQ(scan.live[0].pgid, launched->pgid);
+  EXPECT_EQ(scan.live[0].process_start_ticks, 0u);
+  EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  // A launch that fails leaves no checkpoint behind.
+  LaunchRequest bad = request(67, "true\n");
+  bad.program.working_dir = work.path() + "/missing";
+  bad.checkpoint_text = format_checkpoint_without_process(
+      JobCheckpoint{JobId(67), 0, 0, Time::from_seconds(1000), Duration::seconds(60), {0}, {}, 0});
+  EXPECT_FALSE(launcher().launch(bad));
+  EXPECT_FALSE(std::filesystem::exists(checkpoints.path_of(JobId(67))));
 }
 
 TEST_F(ProcessLauncherTest, ARenewedLeaseKeepsTheJobRunning) {
