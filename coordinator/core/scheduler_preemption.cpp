@@ -48,6 +48,8 @@ void Scheduler::preempt_for_owners(std::span<JobRecord* const> ordered, Time now
 
   std::vector<Allocation> planned;  // owners' future allocations, taken for this pass only
   std::vector<JobRecord*> chosen;
+  std::vector<JobRecord*> unstart;      // victims this very pass started: they never ran
+  std::vector<JobRecord*> owners;       // owners whose victims are all such
   for (JobRecord* owner : ordered) {
     if (owner->state != JobState::kPending) continue;
     if (owner->victims_stopping > 0) {
@@ -66,20 +68,45 @@ void Scheduler::preempt_for_owners(std::span<JobRecord* const> ordered, Time now
     auto choice = choose_victims(cluster_, *owner, pool);
     if (!choice) continue;
     planned.push_back(std::move(choice->allocation));
+    std::int32_t stopping = 0;
     for (JobRecord* v : choice->victims) {
       const PartitionConfig& vp = config_.partitions[v->partition.value()];
       const bool requeue = vp.preempt == PreemptMode::kRequeue && v->spec.requeue && !v->spec.interactive;
       v->preempting = PreemptionMark{owner->spec.id, owner->partition, now, now + vp.preempt_grace, requeue};
       chosen.push_back(v);
-      result.preempting.push_back(
-          {v->spec.id, owner->spec.id, owner->spec.partition, vp.preempt_grace, requeue});
+      // Backfilled in this pass into cores the owner needs: it has not been launched, so
+      // it goes back to the queue unstarted instead of being started and killed.
+      if (v->start_time == now && std::any_of(result.started.begin(), result.started.end(),
+                                                [&](const JobStart& s) { return s.id == v->spec.id; })) {
+        unstart.push_back(v);
+        continue;
+      }
+      ++stopping;
+      result.preempting.push_back({v->spec.id, owner->spec.id, owner->spec.partition, vp.preempt_grace, requeue});
     }
-    owner->victims_stopping += static_cast<std::int32_t>(choice->victims.size());
+    owner->victims_stopping += stopping;
     owner->why.add(PendingReason::kPreempting);
+    if (stopping == 0) owners.push_back(owner);
   }
   // Back to what is really allocated: victims hold their cores until they stop.
   for (auto it = planned.rbegin(); it != planned.rend(); ++it) cluster_.release(*it);
   for (JobRecord* v : chosen) cluster_.allocate(v->allocation);
+  for (JobRecord* v : unstart) {
+    v->preempting.reset();
+    std::erase_if(result.started, [&](const JobStart& s) { return s.id == v->spec.id; });
+    const Status st = requeue(v->spec.id, now);
+    assert(st.has_value() && "a job started this pass can be requeued");
+    (void)st;
+  }
+  // An owner whose victims all went back unstarted has its cores now.
+  for (JobRecord* owner : owners) {
+    if (owner->state != JobState::kPending || owner->victims_stopping > 0) continue;
+    auto alloc = place_job(cluster_, owner->partition, owner->spec.resources, owner->spec.allow_multi_island);
+    if (!alloc) continue;  // another owner of this pass took them: it retries next pass
+    owner->why = {};
+    result.started.push_back({owner->spec.id, owner->reserved_start, owner->reserved_at});
+    start_job(*owner, std::move(*alloc), now);
+  }
 }
 
 void Scheduler::victim_gone(JobRecord& victim) {

@@ -271,5 +271,30 @@ TEST(OwnerPreemption, ALimitedOwnerJobDoesNotPreempt) {
   EXPECT_TRUE(s->schedule(T(100)).preempting.empty());
 }
 
+// A lower-tier job the same pass backfilled into cores the owner then needs is not started
+// and killed: it goes back to the queue unstarted (found by replaying SDSC with owners:
+// the driver could not signal a job it had not launched yet, and the owner waited for
+// that job's natural end).
+TEST(OwnerPreemption, AVictimBackfilledInTheSamePassGoesBackUnstarted) {
+  auto s = testing::make(owner_cluster(1, 1));
+  ASSERT_TRUE(s->submit(general_job(1, 2, "high"), T(0)));  // runs long
+  ASSERT_EQ(s->schedule(T(0)).started.size(), 1u);
+  ASSERT_TRUE(s->submit(owner_job(2, 4, 100), T(100)));
+  JobSpec quick = testing::job(3, 2, 10, 100);  // ends before the owner's reservation
+  quick.qos = "low";
+  ASSERT_TRUE(s->submit(quick, T(100)));
+  const PassResult r = s->schedule(T(100));
+  EXPECT_FALSE(started(r, 3)) << "started and preempted in one pass";
+  EXPECT_EQ(s->job(JobId(3))->state, JobState::kPending);
+  EXPECT_FALSE(s->job(JobId(3))->preempting.has_value());
+  ASSERT_EQ(victims(r), std::vector<std::uint64_t>{1});
+  EXPECT_EQ(s->job(JobId(2))->victims_stopping, 1);
+  // Job 1 stops; the owner starts, job 3 still waits.
+  ASSERT_TRUE(s->stop_preempted(JobId(1), T(130)));
+  const PassResult next = s->schedule(T(130));
+  EXPECT_TRUE(started(next, 2));
+  EXPECT_FALSE(started(next, 3));
+}
+
 }  // namespace
 }  // namespace fairway
