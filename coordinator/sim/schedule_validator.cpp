@@ -28,7 +28,8 @@ class Checker {
  public:
   explicit Checker(const ValidationInput& in)
       : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records), rounding_(in.rounding),
-        default_partition_(in.default_partition), preemption_(in.preemption) {}
+        default_partition_(in.default_partition), preemption_(in.preemption),
+        check_owner_waits_(in.check_owner_waits), terms_(in.preemption_terms) {}
 
   Status run(const std::vector<JobId>& rejected, bool reservations) {
     if (auto st = index_workload(rejected); !st) return st;
@@ -38,6 +39,9 @@ class Checker {
     if (auto st = check_all_ran(); !st) return st;
     if (auto st = check_preempted_runs(); !st) return st;
     if (auto st = check_preemptors(); !st) return st;
+    if (check_owner_waits_) {
+      if (auto st = check_owner_waits(); !st) return st;
+    }
     if (auto st = check_capacity(); !st) return st;
     if (reservations) return check_reservations();
     return ok_status();
@@ -357,6 +361,89 @@ class Checker {
     return ok_status();
   }
 
+  // (a3) An owner job that arrives with no rival of its tier (or above) waiting, while the
+  // free cores plus the cores of running, preemptable lower-tier jobs past their exempt
+  // time on its partition's nodes cover its request, starts within the longest grace of
+  // those lower partitions. Only simple requests (cores spread freely, exact rounding, not
+  // held) are judged; the caller enables this only where nothing else can hold a job.
+  // A job that overran its time limit while the owner waited excuses a late start, as for
+  // reservations (e). O(owners x records): for traces with few owners.
+  Status check_owner_waits() const {
+    const auto partition_of = [&](const JobSpec& s) { return s.partition.empty() ? default_partition_ : s.partition; };
+    const auto tier_of = [&](const std::string& p) {
+      const auto it = preemption_.find(p);
+      return it == preemption_.end() ? std::pair<std::int32_t, bool>{0, false} : it->second;
+    };
+    std::int32_t lowest = std::numeric_limits<std::int32_t>::max();
+    for (const auto& [name, t] : preemption_) lowest = std::min(lowest, t.first);
+    // Per record, once: its partition's tier and preemption terms (the inner loop below
+    // runs owners x records times).
+    struct Terms {
+      std::int32_t tier = 0;
+      bool preemptable = false;
+      Duration exempt, grace, limit;
+    };
+    std::vector<Terms> terms_of(recs_.size());
+    for (std::size_t k = 0; k < recs_.size(); ++k) {
+      const std::string kp = partition_of(spec_of(k));
+      const auto kt = tier_of(kp);
+      const auto kterms = terms_.find(kp);
+      terms_of[k] = {kt.first, kt.second && kterms != terms_.end(),
+                     kterms != terms_.end() ? kterms->second.exempt : Duration(),
+                     kterms != terms_.end() ? kterms->second.grace : Duration(), spec_of(k).time_limit};
+    }
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+      const ScheduleRecord& j = recs_[i];
+      if (j.preempted || j.preempted_by) continue;
+      const JobSpec& spec = spec_of(i);
+      const std::string part = partition_of(spec);
+      const std::int32_t tier = terms_of[i].tier;
+      if (tier <= lowest || spec.hold || spec.resources.nodes != 0 || spec.resources.gpus != 0) continue;
+      if (rounding_of(spec) != Rounding::kExact) continue;
+      const Time t0 = j.submit;
+      const auto terms = terms_.find(part);
+      std::vector<bool> on_partition(nodes_.size(), terms == terms_.end() || terms->second.nodes.empty());
+      if (terms != terms_.end()) {
+        for (const std::string& name : terms->second.nodes) {
+          for (std::size_t n = 0; n < nodes_.size(); ++n) {
+            if (nodes_[n].name == name) on_partition[n] = true;
+          }
+        }
+      }
+      std::int64_t room = 0;
+      for (std::size_t n = 0; n < nodes_.size(); ++n) room += on_partition[n] ? nodes_[n].total_cores() : 0;
+      bool rival = false;
+      Duration grace;
+      for (std::size_t k = 0; k < recs_.size() && !rival; ++k) {
+        if (k == i) continue;
+        const ScheduleRecord& r = recs_[k];
+        const Terms& kt = terms_of[k];
+        if (kt.tier >= tier && !r.preempted && r.submit <= t0 && r.start > t0) rival = true;
+        // A job that outlived its time limit while the owner waited (traces keep overruns)
+        // may have held what the owner's plan counted on: the excuse (e) allows too.
+        if (r.start < j.start && r.end > t0 && r.end - r.start > kt.limit) rival = true;
+        if (r.start > t0 || r.end <= t0) continue;  // not running at t0
+        std::int64_t held = 0;
+        for (const NodeAllocation& na : r.allocation.nodes) {
+          if (on_partition[na.node.value()]) held += static_cast<std::int64_t>(na.cores.size());
+        }
+        if (kt.preemptable && kt.tier < tier && t0 - r.start >= kt.exempt) {
+          grace = std::max(grace, kt.grace);
+        } else {
+          room -= held;
+        }
+      }
+      if (rival || room < spec.resources.cores) continue;
+      if (j.start > t0 + grace + Duration::seconds(1)) {
+        return violation(job(j.id) + " (tier " + str(tier) + ") arrived at " + str(t0) +
+                         " when free and preemptable lower-tier cores covered its " +
+                         str(spec.resources.cores) + " cores, but started only at " + str(j.start) +
+                         " (longest grace " + str(grace.count()) + " s)");
+      }
+    }
+    return ok_status();
+  }
+
   // (d) Sweep the records in start order, remembering for each core and GPU who holds it
   // until when. With no overlap found so far, a unit's holders form disjoint intervals in
   // start order, so the latest holder is the only one a new start can collide with: the
@@ -466,6 +553,8 @@ class Checker {
   const std::unordered_map<std::string, Rounding>& rounding_;
   const std::string& default_partition_;
   const std::unordered_map<std::string, std::pair<std::int32_t, bool>>& preemption_;
+  bool check_owner_waits_;
+  const std::unordered_map<std::string, ValidationInput::PreemptionTerms>& terms_;
   std::vector<std::pair<JobId, std::size_t>> by_id_;  // workload index by id
   std::vector<bool> rejected_;                        // by workload index
   std::vector<std::size_t> record_of_;                // by workload index
@@ -484,7 +573,20 @@ void take_partition_rounding(const Config& config, ValidationInput& in) {
     if (p.placement.allocation_unit == AllocationUnit::kSocket) r = Rounding::kWholeSockets;
     in.rounding[p.name] = r;
     in.preemption[p.name] = {p.priority_tier, p.preempt != PreemptMode::kOff};
+    in.preemption_terms[p.name] = {p.preempt_exempt_time, p.preempt_grace, p.nodes};
   }
+  const LimitsConfig& l = config.limits;
+  bool tiers = false;
+  for (const PartitionConfig& p : config.partitions) {
+    tiers = tiers || p.priority_tier != config.partitions.front().priority_tier;
+  }
+  bool gpus = false;
+  for (const NodeTopology& n : config.nodes) gpus = gpus || n.total_gpus() > 0;
+  in.check_owner_waits = tiers && !gpus && !l.max_eligible_jobs_per_user && !l.max_eligible_jobs_per_account &&
+                         !l.max_active_jobs_per_user && !l.maxps_soft && !l.maxps_hard &&
+                         config.node_bins.empty() && config.allocation_overuse.empty() &&
+                         config.reservations.empty() && !config.scheduler.backfill_max_jobs_per_user &&
+                         !config.scheduler.backfill_max_jobs_per_partition;
 }
 
 Status validate_schedule(const ValidationInput& in) {

@@ -35,6 +35,18 @@ struct ValidationInput {
   // Per partition name: its priority_tier, and whether its jobs may be preempted. A run
   // cut for another job (preempted_by) must have been cut for a higher tier.
   std::unordered_map<std::string, std::pair<std::int32_t, bool>> preemption;
+  // Promptness of owner jobs, checked only where nothing else may hold a job back (no
+  // limits, caps, reservations, GPUs or rounding; see take_partition_rounding): an owner
+  // job arriving with no rival of its tier waiting, while free cores plus the cores of
+  // preemptable lower-tier jobs on its partition's nodes cover it, starts within the
+  // longest preempt_grace of those partitions.
+  bool check_owner_waits = false;
+  struct PreemptionTerms {
+    Duration exempt;
+    Duration grace;
+    std::vector<std::string> nodes;  // empty: every node
+  };
+  std::unordered_map<std::string, PreemptionTerms> preemption_terms;
 };
 
 // Fills in.rounding, in.default_partition and in.preemption from the partitions'

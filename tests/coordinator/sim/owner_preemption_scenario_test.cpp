@@ -138,6 +138,21 @@ TEST(OwnerPreemptionScenario, ACancelModeVictimEndsPreemptedWithOneFinalRecord) 
   EXPECT_EQ(runs_of(r, 3).at(0).start.seconds(), 100);
 }
 
+TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerThatWaitedLongerThanTheGrace) {
+  SimRun r = simulate_jsonl(kWorkload);
+  std::vector<ScheduleRecord> late = r.result.records;
+  for (auto& rec : late) {
+    if (rec.id == JobId(3)) {  // started at 130 (grace 30); as if the owner waited 100 s more
+      rec.start = rec.start + Duration::seconds(100);
+      rec.end = rec.end + Duration::seconds(100);
+    }
+  }
+  const auto st = validate(r, late);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("job 3 (tier 1) arrived at 100"), std::string::npos) << st.error().message;
+  EXPECT_NE(st.error().message.find("longest grace 30 s"), std::string::npos) << st.error().message;
+}
+
 TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerOnItsVictimsCoresAndAWrongTier) {
   SimRun r = simulate_jsonl(kWorkload);
   std::vector<ScheduleRecord> early = r.result.records;
