@@ -71,7 +71,11 @@ void AgentService::readopt(Time now) {
       log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
     }
     std::uint64_t seq = 0;
-    if (record && *record) {
+    if (record && *record && exit_record_says_fenced(options_.spool_dir, c.job)) {
+      log_event(LogLevel::kWarning, "job_fenced_while_agent_away", {{"job", id_str(c.job)}, {"node", node_name()}});
+      seq = report(c.job, JobState::kNodeFail, std::nullopt, (*record)->value, now,
+                   "stopped by its keeper on " + node_name() + ": no agent renewed the coordinator lease");
+    } else if (record && *record) {
       const ProcessExit e = **record;
       const bool exited = e.kind == ProcessExit::Kind::kExited;
       log_event(LogLevel::kInfo, "job_ended_while_agent_away",
@@ -258,7 +262,8 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   if (it == jobs_.end()) return;
   // The session leader is gone; clean up anything it left behind in its group.
   (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
-  const bool fenced = it->second.fenced;
+  // Stopped for want of a coordinator, by us or (the agent hung or away) by its keeper.
+  const bool fenced = it->second.fenced || exit_record_says_fenced(options_.spool_dir, job);
   const bool adopted = it->second.adopted;
   if (adopted) {
     // Not our child: its keeper recorded the exit status (none: the keeper was killed).

@@ -29,6 +29,13 @@ Result<std::optional<ProcessExit>> read_exit_record(const std::string& spool_dir
                                         " " + number + "'");
 }
 
+bool exit_record_says_fenced(const std::string& spool_dir, JobId job) {
+  std::ifstream in(exit_record_path(spool_dir, job));
+  std::string kind, number, mark;
+  in >> kind >> number >> mark;
+  return mark == "fenced";
+}
+
 Status remove_exit_record(const std::string& spool_dir, JobId job) {
   const std::string path = exit_record_path(spool_dir, job);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {

@@ -18,6 +18,10 @@ std::string exit_record_path(const std::string& spool_dir, JobId job);
 // was killed). A record that does not parse is an error naming the file and its text.
 Result<std::optional<ProcessExit>> read_exit_record(const std::string& spool_dir, JobId job);
 
+// Whether the job's keeper stopped it itself (its lease ran out with no agent to renew
+// it): the end is then the node's failure, not the job's. False without a record.
+bool exit_record_says_fenced(const std::string& spool_dir, JobId job);
+
 // Removes the record; none is not an error.
 Status remove_exit_record(const std::string& spool_dir, JobId job);
 

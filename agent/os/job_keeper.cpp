@@ -60,7 +60,7 @@ bool read_lease_deadline(const char* path, std::int64_t& deadline) {
   return true;
 }
 
-void write_exit_record(const KeeperPlan& plan, int status) {
+void write_exit_record(const KeeperPlan& plan, int status, bool fenced) {
   char buf[64];
   std::size_t n = 0;
   if (WIFSIGNALED(status)) {
@@ -70,6 +70,9 @@ void write_exit_record(const KeeperPlan& plan, int status) {
     n = append_text(buf, n, "exited ");
     n = append_int(buf, n, WEXITSTATUS(status));
   }
+  // The keeper stopped it (no agent renewed the lease): not the job's doing, so the agent
+  // reports it as the node's failure and the coordinator requeues it.
+  if (fenced) n = append_text(buf, n, " fenced");
   buf[n++] = '\n';
   const int fd = ::open(plan.exit_record_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return;
@@ -179,7 +182,7 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
     int status = 0;
     const pid_t r = ::waitpid(job, &status, WNOHANG);
     if (r == job) {
-      write_exit_record(plan, status);
+      write_exit_record(plan, status, fencing);
       end_like(status);
     }
     if (r < 0 && errno != EINTR) ::_exit(125);  // the job is not ours: cannot happen

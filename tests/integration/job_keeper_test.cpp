@@ -55,11 +55,22 @@ TEST_F(JobKeeper, AJobWhoseAgentWasKilledStopsWhenTheLeaseRunsOut) {
   auto id = submit(wrap("echo $$ > " + pid_file + "; exec sleep 300"));
   ASSERT_TRUE(id);
   ASSERT_TRUE(eventually([&] { return !read_file(pid_file).empty(); }));
-  const pid_t job = static_cast<pid_t>(std::stol(read_file(pid_file)));
-  ASSERT_EQ(kill(job, 0), 0);
+  const pid_t job_pid = static_cast<pid_t>(std::stol(read_file(pid_file)));
+  ASSERT_EQ(kill(job_pid, 0), 0);
   kill_agent();
   // Lease 3 s, then the keeper's margin and the kill grace (1 s): well within 10 s.
-  EXPECT_TRUE(eventually([&] { return kill(job, 0) != 0; }, 10000ms)) << "the job outlived its lease";
+  EXPECT_TRUE(eventually([&] { return kill(job_pid, 0) != 0; }, 10000ms)) << "the job outlived its lease";
+  // The agent comes back: the fenced job was the node's failure, not the job's. It is
+  // requeued (and runs again), never FAILED.
+  start_agent("kb01", kebnekaise_xml());
+  std::optional<wire::JobView> v;
+  eventually([&] {
+    v = job(*id);
+    return v && (v->requeue_count >= 1 || is_terminal(v->state));
+  }, 20000ms);
+  ASSERT_TRUE(v);
+  EXPECT_FALSE(is_terminal(v->state)) << to_string(v->state) << ": " << v->state_reason;
+  EXPECT_GE(v->requeue_count, 1);
 }
 
 }  // namespace

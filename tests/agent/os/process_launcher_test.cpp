@@ -359,6 +359,7 @@ TEST_F(ProcessLauncherTest, TheKeeperRecordsTheExitWhenNobodyWaits) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_EQ(read_exit_record(spool.path(), JobId(60)).value_or(std::nullopt), std::optional(ProcessExit::exited(7)));
+  EXPECT_FALSE(exit_record_says_fenced(spool.path(), JobId(60)));
   EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(7));
   ASSERT_TRUE(remove_exit_record(spool.path(), JobId(60)));
   EXPECT_FALSE(std::filesystem::exists(exit_record_path(spool.path(), JobId(60))));
@@ -384,6 +385,9 @@ TEST_F(ProcessLauncherTest, TheKeeperFencesTheJobWhenTheLeaseRunsOut) {
   EXPECT_EQ(exit->kind, ProcessExit::Kind::kSignalled);
   EXPECT_LT(waited, 10.0) << "the keeper did not fence";
   EXPECT_TRUE(read_exit_record(spool.path(), JobId(61)).value_or(std::nullopt).has_value());
+  // Its record says the keeper stopped it: the agent reports the node's failure, and the
+  // coordinator requeues the job rather than failing it.
+  EXPECT_TRUE(exit_record_says_fenced(spool.path(), JobId(61)));
 }
 
 // The spool wiped under a running job (its lease file gone): the keeper goes by the last
