@@ -16,8 +16,6 @@ namespace {
 
 std::string id_str(JobId id) { return std::to_string(id.value()); }
 
-// How often a read-only coordinator tries its store again.
-constexpr Duration kStoreProbeInterval = Duration::seconds(5);
 
 // For reasons users read in `show job`: UTC, so it reads the same from any login node.
 std::string utc_time(Time t) {
@@ -62,22 +60,6 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   s->next_probe_ = now + kStoreProbeInterval;
   if (auto st = s->recover(now); !st) return std::unexpected(st.error());
   return s;
-}
-
-// Read-only: a small write, committed, tells whether the store takes writes again.
-void CoordinatorService::probe_store(Time now) {
-  if (now < next_probe_) return;
-  next_probe_ = now + kStoreProbeInterval;
-  Status st = store_->begin();
-  if (st) st = store_->set_meta("write_probe", std::to_string(now.seconds()));
-  if (st) st = store_->commit();
-  if (!st) {
-    if (store_->in_transaction()) store_->rollback();
-    log_event(LogLevel::kWarning, "store_still_read_only", {{"error", st.error().message}});
-    return;
-  }
-  writable_again_ = true;
-  log_event(LogLevel::kInfo, "store_writable_again", {{"was", read_only_}});
 }
 
 // ---- Agents -----------------------------------------------------------------------------
@@ -496,78 +478,6 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
   turn_replies_.clear();
   turn_launches_.clear();
   return out;
-}
-
-// ---- Persistence ------------------------------------------------------------------------
-
-bool CoordinatorService::write(const Status& st, std::string_view what, JobId id) {
-  if (st) return true;
-  log_event(LogLevel::kError, "write_failed", {{"job", id_str(id)}, {"op", std::string(what)}, {"error", st.error().message}});
-  return false;
-}
-
-bool CoordinatorService::ensure_txn() {
-  if (!read_only_.empty()) return false;
-  if (in_txn_) return !txn_failed_;
-  auto st = store_->begin();
-  if (!st) {
-    ++counters_.store_errors;
-    log_event(LogLevel::kError, "store_begin_failed", {{"error", st.error().message}});
-    return false;
-  }
-  in_txn_ = true;
-  return true;
-}
-
-StoredJob CoordinatorService::stored_view(JobId id) const {
-  StoredJob s;
-  s.id = id;
-  const JobRecord* rec = scheduler_->job(id);
-  auto t = tracking_.find(id.value());
-  if (rec != nullptr) {
-    s.user = rec->spec.user;
-    s.state = rec->state == JobState::kBlocked ? JobState::kPending : rec->state;
-    s.submit_time = rec->spec.submit_time;
-    if (rec->state == JobState::kRunning || is_terminal(rec->state)) {
-      if (!rec->allocation.empty()) s.start_time = rec->start_time;
-    }
-    if (is_terminal(rec->state)) s.end_time = rec->end_time;
-    for (const auto& na : rec->allocation.nodes) {
-      s.allocation.push_back({scheduler_->cluster().node(na.node).topology.name, na.cores, na.gpus});
-    }
-  }
-  if (t != tracking_.end()) {
-    s.exit_code = t->second.exit_code;
-    s.signal = t->second.signal;
-    s.reason = t->second.reason;
-    s.requeue_count = t->second.requeue_count;
-  }
-  return s;
-}
-
-void CoordinatorService::persist(JobId id) {
-  if (!ensure_txn()) {
-    txn_failed_ = true;
-    return;
-  }
-  if (!write(store_->update_job(stored_view(id)), "update", id)) txn_failed_ = true;
-}
-
-void CoordinatorService::mark_terminal(JobId id) {
-  const JobRecord* rec = scheduler_->job(id);
-  JobTracking& t = tracking_[id.value()];
-  persist(id);
-  if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
-  scheduler_->forget(id);
-  finished_order_.push_back(id.value());
-  trim_finished();
-}
-
-void CoordinatorService::trim_finished() {
-  while (finished_order_.size() > kFinishedViewsKept) {
-    tracking_.erase(finished_order_.front());
-    finished_order_.pop_front();
-  }
 }
 
 // ---- Replies ----------------------------------------------------------------------------

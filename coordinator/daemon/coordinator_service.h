@@ -185,6 +185,7 @@ class CoordinatorService {
   std::string read_only_;  // why the store cannot be written; empty: it can
   bool writable_again_ = false;
   Time next_probe_;
+  static constexpr Duration kStoreProbeInterval = Duration::seconds(5);  // read-only retries
   void probe_store(Time now);
   std::vector<Outgoing> turn_replies_;
   std::vector<Outgoing> turn_launches_;

@@ -3,6 +3,8 @@
 // happened. Nothing here calls into the scheduling core.
 #include "coordinator/sim/schedule_validator.h"
 
+#include "coordinator/sim/owner_wait_check.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -361,87 +363,15 @@ class Checker {
     return ok_status();
   }
 
-  // (a3) An owner job that arrives with no rival of its tier (or above) waiting, while the
-  // free cores plus the cores of running, preemptable lower-tier jobs past their exempt
-  // time on its partition's nodes cover its request, starts within the longest grace of
-  // those lower partitions. Only simple requests (cores spread freely, exact rounding, not
-  // held) are judged; the caller enables this only where nothing else can hold a job.
-  // A job that overran its time limit while the owner waited excuses a late start, as for
-  // reservations (e). O(owners x records): for traces with few owners.
+  // (a3) Owner jobs start promptly when preemption can make room (owner_wait_check.h).
   Status check_owner_waits() const {
-    const auto partition_of = [&](const JobSpec& s) { return s.partition.empty() ? default_partition_ : s.partition; };
-    const auto tier_of = [&](const std::string& p) {
-      const auto it = preemption_.find(p);
-      return it == preemption_.end() ? std::pair<std::int32_t, bool>{0, false} : it->second;
-    };
-    std::int32_t lowest = std::numeric_limits<std::int32_t>::max();
-    for (const auto& [name, t] : preemption_) lowest = std::min(lowest, t.first);
-    // Per record, once: its partition's tier and preemption terms (the inner loop below
-    // runs owners x records times).
-    struct Terms {
-      std::int32_t tier = 0;
-      bool preemptable = false;
-      Duration exempt, grace, limit;
-    };
-    std::vector<Terms> terms_of(recs_.size());
-    for (std::size_t k = 0; k < recs_.size(); ++k) {
-      const std::string kp = partition_of(spec_of(k));
-      const auto kt = tier_of(kp);
-      const auto kterms = terms_.find(kp);
-      terms_of[k] = {kt.first, kt.second && kterms != terms_.end(),
-                     kterms != terms_.end() ? kterms->second.exempt : Duration(),
-                     kterms != terms_.end() ? kterms->second.grace : Duration(), spec_of(k).time_limit};
-    }
+    std::vector<const JobSpec*> specs(recs_.size());
+    std::vector<bool> exact(recs_.size());
     for (std::size_t i = 0; i < recs_.size(); ++i) {
-      const ScheduleRecord& j = recs_[i];
-      if (j.preempted || j.preempted_by) continue;
-      const JobSpec& spec = spec_of(i);
-      const std::string part = partition_of(spec);
-      const std::int32_t tier = terms_of[i].tier;
-      if (tier <= lowest || spec.hold || spec.resources.nodes != 0 || spec.resources.gpus != 0) continue;
-      if (rounding_of(spec) != Rounding::kExact) continue;
-      const Time t0 = j.submit;
-      const auto terms = terms_.find(part);
-      std::vector<bool> on_partition(nodes_.size(), terms == terms_.end() || terms->second.nodes.empty());
-      if (terms != terms_.end()) {
-        for (const std::string& name : terms->second.nodes) {
-          for (std::size_t n = 0; n < nodes_.size(); ++n) {
-            if (nodes_[n].name == name) on_partition[n] = true;
-          }
-        }
-      }
-      std::int64_t room = 0;
-      for (std::size_t n = 0; n < nodes_.size(); ++n) room += on_partition[n] ? nodes_[n].total_cores() : 0;
-      bool rival = false;
-      Duration grace;
-      for (std::size_t k = 0; k < recs_.size() && !rival; ++k) {
-        if (k == i) continue;
-        const ScheduleRecord& r = recs_[k];
-        const Terms& kt = terms_of[k];
-        if (kt.tier >= tier && !r.preempted && r.submit <= t0 && r.start > t0) rival = true;
-        // A job that outlived its time limit while the owner waited (traces keep overruns)
-        // may have held what the owner's plan counted on: the excuse (e) allows too.
-        if (r.start < j.start && r.end > t0 && r.end - r.start > kt.limit) rival = true;
-        if (r.start > t0 || r.end <= t0) continue;  // not running at t0
-        std::int64_t held = 0;
-        for (const NodeAllocation& na : r.allocation.nodes) {
-          if (on_partition[na.node.value()]) held += static_cast<std::int64_t>(na.cores.size());
-        }
-        if (kt.preemptable && kt.tier < tier && t0 - r.start >= kt.exempt) {
-          grace = std::max(grace, kt.grace);
-        } else {
-          room -= held;
-        }
-      }
-      if (rival || room < spec.resources.cores) continue;
-      if (j.start > t0 + grace + Duration::seconds(1)) {
-        return violation(job(j.id) + " (tier " + str(tier) + ") arrived at " + str(t0) +
-                         " when free and preemptable lower-tier cores covered its " +
-                         str(spec.resources.cores) + " cores, but started only at " + str(j.start) +
-                         " (longest grace " + str(grace.count()) + " s)");
-      }
+      specs[i] = &spec_of(i);
+      exact[i] = rounding_of(spec_of(i)) == Rounding::kExact;
     }
-    return ok_status();
+    return check_owner_start_times(OwnerWaitInput{nodes_, recs_, specs, exact, default_partition_, preemption_, terms_});
   }
 
   // (d) Sweep the records in start order, remembering for each core and GPU who holds it
