@@ -71,12 +71,12 @@ void AgentService::readopt(Time now) {
       log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
     }
     std::uint64_t seq = 0;
-    if (record && *record && exit_record_says_fenced(options_.spool_dir, c.job)) {
+    if (record && *record && (*record)->fenced) {
       log_event(LogLevel::kWarning, "job_fenced_while_agent_away", {{"job", id_str(c.job)}, {"node", node_name()}});
-      seq = report(c.job, JobState::kNodeFail, std::nullopt, (*record)->value, now,
+      seq = report(c.job, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
                    "stopped by its keeper on " + node_name() + ": no agent renewed the coordinator lease");
     } else if (record && *record) {
-      const ProcessExit e = **record;
+      const ProcessExit e = (*record)->exit;
       const bool exited = e.kind == ProcessExit::Kind::kExited;
       log_event(LogLevel::kInfo, "job_ended_while_agent_away",
                 {{"job", id_str(c.job)}, {"node", node_name()}, {"exit", (exited ? "code " : "signal ") + std::to_string(e.value)}});
@@ -262,14 +262,14 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   if (it == jobs_.end()) return;
   // The session leader is gone; clean up anything it left behind in its group.
   (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
-  // Stopped for want of a coordinator, by us or (the agent hung or away) by its keeper.
-  const bool fenced = it->second.fenced || exit_record_says_fenced(options_.spool_dir, job);
+  // The keeper's record: the exit status of a job that is not our child (none: its keeper
+  // was killed), and whether the keeper stopped it (the agent hung or away).
+  auto record = read_exit_record(options_.spool_dir, job);
+  const bool recorded = record && record->has_value();
+  // Stopped for want of a coordinator, by us or by its keeper.
+  const bool fenced = it->second.fenced || (recorded && (*record)->fenced);
   const bool adopted = it->second.adopted;
-  if (adopted) {
-    // Not our child: its keeper recorded the exit status (none: the keeper was killed).
-    auto record = read_exit_record(options_.spool_dir, job);
-    if (record && *record) exit = **record;
-  }
+  if (adopted && recorded) exit = (*record)->exit;
   const bool known = !adopted || exit != ProcessExit::signalled(0);
   const JobState state = fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
   std::optional<std::int32_t> code, sig;

@@ -14,13 +14,17 @@ namespace fairway::agent {
 
 std::string exit_record_path(const std::string& spool_dir, JobId job);
 
+struct ExitRecord {
+  ProcessExit exit;
+  // The job's keeper stopped it itself (its lease ran out with no agent to renew it): the
+  // end is then the node's failure, not the job's.
+  bool fenced = false;
+  bool operator==(const ExitRecord&) const = default;
+};
+
 // The recorded exit; nullopt when there is no record (the job still runs, or its keeper
 // was killed). A record that does not parse is an error naming the file and its text.
-Result<std::optional<ProcessExit>> read_exit_record(const std::string& spool_dir, JobId job);
-
-// Whether the job's keeper stopped it itself (its lease ran out with no agent to renew
-// it): the end is then the node's failure, not the job's. False without a record.
-bool exit_record_says_fenced(const std::string& spool_dir, JobId job);
+Result<std::optional<ExitRecord>> read_exit_record(const std::string& spool_dir, JobId job);
 
 // Removes the record; none is not an error.
 Status remove_exit_record(const std::string& spool_dir, JobId job);

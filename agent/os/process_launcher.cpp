@@ -16,6 +16,7 @@
 #include "agent/os/exit_record.h"
 #include "agent/os/job_keeper.h"
 #include "agent/os/job_script.h"
+#include "agent/os/launch_checkpoint.h"
 #include "agent/os/job_user.h"
 #include "agent/os/launch_environment.h"
 
@@ -389,7 +390,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
   keeper.lease_path = coordinator_lease_path(config_.spool_dir);
   keeper.fence_grace_s = config_.fence_grace.count();
   if (!request.checkpoint_text.empty()) {
-    keeper.checkpoint_path = config_.spool_dir + "/job-" + std::to_string(request.job.value()) + ".checkpoint";
+    keeper.checkpoint_path = LaunchCheckpoint(config_.spool_dir).path_of(request.job);
     keeper.checkpoint_tmp = keeper.checkpoint_path + ".keeper-tmp";
     keeper.checkpoint_text = request.checkpoint_text;
   }

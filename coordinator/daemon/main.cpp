@@ -194,25 +194,21 @@ int run(const Config& config) {
         log_event(LogLevel::kWarning, "send_failed", {{"peer", out.peer}, {"error", st.error().message}});
       }
     }
+    // Fail-stop of that service: memory may hold what the store does not. A new one is
+    // rebuilt from the store, read-only: queries are served, new work is refused with the
+    // reason, and it probes the store until it takes writes again (a full disk); then it
+    // is rebuilt once more, writable.
+    std::optional<std::string> reopen_because;  // why read-only; empty: writable again
     if (const Status& failed = (*service)->failed(); !failed) {
-      // Fail-stop of that service: memory may hold what the store does not. A new one is
-      // rebuilt from the store, read-only: queries are served, new work is refused with
-      // the reason, and it probes the store until it takes writes again (a full disk).
-      const std::string why = failed.error().message;
-      log_event(LogLevel::kError, "coordinator_read_only", {{"error", why}});
-      service->reset();  // releases the state dir lock and the store
-      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, why, mono_now());
-      if (!service) {
-        log_event(LogLevel::kError, "coordinator_fail_stop",
-                  {{"error", service.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});
-        notify_stopping();
-        close(sig_fd);
-        return kExitStoreFailed;
-      }
+      reopen_because = failed.error().message;
+      log_event(LogLevel::kError, "coordinator_read_only", {{"error", *reopen_because}});
     } else if ((*service)->writable_again()) {
       log_event(LogLevel::kInfo, "coordinator_writable_again", {});
-      service->reset();
-      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
+      reopen_because = std::string();
+    }
+    if (reopen_because) {
+      service->reset();  // releases the state dir lock and the store
+      service = daemon::CoordinatorService::open(config, wall_now(), nullptr, *reopen_because, mono_now());
       if (!service) {
         log_event(LogLevel::kError, "coordinator_fail_stop",
                   {{"error", service.error().message}, {"exit_status", std::to_string(kExitStoreFailed)}});

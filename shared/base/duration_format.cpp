@@ -111,4 +111,10 @@ std::string format_walltime(Duration d) {
   return buf;
 }
 
+std::string describe_timeout(std::chrono::milliseconds timeout) {
+  const auto ms = timeout.count();
+  if (ms % 1000 == 0) return std::to_string(ms / 1000) + " s";
+  return std::to_string(ms) + " ms";
+}
+
 }  // namespace fairway

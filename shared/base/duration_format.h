@@ -2,6 +2,7 @@
 // Slurm walltimes ("90", "1:30:00", "2-12:00:00") and unit suffixes ("30s", "2h", "50d").
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,8 @@ Result<Duration> parse_span(std::string_view text);
 
 // "D-HH:MM:SS" (days omitted when zero), or "UNLIMITED".
 std::string format_walltime(Duration d);
+
+// "5 s", "250 ms": how timeouts read in messages.
+std::string describe_timeout(std::chrono::milliseconds timeout);
 
 }  // namespace fairway

@@ -43,11 +43,6 @@ Result<RequestClient> RequestClient::connect(const std::string& endpoint) {
   return RequestClient(std::move(impl));
 }
 
-std::string describe_timeout(std::chrono::milliseconds timeout) {
-  const auto ms = timeout.count();
-  if (ms % 1000 == 0) return std::to_string(ms / 1000) + " s";
-  return std::to_string(ms) + " ms";
-}
 
 Result<wire::Message> RequestClient::call(const wire::Message& request,
                                           std::chrono::milliseconds timeout) {

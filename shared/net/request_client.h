@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "shared/base/duration_format.h"
 #include "shared/base/result.h"
 #include "shared/wire/messages.h"
 
@@ -35,7 +36,7 @@ class RequestClient {
   std::unique_ptr<Impl> impl_;
 };
 
-// "5 s", "250 ms": how timeouts read in messages.
-std::string describe_timeout(std::chrono::milliseconds timeout);
+// "5 s", "250 ms" (shared/base/duration_format.h).
+using fairway::describe_timeout;
 
 }  // namespace fairway::net

@@ -14,6 +14,7 @@
 #include <array>
 #include <utility>
 
+#include "shared/base/duration_format.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::net {
@@ -27,11 +28,6 @@ constexpr std::uint8_t kLong = 0x02;
 constexpr std::uint8_t kCommand = 0x04;
 // Replies are small; a peer announcing more than this is not our coordinator.
 constexpr std::uint64_t kMaxFrame = 256ull << 20;
-
-std::string describe(std::chrono::milliseconds timeout) {
-  const auto ms = timeout.count();
-  return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
-}
 
 int remaining_ms(Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -283,7 +279,7 @@ Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request, std:
   const auto lost = [&](IoResult r, const std::string& why = {}) -> std::unexpected<Error> {
     close_socket();  // a late reply must not answer a later call
     if (r == IoResult::kTimeout) {
-      return make_error(ErrorCode::kIo, "no reply from the coordinator at " + endpoint_ + " within " + describe(timeout));
+      return make_error(ErrorCode::kIo, "no reply from the coordinator at " + endpoint_ + " within " + describe_timeout(timeout));
     }
     return make_error(ErrorCode::kIo, "the connection to the coordinator at " + endpoint_ + " " +
                                           (why.empty() ? std::string("closed before its reply") : why));

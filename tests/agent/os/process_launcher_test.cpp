@@ -17,6 +17,16 @@ namespace {
 
 using testing::TempDir;
 
+// What the job's keeper recorded: its exit, and whether it fenced the job itself.
+std::optional<ProcessExit> recorded_exit(const std::string& spool, std::uint64_t job) {
+  auto r = read_exit_record(spool, JobId(job));
+  return r && *r ? std::optional((*r)->exit) : std::nullopt;
+}
+bool recorded_fenced(const std::string& spool, std::uint64_t job) {
+  auto r = read_exit_record(spool, JobId(job));
+  return r && *r && (*r)->fenced;
+}
+
 class ProcessLauncherTest : public ::testing::Test {
  protected:
   LaunchRequest request(std::uint64_t job, std::string script) const {
@@ -62,7 +72,7 @@ TEST_F(ProcessLauncherTest, ScriptRunsInWorkingDirWithJobEnvironment) {
   EXPECT_EQ(*exit, ProcessExit::exited(3));  // the keeper ends as the job ended
   auto record = read_exit_record(spool.path(), JobId(42));
   ASSERT_TRUE(record) << record.error().message;
-  EXPECT_EQ(*record, std::optional(ProcessExit::exited(3)));
+  EXPECT_EQ(*record, std::optional(ExitRecord{ProcessExit::exited(3), false}));
   const std::string out = testing::read_text(work / "fairway-42.out");
   EXPECT_NE(out.find("id=42 slurm=42 cpus=2,3 cuda=1 nodes=node01\n"), std::string::npos) << out;
   EXPECT_NE(out.find("cwd=" + work.path() + " part=batch acct=physics\n"), std::string::npos) << out;
@@ -126,7 +136,7 @@ TEST_F(ProcessLauncherTest, SignalGroupKillsTheJobAndWhatItSpawned) {
   ASSERT_EQ(group.size(), 3u);
   ASSERT_TRUE(ChildReaper::signal_group(launched->pgid, SIGTERM));
   EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::signalled(SIGTERM));
-  EXPECT_EQ(read_exit_record(spool.path(), JobId(10)).value_or(std::nullopt),
+  EXPECT_EQ(recorded_exit(spool.path(), 10),
             std::optional(ProcessExit::signalled(SIGTERM)));
   for (int i = 0; i < 200; ++i) {
     bool all_gone = true;
@@ -352,14 +362,14 @@ TEST_F(ProcessLauncherHygieneTest, JobStartsWithNoBlockedOrIgnoredSignals) {
 TEST_F(ProcessLauncherTest, TheKeeperRecordsTheExitWhenNobodyWaits) {
   auto launched = launcher().launch(request(60, "sleep 0.3; exit 7\n"));
   ASSERT_TRUE(launched) << launched.error().message;
-  EXPECT_EQ(read_exit_record(spool.path(), JobId(60)).value_or(std::nullopt), std::nullopt);  // still running
+  EXPECT_EQ(recorded_exit(spool.path(), 60), std::nullopt);  // still running
   // Nobody reaps the keeper for a while: the record appears all the same.
   for (int i = 0; i < 300; ++i) {
     if (std::filesystem::exists(exit_record_path(spool.path(), JobId(60)))) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  EXPECT_EQ(read_exit_record(spool.path(), JobId(60)).value_or(std::nullopt), std::optional(ProcessExit::exited(7)));
-  EXPECT_FALSE(exit_record_says_fenced(spool.path(), JobId(60)));
+  EXPECT_EQ(recorded_exit(spool.path(), 60), std::optional(ProcessExit::exited(7)));
+  EXPECT_FALSE(recorded_fenced(spool.path(), 60));
   EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(7));
   ASSERT_TRUE(remove_exit_record(spool.path(), JobId(60)));
   EXPECT_FALSE(std::filesystem::exists(exit_record_path(spool.path(), JobId(60))));
@@ -384,10 +394,10 @@ TEST_F(ProcessLauncherTest, TheKeeperFencesTheJobWhenTheLeaseRunsOut) {
   ASSERT_TRUE(exit);
   EXPECT_EQ(exit->kind, ProcessExit::Kind::kSignalled);
   EXPECT_LT(waited, 10.0) << "the keeper did not fence";
-  EXPECT_TRUE(read_exit_record(spool.path(), JobId(61)).value_or(std::nullopt).has_value());
+  EXPECT_TRUE(recorded_exit(spool.path(), 61).has_value());
   // Its record says the keeper stopped it: the agent reports the node's failure, and the
   // coordinator requeues the job rather than failing it.
-  EXPECT_TRUE(exit_record_says_fenced(spool.path(), JobId(61)));
+  EXPECT_TRUE(recorded_fenced(spool.path(), 61));
 }
 
 // The spool wiped under a running job (its lease file gone): the keeper goes by the last

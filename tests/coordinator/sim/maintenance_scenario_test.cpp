@@ -3,21 +3,16 @@
 // and the summary counts the preemption and the requeue.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "coordinator/sim/metrics.h"
 #include "coordinator/sim/schedule_validator.h"
 #include "coordinator/sim/simulation.h"
+#include "tests/coordinator/sim/jsonl_scenario.h"
 #include "shared/config/config.h"
 
 namespace fairway::sim {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr const char* kConfig = R"(
 [[nodes]]
@@ -43,40 +38,13 @@ flags = ["maintenance"]
 backfill = "easy"
 )";
 
-struct SimRun {
-  Workload workload;
-  SimulationResult result;
-};
+using SimRun = scenario::JsonlRun;
+using scenario::runs_of;
 
-SimRun simulate_jsonl(const std::string& jsonl) {
-  const fs::path file = fs::temp_directory_path() / ("fairway-maintenance-" + std::to_string(::getpid()) + ".jsonl");
-  std::ofstream(file) << jsonl;
-  auto config = parse_config(kConfig, "maintenance.toml");
-  EXPECT_TRUE(config) << config.error().message;
-  auto workload = read_jsonl(file.string());
-  fs::remove(file);
-  EXPECT_TRUE(workload) << workload.error().message;
-  auto result = simulate(*config, *workload);
-  EXPECT_TRUE(result) << result.error().message;
-  return {std::move(*workload), std::move(*result)};
-}
+SimRun simulate_jsonl(const std::string& jsonl) { return scenario::simulate_jsonl(kConfig, jsonl); }
 
 Status validate(const SimRun& r, const std::vector<ScheduleRecord>& records) {
-  ValidationInput in;
-  in.nodes = &r.result.nodes;
-  in.workload = &r.workload;
-  in.records = &records;
-  in.rejected = r.result.rejected;
-  in.check_reservations = true;
-  return validate_schedule(in);
-}
-
-std::vector<ScheduleRecord> runs_of(const SimRun& r, std::uint64_t id) {
-  std::vector<ScheduleRecord> out;
-  for (const auto& rec : r.result.records) {
-    if (rec.id == JobId(id)) out.push_back(rec);
-  }
-  return out;
+  return scenario::validate_records(r, records, true);
 }
 
 TEST(MaintenanceScenario, KillableJobIsRequeuedAndBatchJobWaitsForTheWindowToEnd) {
