@@ -10,6 +10,7 @@
 
 #include "coordinator/sim/schedule_validator.h"
 #include "coordinator/sim/simulation.h"
+#include "tests/coordinator/sim/jsonl_scenario.h"
 #include "shared/config/config.h"
 
 namespace fairway::sim {
@@ -35,31 +36,14 @@ cores_per_socket = 14
 backfill = "easy"
 )";
 
-struct ScenarioRun {
-  Workload workload;
-  SimulationResult result;
+struct ScenarioRun : scenario::JsonlRun {
   std::map<std::uint64_t, ScheduleRecord> by_id;
 };
 
 ScenarioRun run(const std::string& toml, const std::string& jsonl) {
-  const fs::path file = fs::temp_directory_path() / ("fairway-scenario-" + std::to_string(::getpid()) + ".jsonl");
-  std::ofstream(file) << jsonl;
-  auto config = parse_config(toml, "scenario.toml");
-  EXPECT_TRUE(config) << config.error().message;
-  auto workload = read_jsonl(file.string());
-  fs::remove(file);
-  EXPECT_TRUE(workload) << workload.error().message;
-  auto result = simulate(*config, *workload);
-  EXPECT_TRUE(result) << result.error().message;
-  ScenarioRun r{std::move(*workload), std::move(*result), {}};
+  ScenarioRun r{scenario::simulate_jsonl(toml, jsonl), {}};
   for (const auto& rec : r.result.records) r.by_id[rec.id.value()] = rec;
-  ValidationInput in;
-  in.nodes = &r.result.nodes;
-  in.workload = &r.workload;
-  in.records = &r.result.records;
-  in.rejected = r.result.rejected;
-  in.check_reservations = true;
-  auto st = validate_schedule(in);
+  auto st = scenario::validate_records(r, r.result.records, true);
   EXPECT_TRUE(st) << st.error().message;
   return r;
 }
