@@ -6,6 +6,7 @@
 #include "agent/os/exit_record.h"
 #include "agent/os/proc_stat.h"
 #include "shared/base/log.h"
+#include "shared/config/hostlist.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::agent {
@@ -16,15 +17,6 @@ std::string id_str(JobId id) { return std::to_string(id.value()); }
 // How long an unacknowledged status update or registration waits before it is resent.
 constexpr Duration kResendPatience = Duration::seconds(2);
 constexpr Duration kRegisterRetry = Duration::seconds(3);
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) {
-    if (!out.empty()) out += ',';
-    out += n;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -196,10 +188,9 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   }
   LaunchRequest req = launch_request_from(l, node_name());
   if (!l.nodelist.empty()) {
-    req.nodelist = join(l.nodelist);
+    req.nodelist = compress_hostlist(l.nodelist);
     req.nnodes = static_cast<std::int32_t>(l.nodelist.size());
   }
-  req.ntasks = static_cast<std::int32_t>(l.cores.size());
   for (std::int32_t g : l.gpus) {
     const auto gi = static_cast<std::size_t>(g);
     req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));

@@ -1,5 +1,7 @@
 #include "agent/os/launch_environment.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 
 namespace fairway::agent {
@@ -46,6 +48,38 @@ Status check_variable(const std::string& name, const std::string& value) {
 
 }  // namespace
 
+std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks,
+                                         const std::vector<std::int32_t>& node_cores) {
+  const std::size_t n = node_cores.size();
+  std::vector<std::int32_t> out(n, 1);
+  if (tasks.ntasks > 0) {
+    const std::int64_t cpt = tasks.cpus_per_task > 0 ? tasks.cpus_per_task : 1;
+    std::int64_t left = tasks.ntasks;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t fits = std::max<std::int64_t>(1, node_cores[i] / cpt);
+      const std::int64_t later = static_cast<std::int64_t>(n - 1 - i);
+      out[i] = static_cast<std::int32_t>(std::max<std::int64_t>(1, std::min(fits, left - later)));
+      left -= out[i];
+    }
+  } else if (tasks.ntasks_per_node > 0) {
+    std::fill(out.begin(), out.end(), tasks.ntasks_per_node);
+  }
+  return out;
+}
+
+std::string repeat_counts(const std::vector<std::int32_t>& counts) {
+  std::string out;
+  for (std::size_t i = 0; i < counts.size();) {
+    std::size_t j = i;
+    while (j + 1 < counts.size() && counts[j + 1] == counts[i]) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(counts[i]);
+    if (j > i) out += "(x" + std::to_string(j - i + 1) + ")";
+    i = j + 1;
+  }
+  return out;
+}
+
 std::string comma_list(const std::vector<std::int32_t>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -55,25 +89,59 @@ std::string comma_list(const std::vector<std::int32_t>& values) {
   return out;
 }
 
-std::string expand_output_path(std::string_view pattern, JobId job, std::string_view working_dir,
-                               std::string_view fallback) {
+namespace {
+
+// Slurm's NO_VAL: what %a gives for a job that is not an array task.
+constexpr std::uint32_t kNoArrayTask = 4294967294u;
+
+std::string zero_padded(std::uint64_t v, std::size_t width) {
+  std::string s = std::to_string(v);
+  if (s.size() < width) s.insert(0, width - s.size(), '0');
+  return s;
+}
+
+}  // namespace
+
+std::string expand_output_path(std::string_view pattern, const OutputNameFields& f,
+                               std::string_view working_dir, std::string_view fallback) {
   if (pattern.empty()) return std::string(fallback);
   std::string path;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '%' && i + 1 < pattern.size()) {
-      if (pattern[i + 1] == 'j') {
-        path += std::to_string(job.value());
-        ++i;
-        continue;
-      }
-      if (pattern[i + 1] == '%') {
-        path += '%';
-        ++i;
-        continue;
-      }
+    if (pattern[i] != '%' || i + 1 >= pattern.size()) {
+      path += pattern[i];
+      continue;
     }
-    path += pattern[i];
+    std::size_t k = i + 1;
+    std::size_t width = 0;
+    while (k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9' && width < 64) {
+      width = width * 10 + static_cast<std::size_t>(pattern[k] - '0');
+      ++k;
+    }
+    if (k >= pattern.size()) {
+      path += pattern.substr(i);
+      break;
+    }
+    std::string piece;
+    bool known = true;
+    switch (pattern[k]) {
+      case 'j': case 'J': case 'A': piece = zero_padded(f.job.value(), width); break;
+      case 'a': piece = zero_padded(kNoArrayTask, width); break;
+      case 't': case 'n': piece = zero_padded(0, width); break;
+      case 's': piece = "batch"; break;
+      case 'u': piece = std::string(f.user); break;
+      case 'x': piece = std::string(f.job_name); break;
+      case 'N': piece = std::string(f.node); break;
+      case '%': piece = width == 0 ? "%" : ""; known = width == 0; break;
+      default: known = false;
+    }
+    if (!known) {
+      path += pattern[i];  // "%b" stays "%b"
+      continue;
+    }
+    path += piece;
+    i = k;
   }
+  if (path.empty()) return std::string(fallback);
   if (path.front() == '/') return path;
   std::string absolute(working_dir);
   if (absolute.empty() || absolute.back() != '/') absolute += '/';
@@ -87,12 +155,11 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request) {
                             dir + "' is not an absolute path");
   }
   OutputPaths paths;
-  const std::string default_stdout =
-      expand_output_path("fairway-%j.out", request.job, dir, "");
-  paths.stdout_path =
-      expand_output_path(request.program.stdout_path, request.job, dir, default_stdout);
-  paths.stderr_path =
-      expand_output_path(request.program.stderr_path, request.job, dir, paths.stdout_path);
+  const OutputNameFields fields{request.job, request.user, request.name,
+                                request.node_name.empty() ? request.nodelist : request.node_name};
+  const std::string default_stdout = expand_output_path("fairway-%j.out", fields, dir, "");
+  paths.stdout_path = expand_output_path(request.program.stdout_path, fields, dir, default_stdout);
+  paths.stderr_path = expand_output_path(request.program.stderr_path, fields, dir, paths.stdout_path);
   return paths;
 }
 
@@ -136,9 +203,37 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_JOBID", id);
   env.set("SLURM_JOB_NAME", request.name);
   env.set("SLURM_JOB_NODELIST", request.nodelist);
+  env.set("SLURM_NODELIST", request.nodelist);
   env.set("SLURM_NNODES", std::to_string(request.nnodes));
-  env.set("SLURM_NTASKS", std::to_string(request.ntasks));
+  env.set("SLURM_JOB_NUM_NODES", std::to_string(request.nnodes));
+  // As sbatch: the task variables exist only for what the user gave.
+  const TaskLayout& t = request.tasks;
+  std::vector<std::int32_t> node_cores = request.node_cores;
+  if (node_cores.empty()) node_cores.push_back(static_cast<std::int32_t>(request.cores.size()));
+  const std::vector<std::int32_t> per_node = tasks_per_node(t, node_cores);
+  if (t.ntasks > 0 || t.ntasks_per_node > 0) {
+    std::int64_t total = 0;
+    for (std::int32_t n : per_node) total += n;
+    const std::string ntasks = std::to_string(t.ntasks > 0 ? t.ntasks : total);
+    env.set("SLURM_NTASKS", ntasks);
+    env.set("SLURM_NPROCS", ntasks);
+  }
+  if (t.cpus_per_task > 0) env.set("SLURM_CPUS_PER_TASK", std::to_string(t.cpus_per_task));
+  if (t.ntasks_per_node > 0) env.set("SLURM_NTASKS_PER_NODE", std::to_string(t.ntasks_per_node));
+  env.set("SLURM_TASKS_PER_NODE", repeat_counts(per_node));
+  env.set("SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores));
   env.set("SLURM_CPUS_ON_NODE", std::to_string(request.cores.size()));
+  // The batch script is task 0 on node 0.
+  env.set("SLURM_PROCID", "0");
+  env.set("SLURM_NODEID", "0");
+  env.set("SLURM_LOCALID", "0");
+  env.set("SLURM_GTIDS", "0");
+  if (!request.node_name.empty()) {
+    env.set("SLURMD_NODENAME", request.node_name);
+    env.set("SLURM_TOPOLOGY_ADDR", request.node_name);
+  }
+  env.set("SLURM_JOB_UID", std::to_string(user.uid));
+  env.set("SLURM_JOB_GID", std::to_string(request.gid.value_or(user.gid)));
   env.set("SLURM_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_USER", user.name);
   env.set("SLURM_JOB_ACCOUNT", request.account);

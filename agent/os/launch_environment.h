@@ -18,10 +18,21 @@ struct OutputPaths {
   bool shared() const { return stdout_path == stderr_path; }
 };
 
-// `pattern` with %j replaced by the job id and %% by %, made absolute against the
-// working dir when relative; an empty pattern gives `fallback`.
-std::string expand_output_path(std::string_view pattern, JobId job, std::string_view working_dir,
-                               std::string_view fallback);
+// What an output file name pattern may refer to.
+struct OutputNameFields {
+  JobId job;
+  std::string_view user;      // %u
+  std::string_view job_name;  // %x
+  std::string_view node;      // %N: the node the batch script runs on
+};
+
+// `pattern` with Slurm's batch-step substitutions: %j %J %A (the job id; arrays come
+// later), %a (4294967294, Slurm's "no task" for a job outside an array), %s ("batch"),
+// %t and %n (0), %u, %x, %N, %%; a width between % and a number letter zero-pads it
+// ("%5j" -> 00042). Unknown letters stay as written, as Slurm leaves them. Made absolute
+// against the working dir when relative; an empty pattern gives `fallback`.
+std::string expand_output_path(std::string_view pattern, const OutputNameFields& fields,
+                               std::string_view working_dir, std::string_view fallback);
 
 // stdout defaults to <working_dir>/fairway-<job>.out; stderr defaults to the stdout file.
 // Errors name the field: working_dir must be absolute.
@@ -33,6 +44,15 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request);
 // Errors name a bad variable (empty name, '=' or a NUL byte in it).
 Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request,
                                                        const JobUser& user);
+
+// Tasks on each node of the job, as Slurm's block distribution lays them out: with -n,
+// each node in order takes as many as its cores hold (cores / cpus-per-task) while leaving
+// one for every later node; with only --ntasks-per-node, that many each; else one each.
+std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks,
+                                         const std::vector<std::int32_t>& node_cores);
+
+// Slurm's compressed count list: {2,2,2,1} -> "2(x3),1" (SLURM_TASKS_PER_NODE).
+std::string repeat_counts(const std::vector<std::int32_t>& counts);
 
 // "0,1,5": the form of FAIRWAY_CPUS and FAIRWAY_GPUS.
 std::string comma_list(const std::vector<std::int32_t>& values);

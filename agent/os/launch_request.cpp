@@ -13,7 +13,10 @@ LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string nod
   r.program = launch.program;
   r.cores = launch.cores;
   r.gpus = launch.gpus;
+  r.node_name = node_name;
   r.nodelist = std::move(node_name);
+  r.tasks = launch.tasks;
+  r.node_cores = launch.node_cores;
   r.partition = launch.partition;
   r.append_output = launch.restarts > 0;
   r.restarts = launch.restarts;

@@ -29,9 +29,13 @@ struct LaunchRequest {
   std::vector<std::string> gpu_visible_ids;
   // OS PU indices applied with sched_setaffinity; empty: no binding (--topology mode).
   std::vector<std::int32_t> bind_pus;
+  std::string node_name;    // this node: SLURMD_NODENAME, %N in output names
   std::string nodelist;     // FAIRWAY_NODELIST, SLURM_JOB_NODELIST; required
   std::int32_t nnodes = 1;  // SLURM_NNODES
-  std::int32_t ntasks = 1;  // SLURM_NTASKS
+  // The user's task split and the cores of every node of the job, this one first (empty:
+  // only this node's): SLURM_NTASKS, SLURM_TASKS_PER_NODE, SLURM_JOB_CPUS_PER_NODE.
+  TaskLayout tasks;
+  std::vector<std::int32_t> node_cores;
   std::string submit_dir;   // FAIRWAY_SUBMIT_DIR; empty: the working dir
   // A requeued job's later runs append to its output files instead of truncating them.
   bool append_output = false;
@@ -52,8 +56,7 @@ struct LauncherConfig {
 };
 
 // The request for a coordinator's LaunchJob on this node; the agent then adds what only
-// it knows (GPU visible ids, PU binding, a multi-node list, task count, partition):
-// LaunchJob carries none of those, so they keep their defaults (one node, one task).
+// it knows (GPU visible ids, PU binding, the multi-node list in hostlist form).
 LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string node_name);
 
 }  // namespace fairway::agent

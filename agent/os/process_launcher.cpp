@@ -129,7 +129,10 @@ Status validate(const LaunchRequest& r) {
   }
   if (r.nodelist.empty()) return invalid_argument(who + "nodelist is empty");
   if (r.nnodes < 1) return invalid_argument(who + "nnodes " + std::to_string(r.nnodes) + " < 1");
-  if (r.ntasks < 1) return invalid_argument(who + "ntasks " + std::to_string(r.ntasks) + " < 1");
+  if (!r.node_cores.empty() && r.node_cores.size() != static_cast<std::size_t>(r.nnodes)) {
+    return invalid_argument(who + "node_cores has " + std::to_string(r.node_cores.size()) +
+                            " entries for " + std::to_string(r.nnodes) + " nodes");
+  }
   if (!r.gpu_visible_ids.empty() && r.gpu_visible_ids.size() != r.gpus.size()) {
     return invalid_argument(who + "gpu_visible_ids has " + std::to_string(r.gpu_visible_ids.size()) +
                             " entries for " + std::to_string(r.gpus.size()) + " GPUs");

@@ -3,6 +3,7 @@
 #include <limits>
 #include <utility>
 
+#include "coordinator/cli/begin_time.h"
 #include "coordinator/cli/job_script.h"
 
 namespace fairway::cli {
@@ -27,6 +28,43 @@ Status merge_gpu_type(std::string& type, const std::optional<GpuCount>& g,
   }
   type = g->type;
   return ok_status();
+}
+
+// --export: ALL (everything, the default), NONE (only SLURM_* variables), or a list of
+// names and NAME=value pairs, on top of everything when it starts with ALL.
+Result<std::vector<wire::EnvVar>> exported_env(const std::optional<std::string>& spec,
+                                               const std::vector<wire::EnvVar>& env) {
+  if (!spec || *spec == "ALL") return env;
+  std::vector<std::string> items;
+  std::string_view rest = *spec;
+  while (true) {
+    const auto comma = rest.find(',');
+    items.emplace_back(rest.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  const bool all = items.front() == "ALL";
+  const bool none = items.front() == "NONE";
+  std::vector<wire::EnvVar> out;
+  for (const auto& [name, value] : env) {
+    if (all || name.starts_with("SLURM_")) out.emplace_back(name, value);
+  }
+  for (std::size_t i = (all || none) ? 1 : 0; i < items.size(); ++i) {
+    const std::string& item = items[i];
+    if (item.empty() || item == "ALL" || item == "NONE" || item.front() == '=') {
+      return invalid_argument("--export=" + *spec + ": bad entry \"" + item +
+                              "\" (ALL or NONE come first; then NAME or NAME=VALUE)");
+    }
+    const auto eq = item.find('=');
+    if (eq != std::string::npos) {
+      out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+      continue;
+    }
+    for (const auto& [name, value] : env) {
+      if (name == item) out.emplace_back(name, value);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -96,9 +134,13 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
     auto directives = read_directives(script_text);
     if (!directives) return std::unexpected(directives.error().with_context(cmd.script_path));
     for (const Directive& d : *directives) {
+      const std::string where = cmd.script_path + " line " + std::to_string(d.line);
+      const std::size_t warned = options.warnings.size();
       if (auto st = parse_directive_words(d.words, options); !st) {
-        return std::unexpected(
-            st.error().with_context(cmd.script_path + " line " + std::to_string(d.line)));
+        return std::unexpected(st.error().with_context(where));
+      }
+      for (std::size_t w = warned; w < options.warnings.size(); ++w) {
+        options.warnings[w] = where + ": " + options.warnings[w];
       }
     }
     program.script = std::string(script_text);
@@ -120,10 +162,28 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (options.time) spec.time_limit = *options.time;
   spec.requeue = options.requeue.value_or(true);
   spec.hold = options.hold.value_or(false);
+  spec.tasks = TaskLayout{options.ntasks.value_or(0), options.cpus_per_task.value_or(0),
+                          options.ntasks_per_node.value_or(0)};
+  spec.comment = options.comment.value_or("");
+  if (options.dependency) {
+    spec.dependencies = options.dependency->clauses;
+    spec.dependency_any = options.dependency->any;
+  }
+  spec.kill_on_invalid_dep = options.kill_on_invalid_dep.value_or(false);
+  spec.nice = options.nice.value_or(0);
+  if (options.begin) {
+    auto begin = parse_begin_time(*options.begin, ctx.now);
+    if (!begin) return std::unexpected(begin.error());
+    if (*begin > ctx.now) spec.begin = *begin;
+  }
 
   const std::string dir = options.chdir.value_or(ctx.cwd);
   program.working_dir = dir.starts_with('/') ? dir : ctx.cwd + "/" + dir;
-  program.env = ctx.env;
+  auto env = exported_env(options.export_spec, ctx.env);
+  if (!env) return std::unexpected(env.error());
+  program.env = std::move(*env);
+  if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
+  program.open_append = options.open_append.value_or(false);
   program.stdout_path = options.output.value_or("");
   program.stderr_path = options.error.value_or("");
   out.request.client_token = ctx.client_token;

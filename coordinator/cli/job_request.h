@@ -8,6 +8,7 @@
 
 #include "coordinator/cli/submit_options.h"
 #include "shared/base/result.h"
+#include "shared/base/time.h"
 #include "shared/model/resources.h"
 #include "shared/wire/messages.h"
 
@@ -19,6 +20,8 @@ struct SubmitContext {
   std::string cwd;                     // absolute
   std::vector<wire::EnvVar> env;       // the whole environment, as sbatch --export=ALL
   std::string client_token;
+  Time now;          // for --begin's relative and local times
+  std::string host;  // SLURM_SUBMIT_HOST
 };
 
 struct BuiltSubmission {

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -67,6 +68,9 @@ Result<SubmitContext> current_submit_context() {
     if (eq == std::string::npos) continue;
     ctx.env.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
   }
+  ctx.now = Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)));
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
   auto token = random_client_token();
   if (!token) return std::unexpected(token.error());
   ctx.client_token = *token;

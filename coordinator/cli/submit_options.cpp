@@ -13,44 +13,106 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem,
+  kMem, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  // Accepted; what they ask is not done yet, and the job is still right without it.
+  kWarnIgnored,
+  // Accepted and meaningless here (accounting, tuning and verbosity knobs).
+  kSilent,
+  // Known, but running the job without it would be wrong: refused with the reason.
+  kRefused,
   // Command line only:
   kWrap, kParsable, kCoordinator, kConfig, kHelp,
 };
+
+enum class Value : std::uint8_t { kNone, kRequired, kOptional /* only as --opt=value */ };
 
 struct OptionSpec {
   Opt opt;
   char short_name;  // '\0': none
   std::string_view long_name;
-  bool takes_value;
+  Value value;
   bool command_line_only;
+  std::string_view why = {};  // kWarnIgnored / kRefused: what the user is told
 };
 
+constexpr std::string_view kNoMemory = "memory is not scheduled yet";
+constexpr std::string_view kNoMail = "no job mail is sent yet";
+constexpr std::string_view kNoArrays = "job arrays are not supported yet: submit one job per task";
+constexpr std::string_view kNoNodeChoice = "choosing or excluding nodes is not supported yet";
+
 constexpr OptionSpec kOptions[] = {
-    {Opt::kPartition, 'p', "partition", true, false},
-    {Opt::kAccount, 'A', "account", true, false},
-    {Opt::kQos, 'q', "qos", true, false},
-    {Opt::kNtasks, 'n', "ntasks", true, false},
-    {Opt::kNodes, 'N', "nodes", true, false},
-    {Opt::kCpusPerTask, 'c', "cpus-per-task", true, false},
-    {Opt::kNtasksPerNode, '\0', "ntasks-per-node", true, false},
-    {Opt::kGpus, 'G', "gpus", true, false},
-    {Opt::kGpusPerNode, '\0', "gpus-per-node", true, false},
-    {Opt::kGres, '\0', "gres", true, false},
-    {Opt::kTime, 't', "time", true, false},
-    {Opt::kJobName, 'J', "job-name", true, false},
-    {Opt::kOutput, 'o', "output", true, false},
-    {Opt::kError, 'e', "error", true, false},
-    {Opt::kNoRequeue, '\0', "no-requeue", false, false},
-    {Opt::kRequeue, '\0', "requeue", false, false},
-    {Opt::kHold, 'H', "hold", false, false},
-    {Opt::kChdir, 'D', "chdir", true, false},
-    {Opt::kMem, '\0', "mem", true, false},
-    {Opt::kWrap, '\0', "wrap", true, true},
-    {Opt::kParsable, '\0', "parsable", false, true},
-    {Opt::kCoordinator, '\0', "coordinator", true, true},
-    {Opt::kConfig, '\0', "config", true, true},
-    {Opt::kHelp, 'h', "help", false, true},
+    {Opt::kPartition, 'p', "partition", Value::kRequired, false},
+    {Opt::kAccount, 'A', "account", Value::kRequired, false},
+    {Opt::kQos, 'q', "qos", Value::kRequired, false},
+    {Opt::kNtasks, 'n', "ntasks", Value::kRequired, false},
+    {Opt::kNodes, 'N', "nodes", Value::kRequired, false},
+    {Opt::kCpusPerTask, 'c', "cpus-per-task", Value::kRequired, false},
+    {Opt::kNtasksPerNode, '\0', "ntasks-per-node", Value::kRequired, false},
+    {Opt::kGpus, 'G', "gpus", Value::kRequired, false},
+    {Opt::kGpusPerNode, '\0', "gpus-per-node", Value::kRequired, false},
+    {Opt::kGres, '\0', "gres", Value::kRequired, false},
+    {Opt::kTime, 't', "time", Value::kRequired, false},
+    {Opt::kJobName, 'J', "job-name", Value::kRequired, false},
+    {Opt::kOutput, 'o', "output", Value::kRequired, false},
+    {Opt::kError, 'e', "error", Value::kRequired, false},
+    {Opt::kNoRequeue, '\0', "no-requeue", Value::kNone, false},
+    {Opt::kRequeue, '\0', "requeue", Value::kNone, false},
+    {Opt::kHold, 'H', "hold", Value::kNone, false},
+    {Opt::kChdir, 'D', "chdir", Value::kRequired, false},
+    {Opt::kMem, '\0', "mem", Value::kRequired, false, kNoMemory},
+    {Opt::kComment, '\0', "comment", Value::kRequired, false},
+    {Opt::kOpenMode, '\0', "open-mode", Value::kRequired, false},
+    {Opt::kExport, '\0', "export", Value::kRequired, false},
+    {Opt::kDependency, 'd', "dependency", Value::kRequired, false},
+    {Opt::kKillOnInvalidDep, '\0', "kill-on-invalid-dep", Value::kRequired, false},
+    {Opt::kBegin, 'b', "begin", Value::kRequired, false},
+    {Opt::kNice, '\0', "nice", Value::kOptional, false},
+    {Opt::kWarnIgnored, '\0', "mem-per-cpu", Value::kRequired, false, kNoMemory},
+    {Opt::kWarnIgnored, '\0', "mem-per-gpu", Value::kRequired, false, kNoMemory},
+    {Opt::kWarnIgnored, '\0', "mail-type", Value::kRequired, false, kNoMail},
+    {Opt::kWarnIgnored, '\0', "mail-user", Value::kRequired, false, kNoMail},
+    {Opt::kWarnIgnored, '\0', "exclusive", Value::kOptional, false,
+     "whole nodes are not reserved yet: the job gets the cores it asks for"},
+    {Opt::kWarnIgnored, '\0', "signal", Value::kRequired, false,
+     "no early warning signal is sent yet: only SIGTERM at the time limit"},
+    {Opt::kWarnIgnored, '\0', "tmp", Value::kRequired, false, "local disk is not scheduled"},
+    {Opt::kWarnIgnored, 'i', "input", Value::kRequired, false, "batch jobs read no input yet"},
+    {Opt::kSilent, '\0', "get-user-env", Value::kOptional, false},
+    {Opt::kSilent, '\0', "propagate", Value::kOptional, false},
+    {Opt::kSilent, '\0', "profile", Value::kRequired, false},
+    {Opt::kSilent, '\0', "acctg-freq", Value::kRequired, false},
+    {Opt::kSilent, 'm', "distribution", Value::kRequired, false},
+    {Opt::kSilent, '\0', "hint", Value::kRequired, false},
+    {Opt::kSilent, '\0', "cpu-freq", Value::kRequired, false},
+    {Opt::kSilent, '\0', "threads-per-core", Value::kRequired, false},
+    {Opt::kSilent, '\0', "mincpus", Value::kRequired, false},
+    {Opt::kSilent, 'k', "no-kill", Value::kOptional, false},
+    {Opt::kSilent, 's', "oversubscribe", Value::kNone, false},
+    {Opt::kSilent, 'Q', "quiet", Value::kNone, false},
+    {Opt::kSilent, '\0', "ignore-pbs", Value::kNone, false},
+    {Opt::kSilent, '\0', "wckey", Value::kRequired, false},
+    {Opt::kSilent, '\0', "gpu-bind", Value::kRequired, false},
+    {Opt::kSilent, '\0', "cpu-bind", Value::kRequired, false},
+    {Opt::kSilent, '\0', "mem-bind", Value::kRequired, false},
+    {Opt::kSilent, '\0', "spread-job", Value::kNone, false},
+    {Opt::kSilent, '\0', "use-min-nodes", Value::kNone, false},
+    {Opt::kRefused, 'a', "array", Value::kRequired, false, kNoArrays},
+    {Opt::kRefused, 'w', "nodelist", Value::kRequired, false, kNoNodeChoice},
+    {Opt::kRefused, 'x', "exclude", Value::kRequired, false, kNoNodeChoice},
+    {Opt::kRefused, 'C', "constraint", Value::kRequired, false, "node features are not supported yet"},
+    {Opt::kRefused, '\0', "reservation", Value::kRequired, false, "named reservations are not supported yet"},
+    {Opt::kRefused, 'L', "licenses", Value::kRequired, false, "licenses are not scheduled yet"},
+    {Opt::kRefused, 'M', "clusters", Value::kRequired, false, "Fairway schedules one cluster per coordinator"},
+    {Opt::kRefused, '\0', "uid", Value::kRequired, false, "jobs run as the user who submits them"},
+    {Opt::kRefused, '\0', "gid", Value::kRequired, false, "jobs run with the submitter's group"},
+    {Opt::kRefused, '\0', "deadline", Value::kRequired, false, "deadlines are not supported yet"},
+    {Opt::kRefused, 'W', "wait", Value::kNone, false, "waiting for the job is not supported yet"},
+    {Opt::kRefused, '\0', "test-only", Value::kNone, false, "test-only is not supported yet"},
+    {Opt::kWrap, '\0', "wrap", Value::kRequired, true},
+    {Opt::kParsable, '\0', "parsable", Value::kNone, true},
+    {Opt::kCoordinator, '\0', "coordinator", Value::kRequired, true},
+    {Opt::kConfig, '\0', "config", Value::kRequired, true},
+    {Opt::kHelp, 'h', "help", Value::kNone, true},
 };
 
 const OptionSpec* find_long(std::string_view name) {
@@ -66,6 +128,9 @@ const OptionSpec* find_short(char c) {
   }
   return nullptr;
 }
+
+// sbatch's range for --nice.
+constexpr std::int32_t kMaxNice = 2147483645;
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -120,7 +185,9 @@ Result<GpuCount> gres_gpus(std::string_view value) {
   return g;
 }
 
-Status apply(Opt opt, std::string_view name, std::string_view value, SubmitOptions& o) {
+Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
+  const Opt opt = spec.opt;
+  const std::string_view name = spec.long_name;
   const auto set_count = [&](std::optional<std::int32_t>& field) -> Status {
     auto n = positive_count(name, value);
     if (!n) return std::unexpected(n.error());
@@ -172,9 +239,54 @@ Status apply(Opt opt, std::string_view name, std::string_view value, SubmitOptio
     case Opt::kRequeue: o.requeue = true; return ok_status();
     case Opt::kHold: o.hold = true; return ok_status();
     case Opt::kMem:
-      o.warnings.push_back("--mem=" + std::string(value) +
-                           " ignored: memory is not scheduled yet");
+    case Opt::kWarnIgnored: {
+      const std::string shown = value.empty() ? "--" + std::string(name)
+                                              : "--" + std::string(name) + "=" + std::string(value);
+      o.warnings.push_back(shown + " ignored: " + std::string(spec.why));
       return ok_status();
+    }
+    case Opt::kSilent: return ok_status();
+    case Opt::kRefused:
+      return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
+    case Opt::kComment: o.comment = std::string(value); return ok_status();
+    case Opt::kOpenMode:
+      if (value != "append" && value != "truncate") {
+        return invalid_argument("--open-mode=" + std::string(value) + ": expected append or truncate");
+      }
+      o.open_append = value == "append";
+      return ok_status();
+    case Opt::kExport: return set_text(o.export_spec);
+    case Opt::kDependency: {
+      if (value.empty()) {  // Slurm: an empty dependency clears the earlier ones
+        o.dependency = DependencyOption{};
+        return ok_status();
+      }
+      auto d = parse_dependency_option(value);
+      if (!d) return std::unexpected(d.error());
+      o.dependency = std::move(*d);
+      return ok_status();
+    }
+    case Opt::kKillOnInvalidDep:
+      if (value != "yes" && value != "no") {
+        return invalid_argument("--kill-on-invalid-dep=" + std::string(value) + ": expected yes or no");
+      }
+      o.kill_on_invalid_dep = value == "yes";
+      return ok_status();
+    case Opt::kBegin: return set_text(o.begin);
+    case Opt::kNice: {
+      if (value.empty()) {
+        o.nice = 100;  // sbatch's --nice without a value
+        return ok_status();
+      }
+      std::int32_t v = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (ec != std::errc() || end != value.data() + value.size() || v < -kMaxNice || v > kMaxNice) {
+        return invalid_argument("--nice=" + std::string(value) + ": expected a whole number from " +
+                                std::to_string(-kMaxNice) + " to " + std::to_string(kMaxNice));
+      }
+      o.nice = v;
+      return ok_status();
+    }
     default: break;
   }
   return invalid_argument("--" + std::string(name) + ": not a job option");
@@ -200,11 +312,16 @@ Result<Parsed> next_option(std::span<const std::string> words, std::size_t& i) {
     p.spec = find_short(word[1]);
     if (word.size() > 2) inline_value = word.substr(2);
   }
-  if (p.spec == nullptr) return invalid_argument("unknown option " + quoted(word));
+  if (p.spec == nullptr) return make_error(ErrorCode::kNotFound, "unknown option " + quoted(word));
   const std::string display = "--" + std::string(p.spec->long_name);
-  if (!p.spec->takes_value) {
-    if (inline_value) return invalid_argument(display + " takes no value (got " + quoted(word) + ")");
-    return p;
+  switch (p.spec->value) {
+    case Value::kNone:
+      if (inline_value) return invalid_argument(display + " takes no value (got " + quoted(word) + ")");
+      return p;
+    case Value::kOptional:
+      if (inline_value) p.value = *inline_value;
+      return p;
+    case Value::kRequired: break;
   }
   if (inline_value) {
     p.value = *inline_value;
@@ -241,6 +358,13 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(time, over.time);
   take(requeue, over.requeue);
   take(hold, over.hold);
+  take(comment, over.comment);
+  take(open_append, over.open_append);
+  take(export_spec, over.export_spec);
+  take(dependency, over.dependency);
+  take(kill_on_invalid_dep, over.kill_on_invalid_dep);
+  take(begin, over.begin);
+  take(nice, over.nice);
   warnings.insert(warnings.end(), over.warnings.begin(), over.warnings.end());
 }
 
@@ -250,13 +374,23 @@ Status parse_directive_words(const std::vector<std::string>& words, SubmitOption
     if (!is_option_word(words[i])) {
       return invalid_argument("unexpected word " + quoted(words[i]) + " (expected an option)");
     }
+    const std::size_t at = i;
     auto p = next_option(words, i);
+    if (!p && p.error().code == ErrorCode::kNotFound) {
+      // A directive from a newer Slurm or another site: run the job, say what was skipped.
+      // Its value, if it took one as a separate word, cannot be told apart from the next
+      // option, so the rest of the line goes with it.
+      std::string rest;
+      for (std::size_t k = at; k < words.size(); ++k) rest += (k > at ? " " : "") + words[k];
+      out.warnings.push_back("unknown directive " + quoted(rest) + " ignored");
+      return ok_status();
+    }
     if (!p) return std::unexpected(p.error());
     if (p->spec->command_line_only) {
       return invalid_argument("--" + std::string(p->spec->long_name) +
                               " is not allowed in a job script");
     }
-    if (auto st = apply(p->spec->opt, p->spec->long_name, p->value, out); !st) return st;
+    if (auto st = apply(*p->spec, p->value, out); !st) return st;
   }
   return ok_status();
 }
@@ -278,7 +412,7 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
       case Opt::kConfig: cmd.config = p->value; break;
       case Opt::kHelp: cmd.help = true; return cmd;
       default:
-        if (auto st = apply(p->spec->opt, p->spec->long_name, p->value, cmd.options); !st) {
+        if (auto st = apply(*p->spec, p->value, cmd.options); !st) {
           return std::unexpected(st.error());
         }
     }
@@ -306,7 +440,13 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
       --gres=gpu[:TYPE]:N   -t, --time=TIME           -J, --job-name=NAME
   -o, --output=PATH         -e, --error=PATH          -D, --chdir=DIR
       --requeue | --no-requeue                        -H, --hold
-      --mem=SIZE (accepted and ignored: memory is not scheduled yet)
+      --comment=TEXT        --open-mode=append|truncate
+      --export=ALL|NONE|[ALL,]VAR[=VALUE],...        -b, --begin=TIME
+  -d, --dependency=after|afterany|afterok|afternotok:ID[:ID...][,|?...] or singleton
+      --kill-on-invalid-dep=yes|no                    --nice[=N]
+Accepted with a warning (not done yet): --mem, --mem-per-cpu, --mem-per-gpu,
+  --mail-type, --mail-user, --exclusive, --signal, --tmp, --input. Unknown #SBATCH
+  lines are skipped with a warning; unknown options on the command line are errors.
       --wrap=COMMAND        --parsable                --coordinator=ENDPOINT
       --config=FILE
 )";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "shared/model/dependency_syntax.h"
 #include "shared/base/result.h"
 #include "shared/base/time.h"
 
@@ -28,6 +29,13 @@ struct SubmitOptions {
   std::optional<Duration> time;
   std::optional<bool> requeue;
   std::optional<bool> hold;
+  std::optional<std::string> comment;
+  std::optional<bool> open_append;
+  std::optional<std::string> export_spec;   // --export, applied to the environment later
+  std::optional<DependencyOption> dependency;
+  std::optional<bool> kill_on_invalid_dep;
+  std::optional<std::string> begin;         // --begin as written; resolved against the clock later
+  std::optional<std::int32_t> nice;
   std::vector<std::string> warnings;  // accepted but ignored options, for stderr
 
   // Fields set in `over` replace ours (the command line overrides directives).
@@ -46,8 +54,8 @@ struct SubmitCommand {
   std::vector<std::string> script_args;  // after the script path
 };
 
-// Directive words: every word must be a job option. Errors name the option and value;
-// the caller adds the line number.
+// Directive words: job options; an unknown one is skipped with a warning (with the rest of
+// its line). Errors name the option and value; the caller adds the line number.
 Status parse_directive_words(const std::vector<std::string>& words, SubmitOptions& out);
 
 // `fairway submit` arguments (after "submit"): options up to the script path, then the

@@ -43,6 +43,8 @@ struct JobRecord {
   std::optional<std::size_t> node_bin;      // index into Config::node_bins
   std::optional<std::size_t> overuse_tier;  // index into Config::allocation_overuse, per pass
   std::int64_t bypass_count = 0;  // lower-priority jobs started while this one waited
+  // Its --begin or --dependency held it out of the last pass: age restarts once it may run.
+  bool deferred = false;
 
   // While waiting: the last pass's verdict.
   PriorityBreakdown priority;

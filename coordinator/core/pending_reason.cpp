@@ -45,6 +45,11 @@ constexpr auto kReasons = std::to_array<ReasonInfo>({
     {PendingReason::kPreempting, "Preempting",
      "lower-tier jobs on its nodes are being stopped for it; it starts once their nodes "
      "confirm their cores free"},
+    {PendingReason::kDependency, "Dependency", "waits for the jobs named in its --dependency"},
+    {PendingReason::kDependencyNeverSatisfied, "DependencyNeverSatisfied",
+     "its --dependency can never be met (a job it needs ended the wrong way); cancel it, "
+     "or submit with --kill-on-invalid-dep=yes to have such jobs cancelled"},
+    {PendingReason::kBeginTime, "BeginTime", "its --begin time has not come yet"},
     {PendingReason::kMaintenance, "ReqNodeNotAvail_Maintenance",
      "its nodes are reserved for maintenance before it could finish (or, in a killable "
      "partition, the maintenance is under way or within killable_cutoff)"},

@@ -30,6 +30,9 @@ enum class PendingReason : std::uint32_t {
   kBackfillUserLimit = 1u << 14,   // the backfill loop looked at its per-user cap of jobs
   kBackfillPartitionLimit = 1u << 15,  // ... at its per-partition cap of jobs
   kPreempting = 1u << 16,          // lower-tier jobs on its nodes are being stopped for it
+  kDependency = 1u << 17,          // its --dependency does not hold yet
+  kDependencyNeverSatisfied = 1u << 18,  // ... and never will (kept, as Slurm keeps it)
+  kBeginTime = 1u << 19,           // its --begin time has not come
   // A maintenance reservation on its nodes starts before it could finish (killable: is
   // under way or within the partition's killable_cutoff). A high bit, clear of the
   // reasons other work adds next.

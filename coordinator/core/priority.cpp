@@ -48,6 +48,9 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   b.total = b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse +
             b.expansion + b.bypass + b.queue_target + b.resources;
   if (in.cap && b.total > *in.cap) b.total = *in.cap;
+  // After the cap: a user's own nice lowers even a capped job, as in Slurm.
+  b.nice = -static_cast<double>(in.nice);
+  b.total += b.nice;
   return b;
 }
 
@@ -66,6 +69,7 @@ std::vector<PriorityTerm> priority_terms(const Config& config, const PriorityBre
       {{"bypass", b.bypass}, w.bypass != 0},
       {{"queue_target", b.queue_target}, w.queue_target != 0},
       {{"resources", b.resources}, w.resources_per_core != 0 || w.resources_per_gpu != 0},
+      {{"nice", b.nice}, false},
   };
   std::vector<PriorityTerm> out;
   for (const auto& [term, configured] : all) {

@@ -24,6 +24,7 @@ struct PriorityBreakdown {
   double bypass = 0;        // Maui: bypass count
   double queue_target = 0;  // Maui: target queue time
   double resources = 0;     // Maui: resources requested
+  double nice = 0;          // sbatch --nice, subtracted (Slurm: "NICE" in sprio)
   double total = 0;
 };
 
@@ -45,6 +46,7 @@ struct PriorityInputs {
   Duration overuse_penalty;  // apparent lost waiting, weighted like age
   // The job's QOS target queue time, when its QOS sets one; else the weights' global one.
   std::optional<Duration> queue_target_time;
+  std::int32_t nice = 0;
 };
 
 // (wait + limit) / limit: 1 for a job that has not waited, 2 once it waited its own length.

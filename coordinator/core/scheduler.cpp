@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <string>
+#include <unordered_set>
 
 #include "coordinator/core/backfill_engine.h"
 #include "coordinator/core/eligibility_limits.h"
@@ -93,6 +95,13 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   if (spec.time_limit < Duration()) {
     return invalid_argument(job + ": time_limit must be >= 0, got " +
                             std::to_string(spec.time_limit.count()) + " s");
+  }
+  if (!restoring) {
+    const LiveJobState live = [this](JobId id) { return state_of(id); };
+    if (const auto bad = unknown_dependency(spec, live, ended_)) {
+      return invalid_argument(job + ": --dependency names job " + std::to_string(bad->value()) +
+                              (*bad == spec.id ? ", itself" : ", which does not exist"));
+    }
   }
 
   const PartitionConfig* pc = nullptr;
@@ -360,7 +369,10 @@ void Scheduler::count_closed(const JobRecord& j) {
 
 void Scheduler::forget(JobId id) {
   auto it = jobs_.find(id.value());
-  if (it != jobs_.end() && is_terminal(it->second.state)) jobs_.erase(it);
+  if (it != jobs_.end() && is_terminal(it->second.state)) {
+    ended_.record(id, it->second.state);
+    jobs_.erase(it);
+  }
 }
 
 PassResult Scheduler::schedule(Time now) {
@@ -374,8 +386,15 @@ PassResult Scheduler::schedule(Time now) {
   const bool fair_tree = needs_factor && config_.fairshare.mode == FairShareMode::kFairTree;
   const std::vector<double> tree_factors = fair_tree ? ledger_.fair_tree_factors(now) : std::vector<double>();
   const bool age_from_idle = config_.priority.age_from == AgeFrom::kIdle;
+  const std::unordered_set<const JobRecord*> singleton_clear = singletons_free_to_go();
+  std::vector<JobRecord*> cancel_now;
+  std::optional<Time> next_begin;
   for (JobRecord* j : waiting_) {
     if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
+    if ((j->spec.begin || !j->spec.dependencies.empty()) &&
+        !ready_to_consider(*j, now, singleton_clear.contains(j), cancel_now)) {
+      continue;
+    }
     PriorityInputs in;
     // Maui: a blocked job does not age; it starts from 0 once it enters the idle queue.
     in.waited = age_from_idle ? now - j->idle_since.value_or(now) : now - j->eligible_since;
@@ -406,8 +425,20 @@ PassResult Scheduler::schedule(Time now) {
     in.qos_priority = j->qos_priority;
     in.cap = j->priority_cap;
     in.queue_target_time = j->queue_target_time;
+    in.nice = j->spec.nice;
     j->priority = compute_priority(config_.priority, in);
     ordered.push_back(j);
+  }
+  for (const JobRecord* j : waiting_) {
+    // A --begin still ahead: an event-driven caller passes again then.
+    if (j->spec.begin && *j->spec.begin > now && is_waiting(j->state) && j->state != JobState::kHeld) {
+      next_begin = next_begin ? min(*next_begin, *j->spec.begin) : *j->spec.begin;
+    }
+  }
+  for (JobRecord* j : cancel_now) {
+    const JobId id = j->spec.id;
+    const std::string reason = "cancelled: its dependency can never be satisfied (--kill-on-invalid-dep)";
+    if (cancel(id, now)) result.cancelled.push_back({id, reason});
   }
   // Higher partition tiers first, whatever the priority (Slurm's PriorityTier).
   std::sort(ordered.begin(), ordered.end(), [this](const JobRecord* a, const JobRecord* b) {
@@ -457,6 +488,7 @@ PassResult Scheduler::schedule(Time now) {
       gate);
   preempt_for_owners(eligible, now, result);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
+  if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
   return result;
 }
 

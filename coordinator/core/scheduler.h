@@ -7,11 +7,13 @@
 #include <optional>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "coordinator/core/allocation_overuse.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
+#include "coordinator/core/job_dependencies.h"
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
@@ -31,6 +33,11 @@ struct JobStart {
 
 // A running job the pass took off its nodes and put back in the queue: the driver must
 // kill its processes (the job is already pending again, its cores released).
+struct JobCancellation {
+  JobId id;
+  std::string reason;
+};
+
 struct JobPreemption {
   JobId id;
   std::string reason;
@@ -56,6 +63,9 @@ struct PassResult {
   std::vector<JobPreemption> preempted;
   // Victims chosen for higher-tier jobs (owner partitions): still running, to be stopped.
   std::vector<PreemptionOrder> preempting;
+  // Jobs the pass cancelled: their --dependency can never be met and they asked for
+  // --kill-on-invalid-dep. Terminal on return; the driver records why.
+  std::vector<JobCancellation> cancelled;
   std::size_t considered = 0;    // waiting jobs looked at (held ones included)
   std::size_t reservations = 0;  // jobs given a reservation
   // A limit that holds a job opens then with no start, end or arrival (MAXPS: what running
@@ -112,6 +122,8 @@ class Scheduler {
   void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
                               const std::vector<std::string>& gpu_types, Time start, Time end);
   void end_restore();
+  // A job that ended before the restart, for the dependencies of jobs that name it.
+  void restore_outcome(JobId id, JobState final_state);
 
   // Drops the record of a job in a terminal state (the simulator does this to keep
   // memory flat over millions of jobs; the daemon keeps records until archived).
@@ -170,6 +182,15 @@ class Scheduler {
   std::unordered_map<std::string, std::int32_t> open_jobs_by_partition_user_;
   static std::string partition_user_key(const JobSpec& spec);
   void count_closed(const JobRecord& j);
+  EndedJobs ended_;  // every forgotten job's outcome, for --dependency
+  std::optional<JobState> state_of(JobId id) const;  // nullopt: not held (any more)
+  // Whether a waiting job may be considered now (its --begin has come, its dependencies
+  // hold); sets its reason when not. Kill-on-invalid jobs go to `cancel_now`.
+  bool ready_to_consider(JobRecord& j, Time now, bool singleton_clear,
+                         std::vector<JobRecord*>& cancel_now);
+  // --dependency=singleton: per user and job name, nothing running and only the earliest
+  // submitted waiting job goes. The waiting singleton jobs that may go this pass.
+  std::unordered_set<const JobRecord*> singletons_free_to_go() const;
 };
 
 }  // namespace fairway

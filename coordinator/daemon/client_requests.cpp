@@ -122,6 +122,27 @@ std::string CoordinatorService::default_account(const std::string& user) const {
   return "default";
 }
 
+Status CoordinatorService::check_dependencies_visible(const JobSpec& spec, const Caller& caller) const {
+  // With private_data, whether another user's job ended well is theirs to know: a
+  // dependency on it would tell (afterok vs afternotok). Named as "does not exist", as a
+  // query of that job would be.
+  if (!config_.security.private_data || caller.admin) return ok_status();
+  for (const DependencyClause& c : spec.dependencies) {
+    for (JobId id : c.jobs) {
+      std::string owner;
+      if (const JobRecord* rec = scheduler_->job(id)) {
+        owner = rec->spec.user;
+      } else if (auto t = tracking_.find(id.value()); t != tracking_.end() && t->second.final_view) {
+        owner = t->second.final_view->user;
+      }
+      if (!owner.empty() && owner != caller.user) {
+        return invalid_argument("--dependency names job " + id_str(id) + ", which does not exist");
+      }
+    }
+  }
+  return ok_status();
+}
+
 Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, const Caller& caller,
                                                 Time now) {
   const std::string& user = caller.user;
@@ -137,6 +158,12 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
     if (it != by_token_.end()) return it->second;
   }
   if (auto st = check_program(m.program); !st) return std::unexpected(st.error());
+  if (m.spec.nice < 0 && !caller.admin) {
+    return make_error(ErrorCode::kPermissionDenied,
+                      "--nice=" + std::to_string(m.spec.nice) +
+                          ": only root and the admin group may give a negative nice (it raises priority)");
+  }
+  if (auto st = check_dependencies_visible(m.spec, caller); !st) return std::unexpected(st.error());
   if (!rate_limiter_.try_take(user, now)) {
     return make_error(ErrorCode::kResourceExhausted,
                       "user '" + user + "' is over the submission rate limit (" +

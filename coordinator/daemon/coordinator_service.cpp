@@ -347,16 +347,19 @@ void CoordinatorService::on_timer(Time now) {
   // final report can still be on the way (a heartbeat timeout is patience enough); if its
   // node has not registered, it may still run there until that agent's lease runs out.
   const Duration lease_out = this->lease_out();
-  std::vector<JobId> overdue;
+  // The reason says which: a node silent past its lease is lost (as after a heartbeat
+  // timeout, and its job may have ended unreported there: the rerun is at-least-once).
+  std::vector<std::pair<JobId, std::string>> overdue;
   for (const auto& [id, t] : tracking_) {
     if (!t.unconfirmed_since) continue;
     const NodeEntry* node = registry_.find(t.head_node);
     const bool registered = node != nullptr && node->liveness == NodeLiveness::kUp;
     if (m - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
-      overdue.push_back(JobId(id));
+      overdue.emplace_back(JobId(id), registered ? "no report from its node after a restart"
+                                                 : "node " + t.head_node + " lost");
     }
   }
-  for (JobId id : overdue) lose_job(id, "no report from its node after a restart", now);
+  for (const auto& [id, why] : overdue) lose_job(id, why, now);
   if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
 }
 
@@ -394,6 +397,11 @@ void CoordinatorService::run_pass(Time now) {
                {"partition", p.by_partition}, {"grace_s", std::to_string(p.grace.count())},
                {"then", p.requeue ? "requeue" : "end"}});
   }
+  for (const JobCancellation& c : r.cancelled) {
+    tracking_[c.id.value()].reason = c.reason;
+    mark_terminal(c.id);
+    log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(c.id)}, {"reason", c.reason}});
+  }
   for (const JobStart& s : r.started) launch(s.id, now);
 }
 
@@ -428,7 +436,9 @@ void CoordinatorService::launch(JobId id, Time now) {
   l.time_limit = rec->spec.time_limit;
   for (const auto& na : rec->allocation.nodes) {
     l.nodelist.push_back(scheduler_->cluster().node(na.node).topology.name);
+    l.node_cores.push_back(static_cast<std::int32_t>(na.cores.size()));
   }
+  l.tasks = rec->spec.tasks;
   l.partition = rec->spec.partition;
   l.restarts = t.requeue_count;
   l.uid = rec->spec.uid;

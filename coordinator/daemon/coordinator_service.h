@@ -132,6 +132,8 @@ class CoordinatorService {
   // Clients (client_requests.cpp).
   void serve_client(const std::string& peer, const wire::Message& m, const Caller& caller, Time now);
   void on_submit(const std::string& peer, const wire::SubmitRequest& m, const Caller& caller, Time now);
+  // With security.private_data, a dependency may name only the caller's own jobs.
+  Status check_dependencies_visible(const JobSpec& spec, const Caller& caller) const;
   Result<JobId> accept_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
   void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, const Caller& caller,
                        Time now);

@@ -45,6 +45,7 @@ Status CoordinatorService::recover(Time now) {
     if (!s.client_token.empty()) by_token_[s.user + '\0' + s.client_token] = s.id;
 
     if (is_terminal(s.state)) {
+      scheduler_->restore_outcome(s.id, s.state);
       JobRecord rec;
       rec.spec = spec;
       rec.state = s.state;

@@ -11,6 +11,7 @@
 
 #include "coordinator/sim/trace_input.h"
 #include "coordinator/sim/workload.h"
+#include "shared/model/dependency_syntax.h"
 
 namespace fairway::sim {
 namespace {
@@ -21,10 +22,11 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 18> kKnownKeys = {
+constexpr std::array<std::string_view, 22> kKnownKeys = {
     "id",         "submit",  "user",    "account",        "partition", "qos",
     "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
-    "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island"};
+    "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island",
+    "dependency", "begin",   "nice",    "kill_on_invalid_dep"};
 
 // A value shown in a message: short, and in JSON syntax so strings look like strings.
 std::string show(const json& v) {
@@ -189,17 +191,37 @@ Status read_resources(const Fields& f, ResourceRequest& r) {
 }
 
 Status read_flags(const Fields& f, JobSpec& s) {
-  const std::array<std::pair<std::string_view, bool*>, 4> flags = {{
+  const std::array<std::pair<std::string_view, bool*>, 5> flags = {{
       {"requeue", &s.requeue},
       {"interactive", &s.interactive},
       {"hold", &s.hold},
       {"allow_multi_island", &s.allow_multi_island},
+      {"kill_on_invalid_dep", &s.kill_on_invalid_dep},
   }};
   for (const auto& [key, out] : flags) {
     auto v = f.boolean(key, *out);
     if (!v) return std::unexpected(v.error());
     *out = *v;
   }
+  return ok_status();
+}
+
+// sbatch's --dependency (in its own syntax), --begin (absolute seconds) and --nice.
+Status read_scheduling_hints(const Fields& f, JobSpec& s) {
+  auto dependency = f.string("dependency");
+  if (!dependency) return std::unexpected(dependency.error());
+  if (*dependency && !(*dependency)->empty()) {
+    auto parsed = parse_dependency_option(**dependency);
+    if (!parsed) return Fields::bad("dependency", parsed.error().message);
+    s.dependencies = std::move(parsed->clauses);
+    s.dependency_any = parsed->any;
+  }
+  auto begin = f.integer("begin", 0, kMaxSeconds);
+  if (!begin) return std::unexpected(begin.error());
+  if (*begin) s.begin = Time::from_seconds(**begin);
+  auto nice = f.integer("nice", -kMaxCount + 2, kMaxCount - 2);
+  if (!nice) return std::unexpected(nice.error());
+  s.nice = static_cast<std::int32_t>(nice->value_or(0));
   return ok_status();
 }
 
@@ -228,6 +250,7 @@ Result<WorkloadJob> parse_job(const json& obj) {
   if (!runtime) return std::unexpected(runtime.error());
   j.runtime = Duration::seconds(*runtime);
   if (auto st = read_flags(f, s); !st) return std::unexpected(st.error());
+  if (auto st = read_scheduling_hints(f, s); !st) return std::unexpected(st.error());
   return j;
 }
 

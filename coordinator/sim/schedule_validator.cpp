@@ -3,6 +3,7 @@
 // happened. Nothing here calls into the scheduling core.
 #include "coordinator/sim/schedule_validator.h"
 
+#include "coordinator/sim/dependency_check.h"
 #include "coordinator/sim/owner_wait_check.h"
 
 #include <algorithm>
@@ -39,6 +40,7 @@ class Checker {
       if (auto st = check_record(i); !st) return st;
     }
     if (auto st = check_all_ran(); !st) return st;
+    if (auto st = check_dependencies({wl_, recs_, rejected_}); !st) return st;
     if (auto st = check_preempted_runs(); !st) return st;
     if (auto st = check_preemptors(); !st) return st;
     if (check_owner_waits_) {
@@ -130,6 +132,12 @@ class Checker {
       return violation(job(r.id) + " (" + std::string(to_string(r.state)) + ") ran " + str(ran) +
                        " s " + span(r) + ", longer than its workload runtime " + str(runtime) +
                        " s");
+    }
+    // Cancelled while waiting (--kill-on-invalid-dep): a record with no run, only for a
+    // job whose dependency can fail (check_dependencies judges when).
+    if (r.state == JobState::kCancelled && r.allocation.nodes.empty() && ran == 0 &&
+        !wj.spec.dependencies.empty()) {
+      return ok_status();
     }
     return check_allocation(r, wj.spec);
   }
@@ -299,11 +307,12 @@ class Checker {
   }
 
   // (a) the other way round: every accepted job ran. A job submitted held may never have
-  // been released, so it may be missing.
+  // been released, so it may be missing; so may one whose dependency never held
+  // (check_dependencies decides that).
   Status check_all_ran() const {
     for (std::size_t w = 0; w < wl_.jobs.size(); ++w) {
       const WorkloadJob& wj = wl_.jobs[w];
-      if (record_of_[w] == kNone && !rejected_[w] && !wj.spec.hold) {
+      if (record_of_[w] == kNone && !rejected_[w] && !wj.spec.hold && wj.spec.dependencies.empty()) {
         return violation(job(wj.spec.id) + " (line " + str(wj.line) +
                          ") has no record in the schedule");
       }

@@ -194,6 +194,17 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
       lj.reserved_start.reset();
       lj.reserved_at.reset();
     }
+    for (const JobCancellation& c : pass.cancelled) {
+      const JobRecord* j = scheduler.job(c.id);
+      ScheduleRecord& r = out.records.emplace_back();
+      r.id = c.id;
+      r.submit = j->spec.submit_time;
+      r.start = now;
+      r.end = now;
+      r.state = JobState::kCancelled;
+      live.erase(c.id.value());
+      scheduler.forget(c.id);
+    }
     // A victim stops when its grace runs out (or ends on its own before).
     for (const PreemptionOrder& p : pass.preempting) {
       completions.push({now + p.grace, p.victim, live.at(p.victim.value()).run, true});

@@ -1,5 +1,6 @@
 #include "shared/config/hostlist.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -197,6 +198,78 @@ class Expander {
 
 Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
   return Expander(list).run();
+}
+
+namespace {
+
+struct NumberedName {
+  std::string prefix;
+  std::size_t width = 0;  // digits as written; 0: no trailing number
+  std::int64_t number = 0;
+};
+
+NumberedName split_number(const std::string& host) {
+  std::size_t digits = 0;
+  while (digits < host.size() && digits < kMaxDigits &&
+         host[host.size() - 1 - digits] >= '0' && host[host.size() - 1 - digits] <= '9') {
+    ++digits;
+  }
+  NumberedName n{host.substr(0, host.size() - digits), digits, 0};
+  for (std::size_t i = host.size() - digits; i < host.size(); ++i) n.number = n.number * 10 + (host[i] - '0');
+  return n;
+}
+
+std::string padded(std::int64_t v, std::size_t width) {
+  std::string s = std::to_string(v);
+  if (s.size() < width) s.insert(0, width - s.size(), '0');
+  return s;
+}
+
+}  // namespace
+
+std::string compress_hostlist(const std::vector<std::string>& hosts) {
+  // Groups keyed by prefix and width, in order of first appearance.
+  std::vector<std::pair<NumberedName, std::vector<std::int64_t>>> groups;
+  for (const std::string& h : hosts) {
+    NumberedName n = split_number(h);
+    if (n.width == 0) {
+      groups.push_back({n, {}});
+      continue;
+    }
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g.first.width == n.width && g.first.prefix == n.prefix;
+    });
+    if (it == groups.end()) {
+      groups.push_back({n, {n.number}});
+    } else {
+      it->second.push_back(n.number);
+    }
+  }
+  std::string out;
+  for (auto& [name, numbers] : groups) {
+    if (!out.empty()) out += ',';
+    if (numbers.empty()) {
+      out += name.prefix;
+      continue;
+    }
+    std::sort(numbers.begin(), numbers.end());
+    numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+    if (numbers.size() == 1) {
+      out += name.prefix + padded(numbers[0], name.width);
+      continue;
+    }
+    out += name.prefix + '[';
+    for (std::size_t i = 0; i < numbers.size();) {
+      std::size_t j = i;
+      while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
+      if (i > 0) out += ',';
+      out += padded(numbers[i], name.width);
+      if (j > i) out += '-' + padded(numbers[j], name.width);
+      i = j + 1;
+    }
+    out += ']';
+  }
+  return out;
 }
 
 }  // namespace fairway

@@ -12,4 +12,9 @@ namespace fairway {
 
 Result<std::vector<std::string>> expand_hostlist(std::string_view list);
 
+// The reverse, as Slurm prints node lists (SLURM_JOB_NODELIST, squeue): names that differ
+// only in a trailing number of one width fold into "cn[01-03,07]", in order of first
+// appearance of each prefix, numbers ascending; other names stay as they are.
+std::string compress_hostlist(const std::vector<std::string>& hosts);
+
 }  // namespace fairway

@@ -5,12 +5,34 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "shared/base/ids.h"
 #include "shared/base/time.h"
 #include "shared/model/resources.h"
 
 namespace fairway {
+
+// How the user split the job into tasks (-n, -c, --ntasks-per-node). Placement only needs
+// the cores these add up to (ResourceRequest); the job's environment needs the split
+// itself, and Slurm sets SLURM_NTASKS and friends only for what the user gave. 0: not given.
+struct TaskLayout {
+  std::int32_t ntasks = 0;
+  std::int32_t cpus_per_task = 0;
+  std::int32_t ntasks_per_node = 0;
+  bool operator==(const TaskLayout&) const = default;
+};
+
+// One clause of sbatch --dependency. after: every listed job has started (or ended);
+// afterany: ended in any state; afterok: completed with exit 0; afternotok: ended
+// otherwise; singleton: no other job of the same user and name runs (or waits ahead).
+enum class DependencyType : std::uint8_t { kAfter, kAfterAny, kAfterOk, kAfterNotOk, kSingleton };
+
+struct DependencyClause {
+  DependencyType type = DependencyType::kAfterAny;
+  std::vector<JobId> jobs;  // empty for singleton
+  bool operator==(const DependencyClause&) const = default;
+};
 
 struct JobSpec {
   JobId id;
@@ -24,6 +46,16 @@ struct JobSpec {
   std::string partition;  // empty: the default partition
   std::string qos;        // empty: the partition's default QOS
   ResourceRequest resources;
+  TaskLayout tasks;
+  std::string comment;  // sbatch --comment: shown, never interpreted
+  // --dependency: all clauses must hold (','), or any one of them ('?').
+  std::vector<DependencyClause> dependencies;
+  bool dependency_any = false;
+  // A dependency that can never be met cancels the job instead of leaving it pending.
+  bool kill_on_invalid_dep = false;
+  std::optional<Time> begin;  // --begin: not eligible before this time
+  // --nice: subtracted from the priority (negative values are for admins).
+  std::int32_t nice = 0;
   Duration time_limit = Duration::hours(1);
   Time submit_time;
   bool requeue = true;      // may be requeued after preemption or node failure

@@ -78,7 +78,7 @@ void encode_payload(Packer& pk, const JobStatusUpdate& m) {
 }
 
 // The program's keys sit flat in the enclosing message's map.
-constexpr std::uint32_t kProgramKeys = 6;
+constexpr std::uint32_t kProgramKeys = 7;
 
 void put_program(Packer& pk, const JobProgram& p) {
   put_kv(pk, "script", std::string_view(p.script));
@@ -87,10 +87,19 @@ void put_program(Packer& pk, const JobProgram& p) {
   put_kv(pk, "env", p.env);
   put_kv(pk, "stdout_path", std::string_view(p.stdout_path));
   put_kv(pk, "stderr_path", std::string_view(p.stderr_path));
+  put_kv(pk, "open_append", p.open_append);
+}
+
+constexpr std::uint32_t kLayoutKeys = 3;
+
+void put_layout(Packer& pk, const TaskLayout& t) {
+  put_kv(pk, "ntasks", t.ntasks);
+  put_kv(pk, "cpus_per_task", t.cpus_per_task);
+  put_kv(pk, "ntasks_per_node", t.ntasks_per_node);
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(11 + kProgramKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
+  pk.pack_map(12 + kProgramKeys + kLayoutKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -103,6 +112,8 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_kv(pk, "partition", std::string_view(m.partition));
   put_kv(pk, "restarts", m.restarts);
   put_kv(pk, "fence_gpu_sockets", m.fence_gpu_sockets);
+  put_layout(pk, m.tasks);
+  put_kv(pk, "node_cores", m.node_cores);
   if (m.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*m.uid));
   if (m.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*m.gid));
 }
@@ -147,7 +158,8 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(14 + kProgramKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0));
+  pk.pack_map(19 + kProgramKeys + kLayoutKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
+              (s.begin ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
   put_kv(pk, "user", std::string_view(s.user));
@@ -162,6 +174,19 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "requeue", s.requeue);
   put_kv(pk, "interactive", s.interactive);
   put_kv(pk, "hold", s.hold);
+  put_layout(pk, s.tasks);
+  put_kv(pk, "comment", std::string_view(s.comment));
+  put(pk, std::string_view("dependencies"));
+  pk.pack_array(static_cast<std::uint32_t>(s.dependencies.size()));
+  for (const DependencyClause& c : s.dependencies) {
+    pk.pack_map(2);
+    put_kv(pk, "type", static_cast<std::int32_t>(c.type));
+    put_kv(pk, "jobs", c.jobs);
+  }
+  put_kv(pk, "dependency_any", s.dependency_any);
+  put_kv(pk, "kill_on_invalid_dep", s.kill_on_invalid_dep);
+  put_kv(pk, "nice", s.nice);
+  if (s.begin) put_kv(pk, "begin", s.begin->seconds());
   if (s.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*s.uid));
   if (s.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*s.gid));
   put_program(pk, m.program);
@@ -262,7 +287,22 @@ JobProgram read_program(MapReader& r) {
   p.env = r.env("env");
   p.stdout_path = r.str("stdout_path");
   p.stderr_path = r.str("stderr_path");
+  p.open_append = r.opt_boolean("open_append").value_or(false);
   return p;
+}
+
+// Optional: requests stored before task layouts were sent have none (all "not given").
+TaskLayout read_layout(MapReader& r) {
+  TaskLayout t;
+  const auto count = [&](std::string_view key) {
+    const std::int32_t v = r.opt_i32(key).value_or(0);
+    if (v < 0) r.errors().fail(r.path_of(key), "negative: " + std::to_string(v));
+    return v;
+  };
+  t.ntasks = count("ntasks");
+  t.cpus_per_task = count("cpus_per_task");
+  t.ntasks_per_node = count("ntasks_per_node");
+  return t;
 }
 
 LaunchJob read_launch(MapReader& r) {
@@ -279,6 +319,8 @@ LaunchJob read_launch(MapReader& r) {
   m.partition = r.str("partition");
   m.restarts = r.i32("restarts", 0);
   m.fence_gpu_sockets = r.opt_boolean("fence_gpu_sockets").value_or(true);
+  m.tasks = read_layout(r);
+  if (r.has("node_cores")) m.node_cores = r.i32_list("node_cores", 1);
   m.uid = read_id(r, "uid");
   m.gid = read_id(r, "gid");
   return m;
@@ -333,6 +375,26 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.requeue = r.boolean("requeue");
   s.interactive = r.boolean("interactive");
   s.hold = r.boolean("hold");
+  s.tasks = read_layout(r);
+  s.comment = r.opt_str("comment");
+  if (r.has("dependencies")) {
+    const auto clauses = r.list("dependencies");
+    for (std::size_t i = 0; i < clauses.size() && !r.failed(); ++i) {
+      MapReader c(r.errors(), clauses[i], r.path_of("dependencies") + "[" + std::to_string(i) + "]");
+      DependencyClause clause;
+      const std::int32_t type = c.i32("type", 0);
+      if (!c.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
+        c.errors().fail(c.path_of("type"), "unknown dependency type " + std::to_string(type));
+      }
+      clause.type = static_cast<DependencyType>(type);
+      for (std::uint64_t id : c.u64_list("jobs")) clause.jobs.emplace_back(id);
+      s.dependencies.push_back(std::move(clause));
+    }
+  }
+  s.dependency_any = r.opt_boolean("dependency_any").value_or(false);
+  s.kill_on_invalid_dep = r.opt_boolean("kill_on_invalid_dep").value_or(false);
+  s.nice = r.opt_i32("nice").value_or(0);
+  if (const auto begin = r.opt_i64("begin")) s.begin = Time::from_seconds(*begin);
   s.uid = read_id(r, "uid");
   s.gid = read_id(r, "gid");
   m.program = read_program(r);

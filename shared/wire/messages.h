@@ -99,6 +99,7 @@ struct JobProgram {
   std::vector<EnvVar> env;        // order kept: later entries override earlier ones
   std::string stdout_path;
   std::string stderr_path;
+  bool open_append = false;  // --open-mode=append: never truncate the output files
   bool operator==(const JobProgram&) const = default;
 };
 
@@ -123,6 +124,11 @@ struct LaunchJob {
   // holding a GPU keeps its socket's cores. The agent enforces exactly this rule, so it
   // never refuses a placement the coordinator made under the other. Absent: true.
   bool fence_gpu_sockets = true;
+  // The user's task split and each node's core count (in nodelist order), from which the
+  // agent derives SLURM_NTASKS, SLURM_TASKS_PER_NODE, SLURM_JOB_CPUS_PER_NODE. Absent
+  // (older coordinators): node_cores empty, the agent knows only its own node.
+  TaskLayout tasks;
+  std::vector<std::int32_t> node_cores;
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -94,6 +94,8 @@ class MapReader {
   std::vector<const msgpack::object*> list(std::string_view key);
   MapReader map(std::string_view key);
   Errors& errors() { return errors_; }
+  // Present and not nil: for keys added after the first release.
+  bool has(std::string_view key) { return find_optional(key) != nullptr; }
 
  private:
   const msgpack::object* find(std::string_view key);  // records "missing" when absent

@@ -17,9 +17,11 @@ LaunchRequest sample() {
   r.program.working_dir = "/home/alice/run";
   r.cores = {4, 5, 6};
   r.gpus = {1};
+  r.node_name = "gpu01";
   r.nodelist = "gpu[01-02]";
   r.nnodes = 2;
-  r.ntasks = 6;
+  r.tasks.ntasks = 6;
+  r.node_cores = {3, 3};
   return r;
 }
 
@@ -49,6 +51,10 @@ TEST(LaunchEnvironmentTest, ExportsFairwayAndSlurmVariables) {
   EXPECT_EQ(value_of(*env, "SLURM_JOB_NODELIST"), "gpu[01-02]");
   EXPECT_EQ(value_of(*env, "SLURM_NNODES"), "2");
   EXPECT_EQ(value_of(*env, "SLURM_NTASKS"), "6");
+  EXPECT_EQ(value_of(*env, "SLURM_TASKS_PER_NODE"), "3(x2)");
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_CPUS_PER_NODE"), "3(x2)");
+  EXPECT_EQ(value_of(*env, "SLURMD_NODENAME"), "gpu01");
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_UID"), "1000");
   EXPECT_EQ(value_of(*env, "SLURM_CPUS_ON_NODE"), "3");
   EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run");
   EXPECT_EQ(value_of(*env, "SLURM_JOB_USER"), "alice");
@@ -104,6 +110,69 @@ TEST(LaunchEnvironmentTest, BadVariableNamesAreRefused) {
   auto c = build_job_environment(r, alice());
   ASSERT_FALSE(c);
   EXPECT_NE(c.error().message.find("NUL"), std::string::npos);
+}
+
+// What sbatch's batch step sees for each way of asking for tasks, captured from Slurm
+// 22.05 on this machine (../shared/slurm-anchor, 2026-11-25: `env` in `sbatch --wrap`),
+// plus multi-node rows worked out from Slurm's block distribution.
+TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
+  struct Row {
+    const char* options;
+    TaskLayout tasks;
+    std::vector<std::int32_t> node_cores;
+    const char* ntasks;
+    const char* cpus_per_task;
+    const char* ntasks_per_node;
+    const char* tasks_per_node;
+    const char* cpus_per_node;
+  };
+  const Row rows[] = {
+      {"(none)", {0, 0, 0}, {1}, "<unset>", "<unset>", "<unset>", "1", "1"},
+      {"-n 4", {4, 0, 0}, {4}, "4", "<unset>", "<unset>", "4", "4"},
+      {"-c 2", {0, 2, 0}, {2}, "<unset>", "2", "<unset>", "1", "2"},
+      {"-n 4 -c 2", {4, 2, 0}, {8}, "4", "2", "<unset>", "4", "8"},
+      {"-N 1 --ntasks-per-node=2", {0, 0, 2}, {2}, "2", "<unset>", "2", "2", "2"},
+      {"-N 1 -n 3", {3, 0, 0}, {3}, "3", "<unset>", "<unset>", "3", "3"},
+      {"-n 2 --ntasks-per-node=2", {2, 0, 2}, {2}, "2", "<unset>", "2", "2", "2"},
+      {"-c 3 -n 1", {1, 3, 0}, {3}, "1", "3", "<unset>", "1", "3"},
+      {"-N 2 -n 3", {3, 0, 0}, {2, 2}, "3", "<unset>", "<unset>", "2,1", "2(x2)"},
+      {"-N 3 --ntasks-per-node=4 -c 2", {0, 2, 4}, {8, 8, 8}, "12", "2", "4", "4(x3)", "8(x3)"},
+      {"-n 5 spread 3+2", {5, 0, 0}, {3, 2}, "5", "<unset>", "<unset>", "3,2", "3,2"},
+      {"-N 2", {0, 0, 0}, {1, 1}, "<unset>", "<unset>", "<unset>", "1(x2)", "1(x2)"},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.options);
+    LaunchRequest r = sample();
+    r.tasks = row.tasks;
+    r.node_cores = row.node_cores;
+    r.nnodes = static_cast<std::int32_t>(row.node_cores.size());
+    r.cores.assign(static_cast<std::size_t>(row.node_cores.front()), 0);
+    auto env = build_job_environment(r, alice());
+    ASSERT_TRUE(env);
+    EXPECT_EQ(value_of(*env, "SLURM_NTASKS"), row.ntasks);
+    EXPECT_EQ(value_of(*env, "SLURM_NPROCS"), row.ntasks);
+    EXPECT_EQ(value_of(*env, "SLURM_CPUS_PER_TASK"), row.cpus_per_task);
+    EXPECT_EQ(value_of(*env, "SLURM_NTASKS_PER_NODE"), row.ntasks_per_node);
+    EXPECT_EQ(value_of(*env, "SLURM_TASKS_PER_NODE"), row.tasks_per_node);
+    EXPECT_EQ(value_of(*env, "SLURM_JOB_CPUS_PER_NODE"), row.cpus_per_node);
+    EXPECT_EQ(value_of(*env, "SLURM_CPUS_ON_NODE"), std::to_string(row.node_cores.front()));
+    EXPECT_EQ(value_of(*env, "SLURM_PROCID"), "0");
+    EXPECT_EQ(value_of(*env, "SLURM_NODEID"), "0");
+    EXPECT_EQ(value_of(*env, "SLURM_LOCALID"), "0");
+    EXPECT_EQ(value_of(*env, "SLURM_JOB_NUM_NODES"), std::to_string(row.node_cores.size()));
+  }
+}
+
+TEST(LaunchEnvironmentTest, OutputPatternsAsSbatchExpandsThem) {
+  // Expected names captured from Slurm 22.05's sbatch on this machine (job 7819, user
+  // root, -J pat, node vm), with our job, user and node.
+  const OutputNameFields f{JobId(7819), "root", "pat", "vm"};
+  EXPECT_EQ(expand_output_path("p_%j_%u_%x_%N_%A_%a_%%_%5j.out", f, "/w", ""),
+            "/w/p_7819_root_pat_vm_7819_4294967294_%_07819.out");
+  EXPECT_EQ(expand_output_path("q_%J_%s_%t_%n_%3a_%b_%z_%Q.out", f, "/w", ""),
+            "/w/q_7819_batch_0_0_4294967294_%b_%z_%Q.out");
+  EXPECT_EQ(expand_output_path("/abs/%-5j%", f, "/w", ""), "/abs/%-5j%");
+  EXPECT_EQ(expand_output_path("", f, "/w", "/fallback"), "/fallback");
 }
 
 TEST(LaunchEnvironmentTest, OutputPathsDefaultExpandAndResolve) {

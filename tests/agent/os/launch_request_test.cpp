@@ -25,8 +25,9 @@ TEST(LaunchRequestTest, CarriesTheCoordinatorsLaunchJob) {
   EXPECT_EQ(r.cores, launch.cores);
   EXPECT_EQ(r.gpus, launch.gpus);
   EXPECT_EQ(r.nodelist, "node07");
+  EXPECT_EQ(r.node_name, "node07");
   EXPECT_EQ(r.nnodes, 1);
-  EXPECT_EQ(r.ntasks, 1);  // LaunchJob carries no task count
+  EXPECT_EQ(r.tasks, TaskLayout{});  // none given: sbatch sets no SLURM_NTASKS
   EXPECT_TRUE(r.bind_pus.empty());
   EXPECT_FALSE(r.append_output);
 

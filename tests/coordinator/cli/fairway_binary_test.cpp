@@ -59,10 +59,17 @@ TEST(FairwayBinary, UsageErrorsExitTwoNamingTheProblem) {
   expect_usage_error("--coordinator", "--coordinator needs a value");
 }
 
-TEST(FairwayBinary, UnknownDirectiveNamesLineAndOption) {
+TEST(FairwayBinary, DirectiveProblemsNameLineAndOption) {
   testing::TempDir dir;
-  const std::string script = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --bogus\ntrue\n");
-  expect_usage_error("submit " + script, script + " line 3: unknown option \"--bogus\"");
+  const std::string refused = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=1-4\ntrue\n");
+  expect_usage_error("submit " + refused, refused + " line 3: --array: job arrays are not supported yet");
+  // An unknown directive is only a warning: the submission goes on (and here finds no
+  // coordinator).
+  const std::string unknown = dir.write("job2.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --bogus\ntrue\n");
+  const BinaryRun r = run_fairway("submit " + unknown);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.output.rfind("fairway: warning: " + unknown + " line 3: unknown directive \"--bogus\" ignored\n", 0), 0u)
+      << r.output;
 }
 
 TEST(FairwayBinary, HelpExitsZero) {

@@ -20,7 +20,7 @@ ResourceRequest map_ok(const std::vector<std::string>& words) {
 
 SubmitContext context() {
   return SubmitContext{"alice", "/home/alice/proj", {{"PATH", "/usr/bin"}, {"HOME", "/home/alice"}},
-                       "00112233445566778899aabbccddeeff"};
+                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1"};
 }
 
 TEST(MapResources, DefaultsToOneCore) {
@@ -83,7 +83,9 @@ TEST(BuildSubmission, ScriptDirectivesAndCommandLineOverride) {
   EXPECT_EQ(r.program.working_dir, "/home/alice/proj/out");
   EXPECT_EQ(r.program.stdout_path, "log.txt");
   EXPECT_EQ(r.program.stderr_path, "");
-  EXPECT_EQ(r.program.env, context().env);
+  std::vector<wire::EnvVar> env = context().env;
+  env.emplace_back("SLURM_SUBMIT_HOST", "login1");
+  EXPECT_EQ(r.program.env, env);
 }
 
 TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
@@ -106,12 +108,105 @@ TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
 TEST(BuildSubmission, DirectiveErrorsNameScriptLineAndOption) {
   SubmitCommand cmd;
   cmd.script_path = "job.sh";
-  auto b = build_submission(cmd, "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --bogus 3\nls\n", context());
+  auto b = build_submission(cmd, "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=1-3\nls\n", context());
   ASSERT_FALSE(b.has_value());
-  EXPECT_EQ(b.error().message, "job.sh line 3: unknown option \"--bogus\"");
+  EXPECT_EQ(b.error().message,
+            "job.sh line 3: --array: job arrays are not supported yet: submit one job per task");
   b = build_submission(cmd, "#SBATCH -t never\n", context());
   ASSERT_FALSE(b.has_value());
   EXPECT_EQ(b.error().message.rfind("job.sh line 1: --time=never: ", 0), 0u) << b.error().message;
+}
+
+// A script as the sites' user guides write them (HPC2N, Sigma2, Clemson), with options
+// Fairway does not act on yet: it is accepted, with a warning for each of those.
+TEST(BuildSubmission, ATypicalSiteScriptRunsUnchanged) {
+  const std::string script = R"(#!/bin/bash
+#SBATCH --job-name=md-equil
+#SBATCH --account=hpc2n2026-042
+#SBATCH --ntasks=4
+#SBATCH --cpus-per-task=2
+#SBATCH --time=0-02:30:00
+#SBATCH --mem-per-cpu=2G
+#SBATCH --mail-type=END,FAIL
+#SBATCH --mail-user=alice@example.org
+#SBATCH --output=%x-%j.out
+#SBATCH --open-mode=append
+#SBATCH --comment="equilibration, step 2"
+#SBATCH --dependency=afterok:41
+#SBATCH --nice=10
+#SBATCH --export=ALL,OMP_NUM_THREADS=2
+#SBATCH --hint=nomultithread
+#SBATCH --some-new-option=7
+module load GROMACS
+srun gmx mdrun
+)";
+  SubmitCommand cmd;
+  cmd.script_path = "md.sh";
+  auto b = build_submission(cmd, script, context());
+  ASSERT_TRUE(b.has_value()) << b.error().message;
+  const JobSpec& spec = b->request.spec;
+  EXPECT_EQ(spec.name, "md-equil");
+  EXPECT_EQ(spec.account, "hpc2n2026-042");
+  EXPECT_EQ(spec.resources.cores, 8);
+  EXPECT_EQ(spec.tasks, (TaskLayout{4, 2, 0}));
+  EXPECT_EQ(spec.time_limit, Duration::minutes(150));
+  EXPECT_EQ(spec.comment, "equilibration, step 2");
+  ASSERT_EQ(spec.dependencies.size(), 1u);
+  EXPECT_EQ(spec.dependencies[0], (DependencyClause{DependencyType::kAfterOk, {JobId(41)}}));
+  EXPECT_EQ(spec.nice, 10);
+  const wire::JobProgram& p = b->request.program;
+  EXPECT_TRUE(p.open_append);
+  EXPECT_EQ(p.stdout_path, "%x-%j.out");
+  EXPECT_EQ(p.env, (std::vector<wire::EnvVar>{{"PATH", "/usr/bin"},
+                                              {"HOME", "/home/alice"},
+                                              {"OMP_NUM_THREADS", "2"},
+                                              {"SLURM_SUBMIT_HOST", "login1"}}));
+  EXPECT_EQ(b->warnings, (std::vector<std::string>{
+                             "md.sh line 7: --mem-per-cpu=2G ignored: memory is not scheduled yet",
+                             "md.sh line 8: --mail-type=END,FAIL ignored: no job mail is sent yet",
+                             "md.sh line 9: --mail-user=alice@example.org ignored: no job mail is sent yet",
+                             "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
+}
+
+TEST(BuildSubmission, ExportForms) {
+  SubmitContext ctx = context();
+  ctx.env.emplace_back("SLURM_CONF", "/etc/slurm.conf");
+  ctx.host.clear();
+  const auto env_for = [&](const std::string& spec) {
+    SubmitCommand cmd;
+    cmd.wrap = "true";
+    cmd.options.export_spec = spec;
+    auto b = build_submission(cmd, "", ctx);
+    EXPECT_TRUE(b.has_value()) << spec;
+    return b ? b->request.program.env : std::vector<wire::EnvVar>{};
+  };
+  EXPECT_EQ(env_for("ALL"), ctx.env);
+  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"}}));
+  EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{
+                                     {"SLURM_CONF", "/etc/slurm.conf"}, {"HOME", "/home/alice"}, {"X", "1"}}));
+  SubmitCommand bad;
+  bad.wrap = "true";
+  bad.options.export_spec = "HOME,ALL";
+  auto b = build_submission(bad, "", ctx);
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().message.find("--export=HOME,ALL: bad entry \"ALL\""), std::string::npos);
+}
+
+TEST(BuildSubmission, BeginIsResolvedAgainstTheClock) {
+  SubmitCommand cmd;
+  cmd.wrap = "true";
+  cmd.options.begin = "now+2hours";
+  auto b = build_submission(cmd, "", context());
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->request.spec.begin, Time::from_seconds(1'800'000'000 + 7200));
+  cmd.options.begin = "now";  // no later than now: no begin at all
+  b = build_submission(cmd, "", context());
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->request.spec.begin.has_value());
+  cmd.options.begin = "whenever";
+  b = build_submission(cmd, "", context());
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().message.rfind("--begin=whenever: not a time Fairway reads", 0), 0u);
 }
 
 }  // namespace

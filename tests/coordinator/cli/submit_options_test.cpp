@@ -81,9 +81,89 @@ TEST(SubmitOptions, BadValuesNameOptionAndValue) {
   EXPECT_EQ(parse_error({"-p", ""}), "--partition: empty value");
 }
 
+TEST(SubmitOptions, UnknownDirectivesAreSkippedWithAWarning) {
+  SubmitOptions o = parse_ok({"-n", "2", "--frobnicate", "3", "-p", "x"});
+  EXPECT_EQ(o.ntasks, 2);
+  EXPECT_FALSE(o.partition.has_value());  // the rest of the line went with it
+  ASSERT_EQ(o.warnings.size(), 1u);
+  EXPECT_EQ(o.warnings[0], "unknown directive \"--frobnicate 3 -p x\" ignored");
+  EXPECT_EQ(parse_ok({"-Z"}).warnings.at(0), "unknown directive \"-Z\" ignored");
+}
+
+TEST(SubmitOptions, SlurmScriptOptions) {
+  SubmitOptions o = parse_ok({"--comment=run 3", "--open-mode=append", "--export=NONE",
+                              "-d", "afterok:12:13,singleton", "--kill-on-invalid-dep=yes",
+                              "--begin=now+1hour", "--nice", "--mail-type=END,FAIL",
+                              "--mail-user=a@b.c", "--mem-per-cpu=2G", "--exclusive",
+                              "--get-user-env", "--hint=nomultithread", "-Q"});
+  EXPECT_EQ(o.comment, "run 3");
+  EXPECT_EQ(o.open_append, true);
+  EXPECT_EQ(o.export_spec, "NONE");
+  ASSERT_TRUE(o.dependency);
+  ASSERT_EQ(o.dependency->clauses.size(), 2u);
+  EXPECT_EQ(o.dependency->clauses[0],
+            (DependencyClause{DependencyType::kAfterOk, {JobId(12), JobId(13)}}));
+  EXPECT_EQ(o.dependency->clauses[1].type, DependencyType::kSingleton);
+  EXPECT_FALSE(o.dependency->any);
+  EXPECT_EQ(o.kill_on_invalid_dep, true);
+  EXPECT_EQ(o.begin, "now+1hour");
+  EXPECT_EQ(o.nice, 100);
+  EXPECT_EQ(parse_ok({"--nice=-5"}).nice, -5);
+  EXPECT_EQ(o.warnings, (std::vector<std::string>{
+                            "--mail-type=END,FAIL ignored: no job mail is sent yet",
+                            "--mail-user=a@b.c ignored: no job mail is sent yet",
+                            "--mem-per-cpu=2G ignored: memory is not scheduled yet",
+                            "--exclusive ignored: whole nodes are not reserved yet: the job gets "
+                            "the cores it asks for"}));
+}
+
+TEST(SubmitOptions, OptionsThatWouldRunTheJobWronglyAreRefused) {
+  EXPECT_EQ(parse_error({"--array=1-10"}),
+            "--array: job arrays are not supported yet: submit one job per task");
+  EXPECT_EQ(parse_error({"-w", "cn01"}), "--nodelist: choosing or excluding nodes is not supported yet");
+  EXPECT_EQ(parse_error({"-C", "skylake"}), "--constraint: node features are not supported yet");
+  EXPECT_EQ(parse_error({"--uid=0"}), "--uid: jobs run as the user who submits them");
+  EXPECT_EQ(parse_error({"--open-mode=sometimes"}),
+            "--open-mode=sometimes: expected append or truncate");
+  EXPECT_EQ(parse_error({"--nice=lots"}),
+            "--nice=lots: expected a whole number from -2147483645 to 2147483645");
+  EXPECT_EQ(parse_error({"--kill-on-invalid-dep=maybe"}),
+            "--kill-on-invalid-dep=maybe: expected yes or no");
+}
+
+TEST(DependencyOption, Grammar) {
+  auto any = parse_dependency_option("afterany:4?afternotok:5:6");
+  ASSERT_TRUE(any);
+  EXPECT_TRUE(any->any);
+  ASSERT_EQ(any->clauses.size(), 2u);
+  EXPECT_EQ(any->clauses[1], (DependencyClause{DependencyType::kAfterNotOk, {JobId(5), JobId(6)}}));
+  auto bare = parse_dependency_option("17");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->clauses[0], (DependencyClause{DependencyType::kAfterAny, {JobId(17)}}));
+  EXPECT_EQ(parse_dependency_option("after:3").value().clauses[0].type, DependencyType::kAfter);
+  const auto error = [](std::string_view t) { return parse_dependency_option(t).error().message; };
+  EXPECT_EQ(error("afterok:1,afterany:2?singleton"),
+            "--dependency=afterok:1,afterany:2?singleton: ',' (all of) and '?' (any of) cannot be mixed");
+  EXPECT_EQ(error("afterok"), "--dependency=afterok: afterok: no job ids");
+  EXPECT_EQ(error("afterok:x"), "--dependency=afterok:x: bad job id \"x\"");
+  EXPECT_EQ(error("afterok:0"), "--dependency=afterok:0: bad job id \"0\"");
+  EXPECT_EQ(error("afterok:1:"), "--dependency=afterok:1:: bad job id \"\"");
+  EXPECT_EQ(error("before:1"),
+            "--dependency=before:1: unknown dependency type \"before\" (after, afterany, afterok, "
+            "afternotok, singleton)");
+  EXPECT_EQ(error("singleton:3"), "--dependency=singleton:3: singleton takes no job ids");
+  EXPECT_EQ(error("afterok:12_3"),
+            "--dependency=afterok:12_3: array task ids (\"12_3\") are not supported yet");
+  EXPECT_EQ(error("after:5+10"), "--dependency=after:5+10: delays (\"5+10\") are not supported yet");
+  EXPECT_EQ(error("aftercorr:5"),
+            "--dependency=aftercorr:5: aftercorr is not supported yet (it needs job arrays)");
+  EXPECT_EQ(error("afterok:1,,afterok:2"), "--dependency=afterok:1,,afterok:2: empty clause");
+}
+
 TEST(SubmitOptions, StructuralErrors) {
-  EXPECT_EQ(parse_error({"--frobnicate=3"}), "unknown option \"--frobnicate=3\"");
-  EXPECT_EQ(parse_error({"-Z"}), "unknown option \"-Z\"");
+  EXPECT_EQ(parse_submit_command_line({"--frobnicate=3", "x.sh"}).error().message,
+            "unknown option \"--frobnicate=3\"");
+  EXPECT_EQ(parse_submit_command_line({"-Z", "x.sh"}).error().message, "unknown option \"-Z\"");
   EXPECT_EQ(parse_error({"-p"}), "--partition needs a value");
   EXPECT_EQ(parse_error({"--hold=yes"}), "--hold takes no value (got \"--hold=yes\")");
   EXPECT_EQ(parse_error({"gpu"}), "unexpected word \"gpu\" (expected an option)");

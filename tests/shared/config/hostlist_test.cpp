@@ -107,3 +107,25 @@ TEST(Hostlist, TooManyHosts) {
 
 }  // namespace
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+TEST(CompressHostlist, FoldsNumberedNamesAsSlurmPrintsThem) {
+  EXPECT_EQ(compress_hostlist({}), "");
+  EXPECT_EQ(compress_hostlist({"vm"}), "vm");
+  EXPECT_EQ(compress_hostlist({"cn01"}), "cn01");
+  EXPECT_EQ(compress_hostlist({"cn03", "cn01", "cn02", "cn07"}), "cn[01-03,07]");
+  EXPECT_EQ(compress_hostlist({"a1", "gpu2", "a2", "login"}), "a[1-2],gpu2,login");
+  // Another width is another group: cn9 and cn10 are not "cn[9-10]" with one padding.
+  EXPECT_EQ(compress_hostlist({"cn9", "cn10", "cn11"}), "cn9,cn[10-11]");
+  for (const std::vector<std::string>& hosts :
+       {std::vector<std::string>{"n001", "n002", "n010"}, std::vector<std::string>{"x", "y7", "y8"}}) {
+    auto back = expand_hostlist(compress_hostlist(hosts));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(*back, hosts);
+  }
+}
+
+}  // namespace
+}  // namespace fairway

@@ -125,7 +125,11 @@ std::vector<Message> client_samples() {
 const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimated_start",
                                              "exit_code",  "signal",   "last_heartbeat", "job",
                                              "after",      "limit",    "more",           "total",
-                                             "uid",        "gid",      "state_reason"};
+                                             "uid",        "gid",      "state_reason",
+                                             // came with Slurm scripts (issue 10)
+                                             "ntasks", "cpus_per_task", "ntasks_per_node", "comment",
+                                             "open_append", "dependencies", "dependency_any",
+                                             "kill_on_invalid_dep", "nice", "begin"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

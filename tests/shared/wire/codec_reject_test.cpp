@@ -218,8 +218,14 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
                             (key == "uid" || key == "gid");
       // fence_gpu_sockets came later; without it the agent fences, as it always did.
       const bool fence = type == "LaunchJob" && key == "fence_gpu_sockets";
+      // Task layouts, comments, open mode and node core counts came with Slurm scripts.
+      const bool slurm_script_keys =
+          key == "ntasks" || key == "cpus_per_task" || key == "ntasks_per_node" ||
+          key == "comment" || key == "open_append" || key == "node_cores" ||
+          key == "dependencies" || key == "dependency_any" || key == "kill_on_invalid_dep" ||
+          key == "nice" || key == "begin";
       const bool optional_here =
-          paging || identity || fence || (type == "JobStatusUpdate" && optional.contains(key));
+          paging || identity || fence || slurm_script_keys || (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {
         EXPECT_TRUE(r.has_value());
       } else {

@@ -32,7 +32,10 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
   return a.name == b.name && a.user == b.user && a.account == b.account &&
          a.partition == b.partition && a.qos == b.qos && a.resources == b.resources &&
          a.time_limit == b.time_limit && a.requeue == b.requeue &&
-         a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid;
+         a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid &&
+         a.tasks == b.tasks && a.comment == b.comment && a.dependencies == b.dependencies &&
+         a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
+         a.nice == b.nice && a.begin == b.begin;
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
@@ -98,12 +101,15 @@ inline LaunchJob sample_launch() {
   m.program.env = {{"PATH", "/usr/bin"}, {"EMPTY", ""}, {"PATH", "/opt/bin:/usr/bin"}};
   m.program.stdout_path = "/home/alice/run/%j.out";
   m.program.stderr_path = "/home/alice/run/%j.err";
+  m.program.open_append = true;
   m.cores = {4, 5, 6, 7, 28, 29};
   m.gpus = {1};
   m.time_limit = Duration::hours(48);
   m.nodelist = {"cn01", "cn02"};
   m.partition = "batch";
   m.restarts = 2;
+  m.tasks = TaskLayout{6, 1, 3};
+  m.node_cores = {6, 6};
   m.uid = 1001;
   m.gid = 100;
   return m;
@@ -124,6 +130,14 @@ inline SubmitRequest sample_submit() {
   m.spec.requeue = false;
   m.spec.interactive = true;
   m.spec.hold = true;
+  m.spec.tasks = TaskLayout{4, 4, 2};
+  m.spec.comment = "sweep #3, see notebook";
+  m.spec.dependencies = {{DependencyType::kAfterOk, {JobId(7), JobId(9)}},
+                         {DependencyType::kSingleton, {}}};
+  m.spec.dependency_any = true;
+  m.spec.kill_on_invalid_dep = true;
+  m.spec.nice = 50;
+  m.spec.begin = Time::from_seconds(1'800'000'000);
   m.spec.uid = 1001;
   m.spec.gid = 100;
   m.program.script = "";

@@ -1,0 +1,118 @@
+// A Slurm user's batch script, unchanged, through the real CLI, coordinator and agent:
+// directives Fairway does not act on yet are warned about, not refused; SLURM_* variables
+// and output names are sbatch's; --dependency orders jobs and --kill-on-invalid-dep ends
+// the ones that can never run.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cluster_fixture.h"
+
+namespace fairway::integration {
+namespace {
+
+bool terminal(JobState s) { return is_terminal(s); }
+
+// --parsable prints the id last, after any warnings on stderr.
+std::string last_line(const std::string& out) {
+  const auto end = out.find_last_not_of('\n');
+  const auto start = out.rfind('\n', end);
+  return out.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+std::string line_of(const std::string& text, const std::string& prefix) {
+  const auto at = text.find("\n" + prefix);
+  if (at == std::string::npos) return "<missing>";
+  const auto end = text.find('\n', at + 1);
+  return text.substr(at + 1 + prefix.size(), end - at - 1 - prefix.size());
+}
+
+TEST_F(Cluster, ASlurmScriptRunsUnchangedAndDependenciesOrderJobs) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  const std::string script = dir_ + "/equil.sh";
+  std::ofstream(script) << R"(#!/bin/bash
+#SBATCH --job-name=equil
+#SBATCH --ntasks=2
+#SBATCH --cpus-per-task=2
+#SBATCH --time=00:10:00
+#SBATCH --mem-per-cpu=500M
+#SBATCH --mail-type=END
+#SBATCH --output=%x-%j.out
+#SBATCH --comment="step 1"
+#SBATCH --a-directive-from-the-future
+echo
+env | grep -E '^SLURM_(NTASKS|NPROCS|CPUS_PER_TASK|TASKS_PER_NODE|JOB_CPUS_PER_NODE|PROCID|JOB_NAME|SUBMIT_HOST)=' | sort
+sleep 1
+)";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out), 0) << out;
+  EXPECT_NE(out.find("warning: " + script + " line 6: --mem-per-cpu=500M ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("warning: " + script + " line 10: unknown directive \"--a-directive-from-the-future\" ignored"),
+            std::string::npos) << out;
+  const std::string first_id = last_line(out);
+  const JobId first(std::stoull(first_id));
+
+  // The second waits for the first to succeed, however idle the node is.
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--dependency=afterok:" + first_id,
+                                  "--wrap", "echo second"}, out), 0) << out;
+  const JobId second(std::stoull(out));
+  // While the first runs (it sleeps a second), a pass gives the second its reason.
+  std::optional<wire::JobView> pending;
+  EXPECT_TRUE(eventually([&] {
+    pending = job(second);
+    return pending && (pending->state != JobState::kPending || !pending->reasons.empty());
+  }));
+  ASSERT_TRUE(pending);
+  if (pending->state == JobState::kPending) {
+    EXPECT_EQ(pending->reasons, std::vector<std::string>{"Dependency"});
+  }
+
+  auto a = wait_state(first, terminal);
+  auto b = wait_state(second, terminal);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->state, JobState::kCompleted);
+  EXPECT_EQ(b->state, JobState::kCompleted);
+  ASSERT_TRUE(a->end_time && b->start_time);
+  EXPECT_GE(*b->start_time, *a->end_time);
+
+  const std::string output = read_file(dir_ + "/equil-" + first_id + ".out");
+  EXPECT_EQ(line_of(output, "SLURM_NTASKS="), "2") << output;
+  EXPECT_EQ(line_of(output, "SLURM_NPROCS="), "2");
+  EXPECT_EQ(line_of(output, "SLURM_CPUS_PER_TASK="), "2");
+  EXPECT_EQ(line_of(output, "SLURM_TASKS_PER_NODE="), "2");
+  EXPECT_EQ(line_of(output, "SLURM_JOB_CPUS_PER_NODE="), "4");
+  EXPECT_EQ(line_of(output, "SLURM_PROCID="), "0");
+  EXPECT_EQ(line_of(output, "SLURM_JOB_NAME="), "equil");
+  EXPECT_NE(line_of(output, "SLURM_SUBMIT_HOST="), "<missing>");
+
+  // afterok on a job that failed: pending with the reason, or cancelled when asked.
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--wrap", "exit 4"}, out), 0) << out;
+  const std::string failing = out.substr(0, out.find('\n'));
+  ASSERT_TRUE(wait_state(JobId(std::stoull(failing)), terminal));
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-d", "afterok:" + failing,
+                                  "--wrap", "true"}, out), 0) << out;
+  const JobId stuck(std::stoull(out));
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-d", "afterok:" + failing,
+                                  "--kill-on-invalid-dep=yes", "--wrap", "true"}, out), 0) << out;
+  const JobId killed(std::stoull(out));
+  auto k = wait_state(killed, terminal);
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->state, JobState::kCancelled);
+  EXPECT_NE(k->state_reason.find("never be satisfied"), std::string::npos) << k->state_reason;
+  auto s = job(stuck);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->state, JobState::kPending);
+  EXPECT_EQ(s->reasons, std::vector<std::string>{"DependencyNeverSatisfied"});
+
+  // A dependency on a job that never existed, and a negative nice from a user, are refused.
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", dir_, "-d", "afterany:999999", "--wrap", "true"}, out), 1);
+  EXPECT_NE(out.find("--dependency names job 999999, which does not exist"), std::string::npos) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", dir_, "--nice=-100", "--wrap", "true"}, out), 1);
+  EXPECT_NE(out.find("only root and the admin group may give a negative nice"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace fairway::integration
