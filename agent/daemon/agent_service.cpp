@@ -4,6 +4,7 @@
 #include <csignal>
 
 #include "agent/os/exit_record.h"
+#include "agent/os/gpu_discovery.h"
 #include "agent/os/proc_stat.h"
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
@@ -31,7 +32,22 @@ AgentService::AgentService(DiscoveredNode node, AgentOptions options)
 Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now) {
   if (node.topology.name.empty()) return invalid_argument("the node has no name");
   std::unique_ptr<AgentService> s(new AgentService(std::move(node), std::move(options)));
+  // A --topology model's cores are not this machine's: nothing to confine them to.
+  CgroupOptions cg = s->options_.cgroups;
+  if (!s->options_.apply_binding) cg.mode = "off";
+  auto cgroups = JobCgroups::open(cg);
+  if (!cgroups) return std::unexpected(cgroups.error());
+  s->cgroups_ = std::move(*cgroups);
+  if (s->cgroups_->mode() == CgroupMode::kNone && s->options_.require_enforcement) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "[agent] require_enforcement is set, but jobs could only be bound by affinity here (" +
+                          s->cgroups_->description() + ")");
+  }
+  for (const GpuIdentity& g : s->node_.gpus) s->gpu_devices_.push_back(gpu_device_numbers(g));
   s->readopt(now);
+  std::vector<JobId> live;
+  for (const auto& [id, j] : s->jobs_) live.push_back(JobId(id));
+  s->cgroups_->remove_stale(live);
   s->send_register(now);
   return s;
 }
@@ -49,7 +65,8 @@ void AgentService::readopt(Time now) {
       log_event(LogLevel::kError, "readopt_failed", {{"job", id_str(c.job)}, {"node", node_name()}});
       continue;
     }
-    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks});
+    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false,
+                                            std::nullopt});
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
@@ -63,6 +80,9 @@ void AgentService::readopt(Time now) {
       log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
     }
     std::uint64_t seq = 0;
+    JobState away_state = JobState::kFailed;
+    std::string away_reason;
+    const JobUsage usage = collect_usage(c.job, away_state, away_reason, std::nullopt);
     if (record && *record && (*record)->fenced) {
       log_event(LogLevel::kWarning, "job_fenced_while_agent_away", {{"job", id_str(c.job)}, {"node", node_name()}});
       seq = report(c.job, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
@@ -72,8 +92,14 @@ void AgentService::readopt(Time now) {
       const bool exited = e.kind == ProcessExit::Kind::kExited;
       log_event(LogLevel::kInfo, "job_ended_while_agent_away",
                 {{"job", id_str(c.job)}, {"node", node_name()}, {"exit", (exited ? "code " : "signal ") + std::to_string(e.value)}});
-      seq = report(c.job, e.succeeded() ? JobState::kCompleted : JobState::kFailed,
-                   exited ? std::optional(e.value) : std::nullopt, exited ? std::nullopt : std::optional(e.value), now);
+      JobState state = e.succeeded() ? JobState::kCompleted : JobState::kFailed;
+      std::string reason;
+      if (usage.oom_kills > 0) {
+        state = JobState::kOutOfMemory;
+        reason = away_reason;
+      }
+      seq = report(c.job, state, exited ? std::optional(e.value) : std::nullopt,
+                   exited ? std::nullopt : std::optional(e.value), now, reason, &usage);
     } else {
       log_event(LogLevel::kWarning, "job_lost", {{"job", id_str(c.job)}, {"node", node_name()}});
       seq = report(c.job, JobState::kFailed, std::nullopt, std::nullopt, now,
@@ -114,9 +140,41 @@ void AgentService::send_register(Time now) {
   last_register_ = now;
 }
 
+CgroupLimits AgentService::cgroup_limits(const wire::LaunchJob& l, const std::vector<std::int32_t>& pus) const {
+  CgroupLimits lim;
+  lim.job = l.job;
+  lim.cpus = pus;
+  lim.memory_bytes = l.memory_limit_bytes;
+  for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
+    if (std::find(l.gpus.begin(), l.gpus.end(), static_cast<std::int32_t>(g)) != l.gpus.end()) continue;
+    lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());
+  }
+  return lim;
+}
+
+JobUsage AgentService::collect_usage(JobId job, JobState& state, std::string& reason,
+                                     std::optional<std::int64_t> memory_limit) {
+  const JobUsage usage = cgroups_->usage(job);
+  if (usage.oom_kills > 0 && (state == JobState::kFailed || state == JobState::kCompleted)) {
+    state = JobState::kOutOfMemory;
+    reason = "out of memory: the kernel killed " + std::to_string(usage.oom_kills) + " of its processes" +
+             (memory_limit ? " at its limit of " + std::to_string(*memory_limit >> 20) + " MiB" : std::string()) +
+             " on node " + node_name();
+  }
+  if (auto st = cgroups_->remove(job); !st) {
+    log_event(LogLevel::kWarning, "cgroup_cleanup_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", st.error().message}});
+  }
+  return usage;
+}
+
 std::uint64_t AgentService::report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-                                   std::optional<std::int32_t> signal, Time now, std::string reason) {
+                                   std::optional<std::int32_t> signal, Time now, std::string reason,
+                                   const JobUsage* usage) {
   wire::JobStatusUpdate u;
+  if (usage != nullptr) {
+    u.peak_memory_bytes = usage->peak_memory_bytes;
+    u.cpu_time_ms = usage->cpu_time_ms;
+  }
   u.node = node_name();
   u.job = job;
   u.state = state;
@@ -204,9 +262,19 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   // could write one itself still finds the job after a restart.
   req.checkpoint_text =
       format_checkpoint_without_process(JobCheckpoint{l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0});
-  auto launched = launcher_.launch(req);
+  auto attach = cgroups_->prepare(cgroup_limits(l, req.bind_pus));
+  if (!attach) {
+    ledger_.release(l.job);
+    (void)cgroups_->remove(l.job);
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
+    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
+           "launch failed on node " + node_name() + ": " + attach.error().message);
+    return;
+  }
+  auto launched = launcher_.launch(req, &*attach);
   if (!launched) {
     ledger_.release(l.job);
+    (void)cgroups_->remove(l.job);
     log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", launched.error().message}});
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
            "launch failed on node " + node_name() + ": " + launched.error().message);
@@ -225,7 +293,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   if (auto st = checkpoints_.save(c); !st) {
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
-  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks});
+  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,
+                                          l.memory_limit_bytes});
   by_pid_[launched->pid] = l.job;
   log_event(LogLevel::kInfo, "job_launched",
             {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},
@@ -262,7 +331,9 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   const bool adopted = it->second.adopted;
   if (adopted && recorded) exit = (*record)->exit;
   const bool known = !adopted || exit != ProcessExit::signalled(0);
-  const JobState state = fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
+  JobState state = fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
+  std::string reason = fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : "";
+  const JobUsage usage = collect_usage(job, state, reason, it->second.memory_limit);
   std::optional<std::int32_t> code, sig;
   if (!known) {
     // Neither reaped by us nor recorded: the exit status is gone.
@@ -278,9 +349,7 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
             {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
              {"exit_code", code ? std::to_string(*code) : std::string("-")},
              {"signal", sig ? std::to_string(*sig) : std::string("-")}});
-  keep_until_acknowledged(
-      job, report(job, state, code, sig, now,
-                  fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : ""));
+  keep_until_acknowledged(job, report(job, state, code, sig, now, reason, &usage));
 }
 
 void AgentService::on_children(Time now) {

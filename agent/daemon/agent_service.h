@@ -16,6 +16,7 @@
 #include "agent/daemon/status_outbox.h"
 #include "agent/os/child_reaper.h"
 #include "agent/os/coordinator_lease_file.h"
+#include "agent/os/job_cgroups.h"
 #include "agent/os/launch_checkpoint.h"
 #include "agent/os/process_launcher.h"
 #include "agent/os/topology_discovery.h"
@@ -33,6 +34,10 @@ struct AgentOptions {
   // Host discovery binds jobs to their cores for real; a --topology model cannot.
   bool apply_binding = true;
   std::string version = "0.1.0";
+  // Per-job cgroups (only with apply_binding: a --topology model's cores are not this
+  // machine's). require_enforcement: refuse to start without them.
+  CgroupOptions cgroups;
+  bool require_enforcement = false;
 };
 
 class AgentService {
@@ -55,6 +60,9 @@ class AgentService {
   bool registered() const { return registered_; }
   std::size_t running() const { return jobs_.size(); }
   const std::string& node_name() const { return node_.topology.name; }
+  // How jobs are held to their cores, memory and GPUs here: "cgroup v1 (...)", or
+  // "affinity only: why" (JobCgroups::description).
+  const std::string& enforcement() const { return cgroups_->description(); }
 
  private:
   struct RunningJob {
@@ -63,6 +71,7 @@ class AgentService {
     bool adopted = false;  // not our child: polled through /proc, exit status unknown
     std::uint64_t start_ticks = 0;
     bool fenced = false;   // stopped because the coordinator was lost: reported node_fail
+    std::optional<std::int64_t> memory_limit;  // bytes, when its cgroup has one
   };
 
   AgentService(DiscoveredNode node, AgentOptions options);
@@ -71,7 +80,13 @@ class AgentService {
   void send_register(Time now);
   // Returns the update's sequence number, which the coordinator's Ack names.
   std::uint64_t report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-                       std::optional<std::int32_t> signal, Time now, std::string reason = {});
+                       std::optional<std::int32_t> signal, Time now, std::string reason = {},
+                       const JobUsage* usage = nullptr);
+  // A job's cgroup limits: its PUs, its memory limit, and the node's GPUs it does not hold.
+  CgroupLimits cgroup_limits(const wire::LaunchJob& l, const std::vector<std::int32_t>& pus) const;
+  // What its cgroup counted; its cgroup is removed. OOM kills turn a failure into oom.
+  JobUsage collect_usage(JobId job, JobState& state, std::string& reason,
+                         std::optional<std::int64_t> memory_limit);
   // A job's end is reported: its checkpoint, exit record and script stay in the spool
   // until the coordinator acknowledges it, so an agent restarted meanwhile reports it again.
   void keep_until_acknowledged(JobId job, std::uint64_t seq);
@@ -86,6 +101,8 @@ class AgentService {
 
   DiscoveredNode node_;
   AgentOptions options_;
+  std::unique_ptr<JobCgroups> cgroups_;
+  std::vector<std::vector<DeviceNumber>> gpu_devices_;  // per node-local GPU: its /dev nodes
   ProcessLauncher launcher_;
   LaunchCheckpoint checkpoints_;
   SlotLedger ledger_;

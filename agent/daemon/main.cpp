@@ -63,6 +63,10 @@ int run(const Flags& f, const Config& config) {
   opts.allow_root_jobs = config.agent.allow_root_jobs;
   opts.coordinator_lease = config.agent.coordinator_lease;
   opts.apply_binding = f.topology.empty();
+  opts.cgroups.mode = config.agent.cgroups;
+  opts.cgroups.subtree = config.agent.cgroup_subtree.empty() ? "fairway/" + node->topology.name
+                                                             : config.agent.cgroup_subtree;
+  opts.require_enforcement = config.agent.require_enforcement;
   std::error_code ec;
   std::filesystem::create_directories(opts.spool_dir, ec);
   if (ec) {
@@ -110,7 +114,8 @@ int run(const Flags& f, const Config& config) {
   const std::size_t signal_i = poller.add_fd(sig_fd);
   log_event(LogLevel::kInfo, "agent_started",
             {{"node", name}, {"coordinator", f.coordinator}, {"spool", opts.spool_dir},
-             {"binding", opts.apply_binding ? "applied" : "exported only"}});
+             {"binding", opts.apply_binding ? "applied" : "exported only"},
+             {"enforcement", (*service)->enforcement()}});
   notify_ready();
 
   auto flush = [&] {

@@ -5,6 +5,10 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <map>
 #include <string>
 #include <string_view>
@@ -217,6 +221,53 @@ std::vector<LocatedGpu> read_gpus(hwloc_topology_t topology) {
     gpus.push_back(std::move(gpu));
   }
   return gpus;
+}
+
+namespace {
+
+std::string lower_text(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::optional<DeviceNumber> parse_major_minor(const std::string& text) {
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(text.c_str(), "%u:%u", &major, &minor) != 2) return std::nullopt;
+  return DeviceNumber{major, minor};
+}
+
+}  // namespace
+
+std::vector<DeviceNumber> gpu_device_numbers(const GpuIdentity& gpu, const std::string& sysfs,
+                                             const std::string& procfs) {
+  std::vector<DeviceNumber> out;
+  if (gpu.pci_bus_id.empty()) return out;
+  const std::string bus = lower_text(gpu.pci_bus_id);
+  if (lower_text(gpu.vendor) == "nvidia") {
+    constexpr unsigned kNvidiaMajor = 195;
+    const std::string info = file_text(procfs + "/driver/nvidia/gpus/" + bus + "/information");
+    const auto at = info.find("Device Minor:");
+    if (at != std::string::npos) {
+      unsigned minor = 0;
+      if (std::sscanf(info.c_str() + at, "Device Minor: %u", &minor) == 1) out.push_back({kNvidiaMajor, minor});
+    }
+  }
+  std::error_code ec;
+  const std::filesystem::path drm = std::filesystem::path(sysfs) / "bus/pci/devices" / bus / "drm";
+  for (const auto& entry : std::filesystem::directory_iterator(drm, ec)) {
+    if (auto d = parse_major_minor(file_text((entry.path() / "dev").string()))) out.push_back(*d);
+  }
+  std::sort(out.begin(), out.end(), [](const DeviceNumber& a, const DeviceNumber& b) {
+    return std::pair(a.major, a.minor) < std::pair(b.major, b.minor);
+  });
+  return out;
 }
 
 }  // namespace fairway::agent

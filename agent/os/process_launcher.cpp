@@ -36,6 +36,7 @@ enum class ChildStep : std::int32_t {
   kRedirect,
   kAffinity,
   kExec,
+  kCgroup,
 };
 
 struct ChildFailure {
@@ -55,6 +56,7 @@ struct ChildPlan {
   bool append_output = false;
   std::string attempt_banner;  // written to stdout first on a later run; built before fork
   cpu_set_t cpus{};
+  std::vector<int> cgroup_procs;  // the job joins each before anything else (job_cgroups.h)
   std::string exec_path;
   std::vector<std::string> argv;
   std::vector<std::string> envp;
@@ -195,6 +197,8 @@ std::string step_description(ChildStep step, const LaunchRequest& r, const Child
       return "bind to PUs " + comma_list(r.bind_pus) + " (sched_setaffinity)";
     case ChildStep::kExec:
       return "exec '" + plan.exec_path + "'";
+    case ChildStep::kCgroup:
+      return "join its cgroup (write its pid to cgroup.procs)";
   }
   return "child setup";
 }
@@ -233,6 +237,20 @@ ErrorCode code_for_errno(int err) {
   default_action.sa_handler = SIG_DFL;
   for (int sig = 1; sig < NSIG; ++sig) {
     if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &default_action, nullptr);
+  }
+  // Into its cgroups while still root (and before it can fork): from here on the kernel
+  // holds it and everything it starts to its CPUs, memory and devices.
+  if (!plan.cgroup_procs.empty()) {
+    char digits[24];
+    std::size_t n = 0;
+    for (pid_t pid = ::getpid(); pid > 0 && n < sizeof digits; pid /= 10) {
+      digits[n++] = static_cast<char>('0' + pid % 10);
+    }
+    char text[24];
+    for (std::size_t i = 0; i < n; ++i) text[i] = digits[n - 1 - i];
+    for (const int fd : plan.cgroup_procs) {
+      if (::write(fd, text, n) != static_cast<ssize_t>(n)) fail_in_child(report_fd, ChildStep::kCgroup);
+    }
   }
   // Drop privileges first, so the working dir and output files are reached as the user.
   if (plan.switch_user) {
@@ -322,7 +340,8 @@ Result<std::pair<int, int>> make_report_pipe() {
 
 ProcessLauncher::ProcessLauncher(LauncherConfig config) : config_(std::move(config)) {}
 
-Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) const {
+Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
+                                                const CgroupAttach* cgroup) const {
   const std::string who = job_prefix(request.job);
   if (auto ok = validate(request); !ok) return std::unexpected(ok.error());
   auto user = look_up_job_user(request.user);
@@ -365,6 +384,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request) co
     CPU_ZERO(&plan.cpus);
     for (const std::int32_t pu : request.bind_pus) CPU_SET(static_cast<std::size_t>(pu), &plan.cpus);
   }
+
+  if (cgroup != nullptr) plan.cgroup_procs = cgroup->fds();
 
   LaunchedProcess launched;
   if (!request.program.script.empty()) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <sys/types.h>
 
+#include "agent/os/job_cgroups.h"
 #include "agent/os/launch_request.h"
 #include "shared/base/result.h"
 
@@ -26,7 +27,8 @@ class ProcessLauncher {
   // which case the child is reaped and the error names the step and path: "chdir to
   // working_dir '/x'", "open stdout file '/x/o'", "setuid(1000) for user 'bob'", "exec
   // '/bin/sh'", ...). The pid is the caller's to reap (ChildReaper) and supervise.
-  Result<LaunchedProcess> launch(const LaunchRequest& request) const;
+  // With `cgroup`, the job's process joins those cgroups before it drops privileges.
+  Result<LaunchedProcess> launch(const LaunchRequest& request, const CgroupAttach* cgroup = nullptr) const;
 
   // Removes what launch() left in the spool dir for the job (its script).
   Status clean_up(JobId job) const;

@@ -75,7 +75,7 @@ Result<std::vector<JobState>> parse_states(const std::string& list) {
   std::vector<JobState> out;
   for (const std::string& word : split_commas(list)) {
     std::optional<JobState> found;
-    for (int s = 0; s <= static_cast<int>(JobState::kNodeFail) && !found; ++s) {
+    for (int s = 0; s <= static_cast<int>(kLastJobState) && !found; ++s) {
       const auto state = static_cast<JobState>(s);
       if (lower(word) == lower(state_code(state)) || lower(word) == to_string(state)) {
         found = state;

@@ -171,6 +171,11 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   }
   spec.kill_on_invalid_dep = options.kill_on_invalid_dep.value_or(false);
   spec.nice = options.nice.value_or(0);
+  if (options.mem_per_node_mb && options.mem_per_cpu_mb) {
+    return invalid_argument("--mem and --mem-per-cpu cannot be given together");
+  }
+  spec.memory_per_node_mb = options.mem_per_node_mb.value_or(0);
+  spec.memory_per_cpu_mb = options.mem_per_cpu_mb.value_or(0);
   if (options.begin) {
     auto begin = parse_begin_time(*options.begin, ctx.now);
     if (!begin) return std::unexpected(begin.error());

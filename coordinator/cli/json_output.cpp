@@ -66,6 +66,8 @@ json to_json(const wire::JobView& j) {
       {"stderr_path", j.stderr_path},
       {"requeue_count", j.requeue_count},
       {"state_reason", j.state_reason},
+      {"peak_memory_bytes", opt(j.peak_memory_bytes)},
+      {"cpu_time_ms", opt(j.cpu_time_ms)},
   };
 }
 

@@ -13,7 +13,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -35,7 +35,7 @@ struct OptionSpec {
   std::string_view why = {};  // kWarnIgnored / kRefused: what the user is told
 };
 
-constexpr std::string_view kNoMemory = "memory is not scheduled yet";
+constexpr std::string_view kNoMemory = "memory per GPU is not supported yet";
 constexpr std::string_view kNoMail = "no job mail is sent yet";
 constexpr std::string_view kNoArrays = "job arrays are not supported yet: submit one job per task";
 constexpr std::string_view kNoNodeChoice = "choosing or excluding nodes is not supported yet";
@@ -59,7 +59,8 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kRequeue, '\0', "requeue", Value::kNone, false},
     {Opt::kHold, 'H', "hold", Value::kNone, false},
     {Opt::kChdir, 'D', "chdir", Value::kRequired, false},
-    {Opt::kMem, '\0', "mem", Value::kRequired, false, kNoMemory},
+    {Opt::kMem, '\0', "mem", Value::kRequired, false},
+    {Opt::kMemPerCpu, '\0', "mem-per-cpu", Value::kRequired, false},
     {Opt::kComment, '\0', "comment", Value::kRequired, false},
     {Opt::kOpenMode, '\0', "open-mode", Value::kRequired, false},
     {Opt::kExport, '\0', "export", Value::kRequired, false},
@@ -67,7 +68,6 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kKillOnInvalidDep, '\0', "kill-on-invalid-dep", Value::kRequired, false},
     {Opt::kBegin, 'b', "begin", Value::kRequired, false},
     {Opt::kNice, '\0', "nice", Value::kOptional, false},
-    {Opt::kWarnIgnored, '\0', "mem-per-cpu", Value::kRequired, false, kNoMemory},
     {Opt::kWarnIgnored, '\0', "mem-per-gpu", Value::kRequired, false, kNoMemory},
     {Opt::kWarnIgnored, '\0', "mail-type", Value::kRequired, false, kNoMail},
     {Opt::kWarnIgnored, '\0', "mail-user", Value::kRequired, false, kNoMail},
@@ -127,6 +127,34 @@ const OptionSpec* find_short(char c) {
     if (o.short_name == c) return &o;
   }
   return nullptr;
+}
+
+// sbatch's sizes: a number of MiB, or with a K, M, G or T suffix; 0 means no limit.
+Result<std::int64_t> parse_memory_mb(std::string_view v) {
+  std::size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + digits, n);
+  if (digits == 0 || ec != std::errc() || end != v.data() + digits) {
+    return invalid_argument("expected a size such as 500M, 4G or 4000 (MiB)");
+  }
+  std::string_view unit = v.substr(digits);
+  if (unit.size() == 2 && (unit[1] == 'B' || unit[1] == 'b')) unit = unit.substr(0, 1);
+  constexpr std::int64_t kMaxMb = std::int64_t{1} << 40;
+  std::int64_t mb = 0;
+  if (unit.empty() || unit == "M" || unit == "m") {
+    mb = n;
+  } else if (unit == "K" || unit == "k") {
+    mb = (n + 1023) / 1024;
+  } else if (unit == "G" || unit == "g") {
+    mb = n > kMaxMb / 1024 ? kMaxMb + 1 : n * 1024;
+  } else if (unit == "T" || unit == "t") {
+    mb = n > kMaxMb / (1024 * 1024) ? kMaxMb + 1 : n * 1024 * 1024;
+  } else {
+    return invalid_argument("unknown unit \"" + std::string(unit) + "\" (K, M, G or T)");
+  }
+  if (mb > kMaxMb) return invalid_argument("too large");
+  return mb;
 }
 
 // sbatch's range for --nice.
@@ -239,6 +267,12 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kRequeue: o.requeue = true; return ok_status();
     case Opt::kHold: o.hold = true; return ok_status();
     case Opt::kMem:
+    case Opt::kMemPerCpu: {
+      auto mb = parse_memory_mb(value);
+      if (!mb) return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " + mb.error().message);
+      (opt == Opt::kMem ? o.mem_per_node_mb : o.mem_per_cpu_mb) = *mb;
+      return ok_status();
+    }
     case Opt::kWarnIgnored: {
       const std::string shown = value.empty() ? "--" + std::string(name)
                                               : "--" + std::string(name) + "=" + std::string(value);
@@ -365,6 +399,11 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(kill_on_invalid_dep, over.kill_on_invalid_dep);
   take(begin, over.begin);
   take(nice, over.nice);
+  // --mem and --mem-per-cpu exclude each other: the later source's choice wins whole.
+  if (over.mem_per_node_mb || over.mem_per_cpu_mb) {
+    mem_per_node_mb = over.mem_per_node_mb;
+    mem_per_cpu_mb = over.mem_per_cpu_mb;
+  }
   warnings.insert(warnings.end(), over.warnings.begin(), over.warnings.end());
 }
 
@@ -444,7 +483,9 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
       --export=ALL|NONE|[ALL,]VAR[=VALUE],...        -b, --begin=TIME
   -d, --dependency=after|afterany|afterok|afternotok:ID[:ID...][,|?...] or singleton
       --kill-on-invalid-dep=yes|no                    --nice[=N]
-Accepted with a warning (not done yet): --mem, --mem-per-cpu, --mem-per-gpu,
+      --mem=SIZE | --mem-per-cpu=SIZE  the job's memory limit on each node (500M, 4G;
+                            enforced by its cgroup, not yet reserved by the scheduler)
+Accepted with a warning (not done yet): --mem-per-gpu,
   --mail-type, --mail-user, --exclusive, --signal, --tmp, --input. Unknown #SBATCH
   lines are skipped with a warning; unknown options on the command line are errors.
       --wrap=COMMAND        --parsable                --coordinator=ENDPOINT

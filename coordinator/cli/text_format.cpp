@@ -53,6 +53,7 @@ std::string state_code(JobState s) {
     case JobState::kPreempted: return "PR";
     case JobState::kRequeued: return "RQ";
     case JobState::kNodeFail: return "NF";
+    case JobState::kOutOfMemory: return "OOM";
   }
   return "?";
 }

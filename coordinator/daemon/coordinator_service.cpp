@@ -211,6 +211,8 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
     if (is_terminal(m.state)) {
       t->second.exit_code = m.exit_code;
       t->second.signal = m.signal;
+      t->second.peak_memory_bytes = m.peak_memory_bytes;
+      t->second.cpu_time_ms = m.cpu_time_ms;
       if (!m.reason.empty()) t->second.reason = m.reason;
       job_ended(m.job, m.state, now);
     }
@@ -439,6 +441,12 @@ void CoordinatorService::launch(JobId id, Time now) {
     l.node_cores.push_back(static_cast<std::int32_t>(na.cores.size()));
   }
   l.tasks = rec->spec.tasks;
+  constexpr std::int64_t kMiB = 1 << 20;
+  if (rec->spec.memory_per_node_mb > 0) {
+    l.memory_limit_bytes = rec->spec.memory_per_node_mb * kMiB;
+  } else if (rec->spec.memory_per_cpu_mb > 0) {
+    l.memory_limit_bytes = rec->spec.memory_per_cpu_mb * kMiB * static_cast<std::int64_t>(head.cores.size());
+  }
   l.partition = rec->spec.partition;
   l.restarts = t.requeue_count;
   l.uid = rec->spec.uid;

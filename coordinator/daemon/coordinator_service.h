@@ -48,6 +48,7 @@ struct JobTracking {
   std::string reason;                     // why it ended or was requeued
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
+  std::optional<std::int64_t> peak_memory_bytes, cpu_time_ms;  // from its final report
 };
 
 // A job the store says was running, waiting for the nodes it ran on to register.

@@ -21,7 +21,7 @@ constexpr std::uint64_t kMaxJobId =
 const std::string& purge_sql() {
   static const std::string sql = [] {
     std::string states;
-    for (int i = 0; i <= static_cast<int>(JobState::kNodeFail); ++i) {
+    for (int i = 0; i <= static_cast<int>(kLastJobState); ++i) {
       auto s = static_cast<JobState>(i);
       if (!is_terminal(s)) continue;
       if (!states.empty()) states += ", ";

@@ -49,6 +49,8 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.stderr_path = t.stderr_path;
   v.requeue_count = t.requeue_count;
   v.state_reason = t.reason;
+  v.peak_memory_bytes = t.peak_memory_bytes;
+  v.cpu_time_ms = t.cpu_time_ms;
   return v;
 }
 

@@ -250,6 +250,13 @@ struct AgentConfig {
   // (self-fencing), and the coordinator starts them elsewhere only after this plus
   // kill_grace has surely passed on the agent: a job never runs twice at once.
   Duration coordinator_lease = Duration::seconds(60);
+  // Per-job cgroups: "auto" (v2 when usable, else v1, else affinity only), "v2", "v1"
+  // (that version or refuse to start), "off".
+  std::string cgroups = "auto";
+  // Refuse to start when jobs could only be bound by affinity (no usable cgroups).
+  bool require_enforcement = false;
+  // Where the agent keeps its jobs' cgroups under each hierarchy; empty: "fairway/<node>".
+  std::string cgroup_subtree;
 };
 
 // How agents and the coordinator prove themselves to each other.

@@ -46,13 +46,27 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   const toml::table& t = **tbl;
   const char* p = "agent";
   FAIRWAY_TRY(r.check_keys(t, p, {"spool_dir", "heartbeat_interval", "kill_grace",
-                                  "allow_root_jobs", "coordinator_lease"}));
+                                  "allow_root_jobs", "coordinator_lease", "cgroups",
+                                  "require_enforcement", "cgroup_subtree"}));
   FAIRWAY_TRY(r.read_string(t, "spool_dir", p, a.spool_dir));
   if (a.spool_dir.empty()) return r.fail("agent.spool_dir", "must not be empty");
   FAIRWAY_TRY(r.read_time(t, "heartbeat_interval", p, true, a.heartbeat_interval));
   FAIRWAY_TRY(r.read_time(t, "kill_grace", p, false, a.kill_grace));
   FAIRWAY_TRY(r.read_bool(t, "allow_root_jobs", p, a.allow_root_jobs));
   FAIRWAY_TRY(r.read_time(t, "coordinator_lease", p, false, a.coordinator_lease));
+  FAIRWAY_TRY(r.read_string(t, "cgroups", p, a.cgroups));
+  if (a.cgroups != "auto" && a.cgroups != "v2" && a.cgroups != "v1" && a.cgroups != "off") {
+    return r.fail("agent.cgroups", "\"" + a.cgroups + "\" is not one of auto, v2, v1, off");
+  }
+  FAIRWAY_TRY(r.read_bool(t, "require_enforcement", p, a.require_enforcement));
+  FAIRWAY_TRY(r.read_string(t, "cgroup_subtree", p, a.cgroup_subtree));
+  if (a.cgroup_subtree.starts_with('/') || a.cgroup_subtree.ends_with('/') ||
+      a.cgroup_subtree.find("..") != std::string::npos || a.cgroup_subtree.find("//") != std::string::npos) {
+    return r.fail("agent.cgroup_subtree", "\"" + a.cgroup_subtree + "\" must be a relative path such as fairway/cn01");
+  }
+  if (a.require_enforcement && a.cgroups == "off") {
+    return r.fail("agent.require_enforcement", "is true but agent.cgroups is \"off\"");
+  }
   if (a.coordinator_lease < a.heartbeat_interval * 3) {
     return r.fail("agent.coordinator_lease", "must be at least 3 heartbeat intervals (" +
                                                  std::to_string(a.heartbeat_interval.count() * 3) +

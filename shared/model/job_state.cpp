@@ -6,9 +6,9 @@
 namespace fairway {
 namespace {
 
-constexpr std::array<std::string_view, 12> kNames = {
-    "pending", "held",    "blocked", "running",   "completing", "completed",
-    "failed",  "cancelled", "timeout", "preempted", "requeued",  "node_fail"};
+constexpr std::array<std::string_view, 13> kNames = {
+    "pending", "held",      "blocked", "running",   "completing", "completed", "failed",
+    "cancelled", "timeout", "preempted", "requeued", "node_fail", "oom"};
 
 }  // namespace
 
@@ -29,6 +29,7 @@ bool is_terminal(JobState s) {
     case JobState::kTimeout:
     case JobState::kPreempted:
     case JobState::kNodeFail:
+    case JobState::kOutOfMemory:
       return true;
     default:
       return false;
@@ -52,10 +53,10 @@ bool is_legal_transition(JobState from, JobState to) {
     case S::kRunning:
       return to == S::kCompleting || to == S::kCompleted || to == S::kFailed ||
              to == S::kCancelled || to == S::kTimeout || to == S::kPreempted ||
-             to == S::kRequeued || to == S::kNodeFail;
+             to == S::kRequeued || to == S::kNodeFail || to == S::kOutOfMemory;
     case S::kCompleting:
       return to == S::kCompleted || to == S::kFailed || to == S::kCancelled ||
-             to == S::kTimeout || to == S::kNodeFail;
+             to == S::kTimeout || to == S::kNodeFail || to == S::kOutOfMemory;
     case S::kRequeued:
       return to == S::kPending || to == S::kHeld || to == S::kCancelled;
     default:

@@ -23,7 +23,11 @@ enum class JobState : std::uint8_t {
   kPreempted,   // stopped for a higher-priority job and not requeued
   kRequeued,    // stopped (preemption, node failure, admin) and going back to the queue
   kNodeFail,    // its node died and it was not requeued
+  kOutOfMemory, // the kernel killed it for exceeding its memory (Slurm's OUT_OF_MEMORY)
 };
+
+// The last state, for loops over all of them.
+inline constexpr JobState kLastJobState = JobState::kOutOfMemory;
 
 std::string_view to_string(JobState s);
 std::optional<JobState> job_state_from_string(std::string_view s);

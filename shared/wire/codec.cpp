@@ -65,7 +65,8 @@ void encode_payload(Packer& pk, const Heartbeat& m) {
 
 void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   // Optional fields are left out when unset rather than sent as nil.
-  const std::uint32_t n = 5 + (m.exit_code ? 1 : 0) + (m.signal ? 1 : 0) + (m.reason.empty() ? 0 : 1);
+  const std::uint32_t n = 5 + (m.exit_code ? 1 : 0) + (m.signal ? 1 : 0) + (m.reason.empty() ? 0 : 1) +
+                          (m.peak_memory_bytes ? 1 : 0) + (m.cpu_time_ms ? 1 : 0);
   pk.pack_map(n);
   put_kv(pk, "node", std::string_view(m.node));
   put_kv(pk, "seq", m.seq);
@@ -75,6 +76,8 @@ void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   if (m.signal) put_kv(pk, "signal", *m.signal);
   put_kv(pk, "time", m.time.seconds());
   if (!m.reason.empty()) put_kv(pk, "reason", std::string_view(m.reason));
+  if (m.peak_memory_bytes) put_kv(pk, "peak_memory_bytes", *m.peak_memory_bytes);
+  if (m.cpu_time_ms) put_kv(pk, "cpu_time_ms", *m.cpu_time_ms);
 }
 
 // The program's keys sit flat in the enclosing message's map.
@@ -99,7 +102,8 @@ void put_layout(Packer& pk, const TaskLayout& t) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(12 + kProgramKeys + kLayoutKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
+  pk.pack_map(12 + kProgramKeys + kLayoutKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) +
+              (m.memory_limit_bytes ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -114,6 +118,7 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_kv(pk, "fence_gpu_sockets", m.fence_gpu_sockets);
   put_layout(pk, m.tasks);
   put_kv(pk, "node_cores", m.node_cores);
+  if (m.memory_limit_bytes) put_kv(pk, "memory_limit_bytes", *m.memory_limit_bytes);
   if (m.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*m.uid));
   if (m.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*m.gid));
 }
@@ -158,7 +163,7 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(19 + kProgramKeys + kLayoutKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
+  pk.pack_map(21 + kProgramKeys + kLayoutKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
               (s.begin ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
@@ -186,6 +191,8 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "dependency_any", s.dependency_any);
   put_kv(pk, "kill_on_invalid_dep", s.kill_on_invalid_dep);
   put_kv(pk, "nice", s.nice);
+  put_kv(pk, "mem_per_node_mb", s.memory_per_node_mb);
+  put_kv(pk, "mem_per_cpu_mb", s.memory_per_cpu_mb);
   if (s.begin) put_kv(pk, "begin", s.begin->seconds());
   if (s.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*s.uid));
   if (s.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*s.gid));
@@ -274,6 +281,8 @@ JobStatusUpdate read_job_status(MapReader& r) {
   }
   m.exit_code = r.opt_i32("exit_code");
   m.reason = r.opt_str("reason");
+  m.peak_memory_bytes = r.opt_i64("peak_memory_bytes");
+  m.cpu_time_ms = r.opt_i64("cpu_time_ms");
   m.signal = r.opt_i32("signal");
   m.time = Time::from_seconds(r.i64("time"));
   return m;
@@ -321,6 +330,10 @@ LaunchJob read_launch(MapReader& r) {
   m.fence_gpu_sockets = r.opt_boolean("fence_gpu_sockets").value_or(true);
   m.tasks = read_layout(r);
   if (r.has("node_cores")) m.node_cores = r.i32_list("node_cores", 1);
+  m.memory_limit_bytes = r.opt_i64("memory_limit_bytes");
+  if (m.memory_limit_bytes && *m.memory_limit_bytes <= 0) {
+    r.errors().fail(r.path_of("memory_limit_bytes"), "must be positive, got " + std::to_string(*m.memory_limit_bytes));
+  }
   m.uid = read_id(r, "uid");
   m.gid = read_id(r, "gid");
   return m;
@@ -395,6 +408,11 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.kill_on_invalid_dep = r.opt_boolean("kill_on_invalid_dep").value_or(false);
   s.nice = r.opt_i32("nice").value_or(0);
   if (const auto begin = r.opt_i64("begin")) s.begin = Time::from_seconds(*begin);
+  for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.memory_per_node_mb},
+                                   std::pair{"mem_per_cpu_mb", &s.memory_per_cpu_mb}}) {
+    *field = r.opt_i64(key).value_or(0);
+    if (*field < 0) r.errors().fail(r.path_of(key), "negative: " + std::to_string(*field));
+  }
   s.uid = read_id(r, "uid");
   s.gid = read_id(r, "gid");
   m.program = read_program(r);

@@ -81,7 +81,8 @@ void put_priority_factors(Packer& pk, const std::vector<PriorityFactor>& factors
 void put_job_view(Packer& pk, const JobView& j) {
   const std::uint32_t optionals = (j.start_time ? 1 : 0) + (j.end_time ? 1 : 0) +
                                   (j.estimated_start ? 1 : 0) + (j.exit_code ? 1 : 0) +
-                                  (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1);
+                                  (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1) +
+                                  (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -113,6 +114,8 @@ void put_job_view(Packer& pk, const JobView& j) {
   put_kv(pk, "stderr_path", std::string_view(j.stderr_path));
   put_kv(pk, "requeue_count", j.requeue_count);
   if (!j.state_reason.empty()) put_kv(pk, "state_reason", std::string_view(j.state_reason));
+  if (j.peak_memory_bytes) put_kv(pk, "peak_memory_bytes", *j.peak_memory_bytes);
+  if (j.cpu_time_ms) put_kv(pk, "cpu_time_ms", *j.cpu_time_ms);
 }
 
 JobView read_job_view(MapReader& r) {
@@ -160,6 +163,8 @@ JobView read_job_view(MapReader& r) {
   j.stderr_path = r.str("stderr_path");
   j.requeue_count = r.i32("requeue_count", 0);
   j.state_reason = r.opt_str("state_reason");
+  j.peak_memory_bytes = r.opt_i64("peak_memory_bytes");
+  j.cpu_time_ms = r.opt_i64("cpu_time_ms");
   return j;
 }
 

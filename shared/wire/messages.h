@@ -87,6 +87,9 @@ struct JobStatusUpdate {
   // Why it ended when that is not the program's doing: a launch the node refused ("working
   // directory /x: No such file or directory"), a job stopped by self-fencing. "": none.
   std::string reason;
+  // What its cgroup counted, on its final report (absent without cgroups).
+  std::optional<std::int64_t> peak_memory_bytes;
+  std::optional<std::int64_t> cpu_time_ms;
   bool operator==(const JobStatusUpdate&) const = default;
 };
 
@@ -129,6 +132,8 @@ struct LaunchJob {
   // (older coordinators): node_cores empty, the agent knows only its own node.
   TaskLayout tasks;
   std::vector<std::int32_t> node_cores;
+  // The job's memory limit on this node (--mem, or --mem-per-cpu x its cores here).
+  std::optional<std::int64_t> memory_limit_bytes;
   bool operator==(const LaunchJob&) const = default;
 };
 
@@ -227,6 +232,9 @@ struct JobView {
   std::int32_t requeue_count = 0;
   // Why it ended (launch refused, node lost, cancelled by whom) or was last requeued.
   std::string state_reason;
+  // Counted by its cgroup on the node that ran its script (absent without cgroups).
+  std::optional<std::int64_t> peak_memory_bytes;
+  std::optional<std::int64_t> cpu_time_ms;
   bool operator==(const JobView&) const = default;
 };
 

@@ -102,6 +102,27 @@ class Cluster : public ::testing::Test {
       }
     }
     std::filesystem::remove_all(dir_);
+    remove_cgroups();
+  }
+
+  // Host-discovered agents put their jobs' cgroups here: one subtree per test cluster, so
+  // clusters of parallel tests never touch each other's jobs.
+  std::string cgroup_subtree() const {
+    return "fairway-it/" + std::filesystem::path(dir_).filename().string();
+  }
+  // cgroupfs directories go with rmdir, deepest first (their files cannot be unlinked).
+  void remove_cgroups() const {
+    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "unified"}) {
+      const std::filesystem::path top = std::filesystem::path("/sys/fs/cgroup") / ctrl / cgroup_subtree();
+      std::error_code ec;
+      std::vector<std::filesystem::path> dirs;
+      for (auto it = std::filesystem::recursive_directory_iterator(top, ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_directory()) dirs.push_back(it->path());
+      }
+      for (auto d = dirs.rbegin(); d != dirs.rend(); ++d) ::rmdir(d->c_str());
+      ::rmdir(top.c_str());
+    }
   }
 
   // Extra TOML appended to the test config ([agent] allow_root_jobs is always on: CI runs
@@ -110,6 +131,7 @@ class Cluster : public ::testing::Test {
     std::ofstream(dir_ + "/fairway.toml")
         << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\nsubmit_burst = 100000\n"
         << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
+        << "cgroup_subtree = \"" << cgroup_subtree() << "\"\n"
         << "[security]\ncoordinator_secret_key = \"" << dir_ << "/keys/coordinator.key\"\n"
         << "coordinator_public_key = \"" << dir_ << "/keys/coordinator.pub\"\n"
         << "agent_keys_dir = \"" << dir_ << "/keys/agents\"\n"

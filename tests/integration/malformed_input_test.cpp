@@ -79,7 +79,7 @@ TEST_F(Cluster, GarbageOnTheAgentSocketIsDroppedAndTheCoordinatorKeepsServing) {
   ASSERT_TRUE(raw);
   for (const auto& g : garbage_frames()) ASSERT_TRUE(raw->send(g));
   // A well-formed status update from a node that never registered is refused, not applied.
-  ASSERT_TRUE(raw->send(wire::encode(wire::JobStatusUpdate{"kb02", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time(), ""})));
+  ASSERT_TRUE(raw->send(wire::encode(wire::JobStatusUpdate{"kb02", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time(), "", std::nullopt, std::nullopt})));
   auto refused = receive_within(*raw, 3000ms);
   ASSERT_TRUE(refused);
   EXPECT_TRUE(std::holds_alternative<wire::ErrorReply>(*wire::decode(refused->frame)));
@@ -121,7 +121,7 @@ TEST_F(Cluster, AnAgentWithoutItsNodesKeyIsRefused) {
   auto b_as_a = agent_link(ctx, dir_, agents_ep_, "kb01x", "kb09");
   ASSERT_TRUE(b_as_a);
   ASSERT_TRUE(b_as_a->send(wire::encode(wire::JobStatusUpdate{"kb01", 1, JobId(1), JobState::kCompleted, 0,
-                                                              std::nullopt, Time(), ""})));
+                                                              std::nullopt, Time(), "", std::nullopt, std::nullopt})));
   // The refusals are logged; no node but kb01 ever appears, and kb01 still runs jobs.
   ASSERT_TRUE(eventually([&] {
     const std::string log = read_file(dir_ + "/coordinator.log");

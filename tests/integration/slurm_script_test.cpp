@@ -49,7 +49,7 @@ sleep 1
 )";
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out), 0) << out;
-  EXPECT_NE(out.find("warning: " + script + " line 6: --mem-per-cpu=500M ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("warning: " + script + " line 7: --mail-type=END ignored"), std::string::npos) << out;
   EXPECT_NE(out.find("warning: " + script + " line 10: unknown directive \"--a-directive-from-the-future\" ignored"),
             std::string::npos) << out;
   const std::string first_id = last_line(out);

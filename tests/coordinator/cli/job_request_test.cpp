@@ -91,7 +91,7 @@ TEST(BuildSubmission, ScriptDirectivesAndCommandLineOverride) {
 TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
   SubmitCommand cmd;
   cmd.wrap = "echo hi";
-  cmd.options = options({"--hold", "-D", "/scratch", "--mem=2G", "-J", "quick"});
+  cmd.options = options({"--hold", "-D", "/scratch", "--mem=2G", "--mail-type=ALL", "-J", "quick"});
   auto b = build_submission(cmd, "#SBATCH -n 99\n", context());  // no script: ignored
   ASSERT_TRUE(b.has_value()) << b.error().message;
   EXPECT_EQ(b->request.program.argv, (std::vector<std::string>{"/bin/sh", "-c", "echo hi"}));
@@ -102,6 +102,7 @@ TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
   EXPECT_EQ(b->request.spec.time_limit, JobSpec{}.time_limit);
   EXPECT_TRUE(b->request.spec.hold);
   EXPECT_TRUE(b->request.spec.requeue);
+  EXPECT_EQ(b->request.spec.memory_per_node_mb, 2048);
   EXPECT_EQ(b->warnings.size(), 1u);
 }
 
@@ -154,6 +155,7 @@ srun gmx mdrun
   ASSERT_EQ(spec.dependencies.size(), 1u);
   EXPECT_EQ(spec.dependencies[0], (DependencyClause{DependencyType::kAfterOk, {JobId(41)}}));
   EXPECT_EQ(spec.nice, 10);
+  EXPECT_EQ(spec.memory_per_cpu_mb, 2048);
   const wire::JobProgram& p = b->request.program;
   EXPECT_TRUE(p.open_append);
   EXPECT_EQ(p.stdout_path, "%x-%j.out");
@@ -162,7 +164,6 @@ srun gmx mdrun
                                               {"OMP_NUM_THREADS", "2"},
                                               {"SLURM_SUBMIT_HOST", "login1"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
-                             "md.sh line 7: --mem-per-cpu=2G ignored: memory is not scheduled yet",
                              "md.sh line 8: --mail-type=END,FAIL ignored: no job mail is sent yet",
                              "md.sh line 9: --mail-user=alice@example.org ignored: no job mail is sent yet",
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));

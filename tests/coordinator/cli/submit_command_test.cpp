@@ -85,9 +85,9 @@ TEST_F(Submit, RefusalAndMissingScript) {
 }
 
 TEST_F(Submit, WarningsGoToStderr) {
-  EXPECT_EQ(run_submit(command({"--mem=1G", "--wrap", "true"}), context(), transport(), io),
+  EXPECT_EQ(run_submit(command({"--mail-type=END", "--wrap", "true"}), context(), transport(), io),
             kExitOk);
-  EXPECT_EQ(err.str(), "fairway: warning: --mem=1G ignored: memory is not scheduled yet\n");
+  EXPECT_EQ(err.str(), "fairway: warning: --mail-type=END ignored: no job mail is sent yet\n");
 }
 
 TEST(SubmitContextTest, TokensAreRandomHexAndContextIsComplete) {

@@ -63,10 +63,18 @@ TEST(SubmitOptions, GresForms) {
             "--gres=gpu:0: expected gpu[:TYPE]:N with N a positive number");
 }
 
-TEST(SubmitOptions, MemIsAcceptedWithAWarning) {
-  SubmitOptions o = parse_ok({"--mem=4G"});
-  ASSERT_EQ(o.warnings.size(), 1u);
-  EXPECT_EQ(o.warnings[0], "--mem=4G ignored: memory is not scheduled yet");
+TEST(SubmitOptions, MemorySizes) {
+  EXPECT_EQ(parse_ok({"--mem=4G"}).mem_per_node_mb, 4096);
+  EXPECT_EQ(parse_ok({"--mem=500"}).mem_per_node_mb, 500);
+  EXPECT_EQ(parse_ok({"--mem=500M"}).mem_per_node_mb, 500);
+  EXPECT_EQ(parse_ok({"--mem=1500K"}).mem_per_node_mb, 2);
+  EXPECT_EQ(parse_ok({"--mem=2T"}).mem_per_node_mb, 2 * 1024 * 1024);
+  EXPECT_EQ(parse_ok({"--mem-per-cpu=2GB"}).mem_per_cpu_mb, 2048);
+  EXPECT_EQ(parse_ok({"--mem=0"}).mem_per_node_mb, 0);
+  EXPECT_TRUE(parse_ok({"--mem=4G"}).warnings.empty());
+  EXPECT_EQ(parse_error({"--mem=lots"}), "--mem=lots: expected a size such as 500M, 4G or 4000 (MiB)");
+  EXPECT_EQ(parse_error({"--mem=4X"}), "--mem=4X: unknown unit \"X\" (K, M, G or T)");
+  EXPECT_EQ(parse_error({"--mem-per-cpu=99999999999T"}), "--mem-per-cpu=99999999999T: too large");
 }
 
 TEST(SubmitOptions, BadValuesNameOptionAndValue) {
@@ -112,7 +120,6 @@ TEST(SubmitOptions, SlurmScriptOptions) {
   EXPECT_EQ(o.warnings, (std::vector<std::string>{
                             "--mail-type=END,FAIL ignored: no job mail is sent yet",
                             "--mail-user=a@b.c ignored: no job mail is sent yet",
-                            "--mem-per-cpu=2G ignored: memory is not scheduled yet",
                             "--exclusive ignored: whole nodes are not reserved yet: the job gets "
                             "the cores it asks for"}));
 }
@@ -177,7 +184,11 @@ TEST(SubmitOptions, OverlayKeepsUnsetFields) {
   EXPECT_EQ(base.partition, "batch");
   EXPECT_EQ(base.ntasks, 8);
   EXPECT_EQ(base.hold, true);
-  EXPECT_EQ(base.warnings.size(), 1u);
+  EXPECT_EQ(base.mem_per_node_mb, 1024);
+  // --mem-per-cpu on the command line replaces a script's --mem.
+  base.overlay(parse_ok({"--mem-per-cpu=100"}));
+  EXPECT_FALSE(base.mem_per_node_mb.has_value());
+  EXPECT_EQ(base.mem_per_cpu_mb, 100);
 }
 
 TEST(SubmitCommandLine, ScriptAndItsArguments) {

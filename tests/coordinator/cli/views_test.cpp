@@ -28,8 +28,8 @@ TEST_F(Views, TimesAndSpans) {
 
 TEST_F(Views, StateCodesAreSlurms) {
   const std::vector<std::string> expected = {"PD", "H",  "BL", "R",  "CG", "CD",
-                                             "F",  "CA", "TO", "PR", "RQ", "NF"};
-  for (int s = 0; s <= static_cast<int>(JobState::kNodeFail); ++s) {
+                                             "F",  "CA", "TO", "PR", "RQ", "NF", "OOM"};
+  for (int s = 0; s <= static_cast<int>(kLastJobState); ++s) {
     EXPECT_EQ(state_code(static_cast<JobState>(s)), expected[static_cast<std::size_t>(s)]);
   }
   EXPECT_EQ(state_name(JobState::kNodeFail), "NODE_FAIL");

@@ -86,7 +86,7 @@ TEST(ScheduleRecordJson, OutOfRangeNodeStillValidJson) {
 }
 
 TEST(ScheduleRecordJson, RoundTripsEveryState) {
-  for (int s = 0; s <= static_cast<int>(JobState::kNodeFail); ++s) {
+  for (int s = 0; s <= static_cast<int>(kLastJobState); ++s) {
     ScheduleRecord r = sample();
     r.state = static_cast<JobState>(s);
     const auto j = nlohmann::json::parse(schedule_record_json(r, two_nodes()));

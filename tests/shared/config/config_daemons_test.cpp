@@ -34,6 +34,9 @@ spool_dir = "/tmp/spool"
 heartbeat_interval = "10s"
 kill_grace = 5
 allow_root_jobs = true
+cgroups = "v1"
+require_enforcement = true
+cgroup_subtree = "site/cn01"
 )");
   EXPECT_EQ(c.coordinator.listen_agents, "tcp://0.0.0.0:7000");
   EXPECT_EQ(c.coordinator.listen_clients, "ipc:///tmp/fw.sock");
@@ -46,9 +49,19 @@ allow_root_jobs = true
   EXPECT_EQ(c.agent.heartbeat_interval, Duration::seconds(10));
   EXPECT_EQ(c.agent.kill_grace, Duration::seconds(5));
   EXPECT_TRUE(c.agent.allow_root_jobs);
+  EXPECT_EQ(c.agent.cgroups, "v1");
+  EXPECT_TRUE(c.agent.require_enforcement);
+  EXPECT_EQ(c.agent.cgroup_subtree, "site/cn01");
+  EXPECT_EQ(parse_ok("").agent.cgroups, "auto");
 }
 
 TEST(ConfigDaemons, ErrorsNameTheKeyAndValue) {
+  EXPECT_CONTAINS(parse_error("[agent]\ncgroups = \"v3\"\n"), "agent.cgroups");
+  EXPECT_CONTAINS(parse_error("[agent]\ncgroups = \"v3\"\n"), "\"v3\" is not one of auto, v2, v1, off");
+  EXPECT_CONTAINS(parse_error("[agent]\ncgroups = \"off\"\nrequire_enforcement = true\n"),
+                  "agent.require_enforcement");
+  EXPECT_CONTAINS(parse_error("[agent]\ncgroup_subtree = \"../etc\"\n"), "agent.cgroup_subtree");
+  EXPECT_CONTAINS(parse_error("[agent]\ncgroup_subtree = \"/abs\"\n"), "agent.cgroup_subtree");
   EXPECT_CONTAINS(parse_error("[coordinator]\nlisten_agents = \"localhost:1\"\n"),
                   "coordinator.listen_agents");
   EXPECT_CONTAINS(parse_error("[coordinator]\nlisten_agents = \"localhost:1\"\n"), "localhost:1");

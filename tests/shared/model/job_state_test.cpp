@@ -14,7 +14,8 @@ using S = JobState;
 
 const std::vector<S> kAll = {S::kPending,   S::kHeld,      S::kBlocked, S::kRunning,
                              S::kCompleting, S::kCompleted, S::kFailed,  S::kCancelled,
-                             S::kTimeout,   S::kPreempted, S::kRequeued, S::kNodeFail};
+                             S::kTimeout,   S::kPreempted, S::kRequeued, S::kNodeFail,
+                             S::kOutOfMemory};
 
 // The whole legal-move table, written out independently of the implementation.
 const std::set<std::pair<S, S>> kLegal = {
@@ -30,6 +31,7 @@ const std::set<std::pair<S, S>> kLegal = {
     {S::kCompleting, S::kCompleted}, {S::kCompleting, S::kFailed},
     {S::kCompleting, S::kCancelled}, {S::kCompleting, S::kTimeout},
     {S::kCompleting, S::kNodeFail},  {S::kRequeued, S::kPending},
+    {S::kRunning, S::kOutOfMemory},  {S::kCompleting, S::kOutOfMemory},
     {S::kRequeued, S::kHeld},        {S::kRequeued, S::kCancelled},
 };
 
@@ -78,7 +80,7 @@ TEST(JobState, IllegalMovesAreRejectedWithBothStatesNamed) {
 
 TEST(JobState, TerminalStatesNeverMove) {
   const std::set<S> terminal = {S::kCompleted, S::kFailed,    S::kCancelled,
-                                S::kTimeout,   S::kPreempted, S::kNodeFail};
+                                S::kTimeout,   S::kPreempted, S::kNodeFail, S::kOutOfMemory};
   for (S st : kAll) {
     EXPECT_EQ(is_terminal(st), terminal.contains(st)) << to_string(st);
     if (!is_terminal(st)) continue;
@@ -105,6 +107,7 @@ TEST(JobState, StringRoundTrip) {
   EXPECT_EQ(to_string(S::kPending), "pending");
   EXPECT_EQ(to_string(S::kCancelled), "cancelled");
   EXPECT_EQ(to_string(S::kNodeFail), "node_fail");
+  EXPECT_EQ(to_string(S::kOutOfMemory), "oom");
   EXPECT_EQ(to_string(S::kCompleting), "completing");
 }
 

@@ -129,7 +129,9 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // came with Slurm scripts (issue 10)
                                              "ntasks", "cpus_per_task", "ntasks_per_node", "comment",
                                              "open_append", "dependencies", "dependency_any",
-                                             "kill_on_invalid_dep", "nice", "begin"};
+                                             "kill_on_invalid_dep", "nice", "begin",
+                                             "mem_per_node_mb", "mem_per_cpu_mb",
+                                             "peak_memory_bytes", "cpu_time_ms"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

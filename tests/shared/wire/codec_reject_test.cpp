@@ -202,7 +202,7 @@ TEST(WireReject, EveryPrefixOfEveryFrameIsAnError) {
 }
 
 TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
-  const std::set<std::string> optional = {"exit_code", "signal", "reason"};
+  const std::set<std::string> optional = {"exit_code", "signal", "reason", "peak_memory_bytes", "cpu_time_ms"};
   int checked = 0;
   for (const Message& m : testing::sample_messages()) {
     const std::string frame = encode(m);
@@ -223,7 +223,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "ntasks" || key == "cpus_per_task" || key == "ntasks_per_node" ||
           key == "comment" || key == "open_append" || key == "node_cores" ||
           key == "dependencies" || key == "dependency_any" || key == "kill_on_invalid_dep" ||
-          key == "nice" || key == "begin";
+          key == "nice" || key == "begin" || key == "mem_per_node_mb" || key == "mem_per_cpu_mb" ||
+          key == "memory_limit_bytes";
       const bool optional_here =
           paging || identity || fence || slurm_script_keys || (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {

@@ -57,7 +57,7 @@ TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
 }
 
 TEST(WireRoundTrip, EveryJobStateRoundTripsByName) {
-  for (int s = 0; s <= static_cast<int>(JobState::kNodeFail); ++s) {
+  for (int s = 0; s <= static_cast<int>(kLastJobState); ++s) {
     JobStatusUpdate m = testing::sample_status(false);
     m.state = static_cast<JobState>(s);
     auto back = decode(encode(m));

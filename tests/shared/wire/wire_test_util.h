@@ -35,7 +35,8 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
          a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid &&
          a.tasks == b.tasks && a.comment == b.comment && a.dependencies == b.dependencies &&
          a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
-         a.nice == b.nice && a.begin == b.begin;
+         a.nice == b.nice && a.begin == b.begin && a.memory_per_node_mb == b.memory_per_node_mb &&
+         a.memory_per_cpu_mb == b.memory_per_cpu_mb;
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
@@ -84,6 +85,8 @@ inline JobStatusUpdate sample_status(bool with_optionals) {
     m.exit_code = -3;
     m.signal = 9;
     m.reason = "launch failed on node node-002: working directory /x: No such file or directory";
+    m.peak_memory_bytes = 123456789;
+    m.cpu_time_ms = 4567;
   }
   m.time = Time::from_seconds(1'700'000'456);
   return m;
@@ -110,6 +113,7 @@ inline LaunchJob sample_launch() {
   m.restarts = 2;
   m.tasks = TaskLayout{6, 1, 3};
   m.node_cores = {6, 6};
+  m.memory_limit_bytes = std::int64_t{6} << 30;
   m.uid = 1001;
   m.gid = 100;
   return m;
@@ -138,6 +142,7 @@ inline SubmitRequest sample_submit() {
   m.spec.kill_on_invalid_dep = true;
   m.spec.nice = 50;
   m.spec.begin = Time::from_seconds(1'800'000'000);
+  m.spec.memory_per_cpu_mb = 2048;
   m.spec.uid = 1001;
   m.spec.gid = 100;
   m.program.script = "";
