@@ -132,6 +132,7 @@ void AgentService::send_register(Time now) {
   wire::AgentRegister r;
   r.node = node_name();
   r.agent_version = options_.version;
+  r.enforcement = cgroups_->description();
   r.topology = node_.topology;
   for (const auto& [id, j] : jobs_) {
     r.running.push_back({JobId(id), j.cores, j.gpus, j.supervisor.start(), j.supervisor.pid()});

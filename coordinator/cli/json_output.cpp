@@ -86,6 +86,7 @@ json to_json(const wire::NodeView& n) {
       {"memory_mb", n.memory_mb},
       {"last_heartbeat", opt_time(n.last_heartbeat)},
       {"reason", n.reason},
+      {"enforcement", n.enforcement},
       {"jobs", ids(n.jobs)},
   };
 }

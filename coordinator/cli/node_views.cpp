@@ -41,6 +41,7 @@ std::string render_node_detail(const wire::NodeView& n) {
   line("GPUs", used_of_total(n.gpus_used, n.gpus) + " allocated" +
                    (n.gpu_types.empty() ? "" : " (" + join(n.gpu_types, ",") + ")"));
   line("MemoryMB", std::to_string(n.memory_mb));
+  line("Enforcement", n.enforcement.empty() ? "unknown (agent too old to say)" : n.enforcement);
   line("LastHeartbeat", n.last_heartbeat ? format_local_time(*n.last_heartbeat) : "never");
   line("Jobs", n.jobs.empty() ? "(none)" : join(job_ids(n.jobs), ","));
   return out;

@@ -134,6 +134,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     log_event(LogLevel::kWarning, "node_drained", {{"node", n->name}, {"reason", n->reason}});
   }
   n->agent_version = m.agent_version;
+  n->enforcement = m.enforcement;
   registry_.heard(*n, now, mono(now));
   n->release_jobs_at.reset();  // back before its lease ran out: reconciled below instead
   scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));

@@ -71,6 +71,7 @@ wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
   v.last_heartbeat = n.last_heard;
   v.reason = n.reason;
   v.jobs = jobs_on_node;
+  v.enforcement = n.enforcement;
   for (PartitionIndex p : ns.partitions) v.partitions.push_back(cluster.partition(p).name);
   if (n.liveness != NodeLiveness::kUp) {
     v.state = "down";

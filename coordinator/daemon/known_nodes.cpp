@@ -8,7 +8,7 @@ namespace fairway::daemon {
 // validates topologies, and hex keeps the record plain text in the store's meta table.
 std::string known_node_record(const NodeTopology& topology) {
   static constexpr char kHex[] = "0123456789abcdef";
-  const std::string frame = wire::encode(wire::AgentRegister{topology.name, "", topology, {}});
+  const std::string frame = wire::encode(wire::AgentRegister{topology.name, "", topology, {}, ""});
   std::string out;
   out.reserve(frame.size() * 2);
   for (unsigned char c : frame) {

@@ -30,6 +30,7 @@ struct NodeEntry {
   // only from this instant on, when its agent has surely stopped them (lease + kill grace).
   std::optional<Time> release_jobs_at;
   std::string agent_version;
+  std::string enforcement;  // AgentRegister::enforcement
 };
 
 class NodeRegistry {

@@ -39,9 +39,10 @@ void put_topology(Packer& pk, const NodeTopology& t) {
 }
 
 void encode_payload(Packer& pk, const AgentRegister& m) {
-  pk.pack_map(4);
+  pk.pack_map(5);
   put_kv(pk, "node", std::string_view(m.node));
   put_kv(pk, "agent_version", std::string_view(m.agent_version));
+  put_kv(pk, "enforcement", std::string_view(m.enforcement));
   put(pk, std::string_view("topology"));
   put_topology(pk, m.topology);
   put(pk, std::string_view("running"));
@@ -242,6 +243,7 @@ AgentRegister read_agent_register(MapReader& r) {
   AgentRegister m;
   m.node = r.str("node");
   m.agent_version = r.str("agent_version");
+  m.enforcement = r.opt_str("enforcement");
   m.topology = read_topology(r.map("topology"));
   const auto running = r.list("running");
   m.running.reserve(running.size());

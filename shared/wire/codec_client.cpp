@@ -171,7 +171,7 @@ JobView read_job_view(MapReader& r) {
 // ---- NodeView
 
 void put_node_view(Packer& pk, const NodeView& n) {
-  pk.pack_map(13 + (n.last_heartbeat ? 1 : 0));
+  pk.pack_map(13 + (n.last_heartbeat ? 1 : 0) + (n.enforcement.empty() ? 0 : 1));
   put_kv(pk, "name", std::string_view(n.name));
   put_kv(pk, "state", std::string_view(n.state));
   put_kv(pk, "partitions", n.partitions);
@@ -186,6 +186,7 @@ void put_node_view(Packer& pk, const NodeView& n) {
   put_opt_time(pk, "last_heartbeat", n.last_heartbeat);
   put_kv(pk, "reason", std::string_view(n.reason));
   put_kv(pk, "jobs", n.jobs);
+  if (!n.enforcement.empty()) put_kv(pk, "enforcement", std::string_view(n.enforcement));
 }
 
 NodeView read_node_view(MapReader& r) {
@@ -204,6 +205,7 @@ NodeView read_node_view(MapReader& r) {
   n.last_heartbeat = read_opt_time(r, "last_heartbeat");
   n.reason = r.str("reason");
   n.jobs = read_job_ids(r, "jobs");
+  n.enforcement = r.opt_str("enforcement");
   return n;
 }
 

@@ -65,6 +65,9 @@ struct AgentRegister {
   std::string agent_version;
   NodeTopology topology;  // NodeTopology has no operator==; compare with equal() in tests
   std::vector<RunningJob> running;
+  // How the node holds jobs to what they were given: "cgroup v2 (...)", "cgroup v1
+  // (...)", or "affinity only: why". Empty from agents that predate it.
+  std::string enforcement;
 };
 
 // Agent -> coordinator, periodically; seq lets the coordinator spot gaps and restarts.
@@ -291,6 +294,7 @@ struct NodeView {
   std::optional<Time> last_heartbeat;
   std::string reason;      // why it is down or drained
   std::vector<JobId> jobs;  // running on it
+  std::string enforcement;  // as its agent registered it (AgentRegister::enforcement)
   bool operator==(const NodeView&) const = default;
 };
 

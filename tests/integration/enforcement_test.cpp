@@ -33,7 +33,10 @@ TEST_F(Cluster, CgroupsHoldJobsToTheirMemoryAndCores) {
   if (agent_log.find("enforcement=\"cgroup") == std::string::npos) {
     GTEST_SKIP() << "no cgroups for the agent here: " << agent_log;
   }
+  EXPECT_EQ(nodes().at(0).enforcement.rfind("cgroup v", 0), 0u) << nodes().at(0).enforcement;
   std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"show", "node", "host"}, out), 0) << out;
+  EXPECT_NE(out.find("Enforcement: cgroup v"), std::string::npos) << out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--mem=64M", "--wrap",
                                   "dd if=/dev/zero of=/dev/null bs=512M count=1"}, out), 0) << out;
   const JobId hog(std::stoull(out));

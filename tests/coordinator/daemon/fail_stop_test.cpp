@@ -54,7 +54,7 @@ class FailStop : public ::testing::Test {
     return std::nullopt;
   }
   void register_n1() {
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}};
+    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""};
     service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
   }
   JobId submit_pending() {

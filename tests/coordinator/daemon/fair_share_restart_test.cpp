@@ -36,7 +36,7 @@ class FairShareRestart : public ::testing::Test {
     auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
     ASSERT_TRUE(s) << s.error().message;
     service_ = std::move(*s);
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 8), {}};
+    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 8), {}, ""};
     service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
     (void)service_->end_turn(t_, false);
   }

@@ -31,7 +31,7 @@ TEST(MonotonicTimeouts, AWallClockStepDoesNotMarkNodesDownButSilenceDoes) {
     (void)svc.end_turn(wall);
   };
   svc.set_monotonic(mono);
-  svc.on_agent_frame("n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}}), wall, "n1");
+  svc.on_agent_frame("n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""}), wall, "n1");
   (void)svc.end_turn(wall);
   ASSERT_EQ(svc.nodes().find("n1")->liveness, NodeLiveness::kUp);
 

@@ -67,7 +67,7 @@ class ReadOnlyStore : public ::testing::Test {
 
 TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) {
   open();
-  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}});
+  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""});
   auto replies = client(request(4));  // starts on n1
   ASSERT_FALSE(replies.empty());
   const JobId running = std::get<wire::SubmitReply>(replies.front()).job;
@@ -100,7 +100,7 @@ TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) 
 
   // The agent re-registers; its report that the job ended is neither applied nor
   // acknowledged, so the agent keeps it for later.
-  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}});
+  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}, ""});
   wire::JobStatusUpdate done;
   done.node = "n1";
   done.seq = 7;
@@ -120,7 +120,7 @@ TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) 
 
   // Reopened normally, the report the agent resends is applied and acknowledged.
   open();
-  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}});
+  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}, ""});
   replies = agent(done);
   bool acked = false;
   for (const auto& m : replies) acked = acked || std::holds_alternative<wire::Ack>(m);

@@ -30,7 +30,7 @@ TEST(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeo
   {
     auto s = CoordinatorService::open(*config, t, std::make_unique<RootOnly>());
     ASSERT_TRUE(s) << s.error().message;
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}};
+    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""};
     (*s)->on_agent_frame("n1", wire::encode(reg), t, "n1");
     wire::SubmitRequest r;
     r.program.argv = {"true"};

@@ -24,7 +24,7 @@ inline bool equal(const NodeTopology& a, const NodeTopology& b) {
 
 inline bool equal(const AgentRegister& a, const AgentRegister& b) {
   return a.node == b.node && a.agent_version == b.agent_version &&
-         equal(a.topology, b.topology) && a.running == b.running;
+         equal(a.topology, b.topology) && a.running == b.running && a.enforcement == b.enforcement;
 }
 
 // id and submit_time are not sent (the coordinator assigns them), so they are not compared.
@@ -60,6 +60,7 @@ inline AgentRegister sample_agent_register() {
   AgentRegister m;
   m.node = "gpu-node-07";
   m.agent_version = "0.1.0+g1234abc";
+  m.enforcement = "cgroup v1 (cpuset memory devices cpuacct)";
   m.topology = NodeTopology::uniform("gpu-node-07", 2, 24, 2, "a100", 2);
   m.topology.sockets[1].cores = 20;  // deliberately non-uniform
   m.topology.memory_mb = 512 * 1024;
