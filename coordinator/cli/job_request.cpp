@@ -148,6 +148,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   }
   options.overlay(cmd.options);
   out.warnings = options.warnings;
+  out.wait = options.wait.value_or(false);
 
   auto resources = map_resources(options);
   if (!resources) return std::unexpected(resources.error());

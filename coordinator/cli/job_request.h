@@ -27,6 +27,7 @@ struct SubmitContext {
 struct BuiltSubmission {
   wire::SubmitRequest request;
   std::vector<std::string> warnings;  // for stderr
+  bool wait = false;                  // -W/--wait, from the command line or a directive
 };
 
 // Without -N: cores = ntasks x cpus-per-task spread freely (nodes = 0), GPUs in total.

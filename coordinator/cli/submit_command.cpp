@@ -5,12 +5,16 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <thread>
+
+#include "coordinator/cli/text_format.h"
 
 extern char** environ;
 
@@ -109,7 +113,47 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   } else {
     io.out << "Submitted batch job " << ok->job.value() << "\n";
   }
-  return kExitOk;
+  if (!built->wait) return kExitOk;
+  io.out.flush();
+  return wait_for_job(ok->job, transport, io);
+}
+
+int wait_for_job(JobId job, const Transport& transport, const Output& io,
+                 std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause) {
+  wire::JobQuery q;
+  q.jobs = {job};
+  q.include_finished = true;
+  std::chrono::milliseconds pause = first_pause;
+  int unreachable = 0;
+  while (true) {
+    auto reply = transport(q);
+    const auto* r = reply ? std::get_if<wire::JobQueryReply>(&*reply) : nullptr;
+    if (r == nullptr) {
+      // The coordinator restarting is no reason to give up on a job it keeps.
+      if (++unreachable >= 30) {
+        return report_error(io, "lost the coordinator while waiting for job " + std::to_string(job.value()) +
+                                    (reply ? std::string() : ": " + reply.error().message),
+                            kExitFailure);
+      }
+    } else if (r->jobs.empty()) {
+      return report_error(io, "job " + std::to_string(job.value()) + " is no longer known", kExitFailure);
+    } else if (const wire::JobView& v = r->jobs.front(); is_terminal(v.state)) {
+      if (v.state == JobState::kCompleted) return kExitOk;
+      const std::string how = v.exit_code ? " (exit code " + std::to_string(*v.exit_code) + ")"
+                              : v.signal  ? " (signal " + std::to_string(*v.signal) + ")"
+                                          : std::string();
+      io.err << "fairway: job " << job.value() << " ended " << state_name(v.state) << how << "\n";
+      // sbatch --wait exits with the job's own code where there is one.
+      if (v.state == JobState::kFailed && v.exit_code && *v.exit_code > 0 && *v.exit_code < 256) {
+        return *v.exit_code;
+      }
+      return kExitFailure;
+    } else {
+      unreachable = 0;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, longest_pause);
+  }
 }
 
 }  // namespace fairway::cli

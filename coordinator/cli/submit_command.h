@@ -3,6 +3,7 @@
 // environment; not thread-safe (getpwuid).
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "coordinator/cli/commands.h"
@@ -22,5 +23,12 @@ Result<std::string> random_client_token();
 // the coordinator exits 1. Prints "Submitted batch job N", or "N" with --parsable.
 int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,
                const Output& io);
+
+// -W/--wait: polls the job (backing off from `first_pause` to `longest_pause`) until it
+// ends; 0 when it completed, its exit code when it failed with one, else 1 with a line on
+// stderr naming how it ended.
+int wait_for_job(JobId job, const Transport& transport, const Output& io,
+                 std::chrono::milliseconds first_pause = std::chrono::milliseconds(100),
+                 std::chrono::milliseconds longest_pause = std::chrono::seconds(2));
 
 }  // namespace fairway::cli

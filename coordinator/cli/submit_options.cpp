@@ -13,7 +13,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -62,6 +62,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kMem, '\0', "mem", Value::kRequired, false},
     {Opt::kMemPerCpu, '\0', "mem-per-cpu", Value::kRequired, false},
     {Opt::kComment, '\0', "comment", Value::kRequired, false},
+    {Opt::kWait, 'W', "wait", Value::kNone, false},
     {Opt::kOpenMode, '\0', "open-mode", Value::kRequired, false},
     {Opt::kExport, '\0', "export", Value::kRequired, false},
     {Opt::kDependency, 'd', "dependency", Value::kRequired, false},
@@ -106,7 +107,6 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kRefused, '\0', "uid", Value::kRequired, false, "jobs run as the user who submits them"},
     {Opt::kRefused, '\0', "gid", Value::kRequired, false, "jobs run with the submitter's group"},
     {Opt::kRefused, '\0', "deadline", Value::kRequired, false, "deadlines are not supported yet"},
-    {Opt::kRefused, 'W', "wait", Value::kNone, false, "waiting for the job is not supported yet"},
     {Opt::kRefused, '\0', "test-only", Value::kNone, false, "test-only is not supported yet"},
     {Opt::kWrap, '\0', "wrap", Value::kRequired, true},
     {Opt::kParsable, '\0', "parsable", Value::kNone, true},
@@ -283,6 +283,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
+    case Opt::kWait: o.wait = true; return ok_status();
     case Opt::kOpenMode:
       if (value != "append" && value != "truncate") {
         return invalid_argument("--open-mode=" + std::string(value) + ": expected append or truncate");
@@ -399,6 +400,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(kill_on_invalid_dep, over.kill_on_invalid_dep);
   take(begin, over.begin);
   take(nice, over.nice);
+  take(wait, over.wait);
   // --mem and --mem-per-cpu exclude each other: the later source's choice wins whole.
   if (over.mem_per_node_mb || over.mem_per_cpu_mb) {
     mem_per_node_mb = over.mem_per_node_mb;
@@ -483,6 +485,7 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
       --export=ALL|NONE|[ALL,]VAR[=VALUE],...        -b, --begin=TIME
   -d, --dependency=after|afterany|afterok|afternotok:ID[:ID...][,|?...] or singleton
       --kill-on-invalid-dep=yes|no                    --nice[=N]
+  -W, --wait                wait for the job to end; exit with its exit code
       --mem=SIZE | --mem-per-cpu=SIZE  the job's memory limit on each node (500M, 4G;
                             enforced by its cgroup, not yet reserved by the scheduler)
 Accepted with a warning (not done yet): --mem-per-gpu,

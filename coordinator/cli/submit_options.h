@@ -36,6 +36,7 @@ struct SubmitOptions {
   std::optional<bool> kill_on_invalid_dep;
   std::optional<std::string> begin;         // --begin as written; resolved against the clock later
   std::optional<std::int32_t> nice;
+  std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
   std::optional<std::int64_t> mem_per_node_mb, mem_per_cpu_mb;  // --mem, --mem-per-cpu (MiB)
   std::vector<std::string> warnings;  // accepted but ignored options, for stderr
 

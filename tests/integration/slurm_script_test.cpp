@@ -107,6 +107,11 @@ sleep 1
   EXPECT_EQ(s->state, JobState::kPending);
   EXPECT_EQ(s->reasons, std::vector<std::string>{"DependencyNeverSatisfied"});
 
+  // --wait returns when the job ends, with its exit code.
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-W", "-D", dir_, "--wrap", "sleep 0.3; exit 5"}, out), 5) << out;
+  EXPECT_NE(out.find("ended FAILED (exit code 5)"), std::string::npos) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "--wait", "-D", dir_, "--wrap", "true"}, out), 0) << out;
+
   // A dependency on a job that never existed, and a negative nice from a user, are refused.
   EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", dir_, "-d", "afterany:999999", "--wrap", "true"}, out), 1);
   EXPECT_NE(out.find("--dependency names job 999999, which does not exist"), std::string::npos) << out;

@@ -52,6 +52,47 @@ TEST_F(Submit, ScriptFromDiskIsSentAndReported) {
   EXPECT_EQ(sent[0].client_token, "tok-1");
 }
 
+// --wait (here from a directive) polls until the job ends and exits as the job did.
+TEST_F(Submit, WaitPollsUntilTheJobEndsAndExitsWithItsCode) {
+  std::vector<JobState> states = {JobState::kPending, JobState::kRunning, JobState::kFailed};
+  std::size_t polls = 0;
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    if (std::holds_alternative<wire::SubmitRequest>(m)) return wire::SubmitReply{JobId(78)};
+    const auto& q = std::get<wire::JobQuery>(m);
+    EXPECT_EQ(q.jobs, std::vector<JobId>{JobId(78)});
+    EXPECT_TRUE(q.include_finished);
+    if (polls == 1) {
+      ++polls;
+      return make_error(ErrorCode::kIo, "no reply");  // a coordinator restart is waited out
+    }
+    wire::JobQueryReply r;
+    wire::JobView v;
+    v.id = JobId(78);
+    v.state = states[std::min(polls, states.size() - 1)];
+    if (v.state == JobState::kFailed) v.exit_code = 3;
+    r.jobs.push_back(v);
+    ++polls;
+    return r;
+  };
+  const std::string script = dir.write("w.sh", "#!/bin/sh\n#SBATCH --wait\nexit 3\n");
+  EXPECT_EQ(run_submit(command({script}), context(), t, io), 3);
+  EXPECT_EQ(out.str(), "Submitted batch job 78\n");
+  EXPECT_EQ(err.str(), "fairway: job 78 ended FAILED (exit code 3)\n");
+  EXPECT_GE(polls, 3u);
+
+  // Direct: a completed job is 0, a timeout 1.
+  for (const auto& [state, code] : {std::pair{JobState::kCompleted, kExitOk}, std::pair{JobState::kTimeout, kExitFailure}}) {
+    const Transport done = [state](const wire::Message&) -> Result<wire::Message> {
+      wire::JobQueryReply r;
+      wire::JobView v;
+      v.state = state;
+      r.jobs.push_back(v);
+      return r;
+    };
+    EXPECT_EQ(wait_for_job(JobId(1), done, io, std::chrono::milliseconds(1), std::chrono::milliseconds(1)), code);
+  }
+}
+
 TEST_F(Submit, ParsableAndRetryWithTheSameToken) {
   timeouts_left = 1;
   EXPECT_EQ(run_submit(command({"--parsable", "--wrap", "true"}), context(), transport(), io),
