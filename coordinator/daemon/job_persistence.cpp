@@ -71,6 +71,8 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
     s.signal = t->second.signal;
     s.reason = t->second.reason;
     s.requeue_count = t->second.requeue_count;
+    s.peak_memory_bytes = t->second.peak_memory_bytes;
+    s.cpu_time_ms = t->second.cpu_time_ms;
   }
   return s;
 }

@@ -33,6 +33,8 @@ Status bind_mutable_columns(SqliteStatement& stmt, const StoredJob& job,
   if (s) s = bind_optional(stmt, kSignal + 1, job.signal);
   if (s) s = stmt.bind_text(kReason + 1, job.reason);
   if (s) s = stmt.bind_int64(kRequeueCount + 1, job.requeue_count);
+  if (s) s = bind_optional(stmt, kPeakMemory + 1, job.peak_memory_bytes);
+  if (s) s = bind_optional(stmt, kCpuTime + 1, job.cpu_time_ms);
   return s;
 }
 
@@ -110,6 +112,8 @@ Result<StoredJob> read_job_row(const SqliteStatement& stmt) {
   FAIRWAY_TRY_ASSIGN(signal, r.optional_integer(kSignal, "signal", kInt32Min, kInt32Max));
   FAIRWAY_TRY_ASSIGN(reason, r.text(kReason, "reason", false));
   FAIRWAY_TRY_ASSIGN(requeues, r.integer(kRequeueCount, "requeue_count", 0, kInt32Max));
+  FAIRWAY_TRY_ASSIGN(peak, r.optional_integer(kPeakMemory, "peak_memory_bytes", 0, kInt64Max));
+  FAIRWAY_TRY_ASSIGN(cpu, r.optional_integer(kCpuTime, "cpu_time_ms", 0, kInt64Max));
 
   auto state = job_state_from_string(state_name);
   if (!state) return r.corrupt("state", "unknown job state '" + state_name + "'");
@@ -128,6 +132,8 @@ Result<StoredJob> read_job_row(const SqliteStatement& stmt) {
   if (signal) job.signal = static_cast<std::int32_t>(*signal);
   job.reason = std::move(reason);
   job.requeue_count = static_cast<std::int32_t>(requeues);
+  job.peak_memory_bytes = peak;
+  job.cpu_time_ms = cpu;
   return job;
 }
 

@@ -13,15 +13,16 @@ namespace fairway::daemon {
 
 inline constexpr std::string_view kInsertJob =
     "INSERT INTO jobs (id, user, client_token, request, state, submit_time, start_time, "
-    "end_time, allocation, exit_code, signal, reason, requeue_count) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    "end_time, allocation, exit_code, signal, reason, requeue_count, peak_memory_bytes, cpu_time_ms) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 inline constexpr std::string_view kUpdateJob =
     "UPDATE jobs SET state = ?5, submit_time = ?6, start_time = ?7, end_time = ?8, "
-    "allocation = ?9, exit_code = ?10, signal = ?11, reason = ?12, requeue_count = ?13 "
-    "WHERE id = ?1";
+    "allocation = ?9, exit_code = ?10, signal = ?11, reason = ?12, requeue_count = ?13, "
+    "peak_memory_bytes = ?14, cpu_time_ms = ?15 WHERE id = ?1";
 inline constexpr std::string_view kSelectJobs =
     "SELECT id, user, client_token, request, state, submit_time, start_time, end_time, "
-    "allocation, exit_code, signal, reason, requeue_count FROM jobs ORDER BY id";
+    "allocation, exit_code, signal, reason, requeue_count, peak_memory_bytes, cpu_time_ms "
+    "FROM jobs ORDER BY id";
 // Column numbers in kSelectJobs; bind indices in kInsertJob/kUpdateJob are these plus one.
 enum JobColumn : int {
   kId,
@@ -37,6 +38,8 @@ enum JobColumn : int {
   kSignal,
   kReason,
   kRequeueCount,
+  kPeakMemory,
+  kCpuTime,
 };
 
 // "job 42", for error messages.

@@ -28,7 +28,9 @@ CREATE TABLE jobs (
   exit_code INTEGER,
   signal INTEGER,
   reason TEXT NOT NULL,
-  requeue_count INTEGER NOT NULL
+  requeue_count INTEGER NOT NULL,
+  peak_memory_bytes INTEGER,
+  cpu_time_ms INTEGER
 );
 CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
 CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
@@ -116,7 +118,19 @@ Status check_schema(SqliteDb& db) {
                           ", newer than version " + std::to_string(kJobStoreSchemaVersion) +
                           " that this coordinator reads; run a newer coordinator");
   }
-  // Versions below the current one get their migrations here once a version 2 exists.
+  // Older files are brought forward in place, in the schema check's transaction: a crash
+  // midway leaves the old version whole.
+  if (*version < 2) {
+    if (auto s = db.exec("ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;"
+                         "ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;",
+                         "add the job usage columns (schema 1 -> 2)");
+        !s) {
+      return s;
+    }
+  }
+  if (*version < kJobStoreSchemaVersion) {
+    return write_meta(db, kMetaSchemaVersion, std::to_string(kJobStoreSchemaVersion));
+  }
   return ok_status();
 }
 

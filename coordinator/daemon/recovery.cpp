@@ -41,6 +41,8 @@ Status CoordinatorService::recover(Time now) {
     t.exit_code = s.exit_code;
     t.signal = s.signal;
     t.requeue_count = s.requeue_count;
+    t.peak_memory_bytes = s.peak_memory_bytes;
+    t.cpu_time_ms = s.cpu_time_ms;
     t.reason = s.reason;
     if (!s.client_token.empty()) by_token_[s.user + '\0' + s.client_token] = s.id;
 

@@ -33,6 +33,7 @@ struct StoredJob {
   std::optional<std::int32_t> exit_code, signal;
   std::string reason;  // why it ended / was requeued, free text
   std::int32_t requeue_count = 0;
+  std::optional<std::int64_t> peak_memory_bytes, cpu_time_ms;  // from its cgroup, once ended
   bool operator==(const StoredJob&) const = default;
 };
 

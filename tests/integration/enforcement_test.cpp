@@ -51,6 +51,16 @@ TEST_F(Cluster, CgroupsHoldJobsToTheirMemoryAndCores) {
   EXPECT_NE(out.find("PeakMemory"), std::string::npos) << out;
   EXPECT_NE(out.find("OOM"), std::string::npos) << out;
 
+  // Accounting keeps it across a coordinator restart (the store's usage columns).
+  coordinator_.stop(SIGTERM);
+  start_coordinator();
+  std::optional<wire::JobView> after;
+  ASSERT_TRUE(eventually([&] { return (after = job(hog)).has_value(); }));
+  EXPECT_EQ(after->state, JobState::kOutOfMemory);
+  EXPECT_EQ(after->peak_memory_bytes, v->peak_memory_bytes);
+  EXPECT_EQ(after->cpu_time_ms, v->cpu_time_ms);
+  ASSERT_TRUE(wait_nodes_up(1));
+
   const std::string affinity = dir_ + "/affinity.txt";
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-n", "1", "--wrap",
                                   "taskset -cp 0-1023 $$ >/dev/null 2>&1; grep Cpus_allowed_list /proc/self/status > " +

@@ -157,5 +157,44 @@ TEST_F(JobStoreOpenTest, ReopeningAnExistingStoreKeepsItsSchema) {
   EXPECT_EQ(version->value_or(""), std::to_string(kJobStoreSchemaVersion));
 }
 
+// A store written by the first release (schema 1, no usage columns) opens, keeps its jobs,
+// and is brought to the current schema in place.
+TEST_F(JobStoreOpenTest, AVersionOneStoreIsMigratedInPlace) {
+  fs::create_directories(state_dir());
+  exec_raw(R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY NOT NULL, user TEXT NOT NULL, client_token TEXT, request BLOB NOT NULL,
+  state TEXT NOT NULL, submit_time INTEGER NOT NULL, start_time INTEGER, end_time INTEGER,
+  allocation TEXT NOT NULL, exit_code INTEGER, signal INTEGER, reason TEXT NOT NULL,
+  requeue_count INTEGER NOT NULL);
+CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
+CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
+CREATE TABLE node_admin (node TEXT PRIMARY KEY NOT NULL, drained INTEGER NOT NULL, reason TEXT NOT NULL) WITHOUT ROWID;
+INSERT INTO meta VALUES ('schema_version', '1'), ('next_job_id', '8');
+INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, '', 0, NULL, '', 0);
+)sql");
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  auto version = store->get_meta("schema_version");
+  ASSERT_TRUE(version);
+  EXPECT_EQ(version->value_or(""), "2");
+  auto jobs = store->load_jobs();
+  ASSERT_TRUE(jobs) << jobs.error().message;
+  ASSERT_EQ(jobs->size(), 1u);
+  EXPECT_EQ((*jobs)[0].id, JobId(7));
+  EXPECT_FALSE((*jobs)[0].peak_memory_bytes.has_value());
+  StoredJob j = (*jobs)[0];
+  j.peak_memory_bytes = 123;
+  j.cpu_time_ms = 456;
+  ASSERT_TRUE(store->update_job(j));  // outside begin(): commits on its own
+  store.reset();
+  auto again = open_store();
+  ASSERT_NE(again, nullptr);
+  auto reloaded = again->load_jobs();
+  ASSERT_TRUE(reloaded);
+  EXPECT_EQ(reloaded->at(0), j);
+}
+
 }  // namespace
 }  // namespace fairway::daemon

@@ -66,6 +66,8 @@ class StoreTest : public ::testing::Test {
     job.signal = 9;
     job.reason = "exit code 3 after node_fail requeue";
     job.requeue_count = 2;
+    job.peak_memory_bytes = std::int64_t{3} << 30;
+    job.cpu_time_ms = 7'200'000;
     return job;
   }
 
