@@ -192,6 +192,23 @@ Result<int> load_device_deny_program(const std::vector<DeviceNumber>& denied) {
   return static_cast<int>(fd);
 }
 
+Status attach_device_program(const std::string& dir, int prog_fd) {
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return make_error(ErrorCode::kIo, "cannot open cgroup " + dir + ": " + errno_text(errno));
+  union bpf_attr attr{};
+  attr.target_fd = static_cast<std::uint32_t>(dir_fd);
+  attr.attach_bpf_fd = static_cast<std::uint32_t>(prog_fd);
+  attr.attach_type = BPF_CGROUP_DEVICE;
+  attr.attach_flags = BPF_F_ALLOW_MULTI;  // with whatever systemd attached above us
+  const long rc = sys_bpf(BPF_PROG_ATTACH, &attr);
+  const int err = errno;
+  ::close(dir_fd);
+  if (rc != 0) {
+    return make_error(ErrorCode::kIo, "cannot attach the device-control program to " + dir + ": " + errno_text(err));
+  }
+  return ok_status();
+}
+
 Result<std::unique_ptr<JobCgroups>> JobCgroups::open(const CgroupOptions& o) {
   std::unique_ptr<JobCgroups> g(new JobCgroups());
   if (o.mode == "off") {
@@ -331,20 +348,9 @@ Result<CgroupAttach> JobCgroups::prepare(const CgroupLimits& limits) {
     if (mode_ == CgroupMode::kV2 && !limits.denied_devices.empty()) {
       auto prog = load_device_deny_program(limits.denied_devices);
       if (!prog) return std::unexpected(prog.error().with_context(who));
-      const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      union bpf_attr attr{};
-      attr.target_fd = static_cast<std::uint32_t>(dir_fd);
-      attr.attach_bpf_fd = static_cast<std::uint32_t>(*prog);
-      attr.attach_type = BPF_CGROUP_DEVICE;
-      attr.attach_flags = BPF_F_ALLOW_MULTI;
-      const long rc = dir_fd < 0 ? -1 : sys_bpf(BPF_PROG_ATTACH, &attr);
-      const int err = errno;
-      if (dir_fd >= 0) ::close(dir_fd);
+      Status attached = attach_device_program(dir, *prog);
       ::close(*prog);
-      if (rc != 0) {
-        return make_error(ErrorCode::kIo, who + "cannot attach the device-control program to " + dir + ": " +
-                                              errno_text(err));
-      }
+      if (!attached) return std::unexpected(attached.error().with_context(who));
     }
     const int fd = ::open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return make_error(ErrorCode::kIo, who + "cannot open " + dir + "/cgroup.procs: " + errno_text(errno));

@@ -90,5 +90,7 @@ class JobCgroups {
 // The eBPF program (cgroup v2 device control) that denies `denied` character devices and
 // allows every other access; a file descriptor, or an error naming what the kernel said.
 Result<int> load_device_deny_program(const std::vector<DeviceNumber>& denied);
+// Attaches such a program to the cgroup directory `dir` (alongside any its ancestors have).
+Status attach_device_program(const std::string& dir, int prog_fd);
 
 }  // namespace fairway::agent

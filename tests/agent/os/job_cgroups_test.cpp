@@ -137,15 +137,9 @@ TEST(CgroupV2Devices, TheDenyProgramRefusesExactlyTheListedDevices) {
   for (unsigned minor : {0u, 1u, 2u}) {
     ASSERT_EQ(::mknod((work / ("d" + std::to_string(minor))).c_str(), S_IFCHR | 0666, makedev(240, minor)), 0);
   }
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  union bpf_attr attr{};
-  attr.target_fd = static_cast<std::uint32_t>(dir_fd);
-  attr.attach_bpf_fd = static_cast<std::uint32_t>(*prog);
-  attr.attach_type = BPF_CGROUP_DEVICE;
-  attr.attach_flags = BPF_F_ALLOW_MULTI;
-  ASSERT_EQ(::syscall(__NR_bpf, BPF_PROG_ATTACH, &attr, sizeof attr), 0) << std::strerror(errno);
-  ::close(dir_fd);
+  auto attached = attach_device_program(dir, *prog);
   ::close(*prog);
+  ASSERT_TRUE(attached) << attached.error().message;
   // A child joins the cgroup and tries each device: errno per minor number through a pipe.
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
