@@ -177,6 +177,10 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   }
   spec.memory_per_node_mb = options.mem_per_node_mb.value_or(0);
   spec.memory_per_cpu_mb = options.mem_per_cpu_mb.value_or(0);
+  spec.exclusive = options.exclusive.value_or(false);
+  spec.only_nodes = options.nodelist.value_or(std::vector<std::string>{});
+  spec.excluded_nodes = options.exclude.value_or(std::vector<std::string>{});
+  spec.constraint = options.constraint.value_or("");
   if (options.begin) {
     auto begin = parse_begin_time(*options.begin, ctx.now);
     if (!begin) return std::unexpected(begin.error());

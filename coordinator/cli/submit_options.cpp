@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "shared/base/duration_format.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -13,7 +14,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kWait, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kExclusive, kNodelist, kExclude, kConstraint, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -38,7 +39,6 @@ struct OptionSpec {
 constexpr std::string_view kNoMemory = "memory per GPU is not supported yet";
 constexpr std::string_view kNoMail = "no job mail is sent yet";
 constexpr std::string_view kNoArrays = "job arrays are not supported yet: submit one job per task";
-constexpr std::string_view kNoNodeChoice = "choosing or excluding nodes is not supported yet";
 
 constexpr OptionSpec kOptions[] = {
     {Opt::kPartition, 'p', "partition", Value::kRequired, false},
@@ -72,8 +72,10 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kWarnIgnored, '\0', "mem-per-gpu", Value::kRequired, false, kNoMemory},
     {Opt::kWarnIgnored, '\0', "mail-type", Value::kRequired, false, kNoMail},
     {Opt::kWarnIgnored, '\0', "mail-user", Value::kRequired, false, kNoMail},
-    {Opt::kWarnIgnored, '\0', "exclusive", Value::kOptional, false,
-     "whole nodes are not reserved yet: the job gets the cores it asks for"},
+    {Opt::kExclusive, '\0', "exclusive", Value::kOptional, false},
+    {Opt::kNodelist, 'w', "nodelist", Value::kRequired, false},
+    {Opt::kExclude, 'x', "exclude", Value::kRequired, false},
+    {Opt::kConstraint, 'C', "constraint", Value::kRequired, false},
     {Opt::kWarnIgnored, '\0', "signal", Value::kRequired, false,
      "no early warning signal is sent yet: only SIGTERM at the time limit"},
     {Opt::kWarnIgnored, '\0', "tmp", Value::kRequired, false, "local disk is not scheduled"},
@@ -98,9 +100,6 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kSilent, '\0', "spread-job", Value::kNone, false},
     {Opt::kSilent, '\0', "use-min-nodes", Value::kNone, false},
     {Opt::kRefused, 'a', "array", Value::kRequired, false, kNoArrays},
-    {Opt::kRefused, 'w', "nodelist", Value::kRequired, false, kNoNodeChoice},
-    {Opt::kRefused, 'x', "exclude", Value::kRequired, false, kNoNodeChoice},
-    {Opt::kRefused, 'C', "constraint", Value::kRequired, false, "node features are not supported yet"},
     {Opt::kRefused, '\0', "reservation", Value::kRequired, false, "named reservations are not supported yet"},
     {Opt::kRefused, 'L', "licenses", Value::kRequired, false, "licenses are not scheduled yet"},
     {Opt::kRefused, 'M', "clusters", Value::kRequired, false, "Fairway schedules one cluster per coordinator"},
@@ -284,6 +283,21 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
     case Opt::kWait: o.wait = true; return ok_status();
+    case Opt::kExclusive:
+      if (!value.empty() && value != "user" && value != "mcs") {
+        return invalid_argument("--exclusive=" + std::string(value) + ": expected no value, user or mcs");
+      }
+      o.exclusive = true;  // user/mcs sharing rules come down to whole nodes here
+      return ok_status();
+    case Opt::kNodelist:
+    case Opt::kExclude: {
+      auto hosts = expand_hostlist(value);
+      if (!hosts) return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " + hosts.error().message);
+      if (hosts->empty()) return invalid_argument("--" + std::string(name) + ": empty node list");
+      (opt == Opt::kNodelist ? o.nodelist : o.exclude) = std::move(*hosts);
+      return ok_status();
+    }
+    case Opt::kConstraint: return set_text(o.constraint);
     case Opt::kOpenMode:
       if (value != "append" && value != "truncate") {
         return invalid_argument("--open-mode=" + std::string(value) + ": expected append or truncate");
@@ -401,6 +415,10 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(begin, over.begin);
   take(nice, over.nice);
   take(wait, over.wait);
+  take(exclusive, over.exclusive);
+  take(nodelist, over.nodelist);
+  take(exclude, over.exclude);
+  take(constraint, over.constraint);
   // --mem and --mem-per-cpu exclude each other: the later source's choice wins whole.
   if (over.mem_per_node_mb || over.mem_per_cpu_mb) {
     mem_per_node_mb = over.mem_per_node_mb;
@@ -488,8 +506,10 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
   -W, --wait                wait for the job to end; exit with its exit code
       --mem=SIZE | --mem-per-cpu=SIZE  the job's memory limit on each node (500M, 4G;
                             enforced by its cgroup, not yet reserved by the scheduler)
+  -w, --nodelist=HOSTLIST    -x, --exclude=HOSTLIST   -C, --constraint=FEAT[&FEAT|...]
+      --exclusive           whole nodes, shared with no other job
 Accepted with a warning (not done yet): --mem-per-gpu,
-  --mail-type, --mail-user, --exclusive, --signal, --tmp, --input. Unknown #SBATCH
+  --mail-type, --mail-user, --signal, --tmp, --input. Unknown #SBATCH
   lines are skipped with a warning; unknown options on the command line are errors.
       --wrap=COMMAND        --parsable                --coordinator=ENDPOINT
       --config=FILE

@@ -37,6 +37,9 @@ struct SubmitOptions {
   std::optional<std::string> begin;         // --begin as written; resolved against the clock later
   std::optional<std::int32_t> nice;
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
+  std::optional<bool> exclusive;
+  std::optional<std::vector<std::string>> nodelist, exclude;  // expanded host lists
+  std::optional<std::string> constraint;
   std::optional<std::int64_t> mem_per_node_mb, mem_per_cpu_mb;  // --mem, --mem-per-cpu (MiB)
   std::vector<std::string> warnings;  // accepted but ignored options, for stderr
 

@@ -146,7 +146,7 @@ std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const
       }
     }
     if (!skipped && free_now && profiles_[p.value()].fits(now, j->spec.time_limit, j->need())) {
-      auto alloc = place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+      auto alloc = place_job(cluster_, *j);
       const bool placed = alloc.has_value();
       if (alloc && maintenance_forbids(*j, *alloc, now)) alloc = place_avoiding_maintenance(*j, now);
       if (alloc) {
@@ -242,7 +242,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
     bool fragmented = false;
     if (free_now && profile.fits(now, limit, need)) {
       std::optional<Allocation> alloc =
-          place_job(cluster_, p, j->spec.resources, j->spec.allow_multi_island);
+          place_job(cluster_, *j);
       if (alloc && maintenance_forbids(*j, *alloc, now)) {
         // Placement chose a node under (or about to be under) maintenance: try the others.
         alloc = place_avoiding_maintenance(*j, now);

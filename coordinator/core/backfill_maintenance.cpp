@@ -105,7 +105,7 @@ std::optional<Allocation> BackfillEngine::place_avoiding_maintenance(const JobRe
     if (w.start >= to || w.end <= now) continue;
     for (NodeIndex n : maintenance_->nodes(w, cluster_)) masked.set_node_up(n, false);
   }
-  return place_job(masked, j.partition, j.spec.resources, j.spec.allow_multi_island);
+  return place_job(masked, j);
 }
 
 Duration BackfillEngine::node_check_span(const JobRecord& j, const Allocation& alloc, Time now) const {

@@ -45,6 +45,9 @@ struct JobRecord {
   std::int64_t bypass_count = 0;  // lower-priority jobs started while this one waited
   // Its --begin or --dependency held it out of the last pass: age restarts once it may run.
   bool deferred = false;
+  // -w/-x/-C: one flag per node of the cluster (node_constraints.h); unset: any node of
+  // its partition. Rebuilt when nodes register after it was made.
+  std::optional<std::vector<char>> allowed_nodes;
 
   // While waiting: the last pass's verdict.
   PriorityBreakdown priority;

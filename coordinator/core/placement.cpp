@@ -20,11 +20,14 @@ std::int32_t usable_gpus(const NodeState& n, const std::string& type) {
   return k;
 }
 
-// Which nodes a placement may use: all of the partition's, or one island's.
+// Which nodes a placement may use: all of the partition's, or one island's, and of those
+// only the ones the job's -w/-x/-C leave it (`allowed`, when it has any).
 struct Scope {
   std::int32_t island = -1;
+  const NodeMask* allowed = nullptr;
   // Looks at the node only when restricted: the unrestricted scans stay off node memory.
   bool admits(const ClusterState& c, NodeIndex n) const {
+    if (allowed != nullptr && (n.value() >= allowed->size() || !(*allowed)[n.value()])) return false;
     return island < 0 || c.node(n).island == island;
   }
 };
@@ -287,8 +290,9 @@ std::optional<Allocation> place_in(const ClusterState& cluster, const PartitionS
 // Island placement for a job that may need several nodes: the island with the least
 // room that holds it (best fit, as for nodes), else across islands when allowed.
 std::optional<Allocation> place_by_island(const ClusterState& cluster, const PartitionState& p,
-                                          const ResourceRequest& r, bool allow_multi_island) {
-  std::optional<Allocation> anywhere = place_in(cluster, p, r, Scope{});
+                                          const ResourceRequest& r, bool allow_multi_island,
+                                          const NodeMask* allowed) {
+  std::optional<Allocation> anywhere = place_in(cluster, p, r, Scope{-1, allowed});
   if (anywhere && anywhere->nodes.size() <= 1) return anywhere;  // one node: one island
   std::vector<std::pair<std::int64_t, std::int32_t>> islands;  // free cores, island
   for (std::int32_t island : p.islands) islands.emplace_back(0, island);
@@ -324,7 +328,7 @@ std::optional<Allocation> place_by_island(const ClusterState& cluster, const Par
         std::find(p.islands.begin(), p.islands.end(), island) - p.islands.begin());
     if (could_ever_hold(capacity[idx])) some_island_could_hold = true;
     if (free < r.total_cores()) continue;
-    if (auto a = place_in(cluster, p, r, Scope{island})) return a;
+    if (auto a = place_in(cluster, p, r, Scope{island, allowed})) return a;
   }
   const bool may_span = p.placement.island_placement == IslandPlacement::kPrefer ||
                         allow_multi_island || !some_island_could_hold;
@@ -335,14 +339,20 @@ std::optional<Allocation> place_by_island(const ClusterState& cluster, const Par
 }  // namespace
 
 std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex partition,
-                                    const ResourceRequest& request, bool allow_multi_island) {
+                                    const ResourceRequest& request, bool allow_multi_island,
+                                    const NodeMask* allowed) {
   const PartitionState& p = cluster.partition(partition);
   if (!p.free.covers({request.total_cores(), request.total_gpus()})) return std::nullopt;
   if (p.islands.size() > 1 && p.placement.island_placement != IslandPlacement::kAny &&
       request.nodes != 1) {
-    return place_by_island(cluster, p, request, allow_multi_island);
+    return place_by_island(cluster, p, request, allow_multi_island, allowed);
   }
-  return place_in(cluster, p, request, Scope{});
+  return place_in(cluster, p, request, Scope{-1, allowed});
+}
+
+std::optional<Allocation> place_job(const ClusterState& cluster, const JobRecord& j) {
+  return place_job(cluster, j.partition, j.spec.resources, j.spec.allow_multi_island,
+                   j.allowed_nodes ? &*j.allowed_nodes : nullptr);
 }
 
 std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const ResourceRequest& r,

@@ -8,6 +8,8 @@
 #include <span>
 
 #include "coordinator/core/cluster_state.h"
+#include "coordinator/core/job_record.h"
+#include "coordinator/core/node_constraints.h"
 #include "coordinator/core/resource_amount.h"
 #include "shared/model/allocation.h"
 #include "shared/model/resources.h"
@@ -20,9 +22,13 @@ namespace fairway {
 // a socket-exclusive node it gets only GPUs whose socket nobody else uses, and other jobs
 // never get fenced cores. `allow_multi_island` (JobSpec::allow_multi_island) lets a job
 // span islands where the partition would have it wait for one.
+// `allowed` (node_constraints.h): only these nodes, for a job with -w/-x/-C.
 std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex partition,
                                     const ResourceRequest& request,
-                                    bool allow_multi_island = false);
+                                    bool allow_multi_island = false,
+                                    const NodeMask* allowed = nullptr);
+// A waiting job as it is: its partition, request, island override and allowed nodes.
+std::optional<Allocation> place_job(const ClusterState& cluster, const JobRecord& job);
 
 // A node-shaped request (request.nodes > 0) on exactly these nodes, now; nullopt when one
 // of them lacks the free cores or GPUs. Lets node-aware backfill start a job on the nodes

@@ -152,6 +152,20 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   if (pc->placement.allocation_unit == AllocationUnit::kNode ||
       (pc->whole_nodes_above_node_size && r.nodes == 0 && r.gpus == 0 && r.cores > node_cores)) {
     spec.resources = whole_node_request(cluster_.partition(pidx), r);
+  } else if (spec.exclusive) {
+    // --exclusive: whole nodes of the partition's largest size, as allocation_unit = node.
+    spec.resources = whole_node_request(cluster_.partition(pidx), r);
+  }
+  std::optional<NodeMask> allowed;
+  if (has_node_constraints(spec)) {
+    auto mask = allowed_nodes(cluster_, pidx, spec, !restoring);
+    if (!mask) return std::unexpected(mask.error().with_context(job));
+    if (!restoring) {
+      if (auto st = fits_on_nodes(cluster_, *mask, spec.resources); !st) {
+        return std::unexpected(st.error().with_context(job));
+      }
+    }
+    allowed = std::move(*mask);
   }
   const std::optional<std::size_t> bin =
       find_node_bin(config_.node_bins, requested_nodes(spec.resources, node_cores));
@@ -204,6 +218,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
 
   JobRecord rec;
   rec.partition = pidx;
+  rec.allowed_nodes = std::move(allowed);
   if (const ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources);
       fp != ResourceAmount{r.total_cores(), r.total_gpus()}) {
     rec.footprint = fp;

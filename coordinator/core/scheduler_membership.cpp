@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "coordinator/core/node_constraints.h"
 #include "coordinator/core/scheduler.h"
 
 namespace fairway {
@@ -30,7 +31,17 @@ Result<NodeIndex> Scheduler::add_node(NodeTopology topology) {
       member_of.push_back(PartitionIndex(static_cast<std::uint32_t>(p)));
     }
   }
-  return cluster_.add_node_later(std::move(topology), member_of);
+  const NodeIndex added = cluster_.add_node_later(std::move(topology), member_of);
+  // A waiting job limited to named nodes or features may be able to use the new one.
+  for (JobRecord* j : waiting_) {
+    if (!j->allowed_nodes) continue;
+    if (auto mask = allowed_nodes(cluster_, j->partition, j->spec, false)) {
+      j->allowed_nodes = std::move(*mask);
+    } else {
+      j->allowed_nodes->resize(cluster_.node_count(), 0);
+    }
+  }
+  return added;
 }
 
 void Scheduler::set_node_up(NodeIndex n, bool up) { cluster_.set_node_up(n, up); }

@@ -64,7 +64,7 @@ void Scheduler::preempt_for_owners(std::span<JobRecord* const> ordered, Time now
     if (pool.empty()) continue;
     // Fits already (a same-tier reservation or the pass's order held it back): stopping
     // someone would gain it nothing.
-    if (place_job(cluster_, owner->partition, owner->spec.resources, owner->spec.allow_multi_island)) continue;
+    if (place_job(cluster_, *owner)) continue;
     auto choice = choose_victims(cluster_, *owner, pool);
     if (!choice) continue;
     planned.push_back(std::move(choice->allocation));
@@ -101,7 +101,7 @@ void Scheduler::preempt_for_owners(std::span<JobRecord* const> ordered, Time now
   // An owner whose victims all went back unstarted has its cores now.
   for (JobRecord* owner : owners) {
     if (owner->state != JobState::kPending || owner->victims_stopping > 0) continue;
-    auto alloc = place_job(cluster_, owner->partition, owner->spec.resources, owner->spec.allow_multi_island);
+    auto alloc = place_job(cluster_, *owner);
     if (!alloc) continue;  // another owner of this pass took them: it retries next pass
     owner->why = {};
     result.started.push_back({owner->spec.id, owner->reserved_start, owner->reserved_at});

@@ -10,7 +10,7 @@ namespace fairway {
 namespace {
 
 std::optional<Allocation> place_owner(const ClusterState& cluster, const JobRecord& owner) {
-  return place_job(cluster, owner.partition, owner.spec.resources, owner.spec.allow_multi_island);
+  return place_job(cluster, owner);
 }
 
 // Releases `pool` in order until the owner fits, then gives back every victim it does

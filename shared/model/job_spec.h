@@ -60,6 +60,13 @@ struct JobSpec {
   // memory limit on each node (its cgroup); not yet a scheduled resource.
   std::int64_t memory_per_node_mb = 0;
   std::int64_t memory_per_cpu_mb = 0;
+  // --exclusive: whole nodes (the partition's largest node size), shared with no one.
+  bool exclusive = false;
+  // -w/--nodelist: only these nodes; -x/--exclude: never these; -C/--constraint: nodes
+  // whose features satisfy "a&b" or "a|b" (one operator; a single feature alone).
+  std::vector<std::string> only_nodes;
+  std::vector<std::string> excluded_nodes;
+  std::string constraint;
   Duration time_limit = Duration::hours(1);
   Time submit_time;
   bool requeue = true;      // may be requeued after preemption or node failure

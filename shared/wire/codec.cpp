@@ -164,7 +164,7 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(21 + kProgramKeys + kLayoutKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
+  pk.pack_map(25 + kProgramKeys + kLayoutKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
               (s.begin ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
@@ -194,6 +194,10 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "nice", s.nice);
   put_kv(pk, "mem_per_node_mb", s.memory_per_node_mb);
   put_kv(pk, "mem_per_cpu_mb", s.memory_per_cpu_mb);
+  put_kv(pk, "exclusive", s.exclusive);
+  put_kv(pk, "only_nodes", s.only_nodes);
+  put_kv(pk, "excluded_nodes", s.excluded_nodes);
+  put_kv(pk, "constraint", std::string_view(s.constraint));
   if (s.begin) put_kv(pk, "begin", s.begin->seconds());
   if (s.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*s.uid));
   if (s.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*s.gid));
@@ -410,6 +414,10 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.kill_on_invalid_dep = r.opt_boolean("kill_on_invalid_dep").value_or(false);
   s.nice = r.opt_i32("nice").value_or(0);
   if (const auto begin = r.opt_i64("begin")) s.begin = Time::from_seconds(*begin);
+  s.exclusive = r.opt_boolean("exclusive").value_or(false);
+  if (r.has("only_nodes")) s.only_nodes = r.str_list("only_nodes");
+  if (r.has("excluded_nodes")) s.excluded_nodes = r.str_list("excluded_nodes");
+  s.constraint = r.opt_str("constraint");
   for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.memory_per_node_mb},
                                    std::pair{"mem_per_cpu_mb", &s.memory_per_cpu_mb}}) {
     *field = r.opt_i64(key).value_or(0);

@@ -119,5 +119,26 @@ sleep 1
   EXPECT_NE(out.find("only root and the admin group may give a negative nice"), std::string::npos) << out;
 }
 
+TEST_F(Cluster, NodelistExcludeAndExclusivePlaceJobsWhereAsked) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  start_agent("kb02", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(2));
+  std::string out;
+  const auto ran_on = [&](const std::vector<std::string>& options) -> std::string {
+    std::vector<std::string> args = {"submit", "--parsable", "-D", dir_};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), {"--wrap", "true"});
+    if (run_cli_as("nobody", args, out) != 0) return "refused: " + out;
+    auto v = wait_state(JobId(std::stoull(out)), terminal);
+    if (!v || v->allocation.empty()) return "-";
+    return v->allocation[0].node + ":" + std::to_string(v->allocation[0].cores.size());
+  };
+  EXPECT_EQ(ran_on({"-w", "kb02"}), "kb02:1");
+  EXPECT_EQ(ran_on({"-x", "kb0[2]"}), "kb01:1");
+  EXPECT_EQ(ran_on({"--exclusive", "-w", "kb01"}), "kb01:28");
+  EXPECT_NE(ran_on({"-w", "kb07"}).find("node 'kb07' is not in partition"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace fairway::integration

@@ -119,16 +119,22 @@ TEST(SubmitOptions, SlurmScriptOptions) {
   EXPECT_EQ(parse_ok({"--nice=-5"}).nice, -5);
   EXPECT_EQ(o.warnings, (std::vector<std::string>{
                             "--mail-type=END,FAIL ignored: no job mail is sent yet",
-                            "--mail-user=a@b.c ignored: no job mail is sent yet",
-                            "--exclusive ignored: whole nodes are not reserved yet: the job gets "
-                            "the cores it asks for"}));
+                            "--mail-user=a@b.c ignored: no job mail is sent yet"}));
+  EXPECT_EQ(o.exclusive, true);
+}
+
+TEST(SubmitOptions, NodeSelection) {
+  SubmitOptions o = parse_ok({"-w", "cn[01-03],gpu7", "--exclude=cn02", "-C", "skylake&ib"});
+  EXPECT_EQ(o.nodelist, (std::vector<std::string>{"cn01", "cn02", "cn03", "gpu7"}));
+  EXPECT_EQ(o.exclude, (std::vector<std::string>{"cn02"}));
+  EXPECT_EQ(o.constraint, "skylake&ib");
+  EXPECT_NE(parse_error({"-w", "cn[3-1]"}).find("--nodelist=cn[3-1]: "), std::string::npos);
+  EXPECT_EQ(parse_error({"--exclusive=maybe"}), "--exclusive=maybe: expected no value, user or mcs");
 }
 
 TEST(SubmitOptions, OptionsThatWouldRunTheJobWronglyAreRefused) {
   EXPECT_EQ(parse_error({"--array=1-10"}),
             "--array: job arrays are not supported yet: submit one job per task");
-  EXPECT_EQ(parse_error({"-w", "cn01"}), "--nodelist: choosing or excluding nodes is not supported yet");
-  EXPECT_EQ(parse_error({"-C", "skylake"}), "--constraint: node features are not supported yet");
   EXPECT_EQ(parse_error({"--uid=0"}), "--uid: jobs run as the user who submits them");
   EXPECT_EQ(parse_error({"--open-mode=sometimes"}),
             "--open-mode=sometimes: expected append or truncate");

@@ -131,7 +131,8 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "open_append", "dependencies", "dependency_any",
                                              "kill_on_invalid_dep", "nice", "begin",
                                              "mem_per_node_mb", "mem_per_cpu_mb",
-                                             "peak_memory_bytes", "cpu_time_ms", "enforcement"};
+                                             "peak_memory_bytes", "cpu_time_ms", "enforcement",
+                                             "exclusive", "only_nodes", "excluded_nodes", "constraint"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

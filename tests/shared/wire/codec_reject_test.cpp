@@ -224,7 +224,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "comment" || key == "open_append" || key == "node_cores" ||
           key == "dependencies" || key == "dependency_any" || key == "kill_on_invalid_dep" ||
           key == "nice" || key == "begin" || key == "mem_per_node_mb" || key == "mem_per_cpu_mb" ||
-          key == "memory_limit_bytes" || key == "enforcement";
+          key == "memory_limit_bytes" || key == "enforcement" || key == "exclusive" ||
+          key == "only_nodes" || key == "excluded_nodes" || key == "constraint";
       const bool optional_here =
           paging || identity || fence || slurm_script_keys || (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {

@@ -36,7 +36,8 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
          a.tasks == b.tasks && a.comment == b.comment && a.dependencies == b.dependencies &&
          a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
          a.nice == b.nice && a.begin == b.begin && a.memory_per_node_mb == b.memory_per_node_mb &&
-         a.memory_per_cpu_mb == b.memory_per_cpu_mb;
+         a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.exclusive == b.exclusive &&
+         a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes && a.constraint == b.constraint;
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
@@ -144,6 +145,10 @@ inline SubmitRequest sample_submit() {
   m.spec.nice = 50;
   m.spec.begin = Time::from_seconds(1'800'000'000);
   m.spec.memory_per_cpu_mb = 2048;
+  m.spec.exclusive = true;
+  m.spec.only_nodes = {"gpu01", "gpu02"};
+  m.spec.excluded_nodes = {"gpu03"};
+  m.spec.constraint = "v100&ib";
   m.spec.uid = 1001;
   m.spec.gid = 100;
   m.program.script = "";
