@@ -11,6 +11,7 @@
 
 #include "coordinator/sim/trace_input.h"
 #include "coordinator/sim/workload.h"
+#include "shared/config/hostlist.h"
 #include "shared/model/dependency_syntax.h"
 
 namespace fairway::sim {
@@ -22,11 +23,12 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 22> kKnownKeys = {
+constexpr std::array<std::string_view, 26> kKnownKeys = {
     "id",         "submit",  "user",    "account",        "partition", "qos",
     "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
     "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island",
-    "dependency", "begin",   "nice",    "kill_on_invalid_dep"};
+    "dependency", "begin",   "nice",    "kill_on_invalid_dep", "nodelist",  "exclude",
+    "constraint", "exclusive"};
 
 // A value shown in a message: short, and in JSON syntax so strings look like strings.
 std::string show(const json& v) {
@@ -191,12 +193,13 @@ Status read_resources(const Fields& f, ResourceRequest& r) {
 }
 
 Status read_flags(const Fields& f, JobSpec& s) {
-  const std::array<std::pair<std::string_view, bool*>, 5> flags = {{
+  const std::array<std::pair<std::string_view, bool*>, 6> flags = {{
       {"requeue", &s.requeue},
       {"interactive", &s.interactive},
       {"hold", &s.hold},
       {"allow_multi_island", &s.allow_multi_island},
       {"kill_on_invalid_dep", &s.kill_on_invalid_dep},
+      {"exclusive", &s.exclusive},
   }};
   for (const auto& [key, out] : flags) {
     auto v = f.boolean(key, *out);
@@ -222,6 +225,18 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   auto nice = f.integer("nice", -kMaxCount + 2, kMaxCount - 2);
   if (!nice) return std::unexpected(nice.error());
   s.nice = static_cast<std::int32_t>(nice->value_or(0));
+  // Node selection: host lists as sbatch -w/-x take them, and a -C expression.
+  for (const auto& [key, out] : {std::pair{"nodelist", &s.only_nodes}, std::pair{"exclude", &s.excluded_nodes}}) {
+    auto text = f.string(key);
+    if (!text) return std::unexpected(text.error());
+    if (!*text) continue;
+    auto hosts = expand_hostlist(**text);
+    if (!hosts) return Fields::bad(key, hosts.error().message);
+    *out = std::move(*hosts);
+  }
+  auto constraint = f.string("constraint");
+  if (!constraint) return std::unexpected(constraint.error());
+  if (*constraint) s.constraint = **constraint;
   return ok_status();
 }
 

@@ -143,6 +143,7 @@ class Checker {
   }
 
   Rounding rounding_of(const JobSpec& spec) const {
+    if (spec.exclusive) return Rounding::kWholeNodes;
     const auto it = rounding_.find(spec.partition.empty() ? default_partition_ : spec.partition);
     return it == rounding_.end() ? Rounding::kExact : it->second;
   }
@@ -220,6 +221,31 @@ class Checker {
   }
 
   // (c) the allocation is what was asked for and exists on the machine.
+  // -w/-x/-C, read here independently of the core: the node is one the job allowed.
+  Status check_node_allowed(const ScheduleRecord& r, const JobSpec& spec, const NodeTopology& node) const {
+    const auto listed = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), node.name) != names.end();
+    };
+    if (!spec.only_nodes.empty() && !listed(spec.only_nodes)) {
+      return violation(job(r.id) + " ran on node " + node.name + ", not one of its --nodelist");
+    }
+    if (listed(spec.excluded_nodes)) return violation(job(r.id) + " ran on node " + node.name + ", which it excluded");
+    if (spec.constraint.empty()) return ok_status();
+    const bool any = spec.constraint.find('|') != std::string::npos;
+    std::size_t start = 0;
+    bool ok = !any;
+    while (start <= spec.constraint.size()) {
+      const std::size_t end = spec.constraint.find(any ? '|' : '&', start);
+      const std::string feature = spec.constraint.substr(start, end == std::string::npos ? end : end - start);
+      const bool has = std::find(node.features.begin(), node.features.end(), feature) != node.features.end();
+      ok = any ? (ok || has) : (ok && has);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    if (!ok) return violation(job(r.id) + " ran on node " + node.name + ", whose features do not meet " + spec.constraint);
+    return ok_status();
+  }
+
   Status check_allocation(const ScheduleRecord& r, const JobSpec& spec) {
     const Allocation& a = r.allocation;
     const ResourceRequest& req = spec.resources;
@@ -244,6 +270,7 @@ class Checker {
             ", but the machine has " + str(static_cast<std::int64_t>(nodes_.size())) + " nodes");
       }
       seen.push_back(na.node);
+      if (auto st = check_node_allowed(r, spec, nodes_[na.node.value()]); !st) return st;
       if (req.nodes > 0 && ((!rounded && std::cmp_not_equal(na.cores.size(), req.cores)) ||
                             std::cmp_not_equal(na.gpus.size(), req.gpus))) {
         return violation(job(r.id) + " got " + str(static_cast<std::int64_t>(na.cores.size())) +

@@ -1,0 +1,63 @@
+// -w/-x/-C and --exclusive through the simulator's JSONL: jobs land where their keys say,
+// and the independent checker refuses a schedule that puts one elsewhere.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "tests/coordinator/sim/jsonl_scenario.h"
+
+namespace fairway::sim {
+namespace {
+
+constexpr const char* kFeatureConfig = R"(
+[[nodes]]
+names = "n[1-2]"
+cores_per_socket = 4
+features = ["ib"]
+
+[[nodes]]
+names = "n3"
+cores_per_socket = 4
+
+[[partitions]]
+name = "general"
+default = true
+
+[scheduler]
+backfill = "easy"
+)";
+
+using scenario::runs_of;
+
+TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
+  const auto r = scenario::simulate_jsonl(
+      kFeatureConfig,
+      R"({"id":1,"submit":0,"user":"ann","cores":1,"time_limit":300,"runtime":100,"nodelist":"n3"}
+{"id":2,"submit":0,"user":"ann","cores":1,"time_limit":300,"runtime":100,"exclude":"n[1-2]"}
+{"id":3,"submit":0,"user":"ann","cores":4,"time_limit":300,"runtime":100,"constraint":"ib"}
+{"id":4,"submit":0,"user":"ann","cores":1,"time_limit":300,"runtime":100,"exclusive":true}
+)");
+  const auto node_of = [&](std::uint64_t id) {
+    const auto runs = runs_of(r, id);
+    return runs.empty() || runs[0].allocation.nodes.empty()
+               ? std::string("-")
+               : r.result.nodes[runs[0].allocation.nodes[0].node.value()].name;
+  };
+  EXPECT_EQ(node_of(1), "n3");
+  EXPECT_EQ(node_of(2), "n3");
+  EXPECT_NE(node_of(3), "n3");
+  EXPECT_EQ(runs_of(r, 4).at(0).allocation.total_cores(), 4);  // a whole node
+  auto st = scenario::validate_records(r, r.result.records, false);
+  EXPECT_TRUE(st) << st.error().message;
+  // Moved onto a node it excluded, the checker says so.
+  std::vector<ScheduleRecord> forged = r.result.records;
+  for (auto& rec : forged) {
+    if (rec.id == JobId(2)) rec.allocation.nodes[0].node = NodeIndex(0);
+  }
+  auto bad = scenario::validate_records(r, forged, false);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("job 2 ran on node n1, which it excluded"), std::string::npos) << bad.error().message;
+}
+
+}  // namespace
+}  // namespace fairway::sim
