@@ -105,20 +105,26 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     if (!ids) return report_error(io, "--jobs: " + ids.error().message, kExitUsage);
     q.jobs = *ids;
   }
+  auto reply = ask_all_pages(q, transport, io);
+  if (!reply) return kExitFailure;
+  io.out << (o.json ? jobs_json(*reply) : render_queue(*reply));
+  return kExitOk;
+}
+
+std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io) {
   // The coordinator answers in pages; gather them into one listing.
   auto reply = ask<wire::JobQueryReply>(q, transport, io);
-  if (!reply) return kExitFailure;
+  if (!reply) return std::nullopt;
   while (reply->more && !reply->jobs.empty()) {
     q.after = reply->jobs.back().id;
     auto page = ask<wire::JobQueryReply>(q, transport, io);
-    if (!page) return kExitFailure;
+    if (!page) return std::nullopt;
     reply->jobs.insert(reply->jobs.end(), std::make_move_iterator(page->jobs.begin()),
                        std::make_move_iterator(page->jobs.end()));
     reply->more = page->more;
     reply->now = page->now;
   }
-  io.out << (o.json ? jobs_json(*reply) : render_queue(*reply));
-  return kExitOk;
+  return reply;
 }
 
 int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io) {

@@ -42,6 +42,9 @@ struct QueueOptions {
 };
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
 
+// Every page of a JobQuery's answer, as one reply; nullopt after printing the failure.
+std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io);
+
 int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io);
 int run_show_node(const std::string& name, bool json, const Transport& transport,
                   const Output& io);

@@ -1,5 +1,6 @@
 // fairway: the user's command line to the coordinator (DESIGN.md section 4). Parses the
 // subcommand, finds the coordinator, and hands over to the command functions.
+#include <ctime>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "coordinator/cli/commands.h"
+#include "coordinator/cli/history_command.h"
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
@@ -133,6 +135,18 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_flag("--all", queue.all, "include finished jobs");
   q->add_flag("--json", queue.json, "JSON output");
 
+  HistoryOptions history;
+  auto* hist = app.add_subcommand("history", "finished jobs from the accounting store (sacct-like)")->fallthrough();
+  hist->add_option("-u,--user", history.user, "only this user's jobs");
+  hist->add_option("-A,--account", history.account, "only this account's jobs");
+  hist->add_option("-r,--partition", history.partition, "only this partition");
+  hist->add_option("-s,--state", history.states, "comma-separated end states: CD,F,TO,OOM,... or names");
+  hist->add_option("-j,--jobs", history.jobs, "comma-separated job ids");
+  hist->add_option("-S,--starttime", history.start, "ended at or after: YYYY-MM-DD[THH:MM[:SS]] or now-7days");
+  hist->add_option("-E,--endtime", history.end, "ended before: YYYY-MM-DD[THH:MM[:SS]] or now-1hour");
+  hist->add_flag("-P,--parsable2", history.parsable, "fields separated by |, as sacct -P");
+  hist->add_flag("--json", history.json, "JSON output");
+
   auto* show = app.add_subcommand("show", "show one job or node in detail")->fallthrough();
   show->require_subcommand(1);
   std::string show_id;
@@ -186,6 +200,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   LazyTransport transport(endpoint_sources_from_environment(coordinator, config));
   const Transport call = std::ref(transport);
   if (q->parsed()) return run_queue(queue, call, io);
+  if (hist->parsed()) {
+    return run_history(history, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
+  }
   if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, call, io);
@@ -213,7 +230,7 @@ int main(int argc, char** argv) {
   }
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
                                                "hold",    "release", "requeue", "drain",
-                                               "resume"};
+                                               "resume",  "history"};
   if (*sub < args.size() && !args[*sub].starts_with("-") &&
       std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
           std::end(kSubcommands)) {

@@ -248,6 +248,7 @@ void CoordinatorService::on_submit_batch(const std::string& peer, const wire::Su
 
 void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQuery& m,
                                       const Caller& caller, Time now) {
+  if (m.from_store) return on_history_query(peer, m, caller, now);
   // [security] private_data: a user sees only their own jobs, as if no others existed.
   const bool own_only = config_.security.private_data && !caller.admin;
   // Filter on the records first and build views only for the page sent: a query over a

@@ -139,6 +139,8 @@ class CoordinatorService {
   void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, const Caller& caller,
                        Time now);
   void on_job_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);
+  // JobQuery::from_store: finished jobs from the store (job_history.cpp).
+  void on_history_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);
   void on_job_control(const std::string& peer, const wire::JobControl& m, const Caller& caller,
                       Time now);
   Status control_one(wire::JobAction action, JobId id, const Caller& caller, Time now);

@@ -260,6 +260,37 @@ Result<std::vector<StoredJob>> JobStore::load_jobs() const {
   return jobs;
 }
 
+Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t limit, const std::string& user,
+                                                       std::optional<Time> from, std::optional<Time> to) const {
+  // One statement per combination of filters (four, each cached), so that SQLite can use
+  // the user index or the end-time index; "x IS NULL OR" forms defeat both.
+  std::string sql = std::string(kSelectJobs.substr(0, kSelectJobs.find(" ORDER BY"))) +
+                    " WHERE end_time IS NOT NULL AND id > ?1";
+  if (!user.empty()) sql += " AND user = ?2";
+  if (from || to) sql += " AND end_time >= ?3 AND end_time < ?4";
+  sql += " ORDER BY id LIMIT ?5";
+  auto stmt = db_->prepare_cached(sql);
+  if (!stmt) return std::unexpected(stmt.error());
+  Status s = (*stmt)->bind_int64(1, static_cast<std::int64_t>(after.value()));
+  if (s && !user.empty()) s = (*stmt)->bind_text(2, user);
+  if (s && (from || to)) {
+    s = (*stmt)->bind_int64(3, from ? from->seconds() : std::numeric_limits<std::int64_t>::min());
+    if (s) s = (*stmt)->bind_int64(4, to ? to->seconds() : std::numeric_limits<std::int64_t>::max());
+  }
+  if (s) s = (*stmt)->bind_int64(5, static_cast<std::int64_t>(std::min<std::size_t>(limit, 1u << 20)));
+  if (!s) return std::unexpected(s.error());
+  std::vector<StoredJob> jobs;
+  while (true) {
+    auto row = (*stmt)->step();
+    if (!row) return std::unexpected(row.error().with_context("load_finished"));
+    if (!*row) break;
+    auto job = read_job_row(**stmt);
+    if (!job) return std::unexpected(job.error());
+    jobs.push_back(std::move(*job));
+  }
+  return jobs;
+}
+
 Status JobStore::purge_finished_before(Time t) {
   auto stmt = db_->prepare_cached(purge_sql());
   if (!stmt) return std::unexpected(stmt.error());

@@ -65,6 +65,10 @@ class JobStore {
   Status update_job(const StoredJob& job);
   // Every job, by ascending id. A corrupt row is an error naming the job id and column.
   Result<std::vector<StoredJob>> load_jobs() const;
+  // Finished jobs (an end time set) with ids above `after`, in id order, at most `limit`:
+  // the accounting query. `user` empty: anyone's; the end time within [from, to) when set.
+  Result<std::vector<StoredJob>> load_finished(JobId after, std::size_t limit, const std::string& user,
+                                               std::optional<Time> from, std::optional<Time> to) const;
   // Drops terminal jobs whose end_time is before t; waiting, running and requeued jobs stay.
   // Returns nothing about how many: use load_jobs() if that matters.
   Status purge_finished_before(Time t);

@@ -34,6 +34,7 @@ CREATE TABLE jobs (
 );
 CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
 CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
+CREATE INDEX jobs_by_user ON jobs (user, id);
 CREATE TABLE node_admin (
   node TEXT PRIMARY KEY NOT NULL,
   drained INTEGER NOT NULL,
@@ -122,7 +123,8 @@ Status check_schema(SqliteDb& db) {
   // midway leaves the old version whole.
   if (*version < 2) {
     if (auto s = db.exec("ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;"
-                         "ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;",
+                         "ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;"
+                         "CREATE INDEX jobs_by_user ON jobs (user, id);",
                          "add the job usage columns (schema 1 -> 2)");
         !s) {
       return s;

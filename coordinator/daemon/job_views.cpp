@@ -6,6 +6,34 @@
 
 namespace fairway::daemon {
 
+JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& request) {
+  JobTracking t;
+  t.working_dir = request.program.working_dir;
+  t.stdout_path = request.program.stdout_path;
+  t.stderr_path = request.program.stderr_path;
+  t.exit_code = s.exit_code;
+  t.signal = s.signal;
+  t.requeue_count = s.requeue_count;
+  t.peak_memory_bytes = s.peak_memory_bytes;
+  t.cpu_time_ms = s.cpu_time_ms;
+  t.reason = s.reason;
+  return t;
+}
+
+wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const JobTracking& t,
+                                const Scheduler& scheduler) {
+  JobRecord rec;
+  rec.spec = spec;
+  rec.state = s.state;
+  if (s.start_time) rec.start_time = *s.start_time;
+  if (s.end_time) rec.end_time = *s.end_time;
+  wire::JobView v = job_view(rec, t, scheduler);
+  if (!s.start_time) v.start_time.reset();
+  // By name: the nodes it ran on may be gone from the cluster since.
+  for (const auto& a : s.allocation) v.allocation.push_back({a.node, a.cores, a.gpus});
+  return v;
+}
+
 wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler) {
   const ClusterState& cluster = scheduler.cluster();
   wire::JobView v;

@@ -9,6 +9,7 @@
 #include "coordinator/core/scheduler.h"
 #include "coordinator/core/job_record.h"
 #include "coordinator/daemon/node_registry.h"
+#include "coordinator/daemon/stored_job.h"
 #include "shared/wire/messages.h"
 
 namespace fairway::daemon {
@@ -16,6 +17,12 @@ namespace fairway::daemon {
 struct JobTracking;
 
 wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler);
+
+// What the store keeps of a job, with its decoded submit request: its tracking (paths,
+// exit, usage, reason) and, once it ended, its final view (recovery and `history`).
+JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& request);
+wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const JobTracking& t,
+                                const Scheduler& scheduler);
 
 // `jobs_on_node`: running jobs per node index, built once per query.
 wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,

@@ -34,29 +34,12 @@ Status CoordinatorService::recover(Time now) {
     JobSpec spec = req->spec;
     spec.id = s.id;
     spec.submit_time = s.submit_time;
-    JobTracking t;
-    t.working_dir = req->program.working_dir;
-    t.stdout_path = req->program.stdout_path;
-    t.stderr_path = req->program.stderr_path;
-    t.exit_code = s.exit_code;
-    t.signal = s.signal;
-    t.requeue_count = s.requeue_count;
-    t.peak_memory_bytes = s.peak_memory_bytes;
-    t.cpu_time_ms = s.cpu_time_ms;
-    t.reason = s.reason;
+    JobTracking t = stored_tracking(s, *req);
     if (!s.client_token.empty()) by_token_[s.user + '\0' + s.client_token] = s.id;
 
     if (is_terminal(s.state)) {
       scheduler_->restore_outcome(s.id, s.state);
-      JobRecord rec;
-      rec.spec = spec;
-      rec.state = s.state;
-      if (s.start_time) rec.start_time = *s.start_time;
-      if (s.end_time) rec.end_time = *s.end_time;
-      wire::JobView v = job_view(rec, t, *scheduler_);
-      if (!s.start_time) v.start_time.reset();
-      for (const auto& a : s.allocation) v.allocation.push_back({a.node, a.cores, a.gpus});
-      t.final_view = std::move(v);
+      t.final_view = stored_final_view(s, spec, t, *scheduler_);
       if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user});
       finished_order_.push_back(s.id.value());
       ++finished;

@@ -236,6 +236,10 @@ JobQuery read_job_query(MapReader& r) {
     r.errors().fail(r.path_of("limit"), "out of range: " + std::to_string(*limit));
   }
   m.limit = static_cast<std::int32_t>(limit.value_or(0));
+  m.from_store = r.opt_boolean("from_store").value_or(false);
+  m.account = r.opt_str("account");
+  if (auto t = r.opt_i64("ended_after")) m.ended_after = Time::from_seconds(*t);
+  if (auto t = r.opt_i64("ended_before")) m.ended_before = Time::from_seconds(*t);
   return m;
 }
 
@@ -292,7 +296,7 @@ SubmitResult read_submit_result(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const JobQuery& m) {
-  pk.pack_map(7);
+  pk.pack_map(9 + (m.ended_after ? 1 : 0) + (m.ended_before ? 1 : 0));
   put_kv(pk, "jobs", m.jobs);
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "partition", std::string_view(m.partition));
@@ -301,6 +305,10 @@ void encode_payload(Packer& pk, const JobQuery& m) {
   put_kv(pk, "include_finished", m.include_finished);
   put_kv(pk, "after", m.after.value());
   put_kv(pk, "limit", m.limit);
+  put_kv(pk, "from_store", m.from_store);
+  put_kv(pk, "account", std::string_view(m.account));
+  if (m.ended_after) put_kv(pk, "ended_after", m.ended_after->seconds());
+  if (m.ended_before) put_kv(pk, "ended_before", m.ended_before->seconds());
 }
 
 void encode_payload(Packer& pk, const JobQueryReply& m) {

@@ -187,6 +187,11 @@ struct JobQuery {
   // `after`, at most `limit` of them (0: the coordinator's page size).
   JobId after;
   std::int32_t limit = 0;
+  // Accounting (`fairway history`): finished jobs from the store, however old, filtered
+  // by account and by when they ended ([ended_after, ended_before)).
+  bool from_store = false;
+  std::string account;
+  std::optional<Time> ended_after, ended_before;
   bool operator==(const JobQuery&) const = default;
 };
 

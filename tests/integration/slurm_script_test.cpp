@@ -107,6 +107,16 @@ sleep 1
   EXPECT_EQ(s->state, JobState::kPending);
   EXPECT_EQ(s->reasons, std::vector<std::string>{"DependencyNeverSatisfied"});
 
+  // Accounting: what ended, from the store (sacct-like), filtered by state.
+  ASSERT_EQ(run_cli_as("nobody", {"history", "-P", "-j", first_id + "," + failing}, out), 0) << out;
+  EXPECT_NE(out.find("\n" + first_id + "|equil|nobody|"), std::string::npos) << out;
+  EXPECT_NE(out.find("|COMPLETED|0:0|"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n" + failing + "|wrap|nobody|"), std::string::npos) << out;
+  EXPECT_NE(out.find("|FAILED|4:0|"), std::string::npos) << out;
+  ASSERT_EQ(run_cli_as("nobody", {"history", "-P", "-s", "F"}, out), 0) << out;
+  EXPECT_EQ(out.find("|COMPLETED|"), std::string::npos) << out;
+  EXPECT_NE(out.find("|FAILED|4:0|"), std::string::npos) << out;
+
   // --wait returns when the job ends, with its exit code.
   EXPECT_EQ(run_cli_as("nobody", {"submit", "-W", "-D", dir_, "--wrap", "sleep 0.3; exit 5"}, out), 5) << out;
   EXPECT_NE(out.find("ended FAILED (exit code 5)"), std::string::npos) << out;

@@ -225,7 +225,9 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "dependencies" || key == "dependency_any" || key == "kill_on_invalid_dep" ||
           key == "nice" || key == "begin" || key == "mem_per_node_mb" || key == "mem_per_cpu_mb" ||
           key == "memory_limit_bytes" || key == "enforcement" || key == "exclusive" ||
-          key == "only_nodes" || key == "excluded_nodes" || key == "constraint";
+          key == "only_nodes" || key == "excluded_nodes" || key == "constraint" ||
+          (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
+                                  key == "ended_before"));
       const bool optional_here =
           paging || identity || fence || slurm_script_keys || (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {

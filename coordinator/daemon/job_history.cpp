@@ -1,0 +1,75 @@
+// `fairway history`: finished jobs read from the store, however long ago they ended (the
+// daemon keeps views of only the latest in memory). Filters the SQL cannot apply (state,
+// account, partition) are applied to each row's decoded request, page by page.
+#include <algorithm>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_views.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+constexpr std::size_t kRowsPerRead = 512;
+
+}  // namespace
+
+void CoordinatorService::on_history_query(const std::string& peer, const wire::JobQuery& m,
+                                          const Caller& caller, Time now) {
+  wire::JobQueryReply r;
+  r.now = now;
+  std::string user = m.user;
+  // [security] private_data: a user's history is their own jobs, as in `queue`.
+  if (config_.security.private_data && !caller.admin) {
+    if (!user.empty() && user != caller.user) {
+      reply(Channel::kClients, peer, r);
+      return;
+    }
+    user = caller.user;
+  }
+  const std::size_t limit = m.limit > 0 ? std::min<std::size_t>(m.limit, kJobQueryPage) : kJobQueryPage;
+  JobId after = m.after;
+  JobId last_wanted;
+  if (!m.jobs.empty()) {
+    // Only these ids: start just below the smallest, stop after the largest.
+    const auto [lo, hi] = std::minmax_element(m.jobs.begin(), m.jobs.end());
+    if (lo->value() > 1 && JobId(lo->value() - 1) > after) after = JobId(lo->value() - 1);
+    last_wanted = *hi;
+  }
+  bool exhausted = false;
+  while (r.jobs.size() < limit && !exhausted) {
+    auto rows = store_->load_finished(after, kRowsPerRead, user, m.ended_after, m.ended_before);
+    if (!rows) {
+      error_reply(Channel::kClients, peer, ErrorCode::kIo, "cannot read the job history: " + rows.error().message);
+      return;
+    }
+    exhausted = rows->size() < kRowsPerRead;
+    for (const StoredJob& row : *rows) {
+      after = row.id;
+      if (!m.jobs.empty()) {
+        if (row.id > last_wanted) {
+          exhausted = true;
+          break;
+        }
+        if (std::find(m.jobs.begin(), m.jobs.end(), row.id) == m.jobs.end()) continue;
+      }
+      if (!m.states.empty() && std::find(m.states.begin(), m.states.end(), row.state) == m.states.end()) continue;
+      auto decoded = wire::decode(row.request);
+      const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
+      if (req == nullptr) continue;  // recovery logged it already
+      JobSpec spec = req->spec;
+      spec.id = row.id;
+      spec.submit_time = row.submit_time;
+      if (!m.account.empty() && spec.account != m.account) continue;
+      if (!m.partition.empty() && spec.partition != m.partition) continue;
+      r.jobs.push_back(stored_final_view(row, spec, stored_tracking(row, *req), *scheduler_));
+      if (r.jobs.size() == limit) break;
+    }
+  }
+  // A full page may have more behind it; the client asks again from its last id.
+  r.more = r.jobs.size() == limit && !exhausted;
+  r.total = r.jobs.size();
+  reply(Channel::kClients, peer, r);
+}
+
+}  // namespace fairway::daemon

@@ -1,0 +1,63 @@
+#include "coordinator/cli/history_command.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace fairway::cli {
+namespace {
+
+TEST(History, TimesAreDatesOrTimeAgo) {
+  const Time now = Time::from_seconds(1'800'000'000);
+  EXPECT_EQ(parse_history_time("--starttime", "now-2hours", now).value(), now - Duration::hours(2));
+  EXPECT_EQ(parse_history_time("--starttime", "now-7days", now).value(), now - Duration::days(7));
+  EXPECT_EQ(parse_history_time("--endtime", "noon", now).error().message,
+            "--endtime=noon: expected YYYY-MM-DD[THH:MM[:SS]] or now-COUNT[units]");
+  EXPECT_EQ(parse_history_time("--starttime", "now-3fortnights", now).error().message,
+            "--starttime=now-3fortnights: expected now-COUNT[units]");
+  EXPECT_TRUE(parse_history_time("--starttime", "2026-11-01", now).has_value());
+}
+
+TEST(History, SendsAStoreQueryAndPrintsSacctFields) {
+  std::vector<wire::JobQuery> sent;
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    sent.push_back(std::get<wire::JobQuery>(m));
+    wire::JobQueryReply r;
+    r.now = Time::from_seconds(1000);
+    wire::JobView v;
+    v.id = JobId(42);
+    v.name = "md";
+    v.user = "alice";
+    v.account = "chem";
+    v.partition = "batch";
+    v.state = JobState::kOutOfMemory;
+    v.signal = 9;
+    v.start_time = Time::from_seconds(100);
+    v.end_time = Time::from_seconds(700);
+    v.allocation = {{"cn01", {0, 1}, {}}, {"cn02", {0, 1}, {}}};
+    v.peak_memory_bytes = std::int64_t{64} << 20;
+    v.cpu_time_ms = 61'000;
+    r.jobs.push_back(v);
+    return r;
+  };
+  std::ostringstream out, err;
+  HistoryOptions o;
+  o.account = "chem";
+  o.states = "OOM,F";
+  o.start = "now-1days";
+  o.parsable = true;
+  ASSERT_EQ(run_history(o, Time::from_seconds(1'800'000'000), t, Output{out, err}), kExitOk) << err.str();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_TRUE(sent[0].from_store);
+  EXPECT_EQ(sent[0].account, "chem");
+  EXPECT_EQ(sent[0].states, (std::vector<JobState>{JobState::kOutOfMemory, JobState::kFailed}));
+  EXPECT_EQ(sent[0].ended_after, Time::from_seconds(1'800'000'000 - 86400));
+  const std::string text = out.str();
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "JobID|JobName|User|Account|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS|NodeList|MaxRSS|CPUTime");
+  EXPECT_NE(text.find("42|md|alice|chem|batch|OOM|0:9|"), std::string::npos) << text;
+  EXPECT_NE(text.find("|4|cn[01-02]|64M|"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace fairway::cli
