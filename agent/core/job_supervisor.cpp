@@ -40,9 +40,17 @@ SupervisorAction JobSupervisor::signal_action(std::int32_t signal) const {
   return SupervisorAction{job_, SupervisorActionKind::kSignalGroup, pgid_, signal};
 }
 
+void JobSupervisor::set_warning(std::int32_t signal, Duration before, bool batch_only) {
+  warn_signal_ = signal;
+  warn_before_ = before < Duration::seconds(0) ? Duration::seconds(0) : before;
+  warn_batch_only_ = batch_only;
+  warned_ = false;
+}
+
 Time JobSupervisor::deadline() const {
   switch (phase_) {
     case SupervisorPhase::kRunning:
+      if (warn_signal_ != 0 && !warned_) return min(warn_at(), walltime_end());
       return walltime_end();
     case SupervisorPhase::kTerminating:
       return kill_at_;
@@ -55,6 +63,13 @@ Time JobSupervisor::deadline() const {
 
 std::vector<SupervisorAction> JobSupervisor::on_time(Time now) {
   std::vector<SupervisorAction> actions;
+  if (phase_ == SupervisorPhase::kRunning && warn_signal_ != 0 && !warned_ && now >= warn_at()) {
+    warned_ = true;
+    actions.push_back(SupervisorAction{job_,
+                                       warn_batch_only_ ? SupervisorActionKind::kSignalProcess
+                                                        : SupervisorActionKind::kSignalGroup,
+                                       pgid_, warn_signal_});
+  }
   if (phase_ == SupervisorPhase::kRunning && now >= walltime_end()) {
     actions.push_back(signal_action(SIGTERM));
     reason_ = StopReason::kTimeout;

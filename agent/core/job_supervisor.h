@@ -16,7 +16,8 @@
 namespace fairway::agent {
 
 enum class SupervisorActionKind : std::uint8_t {
-  kSignalGroup,  // kill(-pgid, signal)
+  kSignalGroup,    // kill(-pgid, signal)
+  kSignalProcess,  // kill(pgid, signal): the batch script's own process only (it leads the group)
 };
 
 struct SupervisorAction {
@@ -52,6 +53,10 @@ class JobSupervisor {
   static Result<JobSupervisor> launched(JobId job, std::int64_t pid, std::int64_t pgid,
                                         Time start, Duration time_limit,
                                         Duration grace = kDefaultGrace);
+
+  // sbatch --signal: `signal` `before` the walltime, to the whole process group or, with
+  // `batch_only` (B:), to the batch script's process alone. Once, while it still runs.
+  void set_warning(std::int32_t signal, Duration before, bool batch_only);
 
   // The next instant on_time() has something to do; Time::never() when nothing is due.
   Time deadline() const;
@@ -94,6 +99,11 @@ class JobSupervisor {
   SupervisorPhase phase_ = SupervisorPhase::kRunning;
   StopReason reason_ = StopReason::kNone;
   Time kill_at_ = Time::never();
+  std::int32_t warn_signal_ = 0;  // 0: no warning
+  Duration warn_before_;
+  bool warn_batch_only_ = false;
+  bool warned_ = false;
+  Time warn_at() const { return walltime_end() - warn_before_; }
   std::optional<ProcessExit> exit_;
   std::optional<JobState> final_state_;
   std::optional<Time> end_time_;

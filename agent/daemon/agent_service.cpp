@@ -1,7 +1,9 @@
 #include "agent/daemon/agent_service.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 #include "agent/os/exit_record.h"
 #include "agent/os/gpu_discovery.h"
@@ -289,6 +291,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
     return;
   }
+  if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
   JobCheckpoint c{l.job, launched->pid, launched->pgid, now, l.time_limit, l.cores, l.gpus, 0};
   if (auto stat = read_proc_stat(launched->pid)) c.process_start_ticks = stat->start_ticks;
   if (auto st = checkpoints_.save(c); !st) {
@@ -312,6 +315,13 @@ void AgentService::on_signal(const wire::SignalJob& s, Time now) {
 
 void AgentService::apply(const std::vector<SupervisorAction>& actions) {
   for (const auto& a : actions) {
+    if (a.kind == SupervisorActionKind::kSignalProcess) {
+      // The batch script alone (sbatch --signal=B:...); it leads its group, so pgid is its pid.
+      if (::kill(static_cast<pid_t>(a.pgid), a.signal) != 0 && errno != ESRCH) {
+        log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", std::strerror(errno)}});
+      }
+      continue;
+    }
     if (auto st = ChildReaper::signal_group(static_cast<pid_t>(a.pgid), a.signal); !st) {
       log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
     }

@@ -181,6 +181,11 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   spec.only_nodes = options.nodelist.value_or(std::vector<std::string>{});
   spec.excluded_nodes = options.exclude.value_or(std::vector<std::string>{});
   spec.constraint = options.constraint.value_or("");
+  if (options.signal) {
+    spec.warn_signal = options.signal->signal;
+    spec.warn_before_s = options.signal->seconds_before;
+    spec.warn_batch_only = options.signal->batch_only;
+  }
   if (options.begin) {
     auto begin = parse_begin_time(*options.begin, ctx.now);
     if (!begin) return std::unexpected(begin.error());

@@ -1,6 +1,7 @@
 #include "coordinator/cli/submit_options.h"
 
 #include <charconv>
+#include <csignal>
 #include <limits>
 #include <span>
 #include <string_view>
@@ -14,7 +15,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kWait, kExclusive, kNodelist, kExclude, kConstraint, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kSignal, kExclusive, kNodelist, kExclude, kConstraint, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -76,8 +77,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kNodelist, 'w', "nodelist", Value::kRequired, false},
     {Opt::kExclude, 'x', "exclude", Value::kRequired, false},
     {Opt::kConstraint, 'C', "constraint", Value::kRequired, false},
-    {Opt::kWarnIgnored, '\0', "signal", Value::kRequired, false,
-     "no early warning signal is sent yet: only SIGTERM at the time limit"},
+    {Opt::kSignal, '\0', "signal", Value::kRequired, false},
     {Opt::kWarnIgnored, '\0', "tmp", Value::kRequired, false, "local disk is not scheduled"},
     {Opt::kWarnIgnored, 'i', "input", Value::kRequired, false, "batch jobs read no input yet"},
     {Opt::kSilent, '\0', "get-user-env", Value::kOptional, false},
@@ -283,6 +283,12 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
     case Opt::kWait: o.wait = true; return ok_status();
+    case Opt::kSignal: {
+      auto w = parse_signal_option(value);
+      if (!w) return std::unexpected(w.error());
+      o.signal = *w;
+      return ok_status();
+    }
     case Opt::kExclusive:
       if (!value.empty() && value != "user" && value != "mcs") {
         return invalid_argument("--exclusive=" + std::string(value) + ": expected no value, user or mcs");
@@ -386,6 +392,53 @@ bool is_option_word(const std::string& w) { return w.size() > 1 && w[0] == '-'; 
 
 }  // namespace
 
+// The signals a job may ask for by name, as kill -l spells them (with or without SIG).
+constexpr std::pair<std::string_view, std::int32_t> kSignalNames[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"KILL", SIGKILL}, {"USR1", SIGUSR1},
+    {"USR2", SIGUSR2}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CONT", SIGCONT}, {"STOP", SIGSTOP},
+    {"TSTP", SIGTSTP}, {"URG", SIGURG},   {"XCPU", SIGXCPU}, {"WINCH", SIGWINCH}};
+
+// sbatch --signal=[{R|B}:]SIG[@SECONDS] (default 60 s, at most 65535, as Slurm).
+Result<WarningSignal> parse_signal_option(std::string_view v) {
+  const auto bad = [&](std::string_view why) {
+    return invalid_argument("--signal=" + std::string(v) + ": " + std::string(why));
+  };
+  WarningSignal w;
+  std::string_view rest = v;
+  if (rest.size() > 2 && rest[1] == ':') {
+    if (rest[0] == 'B') {
+      w.batch_only = true;
+    } else if (rest[0] != 'R') {
+      return bad("the prefix is B: (batch script only) or R:");
+    }
+    rest.remove_prefix(2);
+  }
+  const auto at = rest.find('@');
+  std::string_view sig = rest.substr(0, at);
+  if (sig.starts_with("SIG")) sig.remove_prefix(3);
+  std::int32_t number = 0;
+  if (const auto [end, ec] = std::from_chars(sig.data(), sig.data() + sig.size(), number);
+      ec == std::errc() && end == sig.data() + sig.size()) {
+    if (number < 1 || number > 64) return bad("signal numbers are 1 to 64");
+  } else {
+    for (const auto& [name, n] : kSignalNames) {
+      if (name == sig) number = n;
+    }
+    if (number == 0) return bad("unknown signal \"" + std::string(sig) + "\"");
+  }
+  w.signal = number;
+  if (at != std::string_view::npos) {
+    const std::string_view secs = rest.substr(at + 1);
+    std::int32_t s = -1;
+    const auto [end, ec] = std::from_chars(secs.data(), secs.data() + secs.size(), s);
+    if (ec != std::errc() || end != secs.data() + secs.size() || s < 0 || s > 65535) {
+      return bad("the time after @ is 0 to 65535 seconds");
+    }
+    w.seconds_before = s;
+  }
+  return w;
+}
+
 void SubmitOptions::overlay(const SubmitOptions& over) {
   const auto take = [](auto& mine, const auto& theirs) {
     if (theirs) mine = theirs;
@@ -415,6 +468,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(begin, over.begin);
   take(nice, over.nice);
   take(wait, over.wait);
+  take(signal, over.signal);
   take(exclusive, over.exclusive);
   take(nodelist, over.nodelist);
   take(exclude, over.exclude);
@@ -508,8 +562,9 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
                             enforced by its cgroup, not yet reserved by the scheduler)
   -w, --nodelist=HOSTLIST    -x, --exclude=HOSTLIST   -C, --constraint=FEAT[&FEAT|...]
       --exclusive           whole nodes, shared with no other job
+      --signal=[B:]SIG[@SECONDS]  SIG that long (default 60 s) before the time limit
 Accepted with a warning (not done yet): --mem-per-gpu,
-  --mail-type, --mail-user, --signal, --tmp, --input. Unknown #SBATCH
+  --mail-type, --mail-user, --tmp, --input. Unknown #SBATCH
   lines are skipped with a warning; unknown options on the command line are errors.
       --wrap=COMMAND        --parsable                --coordinator=ENDPOINT
       --config=FILE

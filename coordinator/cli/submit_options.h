@@ -20,6 +20,16 @@ struct GpuCount {
   bool operator==(const GpuCount&) const = default;
 };
 
+// --signal: which signal, how long before the time limit, to whom.
+struct WarningSignal {
+  std::int32_t signal = 0;
+  std::int32_t seconds_before = 60;
+  bool batch_only = false;  // B: the batch script alone
+  bool operator==(const WarningSignal&) const = default;
+};
+
+Result<WarningSignal> parse_signal_option(std::string_view value);
+
 // Every field is unset until an option sets it, so that command-line values can be laid
 // over directive values field by field.
 struct SubmitOptions {
@@ -37,6 +47,7 @@ struct SubmitOptions {
   std::optional<std::string> begin;         // --begin as written; resolved against the clock later
   std::optional<std::int32_t> nice;
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
+  std::optional<WarningSignal> signal;
   std::optional<bool> exclusive;
   std::optional<std::vector<std::string>> nodelist, exclude;  // expanded host lists
   std::optional<std::string> constraint;

@@ -442,6 +442,9 @@ void CoordinatorService::launch(JobId id, Time now) {
     l.node_cores.push_back(static_cast<std::int32_t>(na.cores.size()));
   }
   l.tasks = rec->spec.tasks;
+  l.warn_signal = rec->spec.warn_signal;
+  l.warn_before_s = rec->spec.warn_before_s;
+  l.warn_batch_only = rec->spec.warn_batch_only;
   constexpr std::int64_t kMiB = 1 << 20;
   if (rec->spec.memory_per_node_mb > 0) {
     l.memory_limit_bytes = rec->spec.memory_per_node_mb * kMiB;

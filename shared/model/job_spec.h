@@ -67,6 +67,11 @@ struct JobSpec {
   std::vector<std::string> only_nodes;
   std::vector<std::string> excluded_nodes;
   std::string constraint;
+  // --signal=[B:]SIG[@SECONDS]: SIG that many seconds before the time limit, to the job's
+  // processes or (B:) to the batch script alone. 0: none.
+  std::int32_t warn_signal = 0;
+  std::int32_t warn_before_s = 0;
+  bool warn_batch_only = false;
   Duration time_limit = Duration::hours(1);
   Time submit_time;
   bool requeue = true;      // may be requeued after preemption or node failure

@@ -95,6 +95,13 @@ void put_program(Packer& pk, const JobProgram& p) {
 }
 
 constexpr std::uint32_t kLayoutKeys = 3;
+constexpr std::uint32_t kWarningKeys = 3;
+
+void put_warning(Packer& pk, std::int32_t signal, std::int32_t before, bool batch_only) {
+  put_kv(pk, "warn_signal", signal);
+  put_kv(pk, "warn_before", before);
+  put_kv(pk, "warn_batch_only", batch_only);
+}
 
 void put_layout(Packer& pk, const TaskLayout& t) {
   put_kv(pk, "ntasks", t.ntasks);
@@ -103,7 +110,7 @@ void put_layout(Packer& pk, const TaskLayout& t) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  pk.pack_map(12 + kProgramKeys + kLayoutKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) +
+  pk.pack_map(12 + kProgramKeys + kLayoutKeys + kWarningKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) +
               (m.memory_limit_bytes ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
@@ -120,6 +127,7 @@ void encode_payload(Packer& pk, const LaunchJob& m) {
   put_layout(pk, m.tasks);
   put_kv(pk, "node_cores", m.node_cores);
   if (m.memory_limit_bytes) put_kv(pk, "memory_limit_bytes", *m.memory_limit_bytes);
+  put_warning(pk, m.warn_signal, m.warn_before_s, m.warn_batch_only);
   if (m.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*m.uid));
   if (m.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*m.gid));
 }
@@ -164,7 +172,7 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(25 + kProgramKeys + kLayoutKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
+  pk.pack_map(25 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
               (s.begin ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
@@ -198,6 +206,7 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "only_nodes", s.only_nodes);
   put_kv(pk, "excluded_nodes", s.excluded_nodes);
   put_kv(pk, "constraint", std::string_view(s.constraint));
+  put_warning(pk, s.warn_signal, s.warn_before_s, s.warn_batch_only);
   if (s.begin) put_kv(pk, "begin", s.begin->seconds());
   if (s.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*s.uid));
   if (s.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*s.gid));
@@ -306,6 +315,15 @@ JobProgram read_program(MapReader& r) {
   return p;
 }
 
+// --signal's warning; absent in older requests (none).
+void read_warning(MapReader& r, std::int32_t& signal, std::int32_t& before, bool& batch_only) {
+  signal = r.opt_i32("warn_signal").value_or(0);
+  before = r.opt_i32("warn_before").value_or(0);
+  batch_only = r.opt_boolean("warn_batch_only").value_or(false);
+  if (signal < 0 || signal > 64) r.errors().fail(r.path_of("warn_signal"), "not a signal: " + std::to_string(signal));
+  if (before < 0) r.errors().fail(r.path_of("warn_before"), "negative: " + std::to_string(before));
+}
+
 // Optional: requests stored before task layouts were sent have none (all "not given").
 TaskLayout read_layout(MapReader& r) {
   TaskLayout t;
@@ -337,6 +355,7 @@ LaunchJob read_launch(MapReader& r) {
   m.tasks = read_layout(r);
   if (r.has("node_cores")) m.node_cores = r.i32_list("node_cores", 1);
   m.memory_limit_bytes = r.opt_i64("memory_limit_bytes");
+  read_warning(r, m.warn_signal, m.warn_before_s, m.warn_batch_only);
   if (m.memory_limit_bytes && *m.memory_limit_bytes <= 0) {
     r.errors().fail(r.path_of("memory_limit_bytes"), "must be positive, got " + std::to_string(*m.memory_limit_bytes));
   }
@@ -418,6 +437,7 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   if (r.has("only_nodes")) s.only_nodes = r.str_list("only_nodes");
   if (r.has("excluded_nodes")) s.excluded_nodes = r.str_list("excluded_nodes");
   s.constraint = r.opt_str("constraint");
+  read_warning(r, s.warn_signal, s.warn_before_s, s.warn_batch_only);
   for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.memory_per_node_mb},
                                    std::pair{"mem_per_cpu_mb", &s.memory_per_cpu_mb}}) {
     *field = r.opt_i64(key).value_or(0);

@@ -137,6 +137,10 @@ struct LaunchJob {
   std::vector<std::int32_t> node_cores;
   // The job's memory limit on this node (--mem, or --mem-per-cpu x its cores here).
   std::optional<std::int64_t> memory_limit_bytes;
+  // JobSpec's --signal warning (0: none).
+  std::int32_t warn_signal = 0;
+  std::int32_t warn_before_s = 0;
+  bool warn_batch_only = false;
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -117,6 +117,18 @@ sleep 1
   EXPECT_EQ(out.find("|COMPLETED|"), std::string::npos) << out;
   EXPECT_NE(out.find("|FAILED|4:0|"), std::string::npos) << out;
 
+  // --signal=B:USR1@3: the batch script hears USR1 three seconds before its 5 s limit and
+  // can wrap up (here: it exits 0, so the job completes instead of timing out).
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "0:05", "--signal=B:USR1@3",
+                                  "--wrap", "trap 'echo warned > " + dir_ + "/warned; exit 0' USR1; "
+                                            "sleep 20 & wait"}, out), 0) << out;
+  auto warned = wait_state(JobId(std::stoull(out)), terminal, 20000ms);
+  ASSERT_TRUE(warned);
+  EXPECT_EQ(warned->state, JobState::kCompleted) << warned->state_reason;
+  EXPECT_EQ(read_file(dir_ + "/warned"), "warned\n");
+  ASSERT_TRUE(warned->start_time && warned->end_time);
+  EXPECT_LT((*warned->end_time - *warned->start_time).count(), 5);
+
   // --wait returns when the job ends, with its exit code.
   EXPECT_EQ(run_cli_as("nobody", {"submit", "-W", "-D", dir_, "--wrap", "sleep 0.3; exit 5"}, out), 5) << out;
   EXPECT_NE(out.find("ended FAILED (exit code 5)"), std::string::npos) << out;

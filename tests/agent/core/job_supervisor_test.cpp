@@ -19,6 +19,33 @@ SupervisorAction group_signal(std::int32_t sig) {
   return SupervisorAction{JobId(5), SupervisorActionKind::kSignalGroup, 1234, sig};
 }
 
+// sbatch --signal=USR1@30 and B:USR2@30: the warning goes out once, 30 s before the
+// walltime, to the group or to the batch script alone; the walltime then acts as ever.
+TEST(JobSupervisorTest, AWarningSignalGoesOutBeforeTheWalltime) {
+  for (const bool batch_only : {false, true}) {
+    JobSupervisor s = make();
+    s.set_warning(SIGUSR1, Duration::seconds(30), batch_only);
+    EXPECT_EQ(s.deadline(), at(1070));
+    EXPECT_TRUE(s.on_time(at(1069)).empty());
+    const auto warn = s.on_time(at(1070));
+    ASSERT_EQ(warn.size(), 1u);
+    EXPECT_EQ(warn[0], (SupervisorAction{JobId(5),
+                                         batch_only ? SupervisorActionKind::kSignalProcess
+                                                    : SupervisorActionKind::kSignalGroup,
+                                         1234, SIGUSR1}));
+    EXPECT_EQ(s.deadline(), at(1100));
+    EXPECT_TRUE(s.on_time(at(1080)).empty());  // once
+    EXPECT_EQ(s.on_time(at(1100)), std::vector<SupervisorAction>{group_signal(SIGTERM)});
+  }
+  // A warning longer than the limit goes out at once; a late tick sends it with the TERM.
+  JobSupervisor s = make();
+  s.set_warning(SIGUSR2, Duration::seconds(500), false);
+  EXPECT_EQ(s.deadline(), at(600));
+  JobSupervisor late = make();
+  late.set_warning(SIGUSR2, Duration::seconds(10), false);
+  EXPECT_EQ(late.on_time(at(1100)), (std::vector<SupervisorAction>{group_signal(SIGUSR2), group_signal(SIGTERM)}));
+}
+
 TEST(JobSupervisorTest, CompletesOnExitZeroBeforeWalltime) {
   JobSupervisor s = make();
   EXPECT_EQ(s.phase(), SupervisorPhase::kRunning);

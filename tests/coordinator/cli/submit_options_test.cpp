@@ -1,5 +1,7 @@
 #include "coordinator/cli/submit_options.h"
 
+#include <csignal>
+
 #include <gtest/gtest.h>
 
 namespace fairway::cli {
@@ -121,6 +123,16 @@ TEST(SubmitOptions, SlurmScriptOptions) {
                             "--mail-type=END,FAIL ignored: no job mail is sent yet",
                             "--mail-user=a@b.c ignored: no job mail is sent yet"}));
   EXPECT_EQ(o.exclusive, true);
+}
+
+TEST(SubmitOptions, SignalBeforeTheTimeLimit) {
+  EXPECT_EQ(parse_ok({"--signal=B:USR1@90"}).signal, (WarningSignal{SIGUSR1, 90, true}));
+  EXPECT_EQ(parse_ok({"--signal=SIGUSR2"}).signal, (WarningSignal{SIGUSR2, 60, false}));
+  EXPECT_EQ(parse_ok({"--signal=R:10@0"}).signal, (WarningSignal{10, 0, false}));
+  EXPECT_EQ(parse_error({"--signal=USR3"}), "--signal=USR3: unknown signal \"USR3\"");
+  EXPECT_EQ(parse_error({"--signal=99"}), "--signal=99: signal numbers are 1 to 64");
+  EXPECT_EQ(parse_error({"--signal=USR1@soon"}), "--signal=USR1@soon: the time after @ is 0 to 65535 seconds");
+  EXPECT_EQ(parse_error({"--signal=X:USR1"}), "--signal=X:USR1: the prefix is B: (batch script only) or R:");
 }
 
 TEST(SubmitOptions, NodeSelection) {

@@ -133,7 +133,8 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "mem_per_node_mb", "mem_per_cpu_mb",
                                              "peak_memory_bytes", "cpu_time_ms", "enforcement",
                                              "exclusive", "only_nodes", "excluded_nodes", "constraint",
-                                             "from_store", "account", "ended_after", "ended_before"};
+                                             "from_store", "account", "ended_after", "ended_before",
+                                             "warn_signal", "warn_before", "warn_batch_only"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

@@ -226,6 +226,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "nice" || key == "begin" || key == "mem_per_node_mb" || key == "mem_per_cpu_mb" ||
           key == "memory_limit_bytes" || key == "enforcement" || key == "exclusive" ||
           key == "only_nodes" || key == "excluded_nodes" || key == "constraint" ||
+          key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
                                   key == "ended_before"));
       const bool optional_here =

@@ -37,7 +37,8 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
          a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
          a.nice == b.nice && a.begin == b.begin && a.memory_per_node_mb == b.memory_per_node_mb &&
          a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.exclusive == b.exclusive &&
-         a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes && a.constraint == b.constraint;
+         a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes && a.constraint == b.constraint &&
+         a.warn_signal == b.warn_signal && a.warn_before_s == b.warn_before_s && a.warn_batch_only == b.warn_batch_only;
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
@@ -116,6 +117,8 @@ inline LaunchJob sample_launch() {
   m.tasks = TaskLayout{6, 1, 3};
   m.node_cores = {6, 6};
   m.memory_limit_bytes = std::int64_t{6} << 30;
+  m.warn_signal = 12;
+  m.warn_before_s = 60;
   m.uid = 1001;
   m.gid = 100;
   return m;
@@ -149,6 +152,9 @@ inline SubmitRequest sample_submit() {
   m.spec.only_nodes = {"gpu01", "gpu02"};
   m.spec.excluded_nodes = {"gpu03"};
   m.spec.constraint = "v100&ib";
+  m.spec.warn_signal = 10;
+  m.spec.warn_before_s = 120;
+  m.spec.warn_batch_only = true;
   m.spec.uid = 1001;
   m.spec.gid = 100;
   m.program.script = "";
