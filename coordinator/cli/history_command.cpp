@@ -79,6 +79,11 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     if (!t) return report_error(io, t.error().message, kExitUsage);
     *out = *t;
   }
+  // As sacct: without -S or -j, jobs that ended since midnight (not the whole store).
+  if (o.start.empty() && o.jobs.empty()) {
+    auto midnight = parse_begin_time("today", now);
+    if (midnight) q.ended_after = *midnight;
+  }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
   io.out << (o.json ? jobs_json(*reply) : render_history(*reply, o.parsable));

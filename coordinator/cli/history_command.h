@@ -11,7 +11,8 @@ namespace fairway::cli {
 
 struct HistoryOptions {
   std::string user, account, partition, states, jobs;
-  std::string start, end;  // -S/-E: YYYY-MM-DD[THH:MM[:SS]] or now-N[units]
+  // -S/-E: YYYY-MM-DD[THH:MM[:SS]] or now-N[units]. Without -S (and -j): since midnight.
+  std::string start, end;
   bool parsable = false;   // -P: "|" between fields, as sacct --parsable2
   bool json = false;
 };
