@@ -90,20 +90,27 @@ Result<std::vector<JobState>> parse_states(const std::string& list) {
   return out;
 }
 
+Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, const std::string& jobs) {
+  if (!states.empty()) {
+    auto parsed = parse_states(states);
+    if (!parsed) return std::unexpected(parsed.error());
+    q.states = *parsed;
+  }
+  if (!jobs.empty()) {
+    auto ids = parse_job_ids({jobs});
+    if (!ids) return std::unexpected(ids.error().with_context("--jobs"));
+    q.jobs = *ids;
+  }
+  return ok_status();
+}
+
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io) {
   wire::JobQuery q;
   q.user = o.user;
   q.partition = o.partition;
   q.include_finished = o.all;
-  if (!o.states.empty()) {
-    auto states = parse_states(o.states);
-    if (!states) return report_error(io, states.error().message, kExitUsage);
-    q.states = *states;
-  }
-  if (!o.jobs.empty()) {
-    auto ids = parse_job_ids({o.jobs});
-    if (!ids) return report_error(io, "--jobs: " + ids.error().message, kExitUsage);
-    q.jobs = *ids;
+  if (auto st = add_state_and_id_filters(q, o.states, o.jobs); !st) {
+    return report_error(io, st.error().message, kExitUsage);
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;

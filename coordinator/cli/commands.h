@@ -42,6 +42,9 @@ struct QueueOptions {
 };
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
 
+// -t/-s STATES and -j IDS into the query; errors name the bad value.
+Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, const std::string& jobs);
+
 // Every page of a JobQuery's answer, as one reply; nullopt after printing the failure.
 std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io);
 

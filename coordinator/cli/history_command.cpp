@@ -62,15 +62,8 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   q.user = o.user;
   q.account = o.account;
   q.partition = o.partition;
-  if (!o.states.empty()) {
-    auto states = parse_states(o.states);
-    if (!states) return report_error(io, states.error().message, kExitUsage);
-    q.states = *states;
-  }
-  if (!o.jobs.empty()) {
-    auto ids = parse_job_ids({o.jobs});
-    if (!ids) return report_error(io, "--jobs: " + ids.error().message, kExitUsage);
-    q.jobs = *ids;
+  if (auto st = add_state_and_id_filters(q, o.states, o.jobs); !st) {
+    return report_error(io, st.error().message, kExitUsage);
   }
   for (const auto& [text, option, out] : {std::tuple{&o.start, "--starttime", &q.ended_after},
                                           std::tuple{&o.end, "--endtime", &q.ended_before}}) {

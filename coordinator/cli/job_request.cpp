@@ -181,6 +181,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   spec.only_nodes = options.nodelist.value_or(std::vector<std::string>{});
   spec.excluded_nodes = options.exclude.value_or(std::vector<std::string>{});
   spec.constraint = options.constraint.value_or("");
+  spec.mail_events = options.mail_events.value_or(0);
+  spec.mail_user = options.mail_user.value_or("");
   if (options.signal) {
     spec.warn_signal = options.signal->signal;
     spec.warn_before_s = options.signal->seconds_before;

@@ -1,5 +1,7 @@
 #include "coordinator/cli/submit_options.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <csignal>
 #include <limits>
@@ -15,7 +17,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kWait, kSignal, kExclusive, kNodelist, kExclude, kConstraint, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -38,7 +40,6 @@ struct OptionSpec {
 };
 
 constexpr std::string_view kNoMemory = "memory per GPU is not supported yet";
-constexpr std::string_view kNoMail = "no job mail is sent yet";
 constexpr std::string_view kNoArrays = "job arrays are not supported yet: submit one job per task";
 
 constexpr OptionSpec kOptions[] = {
@@ -71,13 +72,13 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kBegin, 'b', "begin", Value::kRequired, false},
     {Opt::kNice, '\0', "nice", Value::kOptional, false},
     {Opt::kWarnIgnored, '\0', "mem-per-gpu", Value::kRequired, false, kNoMemory},
-    {Opt::kWarnIgnored, '\0', "mail-type", Value::kRequired, false, kNoMail},
-    {Opt::kWarnIgnored, '\0', "mail-user", Value::kRequired, false, kNoMail},
     {Opt::kExclusive, '\0', "exclusive", Value::kOptional, false},
     {Opt::kNodelist, 'w', "nodelist", Value::kRequired, false},
     {Opt::kExclude, 'x', "exclude", Value::kRequired, false},
     {Opt::kConstraint, 'C', "constraint", Value::kRequired, false},
     {Opt::kSignal, '\0', "signal", Value::kRequired, false},
+    {Opt::kMailType, '\0', "mail-type", Value::kRequired, false},
+    {Opt::kMailUser, '\0', "mail-user", Value::kRequired, false},
     {Opt::kWarnIgnored, '\0', "tmp", Value::kRequired, false, "local disk is not scheduled"},
     {Opt::kWarnIgnored, 'i', "input", Value::kRequired, false, "batch jobs read no input yet"},
     {Opt::kSilent, '\0', "get-user-env", Value::kOptional, false},
@@ -283,6 +284,22 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
     case Opt::kWait: o.wait = true; return ok_status();
+    case Opt::kMailType: {
+      auto events = parse_mail_types(value, o.warnings);
+      if (!events) return std::unexpected(events.error());
+      o.mail_events = *events;
+      return ok_status();
+    }
+    case Opt::kMailUser: {
+      // It becomes a mail header: nothing that could start another one.
+      const bool ok = !value.empty() && value.size() <= 254 &&
+                      std::all_of(value.begin(), value.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@._%+-").find(c) != std::string_view::npos;
+                      });
+      if (!ok) return invalid_argument("--mail-user=" + std::string(value) + ": not a mail address");
+      o.mail_user = std::string(value);
+      return ok_status();
+    }
     case Opt::kSignal: {
       auto w = parse_signal_option(value);
       if (!w) return std::unexpected(w.error());
@@ -439,6 +456,37 @@ Result<WarningSignal> parse_signal_option(std::string_view v) {
   return w;
 }
 
+Result<std::uint8_t> parse_mail_types(std::string_view list, std::vector<std::string>& warnings) {
+  std::uint8_t events = 0;
+  std::string_view rest = list;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string_view word = rest.substr(0, comma);
+    if (word == "NONE") {
+      events = 0;
+    } else if (word == "BEGIN") {
+      events |= kMailBegin;
+    } else if (word == "END") {
+      events |= kMailEnd;
+    } else if (word == "FAIL") {
+      events |= kMailFail;
+    } else if (word == "REQUEUE") {
+      events |= kMailRequeue;
+    } else if (word == "ALL") {
+      events |= kMailBegin | kMailEnd | kMailFail | kMailRequeue;
+    } else if (word == "INVALID_DEPEND" || word == "STAGE_OUT" || word == "TIME_LIMIT" || word == "TIME_LIMIT_90" ||
+               word == "TIME_LIMIT_80" || word == "TIME_LIMIT_50" || word == "ARRAY_TASKS") {
+      warnings.push_back("--mail-type=" + std::string(word) + " ignored: no mail is sent for it yet");
+    } else {
+      return invalid_argument("--mail-type=" + std::string(list) + ": unknown event \"" + std::string(word) +
+                              "\" (NONE, BEGIN, END, FAIL, REQUEUE, ALL, ...)");
+    }
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return events;
+}
+
 void SubmitOptions::overlay(const SubmitOptions& over) {
   const auto take = [](auto& mine, const auto& theirs) {
     if (theirs) mine = theirs;
@@ -469,6 +517,8 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(nice, over.nice);
   take(wait, over.wait);
   take(signal, over.signal);
+  take(mail_events, over.mail_events);
+  take(mail_user, over.mail_user);
   take(exclusive, over.exclusive);
   take(nodelist, over.nodelist);
   take(exclude, over.exclude);
@@ -563,8 +613,8 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
   -w, --nodelist=HOSTLIST    -x, --exclude=HOSTLIST   -C, --constraint=FEAT[&FEAT|...]
       --exclusive           whole nodes, shared with no other job
       --signal=[B:]SIG[@SECONDS]  SIG that long (default 60 s) before the time limit
-Accepted with a warning (not done yet): --mem-per-gpu,
-  --mail-type, --mail-user, --tmp, --input. Unknown #SBATCH
+      --mail-type=BEGIN,END,FAIL,REQUEUE,ALL|NONE  --mail-user=ADDRESS
+Accepted with a warning (not done yet): --mem-per-gpu, --tmp, --input. Unknown #SBATCH
   lines are skipped with a warning; unknown options on the command line are errors.
       --wrap=COMMAND        --parsable                --coordinator=ENDPOINT
       --config=FILE

@@ -9,6 +9,7 @@
 
 #include "shared/model/dependency_syntax.h"
 #include "shared/base/result.h"
+#include "shared/model/job_spec.h"
 #include "shared/base/time.h"
 
 namespace fairway::cli {
@@ -30,6 +31,10 @@ struct WarningSignal {
 
 Result<WarningSignal> parse_signal_option(std::string_view value);
 
+// --mail-type's list into JobMailEvent bits; events Fairway does not mail about yet add
+// a warning. Errors name an unknown event.
+Result<std::uint8_t> parse_mail_types(std::string_view list, std::vector<std::string>& warnings);
+
 // Every field is unset until an option sets it, so that command-line values can be laid
 // over directive values field by field.
 struct SubmitOptions {
@@ -48,6 +53,8 @@ struct SubmitOptions {
   std::optional<std::int32_t> nice;
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
   std::optional<WarningSignal> signal;
+  std::optional<std::uint8_t> mail_events;  // JobMailEvent bits
+  std::optional<std::string> mail_user;
   std::optional<bool> exclusive;
   std::optional<std::vector<std::string>> nodelist, exclude;  // expanded host lists
   std::optional<std::string> constraint;

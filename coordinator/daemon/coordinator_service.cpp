@@ -241,6 +241,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     t.head_node.clear();
     persist(id);
     log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
+    mail_about(id, kMailRequeue);
     dirty_ = true;
     return;
   }
@@ -254,6 +255,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
       t.head_node.clear();
       persist(id);
       log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
+      mail_about(id, kMailRequeue);
     } else {
       log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", t.reason}});
       mark_terminal(id);
@@ -322,6 +324,7 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
     t.head_node.clear();
     persist(id);
     log_event(LogLevel::kWarning, "job_requeued", {{"job", id_str(id)}, {"reason", why}});
+    mail_about(id, kMailRequeue);
   } else {
     if (auto st = scheduler_->finish(id, JobState::kNodeFail, now); !st) return;
     log_event(LogLevel::kWarning, "job_node_fail", {{"job", id_str(id)}, {"reason", why}});
@@ -363,6 +366,7 @@ void CoordinatorService::on_timer(Time now) {
     }
   }
   for (const auto& [id, why] : overdue) lose_job(id, why, now);
+  mailer_.reap();
   if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
 }
 
@@ -461,6 +465,7 @@ void CoordinatorService::launch(JobId id, Time now) {
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},
              {"gpus", std::to_string(rec->allocation.total_gpus())}});
+  mail_about(id, kMailBegin);
 }
 
 void CoordinatorService::signal_job(JobId id, std::int32_t signal) {

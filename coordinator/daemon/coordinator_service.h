@@ -16,6 +16,7 @@
 #include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/state_dir_lock.h"
+#include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
 #include "coordinator/daemon/node_registry.h"
 #include "coordinator/daemon/submit_rate_limiter.h"
@@ -168,6 +169,10 @@ class CoordinatorService {
   void error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message);
 
   Config config_;
+  JobMailer mailer_{config_.coordinator.mail_program};
+  // sbatch --mail-type: mails the job's user when `event` is one it asked for; at its end
+  // (kMailEnd) a failed job also counts as kMailFail (job_mail.cpp).
+  void mail_about(JobId id, JobMailEvent event);
   StateDirLock lock_;  // held while the service lives: one coordinator per state directory
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<JobStore> store_;

@@ -90,6 +90,7 @@ void CoordinatorService::mark_terminal(JobId id) {
   JobTracking& t = tracking_[id.value()];
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
+  mail_about(id, kMailEnd);
   scheduler_->forget(id);
   finished_order_.push_back(id.value());
   trim_finished();

@@ -245,19 +245,28 @@ Status JobStore::update_job(const StoredJob& job) {
   return ok_status();
 }
 
-Result<std::vector<StoredJob>> JobStore::load_jobs() const {
-  auto stmt = db_->prepare_cached(kSelectJobs);
-  if (!stmt) return std::unexpected(stmt.error());
+namespace {
+
+// Every row a kSelectJobs-shaped statement yields; errors name `what`.
+Result<std::vector<StoredJob>> read_job_rows(SqliteStatement& stmt, const char* what) {
   std::vector<StoredJob> jobs;
   while (true) {
-    auto row = (*stmt)->step();
-    if (!row) return std::unexpected(row.error().with_context("load_jobs"));
+    auto row = stmt.step();
+    if (!row) return std::unexpected(row.error().with_context(what));
     if (!*row) break;
-    auto job = read_job_row(**stmt);
+    auto job = read_job_row(stmt);
     if (!job) return std::unexpected(job.error());
     jobs.push_back(std::move(*job));
   }
   return jobs;
+}
+
+}  // namespace
+
+Result<std::vector<StoredJob>> JobStore::load_jobs() const {
+  auto stmt = db_->prepare_cached(kSelectJobs);
+  if (!stmt) return std::unexpected(stmt.error());
+  return read_job_rows(**stmt, "load_jobs");
 }
 
 Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t limit, const std::string& user,
@@ -279,16 +288,7 @@ Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t 
   }
   if (s) s = (*stmt)->bind_int64(5, static_cast<std::int64_t>(std::min<std::size_t>(limit, 1u << 20)));
   if (!s) return std::unexpected(s.error());
-  std::vector<StoredJob> jobs;
-  while (true) {
-    auto row = (*stmt)->step();
-    if (!row) return std::unexpected(row.error().with_context("load_finished"));
-    if (!*row) break;
-    auto job = read_job_row(**stmt);
-    if (!job) return std::unexpected(job.error());
-    jobs.push_back(std::move(*job));
-  }
-  return jobs;
+  return read_job_rows(**stmt, "load_finished");
 }
 
 Status JobStore::purge_finished_before(Time t) {

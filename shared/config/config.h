@@ -238,6 +238,9 @@ struct CoordinatorConfig {
   Duration pass_interval = Duration::seconds(5);       // a pass runs at least this often
   std::int32_t submit_burst = 1000;                    // per-user token bucket (DESIGN section 3)
   double submit_refill_per_s = 2;
+  // Job mail (sbatch --mail-type) goes through this program as `PROG -t -oi`, message on
+  // stdin (sendmail's interface; Debian's exim4 and postfix provide it). Empty: no mail.
+  std::string mail_program = "/usr/sbin/sendmail";
 };
 
 // How agents run jobs ([agent]); the command line may override the paths.

@@ -25,7 +25,7 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   const char* p = "coordinator";
   FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
                                   "heartbeat_timeout", "pass_interval", "submit_burst",
-                                  "submit_refill_per_s"}));
+                                  "submit_refill_per_s", "mail_program"}));
   FAIRWAY_TRY(r.read_string(t, "listen_agents", p, c.listen_agents));
   FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_agents", c.listen_agents));
   FAIRWAY_TRY(r.read_string(t, "listen_clients", p, c.listen_clients));
@@ -36,6 +36,10 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   FAIRWAY_TRY(r.read_time(t, "pass_interval", p, true, c.pass_interval));
   FAIRWAY_TRY(r.read_int(t, "submit_burst", p, 1, 1000000000, c.submit_burst));
   FAIRWAY_TRY(r.read_number(t, "submit_refill_per_s", p, false, c.submit_refill_per_s));
+  FAIRWAY_TRY(r.read_string(t, "mail_program", p, c.mail_program));
+  if (!c.mail_program.empty() && c.mail_program.front() != '/') {
+    return r.fail("coordinator.mail_program", "\"" + c.mail_program + "\" must be an absolute path (or empty: no mail)");
+  }
   return ok_status();
 }
 

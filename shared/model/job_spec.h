@@ -28,6 +28,14 @@ struct TaskLayout {
 // otherwise; singleton: no other job of the same user and name runs (or waits ahead).
 enum class DependencyType : std::uint8_t { kAfter, kAfterAny, kAfterOk, kAfterNotOk, kSingleton };
 
+// sbatch --mail-type events the coordinator mails about.
+enum JobMailEvent : std::uint8_t {
+  kMailBegin = 1,
+  kMailEnd = 2,
+  kMailFail = 4,
+  kMailRequeue = 8,
+};
+
 struct DependencyClause {
   DependencyType type = DependencyType::kAfterAny;
   std::vector<JobId> jobs;  // empty for singleton
@@ -72,6 +80,10 @@ struct JobSpec {
   std::int32_t warn_signal = 0;
   std::int32_t warn_before_s = 0;
   bool warn_batch_only = false;
+  // --mail-type (JobMailEvent bits) and --mail-user (empty: the job's user, delivered
+  // locally).
+  std::uint8_t mail_events = 0;
+  std::string mail_user;
   Duration time_limit = Duration::hours(1);
   Time submit_time;
   bool requeue = true;      // may be requeued after preemption or node failure

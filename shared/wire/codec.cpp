@@ -172,7 +172,7 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(25 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
+  pk.pack_map(27 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
               (s.begin ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
@@ -207,6 +207,8 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "excluded_nodes", s.excluded_nodes);
   put_kv(pk, "constraint", std::string_view(s.constraint));
   put_warning(pk, s.warn_signal, s.warn_before_s, s.warn_batch_only);
+  put_kv(pk, "mail_events", static_cast<std::int32_t>(s.mail_events));
+  put_kv(pk, "mail_user", std::string_view(s.mail_user));
   if (s.begin) put_kv(pk, "begin", s.begin->seconds());
   if (s.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*s.uid));
   if (s.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*s.gid));
@@ -438,6 +440,10 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   if (r.has("excluded_nodes")) s.excluded_nodes = r.str_list("excluded_nodes");
   s.constraint = r.opt_str("constraint");
   read_warning(r, s.warn_signal, s.warn_before_s, s.warn_batch_only);
+  const std::int32_t mail = r.opt_i32("mail_events").value_or(0);
+  if (mail < 0 || mail > 15) r.errors().fail(r.path_of("mail_events"), "not a set of mail events: " + std::to_string(mail));
+  s.mail_events = static_cast<std::uint8_t>(mail & 15);
+  s.mail_user = r.opt_str("mail_user", 254);
   for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.memory_per_node_mb},
                                    std::pair{"mem_per_cpu_mb", &s.memory_per_cpu_mb}}) {
     *field = r.opt_i64(key).value_or(0);

@@ -130,6 +130,7 @@ class Cluster : public ::testing::Test {
   void write_config(const std::string& extra, const std::string& security = "") {
     std::ofstream(dir_ + "/fairway.toml")
         << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\nsubmit_burst = 100000\n"
+        << coordinator_extra_
         << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
         << "cgroup_subtree = \"" << cgroup_subtree() << "\"\n"
         << "[security]\ncoordinator_secret_key = \"" << dir_ << "/keys/coordinator.key\"\n"
@@ -288,6 +289,7 @@ class Cluster : public ::testing::Test {
   }
 
   std::string dir_;
+  std::string coordinator_extra_;  // more [coordinator] keys, for write_config
   std::string agents_ep_, clients_ep_;
   Daemon coordinator_;
   std::vector<Daemon> agents_;

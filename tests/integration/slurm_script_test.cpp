@@ -39,7 +39,7 @@ TEST_F(Cluster, ASlurmScriptRunsUnchangedAndDependenciesOrderJobs) {
 #SBATCH --cpus-per-task=2
 #SBATCH --time=00:10:00
 #SBATCH --mem-per-cpu=500M
-#SBATCH --mail-type=END
+#SBATCH --tmp=1G
 #SBATCH --output=%x-%j.out
 #SBATCH --comment="step 1"
 #SBATCH --a-directive-from-the-future
@@ -49,7 +49,7 @@ sleep 1
 )";
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out), 0) << out;
-  EXPECT_NE(out.find("warning: " + script + " line 7: --mail-type=END ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("warning: " + script + " line 7: --tmp=1G ignored"), std::string::npos) << out;
   EXPECT_NE(out.find("warning: " + script + " line 10: unknown directive \"--a-directive-from-the-future\" ignored"),
             std::string::npos) << out;
   const std::string first_id = last_line(out);
@@ -160,6 +160,49 @@ TEST_F(Cluster, NodelistExcludeAndExclusivePlaceJobsWhereAsked) {
   EXPECT_EQ(ran_on({"-x", "kb0[2]"}), "kb01:1");
   EXPECT_EQ(ran_on({"--exclusive", "-w", "kb01"}), "kb01:28");
   EXPECT_NE(ran_on({"-w", "kb07"}).find("node 'kb07' is not in partition"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+// --mail-type: the coordinator hands a message to the configured sendmail-compatible
+// program (here a script that keeps it) at the events asked for, and to no one else.
+TEST_F(Cluster, JobMailGoesToTheMailProgramAtTheEventsAskedFor) {
+  const std::string program = dir_ + "/fake-sendmail";
+  std::ofstream(program) << "#!/bin/sh\n[ \"$1 $2\" = \"-t -oi\" ] || exit 3\ncat > " << dir_ << "/mail.$$\n";
+  std::filesystem::permissions(program, std::filesystem::perms(0755));
+  coordinator_extra_ = "mail_program = \"" + program + "\"\n";
+  write_config("");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-J", "evil\nBcc: x@y",
+                                  "--mail-type=BEGIN,FAIL", "--mail-user=ann@example.org", "--wrap", "exit 2"},
+                       out), 0) << out;
+  const std::string id = out.substr(0, out.find('\n'));
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--wrap", "true"}, out), 0) << out;
+  ASSERT_TRUE(wait_state(JobId(std::stoull(out)), [](JobState s) { return is_terminal(s); }));
+  std::vector<std::string> mails;
+  ASSERT_TRUE(eventually([&] {
+    mails.clear();
+    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+      if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
+    }
+    return mails.size() >= 2;
+  }));
+  std::sort(mails.begin(), mails.end());
+  ASSERT_EQ(mails.size(), 2u);  // the job that asked for none sent none
+  std::string all = mails[0] + mails[1];
+  EXPECT_NE(all.find("To: ann@example.org\n"), std::string::npos) << all;
+  EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Began\n"), std::string::npos) << all;
+  EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Failed, Run time"), std::string::npos) << all;
+  EXPECT_NE(all.find("FAILED, ExitCode 2\n"), std::string::npos) << all;
+  EXPECT_EQ(all.find("\nBcc:"), std::string::npos) << all;  // the name could not add a header
 }
 
 }  // namespace

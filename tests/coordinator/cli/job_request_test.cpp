@@ -91,7 +91,7 @@ TEST(BuildSubmission, ScriptDirectivesAndCommandLineOverride) {
 TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
   SubmitCommand cmd;
   cmd.wrap = "echo hi";
-  cmd.options = options({"--hold", "-D", "/scratch", "--mem=2G", "--mail-type=ALL", "-J", "quick"});
+  cmd.options = options({"--hold", "-D", "/scratch", "--mem=2G", "--tmp=10G", "-J", "quick"});
   auto b = build_submission(cmd, "#SBATCH -n 99\n", context());  // no script: ignored
   ASSERT_TRUE(b.has_value()) << b.error().message;
   EXPECT_EQ(b->request.program.argv, (std::vector<std::string>{"/bin/sh", "-c", "echo hi"}));
@@ -156,6 +156,8 @@ srun gmx mdrun
   EXPECT_EQ(spec.dependencies[0], (DependencyClause{DependencyType::kAfterOk, {JobId(41)}}));
   EXPECT_EQ(spec.nice, 10);
   EXPECT_EQ(spec.memory_per_cpu_mb, 2048);
+  EXPECT_EQ(spec.mail_events, kMailEnd | kMailFail);
+  EXPECT_EQ(spec.mail_user, "alice@example.org");
   const wire::JobProgram& p = b->request.program;
   EXPECT_TRUE(p.open_append);
   EXPECT_EQ(p.stdout_path, "%x-%j.out");
@@ -164,8 +166,6 @@ srun gmx mdrun
                                               {"OMP_NUM_THREADS", "2"},
                                               {"SLURM_SUBMIT_HOST", "login1"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
-                             "md.sh line 8: --mail-type=END,FAIL ignored: no job mail is sent yet",
-                             "md.sh line 9: --mail-user=alice@example.org ignored: no job mail is sent yet",
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
 

@@ -126,9 +126,8 @@ TEST_F(Submit, RefusalAndMissingScript) {
 }
 
 TEST_F(Submit, WarningsGoToStderr) {
-  EXPECT_EQ(run_submit(command({"--mail-type=END", "--wrap", "true"}), context(), transport(), io),
-            kExitOk);
-  EXPECT_EQ(err.str(), "fairway: warning: --mail-type=END ignored: no job mail is sent yet\n");
+  EXPECT_EQ(run_submit(command({"--tmp=1G", "--wrap", "true"}), context(), transport(), io), kExitOk);
+  EXPECT_EQ(err.str(), "fairway: warning: --tmp=1G ignored: local disk is not scheduled\n");
 }
 
 TEST(SubmitContextTest, TokensAreRandomHexAndContextIsComplete) {

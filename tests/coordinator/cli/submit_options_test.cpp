@@ -119,10 +119,21 @@ TEST(SubmitOptions, SlurmScriptOptions) {
   EXPECT_EQ(o.begin, "now+1hour");
   EXPECT_EQ(o.nice, 100);
   EXPECT_EQ(parse_ok({"--nice=-5"}).nice, -5);
-  EXPECT_EQ(o.warnings, (std::vector<std::string>{
-                            "--mail-type=END,FAIL ignored: no job mail is sent yet",
-                            "--mail-user=a@b.c ignored: no job mail is sent yet"}));
+  EXPECT_TRUE(o.warnings.empty());
   EXPECT_EQ(o.exclusive, true);
+  EXPECT_EQ(o.mail_events, kMailEnd | kMailFail);
+  EXPECT_EQ(o.mail_user, "a@b.c");
+}
+
+TEST(SubmitOptions, MailTypesAndAddresses) {
+  EXPECT_EQ(parse_ok({"--mail-type=ALL"}).mail_events, kMailBegin | kMailEnd | kMailFail | kMailRequeue);
+  EXPECT_EQ(parse_ok({"--mail-type=BEGIN,NONE"}).mail_events, 0);
+  SubmitOptions t = parse_ok({"--mail-type=END,TIME_LIMIT_80"});
+  EXPECT_EQ(t.mail_events, kMailEnd);
+  EXPECT_EQ(t.warnings, std::vector<std::string>{"--mail-type=TIME_LIMIT_80 ignored: no mail is sent for it yet"});
+  EXPECT_EQ(parse_error({"--mail-type=SOMETIMES"}),
+            "--mail-type=SOMETIMES: unknown event \"SOMETIMES\" (NONE, BEGIN, END, FAIL, REQUEUE, ALL, ...)");
+  EXPECT_EQ(parse_error({"--mail-user=a@b.c\nBcc: x"}), "--mail-user=a@b.c\nBcc: x: not a mail address");
 }
 
 TEST(SubmitOptions, SignalBeforeTheTimeLimit) {

@@ -134,7 +134,8 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "peak_memory_bytes", "cpu_time_ms", "enforcement",
                                              "exclusive", "only_nodes", "excluded_nodes", "constraint",
                                              "from_store", "account", "ended_after", "ended_before",
-                                             "warn_signal", "warn_before", "warn_batch_only"};
+                                             "warn_signal", "warn_before", "warn_batch_only",
+                                             "mail_events", "mail_user"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

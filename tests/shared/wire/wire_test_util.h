@@ -38,7 +38,8 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
          a.nice == b.nice && a.begin == b.begin && a.memory_per_node_mb == b.memory_per_node_mb &&
          a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.exclusive == b.exclusive &&
          a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes && a.constraint == b.constraint &&
-         a.warn_signal == b.warn_signal && a.warn_before_s == b.warn_before_s && a.warn_batch_only == b.warn_batch_only;
+         a.warn_signal == b.warn_signal && a.warn_before_s == b.warn_before_s && a.warn_batch_only == b.warn_batch_only &&
+         a.mail_events == b.mail_events && a.mail_user == b.mail_user;
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
@@ -155,6 +156,8 @@ inline SubmitRequest sample_submit() {
   m.spec.warn_signal = 10;
   m.spec.warn_before_s = 120;
   m.spec.warn_batch_only = true;
+  m.spec.mail_events = kMailEnd | kMailFail;
+  m.spec.mail_user = "bob@example.org";
   m.spec.uid = 1001;
   m.spec.gid = 100;
   m.program.script = "";
