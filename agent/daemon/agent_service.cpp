@@ -67,6 +67,11 @@ void AgentService::readopt(Time now) {
       log_event(LogLevel::kError, "readopt_failed", {{"job", id_str(c.job)}, {"node", node_name()}});
       continue;
     }
+    // A warning not yet due is armed again; one already due was sent by the agent before
+    // (or is lost with it): never sent twice.
+    if (c.warn_signal != 0 && now < c.start + c.time_limit - Duration::seconds(c.warn_before_s)) {
+      sup->set_warning(c.warn_signal, Duration::seconds(c.warn_before_s), c.warn_batch_only);
+    }
     jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false,
                                             std::nullopt});
     by_pid_[c.pid] = c.job;
@@ -263,8 +268,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   }
   // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
   // could write one itself still finds the job after a restart.
-  req.checkpoint_text =
-      format_checkpoint_without_process(JobCheckpoint{l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0});
+  req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
+      l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only});
   auto attach = cgroups_->prepare(cgroup_limits(l, req.bind_pus));
   if (!attach) {
     ledger_.release(l.job);
@@ -292,7 +297,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
     return;
   }
   if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
-  JobCheckpoint c{l.job, launched->pid, launched->pgid, now, l.time_limit, l.cores, l.gpus, 0};
+  JobCheckpoint c{l.job, launched->pid,   launched->pgid, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal,
+                  l.warn_before_s, l.warn_batch_only};
   if (auto stat = read_proc_stat(launched->pid)) c.process_start_ticks = stat->start_ticks;
   if (auto st = checkpoints_.save(c); !st) {
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});

@@ -2,6 +2,7 @@
 
 #include "agent/os/small_file.h"
 
+#include <cstdio>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -83,6 +84,17 @@ Status write_all(int fd, std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// "warning SIG SECONDS group|batch", only when the job asked for one (older files lack it).
+std::string warning_line(const JobCheckpoint& c) {
+  if (c.warn_signal == 0) return "";
+  return "warning " + std::to_string(c.warn_signal) + " " + std::to_string(c.warn_before_s) + " " +
+         (c.warn_batch_only ? "batch" : "group") + "\n";
+}
+
+}  // namespace
+
 std::string format_checkpoint_without_process(const JobCheckpoint& c) {
   std::string out(kHeader);
   out += "\njob " + std::to_string(c.job.value());
@@ -91,6 +103,7 @@ std::string format_checkpoint_without_process(const JobCheckpoint& c) {
   out += "\ncores " + list(c.cores);
   out += "\ngpus " + list(c.gpus);
   out += "\nprocess_start_ticks 0\n";
+  out += warning_line(c);
   return out;
 }
 
@@ -105,6 +118,7 @@ std::string format_checkpoint(const JobCheckpoint& c) {
   out += "\ngpus " + list(c.gpus);
   out += "\nprocess_start_ticks " + std::to_string(c.process_start_ticks);
   out += "\n";
+  out += warning_line(c);
   return out;
 }
 
@@ -137,6 +151,7 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   static constexpr std::string_view kKeys[] = {"job",   "pid",  "pgid", "start", "time_limit",
                                                "cores", "gpus", "process_start_ticks"};
   for (const auto& [key, value] : fields) {
+    if (key == "warning") continue;  // optional
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       return invalid_argument("unknown field '" + key + "'");
     }
@@ -172,6 +187,17 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   c.cores = std::move(*cores);
   c.gpus = std::move(*gpus);
   c.process_start_ticks = *ticks;
+  if (auto w = fields.find("warning"); w != fields.end()) {
+    int sig = 0, before = 0;
+    char to[8] = {};
+    if (std::sscanf(w->second.c_str(), "%d %d %7s", &sig, &before, to) != 3 || sig < 1 || sig > 64 ||
+        before < 0 || (std::string_view(to) != "batch" && std::string_view(to) != "group")) {
+      return invalid_argument("field 'warning': '" + w->second.substr(0, 64) + "' is not SIG SECONDS batch|group");
+    }
+    c.warn_signal = sig;
+    c.warn_before_s = before;
+    c.warn_batch_only = std::string_view(to) == "batch";
+  }
   return c;
 }
 

@@ -24,6 +24,10 @@ struct JobCheckpoint {
   // /proc/<pid>/stat field 22: tells the job's process from a later one given its pid.
   // 0: not known (the keeper wrote the checkpoint and the agent died before adding it).
   std::uint64_t process_start_ticks = 0;
+  // sbatch --signal (0: none), so that a restarted agent still sends it when it is due.
+  std::int32_t warn_signal = 0;
+  std::int32_t warn_before_s = 0;
+  bool warn_batch_only = false;
   bool operator==(const JobCheckpoint&) const = default;
 };
 

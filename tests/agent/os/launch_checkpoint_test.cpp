@@ -30,6 +30,23 @@ TEST(LaunchCheckpointTest, FormatAndParseRoundTrip) {
   EXPECT_EQ(*parsed, c);
 }
 
+TEST(LaunchCheckpointTest, TheSignalWarningRoundTripsAndOlderFilesHaveNone) {
+  JobCheckpoint c = of_this_process(13);
+  c.warn_signal = 10;
+  c.warn_before_s = 300;
+  c.warn_batch_only = true;
+  const std::string text = format_checkpoint(c);
+  EXPECT_NE(text.find("\nwarning 10 300 batch\n"), std::string::npos) << text;
+  auto parsed = parse_checkpoint(text);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, c);
+  EXPECT_EQ(parse_checkpoint(format_checkpoint(of_this_process(13)))->warn_signal, 0);  // none written
+  std::string bad = text;
+  bad.replace(bad.find("batch"), 5, "maybe");
+  EXPECT_EQ(parse_checkpoint(bad).error().message,
+            "field 'warning': '10 300 maybe' is not SIG SECONDS batch|group");
+}
+
 TEST(LaunchCheckpointTest, SavedLiveJobIsLoadedAsLive) {
   TempDir dir;
   const LaunchCheckpoint store(dir.path());
