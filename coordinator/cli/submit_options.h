@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shared/model/dependency_syntax.h"
+#include "coordinator/cli/option_values.h"
 #include "shared/base/result.h"
 #include "shared/model/job_spec.h"
 #include "shared/base/time.h"
@@ -20,20 +21,6 @@ struct GpuCount {
   std::int32_t count = 0;
   bool operator==(const GpuCount&) const = default;
 };
-
-// --signal: which signal, how long before the time limit, to whom.
-struct WarningSignal {
-  std::int32_t signal = 0;
-  std::int32_t seconds_before = 60;
-  bool batch_only = false;  // B: the batch script alone
-  bool operator==(const WarningSignal&) const = default;
-};
-
-Result<WarningSignal> parse_signal_option(std::string_view value);
-
-// --mail-type's list into JobMailEvent bits; events Fairway does not mail about yet add
-// a warning. Errors name an unknown event.
-Result<std::uint8_t> parse_mail_types(std::string_view list, std::vector<std::string>& warnings);
 
 // Every field is unset until an option sets it, so that command-line values can be laid
 // over directive values field by field.
