@@ -1,0 +1,78 @@
+// Starting a job the pass placed: the LaunchJob its head node's agent gets (program,
+// cores, task split, memory limit, warning signal, fencing rule), and signals to it later.
+#include <csignal>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "shared/base/log.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+std::string id_str(JobId id) { return std::to_string(id.value()); }
+
+}  // namespace
+
+void CoordinatorService::launch(JobId id, Time now) {
+  const JobRecord* rec = scheduler_->job(id);
+  JobTracking& t = tracking_[id.value()];
+  const NodeAllocation& head = rec->allocation.nodes.front();
+  t.head_node = scheduler_->cluster().node(head.node).topology.name;
+  ++counters_.started;
+  persist(id);
+
+  auto request = store_->load_request(id);
+  Result<wire::Message> decoded = request ? wire::decode(*request)
+                                          : Result<wire::Message>(std::unexpected(request.error()));
+  const auto* submit = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
+  if (submit == nullptr) {
+    const std::string why = decoded ? "stored request is not a submit request" : decoded.error().message;
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(id)}, {"error", why}});
+    t.reason = "cannot read its stored request: " + why;
+    (void)scheduler_->finish(id, JobState::kFailed, now);
+    mark_terminal(id);
+    return;
+  }
+  wire::LaunchJob l;
+  l.job = id;
+  l.user = rec->spec.user;
+  l.account = rec->spec.account;
+  l.name = rec->spec.name;
+  l.program = submit->program;
+  l.cores = head.cores;
+  l.gpus = head.gpus;
+  l.time_limit = rec->spec.time_limit;
+  for (const auto& na : rec->allocation.nodes) {
+    l.nodelist.push_back(scheduler_->cluster().node(na.node).topology.name);
+    l.node_cores.push_back(static_cast<std::int32_t>(na.cores.size()));
+  }
+  l.tasks = rec->spec.tasks;
+  l.warn_signal = rec->spec.warn_signal;
+  l.warn_before_s = rec->spec.warn_before_s;
+  l.warn_batch_only = rec->spec.warn_batch_only;
+  constexpr std::int64_t kMiB = 1 << 20;
+  if (rec->spec.memory_per_node_mb > 0) {
+    l.memory_limit_bytes = rec->spec.memory_per_node_mb * kMiB;
+  } else if (rec->spec.memory_per_cpu_mb > 0) {
+    l.memory_limit_bytes = rec->spec.memory_per_cpu_mb * kMiB * static_cast<std::int64_t>(head.cores.size());
+  }
+  l.partition = rec->spec.partition;
+  l.restarts = t.requeue_count;
+  l.uid = rec->spec.uid;
+  l.gid = rec->spec.gid;
+  // One rule on both sides: the agent fences GPU sockets exactly when placement did.
+  l.fence_gpu_sockets = scheduler_->cluster().node(head.node).socket_exclusive;
+  turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
+  log_event(LogLevel::kInfo, "job_started",
+            {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},
+             {"gpus", std::to_string(rec->allocation.total_gpus())}});
+  mail_about(id, kMailBegin);
+}
+
+void CoordinatorService::signal_job(JobId id, std::int32_t signal) {
+  const JobTracking& t = tracking_[id.value()];
+  if (t.head_node.empty()) return;
+  reply(Channel::kAgents, t.head_node, wire::SignalJob{id, signal, config_.agent.kill_grace});
+}
+
+}  // namespace fairway::daemon
