@@ -19,7 +19,7 @@ void BM_JobCgroupPrepareAndRemove(benchmark::State& state) {
   }
   std::uint64_t id = 1;
   for (auto _ : state) {
-    CgroupLimits l{JobId(id), {0}, {}, std::int64_t{256} << 20, {{240, 0}}};
+    CgroupLimits l{JobId(id), {0}, {}, std::int64_t{256} << 20, {{240, 0}}, std::nullopt};
     auto attach = (*g)->prepare(l);
     if (!attach) {
       state.SkipWithError(attach.error().message.c_str());
@@ -29,7 +29,7 @@ void BM_JobCgroupPrepareAndRemove(benchmark::State& state) {
     (void)(*g)->remove(JobId(id++));
   }
   state.SetLabel((*g)->description());
-  for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct"}) {
+  for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids"}) {
     ::rmdir((o.root + "/" + ctrl + "/" + o.subtree).c_str());
   }
 }

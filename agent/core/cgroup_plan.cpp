@@ -30,6 +30,7 @@ std::vector<CgroupWrite> cgroup_v1_writes(const CgroupLimits& l) {
     // the limit: no swap on top.
     w.push_back({"memory", "memory.memsw.limit_in_bytes", bytes});
   }
+  if (l.max_pids) w.push_back({"pids", "pids.max", std::to_string(*l.max_pids)});
   for (const DeviceNumber& d : l.denied_devices) {
     w.push_back({"devices", "devices.deny",
                  "c " + std::to_string(d.major) + ":" + std::to_string(d.minor) + " rwm"});
@@ -45,6 +46,7 @@ std::vector<CgroupWrite> cgroup_v2_writes(const CgroupLimits& l) {
     w.push_back({"", "memory.max", std::to_string(*l.memory_bytes)});
     w.push_back({"", "memory.swap.max", "0"});
   }
+  if (l.max_pids) w.push_back({"", "pids.max", std::to_string(*l.max_pids)});
   return w;
 }
 

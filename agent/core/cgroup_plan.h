@@ -27,6 +27,7 @@ struct CgroupLimits {
   // The node's GPUs this job does not hold: opening them must fail, whatever
   // CUDA_VISIBLE_DEVICES says.
   std::vector<DeviceNumber> denied_devices;
+  std::optional<std::int64_t> max_pids;  // processes and threads at once; unset: no limit
 };
 
 struct CgroupWrite {

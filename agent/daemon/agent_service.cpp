@@ -153,6 +153,7 @@ CgroupLimits AgentService::cgroup_limits(const wire::LaunchJob& l, const std::ve
   lim.job = l.job;
   lim.cpus = pus;
   lim.memory_bytes = l.memory_limit_bytes;
+  if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
   for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
     if (std::find(l.gpus.begin(), l.gpus.end(), static_cast<std::int32_t>(g)) != l.gpus.end()) continue;
     lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());

@@ -38,6 +38,7 @@ struct AgentOptions {
   // machine's). require_enforcement: refuse to start without them.
   CgroupOptions cgroups;
   bool require_enforcement = false;
+  std::int64_t max_pids_per_job = 0;  // 0: no limit
 };
 
 class AgentService {

@@ -67,6 +67,7 @@ int run(const Flags& f, const Config& config) {
   opts.cgroups.subtree = config.agent.cgroup_subtree.empty() ? "fairway/" + node->topology.name
                                                              : config.agent.cgroup_subtree;
   opts.require_enforcement = config.agent.require_enforcement;
+  opts.max_pids_per_job = config.agent.max_pids_per_job;
   std::error_code ec;
   std::filesystem::create_directories(opts.spool_dir, ec);
   if (ec) {

@@ -268,7 +268,7 @@ Result<std::unique_ptr<JobCgroups>> JobCgroups::open(const CgroupOptions& o) {
   }
   // v1: cpuset and memory are required, devices and cpuacct used when present.
   std::string missing;
-  for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct"}) {
+  for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids"}) {
     const std::string hier = o.root + "/" + ctrl;
     const bool required = std::string_view(ctrl) == "cpuset" || std::string_view(ctrl) == "memory";
     if (!is_fs(hier, CGROUP_SUPER_MAGIC)) {
@@ -335,6 +335,9 @@ Result<CgroupAttach> JobCgroups::prepare(const CgroupLimits& limits) {
     for (const CgroupWrite& w : writes) {
       if (w.controller != ctrl) continue;
       if (w.file == "memory.memsw.limit_in_bytes" && !memsw_) continue;
+      if (w.file == "pids.max" && mode_ == CgroupMode::kV2 && ::access((dir + "/pids.max").c_str(), F_OK) != 0) {
+        continue;  // no pids controller passed down here: the limit is not enforced
+      }
       std::string value = w.value;
       if (w.file == "cpuset.mems" && value.empty()) {
         auto mems = read_text(base + "/cpuset.mems");

@@ -260,6 +260,9 @@ struct AgentConfig {
   bool require_enforcement = false;
   // Where the agent keeps its jobs' cgroups under each hierarchy; empty: "fairway/<node>".
   std::string cgroup_subtree;
+  // pids.max of each job's cgroup (processes and threads at once; a fork bomb stops
+  // there); 0: no limit.
+  std::int64_t max_pids_per_job = 0;
 };
 
 // How agents and the coordinator prove themselves to each other.

@@ -12,7 +12,7 @@ TEST(CgroupPlan, CpuListsFoldRuns) {
 }
 
 TEST(CgroupPlan, V1WritesCpusetBeforeAnyTaskAndDeniesOtherGpus) {
-  CgroupLimits l{JobId(7), {4, 5, 36, 37}, {0}, std::int64_t{64} << 20, {{195, 1}, {195, 3}}};
+  CgroupLimits l{JobId(7), {4, 5, 36, 37}, {0}, std::int64_t{64} << 20, {{195, 1}, {195, 3}}, std::nullopt};
   EXPECT_EQ(cgroup_v1_writes(l), (std::vector<CgroupWrite>{
                                      {"cpuset", "cpuset.mems", "0"},
                                      {"cpuset", "cpuset.cpus", "4-5,36-37"},
@@ -24,10 +24,13 @@ TEST(CgroupPlan, V1WritesCpusetBeforeAnyTaskAndDeniesOtherGpus) {
   l.memory_bytes.reset();
   l.denied_devices.clear();
   EXPECT_EQ(cgroup_v1_writes(l).size(), 2u);  // no limit, no device rule
+  l.max_pids = 512;
+  EXPECT_EQ(cgroup_v1_writes(l).back(), (CgroupWrite{"pids", "pids.max", "512"}));
+  EXPECT_EQ(cgroup_v2_writes(l).back(), (CgroupWrite{"", "pids.max", "512"}));
 }
 
 TEST(CgroupPlan, V2WritesNoDeviceFilesAndNoSwap) {
-  const CgroupLimits l{JobId(7), {0, 1}, {0, 1}, std::int64_t{1} << 30, {{195, 0}}};
+  CgroupLimits l{JobId(7), {0, 1}, {0, 1}, std::int64_t{1} << 30, {{195, 0}}, std::nullopt};
   EXPECT_EQ(cgroup_v2_writes(l), (std::vector<CgroupWrite>{
                                      {"", "cpuset.cpus", "0-1"},
                                      {"", "cpuset.mems", "0-1"},

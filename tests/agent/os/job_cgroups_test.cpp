@@ -39,7 +39,7 @@ class JobCgroupsTest : public ::testing::Test {
   void TearDown() override {
     if (!cgroups) return;
     cgroups->remove_stale({});
-    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct"}) {
+    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids"}) {
       ::rmdir((options.root + "/" + ctrl + "/" + options.subtree).c_str());
     }
   }
@@ -78,7 +78,7 @@ TEST_F(JobCgroupsTest, AJobThatWidensItsAffinityStillRunsOnlyOnItsCpu) {
   auto exit = run(1,
                   "taskset -cp 0-1023 $$ >/dev/null 2>&1\n"
                   "grep Cpus_allowed_list /proc/self/status\n",
-                  CgroupLimits{{}, {0}, {}, std::nullopt, {}});
+                  CgroupLimits{{}, {0}, {}, std::nullopt, {}, std::nullopt});
   ASSERT_TRUE(exit);
   EXPECT_EQ(*exit, ProcessExit::exited(0));
   EXPECT_EQ(output(1), "Cpus_allowed_list:\t0\n");
@@ -93,7 +93,7 @@ TEST_F(JobCgroupsTest, AJobThatWidensItsAffinityStillRunsOnlyOnItsCpu) {
 TEST_F(JobCgroupsTest, AJobOverItsMemoryIsKilledAndCounted) {
   // dd's 512 MiB block must be allocated and filled; the limit is 64 MiB.
   auto exit = run(2, "dd if=/dev/zero of=/dev/null bs=512M count=1 2>/dev/null\necho survived $?\n",
-                  CgroupLimits{{}, {0}, {}, std::int64_t{64} << 20, {}});
+                  CgroupLimits{{}, {0}, {}, std::int64_t{64} << 20, {}, std::nullopt});
   ASSERT_TRUE(exit);
   const JobUsage u = cgroups->usage(JobId(2));
   EXPECT_GE(u.oom_kills, 1);
@@ -102,6 +102,24 @@ TEST_F(JobCgroupsTest, AJobOverItsMemoryIsKilledAndCounted) {
   EXPECT_GT(*u.peak_memory_bytes, std::int64_t{32} << 20);
   EXPECT_NE(output(2).find("survived 137"), std::string::npos) << output(2);  // dd got SIGKILL
   EXPECT_TRUE(cgroups->remove(JobId(2)));
+}
+
+TEST_F(JobCgroupsTest, AForkBombStopsAtItsPidsLimit) {
+  if (::access((options.root + "/pids/" + options.subtree).c_str(), F_OK) != 0) GTEST_SKIP() << "no pids hierarchy";
+  CgroupLimits l{{}, {0}, {}, std::nullopt, {}, std::nullopt};
+  l.max_pids = 8;
+  std::string script = "for i in";
+  for (int i = 1; i <= 40; ++i) script += " " + std::to_string(i);
+  script += "; do sleep 3 & echo ok; done\n";
+  auto exit = run(5, script, l);
+  ASSERT_TRUE(exit);
+  const std::string out = output(5);
+  int started = 0;
+  for (std::size_t at = out.find("ok\n"); at != std::string::npos; at = out.find("ok\n", at + 1)) ++started;
+  EXPECT_NE(out.find("fork"), std::string::npos) << out;  // the shell says it could not
+  EXPECT_GT(started, 0) << out;
+  EXPECT_LT(started, 8) << out;  // the script itself counts too
+  EXPECT_TRUE(cgroups->remove(JobId(5)));  // and its leftover sleeps go with the cgroup
 }
 
 TEST_F(JobCgroupsTest, AGpuDeviceItWasNotGivenCannotBeOpened) {
@@ -113,9 +131,9 @@ TEST_F(JobCgroupsTest, AGpuDeviceItWasNotGivenCannotBeOpened) {
   const std::string fake = work / "fake-gpu0";
   if (::mknod(fake.c_str(), S_IFCHR | 0666, makedev(240, 0)) != 0) GTEST_SKIP() << "cannot mknod";
   const std::string probe = "cat " + fake + " 2>&1 | sed 's/.*: //'\n";
-  ASSERT_TRUE(run(3, probe, CgroupLimits{{}, {0}, {}, std::nullopt, {}}));
+  ASSERT_TRUE(run(3, probe, CgroupLimits{{}, {0}, {}, std::nullopt, {}, std::nullopt}));
   EXPECT_EQ(output(3), "No such device or address\n");
-  ASSERT_TRUE(run(4, probe, CgroupLimits{{}, {0}, {}, std::nullopt, {{240, 0}}}));
+  ASSERT_TRUE(run(4, probe, CgroupLimits{{}, {0}, {}, std::nullopt, {{240, 0}}, std::nullopt}));
   EXPECT_EQ(output(4), "Operation not permitted\n");
 }
 
