@@ -408,6 +408,10 @@ PassResult Scheduler::schedule(Time now) {
     if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
     if ((j->spec.begin || !j->spec.dependencies.empty()) &&
         !ready_to_consider(*j, now, singleton_clear.contains(j), cancel_now)) {
+      // A --begin still ahead: an event-driven caller passes again then.
+      if (j->spec.begin && *j->spec.begin > now) {
+        next_begin = next_begin ? min(*next_begin, *j->spec.begin) : *j->spec.begin;
+      }
       continue;
     }
     PriorityInputs in;
@@ -443,12 +447,6 @@ PassResult Scheduler::schedule(Time now) {
     in.nice = j->spec.nice;
     j->priority = compute_priority(config_.priority, in);
     ordered.push_back(j);
-  }
-  for (const JobRecord* j : waiting_) {
-    // A --begin still ahead: an event-driven caller passes again then.
-    if (j->spec.begin && *j->spec.begin > now && is_waiting(j->state) && j->state != JobState::kHeld) {
-      next_begin = next_begin ? min(*next_begin, *j->spec.begin) : *j->spec.begin;
-    }
   }
   for (JobRecord* j : cancel_now) {
     const JobId id = j->spec.id;

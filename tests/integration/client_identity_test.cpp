@@ -115,6 +115,35 @@ TEST_F(ClientIdentity, PrivateDataHidesOtherUsersJobs) {
   ASSERT_TRUE(job(id));  // root (an admin) sees it
 }
 
+// Accounting and dependencies are ways to ask about a job too: with private_data, another
+// user's finished job is as absent from `history` as from `queue`, and a dependency on it
+// (which would tell how it ended) is refused as naming a job that does not exist.
+TEST_F(ClientIdentity, PrivateDataHidesOtherUsersHistoryAndDependencies) {
+  write_config("", "private_data = true\n");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  const JobId id = held_root_job();
+  auto cancelled = call(wire::JobControl{wire::JobAction::kCancel, {id}, ""});
+  ASSERT_TRUE(cancelled);
+  ASSERT_TRUE(std::get<wire::JobControlReply>(*cancelled).results.at(0).ok);
+  const std::string ids = std::to_string(id.value());
+  std::string out;
+  EXPECT_EQ(run_cli_as("nobody", {"history", "-P", "-j", ids}, out), 0) << out;
+  EXPECT_FALSE(contains(out, "\n" + ids + "|")) << "nobody sees root's finished job:\n" << out;
+  EXPECT_EQ(run_cli_as("nobody", {"history", "-P", "-u", "root"}, out), 0) << out;
+  EXPECT_FALSE(contains(out, "\n" + ids + "|")) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", dir_, "-d", "afternotok:" + ids, "--wrap", "true"}, out), 1) << out;
+  EXPECT_TRUE(contains(out, "--dependency names job " + ids + ", which does not exist")) << out;
+  // Root (an admin) sees it in the history.
+  wire::JobQuery q;
+  q.from_store = true;
+  q.jobs = {id};
+  auto mine = call(q);
+  ASSERT_TRUE(mine);
+  EXPECT_EQ(std::get<wire::JobQueryReply>(*mine).jobs.size(), 1u);
+}
+
 TEST_F(ClientIdentity, TheAdminGroupManagesNodesAndOthersDoNot) {
   const group* g = getgrgid(getpwnam("nobody")->pw_gid);
   ASSERT_NE(g, nullptr);
