@@ -7,6 +7,7 @@
 
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/json_output.h"
+#include "coordinator/cli/queue_format.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/text_format.h"
 
@@ -112,9 +113,36 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   if (auto st = add_state_and_id_filters(q, o.states, o.jobs); !st) {
     return report_error(io, st.error().message, kExitUsage);
   }
+  // --start: when waiting jobs are expected to start, as squeue --start.
+  if (o.start && q.states.empty()) q.states = {JobState::kPending, JobState::kBlocked, JobState::kHeld};
+  std::string format = o.format;
+  if (format.empty() && o.long_format) format = kQueueLongFormat;
+  if (format.empty() && o.start) format = kQueueStartFormat;
+  std::vector<QueueField> fields;
+  if (!format.empty()) {
+    auto parsed = parse_queue_format(format);
+    if (!parsed) return report_error(io, parsed.error().message, kExitUsage);
+    fields = std::move(*parsed);
+  }
+  std::vector<SortKey> keys;
+  if (!o.sort.empty()) {
+    auto parsed = parse_sort_keys(o.sort);
+    if (!parsed) return report_error(io, parsed.error().message, kExitUsage);
+    keys = std::move(*parsed);
+  } else if (o.start) {
+    keys = {{'S', false}};
+  }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (o.json ? jobs_json(*reply) : render_queue(*reply));
+  sort_jobs(reply->jobs, keys, reply->now);
+  if (o.json) {
+    io.out << jobs_json(*reply);
+  } else if (!fields.empty()) {
+    io.out << render_queue_format(*reply, fields, !o.noheader);
+  } else {
+    const std::string table = render_queue(*reply);
+    io.out << (o.noheader ? table.substr(table.find('\n') + 1) : table);
+  }
   return kExitOk;
 }
 
@@ -158,38 +186,85 @@ int run_show_node(const std::string& name, bool json, const Transport& transport
   return kExitOk;
 }
 
-int run_nodes(const std::vector<std::string>& names, bool json, const Transport& transport,
-              const Output& io) {
+int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
+              const Transport& transport, const Output& io) {
   auto reply = ask<wire::NodeQueryReply>(wire::NodeQuery{names}, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (json ? nodes_json(*reply) : render_nodes(*reply));
+  if (json) {
+    io.out << nodes_json(*reply);
+  } else {
+    io.out << (summarize ? render_partition_summary(*reply) : render_nodes(*reply));
+  }
   return kExitOk;
 }
 
+namespace {
+
+// The ids a cancel with filters acts on: the jobs the coordinator lists for them (only
+// those also in `ids` when ids were given, as scancel does).
+std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::vector<JobId>& ids,
+                                                const Transport& transport, const Output& io) {
+  wire::JobQuery q;
+  q.user = f.user;
+  q.partition = f.partition;
+  q.jobs = ids;
+  if (auto st = add_state_and_id_filters(q, f.states, ""); !st) {
+    report_error(io, st.error().message, kExitUsage);
+    return std::nullopt;
+  }
+  auto reply = ask_all_pages(q, transport, io);
+  if (!reply) return std::nullopt;
+  std::vector<JobId> out;
+  for (const auto& j : reply->jobs) {
+    if (!f.name.empty() && j.name != f.name) continue;
+    if (!f.account.empty() && j.account != f.account) continue;
+    out.push_back(j.id);
+  }
+  return out;
+}
+
+}  // namespace
+
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
-                    const std::string& user, const Transport& transport, const Output& io) {
+                    const std::string& user, const Transport& transport, const Output& io,
+                    const JobFilter& filter) {
   auto jobs = parse_job_ids(ids);
   if (!jobs) return report_error(io, jobs.error().message, kExitUsage);
-  if (jobs->empty()) {
-    return report_error(io, std::string(to_string(action)) + " needs at least one job id",
+  if (!filter.states.empty()) {
+    if (auto st = parse_states(filter.states); !st) return report_error(io, st.error().message, kExitUsage);
+  }
+  if (!filter.empty()) {
+    auto matched = matching_jobs(filter, *jobs, transport, io);
+    if (!matched) return kExitFailure;
+    if (matched->empty()) return kExitOk;  // as scancel: nothing matched, nothing to do
+    jobs = std::move(*matched);
+  } else if (jobs->empty()) {
+    return report_error(io, std::string(to_string(action)) + " needs at least one job id" +
+                                (action == wire::JobAction::kCancel ? " or a filter (-u, -t, -p, -n, -A)" : ""),
                         kExitUsage);
   }
-  auto reply = ask<wire::JobControlReply>(wire::JobControl{action, *jobs, user}, transport, io);
-  if (!reply) return kExitFailure;
+  // Bounded requests, however many jobs a filter matched.
+  constexpr std::size_t kChunk = 5000;
   int failed = 0;
-  for (const auto& r : reply->results) {
-    if (r.ok) continue;
-    ++failed;
-    report_error(io,
-                 std::string(to_string(action)) + " job " + std::to_string(r.job.value()) +
-                     ": " + (r.message.empty() ? "refused" : r.message),
-                 kExitFailure);
-  }
-  if (reply->results.size() != jobs->size()) {
-    return report_error(io,
-                        "coordinator answered for " + std::to_string(reply->results.size()) +
-                            " of " + std::to_string(jobs->size()) + " jobs",
-                        kExitFailure);
+  for (std::size_t at = 0; at < jobs->size(); at += kChunk) {
+    const std::vector<JobId> chunk(jobs->begin() + static_cast<std::ptrdiff_t>(at),
+                                   jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, jobs->size())));
+    auto reply = ask<wire::JobControlReply>(wire::JobControl{action, chunk, user}, transport, io);
+    if (!reply) return kExitFailure;
+    for (const auto& r : reply->results) {
+      if (r.ok) continue;
+      ++failed;
+      report_error(io,
+                   std::string(to_string(action)) + " job " + std::to_string(r.job.value()) +
+                       ": " + (r.message.empty() ? "refused" : r.message),
+                   kExitFailure);
+    }
+    if (reply->results.size() != chunk.size()) {
+      return report_error(io,
+                          "coordinator answered for " + std::to_string(reply->results.size()) +
+                              " of " + std::to_string(chunk.size()) + " jobs",
+                          kExitFailure);
+    }
   }
   return failed > 0 ? kExitFailure : kExitOk;
 }

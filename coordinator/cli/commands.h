@@ -39,6 +39,11 @@ struct QueueOptions {
   std::string user, partition, states, jobs;
   bool all = false;
   bool json = false;
+  // squeue's layout options (queue_format.h): -o FORMAT, -S KEYS, -l, --start, --noheader.
+  std::string format, sort;
+  bool long_format = false;
+  bool start = false;
+  bool noheader = false;
 };
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
 
@@ -51,12 +56,24 @@ std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transpo
 int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io);
 int run_show_node(const std::string& name, bool json, const Transport& transport,
                   const Output& io);
-int run_nodes(const std::vector<std::string>& names, bool json, const Transport& transport,
-              const Output& io);
+// `summarize`: one line per partition (sinfo -s) instead of one per node.
+int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
+              const Transport& transport, const Output& io);
 
-// cancel / hold / release / requeue: prints each failure and exits 1 if any failed.
+// scancel's filters: jobs of this user, in these states (codes or names), partition, with
+// this name, charged to this account. Empty fields match everything.
+struct JobFilter {
+  std::string user, states, partition, name, account;
+  bool empty() const {
+    return user.empty() && states.empty() && partition.empty() && name.empty() && account.empty();
+  }
+};
+
+// cancel / hold / release / requeue: prints each failure and exits 1 if any failed. With a
+// filter, acts on the jobs it matches (among `ids` when some are given); none: exits 0.
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
-                    const std::string& user, const Transport& transport, const Output& io);
+                    const std::string& user, const Transport& transport, const Output& io,
+                    const JobFilter& filter = {});
 
 // drain / resume (admins): prints each failure and exits 1 if any failed.
 int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,

@@ -12,18 +12,6 @@ std::vector<std::string> allocated_nodes(const wire::JobView& job) {
   return nodes;
 }
 
-std::string node_count(const wire::JobView& job) {
-  if (!job.allocation.empty()) return std::to_string(job.allocation.size());
-  return job.nodes > 0 ? std::to_string(job.nodes) : "-";
-}
-
-std::string start_text(const wire::JobView& job) {
-  if (is_waiting(job.state)) {
-    return job.estimated_start ? format_local_time(*job.estimated_start) : "N/A";
-  }
-  return job.start_time ? format_local_time(*job.start_time) : "N/A";
-}
-
 std::string opt_time(const std::optional<Time>& t) {
   return t ? format_local_time(*t) : "N/A";
 }
@@ -38,6 +26,18 @@ std::string numbers(const std::vector<std::int32_t>& v) {
 std::string or_none(const std::string& s) { return s.empty() ? "(none)" : s; }
 
 }  // namespace
+
+std::string node_count_text(const wire::JobView& job) {
+  if (!job.allocation.empty()) return std::to_string(job.allocation.size());
+  return job.nodes > 0 ? std::to_string(job.nodes) : "-";
+}
+
+std::string start_text(const wire::JobView& job) {
+  if (is_waiting(job.state)) {
+    return job.estimated_start ? format_local_time(*job.estimated_start) : "N/A";
+  }
+  return job.start_time ? format_local_time(*job.start_time) : "N/A";
+}
 
 std::string elapsed_text(const wire::JobView& job, Time now) {
   if (!job.start_time || is_waiting(job.state)) return format_elapsed(Duration::seconds(0));
@@ -57,7 +57,7 @@ std::string render_queue(const wire::JobQueryReply& reply) {
   rows.reserve(reply.jobs.size());
   for (const auto& j : reply.jobs) {
     rows.push_back({std::to_string(j.id.value()), j.partition, j.name, j.user,
-                    state_code(j.state), elapsed_text(j, reply.now), node_count(j),
+                    state_code(j.state), elapsed_text(j, reply.now), node_count_text(j),
                     nodelist_or_reason(j), start_text(j)});
   }
   return render_table({"JOBID", "PARTITION", "NAME", "USER", "ST", "TIME", "NODES",

@@ -18,5 +18,9 @@ std::string render_job_detail(const wire::JobView& job, Time now);
 // The pieces of a queue row, exposed for their tests.
 std::string elapsed_text(const wire::JobView& job, Time now);
 std::string nodelist_or_reason(const wire::JobView& job);
+// Nodes it runs on, or asked for ("-" when any number will do).
+std::string node_count_text(const wire::JobView& job);
+// Its start, or the estimated one while it waits ("N/A": none known).
+std::string start_text(const wire::JobView& job);
 
 }  // namespace fairway::cli

@@ -16,6 +16,7 @@
 
 #include "coordinator/cli/commands.h"
 #include "coordinator/cli/history_command.h"
+#include "coordinator/cli/priority_command.h"
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
@@ -134,6 +135,11 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_option("-j,--jobs", queue.jobs, "comma-separated job ids");
   q->add_flag("--all", queue.all, "include finished jobs");
   q->add_flag("--json", queue.json, "JSON output");
+  q->add_option("-o,--format", queue.format, "squeue's %-fields, e.g. \"%.10i %.9P %.8u %.2t %R\"");
+  q->add_option("-S,--sort", queue.sort, "sort by fields: comma-separated letters, - for descending (-S -p,i)");
+  q->add_flag("-l,--long", queue.long_format, "squeue -l's columns (state names, time limits)");
+  q->add_flag("--start", queue.start, "waiting jobs with their estimated start times, soonest first");
+  q->add_flag("--noheader", queue.noheader, "no header line");
 
   HistoryOptions history;
   auto* hist = app.add_subcommand("history", "finished jobs from the accounting store (sacct-like)")->fallthrough();
@@ -146,6 +152,14 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_option("-E,--endtime", history.end, "ended before: YYYY-MM-DD[THH:MM[:SS]] or now-1hour");
   hist->add_flag("-P,--parsable2", history.parsable, "fields separated by |, as sacct -P");
   hist->add_flag("--json", history.json, "JSON output");
+
+  PriorityOptions prio;
+  auto* prio_cmd = app.add_subcommand("priority", "every term of waiting jobs' priorities, highest first (sprio)")
+                       ->fallthrough();
+  prio_cmd->add_option("-u,--user", prio.user, "only this user's jobs");
+  prio_cmd->add_option("-p,--partition", prio.partition, "only this partition");
+  prio_cmd->add_option("-j,--jobs", prio.jobs, "comma-separated job ids");
+  prio_cmd->add_flag("--json", prio.json, "JSON output");
 
   auto* show = app.add_subcommand("show", "show one job or node in detail")->fallthrough();
   show->require_subcommand(1);
@@ -161,8 +175,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
 
   std::vector<std::string> node_names;
   bool nodes_json = false;
+  bool nodes_summary = false;
   auto* nodes = app.add_subcommand("nodes", "list nodes and their use")->fallthrough();
   nodes->add_option("names", node_names, "only these nodes");
+  nodes->add_flag("-s,--summarize", nodes_summary, "one line per partition (sinfo -s)");
   nodes->add_flag("--json", nodes_json, "JSON output");
 
   std::vector<std::string> control_ids;
@@ -172,9 +188,20 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       {"release", wire::JobAction::kRelease},
       {"requeue", wire::JobAction::kRequeue}};
   std::vector<std::pair<CLI::App*, wire::JobAction>> control;
+  JobFilter cancel_filter;
   for (const auto& [name, action] : actions) {
     auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
-    sub->add_option("ids", control_ids, "job ids")->required();
+    auto* ids = sub->add_option("ids", control_ids, "job ids");
+    if (action != wire::JobAction::kCancel) {
+      ids->required();
+    } else {
+      // scancel's filters: cancel every job they match (among the ids, when given).
+      sub->add_option("-u,--user", cancel_filter.user, "jobs of this user");
+      sub->add_option("-t,--state", cancel_filter.states, "jobs in these states: PD,R,... or names");
+      sub->add_option("-p,--partition", cancel_filter.partition, "jobs in this partition");
+      sub->add_option("-n,--name", cancel_filter.name, "jobs with this name");
+      sub->add_option("-A,--account", cancel_filter.account, "jobs charged to this account");
+    }
     control.emplace_back(sub, action);
   }
 
@@ -203,15 +230,16 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (hist->parsed()) {
     return run_history(history, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
   }
+  if (prio_cmd->parsed()) return run_priority(prio, call, io);
   if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
-  if (nodes->parsed()) return run_nodes(node_names, nodes_json, call, io);
+  if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, call, io);
   if (drain->parsed()) {
     return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);
   }
   if (resume->parsed()) return run_node_control(wire::NodeAction::kResume, admin_nodes, {}, current_user(), call, io);
   for (const auto& [sub, action] : control) {
-    if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io);
+    if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io, cancel_filter);
   }
   return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
 }
@@ -230,7 +258,7 @@ int main(int argc, char** argv) {
   }
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
                                                "hold",    "release", "requeue", "drain",
-                                               "resume",  "history"};
+                                               "resume",  "history", "priority"};
   if (*sub < args.size() && !args[*sub].starts_with("-") &&
       std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
           std::end(kSubcommands)) {

@@ -1,6 +1,9 @@
 #include "coordinator/cli/node_views.h"
 
+#include <map>
+
 #include "coordinator/cli/text_format.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -23,7 +26,53 @@ std::string render_nodes(const wire::NodeQueryReply& reply) {
     rows.push_back({n.name, n.state, used_of_total(n.cores_used, n.cores),
                     used_of_total(n.gpus_used, n.gpus), join(n.partitions, ",")});
   }
-  return render_table({"NODELIST", "STATE", "CPUS(A/T)", "GPUS(A/T)", "PARTITIONS"}, rows);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].push_back(reply.nodes[i].reason);
+  return render_table({"NODELIST", "STATE", "CPUS(A/T)", "GPUS(A/T)", "PARTITIONS", "REASON"},
+                      rows);
+}
+
+namespace {
+
+// Allocated/idle/other/total, as sinfo -s counts them.
+struct Counts {
+  std::int64_t a = 0, i = 0, o = 0;
+  void add(std::int64_t used, std::int64_t total, bool usable) {
+    a += used;
+    (usable ? i : o) += total - used;
+  }
+  std::string text() const {
+    return std::to_string(a) + "/" + std::to_string(i) + "/" + std::to_string(o) + "/" +
+           std::to_string(a + i + o);
+  }
+};
+
+struct PartitionSummary {
+  Counts nodes, cores, gpus;
+  std::vector<std::string> names;
+};
+
+}  // namespace
+
+std::string render_partition_summary(const wire::NodeQueryReply& reply) {
+  std::map<std::string, PartitionSummary> by_partition;
+  for (const auto& n : reply.nodes) {
+    // A node that is down or drained takes no new work: its free resources are "other".
+    const bool usable = n.state != "down" && n.state != "drained" && n.state != "draining";
+    const bool busy = n.cores_used > 0 || n.gpus_used > 0;
+    for (const auto& p : n.partitions) {
+      PartitionSummary& s = by_partition[p];
+      s.nodes.add(busy ? 1 : 0, 1, usable);
+      s.cores.add(n.cores_used, n.cores, usable);
+      s.gpus.add(n.gpus_used, n.gpus, usable);
+      s.names.push_back(n.name);
+    }
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, s] : by_partition) {
+    rows.push_back({name, s.nodes.text(), s.cores.text(), s.gpus.text(), compress_hostlist(s.names)});
+  }
+  return render_table({"PARTITION", "NODES(A/I/O/T)", "CPUS(A/I/O/T)", "GPUS(A/I/O/T)", "NODELIST"},
+                      rows);
 }
 
 std::string render_node_detail(const wire::NodeView& n) {

@@ -8,8 +8,13 @@
 
 namespace fairway::cli {
 
-// NODELIST STATE CPUS(A/T) GPUS(A/T) PARTITIONS, one row per node.
+// NODELIST STATE CPUS(A/T) GPUS(A/T) PARTITIONS REASON, one row per node.
 std::string render_nodes(const wire::NodeQueryReply& reply);
+
+// sinfo -s: one row per partition with nodes, cores and GPUs counted allocated/idle/other/
+// total (other: on nodes down, drained or draining) and the partition's nodes as a hostlist.
+// A node busy with any job counts as allocated.
+std::string render_partition_summary(const wire::NodeQueryReply& reply);
 
 // Every field of the node, one "Key: value" per line.
 std::string render_node_detail(const wire::NodeView& node);

@@ -1,6 +1,7 @@
 #include "coordinator/core/placement.h"
 
 #include <algorithm>
+#include <set>
 #include <limits>
 
 namespace fairway {
@@ -384,6 +385,17 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
   }
   if (r.nodes > 0) return suitable_nodes >= r.nodes;
   return p.capacity.cores >= r.cores && gpus >= r.gpus;
+}
+
+std::optional<std::string> unknown_gpu_type(const PartitionState& p, const std::string& type) {
+  if (type.empty()) return std::nullopt;
+  std::set<std::string> types;
+  for (const NodeShape& s : p.shapes) types.insert(s.gpu_types.begin(), s.gpu_types.end());
+  if (types.contains(type)) return std::nullopt;
+  if (types.empty()) return "it has no GPUs";
+  std::string list;
+  for (const std::string& t : types) list += (list.empty() ? "" : ", ") + t;
+  return "types: " + list;
 }
 
 ResourceRequest whole_node_request(const PartitionState& p, const ResourceRequest& r) {

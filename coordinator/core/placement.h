@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/job_record.h"
@@ -39,6 +40,10 @@ std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const Reso
 // Whether the partition could ever hold the request on an empty machine.
 bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
                   const ResourceRequest& request);
+
+// When no node of the partition has GPUs of `type` (non-empty), the types it has, as
+// "types: a100, v100" or "it has no GPUs"; nullopt when some node has that type.
+std::optional<std::string> unknown_gpu_type(const PartitionState& partition, const std::string& type);
 
 // The request as whole nodes of the partition's largest node: `nodes` of them, each with
 // all its cores (allocation_unit = "node", whole_nodes_above_node_size). A request that

@@ -177,6 +177,10 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   }
   if (!restoring && !can_ever_fit(cluster_, pidx, r)) {
     const PartitionState& ps = cluster_.partition(pidx);
+    if (auto unknown = unknown_gpu_type(ps, r.gpu_type)) {
+      return make_error(ErrorCode::kResourceExhausted, job + ": no node in partition '" + pc->name +
+                                                          "' has GPUs of type '" + r.gpu_type + "' (" + *unknown + ")");
+    }
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
                           std::to_string(r.total_gpus()) + " GPUs" +
@@ -348,7 +352,12 @@ Status Scheduler::cancel(JobId id, Time now) {
 Status Scheduler::hold(JobId id) {
   JobRecord* j = find(id);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
-  if (auto st = check_transition(j->state, JobState::kHeld); !st) return st;
+  if (j->state == JobState::kHeld) return ok_status();  // as scontrol hold: nothing to do
+  if (j->state != JobState::kPending) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) +
+                          ": only pending jobs can be held");
+  }
   j->state = JobState::kHeld;
   j->why = {};
   j->why.add(PendingReason::kHeld);

@@ -122,6 +122,25 @@ std::string CoordinatorService::default_account(const std::string& user) const {
   return "default";
 }
 
+Status CoordinatorService::check_account(const std::string& account, const std::string& user,
+                                         const Caller& caller) const {
+  // A site that declares its accounts bills every job to one of them; one that declares
+  // none runs everything under "default" or whatever the user names.
+  if (config_.accounts.empty()) return ok_status();
+  std::string names;
+  for (const auto& a : config_.accounts) {
+    if (a.name == account) {
+      const bool member = a.users.empty() ||
+                          std::find(a.users.begin(), a.users.end(), user) != a.users.end();
+      if (member || caller.admin) return ok_status();
+      return make_error(ErrorCode::kPermissionDenied,
+                        "account '" + account + "': user '" + user + "' is not one of its users");
+    }
+    names += (names.empty() ? "" : ", ") + a.name;
+  }
+  return invalid_argument("account '" + account + "' is not a known account (accounts: " + names + ")");
+}
+
 Status CoordinatorService::check_dependencies_visible(const JobSpec& spec, const Caller& caller) const {
   // With private_data, whether another user's job ended well is theirs to know: a
   // dependency on it would tell (afterok vs afternotok). Named as "does not exist", as a
@@ -182,9 +201,14 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   stored.spec.id = *id;
   stored.spec.submit_time = now;
   if (stored.spec.account.empty()) stored.spec.account = default_account(user);
+  if (auto st = check_account(stored.spec.account, user, caller); !st) {
+    store_->return_job_id(*id);
+    return std::unexpected(st.error());
+  }
   if (stored.spec.name.empty()) stored.spec.name = m.program.argv.empty() ? "script" : "wrap";
   if (auto st = scheduler_->submit(stored.spec, now); !st) {
     // The core names the job by the id it would have had; a refused job has none.
+    store_->return_job_id(*id);
     Error e = st.error();
     const std::string prefix = "job " + std::to_string(id->value()) + ": ";
     if (e.message.starts_with(prefix)) e.message.erase(0, prefix.size());

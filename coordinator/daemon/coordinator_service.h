@@ -134,6 +134,9 @@ class CoordinatorService {
   // Clients (client_requests.cpp).
   void serve_client(const std::string& peer, const wire::Message& m, const Caller& caller, Time now);
   void on_submit(const std::string& peer, const wire::SubmitRequest& m, const Caller& caller, Time now);
+  // With [[accounts]] declared: the job's account is one of them, and one the user belongs
+  // to (admins may use any).
+  Status check_account(const std::string& account, const std::string& user, const Caller& caller) const;
   // With security.private_data, a dependency may name only the caller's own jobs.
   Status check_dependencies_visible(const JobSpec& spec, const Caller& caller) const;
   Result<JobId> accept_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);

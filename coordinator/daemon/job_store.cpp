@@ -178,6 +178,12 @@ Result<JobId> JobStore::allocate_job_id() {
   return id;
 }
 
+void JobStore::return_job_id(JobId id) {
+  if (id.value() + 1 != next_job_id_) return;
+  --next_job_id_;
+  job_id_counter_dirty_ = true;
+}
+
 Status JobStore::insert_job(const StoredJob& job) {
   auto allocation = validate_job(job, "insert_job");
   if (!allocation) return std::unexpected(allocation.error());

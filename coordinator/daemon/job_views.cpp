@@ -104,7 +104,8 @@ wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
   if (n.liveness != NodeLiveness::kUp) {
     v.state = "down";
   } else if (n.drained) {
-    v.state = "drained";
+    // As sinfo: running jobs still finish there, and it is drained once they have.
+    v.state = jobs_on_node.empty() ? "drained" : "draining";
   } else if (v.cores_used == 0 && v.gpus_used == 0) {
     v.state = "idle";
   } else if (v.cores_used == v.cores) {

@@ -20,6 +20,10 @@
 namespace fairway::net {
 namespace {
 
+// Where a user whose CLI finds no coordinator can point it.
+constexpr const char* kWhereToPoint =
+    "set FAIRWAY_COORDINATOR or --coordinator to its client endpoint ([coordinator] listen_clients)";
+
 using Clock = std::chrono::steady_clock;
 
 // ZMTP 3.x frame flags (rfc.zeromq.org/spec/23).
@@ -193,6 +197,16 @@ Status ZmtpRequestClient::open(Clock::time_point deadline) {
     if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
       const int err = errno;
       ::close(fd);
+      if (err == ENOENT) {
+        close_socket();
+        return make_error(ErrorCode::kIo, "no coordinator at " + endpoint_ +
+                                              " (socket missing): is fairway-coordinator running? " +
+                                              kWhereToPoint);
+      }
+      if (err == ECONNREFUSED) {
+        return fail("nothing listens on the socket (a coordinator that exited leaves it behind): " +
+                    std::string(kWhereToPoint));
+      }
       return fail(std::strerror(err));
     }
   } else {
@@ -226,6 +240,10 @@ Status ZmtpRequestClient::open(Clock::time_point deadline) {
       fd = -1;
     }
     ::freeaddrinfo(found);
+    if (fd < 0 && err == ECONNREFUSED) {
+      return fail("connection refused: is fairway-coordinator running and listening there? " +
+                  std::string(kWhereToPoint));
+    }
     if (fd < 0) return fail(std::strerror(err));
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

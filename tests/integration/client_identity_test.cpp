@@ -144,6 +144,33 @@ TEST_F(ClientIdentity, PrivateDataHidesOtherUsersHistoryAndDependencies) {
   EXPECT_EQ(std::get<wire::JobQueryReply>(*mine).jobs.size(), 1u);
 }
 
+// A site that declares its accounts bills every job to one of them: an unknown account is
+// refused naming the known ones, and a user may charge only an account they belong to.
+TEST_F(ClientIdentity, DeclaredAccountsAreTheOnlyOnesAUserMayCharge) {
+  write_config("[[accounts]]\nname = \"physics\"\nusers = [\"nobody\"]\n"
+               "[[accounts]]\nname = \"chem\"\nusers = [\"daemon\"]\n");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  std::string out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-A", "astro", "--hold", "--wrap", "true"}, out), 1) << out;
+  EXPECT_TRUE(contains(out, "account 'astro' is not a known account (accounts: physics, chem)")) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-A", "chem", "--hold", "--wrap", "true"}, out), 1) << out;
+  EXPECT_TRUE(contains(out, "account 'chem': user 'nobody' is not one of its users")) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "--parsable", "--hold", "--wrap", "true"}, out), 0) << out;
+  const std::uint64_t first = std::stoull(out);
+  auto v = job(JobId(first));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->account, "physics") << "the user's own account is the default";
+  // Root, an admin, may bill any declared account, and refused submissions used no ids.
+  auto r = wrap("true");
+  r.spec.hold = true;
+  r.spec.account = "chem";
+  auto id = submit(r);
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->value(), first + 1);
+}
+
 TEST_F(ClientIdentity, TheAdminGroupManagesNodesAndOthersDoNot) {
   const group* g = getgrgid(getpwnam("nobody")->pw_gid);
   ASSERT_NE(g, nullptr);

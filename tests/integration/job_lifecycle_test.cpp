@@ -29,8 +29,13 @@ TEST_F(Cluster, AJobRunsWritesItsOutputAndItsExitCodeIsRecorded) {
   const std::string out = read_file(dir_ + "/fairway-" + std::to_string(id->value()) + ".out");
   EXPECT_NE(out.find("hello from " + std::to_string(id->value()) + " on kb01 cpus "), std::string::npos) << out;
 
+  // A refused submission uses up no id: users read a gap as a lost job.
+  auto refused = call(wrap("true", 100000));
+  ASSERT_TRUE(refused);
+  ASSERT_TRUE(std::holds_alternative<wire::ErrorReply>(*refused));
   auto ok = submit(wrap("true"));
   ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->value(), id->value() + 1);
   auto done = wait_state(*ok, terminal);
   ASSERT_TRUE(done);
   EXPECT_EQ(done->state, JobState::kCompleted);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "cli_test_views.h"
@@ -101,7 +102,7 @@ TEST_F(Commands, CoordinatorErrorsAndUnreachable) {
   fake.answer = [](const wire::Message&) -> Result<wire::Message> {
     return wire::ErrorReply{ErrorCode::kResourceExhausted, "rate limit: slow down"};
   };
-  EXPECT_EQ(run_nodes({}, false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_nodes({}, false, false, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: coordinator: rate limit: slow down\n");
 
   err.str("");
@@ -113,7 +114,7 @@ TEST_F(Commands, CoordinatorErrorsAndUnreachable) {
 
   err.str("");
   fake.answer = [](const wire::Message&) -> Result<wire::Message> { return wire::Ack{1}; };
-  EXPECT_EQ(run_nodes({}, false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_nodes({}, false, false, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: unexpected Ack in reply to NodeQuery\n");
 }
 
@@ -142,7 +143,7 @@ TEST_F(Commands, ShowNodeAndNodes) {
             std::vector<std::string>{"gpu-01"});
   EXPECT_NE(out.str().find("NodeName: gpu-01"), std::string::npos);
   out.str("");
-  EXPECT_EQ(run_nodes({}, true, fake.transport(), io), kExitOk);
+  EXPECT_EQ(run_nodes({}, true, false, fake.transport(), io), kExitOk);
   EXPECT_TRUE(std::get<wire::NodeQuery>(fake.requests.at(1)).nodes.empty());
   EXPECT_NE(out.str().find("\"nodes\""), std::string::npos);
 
@@ -177,6 +178,52 @@ TEST_F(Commands, JobControlReportsEachFailure) {
   EXPECT_EQ(run_job_control(wire::JobAction::kRelease, {"0"}, "alice", fake.transport(), io),
             kExitUsage);
   EXPECT_EQ(fake.requests.size(), 2u);
+}
+
+TEST_F(Commands, CancelWithFiltersActsOnTheJobsTheyMatch) {
+  fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
+    if (const auto* q = std::get_if<wire::JobQuery>(&m)) {
+      wire::JobQueryReply r;
+      for (std::uint64_t id : {21, 22, 23}) {
+        wire::JobView v;
+        v.id = JobId(id);
+        v.user = "alice";
+        v.name = id == 22 ? "other" : "sweep";
+        v.account = "chem";
+        if (q->jobs.empty() || std::find(q->jobs.begin(), q->jobs.end(), v.id) != q->jobs.end()) r.jobs.push_back(v);
+      }
+      return r;
+    }
+    wire::JobControlReply r;
+    for (JobId id : std::get<wire::JobControl>(m).jobs) r.results.push_back({id, true, ""});
+    return r;
+  };
+  JobFilter f;
+  f.user = "alice";
+  f.states = "PD";
+  f.name = "sweep";
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk) << err.str();
+  ASSERT_EQ(fake.requests.size(), 2u);
+  const auto& q = std::get<wire::JobQuery>(fake.requests[0]);
+  EXPECT_EQ(q.user, "alice");
+  EXPECT_EQ(q.states, std::vector<JobState>{JobState::kPending});
+  EXPECT_EQ(std::get<wire::JobControl>(fake.requests[1]).jobs, (std::vector<JobId>{JobId(21), JobId(23)}));
+
+  // Ids and filters together: only the ids the filters also match.
+  fake.requests.clear();
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"22,23"}, "alice", fake.transport(), io, f), kExitOk);
+  EXPECT_EQ(std::get<wire::JobControl>(fake.requests.at(1)).jobs, std::vector<JobId>{JobId(23)});
+
+  // Nothing matched: nothing to cancel, and that is not an error (scancel).
+  fake.requests.clear();
+  f.account = "physics";
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk);
+  EXPECT_EQ(fake.requests.size(), 1u);
+
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io), kExitUsage);
+  EXPECT_NE(err.str().find("or a filter (-u, -t, -p, -n, -A)"), std::string::npos) << err.str();
+  f.states = "ZZ";
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitUsage);
 }
 
 TEST_F(Commands, ParseHelpers) {

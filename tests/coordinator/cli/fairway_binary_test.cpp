@@ -52,7 +52,8 @@ TEST(FairwayBinary, UsageErrorsExitTwoNamingTheProblem) {
   expect_usage_error("submit --time=soon --wrap true", "--time=soon");
   expect_usage_error("submit --gres=fpga:1 --wrap true", "--gres=fpga:1");
   expect_usage_error("submit /nonexistent/job.sh", "cannot read job script \"/nonexistent/job.sh\"");
-  expect_usage_error("cancel", "ids is required");
+  expect_usage_error("cancel", "cancel needs at least one job id or a filter");
+  expect_usage_error("hold", "ids is required");
   expect_usage_error("cancel abc", "job id \"abc\" is not a job number");
   expect_usage_error("show job", "id is required");
   expect_usage_error("queue -t ZZ", "--states: \"ZZ\" is not a job state");

@@ -92,9 +92,9 @@ TEST_F(Views, ShowFinishedJobHasAllocationExitAndSignal) {
 
 TEST_F(Views, NodeTableAndDetail) {
   const std::string expected =
-      "NODELIST  STATE  CPUS(A/T)  GPUS(A/T)  PARTITIONS\n"
-      "gpu-01    mixed  4/64       1/4        gpu,batch\n"
-      "cpu-07    down   0/32       0/0        batch\n";
+      "NODELIST  STATE  CPUS(A/T)  GPUS(A/T)  PARTITIONS  REASON\n"
+      "gpu-01    mixed  4/64       1/4        gpu,batch   \n"
+      "cpu-07    down   0/32       0/0        batch       no heartbeat for 45 s\n";
   EXPECT_EQ(render_nodes(wire::NodeQueryReply{{testing::gpu_node(), testing::down_node()}}),
             expected);
   const std::string gpu = render_node_detail(testing::gpu_node());
@@ -107,6 +107,24 @@ TEST_F(Views, NodeTableAndDetail) {
   EXPECT_NE(down.find("Reason: no heartbeat for 45 s\n"), std::string::npos);
   EXPECT_NE(down.find("LastHeartbeat: never\n"), std::string::npos);
   EXPECT_NE(down.find("Jobs: (none)\n"), std::string::npos);
+}
+
+TEST_F(Views, PartitionSummaryCountsAllocatedIdleOtherAndTotal) {
+  wire::NodeView idle = testing::gpu_node();
+  idle.name = "gpu-02";
+  idle.state = "idle";
+  idle.cores_used = 0;
+  idle.gpus_used = 0;
+  wire::NodeView draining = testing::gpu_node();
+  draining.name = "gpu-03";
+  draining.state = "draining";
+  const std::string expected =
+      "PARTITION  NODES(A/I/O/T)  CPUS(A/I/O/T)  GPUS(A/I/O/T)  NODELIST\n"
+      "batch      2/1/1/4         8/124/92/224   2/7/3/12       gpu-[01-03],cpu-07\n"
+      "gpu        2/1/0/3         8/124/60/192   2/7/3/12       gpu-[01-03]\n";
+  EXPECT_EQ(render_partition_summary(wire::NodeQueryReply{
+                {testing::gpu_node(), idle, draining, testing::down_node()}}),
+            expected);
 }
 
 }  // namespace

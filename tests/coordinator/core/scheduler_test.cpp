@@ -135,6 +135,38 @@ TEST(Scheduler, CancelFreesAndRejectsIllegalMoves) {
   EXPECT_FALSE(s->finish(JobId(99), JobState::kCompleted, T(6)));
 }
 
+TEST(Scheduler, OnlyPendingJobsCanBeHeldAndTheRefusalSaysSo) {
+  auto s = make(uniform_cluster(1, 1, 2, BackfillMode::kEasy));
+  ASSERT_TRUE(s->submit(job(1, 2, 100), T(0)));
+  ASSERT_TRUE(s->submit(job(2, 2, 100), T(0)));
+  s->schedule(T(0));
+  ASSERT_EQ(s->job(JobId(1))->state, JobState::kRunning);
+  auto running = s->hold(JobId(1));
+  ASSERT_FALSE(running);
+  EXPECT_EQ(running.error().message, "job 1 is running: only pending jobs can be held");
+  ASSERT_TRUE(s->hold(JobId(2)));
+  EXPECT_TRUE(s->hold(JobId(2))) << "holding a held job again changes nothing";
+  EXPECT_EQ(s->job(JobId(2))->state, JobState::kHeld);
+}
+
+TEST(Scheduler, AnUnknownGpuTypeIsRefusedNamingTheTypesThePartitionHas) {
+  auto s = make(uniform_cluster(1, 2, 14, BackfillMode::kEasy, 1, "a100"));
+  JobSpec j = job(1, 1, 100);
+  j.resources.gpus = 1;
+  j.resources.gpu_type = "h100";
+  auto refused = s->submit(j, T(0));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("no node in partition 'batch' has GPUs of type 'h100' (types: a100)"),
+            std::string::npos) << refused.error().message;
+  auto cpu_only = make(uniform_cluster(1, 2, 14, BackfillMode::kEasy));
+  auto none = cpu_only->submit(j, T(0));
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("has GPUs of type 'h100' (it has no GPUs)"), std::string::npos)
+      << none.error().message;
+  j.resources.gpu_type = "a100";
+  EXPECT_TRUE(s->submit(j, T(0)));
+}
+
 TEST(Scheduler, GpuUsageIsBilledByType) {
   Config c = uniform_cluster(1, 2, 14, BackfillMode::kEasy, 1, "a100");
   c.billing.gpu["a100"] = 6.0;

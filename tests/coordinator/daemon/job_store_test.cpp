@@ -143,6 +143,32 @@ TEST_F(JobStoreTest, IdsAllocatedInACommittedTurnAreNotReusedAfterRestart) {
   EXPECT_EQ(next->value(), 11u);
 }
 
+TEST_F(JobStoreTest, AReturnedIdIsHandedOutAgainButNeverAnOlderOne) {
+  {
+    auto store = open_store();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->begin());
+    auto first = store->allocate_job_id();
+    auto refused = store->allocate_job_id();
+    ASSERT_TRUE(first && refused);
+    store->return_job_id(*refused);
+    auto again = store->allocate_job_id();
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->value(), refused->value());
+    store->return_job_id(*first);  // not the newest: it may be in use
+    auto next = store->allocate_job_id();
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next->value(), refused->value() + 1);
+    store->return_job_id(*next);
+    ASSERT_TRUE(store->commit());
+  }
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  auto after_restart = store->allocate_job_id();
+  ASSERT_TRUE(after_restart);
+  EXPECT_EQ(after_restart->value(), 3u) << "the returned id was the counter committed";
+}
+
 TEST_F(JobStoreTest, CounterBelowAnExistingJobIsRaisedPastIt) {
   {
     auto store = open_store();

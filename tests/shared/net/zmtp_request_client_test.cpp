@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zmq.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -139,8 +140,27 @@ TEST(ZmtpRequestClient, BadEndpointsAndAbsentCoordinatorsAreNamed) {
   ASSERT_TRUE(c);
   auto r = c->call(wire::JobQuery{}, 500ms);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("cannot reach the coordinator at ipc:///nonexistent-dir/c.sock"), std::string::npos)
+  EXPECT_NE(r.error().message.find("no coordinator at ipc:///nonexistent-dir/c.sock (socket missing): "
+                                   "is fairway-coordinator running? set FAIRWAY_COORDINATOR"),
+            std::string::npos)
       << r.error().message;
+
+  // A socket file nobody listens on: what a coordinator killed with -9 leaves behind.
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/stale.sock";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+  ::close(fd);
+  auto stale = ZmtpRequestClient::connect("ipc://" + path);
+  ASSERT_TRUE(stale);
+  auto refused = stale->call(wire::JobQuery{}, 500ms);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("nothing listens on the socket"), std::string::npos)
+      << refused.error().message;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ZmtpRequestClient, APeerThatDoesNotSpeakZmtpIsRefused) {

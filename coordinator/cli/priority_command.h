@@ -1,0 +1,24 @@
+// `fairway priority` (sprio): every weighted term of every waiting job's priority, ranked as
+// the scheduler considers them, so a user sees why another job goes first. Pure apart from
+// the transport and streams it is given.
+#pragma once
+
+#include <string>
+
+#include "coordinator/cli/commands.h"
+
+namespace fairway::cli {
+
+struct PriorityOptions {
+  std::string user, partition, jobs;
+  bool json = false;
+};
+
+int run_priority(const PriorityOptions& o, const Transport& transport, const Output& io);
+
+// JOBID PARTITION USER PRIORITY and one column per term (upper case, in the profile's
+// order), highest priority first, ties by job id.
+std::string render_priority(const wire::JobQueryReply& reply);
+std::string priority_json(const wire::JobQueryReply& reply);
+
+}  // namespace fairway::cli

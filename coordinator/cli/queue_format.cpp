@@ -1,0 +1,239 @@
+#include "coordinator/cli/queue_format.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include <utility>
+
+#include "coordinator/cli/job_views.h"
+#include "coordinator/cli/text_format.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+struct FieldInfo {
+  char letter;
+  const char* header;
+};
+
+// squeue's letters that mean something for a Fairway job, with squeue's headers.
+constexpr FieldInfo kFields[] = {
+    {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"},
+    {'D', "NODES"},     {'e', "END_TIME"},         {'i', "JOBID"},         {'j', "NAME"},
+    {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'N', "NODELIST"},
+    {'P', "PARTITION"}, {'p', "PRIORITY"},         {'Q', "PRIORITY"},      {'q', "QOS"},
+    {'R', "NODELIST(REASON)"}, {'r', "REASON"},    {'S', "START_TIME"},    {'T', "STATE"},
+    {'t', "ST"},        {'u', "USER"},             {'V', "SUBMIT_TIME"},   {'Z', "WORK_DIR"},
+};
+
+const FieldInfo* field_info(char letter) {
+  for (const FieldInfo& f : kFields) {
+    if (f.letter == letter) return &f;
+  }
+  return nullptr;
+}
+
+std::string known_letters() {
+  std::string s;
+  for (const FieldInfo& f : kFields) s += f.letter;
+  return s;
+}
+
+std::string nodes_of(const wire::JobView& j) {
+  std::vector<std::string> names;
+  for (const auto& a : j.allocation) names.push_back(a.node);
+  return compress_hostlist(names);
+}
+
+std::int64_t cpus_of(const wire::JobView& j) {
+  if (!j.allocation.empty()) {
+    std::int64_t n = 0;
+    for (const auto& a : j.allocation) n += static_cast<std::int64_t>(a.cores.size());
+    return n;
+  }
+  return j.nodes > 0 ? std::int64_t{j.nodes} * j.cores : j.cores;
+}
+
+std::optional<Duration> time_left(const wire::JobView& j, Time now) {
+  if (j.time_limit.is_infinite()) return std::nullopt;
+  if (!j.start_time || is_waiting(j.state)) return j.time_limit;
+  const Duration left = j.time_limit - (j.end_time.value_or(now) - *j.start_time);
+  return left < Duration::seconds(0) ? Duration::seconds(0) : left;
+}
+
+std::string value_of(const wire::JobView& j, char letter, Time now) {
+  switch (letter) {
+    case 'A':
+    case 'i': return std::to_string(j.id.value());
+    case 'a': return j.account;
+    case 'b': return j.gpus > 0 ? "gres/gpu" + (j.gpu_type.empty() ? "" : ":" + j.gpu_type) + ":" +
+                                      std::to_string(j.gpus)
+                                : "N/A";
+    case 'C': return std::to_string(cpus_of(j));
+    case 'D': return node_count_text(j);
+    case 'e': return j.end_time ? format_local_time(*j.end_time) : "N/A";
+    case 'j': return j.name;
+    case 'L': {
+      auto left = time_left(j, now);
+      return left ? format_elapsed(*left) : "UNLIMITED";
+    }
+    case 'l': return j.time_limit.is_infinite() ? "UNLIMITED" : format_elapsed(j.time_limit);
+    case 'M': return elapsed_text(j, now);
+    case 'N': return nodes_of(j);
+    case 'P': return j.partition;
+    case 'p': return format_number(j.priority);
+    case 'Q': return std::to_string(static_cast<std::int64_t>(j.priority));
+    case 'q': return j.qos;
+    case 'R': return nodelist_or_reason(j);
+    case 'r': return j.reasons.empty() ? "None" : join(j.reasons, ",");
+    case 'S': return start_text(j);
+    case 'T': return state_name(j.state);
+    case 't': return state_code(j.state);
+    case 'u': return j.user;
+    case 'V': return format_local_time(j.submit_time);
+    case 'Z': return j.working_dir;
+  }
+  return {};
+}
+
+std::string fit(std::string value, const QueueField& f) {
+  if (f.width <= 0) return value;
+  const auto w = static_cast<std::size_t>(f.width);
+  if (value.size() > w) return value.substr(0, w);
+  const std::string pad(w - value.size(), ' ');
+  return f.right ? pad + value : value + pad;
+}
+
+// Sort order of one field: numbers and times by value, text as text.
+struct SortValue {
+  double number = 0;
+  std::string text;
+  auto operator<=>(const SortValue&) const = default;
+};
+
+SortValue sort_value(const wire::JobView& j, char letter, Time now) {
+  const auto seconds = [](std::optional<Time> t) {
+    return t ? static_cast<double>(t->seconds()) : 0.0;
+  };
+  switch (letter) {
+    case 'A':
+    case 'i': return {static_cast<double>(j.id.value()), {}};
+    case 'C': return {static_cast<double>(cpus_of(j)), {}};
+    case 'D': return {static_cast<double>(j.allocation.empty() ? j.nodes : j.allocation.size()), {}};
+    case 'e': return {seconds(j.end_time), {}};
+    case 'L': {
+      auto left = time_left(j, now);
+      return {left ? static_cast<double>(left->count()) : 1e300, {}};
+    }
+    case 'l': return {static_cast<double>(j.time_limit.count()), {}};
+    case 'M': {
+      if (!j.start_time || is_waiting(j.state)) return {0, {}};
+      return {static_cast<double>((j.end_time.value_or(now) - *j.start_time).count()), {}};
+    }
+    case 'p':
+    case 'Q': return {j.priority, {}};
+    case 'S': return {seconds(is_waiting(j.state) ? j.estimated_start : j.start_time), {}};
+    case 'V': return {seconds(j.submit_time), {}};
+  }
+  return {0, value_of(j, letter, now)};
+}
+
+}  // namespace
+
+Result<std::vector<QueueField>> parse_queue_format(const std::string& format) {
+  std::vector<QueueField> fields;
+  std::string literal;
+  for (std::size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      literal += format[i];
+      continue;
+    }
+    const std::size_t at = i;
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      literal += '%';
+      ++i;
+      continue;
+    }
+    QueueField f;
+    if (i + 1 < format.size() && format[i + 1] == '.') {
+      f.right = true;
+      ++i;
+    }
+    while (i + 1 < format.size() && std::isdigit(static_cast<unsigned char>(format[i + 1])) != 0) {
+      f.width = f.width * 10 + (format[i + 1] - '0');
+      if (f.width > 1000) return invalid_argument("--format: width over 1000 at position " + std::to_string(at + 1));
+      ++i;
+    }
+    if (i + 1 >= format.size()) {
+      return invalid_argument("--format \"" + format + "\": '%' at position " + std::to_string(at + 1) +
+                              " has no field letter");
+    }
+    f.letter = format[++i];
+    if (field_info(f.letter) == nullptr) {
+      return invalid_argument("--format \"" + format + "\": unknown field %" + std::string(1, f.letter) +
+                              " at position " + std::to_string(at + 1) + " (known: " + known_letters() + ")");
+    }
+    if (!literal.empty()) fields.push_back(QueueField{0, std::exchange(literal, {}), 0, false});
+    fields.push_back(f);
+  }
+  if (!literal.empty()) fields.push_back(QueueField{0, literal, 0, false});
+  return fields;
+}
+
+Result<std::vector<SortKey>> parse_sort_keys(const std::string& keys) {
+  std::vector<SortKey> out;
+  std::size_t start = 0;
+  while (start <= keys.size()) {
+    const std::size_t comma = std::min(keys.find(',', start), keys.size());
+    std::string_view word(keys.data() + start, comma - start);
+    SortKey k;
+    if (word.starts_with('-')) {
+      k.descending = true;
+      word.remove_prefix(1);
+    } else if (word.starts_with('+')) {
+      word.remove_prefix(1);
+    }
+    if (word.size() != 1 || field_info(word[0]) == nullptr) {
+      return invalid_argument("--sort \"" + keys + "\": unknown key \"" + std::string(word) +
+                              "\" (one of " + known_letters() + ", with - for descending)");
+    }
+    k.letter = word[0];
+    out.push_back(k);
+    start = comma + 1;
+  }
+  return out;
+}
+
+void sort_jobs(std::vector<wire::JobView>& jobs, const std::vector<SortKey>& keys, Time now) {
+  std::stable_sort(jobs.begin(), jobs.end(), [&](const wire::JobView& a, const wire::JobView& b) {
+    for (const SortKey& k : keys) {
+      const SortValue va = sort_value(a, k.letter, now);
+      const SortValue vb = sort_value(b, k.letter, now);
+      if (va == vb) continue;
+      return k.descending ? vb < va : va < vb;
+    }
+    return false;
+  });
+}
+
+std::string render_queue_format(const wire::JobQueryReply& reply, const std::vector<QueueField>& fields,
+                                bool header) {
+  std::string out;
+  const auto line = [&](auto&& cell) {
+    std::string text;
+    for (const QueueField& f : fields) text += f.letter == 0 ? f.literal : fit(cell(f), f);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  if (header) {
+    line([](const QueueField& f) {
+      const FieldInfo* info = field_info(f.letter);
+      return std::string(info != nullptr ? info->header : "");
+    });
+  }
+  for (const auto& j : reply.jobs) line([&](const QueueField& f) { return value_of(j, f.letter, reply.now); });
+  return out;
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,102 @@
+// The everyday commands (issue 12) through the real CLI, coordinator and agent: priority,
+// queue layouts, filtered cancel, the partition summary, and the errors that say what to do.
+#include "tests/integration/cluster_fixture.h"
+
+namespace fairway::integration {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class CliCommands : public Cluster {
+ protected:
+  void SetUp() override {
+    Cluster::SetUp();
+    if (geteuid() != 0) GTEST_SKIP() << "runs the CLI through run_cli_as, which needs root";
+  }
+  std::string cli(const std::vector<std::string>& args, int expected = 0) {
+    std::string out;
+    EXPECT_EQ(run_cli_as(current_user(), args, out), expected) << out;
+    return out;
+  }
+};
+
+TEST_F(CliCommands, PriorityQueueLayoutsFilteredCancelAndPartitionSummary) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto big = submit(wrap("sleep 60", 28));  // the whole node: the next two wait
+  ASSERT_TRUE(big);
+  ASSERT_TRUE(wait_state(*big, [](JobState s) { return s == JobState::kRunning; }));
+  auto a = wrap("true", 4);
+  a.spec.name = "sweep";
+  auto b = wrap("true", 2);
+  b.spec.name = "post";
+  auto ida = submit(a);
+  auto idb = submit(b);
+  ASSERT_TRUE(ida && idb);
+  const std::string sa = std::to_string(ida->value()), sb = std::to_string(idb->value());
+
+  ASSERT_TRUE(eventually([&] { return contains(cli({"priority"}), "\n" + sb); }));
+  const std::string prio = cli({"priority"});
+  EXPECT_TRUE(contains(prio, "JOBID")) << prio;
+  EXPECT_TRUE(contains(prio, "PRIORITY")) << prio;
+  EXPECT_TRUE(contains(prio, "\n" + sa)) << prio;
+  EXPECT_FALSE(contains(prio, "\n" + std::to_string(big->value()) + " ")) << "running jobs do not compete:\n" << prio;
+  EXPECT_TRUE(contains(cli({"priority", "--json"}), "\"factors\"")) ;
+
+  const std::string formatted = cli({"queue", "-o", "%i|%j|%t|%C", "--sort=-i", "--noheader"});
+  EXPECT_EQ(formatted, sb + "|post|PD|2\n" + sa + "|sweep|PD|4\n" + std::to_string(big->value()) + "|it|R|28\n");
+  EXPECT_TRUE(contains(cli({"queue", "--start"}), "START_TIME"));
+  EXPECT_TRUE(contains(cli({"queue", "-l"}), "TIME_LIMI "));  // cut to its width, as squeue -l shows it
+  EXPECT_TRUE(contains(cli({"queue", "-o", "%i %Y"}, 2), "unknown field %Y"));
+
+  const std::string summary = cli({"nodes", "-s"});
+  EXPECT_TRUE(contains(summary, "NODES(A/I/O/T)")) << summary;
+  EXPECT_TRUE(contains(summary, "1/0/0/1")) << summary;
+  EXPECT_TRUE(contains(summary, "28/0/0/28")) << summary;
+
+  cli({"cancel", "-n", "sweep", "-t", "PD"});
+  auto va = wait_state(*ida, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(va);
+  EXPECT_EQ(va->state, JobState::kCancelled);
+  EXPECT_EQ(job(*idb)->state, JobState::kPending) << "the filter matched only the job named sweep";
+
+  // Holding a running job says what can be held.
+  EXPECT_TRUE(contains(cli({"hold", std::to_string(big->value())}, 1), "only pending jobs can be held"));
+
+  cli({"cancel", "-u", current_user()});
+  for (JobId id : {*big, *idb}) {
+    auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
+    ASSERT_TRUE(v);
+    EXPECT_EQ(v->state, JobState::kCancelled);
+  }
+}
+
+TEST_F(CliCommands, ADrainedNodeWithRunningJobsIsDrainingAndShowsItsReason) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto id = submit(wrap("sleep 60"));
+  ASSERT_TRUE(id);
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }));
+  cli({"drain", "kb01", "--reason", "bad DIMM"});
+  std::string nodes = cli({"nodes"});
+  EXPECT_TRUE(contains(nodes, "REASON")) << nodes;
+  EXPECT_TRUE(contains(nodes, "draining")) << nodes;
+  EXPECT_TRUE(contains(nodes, "bad DIMM")) << nodes;
+  cli({"cancel", std::to_string(id->value())});
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return is_terminal(s); }));
+  ASSERT_TRUE(eventually([&] { return contains(cli({"nodes"}), "drained"); }));
+}
+
+TEST_F(CliCommands, NoCoordinatorSaysWhereToPointTheCli) {
+  std::string out;
+  const int rc = run_cli_as(current_user(), {"queue"}, out);
+  EXPECT_EQ(rc, 1) << out;
+  EXPECT_TRUE(contains(out, "(socket missing): is fairway-coordinator running? set FAIRWAY_COORDINATOR")) << out;
+}
+
+}  // namespace
+}  // namespace fairway::integration
