@@ -128,6 +128,7 @@ int run(const Flags& f, const Config& config) {
   };
   flush();
   auto last_timer = std::chrono::steady_clock::now();
+  std::size_t last_status_jobs = SIZE_MAX;
   for (;;) {
     auto ready = poller.wait(std::chrono::milliseconds(250));
     if (!ready) {
@@ -158,6 +159,12 @@ int run(const Flags& f, const Config& config) {
       last_timer = std::chrono::steady_clock::now();
       (*service)->on_children(now);
       (*service)->on_timer(now);
+      notify_watchdog();
+      const std::size_t jobs = (*service)->running();
+      if (jobs != last_status_jobs) {
+        last_status_jobs = jobs;
+        notify_status(std::to_string(jobs) + " jobs running; enforcement: " + (*service)->enforcement());
+      }
     }
     flush();
   }

@@ -30,26 +30,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-// Calls the coordinator and unpacks a reply of type T; anything else is a printed failure.
-template <typename T>
-std::optional<T> ask(const wire::Message& request, const Transport& transport, const Output& io) {
-  auto reply = transport(request);
-  if (!reply) {
-    report_error(io, reply.error().message, kExitFailure);
-    return std::nullopt;
-  }
-  if (const auto* e = std::get_if<wire::ErrorReply>(&*reply)) {
-    report_error(io, "coordinator: " + e->message, kExitFailure);
-    return std::nullopt;
-  }
-  if (const auto* t = std::get_if<T>(&*reply)) return *t;
-  report_error(io,
-               "unexpected " + std::string(to_string(wire::message_type(*reply))) +
-                   " in reply to " + std::string(to_string(wire::message_type(request))),
-               kExitFailure);
-  return std::nullopt;
-}
-
 }  // namespace
 
 int report_error(const Output& io, const std::string& message, int code) {

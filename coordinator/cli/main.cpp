@@ -17,6 +17,7 @@
 #include "coordinator/cli/commands.h"
 #include "coordinator/cli/history_command.h"
 #include "coordinator/cli/priority_command.h"
+#include "coordinator/cli/report_commands.h"
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
@@ -173,6 +174,23 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   show_node->add_option("name", show_name, "node name")->required();
   show_node->add_flag("--json", show_json, "JSON output");
 
+  std::vector<std::string> partition_names;
+  auto* show_partition = show->add_subcommand("partition", "a partition's limits, nodes and use")->fallthrough();
+  show_partition->add_option("names", partition_names, "partition names (default: all)");
+  show_partition->add_flag("--json", show_json, "JSON output");
+
+  bool diag_json = false;
+  auto* diag = app.add_subcommand("diag", "the coordinator's statistics: passes, jobs, nodes, messages (sdiag)")
+                   ->fallthrough();
+  diag->add_flag("--json", diag_json, "JSON output (every metric, as the metrics endpoint has them)");
+
+  SharesOptions shares;
+  auto* shares_cmd = app.add_subcommand("shares", "fair-share shares, usage and factors by account and user (sshare)")
+                         ->fallthrough();
+  shares_cmd->add_option("-u,--user", shares.user, "only this user");
+  shares_cmd->add_option("-A,--account", shares.account, "only this account");
+  shares_cmd->add_flag("--json", shares.json, "JSON output");
+
   std::vector<std::string> node_names;
   bool nodes_json = false;
   bool nodes_summary = false;
@@ -233,6 +251,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (prio_cmd->parsed()) return run_priority(prio, call, io);
   if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
+  if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
+  if (diag->parsed()) return run_diag(diag_json, call, io);
+  if (shares_cmd->parsed()) return run_shares(shares, call, io);
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, call, io);
   if (drain->parsed()) {
     return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);
@@ -258,7 +279,8 @@ int main(int argc, char** argv) {
   }
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
                                                "hold",    "release", "requeue", "drain",
-                                               "resume",  "history", "priority"};
+                                               "resume",  "history", "priority", "diag",
+                                               "shares"};
   if (*sub < args.size() && !args[*sub].starts_with("-") &&
       std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
           std::end(kSubcommands)) {

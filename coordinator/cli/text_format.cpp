@@ -82,6 +82,8 @@ std::string render_table(const std::vector<std::string>& header,
       line += row[c];
       if (c + 1 < row.size()) line.append(width[c] - row[c].size(), ' ');
     }
+    // Empty trailing cells leave no trailing blanks (they would trip up `grep 'x$'`).
+    while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   };
   emit(header);

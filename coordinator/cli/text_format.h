@@ -23,7 +23,7 @@ std::string state_code(JobState s);
 std::string state_name(JobState s);
 
 // Lays out rows under a header with columns separated by two spaces, each as wide as its
-// widest cell; the last column is not padded.
+// widest cell; the last column is not padded, and no line ends in blanks.
 std::string render_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
 

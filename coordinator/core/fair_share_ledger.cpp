@@ -92,10 +92,15 @@ double FairShareLedger::account_allocation_usage(AssociationIndex a, Time now) c
   return accounts_[associations_[a].account].allocation_usage.value_at(now, allocation_period_);
 }
 
+double FairShareLedger::account_normalized_shares(AssociationIndex a) const {
+  const Account& acct = accounts_[associations_[a].account];
+  return account_shares_total_ > 0 ? acct.shares / account_shares_total_ : 1.0;
+}
+
 double FairShareLedger::normalized_shares(AssociationIndex a) const {
   const Association& as = associations_[a];
   const Account& acct = accounts_[as.account];
-  const double account_part = account_shares_total_ > 0 ? acct.shares / account_shares_total_ : 1.0;
+  const double account_part = account_normalized_shares(a);
   const double user_part = acct.user_shares_total > 0 ? as.shares / acct.user_shares_total : 1.0;
   return account_part * user_part;
 }

@@ -64,6 +64,12 @@ class FairShareLedger {
   // One factor per association, indexed by AssociationIndex.
   std::vector<double> fair_tree_factors(Time now) const;
 
+  // Shares as configured: the association's account among all accounts, and the user
+  // within that account; and the account's part of the machine, in (0, 1].
+  double account_shares(AssociationIndex a) const { return accounts_[associations_[a].account].shares; }
+  double user_shares(AssociationIndex a) const { return associations_[a].shares; }
+  double account_normalized_shares(AssociationIndex a) const;
+
   const std::string& account_name(AssociationIndex a) const;
   const std::string& user_name(AssociationIndex a) const;
   std::size_t association_count() const { return associations_.size(); }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/cluster_reports.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -45,6 +46,7 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
     error_reply(Channel::kClients, peer, decoded.error().code, decoded.error().message);
     return;
   }
+  count_message(*decoded);
   auto refuse = [&](const Error& e) {
     ++counters_.unauthenticated;
     log_event(LogLevel::kWarning, "client_refused", {{"peer_uid", kernel ? std::to_string(kernel->uid) : ""},
@@ -61,6 +63,7 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
                   inner ? "an AuthenticatedRequest may not wrap another" : inner.error().message);
       return;
     }
+    count_message(*inner);
     return serve_client(peer, *inner, *caller, now);
   }
   if (!kernel) {
@@ -82,6 +85,7 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
                       std::holds_alternative<wire::SubmitBatch>(msg);
   if (!submit && !caller.admin && !rate_limiter_.try_take(caller.user, now)) {
     ++counters_.refused;
+    ++counters_.rate_limited;
     error_reply(Channel::kClients, peer, ErrorCode::kResourceExhausted,
                 "user '" + caller.user + "' is over the request rate limit (" +
                     std::to_string(config_.coordinator.submit_burst) + " requests, refilled at " +
@@ -105,10 +109,37 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::JobControl>(&msg)) return on_job_control(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
   if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller);
+  const ReportSources sources{*scheduler_, registry_, counters_, now};
+  if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
+  if (auto* m = std::get_if<wire::PartitionQuery>(&msg)) {
+    auto r = partition_report(sources, *m);
+    if (!r) return error_reply(Channel::kClients, peer, r.error().code, r.error().message);
+    return reply(Channel::kClients, peer, *r);
+  }
+  if (auto* m = std::get_if<wire::SharesQuery>(&msg)) {
+    // As sshare under PrivateData=usage: a user sees their own usage and their accounts'.
+    const bool private_usage = config_.security.private_data && !caller.admin;
+    return reply(Channel::kClients, peer,
+                 shares_report(sources, *m, private_usage ? std::optional(caller.user) : std::nullopt));
+  }
   ++counters_.bad_frames;
   error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,
               "unexpected message " + std::string(wire::to_string(wire::message_type(msg))) +
                   " on the client channel");
+}
+
+wire::MetricsReply CoordinatorService::metrics(Time now) const {
+  return metrics_report({*scheduler_, registry_, counters_, now});
+}
+
+std::string CoordinatorService::status_line() const {
+  std::size_t up = 0;
+  for (const NodeEntry& n : registry_.nodes()) up += n.liveness == NodeLiveness::kUp ? 1 : 0;
+  std::string line = std::to_string(scheduler_->waiting().size()) + " jobs waiting, " +
+                     std::to_string(scheduler_->running().size()) + " running; " + std::to_string(up) + " of " +
+                     std::to_string(registry_.nodes().size()) + " nodes up";
+  if (!read_only_.empty()) line += "; READ-ONLY: " + read_only_;
+  return line;
 }
 
 bool CoordinatorService::owns(const Caller& caller, const JobSpec& spec) {
@@ -184,6 +215,7 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   }
   if (auto st = check_dependencies_visible(m.spec, caller); !st) return std::unexpected(st.error());
   if (!rate_limiter_.try_take(user, now)) {
+    ++counters_.rate_limited;
     return make_error(ErrorCode::kResourceExhausted,
                       "user '" + user + "' is over the submission rate limit (" +
                           std::to_string(config_.coordinator.submit_burst) + " jobs, refilled at " +

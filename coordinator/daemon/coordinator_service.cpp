@@ -1,5 +1,7 @@
 #include "coordinator/daemon/coordinator_service.h"
 
+#include <chrono>
+
 #include <algorithm>
 #include <csignal>
 #include <ctime>
@@ -62,6 +64,19 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   return s;
 }
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point began) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+}
+
+}  // namespace
+
+void CoordinatorService::count_message(const wire::Message& m) {
+  const auto type = static_cast<std::size_t>(wire::message_type(m));
+  if (type < counters_.messages.size()) ++counters_.messages[type];
+}
+
 // ---- Agents -----------------------------------------------------------------------------
 
 void CoordinatorService::on_agent_frame(const std::string& peer, std::string_view frame, Time now,
@@ -83,6 +98,7 @@ void CoordinatorService::on_agent_frame(const std::string& peer, std::string_vie
     log_event(LogLevel::kWarning, "bad_agent_frame", {{"peer", peer}, {"error", decoded.error().message}});
     return;
   }
+  count_message(*decoded);
   if (auto* m = std::get_if<wire::AgentRegister>(&*decoded)) return on_register(peer, *m, now);
   if (auto* m = std::get_if<wire::Heartbeat>(&*decoded)) return on_heartbeat(peer, *m, now);
   if (auto* m = std::get_if<wire::JobStatusUpdate>(&*decoded)) return on_status(peer, *m, now);
@@ -373,8 +389,16 @@ void CoordinatorService::on_timer(Time now) {
 // ---- Passes and launches ----------------------------------------------------------------
 
 void CoordinatorService::run_pass(Time now) {
+  const auto began = std::chrono::steady_clock::now();
   const PassResult r = scheduler_->schedule(now);
+  counters_.pass_seconds.observe(seconds_since(began));
   ++counters_.passes;
+  counters_.considered += r.considered;
+  counters_.pass_started += r.started.size();
+  counters_.reservations += r.reservations;
+  counters_.last_considered = r.considered;
+  counters_.last_started = r.started.size();
+  counters_.last_reservations = r.reservations;
   last_pass_ = now;
   // The core already requeued these (a maintenance window reached a killable job) and
   // freed their cores; their processes must stop before the window.
@@ -420,7 +444,9 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
   }
   if (in_txn_) {
     in_txn_ = false;
+    const auto began = std::chrono::steady_clock::now();
     Status st = txn_failed_ ? make_error(ErrorCode::kIo, "a write failed earlier in the turn") : store_->commit();
+    if (st) counters_.commit_seconds.observe(seconds_since(began));
     if (!st) {
       store_->rollback();
       ++counters_.store_errors;

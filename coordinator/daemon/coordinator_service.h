@@ -15,6 +15,7 @@
 
 #include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/client_identity.h"
+#include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
@@ -59,15 +60,6 @@ struct RestoredRunning {
   Time start;
 };
 
-struct ServiceCounters {
-  std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
-  std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
-  std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
-  std::uint64_t impostor_frames = 0;  // agent frames from a key that is not the named node's
-  std::uint64_t store_errors = 0;
-  std::uint64_t preempted = 0;  // victims chosen for higher-tier jobs
-};
-
 class CoordinatorService {
  public:
   // Opens the store, builds the core (nodes from the config, or from registrations when
@@ -109,6 +101,10 @@ class CoordinatorService {
   // Fault injection for tests: the next commit fails as a full disk would.
   void fail_next_commit_for_test() { store_->fail_next_commit_for_test(); }
   const ServiceCounters& counters() const { return counters_; }
+  // Every metric, as `fairway diag` and the Prometheus endpoint show them.
+  wire::MetricsReply metrics(Time now) const;
+  // For systemd's STATUS=: "12 jobs waiting, 3 running; 4 of 5 nodes up".
+  std::string status_line() const;
   const Scheduler& scheduler() const { return *scheduler_; }
   const NodeRegistry& nodes() const { return registry_; }
 
@@ -130,6 +126,9 @@ class CoordinatorService {
   // Puts a restored running job back on its cores once all its nodes exist.
   bool adopt_restored(const RestoredRunning& r, Time now);
   void job_ended(JobId id, JobState reported, Time now);
+
+  // Counts a decoded frame in counters_.messages.
+  void count_message(const wire::Message& m);
 
   // Clients (client_requests.cpp).
   void serve_client(const std::string& peer, const wire::Message& m, const Caller& caller, Time now);

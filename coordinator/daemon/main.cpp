@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/metrics_endpoint.h"
+#include "coordinator/daemon/prometheus_text.h"
 #include "shared/base/log.h"
 #include "shared/config/config_file.h"
 #include "coordinator/daemon/agent_keyring.h"
@@ -141,6 +143,19 @@ int run(const Config& config) {
   const std::size_t signal_i = poller.add_fd(sig_fd);
   const std::size_t zap_i = zap ? poller.add_handle(zap->handle()) : SIZE_MAX;
 
+  std::unique_ptr<daemon::MetricsEndpoint> metrics;
+  if (!config.coordinator.metrics_listen.empty()) {
+    auto started = daemon::MetricsEndpoint::start(config.coordinator.metrics_listen);
+    if (!started) {
+      log_event(LogLevel::kError, "startup_failed", {{"error", started.error().message}});
+      return 1;
+    }
+    metrics = std::move(*started);
+    metrics->publish(daemon::prometheus_text((*service)->metrics(wall_now())));
+    log_event(LogLevel::kInfo, "metrics_listening",
+              {{"address", config.coordinator.metrics_listen}, {"port", std::to_string(metrics->port())}});
+  }
+
   log_event(LogLevel::kInfo, "coordinator_started",
             {{"agents", config.coordinator.listen_agents}, {"clients", config.coordinator.listen_clients},
              {"state_dir", config.coordinator.state_dir}});
@@ -185,6 +200,9 @@ int run(const Config& config) {
     if (Clock::now() - last_timer >= std::chrono::seconds(1)) {
       last_timer = Clock::now();
       (*service)->on_timer(now);
+      notify_watchdog();
+      notify_status((*service)->status_line());
+      if (metrics) metrics->publish(daemon::prometheus_text((*service)->metrics(now)));
     }
     const bool allow_pass = Clock::now() - last_pass >= kMinPassGap;
     if (allow_pass && (*service)->pass_wanted()) last_pass = Clock::now();

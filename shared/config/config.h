@@ -241,6 +241,10 @@ struct CoordinatorConfig {
   // Job mail (sbatch --mail-type) goes through this program as `PROG -t -oi`, message on
   // stdin (sendmail's interface; Debian's exim4 and postfix provide it). Empty: no mail.
   std::string mail_program = "/usr/sbin/sendmail";
+  // HOST:PORT of a Prometheus text endpoint (GET /metrics). Empty: none. Anyone who reaches
+  // it reads cluster-wide counts (no job or user names beyond accounts), so bind it where
+  // only the monitoring host can.
+  std::string metrics_listen;
 };
 
 // How agents run jobs ([agent]); the command line may override the paths.

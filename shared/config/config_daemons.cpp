@@ -25,7 +25,7 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   const char* p = "coordinator";
   FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
                                   "heartbeat_timeout", "pass_interval", "submit_burst",
-                                  "submit_refill_per_s", "mail_program"}));
+                                  "submit_refill_per_s", "mail_program", "metrics_listen"}));
   FAIRWAY_TRY(r.read_string(t, "listen_agents", p, c.listen_agents));
   FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_agents", c.listen_agents));
   FAIRWAY_TRY(r.read_string(t, "listen_clients", p, c.listen_clients));
@@ -39,6 +39,16 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   FAIRWAY_TRY(r.read_string(t, "mail_program", p, c.mail_program));
   if (!c.mail_program.empty() && c.mail_program.front() != '/') {
     return r.fail("coordinator.mail_program", "\"" + c.mail_program + "\" must be an absolute path (or empty: no mail)");
+  }
+  FAIRWAY_TRY(r.read_string(t, "metrics_listen", p, c.metrics_listen));
+  if (!c.metrics_listen.empty()) {
+    const auto colon = c.metrics_listen.rfind(':');
+    const std::string port = colon == std::string::npos ? "" : c.metrics_listen.substr(colon + 1);
+    const bool digits = !port.empty() && port.size() <= 5 &&
+                        port.find_first_not_of("0123456789") == std::string::npos && std::stoi(port) <= 65535;
+    if (colon == std::string::npos || colon == 0 || !digits) {
+      return r.fail("coordinator.metrics_listen", "\"" + c.metrics_listen + "\" is not HOST:PORT (e.g. 127.0.0.1:9810)");
+    }
   }
   return ok_status();
 }

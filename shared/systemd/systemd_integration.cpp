@@ -70,4 +70,13 @@ void use_journal_if_connected() {
 void notify_ready() { sd_notify(0, "READY=1"); }
 void notify_stopping() { sd_notify(0, "STOPPING=1"); }
 
+void notify_status(const std::string& line) { sd_notify(0, ("STATUS=" + line).c_str()); }
+
+void notify_watchdog() {
+  // sd_watchdog_enabled also checks WATCHDOG_PID, so a child that inherited the
+  // environment never pings for its parent.
+  static const bool enabled = sd_watchdog_enabled(0, nullptr) > 0;
+  if (enabled) sd_notify(0, "WATCHDOG=1");
+}
+
 }  // namespace fairway

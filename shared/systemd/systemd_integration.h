@@ -1,7 +1,9 @@
 // What a daemon does differently under systemd: logs to journald with structured fields
-// (JOB_ID=, NODE=) and tells systemd when it is ready or stopping (Type=notify).
-// Call from the main thread at start-up and shutdown.
+// (JOB_ID=, NODE=) and tells systemd when it is ready, alive (WatchdogSec=), what it is doing
+// (STATUS=, shown by systemctl status) and when it stops (Type=notify). Main thread only.
 #pragma once
+
+#include <string>
 
 namespace fairway {
 
@@ -9,5 +11,10 @@ namespace fairway {
 void use_journal_if_connected();
 void notify_ready();
 void notify_stopping();
+// One line for `systemctl status`: "12 jobs waiting, 3 running; 4 of 4 nodes up".
+void notify_status(const std::string& line);
+// WATCHDOG=1 when the unit sets WatchdogSec (no-op otherwise). Call at least twice per
+// watchdog period from the event loop, so that a hung loop is what systemd restarts.
+void notify_watchdog();
 
 }  // namespace fairway

@@ -482,6 +482,12 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kNodeControlReply: return detail::read_client_payload(type, r);
     case MessageType::kAuthenticatedRequest: return read_authenticated_request(r);
     case MessageType::kHeartbeatReply: return read_heartbeat_reply(r);
+    case MessageType::kMetricsQuery:
+    case MessageType::kMetricsReply:
+    case MessageType::kPartitionQuery:
+    case MessageType::kPartitionQueryReply:
+    case MessageType::kSharesQuery:
+    case MessageType::kSharesReply: return detail::read_report_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -1,5 +1,5 @@
 // Internal to fairway_wire: the payload encoders and readers that codec.cpp (agent and
-// submit messages) and codec_client.cpp (client queries and control) share. Stateless.
+// submit messages) and codec_client.cpp (client queries and control) and codec_reports.cpp share. Stateless.
 #pragma once
 
 #include "shared/wire/messages.h"
@@ -25,5 +25,15 @@ void encode_payload(Packer& pk, const NodeControlReply& m);
 
 // Precondition: `type` is one of the client messages above (kJobQuery and later).
 Message read_client_payload(MessageType type, MapReader& r);
+
+// codec_reports.cpp: metrics, partitions and shares.
+void encode_payload(Packer& pk, const MetricsQuery& m);
+void encode_payload(Packer& pk, const MetricsReply& m);
+void encode_payload(Packer& pk, const PartitionQuery& m);
+void encode_payload(Packer& pk, const PartitionQueryReply& m);
+void encode_payload(Packer& pk, const SharesQuery& m);
+void encode_payload(Packer& pk, const SharesReply& m);
+// Precondition: `type` is one of the report messages (kMetricsQuery and later).
+Message read_report_payload(MessageType type, MapReader& r);
 
 }  // namespace fairway::wire::detail

@@ -76,6 +76,12 @@ std::string_view to_string(MessageType t) {
     case MessageType::kNodeControlReply: return "NodeControlReply";
     case MessageType::kAuthenticatedRequest: return "AuthenticatedRequest";
     case MessageType::kHeartbeatReply: return "HeartbeatReply";
+    case MessageType::kMetricsQuery: return "MetricsQuery";
+    case MessageType::kMetricsReply: return "MetricsReply";
+    case MessageType::kPartitionQuery: return "PartitionQuery";
+    case MessageType::kPartitionQueryReply: return "PartitionQueryReply";
+    case MessageType::kSharesQuery: return "SharesQuery";
+    case MessageType::kSharesReply: return "SharesReply";
   }
   return "Unknown";
 }
@@ -112,7 +118,13 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kNodeControl, NodeControl> &&
               kAt<MessageType::kNodeControlReply, NodeControlReply> &&
               kAt<MessageType::kAuthenticatedRequest, AuthenticatedRequest> &&
-              kAt<MessageType::kHeartbeatReply, HeartbeatReply>);
+              kAt<MessageType::kHeartbeatReply, HeartbeatReply> &&
+              kAt<MessageType::kMetricsQuery, MetricsQuery> &&
+              kAt<MessageType::kMetricsReply, MetricsReply> &&
+              kAt<MessageType::kPartitionQuery, PartitionQuery> &&
+              kAt<MessageType::kPartitionQueryReply, PartitionQueryReply> &&
+              kAt<MessageType::kSharesQuery, SharesQuery> &&
+              kAt<MessageType::kSharesReply, SharesReply>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

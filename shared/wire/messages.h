@@ -42,6 +42,12 @@ enum class MessageType : std::uint16_t {
   kNodeControlReply = 19,
   kAuthenticatedRequest = 20,
   kHeartbeatReply = 21,
+  kMetricsQuery = 22,
+  kMetricsReply = 23,
+  kPartitionQuery = 24,
+  kPartitionQueryReply = 25,
+  kSharesQuery = 26,
+  kSharesReply = 27,
 };
 
 std::string_view to_string(MessageType t);
@@ -365,11 +371,105 @@ struct HeartbeatReply {
   bool operator==(const HeartbeatReply&) const = default;
 };
 
+// ---- Reports for users and admins (issue 12): `fairway diag` and the Prometheus
+// endpoint, `fairway show partition`, `fairway shares`. Any authenticated client may ask.
+
+// Client -> coordinator: a snapshot of every metric the coordinator keeps.
+struct MetricsQuery {
+  bool operator==(const MetricsQuery&) const = default;
+};
+
+// One sample of a family; its name is the family's plus `suffix` ("_bucket", "_sum" and
+// "_count" for a histogram, "" otherwise), as Prometheus' text format writes it.
+struct MetricSample {
+  std::string suffix;
+  std::vector<EnvVar> labels;
+  double value = 0;
+  bool operator==(const MetricSample&) const = default;
+};
+
+struct MetricFamily {
+  std::string name;  // fairway_jobs, fairway_pass_duration_seconds, ...
+  std::string type;  // "counter", "gauge" or "histogram"
+  std::string help;
+  std::vector<MetricSample> samples;
+  bool operator==(const MetricFamily&) const = default;
+};
+
+struct MetricsReply {
+  Time now;
+  std::vector<MetricFamily> families;
+  bool operator==(const MetricsReply&) const = default;
+};
+
+// Client -> coordinator: `fairway show partition [NAME...]`.
+struct PartitionQuery {
+  std::vector<std::string> partitions;  // empty: all
+  bool operator==(const PartitionQuery&) const = default;
+};
+
+struct PartitionView {
+  std::string name;
+  bool is_default = false;
+  std::vector<std::string> nodes;
+  std::int32_t nodes_up = 0;  // registered and heard from, drained ones included
+  std::int64_t cores = 0;
+  std::int64_t cores_used = 0;
+  std::int64_t gpus = 0;
+  std::int64_t gpus_used = 0;
+  Duration max_time;
+  Duration default_time;
+  double priority = 0;
+  std::int32_t priority_tier = 0;
+  std::string preempt;  // what happens to its jobs as victims: "off", "requeue", "cancel"
+  std::string default_qos;
+  std::string allocation_unit;  // "core", "socket" or "node"
+  std::int32_t jobs_pending = 0;  // waiting in any way: pending, held, blocked
+  std::int32_t jobs_running = 0;
+  // Behaviours the partition switches on: "default_for_interactive", "killable",
+  // "clamp_time_limit", "whole_nodes_above_node_size", "socket_exclusive_gpus".
+  std::vector<std::string> flags;
+  bool operator==(const PartitionView&) const = default;
+};
+
+struct PartitionQueryReply {
+  std::vector<PartitionView> partitions;
+  bool operator==(const PartitionQueryReply&) const = default;
+};
+
+// Client -> coordinator: `fairway shares` (sshare).
+struct SharesQuery {
+  std::string user;     // empty: any
+  std::string account;  // empty: any
+  bool operator==(const SharesQuery&) const = default;
+};
+
+// One account (user empty) or one user within an account.
+struct ShareView {
+  std::string account;
+  std::string user;
+  double raw_shares = 0;       // as configured
+  double norm_shares = 0;      // of the whole machine, in [0, 1]
+  double raw_usage = 0;        // billing units, decayed or windowed as the site configures
+  double effective_usage = 0;  // of all usage, in [0, 1]
+  double fairshare = 0;        // the factor priority uses, in [0, 1]; users only
+  bool operator==(const ShareView&) const = default;
+};
+
+struct SharesReply {
+  Time now;
+  std::string algorithm;  // "classic" or "fair_tree"
+  std::vector<ShareView> rows;  // each account, then its users
+  bool operator==(const SharesReply&) const = default;
+};
+
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
                              Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
                              JobQueryReply, JobControl, JobControlReply, NodeQuery,
                              NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
-                             NodeControlReply, AuthenticatedRequest, HeartbeatReply>;
+                             NodeControlReply, AuthenticatedRequest, HeartbeatReply,
+                             MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
+                             SharesQuery, SharesReply>;
 
 MessageType message_type(const Message& m);
 

@@ -1,5 +1,9 @@
 // The everyday commands (issue 12) through the real CLI, coordinator and agent: priority,
 // queue layouts, filtered cancel, the partition summary, and the errors that say what to do.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include "tests/integration/cluster_fixture.h"
 
 namespace fairway::integration {
@@ -7,6 +11,37 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// A port nothing listens on right now, for the coordinator's metrics endpoint.
+std::uint16_t free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+std::string http_get(std::uint16_t port, const std::string& path) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string out;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) {
+    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    (void)::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    char buf[4096];
+    ssize_t n = 0;
+    while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 class CliCommands : public Cluster {
@@ -89,6 +124,44 @@ TEST_F(CliCommands, ADrainedNodeWithRunningJobsIsDrainingAndShowsItsReason) {
   cli({"cancel", std::to_string(id->value())});
   ASSERT_TRUE(wait_state(*id, [](JobState s) { return is_terminal(s); }));
   ASSERT_TRUE(eventually([&] { return contains(cli({"nodes"}), "drained"); }));
+}
+
+TEST_F(CliCommands, DiagSharesPartitionsAndThePrometheusEndpoint) {
+  const std::uint16_t port = free_port();
+  coordinator_extra_ = "metrics_listen = \"127.0.0.1:" + std::to_string(port) + "\"\n";
+  write_config("");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto id = submit(wrap("true"));
+  ASSERT_TRUE(id);
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return is_terminal(s); }));
+
+  const std::string diag = cli({"diag"});
+  EXPECT_TRUE(contains(diag, "Scheduling passes:")) << diag;
+  EXPECT_TRUE(contains(diag, "Nodes:                            up 1")) << diag;
+  EXPECT_TRUE(contains(diag, "  AgentRegister")) << diag;
+  EXPECT_TRUE(contains(cli({"diag", "--json"}), "\"fairway_pass_duration_seconds\""));
+
+  const std::string part = cli({"show", "partition"});
+  EXPECT_TRUE(contains(part, "Nodes: kb01\n")) << part;
+  EXPECT_TRUE(contains(part, "Cores: 0/28 allocated\n")) << part;
+  EXPECT_TRUE(contains(cli({"show", "partition", "nope"}, 1), "partition 'nope' does not exist"));
+
+  const std::string shares = cli({"shares"});
+  EXPECT_TRUE(contains(shares, "Fair-share algorithm: classic")) << shares;
+  EXPECT_TRUE(contains(shares, " default  " + current_user())) << shares;
+
+  // Prometheus scrapes what diag shows, refreshed each second by the coordinator's loop.
+  std::string scrape;
+  ASSERT_TRUE(eventually([&] {
+    scrape = http_get(port, "/metrics");
+    return contains(scrape, "fairway_jobs_finished_total 1\n");
+  })) << scrape;
+  EXPECT_TRUE(contains(scrape, "HTTP/1.1 200 OK")) << scrape;
+  EXPECT_TRUE(contains(scrape, "# TYPE fairway_pass_duration_seconds histogram\n")) << scrape;
+  EXPECT_TRUE(contains(scrape, "fairway_nodes{state=\"up\"} 1\n")) << scrape;
+  EXPECT_TRUE(contains(scrape, "fairway_cores{partition=")) << scrape;
 }
 
 TEST_F(CliCommands, NoCoordinatorSaysWhereToPointTheCli) {

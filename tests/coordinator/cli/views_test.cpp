@@ -93,7 +93,7 @@ TEST_F(Views, ShowFinishedJobHasAllocationExitAndSignal) {
 TEST_F(Views, NodeTableAndDetail) {
   const std::string expected =
       "NODELIST  STATE  CPUS(A/T)  GPUS(A/T)  PARTITIONS  REASON\n"
-      "gpu-01    mixed  4/64       1/4        gpu,batch   \n"
+      "gpu-01    mixed  4/64       1/4        gpu,batch\n"
       "cpu-07    down   0/32       0/0        batch       no heartbeat for 45 s\n";
   EXPECT_EQ(render_nodes(wire::NodeQueryReply{{testing::gpu_node(), testing::down_node()}}),
             expected);

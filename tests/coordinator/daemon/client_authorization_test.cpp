@@ -154,3 +154,79 @@ TEST_F(ClientAuthorization, OnlyAdminsDrainNodes) {
 
 }  // namespace
 }  // namespace fairway::daemon
+
+namespace fairway::daemon {
+namespace {
+
+// The reports (issue 12) answer any authenticated user; only shares hold back other
+// users' usage, and only under private_data.
+TEST_F(ClientAuthorization, ReportsCountWhatTheServiceHolds) {
+  submit_as(1001);
+  auto m = ask(wire::MetricsQuery{}, 1002);
+  const auto* metrics = std::get_if<wire::MetricsReply>(&m);
+  ASSERT_NE(metrics, nullptr) << error_of(m);
+  const auto sample = [&](const std::string& family, const std::string& label, const std::string& value) {
+    for (const auto& f : metrics->families) {
+      if (f.name != family) continue;
+      for (const auto& s : f.samples) {
+        for (const auto& [k, v] : s.labels) {
+          if (k == label && v == value) return s.value;
+        }
+      }
+    }
+    return -1.0;
+  };
+  EXPECT_EQ(sample("fairway_jobs", "state", "held"), 1.0);
+  EXPECT_EQ(sample("fairway_nodes", "state", "unknown"), 1.0) << "declared, never registered";
+  EXPECT_EQ(sample("fairway_cores", "state", "unknown"), 4.0);
+  EXPECT_GE(sample("fairway_messages_total", "type", "SubmitRequest"), 1.0);
+  EXPECT_EQ(sample("fairway_pass_duration_seconds", "le", "+Inf"), 0.0) << "no pass has run in this turn-driven test";
+
+  auto p = ask(wire::PartitionQuery{}, 1002);
+  const auto* parts = std::get_if<wire::PartitionQueryReply>(&p);
+  ASSERT_NE(parts, nullptr) << error_of(p);
+  ASSERT_EQ(parts->partitions.size(), 1u);
+  const wire::PartitionView& v = parts->partitions[0];
+  EXPECT_EQ(v.nodes, std::vector<std::string>{"n1"});
+  EXPECT_EQ(v.cores, 4);
+  EXPECT_EQ(v.nodes_up, 0);
+  EXPECT_EQ(v.jobs_pending, 1);
+  EXPECT_TRUE(v.is_default);
+  auto unknown = ask(wire::PartitionQuery{{"nope"}}, 1002);
+  EXPECT_NE(error_of(unknown).find("partition 'nope' does not exist (partitions: " + v.name + ")"), std::string::npos)
+      << error_of(unknown);
+}
+
+TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
+  submit_as(1001);
+  submit_as(1002);
+  auto open = ask(wire::SharesQuery{}, 1002);
+  const auto* all = std::get_if<wire::SharesReply>(&open);
+  ASSERT_NE(all, nullptr) << error_of(open);
+  EXPECT_EQ(all->algorithm, "classic");
+  std::vector<std::string> users;
+  for (const auto& r : all->rows) users.push_back(r.account + "/" + r.user);
+  EXPECT_EQ(users, (std::vector<std::string>{"default/", "default/alice", "default/bob"}));
+  EXPECT_DOUBLE_EQ(all->rows[1].fairshare, 1.0) << "no usage yet: full factor";
+  EXPECT_DOUBLE_EQ(all->rows[1].norm_shares, 0.5);
+
+  service_.reset();
+  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n[security]\nprivate_data = true\n",
+                             "test");
+  ASSERT_TRUE(config) << config.error().message;
+  auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
+  ASSERT_TRUE(s) << s.error().message;
+  service_ = std::move(*s);
+  auto mine = ask(wire::SharesQuery{}, 1002);
+  users.clear();
+  for (const auto& r : std::get<wire::SharesReply>(mine).rows) users.push_back(r.account + "/" + r.user);
+  EXPECT_EQ(users, (std::vector<std::string>{"default/", "default/bob"}));
+  auto admin = ask(wire::SharesQuery{"alice", ""}, 1003);
+  users.clear();
+  for (const auto& r : std::get<wire::SharesReply>(admin).rows) users.push_back(r.account + "/" + r.user);
+  EXPECT_EQ(users, (std::vector<std::string>{"default/", "default/alice"}));
+}
+
+}  // namespace
+}  // namespace fairway::daemon

@@ -115,7 +115,9 @@ std::vector<Message> client_samples() {
   std::vector<Message> out;
   for (const Message& m : testing::sample_messages()) {
     const MessageType t = message_type(m);
-    if (t >= MessageType::kJobQuery && t <= MessageType::kNodeControlReply) out.push_back(m);
+    if ((t >= MessageType::kJobQuery && t <= MessageType::kNodeControlReply) || t >= MessageType::kMetricsQuery) {
+      out.push_back(m);
+    }
   }
   return out;
 }
@@ -140,7 +142,7 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
   for (const Message& m : client_samples()) seen.insert(message_type(m));
-  EXPECT_EQ(seen.size(), 10u);
+  EXPECT_EQ(seen.size(), 16u);
 }
 
 TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
@@ -255,6 +257,22 @@ TEST(WireClient, StatesAndCountsAreRangeChecked) {
   SubmitBatch batch = testing::sample_submit_batch();
   batch.requests[1].spec.resources.gpus = -2;
   expect_error(decode(encode(batch)), "SubmitBatch.requests[1].gpus: integer out of range");
+}
+
+TEST(WireClient, MetricNamesThatWouldCorruptTheTextFormatAreRefused) {
+  MetricsReply m = testing::sample_metrics_reply();
+  m.families[0].name = "fairway_jobs{x=\"1\"}";
+  auto bad_name = decode(encode(m));
+  ASSERT_FALSE(bad_name);
+  EXPECT_NE(bad_name.error().message.find("not a metric name"), std::string::npos) << bad_name.error().message;
+  m = testing::sample_metrics_reply();
+  m.families[0].samples[0].labels[0].first = "state\n";
+  auto bad_label = decode(encode(m));
+  ASSERT_FALSE(bad_label);
+  EXPECT_NE(bad_label.error().message.find("not a label name"), std::string::npos) << bad_label.error().message;
+  m = testing::sample_metrics_reply();
+  m.families[0].type = "summary";
+  EXPECT_FALSE(decode(encode(m)));
 }
 
 TEST(WireClient, IntegerPriorityFromAnotherWriterIsAccepted) {

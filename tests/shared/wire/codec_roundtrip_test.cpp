@@ -47,7 +47,9 @@ TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
                                          JobControlReply{}, NodeQuery{},  NodeQueryReply{},
                                          SubmitBatch{},   SubmitBatchReply{}, NodeControl{},
                                          NodeControlReply{}, AuthenticatedRequest{},
-                                         HeartbeatReply{}};
+                                         HeartbeatReply{}, MetricsQuery{}, MetricsReply{},
+                                         PartitionQuery{}, PartitionQueryReply{}, SharesQuery{},
+                                         SharesReply{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));

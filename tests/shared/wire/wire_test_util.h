@@ -272,6 +272,53 @@ inline NodeControlReply sample_node_control_reply() {
   return NodeControlReply{{{"cn01", true, ""}, {"cn99", false, "node 'cn99' does not exist"}}};
 }
 
+inline MetricsReply sample_metrics_reply() {
+  MetricsReply m;
+  m.now = Time::from_seconds(1'700'005'000);
+  m.families = {{"fairway_jobs", "gauge", "Jobs by state and partition.",
+                 {{"", {{"state", "pending"}, {"partition", "batch"}}, 12},
+                  {"", {{"state", "running"}, {"partition", "gpu"}}, 3}}},
+                {"fairway_pass_duration_seconds", "histogram", "Scheduling pass durations.",
+                 {{"_bucket", {{"le", "0.001"}}, 40}, {"_bucket", {{"le", "+Inf"}}, 41},
+                  {"_sum", {}, 0.0375}, {"_count", {}, 41}}}};
+  return m;
+}
+
+inline PartitionQueryReply sample_partition_reply() {
+  PartitionView p;
+  p.name = "owner-lab";
+  p.is_default = false;
+  p.nodes = {"node0001", "node0002"};
+  p.nodes_up = 1;
+  p.cores = 56;
+  p.cores_used = 28;
+  p.gpus = 4;
+  p.gpus_used = 1;
+  p.max_time = Duration::days(3);
+  p.default_time = Duration::hours(1);
+  p.priority = 10.5;
+  p.priority_tier = 2;
+  p.preempt = "off";
+  p.default_qos = "normal";
+  p.allocation_unit = "core";
+  p.jobs_pending = 7;
+  p.jobs_running = 2;
+  p.flags = {"socket_exclusive_gpus"};
+  PartitionView open = p;
+  open.name = "work1";
+  open.is_default = true;
+  open.preempt = "requeue";
+  open.max_time = Duration::infinite();
+  open.flags = {};
+  return PartitionQueryReply{{p, open}};
+}
+
+inline SharesReply sample_shares_reply() {
+  return SharesReply{Time::from_seconds(1'700'005'000), "fair_tree",
+                     {{"physics", "", 40, 0.4, 1234.5, 0.25, 0},
+                      {"physics", "alice", 1, 0.2, 1000.5, 0.2, 0.75}}};
+}
+
 inline std::vector<Message> sample_messages() {
   return {sample_agent_register(),
           sample_heartbeat(),
@@ -295,7 +342,13 @@ inline std::vector<Message> sample_messages() {
           sample_node_control(),
           sample_node_control_reply(),
           AuthenticatedRequest{"MUNGE:AwQDAACm...:", encode(sample_job_control())},
-          HeartbeatReply{42}};
+          HeartbeatReply{42},
+          MetricsQuery{},
+          sample_metrics_reply(),
+          PartitionQuery{{"work1", "owner-lab"}},
+          sample_partition_reply(),
+          SharesQuery{"alice", "physics"},
+          sample_shares_reply()};
 }
 
 }  // namespace fairway::wire::testing

@@ -1,0 +1,30 @@
+// `fairway diag` (sdiag), `fairway show partition` (scontrol show partition) and `fairway
+// shares` (sshare): the coordinator's reports as text or JSON. Pure apart from the
+// transport and streams they are given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coordinator/cli/commands.h"
+
+namespace fairway::cli {
+
+int run_diag(bool json, const Transport& transport, const Output& io);
+std::string render_diag(const wire::MetricsReply& reply);
+std::string metrics_json(const wire::MetricsReply& reply);
+
+int run_show_partition(const std::vector<std::string>& names, bool json, const Transport& transport,
+                       const Output& io);
+std::string render_partition_detail(const wire::PartitionView& p);
+std::string partitions_json(const wire::PartitionQueryReply& reply);
+
+struct SharesOptions {
+  std::string user, account;
+  bool json = false;
+};
+int run_shares(const SharesOptions& o, const Transport& transport, const Output& io);
+std::string render_shares(const wire::SharesReply& reply);
+std::string shares_json(const wire::SharesReply& reply);
+
+}  // namespace fairway::cli

@@ -1,0 +1,31 @@
+// What the coordinator counts as it runs (frames, refusals, passes, commits), for `fairway
+// diag` and the metrics endpoint. Plain data owned by the service's one thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "coordinator/daemon/duration_stats.h"
+
+namespace fairway::daemon {
+
+struct ServiceCounters {
+  std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
+  std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
+  std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
+  std::uint64_t impostor_frames = 0;  // agent frames from a key that is not the named node's
+  std::uint64_t store_errors = 0;
+  std::uint64_t preempted = 0;  // victims chosen for higher-tier jobs
+  std::uint64_t rate_limited = 0;  // requests and submissions refused by the rate limit
+  // What the passes did (`fairway diag`): waiting jobs looked at, jobs started, reservations
+  // made, in all passes and in the last one.
+  std::uint64_t considered = 0, pass_started = 0, reservations = 0;
+  std::uint64_t last_considered = 0, last_started = 0, last_reservations = 0;
+  DurationStats pass_seconds;    // the core's schedule() alone
+  DurationStats commit_seconds;  // each store transaction's COMMIT
+  // Decoded frames by wire::MessageType, both channels (the AuthenticatedRequest wrapper
+  // and what it carries each count).
+  std::array<std::uint64_t, 64> messages{};
+};
+
+}  // namespace fairway::daemon

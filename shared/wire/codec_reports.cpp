@@ -1,0 +1,212 @@
+// Payloads of the report messages (metrics, partitions, shares): maps with string keys,
+// every field checked when read, as for the other client messages.
+#include "shared/wire/codec_parts.h"
+
+namespace fairway::wire::detail {
+namespace {
+
+std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
+
+std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
+  return r.path_of(key) + "[" + std::to_string(i) + "]";
+}
+
+template <typename T, typename ReadOne>
+std::vector<T> read_items(MapReader& r, std::string_view key, ReadOne read_one) {
+  std::vector<T> out;
+  const auto items = r.list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
+    MapReader item(r.errors(), items[i], item_path(r, key, i));
+    out.push_back(read_one(item));
+  }
+  return out;
+}
+
+// A metric name or label name as Prometheus allows them: [a-zA-Z_:][a-zA-Z0-9_:]*. The
+// coordinator's names always are; a peer's that are not would corrupt the text format.
+bool prometheus_name(std::string_view s) {
+  if (s.empty()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+    if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+std::string read_name(MapReader& r, std::string_view key, bool allow_empty) {
+  std::string s = r.str(key, 256);
+  if (!r.failed() && !(allow_empty && s.empty()) && !prometheus_name(s)) {
+    r.errors().fail(r.path_of(key), "not a metric name: \"" + s.substr(0, 64) + "\"");
+  }
+  return s;
+}
+
+MetricSample read_sample(MapReader& r) {
+  MetricSample s;
+  s.suffix = read_name(r, "suffix", true);
+  s.labels = r.env("labels");
+  for (std::size_t i = 0; i < s.labels.size() && !r.failed(); ++i) {
+    if (!prometheus_name(s.labels[i].first)) {
+      r.errors().fail(item_path(r, "labels", i), "not a label name: \"" + s.labels[i].first.substr(0, 64) + "\"");
+    }
+  }
+  s.value = r.f64("value");
+  return s;
+}
+
+MetricFamily read_family(MapReader& r) {
+  MetricFamily f;
+  f.name = read_name(r, "name", false);
+  f.type = r.str("type", 16);
+  if (!r.failed() && f.type != "counter" && f.type != "gauge" && f.type != "histogram") {
+    r.errors().fail(r.path_of("type"), "not counter, gauge or histogram: \"" + f.type + "\"");
+  }
+  f.help = r.str("help", 1024);
+  f.samples = read_items<MetricSample>(r, "samples", read_sample);
+  return f;
+}
+
+PartitionView read_partition(MapReader& r) {
+  PartitionView p;
+  p.name = r.str("name");
+  p.is_default = r.boolean("is_default");
+  p.nodes = r.str_list("nodes");
+  p.nodes_up = r.i32("nodes_up", 0);
+  p.cores = r.i64("cores", 0);
+  p.cores_used = r.i64("cores_used", 0);
+  p.gpus = r.i64("gpus", 0);
+  p.gpus_used = r.i64("gpus_used", 0);
+  p.max_time = Duration::seconds(r.i64("max_time", 0));
+  p.default_time = Duration::seconds(r.i64("default_time", 0));
+  p.priority = r.f64("priority");
+  p.priority_tier = r.i32("priority_tier");
+  p.preempt = r.str("preempt", 16);
+  p.default_qos = r.str("default_qos");
+  p.allocation_unit = r.str("allocation_unit", 16);
+  p.jobs_pending = r.i32("jobs_pending", 0);
+  p.jobs_running = r.i32("jobs_running", 0);
+  p.flags = r.str_list("flags");
+  return p;
+}
+
+ShareView read_share(MapReader& r) {
+  ShareView s;
+  s.account = r.str("account");
+  s.user = r.str("user");
+  s.raw_shares = r.f64("raw_shares");
+  s.norm_shares = r.f64("norm_shares");
+  s.raw_usage = r.f64("raw_usage");
+  s.effective_usage = r.f64("effective_usage");
+  s.fairshare = r.f64("fairshare");
+  return s;
+}
+
+}  // namespace
+
+void encode_payload(Packer& pk, const MetricsQuery&) { pk.pack_map(0); }
+
+void encode_payload(Packer& pk, const MetricsReply& m) {
+  pk.pack_map(2);
+  put_kv(pk, "now", m.now.seconds());
+  put(pk, std::string_view("families"));
+  pk.pack_array(size32(m.families.size()));
+  for (const MetricFamily& f : m.families) {
+    pk.pack_map(4);
+    put_kv(pk, "name", std::string_view(f.name));
+    put_kv(pk, "type", std::string_view(f.type));
+    put_kv(pk, "help", std::string_view(f.help));
+    put(pk, std::string_view("samples"));
+    pk.pack_array(size32(f.samples.size()));
+    for (const MetricSample& s : f.samples) {
+      pk.pack_map(3);
+      put_kv(pk, "suffix", std::string_view(s.suffix));
+      put_kv(pk, "labels", s.labels);
+      put_kv(pk, "value", s.value);
+    }
+  }
+}
+
+void encode_payload(Packer& pk, const PartitionQuery& m) {
+  pk.pack_map(1);
+  put_kv(pk, "partitions", m.partitions);
+}
+
+void encode_payload(Packer& pk, const PartitionQueryReply& m) {
+  pk.pack_map(1);
+  put(pk, std::string_view("partitions"));
+  pk.pack_array(size32(m.partitions.size()));
+  for (const PartitionView& p : m.partitions) {
+    pk.pack_map(18);
+    put_kv(pk, "name", std::string_view(p.name));
+    put_kv(pk, "is_default", p.is_default);
+    put_kv(pk, "nodes", p.nodes);
+    put_kv(pk, "nodes_up", p.nodes_up);
+    put_kv(pk, "cores", p.cores);
+    put_kv(pk, "cores_used", p.cores_used);
+    put_kv(pk, "gpus", p.gpus);
+    put_kv(pk, "gpus_used", p.gpus_used);
+    put_kv(pk, "max_time", p.max_time.count());
+    put_kv(pk, "default_time", p.default_time.count());
+    put_kv(pk, "priority", p.priority);
+    put_kv(pk, "priority_tier", p.priority_tier);
+    put_kv(pk, "preempt", std::string_view(p.preempt));
+    put_kv(pk, "default_qos", std::string_view(p.default_qos));
+    put_kv(pk, "allocation_unit", std::string_view(p.allocation_unit));
+    put_kv(pk, "jobs_pending", p.jobs_pending);
+    put_kv(pk, "jobs_running", p.jobs_running);
+    put_kv(pk, "flags", p.flags);
+  }
+}
+
+void encode_payload(Packer& pk, const SharesQuery& m) {
+  pk.pack_map(2);
+  put_kv(pk, "user", std::string_view(m.user));
+  put_kv(pk, "account", std::string_view(m.account));
+}
+
+void encode_payload(Packer& pk, const SharesReply& m) {
+  pk.pack_map(3);
+  put_kv(pk, "now", m.now.seconds());
+  put_kv(pk, "algorithm", std::string_view(m.algorithm));
+  put(pk, std::string_view("rows"));
+  pk.pack_array(size32(m.rows.size()));
+  for (const ShareView& s : m.rows) {
+    pk.pack_map(7);
+    put_kv(pk, "account", std::string_view(s.account));
+    put_kv(pk, "user", std::string_view(s.user));
+    put_kv(pk, "raw_shares", s.raw_shares);
+    put_kv(pk, "norm_shares", s.norm_shares);
+    put_kv(pk, "raw_usage", s.raw_usage);
+    put_kv(pk, "effective_usage", s.effective_usage);
+    put_kv(pk, "fairshare", s.fairshare);
+  }
+}
+
+Message read_report_payload(MessageType type, MapReader& r) {
+  switch (type) {
+    case MessageType::kMetricsQuery: return MetricsQuery{};
+    case MessageType::kMetricsReply: {
+      MetricsReply m;
+      m.now = Time::from_seconds(r.i64("now"));
+      m.families = read_items<MetricFamily>(r, "families", read_family);
+      return m;
+    }
+    case MessageType::kPartitionQuery: return PartitionQuery{r.str_list("partitions")};
+    case MessageType::kPartitionQueryReply:
+      return PartitionQueryReply{read_items<PartitionView>(r, "partitions", read_partition)};
+    case MessageType::kSharesQuery: return SharesQuery{r.str("user"), r.str("account")};
+    case MessageType::kSharesReply: {
+      SharesReply m;
+      m.now = Time::from_seconds(r.i64("now"));
+      m.algorithm = r.str("algorithm", 16);
+      m.rows = read_items<ShareView>(r, "rows", read_share);
+      return m;
+    }
+    default: break;
+  }
+  return MetricsQuery{};
+}
+
+}  // namespace fairway::wire::detail
