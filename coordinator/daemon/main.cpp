@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "coordinator/daemon/config_reload.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/metrics_endpoint.h"
 #include "coordinator/daemon/prometheus_text.h"
@@ -67,7 +68,22 @@ constexpr auto kMinPassGap = std::chrono::milliseconds(20);
 // restart may succeed.
 constexpr int kExitStoreFailed = 75;
 
-int run(const Config& config) {
+// Where the config came from, so that SIGHUP can read it again with the same overrides.
+struct ConfigSource {
+  std::string path;  // empty: built-in defaults (nothing to reload)
+  std::string listen_agents, listen_clients, state_dir;  // command-line overrides
+};
+
+Result<Config> load(const ConfigSource& src) {
+  Result<Config> config = src.path.empty() ? parse_config("", "defaults") : load_config_file(src.path);
+  if (!config) return config;
+  if (!src.listen_agents.empty()) config->coordinator.listen_agents = src.listen_agents;
+  if (!src.listen_clients.empty()) config->coordinator.listen_clients = src.listen_clients;
+  if (!src.state_dir.empty()) config->coordinator.state_dir = src.state_dir;
+  return config;
+}
+
+int run(Config config, const ConfigSource& source) {
   auto service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
   if (!service) {
     log_event(LogLevel::kError, "startup_failed", {{"error", service.error().message}});
@@ -134,6 +150,7 @@ int run(const Config& config) {
   sigemptyset(&mask);
   sigaddset(&mask, SIGTERM);
   sigaddset(&mask, SIGINT);
+  sigaddset(&mask, SIGHUP);
   sigprocmask(SIG_BLOCK, &mask, nullptr);
   const int sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 
@@ -173,12 +190,55 @@ int run(const Config& config) {
       log_event(LogLevel::kError, "poll_failed", {{"error", ready.error().message}});
       return 1;
     }
+    bool reload = false;
     if ((*ready)[signal_i]) {
       signalfd_siginfo info{};
-      if (read(sig_fd, &info, sizeof info) == sizeof info) {
+      bool stop = false;
+      while (read(sig_fd, &info, sizeof info) == sizeof info) {
+        if (info.ssi_signo == SIGHUP) {
+          reload = true;
+        } else {
+          stop = true;
+        }
+      }
+      if (stop) {
         log_event(LogLevel::kInfo, "coordinator_stopping", {{"signal", std::to_string(info.ssi_signo)}});
         break;
       }
+    }
+    if (reload) {
+      // Between turns: nothing is half done. The service is rebuilt from the store under
+      // the new config, exactly as after a restart, so every job comes back and agents
+      // re-register on their next heartbeat; a config that does not load changes nothing.
+      notify_reloading();
+      auto fresh = load(source);
+      if (!fresh) {
+        log_event(LogLevel::kError, "reload_failed", {{"error", fresh.error().message}, {"kept", "the running config"}});
+      } else {
+        daemon::ReloadPlan plan = daemon::plan_reload(config, std::move(*fresh));
+        if (!plan.needs_restart.empty()) {
+          std::string keys;
+          for (const auto& k : plan.needs_restart) keys += (keys.empty() ? "" : ",") + k;
+          log_event(LogLevel::kWarning, "reload_needs_restart", {{"keys", keys}, {"kept", "their running values"}});
+        }
+        service->reset();
+        auto reopened = daemon::CoordinatorService::open(plan.apply, wall_now(), nullptr, {}, mono_now());
+        if (reopened) {
+          config = std::move(plan.apply);
+          service = std::move(reopened);
+          log_event(LogLevel::kInfo, "config_reloaded", {{"config", source.path}});
+        } else {
+          log_event(LogLevel::kError, "reload_failed", {{"error", reopened.error().message}, {"kept", "the running config"}});
+          service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
+          if (!service) {
+            log_event(LogLevel::kError, "coordinator_fail_stop", {{"error", service.error().message}});
+            notify_stopping();
+            close(sig_fd);
+            return kExitStoreFailed;
+          }
+        }
+      }
+      notify_ready();
     }
     const Time now = wall_now();
     (*service)->set_monotonic(mono_now());
@@ -256,13 +316,11 @@ int main(int argc, char** argv) {
 
   use_journal_if_connected();
   if (debug) set_log_level(LogLevel::kDebug);
-  Result<Config> config = config_path.empty() ? parse_config("", "defaults") : load_config_file(config_path);
+  const ConfigSource source{config_path, listen_agents, listen_clients, state_dir};
+  Result<Config> config = load(source);
   if (!config) {
     log_event(LogLevel::kError, "bad_config", {{"error", config.error().message}});
     return 2;
   }
-  if (!listen_agents.empty()) config->coordinator.listen_agents = listen_agents;
-  if (!listen_clients.empty()) config->coordinator.listen_clients = listen_clients;
-  if (!state_dir.empty()) config->coordinator.state_dir = state_dir;
-  return run(*config);
+  return run(std::move(*config), source);
 }

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -69,6 +70,14 @@ void use_journal_if_connected() {
 
 void notify_ready() { sd_notify(0, "READY=1"); }
 void notify_stopping() { sd_notify(0, "STOPPING=1"); }
+
+void notify_reloading() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  const std::string msg = "RELOADING=1\nMONOTONIC_USEC=" +
+                          std::to_string(static_cast<long long>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000);
+  sd_notify(0, msg.c_str());
+}
 
 void notify_status(const std::string& line) { sd_notify(0, ("STATUS=" + line).c_str()); }
 

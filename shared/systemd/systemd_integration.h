@@ -11,6 +11,8 @@ namespace fairway {
 void use_journal_if_connected();
 void notify_ready();
 void notify_stopping();
+// RELOADING=1 with the monotonic timestamp systemd asks of a reload; READY=1 ends it.
+void notify_reloading();
 // One line for `systemctl status`: "12 jobs waiting, 3 running; 4 of 4 nodes up".
 void notify_status(const std::string& line);
 // WATCHDOG=1 when the unit sets WatchdogSec (no-op otherwise). Call at least twice per

@@ -50,9 +50,13 @@ class CliCommands : public Cluster {
     Cluster::SetUp();
     if (geteuid() != 0) GTEST_SKIP() << "runs the CLI through run_cli_as, which needs root";
   }
+  // Runs the CLI as ourselves; expects exit status `expected` (-1: any).
   std::string cli(const std::vector<std::string>& args, int expected = 0) {
     std::string out;
-    EXPECT_EQ(run_cli_as(current_user(), args, out), expected) << out;
+    const int rc = run_cli_as(current_user(), args, out);
+    if (expected >= 0) {
+      EXPECT_EQ(rc, expected) << out;
+    }
     return out;
   }
 };
@@ -162,6 +166,35 @@ TEST_F(CliCommands, DiagSharesPartitionsAndThePrometheusEndpoint) {
   EXPECT_TRUE(contains(scrape, "# TYPE fairway_pass_duration_seconds histogram\n")) << scrape;
   EXPECT_TRUE(contains(scrape, "fairway_nodes{state=\"up\"} 1\n")) << scrape;
   EXPECT_TRUE(contains(scrape, "fairway_cores{partition=")) << scrape;
+}
+
+// SIGHUP (systemctl reload): a new partition applies at once, every job stays as it was
+// (the running one keeps running on its node), and a broken file changes nothing.
+TEST_F(CliCommands, SighupReloadsPolicyAndKeepsEveryJob) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto running = submit(wrap("sleep 30"));
+  auto held = wrap("true");
+  held.spec.hold = true;
+  auto waiting = submit(held);
+  ASSERT_TRUE(running && waiting);
+  ASSERT_TRUE(wait_state(*running, [](JobState s) { return s == JobState::kRunning; }));
+  EXPECT_TRUE(contains(cli({"show", "partition", "long"}, 1), "partition 'long' does not exist"));
+
+  write_config("[[partitions]]\nname = \"batch\"\ndefault = true\n"
+               "[[partitions]]\nname = \"long\"\nmax_time = \"7d\"\n");
+  ASSERT_EQ(::kill(coordinator_.pid(), SIGHUP), 0);
+  ASSERT_TRUE(eventually([&] { return contains(cli({"show", "partition", "long"}, -1), "MaxTime: 7-00:00:00"); }));
+  ASSERT_TRUE(eventually([&] { return contains(cli({"nodes"}), "kb01      mixed"); })) << cli({"nodes"});
+  EXPECT_EQ(job(*running)->state, JobState::kRunning) << "re-adopted from its agent, not restarted";
+  EXPECT_EQ(job(*waiting)->state, JobState::kHeld);
+
+  std::ofstream(dir_ + "/fairway.toml") << "[[partitions]\nthis is not toml\n";
+  ASSERT_EQ(::kill(coordinator_.pid(), SIGHUP), 0);
+  ASSERT_TRUE(eventually([&] { return contains(read_file(dir_ + "/coordinator.log"), "reload_failed"); }));
+  EXPECT_TRUE(contains(cli({"show", "partition", "long"}), "MaxTime: 7-00:00:00")) << "the running config stays";
+  cli({"cancel", std::to_string(running->value())});
 }
 
 TEST_F(CliCommands, NoCoordinatorSaysWhereToPointTheCli) {

@@ -4,6 +4,7 @@
 
 #include "config_test_util.h"
 #include "shared/config/config.h"
+#include "shared/config/config_file.h"
 
 namespace fairway {
 namespace {
@@ -70,6 +71,19 @@ TEST(ConfigDaemons, ErrorsNameTheKeyAndValue) {
   EXPECT_CONTAINS(parse_error("[coordinator]\nstate_dir = \"\"\n"), "coordinator.state_dir");
   EXPECT_CONTAINS(parse_error("[agent]\nallow_root_jobs = 1\n"), "agent.allow_root_jobs");
   EXPECT_CONTAINS(parse_error("[agent]\nspool = \"/x\"\n"), "spool");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nmetrics_listen = \"9810\"\n"),
+                  "coordinator.metrics_listen: \"9810\" is not HOST:PORT");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nmetrics_listen = \"localhost:99999\"\n"), "not HOST:PORT");
+  EXPECT_EQ(parse_ok("[coordinator]\nmetrics_listen = \"[::1]:9810\"\n").coordinator.metrics_listen, "[::1]:9810");
+}
+
+// The example a package installs as the site's starting point must itself be valid.
+TEST(ConfigDaemons, TheInstalledExampleConfigParses) {
+  auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/fairway.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->partitions.size(), 2u);
+  EXPECT_TRUE(c->partitions[1].default_for_interactive);
+  EXPECT_EQ(c->coordinator.state_dir, "/var/lib/fairway");
 }
 
 }  // namespace

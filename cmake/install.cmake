@@ -1,0 +1,39 @@
+# What `cmake --install` and the Debian package (cpack -G DEB) put in place: the binaries,
+# the systemd units pointing at them, sysusers.d/tmpfiles.d entries, an example config,
+# the site profiles and the docs. Paths follow GNUInstallDirs (prefix /usr for a package).
+include(GNUInstallDirs)
+
+install(TARGETS fairway fairway-coordinator fairway-agent fairway-keygen fairway-sim
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The units name their binaries by absolute path: rewrite it for this prefix.
+set(FAIRWAY_UNIT_DIR "lib/systemd/system" CACHE STRING "where the systemd units go, under the prefix")
+foreach(unit fairway-coordinator.service fairway-agent.service)
+  file(READ ${CMAKE_CURRENT_SOURCE_DIR}/systemd/${unit} text)
+  string(REPLACE "/usr/bin/" "${CMAKE_INSTALL_FULL_BINDIR}/" text "${text}")
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} "${text}")
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} DESTINATION ${FAIRWAY_UNIT_DIR})
+endforeach()
+install(FILES systemd/fairway.sysusers DESTINATION lib/sysusers.d RENAME fairway.conf)
+install(FILES systemd/fairway.tmpfiles DESTINATION lib/tmpfiles.d RENAME fairway.conf)
+
+install(FILES examples/fairway.toml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+install(DIRECTORY examples/profiles examples/sim DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+install(FILES README.md docs/cli.md docs/config.md docs/policies.md docs/security.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(CPACK_PACKAGE_NAME fairway)
+set(CPACK_PACKAGE_CONTACT "Fairway developers <fairway@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "HPC workload manager: coordinator, node agent, CLI and simulator")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION admin)
+set(CPACK_STRIP_FILES ON)  # debug info stays in the build tree
+# The runtime libraries the binaries link (the CLI links only libc); shlibdeps would need
+# dpkg-shlibdeps on the build machine, so they are named here.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libzmq5, libhwloc15, libsqlite3-0, libsystemd0, libmunge2, munge, libstdc++6, zlib1g")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${CMAKE_CURRENT_SOURCE_DIR}/packaging/postinst")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+include(CPack)
