@@ -6,13 +6,16 @@ include(GNUInstallDirs)
 install(TARGETS fairway fairway-coordinator fairway-agent fairway-keygen fairway-sim
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# The units name their binaries by absolute path: rewrite it for this prefix.
+# The units name their binaries by absolute path: rewritten when installed, for the prefix
+# of that install (cmake --install --prefix, or /usr in the package), not the configured one.
 set(FAIRWAY_UNIT_DIR "lib/systemd/system" CACHE STRING "where the systemd units go, under the prefix")
 foreach(unit fairway-coordinator.service fairway-agent.service)
-  file(READ ${CMAKE_CURRENT_SOURCE_DIR}/systemd/${unit} text)
-  string(REPLACE "/usr/bin/" "${CMAKE_INSTALL_FULL_BINDIR}/" text "${text}")
-  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} "${text}")
-  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/systemd/${unit} DESTINATION ${FAIRWAY_UNIT_DIR})
+  install(CODE "
+    file(READ \"${CMAKE_CURRENT_SOURCE_DIR}/systemd/${unit}\" text)
+    string(REPLACE \"/usr/bin/\" \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/\" text \"\${text}\")
+    message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${FAIRWAY_UNIT_DIR}/${unit}\")
+    file(WRITE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${FAIRWAY_UNIT_DIR}/${unit}\" \"\${text}\")
+  ")
 endforeach()
 install(FILES systemd/fairway.sysusers DESTINATION lib/sysusers.d RENAME fairway.conf)
 install(FILES systemd/fairway.tmpfiles DESTINATION lib/tmpfiles.d RENAME fairway.conf)
@@ -27,6 +30,8 @@ set(CPACK_PACKAGE_CONTACT "Fairway developers <fairway@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "HPC workload manager: coordinator, node agent, CLI and simulator")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_SET_DESTDIR ON)  # the units are rewritten for CMAKE_INSTALL_PREFIX: it must be /usr
+set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_STRIP_FILES ON)  # debug info stays in the build tree

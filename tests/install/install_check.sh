@@ -45,4 +45,15 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 else
   echo "install_check: systemd-analyze not found; units not verified"
 fi
+# The Debian package: built from the same install rules, its units start /usr/bin.
+if command -v cpack >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
+  (cd "$root" && cpack -G DEB -B "$root/pkg" --config "$build/CPackConfig.cmake" >/dev/null 2>&1) ||
+    { echo "install_check: cpack -G DEB failed" >&2; exit 1; }
+  deb=$(ls "$root"/pkg/fairway_*.deb)
+  mkdir "$root/deb" && dpkg-deb -x "$deb" "$root/deb"
+  grep -q "^ExecStart=/usr/bin/fairway-coordinator " "$root/deb/usr/lib/systemd/system/fairway-coordinator.service" ||
+    { echo "install_check: the package's coordinator unit does not start /usr/bin/fairway-coordinator" >&2; exit 1; }
+  dpkg-deb -I "$deb" | grep -q "Depends: .*libzmq5" || { echo "install_check: package without dependencies" >&2; exit 1; }
+  test -x "$root/deb/usr/bin/fairway-agent" || { echo "install_check: package without fairway-agent" >&2; exit 1; }
+fi
 echo "install_check: ok ($prefix)"
