@@ -47,6 +47,14 @@ void JobSupervisor::set_warning(std::int32_t signal, Duration before, bool batch
   warned_ = false;
 }
 
+Status JobSupervisor::set_time_limit(Duration time_limit) {
+  if (time_limit <= Duration()) {
+    return invalid_argument("time_limit must be positive, got " + std::to_string(time_limit.count()) + " s");
+  }
+  if (phase_ == SupervisorPhase::kRunning) time_limit_ = time_limit;
+  return ok_status();
+}
+
 Time JobSupervisor::deadline() const {
   switch (phase_) {
     case SupervisorPhase::kRunning:

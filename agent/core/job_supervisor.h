@@ -58,6 +58,10 @@ class JobSupervisor {
   // `batch_only` (B:), to the batch script's process alone. Once, while it still runs.
   void set_warning(std::int32_t signal, Duration before, bool batch_only);
 
+  // `fairway update job TimeLimit=`: the walltime counts from the start with this limit
+  // (an end already past acts at the next on_time). Ignored once the job is being stopped.
+  Status set_time_limit(Duration time_limit);
+
   // The next instant on_time() has something to do; Time::never() when nothing is due.
   Time deadline() const;
 

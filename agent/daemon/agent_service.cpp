@@ -1,5 +1,8 @@
 #include "agent/daemon/agent_service.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -229,6 +232,8 @@ void AgentService::on_frame(std::string_view frame, Time now) {
     on_launch(*l, now);
   } else if (auto* s = std::get_if<wire::SignalJob>(&*decoded)) {
     on_signal(*s, now);
+  } else if (auto* t = std::get_if<wire::SetTimeLimit>(&*decoded)) {
+    on_set_time_limit(*t);
   } else if (auto* e = std::get_if<wire::ErrorReply>(&*decoded)) {
     // The coordinator does not know us (it restarted, or declared us down): register again.
     log_event(LogLevel::kWarning, "coordinator_error", {{"node", node_name()}, {"error", e->message}});
@@ -318,6 +323,28 @@ void AgentService::on_signal(const wire::SignalJob& s, Time now) {
   if (it == jobs_.end()) return;  // already ended; its final report is on its way
   log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
   apply(it->second.supervisor.on_signal_request(s.signal, s.grace, now));
+}
+
+void AgentService::on_set_time_limit(const wire::SetTimeLimit& m) {
+  auto it = jobs_.find(m.job.value());
+  if (it == jobs_.end()) return;  // already ended
+  if (auto st = it->second.supervisor.set_time_limit(m.time_limit); !st) {
+    log_event(LogLevel::kWarning, "bad_time_limit", {{"job", id_str(m.job)}, {"error", st.error().message}});
+    return;
+  }
+  // A restarted agent re-adopts the job from its checkpoint: it must hold the new limit.
+  const std::string path = checkpoints_.path_of(m.job);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto c = parse_checkpoint(text.str());
+  if (c) {
+    c->time_limit = m.time_limit;
+    if (auto st = checkpoints_.save(*c); !st) c = std::unexpected(st.error());
+  }
+  if (!c) log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(m.job)}, {"error", c.error().message}});
+  log_event(LogLevel::kInfo, "job_time_limit", {{"job", id_str(m.job)}, {"node", node_name()},
+                                                {"time_limit_s", std::to_string(m.time_limit.count())}});
 }
 
 void AgentService::apply(const std::vector<SupervisorAction>& actions) {

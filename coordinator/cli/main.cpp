@@ -18,6 +18,7 @@
 #include "coordinator/cli/history_command.h"
 #include "coordinator/cli/priority_command.h"
 #include "coordinator/cli/report_commands.h"
+#include "coordinator/cli/update_command.h"
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
@@ -191,6 +192,13 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   shares_cmd->add_option("-A,--account", shares.account, "only this account");
   shares_cmd->add_flag("--json", shares.json, "JSON output");
 
+  std::vector<std::string> update_words;
+  auto* update = app.add_subcommand("update", "change a job: update job ID Key=Value... (scontrol update)")
+                     ->fallthrough();
+  update->add_option("words", update_words, "job ID[,ID...] then TimeLimit=, Partition=, QOS=, Account=, "
+                                            "JobName=, Comment=, Nice=, StartTime=")
+      ->required();
+
   std::vector<std::string> node_names;
   bool nodes_json = false;
   bool nodes_summary = false;
@@ -253,6 +261,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
   if (diag->parsed()) return run_diag(diag_json, call, io);
+  if (update->parsed()) {
+    return run_update(update_words, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
+  }
   if (shares_cmd->parsed()) return run_shares(shares, call, io);
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, call, io);
   if (drain->parsed()) {
@@ -280,7 +291,7 @@ int main(int argc, char** argv) {
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
                                                "hold",    "release", "requeue", "drain",
                                                "resume",  "history", "priority", "diag",
-                                               "shares"};
+                                               "shares",  "update"};
   if (*sub < args.size() && !args[*sub].starts_with("-") &&
       std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
           std::end(kSubcommands)) {

@@ -77,6 +77,14 @@ struct PassResult {
 // clusters that declare their nodes), or agents registering (a cluster with no [[nodes]]).
 enum class NodeSource { kConfig, kRegistration };
 
+// What `fairway update job` changes; unset fields stay as they are.
+struct JobChanges {
+  std::optional<Duration> time_limit;
+  std::optional<std::string> partition, qos, account, name, comment;
+  std::optional<std::int32_t> nice;
+  std::optional<Time> begin;
+};
+
 class Scheduler {
  public:
   // Builds the machine from config.nodes and config.partitions. With kRegistration the
@@ -94,6 +102,11 @@ class Scheduler {
   // Accepts a job or says exactly why not (unknown partition, over the time limit, larger
   // than the partition can ever hold, duplicate id, ...).
   Status submit(JobSpec spec, Time now);
+  // `fairway update job` (scontrol update job): a waiting job is checked again as a
+  // submission would be (partition, QOS, limits) and keeps its id, age and hold; a running
+  // one may change only its time limit, name and comment. A refused change leaves the job
+  // exactly as it was.
+  Status update(JobId id, const JobChanges& changes);
   // A running job's processes ended: `final_state` is completed, failed or timeout.
   Status finish(JobId id, JobState final_state, Time now);
   Status cancel(JobId id, Time now);

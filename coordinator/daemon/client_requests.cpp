@@ -94,6 +94,7 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
     return;
   }
   const bool changes_state = submit || std::holds_alternative<wire::JobControl>(msg) ||
+                             std::holds_alternative<wire::JobUpdate>(msg) ||
                              std::holds_alternative<wire::NodeControl>(msg);
   if (changes_state && !read_only_.empty()) {
     ++counters_.refused;
@@ -107,6 +108,7 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::SubmitBatch>(&msg)) return on_submit_batch(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobQuery>(&msg)) return on_job_query(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobControl>(&msg)) return on_job_control(peer, *m, caller, now);
+  if (auto* m = std::get_if<wire::JobUpdate>(&msg)) return on_job_update(peer, *m, caller);
   if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
   if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller);
   const ReportSources sources{*scheduler_, registry_, counters_, now};
@@ -362,8 +364,7 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
   reply(Channel::kClients, peer, r);
 }
 
-Status CoordinatorService::control_one(wire::JobAction action, JobId id, const Caller& caller, Time now) {
-  const std::string& user = caller.user;
+Result<const JobRecord*> CoordinatorService::live_job_for(JobId id, const Caller& caller) const {
   const JobRecord* rec = scheduler_->job(id);
   auto t = tracking_.find(id.value());
   const bool hidden = config_.security.private_data && !caller.admin && rec != nullptr &&
@@ -379,8 +380,17 @@ Status CoordinatorService::control_one(wire::JobAction action, JobId id, const C
   // Root and the admin group may act on any job, others on their own.
   if (!caller.admin && !owns(caller, rec->spec)) {
     return make_error(ErrorCode::kPermissionDenied,
-                      "job " + id_str(id) + " belongs to '" + rec->spec.user + "', not '" + user + "'");
+                      "job " + id_str(id) + " belongs to '" + rec->spec.user + "', not '" + caller.user + "'");
   }
+  return rec;
+}
+
+Status CoordinatorService::control_one(wire::JobAction action, JobId id, const Caller& caller, Time now) {
+  const std::string& user = caller.user;
+  auto found = live_job_for(id, caller);
+  if (!found) return std::unexpected(found.error());
+  const JobRecord* rec = *found;
+  auto t = tracking_.find(id.value());
   const bool running = rec->state == JobState::kRunning || rec->state == JobState::kCompleting;
   switch (action) {
     case wire::JobAction::kCancel:

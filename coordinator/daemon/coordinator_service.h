@@ -147,6 +147,11 @@ class CoordinatorService {
   void on_job_control(const std::string& peer, const wire::JobControl& m, const Caller& caller,
                       Time now);
   Status control_one(wire::JobAction action, JobId id, const Caller& caller, Time now);
+  // A job the caller may act on: not hidden from them, not ended, theirs unless admin.
+  Result<const JobRecord*> live_job_for(JobId id, const Caller& caller) const;
+  // `fairway update job` (job_update.cpp).
+  void on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller);
+  Status update_one(const wire::JobUpdate& m, JobId id, const Caller& caller);
   void on_node_query(const std::string& peer, const wire::NodeQuery& m, Time now);
   void on_node_control(const std::string& peer, const wire::NodeControl& m, const Caller& caller);
   Status control_node(const wire::NodeControl& m, const std::string& name, const Caller& caller);

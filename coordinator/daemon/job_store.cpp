@@ -251,6 +251,20 @@ Status JobStore::update_job(const StoredJob& job) {
   return ok_status();
 }
 
+Status JobStore::update_request(JobId id, const std::string& request) {
+  auto stmt = db_->prepare_cached("UPDATE jobs SET request = ?2 WHERE id = ?1");
+  if (!stmt) return std::unexpected(stmt.error());
+  Status s = (*stmt)->bind_int64(1, static_cast<std::int64_t>(id.value()));
+  if (s) s = (*stmt)->bind_blob(2, request);
+  if (!s) return std::unexpected(s.error().with_context("update_request: " + job_name(id)));
+  auto done = (*stmt)->step();
+  if (!done) return std::unexpected(done.error().with_context("update_request: " + job_name(id)));
+  if (db_->changes() == 0) {
+    return make_error(ErrorCode::kNotFound, "update_request: " + job_name(id) + " does not exist");
+  }
+  return ok_status();
+}
+
 namespace {
 
 // Every row a kSelectJobs-shaped statement yields; errors name `what`.

@@ -67,6 +67,9 @@ class JobStore {
   Result<std::string> load_request(JobId id) const;
   // Writes everything but id/user/token/request. Error (kNotFound) for an unknown id.
   Status update_job(const StoredJob& job);
+  // Replaces a job's request bytes (`fairway update job` changed its spec): the only write
+  // of a request after insert_job. Error (kNotFound) for an unknown id.
+  Status update_request(JobId id, const std::string& request);
   // Every job, by ascending id. A corrupt row is an error naming the job id and column.
   Result<std::vector<StoredJob>> load_jobs() const;
   // Finished jobs (an end time set) with ids above `after`, in id order, at most `limit`:

@@ -487,7 +487,9 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kPartitionQuery:
     case MessageType::kPartitionQueryReply:
     case MessageType::kSharesQuery:
-    case MessageType::kSharesReply: return detail::read_report_payload(type, r);
+    case MessageType::kSharesReply:
+    case MessageType::kJobUpdate:
+    case MessageType::kSetTimeLimit: return detail::read_report_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -33,7 +33,10 @@ void encode_payload(Packer& pk, const PartitionQuery& m);
 void encode_payload(Packer& pk, const PartitionQueryReply& m);
 void encode_payload(Packer& pk, const SharesQuery& m);
 void encode_payload(Packer& pk, const SharesReply& m);
-// Precondition: `type` is one of the report messages (kMetricsQuery and later).
+void encode_payload(Packer& pk, const JobUpdate& m);
+void encode_payload(Packer& pk, const SetTimeLimit& m);
+// Precondition: `type` is one of the report messages, JobUpdate or SetTimeLimit
+// (kMetricsQuery and later).
 Message read_report_payload(MessageType type, MapReader& r);
 
 }  // namespace fairway::wire::detail

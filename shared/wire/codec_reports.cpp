@@ -184,6 +184,26 @@ void encode_payload(Packer& pk, const SharesReply& m) {
   }
 }
 
+void encode_payload(Packer& pk, const JobUpdate& m) {
+  pk.pack_map(5 + (m.time_limit ? 1 : 0) + (m.comment ? 1 : 0) + (m.nice ? 1 : 0) + (m.begin ? 1 : 0));
+  put_kv(pk, "jobs", m.jobs);
+  put_kv(pk, "partition", std::string_view(m.partition));
+  put_kv(pk, "qos", std::string_view(m.qos));
+  put_kv(pk, "account", std::string_view(m.account));
+  put_kv(pk, "name", std::string_view(m.name));
+  // Keys of their own, so that the unset ones can be left out without a sentinel.
+  if (m.time_limit) put_kv(pk, "new_time_limit", m.time_limit->count());
+  if (m.comment) put_kv(pk, "new_comment", std::string_view(*m.comment));
+  if (m.nice) put_kv(pk, "new_nice", *m.nice);
+  if (m.begin) put_kv(pk, "new_begin", m.begin->seconds());
+}
+
+void encode_payload(Packer& pk, const SetTimeLimit& m) {
+  pk.pack_map(2);
+  put_kv(pk, "job", m.job.value());
+  put_kv(pk, "time_limit", m.time_limit.count());
+}
+
 Message read_report_payload(MessageType type, MapReader& r) {
   switch (type) {
     case MessageType::kMetricsQuery: return MetricsQuery{};
@@ -202,6 +222,29 @@ Message read_report_payload(MessageType type, MapReader& r) {
       m.now = Time::from_seconds(r.i64("now"));
       m.algorithm = r.str("algorithm", 16);
       m.rows = read_items<ShareView>(r, "rows", read_share);
+      return m;
+    }
+    case MessageType::kJobUpdate: {
+      JobUpdate m;
+      const auto ids = r.u64_list("jobs");
+      for (std::uint64_t id : ids) m.jobs.emplace_back(id);
+      m.partition = r.str("partition");
+      m.qos = r.str("qos");
+      m.account = r.str("account");
+      m.name = r.str("name");
+      if (auto t = r.opt_i64("new_time_limit")) {
+        if (*t <= 0) r.errors().fail(r.path_of("new_time_limit"), "must be > 0, got " + std::to_string(*t));
+        m.time_limit = Duration::seconds(*t);
+      }
+      if (r.has("new_comment")) m.comment = r.str("new_comment");
+      m.nice = r.opt_i32("new_nice");
+      if (auto b = r.opt_i64("new_begin")) m.begin = Time::from_seconds(*b);
+      return m;
+    }
+    case MessageType::kSetTimeLimit: {
+      SetTimeLimit m;
+      m.job = JobId(r.u64("job"));
+      m.time_limit = Duration::seconds(r.i64("time_limit", 0));
       return m;
     }
     default: break;

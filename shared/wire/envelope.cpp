@@ -82,6 +82,8 @@ std::string_view to_string(MessageType t) {
     case MessageType::kPartitionQueryReply: return "PartitionQueryReply";
     case MessageType::kSharesQuery: return "SharesQuery";
     case MessageType::kSharesReply: return "SharesReply";
+    case MessageType::kJobUpdate: return "JobUpdate";
+    case MessageType::kSetTimeLimit: return "SetTimeLimit";
   }
   return "Unknown";
 }
@@ -124,7 +126,8 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kPartitionQuery, PartitionQuery> &&
               kAt<MessageType::kPartitionQueryReply, PartitionQueryReply> &&
               kAt<MessageType::kSharesQuery, SharesQuery> &&
-              kAt<MessageType::kSharesReply, SharesReply>);
+              kAt<MessageType::kSharesReply, SharesReply> &&
+              kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

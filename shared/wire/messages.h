@@ -48,6 +48,8 @@ enum class MessageType : std::uint16_t {
   kPartitionQueryReply = 25,
   kSharesQuery = 26,
   kSharesReply = 27,
+  kJobUpdate = 28,
+  kSetTimeLimit = 29,
 };
 
 std::string_view to_string(MessageType t);
@@ -463,13 +465,36 @@ struct SharesReply {
   bool operator==(const SharesReply&) const = default;
 };
 
+// Client -> coordinator: `fairway update job` (scontrol update job). Unset or empty fields
+// stay as they are; the reply is a JobControlReply, one result per job.
+struct JobUpdate {
+  std::vector<JobId> jobs;
+  std::optional<Duration> time_limit;
+  std::string partition;
+  std::string qos;
+  std::string account;
+  std::string name;
+  std::optional<std::string> comment;
+  std::optional<std::int32_t> nice;
+  std::optional<Time> begin;  // StartTime=: not before then
+  bool operator==(const JobUpdate&) const = default;
+};
+
+// Coordinator -> agent: a running job's time limit changed (fairway update job TimeLimit=);
+// counted from the job's start, as at launch.
+struct SetTimeLimit {
+  JobId job;
+  Duration time_limit;
+  bool operator==(const SetTimeLimit&) const = default;
+};
+
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
                              Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
                              JobQueryReply, JobControl, JobControlReply, NodeQuery,
                              NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
                              NodeControlReply, AuthenticatedRequest, HeartbeatReply,
                              MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
-                             SharesQuery, SharesReply>;
+                             SharesQuery, SharesReply, JobUpdate, SetTimeLimit>;
 
 MessageType message_type(const Message& m);
 

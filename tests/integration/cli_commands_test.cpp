@@ -197,6 +197,39 @@ TEST_F(CliCommands, SighupReloadsPolicyAndKeepsEveryJob) {
   cli({"cancel", std::to_string(running->value())});
 }
 
+// fairway update job: a waiting job moves to another partition with a shorter limit; a
+// running job's shortened limit reaches its node, which ends it as TIMEOUT.
+TEST_F(CliCommands, UpdateJobChangesAWaitingJobAndShortensARunningOne) {
+  write_config("[[partitions]]\nname = \"batch\"\ndefault = true\n"
+               "[[partitions]]\nname = \"quick\"\nmax_time = \"30m\"\n");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto held = wrap("true", 1, Duration::hours(1));
+  held.spec.hold = true;
+  auto waiting = submit(held);
+  auto running = submit(wrap("sleep 60", 1, Duration::minutes(10)));
+  ASSERT_TRUE(waiting && running);
+  ASSERT_TRUE(wait_state(*running, [](JobState s) { return s == JobState::kRunning; }));
+  const std::string w = std::to_string(waiting->value()), r = std::to_string(running->value());
+
+  EXPECT_TRUE(contains(cli({"update", "job", w, "Partition=quick"}, 1), "exceeds partition 'quick' max_time"));
+  cli({"update", "job", w, "Partition=quick", "TimeLimit=20:00", "JobName=moved"});
+  auto v = job(*waiting);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->partition, "quick");
+  EXPECT_EQ(v->time_limit, Duration::minutes(20));
+  EXPECT_EQ(v->name, "moved");
+  EXPECT_EQ(v->state, JobState::kHeld);
+
+  EXPECT_TRUE(contains(cli({"update", "job", r, "Partition=quick"}, 1), "only TimeLimit, JobName and Comment"));
+  cli({"update", "job", r, "TimeLimit=0:02"});
+  auto ended = wait_state(*running, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->state, JobState::kTimeout) << "its node enforced the new, shorter limit";
+  EXPECT_LT(*ended->end_time - *ended->start_time, Duration::seconds(30));
+}
+
 TEST_F(CliCommands, NoCoordinatorSaysWhereToPointTheCli) {
   std::string out;
   const int rc = run_cli_as(current_user(), {"queue"}, out);

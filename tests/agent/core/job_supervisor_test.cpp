@@ -46,6 +46,21 @@ TEST(JobSupervisorTest, AWarningSignalGoesOutBeforeTheWalltime) {
   EXPECT_EQ(late.on_time(at(1100)), (std::vector<SupervisorAction>{group_signal(SIGUSR2), group_signal(SIGTERM)}));
 }
 
+// fairway update job TimeLimit=: the walltime moves, counted from the start; a limit
+// already passed acts at the next tick; a job being stopped keeps its course.
+TEST(JobSupervisorTest, ANewTimeLimitMovesTheWalltime) {
+  JobSupervisor s = make();
+  ASSERT_TRUE(s.set_time_limit(Duration::seconds(300)));
+  EXPECT_EQ(s.deadline(), at(1300));
+  EXPECT_TRUE(s.on_time(at(1100)).empty());
+  ASSERT_TRUE(s.set_time_limit(Duration::seconds(50)));
+  EXPECT_EQ(s.on_time(at(1101)), std::vector<SupervisorAction>{group_signal(SIGTERM)});
+  const Time kill_at = s.deadline();
+  EXPECT_TRUE(s.set_time_limit(Duration::seconds(1000)));
+  EXPECT_EQ(s.deadline(), kill_at) << "terminating: the KILL stays due";
+  EXPECT_FALSE(s.set_time_limit(Duration::seconds(0)));
+}
+
 TEST(JobSupervisorTest, CompletesOnExitZeroBeforeWalltime) {
   JobSupervisor s = make();
   EXPECT_EQ(s.phase(), SupervisorPhase::kRunning);

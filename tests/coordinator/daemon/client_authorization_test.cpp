@@ -230,3 +230,46 @@ TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
 
 }  // namespace
 }  // namespace fairway::daemon
+
+namespace fairway::daemon {
+namespace {
+
+// fairway update job: owners shorten and lower, only admins lengthen and raise; the change
+// is stored, so it outlives a restart.
+TEST_F(ClientAuthorization, UsersShortenTheirJobsOnlyAdminsLengthenThemAndChangesAreStored) {
+  const JobId id = submit_as(1001);
+  const auto update = [&](std::optional<Duration> limit, std::optional<std::int32_t> nice, std::uint32_t uid) {
+    wire::JobUpdate u;
+    u.jobs = {id};
+    u.time_limit = limit;
+    u.nice = nice;
+    auto m = ask(u, uid);
+    const auto& r = std::get<wire::JobControlReply>(m).results.at(0);
+    return r.ok ? std::string("ok") : r.message;
+  };
+  EXPECT_NE(update(Duration::minutes(30), std::nullopt, 1002).find("belongs to 'alice', not 'bob'"), std::string::npos);
+  EXPECT_EQ(update(Duration::minutes(30), std::nullopt, 1001), "ok");
+  EXPECT_NE(update(Duration::hours(2), std::nullopt, 1001).find("only root and the admin group may raise a time limit (00:30:00 -> 02:00:00)"),
+            std::string::npos);
+  EXPECT_NE(update(std::nullopt, -5, 1001).find("negative nice"), std::string::npos);
+  EXPECT_EQ(update(std::nullopt, 10, 1001), "ok");
+  EXPECT_EQ(update(Duration::minutes(45), std::nullopt, 1003), "ok") << "an admin may raise it";
+
+  service_.reset();
+  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
+                             "test");
+  ASSERT_TRUE(config);
+  auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
+  ASSERT_TRUE(s) << s.error().message;
+  service_ = std::move(*s);
+  wire::JobQuery q;
+  q.jobs = {id};
+  auto m = ask(q, 1001);
+  const auto& v = std::get<wire::JobQueryReply>(m).jobs.at(0);
+  EXPECT_EQ(v.time_limit, Duration::minutes(45)) << "the stored request holds the change";
+  EXPECT_EQ(v.state, JobState::kHeld);
+}
+
+}  // namespace
+}  // namespace fairway::daemon

@@ -348,7 +348,11 @@ inline std::vector<Message> sample_messages() {
           PartitionQuery{{"work1", "owner-lab"}},
           sample_partition_reply(),
           SharesQuery{"alice", "physics"},
-          sample_shares_reply()};
+          sample_shares_reply(),
+          JobUpdate{{JobId(7), JobId(9)}, Duration::hours(2), "long", "high", "physics", "renamed",
+                    std::string("moved"), 10, Time::from_seconds(1'700'009'000)},
+          JobUpdate{{JobId(7)}, std::nullopt, "", "", "", "", std::nullopt, std::nullopt, std::nullopt},
+          SetTimeLimit{JobId(7), Duration::minutes(90)}};
 }
 
 }  // namespace fairway::wire::testing

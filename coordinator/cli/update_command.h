@@ -1,0 +1,19 @@
+// `fairway update job ID[,ID...] Key=Value...` (scontrol update job): the keys Slurm users
+// know, checked here for form and by the coordinator for permission and policy. Pure apart
+// from the transport and streams it is given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coordinator/cli/commands.h"
+
+namespace fairway::cli {
+
+// Keys, any case: TimeLimit, Partition, QOS, Account, JobName (or Name), Comment, Nice,
+// StartTime (or Begin). Errors name the word at fault.
+Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, Time now);
+
+int run_update(const std::vector<std::string>& words, Time now, const Transport& transport, const Output& io);
+
+}  // namespace fairway::cli

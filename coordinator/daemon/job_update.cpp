@@ -1,0 +1,88 @@
+// CoordinatorService: `fairway update job` (scontrol update job). Who may change what: the
+// owner or an admin, and only admins may raise a time limit or give a negative nice; the
+// core then checks the change as it checks a submission. The stored request follows, so a
+// restart keeps the change; a running job's node learns its new limit.
+#include "coordinator/daemon/coordinator_service.h"
+
+#include "shared/base/duration_format.h"
+#include "shared/base/log.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+std::string id_text(JobId id) { return std::to_string(id.value()); }
+
+}  // namespace
+
+void CoordinatorService::on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller) {
+  wire::JobControlReply r;
+  for (JobId id : m.jobs) {
+    auto st = update_one(m, id, caller);
+    r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
+  }
+  reply(Channel::kClients, peer, r);
+}
+
+Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const Caller& caller) {
+  auto found = live_job_for(id, caller);
+  if (!found) return std::unexpected(found.error());
+  const JobRecord& rec = **found;
+  const std::string job = "job " + id_text(id);
+  // As Slurm: users may shorten their jobs and lower their priority; only admins lengthen
+  // a job or raise its priority, since either takes from everyone else.
+  if (m.time_limit && *m.time_limit > rec.spec.time_limit && !caller.admin) {
+    return make_error(ErrorCode::kPermissionDenied,
+                      job + ": only root and the admin group may raise a time limit (" +
+                          format_walltime(rec.spec.time_limit) + " -> " + format_walltime(*m.time_limit) + ")");
+  }
+  if (m.nice && *m.nice < 0 && !caller.admin) {
+    return make_error(ErrorCode::kPermissionDenied,
+                      job + ": Nice=" + std::to_string(*m.nice) +
+                          ": only root and the admin group may give a negative nice (it raises priority)");
+  }
+  if (!m.account.empty()) {
+    if (auto st = check_account(m.account, rec.spec.user, caller); !st) {
+      return std::unexpected(st.error().with_context(job));
+    }
+  }
+  JobChanges c;
+  c.time_limit = m.time_limit;
+  if (!m.partition.empty()) c.partition = m.partition;
+  if (!m.qos.empty()) c.qos = m.qos;
+  if (!m.account.empty()) c.account = m.account;
+  if (!m.name.empty()) c.name = m.name;
+  c.comment = m.comment;
+  c.nice = m.nice;
+  c.begin = m.begin;
+
+  auto request = store_->load_request(id);
+  if (!request) return std::unexpected(request.error());
+  auto decoded = wire::decode(*request);
+  if (!decoded || !std::holds_alternative<wire::SubmitRequest>(*decoded)) {
+    return make_error(ErrorCode::kInternal, job + ": its stored request cannot be read");
+  }
+  const bool running = !is_waiting(rec.state);
+  if (auto st = scheduler_->update(id, c); !st) return st;
+  // The record may have been rebuilt: read it again.
+  const JobRecord* now_rec = scheduler_->job(id);
+  auto& stored = std::get<wire::SubmitRequest>(*decoded);
+  stored.spec = now_rec->spec;
+  if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
+  if (!write(store_->update_request(id, wire::encode(stored)), "update_request", id)) {
+    txn_failed_ = true;
+    return make_error(ErrorCode::kIo, job + ": the change could not be stored");
+  }
+  if (running && m.time_limit) {
+    const JobTracking& t = tracking_[id.value()];
+    if (!t.head_node.empty()) reply(Channel::kAgents, t.head_node, wire::SetTimeLimit{id, *m.time_limit});
+  }
+  dirty_ = true;
+  log_event(LogLevel::kInfo, "job_updated",
+            {{"job", id_text(id)}, {"by", caller.user},
+             {"time_limit", m.time_limit ? format_walltime(*m.time_limit) : ""},
+             {"partition", m.partition}, {"qos", m.qos}, {"account", m.account}});
+  return ok_status();
+}
+
+}  // namespace fairway::daemon
