@@ -8,6 +8,7 @@
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/queue_format.h"
+#include "coordinator/cli/showq_view.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/text_format.h"
 
@@ -114,6 +115,12 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
+  if (o.showq) {
+    auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
+    if (!nodes) return kExitFailure;
+    io.out << render_showq(*reply, *nodes);
+    return kExitOk;
+  }
   sort_jobs(reply->jobs, keys, reply->now);
   if (o.json) {
     io.out << jobs_json(*reply);
@@ -207,7 +214,7 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
 
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter) {
+                    const JobFilter& filter, bool json) {
   auto jobs = parse_job_ids(ids);
   if (!jobs) return report_error(io, jobs.error().message, kExitUsage);
   if (!filter.states.empty()) {
@@ -225,27 +232,34 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
   }
   // Bounded requests, however many jobs a filter matched.
   constexpr std::size_t kChunk = 5000;
-  int failed = 0;
+  wire::JobControlReply all;
   for (std::size_t at = 0; at < jobs->size(); at += kChunk) {
     const std::vector<JobId> chunk(jobs->begin() + static_cast<std::ptrdiff_t>(at),
                                    jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, jobs->size())));
     auto reply = ask<wire::JobControlReply>(wire::JobControl{action, chunk, user}, transport, io);
     if (!reply) return kExitFailure;
-    for (const auto& r : reply->results) {
-      if (r.ok) continue;
-      ++failed;
-      report_error(io,
-                   std::string(to_string(action)) + " job " + std::to_string(r.job.value()) +
-                       ": " + (r.message.empty() ? "refused" : r.message),
-                   kExitFailure);
-    }
     if (reply->results.size() != chunk.size()) {
       return report_error(io,
                           "coordinator answered for " + std::to_string(reply->results.size()) +
                               " of " + std::to_string(chunk.size()) + " jobs",
                           kExitFailure);
     }
+    all.results.insert(all.results.end(), reply->results.begin(), reply->results.end());
   }
+  return report_control_results(std::string(to_string(action)), all, json, io);
+}
+
+int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io) {
+  int failed = 0;
+  for (const auto& r : reply.results) {
+    if (r.ok) continue;
+    ++failed;
+    if (!json) {
+      report_error(io, verb + " job " + std::to_string(r.job.value()) + ": " + (r.message.empty() ? "refused" : r.message),
+                   kExitFailure);
+    }
+  }
+  if (json) io.out << control_json(reply);
   return failed > 0 ? kExitFailure : kExitOk;
 }
 

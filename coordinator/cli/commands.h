@@ -65,6 +65,7 @@ struct QueueOptions {
   bool long_format = false;
   bool start = false;
   bool noheader = false;
+  bool showq = false;  // Maui's showq layout (showq_view.h)
 };
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
 
@@ -92,9 +93,13 @@ struct JobFilter {
 
 // cancel / hold / release / requeue: prints each failure and exits 1 if any failed. With a
 // filter, acts on the jobs it matches (among `ids` when some are given); none: exits 0.
+// `json`: the results as control_json on stdout instead of one error line per refusal.
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter = {});
+                    const JobFilter& filter = {}, bool json = false);
+// Prints each refused job ("VERB job N: why") or, with `json`, all results as JSON; exits
+// 1 when any was refused.
+int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io);
 
 // drain / resume (admins): prints each failure and exits 1 if any failed.
 int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,

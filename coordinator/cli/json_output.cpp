@@ -109,4 +109,16 @@ std::string nodes_json(const wire::NodeQueryReply& reply) {
 
 std::string node_json(const wire::NodeView& node) { return to_json(node).dump(2) + "\n"; }
 
+std::string submit_json(JobId job, const std::vector<std::string>& warnings) {
+  return nlohmann::ordered_json{{"job", job.value()}, {"warnings", warnings}}.dump(2) + "\n";
+}
+
+std::string control_json(const wire::JobControlReply& reply) {
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const auto& r : reply.results) {
+    results.push_back({{"job", r.job.value()}, {"ok", r.ok}, {"message", r.message}});
+  }
+  return nlohmann::ordered_json{{"results", results}}.dump(2) + "\n";
+}
+
 }  // namespace fairway::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "shared/wire/messages.h"
 
@@ -16,5 +17,9 @@ std::string job_json(const wire::JobView& job);
 std::string nodes_json(const wire::NodeQueryReply& reply);
 // One node object (fairway show node --json).
 std::string node_json(const wire::NodeView& node);
+// fairway submit --json: {"job": ID, "warnings": [...]}.
+std::string submit_json(JobId job, const std::vector<std::string>& warnings);
+// cancel, hold, release, requeue and update with --json: {"results": [{"job", "ok", "message"}]}.
+std::string control_json(const wire::JobControlReply& reply);
 
 }  // namespace fairway::cli

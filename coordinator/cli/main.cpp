@@ -142,6 +142,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_flag("-l,--long", queue.long_format, "squeue -l's columns (state names, time limits)");
   q->add_flag("--start", queue.start, "waiting jobs with their estimated start times, soonest first");
   q->add_flag("--noheader", queue.noheader, "no header line");
+  q->add_flag("--showq", queue.showq, "Maui's showq: active, idle and blocked jobs with processor use");
 
   HistoryOptions history;
   auto* hist = app.add_subcommand("history", "finished jobs from the accounting store (sacct-like)")->fallthrough();
@@ -198,6 +199,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   update->add_option("words", update_words, "job ID[,ID...] then TimeLimit=, Partition=, QOS=, Account=, "
                                             "JobName=, Comment=, Nice=, StartTime=")
       ->required();
+  bool update_json = false;
+  update->add_flag("--json", update_json, "each job's result as JSON");
 
   std::vector<std::string> node_names;
   bool nodes_json = false;
@@ -215,8 +218,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       {"requeue", wire::JobAction::kRequeue}};
   std::vector<std::pair<CLI::App*, wire::JobAction>> control;
   JobFilter cancel_filter;
+  bool control_json = false;
   for (const auto& [name, action] : actions) {
     auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
+    sub->add_flag("--json", control_json, "each job's result as JSON");
     auto* ids = sub->add_option("ids", control_ids, "job ids");
     if (action != wire::JobAction::kCancel) {
       ids->required();
@@ -262,7 +267,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
   if (diag->parsed()) return run_diag(diag_json, call, io);
   if (update->parsed()) {
-    return run_update(update_words, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
+    return run_update(update_words, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), update_json,
+                      call, io);
   }
   if (shares_cmd->parsed()) return run_shares(shares, call, io);
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, call, io);
@@ -271,7 +277,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   }
   if (resume->parsed()) return run_node_control(wire::NodeAction::kResume, admin_nodes, {}, current_user(), call, io);
   for (const auto& [sub, action] : control) {
-    if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io, cancel_filter);
+    if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json);
   }
   return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
 }

@@ -1,5 +1,7 @@
 #include "coordinator/cli/submit_command.h"
 
+#include "coordinator/cli/json_output.h"
+
 #include <sys/random.h>
 
 #include <pwd.h>
@@ -91,7 +93,9 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   auto built = build_submission(cmd, script, ctx);
   if (!built) return report_error(io, built.error().message, kExitUsage);
-  for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
+  if (!cmd.json) {
+    for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
+  }
 
   const wire::Message request = built->request;
   auto reply = transport(request);
@@ -108,7 +112,9 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
                             " in reply to SubmitRequest",
                         kExitFailure);
   }
-  if (cmd.parsable) {
+  if (cmd.json) {
+    io.out << submit_json(ok->job, built->warnings);
+  } else if (cmd.parsable) {
     io.out << ok->job.value() << "\n";
   } else {
     io.out << "Submitted batch job " << ok->job.value() << "\n";

@@ -25,7 +25,7 @@ enum class Opt {
   // Known, but running the job without it would be wrong: refused with the reason.
   kRefused,
   // Command line only:
-  kWrap, kParsable, kCoordinator, kConfig, kHelp,
+  kWrap, kParsable, kJson, kCoordinator, kConfig, kHelp,
 };
 
 enum class Value : std::uint8_t { kNone, kRequired, kOptional /* only as --opt=value */ };
@@ -110,6 +110,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kRefused, '\0', "test-only", Value::kNone, false, "test-only is not supported yet"},
     {Opt::kWrap, '\0', "wrap", Value::kRequired, true},
     {Opt::kParsable, '\0', "parsable", Value::kNone, true},
+    {Opt::kJson, '\0', "json", Value::kNone, true},
     {Opt::kCoordinator, '\0', "coordinator", Value::kRequired, true},
     {Opt::kConfig, '\0', "config", Value::kRequired, true},
     {Opt::kHelp, 'h', "help", Value::kNone, true},
@@ -466,6 +467,7 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
     switch (p->spec->opt) {
       case Opt::kWrap: cmd.wrap = p->value; break;
       case Opt::kParsable: cmd.parsable = true; break;
+      case Opt::kJson: cmd.json = true; break;
       case Opt::kCoordinator: cmd.coordinator = p->value; break;
       case Opt::kConfig: cmd.config = p->value; break;
       case Opt::kHelp: cmd.help = true; return cmd;
@@ -511,7 +513,7 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
       --mail-type=BEGIN,END,FAIL,REQUEUE,ALL|NONE  --mail-user=ADDRESS
 Accepted with a warning (not done yet): --mem-per-gpu, --tmp, --input. Unknown #SBATCH
   lines are skipped with a warning; unknown options on the command line are errors.
-      --wrap=COMMAND        --parsable                --coordinator=ENDPOINT
+      --wrap=COMMAND        --parsable  --json        --coordinator=ENDPOINT
       --config=FILE
 )";
 }

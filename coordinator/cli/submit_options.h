@@ -57,6 +57,7 @@ struct SubmitCommand {
   SubmitOptions options;
   std::optional<std::string> wrap;
   bool parsable = false;
+  bool json = false;  // {"job": ID, "warnings": [...]} on stdout
   bool help = false;
   std::optional<std::string> coordinator;
   std::optional<std::string> config;

@@ -78,18 +78,13 @@ Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, 
   return u;
 }
 
-int run_update(const std::vector<std::string>& words, Time now, const Transport& transport, const Output& io) {
+int run_update(const std::vector<std::string>& words, Time now, bool json, const Transport& transport,
+               const Output& io) {
   auto update = parse_job_update(words, now);
   if (!update) return report_error(io, update.error().message, kExitUsage);
   auto reply = ask<wire::JobControlReply>(*update, transport, io);
   if (!reply) return kExitFailure;
-  int failed = 0;
-  for (const auto& r : reply->results) {
-    if (r.ok) continue;
-    ++failed;
-    report_error(io, "update job " + std::to_string(r.job.value()) + ": " + r.message, kExitFailure);
-  }
-  return failed > 0 ? kExitFailure : kExitOk;
+  return report_control_results("update", *reply, json, io);
 }
 
 }  // namespace fairway::cli

@@ -14,6 +14,8 @@ namespace fairway::cli {
 // StartTime (or Begin). Errors name the word at fault.
 Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, Time now);
 
-int run_update(const std::vector<std::string>& words, Time now, const Transport& transport, const Output& io);
+// `json`: the per-job results as JSON (as cancel --json) instead of error lines.
+int run_update(const std::vector<std::string>& words, Time now, bool json, const Transport& transport,
+               const Output& io);
 
 }  // namespace fairway::cli

@@ -127,6 +127,10 @@ class CoordinatorService {
   bool adopt_restored(const RestoredRunning& r, Time now);
   void job_ended(JobId id, JobState reported, Time now);
 
+  // Drops finished jobs older than [coordinator] keep_finished from the store, hourly.
+  void purge_expired(Time now);
+  std::optional<Time> last_purge_;
+
   // Counts a decoded frame in counters_.messages.
   void count_message(const wire::Message& m);
 

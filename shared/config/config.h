@@ -245,6 +245,9 @@ struct CoordinatorConfig {
   // it reads cluster-wide counts (no job or user names beyond accounts), so bind it where
   // only the monitoring host can.
   std::string metrics_listen;
+  // Finished jobs are dropped from the store this long after they ended (checked hourly);
+  // infinite: kept for ever (the history stays as long as the disk allows).
+  Duration keep_finished = Duration::infinite();
 };
 
 // How agents run jobs ([agent]); the command line may override the paths.

@@ -25,7 +25,8 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   const char* p = "coordinator";
   FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
                                   "heartbeat_timeout", "pass_interval", "submit_burst",
-                                  "submit_refill_per_s", "mail_program", "metrics_listen"}));
+                                  "submit_refill_per_s", "mail_program", "metrics_listen",
+                                  "keep_finished"}));
   FAIRWAY_TRY(r.read_string(t, "listen_agents", p, c.listen_agents));
   FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_agents", c.listen_agents));
   FAIRWAY_TRY(r.read_string(t, "listen_clients", p, c.listen_clients));
@@ -40,6 +41,7 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   if (!c.mail_program.empty() && c.mail_program.front() != '/') {
     return r.fail("coordinator.mail_program", "\"" + c.mail_program + "\" must be an absolute path (or empty: no mail)");
   }
+  FAIRWAY_TRY(r.read_time(t, "keep_finished", p, true, c.keep_finished));
   FAIRWAY_TRY(r.read_string(t, "metrics_listen", p, c.metrics_listen));
   if (!c.metrics_listen.empty()) {
     const auto colon = c.metrics_listen.rfind(':');

@@ -90,6 +90,9 @@ TEST_F(CliCommands, PriorityQueueLayoutsFilteredCancelAndPartitionSummary) {
   EXPECT_TRUE(contains(cli({"queue", "--start"}), "START_TIME"));
   EXPECT_TRUE(contains(cli({"queue", "-l"}), "TIME_LIMI "));  // cut to its width, as squeue -l shows it
   EXPECT_TRUE(contains(cli({"queue", "-o", "%i %Y"}, 2), "unknown field %Y"));
+  const std::string showq = cli({"queue", "--showq"});
+  EXPECT_TRUE(contains(showq, "Total Jobs: 3   Active Jobs: 1   Idle Jobs: 2   Blocked Jobs: 0")) << showq;
+  EXPECT_TRUE(contains(showq, "28 of 28 Processors Active (100.00%)")) << showq;
 
   const std::string summary = cli({"nodes", "-s"});
   EXPECT_TRUE(contains(summary, "NODES(A/I/O/T)")) << summary;

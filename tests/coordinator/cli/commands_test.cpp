@@ -180,6 +180,19 @@ TEST_F(Commands, JobControlReportsEachFailure) {
   EXPECT_EQ(fake.requests.size(), 2u);
 }
 
+TEST_F(Commands, JobControlJsonListsEveryResult) {
+  fake.answer = [](const wire::Message& m) {
+    wire::JobControlReply r;
+    for (JobId id : std::get<wire::JobControl>(m).jobs) r.results.push_back({id, id.value() != 12, id.value() == 12 ? "no" : ""});
+    return r;
+  };
+  EXPECT_EQ(run_job_control(wire::JobAction::kHold, {"11,12"}, "alice", fake.transport(), io, {}, true), kExitFailure);
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(out.str(),
+            "{\n  \"results\": [\n    {\n      \"job\": 11,\n      \"ok\": true,\n      \"message\": \"\"\n    },\n"
+            "    {\n      \"job\": 12,\n      \"ok\": false,\n      \"message\": \"no\"\n    }\n  ]\n}\n");
+}
+
 TEST_F(Commands, CancelWithFiltersActsOnTheJobsTheyMatch) {
   fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
     if (const auto* q = std::get_if<wire::JobQuery>(&m)) {

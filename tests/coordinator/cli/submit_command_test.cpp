@@ -130,6 +130,12 @@ TEST_F(Submit, WarningsGoToStderr) {
   EXPECT_EQ(err.str(), "fairway: warning: --tmp=1G ignored: local disk is not scheduled\n");
 }
 
+TEST_F(Submit, JsonCarriesTheJobAndItsWarnings) {
+  EXPECT_EQ(run_submit(command({"--json", "--tmp=1G", "--wrap", "true"}), context(), transport(), io), kExitOk);
+  EXPECT_EQ(err.str(), "") << "warnings go into the JSON";
+  EXPECT_EQ(out.str(), "{\n  \"job\": 77,\n  \"warnings\": [\n    \"--tmp=1G ignored: local disk is not scheduled\"\n  ]\n}\n");
+}
+
 TEST(SubmitContextTest, TokensAreRandomHexAndContextIsComplete) {
   std::set<std::string> tokens;
   for (int i = 0; i < 8; ++i) {

@@ -50,8 +50,12 @@ TEST(UpdateCommand, EachRefusalIsPrintedAndTheExitSaysSo) {
     return r;
   };
   std::ostringstream out, err;
-  EXPECT_EQ(run_update({"job", "7,9", "TimeLimit=10"}, kNow, t, Output{out, err}), kExitFailure);
+  EXPECT_EQ(run_update({"job", "7,9", "TimeLimit=10"}, kNow, false, t, Output{out, err}), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: update job 9: job 9 belongs to 'bob', not 'alice'\n");
+  std::ostringstream jout, jerr;
+  EXPECT_EQ(run_update({"job", "7,9", "TimeLimit=10"}, kNow, true, t, Output{jout, jerr}), kExitFailure);
+  EXPECT_EQ(jerr.str(), "");
+  EXPECT_NE(jout.str().find("\"ok\": false"), std::string::npos) << jout.str();
 }
 
 }  // namespace
