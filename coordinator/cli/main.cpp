@@ -19,6 +19,7 @@
 #include "coordinator/cli/priority_command.h"
 #include "coordinator/cli/report_commands.h"
 #include "coordinator/cli/update_command.h"
+#include "coordinator/cli/usage_report.h"
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
@@ -156,6 +157,16 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_flag("-P,--parsable2", history.parsable, "fields separated by |, as sacct -P");
   hist->add_flag("--json", history.json, "JSON output");
 
+  ReportOptions report;
+  auto* report_cmd = app.add_subcommand("report", "core- and GPU-hours per account and user over a period (sreport)")
+                         ->fallthrough();
+  report_cmd->add_option("-S,--starttime", report.start, "period start: YYYY-MM-DD[THH:MM[:SS]] or now-30days (default: this month)");
+  report_cmd->add_option("-E,--endtime", report.end, "period end (default: now)");
+  report_cmd->add_option("-A,--account", report.account, "only this account");
+  report_cmd->add_option("-u,--user", report.user, "only this user");
+  report_cmd->add_flag("-P,--parsable2", report.parsable, "fields separated by |");
+  report_cmd->add_flag("--json", report.json, "JSON output");
+
   PriorityOptions prio;
   auto* prio_cmd = app.add_subcommand("priority", "every term of waiting jobs' priorities, highest first (sprio)")
                        ->fallthrough();
@@ -262,6 +273,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     return run_history(history, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
   }
   if (prio_cmd->parsed()) return run_priority(prio, call, io);
+  if (report_cmd->parsed()) {
+    return run_usage_report(report, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
+  }
   if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
@@ -297,7 +311,7 @@ int main(int argc, char** argv) {
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
                                                "hold",    "release", "requeue", "drain",
                                                "resume",  "history", "priority", "diag",
-                                               "shares",  "update"};
+                                               "shares",  "update",  "report"};
   if (*sub < args.size() && !args[*sub].starts_with("-") &&
       std::find(std::begin(kSubcommands), std::end(kSubcommands), args[*sub]) ==
           std::end(kSubcommands)) {

@@ -155,6 +155,8 @@ TEST_F(CliCommands, DiagSharesPartitionsAndThePrometheusEndpoint) {
   EXPECT_TRUE(contains(part, "Cores: 0/28 allocated\n")) << part;
   EXPECT_TRUE(contains(cli({"show", "partition", "nope"}, 1), "partition 'nope' does not exist"));
 
+  const std::string report = cli({"report", "-S", "now-1hour", "-P"});
+  EXPECT_TRUE(contains(report, "default|" + current_user() + "|1|")) << report;
   const std::string shares = cli({"shares"});
   EXPECT_TRUE(contains(shares, "Fair-share algorithm: classic")) << shares;
   EXPECT_TRUE(contains(shares, " default  " + current_user())) << shares;
