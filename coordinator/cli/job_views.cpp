@@ -39,6 +39,15 @@ std::string start_text(const wire::JobView& job) {
   return job.start_time ? format_local_time(*job.start_time) : "N/A";
 }
 
+std::int64_t job_cores(const wire::JobView& job) {
+  if (!job.allocation.empty()) {
+    std::int64_t n = 0;
+    for (const auto& a : job.allocation) n += static_cast<std::int64_t>(a.cores.size());
+    return n;
+  }
+  return job.nodes > 0 ? std::int64_t{job.nodes} * job.cores : job.cores;
+}
+
 std::string elapsed_text(const wire::JobView& job, Time now) {
   if (!job.start_time || is_waiting(job.state)) return format_elapsed(Duration::seconds(0));
   const Time end = job.end_time.value_or(now);

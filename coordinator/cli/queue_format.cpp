@@ -46,15 +46,6 @@ std::string nodes_of(const wire::JobView& j) {
   return compress_hostlist(names);
 }
 
-std::int64_t cpus_of(const wire::JobView& j) {
-  if (!j.allocation.empty()) {
-    std::int64_t n = 0;
-    for (const auto& a : j.allocation) n += static_cast<std::int64_t>(a.cores.size());
-    return n;
-  }
-  return j.nodes > 0 ? std::int64_t{j.nodes} * j.cores : j.cores;
-}
-
 std::optional<Duration> time_left(const wire::JobView& j, Time now) {
   if (j.time_limit.is_infinite()) return std::nullopt;
   if (!j.start_time || is_waiting(j.state)) return j.time_limit;
@@ -70,7 +61,7 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
     case 'b': return j.gpus > 0 ? "gres/gpu" + (j.gpu_type.empty() ? "" : ":" + j.gpu_type) + ":" +
                                       std::to_string(j.gpus)
                                 : "N/A";
-    case 'C': return std::to_string(cpus_of(j));
+    case 'C': return std::to_string(job_cores(j));
     case 'D': return node_count_text(j);
     case 'e': return j.end_time ? format_local_time(*j.end_time) : "N/A";
     case 'j': return j.name;
@@ -119,7 +110,7 @@ SortValue sort_value(const wire::JobView& j, char letter, Time now) {
   switch (letter) {
     case 'A':
     case 'i': return {static_cast<double>(j.id.value()), {}};
-    case 'C': return {static_cast<double>(cpus_of(j)), {}};
+    case 'C': return {static_cast<double>(job_cores(j)), {}};
     case 'D': return {static_cast<double>(j.allocation.empty() ? j.nodes : j.allocation.size()), {}};
     case 'e': return {seconds(j.end_time), {}};
     case 'L': {

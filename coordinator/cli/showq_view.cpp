@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "coordinator/cli/job_views.h"
 #include "coordinator/cli/text_format.h"
 
 namespace fairway::cli {
@@ -35,15 +36,6 @@ std::string maui_date(Time t) {
   char buf[64];
   std::strftime(buf, sizeof buf, "%a %b %d %H:%M:%S", &tm);
   return buf;
-}
-
-std::int64_t procs(const wire::JobView& j) {
-  if (!j.allocation.empty()) {
-    std::int64_t n = 0;
-    for (const auto& a : j.allocation) n += static_cast<std::int64_t>(a.cores.size());
-    return n;
-  }
-  return j.nodes > 0 ? std::int64_t{j.nodes} * j.cores : j.cores;
 }
 
 bool has_reason(const wire::JobView& j, std::string_view r) {
@@ -97,7 +89,7 @@ std::string render_showq(const wire::JobQueryReply& reply, const wire::NodeQuery
   std::vector<std::vector<std::string>> rows;
   for (const auto* j : active) {
     const Duration left = remaining(j);
-    rows.push_back({std::to_string(j->id.value()), j->user, "Running", std::to_string(procs(*j)),
+    rows.push_back({std::to_string(j->id.value()), j->user, "Running", std::to_string(job_cores(*j)),
                     left.is_infinite() ? "INFINITY" : maui_time(left), j->start_time ? maui_date(*j->start_time) : ""});
   }
   out += render_table({"JOBNAME", "USERNAME", "STATE", "PROC", "REMAINING", "STARTTIME"}, rows) + "\n";
@@ -116,7 +108,7 @@ std::string render_showq(const wire::JobQueryReply& reply, const wire::NodeQuery
     std::vector<std::vector<std::string>> r;
     for (const auto* j : jobs) {
       r.push_back({std::to_string(j->id.value()), j->user, with_blocked_state ? blocked_state(*j) : "Idle",
-                   std::to_string(procs(*j)), limit_text(j->time_limit), maui_date(j->submit_time)});
+                   std::to_string(job_cores(*j)), limit_text(j->time_limit), maui_date(j->submit_time)});
     }
     return render_table({"JOBNAME", "USERNAME", "STATE", "PROC", "WCLIMIT", "QUEUETIME"}, r);
   };

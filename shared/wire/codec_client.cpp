@@ -8,12 +8,6 @@
 namespace fairway::wire::detail {
 namespace {
 
-std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
-  return r.path_of(key) + "[" + std::to_string(i) + "]";
-}
-
-std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
-
 void put_states(Packer& pk, const std::vector<JobState>& states) {
   pk.pack_array(size32(states.size()));
   for (JobState s : states) put(pk, to_string(s));
@@ -209,18 +203,6 @@ NodeView read_node_view(MapReader& r) {
   return n;
 }
 
-// Reads every element of the array at `key` as a map with `read_one`.
-template <typename T, typename ReadOne>
-std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one) {
-  std::vector<T> out;
-  const auto items = r.list(key);
-  out.reserve(items.size());
-  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
-    MapReader item(r.errors(), items[i], item_path(r, key, i));
-    out.push_back(read_one(item));
-  }
-  return out;
-}
 
 JobQuery read_job_query(MapReader& r) {
   JobQuery m;

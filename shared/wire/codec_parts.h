@@ -7,6 +7,26 @@
 
 namespace fairway::wire::detail {
 
+inline std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
+
+// "Type.key[i]": where an array element sits, for error messages.
+inline std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
+  return r.path_of(key) + "[" + std::to_string(i) + "]";
+}
+
+// Reads every element of the array at `key` as a map with `read_one`.
+template <typename T, typename ReadOne>
+std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one) {
+  std::vector<T> out;
+  const auto items = r.list(key);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
+    MapReader item(r.errors(), items[i], item_path(r, key, i));
+    out.push_back(read_one(item));
+  }
+  return out;
+}
+
 // codec.cpp: a SubmitRequest is both a message and an element of SubmitBatch.
 void encode_submit_request(Packer& pk, const SubmitRequest& m);
 SubmitRequest read_submit_request(MapReader& r);

@@ -1,27 +1,9 @@
-// Payloads of the report messages (metrics, partitions, shares): maps with string keys,
-// every field checked when read, as for the other client messages.
+// Payloads of the report messages (metrics, partitions, shares), of JobUpdate and of
+// SetTimeLimit: maps with string keys, every field checked when read, as for the others.
 #include "shared/wire/codec_parts.h"
 
 namespace fairway::wire::detail {
 namespace {
-
-std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
-
-std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
-  return r.path_of(key) + "[" + std::to_string(i) + "]";
-}
-
-template <typename T, typename ReadOne>
-std::vector<T> read_items(MapReader& r, std::string_view key, ReadOne read_one) {
-  std::vector<T> out;
-  const auto items = r.list(key);
-  out.reserve(items.size());
-  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
-    MapReader item(r.errors(), items[i], item_path(r, key, i));
-    out.push_back(read_one(item));
-  }
-  return out;
-}
 
 // A metric name or label name as Prometheus allows them: [a-zA-Z_:][a-zA-Z0-9_:]*. The
 // coordinator's names always are; a peer's that are not would corrupt the text format.
@@ -64,7 +46,7 @@ MetricFamily read_family(MapReader& r) {
     r.errors().fail(r.path_of("type"), "not counter, gauge or histogram: \"" + f.type + "\"");
   }
   f.help = r.str("help", 1024);
-  f.samples = read_items<MetricSample>(r, "samples", read_sample);
+  f.samples = read_maps<MetricSample>(r, "samples", read_sample);
   return f;
 }
 
@@ -210,18 +192,18 @@ Message read_report_payload(MessageType type, MapReader& r) {
     case MessageType::kMetricsReply: {
       MetricsReply m;
       m.now = Time::from_seconds(r.i64("now"));
-      m.families = read_items<MetricFamily>(r, "families", read_family);
+      m.families = read_maps<MetricFamily>(r, "families", read_family);
       return m;
     }
     case MessageType::kPartitionQuery: return PartitionQuery{r.str_list("partitions")};
     case MessageType::kPartitionQueryReply:
-      return PartitionQueryReply{read_items<PartitionView>(r, "partitions", read_partition)};
+      return PartitionQueryReply{read_maps<PartitionView>(r, "partitions", read_partition)};
     case MessageType::kSharesQuery: return SharesQuery{r.str("user"), r.str("account")};
     case MessageType::kSharesReply: {
       SharesReply m;
       m.now = Time::from_seconds(r.i64("now"));
       m.algorithm = r.str("algorithm", 16);
-      m.rows = read_items<ShareView>(r, "rows", read_share);
+      m.rows = read_maps<ShareView>(r, "rows", read_share);
       return m;
     }
     case MessageType::kJobUpdate: {
