@@ -1,5 +1,6 @@
 #include "coordinator/cli/history_command.h"
 
+#include <cctype>
 #include <ostream>
 
 #include "coordinator/cli/begin_time.h"
@@ -77,26 +78,126 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     auto midnight = parse_begin_time("today", now);
     if (midnight) q.ended_after = *midnight;
   }
+  std::vector<HistoryColumn> columns;
+  if (!o.format.empty()) {
+    auto parsed = parse_history_format(o.format);
+    if (!parsed) return report_error(io, parsed.error().message, kExitUsage);
+    columns = std::move(*parsed);
+  }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (o.json ? jobs_json(*reply) : render_history(*reply, o.parsable));
+  io.out << (o.json ? jobs_json(*reply) : render_history(*reply, o.parsable, columns));
   return kExitOk;
 }
 
-std::string render_history(const wire::JobQueryReply& reply, bool parsable) {
-  const std::vector<std::string> header = {"JobID",  "JobName",  "User",    "Account", "Partition",
-                                           "State",  "ExitCode", "Start",   "End",     "Elapsed",
-                                           "AllocCPUS", "NodeList", "MaxRSS", "CPUTime"};
+namespace {
+
+struct HistoryField {
+  const char* name;
+  std::string (*value)(const wire::JobView& j, Time now);
+};
+
+std::string opt_time_text(const std::optional<Time>& t) { return t ? format_local_time(*t) : "Unknown"; }
+
+// sacct's field names, with what each shows for a Fairway job.
+const HistoryField kHistoryFields[] = {
+    {"JobID", [](const wire::JobView& j, Time) { return std::to_string(j.id.value()); }},
+    {"JobIDRaw", [](const wire::JobView& j, Time) { return std::to_string(j.id.value()); }},
+    {"JobName", [](const wire::JobView& j, Time) { return j.name; }},
+    {"User", [](const wire::JobView& j, Time) { return j.user; }},
+    {"Account", [](const wire::JobView& j, Time) { return j.account; }},
+    {"Partition", [](const wire::JobView& j, Time) { return j.partition; }},
+    {"QOS", [](const wire::JobView& j, Time) { return j.qos; }},
+    {"State", [](const wire::JobView& j, Time) { return state_name(j.state); }},
+    {"ExitCode", [](const wire::JobView& j, Time) { return exit_text(j); }},
+    {"Submit", [](const wire::JobView& j, Time) { return format_local_time(j.submit_time); }},
+    {"Start", [](const wire::JobView& j, Time) { return opt_time_text(j.start_time); }},
+    {"End", [](const wire::JobView& j, Time) { return opt_time_text(j.end_time); }},
+    {"Elapsed", [](const wire::JobView& j, Time now) { return elapsed_text(j, now); }},
+    {"ElapsedRaw",
+     [](const wire::JobView& j, Time now) {
+       if (!j.start_time) return std::string("0");
+       return std::to_string((j.end_time.value_or(now) - *j.start_time).count());
+     }},
+    {"Timelimit",
+     [](const wire::JobView& j, Time) {
+       return j.time_limit.is_infinite() ? std::string("UNLIMITED") : format_elapsed(j.time_limit);
+     }},
+    {"AllocCPUS", [](const wire::JobView& j, Time) { return total_cores(j); }},
+    {"NNodes", [](const wire::JobView& j, Time) { return std::to_string(j.allocation.size()); }},
+    {"NodeList", [](const wire::JobView& j, Time) { return nodes_text(j); }},
+    {"MaxRSS", [](const wire::JobView& j, Time) { return mib(j.peak_memory_bytes); }},
+    {"CPUTime", [](const wire::JobView& j, Time) { return cpu_time(j.cpu_time_ms); }},
+    {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
+};
+
+std::string lower_text(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A value cut to `width` ends in '+', as sacct marks it.
+std::string fit_width(std::string value, int width) {
+  if (width <= 0) return value;
+  const auto w = static_cast<std::size_t>(width);
+  if (value.size() > w) return value.substr(0, w - 1) + "+";
+  return std::string(w - value.size(), ' ') + value;
+}
+
+}  // namespace
+
+Result<std::vector<HistoryColumn>> parse_history_format(const std::string& format) {
+  std::vector<HistoryColumn> columns;
+  std::size_t start = 0;
+  while (start <= format.size()) {
+    const std::size_t comma = std::min(format.find(',', start), format.size());
+    std::string word = format.substr(start, comma - start);
+    start = comma + 1;
+    if (word.empty()) continue;
+    HistoryColumn c;
+    if (const auto pct = word.find('%'); pct != std::string::npos) {
+      const std::string digits = word.substr(pct + 1);
+      if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoi(digits) == 0) {
+        return invalid_argument("--format: \"" + word + "\": the width after % must be 1-999");
+      }
+      c.width = std::stoi(digits);
+      word.resize(pct);
+    }
+    std::size_t found = std::size(kHistoryFields);
+    for (std::size_t i = 0; i < std::size(kHistoryFields); ++i) {
+      if (lower_text(kHistoryFields[i].name) == lower_text(word)) found = i;
+    }
+    if (found == std::size(kHistoryFields)) {
+      std::string known;
+      for (const auto& f : kHistoryFields) known += (known.empty() ? "" : ",") + std::string(f.name);
+      return invalid_argument("--format: unknown field \"" + word + "\" (fields: " + known + ")");
+    }
+    c.field = found;
+    columns.push_back(c);
+  }
+  if (columns.empty()) return invalid_argument("--format: no fields given");
+  return columns;
+}
+
+std::string render_history(const wire::JobQueryReply& reply, bool parsable, const std::vector<HistoryColumn>& columns) {
+  std::vector<HistoryColumn> shown = columns;
+  if (shown.empty()) shown = *parse_history_format(kHistoryDefaultFormat);
+  // -P shows whole values (tools split on '|'); widths shape the table only.
+  const auto cell = [&](std::string value, const HistoryColumn& c) {
+    return parsable ? value : fit_width(std::move(value), c.width);
+  };
+  std::vector<std::string> header;
+  for (const auto& c : shown) header.push_back(cell(kHistoryFields[c.field].name, c));
   std::vector<std::vector<std::string>> rows;
   for (const auto& j : reply.jobs) {
-    rows.push_back({std::to_string(j.id.value()), j.name, j.user, j.account, j.partition, state_name(j.state),
-                    exit_text(j), j.start_time ? format_local_time(*j.start_time) : "Unknown",
-                    j.end_time ? format_local_time(*j.end_time) : "Unknown", elapsed_text(j, reply.now),
-                    total_cores(j), nodes_text(j), mib(j.peak_memory_bytes), cpu_time(j.cpu_time_ms)});
+    std::vector<std::string> row;
+    for (const auto& c : shown) row.push_back(cell(kHistoryFields[c.field].value(j, reply.now), c));
+    rows.push_back(std::move(row));
   }
   if (!parsable) return render_table(header, rows);
-  std::string out;
-  for (const auto* row : {&header}) out += join(*row, "|") + "\n";
+  std::string out = join(header, "|") + "\n";
   for (const auto& row : rows) out += join(row, "|") + "\n";
   return out;
 }

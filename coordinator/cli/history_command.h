@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "coordinator/cli/commands.h"
 
@@ -13,6 +14,7 @@ struct HistoryOptions {
   std::string user, account, partition, states, jobs;
   // -S/-E: YYYY-MM-DD[THH:MM[:SS]] or now-N[units]. Without -S (and -j): since midnight.
   std::string start, end;
+  std::string format;      // -o/--format: sacct field names
   bool parsable = false;   // -P: "|" between fields, as sacct --parsable2
   bool json = false;
 };
@@ -22,6 +24,18 @@ Result<Time> parse_history_time(std::string_view option, std::string_view text, 
 
 int run_history(const HistoryOptions& o, Time now, const Transport& transport, const Output& io);
 
-std::string render_history(const wire::JobQueryReply& reply, bool parsable);
+// sacct's -o/--format: comma-separated field names (any case), each with an optional
+// %WIDTH (values cut to it end in '+', as sacct marks them). Errors name the field.
+struct HistoryColumn {
+  std::size_t field = 0;
+  int width = 0;  // 0: as wide as the column's widest value
+};
+inline constexpr const char* kHistoryDefaultFormat =
+    "JobID,JobName,User,Account,Partition,State,ExitCode,Start,End,Elapsed,AllocCPUS,NodeList,MaxRSS,CPUTime";
+Result<std::vector<HistoryColumn>> parse_history_format(const std::string& format);
+
+// `columns` empty: kHistoryDefaultFormat.
+std::string render_history(const wire::JobQueryReply& reply, bool parsable,
+                           const std::vector<HistoryColumn>& columns = {});
 
 }  // namespace fairway::cli

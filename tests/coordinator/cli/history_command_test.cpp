@@ -59,5 +59,26 @@ TEST(History, SendsAStoreQueryAndPrintsSacctFields) {
   EXPECT_NE(text.find("|4|cn[01-02]|64M|"), std::string::npos) << text;
 }
 
+TEST(History, FormatPicksSacctFieldsWithWidths) {
+  auto cols = parse_history_format("jobid,State,elapsedraw,JobName%4,MaxRSS");
+  ASSERT_TRUE(cols) << cols.error().message;
+  wire::JobQueryReply r;
+  r.now = Time::from_seconds(1000);
+  wire::JobView v;
+  v.id = JobId(42);
+  v.name = "longname";
+  v.state = JobState::kTimeout;
+  v.start_time = Time::from_seconds(100);
+  v.end_time = Time::from_seconds(700);
+  r.jobs.push_back(v);
+  EXPECT_EQ(render_history(r, true, *cols), "JobID|State|ElapsedRaw|JobName|MaxRSS\n42|TIMEOUT|600|longname|\n");
+  EXPECT_NE(render_history(r, false, *cols).find("lon+"), std::string::npos) << "cut to 4, marked as sacct does";
+  auto bad = parse_history_format("JobID,Bogus");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("unknown field \"Bogus\""), std::string::npos) << bad.error().message;
+  EXPECT_FALSE(parse_history_format("JobID%0"));
+  EXPECT_FALSE(parse_history_format(""));
+}
+
 }  // namespace
 }  // namespace fairway::cli
