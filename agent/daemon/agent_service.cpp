@@ -234,6 +234,8 @@ void AgentService::on_frame(std::string_view frame, Time now) {
     on_signal(*s, now);
   } else if (auto* t = std::get_if<wire::SetTimeLimit>(&*decoded)) {
     on_set_time_limit(*t);
+  } else if (auto* g = std::get_if<wire::SendSignal>(&*decoded)) {
+    on_send_signal(*g);
   } else if (auto* e = std::get_if<wire::ErrorReply>(&*decoded)) {
     // The coordinator does not know us (it restarted, or declared us down): register again.
     log_event(LogLevel::kWarning, "coordinator_error", {{"node", node_name()}, {"error", e->message}});
@@ -323,6 +325,17 @@ void AgentService::on_signal(const wire::SignalJob& s, Time now) {
   if (it == jobs_.end()) return;  // already ended; its final report is on its way
   log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
   apply(it->second.supervisor.on_signal_request(s.signal, s.grace, now));
+}
+
+void AgentService::on_send_signal(const wire::SendSignal& m) {
+  auto it = jobs_.find(m.job.value());
+  if (it == jobs_.end()) return;  // already ended
+  const JobSupervisor& sup = it->second.supervisor;
+  log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(m.job)}, {"node", node_name()},
+                                               {"signal", std::to_string(m.signal)},
+                                               {"to", m.batch_only ? "batch script" : "process group"}});
+  apply({SupervisorAction{m.job, m.batch_only ? SupervisorActionKind::kSignalProcess : SupervisorActionKind::kSignalGroup,
+                          sup.pgid(), m.signal}});
 }
 
 void AgentService::on_set_time_limit(const wire::SetTimeLimit& m) {

@@ -97,6 +97,7 @@ class AgentService {
   void on_launch(const wire::LaunchJob& l, Time now);
   void on_signal(const wire::SignalJob& s, Time now);
   void on_set_time_limit(const wire::SetTimeLimit& m);
+  void on_send_signal(const wire::SendSignal& m);
   void apply(const std::vector<SupervisorAction>& actions);
   void ended(JobId job, ProcessExit exit, Time now);
   void fence(Time now);

@@ -214,7 +214,7 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
 
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter, bool json) {
+                    const JobFilter& filter, bool json, const std::optional<SignalRequest>& signal) {
   auto jobs = parse_job_ids(ids);
   if (!jobs) return report_error(io, jobs.error().message, kExitUsage);
   if (!filter.states.empty()) {
@@ -236,7 +236,13 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
   for (std::size_t at = 0; at < jobs->size(); at += kChunk) {
     const std::vector<JobId> chunk(jobs->begin() + static_cast<std::ptrdiff_t>(at),
                                    jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, jobs->size())));
-    auto reply = ask<wire::JobControlReply>(wire::JobControl{action, chunk, user}, transport, io);
+    wire::JobControl request{action, chunk, user};
+    if (signal) {
+      request.action = wire::JobAction::kSignal;
+      request.signal = signal->signal;
+      request.batch_only = signal->batch_only;
+    }
+    auto reply = ask<wire::JobControlReply>(request, transport, io);
     if (!reply) return kExitFailure;
     if (reply->results.size() != chunk.size()) {
       return report_error(io,
@@ -246,7 +252,7 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     }
     all.results.insert(all.results.end(), reply->results.begin(), reply->results.end());
   }
-  return report_control_results(std::string(to_string(action)), all, json, io);
+  return report_control_results(signal ? "signal" : std::string(to_string(action)), all, json, io);
 }
 
 int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io) {

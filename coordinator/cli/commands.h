@@ -93,10 +93,18 @@ struct JobFilter {
 
 // cancel / hold / release / requeue: prints each failure and exits 1 if any failed. With a
 // filter, acts on the jobs it matches (among `ids` when some are given); none: exits 0.
+// cancel --signal=SIG [-b]: tell running jobs SIG (to the batch script alone with -b)
+// instead of ending them.
+struct SignalRequest {
+  std::int32_t signal = 0;
+  bool batch_only = false;
+};
+
 // `json`: the results as control_json on stdout instead of one error line per refusal.
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter = {}, bool json = false);
+                    const JobFilter& filter = {}, bool json = false,
+                    const std::optional<SignalRequest>& signal = std::nullopt);
 // Prints each refused job ("VERB job N: why") or, with `json`, all results as JSON; exits
 // 1 when any was refused.
 int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io);

@@ -16,6 +16,7 @@
 
 #include "coordinator/cli/commands.h"
 #include "coordinator/cli/history_command.h"
+#include "coordinator/cli/option_values.h"
 #include "coordinator/cli/priority_command.h"
 #include "coordinator/cli/report_commands.h"
 #include "coordinator/cli/update_command.h"
@@ -230,6 +231,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       {"requeue", wire::JobAction::kRequeue}};
   std::vector<std::pair<CLI::App*, wire::JobAction>> control;
   JobFilter cancel_filter;
+  std::string cancel_signal;
+  bool cancel_batch = false;
   bool control_json = false;
   for (const auto& [name, action] : actions) {
     auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
@@ -244,6 +247,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       sub->add_option("-p,--partition", cancel_filter.partition, "jobs in this partition");
       sub->add_option("-n,--name", cancel_filter.name, "jobs with this name");
       sub->add_option("-A,--account", cancel_filter.account, "jobs charged to this account");
+      sub->add_option("-s,--signal", cancel_signal, "send this signal (USR1, 10, ...) instead of ending the jobs");
+      sub->add_flag("-b,--batch", cancel_batch, "with --signal: to the batch script alone, not its children");
     }
     control.emplace_back(sub, action);
   }
@@ -292,7 +297,16 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   }
   if (resume->parsed()) return run_node_control(wire::NodeAction::kResume, admin_nodes, {}, current_user(), call, io);
   for (const auto& [sub, action] : control) {
-    if (sub->parsed()) return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json);
+    if (!sub->parsed()) continue;
+    std::optional<SignalRequest> signal;
+    if (!cancel_signal.empty()) {
+      auto number = parse_signal_name(cancel_signal);
+      if (!number) return report_error(io, "--signal=" + cancel_signal + ": " + number.error().message, kExitUsage);
+      signal = SignalRequest{*number, cancel_batch};
+    } else if (cancel_batch) {
+      return report_error(io, "-b/--batch goes with --signal", kExitUsage);
+    }
+    return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json, signal);
   }
   return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
 }

@@ -44,6 +44,20 @@ Result<std::int64_t> parse_memory_mb(std::string_view v) {
   return mb;
 }
 
+Result<std::int32_t> parse_signal_name(std::string_view sig) {
+  if (sig.starts_with("SIG")) sig.remove_prefix(3);
+  std::int32_t number = 0;
+  if (const auto [end, ec] = std::from_chars(sig.data(), sig.data() + sig.size(), number);
+      ec == std::errc() && end == sig.data() + sig.size()) {
+    if (number < 1 || number > 64) return invalid_argument("signal numbers are 1 to 64");
+    return number;
+  }
+  for (const auto& [name, n] : kSignalNames) {
+    if (name == sig) return n;
+  }
+  return invalid_argument("unknown signal \"" + std::string(sig) + "\"");
+}
+
 Result<WarningSignal> parse_signal_option(std::string_view v) {
   const auto bad = [&](std::string_view why) {
     return invalid_argument("--signal=" + std::string(v) + ": " + std::string(why));
@@ -59,19 +73,9 @@ Result<WarningSignal> parse_signal_option(std::string_view v) {
     rest.remove_prefix(2);
   }
   const auto at = rest.find('@');
-  std::string_view sig = rest.substr(0, at);
-  if (sig.starts_with("SIG")) sig.remove_prefix(3);
-  std::int32_t number = 0;
-  if (const auto [end, ec] = std::from_chars(sig.data(), sig.data() + sig.size(), number);
-      ec == std::errc() && end == sig.data() + sig.size()) {
-    if (number < 1 || number > 64) return bad("signal numbers are 1 to 64");
-  } else {
-    for (const auto& [name, n] : kSignalNames) {
-      if (name == sig) number = n;
-    }
-    if (number == 0) return bad("unknown signal \"" + std::string(sig) + "\"");
-  }
-  w.signal = number;
+  auto number = parse_signal_name(rest.substr(0, at));
+  if (!number) return bad(number.error().message);
+  w.signal = *number;
   if (at != std::string_view::npos) {
     const std::string_view secs = rest.substr(at + 1);
     std::int32_t s = -1;

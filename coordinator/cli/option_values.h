@@ -23,6 +23,9 @@ struct WarningSignal {
 // Errors say what is wrong without the option name (the caller adds it).
 Result<std::int64_t> parse_memory_mb(std::string_view value);
 
+// USR1, SIGUSR1 or 10: a signal as kill -l names it, or its number (1-64).
+Result<std::int32_t> parse_signal_name(std::string_view name);
+
 // [{R|B}:]SIG[@SECONDS] (default 60 s, at most 65535, as Slurm); errors name the value.
 Result<WarningSignal> parse_signal_option(std::string_view value);
 

@@ -385,7 +385,8 @@ Result<const JobRecord*> CoordinatorService::live_job_for(JobId id, const Caller
   return rec;
 }
 
-Status CoordinatorService::control_one(wire::JobAction action, JobId id, const Caller& caller, Time now) {
+Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, const Caller& caller, Time now) {
+  const wire::JobAction action = m.action;
   const std::string& user = caller.user;
   auto found = live_job_for(id, caller);
   if (!found) return std::unexpected(found.error());
@@ -422,6 +423,17 @@ Status CoordinatorService::control_one(wire::JobAction action, JobId id, const C
       t->second.requeue_requested = true;
       signal_job(id, SIGTERM);
       break;
+    case wire::JobAction::kSignal:
+      // scancel --signal: the job runs on; only a running job has processes to tell.
+      if (!running || t->second.head_node.empty()) {
+        return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(id) + " is " +
+                                                              std::string(to_string(rec->state)) +
+                                                              ": only a running job can be signalled");
+      }
+      reply(Channel::kAgents, t->second.head_node, wire::SendSignal{id, m.signal, m.batch_only});
+      log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", t->second.head_node},
+                                                     {"signal", std::to_string(m.signal)}, {"by", user}});
+      return ok_status();
   }
   dirty_ = true;
   return ok_status();
@@ -431,7 +443,7 @@ void CoordinatorService::on_job_control(const std::string& peer, const wire::Job
                                         const Caller& caller, Time now) {
   wire::JobControlReply r;
   for (JobId id : m.jobs) {
-    auto st = control_one(m.action, id, caller, now);
+    auto st = control_one(m, id, caller, now);
     r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
   }
   reply(Channel::kClients, peer, r);

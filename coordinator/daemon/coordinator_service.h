@@ -150,7 +150,7 @@ class CoordinatorService {
   void on_history_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);
   void on_job_control(const std::string& peer, const wire::JobControl& m, const Caller& caller,
                       Time now);
-  Status control_one(wire::JobAction action, JobId id, const Caller& caller, Time now);
+  Status control_one(const wire::JobControl& m, JobId id, const Caller& caller, Time now);
   // A job the caller may act on: not hidden from them, not ended, theirs unless admin.
   Result<const JobRecord*> live_job_for(JobId id, const Caller& caller) const;
   // `fairway update job` (job_update.cpp).

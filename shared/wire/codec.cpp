@@ -489,7 +489,8 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kSharesQuery:
     case MessageType::kSharesReply:
     case MessageType::kJobUpdate:
-    case MessageType::kSetTimeLimit: return detail::read_report_payload(type, r);
+    case MessageType::kSetTimeLimit:
+    case MessageType::kSendSignal: return detail::read_report_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

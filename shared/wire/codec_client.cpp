@@ -229,12 +229,18 @@ JobControl read_job_control(MapReader& r) {
   JobControl m;
   const std::int32_t action = r.i32("action", 0);
   if (!r.failed() && (action < static_cast<std::int32_t>(JobAction::kCancel) ||
-                      action > static_cast<std::int32_t>(JobAction::kRequeue))) {
+                      action > static_cast<std::int32_t>(JobAction::kSignal))) {
     r.errors().fail(r.path_of("action"), "unknown job action " + std::to_string(action));
   }
   if (!r.failed()) m.action = static_cast<JobAction>(action);
   m.jobs = read_job_ids(r, "jobs");
   m.user = r.str("user");
+  // Came with cancel --signal, and only a signal action carries them.
+  if (!r.failed() && m.action == JobAction::kSignal) {
+    m.signal = r.i32("signal", 1);
+    if (!r.failed() && m.signal > 64) r.errors().fail(r.path_of("signal"), "must be 1-64, got " + std::to_string(m.signal));
+    m.batch_only = r.opt_boolean("batch_only").value_or(false);
+  }
   return m;
 }
 
@@ -304,10 +310,15 @@ void encode_payload(Packer& pk, const JobQueryReply& m) {
 }
 
 void encode_payload(Packer& pk, const JobControl& m) {
-  pk.pack_map(3);
+  const bool signal = m.action == JobAction::kSignal;
+  pk.pack_map(signal ? 5 : 3);
   put_kv(pk, "action", static_cast<std::int32_t>(m.action));
   put_kv(pk, "jobs", m.jobs);
   put_kv(pk, "user", std::string_view(m.user));
+  if (signal) {
+    put_kv(pk, "signal", m.signal);
+    put_kv(pk, "batch_only", m.batch_only);
+  }
 }
 
 void encode_payload(Packer& pk, const JobControlReply& m) {

@@ -55,7 +55,8 @@ void encode_payload(Packer& pk, const SharesQuery& m);
 void encode_payload(Packer& pk, const SharesReply& m);
 void encode_payload(Packer& pk, const JobUpdate& m);
 void encode_payload(Packer& pk, const SetTimeLimit& m);
-// Precondition: `type` is one of the report messages, JobUpdate or SetTimeLimit
+void encode_payload(Packer& pk, const SendSignal& m);
+// Precondition: `type` is one of the report messages, JobUpdate, SetTimeLimit or SendSignal
 // (kMetricsQuery and later).
 Message read_report_payload(MessageType type, MapReader& r);
 

@@ -1,5 +1,5 @@
-// Payloads of the report messages (metrics, partitions, shares), of JobUpdate and of
-// SetTimeLimit: maps with string keys, every field checked when read, as for the others.
+// Payloads of the report messages (metrics, partitions, shares), of JobUpdate, SetTimeLimit
+// and SendSignal: maps with string keys, every field checked when read, as for the others.
 #include "shared/wire/codec_parts.h"
 
 namespace fairway::wire::detail {
@@ -186,6 +186,13 @@ void encode_payload(Packer& pk, const SetTimeLimit& m) {
   put_kv(pk, "time_limit", m.time_limit.count());
 }
 
+void encode_payload(Packer& pk, const SendSignal& m) {
+  pk.pack_map(3);
+  put_kv(pk, "job", m.job.value());
+  put_kv(pk, "signal", m.signal);
+  put_kv(pk, "batch_only", m.batch_only);
+}
+
 Message read_report_payload(MessageType type, MapReader& r) {
   switch (type) {
     case MessageType::kMetricsQuery: return MetricsQuery{};
@@ -227,6 +234,14 @@ Message read_report_payload(MessageType type, MapReader& r) {
       SetTimeLimit m;
       m.job = JobId(r.u64("job"));
       m.time_limit = Duration::seconds(r.i64("time_limit", 0));
+      return m;
+    }
+    case MessageType::kSendSignal: {
+      SendSignal m;
+      m.job = JobId(r.u64("job"));
+      m.signal = r.i32("signal", 1);
+      if (!r.failed() && m.signal > 64) r.errors().fail(r.path_of("signal"), "must be 1-64, got " + std::to_string(m.signal));
+      m.batch_only = r.boolean("batch_only");
       return m;
     }
     default: break;

@@ -84,6 +84,7 @@ std::string_view to_string(MessageType t) {
     case MessageType::kSharesReply: return "SharesReply";
     case MessageType::kJobUpdate: return "JobUpdate";
     case MessageType::kSetTimeLimit: return "SetTimeLimit";
+    case MessageType::kSendSignal: return "SendSignal";
   }
   return "Unknown";
 }
@@ -94,6 +95,7 @@ std::string_view to_string(JobAction a) {
     case JobAction::kHold: return "hold";
     case JobAction::kRelease: return "release";
     case JobAction::kRequeue: return "requeue";
+    case JobAction::kSignal: return "signal";
   }
   return "unknown";
 }
@@ -127,7 +129,8 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kPartitionQueryReply, PartitionQueryReply> &&
               kAt<MessageType::kSharesQuery, SharesQuery> &&
               kAt<MessageType::kSharesReply, SharesReply> &&
-              kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit>);
+              kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit> &&
+              kAt<MessageType::kSendSignal, SendSignal>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

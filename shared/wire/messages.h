@@ -50,6 +50,7 @@ enum class MessageType : std::uint16_t {
   kSharesReply = 27,
   kJobUpdate = 28,
   kSetTimeLimit = 29,
+  kSendSignal = 30,
 };
 
 std::string_view to_string(MessageType t);
@@ -267,7 +268,7 @@ struct JobQueryReply {
 };
 
 // Wire values are forever, as for MessageType.
-enum class JobAction : std::uint8_t { kCancel = 1, kHold = 2, kRelease = 3, kRequeue = 4 };
+enum class JobAction : std::uint8_t { kCancel = 1, kHold = 2, kRelease = 3, kRequeue = 4, kSignal = 5 };
 
 std::string_view to_string(JobAction a);
 
@@ -276,6 +277,10 @@ struct JobControl {
   JobAction action = JobAction::kCancel;
   std::vector<JobId> jobs;
   std::string user;
+  // kSignal (fairway cancel --signal): which signal, and whether to the batch script
+  // alone (-b); the running jobs are signalled, not ended.
+  std::int32_t signal = 0;
+  bool batch_only = false;
   bool operator==(const JobControl&) const = default;
 };
 
@@ -488,13 +493,24 @@ struct SetTimeLimit {
   bool operator==(const SetTimeLimit&) const = default;
 };
 
+// Coordinator -> agent: fairway cancel --signal. Only the signal, to the job's process
+// group or, with `batch_only`, to its batch script alone; the job runs on. A message of
+// its own so that an agent that predates it ignores it rather than ending the job.
+struct SendSignal {
+  JobId job;
+  std::int32_t signal = 10;
+  bool batch_only = false;
+  bool operator==(const SendSignal&) const = default;
+};
+
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
                              Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
                              JobQueryReply, JobControl, JobControlReply, NodeQuery,
                              NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
                              NodeControlReply, AuthenticatedRequest, HeartbeatReply,
                              MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
-                             SharesQuery, SharesReply, JobUpdate, SetTimeLimit>;
+                             SharesQuery, SharesReply, JobUpdate, SetTimeLimit,
+                             SendSignal>;
 
 MessageType message_type(const Message& m);
 

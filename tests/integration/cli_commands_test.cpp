@@ -235,6 +235,29 @@ TEST_F(CliCommands, UpdateJobChangesAWaitingJobAndShortensARunningOne) {
   EXPECT_LT(*ended->end_time - *ended->start_time, Duration::seconds(30));
 }
 
+// scancel --signal: the running job is told, not ended; a waiting job has nothing to tell.
+TEST_F(CliCommands, CancelSignalTellsARunningJobWithoutEndingIt) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  const std::string marker = dir_ + "/usr1";
+  auto id = submit(wrap("trap 'echo got USR1 > " + marker + "; exit 0' USR1; while true; do sleep 0.1; done"));
+  auto held = wrap("true");
+  held.spec.hold = true;
+  auto waiting = submit(held);
+  ASSERT_TRUE(id && waiting);
+  ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }));
+  std::this_thread::sleep_for(300ms);  // the trap is set
+  EXPECT_TRUE(contains(cli({"cancel", "--signal=TERMINATE", std::to_string(id->value())}, 2), "unknown signal"));
+  EXPECT_TRUE(contains(cli({"cancel", "-s", "USR1", std::to_string(waiting->value())}, 1),
+                       "only a running job can be signalled"));
+  cli({"cancel", "--signal", "USR1", std::to_string(id->value())});
+  auto v = wait_state(*id, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->state, JobState::kCompleted) << "the script's trap ended it, with its own exit code";
+  EXPECT_EQ(read_file(marker), "got USR1\n");
+}
+
 TEST_F(CliCommands, NoCoordinatorSaysWhereToPointTheCli) {
   std::string out;
   const int rc = run_cli_as(current_user(), {"queue"}, out);

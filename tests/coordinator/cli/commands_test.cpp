@@ -193,6 +193,21 @@ TEST_F(Commands, JobControlJsonListsEveryResult) {
             "    {\n      \"job\": 12,\n      \"ok\": false,\n      \"message\": \"no\"\n    }\n  ]\n}\n");
 }
 
+TEST_F(Commands, CancelSignalSendsASignalAction) {
+  fake.answer = [](const wire::Message& m) {
+    wire::JobControlReply r;
+    for (JobId id : std::get<wire::JobControl>(m).jobs) r.results.push_back({id, true, ""});
+    return r;
+  };
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"5"}, "alice", fake.transport(), io, {}, false,
+                            SignalRequest{10, true}),
+            kExitOk);
+  const auto& c = std::get<wire::JobControl>(fake.requests.at(0));
+  EXPECT_EQ(c.action, wire::JobAction::kSignal);
+  EXPECT_EQ(c.signal, 10);
+  EXPECT_TRUE(c.batch_only);
+}
+
 TEST_F(Commands, CancelWithFiltersActsOnTheJobsTheyMatch) {
   fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
     if (const auto* q = std::get_if<wire::JobQuery>(&m)) {

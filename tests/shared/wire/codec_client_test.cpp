@@ -139,12 +139,14 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "warn_signal", "warn_before", "warn_batch_only",
                                              "mail_events", "mail_user",
                                              // fairway update job: only what changes is sent
-                                             "new_time_limit", "new_comment", "new_nice", "new_begin"};
+                                             "new_time_limit", "new_comment", "new_nice", "new_begin",
+                                             // cancel --signal
+                                             "batch_only"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
   for (const Message& m : client_samples()) seen.insert(message_type(m));
-  EXPECT_EQ(seen.size(), 18u);
+  EXPECT_EQ(seen.size(), 19u);
 }
 
 TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
@@ -159,8 +161,10 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       // SubmitResult.job is optional; JobControlResult.job is not.
       // JobQuery.account (history) is optional; JobView.account is not.
       const bool optional = kOptionalKeys.contains(path.back().key) &&
-                            !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit")) &&
-                            !(path.back().key == "account" && type != "JobQuery");
+                            !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
+                            !(path.back().key == "account" && type != "JobQuery") &&
+                            !(path.back().key == "signal" && (type == "JobControl" || type == "SendSignal")) &&
+                            !(path.back().key == "batch_only" && type == "SendSignal");
       if (optional) {
         ASSERT_TRUE(r.has_value()) << r.error().message;
       } else {
@@ -209,19 +213,26 @@ TEST(WireClient, OptionalFieldsRoundTripAsUnset) {
 }
 
 TEST(WireClient, JobActionIsRangeChecked) {
-  for (int action = 1; action <= 4; ++action) {
+  for (int action = 1; action <= 5; ++action) {
     JobControl c = testing::sample_job_control();
     c.action = static_cast<JobAction>(action);
+    if (c.action == JobAction::kSignal) c.signal = 10;
     auto back = decode(encode(c));
     ASSERT_TRUE(back.has_value()) << back.error().message;
     EXPECT_EQ(std::get<JobControl>(*back).action, c.action);
   }
-  for (int bad : {0, 5, 255}) {
+  for (int bad : {0, 6, 255}) {
     JobControl c = testing::sample_job_control();
     c.action = static_cast<JobAction>(bad);
     expect_error(decode(encode(c)), "JobControl.action: unknown job action " + std::to_string(bad));
   }
   EXPECT_EQ(to_string(JobAction::kRelease), "release");
+  // A signal action needs its signal, 1 to 64.
+  JobControl none = testing::sample_job_control();
+  none.action = JobAction::kSignal;
+  expect_error(decode(encode(none)), "JobControl.signal");
+  none.signal = 65;
+  expect_error(decode(encode(none)), "JobControl.signal: must be 1-64, got 65");
 }
 
 TEST(WireClient, StatesAndCountsAreRangeChecked) {

@@ -132,7 +132,7 @@ TEST(WireReject, WrongVersion) {
 TEST(WireReject, TypeZeroAndUnknownTypes) {
   expect_error(decode(raw_frame("FWY", 1, 0, heartbeat_payload)), "unknown message type 0");
   expect_error(decode(raw_frame("FWY", 1, 999, heartbeat_payload)), "unknown message type 999");
-  expect_error(decode(raw_frame("FWY", 1, 30, heartbeat_payload)), "unknown message type 30");
+  expect_error(decode(raw_frame("FWY", 1, 31, heartbeat_payload)), "unknown message type 31");
   EXPECT_FALSE(message_type_from_wire(0).has_value());
   EXPECT_TRUE(message_type_from_wire(9).has_value());
   EXPECT_TRUE(message_type_from_wire(17).has_value());
@@ -231,7 +231,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
                                   key == "ended_before"));
       // fairway update job sends only what changes.
-      const bool update_keys = type == "JobUpdate" && key.starts_with("new_");
+      const bool update_keys = (type == "JobUpdate" && key.starts_with("new_")) ||
+                               (type == "JobControl" && key == "batch_only");
       const bool optional_here = paging || identity || fence || slurm_script_keys || update_keys ||
                                  (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {

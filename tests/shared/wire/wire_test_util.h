@@ -352,7 +352,9 @@ inline std::vector<Message> sample_messages() {
           JobUpdate{{JobId(7), JobId(9)}, Duration::hours(2), "long", "high", "physics", "renamed",
                     std::string("moved"), 10, Time::from_seconds(1'700'009'000)},
           JobUpdate{{JobId(7)}, std::nullopt, "", "", "", "", std::nullopt, std::nullopt, std::nullopt},
-          SetTimeLimit{JobId(7), Duration::minutes(90)}};
+          SetTimeLimit{JobId(7), Duration::minutes(90)},
+          SendSignal{JobId(7), 10, true},
+          JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true}};
 }
 
 }  // namespace fairway::wire::testing
