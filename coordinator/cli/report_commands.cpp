@@ -98,6 +98,7 @@ std::string render_diag(const wire::MetricsReply& r) {
   line("  jobs considered last / mean:", count(value_of(r, "fairway_last_pass_jobs_considered")) + " / " + mean);
   line("  jobs started all / last pass:", count(value_of(r, "fairway_pass_jobs_started_total")) + " / " +
                                              count(value_of(r, "fairway_last_pass_jobs_started")));
+  line("  of them backfilled:", count(value_of(r, "fairway_backfill_jobs_started_total")));
   line("  backfill depth (reservations):", count(value_of(r, "fairway_last_pass_reservations")) + " in the last pass");
   line("Jobs submitted / started / finished:", count(value_of(r, "fairway_jobs_submitted_total")) + " / " +
                                                    count(value_of(r, "fairway_jobs_started_total")) + " / " +

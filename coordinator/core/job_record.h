@@ -70,6 +70,9 @@ struct JobRecord {
   std::int32_t preempt_count = 0;  // runs cut short for higher tiers
 
   std::size_t slot = 0;  // position in the scheduler's pending or running list
+  // Its place in the current pass's priority order (0 first): tells a backfill start (a
+  // job started while one ranked above it still waits) from one in order.
+  std::uint32_t pass_rank = 0;
 
   // What placing it takes from the partition's free pool when more than it asks (whole
   // sockets, fenced GPU sockets; see expected_footprint). Unset: what it asks.

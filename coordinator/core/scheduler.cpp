@@ -479,7 +479,9 @@ PassResult Scheduler::schedule(Time now) {
   }
   const std::vector<JobRecord*> eligible =
       EligibilityLimits(config_.limits).filter(ordered, running_, over_hard);
-  for (JobRecord* j : ordered) {
+  for (std::size_t rank = 0; rank < ordered.size(); ++rank) {
+    JobRecord* j = ordered[rank];
+    j->pass_rank = static_cast<std::uint32_t>(rank);
     if (j->state == JobState::kBlocked) {
       j->idle_since.reset();
     } else if (!j->idle_since) {
@@ -497,12 +499,20 @@ PassResult Scheduler::schedule(Time now) {
       return maxps_.enabled() ? maxps_.check(j) : std::nullopt;
     };
   }
+  std::size_t lowest_waiting = 0;  // into eligible
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
   engine.set_maintenance(maintenance_, config_.partitions);
   result.reservations = engine.run(
       eligible, running_, now,
       [&](JobRecord& j, Allocation alloc) {
-        result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at});
+        // The best-ranked job still pending, skipping those started (this one too) and any
+        // held or blocked: a start ahead of a pending job is a backfill start.
+        while (lowest_waiting < eligible.size() &&
+               (eligible[lowest_waiting] == &j || eligible[lowest_waiting]->state != JobState::kPending)) {
+          ++lowest_waiting;
+        }
+        const bool backfilled = lowest_waiting < eligible.size() && eligible[lowest_waiting]->pass_rank < j.pass_rank;
+        result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at, backfilled});
         if (maxps_.enabled()) maxps_.on_start(j);
         if (running_caps_.enabled()) running_caps_.on_start(j);
         start_job(j, std::move(alloc), now);

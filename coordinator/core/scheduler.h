@@ -29,6 +29,8 @@ struct JobStart {
   // check that reserved jobs started no later than promised.
   std::optional<Time> reserved_start;
   std::optional<Time> reserved_at;
+  // Started ahead of a higher-priority job that still waits: a backfill start.
+  bool backfilled = false;
 };
 
 // A running job the pass took off its nodes and put back in the queue: the driver must

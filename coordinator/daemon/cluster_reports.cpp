@@ -127,6 +127,8 @@ wire::MetricsReply metrics_report(const ReportSources& s) {
   gauge(r, "fairway_max_pass_duration_seconds", "Longest scheduling pass since the coordinator started.", c.pass_seconds.max);
   counter(r, "fairway_pass_jobs_considered_total", "Waiting jobs looked at, summed over passes.", c.considered);
   counter(r, "fairway_pass_jobs_started_total", "Jobs started by passes.", c.pass_started);
+  counter(r, "fairway_backfill_jobs_started_total",
+          "Jobs started ahead of a higher-priority pending job (backfill starts).", c.backfill_started);
   counter(r, "fairway_pass_reservations_total", "Reservations made for waiting jobs, summed over passes.", c.reservations);
   gauge(r, "fairway_last_pass_jobs_considered", "Waiting jobs the last pass looked at.", static_cast<double>(c.last_considered));
   gauge(r, "fairway_last_pass_jobs_started", "Jobs the last pass started.", static_cast<double>(c.last_started));

@@ -412,6 +412,7 @@ void CoordinatorService::run_pass(Time now) {
   ++counters_.passes;
   counters_.considered += r.considered;
   counters_.pass_started += r.started.size();
+  for (const JobStart& s : r.started) counters_.backfill_started += s.backfilled ? 1 : 0;
   counters_.reservations += r.reservations;
   counters_.last_considered = r.considered;
   counters_.last_started = r.started.size();

@@ -20,6 +20,7 @@ struct ServiceCounters {
   // What the passes did (`fairway diag`): waiting jobs looked at, jobs started, reservations
   // made, in all passes and in the last one.
   std::uint64_t considered = 0, pass_started = 0, reservations = 0;
+  std::uint64_t backfill_started = 0;  // of pass_started: ahead of a higher-priority pending job
   std::uint64_t last_considered = 0, last_started = 0, last_reservations = 0;
   DurationStats pass_seconds;    // the core's schedule() alone
   DurationStats commit_seconds;  // each store transaction's COMMIT

@@ -171,6 +171,8 @@ TEST_F(CliCommands, DiagSharesPartitionsAndThePrometheusEndpoint) {
   EXPECT_TRUE(contains(scrape, "# TYPE fairway_pass_duration_seconds histogram\n")) << scrape;
   EXPECT_TRUE(contains(scrape, "fairway_nodes{state=\"up\"} 1\n")) << scrape;
   EXPECT_TRUE(contains(scrape, "fairway_cores{partition=")) << scrape;
+  EXPECT_TRUE(contains(scrape, "# TYPE fairway_backfill_jobs_started_total counter\n")) << scrape;
+  EXPECT_TRUE(contains(scrape, "fairway_messages_total{type=\"SubmitRequest\"} 1\n")) << scrape;
 }
 
 // SIGHUP (systemctl reload): a new partition applies at once, every job stays as it was

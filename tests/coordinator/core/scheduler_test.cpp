@@ -167,6 +167,19 @@ TEST(Scheduler, AnUnknownGpuTypeIsRefusedNamingTheTypesThePartitionHas) {
   EXPECT_TRUE(s->submit(j, T(0)));
 }
 
+TEST(Scheduler, AStartAheadOfAPendingHigherPriorityJobIsMarkedBackfilled) {
+  auto s = make(uniform_cluster(1, 1, 4, BackfillMode::kEasy));
+  ASSERT_TRUE(s->submit(job(1, 2, 100), T(0)));
+  ASSERT_TRUE(s->submit(job(2, 4, 100), T(0)));  // waits for job 1
+  ASSERT_TRUE(s->submit(job(3, 2, 50), T(0)));   // fits before job 2's reservation
+  const PassResult r = s->schedule(T(0));
+  ASSERT_EQ(r.started.size(), 2u);
+  EXPECT_EQ(r.started[0].id, JobId(1));
+  EXPECT_FALSE(r.started[0].backfilled);
+  EXPECT_EQ(r.started[1].id, JobId(3));
+  EXPECT_TRUE(r.started[1].backfilled) << "job 2 ranks above it and still waits";
+}
+
 TEST(Scheduler, GpuUsageIsBilledByType) {
   Config c = uniform_cluster(1, 2, 14, BackfillMode::kEasy, 1, "a100");
   c.billing.gpu["a100"] = 6.0;
