@@ -30,7 +30,11 @@ json to_json(const wire::JobView& j) {
     allocation.push_back({{"node", a.node}, {"cores", a.cores}, {"gpus", a.gpus}});
   }
   json factors = json::object();
-  for (const auto& f : j.priority_factors) factors[f.name] = f.value;
+  json raw_factors = json::object();
+  for (const auto& f : j.priority_factors) {
+    factors[f.name] = f.value;
+    raw_factors[f.name] = f.raw;
+  }
   json reasons = json::array();
   for (std::size_t i = 0; i < j.reasons.size(); ++i) {
     reasons.push_back({{"code", j.reasons[i]},
@@ -59,6 +63,7 @@ json to_json(const wire::JobView& j) {
       {"allocation", allocation},
       {"priority", j.priority},
       {"priority_factors", factors},
+      {"priority_factors_raw", raw_factors},
       {"exit_code", opt(j.exit_code)},
       {"signal", opt(j.signal)},
       {"working_dir", j.working_dir},

@@ -175,6 +175,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   prio_cmd->add_option("-u,--user", prio.user, "only this user's jobs");
   prio_cmd->add_option("-p,--partition", prio.partition, "only this partition");
   prio_cmd->add_option("-j,--jobs", prio.jobs, "comma-separated job ids");
+  prio_cmd->add_flag("-n,--raw", prio.raw, "each term before its weight (minutes, factors, counts)");
   prio_cmd->add_flag("--json", prio.json, "JSON output");
 
   auto* show = app.add_subcommand("show", "show one job or node in detail")->fallthrough();

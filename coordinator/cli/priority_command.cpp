@@ -38,11 +38,11 @@ int run_priority(const PriorityOptions& o, const Transport& transport, const Out
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (o.json ? priority_json(*reply) : render_priority(*reply));
+  io.out << (o.json ? priority_json(*reply) : render_priority(*reply, o.raw));
   return kExitOk;
 }
 
-std::string render_priority(const wire::JobQueryReply& reply) {
+std::string render_priority(const wire::JobQueryReply& reply, bool raw) {
   // Every job of one coordinator carries the same terms in the same order; the union keeps
   // the first-seen order should a reply mix jobs from before and after a reconfiguration.
   std::vector<std::string> terms;
@@ -60,7 +60,7 @@ std::string render_priority(const wire::JobQueryReply& reply) {
     for (const auto& t : terms) {
       auto it = std::find_if(j->priority_factors.begin(), j->priority_factors.end(),
                              [&](const wire::PriorityFactor& f) { return f.name == t; });
-      row.push_back(it == j->priority_factors.end() ? "" : format_number(it->value));
+      row.push_back(it == j->priority_factors.end() ? "" : format_number(raw ? it->raw : it->value));
     }
     rows.push_back(std::move(row));
   }
@@ -71,12 +71,17 @@ std::string priority_json(const wire::JobQueryReply& reply) {
   nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
   for (const wire::JobView* j : ranked(reply)) {
     nlohmann::ordered_json factors = nlohmann::ordered_json::object();
-    for (const auto& f : j->priority_factors) factors[f.name] = f.value;
+    nlohmann::ordered_json raw = nlohmann::ordered_json::object();
+    for (const auto& f : j->priority_factors) {
+      factors[f.name] = f.value;
+      raw[f.name] = f.raw;
+    }
     jobs.push_back({{"id", j->id.value()},
                     {"partition", j->partition},
                     {"user", j->user},
                     {"priority", j->priority},
-                    {"factors", factors}});
+                    {"factors", factors},
+                    {"raw_factors", raw}});
   }
   return nlohmann::ordered_json{{"jobs", jobs}}.dump(2) + "\n";
 }

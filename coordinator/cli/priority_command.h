@@ -11,14 +11,15 @@ namespace fairway::cli {
 
 struct PriorityOptions {
   std::string user, partition, jobs;
+  bool raw = false;  // -n: each term before its weight (minutes, factors, counts), as sprio -n
   bool json = false;
 };
 
 int run_priority(const PriorityOptions& o, const Transport& transport, const Output& io);
 
 // JOBID PARTITION USER PRIORITY and one column per term (upper case, in the profile's
-// order), highest priority first, ties by job id.
-std::string render_priority(const wire::JobQueryReply& reply);
+// order), highest priority first, ties by job id; `raw`: the terms before their weights.
+std::string render_priority(const wire::JobQueryReply& reply, bool raw = false);
 std::string priority_json(const wire::JobQueryReply& reply);
 
 }  // namespace fairway::cli

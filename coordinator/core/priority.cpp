@@ -51,25 +51,39 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   // After the cap: a user's own nice lowers even a capped job, as in Slurm.
   b.nice = -static_cast<double>(in.nice);
   b.total += b.nice;
+  PriorityBreakdown::Raw& r = b.raw;
+  r.age = minutes(waited);
+  r.fairshare = in.fairshare_minutes ? *in.fairshare_minutes : in.fairshare_factor;
+  r.size = in.size_fraction;
+  r.partition = in.partition_priority;
+  r.qos = in.qos_priority;
+  r.node_bin = minutes(in.node_bin_boost);
+  r.overuse = -minutes(in.overuse_penalty);
+  r.expansion = expansion_factor(in.waited, in.time_limit);
+  r.bypass = static_cast<double>(in.bypass_count);
+  r.queue_target = queue_target_factor(in.waited, in.queue_target_time.value_or(w.queue_target_time));
+  r.resources = static_cast<double>(in.cores + in.gpus);
+  r.nice = static_cast<double>(in.nice);
   return b;
 }
 
 std::vector<PriorityTerm> priority_terms(const Config& config, const PriorityBreakdown& b) {
   const PriorityWeights& w = config.priority;
   const bool target_share = config.fairshare.target_share.has_value();
+  const PriorityBreakdown::Raw& r = b.raw;
   const std::pair<PriorityTerm, bool> all[] = {
-      {{"age", b.age}, w.age_per_minute != 0},
-      {{"fairshare", b.fairshare}, w.fairshare != 0 || target_share},
-      {{"size", b.size}, w.size != 0},
-      {{"partition", b.partition}, w.partition != 0},
-      {{"qos", b.qos}, w.qos != 0},
-      {{"node_bin", b.node_bin}, !config.node_bins.empty()},
-      {{"overuse", b.overuse}, !config.allocation_overuse.empty()},
-      {{"expansion", b.expansion}, w.expansion_factor != 0},
-      {{"bypass", b.bypass}, w.bypass != 0},
-      {{"queue_target", b.queue_target}, w.queue_target != 0},
-      {{"resources", b.resources}, w.resources_per_core != 0 || w.resources_per_gpu != 0},
-      {{"nice", b.nice}, false},
+      {{"age", b.age, r.age}, w.age_per_minute != 0},
+      {{"fairshare", b.fairshare, r.fairshare}, w.fairshare != 0 || target_share},
+      {{"size", b.size, r.size}, w.size != 0},
+      {{"partition", b.partition, r.partition}, w.partition != 0},
+      {{"qos", b.qos, r.qos}, w.qos != 0},
+      {{"node_bin", b.node_bin, r.node_bin}, !config.node_bins.empty()},
+      {{"overuse", b.overuse, r.overuse}, !config.allocation_overuse.empty()},
+      {{"expansion", b.expansion, r.expansion}, w.expansion_factor != 0},
+      {{"bypass", b.bypass, r.bypass}, w.bypass != 0},
+      {{"queue_target", b.queue_target, r.queue_target}, w.queue_target != 0},
+      {{"resources", b.resources, r.resources}, w.resources_per_core != 0 || w.resources_per_gpu != 0},
+      {{"nice", b.nice, r.nice}, false},
   };
   std::vector<PriorityTerm> out;
   for (const auto& [term, configured] : all) {

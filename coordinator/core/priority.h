@@ -26,6 +26,14 @@ struct PriorityBreakdown {
   double resources = 0;     // Maui: resources requested
   double nice = 0;          // sbatch --nice, subtracted (Slurm: "NICE" in sprio)
   double total = 0;
+  // Each term before its weight (sprio -n): minutes waited, the fair-share factor (or
+  // target-share minutes), the size fraction, the partition's and QOS's priorities, bin
+  // and overuse minutes, the expansion and queue-target factors, the bypass count, cores
+  // plus GPUs asked for, and the nice value.
+  struct Raw {
+    double age = 0, fairshare = 0, size = 0, partition = 0, qos = 0, node_bin = 0, overuse = 0;
+    double expansion = 0, bypass = 0, queue_target = 0, resources = 0, nice = 0;
+  } raw;
 };
 
 struct PriorityInputs {
@@ -61,6 +69,7 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
 struct PriorityTerm {
   std::string_view name;  // "age", "fairshare", ..., as `fairway priority` and sprio show them
   double value = 0;
+  double raw = 0;  // before its weight (PriorityBreakdown::Raw)
 };
 
 // Every term the configuration uses, in a fixed order, each with this job's weighted value:

@@ -68,7 +68,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   const PriorityBreakdown& p = rec.priority;
   v.priority = p.total;
   for (const PriorityTerm& term : priority_terms(scheduler.config(), p)) {
-    v.priority_factors.push_back({std::string(term.name), term.value});
+    v.priority_factors.push_back({std::string(term.name), term.value, term.raw});
   }
   v.exit_code = t.exit_code;
   v.signal = t.signal;

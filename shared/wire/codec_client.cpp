@@ -66,9 +66,10 @@ void put_allocation(Packer& pk, const std::vector<JobAllocationView>& allocation
 void put_priority_factors(Packer& pk, const std::vector<PriorityFactor>& factors) {
   pk.pack_array(size32(factors.size()));
   for (const auto& f : factors) {
-    pk.pack_map(2);
+    pk.pack_map(3);
     put_kv(pk, "name", std::string_view(f.name));
     put_kv(pk, "value", f.value);
+    put_kv(pk, "raw", f.raw);
   }
 }
 
@@ -148,6 +149,7 @@ JobView read_job_view(MapReader& r) {
     PriorityFactor pf;
     pf.name = f.str("name");
     pf.value = f.f64("value");
+    if (f.has("raw")) pf.raw = f.f64("raw");  // came later: older peers send none
     j.priority_factors.push_back(std::move(pf));
   }
   j.exit_code = r.opt_i32("exit_code");

@@ -218,7 +218,8 @@ struct JobAllocationView {
 
 struct PriorityFactor {
   std::string name;  // "age", "fairshare", "qos", "partition", "size", ...
-  double value = 0;
+  double value = 0;  // weighted: the points it adds
+  double raw = 0;    // before its weight (minutes, a factor, a count); 0 from older peers
   bool operator==(const PriorityFactor&) const = default;
 };
 

@@ -83,7 +83,8 @@ TEST_F(CliCommands, PriorityQueueLayoutsFilteredCancelAndPartitionSummary) {
   EXPECT_TRUE(contains(prio, "PRIORITY")) << prio;
   EXPECT_TRUE(contains(prio, "\n" + sa)) << prio;
   EXPECT_FALSE(contains(prio, "\n" + std::to_string(big->value()) + " ")) << "running jobs do not compete:\n" << prio;
-  EXPECT_TRUE(contains(cli({"priority", "--json"}), "\"factors\"")) ;
+  EXPECT_TRUE(contains(cli({"priority", "--json"}), "\"raw_factors\""));
+  EXPECT_TRUE(contains(cli({"priority", "-n"}), "AGE")) << "the terms before their weights";
 
   const std::string formatted = cli({"queue", "-o", "%i|%j|%t|%C", "--sort=-i", "--noheader"});
   EXPECT_EQ(formatted, sb + "|post|PD|2\n" + sa + "|sweep|PD|4\n" + std::to_string(big->value()) + "|it|R|28\n");

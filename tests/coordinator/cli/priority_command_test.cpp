@@ -13,7 +13,7 @@ wire::JobView waiting(std::uint64_t id, const std::string& user, double age, dou
   v.user = user;
   v.partition = "batch";
   v.priority = age + fairshare;
-  v.priority_factors = {{"age", age}, {"fairshare", fairshare}, {"qos", 0}};
+  v.priority_factors = {{"age", age, age / 2}, {"fairshare", fairshare, fairshare / 1000}, {"qos", 0, 0}};
   return v;
 }
 
@@ -40,6 +40,15 @@ TEST(Priority, AsksForWaitingJobsAndRanksThemWithEveryTerm) {
             "8      batch      bob    1000      1000   0          0\n"
             "7      batch      alice  350.5     100    250.5      0\n"
             "9      batch      carol  350.5     350.5  0          0\n");
+}
+
+TEST(Priority, RawShowsEachTermBeforeItsWeight) {
+  wire::JobQueryReply r;
+  r.jobs = {waiting(7, "alice", 100, 250)};
+  EXPECT_EQ(render_priority(r, true),
+            "JOBID  PARTITION  USER   PRIORITY  AGE  FAIRSHARE  QOS\n"
+            "7      batch      alice  350       50   0.25       0\n");
+  EXPECT_NE(priority_json(r).find("\"raw_factors\""), std::string::npos);
 }
 
 TEST(Priority, JsonKeepsTheRankAndEveryTermByName) {

@@ -59,6 +59,13 @@ TEST(Priority, EveryFactorShowsInTheBreakdownAndTheTotal) {
   EXPECT_DOUBLE_EQ(b.overuse, -2.0 * 30 * 1440);
   EXPECT_DOUBLE_EQ(b.total, b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin +
                                 b.overuse + b.expansion + b.bypass + b.queue_target);
+  // The same terms before their weights, as sprio -n shows them.
+  EXPECT_DOUBLE_EQ(b.raw.age, 120);
+  EXPECT_DOUBLE_EQ(b.raw.expansion, 3);
+  EXPECT_DOUBLE_EQ(b.raw.bypass, 3);
+  EXPECT_DOUBLE_EQ(b.raw.queue_target, 1);
+  EXPECT_DOUBLE_EQ(b.raw.node_bin, 5.0 * 1440);
+  EXPECT_DOUBLE_EQ(b.raw.overuse, -30.0 * 1440);
 }
 
 // The node-bin boost is apparent waiting, but not capped by age_cap (Titan's 15 days are

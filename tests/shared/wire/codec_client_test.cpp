@@ -141,7 +141,9 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // fairway update job: only what changes is sent
                                              "new_time_limit", "new_comment", "new_nice", "new_begin",
                                              // cancel --signal
-                                             "batch_only"};
+                                             "batch_only",
+                                             // sprio -n: each priority term before its weight
+                                             "raw"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
