@@ -130,20 +130,6 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
                   " on the client channel");
 }
 
-wire::MetricsReply CoordinatorService::metrics(Time now) const {
-  return metrics_report({*scheduler_, registry_, counters_, now});
-}
-
-std::string CoordinatorService::status_line() const {
-  std::size_t up = 0;
-  for (const NodeEntry& n : registry_.nodes()) up += n.liveness == NodeLiveness::kUp ? 1 : 0;
-  std::string line = std::to_string(scheduler_->waiting().size()) + " jobs waiting, " +
-                     std::to_string(scheduler_->running().size()) + " running; " + std::to_string(up) + " of " +
-                     std::to_string(registry_.nodes().size()) + " nodes up";
-  if (!read_only_.empty()) line += "; READ-ONLY: " + read_only_;
-  return line;
-}
-
 bool CoordinatorService::owns(const Caller& caller, const JobSpec& spec) {
   return spec.uid ? *spec.uid == caller.uid : spec.user == caller.user;
 }

@@ -387,22 +387,6 @@ void CoordinatorService::on_timer(Time now) {
   if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
 }
 
-void CoordinatorService::purge_expired(Time now) {
-  // Hourly, so that each purge deletes an hour's worth of jobs and never stalls the loop.
-  if (config_.coordinator.keep_finished.is_infinite() || (last_purge_ && now - *last_purge_ < Duration::hours(1))) {
-    return;
-  }
-  last_purge_ = now;
-  if (!ensure_txn()) return;
-  const Time before = now - config_.coordinator.keep_finished;
-  if (auto st = store_->purge_finished_before(before); !st) {
-    txn_failed_ = true;
-    log_event(LogLevel::kWarning, "purge_failed", {{"error", st.error().message}});
-    return;
-  }
-  log_event(LogLevel::kDebug, "finished_jobs_purged", {{"ended_before", utc_time(before)}});
-}
-
 // ---- Passes and launches ----------------------------------------------------------------
 
 void CoordinatorService::run_pass(Time now) {
