@@ -2,10 +2,14 @@
 // reports SUMMARY.json figures (interface fixed in DESIGN.md section 4).
 #include <algorithm>
 #include <chrono>
+#include <new>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -19,6 +23,7 @@ namespace {
 
 constexpr int kExitBadInput = 2;
 constexpr int kExitCheckFailed = 3;
+constexpr int kExitOutOfMemory = 4;
 
 nlohmann::ordered_json summary_json(const fairway::sim::Summary& s) {
   nlohmann::ordered_json j;
@@ -40,9 +45,57 @@ nlohmann::ordered_json summary_json(const fairway::sim::Summary& s) {
   return j;
 }
 
+// A line on stderr, rewritten in place at most once a second: jobs done, the virtual date,
+// the rate and the time left, for replays long enough to wonder about.
+class ProgressLine {
+ public:
+  explicit ProgressLine(fairway::Time first_submit) : first_submit_(first_submit) {}
+  void operator()(std::size_t submitted, std::size_t finished, std::size_t total, fairway::Time now) {
+    const auto wall = std::chrono::steady_clock::now();
+    if (wall - last_ < std::chrono::seconds(1)) return;
+    last_ = wall;
+    const double elapsed = std::chrono::duration<double>(wall - start_).count();
+    const double rate = elapsed > 0 ? static_cast<double>(finished) / elapsed : 0;
+    const double eta = rate > 0 ? static_cast<double>(total - std::min(total, finished)) / rate : 0;
+    // SWF times count from the trace's start, so the virtual clock reads as a trace day.
+    const double day = static_cast<double>((now - first_submit_).count()) / 86400.0;
+    std::fprintf(stderr, "\rfairway-sim: %zu/%zu jobs done (%zu submitted), trace day %.1f, %.0f jobs/s, about %.0f s left   ",
+                 finished, total, submitted, day, rate, eta);
+    shown_ = true;
+  }
+  ~ProgressLine() {
+    if (shown_) std::fputc('\n', stderr);
+  }
+
+ private:
+  fairway::Time first_submit_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = start_;
+  bool shown_ = false;
+};
+
+int run(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A machine model too big for this host is a clear error, not an abort (std::bad_alloc
+  // escaping main).
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fflush(stderr);
+    std::cerr << "\nfairway-sim: out of memory: this replay needs more than the host can give. The machine "
+                 "model is the usual cause: a config without [[nodes]] models the trace's machine as "
+                 "single-core nodes, one entry per core; declaring multi-core [[nodes]] of the same "
+                 "total uses about 10x less.\n";
+    return kExitOutOfMemory;
+  }
+}
+
+namespace {
+
+int run(int argc, char** argv) {
   using namespace fairway;
   CLI::App app{"fairway-sim: replay a workload through the Fairway scheduling core"};
   std::string config_path, workload_path, format_name, out_path, schedule_path;
@@ -54,6 +107,8 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_path, "write SUMMARY.json here");
   app.add_option("--schedule", schedule_path, "write SCHEDULE.jsonl here");
   app.add_flag("--check", check, "validate the produced schedule; exit 3 on the first violation");
+  bool quiet = false;
+  app.add_flag("--quiet", quiet, "no progress line (there is none anyway when stderr is not a terminal)");
   app.add_option("--queue-partition", queue_partitions,
                  "QUEUE=PARTITION[,...]: SWF jobs of that queue number go to that partition");
   try {
@@ -92,7 +147,18 @@ int main(int argc, char** argv) {
       return kExitBadInput;
     }
   }
-  auto result = sim::simulate(*config, *workload);
+  if (workload->skipped > 0) {
+    std::cerr << "fairway-sim: skipped " << workload->skipped
+              << " SWF jobs with no runtime or no processors (a field of -1, SWF's \"unknown\")\n";
+  }
+  std::optional<ProgressLine> line;
+  sim::ProgressFn progress;
+  if (!quiet && ::isatty(2) == 1) {
+    line.emplace(workload->jobs.empty() ? Time() : workload->jobs.front().spec.submit_time);
+    progress = [&line](std::size_t s, std::size_t f, std::size_t t, Time now) { (*line)(s, f, t, now); };
+  }
+  auto result = sim::simulate(*config, *workload, progress);
+  line.reset();
   if (!result) {
     std::cerr << "fairway-sim: " << result.error().message << '\n';
     return kExitBadInput;
@@ -152,3 +218,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace

@@ -101,7 +101,7 @@ Status stop_victim(Scheduler& scheduler, JobId id, Time now,
 
 }  // namespace
 
-Result<SimulationResult> simulate(const Config& input_config, const Workload& workload) {
+Result<SimulationResult> simulate(const Config& input_config, const Workload& workload, const ProgressFn& progress) {
   auto config = machine_for_workload(input_config, workload);
   if (!config) return std::unexpected(config.error());
   auto created = Scheduler::create(*config);
@@ -215,6 +215,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
       lj.reserved_at = s.reserved_at;
       completions.push({now + lj.runtime, s.id, ++lj.run});
     }
+    if (progress) progress(next_arrival, out.records.size(), jobs.size(), now);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct SimulationResult {
 // MaxNodes) single-core nodes: the model the scheduling literature uses for SWF replay.
 Result<Config> machine_for_workload(Config config, const Workload& workload);
 
-Result<SimulationResult> simulate(const Config& config, const Workload& workload);
+// Called once per event instant: jobs submitted and finished so far, of `total`, and the
+// virtual time. For a progress line; the replay does not depend on it.
+using ProgressFn = std::function<void(std::size_t submitted, std::size_t finished, std::size_t total, Time now)>;
+
+Result<SimulationResult> simulate(const Config& config, const Workload& workload, const ProgressFn& progress = {});
 
 }  // namespace fairway::sim
