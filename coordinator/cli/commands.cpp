@@ -26,11 +26,6 @@ std::vector<std::string> split_commas(const std::string& list) {
   return out;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 int report_error(const Output& io, const std::string& message, int code) {
@@ -59,7 +54,7 @@ Result<std::vector<JobState>> parse_states(const std::string& list) {
     std::optional<JobState> found;
     for (int s = 0; s <= static_cast<int>(kLastJobState) && !found; ++s) {
       const auto state = static_cast<JobState>(s);
-      if (lower(word) == lower(state_code(state)) || lower(word) == to_string(state)) {
+      if (to_lower(word) == to_lower(state_code(state)) || to_lower(word) == to_string(state)) {
         found = state;
       }
     }

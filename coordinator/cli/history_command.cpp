@@ -56,6 +56,18 @@ Result<Time> parse_history_time(std::string_view option, std::string_view text, 
   return *t;
 }
 
+Result<TimeWindow> parse_history_window(const std::string& start, const std::string& end, Time now) {
+  TimeWindow w;
+  for (const auto& [text, option, out] : {std::tuple{&start, "--starttime", &w.from},
+                                          std::tuple{&end, "--endtime", &w.to}}) {
+    if (text->empty()) continue;
+    auto t = parse_history_time(option, *text, now);
+    if (!t) return std::unexpected(t.error());
+    *out = *t;
+  }
+  return w;
+}
+
 int run_history(const HistoryOptions& o, Time now, const Transport& transport, const Output& io) {
   wire::JobQuery q;
   q.from_store = true;
@@ -66,13 +78,10 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   if (auto st = add_state_and_id_filters(q, o.states, o.jobs); !st) {
     return report_error(io, st.error().message, kExitUsage);
   }
-  for (const auto& [text, option, out] : {std::tuple{&o.start, "--starttime", &q.ended_after},
-                                          std::tuple{&o.end, "--endtime", &q.ended_before}}) {
-    if (text->empty()) continue;
-    auto t = parse_history_time(option, *text, now);
-    if (!t) return report_error(io, t.error().message, kExitUsage);
-    *out = *t;
-  }
+  auto window = parse_history_window(o.start, o.end, now);
+  if (!window) return report_error(io, window.error().message, kExitUsage);
+  q.ended_after = window->from;
+  q.ended_before = window->to;
   // As sacct: without -S or -j, jobs that ended since midnight (not the whole store).
   if (o.start.empty() && o.jobs.empty()) {
     auto midnight = parse_begin_time("today", now);
@@ -131,12 +140,6 @@ const HistoryField kHistoryFields[] = {
     {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
 };
 
-std::string lower_text(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // A value cut to `width` ends in '+', as sacct marks it.
 std::string fit_width(std::string value, int width) {
   if (width <= 0) return value;
@@ -167,7 +170,7 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
     }
     std::size_t found = std::size(kHistoryFields);
     for (std::size_t i = 0; i < std::size(kHistoryFields); ++i) {
-      if (lower_text(kHistoryFields[i].name) == lower_text(word)) found = i;
+      if (to_lower(kHistoryFields[i].name) == to_lower(word)) found = i;
     }
     if (found == std::size(kHistoryFields)) {
       std::string known;

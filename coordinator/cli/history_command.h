@@ -3,6 +3,7 @@
 // (-P) or JSON. Pure apart from the transport and streams it is given.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct HistoryOptions {
 
 // -S/-E values: a local date and time, or now-N with seconds/minutes/hours/days/weeks.
 Result<Time> parse_history_time(std::string_view option, std::string_view text, Time now);
+
+// -S/-E together: each bound as parse_history_time reads it, unset when its text is empty.
+struct TimeWindow {
+  std::optional<Time> from, to;
+};
+Result<TimeWindow> parse_history_window(const std::string& start, const std::string& end, Time now);
 
 int run_history(const HistoryOptions& o, Time now, const Transport& transport, const Output& io);
 

@@ -110,4 +110,10 @@ std::string format_number(double v) {
   return s;
 }
 
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace fairway::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shared/base/time.h"
@@ -31,5 +32,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 
 // A priority or factor value with at most 4 decimals and no trailing zeros.
 std::string format_number(double v);
+
+// ASCII lower case, for names the CLI matches in any case (states, keys, fields).
+std::string to_lower(std::string_view s);
 
 }  // namespace fairway::cli

@@ -1,25 +1,16 @@
 #include "coordinator/cli/update_command.h"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <ostream>
 
 #include "coordinator/cli/begin_time.h"
+#include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
 
 namespace fairway::cli {
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-}  // namespace
 
 Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, Time now) {
-  if (words.empty() || lower(words[0]) != "job") {
+  if (words.empty() || to_lower(words[0]) != "job") {
     return invalid_argument("update: expected \"job ID[,ID...] Key=Value...\" (only jobs can be updated)");
   }
   if (words.size() < 2) return invalid_argument("update job: no job id");
@@ -34,7 +25,7 @@ Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, 
     if (eq == std::string::npos || eq == 0) {
       return invalid_argument("update job: \"" + w + "\" is not Key=Value");
     }
-    const std::string key = lower(w.substr(0, eq));
+    const std::string key = to_lower(w.substr(0, eq));
     const std::string value = w.substr(eq + 1);
     const auto bad = [&](const std::string& why) { return invalid_argument("update job: " + w + ": " + why); };
     if (key == "timelimit") {

@@ -40,13 +40,10 @@ Time month_start(Time now) {
 }  // namespace
 
 int run_usage_report(const ReportOptions& o, Time now, const Transport& transport, const Output& io) {
-  Time from = month_start(now), to = now;
-  for (const auto& [text, option, out] : {std::tuple{&o.start, "--starttime", &from}, std::tuple{&o.end, "--endtime", &to}}) {
-    if (text->empty()) continue;
-    auto t = parse_history_time(option, *text, now);
-    if (!t) return report_error(io, t.error().message, kExitUsage);
-    *out = *t;
-  }
+  auto window = parse_history_window(o.start, o.end, now);
+  if (!window) return report_error(io, window.error().message, kExitUsage);
+  const Time from = window->from.value_or(month_start(now));
+  const Time to = window->to.value_or(now);
   if (!(from < to)) {
     return report_error(io, "report: the period is empty (" + format_local_time(from) + " is not before " +
                                 format_local_time(to) + ")",

@@ -14,7 +14,6 @@
 namespace fairway::daemon {
 namespace {
 
-std::string id_str(JobId id) { return std::to_string(id.value()); }
 
 Status check_program(const wire::JobProgram& p) {
   if (p.script.empty() && p.argv.empty()) {

@@ -16,7 +16,6 @@
 namespace fairway::daemon {
 namespace {
 
-std::string id_str(JobId id) { return std::to_string(id.value()); }
 
 
 // For reasons users read in `show job`: UTC, so it reads the same from any login node.

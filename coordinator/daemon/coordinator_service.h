@@ -28,6 +28,9 @@ namespace fairway::daemon {
 
 enum class Channel { kAgents, kClients };
 
+// A job id as logs and messages write it.
+inline std::string id_str(JobId id) { return std::to_string(id.value()); }
+
 // Jobs per JobQueryReply page: a few MiB, well under the frame limit.
 inline constexpr std::size_t kJobQueryPage = 5000;
 // Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.

@@ -7,12 +7,6 @@
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
-namespace {
-
-std::string id_str(JobId id) { return std::to_string(id.value()); }
-
-}  // namespace
-
 void CoordinatorService::launch(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];

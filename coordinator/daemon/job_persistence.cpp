@@ -6,12 +6,6 @@
 #include "shared/base/log.h"
 
 namespace fairway::daemon {
-namespace {
-
-std::string id_str(JobId id) { return std::to_string(id.value()); }
-
-}  // namespace
-
 // Read-only: a small write, committed, tells whether the store takes writes again.
 void CoordinatorService::probe_store(Time now) {
   if (now < next_probe_) return;

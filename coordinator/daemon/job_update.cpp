@@ -9,12 +9,6 @@
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
-namespace {
-
-std::string id_text(JobId id) { return std::to_string(id.value()); }
-
-}  // namespace
-
 void CoordinatorService::on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller) {
   wire::JobControlReply r;
   for (JobId id : m.jobs) {
@@ -28,7 +22,7 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
   auto found = live_job_for(id, caller);
   if (!found) return std::unexpected(found.error());
   const JobRecord& rec = **found;
-  const std::string job = "job " + id_text(id);
+  const std::string job = "job " + id_str(id);
   // As Slurm: users may shorten their jobs and lower their priority; only admins lengthen
   // a job or raise its priority, since either takes from everyone else.
   if (m.time_limit && *m.time_limit > rec.spec.time_limit && !caller.admin) {
@@ -79,7 +73,7 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
   }
   dirty_ = true;
   log_event(LogLevel::kInfo, "job_updated",
-            {{"job", id_text(id)}, {"by", caller.user},
+            {{"job", id_str(id)}, {"by", caller.user},
              {"time_limit", m.time_limit ? format_walltime(*m.time_limit) : ""},
              {"partition", m.partition}, {"qos", m.qos}, {"account", m.account}});
   return ok_status();

@@ -179,6 +179,7 @@ int run(Config config, const ConfigSource& source) {
   notify_ready();
   auto last_pass = Clock::now() - kMinPassGap;
   auto last_timer = Clock::now();
+  std::string last_status;
   for (;;) {
     auto wait = std::chrono::milliseconds(1000);
     if ((*service)->pass_wanted()) {
@@ -261,7 +262,11 @@ int run(Config config, const ConfigSource& source) {
       last_timer = Clock::now();
       (*service)->on_timer(now);
       notify_watchdog();
-      notify_status((*service)->status_line());
+      // STATUS= only when it changes, as the agent does: systemd keeps the last one.
+      if (std::string status = (*service)->status_line(); status != last_status) {
+        notify_status(status);
+        last_status = std::move(status);
+      }
       if (metrics) metrics->publish(daemon::prometheus_text((*service)->metrics(now)));
     }
     const bool allow_pass = Clock::now() - last_pass >= kMinPassGap;

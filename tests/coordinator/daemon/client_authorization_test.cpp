@@ -273,3 +273,23 @@ TEST_F(ClientAuthorization, UsersShortenTheirJobsOnlyAdminsLengthenThemAndChange
 
 }  // namespace
 }  // namespace fairway::daemon
+
+namespace fairway::daemon {
+namespace {
+
+// cancel --signal goes through the same owner check: bob cannot signal alice's job, and
+// nothing is sent to its node.
+TEST_F(ClientAuthorization, AnotherUsersJobCannotBeSignalled) {
+  const JobId id = submit_as(1001);
+  wire::JobControl signal{wire::JobAction::kSignal, {id}, "", 10, false};
+  auto m = ask(signal, 1002);
+  const auto& r = std::get<wire::JobControlReply>(m).results.at(0);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("belongs to 'alice', not 'bob'"), std::string::npos) << r.message;
+  auto own = ask(signal, 1001);
+  EXPECT_NE(std::get<wire::JobControlReply>(own).results.at(0).message.find("only a running job can be signalled"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fairway::daemon
