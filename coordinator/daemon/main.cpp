@@ -11,6 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "coordinator/daemon/client_channel.h"
 #include "coordinator/daemon/config_reload.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/metrics_endpoint.h"
@@ -139,7 +140,7 @@ int run(Config config, const ConfigSource& source) {
     log_event(LogLevel::kError, "startup_failed", {{"error", agents.error().message}});
     return 1;
   }
-  auto clients = net::MessageSocket::bind_router(ctx, config.coordinator.listen_clients);
+  auto clients = daemon::ClientChannel::bind(ctx, config.coordinator.listen_clients);
   if (!clients) {
     log_event(LogLevel::kError, "startup_failed", {{"error", clients.error().message}});
     return 1;
@@ -156,7 +157,7 @@ int run(Config config, const ConfigSource& source) {
 
   net::Poller poller;
   const std::size_t agent_i = poller.add(*agents);
-  const std::size_t client_i = poller.add(*clients);
+  const std::size_t client_i = clients->add_to(poller);
   const std::size_t signal_i = poller.add_fd(sig_fd);
   const std::size_t zap_i = zap ? poller.add_handle(zap->handle()) : SIZE_MAX;
 
@@ -182,7 +183,9 @@ int run(Config config, const ConfigSource& source) {
   std::string last_status;
   for (;;) {
     auto wait = std::chrono::milliseconds(1000);
-    if ((*service)->pass_wanted()) {
+    if (clients->has_pending()) {
+      wait = std::chrono::milliseconds(0);
+    } else if ((*service)->pass_wanted()) {
       wait = std::max(std::chrono::milliseconds(0),
                       std::chrono::duration_cast<std::chrono::milliseconds>(last_pass + kMinPassGap - Clock::now()));
     }
@@ -251,6 +254,7 @@ int run(Config config, const ConfigSource& source) {
       if (!in) break;
       (*service)->on_agent_frame(in->peer, in->frame, now, in->authenticated_id);
     }
+    clients->serve(Clock::now());
     for (int i = 0; i < kFramesPerTurn; ++i) {
       auto in = clients->receive();
       if (!in) break;
@@ -272,8 +276,9 @@ int run(Config config, const ConfigSource& source) {
     const bool allow_pass = Clock::now() - last_pass >= kMinPassGap;
     if (allow_pass && (*service)->pass_wanted()) last_pass = Clock::now();
     for (const auto& out : (*service)->end_turn(now, allow_pass)) {
-      auto& socket = out.channel == daemon::Channel::kAgents ? *agents : *clients;
-      if (auto st = socket.send(out.peer, out.frame); !st) {
+      const Status st = out.channel == daemon::Channel::kAgents ? agents->send(out.peer, out.frame)
+                                                                 : clients->send(out.peer, out.frame);
+      if (!st) {
         log_event(LogLevel::kWarning, "send_failed", {{"peer", out.peer}, {"error", st.error().message}});
       }
     }

@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include <array>
+#include <string_view>
 #include <utility>
 
 #include "shared/base/duration_format.h"
+#include "shared/net/zmtp_frames.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::net {
@@ -26,10 +28,9 @@ constexpr const char* kWhereToPoint =
 
 using Clock = std::chrono::steady_clock;
 
-// ZMTP 3.x frame flags (rfc.zeromq.org/spec/23).
-constexpr std::uint8_t kMore = 0x01;
-constexpr std::uint8_t kLong = 0x02;
-constexpr std::uint8_t kCommand = 0x04;
+using zmtp::kCommand;
+using zmtp::kLong;
+using zmtp::kMore;
 // Replies are small; a peer announcing more than this is not our coordinator.
 constexpr std::uint64_t kMaxFrame = 256ull << 20;
 
@@ -121,25 +122,6 @@ IoResult recv_frame(int fd, Frame& f, Clock::time_point deadline, std::string& w
   }
   f.body.resize(static_cast<std::size_t>(size));
   return size == 0 ? IoResult::kOk : recv_all(fd, f.body.data(), f.body.size(), deadline);
-}
-
-std::string frame_header(std::uint8_t flags, std::size_t size) {
-  std::string h;
-  if (size <= 255) {
-    h.push_back(static_cast<char>(flags));
-    h.push_back(static_cast<char>(size));
-  } else {
-    h.push_back(static_cast<char>(flags | kLong));
-    for (int shift = 56; shift >= 0; shift -= 8) h.push_back(static_cast<char>((static_cast<std::uint64_t>(size) >> shift) & 0xff));
-  }
-  return h;
-}
-
-// A command's name: its first byte is the name's length.
-std::string command_name(const std::string& body) {
-  if (body.empty()) return {};
-  const std::size_t n = static_cast<unsigned char>(body[0]);
-  return body.size() >= 1 + n ? body.substr(1, n) : std::string();
 }
 
 }  // namespace
@@ -252,42 +234,23 @@ Status ZmtpRequestClient::open(Clock::time_point deadline) {
   fd_ = fd;
 
   // Greeting: signature, version 3.1, the NULL mechanism, as a client; then READY.
-  std::array<char, 64> greeting{};
-  greeting[0] = static_cast<char>(0xff);
-  greeting[9] = 0x7f;
-  greeting[10] = 3;
-  greeting[11] = 1;
-  std::memcpy(&greeting[12], "NULL", 4);
-  std::string ready = "\x05READY";
-  const std::string key = "Socket-Type";
-  const std::string value = "DEALER";
-  ready.push_back(static_cast<char>(key.size()));
-  ready += key;
-  for (int shift = 24; shift >= 0; shift -= 8) ready.push_back(static_cast<char>((value.size() >> shift) & 0xff));
-  ready += value;
-  std::string out(greeting.data(), greeting.size());
-  out += frame_header(kCommand, ready.size()) + ready;
+  const std::string out = zmtp::greeting() + zmtp::ready_frame("DEALER");
   if (send_all(fd_, out.data(), out.size(), deadline) != IoResult::kOk) return fail("the connection broke during the handshake");
   std::array<char, 64> theirs{};
   if (auto r = recv_all(fd_, theirs.data(), theirs.size(), deadline); r != IoResult::kOk) {
     return fail(r == IoResult::kTimeout ? "no ZMTP greeting in time" : "the connection closed during the handshake");
   }
-  if (static_cast<unsigned char>(theirs[0]) != 0xff || theirs[9] != 0x7f || theirs[10] < 3) {
-    return fail("the peer does not speak ZMTP 3");
+  if (std::string why = zmtp::check_greeting(std::string_view(theirs.data(), theirs.size())); !why.empty()) {
+    return fail("the peer does not speak ZMTP 3 with the NULL mechanism: " + why);
   }
-  if (std::memcmp(&theirs[12], "NULL", 4) != 0) return fail("the peer asks for a security mechanism other than NULL");
   Frame f;
   std::string why;
   if (auto r = recv_frame(fd_, f, deadline, why); r != IoResult::kOk) {
     return fail(why.empty() ? "no READY from the peer" : why);
   }
   if ((f.flags & kCommand) == 0) return fail("the peer sent data before READY");
-  const std::string name = command_name(f.body);
-  if (name == "ERROR") {
-    const std::size_t at = 6;
-    const std::size_t len = f.body.size() > at ? static_cast<unsigned char>(f.body[at]) : 0;
-    return fail("refused: " + (f.body.size() >= at + 1 + len ? f.body.substr(at + 1, len) : std::string("no reason")));
-  }
+  const std::string name(zmtp::command_name(f.body));
+  if (name == "ERROR") return fail("refused: " + zmtp::error_reason(f.body));
   if (name != "READY") return fail("expected READY, got '" + name + "'");
   return ok_status();
 }
@@ -306,7 +269,7 @@ Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request, std:
     if (auto st = open(deadline); !st) return std::unexpected(st.error());
   }
   const std::string body = wire::encode(request);
-  const std::string out = frame_header(0, body.size()) + body;
+  const std::string out = zmtp::frame_header(0, body.size()) + body;
   if (auto r = send_all(fd_, out.data(), out.size(), deadline); r != IoResult::kOk) return lost(r);
   std::string reply;
   std::size_t parts = 0;
@@ -316,7 +279,7 @@ Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request, std:
     if (auto r = recv_frame(fd_, f, deadline, why); r != IoResult::kOk) return lost(r, why);
     if ((f.flags & kCommand) != 0) {
       // PING (ZMTP 3.1 heartbeats) and the like: not an answer.
-      if (command_name(f.body) == "ERROR") return lost(IoResult::kError, "was refused by the peer");
+      if (zmtp::command_name(f.body) == "ERROR") return lost(IoResult::kError, "was refused by the peer");
       continue;
     }
     if (parts++ == 0) reply = std::move(f.body);

@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# Builds the wire decoder fuzz target with clang and runs it for a bounded time.
-# Usage: tests/fuzz/run_wire_fuzz.sh [seconds]   (default 20). Exits non-zero on a crash.
+# Builds a fuzz target with clang and runs it for a bounded time: the wire decoder (wire,
+# the default) or the ZMTP framing of the coordinator's local router (zmtp).
+# Usage: tests/fuzz/run_wire_fuzz.sh [seconds] [wire|zmtp]   (default 20 wire). Exits
+# non-zero on a crash.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-20}"
+target="${2:-wire}"
+case "$target" in
+  wire) sources=("$root"/shared/base/*.cpp "$root"/shared/model/*.cpp "$root"/shared/wire/*.cpp
+                 "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
+  zmtp) sources=("$root"/shared/base/*.cpp "$root"/shared/net/zmtp_frames.cpp
+                 "$root"/tests/fuzz/zmtp_frames_fuzz.cpp) ;;
+  *) echo "run_wire_fuzz: unknown target $target (wire or zmtp)" >&2; exit 2 ;;
+esac
 cxx="${FAIRWAY_FUZZ_CXX:-clang++-16}"
 if ! command -v "$cxx" >/dev/null; then
   echo "run_wire_fuzz: $cxx not found (Debian packages clang-16 libclang-rt-16-dev)" >&2
@@ -22,20 +32,18 @@ mkdir -p "$work/corpus" "$work/artifacts"
   -Wno-builtin-macro-redefined -U__cpp_concepts -D__cpp_concepts=202002L \
   -DMSGPACK_NO_BOOST -DMSGPACK_DEFAULT_API_VERSION=3 \
   -I"$root" \
-  "$root"/shared/base/*.cpp "$root"/shared/model/*.cpp "$root"/shared/wire/*.cpp \
-  "$root"/tests/fuzz/wire_decode_fuzz.cpp \
-  -o "$work/wire_decode_fuzz"
+  "${sources[@]}" -o "$work/fuzz_target"
 
-FAIRWAY_FUZZ_SEED_DIR="$work/corpus" "$work/wire_decode_fuzz" -runs=0 "$work/corpus" \
+FAIRWAY_FUZZ_SEED_DIR="$work/corpus" "$work/fuzz_target" -runs=0 "$work/corpus" \
   >"$work/seed.log" 2>&1 || { tail -n 60 "$work/seed.log" >&2; exit 1; }
 
 # Crash reproducers outlive the temporary directory (build-*/ is ignored by git).
-artifacts="$root/build-fuzz"
+artifacts="$root/build-fuzz/$target"
 mkdir -p "$artifacts"
 # -rss_limit_mb and -malloc_limit_mb turn a forged length that makes us allocate into a
 # reported failure instead of a slow run.
 status=0
-"$work/wire_decode_fuzz" "$work/corpus" \
+"$work/fuzz_target" "$work/corpus" \
   -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 -malloc_limit_mb=512 \
   -artifact_prefix="$artifacts/" -print_final_stats=1 >"$work/log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
