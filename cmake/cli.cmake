@@ -12,7 +12,11 @@ add_executable(fairway coordinator/cli/main.cpp)
 # Users run this in loops: its start-up is most of its cost. A static libstdc++ saves the
 # dynamic loader ~0.4 ms a run (measured: C++ hello 1.76 ms, with -static-libstdc++ 1.37 ms,
 # /bin/true 1.25 ms). Safe: nothing it loads is C++ (libmunge and libsodium are C).
-target_link_options(fairway PRIVATE -static-libstdc++ -static-libgcc -Wl,--as-needed)
+# Fully static (glibc too) saves the loader's mapping and relocating of libc and libm:
+# measured 1.80 -> ~1.55 ms per `fairway submit` here. It makes no NSS call (a static
+# program must not load NSS modules): requests name no user, and host names resolve
+# through shared/net/host_resolver (hosts file, then DNS).
+target_link_options(fairway PRIVATE -static -static-libstdc++ -static-libgcc -Wl,--as-needed)
 # Likewise libmunge and libsodium, linked from their static archives (cmake/auth.cmake).
 target_link_libraries(fairway PRIVATE fairway_cli fairway_zmtp_client fairway_auth_for_cli fairway_warnings
   CLI11::CLI11)

@@ -1,7 +1,6 @@
 // fairway: the user's command line to the coordinator (DESIGN.md section 4). Parses the
 // subcommand, finds the coordinator, and hands over to the command functions.
 #include <ctime>
-#include <pwd.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -74,10 +73,11 @@ class LazyTransport {
   bool sign_ = false;
 };
 
-std::string current_user() {
-  const passwd* pw = ::getpwuid(::getuid());
-  return pw != nullptr ? pw->pw_name : std::to_string(::getuid());
-}
+// Requests name no user: the coordinator takes the caller from the kernel (ipc://) or a
+// MUNGE credential (tcp://), never from the message. So the CLI makes no user-database
+// lookup, which a statically linked program must not (NSS modules), and which costs an
+// LDAP round trip at some sites.
+std::string current_user() { return {}; }
 
 // Global options given before the subcommand: --coordinator and --config, in both forms.
 struct Globals {

@@ -1,6 +1,6 @@
 // `fairway submit`: reads the script, builds the request and sends it, retrying once with
 // the same client token when the coordinator does not answer. Reads files and the process
-// environment; not thread-safe (getpwuid).
+// environment; not thread-safe (the environment).
 #pragma once
 
 #include <chrono>
@@ -12,7 +12,7 @@
 
 namespace fairway::cli {
 
-// The user (getpwuid(getuid())), the current directory, the whole environment and a fresh
+// The current directory, the whole environment and a fresh
 // 128-bit client token read from /dev/urandom.
 Result<SubmitContext> current_submit_context();
 

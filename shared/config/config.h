@@ -169,7 +169,10 @@ struct PartitionConfig {
 };
 
 // A [[reservations]] entry: nodes taken from everyone during [start, start + duration).
-// Only maintenance reservations exist so far (no user or account reservations).
+// A maintenance (flags = ["maintenance"]) takes them from all jobs; a project reservation
+// (Titan, seed 000: `account`) keeps them for the jobs its account submits into it with
+// --reservation, charges that account cores x hours whether used or not, and is cancelled
+// when under `cancel_below_use` of its cores are in use for `cancel_after`.
 struct ReservationConfig {
   std::string name;
   Time start;
@@ -177,6 +180,11 @@ struct ReservationConfig {
   bool all_nodes = false;          // nodes = "ALL": every node, also those that register later
   std::vector<std::string> nodes;  // hostlist expanded; empty when all_nodes
   bool maintenance = false;        // flags = ["maintenance"]
+  std::string account;             // a project reservation's account (charged); else empty
+  std::vector<std::string> users;  // if set, only these users of the account may use it
+  double cancel_below_use = 0.0;   // fraction of its cores; 0: never cancelled for low use
+  Duration cancel_after = Duration::minutes(30);
+  bool project() const { return !account.empty(); }
   Time end() const { return start + duration; }
 };
 

@@ -1,5 +1,6 @@
-// [[reservations]] (maintenance windows) and the partition keys that let a killable
-// partition's jobs run into them (Titan, seed 000).
+// [[reservations]] (maintenance windows and project reservations) and the partition keys
+// that let a killable partition's jobs run into them (Titan, seed 000).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -64,6 +65,48 @@ Status read_start(const TomlReader& r, const toml::table& t, const std::string& 
   return r.wrong_type(where, "epoch seconds or a UTC time 'YYYY-MM-DDTHH:MM:SSZ'", *n);
 }
 
+// A project reservation's keys (Titan): who it is for and when it is given back.
+Status parse_project_reservation(const TomlReader& r, const toml::table& t, const std::string& path,
+                                 const Config& cfg, ReservationConfig& res) {
+  if (t.contains("account")) FAIRWAY_TRY(r.read_string(t, "account", path, res.account));
+  if (t.contains("users")) FAIRWAY_TRY(r.read_string_array(t, "users", path, res.users));
+  if (t.contains("cancel_below_use")) FAIRWAY_TRY(r.read_number(t, "cancel_below_use", path, false, res.cancel_below_use));
+  if (t.contains("cancel_after")) FAIRWAY_TRY(r.read_time(t, "cancel_after", path, true, res.cancel_after));
+  if (res.maintenance && res.project()) {
+    return r.fail(path + ".account", "set on maintenance reservation '" + res.name +
+                                         "': a reservation is either a maintenance or a project's");
+  }
+  if (!res.maintenance && !res.project()) {
+    return r.fail(path, "reservation '" + res.name + "' is neither a maintenance (flags = [\"maintenance\"]) nor "
+                        "a project's (account = \"...\")");
+  }
+  if (!res.project()) {
+    for (const char* key : {"users", "cancel_below_use", "cancel_after"}) {
+      if (t.contains(key)) return r.fail(key_path(path, key), "is for project reservations (set account)");
+    }
+    return ok_status();
+  }
+  if (!is_name(res.account)) {
+    return r.fail(path + ".account", "invalid account name '" + res.account + "' (letters, digits, '_' and '-' only)");
+  }
+  if (!cfg.accounts.empty() && std::none_of(cfg.accounts.begin(), cfg.accounts.end(),
+                                            [&](const AccountConfig& a) { return a.name == res.account; })) {
+    return r.fail(path + ".account", "unknown account '" + res.account + "' (not in [[accounts]])");
+  }
+  for (const std::string& u : res.users) {
+    if (u.empty()) return r.fail(path + ".users", "has an empty user name");
+  }
+  if (res.cancel_below_use < 0.0 || res.cancel_below_use > 1.0) {
+    return r.fail(path + ".cancel_below_use",
+                  "must be a fraction from 0 to 1 (0.5: cancel when under half its cores are used), got " +
+                      std::to_string(res.cancel_below_use));
+  }
+  if (res.cancel_after.is_infinite() || res.cancel_after <= Duration::seconds(0)) {
+    return r.fail(path + ".cancel_after", "must be a finite, positive duration");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Status parse_reservations(const TomlReader& r, const toml::table& root, Config& cfg,
@@ -73,8 +116,9 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
   for (std::size_t i = 0; i < arr->size(); ++i) {
     const toml::table& t = *(*arr)[i];
     const std::string path = indexed("reservations", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "start", "duration", "nodes", "flags"}));
-    for (const char* key : {"name", "start", "duration", "nodes", "flags"}) {
+    FAIRWAY_TRY(r.check_keys(t, path, {"name", "start", "duration", "nodes", "flags", "account", "users",
+                                        "cancel_below_use", "cancel_after"}));
+    for (const char* key : {"name", "start", "duration", "nodes"}) {
       FAIRWAY_TRY(r.require(t, key, path));
     }
     ReservationConfig res;
@@ -101,16 +145,14 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
       res.nodes = std::move(*hosts);
     }
     std::vector<std::string> flags;
-    FAIRWAY_TRY(r.read_string_array(t, "flags", path, flags));
+    if (t.contains("flags")) FAIRWAY_TRY(r.read_string_array(t, "flags", path, flags));
     for (const std::string& f : flags) {
       if (f != "maintenance") {
         return r.fail(path + ".flags", "unsupported flag '" + f + "' (only \"maintenance\" is supported)");
       }
       res.maintenance = true;
     }
-    if (!res.maintenance) {
-      return r.fail(path + ".flags", "empty; only maintenance reservations exist: flags = [\"maintenance\"]");
-    }
+    FAIRWAY_TRY(parse_project_reservation(r, t, path, cfg, res));
     cfg.reservations.push_back(std::move(res));
   }
   return ok_status();

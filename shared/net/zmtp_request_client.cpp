@@ -1,9 +1,9 @@
 #include "shared/net/zmtp_request_client.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -11,11 +11,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <array>
 #include <string_view>
 #include <utility>
 
 #include "shared/base/duration_format.h"
+#include "shared/net/host_resolver.h"
 #include "shared/net/zmtp_frames.h"
 #include "shared/wire/codec.h"
 
@@ -29,7 +29,6 @@ constexpr const char* kWhereToPoint =
 using Clock = std::chrono::steady_clock;
 
 using zmtp::kCommand;
-using zmtp::kLong;
 using zmtp::kMore;
 // Replies are small; a peer announcing more than this is not our coordinator.
 constexpr std::uint64_t kMaxFrame = 256ull << 20;
@@ -72,12 +71,18 @@ IoResult send_all(int fd, const char* data, std::size_t size, Clock::time_point 
   return IoResult::kOk;
 }
 
-IoResult recv_all(int fd, char* out, std::size_t size, Clock::time_point deadline) {
-  std::size_t got = 0;
-  while (got < size) {
-    const ssize_t n = ::recv(fd, out + got, size - got, 0);
+// Reads more of what the peer sent into `in`, in large chunks (a reply costs one or two
+// recv calls, not one per field), until at least `want` unparsed bytes are there.
+IoResult fill(int fd, std::string& in, std::size_t& at, std::size_t want, Clock::time_point deadline) {
+  if (at > 0 && at == in.size()) {
+    in.clear();
+    at = 0;
+  }
+  while (in.size() - at < want) {
+    char buf[65536];
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
     if (n > 0) {
-      got += static_cast<std::size_t>(n);
+      in.append(buf, static_cast<std::size_t>(n));
       continue;
     }
     if (n == 0) return IoResult::kClosed;
@@ -98,42 +103,37 @@ struct Frame {
   std::string body;
 };
 
-IoResult recv_frame(int fd, Frame& f, Clock::time_point deadline, std::string& why) {
-  char head[2];
-  if (auto r = recv_all(fd, head, 1, deadline); r != IoResult::kOk) return r;
-  f.flags = static_cast<std::uint8_t>(head[0]);
-  if ((f.flags & ~(kMore | kLong | kCommand)) != 0) {
-    why = "bad ZMTP frame flags " + std::to_string(f.flags);
-    return IoResult::kError;
+IoResult recv_frame(int fd, std::string& in, std::size_t& at, Frame& f, Clock::time_point deadline,
+                    std::string& why) {
+  for (;;) {
+    const zmtp::ParsedFrame p = zmtp::parse_frame(std::string_view(in).substr(at), kMaxFrame);
+    if (p.kind == zmtp::ParsedFrame::Kind::kBad) {
+      why = p.why;
+      return IoResult::kError;
+    }
+    if (p.kind == zmtp::ParsedFrame::Kind::kFrame) {
+      f.flags = p.flags;
+      f.body.assign(p.body);
+      at += p.consumed;
+      return IoResult::kOk;
+    }
+    if (auto r = fill(fd, in, at, in.size() - at + 1, deadline); r != IoResult::kOk) return r;
   }
-  std::uint64_t size = 0;
-  if ((f.flags & kLong) != 0) {
-    unsigned char b[8];
-    if (auto r = recv_all(fd, reinterpret_cast<char*>(b), 8, deadline); r != IoResult::kOk) return r;
-    for (unsigned char c : b) size = (size << 8) | c;
-  } else {
-    unsigned char b = 0;
-    if (auto r = recv_all(fd, reinterpret_cast<char*>(&b), 1, deadline); r != IoResult::kOk) return r;
-    size = b;
-  }
-  if (size > kMaxFrame) {
-    why = "a ZMTP frame of " + std::to_string(size) + " bytes";
-    return IoResult::kError;
-  }
-  f.body.resize(static_cast<std::size_t>(size));
-  return size == 0 ? IoResult::kOk : recv_all(fd, f.body.data(), f.body.size(), deadline);
 }
 
 }  // namespace
 
 ZmtpRequestClient::ZmtpRequestClient(ZmtpRequestClient&& o) noexcept
-    : endpoint_(std::move(o.endpoint_)), fd_(std::exchange(o.fd_, -1)) {}
+    : endpoint_(std::move(o.endpoint_)), fd_(std::exchange(o.fd_, -1)), in_(std::move(o.in_)),
+      in_at_(std::exchange(o.in_at_, 0)) {}
 
 ZmtpRequestClient& ZmtpRequestClient::operator=(ZmtpRequestClient&& o) noexcept {
   if (this != &o) {
     close_socket();
     endpoint_ = std::move(o.endpoint_);
     fd_ = std::exchange(o.fd_, -1);
+    in_ = std::move(o.in_);
+    in_at_ = std::exchange(o.in_at_, 0);
   }
   return *this;
 }
@@ -143,6 +143,8 @@ ZmtpRequestClient::~ZmtpRequestClient() { close_socket(); }
 void ZmtpRequestClient::close_socket() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  in_.clear();
+  in_at_ = 0;
 }
 
 Result<ZmtpRequestClient> ZmtpRequestClient::connect(const std::string& endpoint) {
@@ -163,7 +165,7 @@ Result<ZmtpRequestClient> ZmtpRequestClient::connect(const std::string& endpoint
   return ZmtpRequestClient(endpoint);
 }
 
-Status ZmtpRequestClient::open(Clock::time_point deadline) {
+Status ZmtpRequestClient::open(Clock::time_point deadline, std::string_view first_frame, bool* hung_up) {
   const auto fail = [&](const std::string& why) {
     close_socket();
     return make_error(ErrorCode::kIo, "cannot reach the coordinator at " + endpoint_ + ": " + why);
@@ -194,20 +196,20 @@ Status ZmtpRequestClient::open(Clock::time_point deadline) {
   } else {
     const std::string rest = endpoint_.substr(6);
     const auto colon = rest.rfind(':');
-    std::string host = rest.substr(0, colon);
-    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-    const std::string port = rest.substr(colon + 1);
-    addrinfo hints{};
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* found = nullptr;
-    if (const int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-      return fail(std::string("cannot resolve: ") + ::gai_strerror(rc));
+    const std::string host = rest.substr(0, colon);
+    const std::string port_text = rest.substr(colon + 1);
+    std::uint16_t port = 0;
+    const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+    if (ec != std::errc() || end != port_text.data() + port_text.size() || port == 0) {
+      return fail("the port \"" + port_text + "\" is not a number from 1 to 65535");
     }
+    auto found = resolve_host(host, port);
+    if (!found) return fail(found.error().message);
     int err = ECONNREFUSED;
-    for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
-      fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+    for (const ResolvedAddress& a : *found) {
+      fd = ::socket(a.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
       if (fd < 0) continue;
-      if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
+      if (::connect(fd, reinterpret_cast<const sockaddr*>(&a.address), a.length) == 0) break;
       err = errno;
       if (err == EINPROGRESS && wait_for(fd, POLLOUT, deadline) == 1) {
         int so_error = 0;
@@ -221,7 +223,6 @@ Status ZmtpRequestClient::open(Clock::time_point deadline) {
       ::close(fd);
       fd = -1;
     }
-    ::freeaddrinfo(found);
     if (fd < 0 && err == ECONNREFUSED) {
       return fail("connection refused: is fairway-coordinator running and listening there? " +
                   std::string(kWhereToPoint));
@@ -234,18 +235,21 @@ Status ZmtpRequestClient::open(Clock::time_point deadline) {
   fd_ = fd;
 
   // Greeting: signature, version 3.1, the NULL mechanism, as a client; then READY.
-  const std::string out = zmtp::greeting() + zmtp::ready_frame("DEALER");
+  std::string out = zmtp::greeting() + zmtp::ready_frame("DEALER");
+  out += first_frame;
   if (send_all(fd_, out.data(), out.size(), deadline) != IoResult::kOk) return fail("the connection broke during the handshake");
-  std::array<char, 64> theirs{};
-  if (auto r = recv_all(fd_, theirs.data(), theirs.size(), deadline); r != IoResult::kOk) {
+  if (auto r = fill(fd_, in_, in_at_, zmtp::kGreetingSize, deadline); r != IoResult::kOk) {
+    if (hung_up != nullptr) *hung_up = r == IoResult::kClosed;
     return fail(r == IoResult::kTimeout ? "no ZMTP greeting in time" : "the connection closed during the handshake");
   }
-  if (std::string why = zmtp::check_greeting(std::string_view(theirs.data(), theirs.size())); !why.empty()) {
+  if (std::string why = zmtp::check_greeting(std::string_view(in_).substr(in_at_, zmtp::kGreetingSize)); !why.empty()) {
     return fail("the peer does not speak ZMTP 3 with the NULL mechanism: " + why);
   }
+  in_at_ += zmtp::kGreetingSize;
   Frame f;
   std::string why;
-  if (auto r = recv_frame(fd_, f, deadline, why); r != IoResult::kOk) {
+  if (auto r = recv_frame(fd_, in_, in_at_, f, deadline, why); r != IoResult::kOk) {
+    if (hung_up != nullptr) *hung_up = r == IoResult::kClosed;
     return fail(why.empty() ? "no READY from the peer" : why);
   }
   if ((f.flags & kCommand) == 0) return fail("the peer sent data before READY");
@@ -265,18 +269,35 @@ Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request, std:
     return make_error(ErrorCode::kIo, "the connection to the coordinator at " + endpoint_ + " " +
                                           (why.empty() ? std::string("closed before its reply") : why));
   };
-  if (fd_ < 0) {
-    if (auto st = open(deadline); !st) return std::unexpected(st.error());
-  }
   const std::string body = wire::encode(request);
   const std::string out = zmtp::frame_header(0, body.size()) + body;
-  if (auto r = send_all(fd_, out.data(), out.size(), deadline); r != IoResult::kOk) return lost(r);
+  if (fd_ < 0) {
+    // On ipc:// the request rides with the handshake: the coordinator's own router there
+    // reads greeting, READY and request from one write, so a one-shot CLI command costs
+    // one round trip and one wake-up of the coordinator's loop instead of two. libzmq's
+    // ROUTER (tcp://, or an older coordinator) hangs up on a request sent that early,
+    // during the handshake and so before reading it: then the handshake is done again
+    // the usual way.
+    bool with_request = endpoint_.starts_with("ipc://");
+    bool hung_up = false;
+    Status opened = open(deadline, with_request ? std::string_view(out) : std::string_view(), &hung_up);
+    if (!opened && with_request && hung_up) {
+      with_request = false;
+      opened = open(deadline, {});
+    }
+    if (!opened) return std::unexpected(opened.error());
+    if (!with_request) {
+      if (auto r = send_all(fd_, out.data(), out.size(), deadline); r != IoResult::kOk) return lost(r);
+    }
+  } else if (auto r = send_all(fd_, out.data(), out.size(), deadline); r != IoResult::kOk) {
+    return lost(r);
+  }
   std::string reply;
   std::size_t parts = 0;
   for (;;) {
     Frame f;
     std::string why;
-    if (auto r = recv_frame(fd_, f, deadline, why); r != IoResult::kOk) return lost(r, why);
+    if (auto r = recv_frame(fd_, in_, in_at_, f, deadline, why); r != IoResult::kOk) return lost(r, why);
     if ((f.flags & kCommand) != 0) {
       // PING (ZMTP 3.1 heartbeats) and the like: not an answer.
       if (zmtp::command_name(f.body) == "ERROR") return lost(IoResult::kError, "was refused by the peer");

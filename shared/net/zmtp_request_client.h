@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 
 #include "shared/base/result.h"
 #include "shared/wire/messages.h"
@@ -32,11 +33,16 @@ class ZmtpRequestClient {
 
  private:
   explicit ZmtpRequestClient(std::string endpoint) : endpoint_(std::move(endpoint)) {}
-  Status open(std::chrono::steady_clock::time_point deadline);
+  // Connects and handshakes; `first_frame` (a whole frame, or empty) goes out in the same
+  // write as the greeting. `hung_up`: set when the peer closed during the handshake.
+  Status open(std::chrono::steady_clock::time_point deadline, std::string_view first_frame,
+              bool* hung_up = nullptr);
   void close_socket();
 
   std::string endpoint_;
   int fd_ = -1;
+  std::string in_;         // received, not yet parsed from in_at_
+  std::size_t in_at_ = 0;
 };
 
 }  // namespace fairway::net

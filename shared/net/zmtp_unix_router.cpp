@@ -164,6 +164,9 @@ struct ZmtpUnixRouter::State {
       // way, so there is nothing to wait for.
       c.out = zmtp::greeting() + zmtp::ready_frame("ROUTER");
       flush(key, c);
+      // A one-shot client sends its greeting and request right after connecting: read them
+      // now rather than on the loop's next turn.
+      if (!c.closing && pending.size() < kMaxPending) read_from(key, c);
       if (c.closing) close_connection(key);
     }
   }

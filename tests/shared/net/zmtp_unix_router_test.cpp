@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "shared/net/zmtp_frames.h"
 #include "shared/net/zmtp_request_client.h"
@@ -138,10 +139,12 @@ TEST_F(ZmtpUnixRouterTest, LibzmqDealerRequestsAndRepliesWithKernelCredentials) 
 
 TEST_F(ZmtpUnixRouterTest, TheCliClientCallsItManyTimesOnOneConnection) {
   auto router = bind();
-  std::thread server([&router] {
+  std::vector<std::string> peers;
+  std::thread server([&router, &peers] {
     for (int i = 0; i < 3; ++i) {
       auto in = next(router);
       if (!in) return;
+      peers.push_back(in->peer);
       auto request = wire::decode(in->frame);
       wire::JobQueryReply reply;
       if (request && std::holds_alternative<wire::JobQuery>(*request)) {
@@ -166,6 +169,8 @@ TEST_F(ZmtpUnixRouterTest, TheCliClientCallsItManyTimesOnOneConnection) {
   }
   server.join();
   EXPECT_EQ(router.connections(), 1u);
+  // The first request came with the handshake, on the first connection: no second try.
+  EXPECT_EQ(peers, (std::vector<std::string>{"local:1", "local:1", "local:1"}));
 }
 
 TEST_F(ZmtpUnixRouterTest, MultipartMessagesAreDroppedAndTheConnectionGoesOn) {
