@@ -166,6 +166,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   spec.tasks = TaskLayout{options.ntasks.value_or(0), options.cpus_per_task.value_or(0),
                           options.ntasks_per_node.value_or(0)};
   spec.comment = options.comment.value_or("");
+  spec.reservation = options.reservation.value_or("");
   if (options.dependency) {
     spec.dependencies = options.dependency->clauses;
     spec.dependency_any = options.dependency->any;

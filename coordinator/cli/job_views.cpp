@@ -112,6 +112,7 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   line("StdErr", or_none(j.stderr_path));
   line("Requeues", std::to_string(j.requeue_count));
   if (!j.state_reason.empty()) line("StateReason", j.state_reason);
+  if (!j.reservation.empty()) line("Reservation", j.reservation);
   if (j.peak_memory_bytes) line("PeakMemory", std::to_string((*j.peak_memory_bytes + (1 << 20) - 1) >> 20) + " MiB");
   if (j.cpu_time_ms) line("CPUTime", format_walltime(Duration::seconds(*j.cpu_time_ms / 1000)));
   return out;

@@ -18,6 +18,7 @@
 #include "coordinator/cli/option_values.h"
 #include "coordinator/cli/priority_command.h"
 #include "coordinator/cli/report_commands.h"
+#include "coordinator/cli/reservation_views.h"
 #include "coordinator/cli/update_command.h"
 #include "coordinator/cli/usage_report.h"
 #include "coordinator/cli/coordinator_endpoint.h"
@@ -178,7 +179,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   prio_cmd->add_flag("-n,--raw", prio.raw, "each term before its weight (minutes, factors, counts)");
   prio_cmd->add_flag("--json", prio.json, "JSON output");
 
-  auto* show = app.add_subcommand("show", "show one job or node in detail")->fallthrough();
+  auto* show = app.add_subcommand("show", "show one job, node, partition or reservation in detail")->fallthrough();
   show->require_subcommand(1);
   std::string show_id;
   bool show_json = false;
@@ -194,6 +195,11 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   auto* show_partition = show->add_subcommand("partition", "a partition's limits, nodes and use")->fallthrough();
   show_partition->add_option("names", partition_names, "partition names (default: all)");
   show_partition->add_flag("--json", show_json, "JSON output");
+  std::vector<std::string> reservation_names;
+  auto* show_reservation =
+      show->add_subcommand("reservation", "a reservation's window, nodes, state and use")->fallthrough();
+  show_reservation->add_option("names", reservation_names, "reservation names (default: all)");
+  show_reservation->add_flag("--json", show_json, "JSON output");
 
   bool diag_json = false;
   auto* diag = app.add_subcommand("diag", "the coordinator's statistics: passes, jobs, nodes, messages (sdiag)")
@@ -286,6 +292,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
+  if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);
   if (diag->parsed()) return run_diag(diag_json, call, io);
   if (update->parsed()) {
     return run_update(update_words, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), update_json,

@@ -17,7 +17,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kWait, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -64,6 +64,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kMem, '\0', "mem", Value::kRequired, false},
     {Opt::kMemPerCpu, '\0', "mem-per-cpu", Value::kRequired, false},
     {Opt::kComment, '\0', "comment", Value::kRequired, false},
+    {Opt::kReservation, '\0', "reservation", Value::kRequired, false},
     {Opt::kWait, 'W', "wait", Value::kNone, false},
     {Opt::kOpenMode, '\0', "open-mode", Value::kRequired, false},
     {Opt::kExport, '\0', "export", Value::kRequired, false},
@@ -101,7 +102,6 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kSilent, '\0', "spread-job", Value::kNone, false},
     {Opt::kSilent, '\0', "use-min-nodes", Value::kNone, false},
     {Opt::kRefused, 'a', "array", Value::kRequired, false, kNoArrays},
-    {Opt::kRefused, '\0', "reservation", Value::kRequired, false, "named reservations are not supported yet"},
     {Opt::kRefused, 'L', "licenses", Value::kRequired, false, "licenses are not scheduled yet"},
     {Opt::kRefused, 'M', "clusters", Value::kRequired, false, "Fairway schedules one cluster per coordinator"},
     {Opt::kRefused, '\0', "uid", Value::kRequired, false, "jobs run as the user who submits them"},
@@ -257,6 +257,10 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
+    case Opt::kReservation:
+      if (value.empty()) return invalid_argument("--reservation needs a reservation name");
+      o.reservation = std::string(value);
+      return ok_status();
     case Opt::kWait: o.wait = true; return ok_status();
     case Opt::kMailType: {
       auto events = parse_mail_types(value, o.warnings);
@@ -405,6 +409,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(requeue, over.requeue);
   take(hold, over.hold);
   take(comment, over.comment);
+  take(reservation, over.reservation);
   take(open_append, over.open_append);
   take(export_spec, over.export_spec);
   take(dependency, over.dependency);
@@ -501,6 +506,7 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
   -o, --output=PATH         -e, --error=PATH          -D, --chdir=DIR
       --requeue | --no-requeue                        -H, --hold
       --comment=TEXT        --open-mode=append|truncate
+      --reservation=NAME    run in that project reservation (its nodes, its window)
       --export=ALL|NONE|[ALL,]VAR[=VALUE],...        -b, --begin=TIME
   -d, --dependency=after|afterany|afterok|afternotok:ID[:ID...][,|?...] or singleton
       --kill-on-invalid-dep=yes|no                    --nice[=N]

@@ -32,6 +32,7 @@ struct SubmitOptions {
   std::optional<bool> requeue;
   std::optional<bool> hold;
   std::optional<std::string> comment;
+  std::optional<std::string> reservation;
   std::optional<bool> open_append;
   std::optional<std::string> export_spec;   // --export, applied to the environment later
   std::optional<DependencyOption> dependency;

@@ -1,5 +1,5 @@
-// BackfillEngine's handling of maintenance reservations and killable partitions (Titan,
-// seed 000), kept apart from the engine's main algorithm.
+// BackfillEngine's handling of reservations (maintenance and project windows) and killable
+// partitions (Titan, seed 000), kept apart from the engine's main algorithm.
 #include "coordinator/core/backfill_engine.h"
 
 #include "coordinator/core/placement.h"
@@ -35,10 +35,16 @@ bool BackfillEngine::killable(PartitionIndex p) const {
 }
 
 // A running killable job gives its resources back when the next maintenance on its nodes
-// kills it, not at its time limit.
+// kills it, not at its time limit. A job in an active project reservation gives them back
+// to everyone else only when the reservation ends: until then they are the project's.
 Time BackfillEngine::release_time(const JobRecord& j, Time now) const {
   const Time end = j.estimated_end(now);
-  if (maintenance_ == nullptr || !killable(j.partition)) return end;
+  if (maintenance_ == nullptr) return end;
+  if (!j.spec.reservation.empty()) {
+    const MaintenanceWindow* w = maintenance_->find(j.spec.reservation);
+    if (w != nullptr && w->start <= now && now < w->end) return max(end, w->end);
+  }
+  if (!killable(j.partition)) return end;
   const Time kill = maintenance_->next_on_allocation(cluster_, j.allocation, now);
   return kill > now ? min(end, kill) : end;
 }
@@ -60,7 +66,11 @@ void BackfillEngine::add_maintenance_to_profiles(Time now) {
         if (now < blocked_from) continue;
         from = now;
       }
-      const ResourceAmount amount = maintenance_amounts_[wi][i];
+      // An active project reservation withholds what is free on its nodes; what its own
+      // jobs hold comes back when it ends (release_time).
+      const bool active_project = !w.account.empty() && w.start <= now;
+      const ResourceAmount amount =
+          active_project ? maintenance_->free_in_partition(w, cluster_, p) : maintenance_amounts_[wi][i];
       if (amount.cores != 0 || amount.gpus != 0) profiles_[i].reserve(from, w.end - from, amount);
     }
   }
@@ -71,8 +81,10 @@ void BackfillEngine::add_maintenance_to_nodes(Time now) {
   for (const MaintenanceWindow& w : maintenance_->windows()) {
     if (w.end <= now) continue;
     const Time from = max(w.start, now);
+    const bool active_project = !w.account.empty() && w.start <= now;
     for (NodeIndex n : maintenance_->nodes(w, cluster_)) {
-      node_availability_.reserve(n, from, w.end - from, cluster_.node(n).capacity());
+      const ResourceAmount amount = active_project ? cluster_.node(n).free() : cluster_.node(n).capacity();
+      node_availability_.reserve(n, from, w.end - from, amount);
     }
   }
 }

@@ -6,11 +6,33 @@ namespace fairway {
 
 MaintenanceSchedule::MaintenanceSchedule(const Config& config) {
   for (const ReservationConfig& r : config.reservations) {
-    if (!r.maintenance) continue;
-    windows_.push_back({r.name, r.start, r.end(), r.all_nodes, {r.nodes.begin(), r.nodes.end()}});
+    if (!r.maintenance && !r.project()) continue;
+    windows_.push_back({r.name, r.start, r.end(), r.account, r.all_nodes, {r.nodes.begin(), r.nodes.end()}});
   }
   std::sort(windows_.begin(), windows_.end(),
             [](const MaintenanceWindow& a, const MaintenanceWindow& b) { return a.start < b.start; });
+}
+
+const MaintenanceWindow* MaintenanceSchedule::find(const std::string& name) const {
+  for (const MaintenanceWindow& w : windows_) {
+    if (w.name == name) return &w;
+  }
+  return nullptr;
+}
+
+void MaintenanceSchedule::cancel(const std::string& name, Time at) {
+  for (MaintenanceWindow& w : windows_) {
+    if (w.name == name) w.end = min(w.end, max(at, w.start));
+  }
+}
+
+ResourceAmount MaintenanceSchedule::free_in_partition(const MaintenanceWindow& w, const ClusterState& cluster,
+                                                      PartitionIndex p) const {
+  ResourceAmount total;
+  for (NodeIndex n : cluster.partition(p).nodes) {
+    if (covers(w, cluster, n)) total = total + cluster.node(n).free();
+  }
+  return total;
 }
 
 bool MaintenanceSchedule::covers(const MaintenanceWindow& w, const ClusterState& cluster,
@@ -54,9 +76,9 @@ bool MaintenanceSchedule::overlaps_allocation(const ClusterState& cluster, const
 }
 
 Time MaintenanceSchedule::next_on_allocation(const ClusterState& cluster, const Allocation& alloc,
-                                             Time from) const {
+                                             Time from, const std::string& own) const {
   for (const MaintenanceWindow& w : windows_) {
-    if (w.end <= from) continue;
+    if (w.end <= from || (!own.empty() && w.name == own)) continue;
     for (const NodeAllocation& a : alloc.nodes) {
       if (covers(w, cluster, a.node)) return max(w.start, from);
     }
@@ -72,7 +94,7 @@ std::vector<JobId> MaintenanceSchedule::due_for_preemption(const ClusterState& c
   if (windows_.empty()) return out;
   for (const JobRecord* j : running) {
     if (!config.partitions[j->partition.value()].killable) continue;
-    if (next_on_allocation(cluster, j->allocation, now) == now) out.push_back(j->spec.id);
+    if (next_on_allocation(cluster, j->allocation, now, j->spec.reservation) == now) out.push_back(j->spec.id);
   }
   return out;
 }

@@ -50,9 +50,16 @@ constexpr auto kReasons = std::to_array<ReasonInfo>({
      "its --dependency can never be met (a job it needs ended the wrong way); cancel it, "
      "or submit with --kill-on-invalid-dep=yes to have such jobs cancelled"},
     {PendingReason::kBeginTime, "BeginTime", "its --begin time has not come yet"},
+    {PendingReason::kReservation, "Reservation",
+     "waits for its --reservation: it has not begun, or too little of it is left for the "
+     "job's time limit"},
+    {PendingReason::kReservationDeleted, "ReservationDeleted",
+     "its --reservation ended or was cancelled, so it cannot start; cancel it, or submit "
+     "again without --reservation"},
     {PendingReason::kMaintenance, "ReqNodeNotAvail_Maintenance",
-     "its nodes are reserved for maintenance before it could finish (or, in a killable "
-     "partition, the maintenance is under way or within killable_cutoff)"},
+     "its nodes are reserved (a maintenance, or a project reservation it is not in) before it "
+     "could finish (or, in a killable partition, the reservation is under way or within "
+     "killable_cutoff)"},
 });
 
 }  // namespace

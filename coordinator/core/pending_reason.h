@@ -33,6 +33,8 @@ enum class PendingReason : std::uint32_t {
   kDependency = 1u << 17,          // its --dependency does not hold yet
   kDependencyNeverSatisfied = 1u << 18,  // ... and never will (kept, as Slurm keeps it)
   kBeginTime = 1u << 19,           // its --begin time has not come
+  kReservation = 1u << 20,         // its --reservation has not begun, or too little is left
+  kReservationDeleted = 1u << 21,  // its --reservation ended or was cancelled
   // A maintenance reservation on its nodes starts before it could finish (killable: is
   // under way or within the partition's killable_cutoff). A high bit, clear of the
   // reasons other work adds next.

@@ -31,6 +31,18 @@ Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeS
 Status Scheduler::init(NodeSource source) {
   node_source_ = source;
   maintenance_ = MaintenanceSchedule(config_);
+  for (const ReservationConfig& r : config_.reservations) {
+    if (!r.project()) continue;
+    ProjectReservationState st;
+    st.name = r.name;
+    st.account = r.account;
+    st.users = r.users;
+    st.cancel_below_use = r.cancel_below_use;
+    st.cancel_after = r.cancel_after;
+    st.start = r.start;
+    st.end = r.end();
+    project_reservations_.push_back(std::move(st));
+  }
   if (config_.nodes.empty() && source == NodeSource::kConfig) {
     return invalid_argument("config declares no nodes");
   }
@@ -146,6 +158,9 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
                             " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
   }
   const PartitionIndex pidx = *cluster_.find_partition(pc->name);
+  if (!spec.reservation.empty()) {
+    if (auto st = check_reservation(spec, pidx, now, restoring); !st) return std::unexpected(st.error().with_context(job));
+  }
   // Above one node's cores, or always with allocation_unit = "node", whole nodes: the
   // request becomes N nodes of that size, so the job is placed and billed as whole nodes.
   const std::int32_t node_cores = cluster_.partition(pidx).largest_node_cores;
@@ -270,6 +285,11 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
     }
   }
   j.billing_rate = billing_rate(alloc.total_cores(), gpu_types);
+  // A project reservation's job is paid for by the reservation's own charge while it lasts.
+  if (!j.spec.reservation.empty()) {
+    const ProjectReservationState* r = find_project_reservation(j.spec.reservation);
+    if (r != nullptr && !r->cancelled_at && now < r->end && now >= r->start) j.billing_rate = 0.0;
+  }
   if (restored_usage_) {
     restored_usage_->push_back({now, j.association, j.billing_rate});
   } else {
@@ -287,34 +307,6 @@ double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string
     if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
   }
   return rate;
-}
-
-void Scheduler::begin_restore() { restored_usage_.emplace(); }
-
-void Scheduler::restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
-                                       const std::vector<std::string>& gpu_types, Time start, Time end) {
-  if (!restored_usage_) {
-    assert(false && "restore_finished_usage outside begin_restore/end_restore");
-    return;
-  }
-  if (end <= start) return;
-  const double rate = billing_rate(cores, gpu_types);
-  if (rate == 0) return;
-  const AssociationIndex a = ledger_.association(account, user);
-  restored_usage_->push_back({start, a, rate});
-  restored_usage_->push_back({end, a, -rate});
-}
-
-void Scheduler::end_restore() {
-  if (!restored_usage_) return;
-  std::vector<UsageChange> changes = std::move(*restored_usage_);
-  restored_usage_.reset();
-  // Starts before ends at the same instant: the order only matters to rounding.
-  std::stable_sort(changes.begin(), changes.end(), [](const UsageChange& x, const UsageChange& y) {
-    if (x.at != y.at) return x.at < y.at;
-    return x.rate > y.rate;
-  });
-  for (const UsageChange& c : changes) ledger_.start_usage(c.association, c.rate, c.at);
 }
 
 Status Scheduler::finish(JobId id, JobState final_state, Time now) {
@@ -401,6 +393,7 @@ void Scheduler::forget(JobId id) {
 
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
+  advance_reservations(now, result);
   preempt_for_maintenance(now, result);
   result.considered = waiting_.size();
   std::vector<JobRecord*> ordered;
@@ -499,28 +492,35 @@ PassResult Scheduler::schedule(Time now) {
       return maxps_.enabled() ? maxps_.check(j) : std::nullopt;
     };
   }
-  std::size_t lowest_waiting = 0;  // into eligible
+  // Jobs of a project reservation run only on its nodes, which nobody else plans on: they
+  // go first, and the engine plans the rest around the reservation.
+  std::vector<JobRecord*> members, others;
+  for (JobRecord* j : eligible) (j->spec.reservation.empty() ? others : members).push_back(j);
+  if (!members.empty()) start_reservation_jobs(members, now, result);
+  std::size_t lowest_waiting = 0;  // into others
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
   engine.set_maintenance(maintenance_, config_.partitions);
   result.reservations = engine.run(
-      eligible, running_, now,
+      others, running_, now,
       [&](JobRecord& j, Allocation alloc) {
         // The best-ranked job still pending, skipping those started (this one too) and any
         // held or blocked: a start ahead of a pending job is a backfill start.
-        while (lowest_waiting < eligible.size() &&
-               (eligible[lowest_waiting] == &j || eligible[lowest_waiting]->state != JobState::kPending)) {
+        while (lowest_waiting < others.size() &&
+               (others[lowest_waiting] == &j || others[lowest_waiting]->state != JobState::kPending)) {
           ++lowest_waiting;
         }
-        const bool backfilled = lowest_waiting < eligible.size() && eligible[lowest_waiting]->pass_rank < j.pass_rank;
+        const bool backfilled = lowest_waiting < others.size() && others[lowest_waiting]->pass_rank < j.pass_rank;
         result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at, backfilled});
         if (maxps_.enabled()) maxps_.on_start(j);
         if (running_caps_.enabled()) running_caps_.on_start(j);
         start_job(j, std::move(alloc), now);
       },
       gate);
-  preempt_for_owners(eligible, now, result);
+  preempt_for_owners(others, now, result);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
+  // Reservations begin, end and run out of patience with no job event: pass again then.
+  if (auto at = next_reservation_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
   return result;
 }
 

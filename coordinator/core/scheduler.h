@@ -58,6 +58,35 @@ struct PreemptionOrder {
   bool requeue = true;  // false: it ends as preempted
 };
 
+// A project reservation given back before its end: under its use threshold too long.
+struct ReservationCancellation {
+  std::string name;
+  std::string reason;
+  Time at;
+};
+
+// A project reservation as the core tracks it (Titan, seed 000): charged from its start to
+// its end or cancellation, watched for low use.
+struct ProjectReservationState {
+  std::string name;
+  std::string account;
+  std::vector<std::string> users;  // empty: every user of the account
+  double cancel_below_use = 0.0;
+  Duration cancel_after;
+  Time start, end;                 // end: the configured one
+  std::optional<Time> cancelled_at;
+  std::string cancel_reason;
+  // Charged to (account, "reservation:NAME"), an association of no shares, so the
+  // account's usage carries it without moving its users' shares.
+  std::optional<AssociationIndex> association;
+  double rate = 0.0;  // billing units per second while charged
+  bool charging = false;
+  std::optional<Time> below_since;  // use under the threshold since then
+  std::int64_t cores = 0;           // of its nodes the cluster knows
+  std::int64_t cores_in_use = 0;    // by its jobs, at the last pass
+  Time effective_end() const { return cancelled_at ? min(*cancelled_at, end) : end; }
+};
+
 struct PassResult {
   std::vector<JobStart> started;
   // Killable jobs requeued because a maintenance reservation on their nodes began. They
@@ -68,6 +97,8 @@ struct PassResult {
   // Jobs the pass cancelled: their --dependency can never be met and they asked for
   // --kill-on-invalid-dep. Terminal on return; the driver records why.
   std::vector<JobCancellation> cancelled;
+  // Project reservations this pass gave back (their pending jobs stay, ReservationDeleted).
+  std::vector<ReservationCancellation> reservations_cancelled;
   std::size_t considered = 0;    // waiting jobs looked at (held ones included)
   std::size_t reservations = 0;  // jobs given a reservation
   // A limit that holds a job opens then with no start, end or arrival (MAXPS: what running
@@ -134,9 +165,14 @@ class Scheduler {
   // they ran on may be gone). end_restore charges it all in time order, so decayed,
   // windowed and allocation-period usage come back as they were before the restart.
   void begin_restore();
+  // A run in a project reservation (`reservation`) is charged only past the reservation's
+  // end or cancellation: the reservation paid for it until then.
   void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
-                              const std::vector<std::string>& gpu_types, Time start, Time end);
-  void end_restore();
+                              const std::vector<std::string>& gpu_types, Time start, Time end,
+                              const std::string& reservation = {});
+  // With `now`, project reservations that began before it are charged again from their
+  // start (restore_reservation_cancelled first, so a cancelled one stops where it did).
+  void end_restore(std::optional<Time> now = std::nullopt);
   // A job that ended before the restart, for the dependencies of jobs that name it.
   void restore_outcome(JobId id, JobState final_state);
 
@@ -152,6 +188,9 @@ class Scheduler {
   std::span<JobRecord* const> running() const { return running_; }
   const ClusterState& cluster() const { return cluster_; }
   const FairShareLedger& fair_share() const { return ledger_; }
+  std::span<const ProjectReservationState> project_reservations() const { return project_reservations_; }
+  // After a restart: a project reservation the coordinator had cancelled stays cancelled.
+  void restore_reservation_cancelled(const std::string& name, Time at);
   const Config& config() const { return config_; }
 
  private:
@@ -176,7 +215,15 @@ class Scheduler {
   NodeSource node_source_ = NodeSource::kConfig;
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   AllocationOveruse overuse_;
-  MaintenanceSchedule maintenance_;  // config.reservations, fixed for the scheduler's life
+  MaintenanceSchedule maintenance_;  // config.reservations; project ones end early when cancelled
+  std::vector<ProjectReservationState> project_reservations_;
+  // Project reservations (scheduler_reservations.cpp): who may submit into one, charging
+  // and low-use cancellation at each pass, and starting their jobs on their nodes.
+  Status check_reservation(const JobSpec& spec, PartitionIndex p, Time now, bool restoring) const;
+  void advance_reservations(Time now, PassResult& result);
+  void start_reservation_jobs(std::span<JobRecord* const> members, Time now, PassResult& result);
+  std::optional<Time> next_reservation_event(Time now) const;
+  ProjectReservationState* find_project_reservation(const std::string& name);
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
   // Owner partitions: victims for the waiting jobs (`ordered`, tier then priority) that

@@ -7,6 +7,7 @@
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/cluster_reports.h"
+#include "coordinator/daemon/reservation_report.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -114,6 +115,11 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
   if (auto* m = std::get_if<wire::PartitionQuery>(&msg)) {
     auto r = partition_report(sources, *m);
+    if (!r) return error_reply(Channel::kClients, peer, r.error().code, r.error().message);
+    return reply(Channel::kClients, peer, *r);
+  }
+  if (auto* m = std::get_if<wire::ReservationQuery>(&msg)) {
+    auto r = reservation_report(*scheduler_, *m, now);
     if (!r) return error_reply(Channel::kClients, peer, r.error().code, r.error().message);
     return reply(Channel::kClients, peer, *r);
   }

@@ -384,6 +384,8 @@ void CoordinatorService::on_timer(Time now) {
   for (const auto& [id, why] : overdue) lose_job(id, why, now);
   mailer_.reap();
   if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
+  // A time the core asked to be looked at again (a --begin, a reservation's start or end).
+  if (recheck_at_ && now >= *recheck_at_) dirty_ = true;
 }
 
 // ---- Passes and launches ----------------------------------------------------------------
@@ -401,6 +403,16 @@ void CoordinatorService::run_pass(Time now) {
   counters_.last_started = r.started.size();
   counters_.last_reservations = r.reservations;
   last_pass_ = now;
+  recheck_at_ = r.recheck_at;
+  for (const ReservationCancellation& c : r.reservations_cancelled) {
+    log_event(LogLevel::kWarning, "reservation_cancelled", {{"reservation", c.name}, {"reason", c.reason}});
+    // Kept, so that a restarted coordinator neither gives the nodes back to the project
+    // nor charges it again.
+    if (ensure_txn()) {
+      (void)write(store_->set_meta(std::string(kReservationCancelledPrefix) + c.name, std::to_string(c.at.seconds())),
+                  "remember reservation " + c.name + " cancelled", JobId());
+    }
+  }
   // The core already requeued these (a maintenance window reached a killable job) and
   // freed their cores; their processes must stop before the window.
   for (const JobPreemption& p : r.preempted) {

@@ -215,6 +215,7 @@ class CoordinatorService {
   std::vector<Outgoing> turn_launches_;
   bool dirty_ = true;
   Time last_pass_;
+  std::optional<Time> recheck_at_;  // the last pass's PassResult::recheck_at
   ServiceCounters counters_;
 };
 

@@ -79,6 +79,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.state_reason = t.reason;
   v.peak_memory_bytes = t.peak_memory_bytes;
   v.cpu_time_ms = t.cpu_time_ms;
+  v.reservation = s.reservation;
   return v;
 }
 

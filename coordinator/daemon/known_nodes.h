@@ -12,6 +12,9 @@
 namespace fairway::daemon {
 
 inline constexpr std::string_view kKnownNodePrefix = "node/";
+// A project reservation the coordinator cancelled for low use: its name, the time in
+// epoch seconds.
+inline constexpr std::string_view kReservationCancelledPrefix = "reservation_cancelled/";
 
 std::string known_node_record(const NodeTopology& topology);
 // Error naming what is wrong when the record is not one known_node_record() wrote.

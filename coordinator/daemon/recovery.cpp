@@ -1,6 +1,7 @@
 // CoordinatorService start-up: the queue, running jobs and finished jobs come back from
 // the store, so a restarted coordinator lists every job it ever accepted.
 #include <algorithm>
+#include <charconv>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/known_nodes.h"
@@ -17,9 +18,21 @@ Status CoordinatorService::recover(Time now) {
   // Fair-share must survive the restart: every run in the store, finished or still
   // running, is charged again, in time order, once all are known (end_restore).
   scheduler_->begin_restore();
+  // Project reservations cancelled before the restart stay cancelled (and stop charging
+  // where they did); known before any job comes back into one.
+  auto cancelled = store_->load_meta_prefix(std::string(kReservationCancelledPrefix));
+  if (!cancelled) return std::unexpected(cancelled.error());
+  for (const auto& [key, value] : *cancelled) {
+    std::int64_t at = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), at);
+    if (ec != std::errc() || end != value.data() + value.size()) {
+      return make_error(ErrorCode::kIo, "the store's record of " + key + " is unreadable: '" + value + "'");
+    }
+    scheduler_->restore_reservation_cancelled(key.substr(kReservationCancelledPrefix.size()), Time::from_seconds(at));
+  }
   struct FinishedRun {
     const StoredJob* stored;
-    std::string account, user;
+    std::string account, user, reservation;
   };
   std::vector<FinishedRun> finished_runs;
   for (const StoredJob& s : *jobs) {
@@ -40,7 +53,7 @@ Status CoordinatorService::recover(Time now) {
     if (is_terminal(s.state)) {
       scheduler_->restore_outcome(s.id, s.state);
       t.final_view = stored_final_view(s, spec, t, *scheduler_);
-      if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user});
+      if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user, spec.reservation});
       finished_order_.push_back(s.id.value());
       ++finished;
     } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
@@ -131,9 +144,9 @@ Status CoordinatorService::recover(Time now) {
       }
     }
     scheduler_->restore_finished_usage(f.account, f.user, cores, gpu_types, *f.stored->start_time,
-                                       *f.stored->end_time);
+                                       *f.stored->end_time, f.reservation);
   }
-  scheduler_->end_restore();
+  scheduler_->end_restore(now);
   last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",
             {{"waiting", std::to_string(waiting)}, {"running", std::to_string(running)},

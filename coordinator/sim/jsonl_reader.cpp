@@ -23,12 +23,12 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 26> kKnownKeys = {
+constexpr std::array<std::string_view, 27> kKnownKeys = {
     "id",         "submit",  "user",    "account",        "partition", "qos",
     "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
     "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island",
     "dependency", "begin",   "nice",    "kill_on_invalid_dep", "nodelist",  "exclude",
-    "constraint", "exclusive"};
+    "constraint", "exclusive", "reservation"};
 
 // A value shown in a message: short, and in JSON syntax so strings look like strings.
 std::string show(const json& v) {
@@ -209,7 +209,8 @@ Status read_flags(const Fields& f, JobSpec& s) {
   return ok_status();
 }
 
-// sbatch's --dependency (in its own syntax), --begin (absolute seconds) and --nice.
+// sbatch's --dependency (in its own syntax), --begin (absolute seconds), --nice, node
+// selection and --reservation.
 Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   auto dependency = f.string("dependency");
   if (!dependency) return std::unexpected(dependency.error());
@@ -237,6 +238,9 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   auto constraint = f.string("constraint");
   if (!constraint) return std::unexpected(constraint.error());
   if (*constraint) s.constraint = **constraint;
+  auto reservation = f.string("reservation");  // sbatch --reservation
+  if (!reservation) return std::unexpected(reservation.error());
+  if (*reservation) s.reservation = **reservation;
   return ok_status();
 }
 

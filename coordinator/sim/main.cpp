@@ -41,6 +41,7 @@ nlohmann::ordered_json summary_json(const fairway::sim::Summary& s) {
   j["preemptions"] = s.preemptions;
   j["requeues"] = s.requeues;
   j["sched_passes"] = s.sched_passes;
+  j["reservations_cancelled"] = s.reservations_cancelled;
   j["sim_wall_s"] = s.sim_wall_s;
   return j;
 }
@@ -179,6 +180,10 @@ int run(int argc, char** argv) {
   summary.skipped = workload->skipped;
   summary.rejected = static_cast<std::int64_t>(result->rejected.size());
   summary.sched_passes = result->passes;
+  summary.reservations_cancelled = static_cast<std::int64_t>(result->reservations_cancelled.size());
+  for (const ReservationCancellation& c : result->reservations_cancelled) {
+    std::cerr << "fairway-sim: reservation " << c.name << " cancelled at " << c.at.seconds() << ": " << c.reason << "\n";
+  }
 
   if (!schedule_path.empty()) {
     std::ofstream f(schedule_path);

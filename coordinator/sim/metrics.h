@@ -24,6 +24,7 @@ struct Summary {
   std::int64_t preemptions = 0;
   std::int64_t requeues = 0;
   std::int64_t sched_passes = 0;
+  std::int64_t reservations_cancelled = 0;  // project reservations given back for low use
   double sim_wall_s = 0;
 };
 

@@ -179,6 +179,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
     PassResult pass = scheduler.schedule(now);
     ++out.passes;
     recheck = pass.recheck_at && *pass.recheck_at > now ? *pass.recheck_at : Time::never();
+    for (ReservationCancellation& c : pass.reservations_cancelled) out.reservations_cancelled.push_back(std::move(c));
     for (const JobPreemption& p : pass.preempted) {
       LiveJob& lj = live.at(p.id.value());
       ScheduleRecord& r = out.records.emplace_back();

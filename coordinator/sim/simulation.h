@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/core/scheduler.h"
 #include "coordinator/sim/schedule_record.h"
 #include "coordinator/sim/workload.h"
 #include "shared/base/result.h"
@@ -21,6 +22,8 @@ struct SimulationResult {
   std::vector<JobId> rejected;            // refused at submission
   std::vector<std::string> rejection_messages;
   std::int64_t passes = 0;
+  // Project reservations given back for low use, in time order.
+  std::vector<ReservationCancellation> reservations_cancelled;
 };
 
 // When the config declares no nodes, the machine is the workload's MaxProcs (else

@@ -56,6 +56,8 @@ struct JobSpec {
   ResourceRequest resources;
   TaskLayout tasks;
   std::string comment;  // sbatch --comment: shown, never interpreted
+  // sbatch --reservation: runs only on that project reservation's nodes, inside its window.
+  std::string reservation;
   // --dependency: all clauses must hold (','), or any one of them ('?').
   std::vector<DependencyClause> dependencies;
   bool dependency_any = false;

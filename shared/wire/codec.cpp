@@ -172,7 +172,7 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
-  pk.pack_map(27 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
+  pk.pack_map(28 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
               (s.begin ? 1 : 0));
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
@@ -190,6 +190,7 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "hold", s.hold);
   put_layout(pk, s.tasks);
   put_kv(pk, "comment", std::string_view(s.comment));
+  put_kv(pk, "reservation", std::string_view(s.reservation));
   put(pk, std::string_view("dependencies"));
   pk.pack_array(static_cast<std::uint32_t>(s.dependencies.size()));
   for (const DependencyClause& c : s.dependencies) {
@@ -417,6 +418,7 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.hold = r.boolean("hold");
   s.tasks = read_layout(r);
   s.comment = r.opt_str("comment");
+  s.reservation = r.opt_str("reservation");
   if (r.has("dependencies")) {
     const auto clauses = r.list("dependencies");
     for (std::size_t i = 0; i < clauses.size() && !r.failed(); ++i) {
@@ -491,6 +493,8 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kJobUpdate:
     case MessageType::kSetTimeLimit:
     case MessageType::kSendSignal: return detail::read_report_payload(type, r);
+    case MessageType::kReservationQuery:
+    case MessageType::kReservationQueryReply: return detail::read_reservation_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

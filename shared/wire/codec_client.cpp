@@ -42,15 +42,6 @@ std::vector<JobId> read_job_ids(MapReader& r, std::string_view key) {
   return out;
 }
 
-std::optional<Time> read_opt_time(MapReader& r, std::string_view key) {
-  if (auto s = r.opt_i64(key)) return Time::from_seconds(*s);
-  return std::nullopt;
-}
-
-void put_opt_time(Packer& pk, std::string_view key, const std::optional<Time>& t) {
-  if (t) put_kv(pk, key, t->seconds());
-}
-
 // ---- JobView
 
 void put_allocation(Packer& pk, const std::vector<JobAllocationView>& allocation) {
@@ -77,7 +68,8 @@ void put_job_view(Packer& pk, const JobView& j) {
   const std::uint32_t optionals = (j.start_time ? 1 : 0) + (j.end_time ? 1 : 0) +
                                   (j.estimated_start ? 1 : 0) + (j.exit_code ? 1 : 0) +
                                   (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1) +
-                                  (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0);
+                                  (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0) +
+                                  (j.reservation.empty() ? 0 : 1);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -109,6 +101,7 @@ void put_job_view(Packer& pk, const JobView& j) {
   put_kv(pk, "stderr_path", std::string_view(j.stderr_path));
   put_kv(pk, "requeue_count", j.requeue_count);
   if (!j.state_reason.empty()) put_kv(pk, "state_reason", std::string_view(j.state_reason));
+  if (!j.reservation.empty()) put_kv(pk, "reservation", std::string_view(j.reservation));
   if (j.peak_memory_bytes) put_kv(pk, "peak_memory_bytes", *j.peak_memory_bytes);
   if (j.cpu_time_ms) put_kv(pk, "cpu_time_ms", *j.cpu_time_ms);
 }
@@ -159,6 +152,7 @@ JobView read_job_view(MapReader& r) {
   j.stderr_path = r.str("stderr_path");
   j.requeue_count = r.i32("requeue_count", 0);
   j.state_reason = r.opt_str("state_reason");
+  j.reservation = r.opt_str("reservation");
   j.peak_memory_bytes = r.opt_i64("peak_memory_bytes");
   j.cpu_time_ms = r.opt_i64("cpu_time_ms");
   return j;

@@ -14,6 +14,16 @@ inline std::string item_path(const MapReader& r, std::string_view key, std::size
   return r.path_of(key) + "[" + std::to_string(i) + "]";
 }
 
+// A time that may be absent: its key is left out then.
+inline std::optional<Time> read_opt_time(MapReader& r, std::string_view key) {
+  if (auto s = r.opt_i64(key)) return Time::from_seconds(*s);
+  return std::nullopt;
+}
+
+inline void put_opt_time(Packer& pk, std::string_view key, const std::optional<Time>& t) {
+  if (t) put_kv(pk, key, t->seconds());
+}
+
 // Reads every element of the array at `key` as a map with `read_one`.
 template <typename T, typename ReadOne>
 std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one) {
@@ -59,5 +69,11 @@ void encode_payload(Packer& pk, const SendSignal& m);
 // Precondition: `type` is one of the report messages, JobUpdate, SetTimeLimit or SendSignal
 // (kMetricsQuery and later).
 Message read_report_payload(MessageType type, MapReader& r);
+
+// codec_reservations.cpp
+void encode_payload(Packer& pk, const ReservationQuery& m);
+void encode_payload(Packer& pk, const ReservationQueryReply& m);
+// Precondition: `type` is kReservationQuery or kReservationQueryReply.
+Message read_reservation_payload(MessageType type, MapReader& r);
 
 }  // namespace fairway::wire::detail

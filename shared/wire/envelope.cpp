@@ -85,6 +85,8 @@ std::string_view to_string(MessageType t) {
     case MessageType::kJobUpdate: return "JobUpdate";
     case MessageType::kSetTimeLimit: return "SetTimeLimit";
     case MessageType::kSendSignal: return "SendSignal";
+    case MessageType::kReservationQuery: return "ReservationQuery";
+    case MessageType::kReservationQueryReply: return "ReservationQueryReply";
   }
   return "Unknown";
 }
@@ -130,7 +132,9 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kSharesQuery, SharesQuery> &&
               kAt<MessageType::kSharesReply, SharesReply> &&
               kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit> &&
-              kAt<MessageType::kSendSignal, SendSignal>);
+              kAt<MessageType::kSendSignal, SendSignal> &&
+              kAt<MessageType::kReservationQuery, ReservationQuery> &&
+              kAt<MessageType::kReservationQueryReply, ReservationQueryReply>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

@@ -51,6 +51,8 @@ enum class MessageType : std::uint16_t {
   kJobUpdate = 28,
   kSetTimeLimit = 29,
   kSendSignal = 30,
+  kReservationQuery = 31,
+  kReservationQueryReply = 32,
 };
 
 std::string_view to_string(MessageType t);
@@ -257,6 +259,7 @@ struct JobView {
   // Counted by its cgroup on the node that ran its script (absent without cgroups).
   std::optional<std::int64_t> peak_memory_bytes;
   std::optional<std::int64_t> cpu_time_ms;
+  std::string reservation;  // --reservation, empty when none
   bool operator==(const JobView&) const = default;
 };
 
@@ -504,6 +507,41 @@ struct SendSignal {
   bool operator==(const SendSignal&) const = default;
 };
 
+// Client -> coordinator: `fairway show reservation [NAME...]` (scontrol show reservation);
+// every reservation when `names` is empty.
+struct ReservationQuery {
+  std::vector<std::string> names;
+  bool operator==(const ReservationQuery&) const = default;
+};
+
+struct ReservationView {
+  std::string name;
+  std::string kind;   // "maintenance" or "project"
+  std::string state;  // "waiting", "active", "ended" or "cancelled"
+  Time start;
+  Time end;  // as configured; a cancelled one ended at cancelled_at
+  std::optional<Time> cancelled_at;
+  std::string cancel_reason;
+  std::vector<std::string> nodes;  // known node names, or {"ALL"}
+  // Project reservations only:
+  std::string account;
+  std::vector<std::string> users;  // empty: every user of the account
+  std::int64_t cores = 0;
+  std::int64_t cores_in_use = 0;   // by its jobs, at the last pass
+  double cancel_below_use = 0;
+  Duration cancel_after;
+  std::optional<Time> below_since;
+  std::int32_t jobs_pending = 0;
+  std::int32_t jobs_running = 0;
+  bool operator==(const ReservationView&) const = default;
+};
+
+struct ReservationQueryReply {
+  Time now;
+  std::vector<ReservationView> reservations;
+  bool operator==(const ReservationQueryReply&) const = default;
+};
+
 using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
                              Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
                              JobQueryReply, JobControl, JobControlReply, NodeQuery,
@@ -511,7 +549,7 @@ using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJo
                              NodeControlReply, AuthenticatedRequest, HeartbeatReply,
                              MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
                              SharesQuery, SharesReply, JobUpdate, SetTimeLimit,
-                             SendSignal>;
+                             SendSignal, ReservationQuery, ReservationQueryReply>;
 
 MessageType message_type(const Message& m);
 

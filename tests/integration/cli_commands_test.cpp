@@ -1,6 +1,7 @@
 // The everyday commands (issue 12) through the real CLI, coordinator and agent: priority,
 // queue layouts, filtered cancel, the partition summary, and the errors that say what to do.
 #include <arpa/inet.h>
+#include <ctime>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -174,6 +175,45 @@ TEST_F(CliCommands, DiagSharesPartitionsAndThePrometheusEndpoint) {
   EXPECT_TRUE(contains(scrape, "fairway_cores{partition=")) << scrape;
   EXPECT_TRUE(contains(scrape, "# TYPE fairway_backfill_jobs_started_total counter\n")) << scrape;
   EXPECT_TRUE(contains(scrape, "fairway_messages_total{type=\"SubmitRequest\"} 1\n")) << scrape;
+}
+
+// Titan's project reservation on a real cluster: the account's --reservation jobs run in
+// it, everyone else waits for it to end, and `show reservation` tells its state and use.
+TEST_F(CliCommands, AProjectReservationRunsItsJobsAndKeepsOthersOut) {
+  const std::int64_t now = std::time(nullptr);
+  write_config("[[reservations]]\nname = \"proj-run\"\nstart = " + std::to_string(now - 60) +
+               "\nduration = \"02:00:00\"\nnodes = \"ALL\"\naccount = \"default\"\n"
+               "cancel_below_use = 0.5\ncancel_after = \"30:00\"\n");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+
+  const std::string in = cli({"submit", "--parsable", "--reservation=proj-run", "-t", "10", "--wrap", "true"});
+  const JobId member(std::stoull(in));
+  ASSERT_TRUE(wait_state(member, [](JobState s) { return s == JobState::kCompleted; }));
+  EXPECT_TRUE(contains(cli({"show", "job", in.substr(0, in.find('\n'))}), "Reservation: proj-run\n"));
+
+  const std::string out = cli({"submit", "--parsable", "-t", "10", "--wrap", "true"});
+  const JobId outsider(std::stoull(out));
+  std::string queue;
+  ASSERT_TRUE(eventually([&] {
+    queue = cli({"queue", "-o", "%i %R"});
+    return contains(queue, std::to_string(outsider.value()) + " (") && contains(queue, "ReqNodeNotAvail_Maintenance");
+  })) << queue;
+
+  EXPECT_TRUE(contains(cli({"submit", "--reservation=nope", "--wrap", "true"}, 1),
+                       "--reservation=nope: no such reservation (reservations: proj-run)"));
+  EXPECT_TRUE(contains(cli({"submit", "-A", "physics", "--reservation=proj-run", "--wrap", "true"}, 1),
+                       "--reservation=proj-run is for account 'default': submit with -A default"));
+
+  const std::string shown = cli({"show", "reservation"});
+  EXPECT_TRUE(contains(shown, "ReservationName: proj-run\nKind: project\nState: active\n")) << shown;
+  EXPECT_TRUE(contains(shown, "Account: default\n")) << shown;
+  EXPECT_TRUE(contains(shown, "Cores: 0/28 in use by its jobs\n")) << shown;
+  EXPECT_TRUE(contains(shown, "Jobs: 0 waiting, 0 running\n")) << shown;
+  EXPECT_TRUE(contains(shown, "CancelBelow: 50% of its cores for 00:30:00\n")) << shown;
+  EXPECT_TRUE(contains(cli({"show", "reservation", "--json"}), "\"kind\": \"project\""));
+  EXPECT_TRUE(contains(cli({"show", "reservation", "nope"}, 1), "reservation 'nope' does not exist"));
 }
 
 // SIGHUP (systemctl reload): a new partition applies at once, every job stays as it was

@@ -1,5 +1,5 @@
-// [[reservations]] (maintenance windows) and the partition keys killable and
-// killable_cutoff: what parses, what each bad value is told.
+// [[reservations]] (maintenance windows and project reservations) and the partition keys
+// killable and killable_cutoff: what parses, what each bad value is told.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -71,13 +71,47 @@ TEST(ConfigReservations, BadValuesNameKeyAndValue) {
                   "reservations[0].flags: unsupported flag 'ignore_jobs'");
   EXPECT_CONTAINS(parse_error(with_reservation(
                       "name = \"a\"\nstart = 0\nduration = 60\nnodes = \"ALL\"\nflags = []\n")),
-                  "reservations[0].flags: empty");
+                  "reservation 'a' is neither a maintenance (flags = [\"maintenance\"]) nor a project's");
   EXPECT_CONTAINS(parse_error(with_reservation("name = \"a\"\nstart = 0\nduration = 60\nflags = [\"maintenance\"]\n")),
                   "reservations[0].nodes");
   EXPECT_CONTAINS(parse_error(with_reservation(std::string(kValid) + "users = \"x\"\n")),
                   "reservations[0]");
   EXPECT_CONTAINS(parse_error(with_reservation(std::string(kValid) + "[[reservations]]\n" + kValid)),
                   "reservations[1].name: duplicate reservation 'outage'");
+}
+
+constexpr const char* kProject =
+    "name = \"climate-run\"\nstart = 1000\nduration = \"12h\"\nnodes = \"cn[1-2]\"\naccount = \"climate\"\n";
+
+TEST(ConfigReservations, AProjectReservationNamesItsAccountUsersAndPatience) {
+  Config c = parse_ok(with_reservation(std::string(kProject) +
+                                       "users = [\"alice\", \"bob\"]\ncancel_below_use = 0.5\ncancel_after = \"30:00\"\n"));
+  const ReservationConfig& r = c.reservations[0];
+  EXPECT_TRUE(r.project());
+  EXPECT_FALSE(r.maintenance);
+  EXPECT_EQ(r.account, "climate");
+  EXPECT_EQ(r.users, (std::vector<std::string>{"alice", "bob"}));
+  EXPECT_DOUBLE_EQ(r.cancel_below_use, 0.5);
+  EXPECT_EQ(r.cancel_after, Duration::minutes(30));
+  // Defaults: every user of the account, never cancelled for low use.
+  Config d = parse_ok(with_reservation(kProject));
+  EXPECT_TRUE(d.reservations[0].users.empty());
+  EXPECT_DOUBLE_EQ(d.reservations[0].cancel_below_use, 0.0);
+}
+
+TEST(ConfigReservations, ProjectReservationMistakesAreNamed) {
+  EXPECT_CONTAINS(parse_error(with_reservation(std::string(kProject) + "flags = [\"maintenance\"]\n")),
+                  "reservations[0].account: set on maintenance reservation 'climate-run'");
+  EXPECT_CONTAINS(parse_error(with_reservation(std::string(kProject) + "cancel_below_use = 1.5\n")),
+                  "reservations[0].cancel_below_use: must be a fraction from 0 to 1");
+  EXPECT_CONTAINS(parse_error(with_reservation(std::string(kProject) + "cancel_after = 0\n")),
+                  "reservations[0].cancel_after: must be > 0");
+  EXPECT_CONTAINS(parse_error(with_reservation(std::string(kValid) + "users = [\"alice\"]\n")),
+                  "reservations[0].users: is for project reservations (set account)");
+  EXPECT_CONTAINS(parse_error(with_reservation("name = \"p\"\nstart = 0\nduration = 60\nnodes = \"ALL\"\naccount = \"a b\"\n")),
+                  "reservations[0].account: invalid account name 'a b'");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[accounts]]\nname = \"physics\"\n[[reservations]]\n" + kProject),
+                  "reservations[0].account: unknown account 'climate' (not in [[accounts]])");
 }
 
 TEST(ConfigReservations, KillablePartitionKeys) {

@@ -137,7 +137,7 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "exclusive", "only_nodes", "excluded_nodes", "constraint",
                                              "from_store", "account", "ended_after", "ended_before",
                                              "warn_signal", "warn_before", "warn_batch_only",
-                                             "mail_events", "mail_user",
+                                             "mail_events", "mail_user", "reservation", "cancelled_at", "below_since",
                                              // fairway update job: only what changes is sent
                                              "new_time_limit", "new_comment", "new_nice", "new_begin",
                                              // cancel --signal
@@ -148,7 +148,7 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
   for (const Message& m : client_samples()) seen.insert(message_type(m));
-  EXPECT_EQ(seen.size(), 19u);
+  EXPECT_EQ(seen.size(), 21u);
 }
 
 TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {

@@ -132,7 +132,7 @@ TEST(WireReject, WrongVersion) {
 TEST(WireReject, TypeZeroAndUnknownTypes) {
   expect_error(decode(raw_frame("FWY", 1, 0, heartbeat_payload)), "unknown message type 0");
   expect_error(decode(raw_frame("FWY", 1, 999, heartbeat_payload)), "unknown message type 999");
-  expect_error(decode(raw_frame("FWY", 1, 31, heartbeat_payload)), "unknown message type 31");
+  expect_error(decode(raw_frame("FWY", 1, 33, heartbeat_payload)), "unknown message type 33");
   EXPECT_FALSE(message_type_from_wire(0).has_value());
   EXPECT_TRUE(message_type_from_wire(9).has_value());
   EXPECT_TRUE(message_type_from_wire(17).has_value());
@@ -227,7 +227,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "memory_limit_bytes" || key == "enforcement" || key == "exclusive" ||
           key == "only_nodes" || key == "excluded_nodes" || key == "constraint" ||
           key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
-          key == "mail_events" || key == "mail_user" ||
+          key == "mail_events" || key == "mail_user" || key == "reservation" ||
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
                                   key == "ended_before"));
       // fairway update job sends only what changes.

@@ -49,7 +49,8 @@ TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
                                          NodeControlReply{}, AuthenticatedRequest{},
                                          HeartbeatReply{}, MetricsQuery{}, MetricsReply{},
                                          PartitionQuery{}, PartitionQueryReply{}, SharesQuery{},
-                                         SharesReply{}, JobUpdate{}, SetTimeLimit{}, SendSignal{}};
+                                         SharesReply{}, JobUpdate{}, SetTimeLimit{}, SendSignal{},
+                                         ReservationQuery{}, ReservationQueryReply{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));

@@ -33,7 +33,7 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
          a.partition == b.partition && a.qos == b.qos && a.resources == b.resources &&
          a.time_limit == b.time_limit && a.requeue == b.requeue &&
          a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid &&
-         a.tasks == b.tasks && a.comment == b.comment && a.dependencies == b.dependencies &&
+         a.tasks == b.tasks && a.comment == b.comment && a.reservation == b.reservation && a.dependencies == b.dependencies &&
          a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
          a.nice == b.nice && a.begin == b.begin && a.memory_per_node_mb == b.memory_per_node_mb &&
          a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.exclusive == b.exclusive &&
@@ -142,6 +142,7 @@ inline SubmitRequest sample_submit() {
   m.spec.hold = true;
   m.spec.tasks = TaskLayout{4, 4, 2};
   m.spec.comment = "sweep #3, see notebook";
+  m.spec.reservation = "climate-run";
   m.spec.dependencies = {{DependencyType::kAfterOk, {JobId(7), JobId(9)}},
                          {DependencyType::kSingleton, {}}};
   m.spec.dependency_any = true;
@@ -211,6 +212,7 @@ inline JobView sample_job_view(bool finished) {
   j.stderr_path = "";
   j.requeue_count = finished ? 3 : 0;
   if (finished) j.state_reason = "node cn07 lost";
+  if (!finished) j.reservation = "climate-run";
   return j;
 }
 
@@ -319,6 +321,35 @@ inline SharesReply sample_shares_reply() {
                       {"physics", "alice", 1, 0.2, 1000.5, 0.2, 0.75}}};
 }
 
+inline ReservationQueryReply sample_reservation_reply() {
+  ReservationView project;
+  project.name = "climate-run";
+  project.kind = "project";
+  project.state = "cancelled";
+  project.start = Time::from_seconds(1'700'000'000);
+  project.end = Time::from_seconds(1'700'172'800);
+  project.cancelled_at = Time::from_seconds(1'700'003'600);
+  project.cancel_reason = "under 50% of its 64 cores in use since ...";
+  project.nodes = {"node0001", "node0002"};
+  project.account = "climate";
+  project.users = {"alice", "bob"};
+  project.cores = 64;
+  project.cores_in_use = 8;
+  project.cancel_below_use = 0.5;
+  project.cancel_after = Duration::minutes(30);
+  project.below_since = Time::from_seconds(1'700'001'800);
+  project.jobs_pending = 3;
+  project.jobs_running = 1;
+  ReservationView outage;
+  outage.name = "outage";
+  outage.kind = "maintenance";
+  outage.state = "waiting";
+  outage.start = Time::from_seconds(1'800'000'000);
+  outage.end = Time::from_seconds(1'800'028'800);
+  outage.nodes = {"ALL"};
+  return ReservationQueryReply{Time::from_seconds(1'700'005'000), {project, outage}};
+}
+
 inline std::vector<Message> sample_messages() {
   return {sample_agent_register(),
           sample_heartbeat(),
@@ -354,7 +385,9 @@ inline std::vector<Message> sample_messages() {
           JobUpdate{{JobId(7)}, std::nullopt, "", "", "", "", std::nullopt, std::nullopt, std::nullopt},
           SetTimeLimit{JobId(7), Duration::minutes(90)},
           SendSignal{JobId(7), 10, true},
-          JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true}};
+          JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true},
+          ReservationQuery{{"climate-run"}},
+          sample_reservation_reply()};
 }
 
 }  // namespace fairway::wire::testing

@@ -1,0 +1,231 @@
+// Project reservations (Titan, seed 000): nodes set aside for one account's jobs during a
+// window. Everyone else plans around them as around a maintenance (maintenance_schedule);
+// here: who may submit into one, charging the account cores x hours whether used or not,
+// giving the nodes back when under `cancel_below_use` of them are used for `cancel_after`,
+// and starting the reservation's own jobs on its nodes.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "coordinator/core/placement.h"
+#include "coordinator/core/scheduler.h"
+#include "shared/base/duration_format.h"
+
+namespace fairway {
+namespace {
+
+std::string two_digits(std::int64_t v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+
+// "2026-11-25T08:00:00Z", computed from the value (the core reads no clock or locale):
+// days since 1970 to a civil date by the usual era arithmetic (400-year cycles).
+std::string utc_text(Time t) {
+  const std::int64_t secs = t.seconds();
+  const std::int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
+  const std::int64_t in_day = secs - days * 86400;
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return std::to_string(year) + "-" + two_digits(month) + "-" + two_digits(day) + "T" + two_digits(in_day / 3600) +
+         ":" + two_digits(in_day / 60 % 60) + ":" + two_digits(in_day % 60) + "Z";
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+ProjectReservationState* Scheduler::find_project_reservation(const std::string& name) {
+  for (ProjectReservationState& r : project_reservations_) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+Status Scheduler::check_reservation(const JobSpec& spec, PartitionIndex p, Time now, bool restoring) const {
+  const std::string& name = spec.reservation;
+  const auto it = std::find_if(project_reservations_.begin(), project_reservations_.end(),
+                               [&](const ProjectReservationState& r) { return r.name == name; });
+  if (it == project_reservations_.end()) {
+    if (maintenance_.find(name) != nullptr) {
+      return invalid_argument("--reservation=" + name + ": that reservation is a maintenance; no job runs in it");
+    }
+    std::vector<std::string> known;
+    for (const ProjectReservationState& r : project_reservations_) known.push_back(r.name);
+    return invalid_argument("--reservation=" + name + ": no such reservation" +
+                            (known.empty() ? std::string(" (none is configured)") : " (reservations: " + join(known) + ")"));
+  }
+  // A job accepted into a reservation keeps its place across a restart, whatever happened
+  // to the reservation since (it then waits as ReservationDeleted).
+  if (restoring) return ok_status();
+  const ProjectReservationState& r = *it;
+  if (spec.account != r.account) {
+    return make_error(ErrorCode::kPermissionDenied, "--reservation=" + name + " is for account '" + r.account +
+                                                        "': submit with -A " + r.account +
+                                                        (spec.account.empty() ? std::string() : ", not '" + spec.account + "'"));
+  }
+  if (!r.users.empty() && std::find(r.users.begin(), r.users.end(), spec.user) == r.users.end()) {
+    return make_error(ErrorCode::kPermissionDenied, "--reservation=" + name + ": user '" + spec.user +
+                                                        "' is not one of its users (" + join(r.users) + ")");
+  }
+  if (r.cancelled_at) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "--reservation=" + name + " was cancelled at " + utc_text(*r.cancelled_at) +
+                          " (too little of it was in use); a new reservation must be requested");
+  }
+  if (now >= r.end) {
+    return make_error(ErrorCode::kFailedPrecondition, "--reservation=" + name + " ended at " + utc_text(r.end));
+  }
+  if (spec.time_limit > r.end - r.start) {
+    return invalid_argument("time_limit " + format_walltime(spec.time_limit) + " is longer than reservation '" +
+                            name + "' (" + format_walltime(r.end - r.start) + "), so it could never run in it");
+  }
+  const MaintenanceWindow* w = maintenance_.find(name);
+  const PartitionState& ps = cluster_.partition(p);
+  if (w != nullptr && !ps.nodes.empty() &&
+      std::none_of(ps.nodes.begin(), ps.nodes.end(), [&](NodeIndex n) { return maintenance_.covers(*w, cluster_, n); })) {
+    return invalid_argument("partition '" + spec.partition + "' has none of reservation '" + name + "''s nodes");
+  }
+  return ok_status();
+}
+
+void Scheduler::restore_reservation_cancelled(const std::string& name, Time at) {
+  ProjectReservationState* r = find_project_reservation(name);
+  if (r == nullptr || r->cancelled_at) return;
+  r->cancelled_at = at;
+  r->cancel_reason = "cancelled before the coordinator restarted (too little of it was in use)";
+  maintenance_.cancel(name, at);
+}
+
+// Before the pass: what each reservation's jobs use, its charge, and whether it is given back.
+void Scheduler::advance_reservations(Time now, PassResult& result) {
+  for (ProjectReservationState& r : project_reservations_) {
+    const MaintenanceWindow* w = maintenance_.find(r.name);
+    if (w == nullptr) continue;
+    r.cores = 0;
+    std::vector<std::string> gpu_types;
+    for (NodeIndex n : maintenance_.nodes(*w, cluster_)) {
+      const NodeTopology& topo = cluster_.node(n).topology;
+      r.cores += topo.total_cores();
+      for (const auto& g : topo.gpus) gpu_types.push_back(g.type);
+    }
+    r.cores_in_use = 0;
+    for (const JobRecord* j : running_) {
+      if (j->spec.reservation == r.name) r.cores_in_use += j->allocation.total_cores();
+    }
+    const Time end = r.effective_end();
+    if (!r.charging && now >= r.start && now < end) {
+      if (!r.association) {
+        const std::string holder = "reservation:" + r.name;
+        r.association = ledger_.association(r.account, holder);
+        ledger_.set_user_shares(r.account, holder, 0.0);
+      }
+      r.rate = billing_rate(r.cores, gpu_types);
+      ledger_.start_usage(*r.association, r.rate, now);
+      r.charging = true;
+    }
+    if (r.charging && now >= end) {
+      ledger_.stop_usage(*r.association, r.rate, now);
+      r.charging = false;
+    }
+    if (!r.charging || r.cancel_below_use <= 0.0) continue;
+    const double threshold = r.cancel_below_use * static_cast<double>(r.cores);
+    if (static_cast<double>(r.cores_in_use) >= threshold) {
+      r.below_since.reset();
+      continue;
+    }
+    if (!r.below_since) r.below_since = now;
+    if (now - *r.below_since < r.cancel_after) continue;
+    // Given back: everyone may use its nodes from now on, and the account stops paying for
+    // them. Its jobs still running finish there, charged as ordinary jobs from now.
+    r.cancelled_at = now;
+    maintenance_.cancel(r.name, now);
+    ledger_.stop_usage(*r.association, r.rate, now);
+    r.charging = false;
+    for (JobRecord* j : running_) {
+      if (j->spec.reservation != r.name) continue;
+      std::vector<std::string> types;
+      for (const auto& na : j->allocation.nodes) {
+        for (std::int32_t g : na.gpus) types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
+      }
+      j->billing_rate = billing_rate(j->allocation.total_cores(), types);
+      ledger_.start_usage(j->association, j->billing_rate, now);
+    }
+    const std::string pct = std::to_string(std::lround(r.cancel_below_use * 100.0)) + "%";
+    r.cancel_reason = "under " + pct + " of its " + std::to_string(r.cores) + " cores in use since " +
+                      utc_text(*r.below_since) + " (" + format_walltime(now - *r.below_since) +
+                      ", the limit is " + format_walltime(r.cancel_after) + ")";
+    result.reservations_cancelled.push_back({r.name, r.cancel_reason, now});
+  }
+}
+
+// The reservation's own jobs, best first: each starts on the reservation's nodes when it
+// fits there now and ends before the reservation does. They take nothing from anyone else,
+// so they hold no backfill reservations.
+void Scheduler::start_reservation_jobs(std::span<JobRecord* const> members, Time now, PassResult& result) {
+  for (JobRecord* j : members) {
+    ProjectReservationState* r = find_project_reservation(j->spec.reservation);
+    const MaintenanceWindow* w = maintenance_.find(j->spec.reservation);
+    j->reserved_start.reset();
+    j->reserved_at.reset();
+    j->why = {};
+    if (r == nullptr || w == nullptr || r->cancelled_at || now >= r->end) {
+      j->why.add(PendingReason::kReservationDeleted);
+      continue;
+    }
+    if (now < r->start || now + j->spec.time_limit > r->end) {
+      j->why.add(PendingReason::kReservation);
+      if (now < r->start) j->why.estimated_start = r->start;
+      continue;
+    }
+    // Cheap first: is there that much free on its nodes at all?
+    if (maintenance_.free_in_partition(*w, cluster_, j->partition).cores < j->spec.resources.total_cores()) {
+      j->why.add(PendingReason::kResources);
+      continue;
+    }
+    ClusterState inside = cluster_;
+    for (std::size_t i = 0; i < cluster_.node_count(); ++i) {
+      const NodeIndex n(static_cast<std::uint32_t>(i));
+      bool usable = maintenance_.covers(*w, cluster_, n);
+      // Another window (a maintenance) on the node before the job would end rules it out.
+      for (const MaintenanceWindow& other : maintenance_.windows()) {
+        if (usable && other.name != w->name && other.start < now + j->spec.time_limit && other.end > now &&
+            maintenance_.covers(other, cluster_, n)) {
+          usable = false;
+        }
+      }
+      if (!usable) inside.set_node_up(n, false);
+    }
+    auto alloc = place_job(inside, *j);
+    if (!alloc) {
+      j->why.add(PendingReason::kResources);
+      continue;
+    }
+    result.started.push_back({j->spec.id, std::nullopt, std::nullopt, false});
+    start_job(*j, std::move(*alloc), now);
+  }
+}
+
+std::optional<Time> Scheduler::next_reservation_event(Time now) const {
+  std::optional<Time> next;
+  auto consider = [&](Time t) {
+    if (t > now) next = next ? min(*next, t) : t;
+  };
+  for (const ProjectReservationState& r : project_reservations_) {
+    if (r.cancelled_at) continue;
+    consider(r.start);
+    consider(r.end);
+    if (r.below_since) consider(*r.below_since + r.cancel_after);
+  }
+  return next;
+}
+
+}  // namespace fairway

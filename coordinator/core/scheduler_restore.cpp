@@ -1,0 +1,65 @@
+// Fair-share across a coordinator restart: the runs of restored jobs, finished runs from
+// the store and project reservations' charges, replayed into the ledger in time order.
+#include <algorithm>
+#include <cassert>
+
+#include "coordinator/core/scheduler.h"
+
+namespace fairway {
+
+void Scheduler::begin_restore() { restored_usage_.emplace(); }
+
+void Scheduler::restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
+                                       const std::vector<std::string>& gpu_types, Time start, Time end,
+                                       const std::string& reservation) {
+  if (!restored_usage_) {
+    assert(false && "restore_finished_usage outside begin_restore/end_restore");
+    return;
+  }
+  // A project reservation's job was paid for by the reservation while it lasted.
+  if (const ProjectReservationState* r = reservation.empty() ? nullptr : find_project_reservation(reservation)) {
+    if (start >= r->start && start < r->effective_end()) start = max(start, r->effective_end());
+  }
+  if (end <= start) return;
+  const double rate = billing_rate(cores, gpu_types);
+  if (rate == 0) return;
+  const AssociationIndex a = ledger_.association(account, user);
+  restored_usage_->push_back({start, a, rate});
+  restored_usage_->push_back({end, a, -rate});
+}
+
+void Scheduler::end_restore(std::optional<Time> now) {
+  if (!restored_usage_) return;
+  // Project reservations charged before the restart are charged again from their start.
+  for (ProjectReservationState& r : project_reservations_) {
+    if (!now || r.start >= *now) continue;
+    const MaintenanceWindow* w = maintenance_.find(r.name);
+    if (w == nullptr) continue;
+    std::int64_t cores = 0;
+    std::vector<std::string> gpu_types;
+    for (NodeIndex n : maintenance_.nodes(*w, cluster_)) {
+      cores += cluster_.node(n).topology.total_cores();
+      for (const auto& g : cluster_.node(n).topology.gpus) gpu_types.push_back(g.type);
+    }
+    const std::string holder = "reservation:" + r.name;
+    r.association = ledger_.association(r.account, holder);
+    ledger_.set_user_shares(r.account, holder, 0.0);
+    r.rate = billing_rate(cores, gpu_types);
+    restored_usage_->push_back({r.start, *r.association, r.rate});
+    if (r.effective_end() <= *now) {
+      restored_usage_->push_back({r.effective_end(), *r.association, -r.rate});
+    } else {
+      r.charging = true;
+    }
+  }
+  std::vector<UsageChange> changes = std::move(*restored_usage_);
+  restored_usage_.reset();
+  // Starts before ends at the same instant: the order only matters to rounding.
+  std::stable_sort(changes.begin(), changes.end(), [](const UsageChange& x, const UsageChange& y) {
+    if (x.at != y.at) return x.at < y.at;
+    return x.rate > y.rate;
+  });
+  for (const UsageChange& c : changes) ledger_.start_usage(c.association, c.rate, c.at);
+}
+
+}  // namespace fairway
