@@ -18,8 +18,6 @@
 namespace fairway::agent {
 namespace {
 
-std::string id_str(JobId id) { return std::to_string(id.value()); }
-
 // How long an unacknowledged status update or registration waits before it is resent.
 constexpr Duration kResendPatience = Duration::seconds(2);
 constexpr Duration kRegisterRetry = Duration::seconds(3);
@@ -49,6 +47,9 @@ Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, A
                           s->cgroups_->description() + ")");
   }
   for (const GpuIdentity& g : s->node_.gpus) s->gpu_devices_.push_back(gpu_device_numbers(g));
+  auto workers = LaunchWorkers::start(s->launcher_, kLaunchThreads);
+  if (!workers) return std::unexpected(workers.error());
+  s->workers_ = std::move(*workers);
   s->readopt(now);
   std::vector<JobId> live;
   for (const auto& [id, j] : s->jobs_) live.push_back(JobId(id));
@@ -147,21 +148,10 @@ void AgentService::send_register(Time now) {
   for (const auto& [id, j] : jobs_) {
     r.running.push_back({JobId(id), j.cores, j.gpus, j.supervisor.start(), j.supervisor.pid()});
   }
+  // Being launched: ours already, though no process is known yet.
+  for (const auto& [id, p] : launching_) r.running.push_back({JobId(id), p.launch.cores, p.launch.gpus, p.requested, 0});
   send(r);
   last_register_ = now;
-}
-
-CgroupLimits AgentService::cgroup_limits(const wire::LaunchJob& l, const std::vector<std::int32_t>& pus) const {
-  CgroupLimits lim;
-  lim.job = l.job;
-  lim.cpus = pus;
-  lim.memory_bytes = l.memory_limit_bytes;
-  if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
-  for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
-    if (std::find(l.gpus.begin(), l.gpus.end(), static_cast<std::int32_t>(g)) != l.gpus.end()) continue;
-    lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());
-  }
-  return lim;
 }
 
 JobUsage AgentService::collect_usage(JobId job, JobState& state, std::string& reason,
@@ -249,78 +239,12 @@ void AgentService::on_frame(std::string_view frame, Time now) {
   }
 }
 
-void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
-  if (jobs_.contains(l.job.value())) return;  // a resent launch: already running
-  // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
-  // up this run's checkpoint.
-  std::erase_if(ended_awaiting_ack_, [&](const auto& kv) { return kv.second == l.job; });
-  if (auto st = ledger_.acquire(l.job, l.cores, l.gpus, l.fence_gpu_sockets); !st) {
-    log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
-           "node " + node_name() + " refused the launch: " + st.error().message);
-    return;
-  }
-  LaunchRequest req = launch_request_from(l, node_name());
-  if (!l.nodelist.empty()) {
-    req.nodelist = compress_hostlist(l.nodelist);
-    req.nnodes = static_cast<std::int32_t>(l.nodelist.size());
-  }
-  for (std::int32_t g : l.gpus) {
-    const auto gi = static_cast<std::size_t>(g);
-    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
-  }
-  if (options_.apply_binding) {
-    for (std::int32_t c : l.cores) {
-      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
-    }
-  }
-  // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
-  // could write one itself still finds the job after a restart.
-  req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
-      l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only});
-  auto attach = cgroups_->prepare(cgroup_limits(l, req.bind_pus));
-  if (!attach) {
-    ledger_.release(l.job);
-    (void)cgroups_->remove(l.job);
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
-           "launch failed on node " + node_name() + ": " + attach.error().message);
-    return;
-  }
-  auto launched = launcher_.launch(req, &*attach);
-  if (!launched) {
-    ledger_.release(l.job);
-    (void)cgroups_->remove(l.job);
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", launched.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
-           "launch failed on node " + node_name() + ": " + launched.error().message);
-    return;
-  }
-  auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
-  if (!sup) {
-    // Cannot supervise it: do not leave it running unwatched.
-    (void)ChildReaper::signal_group(launched->pgid, SIGKILL);
-    ledger_.release(l.job);
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
-    return;
-  }
-  if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
-  JobCheckpoint c{l.job, launched->pid,   launched->pgid, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal,
-                  l.warn_before_s, l.warn_batch_only};
-  if (auto stat = read_proc_stat(launched->pid)) c.process_start_ticks = stat->start_ticks;
-  if (auto st = checkpoints_.save(c); !st) {
-    log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
-  }
-  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,
-                                          l.memory_limit_bytes});
-  by_pid_[launched->pid] = l.job;
-  log_event(LogLevel::kInfo, "job_launched",
-            {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},
-             {"user", l.user}, {"cores", std::to_string(l.cores.size())}});
-  report(l.job, JobState::kRunning, std::nullopt, std::nullopt, now);
-}
-
 void AgentService::on_signal(const wire::SignalJob& s, Time now) {
+  if (auto p = launching_.find(s.job.value()); p != launching_.end()) {
+    // Sent once it runs: a cancel must not be lost to a slow launch.
+    p->second.signal = std::pair{s.signal, s.grace};
+    return;
+  }
   auto it = jobs_.find(s.job.value());
   if (it == jobs_.end()) return;  // already ended; its final report is on its way
   log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
@@ -415,8 +339,15 @@ void AgentService::on_children(Time now) {
   if (!reaped) return;
   for (const ReapedChild& c : *reaped) {
     auto it = by_pid_.find(c.pid);
-    if (it != by_pid_.end()) ended(it->second, c.exit, now);
+    if (it != by_pid_.end()) {
+      ended(it->second, c.exit, now);
+    } else if (!launching_.empty()) {
+      // Perhaps the keeper of a job whose launch a worker has not handed back yet (a job
+      // that ends at once): kept for finish_launch.
+      unclaimed_exits_[c.pid] = UnclaimedExit{c.exit, now};
+    }
   }
+  std::erase_if(unclaimed_exits_, [&](const auto& kv) { return now - kv.second.at > Duration::minutes(10); });
 }
 
 // The coordinator is silent past the lease: it may declare this node lost and start its

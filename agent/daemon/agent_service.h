@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "agent/core/job_supervisor.h"
@@ -18,10 +19,14 @@
 #include "agent/os/coordinator_lease_file.h"
 #include "agent/os/job_cgroups.h"
 #include "agent/os/launch_checkpoint.h"
+#include "agent/os/launch_workers.h"
 #include "agent/os/process_launcher.h"
 #include "agent/os/topology_discovery.h"
 
 namespace fairway::agent {
+
+// A job id as the logs show it.
+inline std::string id_str(JobId id) { return std::to_string(id.value()); }
 
 struct AgentOptions {
   std::string spool_dir;
@@ -50,6 +55,9 @@ class AgentService {
   void set_monotonic(Time mono) { mono_ = mono; }
 
   void on_frame(std::string_view frame, Time now);
+  // Launches the workers finished (launch_fd() was readable): the jobs run now, or failed.
+  void on_launches_done(Time now);
+  int launch_fd() const { return workers_->fd(); }
   // SIGCHLD arrived (or might have): reap every ended child.
   void on_children(Time now);
   // Registration retries, heartbeats, walltime deadlines, resends, adopted jobs' liveness.
@@ -75,7 +83,20 @@ class AgentService {
     std::optional<std::int64_t> memory_limit;  // bytes, when its cgroup has one
   };
 
+  // A launch handed to the workers: what it was, and a signal that came meanwhile.
+  struct PendingLaunch {
+    wire::LaunchJob launch;
+    Time requested;
+    std::optional<std::pair<std::int32_t, Duration>> signal;
+  };
+  struct UnclaimedExit {
+    ProcessExit exit;
+    Time at;
+  };
+  static constexpr int kLaunchThreads = 4;
+
   AgentService(DiscoveredNode node, AgentOptions options);
+  void finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now);
   void readopt(Time now);
   void send(const wire::Message& m);
   void send_register(Time now);
@@ -107,6 +128,10 @@ class AgentService {
   std::unique_ptr<JobCgroups> cgroups_;
   std::vector<std::vector<DeviceNumber>> gpu_devices_;  // per node-local GPU: its /dev nodes
   ProcessLauncher launcher_;
+  std::unique_ptr<LaunchWorkers> workers_;
+  std::unordered_map<std::uint64_t, PendingLaunch> launching_;
+  // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
+  std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
   LaunchCheckpoint checkpoints_;
   SlotLedger ledger_;
   StatusOutbox outbox_;

@@ -113,6 +113,7 @@ int run(const Flags& f, const Config& config) {
   net::Poller poller;
   const std::size_t link_i = poller.add(*link);
   const std::size_t signal_i = poller.add_fd(sig_fd);
+  const std::size_t launches_i = poller.add_fd((*service)->launch_fd());
   log_event(LogLevel::kInfo, "agent_started",
             {{"node", name}, {"coordinator", f.coordinator}, {"spool", opts.spool_dir},
              {"binding", opts.apply_binding ? "applied" : "exported only"},
@@ -155,6 +156,7 @@ int run(const Flags& f, const Config& config) {
     if ((*ready)[link_i]) {
       while (auto in = link->receive()) (*service)->on_frame(in->frame, now);
     }
+    if ((*ready)[launches_i]) (*service)->on_launches_done(now);
     if (std::chrono::steady_clock::now() - last_timer >= std::chrono::milliseconds(250)) {
       last_timer = std::chrono::steady_clock::now();
       (*service)->on_children(now);

@@ -1,5 +1,12 @@
 // A launch the node cannot carry out reaches the user with its reason, not as a bare
-// FAILED (issue 9).
+// FAILED (issue 9); a launch that hangs on the node (an output file on a hung NFS mount,
+// here a FIFO nobody reads) holds up that job only (issue 14).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
 #include "tests/integration/cluster_fixture.h"
 
 namespace fairway::integration {
@@ -29,6 +36,40 @@ TEST_F(Cluster, ALaunchThatFailsOnTheNodeSaysWhyInShowJob) {
       EXPECT_NE(out.find(why), std::string::npos) << out;
     }
   }
+}
+
+TEST_F(Cluster, AHungLaunchNeitherStopsTheNodeNorLosesItsCancel) {
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  const std::string fifo = dir_ + "/hung.out";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0666), 0);
+  auto hung = wrap("echo late");
+  hung.program.stdout_path = fifo;
+  auto stuck = submit(hung);
+  ASSERT_TRUE(stuck);
+  // Past the coordinator's heartbeat timeout (5 s here): the node keeps its heartbeats,
+  // and another job starts and ends on it meanwhile.
+  std::this_thread::sleep_for(std::chrono::seconds(6));
+  auto other = submit(wrap("true"));
+  ASSERT_TRUE(other);
+  auto done = wait_state(*other, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->state, JobState::kCompleted);
+  ASSERT_TRUE(wait_nodes_up(1));
+  auto v = job(*stuck);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->state, JobState::kRunning);  // as far as anyone knows: its launch is under way
+
+  // Cancelled while its launch hangs: the cancel waits for the launch, then ends it.
+  auto cancelled = call(wire::JobControl{wire::JobAction::kCancel, {*stuck}, ""});
+  ASSERT_TRUE(cancelled);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  auto end = wait_state(*stuck, [](JobState s) { return is_terminal(s); });
+  ::close(reader);
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->state, JobState::kCancelled);
 }
 
 }  // namespace
