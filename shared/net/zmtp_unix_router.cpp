@@ -27,6 +27,8 @@ constexpr std::size_t kMaxPending = 50000;
 // Bytes read from one connection per serve(): one busy peer cannot starve the others.
 constexpr std::size_t kReadBudget = std::size_t{1} << 20;
 constexpr std::size_t kAcceptsPerServe = 256;
+// Per-connection buffer capacity kept between messages; beyond it the memory is returned.
+constexpr std::size_t kKeptBuffer = std::size_t{256} << 10;
 // Out of descriptors: stop accepting for a while rather than spin on a readable listener.
 constexpr auto kAcceptPause = std::chrono::milliseconds(500);
 
@@ -113,6 +115,8 @@ struct ZmtpUnixRouter::State {
     if (c.out_at == c.out.size()) {
       c.out.clear();
       c.out_at = 0;
+      // A long reply (a queue listing) must not pin its buffer for the connection's life.
+      if (c.out.capacity() > kKeptBuffer) c.out.shrink_to_fit();
     }
     const bool want_out = c.out_at < c.out.size();
     if (want_out != c.watching_out) {
@@ -232,6 +236,7 @@ struct ZmtpUnixRouter::State {
     if (c.in_at == c.in.size()) {
       c.in.clear();
       c.in_at = 0;
+      if (c.in.capacity() > kKeptBuffer) c.in.shrink_to_fit();
     } else if (c.in_at > (std::size_t{64} << 10) && c.in_at * 2 > c.in.size()) {
       c.in.erase(0, c.in_at);
       c.in_at = 0;
