@@ -105,9 +105,17 @@ Result<std::uint8_t> parse_mail_types(std::string_view list, std::vector<std::st
     } else if (word == "REQUEUE") {
       events |= kMailRequeue;
     } else if (word == "ALL") {
+      // Slurm's ALL: the time-limit mails are asked for by name.
       events |= kMailBegin | kMailEnd | kMailFail | kMailRequeue;
-    } else if (word == "INVALID_DEPEND" || word == "STAGE_OUT" || word == "TIME_LIMIT" || word == "TIME_LIMIT_90" ||
-               word == "TIME_LIMIT_80" || word == "TIME_LIMIT_50" || word == "ARRAY_TASKS") {
+    } else if (word == "TIME_LIMIT") {
+      events |= kMailTimeLimit;
+    } else if (word == "TIME_LIMIT_90") {
+      events |= kMailTimeLimit90;
+    } else if (word == "TIME_LIMIT_80") {
+      events |= kMailTimeLimit80;
+    } else if (word == "TIME_LIMIT_50") {
+      events |= kMailTimeLimit50;
+    } else if (word == "INVALID_DEPEND" || word == "STAGE_OUT" || word == "ARRAY_TASKS") {
       warnings.push_back("--mail-type=" + std::string(word) + " ignored: no mail is sent for it yet");
     } else {
       return invalid_argument("--mail-type=" + std::string(list) + ": unknown event \"" + std::string(word) +

@@ -382,6 +382,7 @@ void CoordinatorService::on_timer(Time now) {
     }
   }
   for (const auto& [id, why] : overdue) lose_job(id, why, now);
+  mail_time_limits(now);
   mailer_.reap();
   if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
   // A time the core asked to be looked at again (a --begin, a reservation's start or end).

@@ -54,6 +54,10 @@ struct JobTracking {
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
   std::optional<std::int64_t> peak_memory_bytes, cpu_time_ms;  // from its final report
+  // --mail-type=TIME_LIMIT*: the shares of its limit mailed about for the run that
+  // started at time_mails_run (a requeued run starts over).
+  std::uint8_t time_mails_sent = 0;
+  Time time_mails_run;
 };
 
 // A job the store says was running, waiting for the nodes it ran on to register.
@@ -186,7 +190,10 @@ class CoordinatorService {
   JobMailer mailer_{config_.coordinator.mail_program};
   // sbatch --mail-type: mails the job's user when `event` is one it asked for; at its end
   // (kMailEnd) a failed job also counts as kMailFail (job_mail.cpp).
-  void mail_about(JobId id, JobMailEvent event);
+  // `run_time`: how long it has run, for the mails sent while it runs (time limits).
+  void mail_about(JobId id, JobMailEvent event, std::optional<Duration> run_time = std::nullopt);
+  // --mail-type=TIME_LIMIT, _90, _80, _50: running jobs that crossed those shares of their limit.
+  void mail_time_limits(Time now);
   StateDirLock lock_;  // held while the service lives: one coordinator per state directory
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<JobStore> store_;

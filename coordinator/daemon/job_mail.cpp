@@ -33,6 +33,10 @@ std::string event_word(JobMailEvent e) {
     case kMailEnd: return "Ended";
     case kMailFail: return "Failed";
     case kMailRequeue: return "Requeued";
+    case kMailTimeLimit: return "Reached time limit";
+    case kMailTimeLimit90: return "Reached 90% of time limit";
+    case kMailTimeLimit80: return "Reached 80% of time limit";
+    case kMailTimeLimit50: return "Reached 50% of time limit";
   }
   return "Changed";
 }
@@ -128,7 +132,7 @@ void JobMailer::reap() {
   });
 }
 
-void CoordinatorService::mail_about(JobId id, JobMailEvent event) {
+void CoordinatorService::mail_about(JobId id, JobMailEvent event, std::optional<Duration> run_time) {
   const JobRecord* rec = scheduler_->job(id);
   if (rec == nullptr || rec->spec.mail_events == 0) return;
   const bool failed = event == kMailEnd && rec->state != JobState::kCompleted;
@@ -147,12 +151,39 @@ void CoordinatorService::mail_about(JobId id, JobMailEvent event) {
     f.signal = t.signal;
     if (rec->start_time != Time()) f.run_time = rec->end_time - rec->start_time;
   }
+  if (run_time) f.run_time = run_time;
   f.reason = t.reason;
   if (auto st = mailer_.send(compose_job_mail(f)); !st) {
     log_event(LogLevel::kWarning, "mail_skipped", {{"job", std::to_string(id.value())}, {"error", st.error().message}});
     return;
   }
   log_event(LogLevel::kInfo, "mail_sent", {{"job", std::to_string(id.value())}, {"to", f.to}});
+}
+
+void CoordinatorService::mail_time_limits(Time now) {
+  constexpr std::uint8_t kTimeMails = kMailTimeLimit | kMailTimeLimit90 | kMailTimeLimit80 | kMailTimeLimit50;
+  struct Share {
+    JobMailEvent event;
+    std::int64_t percent;
+  };
+  constexpr Share kShares[] = {{kMailTimeLimit50, 50}, {kMailTimeLimit80, 80}, {kMailTimeLimit90, 90}, {kMailTimeLimit, 100}};
+  for (const JobRecord* j : scheduler_->running()) {
+    const std::uint8_t asked = j->spec.mail_events & kTimeMails;
+    const Duration limit = j->spec.time_limit;
+    if (asked == 0 || limit.is_infinite() || limit.count() <= 0) continue;
+    JobTracking& t = tracking_[j->spec.id.value()];
+    if (t.time_mails_run != j->start_time) {
+      t.time_mails_run = j->start_time;
+      t.time_mails_sent = 0;
+    }
+    const Duration ran = now - j->start_time;
+    for (const Share& s : kShares) {
+      if ((asked & s.event) == 0 || (t.time_mails_sent & s.event) != 0) continue;
+      if (ran.count() * 100 < limit.count() * s.percent) continue;
+      t.time_mails_sent |= s.event;
+      mail_about(j->spec.id, s.event, ran);
+    }
+  }
 }
 
 }  // namespace fairway::daemon

@@ -34,6 +34,11 @@ enum JobMailEvent : std::uint8_t {
   kMailEnd = 2,
   kMailFail = 4,
   kMailRequeue = 8,
+  // The job has run this share of its time limit (TIME_LIMIT: all of it).
+  kMailTimeLimit = 16,
+  kMailTimeLimit90 = 32,
+  kMailTimeLimit80 = 64,
+  kMailTimeLimit50 = 128,
 };
 
 struct DependencyClause {

@@ -443,8 +443,8 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.constraint = r.opt_str("constraint");
   read_warning(r, s.warn_signal, s.warn_before_s, s.warn_batch_only);
   const std::int32_t mail = r.opt_i32("mail_events").value_or(0);
-  if (mail < 0 || mail > 15) r.errors().fail(r.path_of("mail_events"), "not a set of mail events: " + std::to_string(mail));
-  s.mail_events = static_cast<std::uint8_t>(mail & 15);
+  if (mail < 0 || mail > 255) r.errors().fail(r.path_of("mail_events"), "not a set of mail events: " + std::to_string(mail));
+  s.mail_events = static_cast<std::uint8_t>(mail & 255);
   s.mail_user = r.opt_str("mail_user", 254);
   for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.memory_per_node_mb},
                                    std::pair{"mem_per_cpu_mb", &s.memory_per_cpu_mb}}) {

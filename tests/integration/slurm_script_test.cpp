@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "cluster_fixture.h"
 
@@ -203,6 +204,43 @@ TEST_F(Cluster, JobMailGoesToTheMailProgramAtTheEventsAskedFor) {
   EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Failed, Run time"), std::string::npos) << all;
   EXPECT_NE(all.find("FAILED, ExitCode 2\n"), std::string::npos) << all;
   EXPECT_EQ(all.find("\nBcc:"), std::string::npos) << all;  // the name could not add a header
+}
+
+// --mail-type=TIME_LIMIT_50,TIME_LIMIT_80: one mail when a running job passes half its
+// limit, none for the share it never reached.
+TEST_F(Cluster, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
+  const std::string program = dir_ + "/fake-sendmail";
+  std::ofstream(program) << "#!/bin/sh\ncat > " << dir_ << "/mail.$$\n";
+  std::filesystem::permissions(program, std::filesystem::perms(0755));
+  coordinator_extra_ = "mail_program = \"" + program + "\"\n";
+  write_config("");
+  start_coordinator();
+  start_agent("kb01", kebnekaise_xml());
+  ASSERT_TRUE(wait_nodes_up(1));
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "0:06", "-J", "half",
+                                  "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80", "--wrap", "sleep 4"},
+                       out), 0) << out;
+  const std::string id = out.substr(0, out.find('\n'));
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
+  std::vector<std::string> mails;
+  ASSERT_TRUE(eventually([&] {
+    mails.clear();
+    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+      if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
+    }
+    return !mails.empty();
+  }));
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // a second mail would be there by now
+  mails.clear();
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+    if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
+  }
+  ASSERT_EQ(mails.size(), 1u);  // 80 % (4.8 s) was never reached
+  EXPECT_NE(mails[0].find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:0"),
+            std::string::npos)
+      << mails[0];
+  EXPECT_NE(mails[0].find(", RUNNING\n"), std::string::npos) << mails[0];
 }
 
 }  // namespace

@@ -128,9 +128,12 @@ TEST(SubmitOptions, SlurmScriptOptions) {
 TEST(SubmitOptions, MailTypesAndAddresses) {
   EXPECT_EQ(parse_ok({"--mail-type=ALL"}).mail_events, kMailBegin | kMailEnd | kMailFail | kMailRequeue);
   EXPECT_EQ(parse_ok({"--mail-type=BEGIN,NONE"}).mail_events, 0);
-  SubmitOptions t = parse_ok({"--mail-type=END,TIME_LIMIT_80"});
-  EXPECT_EQ(t.mail_events, kMailEnd);
-  EXPECT_EQ(t.warnings, std::vector<std::string>{"--mail-type=TIME_LIMIT_80 ignored: no mail is sent for it yet"});
+  SubmitOptions t = parse_ok({"--mail-type=END,TIME_LIMIT_80,TIME_LIMIT"});
+  EXPECT_EQ(t.mail_events, kMailEnd | kMailTimeLimit80 | kMailTimeLimit);
+  EXPECT_TRUE(t.warnings.empty());
+  SubmitOptions d = parse_ok({"--mail-type=INVALID_DEPEND,TIME_LIMIT_50,TIME_LIMIT_90"});
+  EXPECT_EQ(d.mail_events, kMailTimeLimit50 | kMailTimeLimit90);
+  EXPECT_EQ(d.warnings, std::vector<std::string>{"--mail-type=INVALID_DEPEND ignored: no mail is sent for it yet"});
   EXPECT_EQ(parse_error({"--mail-type=SOMETIMES"}),
             "--mail-type=SOMETIMES: unknown event \"SOMETIMES\" (NONE, BEGIN, END, FAIL, REQUEUE, ALL, ...)");
   EXPECT_EQ(parse_error({"--mail-user=a@b.c\nBcc: x"}), "--mail-user=a@b.c\nBcc: x: not a mail address");
