@@ -519,6 +519,7 @@ PassResult Scheduler::schedule(Time now) {
   preempt_for_owners(others, now, result);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
+  if (!project_reservations_.empty()) observe_reservation_use(now);
   // Reservations begin, end and run out of patience with no job event: pass again then.
   if (auto at = next_reservation_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
   return result;

@@ -222,6 +222,7 @@ class Scheduler {
   Status check_reservation(const JobSpec& spec, PartitionIndex p, Time now, bool restoring) const;
   void advance_reservations(Time now, PassResult& result);
   void start_reservation_jobs(std::span<JobRecord* const> members, Time now, PassResult& result);
+  void observe_reservation_use(Time now);
   std::optional<Time> next_reservation_event(Time now) const;
   ProjectReservationState* find_project_reservation(const std::string& name);
   // Requeues the killable jobs a maintenance starting by `now` must kill.

@@ -90,6 +90,14 @@ Status Scheduler::check_reservation(const JobSpec& spec, PartitionIndex p, Time 
   }
   const MaintenanceWindow* w = maintenance_.find(name);
   const PartitionState& ps = cluster_.partition(p);
+  if (w != nullptr) {
+    std::int64_t cores = 0;
+    for (NodeIndex n : ps.nodes) cores += maintenance_.covers(*w, cluster_, n) ? cluster_.node(n).topology.total_cores() : 0;
+    if (cores > 0 && spec.resources.total_cores() > cores) {
+      return invalid_argument("requests " + std::to_string(spec.resources.total_cores()) + " cores, more than reservation '" +
+                              name + "' holds in partition '" + spec.partition + "' (" + std::to_string(cores) + ")");
+    }
+  }
   if (w != nullptr && !ps.nodes.empty() &&
       std::none_of(ps.nodes.begin(), ps.nodes.end(), [&](NodeIndex n) { return maintenance_.covers(*w, cluster_, n); })) {
     return invalid_argument("partition '" + spec.partition + "' has none of reservation '" + name + "''s nodes");
@@ -105,7 +113,9 @@ void Scheduler::restore_reservation_cancelled(const std::string& name, Time at) 
   maintenance_.cancel(name, at);
 }
 
-// Before the pass: what each reservation's jobs use, its charge, and whether it is given back.
+// Before the pass: each reservation's charge, and whether it is given back. Its use was
+// last looked at after the previous pass (observe_reservation_use); since only passes
+// start jobs, it has not risen since, so "below since" still holds.
 void Scheduler::advance_reservations(Time now, PassResult& result) {
   for (ProjectReservationState& r : project_reservations_) {
     const MaintenanceWindow* w = maintenance_.find(r.name);
@@ -116,10 +126,6 @@ void Scheduler::advance_reservations(Time now, PassResult& result) {
       const NodeTopology& topo = cluster_.node(n).topology;
       r.cores += topo.total_cores();
       for (const auto& g : topo.gpus) gpu_types.push_back(g.type);
-    }
-    r.cores_in_use = 0;
-    for (const JobRecord* j : running_) {
-      if (j->spec.reservation == r.name) r.cores_in_use += j->allocation.total_cores();
     }
     const Time end = r.effective_end();
     if (!r.charging && now >= r.start && now < end) {
@@ -136,13 +142,7 @@ void Scheduler::advance_reservations(Time now, PassResult& result) {
       ledger_.stop_usage(*r.association, r.rate, now);
       r.charging = false;
     }
-    if (!r.charging || r.cancel_below_use <= 0.0) continue;
-    const double threshold = r.cancel_below_use * static_cast<double>(r.cores);
-    if (static_cast<double>(r.cores_in_use) >= threshold) {
-      r.below_since.reset();
-      continue;
-    }
-    if (!r.below_since) r.below_since = now;
+    if (!r.charging || r.cancel_below_use <= 0.0 || !r.below_since) continue;
     if (now - *r.below_since < r.cancel_after) continue;
     // Given back: everyone may use its nodes from now on, and the account stops paying for
     // them. Its jobs still running finish there, charged as ordinary jobs from now.
@@ -211,6 +211,27 @@ void Scheduler::start_reservation_jobs(std::span<JobRecord* const> members, Time
     }
     result.started.push_back({j->spec.id, std::nullopt, std::nullopt, false});
     start_job(*j, std::move(*alloc), now);
+  }
+}
+
+// After the pass: what each reservation's jobs hold now, and since when that has been
+// under its threshold.
+void Scheduler::observe_reservation_use(Time now) {
+  for (ProjectReservationState& r : project_reservations_) {
+    r.cores_in_use = 0;
+    for (const JobRecord* j : running_) {
+      if (j->spec.reservation == r.name) r.cores_in_use += j->allocation.total_cores();
+    }
+    if (!r.charging || r.cancel_below_use <= 0.0) {
+      r.below_since.reset();
+      continue;
+    }
+    const double threshold = r.cancel_below_use * static_cast<double>(r.cores);
+    if (static_cast<double>(r.cores_in_use) >= threshold) {
+      r.below_since.reset();
+    } else if (!r.below_since) {
+      r.below_since = now;
+    }
   }
 }
 

@@ -104,6 +104,12 @@ TEST(ProjectReservation, OnlyItsAccountsListedUsersMaySubmitIntoIt) {
   EXPECT_NE(too_long.error().message.find("longer than reservation 'climate-run' (02:00:00)"), std::string::npos)
       << too_long.error().message;
 
+  auto wide = s->submit(member(9, 12, 600), T(0));
+  ASSERT_FALSE(wide);
+  EXPECT_NE(wide.error().message.find("requests 12 cores, more than reservation 'climate-run' holds in partition 'batch' (8)"),
+            std::string::npos)
+      << wide.error().message;
+
   auto late = s->submit(member(8, 4, 600), T(kStart + kLength));
   ASSERT_FALSE(late);
   EXPECT_NE(late.error().message.find("ended at 1970-01-01T02:16:40Z"), std::string::npos) << late.error().message;
@@ -213,7 +219,13 @@ TEST(ProjectReservation, HalfUsedIsEnoughAndUseRestartsThePatience) {
   auto s = testing::make(titan());
   ASSERT_TRUE(s->submit(member(1, 4, 7000), T(0)));  // exactly half
   s->schedule(T(0));
-  ASSERT_TRUE(started(s->schedule(T(kStart)), 1));
+  PassResult start = s->schedule(T(kStart));
+  ASSERT_TRUE(started(start, 1));
+  // Use is looked at after the pass started the job: no patience clock runs.
+  ASSERT_TRUE(start.recheck_at);
+  EXPECT_EQ(*start.recheck_at, T(kStart + kLength));
+  EXPECT_FALSE(s->project_reservations()[0].below_since);
+  EXPECT_TRUE(s->schedule(T(kStart + 1800)).reservations_cancelled.empty());
   EXPECT_TRUE(s->schedule(T(kStart + 3600)).reservations_cancelled.empty());
   ASSERT_TRUE(s->finish(JobId(1), JobState::kCompleted, T(kStart + 3600)));
   s->schedule(T(kStart + 3600));  // idle from here
