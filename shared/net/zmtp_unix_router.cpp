@@ -149,9 +149,21 @@ struct ZmtpUnixRouter::State {
       }
       ucred cred{};
       socklen_t len = sizeof cred;
-      if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || connections.size() >= limits.max_connections ||
-          (cred.uid != 0 && per_uid[cred.uid] >= limits.max_connections_per_uid)) {
+      std::string refusal;
+      if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+        refusal = "the caller's credentials cannot be read";
+      } else if (connections.size() >= limits.max_connections) {
+        refusal = "the coordinator has its maximum of " + std::to_string(limits.max_connections) +
+                  " client connections open; try again shortly";
+      } else if (cred.uid != 0 && per_uid[cred.uid] >= limits.max_connections_per_uid) {
+        refusal = "uid " + std::to_string(cred.uid) + " already has " + std::to_string(limits.max_connections_per_uid) +
+                  " connections open to the coordinator";
+      }
+      if (!refusal.empty()) {
         if (auto u = per_uid.find(cred.uid); u != per_uid.end() && u->second == 0) per_uid.erase(u);
+        // Said in ZMTP, best effort and without waiting, so the CLI can tell its user why.
+        const std::string bye = zmtp::greeting() + zmtp::error_frame(refusal);
+        [[maybe_unused]] const ssize_t n = ::send(fd, bye.data(), bye.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
         ::close(fd);
         ++dropped;
         continue;
