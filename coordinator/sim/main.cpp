@@ -5,6 +5,7 @@
 #include <new>
 #include <optional>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -14,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "coordinator/sim/chart_files.h"
 #include "coordinator/sim/metrics.h"
 #include "coordinator/sim/schedule_validator.h"
 #include "coordinator/sim/simulation.h"
@@ -113,6 +115,9 @@ int run(int argc, char** argv) {
                "validate the produced schedule (the default; --no-check skips it); exit 3 on the first violation");
   bool quiet = false;
   app.add_flag("--quiet", quiet, "no progress line (there is none anyway when stderr is not a terminal)");
+  std::string plots_dir, compare_path;
+  app.add_option("--plots", plots_dir, "write SVG charts here: utilization, waiting jobs, wait by size, nodes");
+  app.add_option("--compare", compare_path, "with --plots: replay under this config too and draw both");
   app.add_option("--queue-partition", queue_partitions,
                  "QUEUE=PARTITION[,...]: SWF jobs of that queue number go to that partition");
   try {
@@ -212,6 +217,38 @@ int run(int argc, char** argv) {
       return kExitCheckFailed;
     }
     std::cerr << "fairway-sim: check passed (" << result->records.size() << " jobs)\n";
+  }
+
+  if (!compare_path.empty() && plots_dir.empty()) {
+    std::cerr << "fairway-sim: --compare draws a second replay: it needs --plots DIR\n";
+    return kExitBadInput;
+  }
+  if (!plots_dir.empty()) {
+    const auto label = [](const std::string& path) { return std::filesystem::path(path).stem().string(); };
+    std::vector<sim::ChartRun> runs{{label(config_path), &result->records, total_cores}};
+    std::optional<sim::SimulationResult> other;
+    if (!compare_path.empty()) {
+      auto other_config = load_config_file(compare_path);
+      if (!other_config) {
+        std::cerr << "fairway-sim: --compare: " << other_config.error().message << '\n';
+        return kExitBadInput;
+      }
+      auto replay = sim::simulate(*other_config, *workload);
+      if (!replay) {
+        std::cerr << "fairway-sim: --compare: " << replay.error().message << '\n';
+        return kExitBadInput;
+      }
+      other = std::move(*replay);
+      std::int64_t other_cores = 0;
+      for (const auto& n : other->nodes) other_cores += n.total_cores();
+      runs.push_back({label(compare_path), &other->records, other_cores});
+    }
+    auto written = sim::write_charts(plots_dir, runs, result->nodes);
+    if (!written) {
+      std::cerr << "fairway-sim: " << written.error().message << '\n';
+      return kExitBadInput;
+    }
+    for (const std::string& f : *written) std::cerr << "fairway-sim: wrote " << f << '\n';
   }
 
   const std::string text = summary_json(summary).dump(2);
