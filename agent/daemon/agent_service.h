@@ -97,6 +97,7 @@ class AgentService {
 
   AgentService(DiscoveredNode node, AgentOptions options);
   void finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now);
+  void launch_failed(JobId job, const std::string& why, Time now);
   void readopt(Time now);
   void send(const wire::Message& m);
   void send_register(Time now);

@@ -56,17 +56,21 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
       l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only});
   auto attach = cgroups_->prepare(cgroup_limits(l, req.bind_pus));
   if (!attach) {
-    ledger_.release(l.job);
-    (void)cgroups_->remove(l.job);
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
-           "launch failed on node " + node_name() + ": " + attach.error().message);
+    launch_failed(l.job, attach.error().message, now);
     return;
   }
   // The launch itself (user lookup, script, fork, the child's chdir and opens) may wait
   // on NSS or NFS: it runs on a worker, and finish_launch takes it from there.
   launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt});
   workers_->submit(std::move(req), std::move(*attach));
+}
+
+// Its cores, GPUs and cgroups are free again, and the user learns why (show job).
+void AgentService::launch_failed(JobId job, const std::string& why, Time now) {
+  ledger_.release(job);
+  (void)cgroups_->remove(job);
+  log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", why}});
+  report(job, JobState::kFailed, std::nullopt, std::nullopt, now, "launch failed on node " + node_name() + ": " + why);
 }
 
 void AgentService::on_launches_done(Time now) {
@@ -82,11 +86,7 @@ void AgentService::on_launches_done(Time now) {
 void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now) {
   const wire::LaunchJob& l = pending.launch;
   if (!launched) {
-    ledger_.release(l.job);
-    (void)cgroups_->remove(l.job);
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", launched.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
-           "launch failed on node " + node_name() + ": " + launched.error().message);
+    launch_failed(l.job, launched.error().message, now);
     return;
   }
   auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);

@@ -4,6 +4,7 @@
 // the ones that can never run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -169,6 +170,16 @@ TEST_F(Cluster, NodelistExcludeAndExclusivePlaceJobsWhereAsked) {
 namespace fairway::integration {
 namespace {
 
+// The mails the fake sendmail kept in `dir` (one file each).
+std::vector<std::string> mails_in(const std::string& dir) {
+  std::vector<std::string> mails;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
+  }
+  std::sort(mails.begin(), mails.end());
+  return mails;
+}
+
 // --mail-type: the coordinator hands a message to the configured sendmail-compatible
 // program (here a script that keeps it) at the events asked for, and to no one else.
 TEST_F(Cluster, JobMailGoesToTheMailProgramAtTheEventsAskedFor) {
@@ -190,13 +201,9 @@ TEST_F(Cluster, JobMailGoesToTheMailProgramAtTheEventsAskedFor) {
   ASSERT_TRUE(wait_state(JobId(std::stoull(out)), [](JobState s) { return is_terminal(s); }));
   std::vector<std::string> mails;
   ASSERT_TRUE(eventually([&] {
-    mails.clear();
-    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
-      if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
-    }
+    mails = mails_in(dir_);
     return mails.size() >= 2;
   }));
-  std::sort(mails.begin(), mails.end());
   ASSERT_EQ(mails.size(), 2u);  // the job that asked for none sent none
   std::string all = mails[0] + mails[1];
   EXPECT_NE(all.find("To: ann@example.org\n"), std::string::npos) << all;
@@ -223,19 +230,9 @@ TEST_F(Cluster, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
                        out), 0) << out;
   const std::string id = out.substr(0, out.find('\n'));
   ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
-  std::vector<std::string> mails;
-  ASSERT_TRUE(eventually([&] {
-    mails.clear();
-    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
-      if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
-    }
-    return !mails.empty();
-  }));
+  ASSERT_TRUE(eventually([&] { return !mails_in(dir_).empty(); }));
   std::this_thread::sleep_for(std::chrono::seconds(1));  // a second mail would be there by now
-  mails.clear();
-  for (const auto& e : std::filesystem::directory_iterator(dir_)) {
-    if (e.path().filename().string().starts_with("mail.")) mails.push_back(read_file(e.path().string()));
-  }
+  const std::vector<std::string> mails = mails_in(dir_);
   ASSERT_EQ(mails.size(), 1u);  // 80 % (4.8 s) was never reached
   EXPECT_NE(mails[0].find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:0"),
             std::string::npos)
