@@ -156,6 +156,9 @@ int run(int argc, char** argv) {
       return kExitBadInput;
     }
   }
+  if (const std::string warning = sim::machine_size_warning(*config, *workload); !warning.empty()) {
+    std::cerr << "fairway-sim: warning: " << warning << '\n';
+  }
   if (workload->skipped > 0) {
     std::cerr << "fairway-sim: skipped " << workload->skipped
               << " SWF jobs with no runtime or no processors (a field of -1, SWF's \"unknown\")\n";

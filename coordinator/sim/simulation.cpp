@@ -10,6 +10,18 @@
 
 namespace fairway::sim {
 
+std::string machine_size_warning(const Config& config, const Workload& workload) {
+  const std::int64_t procs = workload.max_procs > 0 ? workload.max_procs : workload.max_nodes;
+  if (config.nodes.empty() || procs <= 0) return {};
+  std::int64_t cores = 0;
+  for (const NodeTopology& n : config.nodes) cores += n.total_cores();
+  if (cores <= 2 * procs && procs <= 2 * cores) return {};
+  const bool bigger = cores > procs;
+  return "the trace's machine has " + std::to_string(procs) + " processors (its MaxProcs/MaxNodes header) and the "
+         "config's " + std::to_string(cores) + " cores, " + (bigger ? "more than twice as many" : "less than half") +
+         ": waits and utilization will not be those of the trace's site";
+}
+
 Result<Config> machine_for_workload(Config config, const Workload& workload) {
   if (!config.nodes.empty()) return config;
   // Synthetic traces (Lublin's model) state only MaxNodes, each node one processor.

@@ -30,6 +30,11 @@ struct SimulationResult {
 // MaxNodes) single-core nodes: the model the scheduling literature uses for SWF replay.
 Result<Config> machine_for_workload(Config config, const Workload& workload);
 
+// When the config declares its machine and the trace's header states its own, and they are
+// more than twice apart in processors: a sentence saying so (a replay is then no picture of
+// the trace's site: its queue empties or never drains). Empty otherwise.
+std::string machine_size_warning(const Config& config, const Workload& workload);
+
 // Called once per event instant: jobs submitted and finished so far, of `total`, and the
 // virtual time. For a progress line; the replay does not depend on it.
 using ProgressFn = std::function<void(std::size_t submitted, std::size_t finished, std::size_t total, Time now)>;

@@ -47,5 +47,23 @@ TEST_F(SimulationTest, MaxPsHeldJobStartsWhenItsLimitOpensWithNoEvent) {
   EXPECT_TRUE(st) << st.error().message;
 }
 
+TEST(MachineSizeWarning, SaysSoWhenTheTraceAndTheConfigAreMoreThanTwiceApart) {
+  Config c;
+  for (int i = 0; i < 4; ++i) c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 16));  // 64 cores
+  Workload w;
+  w.max_procs = 100;
+  EXPECT_TRUE(machine_size_warning(c, w).empty());  // within a factor of two
+  w.max_procs = 512;
+  EXPECT_EQ(machine_size_warning(c, w),
+            "the trace's machine has 512 processors (its MaxProcs/MaxNodes header) and the config's 64 cores, "
+            "less than half: waits and utilization will not be those of the trace's site");
+  w.max_procs = 0;
+  w.max_nodes = 16;  // Lublin's traces state only MaxNodes
+  EXPECT_NE(machine_size_warning(c, w).find("more than twice as many"), std::string::npos);
+  w.max_nodes = 0;
+  EXPECT_TRUE(machine_size_warning(c, w).empty());  // the trace says nothing
+  EXPECT_TRUE(machine_size_warning(Config{}, w).empty());
+}
+
 }  // namespace
 }  // namespace fairway::sim
