@@ -158,6 +158,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
                             " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
   }
   const PartitionIndex pidx = *cluster_.find_partition(pc->name);
+  if (spec.memory_per_node_mb == 0 && spec.memory_per_cpu_mb == 0) spec.memory_per_cpu_mb = pc->default_mem_per_cpu_mb;
   if (!spec.reservation.empty()) {
     if (auto st = check_reservation(spec, pidx, now, restoring); !st) return std::unexpected(st.error().with_context(job));
   }

@@ -166,6 +166,9 @@ struct PartitionConfig {
   PreemptMode preempt = PreemptMode::kOff;  // what happens to this partition's jobs as victims
   Duration preempt_exempt_time;  // a job that has run less than this is not a victim
   Duration preempt_grace;        // SIGTERM, this long, then SIGKILL of the process group
+  // Slurm's DefMemPerCPU: the memory limit per allocated core, in MiB, of a job that asks
+  // for none (--mem, --mem-per-cpu); enforced by its cgroup. 0: no limit.
+  std::int64_t default_mem_per_cpu_mb = 0;
 };
 
 // A [[reservations]] entry: nodes taken from everyone during [start, start + duration).

@@ -128,7 +128,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
                                        "island_placement", "clamp_time_limit",
                                        "default_for_interactive", "killable",
                                        "killable_cutoff", "priority_tier", "preempt",
-                                       "preempt_exempt_time", "preempt_grace"}));
+                                       "preempt_exempt_time", "preempt_grace", "default_mem_per_cpu_mb"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -183,6 +183,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (t.contains("default_qos")) {
       FAIRWAY_TRY(r.read_string(t, "default_qos", path, part.default_qos));
     }
+    FAIRWAY_TRY(r.read_int(t, "default_mem_per_cpu_mb", path, 0, std::int64_t{1} << 40, part.default_mem_per_cpu_mb));
     FAIRWAY_TRY(parse_partition_placement(r, t, path, cfg, part));
     FAIRWAY_TRY(r.read_bool(t, "clamp_time_limit", path, part.clamp_time_limit));
     if (part.clamp_time_limit && part.max_time.is_infinite()) {

@@ -269,5 +269,23 @@ TEST(ProjectReservation, ARestartKeepsItsCancellationAndItsCharge) {
   EXPECT_TRUE(started(s->schedule(T(kStart + 4000)), 1));
 }
 
+// Not a reservation rule, but admission's too: Slurm's DefMemPerCPU per partition.
+TEST(PartitionMemoryDefault, AJobAskingForNoMemoryGetsThePartitionsDefaultPerCore) {
+  Config c = testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy);
+  PartitionConfig batch;
+  batch.name = "batch";
+  batch.is_default = true;
+  batch.default_mem_per_cpu_mb = 2048;
+  c.partitions = {batch};
+  auto s = testing::make(c);
+  ASSERT_TRUE(s->submit(testing::job(1, 2, 60), T(0)));
+  EXPECT_EQ(s->job(JobId(1))->spec.memory_per_cpu_mb, 2048);
+  JobSpec asked = testing::job(2, 2, 60);
+  asked.memory_per_node_mb = 500;
+  ASSERT_TRUE(s->submit(asked, T(0)));
+  EXPECT_EQ(s->job(JobId(2))->spec.memory_per_cpu_mb, 0);  // what it asked for stands
+  EXPECT_EQ(s->job(JobId(2))->spec.memory_per_node_mb, 500);
+}
+
 }  // namespace
 }  // namespace fairway

@@ -114,6 +114,14 @@ TEST(ConfigReservations, ProjectReservationMistakesAreNamed) {
                   "reservations[0].account: unknown account 'climate' (not in [[accounts]])");
 }
 
+TEST(ConfigPartitionMemory, DefaultMemPerCpuIsReadAndRangeChecked) {
+  Config c = parse_ok(std::string(kNode) + "[[partitions]]\nname = \"batch\"\ndefault_mem_per_cpu_mb = 2048\n");
+  EXPECT_EQ(c.partitions[0].default_mem_per_cpu_mb, 2048);
+  EXPECT_EQ(parse_ok(std::string(kNode) + "[[partitions]]\nname = \"b\"\n").partitions[0].default_mem_per_cpu_mb, 0);
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"b\"\ndefault_mem_per_cpu_mb = -1\n"),
+                  "partitions[0].default_mem_per_cpu_mb: must be >= 0, got -1");
+}
+
 TEST(ConfigReservations, KillablePartitionKeys) {
   Config c = parse_ok(std::string(kNode) +
                       "[[partitions]]\nname = \"batch\"\n[[partitions]]\nname = \"killable\"\n"
