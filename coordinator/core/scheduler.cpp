@@ -279,13 +279,7 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
     const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
     if (a.cores != 0 || a.gpus != 0) j.partition_amounts.emplace_back(pi, a);
   }
-  std::vector<std::string> gpu_types;
-  for (const auto& na : alloc.nodes) {
-    for (std::int32_t g : na.gpus) {
-      gpu_types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
-    }
-  }
-  j.billing_rate = billing_rate(alloc.total_cores(), gpu_types);
+  j.billing_rate = allocation_billing_rate(alloc);
   // A project reservation's job is paid for by the reservation's own charge while it lasts.
   if (!j.spec.reservation.empty()) {
     const ProjectReservationState* r = find_project_reservation(j.spec.reservation);
@@ -299,6 +293,14 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   j.allocation = std::move(alloc);
   j.slot = running_.size();
   running_.push_back(&j);
+}
+
+double Scheduler::allocation_billing_rate(const Allocation& alloc) const {
+  std::vector<std::string> gpu_types;
+  for (const auto& na : alloc.nodes) {
+    for (std::int32_t g : na.gpus) gpu_types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
+  }
+  return billing_rate(alloc.total_cores(), gpu_types);
 }
 
 double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types) const {

@@ -200,6 +200,8 @@ class Scheduler {
   void start_job(JobRecord& j, Allocation alloc, Time now);
   // Billing units per second for `cores` and GPUs of these types ([billing]).
   double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types) const;
+  // ... for an allocation: its cores and the types of the GPUs it holds.
+  double allocation_billing_rate(const Allocation& alloc) const;
   struct UsageChange {
     Time at;
     AssociationIndex association;
@@ -225,6 +227,11 @@ class Scheduler {
   void observe_reservation_use(Time now);
   std::optional<Time> next_reservation_event(Time now) const;
   ProjectReservationState* find_project_reservation(const std::string& name);
+  // Sets r.cores from its nodes the cluster knows; returns their GPUs' types (for billing).
+  std::vector<std::string> measure_reservation(ProjectReservationState& r, const MaintenanceWindow& w) const;
+  // The association its charge goes to, made on first use: (account, "reservation:NAME"),
+  // with no shares, so the account's usage carries it without moving its users' shares.
+  AssociationIndex reservation_holder(ProjectReservationState& r);
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
   // Owner partitions: victims for the waiting jobs (`ordered`, tier then priority) that

@@ -105,6 +105,26 @@ Status Scheduler::check_reservation(const JobSpec& spec, PartitionIndex p, Time 
   return ok_status();
 }
 
+std::vector<std::string> Scheduler::measure_reservation(ProjectReservationState& r, const MaintenanceWindow& w) const {
+  r.cores = 0;
+  std::vector<std::string> gpu_types;
+  for (NodeIndex n : maintenance_.nodes(w, cluster_)) {
+    const NodeTopology& topo = cluster_.node(n).topology;
+    r.cores += topo.total_cores();
+    for (const auto& g : topo.gpus) gpu_types.push_back(g.type);
+  }
+  return gpu_types;
+}
+
+AssociationIndex Scheduler::reservation_holder(ProjectReservationState& r) {
+  if (!r.association) {
+    const std::string holder = "reservation:" + r.name;
+    r.association = ledger_.association(r.account, holder);
+    ledger_.set_user_shares(r.account, holder, 0.0);
+  }
+  return *r.association;
+}
+
 void Scheduler::restore_reservation_cancelled(const std::string& name, Time at) {
   ProjectReservationState* r = find_project_reservation(name);
   if (r == nullptr || r->cancelled_at) return;
@@ -120,22 +140,12 @@ void Scheduler::advance_reservations(Time now, PassResult& result) {
   for (ProjectReservationState& r : project_reservations_) {
     const MaintenanceWindow* w = maintenance_.find(r.name);
     if (w == nullptr) continue;
-    r.cores = 0;
-    std::vector<std::string> gpu_types;
-    for (NodeIndex n : maintenance_.nodes(*w, cluster_)) {
-      const NodeTopology& topo = cluster_.node(n).topology;
-      r.cores += topo.total_cores();
-      for (const auto& g : topo.gpus) gpu_types.push_back(g.type);
-    }
+    const std::vector<std::string> gpu_types = measure_reservation(r, *w);
     const Time end = r.effective_end();
     if (!r.charging && now >= r.start && now < end) {
-      if (!r.association) {
-        const std::string holder = "reservation:" + r.name;
-        r.association = ledger_.association(r.account, holder);
-        ledger_.set_user_shares(r.account, holder, 0.0);
-      }
+      // The rate is fixed while it is charged: the stop must take off what the start put on.
       r.rate = billing_rate(r.cores, gpu_types);
-      ledger_.start_usage(*r.association, r.rate, now);
+      ledger_.start_usage(reservation_holder(r), r.rate, now);
       r.charging = true;
     }
     if (r.charging && now >= end) {
@@ -152,11 +162,7 @@ void Scheduler::advance_reservations(Time now, PassResult& result) {
     r.charging = false;
     for (JobRecord* j : running_) {
       if (j->spec.reservation != r.name) continue;
-      std::vector<std::string> types;
-      for (const auto& na : j->allocation.nodes) {
-        for (std::int32_t g : na.gpus) types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
-      }
-      j->billing_rate = billing_rate(j->allocation.total_cores(), types);
+      j->billing_rate = allocation_billing_rate(j->allocation);
       ledger_.start_usage(j->association, j->billing_rate, now);
     }
     const std::string pct = std::to_string(std::lround(r.cancel_below_use * 100.0)) + "%";

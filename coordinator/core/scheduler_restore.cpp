@@ -35,17 +35,8 @@ void Scheduler::end_restore(std::optional<Time> now) {
     if (!now || r.start >= *now) continue;
     const MaintenanceWindow* w = maintenance_.find(r.name);
     if (w == nullptr) continue;
-    std::int64_t cores = 0;
-    std::vector<std::string> gpu_types;
-    for (NodeIndex n : maintenance_.nodes(*w, cluster_)) {
-      cores += cluster_.node(n).topology.total_cores();
-      for (const auto& g : cluster_.node(n).topology.gpus) gpu_types.push_back(g.type);
-    }
-    const std::string holder = "reservation:" + r.name;
-    r.association = ledger_.association(r.account, holder);
-    ledger_.set_user_shares(r.account, holder, 0.0);
-    r.rate = billing_rate(cores, gpu_types);
-    restored_usage_->push_back({r.start, *r.association, r.rate});
+    r.rate = billing_rate(r.cores, measure_reservation(r, *w));
+    restored_usage_->push_back({r.start, reservation_holder(r), r.rate});
     if (r.effective_end() <= *now) {
       restored_usage_->push_back({r.effective_end(), *r.association, -r.rate});
     } else {

@@ -180,17 +180,27 @@ std::vector<std::string> mails_in(const std::string& dir) {
   return mails;
 }
 
+// A cluster whose coordinator mails through a script that keeps each message in a file
+// (mails_in) and refuses to run unless called as sendmail -t -oi.
+class JobMail : public Cluster {
+ protected:
+  // True once the node is up.
+  bool start_with_fake_sendmail() {
+    const std::string program = dir_ + "/fake-sendmail";
+    std::ofstream(program) << "#!/bin/sh\n[ \"$1 $2\" = \"-t -oi\" ] || exit 3\ncat > " << dir_ << "/mail.$$\n";
+    std::filesystem::permissions(program, std::filesystem::perms(0755));
+    coordinator_extra_ = "mail_program = \"" + program + "\"\n";
+    write_config("");
+    start_coordinator();
+    start_agent("kb01", kebnekaise_xml());
+    return wait_nodes_up(1);
+  }
+};
+
 // --mail-type: the coordinator hands a message to the configured sendmail-compatible
 // program (here a script that keeps it) at the events asked for, and to no one else.
-TEST_F(Cluster, JobMailGoesToTheMailProgramAtTheEventsAskedFor) {
-  const std::string program = dir_ + "/fake-sendmail";
-  std::ofstream(program) << "#!/bin/sh\n[ \"$1 $2\" = \"-t -oi\" ] || exit 3\ncat > " << dir_ << "/mail.$$\n";
-  std::filesystem::permissions(program, std::filesystem::perms(0755));
-  coordinator_extra_ = "mail_program = \"" + program + "\"\n";
-  write_config("");
-  start_coordinator();
-  start_agent("kb01", kebnekaise_xml());
-  ASSERT_TRUE(wait_nodes_up(1));
+TEST_F(JobMail, GoesToTheMailProgramAtTheEventsAskedFor) {
+  ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-J", "evil\nBcc: x@y",
                                   "--mail-type=BEGIN,FAIL", "--mail-user=ann@example.org", "--wrap", "exit 2"},
@@ -215,15 +225,8 @@ TEST_F(Cluster, JobMailGoesToTheMailProgramAtTheEventsAskedFor) {
 
 // --mail-type=TIME_LIMIT_50,TIME_LIMIT_80: one mail when a running job passes half its
 // limit, none for the share it never reached.
-TEST_F(Cluster, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
-  const std::string program = dir_ + "/fake-sendmail";
-  std::ofstream(program) << "#!/bin/sh\ncat > " << dir_ << "/mail.$$\n";
-  std::filesystem::permissions(program, std::filesystem::perms(0755));
-  coordinator_extra_ = "mail_program = \"" + program + "\"\n";
-  write_config("");
-  start_coordinator();
-  start_agent("kb01", kebnekaise_xml());
-  ASSERT_TRUE(wait_nodes_up(1));
+TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
+  ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "0:06", "-J", "half",
                                   "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80", "--wrap", "sleep 4"},

@@ -228,6 +228,45 @@ TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
   EXPECT_EQ(users, (std::vector<std::string>{"default/", "default/alice"}));
 }
 
+// A project reservation is its listed users' alone, whatever a request says about who
+// sends it: the submitter is the kernel's uid, and a claimed user name changes nothing.
+// Anyone (authenticated) may look at it, as Slurm shows reservations to all.
+TEST_F(ClientAuthorization, OnlyAReservationsUsersSubmitIntoItAndEveryoneSeesIt) {
+  service_.reset();
+  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+                             "[[reservations]]\nname = \"lab\"\nstart = 1700003600\nduration = 3600\n"
+                             "nodes = \"n1\"\naccount = \"climate\"\nusers = [\"alice\"]\n"
+                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
+                             "test");
+  ASSERT_TRUE(config) << config.error().message;
+  auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
+  ASSERT_TRUE(s) << s.error().message;
+  service_ = std::move(*s);
+  const auto into_lab = [](const std::string& claimed) {
+    wire::SubmitRequest r;
+    r.spec.user = claimed;
+    r.spec.account = "climate";
+    r.spec.reservation = "lab";
+    r.spec.time_limit = Duration::minutes(10);
+    r.program.argv = {"true"};
+    r.program.working_dir = "/tmp";
+    return r;
+  };
+  EXPECT_TRUE(std::holds_alternative<wire::SubmitReply>(ask(into_lab(""), 1001))) << "alice, a listed user";
+  EXPECT_NE(error_of(ask(into_lab(""), 1002)).find("user 'bob' is not one of its users (alice)"), std::string::npos);
+  // bob claiming to be alice is refused for the claim itself.
+  EXPECT_NE(error_of(ask(into_lab("alice"), 1002)).find("names user 'alice', but it comes from 'bob'"), std::string::npos);
+  EXPECT_NE(error_of(ask(into_lab(""), std::nullopt)).find("unauthenticated"), std::string::npos);
+
+  auto seen = ask(wire::ReservationQuery{}, 1002);
+  const auto* r = std::get_if<wire::ReservationQueryReply>(&seen);
+  ASSERT_NE(r, nullptr) << error_of(seen);
+  ASSERT_EQ(r->reservations.size(), 1u);
+  EXPECT_EQ(r->reservations[0].users, std::vector<std::string>{"alice"});
+  EXPECT_EQ(r->reservations[0].jobs_pending, 1);
+  EXPECT_NE(error_of(ask(wire::ReservationQuery{}, std::nullopt)).find("unauthenticated"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fairway::daemon
 
