@@ -308,12 +308,18 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   // was killed), and whether the keeper stopped it (the agent hung or away).
   auto record = read_exit_record(options_.spool_dir, job);
   const bool recorded = record && record->has_value();
-  // Stopped for want of a coordinator, by us or by its keeper.
-  const bool fenced = it->second.fenced || (recorded && (*record)->fenced);
   const bool adopted = it->second.adopted;
   if (adopted && recorded) exit = (*record)->exit;
   const bool known = !adopted || exit != ProcessExit::signalled(0);
-  JobState state = fenced ? JobState::kNodeFail : it->second.supervisor.on_exit(exit, now);
+  // Stopped for want of a coordinator, by us or by its keeper: node_fail, so that the
+  // coordinator runs it again. Unless it exited 0 on its own (it ended as the fence came):
+  // its work is done, and running it again would run it twice.
+  const bool fence_came = it->second.fenced || (recorded && (*record)->fenced);
+  const bool finished_anyway = fence_came && known && exit == ProcessExit::exited(0);
+  const bool fenced = fence_came && !finished_anyway;
+  JobState state = fenced            ? JobState::kNodeFail
+                   : finished_anyway ? JobState::kCompleted
+                                     : it->second.supervisor.on_exit(exit, now);
   std::string reason = fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : "";
   const JobUsage usage = collect_usage(job, state, reason, it->second.memory_limit);
   std::optional<std::int32_t> code, sig;

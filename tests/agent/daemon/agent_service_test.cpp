@@ -163,5 +163,19 @@ TEST_F(AgentServiceTest, ALaunchTheNodeCannotCarryOutIsReportedWithItsReason) {
   EXPECT_EQ(reports(5).front(), JobState::kRunning);
 }
 
+TEST_F(AgentServiceTest, AJobThatEndedWellAsTheFenceCameIsReportedCompletedNotLost) {
+  service->on_frame(wire::encode(launch(6, "true")), T(1));
+  ASSERT_TRUE(launch_ready());
+  service->on_launches_done(T(1));
+  EXPECT_EQ(reports(6), (std::vector<JobState>{JobState::kRunning}));
+  std::this_thread::sleep_for(200ms);  // it has ended; not reaped yet
+  // The coordinator has been silent past the lease: the agent fences its jobs.
+  service->set_monotonic(T(1000));
+  service->on_timer(T(1000));
+  ASSERT_TRUE(wait_final(6, T(1000)));
+  // Its run ended with exit code 0: done, so the coordinator must not run it again.
+  EXPECT_EQ(reports(6).back(), JobState::kCompleted);
+}
+
 }  // namespace
 }  // namespace fairway::agent
