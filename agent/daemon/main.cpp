@@ -56,6 +56,16 @@ int run(const Flags& f, const Config& config) {
     log_event(LogLevel::kError, "discovery_failed", {{"error", node.error().message}});
     return 1;
   }
+  // What jobs may be given is what the node has less what the OS keeps.
+  if (const std::int64_t reserved = config.agent.reserved_memory_mb; reserved > 0 && node->topology.memory_mb > 0) {
+    if (reserved >= node->topology.memory_mb) {
+      log_event(LogLevel::kError, "memory_reserve_too_large",
+                {{"node", node->topology.name}, {"reserved_memory_mb", std::to_string(reserved)},
+                 {"memory_mb", std::to_string(node->topology.memory_mb)}});
+      return 1;
+    }
+    node->topology.memory_mb -= reserved;
+  }
   agent::AgentOptions opts;
   opts.spool_dir = f.spool.empty() ? config.agent.spool_dir : f.spool;
   opts.heartbeat_interval = config.agent.heartbeat_interval;

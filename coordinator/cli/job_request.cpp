@@ -176,8 +176,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (options.mem_per_node_mb && options.mem_per_cpu_mb) {
     return invalid_argument("--mem and --mem-per-cpu cannot be given together");
   }
-  spec.memory_per_node_mb = options.mem_per_node_mb.value_or(0);
-  spec.memory_per_cpu_mb = options.mem_per_cpu_mb.value_or(0);
+  spec.resources.memory_per_node_mb = options.mem_per_node_mb.value_or(0);
+  spec.resources.memory_per_cpu_mb = options.mem_per_cpu_mb.value_or(0);
   spec.exclusive = options.exclusive.value_or(false);
   spec.only_nodes = options.nodelist.value_or(std::vector<std::string>{});
   spec.excluded_nodes = options.exclude.value_or(std::vector<std::string>{});

@@ -89,6 +89,7 @@ json to_json(const wire::NodeView& n) {
       {"cores_used", n.cores_used},
       {"gpus_used", n.gpus_used},
       {"memory_mb", n.memory_mb},
+      {"memory_used_mb", n.memory_used_mb},
       {"last_heartbeat", opt_time(n.last_heartbeat)},
       {"reason", n.reason},
       {"enforcement", n.enforcement},

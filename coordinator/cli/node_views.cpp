@@ -89,7 +89,8 @@ std::string render_node_detail(const wire::NodeView& n) {
   line("ThreadsPerCore", std::to_string(n.threads_per_core));
   line("GPUs", used_of_total(n.gpus_used, n.gpus) + " allocated" +
                    (n.gpu_types.empty() ? "" : " (" + join(n.gpu_types, ",") + ")"));
-  line("MemoryMB", std::to_string(n.memory_mb));
+  line("Memory", n.memory_mb > 0 ? std::to_string(n.memory_used_mb) + "/" + std::to_string(n.memory_mb) + " MiB allocated"
+                                  : std::to_string(n.memory_used_mb) + " MiB allocated (node declares no memory: not scheduled)");
   line("Enforcement", n.enforcement.empty() ? "unknown (agent too old to say)" : n.enforcement);
   line("LastHeartbeat", n.last_heartbeat ? format_local_time(*n.last_heartbeat) : "never");
   line("Jobs", n.jobs.empty() ? "(none)" : join(job_ids(n.jobs), ","));

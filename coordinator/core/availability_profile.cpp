@@ -19,8 +19,9 @@ Duration at_least_one_second(Duration d) {
 void AvailabilityProfile::Block::recompute_bounds() {
   const auto [clo, chi] = std::minmax_element(cores.begin(), cores.end());
   const auto [glo, ghi] = std::minmax_element(gpus.begin(), gpus.end());
-  min = ResourceAmount{*clo, *glo} + lazy;
-  max = ResourceAmount{*chi, *ghi} + lazy;
+  const auto [mlo, mhi] = std::minmax_element(memory.begin(), memory.end());
+  min = ResourceAmount{*clo, *glo, *mlo} + lazy;
+  max = ResourceAmount{*chi, *ghi, *mhi} + lazy;
 }
 
 void AvailabilityProfile::Block::insert(std::size_t at, Time t, ResourceAmount v) {
@@ -28,6 +29,7 @@ void AvailabilityProfile::Block::insert(std::size_t at, Time t, ResourceAmount v
   times.insert(times.begin() + off, t);
   cores.insert(cores.begin() + off, v.cores);
   gpus.insert(gpus.begin() + off, v.gpus);
+  memory.insert(memory.begin() + off, v.memory_mb);
 }
 
 namespace {
@@ -56,11 +58,13 @@ void AvailabilityProfile::push_back_point(Time t, ResourceAmount value) {
     blocks_.back().times.reserve(kMaxBlock);
     blocks_.back().cores.reserve(kMaxBlock);
     blocks_.back().gpus.reserve(kMaxBlock);
+    blocks_.back().memory.reserve(kMaxBlock);
   }
   Block& b = blocks_.back();
   b.times.push_back(t);
   b.cores.push_back(value.cores);
   b.gpus.push_back(value.gpus);
+  b.memory.push_back(value.memory_mb);
 }
 
 void AvailabilityProfile::reset(Time now, ResourceAmount free_now,
@@ -116,13 +120,21 @@ AvailabilityProfile::Pos AvailabilityProfile::first_where(Pos p, ResourceAmount 
     const auto n = static_cast<std::uint32_t>(b.times.size());
     const std::int64_t* c = b.cores.data();
     const std::int64_t* g = b.gpus.data();
-    // Free GPUs never go below zero, so a job asking none is bounded by cores alone.
-    const std::uint32_t i =
-        need.gpus <= 0
-            ? find_first(p.index, n, [&](std::uint32_t k) { return (c[k] >= rel.cores) == kCovering; })
-            : find_first(p.index, n, [&](std::uint32_t k) {
-                return (c[k] >= rel.cores && g[k] >= rel.gpus) == kCovering;
-              });
+    const std::int64_t* m = b.memory.data();
+    // Free GPUs and memory never go below zero, so a job asking none of either is bounded
+    // by cores alone: the common case keeps one column hot.
+    std::uint32_t i;
+    if (need.gpus <= 0 && need.memory_mb <= 0) {
+      i = find_first(p.index, n, [&](std::uint32_t k) { return (c[k] >= rel.cores) == kCovering; });
+    } else if (need.memory_mb <= 0) {
+      i = find_first(p.index, n, [&](std::uint32_t k) {
+        return (c[k] >= rel.cores && g[k] >= rel.gpus) == kCovering;
+      });
+    } else {
+      i = find_first(p.index, n, [&](std::uint32_t k) {
+        return (c[k] >= rel.cores && g[k] >= rel.gpus && m[k] >= rel.memory_mb) == kCovering;
+      });
+    }
     if (i < n) return {p.block, i};
     p = {p.block + 1, 0};
   }
@@ -159,7 +171,9 @@ AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to
     if (lo < hi && !(lo == 0 && hi == b.times.size() && b.min.covers(need))) {
       const ResourceAmount rel = need - b.lazy;
       for (std::uint32_t i = hi; i > lo; --i) {
-        if (b.cores[i - 1] < rel.cores || b.gpus[i - 1] < rel.gpus) return {bi, i - 1};
+        if (b.cores[i - 1] < rel.cores || b.gpus[i - 1] < rel.gpus || b.memory[i - 1] < rel.memory_mb) {
+          return {bi, i - 1};
+        }
       }
     }
     if (bi == from.block) return end();
@@ -171,9 +185,7 @@ Time AvailabilityProfile::earliest_start(ResourceAmount need, Duration duration,
                                          Time not_before) const {
   duration = at_least_one_second(duration);
   not_before = max(not_before, origin_);
-  const std::uint64_t key = (static_cast<std::uint64_t>(need.cores) << 20) ^
-                            static_cast<std::uint64_t>(need.gpus);
-  auto bound = first_fit_bound_.try_emplace(key, origin_).first;
+  auto bound = first_fit_bound_.try_emplace(need, origin_).first;
   const bool refines_bound = not_before <= bound->second;
   Pos p = first_covering(segment_of(max(not_before, bound->second)), need);
   if (refines_bound) bound->second = valid(p) ? time_of(p) : Time::never();
@@ -218,10 +230,12 @@ AvailabilityProfile::Pos AvailabilityProfile::split_at(Time t) {
   tail.times.assign(b.times.begin() + static_cast<std::ptrdiff_t>(half), b.times.end());
   tail.cores.assign(b.cores.begin() + static_cast<std::ptrdiff_t>(half), b.cores.end());
   tail.gpus.assign(b.gpus.begin() + static_cast<std::ptrdiff_t>(half), b.gpus.end());
+  tail.memory.assign(b.memory.begin() + static_cast<std::ptrdiff_t>(half), b.memory.end());
   tail.lazy = b.lazy;
   b.times.resize(half);
   b.cores.resize(half);
   b.gpus.resize(half);
+  b.memory.resize(half);
   b.recompute_bounds();
   tail.recompute_bounds();
   blocks_.insert(blocks_.begin() + p.block + 1, std::move(tail));
@@ -246,6 +260,7 @@ void AvailabilityProfile::add_range(Pos from, Pos to, ResourceAmount delta) {
       for (std::uint32_t i = lo; i < hi; ++i) {
         b.cores[i] += delta.cores;
         b.gpus[i] += delta.gpus;
+        b.memory[i] += delta.memory_mb;
       }
       b.recompute_bounds();
     }

@@ -55,9 +55,10 @@ class AvailabilityProfile {
     std::vector<Time> times;           // segment i covers [times[i], next breakpoint)
     std::vector<std::int64_t> cores;   // real value = stored + lazy
     std::vector<std::int64_t> gpus;
+    std::vector<std::int64_t> memory;
     ResourceAmount lazy;
     ResourceAmount min, max;           // componentwise, real values
-    ResourceAmount stored(std::size_t i) const { return {cores[i], gpus[i]}; }
+    ResourceAmount stored(std::size_t i) const { return {cores[i], gpus[i], memory[i]}; }
     void insert(std::size_t at, Time t, ResourceAmount v);
     void recompute_bounds();
   };
@@ -88,10 +89,15 @@ class AvailabilityProfile {
 
   Time origin_;
   std::vector<Block> blocks_;
+  struct AmountHash {
+    std::size_t operator()(const ResourceAmount& a) const {
+      return std::hash<std::int64_t>()(a.cores * 1000003 ^ a.gpus * 7919 ^ a.memory_mb);
+    }
+  };
   // Per amount asked for: no segment before this time holds it. Reservations only take
   // resources away, so the bound stays true until reset(); it lets conservative backfill
   // skip the saturated near future instead of rescanning it for every job.
-  mutable std::unordered_map<std::uint64_t, Time> first_fit_bound_;
+  mutable std::unordered_map<ResourceAmount, Time, AmountHash> first_fit_bound_;
 };
 
 }  // namespace fairway

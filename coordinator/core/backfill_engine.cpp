@@ -73,7 +73,7 @@ void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d
     // A placed job's own share includes what it fences, which `need` may not.
     const ResourceAmount amount =
         alloc == nullptr ? need : cluster_.amount_in_partition(*alloc, q);
-    if (amount.cores != 0 || amount.gpus != 0) profiles_[q.value()].reserve(start, d, amount);
+    if (amount != ResourceAmount{}) profiles_[q.value()].reserve(start, d, amount);
   }
 }
 
@@ -97,7 +97,7 @@ void BackfillEngine::ensure_node_availability(Time now) {
   auto add = [&](const JobRecord* j) {
     const Time end = release_time(*j, now);
     for (const NodeAllocation& a : j->allocation.nodes) {
-      releases.push_back({a.node, end, {std::ssize(a.cores), std::ssize(a.gpus)}});
+      releases.push_back({a.node, end, {std::ssize(a.cores), std::ssize(a.gpus), a.memory_mb}});
     }
   };
   for (const JobRecord* j : running_at_start_) add(j);
@@ -302,7 +302,8 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
       if (killable(p) && !at.is_never() && maintenance_delays(*j, at)) at = Time::never();
       if (!at.is_never()) {
         reserve_everywhere(p, at, limit, nullptr, need);
-        const ResourceAmount per_node{j->spec.resources.cores, j->spec.resources.gpus};
+        const ResourceRequest& r = j->spec.resources;
+        const ResourceAmount per_node{r.cores, r.gpus, r.memory_on_node(r.cores)};
         for (NodeIndex n : pinned) node_availability_.reserve(n, at, limit, per_node);
         j->reserved_start = at;
         j->reserved_at = now;

@@ -71,7 +71,7 @@ void BackfillEngine::add_maintenance_to_profiles(Time now) {
       const bool active_project = !w.account.empty() && w.start <= now;
       const ResourceAmount amount =
           active_project ? maintenance_->free_in_partition(w, cluster_, p) : maintenance_amounts_[wi][i];
-      if (amount.cores != 0 || amount.gpus != 0) profiles_[i].reserve(from, w.end - from, amount);
+      if (amount != ResourceAmount{}) profiles_[i].reserve(from, w.end - from, amount);
     }
   }
 }

@@ -19,6 +19,7 @@ NodeState ClusterState::make_node(NodeTopology topology) {
   }
   n.free_cores = topology.total_cores();
   n.free_gpus = topology.total_gpus();
+  n.memory_capacity_mb = topology.memory_mb > 0 ? topology.memory_mb : kUntrackedMemoryMb;
   if (!topology.island.empty()) {
     auto it = std::find(island_names_.begin(), island_names_.end(), topology.island);
     n.island = static_cast<std::int32_t>(it - island_names_.begin());
@@ -103,10 +104,12 @@ void ClusterState::rebuild_partition(PartitionIndex idx) {
     std::vector<std::string> types;
     for (const auto& g : t.gpus) types.push_back(g.type);
     std::sort(types.begin(), types.end());
-    auto same = [&](const NodeShape& s) { return s.cores == t.total_cores() && s.gpu_types == types; };
+    auto same = [&](const NodeShape& s) {
+      return s.cores == t.total_cores() && s.gpu_types == types && s.memory_mb == ns.memory_capacity_mb;
+    };
     auto it = std::find_if(p.shapes.begin(), p.shapes.end(), same);
     if (it == p.shapes.end()) {
-      p.shapes.push_back({t.total_cores(), std::move(types), 1});
+      p.shapes.push_back({t.total_cores(), std::move(types), ns.memory_capacity_mb, 1});
     } else {
       ++it->count;
     }
@@ -235,6 +238,7 @@ void ClusterState::allocate(const Allocation& a) {
     }
     ns.free_cores -= static_cast<std::int32_t>(na.cores.size());
     ns.free_gpus -= static_cast<std::int32_t>(na.gpus.size());
+    ns.used_memory_mb += na.memory_mb;
     if (ns.socket_exclusive && !na.gpus.empty()) set_fence(ns, na, true);
     set_node_free(na.node, before);
   }
@@ -256,6 +260,7 @@ void ClusterState::release(const Allocation& a) {
       assert(ns.gpu_used[static_cast<std::size_t>(g)] == 1);
       ns.gpu_used[static_cast<std::size_t>(g)] = freed;
     }
+    ns.used_memory_mb -= na.memory_mb;
     if (ns.up) {
       ns.free_cores += static_cast<std::int32_t>(na.cores.size());
       ns.free_gpus += static_cast<std::int32_t>(na.gpus.size());
@@ -271,7 +276,7 @@ ResourceAmount ClusterState::amount_in_partition(const Allocation& a, PartitionI
     const auto& parts = nodes_[na.node.value()].partitions;
     if (std::find(parts.begin(), parts.end(), p) == parts.end()) continue;
     sum += ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
-                          static_cast<std::int64_t>(na.gpus.size())};
+                          static_cast<std::int64_t>(na.gpus.size()), na.memory_mb};
     const NodeState& ns = nodes_[na.node.value()];
     if (!ns.socket_exclusive || na.gpus.empty()) continue;
     // The fenced rest of each socket where it holds a GPU (a socket counted once).

@@ -1,5 +1,5 @@
-// The machine as the scheduler sees it right now: nodes with which cores and GPUs are
-// taken or fenced, and partitions (named node sets) with their free-core indices.
+// The machine as the scheduler sees it right now: nodes with which cores, GPUs and memory
+// are taken or fenced, and partitions (named node sets) with their free-core indices.
 // Not thread-safe; owned by the Scheduler. Pure data, no I/O.
 #pragma once
 
@@ -27,6 +27,10 @@ struct NodeState {
   std::vector<std::uint8_t> gpu_used;
   std::int32_t free_cores = 0;  // neither used nor fenced
   std::int32_t free_gpus = 0;
+  // The node's schedulable memory (its declared memory_mb, or kUntrackedMemoryMb when it
+  // declares none) and what running jobs hold of it. A down node has none free.
+  std::int64_t memory_capacity_mb = 0;
+  std::int64_t used_memory_mb = 0;
   std::vector<PartitionIndex> partitions;  // partitions this node belongs to
   bool up = true;
 
@@ -41,8 +45,16 @@ struct NodeState {
   std::vector<std::int32_t> socket_used_cores;    // per socket; kept when socket_exclusive
   std::vector<std::int32_t> socket_of_core;       // per core: its socket
 
-  ResourceAmount free() const { return {free_cores, free_gpus}; }
-  ResourceAmount capacity() const { return {topology.total_cores(), topology.total_gpus()}; }
+  // Never below zero (jobs adopted after a restart may hold more than a node now has), so
+  // that a job asking no memory is never held back by memory.
+  std::int64_t free_memory_mb() const {
+    return up && used_memory_mb < memory_capacity_mb ? memory_capacity_mb - used_memory_mb : 0;
+  }
+  bool memory_tracked() const { return topology.memory_mb > 0; }
+  ResourceAmount free() const { return {free_cores, free_gpus, free_memory_mb()}; }
+  ResourceAmount capacity() const {
+    return {topology.total_cores(), topology.total_gpus(), memory_capacity_mb};
+  }
   // A GPU a new job may take: free, not fenced and, on a socket-exclusive node, on a
   // socket where no other job holds cores (else the GPU job could not keep the socket).
   bool gpu_usable(std::size_t g) const {
@@ -58,6 +70,7 @@ struct NodeState {
 struct NodeShape {
   std::int32_t cores = 0;
   std::vector<std::string> gpu_types;  // one entry per GPU
+  std::int64_t memory_mb = 0;          // NodeState::memory_capacity_mb
   std::int64_t count = 0;
 };
 
@@ -101,14 +114,15 @@ class ClusterState {
   std::optional<PartitionIndex> find_partition(const std::string& name) const;
   std::optional<NodeIndex> find_node(const std::string& name) const;
 
-  // Marks the allocation's cores and GPUs taken (they must be free) or free again. On a
+  // Marks the allocation's cores, GPUs and memory taken (cores and GPUs must be free) or
+  // free again. On a
   // socket-exclusive node the rest of each socket where it holds a GPU is fenced while
   // it runs (no other job may hold anything there when it starts).
   void allocate(const Allocation& a);
   void release(const Allocation& a);
 
-  // How much of partition p's free resources an allocation takes: its cores and GPUs on
-  // p's nodes plus what it fences there. This is what its end gives back.
+  // How much of partition p's free resources an allocation takes: its cores, GPUs and
+  // memory on p's nodes plus what it fences there. This is what its end gives back.
   ResourceAmount amount_in_partition(const Allocation& a, PartitionIndex p) const;
 
  private:

@@ -80,7 +80,7 @@ struct JobRecord {
 
   ResourceAmount need() const {
     if (footprint) return *footprint;
-    return {spec.resources.total_cores(), spec.resources.total_gpus()};
+    return requested_amount(spec.resources);
   }
   // When backfill expects the job to end: its limit, or just after now if it overran.
   Time estimated_end(Time now) const {

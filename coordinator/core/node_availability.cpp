@@ -71,7 +71,7 @@ NodeAvailability::Slot NodeAvailability::earliest(const ClusterState& cluster, P
                                                   const ResourceRequest& r, Duration duration,
                                                   Time not_before) const {
   duration = at_least_one_second(duration);
-  const ResourceAmount need{r.cores, r.gpus};
+  const ResourceAmount need{r.cores, r.gpus, r.memory_on_node(r.cores)};
   const auto wanted = static_cast<std::size_t>(r.nodes);
   const std::vector<NodeIndex> suitable = suitable_nodes(cluster, p, r);
   Slot slot;
@@ -106,7 +106,10 @@ std::vector<NodeIndex> NodeAvailability::suitable_nodes(const ClusterState& clus
   std::vector<NodeIndex> suitable;
   for (NodeIndex n : cluster.partition(p).nodes) {
     const NodeState& ns = cluster.node(n);
-    if (ns.capacity().cores >= r.cores && matching_gpus(ns, r.gpu_type) >= r.gpus) suitable.push_back(n);
+    if (ns.capacity().cores >= r.cores && matching_gpus(ns, r.gpu_type) >= r.gpus &&
+        ns.capacity().memory_mb >= r.memory_on_node(r.cores)) {
+      suitable.push_back(n);
+    }
   }
   if (r.gpus == 0) {
     std::stable_partition(suitable.begin(), suitable.end(),
@@ -120,7 +123,7 @@ NodeAvailability::Slot NodeAvailability::at(const ClusterState& cluster, Partiti
                                             Time start) const {
   duration = at_least_one_second(duration);
   start = max(start, origin_);
-  const ResourceAmount need{r.cores, r.gpus};
+  const ResourceAmount need{r.cores, r.gpus, r.memory_on_node(r.cores)};
   Slot slot;
   auto take = [&](NodeIndex n) {
     if (!fits_on(nodes_[n.value()], need, duration, start)) return false;
@@ -155,7 +158,7 @@ bool NodeAvailability::fits(const Allocation& alloc, Time start, Duration durati
   duration = at_least_one_second(duration);
   start = max(start, origin_);
   for (const NodeAllocation& a : alloc.nodes) {
-    const ResourceAmount share{std::ssize(a.cores), std::ssize(a.gpus)};
+    const ResourceAmount share{std::ssize(a.cores), std::ssize(a.gpus), a.memory_mb};
     if (!fits_on(nodes_[a.node.value()], share, duration, start)) return false;
   }
   return true;
@@ -181,7 +184,7 @@ void NodeAvailability::reserve(NodeIndex n, Time start, Duration duration, Resou
 
 void NodeAvailability::reserve(const Allocation& alloc, Time start, Duration duration) {
   for (const NodeAllocation& a : alloc.nodes) {
-    reserve(a.node, start, duration, {std::ssize(a.cores), std::ssize(a.gpus)});
+    reserve(a.node, start, duration, {std::ssize(a.cores), std::ssize(a.gpus), a.memory_mb});
   }
 }
 

@@ -21,6 +21,22 @@ std::int32_t usable_gpus(const NodeState& n, const std::string& type) {
   return k;
 }
 
+// Whether node n has the memory the request holds with `cores` cores there.
+bool memory_room(const NodeState& n, const ResourceRequest& r, std::int64_t cores) {
+  return n.free_memory_mb() >= r.memory_on_node(cores);
+}
+
+// How many of `want` cores the node's free memory lets the request take there (0 when a
+// --mem request does not fit at all): spread jobs take fewer cores on a node short of it.
+std::int32_t cores_memory_allows(const NodeState& n, const ResourceRequest& r, std::int32_t want) {
+  if (r.memory_per_node_mb > 0) return memory_room(n, r, want) ? want : 0;
+  if (r.memory_per_cpu_mb > 0) {
+    const std::int64_t k = std::max<std::int64_t>(n.free_memory_mb(), 0) / r.memory_per_cpu_mb;
+    return static_cast<std::int32_t>(std::min<std::int64_t>(want, k));
+  }
+  return want;
+}
+
 // Which nodes a placement may use: all of the partition's, or one island's, and of those
 // only the ones the job's -w/-x/-C leave it (`allowed`, when it has any).
 struct Scope {
@@ -105,6 +121,7 @@ std::optional<Allocation> place_per_node(const ClusterState& cluster, const Part
   for (std::int32_t f = std::max(r.cores, 0); f <= max_free; ++f) {
     const bool done = for_each_in_bucket(cluster, p.free_index.with_free(f), r.gpus == 0, scope, [&](NodeIndex n) {
       if (r.gpus > 0 && usable_gpus(cluster.node(n), r.gpu_type) < r.gpus) return false;
+      if (!memory_room(cluster.node(n), r, r.cores)) return false;
       alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
       return std::ssize(alloc.nodes) == r.nodes;
     });
@@ -123,6 +140,7 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     for (std::int32_t f = std::max(r.cores, 1); f <= max_free; ++f) {
       Allocation alloc;
       if (for_each_in_bucket(cluster, p.free_index.with_free(f), true, scope, [&](NodeIndex n) {
+            if (!memory_room(cluster.node(n), r, r.cores)) return false;
             alloc.nodes.push_back(take_on_node(cluster, n, r.cores, 0, {}));
             return true;
           })) {
@@ -134,7 +152,8 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     for (std::int32_t f = max_free; f > 0 && left > 0; --f) {
       for (NodeIndex n : p.free_index.with_free(f)) {
         if (!scope.admits(cluster, n)) continue;
-        const std::int32_t take = std::min(left, f);
+        const std::int32_t take = cores_memory_allows(cluster.node(n), r, std::min(left, f));
+        if (take == 0) continue;
         alloc.nodes.push_back(take_on_node(cluster, n, take, 0, {}));
         left -= take;
         if (left == 0) break;
@@ -159,8 +178,9 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
   for (const auto& [k, n] : gpu_nodes) {
     if (gpus_left == 0) break;
     const std::int32_t g = std::min(k, gpus_left);
-    const std::int32_t c = std::min(cluster.node(n).free_cores, cores_left);
+    const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, cores_left));
     if (c == 0 && cores_left > 0) continue;  // a GPU with no core to drive it is useless
+    if (!memory_room(cluster.node(n), r, c)) continue;
     alloc.nodes.push_back(take_on_node(cluster, n, c, g, r.gpu_type));
     gpus_left -= g;
     cores_left -= c;
@@ -172,7 +192,8 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     const bool used = std::any_of(alloc.nodes.begin(), alloc.nodes.end(),
                                   [&](const NodeAllocation& a) { return a.node == n; });
     if (used || ns.free_cores == 0 || !scope.admits(cluster, n)) continue;
-    const std::int32_t c = std::min(ns.free_cores, cores_left);
+    const std::int32_t c = cores_memory_allows(ns, r, std::min(ns.free_cores, cores_left));
+    if (c == 0) continue;
     alloc.nodes.push_back(take_on_node(cluster, n, c, 0, {}));
     cores_left -= c;
   }
@@ -205,7 +226,8 @@ std::int32_t whole_free_socket_cores(const NodeState& n) {
 // when it cannot cover the request; otherwise nullopt then.
 std::optional<NodeAllocation> take_sockets(const ClusterState& cluster, NodeIndex node,
                                            std::int32_t cores, std::int32_t gpus,
-                                           const std::string& gpu_type, bool partial) {
+                                           const ResourceRequest& r, bool partial) {
+  const std::string& gpu_type = r.gpu_type;
   const NodeState& n = cluster.node(node);
   const auto& t = n.topology;
   NodeAllocation a;
@@ -240,6 +262,12 @@ std::optional<NodeAllocation> take_sockets(const ClusterState& cluster, NodeInde
     }
   }
   if (!partial && (got_cores < cores || std::ssize(a.gpus) < gpus)) return std::nullopt;
+  // Memory goes with every core of the sockets taken; a node short of it gives nothing.
+  if (!memory_room(n, r, std::ssize(a.cores))) {
+    if (!partial) return std::nullopt;
+    a.cores.clear();
+    a.gpus.clear();
+  }
   std::sort(a.cores.begin(), a.cores.end());
   std::sort(a.gpus.begin(), a.gpus.end());
   return a;
@@ -260,7 +288,7 @@ std::optional<Allocation> place_sockets(const ClusterState& cluster, const Parti
   Allocation alloc;
   const std::int32_t want = r.nodes > 0 ? r.nodes : 1;
   for (const auto& [k, n] : nodes) {
-    if (auto a = take_sockets(cluster, n, r.cores, r.gpus, r.gpu_type, false)) {
+    if (auto a = take_sockets(cluster, n, r.cores, r.gpus, r, false)) {
       alloc.nodes.push_back(std::move(*a));
       if (std::ssize(alloc.nodes) == want) return alloc;
     }
@@ -271,7 +299,7 @@ std::optional<Allocation> place_sockets(const ClusterState& cluster, const Parti
   std::int32_t cores_left = r.cores;
   std::int32_t gpus_left = r.gpus;
   for (auto it = nodes.rbegin(); it != nodes.rend() && (cores_left > 0 || gpus_left > 0); ++it) {
-    auto a = take_sockets(cluster, it->second, cores_left, gpus_left, r.gpu_type, true);
+    auto a = take_sockets(cluster, it->second, cores_left, gpus_left, r, true);
     if (a->cores.empty()) continue;
     cores_left -= static_cast<std::int32_t>(a->cores.size());
     gpus_left -= static_cast<std::int32_t>(a->gpus.size());
@@ -343,12 +371,20 @@ std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex 
                                     const ResourceRequest& request, bool allow_multi_island,
                                     const NodeMask* allowed) {
   const PartitionState& p = cluster.partition(partition);
-  if (!p.free.covers({request.total_cores(), request.total_gpus()})) return std::nullopt;
+  if (!p.free.covers(requested_amount(request))) return std::nullopt;
+  std::optional<Allocation> a;
   if (p.islands.size() > 1 && p.placement.island_placement != IslandPlacement::kAny &&
       request.nodes != 1) {
-    return place_by_island(cluster, p, request, allow_multi_island, allowed);
+    a = place_by_island(cluster, p, request, allow_multi_island, allowed);
+  } else {
+    a = place_in(cluster, p, request, Scope{-1, allowed});
   }
-  return place_in(cluster, p, request, Scope{-1, allowed});
+  if (a) assign_memory(*a, request);
+  return a;
+}
+
+void assign_memory(Allocation& alloc, const ResourceRequest& request) {
+  for (NodeAllocation& na : alloc.nodes) na.memory_mb = request.memory_on_node(std::ssize(na.cores));
 }
 
 std::optional<Allocation> place_job(const ClusterState& cluster, const JobRecord& j) {
@@ -362,8 +398,10 @@ std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const Reso
   for (NodeIndex n : nodes) {
     const NodeState& ns = cluster.node(n);
     if (ns.free_cores < r.cores || usable_gpus(ns, r.gpu_type) < r.gpus) return std::nullopt;
+    if (!memory_room(ns, r, r.cores)) return std::nullopt;
     alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
   }
+  assign_memory(alloc, r);
   return alloc;
 }
 
@@ -378,13 +416,33 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
   };
   std::int64_t suitable_nodes = 0;
   std::int64_t gpus = 0;
+  std::int64_t cores = 0;  // that memory lets a spread request use
   for (const NodeShape& s : p.shapes) {
     const std::int64_t g = matching(s);
     gpus += g * s.count;
-    if (s.cores >= r.cores && g >= r.gpus) suitable_nodes += s.count;
+    if (s.cores >= r.cores && g >= r.gpus && s.memory_mb >= r.memory_on_node(r.cores)) suitable_nodes += s.count;
+    std::int64_t usable = s.cores;
+    if (r.memory_per_node_mb > 0 && s.memory_mb < r.memory_per_node_mb) usable = 0;
+    if (r.memory_per_cpu_mb > 0) usable = std::min(usable, s.memory_mb / r.memory_per_cpu_mb);
+    cores += usable * s.count;
   }
   if (r.nodes > 0) return suitable_nodes >= r.nodes;
-  return p.capacity.cores >= r.cores && gpus >= r.gpus;
+  return cores >= r.cores && gpus >= r.gpus;
+}
+
+std::string describe_memory_request(const ResourceRequest& r) {
+  if (r.memory_per_node_mb > 0) return " with " + std::to_string(r.memory_per_node_mb) + " MiB of memory per node";
+  if (r.memory_per_cpu_mb > 0) return " with " + std::to_string(r.memory_per_cpu_mb) + " MiB of memory per core";
+  return {};
+}
+
+std::string describe_node_memory(const PartitionState& p) {
+  std::int64_t largest = 0;
+  for (const NodeShape& s : p.shapes) {
+    if (s.memory_mb < kUntrackedMemoryMb) largest = std::max(largest, s.memory_mb);
+  }
+  if (largest == 0) return {};
+  return ", the largest node " + std::to_string(largest) + " MiB of memory";
 }
 
 std::optional<std::string> unknown_gpu_type(const PartitionState& p, const std::string& type) {
@@ -416,7 +474,7 @@ ResourceRequest whole_node_request(const PartitionState& p, const ResourceReques
 ResourceAmount expected_footprint(const ClusterState& cluster, PartitionIndex partition,
                                   const ResourceRequest& r) {
   const PartitionState& p = cluster.partition(partition);
-  const ResourceAmount asked{r.total_cores(), r.total_gpus()};
+  const ResourceAmount asked = requested_amount(r);
   const bool sockets = p.placement.allocation_unit == AllocationUnit::kSocket;
   if (!sockets && r.gpus == 0) return asked;
   // The smallest socket, and over sockets holding a matching GPU: the fewest cores and
@@ -457,7 +515,7 @@ ResourceAmount expected_footprint(const ClusterState& cluster, PartitionIndex pa
   }
   if (sockets && min_socket != kNone) cores = (cores + min_socket - 1) / min_socket * min_socket;
   const std::int64_t nodes = r.nodes > 0 ? r.nodes : 1;
-  return {cores * nodes, gpus * nodes};
+  return {cores * nodes, gpus * nodes, r.memory_on_node(cores) * nodes};
 }
 
 }  // namespace fairway

@@ -1,4 +1,4 @@
-// Chooses the exact cores and GPUs a job gets on the nodes of its partition, now.
+// Chooses the exact cores, GPUs and memory a job gets on the nodes of its partition, now.
 // Best fit: the fullest node that still holds the request, so whole nodes stay whole.
 // Pure functions of the ClusterState; the partition's PlacementConfig decides the unit
 // (core, socket, node), GPU-socket fencing and island placement.
@@ -37,9 +37,19 @@ std::optional<Allocation> place_job(const ClusterState& cluster, const JobRecord
 std::optional<Allocation> place_on_nodes(const ClusterState& cluster, const ResourceRequest& request,
                                          std::span<const NodeIndex> nodes);
 
+// Sets each node's memory_mb from the request and the cores there: what placement does,
+// and what a restored allocation (stored without memory) is given back.
+void assign_memory(Allocation& alloc, const ResourceRequest& request);
+
 // Whether the partition could ever hold the request on an empty machine.
 bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
                   const ResourceRequest& request);
+
+// For refusals: " with 4096 MiB of memory per node" (or "per core"), "" when the
+// request asks no memory; ", the largest node 192000 MiB of memory", "" when no node of
+// the partition declares its memory.
+std::string describe_memory_request(const ResourceRequest& r);
+std::string describe_node_memory(const PartitionState& partition);
 
 // When no node of the partition has GPUs of `type` (non-empty), the types it has, as
 // "types: a100, v100" or "it has no GPUs"; nullopt when some node has that type.

@@ -84,6 +84,32 @@ JobRecord* Scheduler::find(JobId id) {
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
+const PartitionConfig* Scheduler::partition_for(const JobSpec& spec) const {
+  if (spec.partition.empty()) {
+    const PartitionConfig* pc = nullptr;
+    if (spec.interactive) {
+      for (const auto& p : config_.partitions) {
+        if (p.default_for_interactive) pc = &p;
+      }
+    }
+    if (pc == nullptr) pc = config_.default_partition();
+    return pc != nullptr ? pc : &config_.partitions.front();
+  }
+  for (const auto& p : config_.partitions) {
+    if (p.name == spec.partition) return &p;
+  }
+  return nullptr;
+}
+
+ResourceRequest Scheduler::with_default_memory(const JobSpec& spec) const {
+  ResourceRequest r = spec.resources;
+  const PartitionConfig* pc = partition_for(spec);
+  if (pc != nullptr && r.memory_per_node_mb == 0 && r.memory_per_cpu_mb == 0) {
+    r.memory_per_cpu_mb = pc->default_mem_per_cpu_mb;
+  }
+  return r;
+}
+
 const JobRecord* Scheduler::job(JobId id) const {
   auto it = jobs_.find(id.value());
   return it == jobs_.end() ? nullptr : &it->second;
@@ -116,23 +142,9 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
     }
   }
 
-  const PartitionConfig* pc = nullptr;
-  if (spec.partition.empty() && spec.interactive) {
-    for (const auto& p : config_.partitions) {
-      if (p.default_for_interactive) pc = &p;
-    }
-    if (pc != nullptr) spec.partition = pc->name;
-  }
-  if (spec.partition.empty()) {
-    pc = config_.default_partition();
-    if (pc == nullptr) pc = &config_.partitions.front();
-    spec.partition = pc->name;
-  } else {
-    for (const auto& p : config_.partitions) {
-      if (p.name == spec.partition) pc = &p;
-    }
-    if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
-  }
+  const PartitionConfig* pc = partition_for(spec);
+  if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
+  spec.partition = pc->name;
   // Palmetto's interact partition lowers an over-long request rather than refusing it.
   if (pc->clamp_time_limit && spec.time_limit > pc->max_time) spec.time_limit = pc->max_time;
   double qos_priority = 0;
@@ -158,7 +170,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
                             " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
   }
   const PartitionIndex pidx = *cluster_.find_partition(pc->name);
-  if (spec.memory_per_node_mb == 0 && spec.memory_per_cpu_mb == 0) spec.memory_per_cpu_mb = pc->default_mem_per_cpu_mb;
+  spec.resources = with_default_memory(spec);
   if (!spec.reservation.empty()) {
     if (auto st = check_reservation(spec, pidx, now, restoring); !st) return std::unexpected(st.error().with_context(job));
   }
@@ -199,13 +211,13 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
     }
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
-                          std::to_string(r.total_gpus()) + " GPUs" +
+                          std::to_string(r.total_gpus()) + " GPUs" + describe_memory_request(r) +
                           (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " nodes" : std::string()) +
                           (r.gpu_type.empty() ? std::string() : " of type '" + r.gpu_type + "'") +
                           ", more than partition '" + pc->name + "' can ever hold (" +
                           std::to_string(ps.capacity.cores) + " cores, " +
                           std::to_string(ps.capacity.gpus) + " GPUs on " +
-                          std::to_string(ps.nodes.size()) + " nodes)");
+                          std::to_string(ps.nodes.size()) + " nodes" + describe_node_memory(ps) + ")");
   }
 
   // "A job may never exceed a HARD limit": one that does on its own would wait forever.
@@ -240,7 +252,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   rec.partition = pidx;
   rec.allowed_nodes = std::move(allowed);
   if (const ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources);
-      fp != ResourceAmount{r.total_cores(), r.total_gpus()}) {
+      fp != requested_amount(r)) {
     rec.footprint = fp;
   }
   rec.partition_priority = partition_priority_[pidx.value()];
@@ -277,7 +289,7 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
     const PartitionIndex pi(static_cast<std::uint32_t>(p));
     const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
-    if (a.cores != 0 || a.gpus != 0) j.partition_amounts.emplace_back(pi, a);
+    if (a != ResourceAmount{}) j.partition_amounts.emplace_back(pi, a);
   }
   j.billing_rate = allocation_billing_rate(alloc);
   // A project reservation's job is paid for by the reservation's own charge while it lasts.
@@ -300,12 +312,14 @@ double Scheduler::allocation_billing_rate(const Allocation& alloc) const {
   for (const auto& na : alloc.nodes) {
     for (std::int32_t g : na.gpus) gpu_types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
   }
-  return billing_rate(alloc.total_cores(), gpu_types);
+  return billing_rate(alloc.total_cores(), gpu_types, alloc.total_memory_mb());
 }
 
-double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types) const {
+double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,
+                               std::int64_t memory_mb) const {
   const bool cores_billed = config_.billing.gpu_jobs_bill_cores || gpu_types.empty();
   double rate = cores_billed ? config_.billing.cpu * static_cast<double>(cores) : 0.0;
+  rate += config_.billing.memory_per_gb * static_cast<double>(memory_mb) / 1024.0;
   for (const std::string& type : gpu_types) {
     if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
   }

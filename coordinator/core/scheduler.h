@@ -161,14 +161,20 @@ class Scheduler {
   Status restore_running(JobSpec spec, Allocation alloc, Time start);
   // Fair-share across a restart. Between begin_restore and end_restore, what restored
   // jobs ran is collected, not charged: restore_running's jobs from their start, and
-  // finished jobs' runs given here (`cores` and the types of its GPUs, since the nodes
+  // finished jobs' runs given here (`cores`, memory and the types of its GPUs, since the nodes
   // they ran on may be gone). end_restore charges it all in time order, so decayed,
   // windowed and allocation-period usage come back as they were before the restart.
   void begin_restore();
+  // The partition a job asking `spec.partition` goes to (its name, or the default, or the
+  // interactive default); nullptr when no partition has that name.
+  const PartitionConfig* partition_for(const JobSpec& spec) const;
+  // The job's request with its partition's default_mem_per_cpu_mb when it asks no memory:
+  // what admission gives it, and what a restart bills a finished run for.
+  ResourceRequest with_default_memory(const JobSpec& spec) const;
   // A run in a project reservation (`reservation`) is charged only past the reservation's
   // end or cancellation: the reservation paid for it until then.
   void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
-                              const std::vector<std::string>& gpu_types, Time start, Time end,
+                              const std::vector<std::string>& gpu_types, std::int64_t memory_mb, Time start, Time end,
                               const std::string& reservation = {});
   // With `now`, project reservations that began before it are charged again from their
   // start (restore_reservation_cancelled first, so a cancelled one stops where it did).
@@ -199,7 +205,8 @@ class Scheduler {
   Status admit(JobSpec spec, Time now, bool restoring);
   void start_job(JobRecord& j, Allocation alloc, Time now);
   // Billing units per second for `cores` and GPUs of these types ([billing]).
-  double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types) const;
+  double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,
+                      std::int64_t memory_mb = 0) const;
   // ... for an allocation: its cores and the types of the GPUs it holds.
   double allocation_billing_rate(const Allocation& alloc) const;
   struct UsageChange {

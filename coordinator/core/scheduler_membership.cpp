@@ -6,6 +6,8 @@
 #include "coordinator/core/node_constraints.h"
 #include "coordinator/core/scheduler.h"
 
+#include "coordinator/core/placement.h"
+
 namespace fairway {
 
 Result<NodeIndex> Scheduler::add_node(NodeTopology topology) {
@@ -97,7 +99,10 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start) {
   const JobId id = spec.id;
   spec.hold = false;
   if (auto st = admit(std::move(spec), start, true); !st) return st;
-  start_job(*find(id), std::move(alloc), start);
+  JobRecord& j = *find(id);
+  // Stored allocations name cores, not memory: it follows from the admitted request.
+  assign_memory(alloc, j.spec.resources);
+  start_job(j, std::move(alloc), start);
   return ok_status();
 }
 

@@ -10,7 +10,8 @@ namespace fairway {
 void Scheduler::begin_restore() { restored_usage_.emplace(); }
 
 void Scheduler::restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
-                                       const std::vector<std::string>& gpu_types, Time start, Time end,
+                                       const std::vector<std::string>& gpu_types, std::int64_t memory_mb,
+                                       Time start, Time end,
                                        const std::string& reservation) {
   if (!restored_usage_) {
     assert(false && "restore_finished_usage outside begin_restore/end_restore");
@@ -21,7 +22,7 @@ void Scheduler::restore_finished_usage(const std::string& account, const std::st
     if (start >= r->start && start < r->effective_end()) start = max(start, r->effective_end());
   }
   if (end <= start) return;
-  const double rate = billing_rate(cores, gpu_types);
+  const double rate = billing_rate(cores, gpu_types, memory_mb);
   if (rate == 0) return;
   const AssociationIndex a = ledger_.association(account, user);
   restored_usage_->push_back({start, a, rate});

@@ -139,13 +139,17 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
       }
     }
   } else if (m.topology.total_cores() < n->topology.total_cores() ||
-             m.topology.total_gpus() < n->topology.total_gpus()) {
-    // Slurm's rule: a node with less than its config says is not trusted with jobs.
+             m.topology.total_gpus() < n->topology.total_gpus() ||
+             m.topology.memory_mb < n->topology.memory_mb) {
+    // Slurm's rule: a node with less than its config says is not trusted with jobs (its
+    // memory is what it offers jobs, after agent.reserved_memory_mb).
     n->drained = true;
-    n->reason = "registered with " + std::to_string(m.topology.total_cores()) + " cores and " +
-                std::to_string(m.topology.total_gpus()) + " GPUs, the config declares " +
-                std::to_string(n->topology.total_cores()) + " and " +
-                std::to_string(n->topology.total_gpus());
+    n->reason = "registered with " + std::to_string(m.topology.total_cores()) + " cores, " +
+                std::to_string(m.topology.total_gpus()) + " GPUs and " +
+                std::to_string(m.topology.memory_mb) + " MiB, the config declares " +
+                std::to_string(n->topology.total_cores()) + ", " +
+                std::to_string(n->topology.total_gpus()) + " and " +
+                std::to_string(n->topology.memory_mb) + " MiB";
     log_event(LogLevel::kWarning, "node_drained", {{"node", n->name}, {"reason", n->reason}});
   }
   n->agent_version = m.agent_version;

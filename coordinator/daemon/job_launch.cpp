@@ -45,11 +45,8 @@ void CoordinatorService::launch(JobId id, Time now) {
   l.warn_before_s = rec->spec.warn_before_s;
   l.warn_batch_only = rec->spec.warn_batch_only;
   constexpr std::int64_t kMiB = 1 << 20;
-  if (rec->spec.memory_per_node_mb > 0) {
-    l.memory_limit_bytes = rec->spec.memory_per_node_mb * kMiB;
-  } else if (rec->spec.memory_per_cpu_mb > 0) {
-    l.memory_limit_bytes = rec->spec.memory_per_cpu_mb * kMiB * static_cast<std::int64_t>(head.cores.size());
-  }
+  // What the scheduler counted as held on the node is what its cgroup may use.
+  if (head.memory_mb > 0) l.memory_limit_bytes = head.memory_mb * kMiB;
   l.partition = rec->spec.partition;
   l.restarts = t.requeue_count;
   l.uid = rec->spec.uid;

@@ -97,6 +97,7 @@ wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
   v.cores_used = static_cast<std::int32_t>(std::count(ns.core_used.begin(), ns.core_used.end(), 1));
   v.gpus_used = static_cast<std::int32_t>(std::count(ns.gpu_used.begin(), ns.gpu_used.end(), 1));
   v.memory_mb = t.memory_mb;
+  v.memory_used_mb = ns.used_memory_mb;
   v.last_heartbeat = n.last_heard;
   v.reason = n.reason;
   v.jobs = jobs_on_node;

@@ -33,6 +33,7 @@ Status CoordinatorService::recover(Time now) {
   struct FinishedRun {
     const StoredJob* stored;
     std::string account, user, reservation;
+    ResourceRequest resources;  // with its partition's default memory
   };
   std::vector<FinishedRun> finished_runs;
   for (const StoredJob& s : *jobs) {
@@ -53,7 +54,7 @@ Status CoordinatorService::recover(Time now) {
     if (is_terminal(s.state)) {
       scheduler_->restore_outcome(s.id, s.state);
       t.final_view = stored_final_view(s, spec, t, *scheduler_);
-      if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user, spec.reservation});
+      if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user, spec.reservation, scheduler_->with_default_memory(spec)});
       finished_order_.push_back(s.id.value());
       ++finished;
     } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
@@ -133,9 +134,11 @@ Status CoordinatorService::recover(Time now) {
   // that is gone bills its cores only.
   for (const FinishedRun& f : finished_runs) {
     std::int64_t cores = 0;
+    std::int64_t memory_mb = 0;
     std::vector<std::string> gpu_types;
     for (const StoredNodeAllocation& a : f.stored->allocation) {
       cores += static_cast<std::int64_t>(a.cores.size());
+      memory_mb += f.resources.memory_on_node(std::ssize(a.cores));
       const auto idx = scheduler_->cluster().find_node(a.node);
       if (!idx) continue;
       const auto& gpus = scheduler_->cluster().node(*idx).topology.gpus;
@@ -143,7 +146,7 @@ Status CoordinatorService::recover(Time now) {
         if (g >= 0 && static_cast<std::size_t>(g) < gpus.size()) gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
       }
     }
-    scheduler_->restore_finished_usage(f.account, f.user, cores, gpu_types, *f.stored->start_time,
+    scheduler_->restore_finished_usage(f.account, f.user, cores, gpu_types, memory_mb, *f.stored->start_time,
                                        *f.stored->end_time, f.reservation);
   }
   scheduler_->end_restore(now);

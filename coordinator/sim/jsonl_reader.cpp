@@ -23,12 +23,14 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 27> kKnownKeys = {
+constexpr std::array<std::string_view, 29> kKnownKeys = {
     "id",         "submit",  "user",    "account",        "partition", "qos",
     "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
     "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island",
     "dependency", "begin",   "nice",    "kill_on_invalid_dep", "nodelist",  "exclude",
-    "constraint", "exclusive", "reservation"};
+    "constraint", "exclusive", "reservation", "mem", "mem_per_cpu"};
+// 1 PiB in MiB: a bound on memory values, so that sums over nodes cannot overflow.
+constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 30;
 
 // A value shown in a message: short, and in JSON syntax so strings look like strings.
 std::string show(const json& v) {
@@ -189,6 +191,14 @@ Status read_resources(const Fields& f, ResourceRequest& r) {
     return Fields::bad("gpus", "total GPUs must be <= " + std::to_string(kMaxCount));
   }
   if (*gpu_type) r.gpu_type = std::move(**gpu_type);
+  // MiB, as sbatch's --mem (on each node) and --mem-per-cpu.
+  auto mem = f.integer("mem", 1, kMaxMemoryMb);
+  if (!mem) return std::unexpected(mem.error());
+  auto mem_per_cpu = f.integer("mem_per_cpu", 1, kMaxMemoryMb);
+  if (!mem_per_cpu) return std::unexpected(mem_per_cpu.error());
+  if (*mem && *mem_per_cpu) return Fields::bad("mem_per_cpu", "give either mem or mem_per_cpu, not both");
+  r.memory_per_node_mb = mem->value_or(0);
+  r.memory_per_cpu_mb = mem_per_cpu->value_or(0);
   return ok_status();
 }
 

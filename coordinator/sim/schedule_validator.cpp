@@ -4,6 +4,7 @@
 #include "coordinator/sim/schedule_validator.h"
 
 #include "coordinator/sim/dependency_check.h"
+#include "coordinator/sim/memory_check.h"
 #include "coordinator/sim/owner_wait_check.h"
 
 #include <algorithm>
@@ -32,7 +33,8 @@ class Checker {
   explicit Checker(const ValidationInput& in)
       : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records), rounding_(in.rounding),
         default_partition_(in.default_partition), preemption_(in.preemption),
-        check_owner_waits_(in.check_owner_waits), terms_(in.preemption_terms) {}
+        check_owner_waits_(in.check_owner_waits), terms_(in.preemption_terms),
+        default_mem_per_cpu_(in.default_mem_per_cpu) {}
 
   Status run(const std::vector<JobId>& rejected, bool reservations) {
     if (auto st = index_workload(rejected); !st) return st;
@@ -47,6 +49,7 @@ class Checker {
       if (auto st = check_owner_waits(); !st) return st;
     }
     if (auto st = check_capacity(); !st) return st;
+    if (auto st = check_memory({nodes_, wl_, recs_, default_mem_per_cpu_, default_partition_}); !st) return st;
     if (reservations) return check_reservations();
     return ok_status();
   }
@@ -521,6 +524,7 @@ class Checker {
   const std::unordered_map<std::string, std::pair<std::int32_t, bool>>& preemption_;
   bool check_owner_waits_;
   const std::unordered_map<std::string, ValidationInput::PreemptionTerms>& terms_;
+  const std::unordered_map<std::string, std::int64_t>& default_mem_per_cpu_;
   std::vector<std::pair<JobId, std::size_t>> by_id_;  // workload index by id
   std::vector<bool> rejected_;                        // by workload index
   std::vector<std::size_t> record_of_;                // by workload index
@@ -540,6 +544,7 @@ void take_partition_rounding(const Config& config, ValidationInput& in) {
     in.rounding[p.name] = r;
     in.preemption[p.name] = {p.priority_tier, p.preempt != PreemptMode::kOff};
     in.preemption_terms[p.name] = {p.preempt_exempt_time, p.preempt_grace, p.nodes};
+    if (p.default_mem_per_cpu_mb > 0) in.default_mem_per_cpu[p.name] = p.default_mem_per_cpu_mb;
   }
   const LimitsConfig& l = config.limits;
   bool tiers = false;

@@ -47,6 +47,8 @@ struct ValidationInput {
     std::vector<std::string> nodes;  // empty: every node
   };
   std::unordered_map<std::string, PreemptionTerms> preemption_terms;
+  // Per partition name: default_mem_per_cpu_mb (memory_check.h).
+  std::unordered_map<std::string, std::int64_t> default_mem_per_cpu;
 };
 
 // Fills in.rounding, in.default_partition and in.preemption from the partitions'

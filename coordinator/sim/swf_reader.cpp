@@ -2,6 +2,7 @@
 // DESIGN.md section 4; see traces/README.md in the shared folder for the field meanings.
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -30,6 +31,12 @@ constexpr bool is_used(int field) {
     default: return false;
   }
 }
+// Memory fields (KB per processor), read where present: they may be fractional.
+constexpr int kUsedMemory = 7;
+constexpr int kRequestedMemory = 10;
+// 1 PiB per processor: above it a memory field is taken as garbage, not as a request.
+constexpr double kMaxKilobytes = 1e12;
+
 // Far beyond any real log (about 35,000 years), low enough that time sums never overflow.
 constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxReserve = 20'000'000;
@@ -56,6 +63,14 @@ bool is_decimal(std::string_view t) {
     if (exp_digits == 0) return false;
   }
   return i == t.size();
+}
+
+// A memory field (checked decimal) in whole KB, rounded up; -1 when unknown or absurd.
+std::int64_t kilobytes(std::string_view t) {
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || !(v > 0) || v > kMaxKilobytes) return -1;
+  return static_cast<std::int64_t>(std::ceil(v));
 }
 
 std::optional<std::int64_t> parse_int(std::string_view t) {
@@ -160,6 +175,7 @@ class SwfReader {
       const std::string_view t = tok[static_cast<std::size_t>(k - 1)];
       if (!is_used(k)) {
         if (!is_decimal(t)) return fail(field_prefix(k) + "not a number: '" + std::string(t) + "'");
+        if (k == kUsedMemory || k == kRequestedMemory) f[static_cast<std::size_t>(k)] = kilobytes(t);
         continue;
       }
       const auto v = parse_int(t);
@@ -216,6 +232,10 @@ class SwfReader {
     s.resources.nodes = 0;
     s.resources.cores = static_cast<std::int32_t>(procs);
     s.resources.gpus = 0;
+    // Requested memory, else what was used: per processor, so per core here. Scheduled
+    // only where the config's nodes declare memory_mb.
+    const std::int64_t kb = f[kRequestedMemory] > 0 ? f[kRequestedMemory] : f[kUsedMemory];
+    if (kb > 0) s.resources.memory_per_cpu_mb = (kb + 1023) / 1024;
     return ok_status();
   }
 

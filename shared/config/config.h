@@ -117,6 +117,9 @@ struct FairShareConfig {
 struct BillingConfig {
   double cpu = 1.0;                    // billing units per core-second
   std::map<std::string, double> gpu;   // units per GPU-second by GPU type; absent types: 0
+  // Units per GiB-second of memory held (Slurm's TRESBillingWeights "Mem=...G"); 0: memory
+  // is not billed. Added to the cores' and GPUs' units.
+  double memory_per_gb = 0.0;
   // False: a job holding GPUs is billed for its GPUs only, the cores that come with them
   // are part of the card's price (Kebnekaise: "accounted for 2 GPU-hours/hour if you ask
   // for 1 V100").
@@ -281,6 +284,9 @@ struct AgentConfig {
   // pids.max of each job's cgroup (processes and threads at once; a fork bomb stops
   // there); 0: no limit.
   std::int64_t max_pids_per_job = 0;
+  // Memory kept for the OS and the agent (Slurm's MemSpecLimit): the node offers its
+  // NUMA memory minus this to jobs.
+  std::int64_t reserved_memory_mb = 0;
 };
 
 // How agents and the coordinator prove themselves to each other.

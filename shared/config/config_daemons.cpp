@@ -63,7 +63,8 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   const char* p = "agent";
   FAIRWAY_TRY(r.check_keys(t, p, {"spool_dir", "heartbeat_interval", "kill_grace",
                                   "allow_root_jobs", "coordinator_lease", "cgroups",
-                                  "require_enforcement", "cgroup_subtree", "max_pids_per_job"}));
+                                  "require_enforcement", "cgroup_subtree", "max_pids_per_job",
+                                  "reserved_memory_mb"}));
   FAIRWAY_TRY(r.read_string(t, "spool_dir", p, a.spool_dir));
   if (a.spool_dir.empty()) return r.fail("agent.spool_dir", "must not be empty");
   FAIRWAY_TRY(r.read_time(t, "heartbeat_interval", p, true, a.heartbeat_interval));
@@ -77,6 +78,7 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   FAIRWAY_TRY(r.read_bool(t, "require_enforcement", p, a.require_enforcement));
   FAIRWAY_TRY(r.read_string(t, "cgroup_subtree", p, a.cgroup_subtree));
   FAIRWAY_TRY(r.read_int(t, "max_pids_per_job", p, 0, 4194304, a.max_pids_per_job));
+  FAIRWAY_TRY(r.read_int(t, "reserved_memory_mb", p, 0, std::int64_t{1} << 40, a.reserved_memory_mb));
   if (a.cgroup_subtree.starts_with('/') || a.cgroup_subtree.ends_with('/') ||
       a.cgroup_subtree.find("..") != std::string::npos || a.cgroup_subtree.find("//") != std::string::npos) {
     return r.fail("agent.cgroup_subtree", "\"" + a.cgroup_subtree + "\" must be a relative path such as fairway/cn01");

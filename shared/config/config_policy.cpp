@@ -200,8 +200,9 @@ Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) 
   if (*tbl == nullptr) return ok_status();
   const toml::table& t = **tbl;
   FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu", "gpu_jobs_bill_cores",
-                                          "allocation_period"}));
+                                          "allocation_period", "memory_per_gb"}));
   FAIRWAY_TRY(r.read_number(t, "cpu", "billing", false, cfg.billing.cpu));
+  FAIRWAY_TRY(r.read_number(t, "memory_per_gb", "billing", false, cfg.billing.memory_per_gb));
   FAIRWAY_TRY(r.read_bool(t, "gpu_jobs_bill_cores", "billing", cfg.billing.gpu_jobs_bill_cores));
   FAIRWAY_TRY(r.read_choice(t, "allocation_period", "billing",
                             {std::pair{"none", CalendarPeriod::kNone}, {"month", CalendarPeriod::kMonth},

@@ -71,10 +71,6 @@ struct JobSpec {
   std::optional<Time> begin;  // --begin: not eligible before this time
   // --nice: subtracted from the priority (negative values are for admins).
   std::int32_t nice = 0;
-  // --mem (per node) or --mem-per-cpu, in MiB; 0: not given. Enforced as the job's
-  // memory limit on each node (its cgroup); not yet a scheduled resource.
-  std::int64_t memory_per_node_mb = 0;
-  std::int64_t memory_per_cpu_mb = 0;
   // --exclusive: whole nodes (the partition's largest node size), shared with no one.
   bool exclusive = false;
   // -w/--nodelist: only these nodes; -x/--exclude: never these; -C/--constraint: nodes

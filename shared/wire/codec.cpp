@@ -201,8 +201,8 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_kv(pk, "dependency_any", s.dependency_any);
   put_kv(pk, "kill_on_invalid_dep", s.kill_on_invalid_dep);
   put_kv(pk, "nice", s.nice);
-  put_kv(pk, "mem_per_node_mb", s.memory_per_node_mb);
-  put_kv(pk, "mem_per_cpu_mb", s.memory_per_cpu_mb);
+  put_kv(pk, "mem_per_node_mb", s.resources.memory_per_node_mb);
+  put_kv(pk, "mem_per_cpu_mb", s.resources.memory_per_cpu_mb);
   put_kv(pk, "exclusive", s.exclusive);
   put_kv(pk, "only_nodes", s.only_nodes);
   put_kv(pk, "excluded_nodes", s.excluded_nodes);
@@ -446,8 +446,8 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   if (mail < 0 || mail > 255) r.errors().fail(r.path_of("mail_events"), "not a set of mail events: " + std::to_string(mail));
   s.mail_events = static_cast<std::uint8_t>(mail & 255);
   s.mail_user = r.opt_str("mail_user", 254);
-  for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.memory_per_node_mb},
-                                   std::pair{"mem_per_cpu_mb", &s.memory_per_cpu_mb}}) {
+  for (const auto& [key, field] : {std::pair{"mem_per_node_mb", &s.resources.memory_per_node_mb},
+                                   std::pair{"mem_per_cpu_mb", &s.resources.memory_per_cpu_mb}}) {
     *field = r.opt_i64(key).value_or(0);
     if (*field < 0) r.errors().fail(r.path_of(key), "negative: " + std::to_string(*field));
   }

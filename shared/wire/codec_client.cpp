@@ -161,7 +161,7 @@ JobView read_job_view(MapReader& r) {
 // ---- NodeView
 
 void put_node_view(Packer& pk, const NodeView& n) {
-  pk.pack_map(13 + (n.last_heartbeat ? 1 : 0) + (n.enforcement.empty() ? 0 : 1));
+  pk.pack_map(14 + (n.last_heartbeat ? 1 : 0) + (n.enforcement.empty() ? 0 : 1));
   put_kv(pk, "name", std::string_view(n.name));
   put_kv(pk, "state", std::string_view(n.state));
   put_kv(pk, "partitions", n.partitions);
@@ -173,6 +173,7 @@ void put_node_view(Packer& pk, const NodeView& n) {
   put_kv(pk, "cores_used", n.cores_used);
   put_kv(pk, "gpus_used", n.gpus_used);
   put_kv(pk, "memory_mb", n.memory_mb);
+  put_kv(pk, "memory_used_mb", n.memory_used_mb);
   put_opt_time(pk, "last_heartbeat", n.last_heartbeat);
   put_kv(pk, "reason", std::string_view(n.reason));
   put_kv(pk, "jobs", n.jobs);
@@ -192,6 +193,7 @@ NodeView read_node_view(MapReader& r) {
   n.cores_used = r.i32("cores_used", 0);
   n.gpus_used = r.i32("gpus_used", 0);
   n.memory_mb = r.i64("memory_mb", 0);
+  n.memory_used_mb = r.i64("memory_used_mb", 0);
   n.last_heartbeat = read_opt_time(r, "last_heartbeat");
   n.reason = r.str("reason");
   n.jobs = read_job_ids(r, "jobs");

@@ -316,7 +316,8 @@ struct NodeView {
   std::vector<std::string> gpu_types;
   std::int32_t cores_used = 0;
   std::int32_t gpus_used = 0;
-  std::int64_t memory_mb = 0;
+  std::int64_t memory_mb = 0;       // offered to jobs; 0: not declared, not scheduled
+  std::int64_t memory_used_mb = 0;  // held by its running jobs
   std::optional<Time> last_heartbeat;
   std::string reason;      // why it is down or drained
   std::vector<JobId> jobs;  // running on it

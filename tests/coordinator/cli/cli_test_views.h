@@ -96,6 +96,7 @@ inline wire::NodeView gpu_node() {
   n.cores_used = 4;
   n.gpus_used = 1;
   n.memory_mb = 512000;
+  n.memory_used_mb = 64000;
   n.last_heartbeat = Time::from_seconds(kEpoch);
   n.jobs = {JobId(101)};
   return n;

@@ -97,12 +97,12 @@ TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
   EXPECT_EQ(b->request.program.argv, (std::vector<std::string>{"/bin/sh", "-c", "echo hi"}));
   EXPECT_EQ(b->request.program.script, "");
   EXPECT_EQ(b->request.program.working_dir, "/scratch");
-  EXPECT_EQ(b->request.spec.resources, (ResourceRequest{0, 1, 0, ""}));
+  EXPECT_EQ(b->request.spec.resources, (ResourceRequest{0, 1, 0, "", 2048, 0}));
   EXPECT_EQ(b->request.spec.name, "quick");
   EXPECT_EQ(b->request.spec.time_limit, JobSpec{}.time_limit);
   EXPECT_TRUE(b->request.spec.hold);
   EXPECT_TRUE(b->request.spec.requeue);
-  EXPECT_EQ(b->request.spec.memory_per_node_mb, 2048);
+  EXPECT_EQ(b->request.spec.resources.memory_per_node_mb, 2048);
   EXPECT_EQ(b->warnings.size(), 1u);
 }
 
@@ -155,7 +155,7 @@ srun gmx mdrun
   ASSERT_EQ(spec.dependencies.size(), 1u);
   EXPECT_EQ(spec.dependencies[0], (DependencyClause{DependencyType::kAfterOk, {JobId(41)}}));
   EXPECT_EQ(spec.nice, 10);
-  EXPECT_EQ(spec.memory_per_cpu_mb, 2048);
+  EXPECT_EQ(spec.resources.memory_per_cpu_mb, 2048);
   EXPECT_EQ(spec.mail_events, kMailEnd | kMailFail);
   EXPECT_EQ(spec.mail_user, "alice@example.org");
   const wire::JobProgram& p = b->request.program;

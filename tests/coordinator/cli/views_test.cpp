@@ -100,7 +100,7 @@ TEST_F(Views, NodeTableAndDetail) {
   const std::string gpu = render_node_detail(testing::gpu_node());
   for (const char* line : {"NodeName: gpu-01\n", "GPUs: 1/4 allocated (a100,a100,a100,a100)\n",
                            "LastHeartbeat: 2023-11-14T22:13:20\n", "Jobs: 101\n",
-                           "MemoryMB: 512000\n", "ThreadsPerCore: 2\n"}) {
+                           "Memory: 64000/512000 MiB allocated\n", "ThreadsPerCore: 2\n"}) {
     EXPECT_NE(gpu.find(line), std::string::npos) << "missing " << line << " in\n" << gpu;
   }
   const std::string down = render_node_detail(testing::down_node());

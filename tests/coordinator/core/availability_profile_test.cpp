@@ -47,6 +47,18 @@ TEST(AvailabilityProfile, GpusAreADimensionOfTheirOwn) {
   EXPECT_FALSE(p.fits(T(0), D(10), {4, 1}));
 }
 
+TEST(AvailabilityProfile, MemoryIsADimensionOfItsOwn) {
+  AvailabilityProfile p;
+  std::vector<ResourceRelease> rel = {{T(50), {0, 0, 4000}}, {T(80), {2, 0, 0}}};
+  p.reset(T(0), {8, 0, 2000}, rel);
+  EXPECT_EQ(p.earliest_start({1, 0, 3000}, D(10), T(0)), T(50)) << "cores were free, memory was not";
+  EXPECT_TRUE(p.fits(T(0), D(10), {8, 0, 2000}));
+  p.reserve(T(60), D(100), {1, 0, 5000});
+  EXPECT_EQ(p.free_at(T(100)), (ResourceAmount{9, 0, 1000}));
+  EXPECT_EQ(p.earliest_start({1, 0, 2000}, D(10), T(0)), T(0));
+  EXPECT_EQ(p.earliest_start({1, 0, 2000}, D(100), T(0)), T(160)) << "the reservation holds 5000 until 160";
+}
+
 TEST(AvailabilityProfile, NextChangeAfter) {
   AvailabilityProfile p;
   std::vector<ResourceRelease> rel = {{T(10), {1, 0}}, {T(30), {1, 0}}};
@@ -102,6 +114,52 @@ TEST(AvailabilityProfile, MatchesBruteForceModelUnderRandomReservations) {
         p.reserve(got, D(dur), {need, 0});
         for (std::int64_t t = want; t < want + dur; ++t) model[static_cast<std::size_t>(t)] -= need;
       }
+    }
+  }
+}
+
+// Cores and memory together, against a per-second model: every query and reservation
+// checks both columns, across block splits.
+TEST(AvailabilityProfile, MatchesBruteForceModelWithMemory) {
+  std::mt19937 rng(777);
+  const std::int64_t cores = 64, memory = 64000;
+  std::vector<ResourceRelease> rel;
+  ResourceAmount running;
+  for (int i = 0; i < 300; ++i) {
+    const ResourceAmount a{1 + static_cast<std::int64_t>(rng() % 3), 0, 100 * static_cast<std::int64_t>(rng() % 30)};
+    if (running.cores + a.cores > cores || running.memory_mb + a.memory_mb > memory) break;
+    running += a;
+    rel.push_back({T(1 + static_cast<std::int64_t>(rng() % 5000)), a});
+  }
+  AvailabilityProfile p;
+  p.reset(T(0), ResourceAmount{cores, 0, memory} - running, rel);
+  const std::int64_t horizon = 30000;
+  std::vector<ResourceAmount> model(horizon, ResourceAmount{cores, 0, memory} - running);
+  for (const auto& r : rel) {
+    for (std::int64_t t = r.at.seconds(); t < horizon; ++t) model[static_cast<std::size_t>(t)] += r.amount;
+  }
+  for (int q = 0; q < 300; ++q) {
+    const ResourceAmount need{1 + static_cast<std::int64_t>(rng() % 16), 0, 500 * static_cast<std::int64_t>(rng() % 24)};
+    const std::int64_t dur = 1 + static_cast<std::int64_t>(rng() % 2000);
+    const std::int64_t from = static_cast<std::int64_t>(rng() % 4000);
+    std::int64_t want = -1;
+    for (std::int64_t t = from, run = 0; t < horizon; ++t) {
+      run = model[static_cast<std::size_t>(t)].covers(need) ? run + 1 : 0;
+      if (run == dur) {
+        want = t - dur + 1;
+        break;
+      }
+    }
+    const Time got = p.earliest_start(need, D(dur), T(from));
+    if (want == -1) {
+      ASSERT_GT(got.seconds() + dur, horizon - 1) << "query " << q;
+      continue;
+    }
+    ASSERT_EQ(got, T(want)) << "query " << q;
+    ASSERT_EQ(p.free_at(T(from)), model[static_cast<std::size_t>(from)]) << "query " << q;
+    if (want + dur + 1 < horizon) {
+      p.reserve(got, D(dur), need);
+      for (std::int64_t t = want; t < want + dur; ++t) model[static_cast<std::size_t>(t)] -= need;
     }
   }
 }

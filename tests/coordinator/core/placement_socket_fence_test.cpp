@@ -49,7 +49,7 @@ TEST(PlacementSocketFence, GpuJobKeepsTheRestOfItsSocket) {
   for (std::int32_t core : gpu.nodes[0].cores) EXPECT_EQ(socket_of(core), socket);
   // 4 cores used, 10 fenced: only the other socket's 14 cores and its GPU are free.
   EXPECT_EQ(c.node(NodeIndex(0)).free_cores, 14);
-  EXPECT_EQ(c.partition(kBatch).free, (ResourceAmount{14, 1}));
+  EXPECT_EQ(c.partition(kBatch).free, (ResourceAmount{14, 1, kUntrackedMemoryMb}));
   EXPECT_EQ(c.amount_in_partition(gpu, kBatch), (ResourceAmount{14, 1})) << "the job gives back its fence";
   EXPECT_FALSE(place_job(c, kBatch, cpu_job(15))) << "fenced cores are not free";
   const Allocation cpu = place_and_allocate(c, cpu_job(14));
@@ -61,7 +61,7 @@ TEST(PlacementSocketFence, ReleasingTheGpuJobLiftsTheFence) {
   const Allocation gpu = place_and_allocate(c, gpu_job(4));
   c.release(gpu);
   EXPECT_EQ(c.node(NodeIndex(0)).free_cores, 28);
-  EXPECT_EQ(c.partition(kBatch).free, (ResourceAmount{28, 2}));
+  EXPECT_EQ(c.partition(kBatch).free, (ResourceAmount{28, 2, kUntrackedMemoryMb}));
   EXPECT_TRUE(place_job(c, kBatch, cpu_job(28)));
 }
 

@@ -256,7 +256,7 @@ TEST(ProjectReservation, ARestartKeepsItsCancellationAndItsCharge) {
   auto s = testing::make(c);
   s->restore_reservation_cancelled("climate-run", T(kStart + 1800));
   s->begin_restore();
-  s->restore_finished_usage("climate", "alice", 2, {}, T(kStart), T(kStart + 3000), "climate-run");
+  s->restore_finished_usage("climate", "alice", 2, {}, 0, T(kStart), T(kStart + 3000), "climate-run");
   s->end_restore(T(kStart + 4000));
   const ProjectReservationState& r = s->project_reservations()[0];
   ASSERT_TRUE(r.association);
@@ -279,12 +279,12 @@ TEST(PartitionMemoryDefault, AJobAskingForNoMemoryGetsThePartitionsDefaultPerCor
   c.partitions = {batch};
   auto s = testing::make(c);
   ASSERT_TRUE(s->submit(testing::job(1, 2, 60), T(0)));
-  EXPECT_EQ(s->job(JobId(1))->spec.memory_per_cpu_mb, 2048);
+  EXPECT_EQ(s->job(JobId(1))->spec.resources.memory_per_cpu_mb, 2048);
   JobSpec asked = testing::job(2, 2, 60);
-  asked.memory_per_node_mb = 500;
+  asked.resources.memory_per_node_mb = 500;
   ASSERT_TRUE(s->submit(asked, T(0)));
-  EXPECT_EQ(s->job(JobId(2))->spec.memory_per_cpu_mb, 0);  // what it asked for stands
-  EXPECT_EQ(s->job(JobId(2))->spec.memory_per_node_mb, 500);
+  EXPECT_EQ(s->job(JobId(2))->spec.resources.memory_per_cpu_mb, 0);  // what it asked for stands
+  EXPECT_EQ(s->job(JobId(2))->spec.resources.memory_per_node_mb, 500);
 }
 
 }  // namespace

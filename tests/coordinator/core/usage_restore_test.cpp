@@ -29,7 +29,7 @@ TEST(UsageRestore, RebuiltUsageMatchesTheLiveLedger) {
     auto restored = testing::make(c);
     restored->begin_restore();
     ASSERT_TRUE(restored->restore_running(running->spec, running->allocation, T(1800)));
-    restored->restore_finished_usage("proj", "alice", 4, {}, T(0), T(3600));
+    restored->restore_finished_usage("proj", "alice", 4, {}, 0, T(0), T(3600));
     restored->end_restore();
     const JobRecord* again = restored->job(JobId(2));
     EXPECT_NEAR(restored->fair_share().user_usage(again->association, T(7200)), expected, expected * 1e-9)

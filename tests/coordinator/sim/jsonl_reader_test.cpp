@@ -53,6 +53,20 @@ TEST_F(JsonlTest, MapsEveryKey) {
   EXPECT_TRUE(j.spec.allow_multi_island);
 }
 
+TEST_F(JsonlTest, MemoryIsPerNodeOrPerCore) {
+  const std::string path = write(
+      R"({"id": 1, "submit": 0, "user": "a", "cores": 2, "mem": 4096, "time_limit": 1, "runtime": 1})"
+      "\n"
+      R"({"id": 2, "submit": 0, "user": "a", "cores": 2, "mem_per_cpu": 512, "time_limit": 1, "runtime": 1})"
+      "\n");
+  const auto w = read_jsonl(path);
+  ASSERT_TRUE(w.has_value()) << w.error().message;
+  ASSERT_EQ(w->jobs.size(), 2u);
+  EXPECT_EQ(w->jobs[0].spec.resources.memory_per_node_mb, 4096);
+  EXPECT_EQ(w->jobs[0].spec.resources.memory_per_cpu_mb, 0);
+  EXPECT_EQ(w->jobs[1].spec.resources.memory_per_cpu_mb, 512);
+}
+
 TEST_F(JsonlTest, DefaultsAndCoresForm) {
   const std::string path = write(
       std::string(kGood) + "\n\n   \n" +
@@ -180,6 +194,9 @@ INSTANTIATE_TEST_SUITE_P(
         JsonlErrorCase{job_with(R"("nodes": 100000, "cores_per_node": 100000)"),
                        "nodes: nodes x cores_per_node must be <= "},
         JsonlErrorCase{job_with(R"("gpus": -1)"), "gpus: must be >= 0, got -1"},
+        JsonlErrorCase{job_with(R"("mem": 0)"), "mem: must be >= 1, got 0"},
+        JsonlErrorCase{job_with(R"("mem": 100, "mem_per_cpu": 10)"),
+                       "mem_per_cpu: give either mem or mem_per_cpu, not both"},
         // Inconsistent shapes.
         JsonlErrorCase{job_with(R"("cores": 4, "nodes": 2)"),
                        "nodes: give either cores or nodes, not both"},

@@ -63,6 +63,21 @@ TEST(WorkloadFormat, Parse) {
 
 // ---------------------------------------------------------------- SWF
 
+// Field 10 (requested memory, KB per processor) wins over field 7 (used); both may be
+// fractional; -1 is unknown.
+TEST_F(WorkloadTest, SwfMemoryFieldsBecomePerCoreMemory) {
+  const std::string path = write("m.swf",
+                                 "1 0 -1 60 2 -1 25600 2 60 819200 1 1 1 -1 -1 1 -1 -1\n"
+                                 "2 0 -1 60 2 -1 1536.5 2 60 -1 1 1 1 -1 -1 1 -1 -1\n"
+                                 "3 0 -1 60 2 -1 -1 2 60 -1 1 1 1 -1 -1 1 -1 -1\n");
+  const auto w = read_swf(path);
+  ASSERT_TRUE(w.has_value()) << w.error().message;
+  ASSERT_EQ(w->jobs.size(), 3u);
+  EXPECT_EQ(w->jobs[0].spec.resources.memory_per_cpu_mb, 800);
+  EXPECT_EQ(w->jobs[1].spec.resources.memory_per_cpu_mb, 2) << "1536.5 KB rounds up to 2 MiB";
+  EXPECT_EQ(w->jobs[2].spec.resources.memory_per_cpu_mb, 0);
+}
+
 TEST_F(WorkloadTest, SwfMapsFields) {
   const std::string path =
       write("t.swf", "; Version: 2.2\n; MaxNodes: 64\n; MaxProcs: 128\n" +

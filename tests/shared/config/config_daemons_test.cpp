@@ -38,6 +38,7 @@ allow_root_jobs = true
 cgroups = "v1"
 require_enforcement = true
 cgroup_subtree = "site/cn01"
+reserved_memory_mb = 2048
 )");
   EXPECT_EQ(c.coordinator.listen_agents, "tcp://0.0.0.0:7000");
   EXPECT_EQ(c.coordinator.listen_clients, "ipc:///tmp/fw.sock");
@@ -53,11 +54,13 @@ cgroup_subtree = "site/cn01"
   EXPECT_EQ(c.agent.cgroups, "v1");
   EXPECT_TRUE(c.agent.require_enforcement);
   EXPECT_EQ(c.agent.cgroup_subtree, "site/cn01");
+  EXPECT_EQ(c.agent.reserved_memory_mb, 2048);
   EXPECT_EQ(parse_ok("").agent.cgroups, "auto");
 }
 
 TEST(ConfigDaemons, ErrorsNameTheKeyAndValue) {
   EXPECT_CONTAINS(parse_error("[agent]\ncgroups = \"v3\"\n"), "agent.cgroups");
+  EXPECT_CONTAINS(parse_error("[agent]\nreserved_memory_mb = -1\n"), "agent.reserved_memory_mb");
   EXPECT_CONTAINS(parse_error("[agent]\ncgroups = \"v3\"\n"), "\"v3\" is not one of auto, v2, v1, off");
   EXPECT_CONTAINS(parse_error("[agent]\ncgroups = \"off\"\nrequire_enforcement = true\n"),
                   "agent.require_enforcement");

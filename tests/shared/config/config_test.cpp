@@ -109,6 +109,7 @@ half_life = "14d"
 [billing]
 cpu = 1.0
 gpu = { v100 = 2.0, a100 = 6 }
+memory_per_gb = 0.25
 )";
 
 
@@ -189,6 +190,7 @@ TEST(Config, FullExampleParsesToTheRightValues) {
   EXPECT_EQ(c.fairshare.half_life, Duration::days(14));
   EXPECT_EQ(c.billing.cpu, 1.0);
   EXPECT_EQ(c.billing.gpu, (std::map<std::string, double>{{"a100", 6.0}, {"v100", 2.0}}));
+  EXPECT_EQ(c.billing.memory_per_gb, 0.25);
 }
 
 TEST(Config, EmptyTextGivesDefaults) {

@@ -35,8 +35,8 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
          a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid &&
          a.tasks == b.tasks && a.comment == b.comment && a.reservation == b.reservation && a.dependencies == b.dependencies &&
          a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
-         a.nice == b.nice && a.begin == b.begin && a.memory_per_node_mb == b.memory_per_node_mb &&
-         a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.exclusive == b.exclusive &&
+         a.nice == b.nice && a.begin == b.begin && a.resources.memory_per_node_mb == b.resources.memory_per_node_mb &&
+         a.resources.memory_per_cpu_mb == b.resources.memory_per_cpu_mb && a.exclusive == b.exclusive &&
          a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes && a.constraint == b.constraint &&
          a.warn_signal == b.warn_signal && a.warn_before_s == b.warn_before_s && a.warn_batch_only == b.warn_batch_only &&
          a.mail_events == b.mail_events && a.mail_user == b.mail_user;
@@ -149,7 +149,7 @@ inline SubmitRequest sample_submit() {
   m.spec.kill_on_invalid_dep = true;
   m.spec.nice = 50;
   m.spec.begin = Time::from_seconds(1'800'000'000);
-  m.spec.memory_per_cpu_mb = 2048;
+  m.spec.resources.memory_per_cpu_mb = 2048;
   m.spec.exclusive = true;
   m.spec.only_nodes = {"gpu01", "gpu02"};
   m.spec.excluded_nodes = {"gpu03"};
@@ -243,6 +243,7 @@ inline NodeView sample_node_view(bool with_heartbeat) {
   n.cores_used = with_heartbeat ? 12 : 0;
   n.gpus_used = with_heartbeat ? 2 : 0;
   n.memory_mb = std::int64_t{2} << 20;
+  n.memory_used_mb = std::int64_t{1} << 20;
   if (with_heartbeat) n.last_heartbeat = Time::from_seconds(1'700'004'990);
   n.reason = with_heartbeat ? "" : "no heartbeat for 45 s";
   if (with_heartbeat) n.jobs = {JobId(4242), JobId(9)};
