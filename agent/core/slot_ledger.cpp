@@ -1,4 +1,5 @@
 #include "agent/core/slot_ledger.h"
+#include "shared/base/try.h"
 
 #include <string>
 #include <utility>
@@ -83,7 +84,7 @@ Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
 
 Status SlotLedger::acquire(JobId job, std::vector<std::int32_t> cores,
                            std::vector<std::int32_t> gpus, bool fence_gpu_sockets) {
-  if (auto ok = check(job, cores, gpus, fence_gpu_sockets); !ok) return ok;
+  FAIRWAY_TRY(check(job, cores, gpus, fence_gpu_sockets));
   for (const std::int32_t c : cores) core_holder_[static_cast<std::size_t>(c)] = job;
   for (const std::int32_t g : gpus) gpu_holder_[static_cast<std::size_t>(g)] = job;
   holdings_.emplace(job, Holding{std::move(cores), std::move(gpus)});

@@ -14,6 +14,7 @@
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -38,18 +39,16 @@ Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, A
   // A --topology model's cores are not this machine's: nothing to confine them to.
   CgroupOptions cg = s->options_.cgroups;
   if (!s->options_.apply_binding) cg.mode = "off";
-  auto cgroups = JobCgroups::open(cg);
-  if (!cgroups) return std::unexpected(cgroups.error());
-  s->cgroups_ = std::move(*cgroups);
+  FAIRWAY_TRY_ASSIGN(cgroups, JobCgroups::open(cg));
+  s->cgroups_ = std::move(cgroups);
   if (s->cgroups_->mode() == CgroupMode::kNone && s->options_.require_enforcement) {
     return make_error(ErrorCode::kFailedPrecondition,
                       "[agent] require_enforcement is set, but jobs could only be bound by affinity here (" +
                           s->cgroups_->description() + ")");
   }
   for (const GpuIdentity& g : s->node_.gpus) s->gpu_devices_.push_back(gpu_device_numbers(g));
-  auto workers = LaunchWorkers::start(s->launcher_, kLaunchThreads);
-  if (!workers) return std::unexpected(workers.error());
-  s->workers_ = std::move(*workers);
+  FAIRWAY_TRY_ASSIGN(workers, LaunchWorkers::start(s->launcher_, kLaunchThreads));
+  s->workers_ = std::move(workers);
   s->readopt(now);
   std::vector<JobId> live;
   for (const auto& [id, j] : s->jobs_) live.push_back(JobId(id));

@@ -16,6 +16,7 @@
 #include "shared/net/message_socket.h"
 #include "shared/net/poller.h"
 #include "shared/systemd/systemd_integration.h"
+#include "shared/base/try.h"
 
 namespace {
 
@@ -42,12 +43,11 @@ struct Flags {
 // with its own (docs/security.md). nullopt with agent_auth = "none".
 Result<std::optional<net::CurveClient>> curve_client(const Flags& f, const SecurityConfig& sec) {
   if (sec.agent_auth == AgentAuth::kNone) return std::optional<net::CurveClient>();
-  auto own = net::read_curve_secret_key(f.key.empty() ? sec.agent_secret_key : f.key);
-  if (!own) return std::unexpected(own.error());
+  FAIRWAY_TRY_ASSIGN(own, net::read_curve_secret_key(f.key.empty() ? sec.agent_secret_key : f.key));
   auto server = net::read_curve_public_key(f.coordinator_key.empty() ? sec.coordinator_public_key
                                                                      : f.coordinator_key);
   if (!server) return std::unexpected(server.error());
-  return std::optional<net::CurveClient>(net::CurveClient{*server, own->public_z85, own->secret_z85});
+  return std::optional<net::CurveClient>(net::CurveClient{*server, own.public_z85, own.secret_z85});
 }
 
 int run(const Flags& f, const Config& config) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "agent/os/proc_stat.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -44,9 +45,8 @@ Result<std::vector<std::int32_t>> parse_list(std::string_view field, std::string
   while (begin <= text.size()) {
     std::size_t end = text.find(',', begin);
     if (end == std::string_view::npos) end = text.size();
-    auto value = parse_number<std::int32_t>(field, text.substr(begin, end - begin));
-    if (!value) return std::unexpected(value.error());
-    out.push_back(*value);
+    FAIRWAY_TRY_ASSIGN(value, parse_number<std::int32_t>(field, text.substr(begin, end - begin)));
+    out.push_back(value);
     begin = end + 1;
   }
   return out;

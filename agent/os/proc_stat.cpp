@@ -1,6 +1,7 @@
 #include "agent/os/proc_stat.h"
 
 #include "agent/os/small_file.h"
+#include "shared/base/try.h"
 
 #include <cerrno>
 #include <charconv>
@@ -43,7 +44,7 @@ Result<ProcStat> parse_proc_stat(std::string_view text) {
     }
     return ok_status();
   };
-  if (auto s = number(fields[2], out.pgid, "pgrp"); !s) return std::unexpected(s.error());
+  FAIRWAY_TRY(number(fields[2], out.pgid, "pgrp"));
   if (auto s = number(fields[19], out.start_ticks, "starttime"); !s) {
     return std::unexpected(s.error());
   }
@@ -52,9 +53,8 @@ Result<ProcStat> parse_proc_stat(std::string_view text) {
 
 Result<ProcStat> read_proc_stat(pid_t pid) {
   const std::string path = "/proc/" + std::to_string(pid) + "/stat";
-  auto text = read_small_file(path, 4096);
-  if (!text) return std::unexpected(text.error());
-  auto parsed = parse_proc_stat(*text);
+  FAIRWAY_TRY_ASSIGN(text, read_small_file(path, 4096));
+  auto parsed = parse_proc_stat(text);
   if (!parsed) return std::unexpected(parsed.error().with_context(path));
   return parsed;
 }

@@ -19,6 +19,7 @@
 #include "agent/os/launch_checkpoint.h"
 #include "agent/os/job_user.h"
 #include "agent/os/launch_environment.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -343,7 +344,7 @@ ProcessLauncher::ProcessLauncher(LauncherConfig config) : config_(std::move(conf
 Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
                                                 const CgroupAttach* cgroup) const {
   const std::string who = job_prefix(request.job);
-  if (auto ok = validate(request); !ok) return std::unexpected(ok.error());
+  FAIRWAY_TRY(validate(request));
   auto user = look_up_job_user(request.user);
   if (!user) return std::unexpected(user.error().with_context("job " + std::to_string(request.job.value())));
   // The coordinator proved who submitted: a name that is another uid on this node (an
@@ -366,9 +367,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   if (auto ok = choose_identity(request, *user, config_.allow_root_jobs, plan); !ok) {
     return std::unexpected(ok.error());
   }
-  auto output = resolve_output_paths(request);
-  if (!output) return std::unexpected(output.error());
-  plan.output = *output;
+  FAIRWAY_TRY_ASSIGN(output, resolve_output_paths(request));
+  plan.output = output;
   plan.working_dir = request.program.working_dir;
   plan.append_output = request.append_output;
   if (request.append_output) {
@@ -376,9 +376,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
                           std::to_string(request.restarts + 1) +
                           " starts here (the earlier run was stopped and requeued) ====\n";
   }
-  auto envp = build_job_environment(request, *user);
-  if (!envp) return std::unexpected(envp.error());
-  plan.envp = std::move(*envp);
+  FAIRWAY_TRY_ASSIGN(envp, build_job_environment(request, *user));
+  plan.envp = std::move(envp);
   if (!request.bind_pus.empty()) {
     plan.bind = true;
     CPU_ZERO(&plan.cpus);

@@ -5,6 +5,7 @@
 #include "agent/os/cpu_layout.h"
 #include "agent/os/gpu_discovery.h"
 #include "agent/os/hwloc_topology.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -17,14 +18,13 @@ std::string node_name(hwloc_topology_t topology, const std::string& requested) {
 }
 
 Result<DiscoveredNode> describe(const HwlocTopology& loaded, const std::string& name) {
-  auto cpus = read_cpu_layout(loaded.get(), loaded.source());
-  if (!cpus) return std::unexpected(cpus.error());
+  FAIRWAY_TRY_ASSIGN(cpus, read_cpu_layout(loaded.get(), loaded.source()));
   DiscoveredNode node;
   node.topology.name = node_name(loaded.get(), name);
-  node.topology.sockets = std::move(cpus->sockets);
-  node.topology.memory_mb = cpus->memory_mb;
-  node.core_pus = std::move(cpus->core_pus);
-  node.numa_nodes = cpus->numa_nodes;
+  node.topology.sockets = std::move(cpus.sockets);
+  node.topology.memory_mb = cpus.memory_mb;
+  node.core_pus = std::move(cpus.core_pus);
+  node.numa_nodes = cpus.numa_nodes;
   for (LocatedGpu& gpu : read_gpus(loaded.get())) {
     node.topology.gpus.push_back({gpu_type_tag(gpu.identity.model), gpu.socket});
     node.gpus.push_back(std::move(gpu.identity));
@@ -35,15 +35,13 @@ Result<DiscoveredNode> describe(const HwlocTopology& loaded, const std::string& 
 }  // namespace
 
 Result<DiscoveredNode> discover_host(const std::string& name) {
-  auto loaded = HwlocTopology::load_host();
-  if (!loaded) return std::unexpected(loaded.error());
-  return describe(*loaded, name);
+  FAIRWAY_TRY_ASSIGN(loaded, HwlocTopology::load_host());
+  return describe(loaded, name);
 }
 
 Result<DiscoveredNode> discover_from_xml(const std::string& path, const std::string& name) {
-  auto loaded = HwlocTopology::load_xml(path);
-  if (!loaded) return std::unexpected(loaded.error());
-  return describe(*loaded, name);
+  FAIRWAY_TRY_ASSIGN(loaded, HwlocTopology::load_xml(path));
+  return describe(loaded, name);
 }
 
 }  // namespace fairway::agent

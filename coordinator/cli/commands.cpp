@@ -11,6 +11,7 @@
 #include "coordinator/cli/showq_view.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/text_format.h"
+#include "shared/base/try.h"
 
 namespace fairway::cli {
 namespace {
@@ -69,9 +70,8 @@ Result<std::vector<JobState>> parse_states(const std::string& list) {
 
 Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, const std::string& jobs) {
   if (!states.empty()) {
-    auto parsed = parse_states(states);
-    if (!parsed) return std::unexpected(parsed.error());
-    q.states = *parsed;
+    FAIRWAY_TRY_ASSIGN(parsed, parse_states(states));
+    q.states = parsed;
   }
   if (!jobs.empty()) {
     auto ids = parse_job_ids({jobs});

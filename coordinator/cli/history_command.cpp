@@ -8,6 +8,7 @@
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/config/hostlist.h"
+#include "shared/base/try.h"
 
 namespace fairway::cli {
 namespace {
@@ -61,9 +62,8 @@ Result<TimeWindow> parse_history_window(const std::string& start, const std::str
   for (const auto& [text, option, out] : {std::tuple{&start, "--starttime", &w.from},
                                           std::tuple{&end, "--endtime", &w.to}}) {
     if (text->empty()) continue;
-    auto t = parse_history_time(option, *text, now);
-    if (!t) return std::unexpected(t.error());
-    *out = *t;
+    FAIRWAY_TRY_ASSIGN(t, parse_history_time(option, *text, now));
+    *out = t;
   }
   return w;
 }

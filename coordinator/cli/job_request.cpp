@@ -5,6 +5,7 @@
 
 #include "coordinator/cli/begin_time.h"
 #include "coordinator/cli/job_script.h"
+#include "shared/base/try.h"
 
 namespace fairway::cli {
 namespace {
@@ -74,7 +75,7 @@ Result<ResourceRequest> map_resources(const SubmitOptions& o) {
   const std::int64_t cpus_per_task = o.cpus_per_task.value_or(1);
   for (const auto& [g, name] : {std::pair{&o.gpus, "gpus"}, std::pair{&o.gpus_per_node, "gpus-per-node"},
                                 std::pair{&o.gres, "gres"}}) {
-    if (auto st = merge_gpu_type(r.gpu_type, *g, name); !st) return std::unexpected(st.error());
+    FAIRWAY_TRY(merge_gpu_type(r.gpu_type, *g, name));
   }
   std::int64_t cores = 0;
   std::int64_t gpus = 0;
@@ -150,11 +151,10 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   out.warnings = options.warnings;
   out.wait = options.wait.value_or(false);
 
-  auto resources = map_resources(options);
-  if (!resources) return std::unexpected(resources.error());
+  FAIRWAY_TRY_ASSIGN(resources, map_resources(options));
 
   JobSpec& spec = out.request.spec;
-  spec.resources = *resources;
+  spec.resources = resources;
   spec.user = ctx.user;
   spec.account = options.account.value_or("");
   spec.partition = options.partition.value_or("");
@@ -190,16 +190,14 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
     spec.warn_batch_only = options.signal->batch_only;
   }
   if (options.begin) {
-    auto begin = parse_begin_time(*options.begin, ctx.now);
-    if (!begin) return std::unexpected(begin.error());
-    if (*begin > ctx.now) spec.begin = *begin;
+    FAIRWAY_TRY_ASSIGN(begin, parse_begin_time(*options.begin, ctx.now));
+    if (begin > ctx.now) spec.begin = begin;
   }
 
   const std::string dir = options.chdir.value_or(ctx.cwd);
   program.working_dir = dir.starts_with('/') ? dir : ctx.cwd + "/" + dir;
-  auto env = exported_env(options.export_spec, ctx.env);
-  if (!env) return std::unexpected(env.error());
-  program.env = std::move(*env);
+  FAIRWAY_TRY_ASSIGN(env, exported_env(options.export_spec, ctx.env));
+  program.env = std::move(env);
   if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
   program.open_append = options.open_append.value_or(false);
   program.stdout_path = options.output.value_or("");

@@ -27,6 +27,7 @@
 #include "shared/auth/munge_credential.h"
 #include "shared/net/zmtp_request_client.h"
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace {
 
@@ -52,9 +53,8 @@ class LazyTransport {
     if (!client_) {
       auto endpoint = resolve_coordinator_endpoint(sources_);
       if (!endpoint) return std::unexpected(endpoint.error());
-      auto client = net::ZmtpRequestClient::connect(*endpoint);
-      if (!client) return std::unexpected(client.error());
-      client_.emplace(std::move(*client));
+      FAIRWAY_TRY_ASSIGN(client, net::ZmtpRequestClient::connect(*endpoint));
+      client_.emplace(std::move(client));
       sign_ = !endpoint->starts_with("ipc://");
     }
     if (!sign_) return client_->call(request, kReplyTimeout);

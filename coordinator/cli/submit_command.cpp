@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "coordinator/cli/text_format.h"
+#include "shared/base/try.h"
 
 extern char** environ;
 
@@ -77,9 +78,8 @@ Result<SubmitContext> current_submit_context() {
   ctx.now = Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)));
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
-  auto token = random_client_token();
-  if (!token) return std::unexpected(token.error());
-  ctx.client_token = *token;
+  FAIRWAY_TRY_ASSIGN(token, random_client_token());
+  ctx.client_token = token;
   return ctx;
 }
 

@@ -10,6 +10,7 @@
 
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
+#include "shared/base/try.h"
 
 namespace fairway::cli {
 namespace {
@@ -191,9 +192,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
   const Opt opt = spec.opt;
   const std::string_view name = spec.long_name;
   const auto set_count = [&](std::optional<std::int32_t>& field) -> Status {
-    auto n = positive_count(name, value);
-    if (!n) return std::unexpected(n.error());
-    field = *n;
+    FAIRWAY_TRY_ASSIGN(n, positive_count(name, value));
+    field = n;
     return ok_status();
   };
   const auto set_text = [&](std::optional<std::string>& field) -> Status {
@@ -215,15 +215,13 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kNtasksPerNode: return set_count(o.ntasks_per_node);
     case Opt::kGpus:
     case Opt::kGpusPerNode: {
-      auto g = gpu_count(name, value);
-      if (!g) return std::unexpected(g.error());
-      (opt == Opt::kGpus ? o.gpus : o.gpus_per_node) = *g;
+      FAIRWAY_TRY_ASSIGN(g, gpu_count(name, value));
+      (opt == Opt::kGpus ? o.gpus : o.gpus_per_node) = g;
       return ok_status();
     }
     case Opt::kGres: {
-      auto g = gres_gpus(value);
-      if (!g) return std::unexpected(g.error());
-      o.gres = *g;
+      FAIRWAY_TRY_ASSIGN(g, gres_gpus(value));
+      o.gres = g;
       return ok_status();
     }
     case Opt::kTime: {
@@ -263,9 +261,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     case Opt::kWait: o.wait = true; return ok_status();
     case Opt::kMailType: {
-      auto events = parse_mail_types(value, o.warnings);
-      if (!events) return std::unexpected(events.error());
-      o.mail_events = *events;
+      FAIRWAY_TRY_ASSIGN(events, parse_mail_types(value, o.warnings));
+      o.mail_events = events;
       return ok_status();
     }
     case Opt::kMailUser: {
@@ -279,9 +276,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     }
     case Opt::kSignal: {
-      auto w = parse_signal_option(value);
-      if (!w) return std::unexpected(w.error());
-      o.signal = *w;
+      FAIRWAY_TRY_ASSIGN(w, parse_signal_option(value));
+      o.signal = w;
       return ok_status();
     }
     case Opt::kExclusive:
@@ -311,9 +307,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
         o.dependency = DependencyOption{};
         return ok_status();
       }
-      auto d = parse_dependency_option(value);
-      if (!d) return std::unexpected(d.error());
-      o.dependency = std::move(*d);
+      FAIRWAY_TRY_ASSIGN(d, parse_dependency_option(value));
+      o.dependency = std::move(d);
       return ok_status();
     }
     case Opt::kKillOnInvalidDep:
@@ -454,7 +449,7 @@ Status parse_directive_words(const std::vector<std::string>& words, SubmitOption
       return invalid_argument("--" + std::string(p->spec->long_name) +
                               " is not allowed in a job script");
     }
-    if (auto st = apply(*p->spec, p->value, out); !st) return st;
+    FAIRWAY_TRY(apply(*p->spec, p->value, out));
   }
   return ok_status();
 }
@@ -467,17 +462,16 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
       ++i;
       break;
     }
-    auto p = next_option(args, i);
-    if (!p) return std::unexpected(p.error());
-    switch (p->spec->opt) {
-      case Opt::kWrap: cmd.wrap = p->value; break;
+    FAIRWAY_TRY_ASSIGN(p, next_option(args, i));
+    switch (p.spec->opt) {
+      case Opt::kWrap: cmd.wrap = p.value; break;
       case Opt::kParsable: cmd.parsable = true; break;
       case Opt::kJson: cmd.json = true; break;
-      case Opt::kCoordinator: cmd.coordinator = p->value; break;
-      case Opt::kConfig: cmd.config = p->value; break;
+      case Opt::kCoordinator: cmd.coordinator = p.value; break;
+      case Opt::kConfig: cmd.config = p.value; break;
       case Opt::kHelp: cmd.help = true; return cmd;
       default:
-        if (auto st = apply(*p->spec, p->value, cmd.options); !st) {
+        if (auto st = apply(*p.spec, p.value, cmd.options); !st) {
           return std::unexpected(st.error());
         }
     }

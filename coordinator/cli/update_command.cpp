@@ -6,6 +6,7 @@
 #include "coordinator/cli/begin_time.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
+#include "shared/base/try.h"
 
 namespace fairway::cli {
 
@@ -14,10 +15,9 @@ Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, 
     return invalid_argument("update: expected \"job ID[,ID...] Key=Value...\" (only jobs can be updated)");
   }
   if (words.size() < 2) return invalid_argument("update job: no job id");
-  auto ids = parse_job_ids({words[1]});
-  if (!ids) return std::unexpected(ids.error());
+  FAIRWAY_TRY_ASSIGN(ids, parse_job_ids({words[1]}));
   wire::JobUpdate u;
-  u.jobs = std::move(*ids);
+  u.jobs = std::move(ids);
   bool any = false;
   for (std::size_t i = 2; i < words.size(); ++i) {
     const std::string& w = words[i];

@@ -11,6 +11,7 @@
 #include "coordinator/core/node_count_bins.h"
 #include "coordinator/core/placement.h"
 #include "shared/base/duration_format.h"
+#include "shared/base/try.h"
 
 namespace fairway {
 
@@ -24,7 +25,7 @@ Scheduler::Scheduler(Config config)
 
 Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeSource source) {
   std::unique_ptr<Scheduler> s(new Scheduler(config));
-  if (auto st = s->init(source); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(s->init(source));
   return s;
 }
 
@@ -60,8 +61,7 @@ Status Scheduler::init(NodeSource source) {
     if (names.empty()) {
       for (const auto& n : config_.nodes) names.push_back(n.name);
     }
-    auto idx = cluster_.add_partition(p.name, names, p.placement);
-    if (!idx) return std::unexpected(idx.error());
+    FAIRWAY_TRY(cluster_.add_partition(p.name, names, p.placement));
     partition_priority_.push_back(p.priority);
     partition_tier_.push_back(p.priority_tier);
   }
@@ -333,7 +333,7 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
     return make_error(ErrorCode::kFailedPrecondition,
                       "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not running");
   }
-  if (auto st = check_transition(j->state, final_state); !st) return st;
+  FAIRWAY_TRY(check_transition(j->state, final_state));
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
@@ -350,7 +350,7 @@ Status Scheduler::cancel(JobId id, Time now) {
   if (j->state == JobState::kRunning || j->state == JobState::kCompleting) {
     return finish(id, JobState::kCancelled, now);
   }
-  if (auto st = check_transition(j->state, JobState::kCancelled); !st) return st;
+  FAIRWAY_TRY(check_transition(j->state, JobState::kCancelled));
   remove_from(waiting_, *j);
   j->state = JobState::kCancelled;
   j->end_time = now;

@@ -7,6 +7,7 @@
 #include "coordinator/core/scheduler.h"
 
 #include "coordinator/core/placement.h"
+#include "shared/base/try.h"
 
 namespace fairway {
 
@@ -56,7 +57,7 @@ Status Scheduler::requeue(JobId id, Time now) {
                                                           std::string(to_string(j->state)) +
                                                           ", not running");
   }
-  if (auto st = check_transition(j->state, JobState::kRequeued); !st) return st;
+  FAIRWAY_TRY(check_transition(j->state, JobState::kRequeued));
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
@@ -98,7 +99,7 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start) {
   }
   const JobId id = spec.id;
   spec.hold = false;
-  if (auto st = admit(std::move(spec), start, true); !st) return st;
+  FAIRWAY_TRY(admit(std::move(spec), start, true));
   JobRecord& j = *find(id);
   // Stored allocations name cores, not memory: it follows from the admitted request.
   assign_memory(alloc, j.spec.resources);

@@ -9,6 +9,7 @@
 #include "coordinator/core/scheduler.h"
 #include "coordinator/core/placement.h"
 #include "coordinator/core/victim_selection.h"
+#include "shared/base/try.h"
 
 namespace fairway {
 namespace {
@@ -127,10 +128,10 @@ Result<JobState> Scheduler::stop_preempted(JobId id, Time now) {
   const bool requeue_it = j->preempting->requeue;
   ++j->preempt_count;
   if (requeue_it) {
-    if (auto st = requeue(id, now); !st) return std::unexpected(st.error());
+    FAIRWAY_TRY(requeue(id, now));
     return JobState::kPending;
   }
-  if (auto st = finish(id, JobState::kPreempted, now); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(finish(id, JobState::kPreempted, now));
   return JobState::kPreempted;
 }
 

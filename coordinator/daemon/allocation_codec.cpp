@@ -1,4 +1,5 @@
 #include "coordinator/daemon/allocation_codec.h"
+#include "shared/base/try.h"
 
 #include <charconv>
 #include <cstddef>
@@ -64,25 +65,22 @@ Result<std::vector<std::int32_t>> parse_numbers(std::string_view text, std::stri
         text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
     std::size_t dash = item.find('-');
     if (dash == std::string_view::npos) {
-      auto n = parse_number(item, where);
-      if (!n) return std::unexpected(n.error());
-      numbers.push_back(*n);
+      FAIRWAY_TRY_ASSIGN(n, parse_number(item, where));
+      numbers.push_back(n);
     } else {
-      auto lo = parse_number(item.substr(0, dash), where);
-      if (!lo) return std::unexpected(lo.error());
-      auto hi = parse_number(item.substr(dash + 1), where);
-      if (!hi) return std::unexpected(hi.error());
-      if (*hi <= *lo) {
+      FAIRWAY_TRY_ASSIGN(lo, parse_number(item.substr(0, dash), where));
+      FAIRWAY_TRY_ASSIGN(hi, parse_number(item.substr(dash + 1), where));
+      if (hi <= lo) {
         return invalid_argument(std::string(where) + ": range '" + std::string(item) +
                                 "' does not ascend");
       }
-      if (static_cast<std::size_t>(*hi - *lo) + 1 > kMaxNumbersPerList - numbers.size()) {
+      if (static_cast<std::size_t>(hi - lo) + 1 > kMaxNumbersPerList - numbers.size()) {
         return invalid_argument(std::string(where) + ": range '" + std::string(item) +
                                 "' is too large");
       }
-      for (std::int32_t n = *lo;; ++n) {
+      for (std::int32_t n = lo;; ++n) {
         numbers.push_back(n);
-        if (n == *hi) break;
+        if (n == hi) break;
       }
     }
     if (numbers.size() > kMaxNumbersPerList) {
@@ -114,7 +112,7 @@ Result<std::string> encode_allocation(const std::vector<StoredNodeAllocation>& a
     if (auto s = append_numbers(out, a.cores, a.node, "core"); !s)
       return std::unexpected(s.error());
     out += '/';
-    if (auto s = append_numbers(out, a.gpus, a.node, "gpu"); !s) return std::unexpected(s.error());
+    FAIRWAY_TRY(append_numbers(out, a.gpus, a.node, "gpu"));
   }
   return out;
 }
@@ -137,12 +135,10 @@ Result<std::vector<StoredNodeAllocation>> decode_allocation(std::string_view tex
     }
     StoredNodeAllocation a;
     a.node = std::string(entry.substr(0, colon));
-    auto cores = parse_numbers(entry.substr(colon + 1, slash - colon - 1), where + " cores");
-    if (!cores) return std::unexpected(cores.error());
-    auto gpus = parse_numbers(entry.substr(slash + 1), where + " gpus");
-    if (!gpus) return std::unexpected(gpus.error());
-    a.cores = std::move(*cores);
-    a.gpus = std::move(*gpus);
+    FAIRWAY_TRY_ASSIGN(cores, parse_numbers(entry.substr(colon + 1, slash - colon - 1), where + " cores"));
+    FAIRWAY_TRY_ASSIGN(gpus, parse_numbers(entry.substr(slash + 1), where + " gpus"));
+    a.cores = std::move(cores);
+    a.gpus = std::move(gpus);
     allocation.push_back(std::move(a));
     if (semicolon == std::string_view::npos) break;
     pos = semicolon + 1;

@@ -1,4 +1,5 @@
 #include "coordinator/daemon/client_channel.h"
+#include "shared/base/try.h"
 
 #include <utility>
 
@@ -7,13 +8,11 @@ namespace fairway::daemon {
 Result<ClientChannel> ClientChannel::bind(net::NetContext& ctx, const std::string& endpoint) {
   ClientChannel channel;
   if (endpoint.starts_with("ipc://")) {
-    auto router = net::ZmtpUnixRouter::bind(endpoint.substr(6));
-    if (!router) return std::unexpected(router.error());
-    channel.local_.emplace(std::move(*router));
+    FAIRWAY_TRY_ASSIGN(router, net::ZmtpUnixRouter::bind(endpoint.substr(6)));
+    channel.local_.emplace(std::move(router));
   } else {
-    auto socket = net::MessageSocket::bind_router(ctx, endpoint);
-    if (!socket) return std::unexpected(socket.error());
-    channel.remote_.emplace(std::move(*socket));
+    FAIRWAY_TRY_ASSIGN(socket, net::MessageSocket::bind_router(ctx, endpoint));
+    channel.remote_.emplace(std::move(socket));
   }
   return channel;
 }

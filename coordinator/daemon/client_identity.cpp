@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shared/auth/munge_credential.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 namespace {
@@ -28,9 +29,8 @@ class SystemAuthenticator final : public ClientAuthenticator {
   }
 
   Result<Caller> from_munge(std::string_view credential, std::string_view request) override {
-    auto who = auth::verify_request(credential, request, security_.munge_socket);
-    if (!who) return std::unexpected(who.error());
-    return caller(who->uid, who->gid);
+    FAIRWAY_TRY_ASSIGN(who, auth::verify_request(credential, request, security_.munge_socket));
+    return caller(who.uid, who.gid);
   }
 
  private:
@@ -45,11 +45,10 @@ class SystemAuthenticator final : public ClientAuthenticator {
     const auto now = Clock::now();
     auto it = cache_.find(uid);
     if (it == cache_.end() || now - it->second.at > kCacheTtl) {
-      auto entry = look_up(uid);
-      if (!entry) return std::unexpected(entry.error());
+      FAIRWAY_TRY_ASSIGN(entry, look_up(uid));
       if (cache_.size() >= kCacheMax) cache_.clear();
-      entry->at = now;
-      it = cache_.insert_or_assign(uid, std::move(*entry)).first;
+      entry.at = now;
+      it = cache_.insert_or_assign(uid, std::move(entry)).first;
     }
     return Caller{uid, gid, it->second.user, it->second.admin};
   }

@@ -11,6 +11,7 @@
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 namespace {
@@ -200,13 +201,13 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
     auto it = by_token_.find(user + '\0' + m.client_token);
     if (it != by_token_.end()) return it->second;
   }
-  if (auto st = check_program(m.program); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(check_program(m.program));
   if (m.spec.nice < 0 && !caller.admin) {
     return make_error(ErrorCode::kPermissionDenied,
                       "--nice=" + std::to_string(m.spec.nice) +
                           ": only root and the admin group may give a negative nice (it raises priority)");
   }
-  if (auto st = check_dependencies_visible(m.spec, caller); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(check_dependencies_visible(m.spec, caller));
   if (!rate_limiter_.try_take(user, now)) {
     ++counters_.rate_limited;
     return make_error(ErrorCode::kResourceExhausted,
@@ -216,55 +217,54 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
                           std::to_string(rate_limiter_.wait_for_token(user, now).count()) + " s");
   }
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
-  auto id = store_->allocate_job_id();
-  if (!id) return std::unexpected(id.error());
+  FAIRWAY_TRY_ASSIGN(id, store_->allocate_job_id());
 
   wire::SubmitRequest stored = m;
   stored.spec.user = user;
   stored.spec.uid = caller.uid;
   stored.spec.gid = caller.gid;
-  stored.spec.id = *id;
+  stored.spec.id = id;
   stored.spec.submit_time = now;
   if (stored.spec.account.empty()) stored.spec.account = default_account(user);
   if (auto st = check_account(stored.spec.account, user, caller); !st) {
-    store_->return_job_id(*id);
+    store_->return_job_id(id);
     return std::unexpected(st.error());
   }
   if (stored.spec.name.empty()) stored.spec.name = m.program.argv.empty() ? "script" : "wrap";
   if (auto st = scheduler_->submit(stored.spec, now); !st) {
     // The core names the job by the id it would have had; a refused job has none.
-    store_->return_job_id(*id);
+    store_->return_job_id(id);
     Error e = st.error();
-    const std::string prefix = "job " + std::to_string(id->value()) + ": ";
+    const std::string prefix = "job " + std::to_string(id.value()) + ": ";
     if (e.message.starts_with(prefix)) e.message.erase(0, prefix.size());
     return std::unexpected(e);
   }
   // The core may have filled in the partition and QOS defaults: store what it decided.
-  stored.spec = scheduler_->job(*id)->spec;
+  stored.spec = scheduler_->job(id)->spec;
 
   StoredJob s;
-  s.id = *id;
+  s.id = id;
   s.user = user;
   s.client_token = m.client_token;
   s.request = wire::encode(stored);
   s.state = stored.spec.hold ? JobState::kHeld : JobState::kPending;
   s.submit_time = now;
   if (auto st = store_->insert_job(s); !st) {
-    (void)scheduler_->cancel(*id, now);
-    scheduler_->forget(*id);
+    (void)scheduler_->cancel(id, now);
+    scheduler_->forget(id);
     return std::unexpected(st.error());
   }
-  JobTracking& t = tracking_[id->value()];
+  JobTracking& t = tracking_[id.value()];
   t.working_dir = m.program.working_dir;
   t.stdout_path = m.program.stdout_path;
   t.stderr_path = m.program.stderr_path;
-  if (!m.client_token.empty()) by_token_[user + '\0' + m.client_token] = *id;
+  if (!m.client_token.empty()) by_token_[user + '\0' + m.client_token] = id;
   ++counters_.submitted;
   dirty_ = true;
   log_event(LogLevel::kInfo, "job_submitted",
-            {{"job", id_str(*id)}, {"user", user}, {"partition", stored.spec.partition},
+            {{"job", id_str(id)}, {"user", user}, {"partition", stored.spec.partition},
              {"cores", std::to_string(stored.spec.resources.total_cores())}});
-  return *id;
+  return id;
 }
 
 void CoordinatorService::on_submit(const std::string& peer, const wire::SubmitRequest& m,
@@ -379,9 +379,8 @@ Result<const JobRecord*> CoordinatorService::live_job_for(JobId id, const Caller
 Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, const Caller& caller, Time now) {
   const wire::JobAction action = m.action;
   const std::string& user = caller.user;
-  auto found = live_job_for(id, caller);
-  if (!found) return std::unexpected(found.error());
-  const JobRecord* rec = *found;
+  FAIRWAY_TRY_ASSIGN(found, live_job_for(id, caller));
+  const JobRecord* rec = found;
   auto t = tracking_.find(id.value());
   const bool running = rec->state == JobState::kRunning || rec->state == JobState::kCompleting;
   switch (action) {
@@ -392,17 +391,17 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
         log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", t->second.head_node}});
         return ok_status();
       }
-      if (auto st = scheduler_->cancel(id, now); !st) return st;
+      FAIRWAY_TRY(scheduler_->cancel(id, now));
       t->second.reason = "cancelled by " + user;
       mark_terminal(id);
       log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
       break;
     case wire::JobAction::kHold:
-      if (auto st = scheduler_->hold(id); !st) return st;
+      FAIRWAY_TRY(scheduler_->hold(id));
       persist(id);
       break;
     case wire::JobAction::kRelease:
-      if (auto st = scheduler_->release(id, now); !st) return st;
+      FAIRWAY_TRY(scheduler_->release(id, now));
       persist(id);
       break;
     case wire::JobAction::kRequeue:

@@ -12,6 +12,7 @@
 #include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 namespace {
@@ -46,20 +47,17 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
     std::optional<Time> mono) {
   std::error_code ec;
   std::filesystem::create_directories(config.coordinator.state_dir, ec);
-  auto lock = StateDirLock::acquire(config.coordinator.state_dir);
-  if (!lock) return std::unexpected(lock.error());
-  auto store = JobStore::open(config.coordinator.state_dir);
-  if (!store) return std::unexpected(store.error());
+  FAIRWAY_TRY_ASSIGN(lock, StateDirLock::acquire(config.coordinator.state_dir));
+  FAIRWAY_TRY_ASSIGN(store, JobStore::open(config.coordinator.state_dir));
   const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
-  auto scheduler = Scheduler::create(config, source);
-  if (!scheduler) return std::unexpected(scheduler.error());
+  FAIRWAY_TRY_ASSIGN(scheduler, Scheduler::create(config, source));
   std::unique_ptr<CoordinatorService> s(
-      new CoordinatorService(config, std::move(*lock), std::move(*scheduler), std::move(*store),
+      new CoordinatorService(config, std::move(lock), std::move(scheduler), std::move(store),
                              std::move(auth)));
   s->read_only_ = std::move(read_only_because);
   s->mono_ = mono;  // before recovery: it starts the restored jobs' timeouts
   s->next_probe_ = now + kStoreProbeInterval;
-  if (auto st = s->recover(now); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(s->recover(now));
   return s;
 }
 

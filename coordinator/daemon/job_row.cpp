@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "coordinator/daemon/allocation_codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 namespace {
@@ -58,9 +59,8 @@ class JobRowReader {
   Result<std::optional<std::int64_t>> optional_integer(int column, std::string_view name,
                                                        std::int64_t lo, std::int64_t hi) const {
     if (stmt_.column_type(column) == SQLITE_NULL) return std::optional<std::int64_t>();
-    auto v = integer(column, name, lo, hi);
-    if (!v) return std::unexpected(v.error());
-    return std::optional<std::int64_t>(*v);
+    FAIRWAY_TRY_ASSIGN(v, integer(column, name, lo, hi));
+    return std::optional<std::int64_t>(v);
   }
 
   Result<std::string> text(int column, std::string_view name, bool null_is_empty) const {
@@ -84,11 +84,6 @@ constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-
-#define FAIRWAY_TRY_ASSIGN(var, expr)                              \
-  auto var##_result = (expr);                                      \
-  if (!var##_result) return std::unexpected(var##_result.error()); \
-  auto var = std::move(*var##_result)
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 #include "coordinator/daemon/allocation_codec.h"
 #include "coordinator/daemon/job_row.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 namespace {
@@ -86,14 +87,13 @@ Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
     return make_error(ErrorCode::kIo, "state directory '" + state_dir + "' is not a directory");
   }
   std::string path = (fs::path(state_dir) / kFileName).string();
-  if (auto s = check_sqlite_header(path); !s) return std::unexpected(s.error());
-  auto db = SqliteDb::open(path);
-  if (!db) return std::unexpected(db.error());
+  FAIRWAY_TRY(check_sqlite_header(path));
+  FAIRWAY_TRY_ASSIGN(db, SqliteDb::open(path));
 
   std::string context = "cannot open job store '" + path + "'";
   {
     // The first statement to read the file: this is where a non-database file shows.
-    auto mode = (*db)->prepare_cached("PRAGMA journal_mode = WAL");
+    auto mode = (db)->prepare_cached("PRAGMA journal_mode = WAL");
     if (!mode) return std::unexpected(mode.error().with_context(context));
     auto row = (*mode)->step();
     if (!row) return std::unexpected(row.error().with_context(context));
@@ -106,16 +106,16 @@ Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
   // FULL: in WAL mode NORMAL may lose the last commits on power loss, and those were
   // acknowledged. A busy timeout rides over an admin's sqlite3 shell briefly holding a lock.
   for (std::string_view pragma : {"PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 2000"}) {
-    if (auto s = (*db)->exec(pragma, pragma); !s) {
+    if (auto s = (db)->exec(pragma, pragma); !s) {
       return std::unexpected(s.error().with_context(context));
     }
   }
-  if (auto s = ensure_job_store_schema(**db); !s) {
+  if (auto s = ensure_job_store_schema(*db); !s) {
     return std::unexpected(s.error().with_context(context));
   }
-  auto next_id = read_next_job_id(**db);
+  auto next_id = read_next_job_id(*db);
   if (!next_id) return std::unexpected(next_id.error().with_context(context));
-  return std::unique_ptr<JobStore>(new JobStore(std::move(*db), *next_id));
+  return std::unique_ptr<JobStore>(new JobStore(std::move(db), *next_id));
 }
 
 Status JobStore::begin() {
@@ -123,7 +123,7 @@ Status JobStore::begin() {
     return make_error(ErrorCode::kFailedPrecondition, "begin: a transaction is already open");
   }
   // IMMEDIATE takes the write lock now, so a conflict shows here and not at commit.
-  if (auto s = db_->exec("BEGIN IMMEDIATE", "begin"); !s) return s;
+  FAIRWAY_TRY(db_->exec("BEGIN IMMEDIATE", "begin"));
   in_transaction_ = true;
   return ok_status();
 }
@@ -145,9 +145,9 @@ Status JobStore::commit() {
     return make_error(ErrorCode::kIo, "commit on '" + db_->path() + "': injected failure (test)");
   }
   if (job_id_counter_dirty_) {
-    if (auto s = persist_job_id_counter(); !s) return s;
+    FAIRWAY_TRY(persist_job_id_counter());
   }
-  if (auto s = db_->exec("COMMIT", "commit"); !s) return s;
+  FAIRWAY_TRY(db_->exec("COMMIT", "commit"));
   in_transaction_ = false;
   return ok_status();
 }
@@ -173,7 +173,7 @@ Result<JobId> JobStore::allocate_job_id() {
   JobId id(next_job_id_++);
   job_id_counter_dirty_ = true;
   if (!in_transaction_) {
-    if (auto s = persist_job_id_counter(); !s) return std::unexpected(s.error());
+    FAIRWAY_TRY(persist_job_id_counter());
   }
   return id;
 }
@@ -185,20 +185,18 @@ void JobStore::return_job_id(JobId id) {
 }
 
 Status JobStore::insert_job(const StoredJob& job) {
-  auto allocation = validate_job(job, "insert_job");
-  if (!allocation) return std::unexpected(allocation.error());
+  FAIRWAY_TRY_ASSIGN(allocation, validate_job(job, "insert_job"));
   if (job.user.empty()) {
     return invalid_argument("insert_job: " + job_name(job.id) + ": user is empty");
   }
-  auto stmt = db_->prepare_cached(kInsertJob);
-  if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = bind_job_insert(**stmt, job, *allocation); !s) {
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kInsertJob));
+  if (auto s = bind_job_insert(*stmt, job, allocation); !s) {
     return std::unexpected(s.error().with_context("insert_job: " + job_name(job.id)));
   }
-  auto done = (*stmt)->step();
+  auto done = (stmt)->step();
   if (done) return ok_status();
   if (done.error().code == ErrorCode::kAlreadyExists) {
-    if ((*stmt)->last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY) {
+    if ((stmt)->last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY) {
       return make_error(ErrorCode::kAlreadyExists,
                         "insert_job: " + job_name(job.id) + " already exists");
     }
@@ -212,38 +210,34 @@ Status JobStore::insert_job(const StoredJob& job) {
 Result<std::optional<JobId>> JobStore::find_by_token(const std::string& user,
                                                      const std::string& token) {
   if (token.empty()) return std::optional<JobId>();
-  auto stmt = db_->prepare_cached("SELECT id FROM jobs WHERE user = ?1 AND client_token = ?2");
-  if (!stmt) return std::unexpected(stmt.error());
-  Status s = (*stmt)->bind_text(1, user);
-  if (s) s = (*stmt)->bind_text(2, token);
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT id FROM jobs WHERE user = ?1 AND client_token = ?2"));
+  Status s = (stmt)->bind_text(1, user);
+  if (s) s = (stmt)->bind_text(2, token);
   if (!s) return std::unexpected(s.error().with_context("find_by_token"));
-  auto row = (*stmt)->step();
+  auto row = (stmt)->step();
   if (!row) return std::unexpected(row.error().with_context("find_by_token"));
   if (!*row) return std::optional<JobId>();
-  return std::optional<JobId>(JobId(static_cast<std::uint64_t>((*stmt)->column_int64(0))));
+  return std::optional<JobId>(JobId(static_cast<std::uint64_t>((stmt)->column_int64(0))));
 }
 
 Result<std::string> JobStore::load_request(JobId id) const {
-  auto stmt = db_->prepare_cached("SELECT request FROM jobs WHERE id = ?1");
-  if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = (*stmt)->bind_int64(1, static_cast<std::int64_t>(id.value())); !s) {
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT request FROM jobs WHERE id = ?1"));
+  if (auto s = (stmt)->bind_int64(1, static_cast<std::int64_t>(id.value())); !s) {
     return std::unexpected(s.error().with_context("load_request"));
   }
-  auto row = (*stmt)->step();
+  auto row = (stmt)->step();
   if (!row) return std::unexpected(row.error().with_context("load_request: " + job_name(id)));
   if (!*row) return make_error(ErrorCode::kNotFound, "load_request: " + job_name(id) + " does not exist");
-  return (*stmt)->column_blob(0);
+  return (stmt)->column_blob(0);
 }
 
 Status JobStore::update_job(const StoredJob& job) {
-  auto allocation = validate_job(job, "update_job");
-  if (!allocation) return std::unexpected(allocation.error());
-  auto stmt = db_->prepare_cached(kUpdateJob);
-  if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = bind_job_update(**stmt, job, *allocation); !s) {
+  FAIRWAY_TRY_ASSIGN(allocation, validate_job(job, "update_job"));
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kUpdateJob));
+  if (auto s = bind_job_update(*stmt, job, allocation); !s) {
     return std::unexpected(s.error().with_context("update_job: " + job_name(job.id)));
   }
-  auto done = (*stmt)->step();
+  auto done = (stmt)->step();
   if (!done) return std::unexpected(done.error().with_context("update_job: " + job_name(job.id)));
   if (db_->changes() == 0) {
     return make_error(ErrorCode::kNotFound, "update_job: " + job_name(job.id) + " does not exist");
@@ -252,12 +246,11 @@ Status JobStore::update_job(const StoredJob& job) {
 }
 
 Status JobStore::update_request(JobId id, const std::string& request) {
-  auto stmt = db_->prepare_cached("UPDATE jobs SET request = ?2 WHERE id = ?1");
-  if (!stmt) return std::unexpected(stmt.error());
-  Status s = (*stmt)->bind_int64(1, static_cast<std::int64_t>(id.value()));
-  if (s) s = (*stmt)->bind_blob(2, request);
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("UPDATE jobs SET request = ?2 WHERE id = ?1"));
+  Status s = (stmt)->bind_int64(1, static_cast<std::int64_t>(id.value()));
+  if (s) s = (stmt)->bind_blob(2, request);
   if (!s) return std::unexpected(s.error().with_context("update_request: " + job_name(id)));
-  auto done = (*stmt)->step();
+  auto done = (stmt)->step();
   if (!done) return std::unexpected(done.error().with_context("update_request: " + job_name(id)));
   if (db_->changes() == 0) {
     return make_error(ErrorCode::kNotFound, "update_request: " + job_name(id) + " does not exist");
@@ -274,9 +267,8 @@ Result<std::vector<StoredJob>> read_job_rows(SqliteStatement& stmt, const char* 
     auto row = stmt.step();
     if (!row) return std::unexpected(row.error().with_context(what));
     if (!*row) break;
-    auto job = read_job_row(stmt);
-    if (!job) return std::unexpected(job.error());
-    jobs.push_back(std::move(*job));
+    FAIRWAY_TRY_ASSIGN(job, read_job_row(stmt));
+    jobs.push_back(std::move(job));
   }
   return jobs;
 }
@@ -284,9 +276,8 @@ Result<std::vector<StoredJob>> read_job_rows(SqliteStatement& stmt, const char* 
 }  // namespace
 
 Result<std::vector<StoredJob>> JobStore::load_jobs() const {
-  auto stmt = db_->prepare_cached(kSelectJobs);
-  if (!stmt) return std::unexpected(stmt.error());
-  return read_job_rows(**stmt, "load_jobs");
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kSelectJobs));
+  return read_job_rows(*stmt, "load_jobs");
 }
 
 Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t limit, const std::string& user,
@@ -298,24 +289,22 @@ Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t 
   if (!user.empty()) sql += " AND user = ?2";
   if (from || to) sql += " AND end_time >= ?3 AND end_time < ?4";
   sql += " ORDER BY id LIMIT ?5";
-  auto stmt = db_->prepare_cached(sql);
-  if (!stmt) return std::unexpected(stmt.error());
-  Status s = (*stmt)->bind_int64(1, static_cast<std::int64_t>(after.value()));
-  if (s && !user.empty()) s = (*stmt)->bind_text(2, user);
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(sql));
+  Status s = (stmt)->bind_int64(1, static_cast<std::int64_t>(after.value()));
+  if (s && !user.empty()) s = (stmt)->bind_text(2, user);
   if (s && (from || to)) {
-    s = (*stmt)->bind_int64(3, from ? from->seconds() : std::numeric_limits<std::int64_t>::min());
-    if (s) s = (*stmt)->bind_int64(4, to ? to->seconds() : std::numeric_limits<std::int64_t>::max());
+    s = (stmt)->bind_int64(3, from ? from->seconds() : std::numeric_limits<std::int64_t>::min());
+    if (s) s = (stmt)->bind_int64(4, to ? to->seconds() : std::numeric_limits<std::int64_t>::max());
   }
-  if (s) s = (*stmt)->bind_int64(5, static_cast<std::int64_t>(std::min<std::size_t>(limit, 1u << 20)));
+  if (s) s = (stmt)->bind_int64(5, static_cast<std::int64_t>(std::min<std::size_t>(limit, 1u << 20)));
   if (!s) return std::unexpected(s.error());
-  return read_job_rows(**stmt, "load_finished");
+  return read_job_rows(*stmt, "load_finished");
 }
 
 Status JobStore::purge_finished_before(Time t) {
-  auto stmt = db_->prepare_cached(purge_sql());
-  if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = (*stmt)->bind_int64(1, t.seconds()); !s) return s;
-  auto done = (*stmt)->step();
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(purge_sql()));
+  FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
+  auto done = (stmt)->step();
   if (!done) return std::unexpected(done.error().with_context("purge_finished_before"));
   return ok_status();
 }
@@ -338,29 +327,28 @@ Status JobStore::set_node_admin_state(const NodeAdminState& state) {
 }
 
 Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
-  auto stmt = db_->prepare_cached("SELECT node, drained, reason FROM node_admin ORDER BY node");
-  if (!stmt) return std::unexpected(stmt.error());
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT node, drained, reason FROM node_admin ORDER BY node"));
   std::vector<NodeAdminState> states;
   while (true) {
-    auto row = (*stmt)->step();
+    auto row = (stmt)->step();
     if (!row) return std::unexpected(row.error().with_context("load_node_admin_states"));
     if (!*row) break;
     // Types are checked before any read: reading converts the value and the type with it.
-    const bool node_is_text = (*stmt)->column_type(0) == SQLITE_TEXT;
-    const bool drained_is_integer = (*stmt)->column_type(1) == SQLITE_INTEGER;
-    const bool reason_is_text = (*stmt)->column_type(2) == SQLITE_TEXT;
+    const bool node_is_text = (stmt)->column_type(0) == SQLITE_TEXT;
+    const bool drained_is_integer = (stmt)->column_type(1) == SQLITE_INTEGER;
+    const bool reason_is_text = (stmt)->column_type(2) == SQLITE_TEXT;
     NodeAdminState state;
-    state.node = (*stmt)->column_text(0);
+    state.node = (stmt)->column_text(0);
     auto corrupt = [&](const std::string& what) {
       return make_error(ErrorCode::kIo,
                         "load_node_admin_states: node '" + state.node + "': column " + what);
     };
     if (!node_is_text) return corrupt("node: not text");
     if (!reason_is_text) return corrupt("reason: not text");
-    std::int64_t drained = drained_is_integer ? (*stmt)->column_int64(1) : -1;
+    std::int64_t drained = drained_is_integer ? (stmt)->column_int64(1) : -1;
     if (drained != 0 && drained != 1) return corrupt("drained: not 0 or 1");
     state.drained = drained == 1;
-    state.reason = (*stmt)->column_text(2);
+    state.reason = (stmt)->column_text(2);
     states.push_back(std::move(state));
   }
   return states;
@@ -374,17 +362,16 @@ Result<std::optional<std::string>> JobStore::get_meta(const std::string& key) co
 
 Result<std::vector<std::pair<std::string, std::string>>> JobStore::load_meta_prefix(
     const std::string& prefix) const {
-  auto stmt = db_->prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key");
-  if (!stmt) return std::unexpected(stmt.error());
-  Status s = (*stmt)->bind_text(1, prefix);
-  if (s) s = (*stmt)->bind_int64(2, static_cast<std::int64_t>(prefix.size()));
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key"));
+  Status s = (stmt)->bind_text(1, prefix);
+  if (s) s = (stmt)->bind_int64(2, static_cast<std::int64_t>(prefix.size()));
   if (!s) return std::unexpected(s.error());
   std::vector<std::pair<std::string, std::string>> out;
   while (true) {
-    auto row = (*stmt)->step();
+    auto row = (stmt)->step();
     if (!row) return std::unexpected(row.error().with_context("load_meta_prefix '" + prefix + "'"));
     if (!*row) break;
-    out.emplace_back((*stmt)->column_text(0), (*stmt)->column_text(1));
+    out.emplace_back((stmt)->column_text(0), (stmt)->column_text(1));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "coordinator/daemon/job_store_schema.h"
+#include "shared/base/try.h"
 
 #include <charconv>
 #include <limits>
@@ -43,24 +44,22 @@ CREATE TABLE node_admin (
 )sql";
 
 Result<std::int64_t> count_rows(SqliteDb& db, std::string_view sql) {
-  auto stmt = db.prepare_cached(sql);
-  if (!stmt) return std::unexpected(stmt.error());
-  auto row = (*stmt)->step();
+  FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached(sql));
+  auto row = (stmt)->step();
   if (!row) return std::unexpected(row.error());
   if (!*row) return make_error(ErrorCode::kInternal, "no row from '" + std::string(sql) + "'");
-  return (*stmt)->column_int64(0);
+  return (stmt)->column_int64(0);
 }
 
 }  // namespace
 
 Result<std::optional<std::string>> read_meta(SqliteDb& db, std::string_view key) {
-  auto stmt = db.prepare_cached("SELECT value FROM meta WHERE key = ?1");
-  if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = (*stmt)->bind_text(1, key); !s) return std::unexpected(s.error());
-  auto row = (*stmt)->step();
+  FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached("SELECT value FROM meta WHERE key = ?1"));
+  FAIRWAY_TRY((stmt)->bind_text(1, key));
+  auto row = (stmt)->step();
   if (!row) return std::unexpected(row.error());
   if (!*row) return std::optional<std::string>();
-  return std::optional<std::string>((*stmt)->column_blob(0));
+  return std::optional<std::string>((stmt)->column_blob(0));
 }
 
 Status write_meta(SqliteDb& db, std::string_view key, std::string_view value) {
@@ -68,10 +67,9 @@ Status write_meta(SqliteDb& db, std::string_view key, std::string_view value) {
       "INSERT INTO meta (key, value) VALUES (?1, ?2) "
       "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
   if (!stmt) return std::unexpected(stmt.error());
-  if (auto s = (*stmt)->bind_text(1, key); !s) return s;
-  if (auto s = (*stmt)->bind_blob(2, value); !s) return s;
-  auto row = (*stmt)->step();
-  if (!row) return std::unexpected(row.error());
+  FAIRWAY_TRY((*stmt)->bind_text(1, key));
+  FAIRWAY_TRY((*stmt)->bind_blob(2, value));
+  FAIRWAY_TRY((*stmt)->step());
   return ok_status();
 }
 
@@ -86,7 +84,7 @@ std::optional<Int> parse_int(std::string_view text) {
 }
 
 Status create_schema(SqliteDb& db) {
-  if (auto s = db.exec(kCreateSchema, "create the job store schema"); !s) return s;
+  FAIRWAY_TRY(db.exec(kCreateSchema, "create the job store schema"));
   if (auto s = write_meta(db, kMetaSchemaVersion, std::to_string(kJobStoreSchemaVersion)); !s) {
     return s;
   }
@@ -144,7 +142,7 @@ bool is_reserved_meta_key(std::string_view key) {
 
 Status ensure_job_store_schema(SqliteDb& db) {
   // IMMEDIATE: two coordinators racing to create the schema must not both see it empty.
-  if (auto s = db.exec("BEGIN IMMEDIATE", "begin the schema check"); !s) return s;
+  FAIRWAY_TRY(db.exec("BEGIN IMMEDIATE", "begin the schema check"));
   auto tables = count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'");
   Status result = !tables        ? Status(std::unexpected(tables.error()))
                   : *tables == 0 ? create_schema(db)
@@ -168,9 +166,8 @@ Result<std::uint64_t> read_next_job_id(SqliteDb& db) {
     return make_error(ErrorCode::kIo,
                       "'" + db.path() + "' has an unreadable next_job_id '" + **counter_text + "'");
   }
-  auto max_id = count_rows(db, "SELECT coalesce(max(id), 0) FROM jobs");
-  if (!max_id) return std::unexpected(max_id.error());
-  std::uint64_t after_last = *max_id > 0 ? static_cast<std::uint64_t>(*max_id) + 1 : 1;
+  FAIRWAY_TRY_ASSIGN(max_id, count_rows(db, "SELECT coalesce(max(id), 0) FROM jobs"));
+  std::uint64_t after_last = max_id > 0 ? static_cast<std::uint64_t>(max_id) + 1 : 1;
   return *counter > after_last ? *counter : after_last;
 }
 

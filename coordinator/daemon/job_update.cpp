@@ -7,6 +7,7 @@
 #include "shared/base/duration_format.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 void CoordinatorService::on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller) {
@@ -19,9 +20,8 @@ void CoordinatorService::on_job_update(const std::string& peer, const wire::JobU
 }
 
 Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const Caller& caller) {
-  auto found = live_job_for(id, caller);
-  if (!found) return std::unexpected(found.error());
-  const JobRecord& rec = **found;
+  FAIRWAY_TRY_ASSIGN(found, live_job_for(id, caller));
+  const JobRecord& rec = *found;
   const std::string job = "job " + id_str(id);
   // As Slurm: users may shorten their jobs and lower their priority; only admins lengthen
   // a job or raise its priority, since either takes from everyone else.
@@ -50,14 +50,13 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
   c.nice = m.nice;
   c.begin = m.begin;
 
-  auto request = store_->load_request(id);
-  if (!request) return std::unexpected(request.error());
-  auto decoded = wire::decode(*request);
+  FAIRWAY_TRY_ASSIGN(request, store_->load_request(id));
+  auto decoded = wire::decode(request);
   if (!decoded || !std::holds_alternative<wire::SubmitRequest>(*decoded)) {
     return make_error(ErrorCode::kInternal, job + ": its stored request cannot be read");
   }
   const bool running = !is_waiting(rec.state);
-  if (auto st = scheduler_->update(id, c); !st) return st;
+  FAIRWAY_TRY(scheduler_->update(id, c));
   // The record may have been rebuilt: read it again.
   const JobRecord* now_rec = scheduler_->job(id);
   auto& stored = std::get<wire::SubmitRequest>(*decoded);

@@ -8,21 +8,20 @@
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 
 Status CoordinatorService::recover(Time now) {
-  auto jobs = store_->load_jobs();
-  if (!jobs) return std::unexpected(jobs.error());
+  FAIRWAY_TRY_ASSIGN(jobs, store_->load_jobs());
   std::size_t waiting = 0, running = 0, finished = 0;
   // Fair-share must survive the restart: every run in the store, finished or still
   // running, is charged again, in time order, once all are known (end_restore).
   scheduler_->begin_restore();
   // Project reservations cancelled before the restart stay cancelled (and stop charging
   // where they did); known before any job comes back into one.
-  auto cancelled = store_->load_meta_prefix(std::string(kReservationCancelledPrefix));
-  if (!cancelled) return std::unexpected(cancelled.error());
-  for (const auto& [key, value] : *cancelled) {
+  FAIRWAY_TRY_ASSIGN(cancelled, store_->load_meta_prefix(std::string(kReservationCancelledPrefix)));
+  for (const auto& [key, value] : cancelled) {
     std::int64_t at = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), at);
     if (ec != std::errc() || end != value.data() + value.size()) {
@@ -36,7 +35,7 @@ Status CoordinatorService::recover(Time now) {
     ResourceRequest resources;  // with its partition's default memory
   };
   std::vector<FinishedRun> finished_runs;
-  for (const StoredJob& s : *jobs) {
+  for (const StoredJob& s : jobs) {
     auto decoded = wire::decode(s.request);
     const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
     if (req == nullptr) {
@@ -101,9 +100,8 @@ Status CoordinatorService::recover(Time now) {
   // Without [[nodes]], the machine is what registered before: remembered nodes count for
   // admission and show in `fairway nodes`, and take work once their agents are back.
   if (config_.nodes.empty()) {
-    auto known = store_->load_meta_prefix(std::string(kKnownNodePrefix));
-    if (!known) return std::unexpected(known.error());
-    for (const auto& [key, record] : *known) {
+    FAIRWAY_TRY_ASSIGN(known, store_->load_meta_prefix(std::string(kKnownNodePrefix)));
+    for (const auto& [key, record] : known) {
       auto topology = parse_known_node_record(record);
       if (!topology) {
         return make_error(ErrorCode::kIo, "the store's record of " + key + " is unreadable: " +

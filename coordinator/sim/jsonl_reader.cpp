@@ -13,6 +13,7 @@
 #include "coordinator/sim/workload.h"
 #include "shared/config/hostlist.h"
 #include "shared/model/dependency_syntax.h"
+#include "shared/base/try.h"
 
 namespace fairway::sim {
 namespace {
@@ -153,9 +154,8 @@ Status read_names(const Fields& f, JobSpec& s) {
       {"name", &s.name},
   }};
   for (const auto& [key, out] : optional_names) {
-    auto v = f.string(key);
-    if (!v) return std::unexpected(v.error());
-    if (*v) *out = std::move(**v);
+    FAIRWAY_TRY_ASSIGN(v, f.string(key));
+    if (v) *out = std::move(*v);
   }
   return ok_status();
 }
@@ -163,42 +163,36 @@ Status read_names(const Fields& f, JobSpec& s) {
 // Either `cores` (spread freely; gpus is the total) or `nodes` x `cores_per_node` (gpus
 // is per node): the two request shapes of ResourceRequest.
 Status read_resources(const Fields& f, ResourceRequest& r) {
-  auto cores = f.integer("cores", 1, kMaxCount);
-  if (!cores) return std::unexpected(cores.error());
+  FAIRWAY_TRY_ASSIGN(cores, f.integer("cores", 1, kMaxCount));
   auto nodes = f.integer("nodes", 1, kMaxCount);
   if (!nodes) return std::unexpected(nodes.error());
-  auto per_node = f.integer("cores_per_node", 1, kMaxCount);
-  if (!per_node) return std::unexpected(per_node.error());
-  auto gpus = f.integer("gpus", 0, kMaxCount);
-  if (!gpus) return std::unexpected(gpus.error());
-  auto gpu_type = f.string("gpu_type");
-  if (!gpu_type) return std::unexpected(gpu_type.error());
+  FAIRWAY_TRY_ASSIGN(per_node, f.integer("cores_per_node", 1, kMaxCount));
+  FAIRWAY_TRY_ASSIGN(gpus, f.integer("gpus", 0, kMaxCount));
+  FAIRWAY_TRY_ASSIGN(gpu_type, f.string("gpu_type"));
 
-  if (*cores && *nodes) return Fields::bad("nodes", "give either cores or nodes, not both");
-  if (*per_node && !*nodes) return Fields::bad("cores_per_node", "requires nodes");
+  if (cores && *nodes) return Fields::bad("nodes", "give either cores or nodes, not both");
+  if (per_node && !*nodes) return Fields::bad("cores_per_node", "requires nodes");
   if (*nodes) {
     r.nodes = static_cast<std::int32_t>(**nodes);
-    r.cores = static_cast<std::int32_t>(per_node->value_or(1));
+    r.cores = static_cast<std::int32_t>(per_node.value_or(1));
     if (r.total_cores() > kMaxCount) {
       return Fields::bad("nodes", "nodes x cores_per_node must be <= " + std::to_string(kMaxCount));
     }
   } else {
     r.nodes = 0;
-    r.cores = static_cast<std::int32_t>(cores->value_or(1));
+    r.cores = static_cast<std::int32_t>(cores.value_or(1));
   }
-  r.gpus = static_cast<std::int32_t>(gpus->value_or(0));
+  r.gpus = static_cast<std::int32_t>(gpus.value_or(0));
   if (r.total_gpus() > kMaxCount) {
     return Fields::bad("gpus", "total GPUs must be <= " + std::to_string(kMaxCount));
   }
-  if (*gpu_type) r.gpu_type = std::move(**gpu_type);
+  if (gpu_type) r.gpu_type = std::move(*gpu_type);
   // MiB, as sbatch's --mem (on each node) and --mem-per-cpu.
-  auto mem = f.integer("mem", 1, kMaxMemoryMb);
-  if (!mem) return std::unexpected(mem.error());
-  auto mem_per_cpu = f.integer("mem_per_cpu", 1, kMaxMemoryMb);
-  if (!mem_per_cpu) return std::unexpected(mem_per_cpu.error());
-  if (*mem && *mem_per_cpu) return Fields::bad("mem_per_cpu", "give either mem or mem_per_cpu, not both");
-  r.memory_per_node_mb = mem->value_or(0);
-  r.memory_per_cpu_mb = mem_per_cpu->value_or(0);
+  FAIRWAY_TRY_ASSIGN(mem, f.integer("mem", 1, kMaxMemoryMb));
+  FAIRWAY_TRY_ASSIGN(mem_per_cpu, f.integer("mem_per_cpu", 1, kMaxMemoryMb));
+  if (mem && mem_per_cpu) return Fields::bad("mem_per_cpu", "give either mem or mem_per_cpu, not both");
+  r.memory_per_node_mb = mem.value_or(0);
+  r.memory_per_cpu_mb = mem_per_cpu.value_or(0);
   return ok_status();
 }
 
@@ -212,9 +206,8 @@ Status read_flags(const Fields& f, JobSpec& s) {
       {"exclusive", &s.exclusive},
   }};
   for (const auto& [key, out] : flags) {
-    auto v = f.boolean(key, *out);
-    if (!v) return std::unexpected(v.error());
-    *out = *v;
+    FAIRWAY_TRY_ASSIGN(v, f.boolean(key, *out));
+    *out = v;
   }
   return ok_status();
 }
@@ -222,20 +215,17 @@ Status read_flags(const Fields& f, JobSpec& s) {
 // sbatch's --dependency (in its own syntax), --begin (absolute seconds), --nice, node
 // selection and --reservation.
 Status read_scheduling_hints(const Fields& f, JobSpec& s) {
-  auto dependency = f.string("dependency");
-  if (!dependency) return std::unexpected(dependency.error());
-  if (*dependency && !(*dependency)->empty()) {
-    auto parsed = parse_dependency_option(**dependency);
+  FAIRWAY_TRY_ASSIGN(dependency, f.string("dependency"));
+  if (dependency && !(dependency)->empty()) {
+    auto parsed = parse_dependency_option(*dependency);
     if (!parsed) return Fields::bad("dependency", parsed.error().message);
     s.dependencies = std::move(parsed->clauses);
     s.dependency_any = parsed->any;
   }
-  auto begin = f.integer("begin", 0, kMaxSeconds);
-  if (!begin) return std::unexpected(begin.error());
-  if (*begin) s.begin = Time::from_seconds(**begin);
-  auto nice = f.integer("nice", -kMaxCount + 2, kMaxCount - 2);
-  if (!nice) return std::unexpected(nice.error());
-  s.nice = static_cast<std::int32_t>(nice->value_or(0));
+  FAIRWAY_TRY_ASSIGN(begin, f.integer("begin", 0, kMaxSeconds));
+  if (begin) s.begin = Time::from_seconds(*begin);
+  FAIRWAY_TRY_ASSIGN(nice, f.integer("nice", -kMaxCount + 2, kMaxCount - 2));
+  s.nice = static_cast<std::int32_t>(nice.value_or(0));
   // Node selection: host lists as sbatch -w/-x take them, and a -C expression.
   for (const auto& [key, out] : {std::pair{"nodelist", &s.only_nodes}, std::pair{"exclude", &s.excluded_nodes}}) {
     auto text = f.string(key);
@@ -245,9 +235,8 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
     if (!hosts) return Fields::bad(key, hosts.error().message);
     *out = std::move(*hosts);
   }
-  auto constraint = f.string("constraint");
-  if (!constraint) return std::unexpected(constraint.error());
-  if (*constraint) s.constraint = **constraint;
+  FAIRWAY_TRY_ASSIGN(constraint, f.string("constraint"));
+  if (constraint) s.constraint = *constraint;
   auto reservation = f.string("reservation");  // sbatch --reservation
   if (!reservation) return std::unexpected(reservation.error());
   if (*reservation) s.reservation = **reservation;
@@ -255,7 +244,7 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
 }
 
 Result<WorkloadJob> parse_job(const json& obj) {
-  if (auto st = check_keys(obj); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(check_keys(obj));
   const Fields f(obj);
   WorkloadJob j;
   JobSpec& s = j.spec;  // defaults: requeue true, interactive and hold false
@@ -264,37 +253,32 @@ Result<WorkloadJob> parse_job(const json& obj) {
   s.hold = false;
   s.allow_multi_island = false;
 
-  auto id = f.required_integer("id", 0, kMaxId);
-  if (!id) return std::unexpected(id.error());
-  s.id = JobId(static_cast<std::uint64_t>(*id));
-  auto submit = f.required_integer("submit", 0, kMaxSeconds);
-  if (!submit) return std::unexpected(submit.error());
-  s.submit_time = Time::from_seconds(*submit);
-  if (auto st = read_names(f, s); !st) return std::unexpected(st.error());
-  if (auto st = read_resources(f, s.resources); !st) return std::unexpected(st.error());
-  auto limit = f.required_integer("time_limit", 1, kMaxSeconds);
-  if (!limit) return std::unexpected(limit.error());
-  s.time_limit = Duration::seconds(*limit);
-  auto runtime = f.required_integer("runtime", 0, kMaxSeconds);
-  if (!runtime) return std::unexpected(runtime.error());
-  j.runtime = Duration::seconds(*runtime);
-  if (auto st = read_flags(f, s); !st) return std::unexpected(st.error());
-  if (auto st = read_scheduling_hints(f, s); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY_ASSIGN(id, f.required_integer("id", 0, kMaxId));
+  s.id = JobId(static_cast<std::uint64_t>(id));
+  FAIRWAY_TRY_ASSIGN(submit, f.required_integer("submit", 0, kMaxSeconds));
+  s.submit_time = Time::from_seconds(submit);
+  FAIRWAY_TRY(read_names(f, s));
+  FAIRWAY_TRY(read_resources(f, s.resources));
+  FAIRWAY_TRY_ASSIGN(limit, f.required_integer("time_limit", 1, kMaxSeconds));
+  s.time_limit = Duration::seconds(limit);
+  FAIRWAY_TRY_ASSIGN(runtime, f.required_integer("runtime", 0, kMaxSeconds));
+  j.runtime = Duration::seconds(runtime);
+  FAIRWAY_TRY(read_flags(f, s));
+  FAIRWAY_TRY(read_scheduling_hints(f, s));
   return j;
 }
 
 }  // namespace
 
 Result<Workload> read_jsonl(const std::string& path) {
-  auto reader = LineReader::open(path);
-  if (!reader) return std::unexpected(reader.error());
+  FAIRWAY_TRY_ASSIGN(reader, LineReader::open(path));
   Workload w;
   std::string_view line;
   for (;;) {
-    auto more = reader->next(line);
+    auto more = reader.next(line);
     if (!more) return std::unexpected(more.error());
     if (!*more) break;
-    const std::int64_t n = reader->line_number();
+    const std::int64_t n = reader.line_number();
     if (line.find_first_not_of(" \t\r\v\f") == std::string_view::npos) continue;
     const json obj = json::parse(line.begin(), line.end(), nullptr, false);
     if (obj.is_discarded()) return std::unexpected(line_error(path, n, describe_parse_error(line)));
@@ -306,7 +290,7 @@ Result<Workload> read_jsonl(const std::string& path) {
     job->line = n;
     w.jobs.push_back(std::move(*job));
   }
-  if (auto st = finish_workload(w, path); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(finish_workload(w, path));
   return w;
 }
 

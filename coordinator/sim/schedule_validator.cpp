@@ -6,6 +6,7 @@
 #include "coordinator/sim/dependency_check.h"
 #include "coordinator/sim/memory_check.h"
 #include "coordinator/sim/owner_wait_check.h"
+#include "shared/base/try.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,19 +38,19 @@ class Checker {
         default_mem_per_cpu_(in.default_mem_per_cpu) {}
 
   Status run(const std::vector<JobId>& rejected, bool reservations) {
-    if (auto st = index_workload(rejected); !st) return st;
+    FAIRWAY_TRY(index_workload(rejected));
     for (std::size_t i = 0; i < recs_.size(); ++i) {
-      if (auto st = check_record(i); !st) return st;
+      FAIRWAY_TRY(check_record(i));
     }
-    if (auto st = check_all_ran(); !st) return st;
-    if (auto st = check_dependencies({wl_, recs_, rejected_}); !st) return st;
-    if (auto st = check_preempted_runs(); !st) return st;
-    if (auto st = check_preemptors(); !st) return st;
+    FAIRWAY_TRY(check_all_ran());
+    FAIRWAY_TRY(check_dependencies({wl_, recs_, rejected_}));
+    FAIRWAY_TRY(check_preempted_runs());
+    FAIRWAY_TRY(check_preemptors());
     if (check_owner_waits_) {
-      if (auto st = check_owner_waits(); !st) return st;
+      FAIRWAY_TRY(check_owner_waits());
     }
-    if (auto st = check_capacity(); !st) return st;
-    if (auto st = check_memory({nodes_, wl_, recs_, default_mem_per_cpu_, default_partition_}); !st) return st;
+    FAIRWAY_TRY(check_capacity());
+    FAIRWAY_TRY(check_memory({nodes_, wl_, recs_, default_mem_per_cpu_, default_partition_}));
     if (reservations) return check_reservations();
     return ok_status();
   }
@@ -254,7 +255,7 @@ class Checker {
     const ResourceRequest& req = spec.resources;
     const bool rounded = a.total_cores() != req.total_cores();
     if (rounded) {
-      if (auto st = check_rounding(r, spec); !st) return st;
+      FAIRWAY_TRY(check_rounding(r, spec));
     }
     if (a.total_gpus() != req.total_gpus()) {
       return violation(job(r.id) + " was given " + str(a.total_gpus()) + " GPUs but requested " +
@@ -273,7 +274,7 @@ class Checker {
             ", but the machine has " + str(static_cast<std::int64_t>(nodes_.size())) + " nodes");
       }
       seen.push_back(na.node);
-      if (auto st = check_node_allowed(r, spec, nodes_[na.node.value()]); !st) return st;
+      FAIRWAY_TRY(check_node_allowed(r, spec, nodes_[na.node.value()]));
       if (req.nodes > 0 && ((!rounded && std::cmp_not_equal(na.cores.size(), req.cores)) ||
                             std::cmp_not_equal(na.gpus.size(), req.gpus))) {
         return violation(job(r.id) + " got " + str(static_cast<std::int64_t>(na.cores.size())) +
@@ -288,7 +289,7 @@ class Checker {
       if (auto st = check_units(r, na, "GPU", na.gpus, nodes_[na.node.value()].total_gpus()); !st) {
         return st;
       }
-      if (auto st = check_gpu_type(r, na, req.gpu_type); !st) return st;
+      FAIRWAY_TRY(check_gpu_type(r, na, req.gpu_type));
     }
     std::sort(seen.begin(), seen.end());
     const auto dup = std::adjacent_find(seen.begin(), seen.end());
@@ -437,8 +438,8 @@ class Checker {
     for (const std::size_t i : order) {
       for (const NodeAllocation& na : recs_[i].allocation.nodes) {
         const std::size_t n = na.node.value();
-        if (auto st = take(cores, "core", core_base[n], na, na.cores, i); !st) return st;
-        if (auto st = take(gpus, "GPU", gpu_base[n], na, na.gpus, i); !st) return st;
+        FAIRWAY_TRY(take(cores, "core", core_base[n], na, na.cores, i));
+        FAIRWAY_TRY(take(gpus, "GPU", gpu_base[n], na, na.gpus, i));
       }
     }
     return ok_status();

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "coordinator/core/scheduler.h"
+#include "shared/base/try.h"
 
 namespace fairway::sim {
 
@@ -92,10 +93,9 @@ Status stop_victim(Scheduler& scheduler, JobId id, Time now,
   LiveJob& lj = live.at(id.value());
   r.reserved_start = lj.reserved_start;
   r.reserved_at = lj.reserved_at;
-  auto state = scheduler.stop_preempted(id, now);
-  if (!state) return std::unexpected(state.error());
+  FAIRWAY_TRY_ASSIGN(state, scheduler.stop_preempted(id, now));
   r.end = now;
-  if (*state == JobState::kPending) {
+  if (state == JobState::kPending) {
     r.state = JobState::kRequeued;
     r.preempted = true;
     ++lj.run;  // its completion event is stale now
@@ -104,7 +104,7 @@ Status stop_victim(Scheduler& scheduler, JobId id, Time now,
     out.records.push_back(std::move(r));
     return ok_status();
   }
-  r.state = *state;  // preempted: cancelled for good, its final record
+  r.state = state;  // preempted: cancelled for good, its final record
   out.records.push_back(std::move(r));
   live.erase(id.value());
   scheduler.forget(id);
@@ -114,14 +114,12 @@ Status stop_victim(Scheduler& scheduler, JobId id, Time now,
 }  // namespace
 
 Result<SimulationResult> simulate(const Config& input_config, const Workload& workload, const ProgressFn& progress) {
-  auto config = machine_for_workload(input_config, workload);
-  if (!config) return std::unexpected(config.error());
-  auto created = Scheduler::create(*config);
-  if (!created) return std::unexpected(created.error());
-  Scheduler& scheduler = **created;
+  FAIRWAY_TRY_ASSIGN(config, machine_for_workload(input_config, workload));
+  FAIRWAY_TRY_ASSIGN(created, Scheduler::create(config));
+  Scheduler& scheduler = *created;
 
   SimulationResult out;
-  out.nodes = config->nodes;
+  out.nodes = config.nodes;
   out.records.reserve(workload.jobs.size());
   std::unordered_map<std::uint64_t, LiveJob> live;
   live.reserve(workload.jobs.size());
@@ -132,7 +130,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
   // A pass may name a later time at which a held job's limit opens with no event (MAXPS);
   // the coordinator passes every pass_interval, so the simulator passes then too.
   Time recheck = Time::never();
-  std::vector<Time> wakeups = maintenance_wakeups(*config);  // latest first
+  std::vector<Time> wakeups = maintenance_wakeups(config);  // latest first
   while (next_arrival < jobs.size() || !completions.empty() || recheck != Time::never() ||
          (!wakeups.empty() && !live.empty())) {
     Time now = Time::never();

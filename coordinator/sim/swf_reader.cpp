@@ -11,6 +11,7 @@
 
 #include "coordinator/sim/trace_input.h"
 #include "coordinator/sim/workload.h"
+#include "shared/base/try.h"
 
 namespace fairway::sim {
 namespace {
@@ -105,17 +106,16 @@ class SwfReader {
   explicit SwfReader(const std::string& path) : path_(path) {}
 
   Result<Workload> read() {
-    auto reader = LineReader::open(path_);
-    if (!reader) return std::unexpected(reader.error());
+    FAIRWAY_TRY_ASSIGN(reader, LineReader::open(path_));
     std::string_view line;
     for (;;) {
-      auto more = reader->next(line);
+      auto more = reader.next(line);
       if (!more) return std::unexpected(more.error());
       if (!*more) break;
-      line_ = reader->line_number();
-      if (auto st = parse_line(line); !st) return std::unexpected(st.error());
+      line_ = reader.line_number();
+      FAIRWAY_TRY(parse_line(line));
     }
-    if (auto st = finish_workload(w_, path_); !st) return std::unexpected(st.error());
+    FAIRWAY_TRY(finish_workload(w_, path_));
     return std::move(w_);
   }
 
@@ -207,9 +207,9 @@ class SwfReader {
       return ok_status();
     }
     const int procs_field = f[5] >= 1 ? 5 : 8;
-    if (auto st = check_range(1, f[1], 0, std::numeric_limits<std::int64_t>::max()); !st) return st;
-    if (auto st = check_range(2, f[2], 0, kMaxSeconds); !st) return st;
-    if (auto st = check_range(4, runtime, 0, kMaxSeconds); !st) return st;
+    FAIRWAY_TRY(check_range(1, f[1], 0, std::numeric_limits<std::int64_t>::max()));
+    FAIRWAY_TRY(check_range(2, f[2], 0, kMaxSeconds));
+    FAIRWAY_TRY(check_range(4, runtime, 0, kMaxSeconds));
     if (auto st = check_range(procs_field, procs, 1, std::numeric_limits<std::int32_t>::max());
         !st) {
       return st;

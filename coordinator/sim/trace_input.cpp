@@ -1,4 +1,5 @@
 #include "coordinator/sim/trace_input.h"
+#include "shared/base/try.h"
 
 #include <zlib.h>
 
@@ -77,7 +78,7 @@ Result<bool> LineReader::next(std::string_view& line) {
       len = end_ - begin_;  // a last line without '\n'
     } else {
       scanned_ = end_ - begin_;
-      if (auto st = refill(); !st) return std::unexpected(st.error());
+      FAIRWAY_TRY(refill());
       continue;
     }
     line = std::string_view(buf_.data() + begin_, len);

@@ -1,4 +1,5 @@
 #include "shared/auth/munge_credential.h"
+#include "shared/base/try.h"
 
 #include <munge.h>
 #include <sodium.h>
@@ -41,16 +42,15 @@ std::string where(const std::string& socket) {
 }  // namespace
 
 Result<std::string> sign_request(std::string_view request, const std::string& socket) {
-  auto ctx = context_for(socket);
-  if (!ctx) return std::unexpected(ctx.error());
+  FAIRWAY_TRY_ASSIGN(ctx, context_for(socket));
   const Digest d = digest_of(request);
   char* cred = nullptr;
-  const munge_err_t e = munge_encode(&cred, ctx->get(), d.data(), static_cast<int>(d.size()));
+  const munge_err_t e = munge_encode(&cred, ctx.get(), d.data(), static_cast<int>(d.size()));
   if (e != EMUNGE_SUCCESS) {
     std::free(cred);
     return make_error(e == EMUNGE_SOCKET ? ErrorCode::kUnavailable : ErrorCode::kInternal,
                       "cannot get a MUNGE credential from " + where(socket) + ": " +
-                          munge_ctx_strerror(ctx->get()));
+                          munge_ctx_strerror(ctx.get()));
   }
   std::string out(cred);
   std::free(cred);
@@ -59,14 +59,13 @@ Result<std::string> sign_request(std::string_view request, const std::string& so
 
 Result<VerifiedCaller> verify_request(std::string_view credential, std::string_view request,
                                       const std::string& socket) {
-  auto ctx = context_for(socket);
-  if (!ctx) return std::unexpected(ctx.error());
+  FAIRWAY_TRY_ASSIGN(ctx, context_for(socket));
   const std::string cred(credential);
   void* payload = nullptr;
   int len = 0;
   uid_t uid = 0;
   gid_t gid = 0;
-  const munge_err_t e = munge_decode(cred.c_str(), ctx->get(), &payload, &len, &uid, &gid);
+  const munge_err_t e = munge_decode(cred.c_str(), ctx.get(), &payload, &len, &uid, &gid);
   std::unique_ptr<void, decltype(&std::free)> owned(payload, &std::free);
   switch (e) {
     case EMUNGE_SUCCESS: break;
@@ -78,7 +77,7 @@ Result<VerifiedCaller> verify_request(std::string_view credential, std::string_v
       return make_error(ErrorCode::kPermissionDenied, "MUNGE credential replayed");
     case EMUNGE_SOCKET:
       return make_error(ErrorCode::kUnavailable, "cannot reach " + where(socket) + " to check a credential: " +
-                                                      munge_ctx_strerror(ctx->get()));
+                                                      munge_ctx_strerror(ctx.get()));
     default:
       return make_error(ErrorCode::kPermissionDenied,
                         std::string("invalid MUNGE credential: ") + munge_strerror(e));

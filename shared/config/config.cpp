@@ -15,10 +15,9 @@ namespace config_internal {
 namespace {
 
 Status parse_cluster(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto tbl = r.sub_table(root, "cluster", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "cluster", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   FAIRWAY_TRY(r.check_keys(t, "cluster", {"name"}));
   FAIRWAY_TRY(r.read_string(t, "name", "cluster", cfg.cluster_name));
   if (!is_token(cfg.cluster_name)) {

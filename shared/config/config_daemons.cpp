@@ -18,10 +18,9 @@ Status check_endpoint(const TomlReader& r, std::string_view path, const std::str
 }
 
 Status parse_coordinator(const TomlReader& r, const toml::table& root, CoordinatorConfig& c) {
-  auto tbl = r.sub_table(root, "coordinator", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "coordinator", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   const char* p = "coordinator";
   FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
                                   "heartbeat_timeout", "pass_interval", "submit_burst",
@@ -56,10 +55,9 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
 }
 
 Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a) {
-  auto tbl = r.sub_table(root, "agent", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "agent", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   const char* p = "agent";
   FAIRWAY_TRY(r.check_keys(t, p, {"spool_dir", "heartbeat_interval", "kill_grace",
                                   "allow_root_jobs", "coordinator_lease", "cgroups",
@@ -95,10 +93,9 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
 }
 
 Status parse_security(const TomlReader& r, const toml::table& root, SecurityConfig& s) {
-  auto tbl = r.sub_table(root, "security", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "security", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   const char* p = "security";
   FAIRWAY_TRY(r.check_keys(t, p, {"admin_group", "private_data", "munge_socket", "agent_auth",
                                   "coordinator_secret_key", "agent_keys_dir",

@@ -5,10 +5,9 @@
 namespace fairway::config_internal {
 
 Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto tbl = r.sub_table(root, "limits", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "limits", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   const char* p = "limits";
   FAIRWAY_TRY(r.check_keys(t, p, {"max_eligible_jobs_per_user", "max_eligible_jobs_per_account",
                                   "max_active_jobs_per_user", "max_submitted_jobs_per_user",

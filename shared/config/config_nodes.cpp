@@ -11,6 +11,7 @@
 
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
+#include "shared/base/try.h"
 
 namespace fairway::config_internal {
 namespace {
@@ -49,10 +50,9 @@ Result<std::vector<std::string>> declared_hosts(const TomlReader& r, const std::
 
 Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
                    NodeGroups& node_group) {
-  auto groups = r.table_array(root, "nodes");
-  if (!groups) return std::unexpected(groups.error());
-  for (std::size_t g = 0; g < groups->size(); ++g) {
-    const toml::table& t = *(*groups)[g];
+  FAIRWAY_TRY_ASSIGN(groups, r.table_array(root, "nodes"));
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const toml::table& t = *(groups)[g];
     std::string path = indexed("nodes", g);
     FAIRWAY_TRY(r.check_keys(t, path, {"names", "sockets", "cores_per_socket", "threads_per_core",
                                        "memory_mb", "gpus_per_socket", "gpu_type", "features",
@@ -115,11 +115,10 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
 
 Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cfg,
                         const NodeGroups& node_group) {
-  auto parts = r.table_array(root, "partitions");
-  if (!parts) return std::unexpected(parts.error());
+  FAIRWAY_TRY_ASSIGN(parts, r.table_array(root, "partitions"));
   std::optional<std::size_t> default_index;
-  for (std::size_t p = 0; p < parts->size(); ++p) {
-    const toml::table& t = *(*parts)[p];
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const toml::table& t = *(parts)[p];
     std::string path = indexed("partitions", p);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "nodes", "default", "max_time", "default_time",
                                        "priority", "default_qos",
@@ -148,9 +147,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (nodes == "ALL") {
       part.nodes = all_node_names(cfg);
     } else {
-      auto hosts = declared_hosts(r, path + ".nodes", nodes, node_group);
-      if (!hosts) return std::unexpected(hosts.error());
-      part.nodes = std::move(*hosts);
+      FAIRWAY_TRY_ASSIGN(hosts, declared_hosts(r, path + ".nodes", nodes, node_group));
+      part.nodes = std::move(hosts);
     }
 
     FAIRWAY_TRY(r.read_bool(t, "default", path, part.is_default));

@@ -1,6 +1,7 @@
 #include "shared/config/config_sections.h"
 
 #include "shared/base/duration_format.h"
+#include "shared/base/try.h"
 
 #include <cstdint>
 #include <limits>
@@ -17,10 +18,9 @@ constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 }  // namespace
 
 Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto entries = r.table_array(root, "qos");
-  if (!entries) return std::unexpected(entries.error());
-  for (std::size_t i = 0; i < entries->size(); ++i) {
-    const toml::table& t = *(*entries)[i];
+  FAIRWAY_TRY_ASSIGN(entries, r.table_array(root, "qos"));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const toml::table& t = *(entries)[i];
     std::string path = indexed("qos", i);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time", "max_priority",
                                          "queue_target_time"}));
@@ -58,10 +58,9 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
 }
 
 Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto entries = r.table_array(root, "accounts");
-  if (!entries) return std::unexpected(entries.error());
-  for (std::size_t i = 0; i < entries->size(); ++i) {
-    const toml::table& t = *(*entries)[i];
+  FAIRWAY_TRY_ASSIGN(entries, r.table_array(root, "accounts"));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const toml::table& t = *(entries)[i];
     std::string path = indexed("accounts", i);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "shares", "users", "maxps_soft", "maxps_hard", "allocation"}));
     FAIRWAY_TRY(r.require(t, "name", path));
@@ -103,10 +102,9 @@ Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg)
 }
 
 Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto tbl = r.sub_table(root, "scheduler", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "scheduler", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   FAIRWAY_TRY(r.check_keys(t, "scheduler",
                            {"backfill", "reservation_depth", "reservation_min_priority", "main_loop",
                             "backfill_max_jobs_per_user", "backfill_max_jobs_per_partition"}));
@@ -147,10 +145,9 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
 }
 
 Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto tbl = r.sub_table(root, "priority", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "priority", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   const char* p = "priority";
   FAIRWAY_TRY(r.check_keys(t, p, {"age_per_minute", "age_cap", "fairshare", "size", "partition",
                                   "qos", "expansion_factor", "bypass", "queue_target",
@@ -167,17 +164,15 @@ Status parse_priority(const TomlReader& r, const toml::table& root, Config& cfg)
 }
 
 Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto tbl = r.sub_table(root, "fairshare", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "fairshare", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   FAIRWAY_TRY(r.check_keys(t, "fairshare", {"half_life", "target_share", "window", "window_weight", "mode"}));
   FAIRWAY_TRY(r.read_time(t, "half_life", "fairshare", true, cfg.fairshare.half_life));
   FAIRWAY_TRY(parse_fairshare_factors(r, t, cfg));
-  auto target = r.sub_table(t, "target_share", "fairshare");
-  if (!target) return std::unexpected(target.error());
-  if (*target == nullptr) return ok_status();
-  const toml::table& ts = **target;
+  FAIRWAY_TRY_ASSIGN(target, r.sub_table(t, "target_share", "fairshare"));
+  if (target == nullptr) return ok_status();
+  const toml::table& ts = *target;
   const char* path = "fairshare.target_share";
   FAIRWAY_TRY(r.check_keys(ts, path, {"user_target_percent", "user_minutes_per_percent",
                                       "account_target_percent", "account_minutes_per_percent"}));
@@ -195,10 +190,9 @@ Status parse_fairshare(const TomlReader& r, const toml::table& root, Config& cfg
 }
 
 Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto tbl = r.sub_table(root, "billing", "");
-  if (!tbl) return std::unexpected(tbl.error());
-  if (*tbl == nullptr) return ok_status();
-  const toml::table& t = **tbl;
+  FAIRWAY_TRY_ASSIGN(tbl, r.sub_table(root, "billing", ""));
+  if (tbl == nullptr) return ok_status();
+  const toml::table& t = *tbl;
   FAIRWAY_TRY(r.check_keys(t, "billing", {"cpu", "gpu", "gpu_jobs_bill_cores",
                                           "allocation_period", "memory_per_gb"}));
   FAIRWAY_TRY(r.read_number(t, "cpu", "billing", false, cfg.billing.cpu));
@@ -208,10 +202,9 @@ Status parse_billing(const TomlReader& r, const toml::table& root, Config& cfg) 
                             {std::pair{"none", CalendarPeriod::kNone}, {"month", CalendarPeriod::kMonth},
                              {"quarter", CalendarPeriod::kQuarter}, {"year", CalendarPeriod::kYear}},
                             cfg.billing.allocation_period));
-  auto gpu = r.sub_table(t, "gpu", "billing");
-  if (!gpu) return std::unexpected(gpu.error());
-  if (*gpu == nullptr) return ok_status();
-  for (auto&& [k, v] : **gpu) {
+  FAIRWAY_TRY_ASSIGN(gpu, r.sub_table(t, "gpu", "billing"));
+  if (gpu == nullptr) return ok_status();
+  for (auto&& [k, v] : *gpu) {
     std::string type(k.str());
     std::string path = "billing.gpu." + type;
     if (!is_gpu_type(type)) {

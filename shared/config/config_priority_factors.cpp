@@ -87,10 +87,9 @@ Status parse_fairshare_factors(const TomlReader& r, const toml::table& t, Config
 }
 
 Status parse_node_bins(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto entries = r.table_array(root, "node_bins");
-  if (!entries) return std::unexpected(entries.error());
-  for (std::size_t i = 0; i < entries->size(); ++i) {
-    const toml::table& t = *(*entries)[i];
+  FAIRWAY_TRY_ASSIGN(entries, r.table_array(root, "node_bins"));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const toml::table& t = *(entries)[i];
     const std::string path = indexed("node_bins", i);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "min_nodes", "max_nodes", "aging_boost", "max_time",
                                        "max_running_jobs_per_user"}));
@@ -133,10 +132,9 @@ Status parse_node_bins(const TomlReader& r, const toml::table& root, Config& cfg
 }
 
 Status parse_allocation_overuse(const TomlReader& r, const toml::table& root, Config& cfg) {
-  auto entries = r.table_array(root, "allocation_overuse");
-  if (!entries) return std::unexpected(entries.error());
-  for (std::size_t i = 0; i < entries->size(); ++i) {
-    const toml::table& t = *(*entries)[i];
+  FAIRWAY_TRY_ASSIGN(entries, r.table_array(root, "allocation_overuse"));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const toml::table& t = *(entries)[i];
     const std::string path = indexed("allocation_overuse", i);
     FAIRWAY_TRY(r.check_keys(t, path, {"min_percent", "priority_penalty", "max_running_jobs"}));
     FAIRWAY_TRY(r.require(t, "min_percent", path));

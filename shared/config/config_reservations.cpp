@@ -111,10 +111,9 @@ Status parse_project_reservation(const TomlReader& r, const toml::table& t, cons
 
 Status parse_reservations(const TomlReader& r, const toml::table& root, Config& cfg,
                           const NodeGroups& node_group) {
-  auto arr = r.table_array(root, "reservations");
-  if (!arr) return std::unexpected(arr.error());
-  for (std::size_t i = 0; i < arr->size(); ++i) {
-    const toml::table& t = *(*arr)[i];
+  FAIRWAY_TRY_ASSIGN(arr, r.table_array(root, "reservations"));
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const toml::table& t = *(arr)[i];
     const std::string path = indexed("reservations", i);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "start", "duration", "nodes", "flags", "account", "users",
                                         "cancel_below_use", "cancel_after"}));
@@ -140,9 +139,8 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
       res.all_nodes = true;
     } else {
       // A cluster whose nodes register (no [[nodes]]) can only name its nodes as ALL.
-      auto hosts = declared_hosts(r, path + ".nodes", nodes, node_group);
-      if (!hosts) return std::unexpected(hosts.error());
-      res.nodes = std::move(*hosts);
+      FAIRWAY_TRY_ASSIGN(hosts, declared_hosts(r, path + ".nodes", nodes, node_group));
+      res.nodes = std::move(hosts);
     }
     std::vector<std::string> flags;
     if (t.contains("flags")) FAIRWAY_TRY(r.read_string_array(t, "flags", path, flags));

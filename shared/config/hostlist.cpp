@@ -1,4 +1,5 @@
 #include "shared/config/hostlist.h"
+#include "shared/base/try.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -48,10 +49,10 @@ class Expander {
   Result<std::vector<std::string>> run() {
     if (trim(list_).empty()) return fail("empty host list");
     std::vector<std::string_view> items;
-    if (auto s = split_top_level(items); !s) return std::unexpected(s.error());
+    FAIRWAY_TRY(split_top_level(items));
     std::vector<std::string> hosts;
     for (std::string_view item : items) {
-      if (auto s = expand_item(trim(item), hosts); !s) return std::unexpected(s.error());
+      FAIRWAY_TRY(expand_item(trim(item), hosts));
     }
     return hosts;
   }
@@ -115,13 +116,13 @@ class Expander {
       if (auto dash = part.find('-'); dash != std::string_view::npos) {
         std::string_view lo_text = trim(part.substr(0, dash));
         std::string_view hi_text = trim(part.substr(dash + 1));
-        if (auto s = parse_number(lo_text, item, r.lo, r.width); !s) return s;
-        if (auto s = parse_number(hi_text, item, r.hi, hi_width); !s) return s;
+        FAIRWAY_TRY(parse_number(lo_text, item, r.lo, r.width));
+        FAIRWAY_TRY(parse_number(hi_text, item, r.hi, hi_width));
         if (r.hi < r.lo) {
           return fail("reversed range '" + std::string(part) + "' in '" + std::string(item) + "'");
         }
       } else {
-        if (auto s = parse_number(part, item, r.lo, r.width); !s) return s;
+        FAIRWAY_TRY(parse_number(part, item, r.lo, r.width));
         r.hi = r.lo;
       }
       total += static_cast<std::size_t>(r.hi - r.lo + 1);
@@ -147,7 +148,7 @@ class Expander {
       if (open > pos) segments.push_back({std::string(item.substr(pos, open - pos)), {}});
       std::size_t close = item.find(']', open);  // balanced: split_top_level checked it
       Segment set;
-      if (auto s = parse_set(item.substr(open + 1, close - open - 1), item, set); !s) return s;
+      FAIRWAY_TRY(parse_set(item.substr(open + 1, close - open - 1), item, set));
       segments.push_back(std::move(set));
       pos = close + 1;
     }

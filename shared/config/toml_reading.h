@@ -15,14 +15,7 @@
 
 #include "shared/base/result.h"
 #include "shared/base/time.h"
-
-// Propagates the error of a Status-returning call; keeps the validation code readable.
-#define FAIRWAY_TRY(expr)                                             \
-  do {                                                                \
-    if (auto fairway_try_status_ = (expr); !fairway_try_status_) {    \
-      return std::unexpected(std::move(fairway_try_status_.error())); \
-    }                                                                 \
-  } while (false)
+#include "shared/base/try.h"
 
 namespace fairway::config_internal {
 

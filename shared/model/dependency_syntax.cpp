@@ -1,4 +1,5 @@
 #include "shared/model/dependency_syntax.h"
+#include "shared/base/try.h"
 
 #include <charconv>
 #include <string>
@@ -93,9 +94,8 @@ Result<DependencyOption> parse_dependency_option(std::string_view text) {
   std::string_view rest = text;
   while (true) {
     const auto next = rest.find(sep);
-    auto clause = parse_clause(text, rest.substr(0, next));
-    if (!clause) return std::unexpected(clause.error());
-    out.clauses.push_back(std::move(*clause));
+    FAIRWAY_TRY_ASSIGN(clause, parse_clause(text, rest.substr(0, next)));
+    out.clauses.push_back(std::move(clause));
     if (next == std::string_view::npos) break;
     rest = rest.substr(next + 1);
   }

@@ -1,4 +1,5 @@
 #include "shared/net/curve_keys.h"
+#include "shared/base/try.h"
 
 #include <zmq.h>
 
@@ -57,7 +58,7 @@ Result<CurveKeyPair> generate_curve_keypair() {
 }
 
 Status write_curve_keypair(const std::string& dir, const std::string& name, const CurveKeyPair& keys) {
-  if (auto st = write_file(dir + "/" + name + ".key", keys.secret_z85, 0600); !st) return st;
+  FAIRWAY_TRY(write_file(dir + "/" + name + ".key", keys.secret_z85, 0600));
   return write_file(dir + "/" + name + ".pub", keys.public_z85, 0644);
 }
 
@@ -70,13 +71,12 @@ Result<CurveKeyPair> read_curve_secret_key(const std::string& path) {
                                                         " is open to group or others (mode " + mode +
                                                         "): chmod 600 it");
   }
-  auto secret = read_key_text(path, "secret key");
-  if (!secret) return std::unexpected(secret.error());
+  FAIRWAY_TRY_ASSIGN(secret, read_key_text(path, "secret key"));
   char pub[41];
-  if (zmq_curve_public(pub, secret->c_str()) != 0) {
+  if (zmq_curve_public(pub, secret.c_str()) != 0) {
     return make_error(ErrorCode::kInvalidArgument, "secret key " + path + ": cannot derive its public key");
   }
-  return CurveKeyPair{pub, *secret};
+  return CurveKeyPair{pub, secret};
 }
 
 Result<std::string> read_curve_public_key(const std::string& path) {

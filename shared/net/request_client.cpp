@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "shared/wire/codec.h"
+#include "shared/base/try.h"
 
 namespace fairway::net {
 
@@ -39,7 +40,7 @@ Result<RequestClient> RequestClient::connect(const std::string& endpoint) {
   if (endpoint.empty()) return invalid_argument("coordinator endpoint is empty");
   auto impl = std::make_unique<Impl>();
   impl->endpoint = endpoint;
-  if (auto st = impl->open(); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(impl->open());
   return RequestClient(std::move(impl));
 }
 
@@ -49,7 +50,7 @@ Result<wire::Message> RequestClient::call(const wire::Message& request,
   Impl& im = *impl_;
   const auto no_reply = [&]() -> std::unexpected<Error> {
     // Drop the socket with its queued request: a late reply must not answer the next call.
-    if (auto st = im.open(); !st) return std::unexpected(st.error());
+    FAIRWAY_TRY(im.open());
     return make_error(ErrorCode::kIo, "no reply from the coordinator at " + im.endpoint +
                                           " within " + describe_timeout(timeout));
   };

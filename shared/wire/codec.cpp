@@ -5,6 +5,7 @@
 #include "shared/wire/codec_parts.h"
 #include "shared/wire/envelope.h"
 #include "shared/wire/msgpack_io.h"
+#include "shared/base/try.h"
 
 namespace fairway::wire {
 namespace {
@@ -510,11 +511,10 @@ std::string encode(const Message& m) {
 
 Result<Message> decode(std::string_view frame) {
   try {
-    auto opened = detail::open_frame(frame);
-    if (!opened) return std::unexpected(opened.error());
+    FAIRWAY_TRY_ASSIGN(opened, detail::open_frame(frame));
     detail::Errors errors;
-    MapReader reader(errors, opened->payload, std::string(to_string(opened->type)));
-    Message m = read_payload(opened->type, reader);
+    MapReader reader(errors, opened.payload, std::string(to_string(opened.type)));
+    Message m = read_payload(opened.type, reader);
     if (errors.failed()) return std::unexpected(errors.take());
     return m;
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "shared/wire/msgpack_io.h"
+#include "shared/base/try.h"
 
 namespace fairway::wire {
 namespace {
@@ -169,7 +170,7 @@ std::string seal(MessageType type, const msgpack::sbuffer& payload) {
 }
 
 Result<OpenFrame> open_frame(std::string_view frame) {
-  if (auto st = check_frame_size(frame.size()); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(check_frame_size(frame.size()));
   try {
     BoundsVisitor bounds;
     std::size_t off = 0;
@@ -202,9 +203,8 @@ Result<OpenFrame> open_frame(std::string_view frame) {
     if (parts[2].type != msgpack::type::POSITIVE_INTEGER) {
       return frame_error("type: expected unsigned integer");
     }
-    auto type = message_type_from_wire(parts[2].via.u64);
-    if (!type) return std::unexpected(type.error());
-    out.type = *type;
+    FAIRWAY_TRY_ASSIGN(type, message_type_from_wire(parts[2].via.u64));
+    out.type = type;
     out.payload = &parts[3];
     return out;
   } catch (const std::exception& e) {
