@@ -19,17 +19,22 @@ Duration at_least_one_second(Duration d) {
 void AvailabilityProfile::Block::recompute_bounds() {
   const auto [clo, chi] = std::minmax_element(cores.begin(), cores.end());
   const auto [glo, ghi] = std::minmax_element(gpus.begin(), gpus.end());
-  const auto [mlo, mhi] = std::minmax_element(memory.begin(), memory.end());
-  min = ResourceAmount{*clo, *glo, *mlo} + lazy;
-  max = ResourceAmount{*chi, *ghi, *mhi} + lazy;
+  std::int64_t mlo = 0, mhi = 0;
+  if (!memory.empty()) {
+    const auto [lo, hi] = std::minmax_element(memory.begin(), memory.end());
+    mlo = *lo;
+    mhi = *hi;
+  }
+  min = ResourceAmount{*clo, *glo, mlo} + lazy;
+  max = ResourceAmount{*chi, *ghi, mhi} + lazy;
 }
 
-void AvailabilityProfile::Block::insert(std::size_t at, Time t, ResourceAmount v) {
+void AvailabilityProfile::Block::insert(std::size_t at, Time t, ResourceAmount v, bool with_memory) {
   const auto off = static_cast<std::ptrdiff_t>(at);
   times.insert(times.begin() + off, t);
   cores.insert(cores.begin() + off, v.cores);
   gpus.insert(gpus.begin() + off, v.gpus);
-  memory.insert(memory.begin() + off, v.memory_mb);
+  if (with_memory) memory.insert(memory.begin() + off, v.memory_mb);
 }
 
 namespace {
@@ -58,18 +63,20 @@ void AvailabilityProfile::push_back_point(Time t, ResourceAmount value) {
     blocks_.back().times.reserve(kMaxBlock);
     blocks_.back().cores.reserve(kMaxBlock);
     blocks_.back().gpus.reserve(kMaxBlock);
-    blocks_.back().memory.reserve(kMaxBlock);
+    if (with_memory_) blocks_.back().memory.reserve(kMaxBlock);
   }
   Block& b = blocks_.back();
   b.times.push_back(t);
   b.cores.push_back(value.cores);
   b.gpus.push_back(value.gpus);
-  b.memory.push_back(value.memory_mb);
+  if (with_memory_) b.memory.push_back(value.memory_mb);
 }
 
 void AvailabilityProfile::reset(Time now, ResourceAmount free_now,
-                                std::span<const ResourceRelease> releases) {
+                                std::span<const ResourceRelease> releases, bool with_memory) {
   origin_ = now;
+  with_memory_ = with_memory;
+  free_now = kept(free_now);
   blocks_.clear();
   first_fit_bound_.clear();
   std::vector<ResourceRelease> sorted(releases.begin(), releases.end());
@@ -77,11 +84,11 @@ void AvailabilityProfile::reset(Time now, ResourceAmount free_now,
             [](const ResourceRelease& a, const ResourceRelease& b) { return a.at < b.at; });
   ResourceAmount level = free_now;
   std::size_t i = 0;
-  for (; i < sorted.size() && sorted[i].at <= now; ++i) level += sorted[i].amount;
+  for (; i < sorted.size() && sorted[i].at <= now; ++i) level += kept(sorted[i].amount);
   push_back_point(now, level);
   while (i < sorted.size()) {
     Time t = sorted[i].at;
-    for (; i < sorted.size() && sorted[i].at == t; ++i) level += sorted[i].amount;
+    for (; i < sorted.size() && sorted[i].at == t; ++i) level += kept(sorted[i].amount);
     push_back_point(t, level);
   }
   for (Block& b : blocks_) b.recompute_bounds();
@@ -108,6 +115,7 @@ ResourceAmount AvailabilityProfile::free_at(Time t) const {
 
 template <bool kCovering>
 AvailabilityProfile::Pos AvailabilityProfile::first_where(Pos p, ResourceAmount need) const {
+  need = kept(need);
   while (valid(p)) {
     const Block& b = blocks_[p.block];
     // A whole block is skipped when its bounds rule every segment out.
@@ -152,6 +160,7 @@ AvailabilityProfile::Pos AvailabilityProfile::first_not_covering(Pos p,
 
 bool AvailabilityProfile::fits(Time start, Duration duration, ResourceAmount need) const {
   duration = at_least_one_second(duration);
+  need = kept(need);
   Pos p = segment_of(max(start, origin_));
   if (!value_of(p).covers(need)) return false;
   Pos q = first_not_covering(p, need);
@@ -161,6 +170,7 @@ bool AvailabilityProfile::fits(Time start, Duration duration, ResourceAmount nee
 AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to,
                                                                 ResourceAmount need) const {
   if (!(from < to)) return end();
+  need = kept(need);
   // Walk blocks right to left; a block whose minimum covers has no dip and is skipped.
   std::uint32_t bi = valid(to) ? to.block : static_cast<std::uint32_t>(blocks_.size() - 1);
   while (true) {
@@ -171,7 +181,8 @@ AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to
     if (lo < hi && !(lo == 0 && hi == b.times.size() && b.min.covers(need))) {
       const ResourceAmount rel = need - b.lazy;
       for (std::uint32_t i = hi; i > lo; --i) {
-        if (b.cores[i - 1] < rel.cores || b.gpus[i - 1] < rel.gpus || b.memory[i - 1] < rel.memory_mb) {
+        if (b.cores[i - 1] < rel.cores || b.gpus[i - 1] < rel.gpus ||
+            (with_memory_ && b.memory[i - 1] < rel.memory_mb)) {
           return {bi, i - 1};
         }
       }
@@ -185,6 +196,7 @@ Time AvailabilityProfile::earliest_start(ResourceAmount need, Duration duration,
                                          Time not_before) const {
   duration = at_least_one_second(duration);
   not_before = max(not_before, origin_);
+  need = kept(need);
   auto bound = first_fit_bound_.try_emplace(need, origin_).first;
   const bool refines_bound = not_before <= bound->second;
   Pos p = first_covering(segment_of(max(not_before, bound->second)), need);
@@ -222,7 +234,7 @@ AvailabilityProfile::Pos AvailabilityProfile::split_at(Time t) {
   if (time_of(p) == t) return p;
   Block& b = blocks_[p.block];
   const std::uint32_t at = p.index + 1;
-  b.insert(at, t, b.stored(p.index));  // same value as its segment: bounds hold
+  b.insert(at, t, b.stored(p.index), with_memory_);  // same value as its segment: bounds hold
   if (b.times.size() <= kMaxBlock) return {p.block, at};
   // Split the full block in two halves; both keep the pending add.
   Block tail;
@@ -230,12 +242,12 @@ AvailabilityProfile::Pos AvailabilityProfile::split_at(Time t) {
   tail.times.assign(b.times.begin() + static_cast<std::ptrdiff_t>(half), b.times.end());
   tail.cores.assign(b.cores.begin() + static_cast<std::ptrdiff_t>(half), b.cores.end());
   tail.gpus.assign(b.gpus.begin() + static_cast<std::ptrdiff_t>(half), b.gpus.end());
-  tail.memory.assign(b.memory.begin() + static_cast<std::ptrdiff_t>(half), b.memory.end());
+  if (with_memory_) tail.memory.assign(b.memory.begin() + static_cast<std::ptrdiff_t>(half), b.memory.end());
   tail.lazy = b.lazy;
   b.times.resize(half);
   b.cores.resize(half);
   b.gpus.resize(half);
-  b.memory.resize(half);
+  if (with_memory_) b.memory.resize(half);
   b.recompute_bounds();
   tail.recompute_bounds();
   blocks_.insert(blocks_.begin() + p.block + 1, std::move(tail));
@@ -244,6 +256,7 @@ AvailabilityProfile::Pos AvailabilityProfile::split_at(Time t) {
 }
 
 void AvailabilityProfile::add_range(Pos from, Pos to, ResourceAmount delta) {
+  delta = kept(delta);
   // `to` is exclusive; an invalid `to` means "to the end of time".
   const std::uint32_t last_block = valid(to) ? to.block : static_cast<std::uint32_t>(blocks_.size());
   for (std::uint32_t bi = from.block; bi <= last_block && bi < blocks_.size(); ++bi) {
@@ -260,7 +273,9 @@ void AvailabilityProfile::add_range(Pos from, Pos to, ResourceAmount delta) {
       for (std::uint32_t i = lo; i < hi; ++i) {
         b.cores[i] += delta.cores;
         b.gpus[i] += delta.gpus;
-        b.memory[i] += delta.memory_mb;
+      }
+      if (with_memory_) {
+        for (std::uint32_t i = lo; i < hi; ++i) b.memory[i] += delta.memory_mb;
       }
       b.recompute_bounds();
     }

@@ -28,7 +28,10 @@ class AvailabilityProfile {
  public:
   // Starts the function at `now` with `free_now`; each release adds its amount from its
   // time on. Releases need not be sorted; those at or before `now` count as free now.
-  void reset(Time now, ResourceAmount free_now, std::span<const ResourceRelease> releases);
+  // Without `with_memory` (a pool whose nodes declare no memory) every memory amount is
+  // taken as 0 and the memory column is not kept: planning it would change nothing.
+  void reset(Time now, ResourceAmount free_now, std::span<const ResourceRelease> releases,
+             bool with_memory = true);
 
   Time origin() const { return origin_; }
   ResourceAmount free_at(Time t) const;
@@ -55,11 +58,13 @@ class AvailabilityProfile {
     std::vector<Time> times;           // segment i covers [times[i], next breakpoint)
     std::vector<std::int64_t> cores;   // real value = stored + lazy
     std::vector<std::int64_t> gpus;
-    std::vector<std::int64_t> memory;
+    std::vector<std::int64_t> memory;  // empty when the profile keeps no memory
     ResourceAmount lazy;
     ResourceAmount min, max;           // componentwise, real values
-    ResourceAmount stored(std::size_t i) const { return {cores[i], gpus[i], memory[i]}; }
-    void insert(std::size_t at, Time t, ResourceAmount v);
+    ResourceAmount stored(std::size_t i) const {
+      return {cores[i], gpus[i], memory.empty() ? 0 : memory[i]};
+    }
+    void insert(std::size_t at, Time t, ResourceAmount v, bool with_memory);
     void recompute_bounds();
   };
   struct Pos {
@@ -87,7 +92,13 @@ class AvailabilityProfile {
   void add_range(Pos from, Pos to, ResourceAmount delta);  // [from, to), to may be end
   void push_back_point(Time t, ResourceAmount value);
 
+  ResourceAmount kept(ResourceAmount a) const {
+    if (!with_memory_) a.memory_mb = 0;
+    return a;
+  }
+
   Time origin_;
+  bool with_memory_ = true;
   std::vector<Block> blocks_;
   struct AmountHash {
     std::size_t operator()(const ResourceAmount& a) const {

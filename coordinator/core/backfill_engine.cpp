@@ -59,8 +59,8 @@ void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time no
     }
   }
   for (std::size_t p = 0; p < np; ++p) {
-    profiles_[p].reset(now, cluster_.partition(PartitionIndex(static_cast<std::uint32_t>(p))).free,
-                       releases_[p]);
+    const PartitionState& ps = cluster_.partition(PartitionIndex(static_cast<std::uint32_t>(p)));
+    profiles_[p].reset(now, ps.free, releases_[p], ps.memory_tracked);
   }
   add_maintenance_to_profiles(now);
 }

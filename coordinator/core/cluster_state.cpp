@@ -81,6 +81,7 @@ void ClusterState::rebuild_partition(PartitionIndex idx) {
   p.free = {};
   p.largest_node_cores = 0;
   p.largest_node_gpus = 0;
+  p.memory_tracked = false;
   p.shapes.clear();
   p.islands.clear();
   p.island_cores.clear();
@@ -90,6 +91,7 @@ void ClusterState::rebuild_partition(PartitionIndex idx) {
     p.free += ns.free();
     p.largest_node_cores = std::max(p.largest_node_cores, ns.topology.total_cores());
     p.largest_node_gpus = std::max(p.largest_node_gpus, ns.topology.total_gpus());
+    p.memory_tracked = p.memory_tracked || ns.memory_tracked();
     if (p.placement.socket_exclusive_gpus && ns.topology.total_gpus() > 0) ns.socket_exclusive = true;
     if (ns.island >= 0) {
       auto it = std::find(p.islands.begin(), p.islands.end(), ns.island);

@@ -81,6 +81,8 @@ struct PartitionState {
   ResourceAmount free;
   std::int32_t largest_node_cores = 0;
   std::int32_t largest_node_gpus = 0;
+  // Some node here declares its memory: only then is memory worth planning for.
+  bool memory_tracked = false;
   FreeCoreIndex free_index;
   std::vector<NodeShape> shapes;
   std::vector<PartitionIndex> overlapping;  // partitions sharing a node, itself included
