@@ -68,6 +68,9 @@ struct JobRecord {
   // while any remain.
   std::int32_t victims_stopping = 0;
   std::int32_t preempt_count = 0;  // runs cut short for higher tiers
+  // Times it went back to the queue after starting (asked for, preempted, its node lost,
+  // maintenance): the one count that views, the store and SLURM_RESTART_COUNT read.
+  std::int32_t requeue_count = 0;
 
   std::size_t slot = 0;  // position in the scheduler's pending or running list
   // Its place in the current pass's priority order (0 first): tells a backfill start (a

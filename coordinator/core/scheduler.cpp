@@ -117,8 +117,11 @@ const JobRecord* Scheduler::job(JobId id) const {
 
 Status Scheduler::submit(JobSpec spec, Time now) { return admit(std::move(spec), now, false); }
 
-Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since) {
-  return admit(std::move(spec), eligible_since, true);
+Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
+  const JobId id = spec.id;
+  FAIRWAY_TRY(admit(std::move(spec), eligible_since, true));
+  if (JobRecord* j = find(id)) j->requeue_count = requeue_count;
+  return ok_status();
 }
 
 Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {

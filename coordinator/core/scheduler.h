@@ -156,9 +156,10 @@ class Scheduler {
 
   // After a coordinator restart: jobs accepted before it come back without the admission
   // checks (they passed them once, and their nodes may not have registered yet).
-  Status restore_waiting(JobSpec spec, Time eligible_since);
+  // `requeue_count`: as stored (JobRecord::requeue_count).
+  Status restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count = 0);
   // ... and a job that was running, on the cores it holds (which must be free).
-  Status restore_running(JobSpec spec, Allocation alloc, Time start);
+  Status restore_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count = 0);
   // Fair-share across a restart. Between begin_restore and end_restore, what restored
   // jobs ran is collected, not charged: restore_running's jobs from their start, and
   // finished jobs' runs given here (`cores`, memory and the types of its GPUs, since the nodes

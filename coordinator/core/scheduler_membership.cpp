@@ -58,6 +58,7 @@ Status Scheduler::requeue(JobId id, Time now) {
                                                           ", not running");
   }
   FAIRWAY_TRY(check_transition(j->state, JobState::kRequeued));
+  ++j->requeue_count;
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
@@ -75,7 +76,7 @@ Status Scheduler::requeue(JobId id, Time now) {
   return ok_status();
 }
 
-Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start) {
+Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count) {
   const std::string job = "job " + std::to_string(spec.id.value());
   for (const auto& na : alloc.nodes) {
     if (na.node.value() >= cluster_.node_count()) return invalid_argument(job + ": unknown node index");
@@ -101,6 +102,7 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start) {
   spec.hold = false;
   FAIRWAY_TRY(admit(std::move(spec), start, true));
   JobRecord& j = *find(id);
+  j.requeue_count = requeue_count;
   // Stored allocations name cores, not memory: it follows from the admitted request.
   assign_memory(alloc, j.spec.resources);
   start_job(j, std::move(alloc), start);

@@ -253,7 +253,6 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
   if (t.requeue_requested) {
     t.requeue_requested = false;
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    ++t.requeue_count;
     t.reason = "requeued on request";
     t.head_node.clear();
     persist(id);
@@ -268,8 +267,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     auto after = scheduler_->stop_preempted(id, now);
     if (!write(after ? ok_status() : Status(std::unexpected(after.error())), "stop_preempted", id)) return;
     if (*after == JobState::kPending) {
-      ++t.requeue_count;
-      t.head_node.clear();
+        t.head_node.clear();
       persist(id);
       log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
       mail_about(id, kMailRequeue);
@@ -337,7 +335,6 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
   t.reason = why;
   if (rec->spec.requeue) {
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    ++t.requeue_count;
     t.head_node.clear();
     persist(id);
     log_event(LogLevel::kWarning, "job_requeued", {{"job", id_str(id)}, {"reason", why}});
@@ -425,7 +422,6 @@ void CoordinatorService::run_pass(Time now) {
     }
     log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
                                                     {"node", t.head_node}, {"reason", p.reason}});
-    ++t.requeue_count;
     t.reason = p.reason;
     t.head_node.clear();
     persist(p.id);

@@ -49,7 +49,6 @@ struct JobTracking {
   bool cancel_requested = false;
   bool requeue_requested = false;
   std::optional<std::int32_t> exit_code, signal;
-  std::int32_t requeue_count = 0;
   std::string reason;                     // why it ended or was requeued
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
@@ -65,6 +64,7 @@ struct RestoredRunning {
   JobSpec spec;
   std::vector<StoredNodeAllocation> allocation;
   Time start;
+  std::int32_t requeue_count = 0;
 };
 
 class CoordinatorService {

@@ -48,7 +48,7 @@ void CoordinatorService::launch(JobId id, Time now) {
   // What the scheduler counted as held on the node is what its cgroup may use.
   if (head.memory_mb > 0) l.memory_limit_bytes = head.memory_mb * kMiB;
   l.partition = rec->spec.partition;
-  l.restarts = t.requeue_count;
+  l.restarts = rec->requeue_count;
   l.uid = rec->spec.uid;
   l.gid = rec->spec.gid;
   // One rule on both sides: the agent fences GPU sockets exactly when placement did.

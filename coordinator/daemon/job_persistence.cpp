@@ -56,6 +56,7 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
       if (!rec->allocation.empty()) s.start_time = rec->start_time;
     }
     if (is_terminal(rec->state)) s.end_time = rec->end_time;
+    s.requeue_count = rec->requeue_count;
     for (const auto& na : rec->allocation.nodes) {
       s.allocation.push_back({scheduler_->cluster().node(na.node).topology.name, na.cores, na.gpus});
     }
@@ -64,7 +65,6 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
     s.exit_code = t->second.exit_code;
     s.signal = t->second.signal;
     s.reason = t->second.reason;
-    s.requeue_count = t->second.requeue_count;
     s.peak_memory_bytes = t->second.peak_memory_bytes;
     s.cpu_time_ms = t->second.cpu_time_ms;
   }

@@ -13,7 +13,6 @@ JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& reque
   t.stderr_path = request.program.stderr_path;
   t.exit_code = s.exit_code;
   t.signal = s.signal;
-  t.requeue_count = s.requeue_count;
   t.peak_memory_bytes = s.peak_memory_bytes;
   t.cpu_time_ms = s.cpu_time_ms;
   t.reason = s.reason;
@@ -25,6 +24,7 @@ wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const J
   JobRecord rec;
   rec.spec = spec;
   rec.state = s.state;
+  rec.requeue_count = s.requeue_count;
   if (s.start_time) rec.start_time = *s.start_time;
   if (s.end_time) rec.end_time = *s.end_time;
   wire::JobView v = job_view(rec, t, scheduler);
@@ -75,7 +75,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.working_dir = t.working_dir;
   v.stdout_path = t.stdout_path;
   v.stderr_path = t.stderr_path;
-  v.requeue_count = t.requeue_count;
+  v.requeue_count = rec.requeue_count;
   v.state_reason = t.reason;
   v.peak_memory_bytes = t.peak_memory_bytes;
   v.cpu_time_ms = t.cpu_time_ms;

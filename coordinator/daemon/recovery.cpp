@@ -57,14 +57,14 @@ Status CoordinatorService::recover(Time now) {
       finished_order_.push_back(s.id.value());
       ++finished;
     } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
-      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time)};
+      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count};
       tracking_[s.id.value()] = std::move(t);
       if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
       ++running;
       continue;
     } else {
       spec.hold = s.state == JobState::kHeld;
-      if (auto st = scheduler_->restore_waiting(spec, s.submit_time); !st) {
+      if (auto st = scheduler_->restore_waiting(spec, s.submit_time, s.requeue_count); !st) {
         log_event(LogLevel::kError, "job_not_restored",
                   {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
         continue;
@@ -163,12 +163,13 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
     alloc.nodes.push_back({*idx, a.cores, a.gpus});
   }
   JobTracking& t = tracking_[r.spec.id.value()];
-  if (auto st = scheduler_->restore_running(r.spec, alloc, r.start); !st) {
+  if (auto st = scheduler_->restore_running(r.spec, alloc, r.start, r.requeue_count); !st) {
     // Cores taken by another restored job: the store disagrees with itself. Do not guess.
     log_event(LogLevel::kError, "running_job_not_restored",
               {{"job", std::to_string(r.spec.id.value())}, {"error", st.error().message}});
     JobRecord rec;
     rec.spec = r.spec;
+    rec.requeue_count = r.requeue_count;
     rec.state = JobState::kNodeFail;
     rec.end_time = now;
     t.reason = "could not be restored: " + st.error().message;

@@ -100,6 +100,31 @@ TEST(SchedulerMembership, RequeueReturnsARunningJobToTheQueue) {
   EXPECT_EQ(s->job(JobId(1))->start_time, T(12));
 }
 
+// The core owns the count the store, the views and SLURM_RESTART_COUNT read: every way
+// back to the queue counts once, a failed requeue not at all, and a restart keeps it.
+TEST(SchedulerMembership, TheCoreCountsRequeuesAndARestartKeepsTheCount) {
+  auto s = testing::make(testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy));
+  ASSERT_TRUE(s->submit(job(1, 4, 600), T(0)));
+  s->schedule(T(0));
+  EXPECT_EQ(s->job(JobId(1))->requeue_count, 0);
+  ASSERT_TRUE(s->requeue(JobId(1), T(10)));
+  EXPECT_FALSE(s->requeue(JobId(1), T(11)));
+  EXPECT_EQ(s->job(JobId(1))->requeue_count, 1);
+  s->schedule(T(12));
+  ASSERT_TRUE(s->requeue(JobId(1), T(20)));
+  EXPECT_EQ(s->job(JobId(1))->requeue_count, 2);
+
+  auto restarted = testing::make(testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy));
+  ASSERT_TRUE(restarted->restore_waiting(job(1, 2, 600), T(0), 2));
+  Allocation a;
+  a.nodes.push_back({NodeIndex(0), {0, 1}, {}});
+  ASSERT_TRUE(restarted->restore_running(job(2, 2, 600), a, T(5), 3));
+  EXPECT_EQ(restarted->job(JobId(1))->requeue_count, 2);
+  EXPECT_EQ(restarted->job(JobId(2))->requeue_count, 3);
+  ASSERT_TRUE(restarted->requeue(JobId(2), T(30)));
+  EXPECT_EQ(restarted->job(JobId(2))->requeue_count, 4);
+}
+
 TEST(SchedulerMembership, RestoreRunningTakesTheSameCoresAndRefusesTakenOnes) {
   auto s = testing::make(testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy));
   Allocation a;
