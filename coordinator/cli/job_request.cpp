@@ -150,6 +150,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   options.overlay(cmd.options);
   out.warnings = options.warnings;
   out.wait = options.wait.value_or(false);
+  out.request.test_only = options.test_only.value_or(false);
 
   FAIRWAY_TRY_ASSIGN(resources, map_resources(options));
 

@@ -83,6 +83,26 @@ Result<SubmitContext> current_submit_context() {
   return ctx;
 }
 
+namespace {
+
+// As sbatch --test-only says it: "Job to start at 2026-11-26T10:00:00 using 4 cores on
+// nodes n1 in partition batch".
+std::string describe_estimate(const wire::SubmitReply& r) {
+  if (!r.estimated_start) {
+    return "Job cannot be promised a start now in partition " + r.partition + " (reason: " +
+           (r.reason.empty() ? std::string("None") : r.reason) + ")\n";
+  }
+  std::string out = "Job to start at " + format_local_time(*r.estimated_start);
+  if (!r.nodes.empty()) {
+    std::string nodes;
+    for (const std::string& n : r.nodes) nodes += (nodes.empty() ? "" : ",") + n;
+    out += " using " + std::to_string(r.cores) + " cores on nodes " + nodes;
+  }
+  return out + " in partition " + r.partition + "\n";
+}
+
+}  // namespace
+
 int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,
                const Output& io) {
   std::string script;
@@ -111,6 +131,10 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
                         "unexpected " + std::string(to_string(wire::message_type(*reply))) +
                             " in reply to SubmitRequest",
                         kExitFailure);
+  }
+  if (ok->test_only) {
+    io.out << describe_estimate(*ok);
+    return kExitOk;
   }
   if (cmd.json) {
     io.out << submit_json(ok->job, built->warnings);

@@ -18,7 +18,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kWait, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kTestOnly, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -108,7 +108,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kRefused, '\0', "uid", Value::kRequired, false, "jobs run as the user who submits them"},
     {Opt::kRefused, '\0', "gid", Value::kRequired, false, "jobs run with the submitter's group"},
     {Opt::kRefused, '\0', "deadline", Value::kRequired, false, "deadlines are not supported yet"},
-    {Opt::kRefused, '\0', "test-only", Value::kNone, false, "test-only is not supported yet"},
+    {Opt::kTestOnly, '\0', "test-only", Value::kNone, false},
     {Opt::kWrap, '\0', "wrap", Value::kRequired, true},
     {Opt::kParsable, '\0', "parsable", Value::kNone, true},
     {Opt::kJson, '\0', "json", Value::kNone, true},
@@ -260,6 +260,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       o.reservation = std::string(value);
       return ok_status();
     case Opt::kWait: o.wait = true; return ok_status();
+    case Opt::kTestOnly: o.test_only = true; return ok_status();
     case Opt::kMailType: {
       FAIRWAY_TRY_ASSIGN(events, parse_mail_types(value, o.warnings));
       o.mail_events = events;
@@ -412,6 +413,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(begin, over.begin);
   take(nice, over.nice);
   take(wait, over.wait);
+  take(test_only, over.test_only);
   take(signal, over.signal);
   take(mail_events, over.mail_events);
   take(mail_user, over.mail_user);

@@ -40,6 +40,7 @@ struct SubmitOptions {
   std::optional<std::string> begin;         // --begin as written; resolved against the clock later
   std::optional<std::int32_t> nice;
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
+  std::optional<bool> test_only;  // --test-only: when it would start; nothing is queued
   std::optional<WarningSignal> signal;
   std::optional<std::uint8_t> mail_events;  // JobMailEvent bits
   std::optional<std::string> mail_user;

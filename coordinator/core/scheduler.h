@@ -87,6 +87,15 @@ struct ProjectReservationState {
   Time effective_end() const { return cancelled_at ? min(*cancelled_at, end) : end; }
 };
 
+// What estimate_start answers: a start time (nullopt when none can be promised, `why`
+// says what holds it), the partition, and the allocation when it would start now.
+struct StartEstimate {
+  std::optional<Time> start;
+  std::string partition;
+  Allocation allocation;
+  PendingExplanation why;
+};
+
 struct PassResult {
   std::vector<JobStart> started;
   // Killable jobs requeued because a maintenance reservation on their nodes began. They
@@ -190,6 +199,12 @@ class Scheduler {
   // One pass: priorities, then the backfill engine. Started jobs are running on return.
   PassResult schedule(Time now);
 
+  // sbatch --test-only: when `spec` would start if submitted now. Planned on a copy of
+  // the scheduler, with a reservation for every waiting job (conservative backfill) so
+  // that the answer does not hang on whether EASY reserves for it; nothing here changes.
+  // The refusals are submit's.
+  Result<StartEstimate> estimate_start(JobSpec spec, Time now) const;
+
   const JobRecord* job(JobId id) const;
   std::span<JobRecord* const> waiting() const { return waiting_; }
   std::span<JobRecord* const> running() const { return running_; }
@@ -202,6 +217,10 @@ class Scheduler {
 
  private:
   explicit Scheduler(Config config);
+  // For estimate_start only: the waiting and running lists still point into the source
+  // until the copy re-points them.
+  Scheduler(const Scheduler&) = default;
+  Scheduler& operator=(const Scheduler&) = delete;
   Status init(NodeSource source);
   Status admit(JobSpec spec, Time now, bool restoring);
   void start_job(JobRecord& j, Allocation alloc, Time now);

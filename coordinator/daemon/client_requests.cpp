@@ -14,27 +14,6 @@
 #include "shared/base/try.h"
 
 namespace fairway::daemon {
-namespace {
-
-
-Status check_program(const wire::JobProgram& p) {
-  if (p.script.empty() && p.argv.empty()) {
-    return invalid_argument("the job has neither a script nor a command (--wrap)");
-  }
-  if (p.working_dir.empty() || p.working_dir.front() != '/') {
-    return invalid_argument("working_dir must be an absolute path, got '" + p.working_dir + "'");
-  }
-  return ok_status();
-}
-
-// "2" rather than "2.000000".
-std::string rate_text(double per_second) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", per_second);
-  return buf;
-}
-
-}  // namespace
 
 // Who asks is proven before anything is read from the request: by MUNGE when the request
 // comes wrapped in a credential, else by the kernel for a local client; the user names a
@@ -87,11 +66,8 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (!submit && !caller.admin && !rate_limiter_.try_take(caller.user, now)) {
     ++counters_.refused;
     ++counters_.rate_limited;
-    error_reply(Channel::kClients, peer, ErrorCode::kResourceExhausted,
-                "user '" + caller.user + "' is over the request rate limit (" +
-                    std::to_string(config_.coordinator.submit_burst) + " requests, refilled at " +
-                    rate_text(config_.coordinator.submit_refill_per_s) + "/s); retry in " +
-                    std::to_string(rate_limiter_.wait_for_token(caller.user, now).count()) + " s");
+    const Error e = rate_limited(caller.user, "request", now);
+    error_reply(Channel::kClients, peer, e.code, e.message);
     return;
   }
   const bool changes_state = submit || std::holds_alternative<wire::JobControl>(msg) ||
@@ -190,47 +166,23 @@ Status CoordinatorService::check_dependencies_visible(const JobSpec& spec, const
 Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, const Caller& caller,
                                                 Time now) {
   const std::string& user = caller.user;
-  // A client may name its user (the CLI does); naming anyone else is refused, not obeyed.
-  if (!m.spec.user.empty() && m.spec.user != user) {
-    return make_error(ErrorCode::kPermissionDenied, "the request names user '" + m.spec.user +
-                                                        "', but it comes from '" + user + "' (uid " +
-                                                        std::to_string(caller.uid) + ")");
-  }
+  FAIRWAY_TRY(check_named_user(m, caller));
   if (!m.client_token.empty()) {
     // A retried submit (the reply was lost) gets the job the first attempt made.
     auto it = by_token_.find(user + '\0' + m.client_token);
     if (it != by_token_.end()) return it->second;
   }
-  FAIRWAY_TRY(check_program(m.program));
-  if (m.spec.nice < 0 && !caller.admin) {
-    return make_error(ErrorCode::kPermissionDenied,
-                      "--nice=" + std::to_string(m.spec.nice) +
-                          ": only root and the admin group may give a negative nice (it raises priority)");
-  }
-  FAIRWAY_TRY(check_dependencies_visible(m.spec, caller));
-  if (!rate_limiter_.try_take(user, now)) {
-    ++counters_.rate_limited;
-    return make_error(ErrorCode::kResourceExhausted,
-                      "user '" + user + "' is over the submission rate limit (" +
-                          std::to_string(config_.coordinator.submit_burst) + " jobs, refilled at " +
-                          rate_text(config_.coordinator.submit_refill_per_s) + "/s); retry in " +
-                          std::to_string(rate_limiter_.wait_for_token(user, now).count()) + " s");
-  }
+  FAIRWAY_TRY(check_submission(m, caller, now));
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
   FAIRWAY_TRY_ASSIGN(id, store_->allocate_job_id());
 
   wire::SubmitRequest stored = m;
-  stored.spec.user = user;
-  stored.spec.uid = caller.uid;
-  stored.spec.gid = caller.gid;
+  stored.spec = submission_spec(m, caller, now);
   stored.spec.id = id;
-  stored.spec.submit_time = now;
-  if (stored.spec.account.empty()) stored.spec.account = default_account(user);
   if (auto st = check_account(stored.spec.account, user, caller); !st) {
     store_->return_job_id(id);
     return std::unexpected(st.error());
   }
-  if (stored.spec.name.empty()) stored.spec.name = m.program.argv.empty() ? "script" : "wrap";
   if (auto st = scheduler_->submit(stored.spec, now); !st) {
     // The core names the job by the id it would have had; a refused job has none.
     store_->return_job_id(id);
@@ -269,6 +221,15 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
 
 void CoordinatorService::on_submit(const std::string& peer, const wire::SubmitRequest& m,
                                    const Caller& caller, Time now) {
+  if (m.test_only) {
+    auto estimate = estimate_submit(m, caller, now);
+    if (!estimate) {
+      error_reply(Channel::kClients, peer, estimate.error().code, estimate.error().message);
+      return;
+    }
+    reply(Channel::kClients, peer, *estimate);
+    return;
+  }
   auto id = accept_submit(m, caller, now);
   if (!id) {
     ++counters_.refused;
@@ -276,7 +237,7 @@ void CoordinatorService::on_submit(const std::string& peer, const wire::SubmitRe
     error_reply(Channel::kClients, peer, id.error().code, id.error().message);
     return;
   }
-  reply(Channel::kClients, peer, wire::SubmitReply{*id});
+  reply(Channel::kClients, peer, wire::SubmitReply{.job = *id});
 }
 
 void CoordinatorService::on_submit_batch(const std::string& peer, const wire::SubmitBatch& m,
@@ -284,6 +245,10 @@ void CoordinatorService::on_submit_batch(const std::string& peer, const wire::Su
   wire::SubmitBatchReply r;
   r.results.reserve(m.requests.size());
   for (const auto& req : m.requests) {
+    if (req.test_only) {
+      r.results.push_back({std::nullopt, "--test-only is answered for one submission at a time, not in a batch"});
+      continue;
+    }
     auto id = accept_submit(req, caller, now);
     if (id) {
       r.results.push_back({*id, {}});

@@ -150,6 +150,15 @@ class CoordinatorService {
   // With security.private_data, a dependency may name only the caller's own jobs.
   Status check_dependencies_visible(const JobSpec& spec, const Caller& caller) const;
   Result<JobId> accept_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
+  // What every submission passes before the core sees it (submit_checks.cpp), and the
+  // spec it goes in with: the caller's identity, its default account and name.
+  Status check_named_user(const wire::SubmitRequest& m, const Caller& caller) const;
+  Status check_submission(const wire::SubmitRequest& m, const Caller& caller, Time now);
+  JobSpec submission_spec(const wire::SubmitRequest& m, const Caller& caller, Time now) const;
+  // The refusal of a user over the rate limit ("request" or "submission").
+  Error rate_limited(const std::string& user, const char* what, Time now) const;
+  // sbatch --test-only: checked as a submission, planned by the core, never queued.
+  Result<wire::SubmitReply> estimate_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
   void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, const Caller& caller,
                        Time now);
   void on_job_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);

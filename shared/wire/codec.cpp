@@ -165,8 +165,19 @@ void encode_payload(Packer& pk, const ErrorReply& m) {
 void encode_payload(Packer& pk, const SubmitRequest& m) { detail::encode_submit_request(pk, m); }
 
 void encode_payload(Packer& pk, const SubmitReply& m) {
-  pk.pack_map(1);
+  if (!m.test_only) {
+    pk.pack_map(1);
+    put_kv(pk, "job", m.job.value());
+    return;
+  }
+  pk.pack_map(6 + (m.estimated_start ? 1 : 0));
   put_kv(pk, "job", m.job.value());
+  put_kv(pk, "test_only", true);
+  detail::put_opt_time(pk, "estimated_start", m.estimated_start);
+  put_kv(pk, "partition", std::string_view(m.partition));
+  put_kv(pk, "nodes", m.nodes);
+  put_kv(pk, "cores", m.cores);
+  put_kv(pk, "reason", std::string_view(m.reason));
 }
 
 }  // namespace
@@ -174,7 +185,8 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
   pk.pack_map(28 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
-              (s.begin ? 1 : 0));
+              (s.begin ? 1 : 0) + (m.test_only ? 1 : 0));
+  if (m.test_only) put_kv(pk, "test_only", true);
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
   put_kv(pk, "user", std::string_view(s.user));
@@ -455,12 +467,24 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.uid = read_id(r, "uid");
   s.gid = read_id(r, "gid");
   m.program = read_program(r);
+  m.test_only = r.opt_boolean("test_only").value_or(false);
   return m;
 }
 
 namespace {
 
-SubmitReply read_submit_reply(MapReader& r) { return SubmitReply{JobId(r.u64("job"))}; }
+SubmitReply read_submit_reply(MapReader& r) {
+  SubmitReply m;
+  m.job = JobId(r.u64("job"));
+  m.test_only = r.opt_boolean("test_only").value_or(false);
+  if (!m.test_only) return m;
+  m.estimated_start = detail::read_opt_time(r, "estimated_start");
+  m.partition = r.str("partition");
+  m.nodes = r.str_list("nodes");
+  m.cores = r.i64("cores", 0);
+  m.reason = r.str("reason");
+  return m;
+}
 
 Message read_payload(MessageType type, MapReader& r) {
   switch (type) {

@@ -181,10 +181,20 @@ struct SubmitRequest {
   std::string client_token;
   JobSpec spec;  // JobSpec has no operator==; compare with equal() in tests
   JobProgram program;
+  // sbatch --test-only: checked and planned as a submission, never queued.
+  bool test_only = false;
 };
 
 struct SubmitReply {
-  JobId job;
+  JobId job;  // 0 for a test_only request: nothing was queued
+  // test_only: when it would start (unset: no start can be promised, `reason` says why),
+  // where, and on how many cores.
+  bool test_only = false;
+  std::optional<Time> estimated_start{};
+  std::string partition{};
+  std::vector<std::string> nodes{};
+  std::int64_t cores = 0;
+  std::string reason{};
   bool operator==(const SubmitReply&) const = default;
 };
 

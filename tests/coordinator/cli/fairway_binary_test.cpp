@@ -98,7 +98,7 @@ TEST(FairwayBinary, SubmitAndQueueThroughACoordinatorStandIn) {
       auto request = wire::decode(body.to_string_view());
       if (!request) return;
       seen.push_back(*request);
-      wire::Message reply = wire::SubmitReply{JobId(5)};
+      wire::Message reply = wire::SubmitReply{.job = JobId(5)};
       if (std::holds_alternative<wire::JobQuery>(*request)) {
         wire::JobView v;
         v.id = JobId(5);

@@ -30,7 +30,7 @@ class Submit : public ::testing::Test {
         --timeouts_left;
         return make_error(ErrorCode::kIo, "no reply from the coordinator at x within 5 s");
       }
-      return wire::SubmitReply{JobId(77)};
+      return wire::SubmitReply{.job = JobId(77)};
     };
   }
 
@@ -52,12 +52,43 @@ TEST_F(Submit, ScriptFromDiskIsSentAndReported) {
   EXPECT_EQ(sent[0].client_token, "tok-1");
 }
 
+// --test-only: the request says so, and the answer is the plan, not a job id.
+TEST_F(Submit, TestOnlyPrintsWhenAndWhereItWouldStart) {
+  wire::SubmitReply now_reply{.job = JobId(0)};
+  now_reply.test_only = true;
+  now_reply.estimated_start = Time::from_seconds(1'800'000'000);
+  now_reply.partition = "batch";
+  now_reply.nodes = {"n1", "n2"};
+  now_reply.cores = 8;
+  wire::SubmitReply never = now_reply;
+  never.estimated_start.reset();
+  never.nodes.clear();
+  never.reason = "Resources";
+  std::vector<wire::SubmitReply> replies = {now_reply, never};
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    sent.push_back(std::get<wire::SubmitRequest>(m));
+    wire::SubmitReply r = replies.front();
+    replies.erase(replies.begin());
+    return r;
+  };
+  const SubmitCommand cmd = command({"--test-only", "-n", "8", "--wrap", "true"});
+  EXPECT_EQ(run_submit(cmd, context(), t, io), kExitOk);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_TRUE(sent[0].test_only);
+  EXPECT_NE(out.str().find("Job to start at "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(" using 8 cores on nodes n1,n2 in partition batch\n"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("Submitted"), std::string::npos);
+  out.str("");
+  EXPECT_EQ(run_submit(cmd, context(), t, io), kExitOk);
+  EXPECT_EQ(out.str(), "Job cannot be promised a start now in partition batch (reason: Resources)\n");
+}
+
 // --wait (here from a directive) polls until the job ends and exits as the job did.
 TEST_F(Submit, WaitPollsUntilTheJobEndsAndExitsWithItsCode) {
   std::vector<JobState> states = {JobState::kPending, JobState::kRunning, JobState::kFailed};
   std::size_t polls = 0;
   const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
-    if (std::holds_alternative<wire::SubmitRequest>(m)) return wire::SubmitReply{JobId(78)};
+    if (std::holds_alternative<wire::SubmitRequest>(m)) return wire::SubmitReply{.job = JobId(78)};
     const auto& q = std::get<wire::JobQuery>(m);
     EXPECT_EQ(q.jobs, std::vector<JobId>{JobId(78)});
     EXPECT_TRUE(q.include_finished);

@@ -124,6 +124,33 @@ TEST_F(ClientAuthorization, ANamedUserOtherThanTheCallerIsRefused) {
   EXPECT_NE(error_of(ask(r, 1002)).find("names user 'alice', but it comes from 'bob'"), std::string::npos);
 }
 
+// sbatch --test-only: answered for the proven caller with the core's plan, and nothing
+// is queued or stored; claiming another user is refused as for a real submission.
+TEST_F(ClientAuthorization, ATestOnlySubmissionQueuesNothing) {
+  const JobId held = submit_as(1001);
+  wire::SubmitRequest r;
+  r.test_only = true;
+  r.spec.resources.cores = 2;
+  r.program.argv = {"true"};
+  r.program.working_dir = "/tmp";
+  auto m = ask(r, 1002);
+  const auto* ok = std::get_if<wire::SubmitReply>(&m);
+  ASSERT_NE(ok, nullptr) << error_of(m);
+  EXPECT_TRUE(ok->test_only);
+  EXPECT_EQ(ok->job, JobId(0));
+  // n1's agent never registered, so the node is down: no start can be promised, and the
+  // reason says why (the core's plan is tested in start_estimate_test).
+  EXPECT_FALSE(ok->estimated_start);
+  EXPECT_FALSE(ok->reason.empty());
+  EXPECT_TRUE(ok->nodes.empty());
+  EXPECT_EQ(ok->partition, "batch");
+  auto q = ask(wire::JobQuery{}, 1002);
+  for (const auto& v : std::get<wire::JobQueryReply>(q).jobs) EXPECT_EQ(v.id, held) << "only alice's job exists";
+  EXPECT_EQ(submit_as(1002).value(), held.value() + 1) << "a test uses up no id";
+  r.spec.user = "alice";
+  EXPECT_NE(error_of(ask(r, 1002)).find("names user 'alice'"), std::string::npos);
+}
+
 TEST_F(ClientAuthorization, OnlyTheOwnerOrAnAdminControlsAJob) {
   const JobId id = submit_as(1001, "alice");
   for (auto action : {wire::JobAction::kCancel, wire::JobAction::kRelease}) {

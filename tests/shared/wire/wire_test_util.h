@@ -43,7 +43,8 @@ inline bool equal(const JobSpec& a, const JobSpec& b) {
 }
 
 inline bool equal(const SubmitRequest& a, const SubmitRequest& b) {
-  return a.client_token == b.client_token && equal(a.spec, b.spec) && a.program == b.program;
+  return a.client_token == b.client_token && equal(a.spec, b.spec) && a.program == b.program &&
+         a.test_only == b.test_only;
 }
 
 inline bool equal(const SubmitBatch& a, const SubmitBatch& b) {
@@ -361,7 +362,14 @@ inline std::vector<Message> sample_messages() {
           Ack{std::uint64_t{1} << 63},
           ErrorReply{ErrorCode::kResourceExhausted, "rate limit: 1000 tokens spent"},
           sample_submit(),
-          SubmitReply{JobId(31337)},
+          [] {
+            SubmitRequest m = sample_submit();
+            m.test_only = true;
+            return m;
+          }(),
+          SubmitReply{.job = JobId(31337)},
+          SubmitReply{.job = JobId(0), .test_only = true, .estimated_start = Time::from_seconds(1'700'000'000),
+                      .partition = "batch", .nodes = {"n1", "n2"}, .cores = 8, .reason = ""},
           sample_job_query(),
           JobQuery{},
           sample_job_query_reply(),

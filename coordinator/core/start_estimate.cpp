@@ -1,0 +1,36 @@
+// Scheduler::estimate_start, sbatch --test-only: a what-if pass on a copy of the scheduler.
+// The copy costs O(jobs); it runs only when a user asks, never in the scheduling loop.
+#include <algorithm>
+
+#include "coordinator/core/scheduler.h"
+#include "shared/base/try.h"
+
+namespace fairway {
+
+Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
+  std::unique_ptr<Scheduler> copy(new Scheduler(*this));
+  for (JobRecord*& j : copy->waiting_) j = &copy->jobs_.at(j->spec.id.value());
+  for (JobRecord*& j : copy->running_) j = &copy->jobs_.at(j->spec.id.value());
+  copy->config_.scheduler.backfill = BackfillMode::kConservative;
+  copy->config_.scheduler.reservation_depth.reset();
+  copy->config_.scheduler.reservation_min_priority.reset();
+  std::uint64_t id = 1;
+  for (const auto& [existing, record] : jobs_) id = std::max(id, existing + 1);
+  spec.id = JobId(id);
+  spec.hold = false;
+  FAIRWAY_TRY(copy->submit(std::move(spec), now));
+  (void)copy->schedule(now);
+  const JobRecord& j = *copy->find(JobId(id));
+  StartEstimate e;
+  e.partition = j.spec.partition;
+  if (j.state == JobState::kRunning) {
+    e.start = j.start_time;
+    e.allocation = j.allocation;
+  } else {
+    e.why = j.why;
+    e.start = j.why.estimated_start;
+  }
+  return e;
+}
+
+}  // namespace fairway
