@@ -1,9 +1,9 @@
 // Scheduler::estimate_start, sbatch --test-only: a what-if pass on a copy of the scheduler.
 // The copy costs O(jobs); it runs only when a user asks, never in the scheduling loop.
 #include <algorithm>
+#include <string>
 
 #include "coordinator/core/scheduler.h"
-#include "shared/base/try.h"
 
 namespace fairway {
 
@@ -18,7 +18,13 @@ Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
   for (const auto& [existing, record] : jobs_) id = std::max(id, existing + 1);
   spec.id = JobId(id);
   spec.hold = false;
-  FAIRWAY_TRY(copy->submit(std::move(spec), now));
+  if (auto st = copy->submit(std::move(spec), now); !st) {
+    // It was never a job: its refusal names none.
+    Error e = st.error();
+    const std::string prefix = "job " + std::to_string(id) + ": ";
+    if (e.message.starts_with(prefix)) e.message.erase(0, prefix.size());
+    return std::unexpected(std::move(e));
+  }
   (void)copy->schedule(now);
   const JobRecord& j = *copy->find(JobId(id));
   StartEstimate e;

@@ -50,6 +50,7 @@ TEST(StartEstimate, WhatSubmitWouldRefuseItRefusesTheSame) {
   auto e = s->estimate_start(job(0, 64, 600), T(0));
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("can ever hold"), std::string::npos) << e.error().message;
+  EXPECT_TRUE(e.error().message.starts_with("requests 64 cores")) << e.error().message;
 }
 
 }  // namespace
