@@ -87,6 +87,25 @@ void BM_SchedulingPass(benchmark::State& state) {
   state.SetLabel(std::string(to_string(mode)));
 }
 
+// sbatch --test-only against the same queue (after its pass): the copy of the scheduler
+// and a conservative pass on it, which stall the coordinator's loop while they run.
+void BM_EstimateStart(benchmark::State& state) {
+  Setup setup = make_busy_cluster(state.range(1), state.range(0), BackfillMode::kEasy);
+  setup.scheduler->schedule(setup.now);
+  std::mt19937_64 rng(7);
+  bool promised = false;
+  for (auto _ : state) {
+    auto e = setup.scheduler->estimate_start(random_job(rng, 0, setup.now), setup.now);
+    promised = e && e->start.has_value();
+    benchmark::DoNotOptimize(e);
+  }
+  state.counters["promised"] = promised ? 1 : 0;
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+// Args: pending jobs, nodes.
+BENCHMARK(BM_EstimateStart)->Args({10'000, 1'000})->Args({100'000, 10'000})->Iterations(3)->Unit(benchmark::kMillisecond);
+
 // Args: pending jobs, nodes, backfill mode.
 BENCHMARK(BM_SchedulingPass)
     ->Args({10'000, 1'000, static_cast<int>(BackfillMode::kEasy)})
