@@ -100,6 +100,9 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   line("Nodes", j.nodes > 0 ? std::to_string(j.nodes) : "any");
   line("Cores", std::to_string(j.cores) + per);
   line("GPUs", std::to_string(j.gpus) + per + (j.gpu_type.empty() ? "" : " of type " + j.gpu_type));
+  line("Memory", j.memory_per_node_mb > 0  ? std::to_string(j.memory_per_node_mb) + " MiB per node"
+                 : j.memory_per_cpu_mb > 0 ? std::to_string(j.memory_per_cpu_mb) + " MiB per core"
+                                           : "none asked (not limited)");
   line("Priority", format_number(j.priority));
   for (const auto& f : j.priority_factors) line("  " + f.name, format_number(f.value));
   for (const auto& a : j.allocation) {

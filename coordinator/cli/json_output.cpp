@@ -60,6 +60,8 @@ json to_json(const wire::JobView& j) {
       {"cores", j.cores},
       {"gpus", j.gpus},
       {"gpu_type", j.gpu_type},
+      {"mem_per_node_mb", j.memory_per_node_mb},
+      {"mem_per_cpu_mb", j.memory_per_cpu_mb},
       {"allocation", allocation},
       {"priority", j.priority},
       {"priority_factors", factors},

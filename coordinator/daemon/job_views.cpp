@@ -62,6 +62,8 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.cores = s.resources.cores;
   v.gpus = s.resources.gpus;
   v.gpu_type = s.resources.gpu_type;
+  v.memory_per_node_mb = s.resources.memory_per_node_mb;
+  v.memory_per_cpu_mb = s.resources.memory_per_cpu_mb;
   for (const auto& na : rec.allocation.nodes) {
     v.allocation.push_back({cluster.node(na.node).topology.name, na.cores, na.gpus});
   }

@@ -69,7 +69,8 @@ void put_job_view(Packer& pk, const JobView& j) {
                                   (j.estimated_start ? 1 : 0) + (j.exit_code ? 1 : 0) +
                                   (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1) +
                                   (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0) +
-                                  (j.reservation.empty() ? 0 : 1);
+                                  (j.reservation.empty() ? 0 : 1) + (j.memory_per_node_mb ? 1 : 0) +
+                                  (j.memory_per_cpu_mb ? 1 : 0);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -89,6 +90,8 @@ void put_job_view(Packer& pk, const JobView& j) {
   put_kv(pk, "cores", j.cores);
   put_kv(pk, "gpus", j.gpus);
   put_kv(pk, "gpu_type", std::string_view(j.gpu_type));
+  if (j.memory_per_node_mb) put_kv(pk, "mem_per_node_mb", j.memory_per_node_mb);
+  if (j.memory_per_cpu_mb) put_kv(pk, "mem_per_cpu_mb", j.memory_per_cpu_mb);
   put(pk, std::string_view("allocation"));
   put_allocation(pk, j.allocation);
   put_kv(pk, "priority", j.priority);
@@ -126,6 +129,11 @@ JobView read_job_view(MapReader& r) {
   j.cores = r.i32("cores", 0);
   j.gpus = r.i32("gpus", 0);
   j.gpu_type = r.str("gpu_type");
+  j.memory_per_node_mb = r.opt_i64("mem_per_node_mb").value_or(0);
+  j.memory_per_cpu_mb = r.opt_i64("mem_per_cpu_mb").value_or(0);
+  if (j.memory_per_node_mb < 0 || j.memory_per_cpu_mb < 0) {
+    r.errors().fail(r.path_of("mem_per_node_mb"), "memory must not be negative");
+  }
   const auto allocation = r.list("allocation");
   for (std::size_t i = 0; i < allocation.size() && !r.failed(); ++i) {
     MapReader a(r.errors(), allocation[i], item_path(r, "allocation", i));

@@ -255,6 +255,9 @@ struct JobView {
   std::int32_t cores = 1;
   std::int32_t gpus = 0;
   std::string gpu_type;
+  // --mem (per node) or --mem-per-cpu (per core), or the partition's default; 0: none.
+  std::int64_t memory_per_node_mb = 0;
+  std::int64_t memory_per_cpu_mb = 0;
   std::vector<JobAllocationView> allocation;
   double priority = 0;
   std::vector<PriorityFactor> priority_factors;

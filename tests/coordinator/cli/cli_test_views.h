@@ -35,6 +35,7 @@ inline wire::JobView running_job() {
   j.cores = 4;
   j.gpus = 1;
   j.gpu_type = "a100";
+  j.memory_per_node_mb = 4096;
   j.allocation = {{"gpu-01", {0, 1, 2, 3}, {0}}, {"gpu-02", {8, 9, 10, 11}, {1}}};
   j.priority = 1500.25;
   j.priority_factors = {{"age", 500}, {"fairshare", 1000.25}};

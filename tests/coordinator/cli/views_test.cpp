@@ -87,6 +87,7 @@ TEST_F(Views, ShowFinishedJobHasAllocationExitAndSignal) {
       render_job_detail(testing::running_job(), Time::from_seconds(testing::kEpoch));
   EXPECT_NE(running.find("Allocation: gpu-02: cores 8,9,10,11; gpus 1\n"), std::string::npos);
   EXPECT_NE(running.find("GPUs: 1 per node of type a100\n"), std::string::npos);
+  EXPECT_NE(running.find("Memory: 4096 MiB per node\n"), std::string::npos);
   EXPECT_EQ(running.find("ExitCode"), std::string::npos);
 }
 

@@ -206,6 +206,7 @@ inline JobView sample_job_view(bool finished) {
   j.cores = 4;
   j.gpus = 2;
   j.gpu_type = "a100";
+  j.memory_per_cpu_mb = 2000;
   j.priority = finished ? 0.0 : 1234.5625;
   j.priority_factors = {{"age", 0.25}, {"fairshare", -3.5e-7}, {"qos", 1000}};
   j.working_dir = "/home/alice/run";
