@@ -21,7 +21,8 @@ struct FieldInfo {
 constexpr FieldInfo kFields[] = {
     {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"},
     {'D', "NODES"},     {'e', "END_TIME"},         {'i', "JOBID"},         {'j', "NAME"},
-    {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'N', "NODELIST"},
+    {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'m', "MIN_MEMORY"},
+    {'N', "NODELIST"},
     {'P', "PARTITION"}, {'p', "PRIORITY"},         {'Q', "PRIORITY"},      {'q', "QOS"},
     {'R', "NODELIST(REASON)"}, {'r', "REASON"},    {'S', "START_TIME"},    {'T', "STATE"},
     {'t', "ST"},        {'u', "USER"},             {'V', "SUBMIT_TIME"},   {'Z', "WORK_DIR"},
@@ -71,6 +72,12 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
     }
     case 'l': return j.time_limit.is_infinite() ? "UNLIMITED" : format_elapsed(j.time_limit);
     case 'M': return elapsed_text(j, now);
+    case 'm': {
+      // As squeue: per node or per core, whichever the job has; "4G" when whole GiB.
+      const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb : j.memory_per_cpu_mb;
+      if (mb == 0) return "0";
+      return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
+    }
     case 'N': return nodes_of(j);
     case 'P': return j.partition;
     case 'p': return format_number(j.priority);

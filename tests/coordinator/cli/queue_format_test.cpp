@@ -28,6 +28,9 @@ TEST_F(QueueFormat, FieldsHaveSqueuesLettersHeadersWidthsAndCuts) {
             "JOBID|-PARTITION|USER ST TIME TIME_LEFT NODES CPUS TRES_PER_NODE NODELIST(REASON) %\n"
             "  101|-gpu      |alice R 1:00:00 1:00:00 2 8 gres/gpu:a100:1 gpu-01,gpu-02 %\n"
             "  102|-batch    |bob PD 0:00 30:00 - 64 N/A (Resources,Priority) %\n");
+  auto memory = parse_queue_format("%i %m");
+  ASSERT_TRUE(memory);
+  EXPECT_EQ(render_queue_format(reply(), *memory, true), "JOBID MIN_MEMORY\n101 4G\n102 0\n");
   auto cut = parse_queue_format("%.3j");
   ASSERT_TRUE(cut);
   EXPECT_EQ(render_queue_format(reply(), *cut, false), "tra\nswe\n") << "squeue cuts values to their width";
