@@ -22,6 +22,7 @@
 #include "coordinator/cli/update_command.h"
 #include "coordinator/cli/usage_report.h"
 #include "coordinator/cli/coordinator_endpoint.h"
+#include "coordinator/cli/alloc_command.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
 #include "shared/auth/munge_credential.h"
@@ -123,6 +124,20 @@ int submit_main(const std::vector<std::string>& rest, const Globals& g, const Ou
   return run_submit(*cmd, *ctx, std::ref(transport), io);
 }
 
+int alloc_main(const std::vector<std::string>& rest, const Globals& g, const Output& io) {
+  if (!rest.empty() && (rest.front() == "--help" || rest.front() == "-h")) {
+    io.out << "Usage: fairway alloc [SUBMIT OPTIONS] [COMMAND [ARGS...]]\n"
+              "Waits for an interactive allocation (the options of fairway submit), runs COMMAND\n"
+              "(default: $SHELL) here with SLURM_JOB_ID, SLURM_JOB_NODELIST and the rest of the\n"
+              "allocation's environment, and ends the allocation when it exits.\n";
+    return kExitOk;
+  }
+  auto ctx = current_submit_context();
+  if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
+  LazyTransport transport(endpoint_sources_from_environment(g.coordinator, g.config));
+  return run_alloc(rest, *ctx, std::ref(transport), io);
+}
+
 int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io) {
   CLI::App app{"fairway: submit and inspect jobs on a Fairway cluster", "fairway"};
   app.require_subcommand(1);
@@ -131,6 +146,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   app.add_option("--coordinator", coordinator, "coordinator endpoint (or $FAIRWAY_COORDINATOR)");
   app.add_option("--config", config, "config file (or $FAIRWAY_CONF, /etc/fairway/fairway.toml)");
   app.add_subcommand("submit", "submit a batch job (see fairway submit --help)");
+  app.add_subcommand("alloc", "wait for an interactive allocation and run a command in it (see fairway alloc --help)");
 
   QueueOptions queue;
   auto* q = app.add_subcommand("queue", "list waiting and running jobs")->fallthrough();
@@ -330,6 +346,9 @@ int main(int argc, char** argv) {
   if (*sub < args.size() && args[*sub] == "submit") {
     return submit_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()},
                        globals, io);
+  }
+  if (*sub < args.size() && args[*sub] == "alloc") {
+    return alloc_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()}, globals, io);
   }
   constexpr std::string_view kSubcommands[] = {"queue",   "show",    "nodes",  "cancel",
                                                "hold",    "release", "requeue", "drain",

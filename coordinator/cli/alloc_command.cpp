@@ -1,0 +1,178 @@
+#include "coordinator/cli/alloc_command.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <thread>
+
+#include "coordinator/cli/submit_options.h"
+#include "coordinator/cli/text_format.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int) { g_interrupted = true; }
+
+// The allocation's environment for the command, as salloc sets it.
+std::vector<std::string> allocation_env(const wire::JobView& v, const SubmitContext& ctx) {
+  std::vector<std::string> nodes;
+  std::int64_t cores = 0;
+  for (const auto& a : v.allocation) {
+    nodes.push_back(a.node);
+    cores += std::ssize(a.cores);
+  }
+  std::vector<std::string> env;
+  for (const auto& [name, value] : ctx.env) {
+    if (!name.starts_with("SLURM_")) env.push_back(name + "=" + value);
+  }
+  const std::string id = std::to_string(v.id.value());
+  const std::string list = compress_hostlist(nodes);
+  for (const auto& [k, val] : std::initializer_list<std::pair<const char*, std::string>>{
+           {"SLURM_JOB_ID", id},
+           {"SLURM_JOBID", id},
+           {"SLURM_JOB_NAME", v.name},
+           {"SLURM_JOB_NODELIST", list},
+           {"SLURM_NODELIST", list},
+           {"SLURM_JOB_NUM_NODES", std::to_string(nodes.size())},
+           {"SLURM_NNODES", std::to_string(nodes.size())},
+           {"SLURM_JOB_CPUS_PER_NODE", nodes.size() == 1 ? std::to_string(cores) : std::to_string(cores) + "(total)"},
+           {"SLURM_NTASKS", std::to_string(cores)},
+           {"SLURM_JOB_PARTITION", v.partition},
+           {"SLURM_JOB_ACCOUNT", v.account},
+           {"SLURM_SUBMIT_DIR", ctx.cwd},
+           {"SLURM_SUBMIT_HOST", ctx.host}}) {
+    env.push_back(std::string(k) + "=" + val);
+  }
+  return env;
+}
+
+// Runs argv with env in the foreground; its exit code, or 128+signal.
+int run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+  // The terminal's Ctrl-C goes to the command; we outlive it to end the allocation.
+  struct sigaction ignore {}, old_int {}, old_quit {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  std::vector<char*> cargv, cenv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  for (const auto& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
+  cenv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &dfl, nullptr);
+    sigaction(SIGQUIT, &dfl, nullptr);
+    execvpe(cargv[0], cargv.data(), cenv.data());
+    _exit(127);
+  }
+  int status = 0;
+  int code = 1;
+  if (pid > 0) {
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  return code;
+}
+
+void relinquish(JobId id, const Transport& transport, const Output& io) {
+  wire::JobControl c;
+  c.action = wire::JobAction::kCancel;
+  c.jobs = {id};
+  auto r = transport(c);
+  if (!r || std::holds_alternative<wire::ErrorReply>(*r)) {
+    io.err << "fairway: could not end job allocation " << id.value() << ": "
+           << (r ? std::get<wire::ErrorReply>(*r).message : r.error().message) << "\n";
+    return;
+  }
+  io.err << "fairway: Relinquishing job allocation " << id.value() << "\n";
+}
+
+}  // namespace
+
+int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
+              const Output& io, std::chrono::milliseconds poll) {
+  auto cmd = parse_submit_command_line(args);
+  if (!cmd) return report_error(io, cmd.error().message, kExitUsage);
+  std::vector<std::string> command = cmd->script_args;
+  if (!cmd->script_path.empty()) command.insert(command.begin(), cmd->script_path);
+  if (command.empty()) {
+    const char* shell = std::getenv("SHELL");
+    command = {shell != nullptr && *shell != '\0' ? shell : "/bin/sh"};
+  }
+  // The allocation itself is a job that holds its resources until we end it.
+  cmd->script_path.clear();
+  cmd->script_args.clear();
+  cmd->wrap = "exec sleep infinity";
+  auto built = build_submission(*cmd, "", ctx);
+  if (!built) return report_error(io, built.error().message, kExitUsage);
+  for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
+  built->request.spec.interactive = true;
+  if (built->request.spec.name.empty() || built->request.spec.name == "wrap") built->request.spec.name = "interactive";
+
+  auto reply = transport(built->request);
+  if (!reply && reply.error().code == ErrorCode::kIo) reply = transport(built->request);
+  if (!reply) return report_error(io, reply.error().message, kExitFailure);
+  if (const auto* e = std::get_if<wire::ErrorReply>(&*reply)) {
+    return report_error(io, "allocation refused: " + e->message, kExitFailure);
+  }
+  const auto* ok = std::get_if<wire::SubmitReply>(&*reply);
+  if (ok == nullptr) return report_error(io, "unexpected reply to the allocation request", kExitFailure);
+  const JobId id = ok->job;
+  io.err << "fairway: Pending job allocation " << id.value() << "\n";
+
+  g_interrupted = false;
+  struct sigaction on_int {}, old_int {};
+  on_int.sa_handler = on_interrupt;
+  sigaction(SIGINT, &on_int, &old_int);
+  wire::JobQuery q;
+  q.jobs = {id};
+  q.include_finished = true;
+  std::optional<wire::JobView> granted;
+  int unreachable = 0;
+  while (!granted) {
+    if (g_interrupted) {
+      sigaction(SIGINT, &old_int, nullptr);
+      relinquish(id, transport, io);
+      return kExitFailure;
+    }
+    auto r = transport(q);
+    const auto* jobs = r ? std::get_if<wire::JobQueryReply>(&*r) : nullptr;
+    if (jobs == nullptr || jobs->jobs.empty()) {
+      if (++unreachable >= 30) {
+        sigaction(SIGINT, &old_int, nullptr);
+        return report_error(io, "lost the coordinator while waiting for job allocation " + std::to_string(id.value()),
+                            kExitFailure);
+      }
+    } else if (const wire::JobView& v = jobs->jobs.front(); v.state == JobState::kRunning) {
+      granted = v;
+    } else if (is_terminal(v.state)) {
+      sigaction(SIGINT, &old_int, nullptr);
+      return report_error(io, "job allocation " + std::to_string(id.value()) + " ended " +
+                                  state_name(v.state) + " before it was granted",
+                          kExitFailure);
+    } else {
+      unreachable = 0;
+    }
+    if (!granted) std::this_thread::sleep_for(poll);
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  io.err << "fairway: Granted job allocation " << id.value() << "\n";
+  io.err.flush();
+  io.out.flush();
+  const int code = run_command(command, allocation_env(*granted, ctx));
+  relinquish(id, transport, io);
+  return code;
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,21 @@
+// `fairway alloc` (salloc): waits for an interactive allocation, runs a command or shell on
+// this host with the allocation's SLURM_* environment, and ends the allocation after it.
+// Forks and waits for a child, handles SIGINT; not thread-safe.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "coordinator/cli/commands.h"
+#include "coordinator/cli/job_request.h"
+
+namespace fairway::cli {
+
+// `args`: submit options, then COMMAND and its arguments (none: $SHELL, else /bin/sh).
+// Exit: the command's code (128+N when a signal N ended it); 1 when the allocation was
+// refused, ended before it started, or the coordinator was lost; 2 for bad options.
+int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
+              const Output& io, std::chrono::milliseconds poll = std::chrono::milliseconds(200));
+
+}  // namespace fairway::cli
