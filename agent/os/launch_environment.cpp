@@ -1,4 +1,5 @@
 #include "agent/os/launch_environment.h"
+#include "shared/base/count_list.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -63,19 +64,6 @@ std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks,
     }
   } else if (tasks.ntasks_per_node > 0) {
     std::fill(out.begin(), out.end(), tasks.ntasks_per_node);
-  }
-  return out;
-}
-
-std::string repeat_counts(const std::vector<std::int32_t>& counts) {
-  std::string out;
-  for (std::size_t i = 0; i < counts.size();) {
-    std::size_t j = i;
-    while (j + 1 < counts.size() && counts[j + 1] == counts[i]) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(counts[i]);
-    if (j > i) out += "(x" + std::to_string(j - i + 1) + ")";
-    i = j + 1;
   }
   return out;
 }

@@ -51,9 +51,6 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
 std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks,
                                          const std::vector<std::int32_t>& node_cores);
 
-// Slurm's compressed count list: {2,2,2,1} -> "2(x3),1" (SLURM_TASKS_PER_NODE).
-std::string repeat_counts(const std::vector<std::int32_t>& counts);
-
 // "0,1,5": the form of FAIRWAY_CPUS and FAIRWAY_GPUS.
 std::string comma_list(const std::vector<std::int32_t>& values);
 

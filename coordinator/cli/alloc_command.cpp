@@ -11,6 +11,7 @@
 
 #include "coordinator/cli/submit_options.h"
 #include "coordinator/cli/text_format.h"
+#include "shared/base/count_list.h"
 #include "shared/config/hostlist.h"
 
 namespace fairway::cli {
@@ -22,9 +23,11 @@ extern "C" void on_interrupt(int) { g_interrupted = true; }
 // The allocation's environment for the command, as salloc sets it.
 std::vector<std::string> allocation_env(const wire::JobView& v, const SubmitContext& ctx) {
   std::vector<std::string> nodes;
+  std::vector<std::int32_t> node_cores;
   std::int64_t cores = 0;
   for (const auto& a : v.allocation) {
     nodes.push_back(a.node);
+    node_cores.push_back(static_cast<std::int32_t>(a.cores.size()));
     cores += std::ssize(a.cores);
   }
   std::vector<std::string> env;
@@ -41,7 +44,7 @@ std::vector<std::string> allocation_env(const wire::JobView& v, const SubmitCont
            {"SLURM_NODELIST", list},
            {"SLURM_JOB_NUM_NODES", std::to_string(nodes.size())},
            {"SLURM_NNODES", std::to_string(nodes.size())},
-           {"SLURM_JOB_CPUS_PER_NODE", nodes.size() == 1 ? std::to_string(cores) : std::to_string(cores) + "(total)"},
+           {"SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores)},
            {"SLURM_NTASKS", std::to_string(cores)},
            {"SLURM_JOB_PARTITION", v.partition},
            {"SLURM_JOB_ACCOUNT", v.account},

@@ -55,12 +55,12 @@ class Alloc : public ::testing::Test {
 };
 
 TEST_F(Alloc, RunsTheCommandWithTheAllocationsEnvironmentAndEndsItAfter) {
-  const std::string script = "echo $SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_NTASKS $SLURM_JOB_PARTITION > " +
+  const std::string script = "echo $SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_NTASKS $SLURM_JOB_CPUS_PER_NODE $SLURM_JOB_PARTITION > " +
                              dir.path() + "/env.txt; exit 3";
   const int code = run_alloc({"-n", "4", "/bin/sh", "-c", script}, context(), transport(), io,
                              std::chrono::milliseconds(1));
   EXPECT_EQ(code, 3) << err.str();
-  EXPECT_EQ(file("env.txt"), "55 n[1-2] 4 interact\n");
+  EXPECT_EQ(file("env.txt"), "55 n[1-2] 4 2(x2) interact\n");
   ASSERT_GE(sent.size(), 5u);
   const auto& submit = std::get<wire::SubmitRequest>(sent.front());
   EXPECT_TRUE(submit.spec.interactive) << "interactive jobs go to the interactive partition";
