@@ -7,8 +7,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <thread>
+#include <algorithm>
 
+#include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/base/count_list.h"
@@ -138,36 +139,20 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
   struct sigaction on_int {}, old_int {};
   on_int.sa_handler = on_interrupt;
   sigaction(SIGINT, &on_int, &old_int);
-  wire::JobQuery q;
-  q.jobs = {id};
-  q.include_finished = true;
-  std::optional<wire::JobView> granted;
-  int unreachable = 0;
-  while (!granted) {
+  auto granted = poll_job(
+      id, transport,
+      [](const wire::JobView& v) { return v.state == JobState::kRunning || is_terminal(v.state); }, poll,
+      std::max(poll, std::chrono::milliseconds(2000)), &g_interrupted);
+  if (!granted || granted->state != JobState::kRunning) {
+    sigaction(SIGINT, &old_int, nullptr);
     if (g_interrupted) {
-      sigaction(SIGINT, &old_int, nullptr);
       relinquish(id, transport, io);
       return kExitFailure;
     }
-    auto r = transport(q);
-    const auto* jobs = r ? std::get_if<wire::JobQueryReply>(&*r) : nullptr;
-    if (jobs == nullptr || jobs->jobs.empty()) {
-      if (++unreachable >= 30) {
-        sigaction(SIGINT, &old_int, nullptr);
-        return report_error(io, "lost the coordinator while waiting for job allocation " + std::to_string(id.value()),
-                            kExitFailure);
-      }
-    } else if (const wire::JobView& v = jobs->jobs.front(); v.state == JobState::kRunning) {
-      granted = v;
-    } else if (is_terminal(v.state)) {
-      sigaction(SIGINT, &old_int, nullptr);
-      return report_error(io, "job allocation " + std::to_string(id.value()) + " ended " +
-                                  state_name(v.state) + " before it was granted",
-                          kExitFailure);
-    } else {
-      unreachable = 0;
-    }
-    if (!granted) std::this_thread::sleep_for(poll);
+    if (!granted) return report_error(io, granted.error().message, kExitFailure);
+    return report_error(io, "job allocation " + std::to_string(id.value()) + " ended " +
+                                state_name(granted->state) + " before it was granted",
+                        kExitFailure);
   }
   sigaction(SIGINT, &old_int, nullptr);
   io.err << "fairway: Granted job allocation " << id.value() << "\n";

@@ -148,42 +148,54 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   return wait_for_job(ok->job, transport, io);
 }
 
-int wait_for_job(JobId job, const Transport& transport, const Output& io,
-                 std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause) {
+Result<wire::JobView> poll_job(JobId job, const Transport& transport,
+                               const std::function<bool(const wire::JobView&)>& done,
+                               std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause,
+                               const std::atomic<bool>* interrupted) {
   wire::JobQuery q;
   q.jobs = {job};
   q.include_finished = true;
   std::chrono::milliseconds pause = first_pause;
   int unreachable = 0;
-  while (true) {
+  while (interrupted == nullptr || !*interrupted) {
     auto reply = transport(q);
     const auto* r = reply ? std::get_if<wire::JobQueryReply>(&*reply) : nullptr;
     if (r == nullptr) {
       // The coordinator restarting is no reason to give up on a job it keeps.
       if (++unreachable >= 30) {
-        return report_error(io, "lost the coordinator while waiting for job " + std::to_string(job.value()) +
-                                    (reply ? std::string() : ": " + reply.error().message),
-                            kExitFailure);
+        return make_error(ErrorCode::kUnavailable,
+                          "lost the coordinator while waiting for job " + std::to_string(job.value()) +
+                              (reply ? std::string() : ": " + reply.error().message));
       }
     } else if (r->jobs.empty()) {
-      return report_error(io, "job " + std::to_string(job.value()) + " is no longer known", kExitFailure);
-    } else if (const wire::JobView& v = r->jobs.front(); is_terminal(v.state)) {
-      if (v.state == JobState::kCompleted) return kExitOk;
-      const std::string how = v.exit_code ? " (exit code " + std::to_string(*v.exit_code) + ")"
-                              : v.signal  ? " (signal " + std::to_string(*v.signal) + ")"
-                                          : std::string();
-      io.err << "fairway: job " << job.value() << " ended " << state_name(v.state) << how << "\n";
-      // sbatch --wait exits with the job's own code where there is one.
-      if (v.state == JobState::kFailed && v.exit_code && *v.exit_code > 0 && *v.exit_code < 256) {
-        return *v.exit_code;
-      }
-      return kExitFailure;
+      return make_error(ErrorCode::kNotFound, "job " + std::to_string(job.value()) + " is no longer known");
+    } else if (done(r->jobs.front())) {
+      return r->jobs.front();
     } else {
       unreachable = 0;
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, longest_pause);
   }
+  return make_error(ErrorCode::kUnavailable, "interrupted while waiting for job " + std::to_string(job.value()));
+}
+
+int wait_for_job(JobId job, const Transport& transport, const Output& io,
+                 std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause) {
+  auto ended = poll_job(job, transport, [](const wire::JobView& v) { return is_terminal(v.state); }, first_pause,
+                        longest_pause);
+  if (!ended) return report_error(io, ended.error().message, kExitFailure);
+  const wire::JobView& v = *ended;
+  if (v.state == JobState::kCompleted) return kExitOk;
+  const std::string how = v.exit_code ? " (exit code " + std::to_string(*v.exit_code) + ")"
+                          : v.signal  ? " (signal " + std::to_string(*v.signal) + ")"
+                                      : std::string();
+  io.err << "fairway: job " << job.value() << " ended " << state_name(v.state) << how << "\n";
+  // sbatch --wait exits with the job's own code where there is one.
+  if (v.state == JobState::kFailed && v.exit_code && *v.exit_code > 0 && *v.exit_code < 256) {
+    return *v.exit_code;
+  }
+  return kExitFailure;
 }
 
 }  // namespace fairway::cli

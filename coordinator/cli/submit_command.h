@@ -3,7 +3,9 @@
 // environment; not thread-safe (the environment).
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 
 #include "coordinator/cli/commands.h"
@@ -23,6 +25,14 @@ Result<std::string> random_client_token();
 // the coordinator exits 1. Prints "Submitted batch job N", or "N" with --parsable.
 int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,
                const Output& io);
+
+// Polls the job (backing off from `first_pause` to `longest_pause`) until `done` holds for
+// it: its view; an error when it is no longer known, after 30 polls the coordinator does
+// not answer, or once `interrupted` (may be null) is set.
+Result<wire::JobView> poll_job(JobId job, const Transport& transport,
+                               const std::function<bool(const wire::JobView&)>& done,
+                               std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause,
+                               const std::atomic<bool>* interrupted = nullptr);
 
 // -W/--wait: polls the job (backing off from `first_pause` to `longest_pause`) until it
 // ends; 0 when it completed, its exit code when it failed with one, else 1 with a line on

@@ -228,10 +228,9 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   JobRecord rec;
   rec.partition = pidx;
   rec.allowed_nodes = std::move(allowed);
-  ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources);
-  // Where no node declares memory, planning it costs a column scan and changes nothing.
-  if (!cluster_.partition(pidx).memory_tracked) fp.memory_mb = 0;
-  if (fp != requested_amount(r)) rec.footprint = fp;
+  if (const ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources); fp != requested_amount(r)) {
+    rec.footprint = fp;
+  }
   rec.partition_priority = partition_priority_[pidx.value()];
   rec.qos_priority = qos_priority;
   rec.priority_cap = priority_cap;

@@ -41,8 +41,13 @@ class ClientAuthorization : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (fs::temp_directory_path() / "fw-authz-XXXXXX").string();
     dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
+    open_service("");
+  }
+  // One 4-core node n1 and the test's own config text (after it).
+  void open_service(const std::string& more_config) {
+    service_.reset();
+    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n" + more_config +
+                                   "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
                                "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
@@ -259,16 +264,9 @@ TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
 // sends it: the submitter is the kernel's uid, and a claimed user name changes nothing.
 // Anyone (authenticated) may look at it, as Slurm shows reservations to all.
 TEST_F(ClientAuthorization, OnlyAReservationsUsersSubmitIntoItAndEveryoneSeesIt) {
-  service_.reset();
-  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[[reservations]]\nname = \"lab\"\nstart = 1700003600\nduration = 3600\n"
-                             "nodes = \"n1\"\naccount = \"climate\"\nusers = [\"alice\"]\n"
-                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
-                             "test");
-  ASSERT_TRUE(config) << config.error().message;
-  auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
-  ASSERT_TRUE(s) << s.error().message;
-  service_ = std::move(*s);
+  open_service("[[reservations]]\nname = \"lab\"\nstart = 1700003600\nduration = 3600\n"
+               "nodes = \"n1\"\naccount = \"climate\"\nusers = [\"alice\"]\n");
+  ASSERT_TRUE(service_);
   const auto into_lab = [](const std::string& claimed) {
     wire::SubmitRequest r;
     r.spec.user = claimed;
