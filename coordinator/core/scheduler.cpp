@@ -100,8 +100,26 @@ Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_
 
 Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   const std::string job = "job " + std::to_string(spec.id.value());
-  if (jobs_.contains(spec.id.value())) {
+  if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id.value())) {
     return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
+  }
+  // Open jobs this adds for the per-user limits: an array counts every task at once (as
+  // Slurm's MaxSubmitJobs), so a restored task that takes its place in one adds none.
+  std::int64_t added = 1;
+  ArrayJob* claimed_from = nullptr;
+  if (!spec.array.empty()) {
+    added = spec.array.count();
+    if (spec.array.max_index() >= config_.limits.max_array_size) {
+      return invalid_argument(job + ": --array index " + std::to_string(spec.array.max_index()) +
+                              " is over the largest allowed, " + std::to_string(config_.limits.max_array_size - 1) +
+                              " (limits.max_array_size - 1)");
+    }
+  } else if (spec.is_array_task()) {
+    ArrayJob* a = array_holding(spec.id);
+    if (a != nullptr && a->unsplit.contains(a->position_of(spec.id))) {
+      claimed_from = a;
+      added = 0;
+    }
   }
   const ResourceRequest& r = spec.resources;
   if (r.nodes < 0) return invalid_argument(job + ": nodes must be >= 0, got " + std::to_string(r.nodes));
@@ -208,7 +226,7 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
     }
   }
   const auto& max_open = config_.limits.max_submitted_jobs_per_user;
-  if (!restoring && max_open && open_jobs_by_user_[spec.user] >= *max_open) {
+  if (!restoring && max_open && open_jobs_by_user_[spec.user] + added > *max_open) {
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": user '" + spec.user + "' already has " +
                           std::to_string(open_jobs_by_user_[spec.user]) +
@@ -216,14 +234,14 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
                           std::to_string(*max_open) + ")");
   }
   if (!restoring && pc->max_jobs_per_user &&
-      open_jobs_by_partition_user_[partition_user_key(spec)] >= *pc->max_jobs_per_user) {
+      open_jobs_by_partition_user_[partition_user_key(spec)] + added > *pc->max_jobs_per_user) {
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": user '" + spec.user + "' already has " +
                           std::to_string(*pc->max_jobs_per_user) + " job(s) in partition '" +
                           pc->name + "' (partitions.max_jobs_per_user)");
   }
-  ++open_jobs_by_user_[spec.user];
-  ++open_jobs_by_partition_user_[partition_user_key(spec)];
+  open_jobs_by_user_[spec.user] += static_cast<std::int32_t>(added);
+  open_jobs_by_partition_user_[partition_user_key(spec)] += static_cast<std::int32_t>(added);
 
   JobRecord rec;
   rec.partition = pidx;
@@ -241,6 +259,11 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   rec.state = spec.hold ? JobState::kHeld : JobState::kPending;
   if (spec.hold) rec.why.add(PendingReason::kHeld);
   rec.spec = std::move(spec);
+  if (!rec.spec.array.empty()) {
+    add_array(std::move(rec));
+    return ok_status();
+  }
+  if (claimed_from != nullptr) claimed_from->unsplit.erase(claimed_from->position_of(rec.spec.id));
   auto [it, inserted] = jobs_.emplace(rec.spec.id.value(), std::move(rec));
   assert(inserted);
   it->second.slot = waiting_.size();
@@ -260,6 +283,9 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   remove_from(waiting_, j);
   j.state = JobState::kRunning;
   j.start_time = now;
+  if (j.spec.is_array_task()) {
+    if (ArrayJob* a = array_holding(j.spec.id)) a->any_started = true;
+  }
   cluster_.allocate(alloc);
   j.partition_amounts.clear();
   for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
@@ -317,11 +343,13 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   j->state = final_state;
   j->end_time = now;
   count_closed(*j);
+  if (j->spec.is_array_task()) array_task_ended(*j);
   return ok_status();
 }
 
 Status Scheduler::cancel(JobId id, Time now) {
   JobRecord* j = find(id);
+  if (j == nullptr && arrays_.contains(id.value())) return cancel_array(id);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state == JobState::kRunning || j->state == JobState::kCompleting) {
     return finish(id, JobState::kCancelled, now);
@@ -331,11 +359,13 @@ Status Scheduler::cancel(JobId id, Time now) {
   j->state = JobState::kCancelled;
   j->end_time = now;
   count_closed(*j);
+  if (j->spec.is_array_task()) array_task_ended(*j);
   return ok_status();
 }
 
 Status Scheduler::hold(JobId id) {
   JobRecord* j = find(id);
+  if (j == nullptr && arrays_.contains(id.value())) return hold_array(id, true, Time());
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state == JobState::kHeld) return ok_status();  // as scontrol hold: nothing to do
   if (j->state != JobState::kPending) {
@@ -354,6 +384,7 @@ Status Scheduler::hold(JobId id) {
 
 Status Scheduler::release(JobId id, Time now) {
   JobRecord* j = find(id);
+  if (j == nullptr && arrays_.contains(id.value())) return hold_array(id, false, now);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state != JobState::kHeld) {
     return make_error(ErrorCode::kFailedPrecondition,
@@ -388,6 +419,7 @@ PassResult Scheduler::schedule(Time now) {
   PassResult result;
   advance_reservations(now, result);
   preempt_for_maintenance(now, result);
+  make_array_tasks();
   result.considered = waiting_.size();
   std::vector<JobRecord*> ordered;
   ordered.reserve(waiting_.size());

@@ -3,6 +3,7 @@
 // class. Not thread-safe: one owner thread. Pure: no I/O, clocks or randomness.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "coordinator/core/allocation_overuse.h"
+#include "coordinator/core/array_job.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_dependencies.h"
@@ -206,6 +208,22 @@ class Scheduler {
   Result<StartEstimate> estimate_start(JobSpec spec, Time now) const;
 
   const JobRecord* job(JobId id) const;
+
+  // Job arrays (scheduler_arrays.cpp). submit() takes a spec with `array` set as one
+  // array; each pass makes jobs of as many of its tasks as could start now, plus
+  // scheduler.array_task_reservations more to plan, within its %limit. Tasks then live as
+  // jobs (waiting(), running(), job()) with spec.array_job set.
+  const ArrayJob* array(JobId id) const;
+  const std::map<std::uint64_t, ArrayJob>& arrays() const { return arrays_; }
+  // The array, still waiting or running, whose task ids include `task`.
+  const ArrayJob* array_holding(JobId task) const;
+  // Makes task `index` a job now, to hold, cancel or change it alone (a held array's task
+  // is made held), and returns its id; a task already made keeps its record.
+  Result<JobId> split_array_task(JobId array, std::int32_t index);
+  // The array's tasks that are jobs now and have not ended, in task order.
+  std::vector<JobId> live_array_tasks(JobId array) const;
+  // Arrays whose last task ended since the last call, with what they ended as.
+  std::vector<std::pair<JobId, JobState>> take_ended_arrays() { return std::exchange(ended_arrays_, {}); }
   std::span<JobRecord* const> waiting() const { return waiting_; }
   std::span<JobRecord* const> running() const { return running_; }
   const ClusterState& cluster() const { return cluster_; }
@@ -236,6 +254,21 @@ class Scheduler {
   };
   std::optional<std::vector<UsageChange>> restored_usage_;  // set between begin/end_restore
   void remove_from(std::vector<JobRecord*>& list, JobRecord& j);
+  // Job arrays (scheduler_arrays.cpp).
+  void add_array(JobRecord prototype);
+  void make_array_tasks();
+  JobRecord& make_array_task(ArrayJob& a, std::int64_t position);
+  ArrayJob* array_holding(JobId task);
+  Status cancel_array(JobId id);
+  Status hold_array(JobId id, bool hold, Time now);
+  // A task made into a job reached a terminal state.
+  void array_task_ended(const JobRecord& j);
+  // `n` tasks of `a` ended (`how`); the last one ends the array (it is erased then).
+  void array_tasks_ended(ArrayJob& a, std::int64_t n, JobState how);
+  // Unsplit tasks leave the per-user open-job counts (their array counted them all).
+  void uncount_array_tasks(const ArrayJob& a, std::int64_t n);
+  std::map<std::uint64_t, ArrayJob> arrays_;  // by id: a task id finds its array by bound
+  std::vector<std::pair<JobId, JobState>> ended_arrays_;
   JobRecord* find(JobId id);
 
   Config config_;

@@ -36,6 +36,10 @@ struct SchedulerConfig {
   // partition, the backfill loop looks at in a pass. Unset: no cap.
   std::optional<std::int32_t> backfill_max_jobs_per_user;
   std::optional<std::int32_t> backfill_max_jobs_per_partition;
+  // Slurm's bf_max_job_array_resv: how many waiting tasks of one job array a pass plans
+  // beyond those that could start at once. Later tasks wait unplanned (and so hold no
+  // reservation) until those go; an array of 100,000 tasks costs a pass no more than this.
+  std::int32_t array_task_reservations = 20;
 };
 
 // Where a job's waiting time (age, expansion factor, target queue time) counts from.
@@ -234,6 +238,8 @@ struct LimitsConfig {
   std::optional<std::int32_t> max_eligible_jobs_per_account;
   std::optional<std::int32_t> max_active_jobs_per_user;       // running + eligible
   std::optional<std::int32_t> max_submitted_jobs_per_user;    // pending + running
+  // Slurm's MaxArraySize: array task indices run from 0 to this - 1.
+  std::int32_t max_array_size = 100001;
   // Maui MAXPS: processor-seconds = remaining walltime x cores over the scope's running
   // jobs, plus the candidate's time limit x cores. Above soft, a job starts only when no
   // job in the queue is within its soft limit; above hard, never.

@@ -11,7 +11,8 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
   const char* p = "limits";
   FAIRWAY_TRY(r.check_keys(t, p, {"max_eligible_jobs_per_user", "max_eligible_jobs_per_account",
                                   "max_active_jobs_per_user", "max_submitted_jobs_per_user",
-                                  "maxps_soft", "maxps_hard", "maxps_per", "promote_blocked"}));
+                                  "maxps_soft", "maxps_hard", "maxps_per", "promote_blocked",
+                                  "max_array_size"}));
   LimitsConfig& l = cfg.limits;
   const std::pair<const char*, std::optional<std::int32_t>*> counts[] = {
       {"max_eligible_jobs_per_user", &l.max_eligible_jobs_per_user},
@@ -24,6 +25,9 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
     std::int32_t v = 0;
     FAIRWAY_TRY(r.read_int(t, key, p, 1, 2147483647, v));
     *out = v;
+  }
+  if (t.contains("max_array_size")) {
+    FAIRWAY_TRY(r.read_int(t, "max_array_size", p, 1, 4000001, l.max_array_size));
   }
   for (auto [key, out] : {std::pair{"maxps_soft", &l.maxps_soft}, std::pair{"maxps_hard", &l.maxps_hard}}) {
     if (!t.contains(key)) continue;

@@ -107,7 +107,8 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
   const toml::table& t = *tbl;
   FAIRWAY_TRY(r.check_keys(t, "scheduler",
                            {"backfill", "reservation_depth", "reservation_min_priority", "main_loop",
-                            "backfill_max_jobs_per_user", "backfill_max_jobs_per_partition"}));
+                            "backfill_max_jobs_per_user", "backfill_max_jobs_per_partition",
+                            "array_task_reservations"}));
   if (t.contains("backfill")) {
     std::string mode;
     FAIRWAY_TRY(r.read_string(t, "backfill", "scheduler", mode));
@@ -140,6 +141,10 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
     std::int32_t cap = 0;
     FAIRWAY_TRY(r.read_int(t, key, "scheduler", 1, kInt32Max, cap));
     *out = cap;
+  }
+  if (t.contains("array_task_reservations")) {
+    FAIRWAY_TRY(r.read_int(t, "array_task_reservations", "scheduler", 0, 1000000,
+                           cfg.scheduler.array_task_reservations));
   }
   return ok_status();
 }

@@ -9,6 +9,7 @@
 
 #include "shared/base/ids.h"
 #include "shared/base/time.h"
+#include "shared/model/job_array.h"
 #include "shared/model/resources.h"
 
 namespace fairway {
@@ -92,6 +93,12 @@ struct JobSpec {
   bool requeue = true;      // may be requeued after preemption or node failure
   bool interactive = false;
   bool hold = false;        // submitted held (sbatch --hold)
+  // sbatch --array: the array's tasks (empty: not an array). The spec of one task has this
+  // empty and names its array and index instead; its id is array_job + 1 + its position.
+  ArraySpec array;
+  JobId array_job;  // 0: not a task of an array
+  std::int32_t array_task = 0;
+  bool is_array_task() const { return array_job.value() != 0; }
   // May span islands even where its partition keeps jobs within one island
   // (island_placement = "require"; Slurm's --switches override on Fram).
   bool allow_multi_island = false;
