@@ -112,8 +112,11 @@ std::string expand_output_path(std::string_view pattern, const OutputNameFields&
     std::string piece;
     bool known = true;
     switch (pattern[k]) {
-      case 'j': case 'J': case 'A': piece = zero_padded(f.job.value(), width); break;
-      case 'a': piece = zero_padded(kNoArrayTask, width); break;
+      case 'j': case 'J': piece = zero_padded(f.job.value(), width); break;
+      case 'A': piece = zero_padded(f.array_job.value() != 0 ? f.array_job.value() : f.job.value(), width); break;
+      case 'a':
+        piece = zero_padded(f.array_job.value() != 0 ? static_cast<std::uint64_t>(f.array_task) : kNoArrayTask, width);
+        break;
       case 't': case 'n': piece = zero_padded(0, width); break;
       case 's': piece = "batch"; break;
       case 'u': piece = std::string(f.user); break;
@@ -144,7 +147,8 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request) {
   }
   OutputPaths paths;
   const OutputNameFields fields{request.job, request.user, request.name,
-                                request.node_name.empty() ? request.nodelist : request.node_name};
+                                request.node_name.empty() ? request.nodelist : request.node_name,
+                                request.array_job, request.array_task};
   const std::string default_stdout = expand_output_path("fairway-%j.out", fields, dir, "");
   paths.stdout_path = expand_output_path(request.program.stdout_path, fields, dir, default_stdout);
   paths.stderr_path = expand_output_path(request.program.stderr_path, fields, dir, paths.stdout_path);
@@ -194,6 +198,14 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_NODELIST", request.nodelist);
   env.set("SLURM_NNODES", std::to_string(request.nnodes));
   env.set("SLURM_JOB_NUM_NODES", std::to_string(request.nnodes));
+  if (request.array_job.value() != 0) {
+    env.set("SLURM_ARRAY_JOB_ID", std::to_string(request.array_job.value()));
+    env.set("SLURM_ARRAY_TASK_ID", std::to_string(request.array_task));
+    env.set("SLURM_ARRAY_TASK_COUNT", std::to_string(request.array_task_count));
+    env.set("SLURM_ARRAY_TASK_MIN", std::to_string(request.array_task_min));
+    env.set("SLURM_ARRAY_TASK_MAX", std::to_string(request.array_task_max));
+    env.set("SLURM_ARRAY_TASK_STEP", std::to_string(request.array_task_step));
+  }
   // As sbatch: the task variables exist only for what the user gave.
   const TaskLayout& t = request.tasks;
   std::vector<std::int32_t> node_cores = request.node_cores;

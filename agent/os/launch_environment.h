@@ -24,10 +24,12 @@ struct OutputNameFields {
   std::string_view user;      // %u
   std::string_view job_name;  // %x
   std::string_view node;      // %N: the node the batch script runs on
+  JobId array_job;            // %A for an array's task (0: not one, %A is the job id)
+  std::int32_t array_task = 0;  // %a, when array_job is set
 };
 
-// `pattern` with Slurm's batch-step substitutions: %j %J %A (the job id; arrays come
-// later), %a (4294967294, Slurm's "no task" for a job outside an array), %s ("batch"),
+// `pattern` with Slurm's batch-step substitutions: %j %J (the job id), %A (the array's id,
+// else the job's), %a (the task index; 4294967294, Slurm's "no task", outside an array), %s ("batch"),
 // %t and %n (0), %u, %x, %N, %%; a width between % and a number letter zero-pads it
 // ("%5j" -> 00042). Unknown letters stay as written, as Slurm leaves them. Made absolute
 // against the working dir when relative; an empty pattern gives `fallback`.

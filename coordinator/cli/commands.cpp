@@ -49,6 +49,61 @@ Result<std::vector<JobId>> parse_job_ids(const std::vector<std::string>& words) 
   return ids;
 }
 
+namespace {
+
+Result<std::uint64_t> job_number(std::string_view id, std::string_view word) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+  if (id.empty() || ec != std::errc() || end != id.data() + id.size() || v == 0) {
+    return invalid_argument("job id \"" + std::string(word) + "\" is not a job number (or ID_TASK, ID_[TASKS])");
+  }
+  return v;
+}
+
+// Commas split ids, except inside a task list's brackets.
+std::vector<std::string> split_ids(const std::string& word) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (char c : word) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<JobRefs> parse_job_refs(const std::vector<std::string>& words) {
+  JobRefs refs;
+  for (const std::string& word : words) {
+    for (const std::string& id : split_ids(word)) {
+      const auto underscore = id.find('_');
+      FAIRWAY_TRY_ASSIGN(number, job_number(std::string_view(id).substr(0, underscore), id));
+      if (underscore == std::string::npos) {
+        refs.jobs.emplace_back(number);
+        continue;
+      }
+      std::string tasks = id.substr(underscore + 1);
+      if (tasks.size() >= 2 && tasks.front() == '[' && tasks.back() == ']') tasks = tasks.substr(1, tasks.size() - 2);
+      auto spec = parse_array_spec(tasks, kMaxArrayIndex);
+      if (!spec || spec->max_running > 0) {
+        return invalid_argument("job id \"" + id + "\": the tasks after '_' are not task indices" +
+                                (spec ? std::string() : " (" + spec.error().message + ")"));
+      }
+      for (std::int64_t p = 0; p < spec->count(); ++p) {
+        refs.task_arrays.emplace_back(number);
+        refs.task_indices.push_back(spec->index_at(p));
+      }
+    }
+  }
+  return refs;
+}
+
 Result<std::vector<JobState>> parse_states(const std::string& list) {
   std::vector<JobState> out;
   for (const std::string& word : split_commas(list)) {
@@ -210,8 +265,9 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
                     const JobFilter& filter, bool json, const std::optional<SignalRequest>& signal) {
-  auto jobs = parse_job_ids(ids);
-  if (!jobs) return report_error(io, jobs.error().message, kExitUsage);
+  auto refs = parse_job_refs(ids);
+  if (!refs) return report_error(io, refs.error().message, kExitUsage);
+  std::optional<std::vector<JobId>> jobs = refs->jobs;
   if (!filter.states.empty()) {
     if (auto st = parse_states(filter.states); !st) return report_error(io, st.error().message, kExitUsage);
   }
@@ -220,7 +276,7 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     if (!matched) return kExitFailure;
     if (matched->empty()) return kExitOk;  // as scancel: nothing matched, nothing to do
     jobs = std::move(*matched);
-  } else if (jobs->empty()) {
+  } else if (jobs->empty() && refs->task_arrays.empty()) {
     return report_error(io, std::string(to_string(action)) + " needs at least one job id" +
                                 (action == wire::JobAction::kCancel ? " or a filter (-u, -t, -p, -n, -A)" : ""),
                         kExitUsage);
@@ -228,10 +284,19 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
   // Bounded requests, however many jobs a filter matched.
   constexpr std::size_t kChunk = 5000;
   wire::JobControlReply all;
-  for (std::size_t at = 0; at < jobs->size(); at += kChunk) {
-    const std::vector<JobId> chunk(jobs->begin() + static_cast<std::ptrdiff_t>(at),
+  // Single tasks go with the first request (a filter replaces the ids given).
+  const bool tasks = filter.empty() && !refs->task_arrays.empty();
+  for (std::size_t at = 0; at < jobs->size() || (at == 0 && tasks); at += kChunk) {
+    const std::vector<JobId> chunk(jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at, jobs->size())),
                                    jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, jobs->size())));
-    wire::JobControl request{action, chunk, user};
+    wire::JobControl request;
+    request.action = action;
+    request.jobs = chunk;
+    request.user = user;
+    if (at == 0 && tasks) {
+      request.task_arrays = refs->task_arrays;
+      request.task_indices = refs->task_indices;
+    }
     if (signal) {
       request.action = wire::JobAction::kSignal;
       request.signal = signal->signal;
@@ -239,10 +304,11 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     }
     auto reply = ask<wire::JobControlReply>(request, transport, io);
     if (!reply) return kExitFailure;
-    if (reply->results.size() != chunk.size()) {
+    const std::size_t asked = chunk.size() + request.task_arrays.size();
+    if (reply->results.size() != asked) {
       return report_error(io,
                           "coordinator answered for " + std::to_string(reply->results.size()) +
-                              " of " + std::to_string(chunk.size()) + " jobs",
+                              " of " + std::to_string(asked) + " jobs",
                           kExitFailure);
     }
     all.results.insert(all.results.end(), reply->results.begin(), reply->results.end());

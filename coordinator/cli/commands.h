@@ -53,6 +53,14 @@ std::optional<T> ask(const wire::Message& request, const Transport& transport, c
 
 // "12,13" -> ids; errors name the bad id.
 Result<std::vector<JobId>> parse_job_ids(const std::vector<std::string>& words);
+// Job ids as scancel takes them: "42" (a job, or a whole array), "42_7" (one task),
+// "42_[1-3,7]" (some tasks); comma-separated in one word or several words.
+struct JobRefs {
+  std::vector<JobId> jobs;
+  std::vector<JobId> task_arrays;  // with task_indices: one task each
+  std::vector<std::int32_t> task_indices;
+};
+Result<JobRefs> parse_job_refs(const std::vector<std::string>& words);
 // "PD,R", "pending,running", "H": Slurm short codes or state names, any case.
 Result<std::vector<JobState>> parse_states(const std::string& list);
 

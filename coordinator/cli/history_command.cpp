@@ -110,7 +110,7 @@ std::string opt_time_text(const std::optional<Time>& t) { return t ? format_loca
 
 // sacct's field names, with what each shows for a Fairway job.
 const HistoryField kHistoryFields[] = {
-    {"JobID", [](const wire::JobView& j, Time) { return std::to_string(j.id.value()); }},
+    {"JobID", [](const wire::JobView& j, Time) { return job_id_text(j); }},
     {"JobIDRaw", [](const wire::JobView& j, Time) { return std::to_string(j.id.value()); }},
     {"JobName", [](const wire::JobView& j, Time) { return j.name; }},
     {"User", [](const wire::JobView& j, Time) { return j.user; }},

@@ -174,6 +174,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   }
   spec.kill_on_invalid_dep = options.kill_on_invalid_dep.value_or(false);
   spec.nice = options.nice.value_or(0);
+  if (options.array) spec.array = *options.array;
   if (options.mem_per_node_mb && options.mem_per_cpu_mb) {
     return invalid_argument("--mem and --mem-per-cpu cannot be given together");
   }

@@ -61,11 +61,16 @@ std::string nodelist_or_reason(const wire::JobView& job) {
   return join(allocated_nodes(job), ",");
 }
 
+std::string job_id_text(const wire::JobView& j) {
+  if (j.array_job.value() == 0) return std::to_string(j.id.value());
+  return std::to_string(j.array_job.value()) + "_" + j.array_tasks;
+}
+
 std::string render_queue(const wire::JobQueryReply& reply) {
   std::vector<std::vector<std::string>> rows;
   rows.reserve(reply.jobs.size());
   for (const auto& j : reply.jobs) {
-    rows.push_back({std::to_string(j.id.value()), j.partition, j.name, j.user,
+    rows.push_back({job_id_text(j), j.partition, j.name, j.user,
                     state_code(j.state), elapsed_text(j, reply.now), node_count_text(j),
                     nodelist_or_reason(j), start_text(j)});
   }
@@ -79,7 +84,13 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   const auto line = [&](std::string_view key, const std::string& value) {
     out += std::string(key) + ": " + value + "\n";
   };
-  line("JobId", std::to_string(j.id.value()));
+  line("JobId", job_id_text(j));
+  if (j.array_job.value() != 0) {
+    // As scontrol: the array and the task, beside the id the task runs under.
+    line("ArrayJobId", std::to_string(j.array_job.value()));
+    line("ArrayTaskId", j.array_tasks);
+    if (j.id != j.array_job) line("RawJobId", std::to_string(j.id.value()));
+  }
   line("Name", or_none(j.name));
   line("User", j.user);
   line("Account", or_none(j.account));

@@ -11,6 +11,9 @@ namespace fairway::cli {
 // JOBID PARTITION NAME USER ST TIME NODES NODELIST(REASON) START, one row per job.
 std::string render_queue(const wire::JobQueryReply& reply);
 
+// The id as users write it: "42", a task "42_7", an array's waiting tasks "42_[5-100%10]".
+std::string job_id_text(const wire::JobView& job);
+
 // Every field of the job, one "Key: value" per line; pending reasons with their sentences,
 // the priority with each factor, the allocation per node, exit code and signal.
 std::string render_job_detail(const wire::JobView& job, Time now);

@@ -42,6 +42,10 @@ json to_json(const wire::JobView& j) {
   }
   return json{
       {"id", j.id.value()},
+      // A task of an array: its array and index (null otherwise); the array's own line
+      // lists its waiting tasks ("[5-100%10]").
+      {"array_job_id", j.array_job.value() != 0 ? json(j.array_job.value()) : json(nullptr)},
+      {"array_task_id", j.array_job.value() != 0 ? json(j.array_tasks) : json(nullptr)},
       {"name", j.name},
       {"user", j.user},
       {"account", j.account},

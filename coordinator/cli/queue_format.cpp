@@ -20,7 +20,7 @@ struct FieldInfo {
 // squeue's letters that mean something for a Fairway job, with squeue's headers.
 constexpr FieldInfo kFields[] = {
     {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"},
-    {'D', "NODES"},     {'e', "END_TIME"},         {'i', "JOBID"},         {'j', "NAME"},
+    {'D', "NODES"},     {'e', "END_TIME"},         {'F', "ARRAY_JOB_ID"},  {'K', "ARRAY_TASK_ID"},         {'i', "JOBID"},         {'j', "NAME"},
     {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'m', "MIN_MEMORY"},
     {'N', "NODELIST"},
     {'P', "PARTITION"}, {'p', "PRIORITY"},         {'Q', "PRIORITY"},      {'q', "QOS"},
@@ -56,8 +56,10 @@ std::optional<Duration> time_left(const wire::JobView& j, Time now) {
 
 std::string value_of(const wire::JobView& j, char letter, Time now) {
   switch (letter) {
-    case 'A':
-    case 'i': return std::to_string(j.id.value());
+    case 'A': return std::to_string(j.id.value());
+    case 'i': return job_id_text(j);
+    case 'F': return std::to_string((j.array_job.value() != 0 ? j.array_job : j.id).value());
+    case 'K': return j.array_job.value() != 0 ? j.array_tasks : "N/A";
     case 'a': return j.account;
     case 'b': return j.gpus > 0 ? "gres/gpu" + (j.gpu_type.empty() ? "" : ":" + j.gpu_type) + ":" +
                                       std::to_string(j.gpus)

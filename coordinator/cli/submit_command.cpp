@@ -113,6 +113,11 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   auto built = build_submission(cmd, script, ctx);
   if (!built) return report_error(io, built.error().message, kExitUsage);
+  if (built->wait && !built->request.spec.array.empty()) {
+    // sbatch waits for every task; until then, refuse rather than return at the first.
+    return report_error(io, "--wait with --array is not supported yet: follow the array with fairway queue -j ID",
+                        kExitUsage);
+  }
   if (!cmd.json) {
     for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
   }

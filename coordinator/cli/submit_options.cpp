@@ -18,7 +18,7 @@ namespace {
 enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
-  kMem, kMemPerCpu, kWait, kTestOnly, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice,
+  kMem, kMemPerCpu, kWait, kTestOnly, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice, kArray,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -41,7 +41,6 @@ struct OptionSpec {
 };
 
 constexpr std::string_view kNoMemory = "memory per GPU is not supported yet";
-constexpr std::string_view kNoArrays = "job arrays are not supported yet: submit one job per task";
 
 constexpr OptionSpec kOptions[] = {
     {Opt::kPartition, 'p', "partition", Value::kRequired, false},
@@ -102,7 +101,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kSilent, '\0', "mem-bind", Value::kRequired, false},
     {Opt::kSilent, '\0', "spread-job", Value::kNone, false},
     {Opt::kSilent, '\0', "use-min-nodes", Value::kNone, false},
-    {Opt::kRefused, 'a', "array", Value::kRequired, false, kNoArrays},
+    {Opt::kArray, 'a', "array", Value::kRequired, false},
     {Opt::kRefused, 'L', "licenses", Value::kRequired, false, "licenses are not scheduled yet"},
     {Opt::kRefused, 'M', "clusters", Value::kRequired, false, "Fairway schedules one cluster per coordinator"},
     {Opt::kRefused, '\0', "uid", Value::kRequired, false, "jobs run as the user who submits them"},
@@ -319,6 +318,12 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       o.kill_on_invalid_dep = value == "yes";
       return ok_status();
     case Opt::kBegin: return set_text(o.begin);
+    case Opt::kArray: {
+      // The coordinator holds the indices to its limits.max_array_size.
+      FAIRWAY_TRY_ASSIGN(a, parse_array_spec(value, kMaxArrayIndex));
+      o.array = std::move(a);
+      return ok_status();
+    }
     case Opt::kNice: {
       if (value.empty()) {
         o.nice = 100;  // sbatch's --nice without a value
@@ -412,6 +417,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(kill_on_invalid_dep, over.kill_on_invalid_dep);
   take(begin, over.begin);
   take(nice, over.nice);
+  take(array, over.array);
   take(wait, over.wait);
   take(test_only, over.test_only);
   take(signal, over.signal);
@@ -507,8 +513,9 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
   -d, --dependency=after|afterany|afterok|afternotok:ID[:ID...][,|?...] or singleton
       --kill-on-invalid-dep=yes|no                    --nice[=N]
   -W, --wait                wait for the job to end; exit with its exit code
-      --mem=SIZE | --mem-per-cpu=SIZE  the job's memory limit on each node (500M, 4G;
-                            enforced by its cgroup, not yet reserved by the scheduler)
+      --mem=SIZE | --mem-per-cpu=SIZE  the job's memory on each node (500M, 4G;
+                            reserved by the scheduler, enforced by its cgroup)
+  -a, --array=INDICES[%N]   a job array: 1-100, 1-99:2, 1,5,7; %N runs at most N at once
   -w, --nodelist=HOSTLIST    -x, --exclude=HOSTLIST   -C, --constraint=FEAT[&FEAT|...]
       --exclusive           whole nodes, shared with no other job
       --signal=[B:]SIG[@SECONDS]  SIG that long (default 60 s) before the time limit

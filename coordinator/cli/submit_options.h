@@ -39,6 +39,7 @@ struct SubmitOptions {
   std::optional<bool> kill_on_invalid_dep;
   std::optional<std::string> begin;         // --begin as written; resolved against the clock later
   std::optional<std::int32_t> nice;
+  std::optional<ArraySpec> array;  // --array=1-100%10
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
   std::optional<bool> test_only;  // --test-only: when it would start; nothing is queued
   std::optional<WarningSignal> signal;

@@ -56,6 +56,8 @@ constexpr auto kReasons = std::to_array<ReasonInfo>({
     {PendingReason::kReservationDeleted, "ReservationDeleted",
      "its --reservation ended or was cancelled, so it cannot start; cancel it, or submit "
      "again without --reservation"},
+    {PendingReason::kArrayTaskLimit, "JobArrayTaskLimit",
+     "its array already has as many tasks running as its --array %limit allows"},
     {PendingReason::kMaintenance, "ReqNodeNotAvail_Maintenance",
      "its nodes are reserved (a maintenance, or a project reservation it is not in) before it "
      "could finish (or, in a killable partition, the reservation is under way or within "

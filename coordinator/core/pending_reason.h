@@ -35,6 +35,7 @@ enum class PendingReason : std::uint32_t {
   kBeginTime = 1u << 19,           // its --begin time has not come
   kReservation = 1u << 20,         // its --reservation has not begun, or too little is left
   kReservationDeleted = 1u << 21,  // its --reservation ended or was cancelled
+  kArrayTaskLimit = 1u << 22,      // its array runs as many tasks as its %limit allows
   // A maintenance reservation on its nodes starts before it could finish (killable: is
   // under way or within the partition's killable_cutoff). A high bit, clear of the
   // reasons other work adds next.

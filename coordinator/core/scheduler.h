@@ -222,8 +222,8 @@ class Scheduler {
   Result<JobId> split_array_task(JobId array, std::int32_t index);
   // The array's tasks that are jobs now and have not ended, in task order.
   std::vector<JobId> live_array_tasks(JobId array) const;
-  // Arrays whose last task ended since the last call, with what they ended as.
-  std::vector<std::pair<JobId, JobState>> take_ended_arrays() { return std::exchange(ended_arrays_, {}); }
+  // Arrays whose last task ended since the last call (ArrayJob::outcome says how).
+  std::vector<ArrayJob> take_ended_arrays() { return std::exchange(ended_arrays_, {}); }
   std::span<JobRecord* const> waiting() const { return waiting_; }
   std::span<JobRecord* const> running() const { return running_; }
   const ClusterState& cluster() const { return cluster_; }
@@ -268,7 +268,7 @@ class Scheduler {
   // Unsplit tasks leave the per-user open-job counts (their array counted them all).
   void uncount_array_tasks(const ArrayJob& a, std::int64_t n);
   std::map<std::uint64_t, ArrayJob> arrays_;  // by id: a task id finds its array by bound
-  std::vector<std::pair<JobId, JobState>> ended_arrays_;
+  std::vector<ArrayJob> ended_arrays_;
   JobRecord* find(JobId id);
 
   Config config_;

@@ -54,13 +54,13 @@ JobRecord& Scheduler::make_array_task(ArrayJob& a, std::int64_t position) {
 
 void Scheduler::make_array_tasks() {
   if (arrays_.empty()) return;
-  // Each array's tasks that are jobs and have not ended (its %limit counts them), and those
-  // of them waiting to start (its planning window counts them).
+  // Each array's tasks that run or would start (its %limit counts them; a held one would
+  // not), and those of them waiting to start (its planning window counts them).
   std::unordered_map<std::uint64_t, std::int64_t> live, waiting;
   for (const JobRecord* j : waiting_) {
-    if (!j->spec.is_array_task()) continue;
+    if (!j->spec.is_array_task() || (j->state != JobState::kPending && j->state != JobState::kBlocked)) continue;
     ++live[j->spec.array_job.value()];
-    if (j->state == JobState::kPending || j->state == JobState::kBlocked) ++waiting[j->spec.array_job.value()];
+    ++waiting[j->spec.array_job.value()];
   }
   for (const JobRecord* j : running_) {
     if (j->spec.is_array_task()) ++live[j->spec.array_job.value()];
@@ -69,7 +69,9 @@ void Scheduler::make_array_tasks() {
   for (auto& [id, a] : arrays_) {
     if (a.held || a.unsplit.empty()) continue;
     std::int64_t n = a.unsplit.size();
-    if (const std::int32_t limit = a.prototype.spec.array.max_running; limit > 0) n = std::min(n, limit - live[id]);
+    a.prototype.why = {};
+    const std::int32_t limit = a.prototype.spec.array.max_running;
+    if (limit > 0) n = std::min(n, limit - live[id]);
     // How many could start now on the partition's free resources: an upper bound, since
     // placement may find less. The tasks past it wait unmade and hold no reservation.
     const ResourceAmount need = a.prototype.need();
@@ -79,6 +81,10 @@ void Scheduler::make_array_tasks() {
     if (need.memory_mb > 0) fit = std::min(fit, free.memory_mb / need.memory_mb);
     n = std::min(n, fit + config_.scheduler.array_task_reservations - waiting[id]);
     for (std::int64_t i = 0; i < n; ++i) make_array_task(a, a.unsplit.take_front());
+    // What the tasks left unmade wait for, when it is the limit (else the made ones say).
+    if (limit > 0 && live[id] + std::max<std::int64_t>(n, 0) >= limit && !a.unsplit.empty()) {
+      a.prototype.why.add(PendingReason::kArrayTaskLimit);
+    }
   }
 }
 
@@ -153,10 +159,9 @@ void Scheduler::array_tasks_ended(ArrayJob& a, std::int64_t n, JobState how) {
   if (how != JobState::kCompleted) a.any_failed = true;
   if (a.ended < a.count()) return;
   const JobId id = a.id();
-  const JobState outcome = a.outcome();
-  ended_.record(id, outcome);
-  ended_arrays_.emplace_back(id, outcome);
-  arrays_.erase(id.value());
+  ended_.record(id, a.outcome());
+  auto node = arrays_.extract(id.value());
+  ended_arrays_.push_back(std::move(node.mapped()));
 }
 
 }  // namespace fairway

@@ -174,25 +174,28 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   }
   FAIRWAY_TRY(check_submission(m, caller, now));
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
-  FAIRWAY_TRY_ASSIGN(id, store_->allocate_job_id());
+  // A job array takes its own id and one per task (task ids follow the array's).
+  const std::uint64_t ids = 1 + static_cast<std::uint64_t>(m.spec.array.count());
+  FAIRWAY_TRY_ASSIGN(id, store_->allocate_job_id(ids));
 
   wire::SubmitRequest stored = m;
   stored.spec = submission_spec(m, caller, now);
   stored.spec.id = id;
   if (auto st = check_account(stored.spec.account, user, caller); !st) {
-    store_->return_job_id(id);
+    store_->return_job_id(id, ids);
     return std::unexpected(st.error());
   }
   if (auto st = scheduler_->submit(stored.spec, now); !st) {
     // The core names the job by the id it would have had; a refused job has none.
-    store_->return_job_id(id);
+    store_->return_job_id(id, ids);
     Error e = st.error();
     const std::string prefix = "job " + std::to_string(id.value()) + ": ";
     if (e.message.starts_with(prefix)) e.message.erase(0, prefix.size());
     return std::unexpected(e);
   }
   // The core may have filled in the partition and QOS defaults: store what it decided.
-  stored.spec = scheduler_->job(id)->spec;
+  const JobRecord* admitted = scheduler_->job(id);
+  stored.spec = admitted != nullptr ? admitted->spec : scheduler_->array(id)->prototype.spec;
 
   StoredJob s;
   s.id = id;
@@ -216,6 +219,9 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   log_event(LogLevel::kInfo, "job_submitted",
             {{"job", id_str(id)}, {"user", user}, {"partition", stored.spec.partition},
              {"cores", std::to_string(stored.spec.resources.total_cores())}});
+  if (!stored.spec.array.empty()) {
+    log_event(LogLevel::kInfo, "array_submitted", {{"job", id_str(id)}, {"tasks", format_array_spec(stored.spec.array)}});
+  }
   return id;
 }
 
@@ -271,7 +277,9 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
     JobId id;
     const JobRecord* live;          // waiting or running: viewed from the core
     const wire::JobView* finished;  // terminal: the kept view
+    const ArrayJob* array = nullptr;  // an array's line for its waiting tasks
   };
+  const ArrayLines array_lines = waiting_array_lines();
   auto wanted = [&](const std::string& user, const std::string& partition, JobState state) {
     if (!m.user.empty() && user != m.user) return false;
     if (!m.partition.empty() && partition != m.partition) return false;
@@ -282,6 +290,13 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
   auto consider = [&](JobId id) {
     auto t = tracking_.find(id.value());
     if (t == tracking_.end()) return;
+    if (const ArrayJob* a = scheduler_->array(id)) {
+      if (!array_lines.contains(id.value())) return;  // every task runs or ran on its own
+      if (own_only && !owns(caller, a->prototype.spec)) return;
+      const JobState state = a->held ? JobState::kHeld : JobState::kPending;
+      if (wanted(a->prototype.spec.user, a->prototype.spec.partition, state)) matches.push_back({id, nullptr, nullptr, a});
+      return;
+    }
     const JobRecord* rec = scheduler_->job(id);
     if (rec != nullptr && !is_terminal(rec->state)) {
       if (own_only && !owns(caller, rec->spec)) return;
@@ -296,6 +311,7 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
   } else {
     for (const JobRecord* rec : scheduler_->waiting()) consider(rec->spec.id);
     for (const JobRecord* rec : scheduler_->running()) consider(rec->spec.id);
+    for (const auto& [id, line] : array_lines) consider(JobId(id));
     if (m.include_finished || !m.states.empty()) {
       for (std::uint64_t id : finished_order_) consider(JobId(id));
     }
@@ -312,6 +328,11 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
   auto it = std::upper_bound(matches.begin(), matches.end(), m.after,
                              [](JobId after, const Match& x) { return after < x.id; });
   for (; it != matches.end() && r.jobs.size() < limit; ++it) {
+    if (it->array != nullptr) {
+      const ArrayLine& line = array_lines.at(it->id.value());
+      r.jobs.push_back(array_view(*it->array, tracking_.at(it->id.value()), *scheduler_, line.indices, line.why));
+      continue;
+    }
     r.jobs.push_back(it->live != nullptr
                          ? job_view(*it->live, tracking_.at(it->id.value()), *scheduler_)
                          : *it->finished);
@@ -398,8 +419,13 @@ void CoordinatorService::on_job_control(const std::string& peer, const wire::Job
                                         const Caller& caller, Time now) {
   wire::JobControlReply r;
   for (JobId id : m.jobs) {
-    auto st = control_one(m, id, caller, now);
+    auto st = scheduler_->array(id) != nullptr ? control_array(m, id, caller, now) : control_one(m, id, caller, now);
     r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
+  }
+  for (std::size_t i = 0; i < m.task_arrays.size() && i < m.task_indices.size(); ++i) {
+    auto task = array_task_for(m.task_arrays[i], m.task_indices[i], caller);
+    Status st = task ? control_one(m, *task, caller, now) : Status(std::unexpected(task.error()));
+    r.results.push_back({task ? *task : m.task_arrays[i], st.has_value(), st ? std::string() : st.error().message});
   }
   reply(Channel::kClients, peer, r);
 }

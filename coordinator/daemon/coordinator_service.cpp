@@ -454,6 +454,7 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
     dirty_ = false;
     run_pass(now);
   }
+  end_arrays(now);
   if (in_txn_) {
     in_txn_ = false;
     const auto began = std::chrono::steady_clock::now();

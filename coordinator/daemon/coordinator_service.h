@@ -178,6 +178,24 @@ class CoordinatorService {
   // The caller owns the job (by uid; by name for jobs stored before uids were kept).
   static bool owns(const Caller& caller, const JobSpec& spec);
 
+  // Job arrays (job_arrays.cpp). A made task gets its own row and tracking when it starts
+  // or is acted on alone; false when its row could not be written.
+  bool adopt_array_task(JobId id);
+  // The array's row: waiting or held, or (`ended`) what it ended as.
+  void persist_array(const ArrayJob& a, std::optional<Time> ended);
+  // Arrays whose last task ended: their rows end, their tracking goes.
+  void end_arrays(Time now);
+  Status control_array(const wire::JobControl& m, JobId id, const Caller& caller, Time now);
+  // "ID_INDEX": the task's job id, made a job of its own (with its row) if it was not.
+  Result<JobId> array_task_for(JobId array_id, std::int32_t index, const Caller& caller);
+  struct ArrayLine {
+    std::vector<std::int32_t> indices;  // ascending
+    PendingExplanation why;
+  };
+  using ArrayLines = std::unordered_map<std::uint64_t, ArrayLine>;
+  // Per array, the waiting tasks its queue line stands for.
+  ArrayLines waiting_array_lines() const;
+
   void run_pass(Time now);
   void launch(JobId id, Time now);
   void signal_job(JobId id, std::int32_t signal);

@@ -57,6 +57,7 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
       auto decoded = wire::decode(row.request);
       const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
       if (req == nullptr) continue;  // recovery logged it already
+      if (!req->spec.array.empty()) continue;  // an array's own row: its tasks are the jobs
       JobSpec spec = req->spec;
       spec.id = row.id;
       spec.submit_time = row.submit_time;

@@ -9,6 +9,8 @@
 namespace fairway::daemon {
 void CoordinatorService::launch(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
+  // A task of an array starts as a job of its own: its row first, the launch reads it.
+  if (rec->spec.is_array_task()) (void)adopt_array_task(id);
   JobTracking& t = tracking_[id.value()];
   const NodeAllocation& head = rec->allocation.nodes.front();
   t.head_node = scheduler_->cluster().node(head.node).topology.name;
@@ -53,6 +55,18 @@ void CoordinatorService::launch(JobId id, Time now) {
   l.gid = rec->spec.gid;
   // One rule on both sides: the agent fences GPU sockets exactly when placement did.
   l.fence_gpu_sockets = scheduler_->cluster().node(head.node).socket_exclusive;
+  if (rec->spec.is_array_task()) {
+    l.array_job = rec->spec.array_job;
+    l.array_task = rec->spec.array_task;
+    // The array's shape, while it is known (an array outlives its last task's start).
+    if (const ArrayJob* a = scheduler_->array(rec->spec.array_job)) {
+      const ArraySpec& shape = a->prototype.spec.array;
+      l.array_task_count = static_cast<std::int32_t>(shape.count());
+      l.array_task_min = shape.min_index();
+      l.array_task_max = shape.max_index();
+      l.array_task_step = shape.step();
+    }
+  }
   turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},

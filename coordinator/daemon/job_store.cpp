@@ -166,11 +166,12 @@ Status JobStore::persist_job_id_counter() {
   return ok_status();
 }
 
-Result<JobId> JobStore::allocate_job_id() {
-  if (next_job_id_ > kMaxJobId) {
+Result<JobId> JobStore::allocate_job_id(std::uint64_t count) {
+  if (count == 0 || next_job_id_ > kMaxJobId || kMaxJobId - next_job_id_ < count - 1) {
     return make_error(ErrorCode::kResourceExhausted, "allocate_job_id: job ids are exhausted");
   }
-  JobId id(next_job_id_++);
+  JobId id(next_job_id_);
+  next_job_id_ += count;
   job_id_counter_dirty_ = true;
   if (!in_transaction_) {
     FAIRWAY_TRY(persist_job_id_counter());
@@ -178,9 +179,9 @@ Result<JobId> JobStore::allocate_job_id() {
   return id;
 }
 
-void JobStore::return_job_id(JobId id) {
-  if (id.value() + 1 != next_job_id_) return;
-  --next_job_id_;
+void JobStore::return_job_id(JobId id, std::uint64_t count) {
+  if (id.value() + count != next_job_id_) return;
+  next_job_id_ -= count;
   job_id_counter_dirty_ = true;
 }
 

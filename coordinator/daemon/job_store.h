@@ -51,11 +51,12 @@ class JobStore {
 
   // Ids are never reused, even after jobs are purged: a persistent counter. Ids handed out
   // by a transaction that is rolled back are skipped, never handed out again by this store.
-  Result<JobId> allocate_job_id();
+  // `count` consecutive ids, the first returned: a job array takes its own and one per task.
+  Result<JobId> allocate_job_id(std::uint64_t count = 1);
   // Gives back the id just allocated, for a submission refused before anything was stored
   // under it, so that refusals do not use up ids (users read gaps as lost jobs). Any other
   // id is ignored: only the newest one can be handed out again without reuse.
-  void return_job_id(JobId id);
+  void return_job_id(JobId id, std::uint64_t count = 1);
 
   // Error (kAlreadyExists) if the id or (user, client_token) exists; an empty token never
   // collides. Error (kInvalidArgument) for id 0, an empty user, a negative requeue count

@@ -82,6 +82,27 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.peak_memory_bytes = t.peak_memory_bytes;
   v.cpu_time_ms = t.cpu_time_ms;
   v.reservation = s.reservation;
+  if (s.is_array_task()) {
+    v.array_job = s.array_job;
+    v.array_tasks = std::to_string(s.array_task);
+  }
+  return v;
+}
+
+wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,
+                         std::span<const std::int32_t> indices, const PendingExplanation& why) {
+  JobRecord rec = a.prototype;
+  rec.state = a.held ? JobState::kHeld : JobState::kPending;
+  rec.why = why;
+  if (a.held) {
+    rec.why = {};
+    rec.why.add(PendingReason::kHeld);
+  }
+  wire::JobView v = job_view(rec, t, scheduler);
+  v.array_job = a.id();
+  v.array_tasks = "[" + format_index_list(indices);
+  if (a.prototype.spec.array.max_running > 0) v.array_tasks += "%" + std::to_string(a.prototype.spec.array.max_running);
+  v.array_tasks += "]";
   return v;
 }
 

@@ -2,6 +2,7 @@
 // the daemon's tracking: the one place that turns internal state into wire views. Pure.
 #pragma once
 
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -17,6 +18,10 @@ namespace fairway::daemon {
 struct JobTracking;
 
 wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler);
+// The one line that stands for an array's waiting tasks, as squeue folds them ("42_[5-100%10]"):
+// `indices` (ascending) the tasks not run on their own, `why` the pass's verdict on the first.
+wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,
+                         std::span<const std::int32_t> indices, const PendingExplanation& why);
 
 // What the store keeps of a job, with its decoded submit request: its tracking (paths,
 // exit, usage, reason) and, once it ended, its final view (recovery and `history`).

@@ -50,6 +50,23 @@ Status CoordinatorService::recover(Time now) {
     JobTracking t = stored_tracking(s, *req);
     if (!s.client_token.empty()) by_token_[s.user + '\0' + s.client_token] = s.id;
 
+    if (!spec.array.empty()) {
+      // An array's own row: its tasks not stored on their own wait again with it; the
+      // tasks' rows, read after it (ids follow the array's), take their places back.
+      if (is_terminal(s.state)) {
+        scheduler_->restore_outcome(s.id, s.state);
+        continue;
+      }
+      spec.hold = s.state == JobState::kHeld;
+      if (auto st = scheduler_->restore_waiting(spec, s.submit_time); !st) {
+        log_event(LogLevel::kError, "job_not_restored",
+                  {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
+        continue;
+      }
+      tracking_[s.id.value()] = std::move(t);
+      ++waiting;
+      continue;
+    }
     if (is_terminal(s.state)) {
       scheduler_->restore_outcome(s.id, s.state);
       t.final_view = stored_final_view(s, spec, t, *scheduler_);

@@ -67,6 +67,9 @@ JobSpec CoordinatorService::submission_spec(const wire::SubmitRequest& m, const 
   spec.uid = caller.uid;
   spec.gid = caller.gid;
   spec.submit_time = now;
+  // Only the coordinator makes tasks of arrays: a client cannot name itself one.
+  spec.array_job = JobId();
+  spec.array_task = 0;
   if (spec.account.empty()) spec.account = default_account(caller.user);
   if (spec.name.empty()) spec.name = m.program.argv.empty() ? "script" : "wrap";
   return spec;
@@ -77,6 +80,8 @@ Result<wire::SubmitReply> CoordinatorService::estimate_submit(const wire::Submit
   FAIRWAY_TRY(check_named_user(m, caller));
   FAIRWAY_TRY(check_submission(m, caller, now));
   JobSpec spec = submission_spec(m, caller, now);
+  // An array: when its first task would start.
+  spec.array = {};
   FAIRWAY_TRY(check_account(spec.account, caller.user, caller));
   FAIRWAY_TRY_ASSIGN(estimate, scheduler_->estimate_start(std::move(spec), now));
   wire::SubmitReply r;

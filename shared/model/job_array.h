@@ -14,6 +14,9 @@
 
 namespace fairway {
 
+// The largest index any array may use; a cluster's limits.max_array_size is at most one more.
+inline constexpr std::int32_t kMaxArrayIndex = 4'000'000;
+
 // first, first+step, ... up to last (last is one of them once normalized).
 struct ArrayIndexRange {
   std::int32_t first = 0;

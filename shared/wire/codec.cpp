@@ -111,8 +111,17 @@ void put_layout(Packer& pk, const TaskLayout& t) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
+  const bool task = m.array_job.value() != 0;
   pk.pack_map(12 + kProgramKeys + kLayoutKeys + kWarningKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) +
-              (m.memory_limit_bytes ? 1 : 0));
+              (m.memory_limit_bytes ? 1 : 0) + (task ? 6 : 0));
+  if (task) {
+    put_kv(pk, "array_job", m.array_job.value());
+    put_kv(pk, "array_task", m.array_task);
+    put_kv(pk, "array_task_count", m.array_task_count);
+    put_kv(pk, "array_task_min", m.array_task_min);
+    put_kv(pk, "array_task_max", m.array_task_max);
+    put_kv(pk, "array_task_step", m.array_task_step);
+  }
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
@@ -185,7 +194,13 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
   pk.pack_map(28 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
-              (s.begin ? 1 : 0) + (m.test_only ? 1 : 0));
+              (s.begin ? 1 : 0) + (m.test_only ? 1 : 0) + (s.array.empty() ? 0 : 1) +
+              (s.is_array_task() ? 2 : 0));
+  if (!s.array.empty()) put_kv(pk, "array", std::string_view(format_array_spec(s.array)));
+  if (s.is_array_task()) {
+    put_kv(pk, "array_job", s.array_job.value());
+    put_kv(pk, "array_task", s.array_task);
+  }
   if (m.test_only) put_kv(pk, "test_only", true);
   put_kv(pk, "client_token", std::string_view(m.client_token));
   put_kv(pk, "name", std::string_view(s.name));
@@ -377,6 +392,15 @@ LaunchJob read_launch(MapReader& r) {
   }
   m.uid = read_id(r, "uid");
   m.gid = read_id(r, "gid");
+  // A task's keys come together: any one of them makes the rest required.
+  if (r.has("array_job") || r.has("array_task")) {
+    m.array_job = JobId(r.u64("array_job"));
+    m.array_task = r.i32("array_task", 0);
+    m.array_task_count = r.i32("array_task_count", 1);
+    m.array_task_min = r.i32("array_task_min", 0);
+    m.array_task_max = r.i32("array_task_max", 0);
+    m.array_task_step = r.i32("array_task_step", 1);
+  }
   return m;
 }
 
@@ -468,6 +492,21 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   s.gid = read_id(r, "gid");
   m.program = read_program(r);
   m.test_only = r.opt_boolean("test_only").value_or(false);
+  if (r.has("array")) {
+    // The coordinator holds indices to its own limits.max_array_size; this bounds the text.
+    const std::string text = r.str("array");
+    if (!r.failed()) {
+      if (auto a = parse_array_spec(text, kMaxArrayIndex)) {
+        s.array = std::move(*a);
+      } else {
+        r.errors().fail(r.path_of("array"), a.error().message);
+      }
+    }
+  }
+  if (r.has("array_job") || r.has("array_task")) {
+    s.array_job = JobId(r.u64("array_job"));
+    s.array_task = r.i32("array_task", 0);
+  }
   return m;
 }
 

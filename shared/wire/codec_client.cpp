@@ -70,7 +70,7 @@ void put_job_view(Packer& pk, const JobView& j) {
                                   (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1) +
                                   (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0) +
                                   (j.reservation.empty() ? 0 : 1) + (j.memory_per_node_mb ? 1 : 0) +
-                                  (j.memory_per_cpu_mb ? 1 : 0);
+                                  (j.memory_per_cpu_mb ? 1 : 0) + (j.array_job.value() != 0 ? 2 : 0);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -107,6 +107,10 @@ void put_job_view(Packer& pk, const JobView& j) {
   if (!j.reservation.empty()) put_kv(pk, "reservation", std::string_view(j.reservation));
   if (j.peak_memory_bytes) put_kv(pk, "peak_memory_bytes", *j.peak_memory_bytes);
   if (j.cpu_time_ms) put_kv(pk, "cpu_time_ms", *j.cpu_time_ms);
+  if (j.array_job.value() != 0) {
+    put_kv(pk, "array_job", j.array_job.value());
+    put_kv(pk, "array_tasks", std::string_view(j.array_tasks));
+  }
 }
 
 JobView read_job_view(MapReader& r) {
@@ -163,6 +167,10 @@ JobView read_job_view(MapReader& r) {
   j.reservation = r.opt_str("reservation");
   j.peak_memory_bytes = r.opt_i64("peak_memory_bytes");
   j.cpu_time_ms = r.opt_i64("cpu_time_ms");
+  if (r.has("array_job") || r.has("array_tasks")) {
+    j.array_job = JobId(r.u64("array_job"));
+    j.array_tasks = r.str("array_tasks");
+  }
   return j;
 }
 
@@ -240,6 +248,15 @@ JobControl read_job_control(MapReader& r) {
   }
   if (!r.failed()) m.action = static_cast<JobAction>(action);
   m.jobs = read_job_ids(r, "jobs");
+  if (r.has("task_arrays") || r.has("task_indices")) {
+    m.task_arrays = read_job_ids(r, "task_arrays");
+    m.task_indices = r.i32_list("task_indices");
+    if (!r.failed() && m.task_arrays.size() != m.task_indices.size()) {
+      r.errors().fail(r.path_of("task_indices"), "has " + std::to_string(m.task_indices.size()) +
+                                                     " entries for " + std::to_string(m.task_arrays.size()) +
+                                                     " task_arrays");
+    }
+  }
   m.user = r.str("user");
   // Came with cancel --signal, and only a signal action carries them.
   if (!r.failed() && m.action == JobAction::kSignal) {
@@ -317,9 +334,14 @@ void encode_payload(Packer& pk, const JobQueryReply& m) {
 
 void encode_payload(Packer& pk, const JobControl& m) {
   const bool signal = m.action == JobAction::kSignal;
-  pk.pack_map(signal ? 5 : 3);
+  const bool tasks = !m.task_arrays.empty();
+  pk.pack_map((signal ? 5 : 3) + (tasks ? 2 : 0));
   put_kv(pk, "action", static_cast<std::int32_t>(m.action));
   put_kv(pk, "jobs", m.jobs);
+  if (tasks) {
+    put_kv(pk, "task_arrays", m.task_arrays);
+    put_kv(pk, "task_indices", m.task_indices);
+  }
   put_kv(pk, "user", std::string_view(m.user));
   if (signal) {
     put_kv(pk, "signal", m.signal);

@@ -152,6 +152,14 @@ struct LaunchJob {
   std::int32_t warn_signal = 0;
   std::int32_t warn_before_s = 0;
   bool warn_batch_only = false;
+  // A task of a job array (array_job 0: not one): SLURM_ARRAY_JOB_ID, _TASK_ID, _TASK_COUNT,
+  // _TASK_MIN, _TASK_MAX, _TASK_STEP, and %A/%a in output names.
+  JobId array_job;
+  std::int32_t array_task = 0;
+  std::int32_t array_task_count = 0;
+  std::int32_t array_task_min = 0;
+  std::int32_t array_task_max = 0;
+  std::int32_t array_task_step = 1;
   bool operator==(const LaunchJob&) const = default;
 };
 
@@ -273,6 +281,10 @@ struct JobView {
   std::optional<std::int64_t> peak_memory_bytes;
   std::optional<std::int64_t> cpu_time_ms;
   std::string reservation;  // --reservation, empty when none
+  // A job array's task (array_job 0: not one): `array_tasks` is its index ("7"), or, for
+  // the line that stands for an array's waiting tasks, their folded list ("[5-100%10]").
+  JobId array_job;
+  std::string array_tasks;
   bool operator==(const JobView&) const = default;
 };
 
@@ -298,6 +310,9 @@ struct JobControl {
   // alone (-b); the running jobs are signalled, not ended.
   std::int32_t signal = 0;
   bool batch_only = false;
+  // Single tasks of arrays ("42_7"): the array's id and the task's index, in pairs.
+  std::vector<JobId> task_arrays{};
+  std::vector<std::int32_t> task_indices{};
   bool operator==(const JobControl&) const = default;
 };
 

@@ -166,13 +166,44 @@ TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
 TEST(LaunchEnvironmentTest, OutputPatternsAsSbatchExpandsThem) {
   // Expected names captured from Slurm 22.05's sbatch on this machine (job 7819, user
   // root, -J pat, node vm), with our job, user and node.
-  const OutputNameFields f{JobId(7819), "root", "pat", "vm"};
+  const OutputNameFields f{JobId(7819), "root", "pat", "vm", JobId(), 0};
   EXPECT_EQ(expand_output_path("p_%j_%u_%x_%N_%A_%a_%%_%5j.out", f, "/w", ""),
             "/w/p_7819_root_pat_vm_7819_4294967294_%_07819.out");
   EXPECT_EQ(expand_output_path("q_%J_%s_%t_%n_%3a_%b_%z_%Q.out", f, "/w", ""),
             "/w/q_7819_batch_0_0_4294967294_%b_%z_%Q.out");
   EXPECT_EQ(expand_output_path("/abs/%-5j%", f, "/w", ""), "/abs/%-5j%");
   EXPECT_EQ(expand_output_path("", f, "/w", "/fallback"), "/fallback");
+  // A task of array 7800, index 7: %A is the array's id, %a the index; %j stays the task's.
+  const OutputNameFields task{JobId(7819), "root", "pat", "vm", JobId(7800), 7};
+  EXPECT_EQ(expand_output_path("r_%A_%a_%j_%3a.out", task, "/w", ""), "/w/r_7800_7_7819_007.out");
+}
+
+TEST(LaunchEnvironmentTest, ArrayTasksGetSlurmArrayVariables) {
+  LaunchRequest r = sample();
+  auto plain = build_job_environment(r, alice());
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(value_of(*plain, "SLURM_ARRAY_JOB_ID"), "<unset>");
+  EXPECT_EQ(value_of(*plain, "SLURM_ARRAY_TASK_ID"), "<unset>");
+  r.array_job = JobId(20);
+  r.array_task = 5;
+  r.array_task_count = 4;
+  r.array_task_min = 1;
+  r.array_task_max = 7;
+  r.array_task_step = 2;
+  auto env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_ID"), "31");
+  EXPECT_EQ(value_of(*env, "SLURM_ARRAY_JOB_ID"), "20");
+  EXPECT_EQ(value_of(*env, "SLURM_ARRAY_TASK_ID"), "5");
+  EXPECT_EQ(value_of(*env, "SLURM_ARRAY_TASK_COUNT"), "4");
+  EXPECT_EQ(value_of(*env, "SLURM_ARRAY_TASK_MIN"), "1");
+  EXPECT_EQ(value_of(*env, "SLURM_ARRAY_TASK_MAX"), "7");
+  EXPECT_EQ(value_of(*env, "SLURM_ARRAY_TASK_STEP"), "2");
+  // The names of its output follow the task.
+  r.program.stdout_path = "out_%A_%a.txt";
+  auto paths = resolve_output_paths(r);
+  ASSERT_TRUE(paths);
+  EXPECT_EQ(paths->stdout_path, "/home/alice/run/out_20_5.txt");
 }
 
 TEST(LaunchEnvironmentTest, OutputPathsDefaultExpandAndResolve) {

@@ -134,7 +134,8 @@ TEST(JobArrayScheduling, AfterOkOnAnArrayWaitsForEveryTask) {
   ASSERT_TRUE(s->finish(JobId(4), JobState::kCompleted, T(20)));
   const auto ended = s->take_ended_arrays();
   ASSERT_EQ(ended.size(), 1u);
-  EXPECT_EQ(ended[0], (std::pair{JobId(1), JobState::kCompleted}));
+  EXPECT_EQ(ended[0].id(), JobId(1));
+  EXPECT_EQ(ended[0].outcome(), JobState::kCompleted);
   EXPECT_EQ(s->array(JobId(1)), nullptr);
   r = s->schedule(T(20));
   ASSERT_EQ(r.started.size(), 1u);
@@ -150,7 +151,7 @@ TEST(JobArrayScheduling, OneFailedTaskMakesAfterOkNeverSatisfied) {
   ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);
   ASSERT_TRUE(s->finish(JobId(2), JobState::kFailed, T(5)));
   ASSERT_TRUE(s->finish(JobId(3), JobState::kCompleted, T(6)));
-  EXPECT_EQ(s->take_ended_arrays()[0].second, JobState::kFailed);
+  EXPECT_EQ(s->take_ended_arrays()[0].outcome(), JobState::kFailed);
   EXPECT_TRUE(s->schedule(T(6)).started.empty());
   EXPECT_TRUE(s->job(JobId(10))->why.has(PendingReason::kDependencyNeverSatisfied));
 }
@@ -186,7 +187,7 @@ TEST(JobArrayScheduling, OneTaskCanBeHeldOrCancelledAloneAndTheArrayAsAWhole) {
   EXPECT_EQ(s->array(JobId(1)), nullptr);
   const auto ended = s->take_ended_arrays();
   ASSERT_EQ(ended.size(), 1u);
-  EXPECT_EQ(ended[0].second, JobState::kCancelled);
+  EXPECT_EQ(ended[0].outcome(), JobState::kCancelled);
   EXPECT_TRUE(s->schedule(T(13)).started.empty());
 }
 

@@ -227,7 +227,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "memory_limit_bytes" || key == "enforcement" || key == "exclusive" ||
           key == "only_nodes" || key == "excluded_nodes" || key == "constraint" ||
           key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
-          key == "mail_events" || key == "mail_user" || key == "reservation" ||
+          key == "mail_events" || key == "mail_user" || key == "reservation" || key == "array" ||
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
                                   key == "ended_before"));
       // fairway update job sends only what changes.

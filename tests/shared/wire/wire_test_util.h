@@ -123,6 +123,12 @@ inline LaunchJob sample_launch() {
   m.warn_before_s = 60;
   m.uid = 1001;
   m.gid = 100;
+  m.array_job = JobId(123456700);
+  m.array_task = 88;
+  m.array_task_count = 100;
+  m.array_task_min = 1;
+  m.array_task_max = 100;
+  m.array_task_step = 1;
   return m;
 }
 
@@ -215,6 +221,10 @@ inline JobView sample_job_view(bool finished) {
   j.requeue_count = finished ? 3 : 0;
   if (finished) j.state_reason = "node cn07 lost";
   if (!finished) j.reservation = "climate-run";
+  if (!finished) {
+    j.array_job = JobId(4200);
+    j.array_tasks = "[5-100%10]";
+  }
   return j;
 }
 
@@ -224,7 +234,10 @@ inline JobQueryReply sample_job_query_reply() {
 }
 
 inline JobControl sample_job_control() {
-  return JobControl{JobAction::kRequeue, {JobId(1), JobId(2), JobId(3)}, "root"};
+  JobControl m{JobAction::kRequeue, {JobId(1), JobId(2), JobId(3)}, "root", 0, false, {}, {}};
+  m.task_arrays = {JobId(40), JobId(40)};
+  m.task_indices = {7, 100000};
+  return m;
 }
 
 inline JobControlReply sample_job_control_reply() {
@@ -261,6 +274,12 @@ inline SubmitBatch sample_submit_batch() {
   second.client_token = "c0ffee-5678";
   second.program.script = "#!/bin/sh\necho hi\n";
   second.program.argv.clear();
+  second.spec.array = *parse_array_spec("1-100,200,300-400:2%10", kMaxArrayIndex);
+  SubmitRequest task = sample_submit();
+  task.client_token.clear();
+  task.spec.array_job = JobId(99);
+  task.spec.array_task = 7;
+  return SubmitBatch{{sample_submit(), second, task}};
   return SubmitBatch{{sample_submit(), second}};
 }
 
@@ -395,7 +414,7 @@ inline std::vector<Message> sample_messages() {
           JobUpdate{{JobId(7)}, std::nullopt, "", "", "", "", std::nullopt, std::nullopt, std::nullopt},
           SetTimeLimit{JobId(7), Duration::minutes(90)},
           SendSignal{JobId(7), 10, true},
-          JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true},
+          JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true, {}, {}},
           ReservationQuery{{"climate-run"}},
           sample_reservation_reply()};
 }

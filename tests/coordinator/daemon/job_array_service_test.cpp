@@ -1,0 +1,245 @@
+// Job arrays at the coordinator, synchronously: one stored row and one queue line for the
+// waiting tasks, a row of its own for each task that starts or is acted on alone, the
+// launch's SLURM_ARRAY_* facts, cancel of a task or the whole array by its owner only,
+// and a restart that brings back exactly the tasks not yet run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+namespace fs = std::filesystem;
+
+// uid 1001 alice, 1002 bob; uid 0 root (admin).
+class TwoUsers final : public ClientAuthenticator {
+ public:
+  Result<Caller> from_kernel(const net::PeerCredentials& p) override {
+    if (p.uid == 0) return Caller{0, 0, "root", true};
+    if (p.uid == 1001) return Caller{1001, 100, "alice", false};
+    if (p.uid == 1002) return Caller{1002, 100, "bob", false};
+    return make_error(ErrorCode::kPermissionDenied, "unknown uid");
+  }
+  Result<Caller> from_munge(std::string_view, std::string_view) override {
+    return make_error(ErrorCode::kPermissionDenied, "no munge here");
+  }
+};
+
+class JobArrayService : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "fw-array-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+    ASSERT_TRUE(config) << config.error().message;
+    config_ = *config;
+    reopen();
+  }
+  void TearDown() override {
+    service_.reset();
+    fs::remove_all(dir_);
+  }
+  void reopen() {
+    service_.reset();
+    auto s = CoordinatorService::open(config_, t_, std::make_unique<TwoUsers>());
+    ASSERT_TRUE(s) << s.error().message;
+    service_ = std::move(*s);
+  }
+  // Sends `m` as `uid`; returns the client reply and keeps the launches and signals.
+  wire::Message ask(const wire::Message& m, std::uint32_t uid = 1001) {
+    service_->on_client_frame("client", wire::encode(m), t_, net::PeerCredentials{uid, 100, 4242});
+    return turn();
+  }
+  wire::Message turn() {
+    wire::Message client = wire::ErrorReply{};
+    for (const Outgoing& o : service_->end_turn(t_)) {
+      auto m = wire::decode(o.frame);
+      EXPECT_TRUE(m);
+      if (o.channel == Channel::kClients) client = *m;
+      if (auto* l = std::get_if<wire::LaunchJob>(&*m)) launches_.push_back(*l);
+      if (auto* s = std::get_if<wire::SignalJob>(&*m)) signalled_.push_back(s->job);
+    }
+    return client;
+  }
+  // `running`: jobs the agent still runs, on the cores they were launched on.
+  void register_n1(const std::vector<JobId>& running = {}) {
+    std::vector<wire::RunningJob> jobs;
+    for (JobId id : running) {
+      for (const wire::LaunchJob& l : launches_) {
+        if (l.job == id) jobs.push_back({id, l.cores, l.gpus, t_, 4242});
+      }
+    }
+    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), std::move(jobs), ""};
+    service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
+    (void)turn();
+  }
+  JobId submit_array(const std::string& indices) {
+    wire::SubmitRequest r;
+    r.spec.array = *parse_array_spec(indices, kMaxArrayIndex);
+    r.program.argv = {"true"};
+    r.program.working_dir = "/tmp";
+    r.program.stdout_path = "/tmp/out_%A_%a.txt";
+    auto m = ask(r);
+    const auto* ok = std::get_if<wire::SubmitReply>(&m);
+    EXPECT_NE(ok, nullptr) << (std::holds_alternative<wire::ErrorReply>(m) ? std::get<wire::ErrorReply>(m).message : "");
+    return ok ? ok->job : JobId(0);
+  }
+  void report(JobId job, JobState state) {
+    wire::JobStatusUpdate u;
+    u.node = "n1";
+    u.seq = ++seq_;
+    u.job = job;
+    u.state = state;
+    u.exit_code = state == JobState::kCompleted ? 0 : 1;
+    u.time = t_;
+    service_->on_agent_frame("n1", wire::encode(u), t_, "n1");
+    (void)turn();
+  }
+  // The queue as users see it: id text -> state.
+  std::map<std::string, JobState> queue(bool all = false) {
+    wire::JobQuery q;
+    q.include_finished = all;
+    std::map<std::string, JobState> out;
+    const wire::Message reply = ask(q);
+    for (const wire::JobView& v : std::get<wire::JobQueryReply>(reply).jobs) {
+      out[v.array_job.value() != 0 ? std::to_string(v.array_job.value()) + "_" + v.array_tasks
+                                   : std::to_string(v.id.value())] = v.state;
+    }
+    return out;
+  }
+  wire::JobControlReply control(wire::JobAction action, std::vector<JobId> jobs,
+                                std::vector<std::pair<JobId, std::int32_t>> tasks = {}, std::uint32_t uid = 1001) {
+    wire::JobControl c{action, std::move(jobs), "", 0, false, {}, {}};
+    for (auto [a, i] : tasks) {
+      c.task_arrays.push_back(a);
+      c.task_indices.push_back(i);
+    }
+    auto m = ask(c, uid);
+    EXPECT_TRUE(std::holds_alternative<wire::JobControlReply>(m));
+    return std::holds_alternative<wire::JobControlReply>(m) ? std::get<wire::JobControlReply>(m) : wire::JobControlReply{};
+  }
+
+  std::string dir_;
+  Config config_;
+  Time t_ = Time::from_seconds(1'700'000'000);
+  std::unique_ptr<CoordinatorService> service_;
+  std::vector<wire::LaunchJob> launches_;
+  std::vector<JobId> signalled_;
+  std::uint64_t seq_ = 0;
+};
+
+TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {
+  register_n1();
+  const JobId a = submit_array("0-9%2");
+  ASSERT_EQ(launches_.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const wire::LaunchJob& l = launches_[i];
+    EXPECT_EQ(l.job, JobId(a.value() + 1 + i));
+    EXPECT_EQ(l.array_job, a);
+    EXPECT_EQ(l.array_task, static_cast<std::int32_t>(i));
+    EXPECT_EQ(l.array_task_count, 10);
+    EXPECT_EQ(l.array_task_min, 0);
+    EXPECT_EQ(l.array_task_max, 9);
+    EXPECT_EQ(l.program.stdout_path, "/tmp/out_%A_%a.txt");
+  }
+  const std::string A = std::to_string(a.value());
+  EXPECT_EQ(queue(), (std::map<std::string, JobState>{
+                         {A + "_0", JobState::kRunning}, {A + "_1", JobState::kRunning}, {A + "_[2-9%2]", JobState::kPending}}));
+  wire::JobQuery q;
+  q.jobs = {a};
+  const auto line = std::get<wire::JobQueryReply>(ask(q)).jobs;
+  ASSERT_EQ(line.size(), 1u);
+  EXPECT_EQ(line[0].reasons, std::vector<std::string>{"JobArrayTaskLimit"});
+
+  // A task ends; the next starts in its place.
+  report(JobId(a.value() + 1), JobState::kCompleted);
+  ASSERT_EQ(launches_.size(), 3u);
+  EXPECT_EQ(launches_.back().array_task, 2);
+  EXPECT_EQ(queue().at(A + "_[3-9%2]"), JobState::kPending);
+  EXPECT_EQ(queue(true).at(A + "_0"), JobState::kCompleted);
+}
+
+TEST_F(JobArrayService, ARestartBringsBackTheWaitingTasksButNotTheOnesThatRanOrEnded) {
+  register_n1();
+  const JobId a = submit_array("1-6%2");
+  const std::string A = std::to_string(a.value());
+  report(JobId(a.value() + 1), JobState::kCompleted);  // task 1 ends, task 3 starts
+  ASSERT_TRUE(std::get<wire::JobControlReply>(ask(wire::JobControl{wire::JobAction::kHold, {}, "", 0, false, {a}, {6}})).results.at(0).ok);
+  const auto before = queue(true);
+  EXPECT_EQ(before, (std::map<std::string, JobState>{{A + "_1", JobState::kCompleted},
+                                                     {A + "_2", JobState::kRunning},
+                                                     {A + "_3", JobState::kRunning},
+                                                     {A + "_6", JobState::kHeld},
+                                                     {A + "_[4-5%2]", JobState::kPending}}));
+  reopen();
+  register_n1({JobId(a.value() + 2), JobId(a.value() + 3)});
+  EXPECT_EQ(queue(true), before);
+  const std::size_t launched = launches_.size();
+  report(JobId(a.value() + 2), JobState::kCompleted);
+  ASSERT_EQ(launches_.size(), launched + 1);
+  EXPECT_EQ(launches_.back().array_task, 4);
+}
+
+TEST_F(JobArrayService, OneTaskOrTheWholeArrayIsCancelledByItsOwnerOnly) {
+  register_n1();
+  const JobId a = submit_array("0-99");
+  const std::string A = std::to_string(a.value());
+  ASSERT_EQ(launches_.size(), 4u);  // four cores
+  // Bob can neither cancel the array nor one of its tasks.
+  auto refused = control(wire::JobAction::kCancel, {a}, {{a, 50}}, 1002);
+  ASSERT_EQ(refused.results.size(), 2u);
+  EXPECT_FALSE(refused.results[0].ok);
+  EXPECT_NE(refused.results[0].message.find("belongs to 'alice'"), std::string::npos) << refused.results[0].message;
+  EXPECT_FALSE(refused.results[1].ok);
+  EXPECT_NE(refused.results[1].message.find("belongs to 'alice'"), std::string::npos) << refused.results[1].message;
+  EXPECT_EQ(queue().at(A + "_[4-99]"), JobState::kPending);
+
+  auto one = control(wire::JobAction::kCancel, {}, {{a, 50}, {a, 100}});
+  ASSERT_EQ(one.results.size(), 2u);
+  EXPECT_TRUE(one.results[0].ok) << one.results[0].message;
+  EXPECT_FALSE(one.results[1].ok);  // not one of its indices
+  EXPECT_NE(one.results[1].message.find("not found"), std::string::npos);
+  EXPECT_EQ(queue().at(A + "_[4-49,51-99]"), JobState::kPending);
+  EXPECT_EQ(queue(true).at(A + "_50"), JobState::kCancelled);
+
+  // The whole array: the waiting tasks end at once, the running ones are told to stop.
+  auto all = control(wire::JobAction::kCancel, {a});
+  ASSERT_EQ(all.results.size(), 1u);
+  EXPECT_TRUE(all.results[0].ok) << all.results[0].message;
+  EXPECT_EQ(signalled_.size(), 4u);
+  for (std::uint64_t i = 1; i <= 4; ++i) report(JobId(a.value() + i), JobState::kCancelled);
+  EXPECT_TRUE(queue().empty());
+  EXPECT_EQ(service_->scheduler().array(a), nullptr);
+  EXPECT_TRUE(launches_.size() == 4u) << "a cancelled array started more tasks";
+  // After a restart it stays ended: nothing waits, nothing launches.
+  reopen();
+  register_n1();
+  EXPECT_TRUE(queue().empty());
+  EXPECT_EQ(launches_.size(), 4u);
+}
+
+TEST_F(JobArrayService, ABadArrayIsRefusedNamingTheIndex) {
+  config_.limits.max_array_size = 1001;
+  reopen();
+  wire::SubmitRequest r;
+  r.spec.array = *parse_array_spec("0-5000", kMaxArrayIndex);
+  r.program.argv = {"true"};
+  r.program.working_dir = "/tmp";
+  auto m = ask(r);
+  ASSERT_TRUE(std::holds_alternative<wire::ErrorReply>(m));
+  EXPECT_NE(std::get<wire::ErrorReply>(m).message.find("--array index 5000 is over the largest allowed, 1000"),
+            std::string::npos)
+      << std::get<wire::ErrorReply>(m).message;
+  // The refused array used no ids.
+  const JobId next = submit_array("0-1");
+  EXPECT_EQ(next, JobId(1));
+}
+
+}  // namespace
+}  // namespace fairway::daemon
