@@ -129,6 +129,7 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
     q.states = parsed;
   }
   if (!jobs.empty()) {
+    // squeue -j 42: an array's id lists all its tasks (the coordinator answers so).
     auto ids = parse_job_ids({jobs});
     if (!ids) return std::unexpected(ids.error().with_context("--jobs"));
     q.jobs = *ids;
@@ -200,13 +201,36 @@ std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transpo
 }
 
 int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io) {
-  auto ids = parse_job_ids({id});
-  if (!ids) return report_error(io, ids.error().message, kExitUsage);
+  auto refs = parse_job_refs({id});
+  if (!refs) return report_error(io, refs.error().message, kExitUsage);
   wire::JobQuery q;
-  q.jobs = *ids;
+  q.jobs = refs->jobs;
+  // A task is asked for through its array (which answers with all its tasks), then picked.
+  for (JobId a : refs->task_arrays) {
+    if (std::find(q.jobs.begin(), q.jobs.end(), a) == q.jobs.end()) q.jobs.push_back(a);
+  }
   q.include_finished = true;
   auto reply = ask<wire::JobQueryReply>(q, transport, io);
   if (!reply) return kExitFailure;
+  if (!refs->task_arrays.empty()) {
+    const auto named = [&](const wire::JobView& j) {
+      for (std::size_t i = 0; i < refs->task_arrays.size(); ++i) {
+        if (j.array_job == refs->task_arrays[i] && j.array_tasks == std::to_string(refs->task_indices[i])) return true;
+      }
+      return std::find(refs->jobs.begin(), refs->jobs.end(), j.id) != refs->jobs.end();
+    };
+    std::vector<wire::JobView> picked;
+    for (const auto& j : reply->jobs) {
+      if (named(j)) picked.push_back(j);
+    }
+    // A task not run yet is part of its array's waiting line: show that.
+    if (picked.empty()) {
+      for (const auto& j : reply->jobs) {
+        if (j.array_job.value() != 0 && j.array_tasks.starts_with("[")) picked.push_back(j);
+      }
+    }
+    reply->jobs = std::move(picked);
+  }
   if (reply->jobs.empty()) return report_error(io, "job " + id + " not found", kExitFailure);
   for (const auto& j : reply->jobs) {
     io.out << (json ? job_json(j) : render_job_detail(j, reply->now));

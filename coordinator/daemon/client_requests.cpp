@@ -1,6 +1,7 @@
 // CoordinatorService: what users ask through the `fairway` CLI (submit, queue, show,
 // cancel, hold, release, requeue, nodes). Replies leave only after the turn commits.
 #include <algorithm>
+#include <unordered_set>
 #include <csignal>
 #include <cstdio>
 #include <map>
@@ -210,6 +211,7 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
     return std::unexpected(st.error());
   }
   JobTracking& t = tracking_[id.value()];
+  t.array = !stored.spec.array.empty();
   t.working_dir = m.program.working_dir;
   t.stdout_path = m.program.stdout_path;
   t.stderr_path = m.program.stderr_path;
@@ -308,6 +310,18 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
   };
   if (!m.jobs.empty()) {
     for (JobId id : m.jobs) consider(id);
+    // An array's id names all its tasks too, as squeue -j and scontrol show job read it.
+    std::unordered_set<std::uint64_t> asked;
+    for (JobId id : m.jobs) {
+      if (auto t = tracking_.find(id.value()); t != tracking_.end() && t->second.array) asked.insert(id.value());
+    }
+    if (!asked.empty()) {
+      for (const auto& [id, t] : tracking_) {
+        const JobRecord* rec = scheduler_->job(JobId(id));
+        const JobId array = rec != nullptr ? rec->spec.array_job : t.final_view ? t.final_view->array_job : JobId();
+        if (array.value() != 0 && asked.contains(array.value())) consider(JobId(id));
+      }
+    }
   } else {
     for (const JobRecord* rec : scheduler_->waiting()) consider(rec->spec.id);
     for (const JobRecord* rec : scheduler_->running()) consider(rec->spec.id);

@@ -57,6 +57,8 @@ struct JobTracking {
   // started at time_mails_run (a requeued run starts over).
   std::uint8_t time_mails_sent = 0;
   Time time_mails_run;
+  // A job array's own entry (kept after it ends): a query naming it names its tasks.
+  bool array = false;
 };
 
 // A job the store says was running, waiting for the nodes it ran on to register.

@@ -53,8 +53,10 @@ Status CoordinatorService::recover(Time now) {
     if (!spec.array.empty()) {
       // An array's own row: its tasks not stored on their own wait again with it; the
       // tasks' rows, read after it (ids follow the array's), take their places back.
+      t.array = true;
       if (is_terminal(s.state)) {
         scheduler_->restore_outcome(s.id, s.state);
+        tracking_[s.id.value()] = std::move(t);
         continue;
       }
       spec.hold = s.state == JobState::kHeld;

@@ -62,8 +62,8 @@ TEST(FairwayBinary, UsageErrorsExitTwoNamingTheProblem) {
 
 TEST(FairwayBinary, DirectiveProblemsNameLineAndOption) {
   testing::TempDir dir;
-  const std::string refused = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=1-4\ntrue\n");
-  expect_usage_error("submit " + refused, refused + " line 3: --array: job arrays are not supported yet");
+  const std::string refused = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=4-1\ntrue\n");
+  expect_usage_error("submit " + refused, refused + " line 3: --array: the range '4-1' ends before it starts");
   // An unknown directive is only a warning: the submission goes on (and here finds no
   // coordinator).
   const std::string unknown = dir.write("job2.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --bogus\ntrue\n");

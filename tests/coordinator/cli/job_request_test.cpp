@@ -109,10 +109,16 @@ TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
 TEST(BuildSubmission, DirectiveErrorsNameScriptLineAndOption) {
   SubmitCommand cmd;
   cmd.script_path = "job.sh";
-  auto b = build_submission(cmd, "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=1-3\nls\n", context());
+  auto b = build_submission(cmd, "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --licenses=matlab\nls\n", context());
   ASSERT_FALSE(b.has_value());
-  EXPECT_EQ(b.error().message,
-            "job.sh line 3: --array: job arrays are not supported yet: submit one job per task");
+  EXPECT_EQ(b.error().message, "job.sh line 3: --licenses: licenses are not scheduled yet");
+  // An array directive carries into the request; a malformed one names its line.
+  b = build_submission(cmd, "#!/bin/sh\n#SBATCH --array=1-10:3%2\nls\n", context());
+  ASSERT_TRUE(b.has_value()) << b.error().message;
+  EXPECT_EQ(format_array_spec(b->request.spec.array), "1-10:3%2");
+  b = build_submission(cmd, "#!/bin/sh\n#SBATCH -a 1-x\nls\n", context());
+  ASSERT_FALSE(b.has_value());
+  EXPECT_EQ(b.error().message.rfind("job.sh line 2: --array: 'x' in '1-x' is not a task index", 0), 0u) << b.error().message;
   b = build_submission(cmd, "#SBATCH -t never\n", context());
   ASSERT_FALSE(b.has_value());
   EXPECT_EQ(b.error().message.rfind("job.sh line 1: --time=never: ", 0), 0u) << b.error().message;

@@ -159,8 +159,12 @@ TEST(SubmitOptions, NodeSelection) {
 }
 
 TEST(SubmitOptions, OptionsThatWouldRunTheJobWronglyAreRefused) {
-  EXPECT_EQ(parse_error({"--array=1-10"}),
-            "--array: job arrays are not supported yet: submit one job per task");
+  EXPECT_EQ(parse_error({"--licenses=matlab"}), "--licenses: licenses are not scheduled yet");
+  // --array is taken: indices, steps and the running-task limit, in both spellings.
+  EXPECT_EQ(format_array_spec(*parse_ok({"--array=1-100,200,300-400:2%10"}).array), "1-100,200,300-400:2%10");
+  EXPECT_EQ(parse_ok({"-a", "0-3"}).array->count(), 4);
+  EXPECT_EQ(parse_error({"--array=1-10%0"}),
+            "--array: the running-task limit '%0' in '1-10%0' is not a whole number >= 1");
   EXPECT_EQ(parse_error({"--uid=0"}), "--uid: jobs run as the user who submits them");
   EXPECT_EQ(parse_error({"--open-mode=sometimes"}),
             "--open-mode=sometimes: expected append or truncate");

@@ -153,9 +153,13 @@ TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {
                          {A + "_0", JobState::kRunning}, {A + "_1", JobState::kRunning}, {A + "_[2-9%2]", JobState::kPending}}));
   wire::JobQuery q;
   q.jobs = {a};
+  // Asked by the array's id: its waiting line and every task, as squeue -j.
   const auto line = std::get<wire::JobQueryReply>(ask(q)).jobs;
-  ASSERT_EQ(line.size(), 1u);
+  ASSERT_EQ(line.size(), 3u);
+  EXPECT_EQ(line[0].array_tasks, "[2-9%2]");
   EXPECT_EQ(line[0].reasons, std::vector<std::string>{"JobArrayTaskLimit"});
+  EXPECT_EQ(line[1].array_tasks, "0");
+  EXPECT_EQ(line[2].array_tasks, "1");
 
   // A task ends; the next starts in its place.
   report(JobId(a.value() + 1), JobState::kCompleted);
