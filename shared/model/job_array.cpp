@@ -103,7 +103,7 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int32_t max_index
     spec.max_running = static_cast<std::int32_t>(v);
   }
   if (list.empty()) return invalid_argument("--array: '" + std::string(text) + "' lists no task indices");
-  std::vector<std::int32_t> indices;
+  std::vector<ArrayIndexRange> given;
   std::size_t from = 0;
   while (from <= list.size()) {
     const std::size_t comma = std::min(list.find(',', from), list.size());
@@ -134,8 +134,31 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int32_t max_index
     if (last < first) {
       return invalid_argument("--array: the range '" + std::string(bounds) + "' ends before it starts");
     }
-    for (std::int64_t i = first; i <= last; i += step) indices.push_back(static_cast<std::int32_t>(i));
-    if (static_cast<std::int64_t>(indices.size()) > max_index + 1LL) break;  // duplicates only from here
+    // The last index the step reaches, so that a range says exactly what it holds.
+    last = static_cast<std::int32_t>(first + (static_cast<std::int64_t>(last) - first) / step * step);
+    if (first == last) {
+      given.push_back({first, first, 1});
+    } else if (step != 1 && last - first == step) {
+      // Two indices a step apart are two singles, as format_array_spec writes them back.
+      given.push_back({first, first, 1});
+      given.push_back({last, last, 1});
+    } else {
+      given.push_back({first, last, step});
+    }
+  }
+  std::sort(given.begin(), given.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  bool disjoint = true;
+  for (std::size_t i = 1; i < given.size(); ++i) disjoint = disjoint && given[i].first > given[i - 1].last;
+  if (disjoint) {
+    // The common case ("0-99999", "1-100,200"): kept as given, never spelled out index by
+    // index, since every stored task request is decoded again at its start.
+    spec.ranges = std::move(given);
+    return spec;
+  }
+  // Lists, overlaps and duplicates: spelled out once, merged and folded again.
+  std::vector<std::int32_t> indices;
+  for (const ArrayIndexRange& r : given) {
+    for (std::int64_t i = r.first; i <= r.last; i += r.step) indices.push_back(static_cast<std::int32_t>(i));
   }
   std::sort(indices.begin(), indices.end());
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());

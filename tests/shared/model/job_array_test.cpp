@@ -38,6 +38,10 @@ TEST(ArraySpecTest, NormalizesOrderAndDuplicates) {
   EXPECT_EQ(format_array_spec(parse("4")), "4");
   // Two indices a step apart are listed, not a range.
   EXPECT_EQ(format_array_spec(parse("1-3:2")), "1,3");
+  // Ranges in order are kept as given (a task's start decodes its array's text again).
+  EXPECT_EQ(parse("0-99999").ranges, (std::vector<ArrayIndexRange>{{0, 99999, 1}}));
+  EXPECT_EQ(parse("0-9:4,20").ranges, (std::vector<ArrayIndexRange>{{0, 8, 4}, {20, 20, 1}}));
+  EXPECT_EQ(format_array_spec(parse("0-9:4,20")), "0-8:4,20");
 }
 
 TEST(ArraySpecTest, RefusesMalformedTextNamingThePiece) {
