@@ -20,6 +20,11 @@ void CoordinatorService::on_job_update(const std::string& peer, const wire::JobU
 }
 
 Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const Caller& caller) {
+  if (scheduler_->array(id) != nullptr) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + id_str(id) + " is a job array: changing all its tasks at once is not supported yet "
+                      "(hold it, or cancel it and submit again)");
+  }
   FAIRWAY_TRY_ASSIGN(found, live_job_for(id, caller));
   const JobRecord& rec = *found;
   const std::string job = "job " + id_str(id);

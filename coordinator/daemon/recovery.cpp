@@ -57,6 +57,7 @@ Status CoordinatorService::recover(Time now) {
       if (is_terminal(s.state)) {
         scheduler_->restore_outcome(s.id, s.state);
         tracking_[s.id.value()] = std::move(t);
+        finished_order_.push_back(s.id.value());
         continue;
       }
       spec.hold = s.state == JobState::kHeld;

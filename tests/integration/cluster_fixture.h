@@ -101,7 +101,14 @@ class Cluster : public ::testing::Test {
         }
       }
     }
-    std::filesystem::remove_all(dir_);
+    // A job's keeper outlives its killed agent for a moment and may still write its exit
+    // record into the spool while the tree is removed: try again until it is gone.
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+      if (!ec) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     remove_cgroups();
   }
 

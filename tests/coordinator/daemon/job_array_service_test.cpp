@@ -204,6 +204,14 @@ TEST_F(JobArrayService, OneTaskOrTheWholeArrayIsCancelledByItsOwnerOnly) {
   EXPECT_NE(refused.results[1].message.find("belongs to 'alice'"), std::string::npos) << refused.results[1].message;
   EXPECT_EQ(queue().at(A + "_[4-99]"), JobState::kPending);
 
+  // Changing every task at once is refused, saying so, rather than half done.
+  wire::JobUpdate u;
+  u.jobs = {a};
+  u.name = "renamed";
+  const wire::Message updated = ask(u);
+  ASSERT_TRUE(std::holds_alternative<wire::JobControlReply>(updated));
+  EXPECT_NE(std::get<wire::JobControlReply>(updated).results.at(0).message.find("is a job array"), std::string::npos);
+
   auto one = control(wire::JobAction::kCancel, {}, {{a, 50}, {a, 100}});
   ASSERT_EQ(one.results.size(), 2u);
   EXPECT_TRUE(one.results[0].ok) << one.results[0].message;
