@@ -58,6 +58,41 @@ Status check_dependencies(const DependencyCheckInput& in) {
     if (ran && (!x.first_start || r.start < *x.first_start)) x.first_start = r.start;
     if (!r.preempted) x.final_record = &r;
   }
+  // A dependency on a job array reads all its tasks, as the coordinator does: `after` from
+  // the first task's start, the others once every task has its final record (afterok: all
+  // completed).
+  std::unordered_map<std::uint64_t, std::int64_t> tasks_of;
+  for (const WorkloadJob& w : in.workload.jobs) {
+    if (w.spec.is_array_task()) ++tasks_of[w.spec.array_job.value()];
+  }
+  std::vector<ScheduleRecord> array_ends;
+  array_ends.reserve(tasks_of.size());  // pointed at by runs: never reallocated
+  for (const auto& [array, count] : tasks_of) {
+    Runs whole;
+    std::int64_t ended = 0;
+    bool all_ok = true;
+    Time last_end = Time::from_seconds(std::numeric_limits<std::int64_t>::min());
+    for (std::int64_t k = 1; k <= count; ++k) {
+      const auto it = runs.find(array + static_cast<std::uint64_t>(k));
+      if (it == runs.end()) continue;
+      const Runs& task = it->second;
+      if (task.first_start && (!whole.first_start || *task.first_start < *whole.first_start)) {
+        whole.first_start = task.first_start;
+      }
+      if (task.final_record == nullptr) continue;
+      ++ended;
+      all_ok = all_ok && task.final_record->state == JobState::kCompleted;
+      last_end = max(last_end, task.final_record->end);
+    }
+    if (ended == count) {
+      ScheduleRecord& r = array_ends.emplace_back();
+      r.id = JobId(array);
+      r.end = last_end;
+      r.state = all_ok ? JobState::kCompleted : JobState::kFailed;
+      whole.final_record = &r;
+    }
+    runs[array] = whole;
+  }
   // Singletons: the runs of each user and name.
   std::unordered_map<std::string, std::vector<const ScheduleRecord*>> by_name;
   bool any_singleton = false;

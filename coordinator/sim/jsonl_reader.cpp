@@ -24,12 +24,12 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 29> kKnownKeys = {
+constexpr std::array<std::string_view, 30> kKnownKeys = {
     "id",         "submit",  "user",    "account",        "partition", "qos",
     "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
     "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island",
     "dependency", "begin",   "nice",    "kill_on_invalid_dep", "nodelist",  "exclude",
-    "constraint", "exclusive", "reservation", "mem", "mem_per_cpu"};
+    "constraint", "exclusive", "reservation", "mem", "mem_per_cpu", "array"};
 // 1 PiB in MiB: a bound on memory values, so that sums over nodes cannot overflow.
 constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 30;
 
@@ -240,6 +240,13 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   auto reservation = f.string("reservation");  // sbatch --reservation
   if (!reservation) return std::unexpected(reservation.error());
   if (*reservation) s.reservation = **reservation;
+  // sbatch --array: each task runs `runtime`; task ids follow the job's (id + 1 + position).
+  FAIRWAY_TRY_ASSIGN(array, f.string("array"));
+  if (array) {
+    auto parsed = parse_array_spec(*array, kMaxArrayIndex);
+    if (!parsed) return Fields::bad("array", parsed.error().message);
+    s.array = std::move(*parsed);
+  }
   return ok_status();
 }
 

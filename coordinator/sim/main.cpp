@@ -187,7 +187,9 @@ int run(int argc, char** argv) {
   const std::int64_t first_submit =
       workload->jobs.empty() ? 0 : workload->jobs.front().spec.submit_time.seconds();
   sim::Summary summary = sim::summarize(result->records, total_cores, first_submit);
-  summary.jobs = static_cast<std::int64_t>(workload->jobs.size());
+  // Job arrays count, and are checked, as the tasks they ran as.
+  const sim::Workload as_run = sim::with_array_tasks(*workload);
+  summary.jobs = static_cast<std::int64_t>(as_run.jobs.size());
   summary.skipped = workload->skipped;
   summary.rejected = static_cast<std::int64_t>(result->rejected.size());
   summary.sched_passes = result->passes;
@@ -210,9 +212,21 @@ int run(int argc, char** argv) {
   if (check) {
     sim::ValidationInput in;
     in.nodes = &result->nodes;
-    in.workload = &*workload;
+    in.workload = &as_run;
     in.records = &result->records;
-    in.rejected = result->rejected;
+    for (JobId id : result->rejected) {
+      const auto array = std::find_if(workload->jobs.begin(), workload->jobs.end(), [&](const sim::WorkloadJob& w) {
+        return w.spec.id == id && !w.spec.array.empty();
+      });
+      if (array == workload->jobs.end()) {
+        in.rejected.push_back(id);
+        continue;
+      }
+      // A refused array: none of its tasks was accepted.
+      for (std::int64_t p = 0; p < array->spec.array.count(); ++p) {
+        in.rejected.emplace_back(id.value() + 1 + static_cast<std::uint64_t>(p));
+      }
+    }
     in.check_reservations = config->scheduler.backfill != BackfillMode::kNone;
     sim::take_partition_rounding(*config, in);
     if (auto st = sim::validate_schedule(in); !st) {

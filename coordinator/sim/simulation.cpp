@@ -123,6 +123,8 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
   out.records.reserve(workload.jobs.size());
   std::unordered_map<std::uint64_t, LiveJob> live;
   live.reserve(workload.jobs.size());
+  // Job arrays: every task runs its array's runtime; a task is live from its first start.
+  std::unordered_map<std::uint64_t, Duration> array_runtime;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions;
 
   std::size_t next_arrival = 0;
@@ -183,6 +185,10 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
         out.rejection_messages.push_back(st.error().message);
         continue;
       }
+      if (!w.spec.array.empty()) {
+        array_runtime.emplace(w.spec.id.value(), w.runtime);
+        continue;
+      }
       live.emplace(w.spec.id.value(), LiveJob{w.runtime, 0, {}, {}});
     }
 
@@ -221,7 +227,12 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
       completions.push({now + p.grace, p.victim, live.at(p.victim.value()).run, true});
     }
     for (const JobStart& s : pass.started) {
-      LiveJob& lj = live.at(s.id.value());
+      auto found = live.find(s.id.value());
+      if (found == live.end()) {  // an array's task, started for the first time
+        const JobId array = scheduler.job(s.id)->spec.array_job;
+        found = live.emplace(s.id.value(), LiveJob{array_runtime.at(array.value()), 0, {}, {}}).first;
+      }
+      LiveJob& lj = found->second;
       lj.reserved_start = s.reserved_start;
       lj.reserved_at = s.reserved_at;
       completions.push({now + lj.runtime, s.id, ++lj.run});

@@ -108,6 +108,20 @@ Status finish_workload(Workload& w, const std::string& path) {
                                             std::to_string(ids[i - 1].second) + ")"));
     }
   }
+  // A job array's tasks take the ids after its own: no other job may use one.
+  for (const auto& j : w.jobs) {
+    if (j.spec.array.empty()) continue;
+    const std::uint64_t first = j.spec.id.value() + 1;
+    const std::uint64_t last = j.spec.id.value() + static_cast<std::uint64_t>(j.spec.array.count());
+    const auto clash = std::lower_bound(ids.begin(), ids.end(), std::pair{first, std::int64_t{0}});
+    if (clash != ids.end() && clash->first <= last) {
+      return std::unexpected(line_error(path, clash->second,
+                                        "job id " + std::to_string(clash->first) + " is taken by the tasks of array " +
+                                            std::to_string(j.spec.id.value()) + " (line " + std::to_string(j.line) +
+                                            ", ids " + std::to_string(first) + "-" + std::to_string(last) +
+                                            "): leave the array's tasks their ids"));
+    }
+  }
   const auto before = [](const WorkloadJob& a, const WorkloadJob& b) {
     if (a.spec.submit_time != b.spec.submit_time) return a.spec.submit_time < b.spec.submit_time;
     return a.spec.id < b.spec.id;

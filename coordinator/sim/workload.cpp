@@ -60,4 +60,28 @@ Status assign_queue_partitions(Workload& w, const std::vector<std::string>& rule
   return ok_status();
 }
 
+Workload with_array_tasks(const Workload& w) {
+  bool any = false;
+  for (const WorkloadJob& j : w.jobs) any = any || !j.spec.array.empty();
+  if (!any) return w;
+  Workload out;
+  out.skipped = w.skipped;
+  out.max_procs = w.max_procs;
+  out.max_nodes = w.max_nodes;
+  for (const WorkloadJob& j : w.jobs) {
+    if (j.spec.array.empty()) {
+      out.jobs.push_back(j);
+      continue;
+    }
+    for (std::int64_t p = 0; p < j.spec.array.count(); ++p) {
+      WorkloadJob& t = out.jobs.emplace_back(j);
+      t.spec.array = {};
+      t.spec.id = JobId(j.spec.id.value() + 1 + static_cast<std::uint64_t>(p));
+      t.spec.array_job = j.spec.id;
+      t.spec.array_task = j.spec.array.index_at(p);
+    }
+  }
+  return out;
+}
+
 }  // namespace fairway::sim

@@ -39,6 +39,11 @@ Result<Workload> read_swf(const std::string& path);
 Result<Workload> read_jsonl(const std::string& path);
 Result<Workload> read_workload(const std::string& path, WorkloadFormat format);
 
+// The workload as it runs: each job array replaced by its tasks, each a job of its own
+// (id, array_job, array_task as the core numbers them; the array's runtime), in submit
+// order. What the schedule checker and the metrics count.
+Workload with_array_tasks(const Workload& w);
+
 // `--queue-partition Q=NAME` rules: SWF jobs of queue number Q go to partition NAME (to
 // replay a trace's queues as partitions, e.g. one as an owner tier). Each rule must be
 // "integer=name" with NAME one of `partitions`; errors name the rule.
