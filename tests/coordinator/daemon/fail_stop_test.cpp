@@ -3,41 +3,21 @@
 // acknowledged before it is there. The commit fails at each step: submit, start, finish, cancel.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
+#include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
-
 using RootOnly = test_support::RootOnlyAuthenticator;
 
-class FailStop : public ::testing::Test {
+class FailStop : public test_support::ServiceTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-failstop-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
-    ASSERT_TRUE(config) << config.error().message;
-    config_ = *config;
-    reopen();
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
-  void reopen() {
-    service_.reset();  // a crash: the lock and the store are released
-    auto s = CoordinatorService::open(config_, t_, std::make_unique<RootOnly>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-  }
+  std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<RootOnly>(); }
   std::vector<Outgoing> end_turn() { return service_->end_turn(t_); }
   void submit() {
     wire::SubmitRequest r;
@@ -75,11 +55,6 @@ class FailStop : public ::testing::Test {
     register_n1();
     EXPECT_TRUE(end_turn().empty()) << "a stopped service answered";
   }
-
-  std::string dir_;
-  Config config_;
-  Time t_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
 };
 
 TEST_F(FailStop, SubmitWhoseCommitFailsIsNeitherAcknowledgedNorStored) {

@@ -4,17 +4,15 @@
 // and a restart that brings back exactly the tasks not yet run.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <map>
 #include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
 namespace {
-
-namespace fs = std::filesystem;
 
 // uid 1001 alice, 1002 bob; uid 0 root (admin).
 class TwoUsers final : public ClientAuthenticator {
@@ -30,27 +28,9 @@ class TwoUsers final : public ClientAuthenticator {
   }
 };
 
-class JobArrayService : public ::testing::Test {
+class JobArrayService : public test_support::ServiceTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-array-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
-    ASSERT_TRUE(config) << config.error().message;
-    config_ = *config;
-    reopen();
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
-  void reopen() {
-    service_.reset();
-    auto s = CoordinatorService::open(config_, t_, std::make_unique<TwoUsers>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-  }
+  std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<TwoUsers>(); }
   // Sends `m` as `uid`; returns the client reply and keeps the launches and signals.
   wire::Message ask(const wire::Message& m, std::uint32_t uid = 1001) {
     service_->on_client_frame("client", wire::encode(m), t_, net::PeerCredentials{uid, 100, 4242});
@@ -125,10 +105,6 @@ class JobArrayService : public ::testing::Test {
     return std::holds_alternative<wire::JobControlReply>(m) ? std::get<wire::JobControlReply>(m) : wire::JobControlReply{};
   }
 
-  std::string dir_;
-  Config config_;
-  Time t_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
   std::vector<wire::LaunchJob> launches_;
   std::vector<JobId> signalled_;
   std::uint64_t seq_ = 0;
