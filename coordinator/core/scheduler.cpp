@@ -103,24 +103,8 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id.value())) {
     return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
   }
-  // Open jobs this adds for the per-user limits: an array counts every task at once (as
-  // Slurm's MaxSubmitJobs), so a restored task that takes its place in one adds none.
-  std::int64_t added = 1;
   ArrayJob* claimed_from = nullptr;
-  if (!spec.array.empty()) {
-    added = spec.array.count();
-    if (spec.array.max_index() >= config_.limits.max_array_size) {
-      return invalid_argument(job + ": --array index " + std::to_string(spec.array.max_index()) +
-                              " is over the largest allowed, " + std::to_string(config_.limits.max_array_size - 1) +
-                              " (limits.max_array_size - 1)");
-    }
-  } else if (spec.is_array_task()) {
-    ArrayJob* a = array_holding(spec.id);
-    if (a != nullptr && a->unsplit.contains(a->position_of(spec.id))) {
-      claimed_from = a;
-      added = 0;
-    }
-  }
+  FAIRWAY_TRY_ASSIGN(added, jobs_added_by(spec, claimed_from));
   const ResourceRequest& r = spec.resources;
   if (r.nodes < 0) return invalid_argument(job + ": nodes must be >= 0, got " + std::to_string(r.nodes));
   if (r.cores < 1) return invalid_argument(job + ": cores must be >= 1, got " + std::to_string(r.cores));

@@ -256,6 +256,10 @@ class Scheduler {
   void remove_from(std::vector<JobRecord*>& list, JobRecord& j);
   // Job arrays (scheduler_arrays.cpp).
   void add_array(JobRecord prototype);
+  // Open jobs a spec adds for the per-user limits: an array counts every task at once (as
+  // Slurm's MaxSubmitJobs), a restored task that takes its place back in its array none
+  // (`claimed_from` is that array). Refuses indices over limits.max_array_size.
+  Result<std::int64_t> jobs_added_by(const JobSpec& spec, ArrayJob*& claimed_from);
   void make_array_tasks();
   JobRecord& make_array_task(ArrayJob& a, std::int64_t position);
   ArrayJob* array_holding(JobId task);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "coordinator/core/scheduler.h"
+#include "shared/base/try.h"
 
 namespace fairway {
 
@@ -19,6 +20,26 @@ void Scheduler::add_array(JobRecord prototype) {
   a.unsplit = TaskPositions(a.count());
   const std::uint64_t id = a.id().value();
   arrays_.emplace(id, std::move(a));
+}
+
+Result<std::int64_t> Scheduler::jobs_added_by(const JobSpec& spec, ArrayJob*& claimed_from) {
+  claimed_from = nullptr;
+  if (!spec.array.empty()) {
+    if (spec.array.max_index() >= config_.limits.max_array_size) {
+      return invalid_argument("job " + std::to_string(spec.id.value()) + ": --array index " +
+                              std::to_string(spec.array.max_index()) + " is over the largest allowed, " +
+                              std::to_string(config_.limits.max_array_size - 1) + " (limits.max_array_size - 1)");
+    }
+    return spec.array.count();
+  }
+  if (spec.is_array_task()) {
+    ArrayJob* a = array_holding(spec.id);
+    if (a != nullptr && a->unsplit.contains(a->position_of(spec.id))) {
+      claimed_from = a;
+      return 0;
+    }
+  }
+  return 1;
 }
 
 const ArrayJob* Scheduler::array(JobId id) const {
