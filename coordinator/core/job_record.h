@@ -71,6 +71,9 @@ struct JobRecord {
   // Times it went back to the queue after starting (asked for, preempted, its node lost,
   // maintenance): the one count that views, the store and SLURM_RESTART_COUNT read.
   std::int32_t requeue_count = 0;
+  // Why it ended or last went back to the queue, in words for users (a maintenance, a lost
+  // node, who cancelled it): the one copy that views, the store and mails read.
+  std::string reason;
 
   std::size_t slot = 0;  // position in the scheduler's pending or running list
   // Its place in the current pass's priority order (0 first): tells a backfill start (a

@@ -89,6 +89,13 @@ const JobRecord* Scheduler::job(JobId id) const {
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
+Status Scheduler::set_reason(JobId id, std::string reason) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  j->reason = std::move(reason);
+  return ok_status();
+}
+
 Status Scheduler::submit(JobSpec spec, Time now) { return admit(std::move(spec), now, false); }
 
 Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
@@ -462,7 +469,13 @@ PassResult Scheduler::schedule(Time now) {
   for (JobRecord* j : cancel_now) {
     const JobId id = j->spec.id;
     const std::string reason = "cancelled: its dependency can never be satisfied (--kill-on-invalid-dep)";
-    if (cancel(id, now)) result.cancelled.push_back({id, reason});
+    const JobId array = j->spec.array_job;
+    if (!cancel(id, now)) continue;
+    j->reason = reason;
+    result.cancelled.push_back({id, reason});
+    // A task's dependency is its array's: the tasks not made yet go with it, as Slurm
+    // cancels the whole array (the made ones are in cancel_now too).
+    if (array.value() != 0 && arrays_.contains(array.value())) (void)cancel_array(array);
   }
   // Higher partition tiers first, whatever the priority (Slurm's PriorityTier). Sorted
   // on copied keys: comparing through the records' pointers missed the cache on every

@@ -208,6 +208,10 @@ class Scheduler {
   Result<StartEstimate> estimate_start(JobSpec spec, Time now) const;
 
   const JobRecord* job(JobId id) const;
+  // The driver's words for why a job ended or was requeued (JobRecord::reason), for what
+  // only it knows: who cancelled it, what its node reported, its lost node. The core
+  // writes its own (maintenance, an impossible dependency). Error for an unknown job.
+  Status set_reason(JobId id, std::string reason);
 
   // Job arrays (scheduler_arrays.cpp). submit() takes a spec with `array` set as one
   // array; each pass makes jobs of as many of its tasks as could start now, plus

@@ -13,6 +13,7 @@ void Scheduler::preempt_for_maintenance(Time now, PassResult& result) {
     const Status st = requeue(id, now);
     assert(st.has_value() && "a running job can always be requeued");
     (void)st;
+    find(id)->reason = p.reason;
     result.preempted.push_back(std::move(p));
   }
 }

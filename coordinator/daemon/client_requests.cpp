@@ -304,7 +304,7 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
         return ok_status();
       }
       FAIRWAY_TRY(scheduler_->cancel(id, now));
-      t->second.reason = "cancelled by " + user;
+      (void)scheduler_->set_reason(id, "cancelled by " + user);
       mark_terminal(id);
       log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
       break;

@@ -231,7 +231,7 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
       t->second.signal = m.signal;
       t->second.peak_memory_bytes = m.peak_memory_bytes;
       t->second.cpu_time_ms = m.cpu_time_ms;
-      if (!m.reason.empty()) t->second.reason = m.reason;
+      if (!m.reason.empty()) (void)scheduler_->set_reason(m.job, m.reason);
       job_ended(m.job, m.state, now);
     }
   } else {
@@ -253,10 +253,10 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
   if (t.requeue_requested) {
     t.requeue_requested = false;
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    t.reason = "requeued on request";
+    (void)scheduler_->set_reason(id, "requeued on request");
     t.head_node.clear();
     persist(id);
-    log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
+    log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", "requeued on request"}});
     mail_about(id, kMailRequeue);
     dirty_ = true;
     return;
@@ -267,12 +267,12 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     auto after = scheduler_->stop_preempted(id, now);
     if (!write(after ? ok_status() : Status(std::unexpected(after.error())), "stop_preempted", id)) return;
     if (*after == JobState::kPending) {
-        t.head_node.clear();
+      t.head_node.clear();
       persist(id);
-      log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", t.reason}});
+      log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", rec->reason}});
       mail_about(id, kMailRequeue);
     } else {
-      log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", t.reason}});
+      log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", rec->reason}});
       mark_terminal(id);
     }
     dirty_ = true;
@@ -332,7 +332,7 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
   if (rec == nullptr || rec->state != JobState::kRunning) return;
   JobTracking& t = tracking_[id.value()];
   t.unconfirmed_since.reset();
-  t.reason = why;
+  (void)scheduler_->set_reason(id, why);
   if (rec->spec.requeue) {
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
     t.head_node.clear();
@@ -422,7 +422,6 @@ void CoordinatorService::run_pass(Time now) {
     }
     log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
                                                     {"node", t.head_node}, {"reason", p.reason}});
-    t.reason = p.reason;
     t.head_node.clear();
     persist(p.id);
   }
@@ -430,7 +429,8 @@ void CoordinatorService::run_pass(Time now) {
   // stop_preempted requeues them and the owner starts in that turn's pass.
   for (const PreemptionOrder& p : r.preempting) {
     JobTracking& t = tracking_[p.victim.value()];
-    t.reason = "preempted by job " + id_str(p.by) + " (partition " + p.by_partition + ") at " + utc_time(now);
+    (void)scheduler_->set_reason(p.victim, "preempted by job " + id_str(p.by) + " (partition " + p.by_partition +
+                                               ") at " + utc_time(now));
     if (!t.head_node.empty()) {
       reply(Channel::kAgents, t.head_node, wire::SignalJob{p.victim, SIGTERM, p.grace});
     }
@@ -441,7 +441,10 @@ void CoordinatorService::run_pass(Time now) {
                {"then", p.requeue ? "requeue" : "end"}});
   }
   for (const JobCancellation& c : r.cancelled) {
-    tracking_[c.id.value()].reason = c.reason;
+    // A task made for this pass has no row yet: it gets one, ended, like any job.
+    if (const JobRecord* rec = scheduler_->job(c.id); rec != nullptr && rec->spec.is_array_task()) {
+      (void)adopt_array_task(c.id);
+    }
     mark_terminal(c.id);
     log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(c.id)}, {"reason", c.reason}});
   }

@@ -49,7 +49,6 @@ struct JobTracking {
   bool cancel_requested = false;
   bool requeue_requested = false;
   std::optional<std::int32_t> exit_code, signal;
-  std::string reason;                     // why it ended or was requeued
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
   std::optional<std::int64_t> peak_memory_bytes, cpu_time_ms;  // from its final report
@@ -67,6 +66,7 @@ struct RestoredRunning {
   std::vector<StoredNodeAllocation> allocation;
   Time start;
   std::int32_t requeue_count = 0;
+  std::string reason;  // why it was last requeued, as stored
 };
 
 class CoordinatorService {

@@ -24,8 +24,8 @@ void CoordinatorService::launch(JobId id, Time now) {
   if (submit == nullptr) {
     const std::string why = decoded ? "stored request is not a submit request" : decoded.error().message;
     log_event(LogLevel::kError, "launch_failed", {{"job", id_str(id)}, {"error", why}});
-    t.reason = "cannot read its stored request: " + why;
     (void)scheduler_->finish(id, JobState::kFailed, now);
+    (void)scheduler_->set_reason(id, "cannot read its stored request: " + why);
     mark_terminal(id);
     return;
   }

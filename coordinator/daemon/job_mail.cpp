@@ -152,7 +152,7 @@ void CoordinatorService::mail_about(JobId id, JobMailEvent event, std::optional<
     if (rec->start_time != Time()) f.run_time = rec->end_time - rec->start_time;
   }
   if (run_time) f.run_time = run_time;
-  f.reason = t.reason;
+  f.reason = rec->reason;
   if (auto st = mailer_.send(compose_job_mail(f)); !st) {
     log_event(LogLevel::kWarning, "mail_skipped", {{"job", std::to_string(id.value())}, {"error", st.error().message}});
     return;

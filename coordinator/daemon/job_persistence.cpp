@@ -57,6 +57,7 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
     }
     if (is_terminal(rec->state)) s.end_time = rec->end_time;
     s.requeue_count = rec->requeue_count;
+    s.reason = rec->reason;
     for (const auto& na : rec->allocation.nodes) {
       s.allocation.push_back({scheduler_->cluster().node(na.node).topology.name, na.cores, na.gpus});
     }
@@ -64,7 +65,6 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
   if (t != tracking_.end()) {
     s.exit_code = t->second.exit_code;
     s.signal = t->second.signal;
-    s.reason = t->second.reason;
     s.peak_memory_bytes = t->second.peak_memory_bytes;
     s.cpu_time_ms = t->second.cpu_time_ms;
   }

@@ -15,7 +15,6 @@ JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& reque
   t.signal = s.signal;
   t.peak_memory_bytes = s.peak_memory_bytes;
   t.cpu_time_ms = s.cpu_time_ms;
-  t.reason = s.reason;
   return t;
 }
 
@@ -25,6 +24,7 @@ wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const J
   rec.spec = spec;
   rec.state = s.state;
   rec.requeue_count = s.requeue_count;
+  rec.reason = s.reason;
   if (s.start_time) rec.start_time = *s.start_time;
   if (s.end_time) rec.end_time = *s.end_time;
   wire::JobView v = job_view(rec, t, scheduler);
@@ -78,7 +78,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.stdout_path = t.stdout_path;
   v.stderr_path = t.stderr_path;
   v.requeue_count = rec.requeue_count;
-  v.state_reason = t.reason;
+  v.state_reason = rec.reason;
   v.peak_memory_bytes = t.peak_memory_bytes;
   v.cpu_time_ms = t.cpu_time_ms;
   v.reservation = s.reservation;

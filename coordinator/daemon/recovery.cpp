@@ -77,7 +77,7 @@ Status CoordinatorService::recover(Time now) {
       finished_order_.push_back(s.id.value());
       ++finished;
     } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
-      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count};
+      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count, s.reason};
       tracking_[s.id.value()] = std::move(t);
       if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
       ++running;
@@ -89,6 +89,7 @@ Status CoordinatorService::recover(Time now) {
                   {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
         continue;
       }
+      if (!s.reason.empty()) (void)scheduler_->set_reason(s.id, s.reason);
       ++waiting;
     }
     tracking_[s.id.value()] = std::move(t);
@@ -192,11 +193,12 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
     rec.requeue_count = r.requeue_count;
     rec.state = JobState::kNodeFail;
     rec.end_time = now;
-    t.reason = "could not be restored: " + st.error().message;
+    rec.reason = "could not be restored: " + st.error().message;
     t.final_view = job_view(rec, t, *scheduler_);
     finished_order_.push_back(r.spec.id.value());
     return true;
   }
+  if (!r.reason.empty()) (void)scheduler_->set_reason(r.spec.id, r.reason);
   t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
   // Confirmed when its agent registers listing it; lost if no report comes in time.
   t.unconfirmed_since = mono(now);

@@ -249,3 +249,41 @@ TEST(JobArrayScheduling, ARestoredArrayLeavesOutTheTasksStoredOnTheirOwn) {
 
 }  // namespace
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+TEST(JobArrayScheduling, AnImpossibleDependencyWithKillOnInvalidCancelsTheWholeArray) {
+  auto s = testing::make(testing::uniform_cluster(1, 1, 2, BackfillMode::kEasy));
+  ASSERT_TRUE(s->submit(testing::job(1, 2, 10), T(0)));
+  ASSERT_EQ(s->schedule(T(0)).started.size(), 1u);
+  JobSpec a = array_job(5, "0-999");
+  a.dependencies = {{DependencyType::kAfterOk, {JobId(1)}}};
+  a.kill_on_invalid_dep = true;
+  ASSERT_TRUE(s->submit(a, T(1)));
+  (void)s->schedule(T(1));  // waits: Dependency
+  ASSERT_TRUE(s->finish(JobId(1), JobState::kFailed, T(10)));
+  const PassResult r = s->schedule(T(10));
+  ASSERT_FALSE(r.cancelled.empty());
+  for (const JobCancellation& c : r.cancelled) {
+    const JobRecord* j = s->job(c.id);
+    ASSERT_NE(j, nullptr);
+    EXPECT_EQ(j->state, JobState::kCancelled);
+    EXPECT_EQ(j->reason, c.reason);  // the core's own words, on the record
+  }
+  EXPECT_EQ(s->array(JobId(5)), nullptr) << "tasks not made yet were left waiting";
+  const auto ended = s->take_ended_arrays();
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].outcome(), JobState::kCancelled);
+}
+
+TEST(JobArrayScheduling, TheDriverWritesWhatOnlyItKnowsOnTheRecord) {
+  auto s = testing::make(testing::uniform_cluster(1, 1, 2, BackfillMode::kEasy));
+  ASSERT_TRUE(s->submit(testing::job(1, 1, 1000), T(0)));
+  ASSERT_TRUE(s->set_reason(JobId(1), "the driver's words"));
+  EXPECT_EQ(s->job(JobId(1))->reason, "the driver's words");
+  EXPECT_FALSE(s->set_reason(JobId(99), "x"));
+}
+
+}  // namespace
+}  // namespace fairway

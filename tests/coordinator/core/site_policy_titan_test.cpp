@@ -250,6 +250,7 @@ TEST(Titan, KillableQueueAndOutage) {
   ASSERT_EQ(at_outage.preempted.size(), 1u);
   EXPECT_EQ(at_outage.preempted[0].id, JobId(2));
   EXPECT_EQ(s->job(JobId(2))->state, JobState::kPending);
+  EXPECT_EQ(s->job(JobId(2))->reason, at_outage.preempted[0].reason);  // on the record itself
   EXPECT_TRUE(s->running().empty());
 
   const Time after = T(100000) + Duration::hours(8);

@@ -212,6 +212,59 @@ TEST_F(JobArrayService, OneTaskOrTheWholeArrayIsCancelledByItsOwnerOnly) {
   EXPECT_EQ(launches_.size(), 4u);
 }
 
+TEST_F(JobArrayService, AnArrayWhoseDependencyFailsIsCancelledWholeAndTheServiceGoesOn) {
+  register_n1();
+  wire::SubmitRequest first;
+  first.spec.resources.cores = 1;
+  first.program.argv = {"false"};
+  first.program.working_dir = "/tmp";
+  const JobId x = std::get<wire::SubmitReply>(ask(first)).job;
+  ASSERT_EQ(launches_.size(), 1u);
+  wire::SubmitRequest r;
+  r.spec.array = *parse_array_spec("0-99", kMaxArrayIndex);
+  r.spec.dependencies = {{DependencyType::kAfterOk, {x}}};
+  r.spec.kill_on_invalid_dep = true;
+  r.program.argv = {"true"};
+  r.program.working_dir = "/tmp";
+  const JobId a = std::get<wire::SubmitReply>(ask(r)).job;
+  const std::string A = std::to_string(a.value());
+  EXPECT_EQ(queue().at(A + "_[0-99]"), JobState::kPending);
+  // Tasks were made for the pass (waiting on the dependency) without rows of their own:
+  // cancelling them must write those rows, not fail the commit.
+  report(x, JobState::kFailed);
+  EXPECT_TRUE(service_->failed()) << service_->failed().error().message;
+  EXPECT_TRUE(queue().empty());
+  EXPECT_EQ(service_->scheduler().array(a), nullptr);
+  const auto all = queue(true);
+  EXPECT_EQ(all.at(A + "_0"), JobState::kCancelled);
+  wire::JobQuery q;
+  q.jobs = {JobId(a.value() + 1)};
+  const wire::Message shown = ask(q);
+  EXPECT_NE(std::get<wire::JobQueryReply>(shown).jobs.at(0).state_reason.find("can never be satisfied"), std::string::npos);
+  reopen();
+  register_n1();
+  EXPECT_TRUE(queue().empty());
+  EXPECT_EQ(launches_.size(), 1u);
+}
+
+TEST_F(JobArrayService, ARequeuedTaskKeepsItsReasonAcrossARestart) {
+  register_n1();
+  const JobId a = submit_array("0-1");
+  const JobId task(a.value() + 1);
+  auto requeue = control(wire::JobAction::kRequeue, {}, {{a, 0}});
+  ASSERT_TRUE(requeue.results.at(0).ok) << requeue.results.at(0).message;
+  report(task, JobState::kCancelled);  // its processes stopped for the requeue
+  const auto reason_of = [&] {
+    wire::JobQuery q;
+    q.jobs = {task};
+    const wire::Message m = ask(q);
+    return std::get<wire::JobQueryReply>(m).jobs.at(0).state_reason;
+  };
+  EXPECT_EQ(reason_of(), "requeued on request");
+  reopen();
+  EXPECT_EQ(reason_of(), "requeued on request");
+}
+
 TEST_F(JobArrayService, ABadArrayIsRefusedNamingTheIndex) {
   config_.limits.max_array_size = 1001;
   reopen();
