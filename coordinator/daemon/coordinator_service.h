@@ -58,6 +58,7 @@ struct JobTracking {
   Time time_mails_run;
   // A job array's own entry (kept after it ends): a query naming it names its tasks.
   bool array = false;
+  bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
 };
 
 // A job the store says was running, waiting for the nodes it ran on to register.
@@ -221,6 +222,9 @@ class CoordinatorService {
   // (kMailEnd) a failed job also counts as kMailFail (job_mail.cpp).
   // `run_time`: how long it has run, for the mails sent while it runs (time limits).
   void mail_about(JobId id, JobMailEvent event, std::optional<Duration> run_time = std::nullopt);
+  // An array mails as one job: at its end, END (or FAIL) with what it ended as.
+  void mail_array_end(const ArrayJob& a);
+  void send_mail(const JobMailFacts& f);
   // --mail-type=TIME_LIMIT, _90, _80, _50: running jobs that crossed those shares of their limit.
   void mail_time_limits(Time now);
   StateDirLock lock_;  // held while the service lives: one coordinator per state directory

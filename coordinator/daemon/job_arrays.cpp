@@ -70,6 +70,7 @@ void CoordinatorService::persist_array(const ArrayJob& a, std::optional<Time> en
 void CoordinatorService::end_arrays(Time now) {
   for (const ArrayJob& a : scheduler_->take_ended_arrays()) {
     persist_array(a, now);
+    mail_array_end(a);
     // Its entry (a query by its id lists its tasks) ages out with the finished jobs'.
     finished_order_.push_back(a.id().value());
     log_event(LogLevel::kInfo, "array_ended",

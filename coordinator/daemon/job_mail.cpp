@@ -50,7 +50,9 @@ std::string upper(std::string_view s) {
 }  // namespace
 
 std::string compose_job_mail(const JobMailFacts& f) {
-  std::string subject = "Fairway Job_id=" + std::to_string(f.job.value()) + " Name=" + header_safe(f.name) + " " +
+  const std::string id = std::to_string(f.job.value());
+  std::string subject = "Fairway " + std::string(f.array ? "Array " : "") + "Job_id=" +
+                        (f.array ? id + "_* (" + id + ")" : id) + " Name=" + header_safe(f.name) + " " +
                         event_word(f.event);
   if (f.event != kMailBegin) {
     if (f.run_time) subject += ", Run time " + format_walltime(*f.run_time);
@@ -135,6 +137,24 @@ void JobMailer::reap() {
 void CoordinatorService::mail_about(JobId id, JobMailEvent event, std::optional<Duration> run_time) {
   const JobRecord* rec = scheduler_->job(id);
   if (rec == nullptr || rec->spec.mail_events == 0) return;
+  if (rec->spec.is_array_task()) {
+    // An array mails as one job, as Slurm without ARRAY_TASKS: when its first task begins
+    // and when its last ends (mail_array_end), never once per task.
+    auto array = tracking_.find(rec->spec.array_job.value());
+    if (event != kMailBegin || array == tracking_.end() || array->second.array_begin_mailed) return;
+    array->second.array_begin_mailed = true;
+    if ((rec->spec.mail_events & kMailBegin) == 0) return;
+    JobMailFacts f;
+    f.job = rec->spec.array_job;
+    f.array = true;
+    f.name = rec->spec.name;
+    f.user = rec->spec.user;
+    f.to = rec->spec.mail_user.empty() ? rec->spec.user : rec->spec.mail_user;
+    f.event = kMailBegin;
+    f.state = JobState::kRunning;
+    send_mail(f);
+    return;
+  }
   const bool failed = event == kMailEnd && rec->state != JobState::kCompleted;
   const std::uint8_t wanted = static_cast<std::uint8_t>(event | (failed ? kMailFail : 0));
   if ((rec->spec.mail_events & wanted) == 0) return;
@@ -153,11 +173,31 @@ void CoordinatorService::mail_about(JobId id, JobMailEvent event, std::optional<
   }
   if (run_time) f.run_time = run_time;
   f.reason = rec->reason;
+  send_mail(f);
+}
+
+void CoordinatorService::mail_array_end(const ArrayJob& a) {
+  const JobSpec& spec = a.prototype.spec;
+  const bool failed = a.outcome() != JobState::kCompleted;
+  if ((spec.mail_events & (kMailEnd | (failed ? kMailFail : 0))) == 0) return;
+  JobMailFacts f;
+  f.job = a.id();
+  f.array = true;
+  f.name = spec.name;
+  f.user = spec.user;
+  f.to = spec.mail_user.empty() ? spec.user : spec.mail_user;
+  f.event = failed && (spec.mail_events & kMailFail) != 0 ? kMailFail : kMailEnd;
+  f.state = a.outcome();
+  send_mail(f);
+}
+
+void CoordinatorService::send_mail(const JobMailFacts& f) {
+  const std::string id = std::to_string(f.job.value());
   if (auto st = mailer_.send(compose_job_mail(f)); !st) {
-    log_event(LogLevel::kWarning, "mail_skipped", {{"job", std::to_string(id.value())}, {"error", st.error().message}});
+    log_event(LogLevel::kWarning, "mail_skipped", {{"job", id}, {"error", st.error().message}});
     return;
   }
-  log_event(LogLevel::kInfo, "mail_sent", {{"job", std::to_string(id.value())}, {"to", f.to}});
+  log_event(LogLevel::kInfo, "mail_sent", {{"job", id}, {"to", f.to}});
 }
 
 void CoordinatorService::mail_time_limits(Time now) {

@@ -23,6 +23,8 @@ struct JobMailFacts {
   std::optional<std::int32_t> exit_code, signal;
   std::optional<Duration> run_time;
   std::string reason;
+  // A job array as a whole: "Job_id=42_* (42)", as Slurm's array mails name it.
+  bool array = false;
 };
 
 // "To:", "Subject:" and a short body, as Slurm's mails say it ("Slurm Job_id=42

@@ -48,6 +48,10 @@ Status CoordinatorService::recover(Time now) {
     spec.id = s.id;
     spec.submit_time = s.submit_time;
     JobTracking t = stored_tracking(s, *req);
+    // A task that started means its array's BEGIN mail went out before the restart.
+    if (spec.is_array_task() && s.start_time) {
+      if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end()) a->second.array_begin_mailed = true;
+    }
     if (!s.client_token.empty()) by_token_[s.user + '\0' + s.client_token] = s.id;
 
     if (!spec.array.empty()) {

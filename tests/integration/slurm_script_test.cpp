@@ -223,6 +223,30 @@ TEST_F(JobMail, GoesToTheMailProgramAtTheEventsAskedFor) {
   EXPECT_EQ(all.find("\nBcc:"), std::string::npos) << all;  // the name could not add a header
 }
 
+// An array mails as one job (Slurm without ARRAY_TASKS): BEGIN when its first task starts,
+// FAIL (or END) once its last task ends, never one mail per task.
+TEST_F(JobMail, AnArrayMailsOnceAtItsStartAndOnceAtItsEnd) {
+  ASSERT_TRUE(start_with_fake_sendmail());
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-J", "sweep", "--array=0-9",
+                                  "--mail-type=ALL", "--wrap", "test $SLURM_ARRAY_TASK_ID != 3"},
+                       out), 0) << out;
+  const std::uint64_t id = std::stoull(out);
+  for (std::uint64_t task = 1; task <= 10; ++task) {
+    ASSERT_TRUE(wait_state(JobId(id + task), [](JobState s) { return is_terminal(s); })) << "task " << task;
+  }
+  std::vector<std::string> mails;
+  ASSERT_TRUE(eventually([&] {
+    mails = mails_in(dir_);
+    return mails.size() >= 2;
+  }));
+  ASSERT_EQ(mails.size(), 2u);
+  const std::string all = mails[0] + mails[1];
+  const std::string name = "Fairway Array Job_id=" + std::to_string(id) + "_* (" + std::to_string(id) + ") Name=sweep ";
+  EXPECT_NE(all.find("Subject: " + name + "Began\n"), std::string::npos) << all;
+  EXPECT_NE(all.find("Subject: " + name + "Failed, FAILED\n"), std::string::npos) << all;
+}
+
 // --mail-type=TIME_LIMIT_50,TIME_LIMIT_80: one mail when a running job passes half its
 // limit, none for the share it never reached.
 TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
