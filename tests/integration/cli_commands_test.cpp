@@ -284,13 +284,15 @@ TEST_F(CliCommands, CancelSignalTellsARunningJobWithoutEndingIt) {
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
   const std::string marker = dir_ + "/usr1";
-  auto id = submit(wrap("trap 'echo got USR1 > " + marker + "; exit 0' USR1; while true; do sleep 0.1; done"));
+  const std::string trapped = dir_ + "/trapped";
+  auto id = submit(wrap("trap 'echo got USR1 > " + marker + "; exit 0' USR1; touch " + trapped +
+                        "; while true; do sleep 0.1; done"));
   auto held = wrap("true");
   held.spec.hold = true;
   auto waiting = submit(held);
   ASSERT_TRUE(id && waiting);
   ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }));
-  std::this_thread::sleep_for(300ms);  // the trap is set
+  ASSERT_TRUE(eventually([&] { return std::filesystem::exists(trapped); }));  // the trap is set
   EXPECT_TRUE(contains(cli({"cancel", "--signal=TERMINATE", std::to_string(id->value())}, 2), "unknown signal"));
   EXPECT_TRUE(contains(cli({"cancel", "-s", "USR1", std::to_string(waiting->value())}, 1),
                        "only a running job can be signalled"));

@@ -242,6 +242,23 @@ class Cluster : public ::testing::Test {
     return reply ? reply->nodes : std::vector<wire::NodeView>{};
   }
 
+  // Scheduling passes the coordinator has run (fairway_passes_total); -1 when unanswered.
+  double passes() {
+    auto r = call(wire::MetricsQuery{});
+    const auto* m = r ? std::get_if<wire::MetricsReply>(&*r) : nullptr;
+    if (m == nullptr) return -1;
+    for (const auto& f : m->families) {
+      if (f.name == "fairway_passes_total" && !f.samples.empty()) return f.samples.front().value;
+    }
+    return -1;
+  }
+  // Waits for `more` passes after now: what a test that asserts that something did not
+  // happen waits for, instead of a fixed sleep (the passes that could have done it ran).
+  bool wait_passes(int more) {
+    const double from = passes();
+    return from >= 0 && eventually([&] { return passes() >= from + more; });
+  }
+
   bool wait_nodes_up(std::size_t n) {
     return eventually([&] {
       auto ns = nodes();

@@ -35,7 +35,11 @@ TEST_F(JobKeeper, AJobThatEndsWhileItsAgentIsDeadKeepsItsExitCode) {
   ASSERT_TRUE(wait_state(*bad, [](JobState s) { return s == JobState::kRunning; }));
   ASSERT_TRUE(eventually([&] { return std::filesystem::exists(started); }));
   kill_agent();
-  std::this_thread::sleep_for(2000ms);  // both end with no agent to reap them
+  // Both end with no agent to reap them: their keepers write their exit records.
+  ASSERT_TRUE(eventually([&] {
+    return std::filesystem::exists(dir_ + "/spool-kb01/job-" + std::to_string(ok->value()) + ".exit") &&
+           std::filesystem::exists(dir_ + "/spool-kb01/job-" + std::to_string(bad->value()) + ".exit");
+  }));
   start_agent("kb01", kebnekaise_xml());
   auto v = wait_state(*ok, [](JobState s) { return is_terminal(s); });
   ASSERT_TRUE(v);

@@ -209,7 +209,7 @@ TEST_F(Cluster, ADrainedNodeTakesNoNewJobsEvenAfterARestartUntilResumed) {
 
   auto id = submit(wrap("true"));
   ASSERT_TRUE(id);
-  std::this_thread::sleep_for(1500ms);
+  ASSERT_TRUE(wait_passes(2));  // passes that would have started it on a usable node
   EXPECT_EQ(job(*id)->state, JobState::kPending);
   auto ns = nodes();
   ASSERT_EQ(ns.size(), 1u);
