@@ -275,10 +275,20 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return std::nullopt;
+  const auto wanted = [&](const wire::JobView& j) {
+    return (f.name.empty() || j.name == f.name) && (f.account.empty() || j.account == f.account);
+  };
+  // An array whose waiting line matches is acted on whole (its id), its tasks with it: not
+  // each task again, which would find the ones the array already ended.
+  std::vector<JobId> whole_arrays;
+  for (const auto& j : reply->jobs) {
+    if (wanted(j) && j.array_job.value() != 0 && j.array_tasks.starts_with("[")) whole_arrays.push_back(j.array_job);
+  }
   std::vector<JobId> out;
   for (const auto& j : reply->jobs) {
-    if (!f.name.empty() && j.name != f.name) continue;
-    if (!f.account.empty() && j.account != f.account) continue;
+    if (!wanted(j)) continue;
+    const bool task = j.array_job.value() != 0 && !j.array_tasks.starts_with("[");
+    if (task && std::find(whole_arrays.begin(), whole_arrays.end(), j.array_job) != whole_arrays.end()) continue;
     out.push_back(j.id);
   }
   return out;

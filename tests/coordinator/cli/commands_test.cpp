@@ -254,6 +254,49 @@ TEST_F(Commands, CancelWithFiltersActsOnTheJobsTheyMatch) {
   EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitUsage);
 }
 
+// A filter that matches an array's waiting line acts on the array as a whole, not on each
+// task again; single tasks and arrays are sent as scancel names them.
+TEST_F(Commands, CancelActsOnWholeArraysAndSingleTasks) {
+  fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
+    if (std::holds_alternative<wire::JobQuery>(m)) {
+      wire::JobQueryReply r;
+      const auto view = [&](std::uint64_t id, std::uint64_t array, std::string tasks) {
+        wire::JobView v;
+        v.id = JobId(id);
+        v.user = "alice";
+        v.array_job = JobId(array);
+        v.array_tasks = std::move(tasks);
+        r.jobs.push_back(v);
+      };
+      view(40, 40, "[2-9]");  // array 40's waiting line
+      view(41, 40, "0");      // its running tasks
+      view(42, 40, "1");
+      view(60, 0, "");        // a plain job
+      view(71, 70, "0");      // a task of an array with nothing waiting
+      return r;
+    }
+    wire::JobControlReply r;
+    const auto& c = std::get<wire::JobControl>(m);
+    for (JobId id : c.jobs) r.results.push_back({id, true, ""});
+    for (JobId id : c.task_arrays) r.results.push_back({id, true, ""});
+    return r;
+  };
+  JobFilter f;
+  f.user = "alice";
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk) << err.str();
+  EXPECT_EQ(std::get<wire::JobControl>(fake.requests.at(1)).jobs, (std::vector<JobId>{JobId(40), JobId(60), JobId(71)}));
+
+  fake.requests.clear();
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"40_3,40_[5-6]", "60"}, "alice", fake.transport(), io), kExitOk)
+      << err.str();
+  const auto& c = std::get<wire::JobControl>(fake.requests.at(0));
+  EXPECT_EQ(c.jobs, std::vector<JobId>{JobId(60)});
+  EXPECT_EQ(c.task_arrays, (std::vector<JobId>{JobId(40), JobId(40), JobId(40)}));
+  EXPECT_EQ(c.task_indices, (std::vector<std::int32_t>{3, 5, 6}));
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"40_x"}, "alice", fake.transport(), io), kExitUsage);
+  EXPECT_NE(err.str().find("job id \"40_x\": the tasks after '_' are not task indices"), std::string::npos) << err.str();
+}
+
 TEST_F(Commands, ParseHelpers) {
   EXPECT_EQ(parse_job_ids({"1,2", "3"})->size(), 3u);
   EXPECT_EQ(parse_job_ids({"1,,2"}).error().message, "job id \"\" is not a job number");
