@@ -22,7 +22,13 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
     const wire::JobView* finished;  // terminal: the kept view
     const ArrayJob* array = nullptr;  // an array's line for its waiting tasks
   };
-  const ArrayLines array_lines = waiting_array_lines();
+  // The arrays' lines cost a walk of the queue and of their waiting indices: only when the
+  // query can show one (not for `show job 42` of a plain job, which --wait polls).
+  const bool names_an_array = std::any_of(m.jobs.begin(), m.jobs.end(), [&](JobId id) {
+    const auto t = tracking_.find(id.value());
+    return t != tracking_.end() && t->second.array;
+  });
+  const ArrayLines array_lines = m.jobs.empty() || names_an_array ? waiting_array_lines() : ArrayLines{};
   auto wanted = [&](const std::string& user, const std::string& partition, JobState state) {
     if (!m.user.empty() && user != m.user) return false;
     if (!m.partition.empty() && partition != m.partition) return false;
