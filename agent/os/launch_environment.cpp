@@ -148,7 +148,7 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request) {
   OutputPaths paths;
   const OutputNameFields fields{request.job, request.user, request.name,
                                 request.node_name.empty() ? request.nodelist : request.node_name,
-                                request.array_job, request.array_task};
+                                request.array.array_job, request.array.task};
   const std::string default_stdout = expand_output_path("fairway-%j.out", fields, dir, "");
   paths.stdout_path = expand_output_path(request.program.stdout_path, fields, dir, default_stdout);
   paths.stderr_path = expand_output_path(request.program.stderr_path, fields, dir, paths.stdout_path);
@@ -198,13 +198,13 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_NODELIST", request.nodelist);
   env.set("SLURM_NNODES", std::to_string(request.nnodes));
   env.set("SLURM_JOB_NUM_NODES", std::to_string(request.nnodes));
-  if (request.array_job.value() != 0) {
-    env.set("SLURM_ARRAY_JOB_ID", std::to_string(request.array_job.value()));
-    env.set("SLURM_ARRAY_TASK_ID", std::to_string(request.array_task));
-    env.set("SLURM_ARRAY_TASK_COUNT", std::to_string(request.array_task_count));
-    env.set("SLURM_ARRAY_TASK_MIN", std::to_string(request.array_task_min));
-    env.set("SLURM_ARRAY_TASK_MAX", std::to_string(request.array_task_max));
-    env.set("SLURM_ARRAY_TASK_STEP", std::to_string(request.array_task_step));
+  if (const ArrayTaskFacts& a = request.array; a.is_task()) {
+    env.set("SLURM_ARRAY_JOB_ID", std::to_string(a.array_job.value()));
+    env.set("SLURM_ARRAY_TASK_ID", std::to_string(a.task));
+    env.set("SLURM_ARRAY_TASK_COUNT", std::to_string(a.count));
+    env.set("SLURM_ARRAY_TASK_MIN", std::to_string(a.min));
+    env.set("SLURM_ARRAY_TASK_MAX", std::to_string(a.max));
+    env.set("SLURM_ARRAY_TASK_STEP", std::to_string(a.step));
   }
   // As sbatch: the task variables exist only for what the user gave.
   const TaskLayout& t = request.tasks;

@@ -20,12 +20,7 @@ LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string nod
   r.partition = launch.partition;
   r.append_output = launch.restarts > 0;
   r.restarts = launch.restarts;
-  r.array_job = launch.array_job;
-  r.array_task = launch.array_task;
-  r.array_task_count = launch.array_task_count;
-  r.array_task_min = launch.array_task_min;
-  r.array_task_max = launch.array_task_max;
-  r.array_task_step = launch.array_task_step;
+  r.array = launch.array;
   return r;
 }
 

@@ -45,13 +45,7 @@ struct LaunchRequest {
   // The job's checkpoint without its pid and pgid (format_checkpoint_without_process),
   // which the job's keeper completes and writes; empty: the launcher writes none.
   std::string checkpoint_text;
-  // A task of a job array (array_job 0: not one): SLURM_ARRAY_* and %A/%a.
-  JobId array_job;
-  std::int32_t array_task = 0;
-  std::int32_t array_task_count = 0;
-  std::int32_t array_task_min = 0;
-  std::int32_t array_task_max = 0;
-  std::int32_t array_task_step = 1;
+  ArrayTaskFacts array;  // a task of a job array: SLURM_ARRAY_* and %A/%a
 };
 
 struct LauncherConfig {

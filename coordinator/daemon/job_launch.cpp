@@ -56,15 +56,15 @@ void CoordinatorService::launch(JobId id, Time now) {
   // One rule on both sides: the agent fences GPU sockets exactly when placement did.
   l.fence_gpu_sockets = scheduler_->cluster().node(head.node).socket_exclusive;
   if (rec->spec.is_array_task()) {
-    l.array_job = rec->spec.array_job;
-    l.array_task = rec->spec.array_task;
+    l.array.array_job = rec->spec.array_job;
+    l.array.task = rec->spec.array_task;
     // The array's shape, while it is known (an array outlives its last task's start).
     if (const ArrayJob* a = scheduler_->array(rec->spec.array_job)) {
       const ArraySpec& shape = a->prototype.spec.array;
-      l.array_task_count = static_cast<std::int32_t>(shape.count());
-      l.array_task_min = shape.min_index();
-      l.array_task_max = shape.max_index();
-      l.array_task_step = shape.step();
+      l.array.count = static_cast<std::int32_t>(shape.count());
+      l.array.min = shape.min_index();
+      l.array.max = shape.max_index();
+      l.array.step = shape.step();
     }
   }
   turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "shared/base/ids.h"
 #include "shared/base/result.h"
 
 namespace fairway {
@@ -50,6 +51,19 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int32_t max_index
 std::string format_array_spec(const ArraySpec& spec);
 // Ascending distinct indices as squeue folds them: "1-3,7,9-13:2".
 std::string format_index_list(std::span<const std::int32_t> ascending);
+
+// What one task of an array is told (SLURM_ARRAY_JOB_ID, _TASK_ID, _TASK_COUNT, _TASK_MIN,
+// _TASK_MAX, _TASK_STEP; %A and %a in output names). array_job 0: not a task of an array.
+struct ArrayTaskFacts {
+  JobId array_job;
+  std::int32_t task = 0;
+  std::int32_t count = 0;
+  std::int32_t min = 0;
+  std::int32_t max = 0;
+  std::int32_t step = 1;
+  bool is_task() const { return array_job.value() != 0; }
+  bool operator==(const ArrayTaskFacts&) const = default;
+};
 
 // Task positions as ascending disjoint half-open intervals: an array of 100,000 tasks
 // waiting costs one interval, however many are later taken or cancelled one by one.

@@ -111,16 +111,16 @@ void put_layout(Packer& pk, const TaskLayout& t) {
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
-  const bool task = m.array_job.value() != 0;
+  const bool task = m.array.is_task();
   pk.pack_map(12 + kProgramKeys + kLayoutKeys + kWarningKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) +
               (m.memory_limit_bytes ? 1 : 0) + (task ? 6 : 0));
   if (task) {
-    put_kv(pk, "array_job", m.array_job.value());
-    put_kv(pk, "array_task", m.array_task);
-    put_kv(pk, "array_task_count", m.array_task_count);
-    put_kv(pk, "array_task_min", m.array_task_min);
-    put_kv(pk, "array_task_max", m.array_task_max);
-    put_kv(pk, "array_task_step", m.array_task_step);
+    put_kv(pk, "array_job", m.array.array_job.value());
+    put_kv(pk, "array_task", m.array.task);
+    put_kv(pk, "array_task_count", m.array.count);
+    put_kv(pk, "array_task_min", m.array.min);
+    put_kv(pk, "array_task_max", m.array.max);
+    put_kv(pk, "array_task_step", m.array.step);
   }
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "user", std::string_view(m.user));
@@ -394,12 +394,12 @@ LaunchJob read_launch(MapReader& r) {
   m.gid = read_id(r, "gid");
   // A task's keys come together: any one of them makes the rest required.
   if (r.has("array_job") || r.has("array_task")) {
-    m.array_job = JobId(r.u64("array_job"));
-    m.array_task = r.i32("array_task", 0);
-    m.array_task_count = r.i32("array_task_count", 1);
-    m.array_task_min = r.i32("array_task_min", 0);
-    m.array_task_max = r.i32("array_task_max", 0);
-    m.array_task_step = r.i32("array_task_step", 1);
+    m.array.array_job = JobId(r.u64("array_job"));
+    m.array.task = r.i32("array_task", 0);
+    m.array.count = r.i32("array_task_count", 1);
+    m.array.min = r.i32("array_task_min", 0);
+    m.array.max = r.i32("array_task_max", 0);
+    m.array.step = r.i32("array_task_step", 1);
   }
   return m;
 }

@@ -152,14 +152,8 @@ struct LaunchJob {
   std::int32_t warn_signal = 0;
   std::int32_t warn_before_s = 0;
   bool warn_batch_only = false;
-  // A task of a job array (array_job 0: not one): SLURM_ARRAY_JOB_ID, _TASK_ID, _TASK_COUNT,
-  // _TASK_MIN, _TASK_MAX, _TASK_STEP, and %A/%a in output names.
-  JobId array_job;
-  std::int32_t array_task = 0;
-  std::int32_t array_task_count = 0;
-  std::int32_t array_task_min = 0;
-  std::int32_t array_task_max = 0;
-  std::int32_t array_task_step = 1;
+  // A task of a job array: what it is told of itself and its array.
+  ArrayTaskFacts array;
   bool operator==(const LaunchJob&) const = default;
 };
 

@@ -184,12 +184,7 @@ TEST(LaunchEnvironmentTest, ArrayTasksGetSlurmArrayVariables) {
   ASSERT_TRUE(plain);
   EXPECT_EQ(value_of(*plain, "SLURM_ARRAY_JOB_ID"), "<unset>");
   EXPECT_EQ(value_of(*plain, "SLURM_ARRAY_TASK_ID"), "<unset>");
-  r.array_job = JobId(20);
-  r.array_task = 5;
-  r.array_task_count = 4;
-  r.array_task_min = 1;
-  r.array_task_max = 7;
-  r.array_task_step = 2;
+  r.array = ArrayTaskFacts{JobId(20), 5, 4, 1, 7, 2};
   auto env = build_job_environment(r, alice());
   ASSERT_TRUE(env);
   EXPECT_EQ(value_of(*env, "SLURM_JOB_ID"), "31");

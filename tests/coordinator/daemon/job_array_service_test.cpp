@@ -117,11 +117,11 @@ TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {
   for (std::size_t i = 0; i < 2; ++i) {
     const wire::LaunchJob& l = launches_[i];
     EXPECT_EQ(l.job, JobId(a.value() + 1 + i));
-    EXPECT_EQ(l.array_job, a);
-    EXPECT_EQ(l.array_task, static_cast<std::int32_t>(i));
-    EXPECT_EQ(l.array_task_count, 10);
-    EXPECT_EQ(l.array_task_min, 0);
-    EXPECT_EQ(l.array_task_max, 9);
+    EXPECT_EQ(l.array.array_job, a);
+    EXPECT_EQ(l.array.task, static_cast<std::int32_t>(i));
+    EXPECT_EQ(l.array.count, 10);
+    EXPECT_EQ(l.array.min, 0);
+    EXPECT_EQ(l.array.max, 9);
     EXPECT_EQ(l.program.stdout_path, "/tmp/out_%A_%a.txt");
   }
   const std::string A = std::to_string(a.value());
@@ -140,7 +140,7 @@ TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {
   // A task ends; the next starts in its place.
   report(JobId(a.value() + 1), JobState::kCompleted);
   ASSERT_EQ(launches_.size(), 3u);
-  EXPECT_EQ(launches_.back().array_task, 2);
+  EXPECT_EQ(launches_.back().array.task, 2);
   EXPECT_EQ(queue().at(A + "_[3-9%2]"), JobState::kPending);
   EXPECT_EQ(queue(true).at(A + "_0"), JobState::kCompleted);
 }
@@ -163,7 +163,7 @@ TEST_F(JobArrayService, ARestartBringsBackTheWaitingTasksButNotTheOnesThatRanOrE
   const std::size_t launched = launches_.size();
   report(JobId(a.value() + 2), JobState::kCompleted);
   ASSERT_EQ(launches_.size(), launched + 1);
-  EXPECT_EQ(launches_.back().array_task, 4);
+  EXPECT_EQ(launches_.back().array.task, 4);
 }
 
 TEST_F(JobArrayService, OneTaskOrTheWholeArrayIsCancelledByItsOwnerOnly) {

@@ -123,12 +123,7 @@ inline LaunchJob sample_launch() {
   m.warn_before_s = 60;
   m.uid = 1001;
   m.gid = 100;
-  m.array_job = JobId(123456700);
-  m.array_task = 88;
-  m.array_task_count = 100;
-  m.array_task_min = 1;
-  m.array_task_max = 100;
-  m.array_task_step = 1;
+  m.array = ArrayTaskFacts{JobId(123456700), 88, 100, 1, 100, 1};
   return m;
 }
 
