@@ -142,6 +142,7 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   q.user = o.user;
   q.partition = o.partition;
   q.include_finished = o.all;
+  q.expand_arrays = o.expand_arrays;
   if (auto st = add_state_and_id_filters(q, o.states, o.jobs); !st) {
     return report_error(io, st.error().message, kExitUsage);
   }

@@ -71,6 +71,7 @@ struct QueueOptions {
   // squeue's layout options (queue_format.h): -o FORMAT, -S KEYS, -l, --start, --noheader.
   std::string format, sort;
   bool long_format = false;
+  bool expand_arrays = false;  // -r: each waiting array task on its own line
   bool start = false;
   bool noheader = false;
   bool showq = false;  // Maui's showq layout (showq_view.h)

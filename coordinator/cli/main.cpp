@@ -159,6 +159,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_option("-o,--format", queue.format, "squeue's %-fields, e.g. \"%.10i %.9P %.8u %.2t %R\"");
   q->add_option("-S,--sort", queue.sort, "sort by fields: comma-separated letters, - for descending (-S -p,i)");
   q->add_flag("-l,--long", queue.long_format, "squeue -l's columns (state names, time limits)");
+  q->add_flag("-r,--array", queue.expand_arrays, "one line per waiting task of an array (squeue -r), not one per array");
   q->add_flag("--start", queue.start, "waiting jobs with their estimated start times, soonest first");
   q->add_flag("--noheader", queue.noheader, "no header line");
   q->add_flag("--showq", queue.showq, "Maui's showq: active, idle and blocked jobs with processor use");

@@ -21,6 +21,7 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
     const JobRecord* live;          // waiting or running: viewed from the core
     const wire::JobView* finished;  // terminal: the kept view
     const ArrayJob* array = nullptr;  // an array's line for its waiting tasks
+    std::int32_t task_index = -1;     // with expand_arrays: the one waiting task it stands for
   };
   // The arrays' lines cost a walk of the queue and of their waiting indices: only when the
   // query can show one (not for `show job 42` of a plain job, which --wait polls).
@@ -43,7 +44,15 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
       if (!array_lines.contains(id.value())) return;  // every task runs or ran on its own
       if (own_only && !owns(caller, a->prototype.spec)) return;
       const JobState state = a->held ? JobState::kHeld : JobState::kPending;
-      if (wanted(a->prototype.spec.user, a->prototype.spec.partition, state)) matches.push_back({id, nullptr, nullptr, a});
+      if (!wanted(a->prototype.spec.user, a->prototype.spec.partition, state)) return;
+      if (!m.expand_arrays) {
+        matches.push_back({id, nullptr, nullptr, a});
+        return;
+      }
+      const ArraySpec& shape = a->prototype.spec.array;
+      for (std::int32_t index : array_lines.at(id.value()).indices) {
+        matches.push_back({a->task_id(*shape.position_of(index)), nullptr, nullptr, a, index});
+      }
       return;
     }
     const JobRecord* rec = scheduler_->job(id);
@@ -90,8 +99,18 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
                              [](JobId after, const Match& x) { return after < x.id; });
   for (; it != matches.end() && r.jobs.size() < limit; ++it) {
     if (it->array != nullptr) {
-      const ArrayLine& line = array_lines.at(it->id.value());
-      r.jobs.push_back(array_view(*it->array, tracking_.at(it->id.value()), *scheduler_, line.indices, line.why));
+      const std::uint64_t array = it->array->id().value();
+      const ArrayLine& line = array_lines.at(array);
+      if (it->task_index < 0) {
+        r.jobs.push_back(array_view(*it->array, tracking_.at(array), *scheduler_, line.indices, line.why));
+        continue;
+      }
+      // One waiting task on its own line (squeue -r): the array's view, under the task's id.
+      const std::int32_t index = it->task_index;
+      wire::JobView v = array_view(*it->array, tracking_.at(array), *scheduler_, std::span(&index, 1), line.why);
+      v.id = it->id;
+      v.array_tasks = std::to_string(index);
+      r.jobs.push_back(std::move(v));
       continue;
     }
     r.jobs.push_back(it->live != nullptr

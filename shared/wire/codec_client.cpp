@@ -236,6 +236,7 @@ JobQuery read_job_query(MapReader& r) {
   m.account = r.opt_str("account");
   if (auto t = r.opt_i64("ended_after")) m.ended_after = Time::from_seconds(*t);
   if (auto t = r.opt_i64("ended_before")) m.ended_before = Time::from_seconds(*t);
+  m.expand_arrays = r.opt_boolean("expand_arrays").value_or(false);
   return m;
 }
 
@@ -307,7 +308,8 @@ SubmitResult read_submit_result(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const JobQuery& m) {
-  pk.pack_map(9 + (m.ended_after ? 1 : 0) + (m.ended_before ? 1 : 0));
+  pk.pack_map(9 + (m.ended_after ? 1 : 0) + (m.ended_before ? 1 : 0) + (m.expand_arrays ? 1 : 0));
+  if (m.expand_arrays) put_kv(pk, "expand_arrays", true);
   put_kv(pk, "jobs", m.jobs);
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "partition", std::string_view(m.partition));

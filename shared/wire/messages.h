@@ -219,6 +219,8 @@ struct JobQuery {
   bool from_store = false;
   std::string account;
   std::optional<Time> ended_after, ended_before;
+  // squeue -r: an array's waiting tasks one per line (id: the task's) instead of folded.
+  bool expand_arrays = false;
   bool operator==(const JobQuery&) const = default;
 };
 

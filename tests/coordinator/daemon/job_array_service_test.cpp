@@ -137,6 +137,18 @@ TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {
   EXPECT_EQ(line[1].array_tasks, "0");
   EXPECT_EQ(line[2].array_tasks, "1");
 
+  // squeue -r: every waiting task on its own line, under its own id.
+  wire::JobQuery expanded;
+  expanded.expand_arrays = true;
+  const wire::Message each = ask(expanded);
+  const auto& views = std::get<wire::JobQueryReply>(each).jobs;
+  ASSERT_EQ(views.size(), 10u);
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    EXPECT_EQ(views[i].id, JobId(a.value() + 1 + i));
+    EXPECT_EQ(views[i].array_tasks, std::to_string(i));
+    EXPECT_EQ(views[i].state, i < 2 ? JobState::kRunning : JobState::kPending);
+  }
+
   // A task ends; the next starts in its place.
   report(JobId(a.value() + 1), JobState::kCompleted);
   ASSERT_EQ(launches_.size(), 3u);

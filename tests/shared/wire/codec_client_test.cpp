@@ -140,7 +140,7 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "mail_events", "mail_user", "reservation", "cancelled_at", "below_since",
                                              // job arrays: the array of a submission ("array"); a
                                              // task's keys come as a group, each one then required
-                                             "array",
+                                             "array", "expand_arrays",
                                              // fairway update job: only what changes is sent
                                              "new_time_limit", "new_comment", "new_nice", "new_begin",
                                              // cancel --signal

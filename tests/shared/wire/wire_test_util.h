@@ -175,7 +175,8 @@ inline SubmitRequest sample_submit() {
 inline JobQuery sample_job_query() {
   return JobQuery{{JobId(7), JobId(std::uint64_t{1} << 50)}, "alice", "gpu",
                   {JobState::kPending, JobState::kHeld, JobState::kNodeFail}, true,
-                  JobId(5), 500, true, "physics", Time::from_seconds(1'700'000'000), Time::from_seconds(1'800'000'000)};
+                  JobId(5), 500, true, "physics", Time::from_seconds(1'700'000'000), Time::from_seconds(1'800'000'000),
+                  true};
 }
 
 // A finished job with every optional field set, and a pending one with none.
