@@ -1,0 +1,77 @@
+// A job's state changed on request: its processes ended (finish), a user cancelled it,
+// held or released it. Each checks the transition and keeps the per-user counts and the
+// job's array in step.
+#include "coordinator/core/scheduler.h"
+#include "shared/base/try.h"
+
+namespace fairway {
+
+Status Scheduler::finish(JobId id, JobState final_state, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state != JobState::kRunning && j->state != JobState::kCompleting) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not running");
+  }
+  FAIRWAY_TRY(check_transition(j->state, final_state));
+  cluster_.release(j->allocation);
+  ledger_.stop_usage(j->association, j->billing_rate, now);
+  remove_from(running_, *j);
+  victim_gone(*j);
+  j->state = final_state;
+  j->end_time = now;
+  count_closed(*j);
+  if (j->spec.is_array_task()) array_task_ended(*j);
+  return ok_status();
+}
+
+Status Scheduler::cancel(JobId id, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr && arrays_.contains(id.value())) return cancel_array(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state == JobState::kRunning || j->state == JobState::kCompleting) {
+    return finish(id, JobState::kCancelled, now);
+  }
+  FAIRWAY_TRY(check_transition(j->state, JobState::kCancelled));
+  remove_from(waiting_, *j);
+  j->state = JobState::kCancelled;
+  j->end_time = now;
+  count_closed(*j);
+  if (j->spec.is_array_task()) array_task_ended(*j);
+  return ok_status();
+}
+
+Status Scheduler::hold(JobId id) {
+  JobRecord* j = find(id);
+  if (j == nullptr && arrays_.contains(id.value())) return hold_array(id, true, Time());
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state == JobState::kHeld) return ok_status();  // as scontrol hold: nothing to do
+  if (j->state != JobState::kPending) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) +
+                          ": only pending jobs can be held");
+  }
+  j->state = JobState::kHeld;
+  j->why = {};
+  j->why.add(PendingReason::kHeld);
+  j->reserved_start.reset();
+  j->reserved_at.reset();
+  j->idle_since.reset();
+  return ok_status();
+}
+
+Status Scheduler::release(JobId id, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr && arrays_.contains(id.value())) return hold_array(id, false, now);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state != JobState::kHeld) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not held");
+  }
+  j->state = JobState::kPending;
+  j->why = {};
+  j->eligible_since = now;  // age counts from release, as in Slurm
+  return ok_status();
+}
+
+}  // namespace fairway
