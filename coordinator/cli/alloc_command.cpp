@@ -121,6 +121,9 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
   auto built = build_submission(*cmd, "", ctx);
   if (!built) return report_error(io, built.error().message, kExitUsage);
   for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
+  if (auto st = resolve_task_dependencies(*built, transport); !st) {
+    return report_error(io, st.error().message, st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
+  }
   built->request.spec.interactive = true;
   if (built->request.spec.name.empty() || built->request.spec.name == "wrap") built->request.spec.name = "interactive";
 

@@ -171,6 +171,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (options.dependency) {
     spec.dependencies = options.dependency->clauses;
     spec.dependency_any = options.dependency->any;
+    out.dependency_tasks = options.dependency->tasks;
   }
   spec.kill_on_invalid_dep = options.kill_on_invalid_dep.value_or(false);
   spec.nice = options.nice.value_or(0);

@@ -28,6 +28,8 @@ struct BuiltSubmission {
   wire::SubmitRequest request;
   std::vector<std::string> warnings;  // for stderr
   bool wait = false;                  // -W/--wait, from the command line or a directive
+  // --dependency's array tasks ("afterok:12_3"): resolve_task_dependencies fills them in.
+  std::vector<DependencyTaskRef> dependency_tasks;
 };
 
 // Without -N: cores = ntasks x cpus-per-task spread freely (nodes = 0), GPUs in total.

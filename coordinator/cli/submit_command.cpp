@@ -103,6 +103,30 @@ std::string describe_estimate(const wire::SubmitReply& r) {
 
 }  // namespace
 
+Status resolve_task_dependencies(BuiltSubmission& built, const Transport& transport) {
+  for (const DependencyTaskRef& ref : built.dependency_tasks) {
+    const std::string name = std::to_string(ref.array.value()) + "_" + std::to_string(ref.index);
+    wire::JobQuery q;
+    q.jobs = {ref.array};
+    q.include_finished = true;
+    q.expand_arrays = true;  // waiting tasks too, each under its own id
+    auto reply = transport(q);
+    if (!reply) return std::unexpected(reply.error().with_context("--dependency: looking up job " + name));
+    if (const auto* e = std::get_if<wire::ErrorReply>(&*reply)) {
+      return make_error(e->code, "--dependency: looking up job " + name + ": " + e->message);
+    }
+    const auto* views = std::get_if<wire::JobQueryReply>(&*reply);
+    std::optional<JobId> id;
+    for (const wire::JobView& v : views != nullptr ? views->jobs : std::vector<wire::JobView>{}) {
+      if (v.array_job == ref.array && v.array_tasks == std::to_string(ref.index)) id = v.id;
+    }
+    if (!id) return invalid_argument("--dependency: job " + name + " does not exist");
+    built.request.spec.dependencies.at(ref.clause).jobs.push_back(*id);
+  }
+  built.dependency_tasks.clear();
+  return ok_status();
+}
+
 int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,
                const Output& io) {
   std::string script;
@@ -120,6 +144,9 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   if (!cmd.json) {
     for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
+  }
+  if (auto st = resolve_task_dependencies(*built, transport); !st) {
+    return report_error(io, st.error().message, st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
   }
 
   const wire::Message request = built->request;

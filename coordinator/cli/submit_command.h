@@ -21,6 +21,11 @@ Result<SubmitContext> current_submit_context();
 // 32 lowercase hex digits from /dev/urandom.
 Result<std::string> random_client_token();
 
+// --dependency=afterok:12_3: each array task named gets its own job id, which only the
+// coordinator knows (the array and its tasks as the caller may see them); added to its
+// clause. Error naming the task when the array has no such task.
+Status resolve_task_dependencies(BuiltSubmission& built, const Transport& transport);
+
 // Errors in the options or script are usage errors (exit 2); a refusal by or no answer from
 // the coordinator exits 1. Prints "Submitted batch job N", or "N" with --parsable.
 int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transport& transport,

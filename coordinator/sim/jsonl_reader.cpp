@@ -219,6 +219,11 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   if (dependency && !(dependency)->empty()) {
     auto parsed = parse_dependency_option(*dependency);
     if (!parsed) return Fields::bad("dependency", parsed.error().message);
+    if (!parsed->tasks.empty()) {
+      return Fields::bad("dependency", "an array task (\"" + std::to_string(parsed->tasks[0].array.value()) + "_" +
+                                           std::to_string(parsed->tasks[0].index) +
+                                           "\") is named by its own id in a trace: the array's id + 1 + its position");
+    }
     s.dependencies = std::move(parsed->clauses);
     s.dependency_any = parsed->any;
   }

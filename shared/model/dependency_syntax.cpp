@@ -22,7 +22,9 @@ constexpr TypeName kTypes[] = {
     {"singleton", DependencyType::kSingleton},
 };
 
-Result<DependencyClause> parse_clause(std::string_view all, std::string_view clause) {
+// `tasks` collects the clause's array tasks ("12_3"), as refs to clause `index`.
+Result<DependencyClause> parse_clause(std::string_view all, std::string_view clause, std::size_t index,
+                                      std::vector<DependencyTaskRef>& tasks) {
   if (clause.empty()) return std::unexpected(bad(all, "empty clause"));
   const auto colon = clause.find(':');
   const std::string_view name = clause.substr(0, colon);
@@ -64,9 +66,21 @@ Result<DependencyClause> parse_clause(std::string_view all, std::string_view cla
     if (id_text.find('+') != std::string_view::npos) {
       return std::unexpected(bad(all, "delays (\"" + std::string(id_text) + "\") are not supported yet"));
     }
-    if (id_text.find('_') != std::string_view::npos) {
-      return std::unexpected(bad(all, "array task ids (\"" + std::string(id_text) +
-                                          "\") are not supported yet"));
+    if (const auto underscore = id_text.find('_'); underscore != std::string_view::npos) {
+      const std::string_view array_text = id_text.substr(0, underscore);
+      const std::string_view task_text = id_text.substr(underscore + 1);
+      std::uint64_t array = 0;
+      std::int32_t task = -1;
+      const auto [ap, aec] = std::from_chars(array_text.data(), array_text.data() + array_text.size(), array);
+      const auto [tp, tec] = std::from_chars(task_text.data(), task_text.data() + task_text.size(), task);
+      if (aec != std::errc() || ap != array_text.data() + array_text.size() || array == 0 || tec != std::errc() ||
+          tp != task_text.data() + task_text.size() || task < 0 || task > kMaxArrayIndex) {
+        return std::unexpected(bad(all, "bad array task \"" + std::string(id_text) + "\" (ARRAY_INDEX, e.g. 12_3)"));
+      }
+      tasks.push_back({index, JobId(array), task});
+      if (next == std::string_view::npos) break;
+      rest = rest.substr(next + 1);
+      continue;
     }
     std::uint64_t id = 0;
     auto [p, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
@@ -94,7 +108,7 @@ Result<DependencyOption> parse_dependency_option(std::string_view text) {
   std::string_view rest = text;
   while (true) {
     const auto next = rest.find(sep);
-    FAIRWAY_TRY_ASSIGN(clause, parse_clause(text, rest.substr(0, next)));
+    FAIRWAY_TRY_ASSIGN(clause, parse_clause(text, rest.substr(0, next), out.clauses.size(), out.tasks));
     out.clauses.push_back(std::move(clause));
     if (next == std::string_view::npos) break;
     rest = rest.substr(next + 1);

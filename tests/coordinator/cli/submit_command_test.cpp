@@ -52,6 +52,38 @@ TEST_F(Submit, ScriptFromDiskIsSentAndReported) {
   EXPECT_EQ(sent[0].client_token, "tok-1");
 }
 
+// --dependency=afterok:40_3: the CLI asks the coordinator for the task's own id (the array
+// with its waiting tasks expanded) and sends that; a task the array lacks is refused.
+TEST_F(Submit, AnArrayTaskInADependencyIsSentAsItsOwnId) {
+  std::vector<wire::JobQuery> queries;
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    if (const auto* q = std::get_if<wire::JobQuery>(&m)) {
+      queries.push_back(*q);
+      wire::JobQueryReply r;
+      for (std::int32_t index = 0; index < 5; ++index) {
+        wire::JobView v;
+        v.id = JobId(41 + static_cast<std::uint64_t>(index));
+        v.array_job = JobId(40);
+        v.array_tasks = std::to_string(index);
+        r.jobs.push_back(v);
+      }
+      return r;
+    }
+    sent.push_back(std::get<wire::SubmitRequest>(m));
+    return wire::SubmitReply{.job = JobId(77)};
+  };
+  EXPECT_EQ(run_submit(command({"-d", "afterok:40_3:9", "--wrap", "true"}), context(), t, io), kExitOk) << err.str();
+  ASSERT_EQ(queries.size(), 1u);
+  EXPECT_EQ(queries[0].jobs, std::vector<JobId>{JobId(40)});
+  EXPECT_TRUE(queries[0].expand_arrays);
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].spec.dependencies.at(0).jobs, (std::vector<JobId>{JobId(9), JobId(44)}));
+
+  EXPECT_EQ(run_submit(command({"-d", "afterok:40_7", "--wrap", "true"}), context(), t, io), kExitUsage);
+  EXPECT_NE(err.str().find("--dependency: job 40_7 does not exist"), std::string::npos) << err.str();
+  EXPECT_EQ(sent.size(), 1u);  // nothing submitted
+}
+
 // --test-only: the request says so, and the answer is the plan, not a job id.
 TEST_F(Submit, TestOnlyPrintsWhenAndWhereItWouldStart) {
   wire::SubmitReply now_reply{.job = JobId(0)};

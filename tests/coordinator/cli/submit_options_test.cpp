@@ -195,8 +195,14 @@ TEST(DependencyOption, Grammar) {
             "--dependency=before:1: unknown dependency type \"before\" (after, afterany, afterok, "
             "afternotok, singleton)");
   EXPECT_EQ(error("singleton:3"), "--dependency=singleton:3: singleton takes no job ids");
-  EXPECT_EQ(error("afterok:12_3"),
-            "--dependency=afterok:12_3: array task ids (\"12_3\") are not supported yet");
+  // An array's task: kept aside for the CLI to ask the coordinator its id.
+  auto task = parse_dependency_option("afterok:12_3:15,afterany:7_0");
+  ASSERT_TRUE(task) << task.error().message;
+  EXPECT_EQ(task->clauses[0], (DependencyClause{DependencyType::kAfterOk, {JobId(15)}}));
+  EXPECT_TRUE(task->clauses[1].jobs.empty());
+  EXPECT_EQ(task->tasks, (std::vector<DependencyTaskRef>{{0, JobId(12), 3}, {1, JobId(7), 0}}));
+  EXPECT_EQ(error("afterok:12_x"), "--dependency=afterok:12_x: bad array task \"12_x\" (ARRAY_INDEX, e.g. 12_3)");
+  EXPECT_EQ(error("afterok:_3"), "--dependency=afterok:_3: bad array task \"_3\" (ARRAY_INDEX, e.g. 12_3)");
   EXPECT_EQ(error("after:5+10"), "--dependency=after:5+10: delays (\"5+10\") are not supported yet");
   EXPECT_EQ(error("aftercorr:5"),
             "--dependency=aftercorr:5: aftercorr is not supported yet (it needs job arrays)");

@@ -287,3 +287,30 @@ TEST(JobArrayScheduling, TheDriverWritesWhatOnlyItKnowsOnTheRecord) {
 
 }  // namespace
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+// afterok:42_7 reaches the core as the task's own id, which may name a task not made yet.
+TEST(JobArrayScheduling, ADependencyOnOneTaskWaitsForThatTaskAlone) {
+  auto s = testing::make(testing::uniform_cluster(1, 1, 1, BackfillMode::kEasy));
+  JobSpec a = array_job(1, "0-3", 1, 10);  // tasks 2..5, one core
+  a.nice = 100;                               // behind job 50 once it may run
+  ASSERT_TRUE(s->submit(a, T(0)));
+  JobSpec after = testing::job(50, 1, 10);
+  after.dependencies = {{DependencyType::kAfterOk, {JobId(3)}}};  // task index 1, unmade
+  ASSERT_TRUE(s->submit(after, T(0))) << "a task not made yet is a job that exists";
+  JobSpec never = testing::job(51, 1, 10);
+  never.dependencies = {{DependencyType::kAfterOk, {JobId(6)}}};  // past the array's tasks
+  EXPECT_FALSE(s->submit(never, T(0)));
+  ASSERT_EQ(s->schedule(T(0)).started.size(), 1u);  // task 0
+  ASSERT_TRUE(s->finish(JobId(2), JobState::kCompleted, T(10)));
+  ASSERT_EQ(s->schedule(T(10)).started.at(0).id, JobId(3));  // task 1, ahead of job 50
+  ASSERT_TRUE(s->finish(JobId(3), JobState::kCompleted, T(20)));
+  const PassResult r = s->schedule(T(20));
+  ASSERT_EQ(r.started.size(), 1u);
+  EXPECT_EQ(r.started[0].id, JobId(50)) << "the one task it named has completed";
+}
+
+}  // namespace
+}  // namespace fairway

@@ -144,6 +144,10 @@ INSTANTIATE_TEST_SUITE_P(
         JsonlErrorCase{"42", "expected a JSON object"},
         // Unknown keys.
         JsonlErrorCase{job_with(R"("cpus": 4)"), "cpus: unknown key"},
+        // Arrays: a bad index list; a dependency on a task names the task's own id.
+        JsonlErrorCase{job_with(R"("array": "5-1")"), "array: --array: the range '5-1' ends before it starts"},
+        JsonlErrorCase{job_with(R"("dependency": "afterok:1_0")"),
+                       "dependency: an array task (\"1_0\") is named by its own id in a trace"},
         // Required keys.
         JsonlErrorCase{R"({"submit": 0, "user": "a", "time_limit": 1, "runtime": 1})",
                        "id: required"},
