@@ -5,24 +5,9 @@
 #include "shared/wire/codec_parts.h"
 #include "shared/wire/envelope.h"
 
-namespace fairway::wire {
+namespace fairway::wire::detail {
 
-using detail::MapReader;
-using detail::Packer;
-using detail::put;
-using detail::put_kv;
-using detail::put_layout;
-using detail::put_program;
-using detail::put_warning;
-using detail::read_id;
-using detail::read_layout;
-using detail::read_program;
-using detail::read_warning;
-using detail::kLayoutKeys;
-using detail::kProgramKeys;
-using detail::kWarningKeys;
-
-void detail::put_program(Packer& pk, const JobProgram& p) {
+void put_program(Packer& pk, const JobProgram& p) {
   put_kv(pk, "script", std::string_view(p.script));
   put_kv(pk, "argv", p.argv);
   put_kv(pk, "working_dir", std::string_view(p.working_dir));
@@ -32,19 +17,19 @@ void detail::put_program(Packer& pk, const JobProgram& p) {
   put_kv(pk, "open_append", p.open_append);
 }
 
-void detail::put_warning(Packer& pk, std::int32_t signal, std::int32_t before, bool batch_only) {
+void put_warning(Packer& pk, std::int32_t signal, std::int32_t before, bool batch_only) {
   put_kv(pk, "warn_signal", signal);
   put_kv(pk, "warn_before", before);
   put_kv(pk, "warn_batch_only", batch_only);
 }
 
-void detail::put_layout(Packer& pk, const TaskLayout& t) {
+void put_layout(Packer& pk, const TaskLayout& t) {
   put_kv(pk, "ntasks", t.ntasks);
   put_kv(pk, "cpus_per_task", t.cpus_per_task);
   put_kv(pk, "ntasks_per_node", t.ntasks_per_node);
 }
 
-void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
+void encode_submit_request(Packer& pk, const SubmitRequest& m) {
   const JobSpec& s = m.spec;
   pk.pack_map(28 + kProgramKeys + kLayoutKeys + kWarningKeys + (s.uid ? 1 : 0) + (s.gid ? 1 : 0) +
               (s.begin ? 1 : 0) + (m.test_only ? 1 : 0) + (s.array.empty() ? 0 : 1) +
@@ -100,7 +85,7 @@ void detail::encode_submit_request(Packer& pk, const SubmitRequest& m) {
 // ---- decoding: each reader fills what it can; the caller checks the sticky error once.
 
 // A uid or gid: optional (older peers and stored rows lack it), else a 32-bit id.
-std::optional<std::uint32_t> detail::read_id(MapReader& r, std::string_view key) {
+std::optional<std::uint32_t> read_id(MapReader& r, std::string_view key) {
   const auto v = r.opt_i64(key);
   if (!v) return std::nullopt;
   if (*v < 0 || *v > 0xFFFFFFFE) {
@@ -110,7 +95,7 @@ std::optional<std::uint32_t> detail::read_id(MapReader& r, std::string_view key)
   return static_cast<std::uint32_t>(*v);
 }
 
-JobProgram detail::read_program(MapReader& r) {
+JobProgram read_program(MapReader& r) {
   JobProgram p;
   p.script = r.str("script", kMaxFrameBytes);  // a script may be as large as a frame
   p.argv = r.str_list("argv");
@@ -123,7 +108,7 @@ JobProgram detail::read_program(MapReader& r) {
 }
 
 // --signal's warning; absent in older requests (none).
-void detail::read_warning(MapReader& r, std::int32_t& signal, std::int32_t& before, bool& batch_only) {
+void read_warning(MapReader& r, std::int32_t& signal, std::int32_t& before, bool& batch_only) {
   signal = r.opt_i32("warn_signal").value_or(0);
   before = r.opt_i32("warn_before").value_or(0);
   batch_only = r.opt_boolean("warn_batch_only").value_or(false);
@@ -132,7 +117,7 @@ void detail::read_warning(MapReader& r, std::int32_t& signal, std::int32_t& befo
 }
 
 // Optional: requests stored before task layouts were sent have none (all "not given").
-TaskLayout detail::read_layout(MapReader& r) {
+TaskLayout read_layout(MapReader& r) {
   TaskLayout t;
   const auto count = [&](std::string_view key) {
     const std::int32_t v = r.opt_i32(key).value_or(0);
@@ -145,7 +130,7 @@ TaskLayout detail::read_layout(MapReader& r) {
   return t;
 }
 
-SubmitRequest detail::read_submit_request(MapReader& r) {
+SubmitRequest read_submit_request(MapReader& r) {
   SubmitRequest m;
   JobSpec& s = m.spec;
   m.client_token = r.str("client_token");
@@ -219,4 +204,4 @@ SubmitRequest detail::read_submit_request(MapReader& r) {
   return m;
 }
 
-}  // namespace fairway::wire
+}  // namespace fairway::wire::detail
