@@ -34,15 +34,25 @@ int report_error(const Output& io, const std::string& message, int code) {
   return code;
 }
 
+namespace {
+
+// `id` (the part of `word` before any '_') as a job number; `hint` ends the error.
+Result<std::uint64_t> job_number(std::string_view id, std::string_view word, std::string_view hint = {}) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+  if (id.empty() || ec != std::errc() || end != id.data() + id.size() || v == 0) {
+    return invalid_argument("job id \"" + std::string(word) + "\" is not a job number" + std::string(hint));
+  }
+  return v;
+}
+
+}  // namespace
+
 Result<std::vector<JobId>> parse_job_ids(const std::vector<std::string>& words) {
   std::vector<JobId> ids;
   for (const std::string& word : words) {
     for (const std::string& id : split_commas(word)) {
-      std::uint64_t v = 0;
-      const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
-      if (id.empty() || ec != std::errc() || end != id.data() + id.size() || v == 0) {
-        return invalid_argument("job id \"" + id + "\" is not a job number");
-      }
+      FAIRWAY_TRY_ASSIGN(v, job_number(id, id));
       ids.emplace_back(v);
     }
   }
@@ -50,15 +60,6 @@ Result<std::vector<JobId>> parse_job_ids(const std::vector<std::string>& words) 
 }
 
 namespace {
-
-Result<std::uint64_t> job_number(std::string_view id, std::string_view word) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
-  if (id.empty() || ec != std::errc() || end != id.data() + id.size() || v == 0) {
-    return invalid_argument("job id \"" + std::string(word) + "\" is not a job number (or ID_TASK, ID_[TASKS])");
-  }
-  return v;
-}
 
 // Commas split ids, except inside a task list's brackets.
 std::vector<std::string> split_ids(const std::string& word) {
@@ -83,7 +84,7 @@ Result<JobRefs> parse_job_refs(const std::vector<std::string>& words) {
   for (const std::string& word : words) {
     for (const std::string& id : split_ids(word)) {
       const auto underscore = id.find('_');
-      FAIRWAY_TRY_ASSIGN(number, job_number(std::string_view(id).substr(0, underscore), id));
+      FAIRWAY_TRY_ASSIGN(number, job_number(std::string_view(id).substr(0, underscore), id, " (or ID_TASK, ID_[TASKS])"));
       if (underscore == std::string::npos) {
         refs.jobs.emplace_back(number);
         continue;

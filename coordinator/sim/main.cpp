@@ -1,6 +1,7 @@
 // fairway-sim: replays a workload trace through the scheduling core in virtual time and
 // reports SUMMARY.json figures (interface fixed in DESIGN.md section 4).
 #include <algorithm>
+#include <unordered_map>
 #include <chrono>
 #include <new>
 #include <optional>
@@ -214,16 +215,19 @@ int run(int argc, char** argv) {
     in.nodes = &result->nodes;
     in.workload = &as_run;
     in.records = &result->records;
+    // A refused array: none of its tasks was accepted. (One lookup table, not a search of
+    // the workload per refusal: a big trace may refuse thousands.)
+    std::unordered_map<std::uint64_t, std::int64_t> array_tasks;
+    for (const sim::WorkloadJob& w : workload->jobs) {
+      if (!w.spec.array.empty()) array_tasks[w.spec.id.value()] = w.spec.array.count();
+    }
     for (JobId id : result->rejected) {
-      const auto array = std::find_if(workload->jobs.begin(), workload->jobs.end(), [&](const sim::WorkloadJob& w) {
-        return w.spec.id == id && !w.spec.array.empty();
-      });
-      if (array == workload->jobs.end()) {
+      const auto array = array_tasks.find(id.value());
+      if (array == array_tasks.end()) {
         in.rejected.push_back(id);
         continue;
       }
-      // A refused array: none of its tasks was accepted.
-      for (std::int64_t p = 0; p < array->spec.array.count(); ++p) {
+      for (std::int64_t p = 0; p < array->second; ++p) {
         in.rejected.emplace_back(id.value() + 1 + static_cast<std::uint64_t>(p));
       }
     }

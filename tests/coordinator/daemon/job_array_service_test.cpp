@@ -277,6 +277,26 @@ TEST_F(JobArrayService, ARequeuedTaskKeepsItsReasonAcrossARestart) {
   EXPECT_EQ(reason_of(), "requeued on request");
 }
 
+TEST_F(JobArrayService, ASubmissionCannotMakeItselfATaskOfAnotherUsersArray) {
+  const JobId a = submit_array("0-99");  // no node: every task waits
+  // Bob cannot pass a job of his off as one of alice's tasks: the coordinator makes tasks,
+  // a submission never names itself one.
+  wire::SubmitRequest forged;
+  forged.spec.array_job = a;
+  forged.spec.array_task = 60;
+  forged.program.argv = {"true"};
+  forged.program.working_dir = "/tmp";
+  const wire::Message bobs = ask(forged, 1002);
+  ASSERT_TRUE(std::holds_alternative<wire::SubmitReply>(bobs));
+  const JobId bob_job = std::get<wire::SubmitReply>(bobs).job;
+  EXPECT_GT(bob_job.value(), a.value() + 100);  // past the array's ids
+  const JobRecord* bob_rec = service_->scheduler().job(bob_job);
+  ASSERT_NE(bob_rec, nullptr);
+  EXPECT_FALSE(bob_rec->spec.is_array_task());
+  EXPECT_TRUE(service_->scheduler().array(a)->unsplit.contains(60));  // alice's task 60 still waits
+
+}
+
 TEST_F(JobArrayService, ABadArrayIsRefusedNamingTheIndex) {
   config_.limits.max_array_size = 1001;
   reopen();
