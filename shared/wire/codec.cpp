@@ -95,7 +95,8 @@ void encode_payload(Packer& pk, const JobStatusUpdate& m) {
 void encode_payload(Packer& pk, const LaunchJob& m) {
   const bool task = m.array.is_task();
   pk.pack_map(12 + kProgramKeys + kLayoutKeys + kWarningKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) +
-              (m.memory_limit_bytes ? 1 : 0) + (task ? 6 : 0));
+              (m.memory_limit_bytes ? 1 : 0) + (task ? 6 : 0) + (m.extern_only ? 1 : 0));
+  if (m.extern_only) put_kv(pk, "extern_only", true);
   if (task) {
     put_kv(pk, "array_job", m.array.array_job.value());
     put_kv(pk, "array_task", m.array.task);
@@ -271,6 +272,7 @@ LaunchJob read_launch(MapReader& r) {
   }
   m.uid = read_id(r, "uid");
   m.gid = read_id(r, "gid");
+  m.extern_only = r.opt_boolean("extern_only").value_or(false);
   // A task's keys come together: any one of them makes the rest required.
   if (r.has("array_job") || r.has("array_task")) {
     m.array.array_job = JobId(r.u64("array_job"));
@@ -360,6 +362,10 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kSendSignal: return detail::read_report_payload(type, r);
     case MessageType::kReservationQuery:
     case MessageType::kReservationQueryReply: return detail::read_reservation_payload(type, r);
+    case MessageType::kStepRequest:
+    case MessageType::kStepReply:
+    case MessageType::kLaunchStep:
+    case MessageType::kStepIo: return detail::read_step_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -89,4 +89,12 @@ void encode_payload(Packer& pk, const ReservationQueryReply& m);
 // Precondition: `type` is kReservationQuery or kReservationQueryReply.
 Message read_reservation_payload(MessageType type, MapReader& r);
 
+// codec_steps.cpp: a job step's request, launch and stream.
+void encode_payload(Packer& pk, const StepRequest& m);
+void encode_payload(Packer& pk, const StepReply& m);
+void encode_payload(Packer& pk, const LaunchStep& m);
+void encode_payload(Packer& pk, const StepIo& m);
+// Precondition: `type` is kStepRequest, kStepReply, kLaunchStep or kStepIo.
+Message read_step_payload(MessageType type, MapReader& r);
+
 }  // namespace fairway::wire::detail

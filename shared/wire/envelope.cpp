@@ -88,6 +88,10 @@ std::string_view to_string(MessageType t) {
     case MessageType::kSendSignal: return "SendSignal";
     case MessageType::kReservationQuery: return "ReservationQuery";
     case MessageType::kReservationQueryReply: return "ReservationQueryReply";
+    case MessageType::kStepRequest: return "StepRequest";
+    case MessageType::kStepReply: return "StepReply";
+    case MessageType::kLaunchStep: return "LaunchStep";
+    case MessageType::kStepIo: return "StepIo";
   }
   return "Unknown";
 }
@@ -135,7 +139,9 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit> &&
               kAt<MessageType::kSendSignal, SendSignal> &&
               kAt<MessageType::kReservationQuery, ReservationQuery> &&
-              kAt<MessageType::kReservationQueryReply, ReservationQueryReply>);
+              kAt<MessageType::kReservationQueryReply, ReservationQueryReply> &&
+              kAt<MessageType::kStepRequest, StepRequest> && kAt<MessageType::kStepReply, StepReply> &&
+              kAt<MessageType::kLaunchStep, LaunchStep> && kAt<MessageType::kStepIo, StepIo>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

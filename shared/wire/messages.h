@@ -16,6 +16,7 @@
 #include "shared/model/job_spec.h"
 #include "shared/model/job_state.h"
 #include "shared/model/topology.h"
+#include "shared/wire/step_messages.h"
 
 namespace fairway::wire {
 
@@ -53,11 +54,13 @@ enum class MessageType : std::uint16_t {
   kSendSignal = 30,
   kReservationQuery = 31,
   kReservationQueryReply = 32,
+  kStepRequest = 33,
+  kStepReply = 34,
+  kLaunchStep = 35,
+  kStepIo = 36,
 };
 
 std::string_view to_string(MessageType t);
-
-using EnvVar = std::pair<std::string, std::string>;
 
 // A job an agent already runs, reported on (re-)registration so that the coordinator can
 // reconcile instead of double-running it. Cores and GPUs are node-local numbers.
@@ -154,6 +157,9 @@ struct LaunchJob {
   bool warn_batch_only = false;
   // A task of a job array: what it is told of itself and its array.
   ArrayTaskFacts array;
+  // Another node of a multi-node job: nothing runs here but what holds the job's cores,
+  // GPUs and cgroup for its steps (Slurm's extern step), until the coordinator ends it.
+  bool extern_only = false;
   bool operator==(const LaunchJob&) const = default;
 };
 
@@ -574,7 +580,8 @@ using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJo
                              NodeControlReply, AuthenticatedRequest, HeartbeatReply,
                              MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
                              SharesQuery, SharesReply, JobUpdate, SetTimeLimit,
-                             SendSignal, ReservationQuery, ReservationQueryReply>;
+                             SendSignal, ReservationQuery, ReservationQueryReply, StepRequest,
+                             StepReply, LaunchStep, StepIo>;
 
 MessageType message_type(const Message& m);
 

@@ -132,7 +132,7 @@ TEST(WireReject, WrongVersion) {
 TEST(WireReject, TypeZeroAndUnknownTypes) {
   expect_error(decode(raw_frame("FWY", 1, 0, heartbeat_payload)), "unknown message type 0");
   expect_error(decode(raw_frame("FWY", 1, 999, heartbeat_payload)), "unknown message type 999");
-  expect_error(decode(raw_frame("FWY", 1, 33, heartbeat_payload)), "unknown message type 33");
+  expect_error(decode(raw_frame("FWY", 1, 37, heartbeat_payload)), "unknown message type 37");
   EXPECT_FALSE(message_type_from_wire(0).has_value());
   EXPECT_TRUE(message_type_from_wire(9).has_value());
   EXPECT_TRUE(message_type_from_wire(17).has_value());
@@ -214,12 +214,14 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       const bool paging = (type == "JobQuery" && (key == "after" || key == "limit")) ||
                           (type == "JobQueryReply" && (key == "more" || key == "total"));
       // uid/gid came with authenticated identities; stored rows and older peers lack them.
-      const bool identity = (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch") &&
+      const bool identity = (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch" ||
+                             type == "LaunchStep") &&
                             (key == "uid" || key == "gid");
       // fence_gpu_sockets came later; without it the agent fences, as it always did.
       const bool fence = type == "LaunchJob" && key == "fence_gpu_sockets";
       // Task layouts, comments, open mode and node core counts came with Slurm scripts.
-      const bool slurm_script_keys =
+      const bool step = type == "StepRequest" || type == "LaunchStep";
+      const bool slurm_script_keys = !step && (
           key == "ntasks" || key == "cpus_per_task" || key == "ntasks_per_node" ||
           key == "comment" || key == "open_append" || key == "node_cores" ||
           key == "dependencies" || key == "dependency_any" || key == "kill_on_invalid_dep" ||
@@ -229,7 +231,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
           key == "mail_events" || key == "mail_user" || key == "reservation" || key == "array" ||
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
-                                  key == "ended_before" || key == "expand_arrays"));
+                                  key == "ended_before" || key == "expand_arrays")));
       // fairway update job sends only what changes.
       const bool update_keys = (type == "JobUpdate" && key.starts_with("new_")) ||
                                (type == "JobControl" && key == "batch_only");
@@ -337,6 +339,25 @@ TEST(WireReject, RangeChecks) {
   LaunchJob launch = testing::sample_launch();
   launch.user.assign(kMaxStringBytes + 1, 'u');
   expect_error(decode(encode(launch)), "LaunchJob.user: string too long");
+}
+
+// A step's request comes from a user and its stream from a process the user owns.
+TEST(WireReject, StepMessagesOutOfRange) {
+  StepReply reply{JobId(4), 1, {"n1", "n2"}, {2}};
+  expect_error(decode(encode(reply)), "StepReply.tasks_per_node: has 1 entries for 2 nodes");
+  reply.tasks_per_node = {2, 0};
+  expect_error(decode(encode(reply)), "StepReply.tasks_per_node[1]: integer out of range");
+  LaunchStep launch{JobId(4), 1, "alice", 1001, 100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2, 1, "tcp://h:1", "k"};
+  expect_error(decode(encode(launch)), "LaunchStep.node_index: must be 0-1, got 2");
+  launch.node_index = 1;
+  launch.io_key.assign(257, 'k');
+  expect_error(decode(encode(launch)), "LaunchStep.io_key: string too long");
+  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k"};
+  expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
+  const std::string io = encode(StepIo{StepIoKind::kStdout, 0, 0, 0, "x"});
+  expect_error(decode(edit_payload(io, "kind", Edit::kInt, 11)), "StepIo.kind: must be 1-10, got 11");
+  expect_error(decode(edit_payload(io, "kind", Edit::kInt, 0)), "StepIo.kind: integer out of range");
+  expect_error(decode(edit_payload(io, "rank", Edit::kInt, -2)), "StepIo.rank: integer out of range");
 }
 
 TEST(WireReject, MalformedEnvEntries) {

@@ -50,7 +50,8 @@ TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
                                          HeartbeatReply{}, MetricsQuery{}, MetricsReply{},
                                          PartitionQuery{}, PartitionQueryReply{}, SharesQuery{},
                                          SharesReply{}, JobUpdate{}, SetTimeLimit{}, SendSignal{},
-                                         ReservationQuery{}, ReservationQueryReply{}};
+                                         ReservationQuery{}, ReservationQueryReply{}, StepRequest{},
+                                         StepReply{}, LaunchStep{}, StepIo{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));

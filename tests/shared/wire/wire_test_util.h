@@ -412,7 +412,14 @@ inline std::vector<Message> sample_messages() {
           SendSignal{JobId(7), 10, true},
           JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true, {}, {}},
           ReservationQuery{{"climate-run"}},
-          sample_reservation_reply()};
+          sample_reservation_reply(),
+          StepRequest{JobId(42), {"hostname", "-s"}, {{"PATH", "/usr/bin"}, {"OMP_NUM_THREADS", "2"}}, "/home/alice",
+                      4, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef"},
+          StepReply{JobId(42), 3, {"n1", "n2"}, {2, 2}},
+          LaunchStep{JobId(42), 3, "alice", 1001, 100, {"hostname"}, {{"PATH", "/usr/bin"}}, "/home/alice",
+                     {"n1", "n2"}, {2, 2}, 1, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef"},
+          StepIo{StepIoKind::kStdout, 1, 3, 0, std::string("line\n\0binary", 12)},
+          StepIo{StepIoKind::kExit, 0, 0, -9, ""}};
 }
 
 }  // namespace fairway::wire::testing
