@@ -20,7 +20,17 @@ if(fairway_agent_daemon_srcs)
   target_link_libraries(fairway_agent_daemon PUBLIC fairway_agent_os fairway_agent_core fairway_wire
     fairway_config PRIVATE fairway_warnings)
   add_executable(fairway-agent agent/daemon/main.cpp)
+  add_dependencies(fairway-agent fairway-step)
   target_link_libraries(fairway-agent PRIVATE fairway_agent_daemon fairway_net fairway_config_io
     fairway_systemd fairway_warnings CLI11::CLI11)
   set_source_files_properties(agent/daemon/main.cpp PROPERTIES COMPILE_OPTIONS -Wno-null-dereference)
 endif()
+
+# fairway-step: a node's share of a job step (fairway run), started by the agent as the
+# job's user. No libzmq: it forks the user's tasks, and a plain TCP stream is all it needs.
+add_library(fairway_step_relay STATIC ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/relay_plan.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/step_relay.cpp)
+target_include_directories(fairway_step_relay PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(fairway_step_relay PUBLIC fairway_base fairway_zmtp_client PRIVATE fairway_warnings)
+add_executable(fairway-step agent/step/main.cpp)
+target_link_libraries(fairway-step PRIVATE fairway_step_relay fairway_warnings)

@@ -5,7 +5,7 @@ file(GLOB fairway_cli_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/coordin
 list(FILTER fairway_cli_srcs EXCLUDE REGEX ".*/main\\.cpp$")
 add_library(fairway_cli STATIC ${fairway_cli_srcs})
 target_include_directories(fairway_cli PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(fairway_cli PUBLIC fairway_wire fairway_config_io
+target_link_libraries(fairway_cli PUBLIC fairway_wire fairway_config_io fairway_zmtp_client
   PRIVATE fairway_warnings nlohmann_json::nlohmann_json)
 
 add_executable(fairway coordinator/cli/main.cpp)

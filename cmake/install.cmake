@@ -3,7 +3,7 @@
 # the site profiles and the docs. Paths follow GNUInstallDirs (prefix /usr for a package).
 include(GNUInstallDirs)
 
-install(TARGETS fairway fairway-coordinator fairway-agent fairway-keygen fairway-sim
+install(TARGETS fairway fairway-coordinator fairway-agent fairway-step fairway-keygen fairway-sim
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The units name their binaries by absolute path: rewritten when installed, for the prefix

@@ -76,11 +76,17 @@ void AgentService::readopt(Time now) {
       sup->set_warning(c.warn_signal, Duration::seconds(c.warn_before_s), c.warn_batch_only);
     }
     jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false,
-                                            std::nullopt});
+                                            std::nullopt, {}, c.extern_only, false});
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
   for (const JobCheckpoint& c : scan.lost) {
+    if (c.extern_only) {
+      // It held the cgroup of a job run from another node: nothing to report.
+      (void)cgroups_->remove(c.job);
+      forget_ended(c.job);
+      continue;
+    }
     // It ended while no agent watched. Its keeper recorded how; without a record (the
     // keeper was killed) the exit status is gone and it cannot count as done. Whatever
     // of the job may still run without its keeper is stopped: nothing watches it.
@@ -223,6 +229,8 @@ void AgentService::on_frame(std::string_view frame, Time now) {
     on_signal(*s, now);
   } else if (auto* t = std::get_if<wire::SetTimeLimit>(&*decoded)) {
     on_set_time_limit(*t);
+  } else if (auto* st = std::get_if<wire::LaunchStep>(&*decoded)) {
+    on_launch_step(*st);
   } else if (auto* g = std::get_if<wire::SendSignal>(&*decoded)) {
     on_send_signal(*g);
   } else if (auto* e = std::get_if<wire::ErrorReply>(&*decoded)) {
@@ -246,6 +254,7 @@ void AgentService::on_signal(const wire::SignalJob& s, Time now) {
   }
   auto it = jobs_.find(s.job.value());
   if (it == jobs_.end()) return;  // already ended; its final report is on its way
+  it->second.stopping = true;
   log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
   apply(it->second.supervisor.on_signal_request(s.signal, s.grace, now));
 }
@@ -330,13 +339,26 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
     sig = exit.value;
   }
   by_pid_.erase(it->second.supervisor.pid());
+  stop_steps(it->second);
+  const bool extern_only = it->second.extern_only;
   jobs_.erase(it);
   ledger_.release(job);
-  log_event(LogLevel::kInfo, "job_exited",
-            {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
-             {"exit_code", code ? std::to_string(*code) : std::string("-")},
-             {"signal", sig ? std::to_string(*sig) : std::string("-")}});
-  keep_until_acknowledged(job, report(job, state, code, sig, now, reason, &usage));
+  if (extern_only) {
+    // It only held the job's cgroup here: the job's end is its first node's to report.
+    log_event(LogLevel::kInfo, "job_released", {{"job", id_str(job)}, {"node", node_name()}});
+    forget_ended(job);
+  } else {
+    log_event(LogLevel::kInfo, "job_exited",
+              {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
+               {"exit_code", code ? std::to_string(*code) : std::string("-")},
+               {"signal", sig ? std::to_string(*sig) : std::string("-")}});
+    keep_until_acknowledged(job, report(job, state, code, sig, now, reason, &usage));
+  }
+  if (auto d = deferred_launches_.find(job.value()); d != deferred_launches_.end()) {
+    const wire::LaunchJob next = std::move(d->second);
+    deferred_launches_.erase(d);
+    on_launch(next, now);
+  }
 }
 
 void AgentService::on_children(Time now) {
@@ -344,6 +366,7 @@ void AgentService::on_children(Time now) {
   if (!reaped) return;
   for (const ReapedChild& c : *reaped) {
     auto it = by_pid_.find(c.pid);
+    if (step_ended(c.pid)) continue;
     if (it != by_pid_.end()) {
       ended(it->second, c.exit, now);
     } else if (!launching_.empty()) {

@@ -44,6 +44,9 @@ struct AgentOptions {
   CgroupOptions cgroups;
   bool require_enforcement = false;
   std::int64_t max_pids_per_job = 0;  // 0: no limit
+  // fairway-step: runs a node's share of a job step, and holds the job's cgroup on the
+  // other nodes of a multi-node job (fairway-step --hold). Empty: beside fairway-agent.
+  std::string step_relay_path;
 };
 
 class AgentService {
@@ -81,6 +84,9 @@ class AgentService {
     std::uint64_t start_ticks = 0;
     bool fenced = false;   // stopped because the coordinator was lost: reported node_fail
     std::optional<std::int64_t> memory_limit;  // bytes, when its cgroup has one
+    std::vector<std::int64_t> step_groups;     // its steps' process groups, killed with it
+    bool extern_only = false;  // LaunchJob.extern_only: its end is not reported
+    bool stopping = false;     // signalled by the coordinator: a new run waits for its end
   };
 
   // A launch handed to the workers: what it was, and a signal that came meanwhile.
@@ -88,6 +94,13 @@ class AgentService {
     wire::LaunchJob launch;
     Time requested;
     std::optional<std::pair<std::int32_t, Duration>> signal;
+    std::vector<wire::LaunchStep> steps;  // came before the job ran here: started after it
+  };
+  // A step's relay: which job and step its keeper (the pid) belongs to.
+  struct RunningStep {
+    JobId job;
+    std::int32_t step = 0;
+    std::int64_t pgid = 0;
   };
   struct UnclaimedExit {
     ProcessExit exit;
@@ -117,6 +130,14 @@ class AgentService {
   // Renews the keepers' view of the lease (coordinator_lease_file.h).
   void publish_lease();
   void on_launch(const wire::LaunchJob& l, Time now);
+  // job_steps.cpp: a step's relay launched in its job's cgroup, on its cores; and what
+  // runs on a node of a multi-node job that is not its first (fairway-step --hold).
+  void on_launch_step(const wire::LaunchStep& s);
+  void start_step(const wire::LaunchStep& s, const RunningJob& job);
+  void finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched);
+  bool step_ended(std::int64_t pid);
+  void stop_steps(RunningJob& job);
+  wire::JobProgram holder_program() const;
   void on_signal(const wire::SignalJob& s, Time now);
   void on_set_time_limit(const wire::SetTimeLimit& m);
   void on_send_signal(const wire::SendSignal& m);
@@ -131,6 +152,8 @@ class AgentService {
   ProcessLauncher launcher_;
   std::unique_ptr<LaunchWorkers> workers_;
   std::unordered_map<std::uint64_t, PendingLaunch> launching_;
+  // A new run of a job whose last run here is being stopped: launched once that ends.
+  std::unordered_map<std::uint64_t, wire::LaunchJob> deferred_launches_;
   // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
   std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
   LaunchCheckpoint checkpoints_;
@@ -138,6 +161,7 @@ class AgentService {
   StatusOutbox outbox_;
   std::unordered_map<std::uint64_t, RunningJob> jobs_;
   std::unordered_map<std::int64_t, JobId> by_pid_;
+  std::unordered_map<std::int64_t, RunningStep> steps_;  // by the relay keeper's pid
   std::vector<std::string> outgoing_;
   bool registered_ = false;
   std::optional<Time> last_register_;

@@ -25,6 +25,12 @@ CgroupLimits AgentService::cgroup_limits(const wire::LaunchJob& l, const std::ve
 }
 
 void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
+  // A new run while the last one here is being stopped (a requeue that came back to this
+  // node): it starts once that one ended, so that its end is not taken for this run's.
+  if (auto j = jobs_.find(l.job.value()); j != jobs_.end() && j->second.stopping) {
+    deferred_launches_[l.job.value()] = l;
+    return;
+  }
   // A resent launch: already running, or being launched.
   if (jobs_.contains(l.job.value()) || launching_.contains(l.job.value())) return;
   // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
@@ -37,6 +43,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
     return;
   }
   LaunchRequest req = launch_request_from(l, node_name());
+  if (l.extern_only) req.program = holder_program();
   if (!l.nodelist.empty()) {
     req.nodelist = compress_hostlist(l.nodelist);
     req.nnodes = static_cast<std::int32_t>(l.nodelist.size());
@@ -53,7 +60,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
   // could write one itself still finds the job after a restart.
   req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
-      l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only});
+      l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only,
+      l.extern_only});
   auto attach = cgroups_->prepare(cgroup_limits(l, req.bind_pus));
   if (!attach) {
     launch_failed(l.job, attach.error().message, now);
@@ -61,7 +69,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   }
   // The launch itself (user lookup, script, fork, the child's chdir and opens) may wait
   // on NSS or NFS: it runs on a worker, and finish_launch takes it from there.
-  launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt});
+  launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt, {}});
   workers_->submit(std::move(req), std::move(*attach));
 }
 
@@ -75,6 +83,10 @@ void AgentService::launch_failed(JobId job, const std::string& why, Time now) {
 
 void AgentService::on_launches_done(Time now) {
   for (LaunchWorkers::Done& d : workers_->take_done()) {
+    if (d.step) {
+      finish_step_launch(d.job, *d.step, std::move(d.result));
+      continue;
+    }
     auto p = launching_.find(d.job.value());
     if (p == launching_.end()) continue;
     PendingLaunch pending = std::move(p->second);
@@ -98,19 +110,20 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
     return;
   }
   if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
-  JobCheckpoint c{l.job, launched->pid,   launched->pgid, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal,
-                  l.warn_before_s, l.warn_batch_only};
+  JobCheckpoint c{l.job,           launched->pid,     launched->pgid, now,          l.time_limit,
+                  l.cores,         l.gpus,            0,              l.warn_signal, l.warn_before_s,
+                  l.warn_batch_only, l.extern_only};
   if (auto stat = read_proc_stat(launched->pid)) c.process_start_ticks = stat->start_ticks;
   if (auto st = checkpoints_.save(c); !st) {
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
   jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,
-                                          l.memory_limit_bytes});
+                                          l.memory_limit_bytes, {}, l.extern_only, false});
   by_pid_[launched->pid] = l.job;
   log_event(LogLevel::kInfo, "job_launched",
             {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},
              {"user", l.user}, {"cores", std::to_string(l.cores.size())}});
-  report(l.job, JobState::kRunning, std::nullopt, std::nullopt, now);
+  if (!l.extern_only) report(l.job, JobState::kRunning, std::nullopt, std::nullopt, now);
   // What happened while it was being launched: a cancel, the coordinator lost, or its
   // keeper already gone (reaped by on_children before we knew its pid).
   RunningJob& job = jobs_.at(l.job.value());
@@ -119,6 +132,7 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
     job.fenced = true;
     apply(job.supervisor.on_signal_request(SIGTERM, options_.kill_grace, now));
   }
+  for (const wire::LaunchStep& s : pending.steps) start_step(s, job);
   if (auto gone = unclaimed_exits_.find(launched->pid); gone != unclaimed_exits_.end()) {
     const ProcessExit exit = gone->second.exit;
     unclaimed_exits_.erase(gone);

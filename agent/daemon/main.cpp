@@ -78,6 +78,10 @@ int run(const Flags& f, const Config& config) {
                                                              : config.agent.cgroup_subtree;
   opts.require_enforcement = config.agent.require_enforcement;
   opts.max_pids_per_job = config.agent.max_pids_per_job;
+  // fairway-step is installed beside us (and built beside us).
+  std::error_code exe_error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", exe_error);
+  opts.step_relay_path = (exe_error ? std::filesystem::path("/usr/bin") : exe.parent_path()) / "fairway-step";
   std::error_code ec;
   std::filesystem::create_directories(opts.spool_dir, ec);
   if (ec) {

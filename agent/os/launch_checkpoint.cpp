@@ -103,7 +103,7 @@ std::string format_checkpoint_without_process(const JobCheckpoint& c) {
   out += "\ncores " + list(c.cores);
   out += "\ngpus " + list(c.gpus);
   out += "\nprocess_start_ticks 0\n";
-  out += warning_line(c);
+  out += warning_line(c) + (c.extern_only ? "extern 1\n" : "");
   return out;
 }
 
@@ -118,7 +118,7 @@ std::string format_checkpoint(const JobCheckpoint& c) {
   out += "\ngpus " + list(c.gpus);
   out += "\nprocess_start_ticks " + std::to_string(c.process_start_ticks);
   out += "\n";
-  out += warning_line(c);
+  out += warning_line(c) + (c.extern_only ? "extern 1\n" : "");
   return out;
 }
 
@@ -151,7 +151,7 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   static constexpr std::string_view kKeys[] = {"job",   "pid",  "pgid", "start", "time_limit",
                                                "cores", "gpus", "process_start_ticks"};
   for (const auto& [key, value] : fields) {
-    if (key == "warning") continue;  // optional
+    if (key == "warning" || key == "extern") continue;  // optional
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       return invalid_argument("unknown field '" + key + "'");
     }
@@ -187,6 +187,7 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   c.cores = std::move(*cores);
   c.gpus = std::move(*gpus);
   c.process_start_ticks = *ticks;
+  c.extern_only = fields.contains("extern");
   if (auto w = fields.find("warning"); w != fields.end()) {
     int sig = 0, before = 0;
     char to[8] = {};

@@ -28,6 +28,9 @@ struct JobCheckpoint {
   std::int32_t warn_signal = 0;
   std::int32_t warn_before_s = 0;
   bool warn_batch_only = false;
+  // Holds the cgroup of a job whose batch script runs on another node (LaunchJob.extern_only):
+  // its end is not the job's and is not reported.
+  bool extern_only = false;
   bool operator==(const JobCheckpoint&) const = default;
 };
 

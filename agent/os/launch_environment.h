@@ -8,6 +8,7 @@
 
 #include "agent/os/job_user.h"
 #include "agent/os/launch_request.h"
+#include "shared/model/task_distribution.h"
 #include "shared/base/result.h"
 
 namespace fairway::agent {
@@ -46,12 +47,6 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request);
 // Errors name a bad variable (empty name, '=' or a NUL byte in it).
 Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request,
                                                        const JobUser& user);
-
-// Tasks on each node of the job, as Slurm's block distribution lays them out: with -n,
-// each node in order takes as many as its cores hold (cores / cpus-per-task) while leaving
-// one for every later node; with only --ntasks-per-node, that many each; else one each.
-std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks,
-                                         const std::vector<std::int32_t>& node_cores);
 
 // "0,1,5": the form of FAIRWAY_CPUS and FAIRWAY_GPUS.
 std::string comma_list(const std::vector<std::int32_t>& values);

@@ -46,6 +46,9 @@ struct LaunchRequest {
   // which the job's keeper completes and writes; empty: the launcher writes none.
   std::string checkpoint_text;
   ArrayTaskFacts array;  // a task of a job array: SLURM_ARRAY_* and %A/%a
+  // A step of the job (its relay, fairway-step): the job's own exit record, checkpoint and
+  // script are left alone; its keeper records the step's exit beside them.
+  std::optional<std::int32_t> step;
 };
 
 struct LauncherConfig {

@@ -42,7 +42,7 @@ struct LaunchWorkers::Shared {
       Work w = std::move(queue.front());
       queue.pop_front();
       lock.unlock();
-      Done d{w.request.job, launcher.launch(w.request, &w.attach)};
+      Done d{w.request.job, w.request.step, launcher.launch(w.request, &w.attach)};
       w.attach = CgroupAttach();  // its fds are the child's now (or no longer needed)
       lock.lock();
       done.push_back(std::move(d));

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "agent/os/job_cgroups.h"
@@ -19,6 +20,7 @@ class LaunchWorkers {
  public:
   struct Done {
     JobId job;
+    std::optional<std::int32_t> step;  // a job step's relay, not the job itself
     Result<LaunchedProcess> result;
   };
 

@@ -408,7 +408,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   std::vector<char*> argv = c_strings(plan.argv);
   std::vector<char*> envp_c = c_strings(plan.envp);
   KeeperPlan keeper;
-  keeper.exit_record_path = exit_record_path(config_.spool_dir, request.job);
+  const std::string record = exit_record_path(config_.spool_dir, request.job);
+  keeper.exit_record_path = request.step ? record + ".step-" + std::to_string(*request.step) : record;
   keeper.exit_record_tmp = keeper.exit_record_path + ".tmp";
   keeper.lease_path = coordinator_lease_path(config_.spool_dir);
   keeper.fence_grace_s = config_.fence_grace.count();
@@ -418,7 +419,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
     keeper.checkpoint_text = request.checkpoint_text;
   }
   // A record left by an earlier run of this job id must not stand for this one.
-  (void)remove_exit_record(config_.spool_dir, request.job);
+  ::unlink(keeper.exit_record_path.c_str());
   auto report_pipe = make_report_pipe();
   if (!report_pipe) {
     drop_script();
@@ -455,7 +456,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
     int status = 0;
     while (::waitpid(keeper_pid, &status, 0) < 0 && errno == EINTR) {
     }
-    (void)remove_exit_record(config_.spool_dir, request.job);
+    ::unlink(keeper.exit_record_path.c_str());
     if (!keeper.checkpoint_path.empty()) ::unlink(keeper.checkpoint_path.c_str());
     drop_script();
   };

@@ -108,17 +108,25 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
               const Output& io, std::chrono::milliseconds poll) {
   auto cmd = parse_submit_command_line(args);
   if (!cmd) return report_error(io, cmd.error().message, kExitUsage);
+  if (cmd->label || cmd->jobid) return report_error(io, "--label and --jobid are options of fairway run", kExitUsage);
   std::vector<std::string> command = cmd->script_args;
   if (!cmd->script_path.empty()) command.insert(command.begin(), cmd->script_path);
   if (command.empty()) {
     const char* shell = std::getenv("SHELL");
     command = {shell != nullptr && *shell != '\0' ? shell : "/bin/sh"};
   }
+  return with_allocation(std::move(*cmd), ctx, transport, io, poll, [&](const wire::JobView& granted) {
+    return run_command(command, allocation_env(granted, ctx));
+  });
+}
+
+int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport& transport, const Output& io,
+                    std::chrono::milliseconds poll, const std::function<int(const wire::JobView&)>& body) {
   // The allocation itself is a job that holds its resources until we end it.
-  cmd->script_path.clear();
-  cmd->script_args.clear();
-  cmd->wrap = "exec sleep infinity";
-  auto built = build_submission(*cmd, "", ctx);
+  cmd.script_path.clear();
+  cmd.script_args.clear();
+  cmd.wrap = "exec sleep infinity";
+  auto built = build_submission(cmd, "", ctx);
   if (!built) return report_error(io, built.error().message, kExitUsage);
   for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
   if (auto st = resolve_task_dependencies(*built, transport); !st) {
@@ -161,7 +169,7 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
   io.err << "fairway: Granted job allocation " << id.value() << "\n";
   io.err.flush();
   io.out.flush();
-  const int code = run_command(command, allocation_env(*granted, ctx));
+  const int code = body(*granted);
   relinquish(id, transport, io);
   return code;
 }

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "coordinator/cli/commands.h"
 #include "coordinator/cli/job_request.h"
+#include "coordinator/cli/submit_options.h"
 
 namespace fairway::cli {
 
@@ -17,5 +19,11 @@ namespace fairway::cli {
 // refused, ended before it started, or the coordinator was lost; 2 for bad options.
 int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
               const Output& io, std::chrono::milliseconds poll = std::chrono::milliseconds(200));
+
+// Submits `cmd`'s options as an interactive allocation, waits until it runs, calls `body`
+// with it and ends it: alloc's command, or run's step outside a job. Returns body's code,
+// or 1 when the allocation was refused, ended first or interrupted.
+int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport& transport, const Output& io,
+                    std::chrono::milliseconds poll, const std::function<int(const wire::JobView&)>& body);
 
 }  // namespace fairway::cli

@@ -23,6 +23,8 @@
 #include "coordinator/cli/usage_report.h"
 #include "coordinator/cli/coordinator_endpoint.h"
 #include "coordinator/cli/alloc_command.h"
+#include "coordinator/cli/run_command.h"
+#include "shared/net/step_stream.h"
 #include "coordinator/cli/submit_command.h"
 #include "coordinator/cli/submit_options.h"
 #include "shared/auth/munge_credential.h"
@@ -121,6 +123,7 @@ int submit_main(const std::vector<std::string>& rest, const Globals& g, const Ou
   if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
   LazyTransport transport(endpoint_sources_from_environment(
       cmd->coordinator ? cmd->coordinator : g.coordinator, cmd->config ? cmd->config : g.config));
+  if (cmd->label || cmd->jobid) return report_error(io, "--label and --jobid are options of fairway run", kExitUsage);
   return run_submit(*cmd, *ctx, std::ref(transport), io);
 }
 
@@ -138,6 +141,30 @@ int alloc_main(const std::vector<std::string>& rest, const Globals& g, const Out
   return run_alloc(rest, *ctx, std::ref(transport), io);
 }
 
+// Where this host's step relays call in: $FAIRWAY_STEP_HOST, else the address this host
+// reaches a tcp:// coordinator from (compute nodes reach it the same way), else loopback
+// (an ipc:// coordinator: a single-host cluster, or set FAIRWAY_STEP_HOST).
+std::string step_listen_host(const EndpointSources& sources) {
+  if (const char* host = std::getenv("FAIRWAY_STEP_HOST"); host != nullptr && *host != '\0') return host;
+  auto endpoint = resolve_coordinator_endpoint(sources);
+  if (endpoint && endpoint->starts_with("tcp://")) {
+    if (auto parts = net::parse_tcp_address(*endpoint)) {
+      if (auto local = net::local_address_towards(parts->first)) return *local;
+    }
+  }
+  return "127.0.0.1";
+}
+
+int run_main(const std::vector<std::string>& rest, const Globals& g, const Output& io) {
+  auto ctx = current_submit_context();
+  if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
+  const EndpointSources sources = endpoint_sources_from_environment(g.coordinator, g.config);
+  StepSettings settings;
+  settings.listen_host = step_listen_host(sources);
+  LazyTransport transport(sources);
+  return run_step_command(rest, *ctx, std::ref(transport), io, settings);
+}
+
 int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io) {
   CLI::App app{"fairway: submit and inspect jobs on a Fairway cluster", "fairway"};
   app.require_subcommand(1);
@@ -146,6 +173,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   app.add_option("--coordinator", coordinator, "coordinator endpoint (or $FAIRWAY_COORDINATOR)");
   app.add_option("--config", config, "config file (or $FAIRWAY_CONF, /etc/fairway/fairway.toml)");
   app.add_subcommand("submit", "submit a batch job (see fairway submit --help)");
+  app.add_subcommand("run", "run a command on every node of a job, as a step of it (see fairway run --help)");
   app.add_subcommand("alloc", "wait for an interactive allocation and run a command in it (see fairway alloc --help)");
 
   QueueOptions queue;
@@ -347,6 +375,9 @@ int main(int argc, char** argv) {
   if (*sub < args.size() && args[*sub] == "submit") {
     return submit_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()},
                        globals, io);
+  }
+  if (*sub < args.size() && args[*sub] == "run") {
+    return run_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()}, globals, io);
   }
   if (*sub < args.size() && args[*sub] == "alloc") {
     return alloc_main({args.begin() + static_cast<std::ptrdiff_t>(*sub) + 1, args.end()}, globals, io);

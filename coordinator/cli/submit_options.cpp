@@ -27,6 +27,8 @@ enum class Opt {
   kRefused,
   // Command line only:
   kWrap, kParsable, kJson, kCoordinator, kConfig, kHelp,
+  // fairway run only (srun): refused by submit and alloc.
+  kLabel, kJobId,
 };
 
 enum class Value : std::uint8_t { kNone, kRequired, kOptional /* only as --opt=value */ };
@@ -110,6 +112,8 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kTestOnly, '\0', "test-only", Value::kNone, false},
     {Opt::kWrap, '\0', "wrap", Value::kRequired, true},
     {Opt::kParsable, '\0', "parsable", Value::kNone, true},
+    {Opt::kLabel, 'l', "label", Value::kNone, true},
+    {Opt::kJobId, '\0', "jobid", Value::kRequired, true},
     {Opt::kJson, '\0', "json", Value::kNone, true},
     {Opt::kCoordinator, '\0', "coordinator", Value::kRequired, true},
     {Opt::kConfig, '\0', "config", Value::kRequired, true},
@@ -475,6 +479,8 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
       case Opt::kWrap: cmd.wrap = p.value; break;
       case Opt::kParsable: cmd.parsable = true; break;
       case Opt::kJson: cmd.json = true; break;
+      case Opt::kLabel: cmd.label = true; break;
+      case Opt::kJobId: cmd.jobid = p.value; break;
       case Opt::kCoordinator: cmd.coordinator = p.value; break;
       case Opt::kConfig: cmd.config = p.value; break;
       case Opt::kHelp: cmd.help = true; return cmd;

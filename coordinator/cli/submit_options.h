@@ -62,6 +62,9 @@ struct SubmitCommand {
   bool parsable = false;
   bool json = false;  // {"job": ID, "warnings": [...]} on stdout
   bool help = false;
+  // fairway run (srun): each output line prefixed with its task's rank; the job to run in.
+  bool label = false;
+  std::optional<std::string> jobid;
   std::optional<std::string> coordinator;
   std::optional<std::string> config;
   std::string script_path;               // empty with --wrap

@@ -88,6 +88,7 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::JobUpdate>(&msg)) return on_job_update(peer, *m, caller);
   if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
   if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller);
+  if (auto* m = std::get_if<wire::StepRequest>(&msg)) return on_step_request(peer, *m, caller);
   const ReportSources sources{*scheduler_, registry_, counters_, now};
   if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
   if (auto* m = std::get_if<wire::PartitionQuery>(&msg)) {

@@ -163,8 +163,8 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     reported.insert(r.job.value());
     const JobRecord* rec = scheduler_->job(r.job);
     auto t = tracking_.find(r.job.value());
-    const bool ours = rec != nullptr && rec->state == JobState::kRunning &&
-                      t != tracking_.end() && t->second.head_node == n->name;
+    const bool ours = rec != nullptr && rec->state == JobState::kRunning && t != tracking_.end() &&
+                      (t->second.head_node == n->name || is_member(t->second, n->name));
     if (ours) {
       t->second.unconfirmed_since.reset();
       continue;
@@ -254,7 +254,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     t.requeue_requested = false;
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
     (void)scheduler_->set_reason(id, "requeued on request");
-    t.head_node.clear();
+    stop_run(t, id);
     persist(id);
     log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", "requeued on request"}});
     mail_about(id, kMailRequeue);
@@ -267,7 +267,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     auto after = scheduler_->stop_preempted(id, now);
     if (!write(after ? ok_status() : Status(std::unexpected(after.error())), "stop_preempted", id)) return;
     if (*after == JobState::kPending) {
-      t.head_node.clear();
+      stop_run(t, id);
       persist(id);
       log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", rec->reason}});
       mail_about(id, kMailRequeue);
@@ -335,7 +335,7 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
   (void)scheduler_->set_reason(id, why);
   if (rec->spec.requeue) {
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    t.head_node.clear();
+    stop_run(t, id);
     persist(id);
     log_event(LogLevel::kWarning, "job_requeued", {{"job", id_str(id)}, {"reason", why}});
     mail_about(id, kMailRequeue);
@@ -422,7 +422,7 @@ void CoordinatorService::run_pass(Time now) {
     }
     log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
                                                     {"node", t.head_node}, {"reason", p.reason}});
-    t.head_node.clear();
+    stop_run(t, p.id);
     persist(p.id);
   }
   // Owner partitions: these keep their cores until their agent reports them gone; then

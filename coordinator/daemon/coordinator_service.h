@@ -4,6 +4,7 @@
 // Not thread-safe: the daemon's one event-loop thread owns it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -59,7 +60,15 @@ struct JobTracking {
   // A job array's own entry (kept after it ends): a query naming it names its tasks.
   bool array = false;
   bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
+  // The other nodes of a running multi-node job, each holding its cores for its steps
+  // (LaunchJob.extern_only) until the job stops; and the number of its next step.
+  std::vector<std::string> member_nodes;
+  std::int32_t next_step = 0;
 };
+
+inline bool is_member(const JobTracking& t, const std::string& node) {
+  return std::find(t.member_nodes.begin(), t.member_nodes.end(), node) != t.member_nodes.end();
+}
 
 // A job the store says was running, waiting for the nodes it ran on to register.
 struct RestoredRunning {
@@ -201,6 +210,16 @@ class CoordinatorService {
 
   void run_pass(Time now);
   void launch(JobId id, Time now);
+  // job_steps.cpp: the extern-only launches of a multi-node job's other nodes, their end
+  // (stop_run: the job stopped running, for any reason), and `fairway run`'s steps.
+  void launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t);
+  void release_members(JobTracking& t, JobId id);
+  void stop_run(JobTracking& t, JobId id) {
+    t.head_node.clear();
+    release_members(t, id);
+  }
+  void on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller);
+  Result<wire::StepReply> start_step(const wire::StepRequest& m, const Caller& caller);
   void signal_job(JobId id, std::int32_t signal);
 
   // Writes go into the turn's transaction, opened on first use.

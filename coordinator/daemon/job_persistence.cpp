@@ -82,6 +82,7 @@ void CoordinatorService::persist(JobId id) {
 void CoordinatorService::mark_terminal(JobId id) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];
+  release_members(t, id);
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
   mail_about(id, kMailEnd);

@@ -204,6 +204,8 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
   }
   if (!r.reason.empty()) (void)scheduler_->set_reason(r.spec.id, r.reason);
   t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
+  t.member_nodes.clear();
+  for (std::size_t i = 1; i < r.allocation.size(); ++i) t.member_nodes.push_back(r.allocation[i].node);
   // Confirmed when its agent registers listing it; lost if no report comes in time.
   t.unconfirmed_since = mono(now);
   return true;

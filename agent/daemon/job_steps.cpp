@@ -1,0 +1,144 @@
+// AgentService: job steps (fairway run). A step's share on this node runs as one relay
+// (fairway-step) under a keeper, as the job's user, in the job's cgroup and on its cores;
+// the relay forks the tasks and talks to the client itself. The agent only starts it and
+// kills it with its job: a step's output never passes through the agent's loop.
+#include <unistd.h>
+
+#include <csignal>
+
+#include "agent/daemon/agent_service.h"
+#include "agent/os/exit_record.h"
+#include "agent/step/relay_plan.h"
+#include "shared/base/log.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::agent {
+namespace {
+
+std::string comma_joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+}  // namespace
+
+wire::JobProgram AgentService::holder_program() const {
+  wire::JobProgram p;
+  p.argv = {options_.step_relay_path, "--hold"};
+  p.working_dir = "/";
+  p.stdout_path = "/dev/null";
+  p.stderr_path = "/dev/null";
+  return p;
+}
+
+void AgentService::on_launch_step(const wire::LaunchStep& s) {
+  const std::string id = id_str(s.job) + "." + std::to_string(s.step);
+  if (auto p = launching_.find(s.job.value()); p != launching_.end()) {
+    p->second.steps.push_back(s);
+    return;
+  }
+  auto it = jobs_.find(s.job.value());
+  if (it == jobs_.end()) {
+    // The client learns it from the missing node: nothing can reach it from here.
+    log_event(LogLevel::kWarning, "step_refused", {{"step", id}, {"node", node_name()}, {"error", "the job does not run here"}});
+    return;
+  }
+  start_step(s, it->second);
+}
+
+void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) {
+  LaunchRequest req;
+  req.job = s.job;
+  req.step = s.step;
+  req.user = s.user;
+  req.uid = s.uid;
+  req.gid = s.gid;
+  req.node_name = node_name();
+  req.nodelist = compress_hostlist(s.nodes);
+  req.nnodes = static_cast<std::int32_t>(s.nodes.size());
+  req.cores = job.cores;
+  req.gpus = job.gpus;
+  for (std::int32_t g : job.gpus) {
+    const auto gi = static_cast<std::size_t>(g);
+    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
+  }
+  if (options_.apply_binding) {
+    for (std::int32_t c : job.cores) {
+      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
+    }
+  }
+  req.program.argv = {options_.step_relay_path, "--"};
+  req.program.argv.insert(req.program.argv.end(), s.argv.begin(), s.argv.end());
+  // The relay enters the step's directory itself and tells the client when it cannot.
+  req.program.working_dir = "/";
+  req.program.stdout_path = "/dev/null";
+  req.program.stderr_path = "/dev/null";
+  req.program.env = s.env;
+  std::string tasks;
+  for (std::int32_t t : s.tasks_per_node) tasks += (tasks.empty() ? "" : ",") + std::to_string(t);
+  req.program.env.insert(req.program.env.end(),
+                         {{kStepEnvAddress, s.io_address},
+                          {kStepEnvKey, s.io_key},
+                          {kStepEnvId, std::to_string(s.step)},
+                          {kStepEnvNodeIndex, std::to_string(s.node_index)},
+                          {kStepEnvNodes, comma_joined(s.nodes)},
+                          {kStepEnvTasks, tasks},
+                          {kStepEnvDir, s.working_dir.empty() ? "/" : s.working_dir},
+                          {kStepEnvCpusPerTask, std::to_string(s.cpus_per_task)}});
+  CgroupLimits lim;
+  lim.job = s.job;
+  lim.cpus = req.bind_pus;
+  lim.memory_bytes = job.memory_limit;
+  if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
+  for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
+    if (std::find(job.gpus.begin(), job.gpus.end(), static_cast<std::int32_t>(g)) != job.gpus.end()) continue;
+    lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());
+  }
+  // The job's own cgroup, found again: the step is held to what the job was given.
+  auto attach = cgroups_->prepare(lim);
+  if (!attach) {
+    log_event(LogLevel::kError, "step_launch_failed", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
+                                                       {"node", node_name()}, {"error", attach.error().message}});
+    return;
+  }
+  log_event(LogLevel::kInfo, "step_launching", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
+                                                {"node", node_name()}, {"tasks", std::to_string(s.tasks_per_node[static_cast<std::size_t>(s.node_index)])}});
+  workers_->submit(std::move(req), std::move(*attach));
+}
+
+void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched) {
+  const std::string id = id_str(job) + "." + std::to_string(step);
+  if (!launched) {
+    log_event(LogLevel::kError, "step_launch_failed", {{"step", id}, {"node", node_name()}, {"error", launched.error().message}});
+    return;
+  }
+  auto it = jobs_.find(job.value());
+  steps_[launched->pid] = RunningStep{job, step, launched->pgid};
+  if (it == jobs_.end()) {
+    // Its job ended while the relay was being started: it ends too.
+    (void)ChildReaper::signal_group(launched->pgid, SIGKILL);
+    return;
+  }
+  it->second.step_groups.push_back(launched->pgid);
+  log_event(LogLevel::kInfo, "step_started", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(launched->pid)}});
+}
+
+bool AgentService::step_ended(std::int64_t pid) {
+  auto s = steps_.find(pid);
+  if (s == steps_.end()) return false;
+  const RunningStep step = s->second;
+  steps_.erase(s);
+  ::unlink((exit_record_path(options_.spool_dir, step.job) + ".step-" + std::to_string(step.step)).c_str());
+  if (auto j = jobs_.find(step.job.value()); j != jobs_.end()) std::erase(j->second.step_groups, step.pgid);
+  (void)ChildReaper::signal_group(static_cast<pid_t>(step.pgid), SIGKILL);
+  log_event(LogLevel::kInfo, "step_ended", {{"step", id_str(step.job) + "." + std::to_string(step.step)}, {"node", node_name()}});
+  return true;
+}
+
+void AgentService::stop_steps(RunningJob& job) {
+  for (std::int64_t pgid : job.step_groups) (void)ChildReaper::signal_group(static_cast<pid_t>(pgid), SIGKILL);
+  job.step_groups.clear();
+}
+
+}  // namespace fairway::agent

@@ -1,0 +1,114 @@
+#include "agent/step/relay_plan.h"
+
+#include <charconv>
+#include <numeric>
+
+#include "shared/base/count_list.h"
+
+namespace fairway::agent {
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find(',', begin);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+Result<std::int32_t> int_of(const std::string& name, const std::string& text, std::int32_t min) {
+  std::int32_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min) {
+    return invalid_argument(name + " must be an integer >= " + std::to_string(min) + ", got '" + text + "'");
+  }
+  return v;
+}
+
+}  // namespace
+
+std::int32_t RelayPlan::first_rank() const {
+  return std::accumulate(tasks_per_node.begin(), tasks_per_node.begin() + node_index, 0);
+}
+
+std::int32_t RelayPlan::total_tasks() const { return std::accumulate(tasks_per_node.begin(), tasks_per_node.end(), 0); }
+
+Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string, std::string>>& values,
+                                         std::vector<std::string> command) {
+  auto get = [&](const char* name) -> Result<std::string> {
+    for (const auto& [k, v] : values) {
+      if (k == name) return v;
+    }
+    return invalid_argument(std::string(name) + " is not set (fairway-step is started by fairway-agent)");
+  };
+  RelayPlan p;
+  if (command.empty() || command.front().empty()) return invalid_argument("no command to run");
+  p.command = std::move(command);
+  auto address = get(kStepEnvAddress);
+  auto key = get(kStepEnvKey);
+  auto step = get(kStepEnvId);
+  auto index = get(kStepEnvNodeIndex);
+  auto nodes = get(kStepEnvNodes);
+  auto tasks = get(kStepEnvTasks);
+  auto dir = get(kStepEnvDir);
+  for (const auto* r : {&address, &key, &step, &index, &nodes, &tasks, &dir}) {
+    if (!*r) return std::unexpected(r->error());
+  }
+  p.address = *address;
+  p.key = *key;
+  p.working_dir = *dir;
+  auto s = int_of(kStepEnvId, *step, 0);
+  if (!s) return std::unexpected(s.error());
+  p.step = *s;
+  p.nodes = split_commas(*nodes);
+  for (const std::string& t : split_commas(*tasks)) {
+    auto n = int_of(kStepEnvTasks, t, 1);
+    if (!n) return std::unexpected(n.error());
+    p.tasks_per_node.push_back(*n);
+  }
+  if (p.tasks_per_node.size() != p.nodes.size()) {
+    return invalid_argument(std::string(kStepEnvTasks) + " has " + std::to_string(p.tasks_per_node.size()) +
+                            " entries for " + std::to_string(p.nodes.size()) + " nodes");
+  }
+  auto i = int_of(kStepEnvNodeIndex, *index, 0);
+  if (!i) return std::unexpected(i.error());
+  if (*i >= static_cast<std::int32_t>(p.nodes.size())) {
+    return invalid_argument(std::string(kStepEnvNodeIndex) + " " + *index + " is past the step's " +
+                            std::to_string(p.nodes.size()) + " nodes");
+  }
+  p.node_index = *i;
+  if (auto c = get(kStepEnvCpusPerTask)) {
+    auto n = int_of(kStepEnvCpusPerTask, *c, 1);
+    if (!n) return std::unexpected(n.error());
+    p.cpus_per_task = *n;
+  }
+  return p;
+}
+
+std::vector<std::pair<std::string, std::string>> task_environment(const RelayPlan& plan, std::int32_t local_id) {
+  std::string nodelist;
+  for (const std::string& n : plan.nodes) nodelist += (nodelist.empty() ? "" : ",") + n;
+  const std::string step = std::to_string(plan.step);
+  const std::string ntasks = std::to_string(plan.total_tasks());
+  const std::string nnodes = std::to_string(plan.nodes.size());
+  return {{"SLURM_STEP_ID", step},
+          {"SLURM_STEPID", step},
+          {"SLURM_PROCID", std::to_string(plan.first_rank() + local_id)},
+          {"SLURM_LOCALID", std::to_string(local_id)},
+          {"SLURM_NODEID", std::to_string(plan.node_index)},
+          {"SLURM_STEP_NUM_TASKS", ntasks},
+          {"SLURM_STEP_NUM_NODES", nnodes},
+          {"SLURM_STEP_NODELIST", nodelist},
+          {"SLURM_STEP_TASKS_PER_NODE", repeat_counts(plan.tasks_per_node)},
+          {"SLURM_NTASKS", ntasks},
+          {"SLURM_NPROCS", ntasks},
+          {"SLURM_CPUS_PER_TASK", std::to_string(plan.cpus_per_task)},
+          {"SLURMD_NODENAME", plan.nodes[static_cast<std::size_t>(plan.node_index)]},
+          {"FAIRWAY_STEP_RANK", std::to_string(plan.first_rank() + local_id)}};
+}
+
+}  // namespace fairway::agent

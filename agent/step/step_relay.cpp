@@ -1,0 +1,263 @@
+#include "agent/step/step_relay.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shared/net/step_stream.h"
+
+namespace fairway::agent {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using wire::StepIo;
+using wire::StepIoKind;
+
+// The client pings every second; this long without a word and it is gone (killed, or its
+// host lost): the tasks are stopped, as srun's are when srun dies.
+constexpr auto kClientSilence = std::chrono::seconds(30);
+// Output a task's children still write after it exited is taken this long.
+constexpr auto kDrainAfterExit = std::chrono::seconds(2);
+
+struct Task {
+  std::int32_t rank = 0;
+  pid_t pid = -1;
+  int out = -1, err = -1, in = -1;
+  std::optional<int> status;  // waitpid's, once reaped
+  Clock::time_point reaped_at;
+  bool reported = false;
+};
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+// Forks one task: its own stdout/stderr pipes, stdin from `stdin_read` (or /dev/null).
+// Single-threaded here, so the child may set variables and search PATH before exec.
+Task start_task(const RelayPlan& plan, std::int32_t local, bool takes_stdin, int& stdin_write) {
+  Task t;
+  t.rank = plan.first_rank() + local;
+  int out[2], err[2], in[2] = {-1, -1};
+  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 || (takes_stdin && ::pipe2(in, O_CLOEXEC) != 0)) {
+    return t;
+  }
+  t.pid = ::fork();
+  if (t.pid == 0) {
+    const int null_fd = ::open("/dev/null", O_RDONLY);
+    ::dup2(takes_stdin ? in[0] : null_fd, STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(err[1], STDERR_FILENO);
+    for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
+    std::vector<char*> argv;
+    for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execvp(argv[0], argv.data());
+    const std::string why = "fairway-step: cannot run '" + plan.command.front() + "' on " +
+                            plan.nodes[static_cast<std::size_t>(plan.node_index)] + ": " + std::strerror(errno) + "\n";
+    (void)!::write(STDERR_FILENO, why.data(), why.size());
+    ::_exit(errno == ENOENT ? 127 : 126);
+  }
+  ::close(out[1]);
+  ::close(err[1]);
+  t.out = out[0];
+  t.err = err[0];
+  if (takes_stdin) {
+    ::close(in[0]);
+    stdin_write = in[1];
+  }
+  if (t.pid < 0) {
+    close_fd(t.out);
+    close_fd(t.err);
+    close_fd(stdin_write);
+  }
+  return t;
+}
+
+class Relay {
+ public:
+  Relay(const RelayPlan& plan, int sock) : plan_(plan), sock_(sock) {}
+
+  bool send(StepIo m) {
+    m.node_index = plan_.node_index;
+    if (!sock_ok_) return false;
+    sock_ok_ = net::write_all(sock_, net::step_frame(m));
+    return sock_ok_;
+  }
+
+  int run() {
+    const auto key_hello = StepIo{StepIoKind::kHello, 0, plan_.first_rank(), plan_.local_tasks(), plan_.key};
+    if (!send(key_hello)) return 1;
+    if (::chdir(plan_.working_dir.c_str()) != 0) {
+      send({StepIoKind::kError, 0, -1, 0,
+            "cannot enter the working directory '" + plan_.working_dir + "': " + std::strerror(errno)});
+      send({StepIoKind::kDone, 0, -1, 0, ""});
+      return 0;
+    }
+    for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) {
+      const bool takes_stdin = plan_.first_rank() + l == 0;
+      Task t = start_task(plan_, l, takes_stdin, stdin_);
+      if (t.pid < 0) {
+        send({StepIoKind::kError, 0, t.rank, 0, std::string("cannot start the task: ") + std::strerror(errno)});
+        t.status = 127 << 8;
+        t.reaped_at = Clock::now();
+      }
+      tasks_.push_back(t);
+    }
+    last_heard_ = Clock::now();
+    while (!all_reported()) {
+      if (!turn()) {
+        stop_tasks(SIGKILL);
+        return 1;
+      }
+    }
+    send({StepIoKind::kDone, 0, -1, 0, ""});
+    // The client closes once it has everything; we wait a little for that.
+    ::shutdown(sock_, SHUT_WR);
+    pollfd p{sock_, POLLIN, 0};
+    char scratch[256];
+    while (::poll(&p, 1, 5000) == 1 && ::read(sock_, scratch, sizeof scratch) > 0) {
+    }
+    return 0;
+  }
+
+ private:
+  bool all_reported() const {
+    for (const Task& t : tasks_) {
+      if (!t.reported) return false;
+    }
+    return true;
+  }
+
+  void stop_tasks(int sig) {
+    for (const Task& t : tasks_) {
+      if (t.pid > 0 && !t.status) ::kill(t.pid, sig);
+    }
+  }
+
+  // One poll: output, the client's messages, reaped tasks. False when the client is gone.
+  bool turn() {
+    std::vector<pollfd> fds{{sock_, POLLIN, 0}};
+    std::vector<std::pair<std::size_t, bool>> which;  // task index, is stderr
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      if (tasks_[i].out >= 0) {
+        fds.push_back({tasks_[i].out, POLLIN, 0});
+        which.emplace_back(i, false);
+      }
+      if (tasks_[i].err >= 0) {
+        fds.push_back({tasks_[i].err, POLLIN, 0});
+        which.emplace_back(i, true);
+      }
+    }
+    (void)::poll(fds.data(), fds.size(), 200);
+    if (fds[0].revents != 0 && !from_client()) return false;
+    for (std::size_t k = 1; k < fds.size(); ++k) {
+      if (fds[k].revents == 0) continue;
+      Task& t = tasks_[which[k - 1].first];
+      int& fd = which[k - 1].second ? t.err : t.out;
+      char buf[net::kStepChunkBytes];
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n > 0) {
+        send({which[k - 1].second ? StepIoKind::kStderr : StepIoKind::kStdout, 0, t.rank, 0,
+              std::string(buf, static_cast<std::size_t>(n))});
+      } else if (n == 0 || errno != EINTR) {
+        close_fd(fd);
+      }
+    }
+    reap();
+    const auto now = Clock::now();
+    for (Task& t : tasks_) {
+      if (t.reported || !t.status) continue;
+      if ((t.out >= 0 || t.err >= 0) && now - t.reaped_at < kDrainAfterExit) continue;
+      close_fd(t.out);
+      close_fd(t.err);
+      const int s = *t.status;
+      send({StepIoKind::kExit, 0, t.rank, WIFSIGNALED(s) ? -WTERMSIG(s) : WEXITSTATUS(s), ""});
+      t.reported = true;
+    }
+    if (!sock_ok_) return false;
+    return now - last_heard_ < kClientSilence;
+  }
+
+  void reap() {
+    int status = 0;
+    pid_t pid = 0;
+    while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+      for (Task& t : tasks_) {
+        if (t.pid == pid) {
+          t.status = status;
+          t.reaped_at = Clock::now();
+        }
+      }
+    }
+  }
+
+  bool from_client() {
+    char buf[net::kStepChunkBytes];
+    const ssize_t n = ::read(sock_, buf, sizeof buf);
+    if (n == 0) return false;  // the client closed: it is gone (it closes only after Done)
+    if (n < 0) return errno == EINTR || errno == EAGAIN;
+    last_heard_ = Clock::now();
+    reader_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    while (true) {
+      auto m = reader_.next();
+      if (!m) return false;
+      if (!*m) return true;
+      apply(**m);
+    }
+  }
+
+  void apply(const StepIo& m) {
+    switch (m.kind) {
+      case StepIoKind::kSignal:
+        if (m.value >= 1 && m.value <= 64) stop_tasks(static_cast<int>(m.value));
+        break;
+      case StepIoKind::kStdin:
+        if (stdin_ >= 0 && !net::write_all(stdin_, m.data)) close_fd(stdin_);
+        break;
+      case StepIoKind::kStdinEnd:
+        close_fd(stdin_);
+        break;
+      default:
+        break;  // pings, and what only relays send
+    }
+  }
+
+  const RelayPlan& plan_;
+  int sock_;
+  bool sock_ok_ = true;
+  int stdin_ = -1;
+  std::vector<Task> tasks_;
+  net::StepStreamReader reader_;
+  Clock::time_point last_heard_;
+};
+
+}  // namespace
+
+int run_step_relay(const RelayPlan& plan) {
+  auto sock = net::connect_step_stream(plan.address, 10000);
+  if (!sock) return 1;
+  // A task that writes to a stdin pipe whose reader is gone must not kill the relay.
+  ::signal(SIGPIPE, SIG_IGN);
+  Relay relay(plan, *sock);
+  const int code = relay.run();
+  ::close(*sock);
+  return code;
+}
+
+void hold_allocation() {
+  for (;;) ::pause();
+}
+
+}  // namespace fairway::agent

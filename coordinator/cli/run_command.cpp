@@ -1,0 +1,427 @@
+#include "coordinator/cli/run_command.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "coordinator/cli/alloc_command.h"
+#include "coordinator/cli/submit_options.h"
+#include "shared/net/step_stream.h"
+
+namespace fairway::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using wire::StepIo;
+using wire::StepIoKind;
+
+std::atomic<int> g_interrupts{0};
+extern "C" void on_step_interrupt(int) { g_interrupts.fetch_add(1); }
+
+// A secret the relays prove themselves with: 128 random bits as hex.
+Result<std::string> step_key() {
+  unsigned char bytes[16];
+  if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+    return make_error(ErrorCode::kIo, std::string("getrandom: ") + std::strerror(errno));
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+bool same_secret(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+void write_fd(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// One node's relay as seen from here.
+struct NodeStream {
+  int fd = -1;
+  bool greeted = false;
+  bool done = false;
+  net::StepStreamReader reader;
+};
+
+class StepSession {
+ public:
+  StepSession(const wire::StepReply& reply, std::string key, int listen_fd, bool label, const Output& io,
+              const StepSettings& settings)
+      : reply_(reply), key_(std::move(key)), listen_fd_(listen_fd), label_(label), io_(io), settings_(settings) {
+    nodes_.resize(reply.nodes.size());
+    std::int32_t total = 0;
+    for (std::int32_t t : reply.tasks_per_node) total += t;
+    total_tasks_ = total;
+  }
+
+  int run() {
+    const auto started = Clock::now();
+    auto last_ping = started;
+    bool stdin_open = true;
+    while (!finished()) {
+      handle_interrupts();
+      std::vector<pollfd> fds{{listen_fd_, POLLIN, 0}};
+      for (const int fd : pending_) fds.push_back({fd, POLLIN, 0});
+      for (const NodeStream& n : nodes_) {
+        if (n.fd >= 0) fds.push_back({n.fd, POLLIN, 0});
+      }
+      // Task 0's stdin: ours, once node 0's relay is there to take it.
+      const bool read_stdin = stdin_open && nodes_[0].greeted && nodes_[0].fd >= 0;
+      if (read_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0});
+      const int ready = ::poll(fds.data(), fds.size(), 250);
+      if (ready < 0 && errno != EINTR) break;
+      for (const pollfd& p : fds) {
+        if (p.revents == 0) continue;
+        if (p.fd == listen_fd_) {
+          accept_one();
+        } else if (p.fd == STDIN_FILENO) {
+          stdin_open = forward_stdin();
+        } else {
+          from_relay(p.fd);
+        }
+      }
+      const auto now = Clock::now();
+      if (now - last_ping >= std::chrono::seconds(1)) {
+        send_all({StepIoKind::kPing, 0, 0, 0, ""});
+        last_ping = now;
+      }
+      if (!all_greeted() && now - started > std::chrono::milliseconds(settings_.start_timeout_ms)) {
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+          if (!nodes_[i].greeted) {
+            io_.err << "fairway: error: " << reply_.nodes[i] << ": the step's relay did not call in within "
+                    << settings_.start_timeout_ms / 1000 << " s (see the node's agent log)\n";
+          }
+        }
+        send_all({StepIoKind::kSignal, 0, 0, SIGKILL, ""});
+        failed_ = true;
+        break;
+      }
+    }
+    for (NodeStream& n : nodes_) {
+      if (n.fd >= 0) ::close(n.fd);
+    }
+    for (const int fd : pending_) ::close(fd);
+    return exit_code();
+  }
+
+ private:
+  bool all_greeted() const {
+    for (const NodeStream& n : nodes_) {
+      if (!n.greeted) return false;
+    }
+    return true;
+  }
+  bool finished() const {
+    for (const NodeStream& n : nodes_) {
+      if (!n.done) return false;
+    }
+    return true;
+  }
+
+  void handle_interrupts() {
+    const int seen = g_interrupts.exchange(0);
+    if (seen == 0) return;
+    const auto now = Clock::now();
+    // srun's rule: a second Ctrl-C within a second kills the tasks; one asks them to stop.
+    const bool kill = seen > 1 || (last_interrupt_ && now - *last_interrupt_ < std::chrono::seconds(1));
+    last_interrupt_ = now;
+    io_.err << "fairway: " << (kill ? "killing the step's tasks" : "interrupt: SIGINT sent to the step's tasks (again within 1 s to kill them)") << "\n";
+    io_.err.flush();
+    send_all({StepIoKind::kSignal, 0, 0, kill ? SIGKILL : SIGINT, ""});
+  }
+
+  void send_all(const StepIo& m) {
+    const std::string frame = net::step_frame(m);
+    for (NodeStream& n : nodes_) {
+      if (n.fd >= 0 && n.greeted) (void)net::write_all(n.fd, frame);
+    }
+  }
+
+  void accept_one() {
+    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd >= 0) pending_.push_back(fd);
+  }
+
+  bool forward_stdin() {
+    char buf[net::kStepChunkBytes];
+    const ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) return true;
+    NodeStream& first = nodes_[0];
+    if (n <= 0) {
+      (void)net::write_all(first.fd, net::step_frame({StepIoKind::kStdinEnd, 0, 0, 0, ""}));
+      return false;
+    }
+    (void)net::write_all(first.fd, net::step_frame({StepIoKind::kStdin, 0, 0, 0, std::string(buf, static_cast<std::size_t>(n))}));
+    return true;
+  }
+
+  // A connection not yet known to be a relay is one of `pending_` until its hello.
+  void from_relay(int fd) {
+    auto pend = std::find(pending_.begin(), pending_.end(), fd);
+    NodeStream* node = nullptr;
+    std::size_t index = 0;
+    if (pend == pending_.end()) {
+      for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        if (nodes_[i].fd == fd) node = &nodes_[i], index = i;
+      }
+      if (node == nullptr) return;
+    }
+    char buf[net::kStepChunkBytes];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) return;
+    if (n <= 0) {
+      ::close(fd);
+      if (node == nullptr) {
+        pending_.erase(pend);
+        return;
+      }
+      node->fd = -1;
+      if (!node->done) {
+        io_.err << "fairway: error: " << reply_.nodes[index] << ": the step ended before its tasks reported (did the job end?)\n";
+        node->done = true;
+        failed_ = true;
+      }
+      return;
+    }
+    if (node == nullptr) {
+      // Its first bytes must be a hello with the key; anything else is dropped unheard.
+      net::StepStreamReader probe;
+      probe.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      auto hello = probe.next();
+      pending_.erase(pend);
+      const bool ok = hello && *hello && (*hello)->kind == StepIoKind::kHello && same_secret((*hello)->data, key_) &&
+                      (*hello)->node_index >= 0 && static_cast<std::size_t>((*hello)->node_index) < nodes_.size() &&
+                      nodes_[static_cast<std::size_t>((*hello)->node_index)].fd < 0 &&
+                      !nodes_[static_cast<std::size_t>((*hello)->node_index)].done;
+      if (!ok) {
+        ::close(fd);
+        return;
+      }
+      index = static_cast<std::size_t>((*hello)->node_index);
+      node = &nodes_[index];
+      node->fd = fd;
+      node->greeted = true;
+      node->reader = std::move(probe);
+    } else {
+      node->reader.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    }
+    while (true) {
+      auto m = node->reader.next();
+      if (!m) {
+        io_.err << "fairway: error: " << reply_.nodes[index] << ": " << m.error().message << "\n";
+        ::close(node->fd);
+        node->fd = -1;
+        node->done = true;
+        failed_ = true;
+        return;
+      }
+      if (!*m) return;
+      apply(index, **m);
+    }
+  }
+
+  void apply(std::size_t index, const StepIo& m) {
+    const std::string& node = reply_.nodes[index];
+    switch (m.kind) {
+      case StepIoKind::kStdout:
+      case StepIoKind::kStderr:
+        write_output(m.kind == StepIoKind::kStdout ? STDOUT_FILENO : STDERR_FILENO, m.rank, m.data);
+        break;
+      case StepIoKind::kExit:
+        exits_[m.rank] = m.value;
+        if (m.value != 0) {
+          io_.err << "fairway: error: " << node << ": task " << m.rank << ": "
+                  << (m.value > 0 ? "exited with exit code " + std::to_string(m.value)
+                                  : "killed by signal " + std::to_string(-m.value) + " (" + strsignal(static_cast<int>(-m.value)) + ")")
+                  << "\n";
+        }
+        break;
+      case StepIoKind::kError:
+        io_.err << "fairway: error: " << node << (m.rank >= 0 ? ": task " + std::to_string(m.rank) : std::string())
+                << ": " << m.data << "\n";
+        if (m.rank < 0) failed_ = true;
+        break;
+      case StepIoKind::kDone:
+        nodes_[index].done = true;
+        ::close(nodes_[index].fd);
+        nodes_[index].fd = -1;
+        break;
+      default:
+        break;
+    }
+    io_.err.flush();
+  }
+
+  // With --label, "RANK: " starts every line, as srun -l writes it.
+  void write_output(int fd, std::int32_t rank, const std::string& data) {
+    io_.out.flush();
+    if (!label_) return write_fd(fd, data);
+    bool& at_start = line_start_.try_emplace({rank, fd}, true).first->second;
+    std::string out;
+    const std::string prefix = std::to_string(rank) + ": ";
+    for (char c : data) {
+      if (at_start) out += prefix;
+      out += c;
+      at_start = c == '\n';
+    }
+    write_fd(fd, out);
+  }
+
+  int exit_code() const {
+    int worst = failed_ ? 1 : 0;
+    for (std::int32_t r = 0; r < total_tasks_; ++r) {
+      auto e = exits_.find(r);
+      if (e == exits_.end()) {
+        worst = std::max(worst, 1);
+        continue;
+      }
+      worst = std::max(worst, e->second >= 0 ? static_cast<int>(e->second) : 128 + static_cast<int>(-e->second));
+    }
+    return worst;
+  }
+
+  const wire::StepReply& reply_;
+  std::string key_;
+  int listen_fd_;
+  bool label_;
+  const Output& io_;
+  const StepSettings& settings_;
+  std::vector<NodeStream> nodes_;
+  std::vector<int> pending_;
+  std::map<std::int32_t, std::int64_t> exits_;
+  std::map<std::pair<std::int32_t, int>, bool> line_start_;
+  std::int32_t total_tasks_ = 0;
+  std::optional<Clock::time_point> last_interrupt_;
+  bool failed_ = false;
+};
+
+int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options, bool label,
+             const SubmitContext& ctx, const Transport& transport, const Output& io, const StepSettings& settings) {
+  auto listening = net::listen_step_stream(settings.listen_host);
+  if (!listening) return report_error(io, listening.error().message, kExitFailure);
+  const auto [listen_fd, address] = *listening;
+  auto key = step_key();
+  if (!key) {
+    ::close(listen_fd);
+    return report_error(io, key.error().message, kExitFailure);
+  }
+  wire::StepRequest req;
+  req.job = job;
+  req.argv = command;
+  req.env = ctx.env;
+  req.working_dir = ctx.cwd;
+  req.ntasks = options.ntasks.value_or(0);
+  req.nodes = options.nodes.value_or(0);
+  req.io_address = address;
+  req.io_key = *key;
+  auto reply = transport(req);
+  if (!reply || !std::holds_alternative<wire::StepReply>(*reply)) {
+    ::close(listen_fd);
+    const std::string why = !reply ? reply.error().message
+                            : std::holds_alternative<wire::ErrorReply>(*reply)
+                                ? std::get<wire::ErrorReply>(*reply).message
+                                : "unexpected reply to the step request";
+    return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why, kExitFailure);
+  }
+  const auto& step = std::get<wire::StepReply>(*reply);
+  struct sigaction on_int {}, old_int {};
+  on_int.sa_handler = on_step_interrupt;
+  sigaction(SIGINT, &on_int, &old_int);
+  g_interrupts = 0;
+  StepSession session(step, *key, listen_fd, label, io, settings);
+  const int code = session.run();
+  sigaction(SIGINT, &old_int, nullptr);
+  ::close(listen_fd);
+  return code;
+}
+
+std::optional<JobId> job_from_environment(const SubmitContext& ctx) {
+  for (const char* name : {"FAIRWAY_JOB_ID", "SLURM_JOB_ID"}) {
+    for (const auto& [k, v] : ctx.env) {
+      std::uint64_t id = 0;
+      if (k == name && std::from_chars(v.data(), v.data() + v.size(), id).ec == std::errc() && id > 0) return JobId(id);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string run_usage() {
+  return R"(Usage: fairway run [options] COMMAND [ARGS...]
+Runs COMMAND as a step of a job on its nodes (srun): inside a job (or with --jobid) in
+that job's allocation, else in a new allocation made with the options of fairway submit.
+  -n, --ntasks=N     tasks in all (default: the job's; with -N only, one per node)
+  -N, --nodes=N      the job's first N nodes (default: all of them)
+  -l, --label        prefix each output line with its task's rank
+      --jobid=ID     run in this job of yours
+Each task gets SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID and SLURM_STEP_*; stdin goes to
+task 0; Ctrl-C sends SIGINT to the tasks, twice within a second kills them. The exit code
+is the worst task's (128+N for a task killed by signal N).
+)";
+}
+
+int run_step_command(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
+                     const Output& io, const StepSettings& settings) {
+  auto cmd = parse_submit_command_line(args);
+  if (!cmd) {
+    // "submit needs a script path": here it is the command that is missing.
+    if (cmd.error().message.starts_with("submit needs")) return report_error(io, "fairway run needs a COMMAND", kExitUsage);
+    return report_error(io, cmd.error().message, kExitUsage);
+  }
+  if (cmd->help) {
+    io.out << run_usage();
+    return kExitOk;
+  }
+  if (cmd->wrap) return report_error(io, "fairway run takes a COMMAND, not --wrap", kExitUsage);
+  std::vector<std::string> command = cmd->script_args;
+  command.insert(command.begin(), cmd->script_path);
+  std::optional<JobId> job;
+  if (cmd->jobid) {
+    std::uint64_t id = 0;
+    const std::string& v = *cmd->jobid;
+    if (std::from_chars(v.data(), v.data() + v.size(), id).ec != std::errc() || id == 0) {
+      return report_error(io, "--jobid: not a job id: '" + v + "'", kExitUsage);
+    }
+    job = JobId(id);
+  } else {
+    job = job_from_environment(ctx);
+  }
+  if (job) return run_step(*job, command, cmd->options, cmd->label, ctx, transport, io, settings);
+  // srun outside a job: an allocation of its own, with one task per core asked for.
+  const SubmitOptions options = cmd->options;
+  const bool label = cmd->label;
+  return with_allocation(std::move(*cmd), ctx, transport, io, std::chrono::milliseconds(200),
+                         [&](const wire::JobView& granted) {
+                           SubmitOptions step = options;
+                           step.nodes.reset();
+                           return run_step(granted.id, command, step, label, ctx, transport, io, settings);
+                         });
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,136 @@
+// Multi-node jobs and their steps. Every node of a job but its first gets an extern-only
+// launch, so that its agent holds the job's cores, GPUs and cgroup there until the job
+// stops; `fairway run` (srun) asks for a step, which becomes one LaunchStep per node. A
+// step's output goes from each node's relay straight to the client, never through here.
+#include <csignal>
+
+#include "coordinator/daemon/coordinator_service.h"
+#include "shared/base/log.h"
+#include "shared/base/try.h"
+#include "shared/model/task_distribution.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+// The key proves a relay to its client; a short one could be guessed.
+constexpr std::size_t kMinStepKeyBytes = 16;
+
+}  // namespace
+
+void CoordinatorService::launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t) {
+  t.member_nodes.clear();
+  constexpr std::int64_t kMiB = 1 << 20;
+  for (std::size_t i = 1; i < rec.allocation.nodes.size(); ++i) {
+    const NodeAllocation& na = rec.allocation.nodes[i];
+    const auto& node = scheduler_->cluster().node(na.node);
+    wire::LaunchJob m = head;
+    m.extern_only = true;
+    m.program = wire::JobProgram{};  // the agent runs its own holder, nothing of the job's
+    m.cores = na.cores;
+    m.gpus = na.gpus;
+    m.memory_limit_bytes = na.memory_mb > 0 ? std::optional(na.memory_mb * kMiB) : std::nullopt;
+    m.fence_gpu_sockets = node.socket_exclusive;
+    t.member_nodes.push_back(node.topology.name);
+    turn_launches_.push_back({Channel::kAgents, node.topology.name, wire::encode(m)});
+  }
+}
+
+void CoordinatorService::release_members(JobTracking& t, JobId id) {
+  // What holds the job there has nothing to save: its steps end with the job.
+  for (const std::string& node : t.member_nodes) reply(Channel::kAgents, node, wire::SignalJob{id, SIGKILL, Duration()});
+  t.member_nodes.clear();
+}
+
+Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& m, const Caller& caller) {
+  FAIRWAY_TRY_ASSIGN(found, live_job_for(m.job, caller));
+  const JobRecord& rec = *found;
+  // A step runs as the job's user: only that user (or root) may start one. An admin who
+  // is not root may cancel any job, but must not run commands as its owner.
+  if (!owns(caller, rec.spec) && caller.uid != 0) {
+    return make_error(ErrorCode::kPermissionDenied,
+                      "job " + id_str(m.job) + " belongs to '" + rec.spec.user + "': only its owner runs steps in it");
+  }
+  JobTracking& t = tracking_[m.job.value()];
+  if (rec.state != JobState::kRunning || t.head_node.empty()) {
+    return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(m.job) + " is " +
+                                                          std::string(to_string(rec.state)) +
+                                                          ": steps run only in a running job");
+  }
+  if (m.argv.empty() || m.argv.front().empty()) return invalid_argument("StepRequest.argv: names no command");
+  if (!m.io_address.starts_with("tcp://")) {
+    return invalid_argument("StepRequest.io_address: expected tcp://HOST:PORT, got '" + m.io_address + "'");
+  }
+  if (m.io_key.size() < kMinStepKeyBytes) {
+    return invalid_argument("StepRequest.io_key: at least " + std::to_string(kMinStepKeyBytes) + " bytes");
+  }
+  const auto& alloc = rec.allocation.nodes;
+  const auto job_nodes = static_cast<std::int32_t>(alloc.size());
+  if (m.nodes > job_nodes) {
+    return invalid_argument("the step asks for " + std::to_string(m.nodes) + " nodes, job " + id_str(m.job) +
+                            " has " + std::to_string(job_nodes));
+  }
+  // -n alone takes as few of the job's nodes as its tasks need at one per node (srun -n1
+  // in a two-node job runs on the first node only).
+  const std::int32_t nodes = m.nodes > 0 ? m.nodes : m.ntasks > 0 ? std::min(m.ntasks, job_nodes) : job_nodes;
+  std::vector<std::int32_t> node_cores;
+  for (std::int32_t i = 0; i < nodes; ++i) node_cores.push_back(static_cast<std::int32_t>(alloc[static_cast<std::size_t>(i)].cores.size()));
+  // srun: -n spreads as the job's tasks do; -N alone runs one task per node; neither, the
+  // job's own layout.
+  TaskLayout layout = rec.spec.tasks;
+  const std::int32_t cpus_per_task = std::max(1, layout.cpus_per_task);
+  if (m.ntasks > 0) {
+    layout = TaskLayout{m.ntasks, cpus_per_task, 0};
+  } else if (m.nodes > 0) {
+    layout = TaskLayout{0, cpus_per_task, 1};
+  }
+  if (m.ntasks > 0) {
+    std::int64_t fits = 0;
+    for (std::int32_t c : node_cores) fits += std::max(1, c / cpus_per_task);
+    if (m.ntasks < nodes || m.ntasks > fits) {
+      return invalid_argument("the step asks for " + std::to_string(m.ntasks) + " tasks on " + std::to_string(nodes) +
+                              " nodes: job " + id_str(m.job) + " holds room for 1 per node to " +
+                              std::to_string(fits) + " in all (" + std::to_string(cpus_per_task) + " cores per task)");
+    }
+  }
+  wire::StepReply r;
+  r.job = m.job;
+  r.step = t.next_step++;
+  r.tasks_per_node = tasks_per_node(layout, node_cores);
+  for (std::int32_t i = 0; i < nodes; ++i) {
+    r.nodes.push_back(scheduler_->cluster().node(alloc[static_cast<std::size_t>(i)].node).topology.name);
+  }
+  wire::LaunchStep l;
+  l.job = m.job;
+  l.step = r.step;
+  l.user = rec.spec.user;
+  l.uid = rec.spec.uid;
+  l.gid = rec.spec.gid;
+  l.argv = m.argv;
+  l.env = m.env;
+  l.working_dir = m.working_dir;
+  l.nodes = r.nodes;
+  l.tasks_per_node = r.tasks_per_node;
+  l.cpus_per_task = cpus_per_task;
+  l.io_address = m.io_address;
+  l.io_key = m.io_key;
+  for (std::int32_t i = 0; i < nodes; ++i) {
+    l.node_index = i;
+    reply(Channel::kAgents, r.nodes[static_cast<std::size_t>(i)], l);
+  }
+  log_event(LogLevel::kInfo, "step_requested",
+            {{"job", id_str(m.job)}, {"step", std::to_string(r.step)}, {"by", caller.user},
+             {"nodes", std::to_string(nodes)}, {"command", m.argv.front()}});
+  return r;
+}
+
+void CoordinatorService::on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller) {
+  auto r = start_step(m, caller);
+  if (!r) {
+    log_event(LogLevel::kInfo, "step_refused", {{"job", id_str(m.job)}, {"by", caller.user}, {"error", r.error().message}});
+    return error_reply(Channel::kClients, peer, r.error().code, r.error().message);
+  }
+  reply(Channel::kClients, peer, *r);
+}
+
+}  // namespace fairway::daemon

@@ -1,0 +1,95 @@
+// fairway run (srun) on a loopback cluster of two agents: a step runs on every node of a
+// job, with its output forwarded and labelled, its exit as the worst task's; the job's
+// other node holds it until it ends; nobody but the job's owner may start a step in it.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cluster_fixture.h"
+
+namespace fairway::integration {
+namespace {
+
+class JobStep : public Cluster {
+ protected:
+  void SetUp() override {
+    Cluster::SetUp();
+    if (geteuid() != 0) GTEST_SKIP() << "runs the CLI as another user, which needs root";
+    start_coordinator();
+    start_agent("kb01", kebnekaise_xml());
+    start_agent("kb02", kebnekaise_xml());
+    ASSERT_TRUE(wait_nodes_up(2));
+  }
+
+  // A two-node job of nobody's that sleeps, running.
+  JobId running_two_node_job() {
+    std::string out;
+    EXPECT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-N", "2", "-n", "4", "--wrap", "sleep 300"}, out), 0)
+        << out;
+    const JobId id(std::stoull(out));
+    EXPECT_TRUE(wait_state(id, [](JobState s) { return s == JobState::kRunning; }));
+    return id;
+  }
+};
+
+TEST_F(JobStep, RunsOnEveryNodeOfTheJobWithItsOutputLabelled) {
+  const JobId id = running_two_node_job();
+  std::string out;
+  const int rc = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-l", "sh", "-c",
+                                       "echo task $SLURM_PROCID of $SLURM_STEP_NUM_TASKS on $SLURMD_NODENAME node $SLURM_NODEID"},
+                            out);
+  EXPECT_EQ(rc, 0) << out;
+  // The job holds 2 cores on each node: Slurm's block distribution puts 2 tasks on each.
+  for (const char* line : {"0: task 0 of 4 on kb01 node 0\n", "1: task 1 of 4 on kb01 node 0\n",
+                           "2: task 2 of 4 on kb02 node 1\n", "3: task 3 of 4 on kb02 node 1\n"}) {
+    EXPECT_NE(out.find(line), std::string::npos) << line << "in:\n" << out;
+  }
+  // The other node holds the job for its steps (an extern-only launch), not its script.
+  EXPECT_NE(read_file(dir_ + "/agent-kb02.log").find("job_launched job=" + std::to_string(id.value())), std::string::npos);
+  EXPECT_EQ(read_file(dir_ + "/agent-kb02.log").find("job_exited"), std::string::npos);
+
+  // -N 2 alone: one task per node; the worst task's exit is the command's.
+  const int worst = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sh", "-c",
+                                          "exit $((SLURM_NODEID + 3))"},
+                               out);
+  EXPECT_EQ(worst, 4) << out;
+  EXPECT_NE(out.find("kb02: task 1: exited with exit code 4"), std::string::npos) << out;
+  // A command that is not there fails its tasks, named (126 when a PATH directory is
+  // closed to the user, as execvp reports it).
+  const int missing = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-n", "1", "no-such-command-here"}, out);
+  EXPECT_TRUE(missing == 127 || missing == 126) << missing << out;
+  EXPECT_NE(out.find("cannot run 'no-such-command-here' on kb01"), std::string::npos) << out;
+
+  // Its end releases the other node (its holder, and any step still running there).
+  std::string cancel_out;
+  ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, cancel_out), 0) << cancel_out;
+  EXPECT_TRUE(eventually([&] { return read_file(dir_ + "/agent-kb02.log").find("job_released job=" + std::to_string(id.value())) != std::string::npos; }));
+}
+
+TEST_F(JobStep, OutsideAJobItMakesAnAllocationOfItsOwn) {
+  std::string out;
+  const int rc = run_cli_as("nobody", {"run", "-D", dir_, "-N", "2", "-n", "2", "-t", "5", "-l", "printenv", "SLURMD_NODENAME"}, out);
+  EXPECT_EQ(rc, 0) << out;
+  // One task on each node, whichever the allocation lists first.
+  const bool kb01_first = out.find("0: kb01\n") != std::string::npos && out.find("1: kb02\n") != std::string::npos;
+  const bool kb02_first = out.find("0: kb02\n") != std::string::npos && out.find("1: kb01\n") != std::string::npos;
+  EXPECT_TRUE(kb01_first || kb02_first) << out;
+  EXPECT_NE(out.find("Granted job allocation"), std::string::npos) << out;
+  EXPECT_NE(out.find("Relinquishing job allocation"), std::string::npos) << out;
+}
+
+// A step runs as the job's user: another user (even one who could cancel the job) must
+// not get commands run as its owner.
+TEST_F(JobStep, AnotherUsersJobIsRefused) {
+  const JobId id = running_two_node_job();
+  std::string out;
+  EXPECT_EQ(run_cli_as("daemon", {"run", "--jobid", std::to_string(id.value()), "id"}, out), 1) << out;
+  EXPECT_NE(out.find("belongs to 'nobody'"), std::string::npos) << out;
+  // And a job that is not running has no step to run.
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", "999999", "true"}, out), 1) << out;
+  EXPECT_NE(out.find("job 999999 does not exist"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace fairway::integration
