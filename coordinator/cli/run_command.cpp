@@ -152,7 +152,8 @@ class StepSession {
     last_interrupt_ = now;
     io_.err << "fairway: " << (kill ? "killing the step's tasks" : "interrupt: SIGINT sent to the step's tasks (again within 1 s to kill them)") << "\n";
     io_.err.flush();
-    send_all({StepIoKind::kSignal, 0, 0, kill ? SIGKILL : SIGINT, ""});
+    last_signal_ = kill ? SIGKILL : SIGINT;
+    send_all({StepIoKind::kSignal, 0, 0, *last_signal_, ""});
   }
 
   void send_all(const StepIo& m) {
@@ -227,6 +228,8 @@ class StepSession {
       node->fd = fd;
       node->greeted = true;
       node->reader = std::move(probe);
+      // A Ctrl-C that came before this node called in still reaches its tasks.
+      if (last_signal_) (void)net::write_all(fd, net::step_frame({StepIoKind::kSignal, 0, 0, *last_signal_, ""}));
     } else {
       node->reader.feed(std::string_view(buf, static_cast<std::size_t>(n)));
     }
@@ -317,6 +320,7 @@ class StepSession {
   std::map<std::pair<std::int32_t, int>, bool> line_start_;
   std::int32_t total_tasks_ = 0;
   std::optional<Clock::time_point> last_interrupt_;
+  std::optional<int> last_signal_;
   bool failed_ = false;
 };
 
@@ -339,8 +343,15 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   req.nodes = options.nodes.value_or(0);
   req.io_address = address;
   req.io_key = *key;
+  // From the request on, Ctrl-C is the step's: one that comes before the reply still
+  // reaches the tasks once they run.
+  struct sigaction on_int {}, old_int {};
+  on_int.sa_handler = on_step_interrupt;
+  g_interrupts = 0;
+  sigaction(SIGINT, &on_int, &old_int);
   auto reply = transport(req);
   if (!reply || !std::holds_alternative<wire::StepReply>(*reply)) {
+    sigaction(SIGINT, &old_int, nullptr);
     ::close(listen_fd);
     const std::string why = !reply ? reply.error().message
                             : std::holds_alternative<wire::ErrorReply>(*reply)
@@ -349,10 +360,6 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
     return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why, kExitFailure);
   }
   const auto& step = std::get<wire::StepReply>(*reply);
-  struct sigaction on_int {}, old_int {};
-  on_int.sa_handler = on_step_interrupt;
-  sigaction(SIGINT, &on_int, &old_int);
-  g_interrupts = 0;
   StepSession session(step, *key, listen_fd, label, io, settings);
   const int code = session.run();
   sigaction(SIGINT, &old_int, nullptr);

@@ -184,14 +184,28 @@ class Cluster : public ::testing::Test {
   }
 
   // Runs the fairway CLI as `user` (the test must be root), with extra environment
-  // entries ("NAME=value"); returns its exit status, its stdout and stderr in `output`.
+  // entries ("NAME=value") and stdin from `stdin_path` (empty: /dev/null); returns its
+  // exit status, its stdout and stderr in `output`.
   int run_cli_as(const std::string& user, const std::vector<std::string>& args, std::string& output,
-                 const std::vector<std::string>& env = {}) {
+                 const std::vector<std::string>& env = {}, const std::string& stdin_path = {}) {
     const std::string out_path = dir_ + "/cli-" + std::to_string(++cli_runs_) + ".out";
+    const pid_t pid = start_cli_as(user, args, out_path, env, stdin_path);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    output = read_file(out_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  // Starts the CLI as run_cli_as does, writing to `out_path`; the caller reaps the pid.
+  pid_t start_cli_as(const std::string& user, const std::vector<std::string>& args, const std::string& out_path,
+                     const std::vector<std::string>& env = {}, const std::string& stdin_path = {}) {
     const pid_t pid = fork();
     if (pid == 0) {
       const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd < 0) _exit(92);
+      const int in = ::open(stdin_path.empty() ? "/dev/null" : stdin_path.c_str(), O_RDONLY);
+      if (in < 0) _exit(93);
+      dup2(in, 0);
       dup2(fd, 1);
       dup2(fd, 2);
       const passwd* pw = getpwnam(user.c_str());
@@ -208,10 +222,7 @@ class Cluster : public ::testing::Test {
       execv(FAIRWAY_CLI_BINARY, raw.data());
       _exit(91);
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    output = read_file(out_path);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return pid;
   }
 
   static std::string current_user() {

@@ -40,31 +40,40 @@ TEST_F(JobStep, RunsOnEveryNodeOfTheJobWithItsOutputLabelled) {
                                        "echo task $SLURM_PROCID of $SLURM_STEP_NUM_TASKS on $SLURMD_NODENAME node $SLURM_NODEID"},
                             out);
   EXPECT_EQ(rc, 0) << out;
-  // The job holds 2 cores on each node: Slurm's block distribution puts 2 tasks on each.
-  for (const char* line : {"0: task 0 of 4 on kb01 node 0\n", "1: task 1 of 4 on kb01 node 0\n",
-                           "2: task 2 of 4 on kb02 node 1\n", "3: task 3 of 4 on kb02 node 1\n"}) {
+  // The job holds 2 cores on each node: Slurm's block distribution puts 2 tasks on each,
+  // ranks 0-1 on the job's first node (kb01 or kb02, as placement chose).
+  const auto views = job(id);
+  ASSERT_TRUE(views && views->allocation.size() == 2);
+  const std::string first = views->allocation[0].node, second = views->allocation[1].node;
+  ASSERT_NE(first, second);
+  for (const std::string& line : {"0: task 0 of 4 on " + first + " node 0\n", "1: task 1 of 4 on " + first + " node 0\n",
+                                  "2: task 2 of 4 on " + second + " node 1\n", "3: task 3 of 4 on " + second + " node 1\n"}) {
     EXPECT_NE(out.find(line), std::string::npos) << line << "in:\n" << out;
   }
   // The other node holds the job for its steps (an extern-only launch), not its script.
-  EXPECT_NE(read_file(dir_ + "/agent-kb02.log").find("job_launched job=" + std::to_string(id.value())), std::string::npos);
-  EXPECT_EQ(read_file(dir_ + "/agent-kb02.log").find("job_exited"), std::string::npos);
+  EXPECT_NE(read_file(dir_ + "/agent-" + second + ".log").find("job_launched job=" + std::to_string(id.value())),
+            std::string::npos);
+  EXPECT_EQ(read_file(dir_ + "/agent-" + second + ".log").find("job_exited"), std::string::npos);
 
   // -N 2 alone: one task per node; the worst task's exit is the command's.
   const int worst = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sh", "-c",
                                           "exit $((SLURM_NODEID + 3))"},
                                out);
   EXPECT_EQ(worst, 4) << out;
-  EXPECT_NE(out.find("kb02: task 1: exited with exit code 4"), std::string::npos) << out;
+  EXPECT_NE(out.find(second + ": task 1: exited with exit code 4"), std::string::npos) << out;
   // A command that is not there fails its tasks, named (126 when a PATH directory is
   // closed to the user, as execvp reports it).
   const int missing = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-n", "1", "no-such-command-here"}, out);
   EXPECT_TRUE(missing == 127 || missing == 126) << missing << out;
-  EXPECT_NE(out.find("cannot run 'no-such-command-here' on kb01"), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot run 'no-such-command-here' on " + first), std::string::npos) << out;
 
   // Its end releases the other node (its holder, and any step still running there).
   std::string cancel_out;
   ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, cancel_out), 0) << cancel_out;
-  EXPECT_TRUE(eventually([&] { return read_file(dir_ + "/agent-kb02.log").find("job_released job=" + std::to_string(id.value())) != std::string::npos; }));
+  EXPECT_TRUE(eventually([&] {
+    return read_file(dir_ + "/agent-" + second + ".log").find("job_released job=" + std::to_string(id.value())) !=
+           std::string::npos;
+  }));
 }
 
 TEST_F(JobStep, OutsideAJobItMakesAnAllocationOfItsOwn) {
@@ -89,6 +98,68 @@ TEST_F(JobStep, AnotherUsersJobIsRefused) {
   // And a job that is not running has no step to run.
   EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", "999999", "true"}, out), 1) << out;
   EXPECT_NE(out.find("job 999999 does not exist"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+// srun's most common use: inside a batch script, on every node the script was given.
+TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
+  const std::string script = dir_ + "/two-nodes.sh";
+  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/batch-%j.out\n"
+                        << "\"$FAIRWAY_CLI\" run -l printenv SLURM_PROCID SLURMD_NODENAME\necho step exit $?\n";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+            0)
+      << out;
+  const JobId id(std::stoull(out));
+  auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  const std::string printed = read_file(dir_ + "/batch-" + std::to_string(id.value()) + ".out");
+  EXPECT_EQ(v->state, JobState::kCompleted) << printed;
+  EXPECT_NE(printed.find("0: 0\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("1: 1\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find(": kb01\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find(": kb02\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("step exit 0\n"), std::string::npos) << printed;
+}
+
+// Task 0 reads the caller's stdin; Ctrl-C reaches the tasks, and what ends them is the exit.
+TEST_F(JobStep, StdinGoesToTaskZeroAndCtrlCToEveryTask) {
+  const JobId id = running_two_node_job();
+  const std::string input = dir_ + "/input.txt";
+  std::ofstream(input) << "first line\nsecond line\n";
+  std::string out;
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "-l", "sh", "-c",
+                                  "wc -l | sed \"s/^/lines: /\""},
+                       out, {}, input),
+            0)
+      << out;
+  EXPECT_NE(out.find("0: lines: 2\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("1: lines: 0\n"), std::string::npos) << out;
+
+  const std::string out_path = dir_ + "/interrupted.out";
+  const pid_t cli = start_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sleep", "300"},
+                                 out_path);
+  // Both relays have started when both agents logged the step (the job's second: .1).
+  const auto started = [&](const std::string& node) {
+    return read_file(dir_ + "/agent-" + node + ".log").find("step_started step=" + std::to_string(id.value()) + ".1 ") !=
+           std::string::npos;
+  };
+  ASSERT_TRUE(eventually([&] { return started("kb01") && started("kb02"); }));
+  // Whether or not a relay has called in yet, the interrupt reaches its tasks.
+  ::kill(cli, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(cli, &status, 0), cli);
+  const std::string printed = read_file(out_path);
+  ASSERT_TRUE(WIFEXITED(status)) << printed;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT) << printed;
+  EXPECT_NE(printed.find("SIGINT sent to the step's tasks"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("task 1: killed by signal 2"), std::string::npos) << printed;
 }
 
 }  // namespace

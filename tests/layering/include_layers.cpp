@@ -35,8 +35,10 @@ const std::map<std::string, std::set<std::string>>& layer_table() {
         "shared/auth"}},
       {"agent/core", {"shared/base", "shared/model", "shared/config"}},
       {"agent/os", {"agent/core", "shared/base", "shared/model", "shared/wire"}},
+      // fairway-step: runs as the job's user; no libzmq (shared/net's plain step stream).
+      {"agent/step", {"shared/base", "shared/model", "shared/wire", "shared/net"}},
       {"agent/daemon",
-       {"agent/core", "agent/os", "shared/base", "shared/model", "shared/config", "shared/wire",
+       {"agent/core", "agent/os", "agent/step", "shared/base", "shared/model", "shared/config", "shared/wire",
         "shared/net", "shared/systemd"}},
   };
   return table;

@@ -1,0 +1,58 @@
+#include "agent/step/relay_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace fairway::agent {
+namespace {
+
+std::vector<std::pair<std::string, std::string>> good_env() {
+  return {{kStepEnvAddress, "tcp://10.0.0.1:4000"}, {kStepEnvKey, "0123456789abcdef0123456789abcdef"},
+          {kStepEnvId, "3"}, {kStepEnvNodeIndex, "1"}, {kStepEnvNodes, "cn01,cn02,cn03"},
+          {kStepEnvTasks, "3,2,2"}, {kStepEnvDir, "/home/alice"}, {kStepEnvCpusPerTask, "2"}};
+}
+
+TEST(RelayPlan, ReadsItsEnvironmentAndNumbersItsTasks) {
+  auto p = relay_plan_from_values(good_env(), {"hostname", "-s"});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->first_rank(), 3);
+  EXPECT_EQ(p->local_tasks(), 2);
+  EXPECT_EQ(p->total_tasks(), 7);
+  std::map<std::string, std::string> env;
+  for (const auto& [k, v] : task_environment(*p, 1)) env[k] = v;
+  EXPECT_EQ(env["SLURM_PROCID"], "4");
+  EXPECT_EQ(env["SLURM_LOCALID"], "1");
+  EXPECT_EQ(env["SLURM_NODEID"], "1");
+  EXPECT_EQ(env["SLURM_STEP_ID"], "3");
+  EXPECT_EQ(env["SLURM_STEP_NUM_TASKS"], "7");
+  EXPECT_EQ(env["SLURM_STEP_NUM_NODES"], "3");
+  EXPECT_EQ(env["SLURM_STEP_TASKS_PER_NODE"], "3,2(x2)");
+  EXPECT_EQ(env["SLURM_CPUS_PER_TASK"], "2");
+  EXPECT_EQ(env["SLURMD_NODENAME"], "cn02");
+}
+
+TEST(RelayPlan, EveryBadValueIsNamed) {
+  const auto with = [](const char* name, const std::string& value) {
+    auto env = good_env();
+    for (auto& [k, v] : env) {
+      if (k == name) v = value;
+    }
+    return env;
+  };
+  const auto error_of = [](const std::vector<std::pair<std::string, std::string>>& env) {
+    auto p = relay_plan_from_values(env, {"true"});
+    return p ? std::string("accepted") : p.error().message;
+  };
+  EXPECT_EQ(error_of(with(kStepEnvNodeIndex, "3")), "FAIRWAY_STEP_NODE_INDEX 3 is past the step's 3 nodes");
+  EXPECT_EQ(error_of(with(kStepEnvTasks, "3,2")), "FAIRWAY_STEP_TASKS_PER_NODE has 2 entries for 3 nodes");
+  EXPECT_EQ(error_of(with(kStepEnvTasks, "3,0,1")), "FAIRWAY_STEP_TASKS_PER_NODE must be an integer >= 1, got '0'");
+  EXPECT_EQ(error_of(with(kStepEnvId, "x")), "FAIRWAY_STEP_ID must be an integer >= 0, got 'x'");
+  auto env = good_env();
+  env.erase(env.begin() + 1);
+  EXPECT_NE(error_of(env).find("FAIRWAY_STEP_KEY is not set"), std::string::npos);
+  EXPECT_FALSE(relay_plan_from_values(good_env(), {}));
+}
+
+}  // namespace
+}  // namespace fairway::agent
