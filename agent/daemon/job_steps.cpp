@@ -86,6 +86,7 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
                           {kStepEnvTasks, tasks},
                           {kStepEnvDir, s.working_dir.empty() ? "/" : s.working_dir},
                           {kStepEnvCpusPerTask, std::to_string(s.cpus_per_task)}});
+  if (s.pty) req.program.env.emplace_back(kStepEnvPty, "1");
   CgroupLimits lim;
   lim.job = s.job;
   lim.cpus = req.bind_pus;

@@ -81,6 +81,7 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
                             std::to_string(p.nodes.size()) + " nodes");
   }
   p.node_index = *i;
+  if (auto t = get(kStepEnvPty)) p.pty = *t == "1";
   if (auto c = get(kStepEnvCpusPerTask)) {
     auto n = int_of(kStepEnvCpusPerTask, *c, 1);
     if (!n) return std::unexpected(n.error());

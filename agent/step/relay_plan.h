@@ -21,6 +21,7 @@ inline constexpr const char* kStepEnvNodes = "FAIRWAY_STEP_NODES";          // c
 inline constexpr const char* kStepEnvTasks = "FAIRWAY_STEP_TASKS_PER_NODE";  // comma list
 inline constexpr const char* kStepEnvDir = "FAIRWAY_STEP_DIR";
 inline constexpr const char* kStepEnvCpusPerTask = "FAIRWAY_STEP_CPUS_PER_TASK";
+inline constexpr const char* kStepEnvPty = "FAIRWAY_STEP_PTY";  // "1": task 0 on a pty
 
 struct RelayPlan {
   std::string address;
@@ -31,6 +32,7 @@ struct RelayPlan {
   std::vector<std::int32_t> tasks_per_node;
   std::string working_dir;
   std::int32_t cpus_per_task = 1;
+  bool pty = false;
   std::vector<std::string> command;
 
   std::int32_t first_rank() const;

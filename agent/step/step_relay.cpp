@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,9 +56,54 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+[[noreturn]] void exec_task(const RelayPlan& plan, std::int32_t local) {
+  for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
+  std::vector<char*> argv;
+  for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ::execvp(argv[0], argv.data());
+  const std::string why = "fairway-step: cannot run '" + plan.command.front() + "' on " +
+                          plan.nodes[static_cast<std::size_t>(plan.node_index)] + ": " + std::strerror(errno) + "\n";
+  (void)!::write(STDERR_FILENO, why.data(), why.size());
+  ::_exit(errno == ENOENT ? 127 : 126);
+}
+
+// srun --pty: task 0 gets a pseudo-terminal as its controlling terminal; its output and
+// input both go through the master (`out`, and `stdin_write`, a second descriptor of it).
+Task start_pty_task(const RelayPlan& plan, std::int32_t local, int& stdin_write) {
+  Task t;
+  t.rank = plan.first_rank() + local;
+  const int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) {
+    if (master >= 0) ::close(master);
+    return t;
+  }
+  const char* name = ::ptsname(master);
+  const std::string slave_path = name != nullptr ? name : "";
+  t.pid = ::fork();
+  if (t.pid == 0) {
+    ::setsid();
+    const int slave = ::open(slave_path.c_str(), O_RDWR);
+    if (slave < 0 || ::ioctl(slave, TIOCSCTTY, 0) != 0) ::_exit(126);
+    ::dup2(slave, STDIN_FILENO);
+    ::dup2(slave, STDOUT_FILENO);
+    ::dup2(slave, STDERR_FILENO);
+    if (slave > STDERR_FILENO) ::close(slave);
+    exec_task(plan, local);
+  }
+  if (t.pid < 0) {
+    ::close(master);
+    return t;
+  }
+  t.out = master;
+  stdin_write = ::fcntl(master, F_DUPFD_CLOEXEC, 3);
+  return t;
+}
+
 // Forks one task: its own stdout/stderr pipes, stdin from `stdin_read` (or /dev/null).
 // Single-threaded here, so the child may set variables and search PATH before exec.
 Task start_task(const RelayPlan& plan, std::int32_t local, bool takes_stdin, int& stdin_write) {
+  if (takes_stdin && plan.pty) return start_pty_task(plan, local, stdin_write);
   Task t;
   t.rank = plan.first_rank() + local;
   int out[2], err[2], in[2] = {-1, -1};
@@ -70,15 +116,7 @@ Task start_task(const RelayPlan& plan, std::int32_t local, bool takes_stdin, int
     ::dup2(takes_stdin ? in[0] : null_fd, STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
     ::dup2(err[1], STDERR_FILENO);
-    for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> argv;
-    for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execvp(argv[0], argv.data());
-    const std::string why = "fairway-step: cannot run '" + plan.command.front() + "' on " +
-                            plan.nodes[static_cast<std::size_t>(plan.node_index)] + ": " + std::strerror(errno) + "\n";
-    (void)!::write(STDERR_FILENO, why.data(), why.size());
-    ::_exit(errno == ENOENT ? 127 : 126);
+    exec_task(plan, local);
   }
   ::close(out[1]);
   ::close(err[1]);
@@ -238,7 +276,16 @@ class Relay {
         if (stdin_ >= 0 && !write_pipe(stdin_, m.data)) close_fd(stdin_);
         break;
       case StepIoKind::kStdinEnd:
-        close_fd(stdin_);
+        // A terminal has no end of input to give: its line discipline takes ^D instead.
+        if (!plan_.pty) close_fd(stdin_);
+        break;
+      case StepIoKind::kResize:
+        if (plan_.pty && stdin_ >= 0) {
+          winsize size{};
+          size.ws_row = static_cast<unsigned short>((m.value >> 16) & 0xFFFF);
+          size.ws_col = static_cast<unsigned short>(m.value & 0xFFFF);
+          (void)::ioctl(stdin_, TIOCSWINSZ, &size);
+        }
         break;
       default:
         break;  // pings, and what only relays send

@@ -106,9 +106,10 @@ void relinquish(JobId id, const Transport& transport, const Output& io) {
 
 int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
               const Output& io, std::chrono::milliseconds poll) {
-  auto cmd = parse_submit_command_line(args);
+  // No command: the user's shell.
+  auto cmd = parse_submit_command_line(args, true);
   if (!cmd) return report_error(io, cmd.error().message, kExitUsage);
-  if (cmd->label || cmd->jobid) return report_error(io, "--label and --jobid are options of fairway run", kExitUsage);
+  if (cmd->run_only()) return report_error(io, "--label, --jobid and --pty are options of fairway run", kExitUsage);
   std::vector<std::string> command = cmd->script_args;
   if (!cmd->script_path.empty()) command.insert(command.begin(), cmd->script_path);
   if (command.empty()) {

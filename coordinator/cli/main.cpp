@@ -123,7 +123,7 @@ int submit_main(const std::vector<std::string>& rest, const Globals& g, const Ou
   if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
   LazyTransport transport(endpoint_sources_from_environment(
       cmd->coordinator ? cmd->coordinator : g.coordinator, cmd->config ? cmd->config : g.config));
-  if (cmd->label || cmd->jobid) return report_error(io, "--label and --jobid are options of fairway run", kExitUsage);
+  if (cmd->run_only()) return report_error(io, "--label, --jobid and --pty are options of fairway run", kExitUsage);
   return run_submit(*cmd, *ctx, std::ref(transport), io);
 }
 

@@ -2,7 +2,9 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
+#include <termios.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,6 +30,37 @@ using wire::StepIoKind;
 
 std::atomic<int> g_interrupts{0};
 extern "C" void on_step_interrupt(int) { g_interrupts.fetch_add(1); }
+std::atomic<bool> g_resized{false};
+extern "C" void on_step_resize(int) { g_resized = true; }
+
+// This terminal's size as a kResize value (rows << 16 | columns); nullopt when stdin is
+// not a terminal.
+std::optional<std::int64_t> terminal_size() {
+  winsize size{};
+  if (::ioctl(STDIN_FILENO, TIOCGWINSZ, &size) != 0) return std::nullopt;
+  return (static_cast<std::int64_t>(size.ws_row) << 16) | size.ws_col;
+}
+
+// --pty: our terminal passes every key to the task's (Ctrl-C included, as a byte its line
+// discipline turns into SIGINT there) until the step ends.
+class RawTerminal {
+ public:
+  RawTerminal() {
+    if (::isatty(STDIN_FILENO) == 0 || ::tcgetattr(STDIN_FILENO, &saved_) != 0) return;
+    termios raw = saved_;
+    ::cfmakeraw(&raw);
+    active_ = ::tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
+  }
+  ~RawTerminal() {
+    if (active_) ::tcsetattr(STDIN_FILENO, TCSANOW, &saved_);
+  }
+  RawTerminal(const RawTerminal&) = delete;
+  RawTerminal& operator=(const RawTerminal&) = delete;
+
+ private:
+  termios saved_{};
+  bool active_ = false;
+};
 
 // A secret the relays prove themselves with: 128 random bits as hex.
 Result<std::string> step_key() {
@@ -70,9 +103,10 @@ struct NodeStream {
 
 class StepSession {
  public:
-  StepSession(const wire::StepReply& reply, std::string key, int listen_fd, bool label, const Output& io,
+  StepSession(const wire::StepReply& reply, std::string key, int listen_fd, bool label, bool pty, const Output& io,
               const StepSettings& settings)
-      : reply_(reply), key_(std::move(key)), listen_fd_(listen_fd), label_(label), io_(io), settings_(settings) {
+      : reply_(reply), key_(std::move(key)), listen_fd_(listen_fd), label_(label && !pty), pty_(pty), io_(io),
+        settings_(settings) {
     nodes_.resize(reply.nodes.size());
     std::int32_t total = 0;
     for (std::int32_t t : reply.tasks_per_node) total += t;
@@ -85,6 +119,7 @@ class StepSession {
     bool stdin_open = true;
     while (!finished()) {
       handle_interrupts();
+      if (pty_ && g_resized.exchange(false)) send_size();
       std::vector<pollfd> fds{{listen_fd_, POLLIN, 0}};
       for (const int fd : pending_) fds.push_back({fd, POLLIN, 0});
       for (const NodeStream& n : nodes_) {
@@ -163,6 +198,12 @@ class StepSession {
     }
   }
 
+  // Task 0's terminal takes our size (it is on node 0).
+  void send_size() {
+    const auto size = terminal_size();
+    if (size && nodes_[0].fd >= 0) (void)net::write_all(nodes_[0].fd, net::step_frame({StepIoKind::kResize, 0, 0, *size, ""}));
+  }
+
   void accept_one() {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd >= 0) pending_.push_back(fd);
@@ -230,6 +271,7 @@ class StepSession {
       node->reader = std::move(probe);
       // A Ctrl-C that came before this node called in still reaches its tasks.
       if (last_signal_) (void)net::write_all(fd, net::step_frame({StepIoKind::kSignal, 0, 0, *last_signal_, ""}));
+      if (pty_ && index == 0) send_size();
     } else {
       node->reader.feed(std::string_view(buf, static_cast<std::size_t>(n)));
     }
@@ -312,6 +354,7 @@ class StepSession {
   std::string key_;
   int listen_fd_;
   bool label_;
+  bool pty_;
   const Output& io_;
   const StepSettings& settings_;
   std::vector<NodeStream> nodes_;
@@ -324,7 +367,7 @@ class StepSession {
   bool failed_ = false;
 };
 
-int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options, bool label,
+int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options, bool label, bool pty,
              const SubmitContext& ctx, const Transport& transport, const Output& io, const StepSettings& settings) {
   auto listening = net::listen_step_stream(settings.listen_host);
   if (!listening) return report_error(io, listening.error().message, kExitFailure);
@@ -343,6 +386,7 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   req.nodes = options.nodes.value_or(0);
   req.io_address = address;
   req.io_key = *key;
+  req.pty = pty;
   // From the request on, Ctrl-C is the step's: one that comes before the reply still
   // reaches the tasks once they run.
   struct sigaction on_int {}, old_int {};
@@ -360,8 +404,17 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
     return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why, kExitFailure);
   }
   const auto& step = std::get<wire::StepReply>(*reply);
-  StepSession session(step, *key, listen_fd, label, io, settings);
-  const int code = session.run();
+  struct sigaction on_winch {}, old_winch {};
+  on_winch.sa_handler = on_step_resize;
+  sigaction(SIGWINCH, &on_winch, &old_winch);
+  int code = 0;
+  {
+    std::optional<RawTerminal> raw;
+    if (pty) raw.emplace();
+    StepSession session(step, *key, listen_fd, label, pty, io, settings);
+    code = session.run();
+  }
+  sigaction(SIGWINCH, &old_winch, nullptr);
   sigaction(SIGINT, &old_int, nullptr);
   ::close(listen_fd);
   return code;
@@ -386,6 +439,8 @@ that job's allocation, else in a new allocation made with the options of fairway
   -n, --ntasks=N     tasks in all (default: the job's; with -N only, one per node)
   -N, --nodes=N      the job's first N nodes (default: all of them)
   -l, --label        prefix each output line with its task's rank
+      --pty          task 0 on a pseudo-terminal, this terminal passing every key to it
+                     (an interactive shell on a node: fairway run -N1 --pty bash)
       --jobid=ID     run in this job of yours
 Each task gets SLURM_PROCID, SLURM_LOCALID, SLURM_NODEID and SLURM_STEP_*; stdin goes to
 task 0; Ctrl-C sends SIGINT to the tasks, twice within a second kills them. The exit code
@@ -419,15 +474,16 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
   } else {
     job = job_from_environment(ctx);
   }
-  if (job) return run_step(*job, command, cmd->options, cmd->label, ctx, transport, io, settings);
+  if (job) return run_step(*job, command, cmd->options, cmd->label, cmd->pty, ctx, transport, io, settings);
   // srun outside a job: an allocation of its own, with one task per core asked for.
   const SubmitOptions options = cmd->options;
   const bool label = cmd->label;
+  const bool pty = cmd->pty;
   return with_allocation(std::move(*cmd), ctx, transport, io, std::chrono::milliseconds(200),
                          [&](const wire::JobView& granted) {
                            SubmitOptions step = options;
                            step.nodes.reset();
-                           return run_step(granted.id, command, step, label, ctx, transport, io, settings);
+                           return run_step(granted.id, command, step, label, pty, ctx, transport, io, settings);
                          });
 }
 

@@ -28,7 +28,7 @@ enum class Opt {
   // Command line only:
   kWrap, kParsable, kJson, kCoordinator, kConfig, kHelp,
   // fairway run only (srun): refused by submit and alloc.
-  kLabel, kJobId,
+  kLabel, kJobId, kPty,
 };
 
 enum class Value : std::uint8_t { kNone, kRequired, kOptional /* only as --opt=value */ };
@@ -114,6 +114,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kParsable, '\0', "parsable", Value::kNone, true},
     {Opt::kLabel, 'l', "label", Value::kNone, true},
     {Opt::kJobId, '\0', "jobid", Value::kRequired, true},
+    {Opt::kPty, '\0', "pty", Value::kNone, true},
     {Opt::kJson, '\0', "json", Value::kNone, true},
     {Opt::kCoordinator, '\0', "coordinator", Value::kRequired, true},
     {Opt::kConfig, '\0', "config", Value::kRequired, true},
@@ -466,7 +467,7 @@ Status parse_directive_words(const std::vector<std::string>& words, SubmitOption
   return ok_status();
 }
 
-Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args) {
+Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args, bool command_optional) {
   SubmitCommand cmd;
   std::size_t i = 0;
   while (i < args.size() && is_option_word(args[i])) {
@@ -481,6 +482,7 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
       case Opt::kJson: cmd.json = true; break;
       case Opt::kLabel: cmd.label = true; break;
       case Opt::kJobId: cmd.jobid = p.value; break;
+      case Opt::kPty: cmd.pty = true; break;
       case Opt::kCoordinator: cmd.coordinator = p.value; break;
       case Opt::kConfig: cmd.config = p.value; break;
       case Opt::kHelp: cmd.help = true; return cmd;
@@ -497,7 +499,7 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
     }
     cmd.script_path = args[i++];
     cmd.script_args.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
-  } else if (!cmd.wrap) {
+  } else if (!cmd.wrap && !command_optional) {
     return invalid_argument("submit needs a script path or --wrap \"command\"");
   }
   return cmd;

@@ -65,6 +65,8 @@ struct SubmitCommand {
   // fairway run (srun): each output line prefixed with its task's rank; the job to run in.
   bool label = false;
   std::optional<std::string> jobid;
+  bool pty = false;  // task 0 on a pseudo-terminal (srun --pty)
+  bool run_only() const { return label || jobid || pty; }
   std::optional<std::string> coordinator;
   std::optional<std::string> config;
   std::string script_path;               // empty with --wrap
@@ -77,7 +79,8 @@ Status parse_directive_words(const std::vector<std::string>& words, SubmitOption
 
 // `fairway submit` arguments (after "submit"): options up to the script path, then the
 // script's own arguments. Also takes --wrap, --parsable, --coordinator, --config, --help.
-Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args);
+// command_optional: no script is fine (fairway alloc runs the user's shell then).
+Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args, bool command_optional = false);
 
 // The usage text for `fairway submit --help`.
 std::string submit_usage();

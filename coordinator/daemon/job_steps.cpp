@@ -114,6 +114,7 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   l.cpus_per_task = cpus_per_task;
   l.io_address = m.io_address;
   l.io_key = m.io_key;
+  l.pty = m.pty;
   for (std::int32_t i = 0; i < nodes; ++i) {
     l.node_index = i;
     reply(Channel::kAgents, r.nodes[static_cast<std::size_t>(i)], l);

@@ -55,6 +55,7 @@ StepRequest read_step_request(MapReader& r) {
   check_range(r, "nodes", m.nodes, 0, kMaxStepNodes);
   m.io_address = r.str("io_address", kMaxAddressBytes);
   m.io_key = r.str("io_key", kMaxKeyBytes);
+  m.pty = r.opt_boolean("pty").value_or(false);
   return m;
 }
 
@@ -86,6 +87,7 @@ LaunchStep read_launch_step(MapReader& r) {
   m.cpus_per_task = r.i32("cpus_per_task", 1);
   m.io_address = r.str("io_address", kMaxAddressBytes);
   m.io_key = r.str("io_key", kMaxKeyBytes);
+  m.pty = r.opt_boolean("pty").value_or(false);
   return m;
 }
 
@@ -104,7 +106,8 @@ StepIo read_step_io(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const StepRequest& m) {
-  pk.pack_map(8);
+  pk.pack_map(8 + (m.pty ? 1 : 0));
+  if (m.pty) put_kv(pk, "pty", true);
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "argv", m.argv);
   put_kv(pk, "env", m.env);
@@ -124,7 +127,8 @@ void encode_payload(Packer& pk, const StepReply& m) {
 }
 
 void encode_payload(Packer& pk, const LaunchStep& m) {
-  pk.pack_map(12 + (m.uid ? 1 : 0) + (m.gid ? 1 : 0));
+  pk.pack_map(12 + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + (m.pty ? 1 : 0));
+  if (m.pty) put_kv(pk, "pty", true);
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "step", m.step);
   put_kv(pk, "user", std::string_view(m.user));

@@ -28,6 +28,7 @@ struct StepRequest {
   std::int32_t nodes = 0;   // 0: every node of the job
   std::string io_address;   // tcp://HOST:PORT
   std::string io_key;
+  bool pty = false;  // srun --pty: task 0 on a pseudo-terminal (sent only when set)
   bool operator==(const StepRequest&) const = default;
 };
 
@@ -56,6 +57,7 @@ struct LaunchStep {
   std::int32_t cpus_per_task = 1;
   std::string io_address;
   std::string io_key;
+  bool pty = false;
   bool operator==(const LaunchStep&) const = default;
 };
 
@@ -71,8 +73,9 @@ enum class StepIoKind : std::uint8_t {
   kStdin = 8,     // client: data for task 0's stdin
   kStdinEnd = 9,  // client: task 0's stdin is at its end
   kPing = 10,     // client: still here (relays stop their tasks when the client is gone)
+  kResize = 11,   // client: task 0's terminal is value >> 16 rows by value & 0xFFFF columns
 };
-inline constexpr std::uint8_t kLastStepIoKind = 10;
+inline constexpr std::uint8_t kLastStepIoKind = 11;
 
 struct StepIo {
   StepIoKind kind = StepIoKind::kPing;

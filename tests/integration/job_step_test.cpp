@@ -3,6 +3,11 @@
 // other node holds it until it ends; nobody but the job's owner may start a step in it.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <pwd.h>
+#include <sys/ioctl.h>
+
 #include <fstream>
 #include <string>
 
@@ -160,6 +165,86 @@ TEST_F(JobStep, StdinGoesToTaskZeroAndCtrlCToEveryTask) {
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT) << printed;
   EXPECT_NE(printed.find("SIGINT sent to the step's tasks"), std::string::npos) << printed;
   EXPECT_NE(printed.find("task 1: killed by signal 2"), std::string::npos) << printed;
+}
+
+}  // namespace
+}  // namespace fairway::integration
+
+namespace fairway::integration {
+namespace {
+
+// The CLI run as `user` on a pseudo-terminal of its own (its controlling terminal), as a
+// person at a terminal would: `typed` is written to the terminal at once (it waits in the
+// terminal until something reads it); returns the exit status and all the terminal showed.
+class AtATerminal : public JobStep {
+ protected:
+  int run_on_terminal(const std::string& user, const std::vector<std::string>& args,
+                      const std::vector<std::string>& env, const std::string& typed, std::string& shown) {
+    const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) return -1;
+    const std::string slave = ::ptsname(master);
+    const passwd* pw = getpwnam(user.c_str());
+    if (pw == nullptr || ::chown(slave.c_str(), pw->pw_uid, pw->pw_gid) != 0) return -1;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      ::setsid();
+      const int fd = ::open(slave.c_str(), O_RDWR);
+      if (fd < 0 || ::ioctl(fd, TIOCSCTTY, 0) != 0) _exit(94);
+      dup2(fd, 0);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0) _exit(90);
+      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+      std::vector<std::string> argv = {"fairway", "--coordinator", clients_ep_};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(FAIRWAY_CLI_BINARY, raw.data());
+      _exit(91);
+    }
+    (void)!::write(master, typed.data(), typed.size());
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    char buf[4096];
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd p{master, POLLIN, 0};
+      if (::poll(&p, 1, 200) <= 0) continue;
+      const ssize_t n = ::read(master, buf, sizeof buf);
+      if (n <= 0) break;  // EIO: the terminal's last user is gone
+      shown.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(master);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+};
+
+// salloc as people use it: a shell on the submit host, srun inside it, exit to end it.
+TEST_F(AtATerminal, AllocGivesAShellWhoseStepsRunOnTheAllocation) {
+  std::string shown;
+  const int rc = run_on_terminal(
+      "nobody", {"alloc", "-D", dir_, "-N", "2", "-n", "2", "-t", "5"},
+      {"SHELL=/bin/sh", "FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY},
+      "\"$FAIRWAY_CLI\" run -l printenv SLURMD_NODENAME; echo alloc-$SLURM_JOB_NUM_NODES-nodes; exit 7\n", shown);
+  EXPECT_EQ(rc, 7) << shown;
+  EXPECT_NE(shown.find("Granted job allocation"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("0: kb0"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("1: kb0"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("alloc-2-nodes"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("Relinquishing job allocation"), std::string::npos) << shown;
+}
+
+// srun --pty: an interactive shell on the job's node, on a terminal of its own there.
+TEST_F(AtATerminal, RunPtyGivesTaskZeroATerminalOfItsOwn) {
+  const JobId id = running_two_node_job();
+  std::string shown;
+  const int rc = run_on_terminal("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "1", "--pty", "/bin/sh"},
+                                 {}, "tty; echo on-$SLURMD_NODENAME-$((6 * 7)); exit 3\n", shown);
+  EXPECT_EQ(rc, 3) << shown;
+  EXPECT_NE(shown.find("/dev/pts/"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("on-kb0"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("-42"), std::string::npos) << shown;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -84,7 +85,22 @@ TEST_F(Alloc, AnAllocationThatEndsBeforeItIsGrantedRunsNothing) {
 
 TEST_F(Alloc, BadOptionsAreUsageErrors) {
   EXPECT_EQ(run_alloc({"-n", "zero", "true"}, context(), transport(), io), kExitUsage);
+  EXPECT_EQ(run_alloc({"--pty", "true"}, context(), transport(), io), kExitUsage);
   EXPECT_TRUE(sent.empty());
+}
+
+// salloc's usual form: no command, the user's shell.
+TEST_F(Alloc, WithoutACommandItRunsTheUsersShell) {
+  const std::string shell = dir.path() + "/shell";
+  std::ofstream(shell) << "#!/bin/sh\ntouch " << dir.path() << "/shell-ran\nexit 4\n";
+  std::filesystem::permissions(shell, std::filesystem::perms(0755));
+  const char* saved = std::getenv("SHELL");
+  const std::string old = saved != nullptr ? saved : "";
+  ::setenv("SHELL", shell.c_str(), 1);
+  const int code = run_alloc({"-n", "1"}, context(), transport(), io, std::chrono::milliseconds(1));
+  if (saved != nullptr) ::setenv("SHELL", old.c_str(), 1); else ::unsetenv("SHELL");
+  EXPECT_EQ(code, 4) << err.str();
+  EXPECT_TRUE(std::ifstream(dir.path() + "/shell-ran").good());
 }
 
 }  // namespace

@@ -167,7 +167,7 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       // JobQuery.account (history) is optional; JobView.account is not.
       // A step's messages postdate the optional keys: all required but the ids.
       const bool step = type == "StepRequest" || type == "StepReply" || type == "LaunchStep" || type == "StepIo";
-      const bool optional = step ? (path.back().key == "uid" || path.back().key == "gid") :
+      const bool optional = step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty") :
                             kOptionalKeys.contains(path.back().key) &&
                             !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
                             !(path.back().key == "account" && type != "JobQuery") &&

@@ -217,6 +217,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       const bool identity = (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch" ||
                              type == "LaunchStep") &&
                             (key == "uid" || key == "gid");
+      // A step's pty is sent only when asked for.
+      const bool pty = (type == "StepRequest" || type == "LaunchStep") && key == "pty";
       // fence_gpu_sockets came later; without it the agent fences, as it always did.
       const bool fence = type == "LaunchJob" && key == "fence_gpu_sockets";
       // Task layouts, comments, open mode and node core counts came with Slurm scripts.
@@ -239,7 +241,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       // and a test reply with no start promised none.
       const bool test_only = (type == "SubmitRequest" || type == "SubmitReply") &&
                              (key == "test_only" || key == "estimated_start");
-      const bool optional_here = paging || identity || fence || slurm_script_keys || update_keys || test_only ||
+      const bool optional_here = paging || identity || pty || fence || slurm_script_keys || update_keys || test_only ||
                                  (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {
         EXPECT_TRUE(r.has_value());
@@ -355,7 +357,7 @@ TEST(WireReject, StepMessagesOutOfRange) {
   StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k"};
   expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
   const std::string io = encode(StepIo{StepIoKind::kStdout, 0, 0, 0, "x"});
-  expect_error(decode(edit_payload(io, "kind", Edit::kInt, 11)), "StepIo.kind: must be 1-10, got 11");
+  expect_error(decode(edit_payload(io, "kind", Edit::kInt, 12)), "StepIo.kind: must be 1-11, got 12");
   expect_error(decode(edit_payload(io, "kind", Edit::kInt, 0)), "StepIo.kind: integer out of range");
   expect_error(decode(edit_payload(io, "rank", Edit::kInt, -2)), "StepIo.rank: integer out of range");
 }

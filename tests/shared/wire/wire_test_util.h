@@ -414,10 +414,10 @@ inline std::vector<Message> sample_messages() {
           ReservationQuery{{"climate-run"}},
           sample_reservation_reply(),
           StepRequest{JobId(42), {"hostname", "-s"}, {{"PATH", "/usr/bin"}, {"OMP_NUM_THREADS", "2"}}, "/home/alice",
-                      4, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef"},
+                      4, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef", true},
           StepReply{JobId(42), 3, {"n1", "n2"}, {2, 2}},
           LaunchStep{JobId(42), 3, "alice", 1001, 100, {"hostname"}, {{"PATH", "/usr/bin"}}, "/home/alice",
-                     {"n1", "n2"}, {2, 2}, 1, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef"},
+                     {"n1", "n2"}, {2, 2}, 1, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef", true},
           StepIo{StepIoKind::kStdout, 1, 3, 0, std::string("line\n\0binary", 12)},
           StepIo{StepIoKind::kExit, 0, 0, -9, ""}};
 }
