@@ -137,11 +137,6 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   auto built = build_submission(cmd, script, ctx);
   if (!built) return report_error(io, built.error().message, kExitUsage);
-  if (built->wait && !built->request.spec.array.empty()) {
-    // sbatch waits for every task; until then, refuse rather than return at the first.
-    return report_error(io, "--wait with --array is not supported yet: follow the array with fairway queue -j ID",
-                        kExitUsage);
-  }
   if (!cmd.json) {
     for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
   }
@@ -177,6 +172,8 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   if (!built->wait) return kExitOk;
   io.out.flush();
+  // An array is waited for to its last task, as sbatch --wait does.
+  if (!built->request.spec.array.empty()) return wait_for_array(ok->job, transport, io);
   return wait_for_job(ok->job, transport, io);
 }
 
@@ -184,9 +181,22 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
                                const std::function<bool(const wire::JobView&)>& done,
                                std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause,
                                const std::atomic<bool>* interrupted) {
+  auto views = poll_jobs(
+      job, false, transport, [&](const std::vector<wire::JobView>& v) { return done(v.front()); }, first_pause,
+      longest_pause, interrupted);
+  if (!views) return std::unexpected(views.error());
+  return views->front();
+}
+
+Result<std::vector<wire::JobView>> poll_jobs(JobId job, bool expand_arrays, const Transport& transport,
+                                             const std::function<bool(const std::vector<wire::JobView>&)>& done,
+                                             std::chrono::milliseconds first_pause,
+                                             std::chrono::milliseconds longest_pause,
+                                             const std::atomic<bool>* interrupted) {
   wire::JobQuery q;
   q.jobs = {job};
   q.include_finished = true;
+  q.expand_arrays = expand_arrays;
   std::chrono::milliseconds pause = first_pause;
   int unreachable = 0;
   while (interrupted == nullptr || !*interrupted) {
@@ -201,8 +211,8 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
       }
     } else if (r->jobs.empty()) {
       return make_error(ErrorCode::kNotFound, "job " + std::to_string(job.value()) + " is no longer known");
-    } else if (done(r->jobs.front())) {
-      return r->jobs.front();
+    } else if (done(r->jobs)) {
+      return r->jobs;
     } else {
       unreachable = 0;
     }
@@ -210,6 +220,37 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
     pause = std::min(pause * 2, longest_pause);
   }
   return make_error(ErrorCode::kUnavailable, "interrupted while waiting for job " + std::to_string(job.value()));
+}
+
+int wait_for_array(JobId array, const Transport& transport, const Output& io, std::chrono::milliseconds first_pause,
+                   std::chrono::milliseconds longest_pause) {
+  // Every task is listed under its own id (expand_arrays); a folded "[...]" line would
+  // stand for tasks not made yet.
+  const auto all_ended = [&](const std::vector<wire::JobView>& views) {
+    bool any = false;
+    for (const wire::JobView& v : views) {
+      if (v.array_job != array) continue;
+      if (!is_terminal(v.state) || v.array_tasks.starts_with("[")) return false;
+      any = true;
+    }
+    return any;
+  };
+  auto ended = poll_jobs(array, true, transport, all_ended, first_pause, longest_pause);
+  if (!ended) return report_error(io, ended.error().message, kExitFailure);
+  // Slurm records the highest exit code of any task as the array's.
+  int worst = kExitOk;
+  std::size_t not_completed = 0;
+  for (const wire::JobView& v : *ended) {
+    if (v.array_job != array || v.state == JobState::kCompleted) continue;
+    if (++not_completed <= 5) {
+      io.err << "fairway: job " << array.value() << "_" << v.array_tasks << " ended " << state_name(v.state)
+             << (v.exit_code ? " (exit code " + std::to_string(*v.exit_code) + ")" : std::string()) << "\n";
+    }
+    const bool coded = v.state == JobState::kFailed && v.exit_code && *v.exit_code > 0 && *v.exit_code < 256;
+    worst = std::max(worst, coded ? *v.exit_code : kExitFailure);
+  }
+  if (not_completed > 5) io.err << "fairway: ... and " << not_completed - 5 << " more tasks did not complete\n";
+  return worst;
 }
 
 int wait_for_job(JobId job, const Transport& transport, const Output& io,

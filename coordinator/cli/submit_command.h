@@ -39,6 +39,20 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
                                std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause,
                                const std::atomic<bool>* interrupted = nullptr);
 
+// As poll_job, with the query's every view (expand_arrays: an array's waiting tasks each
+// under its own id) until `done` holds for them.
+Result<std::vector<wire::JobView>> poll_jobs(JobId job, bool expand_arrays, const Transport& transport,
+                                             const std::function<bool(const std::vector<wire::JobView>&)>& done,
+                                             std::chrono::milliseconds first_pause,
+                                             std::chrono::milliseconds longest_pause,
+                                             const std::atomic<bool>* interrupted = nullptr);
+
+// --wait with --array: until every task of the array ended; 0 when all completed, else
+// the highest exit code of a failed task (1 when none has one), naming the first few.
+int wait_for_array(JobId array, const Transport& transport, const Output& io,
+                   std::chrono::milliseconds first_pause = std::chrono::milliseconds(100),
+                   std::chrono::milliseconds longest_pause = std::chrono::seconds(2));
+
 // -W/--wait: polls the job (backing off from `first_pause` to `longest_pause`) until it
 // ends; 0 when it completed, its exit code when it failed with one, else 1 with a line on
 // stderr naming how it ended.

@@ -156,6 +156,39 @@ TEST_F(Submit, WaitPollsUntilTheJobEndsAndExitsWithItsCode) {
   }
 }
 
+// --wait with --array waits for the last task and exits with the highest task's code.
+TEST_F(Submit, WaitWithAnArrayWaitsForEveryTask) {
+  std::size_t polls = 0;
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    if (std::holds_alternative<wire::SubmitRequest>(m)) return wire::SubmitReply{.job = JobId(80)};
+    const auto& q = std::get<wire::JobQuery>(m);
+    EXPECT_TRUE(q.expand_arrays);
+    wire::JobQueryReply r;
+    const auto task = [&](std::uint64_t id, const std::string& index, JobState state, std::optional<std::int32_t> code) {
+      wire::JobView v;
+      v.id = JobId(id);
+      v.array_job = JobId(80);
+      v.array_tasks = index;
+      v.state = state;
+      v.exit_code = code;
+      r.jobs.push_back(v);
+    };
+    ++polls;
+    // First a task still running and two not made yet, then all ended: 0 and 2 failed.
+    task(81, "0", polls < 3 ? JobState::kRunning : JobState::kFailed, polls < 3 ? std::nullopt : std::optional(2));
+    if (polls < 2) {
+      task(80, "[1-2]", JobState::kPending, std::nullopt);
+    } else {
+      task(82, "1", JobState::kCompleted, 0);
+      task(83, "2", polls < 3 ? JobState::kPending : JobState::kFailed, polls < 3 ? std::nullopt : std::optional(5));
+    }
+    return r;
+  };
+  EXPECT_EQ(run_submit(command({"--wait", "--array=0-2", "--wrap", "exit 2"}), context(), t, io), 5);
+  EXPECT_EQ(polls, 3u);
+  EXPECT_EQ(err.str(), "fairway: job 80_0 ended FAILED (exit code 2)\nfairway: job 80_2 ended FAILED (exit code 5)\n");
+}
+
 TEST_F(Submit, ParsableAndRetryWithTheSameToken) {
   timeouts_left = 1;
   EXPECT_EQ(run_submit(command({"--parsable", "--wrap", "true"}), context(), transport(), io),
