@@ -8,7 +8,7 @@ target_include_directories(fairway_cli PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(fairway_cli PUBLIC fairway_wire fairway_config_io fairway_zmtp_client
   PRIVATE fairway_warnings nlohmann_json::nlohmann_json)
 
-add_executable(fairway coordinator/cli/main.cpp)
+add_executable(fairway coordinator/cli/main.cpp coordinator/cli/entry/fairway_command.cpp)
 # Users run this in loops: its start-up is most of its cost. A static libstdc++ saves the
 # dynamic loader ~0.4 ms a run (measured: C++ hello 1.76 ms, with -static-libstdc++ 1.37 ms,
 # /bin/true 1.25 ms). Safe: nothing it loads is C++ (libmunge and libsodium are C).
@@ -20,3 +20,19 @@ target_link_options(fairway PRIVATE -static -static-libstdc++ -static-libgcc -Wl
 # Likewise libmunge and libsodium, linked from their static archives (cmake/auth.cmake).
 target_link_libraries(fairway PRIVATE fairway_cli fairway_zmtp_client fairway_auth_for_cli fairway_warnings
   CLI11::CLI11)
+
+# fairway-slurm: Slurm's command names (sbatch, squeue, ...) over the same client code, one
+# binary reached through links of those names in build/slurm/bin (a site puts the installed
+# lib/fairway/slurm/bin first on PATH to opt in; package component fairway-slurm).
+add_executable(fairway-slurm coordinator/cli/entry/slurm_main.cpp coordinator/cli/entry/fairway_command.cpp)
+set_target_properties(fairway-slurm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/slurm)
+target_link_options(fairway-slurm PRIVATE -static -static-libstdc++ -static-libgcc -Wl,--as-needed)
+target_link_libraries(fairway-slurm PRIVATE fairway_cli fairway_zmtp_client fairway_auth_for_cli fairway_warnings
+  CLI11::CLI11)
+set(fairway_slurm_commands sbatch srun salloc squeue scancel sacct sinfo scontrol sprio sshare sdiag)
+foreach(cmd ${fairway_slurm_commands})
+  add_custom_command(TARGET fairway-slurm POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/slurm/bin
+    COMMAND ${CMAKE_COMMAND} -E create_symlink ../fairway-slurm ${CMAKE_BINARY_DIR}/slurm/bin/${cmd}
+    VERBATIM)
+endforeach()

@@ -6,6 +6,10 @@ include(GNUInstallDirs)
 install(TARGETS fairway fairway-coordinator fairway-agent fairway-step fairway-keygen fairway-sim
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
+# Slurm's command names, opt-in: a site puts lib/fairway/slurm/bin first on PATH.
+install(TARGETS fairway-slurm RUNTIME DESTINATION lib/fairway/slurm COMPONENT fairway-slurm)
+install(DIRECTORY ${CMAKE_BINARY_DIR}/slurm/bin DESTINATION lib/fairway/slurm COMPONENT fairway-slurm)
+
 # The units name their binaries by absolute path: rewritten when installed, for the prefix
 # of that install (cmake --install --prefix, or /usr in the package), not the configured one.
 set(FAIRWAY_UNIT_DIR "lib/systemd/system" CACHE STRING "where the systemd units go, under the prefix")

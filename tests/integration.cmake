@@ -4,10 +4,11 @@ if(TARGET fairway-coordinator AND TARGET fairway-agent AND TARGET fairway)
   fairway_test_dir(integration_test integration fairway_net fairway_wire fairway_auth)
   # The forged-identity attack: a library that makes the CLI believe it runs as root.
   add_library(fake_root_uid SHARED ${CMAKE_CURRENT_SOURCE_DIR}/support/fake_root_uid.cpp)
-  add_dependencies(integration_test fairway-coordinator fairway-agent fairway-step fairway fake_root_uid)
+  add_dependencies(integration_test fairway-coordinator fairway-agent fairway-step fairway fairway-slurm fake_root_uid)
   target_compile_definitions(integration_test PRIVATE
     FAIRWAY_FAKE_ROOT_SHIM="$<TARGET_FILE:fake_root_uid>"
     FAIRWAY_COORDINATOR_BINARY="$<TARGET_FILE:fairway-coordinator>"
     FAIRWAY_AGENT_BINARY="$<TARGET_FILE:fairway-agent>"
-    FAIRWAY_CLI_BINARY="$<TARGET_FILE:fairway>")
+    FAIRWAY_CLI_BINARY="$<TARGET_FILE:fairway>"
+    FAIRWAY_SLURM_BIN_DIR="${CMAKE_BINARY_DIR}/slurm/bin")
 endif()

@@ -1,0 +1,358 @@
+#include "coordinator/cli/slurm_commands.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "shared/base/try.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+// squeue's own default layout (Slurm 22.05), which tools parse.
+constexpr const char* kSqueueDefaultFormat = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
+
+enum class Action : std::uint8_t {
+  kPass,    // fairway takes it as it is
+  kRename,  // fairway spells it `to`
+  kDrop,    // accepted, no effect here (verbosity, cluster-wide views that are the default)
+  kRefuse,  // cannot be honoured: a usage error naming it and `to` (why)
+};
+
+struct SlurmOption {
+  char short_name;  // '\0': none
+  std::string_view long_name;
+  bool takes_value;
+  Action action;
+  std::string_view to = {};  // kRename: the fairway option ("-u"); kRefuse: why
+};
+
+struct Scanned {
+  std::vector<std::string> out;
+  bool seen_format = false;  // -o/--format, -l, --json, --start: squeue's default layout is off
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// Rewrites the options of `args` by `table` up to the first word that is not an option
+// (sbatch's script, srun's command: what follows is theirs); unknown options pass as they
+// are, for fairway's parser to name.
+Result<Scanned> scan(const std::vector<std::string>& args,
+                     const std::vector<SlurmOption>& table, bool stop_at_word) {
+  Scanned s;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--" || a.size() < 2 || a[0] != '-') {
+      if (stop_at_word) {
+        s.out.insert(s.out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+        return s;
+      }
+      s.out.push_back(a);
+      continue;
+    }
+    const SlurmOption* opt = nullptr;
+    std::optional<std::string> value;
+    if (a.starts_with("--")) {
+      const std::size_t eq = a.find('=');
+      const std::string_view name = std::string_view(a).substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      for (const SlurmOption& o : table) {
+        if (o.long_name == name) opt = &o;
+      }
+      if (opt != nullptr && eq != std::string::npos) value = a.substr(eq + 1);
+    } else {
+      for (const SlurmOption& o : table) {
+        if (o.short_name == a[1]) opt = &o;
+      }
+      if (opt != nullptr && a.size() > 2) {
+        if (!opt->takes_value) opt = nullptr;  // bundled flags (-hl): fairway's parser judges
+        else value = a.substr(2);
+      }
+    }
+    if (opt == nullptr) {
+      s.out.push_back(a);
+      continue;
+    }
+    if (opt->takes_value && !value) {
+      if (i + 1 >= args.size()) {
+        return invalid_argument("option " + a + " needs a value");
+      }
+      value = args[++i];
+    }
+    const std::string spelled = opt->long_name.empty() ? std::string("-") + opt->short_name
+                                                       : "--" + std::string(opt->long_name);
+    switch (opt->action) {
+      case Action::kPass:
+        s.out.push_back(spelled);
+        break;
+      case Action::kRename:
+        s.out.emplace_back(opt->to);
+        break;
+      case Action::kDrop:
+        continue;
+      case Action::kRefuse:
+        return invalid_argument(spelled + " is not supported: " + std::string(opt->to));
+    }
+    if (value) s.out.push_back(*value);
+    if (opt->long_name == "format" || opt->long_name == "long" || opt->long_name == "json" ||
+        opt->long_name == "start" || opt->long_name == "Format") {
+      s.seen_format = true;
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> with_command(std::string sub, std::vector<std::string> rest) {
+  rest.insert(rest.begin(), std::move(sub));
+  return rest;
+}
+
+Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const SlurmInvocation& inv) {
+  static const std::vector<SlurmOption> table = {
+      {'u', "user", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'t', "states", true, Action::kPass},
+      {'j', "jobs", true, Action::kPass},
+      {'o', "format", true, Action::kPass},
+      {'S', "sort", true, Action::kPass},
+      {'l', "long", false, Action::kPass},
+      {'r', "array", false, Action::kPass},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'\0', "start", false, Action::kPass},
+      {'\0', "json", false, Action::kPass},
+      {'a', "all", false, Action::kDrop},  // every partition: the default here
+      {'v', "verbose", false, Action::kDrop},
+      {'\0', "me", false, Action::kDrop},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'i', "iterate", true, Action::kRefuse, "run it under watch(1)"},
+      {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
+      {'A', "account", true, Action::kRefuse, "not yet: filter with -u or -p"},
+      {'n', "name", true, Action::kRefuse, "not yet: filter with -u or -p"},
+      {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u or -p"},
+      {'s', "steps", false, Action::kRefuse, "steps are not listed yet"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  std::vector<std::string> out = {"queue"};
+  if (std::find(args.begin(), args.end(), "--me") != args.end()) out.insert(out.end(), {"-u", inv.user});
+  out.insert(out.end(), s.out.begin(), s.out.end());
+  if (!s.seen_format) out.insert(out.end(), {"-o", kSqueueDefaultFormat});
+  return SlurmTranslation{out, std::nullopt};
+}
+
+Result<SlurmTranslation> scancel(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'u', "user", true, Action::kPass},
+      {'t', "state", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'n', "name", true, Action::kRename, "--name"},
+      {'\0', "jobname", true, Action::kRename, "--name"},
+      {'A', "account", true, Action::kPass},
+      {'s', "signal", true, Action::kPass},
+      {'b', "batch", false, Action::kPass},
+      {'f', "full", false, Action::kDrop},  // every step and the script: what a signal reaches here
+      {'q', "quiet", false, Action::kDrop},
+      {'v', "verbose", false, Action::kDrop},
+      {'i', "interactive", false, Action::kRefuse, "no confirmation prompts"},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u, -p, -n or -t"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  return SlurmTranslation{with_command("cancel", s.out), std::nullopt};
+}
+
+// Slurm's input variables that set sbatch, salloc and srun options; the command line wins
+// over them (it comes later), and they win over #SBATCH directives, as in Slurm.
+std::vector<std::string> options_from_environment(std::string_view prefix, const SlurmInvocation& inv) {
+  static const std::pair<std::string_view, std::string_view> names[] = {
+      {"ACCOUNT", "--account"},        {"PARTITION", "--partition"},   {"QOS", "--qos"},
+      {"TIMELIMIT", "--time"},         {"JOB_NAME", "--job-name"},     {"EXPORT", "--export"},
+      {"RESERVATION", "--reservation"}, {"CONSTRAINT", "--constraint"}, {"MEM_PER_NODE", "--mem"},
+      {"MEM_PER_CPU", "--mem-per-cpu"}, {"GPUS", "--gpus"},            {"ARRAY_INX", "--array"},
+      {"OUTPUT", "--output"},          {"ERROR", "--error"}};
+  std::vector<std::string> out;
+  for (const auto& [suffix, option] : names) {
+    const std::string name = std::string(prefix) + std::string(suffix);
+    for (const auto& [k, v] : inv.env) {
+      if (k == name && !v.empty()) out.push_back(std::string(option) + "=" + v);
+    }
+  }
+  for (const auto& [k, v] : inv.env) {
+    if (k == std::string(prefix) + "EXCLUSIVE") out.emplace_back("--exclusive");
+    if (k == std::string(prefix) + "WAIT" && prefix == "SBATCH_") out.emplace_back("--wait");
+  }
+  return out;
+}
+
+Result<SlurmTranslation> submitting(std::string sub, std::string_view prefix, const std::vector<std::string>& args,
+                                    const SlurmInvocation& inv) {
+  std::vector<std::string> out = {std::move(sub)};
+  const auto from_env = options_from_environment(prefix, inv);
+  out.insert(out.end(), from_env.begin(), from_env.end());
+  out.insert(out.end(), args.begin(), args.end());
+  return SlurmTranslation{out, std::nullopt};
+}
+
+Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'j', "jobs", true, Action::kPass},
+      {'u', "user", true, Action::kPass},
+      {'A', "accounts", true, Action::kRename, "--account"},
+      {'r', "partition", true, Action::kPass},
+      {'s', "state", true, Action::kPass},
+      {'S', "starttime", true, Action::kPass},
+      {'E', "endtime", true, Action::kPass},
+      {'o', "format", true, Action::kPass},
+      {'P', "parsable2", false, Action::kPass},
+      {'\0', "json", false, Action::kPass},
+      {'X', "allocations", false, Action::kDrop},  // no step lines yet: every line is the job's
+      {'a', "allusers", false, Action::kDrop},
+      {'v', "verbose", false, Action::kDrop},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'n', "noheader", false, Action::kRefuse, "not yet: use -P and drop the first line"},
+      {'p', "parsable", false, Action::kRefuse, "not yet: use -P/--parsable2"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  return SlurmTranslation{with_command("history", s.out), std::nullopt};
+}
+
+Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'s', "summarize", false, Action::kPass},
+      {'N', "Node", false, Action::kDrop},  // node-oriented: fairway nodes' own layout
+      {'\0', "json", false, Action::kPass},
+      {'a', "all", false, Action::kDrop},
+      {'v', "verbose", false, Action::kDrop},
+      {'l', "long", false, Action::kDrop},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'o', "format", true, Action::kRefuse, "not yet: fairway nodes' layout or --json"},
+      {'p', "partition", true, Action::kRefuse, "not yet: fairway show partition NAME"},
+      {'R', "list-reasons", false, Action::kRefuse, "not yet: fairway nodes lists each drain reason"},
+      {'h', "noheader", false, Action::kRefuse, "not yet"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
+}
+
+// scontrol's words are case-insensitive: `show job 42`, `SHOW JOB 42`, `update JobId=42 ...`.
+Result<SlurmTranslation> scontrol(const std::vector<std::string>& args, const SlurmInvocation& inv) {
+  std::vector<std::string> words;
+  for (const std::string& a : args) {
+    if (a == "-d" || a == "--details" || a == "-dd" || a == "-o" || a == "--oneliner" || a == "-Q" || a == "--quiet") {
+      continue;  // detail and layout switches: fairway show's one layout
+    }
+    words.push_back(a);
+  }
+  if (words.empty()) return invalid_argument("no command given (show, hold, release, requeue, update)");
+  const std::string verb = lower(words[0]);
+  const auto rest = [&](std::size_t from) {
+    return std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(std::min(from, words.size())), words.end());
+  };
+  if (verb == "show") {
+    if (words.size() < 2) return invalid_argument("show what? (job, node, partition, reservation, hostnames, hostlist)");
+    std::string what = lower(words[1]);
+    if (what == "jobs") what = "job";
+    if (what == "nodes") what = "node";
+    if (what == "partitions") what = "partition";
+    if (what == "reservations") what = "reservation";
+    if (what == "hostnames") {
+      std::string list = words.size() > 2 ? words[2] : std::string();
+      if (list.empty()) {
+        for (const auto& [k, v] : inv.env) {
+          if (k == "SLURM_JOB_NODELIST") list = v;
+        }
+      }
+      if (list.empty()) return invalid_argument("show hostnames: no host list given and SLURM_JOB_NODELIST is not set");
+      auto hosts = expand_hostlist(list);
+      if (!hosts) return invalid_argument("show hostnames: " + hosts.error().message);
+      std::string out;
+      for (const std::string& h : *hosts) out += h + "\n";
+      return SlurmTranslation{{}, out};
+    }
+    if (what == "hostlist" || what == "hostlistsorted") {
+      if (words.size() < 3) return invalid_argument("show hostlist: no host names given");
+      std::vector<std::string> hosts;
+      for (std::size_t i = 2; i < words.size(); ++i) {
+        auto expanded = expand_hostlist(words[i]);
+        if (!expanded) return invalid_argument("show hostlist: " + expanded.error().message);
+        hosts.insert(hosts.end(), expanded->begin(), expanded->end());
+      }
+      if (what == "hostlistsorted") std::sort(hosts.begin(), hosts.end());
+      return SlurmTranslation{{}, compress_hostlist(hosts) + "\n"};
+    }
+    if (what == "job" || what == "node" || what == "partition" || what == "reservation") {
+      if ((what == "job" || what == "node") && words.size() < 3) {
+        return invalid_argument("show " + what + " needs a " + (what == "job" ? "job id" : "node name") + " here");
+      }
+      auto out = rest(2);
+      out.insert(out.begin(), {"show", what});
+      return SlurmTranslation{out, std::nullopt};
+    }
+    return invalid_argument("show " + words[1] + " is not supported");
+  }
+  if (verb == "hold" || verb == "uhold" || verb == "release" || verb == "requeue" || verb == "requeuehold") {
+    const std::string to = verb == "uhold" ? "hold" : verb == "requeuehold" ? "requeue" : verb;
+    return SlurmTranslation{with_command(to, rest(1)), std::nullopt};
+  }
+  if (verb == "update") {
+    // update JobId=42 TimeLimit=1:00:00 ... | update NodeName=cn01 State=DRAIN Reason="x"
+    std::optional<std::string> job, node, state, reason;
+    std::vector<std::string> keys;
+    for (const std::string& w : rest(1)) {
+      const std::size_t eq = w.find('=');
+      const std::string key = lower(w.substr(0, eq));
+      const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
+      if (key == "jobid" || key == "job") job = value;
+      else if (key == "nodename" || key == "node") node = value;
+      else if (key == "state") state = lower(value);
+      else if (key == "reason") reason = value;
+      else keys.push_back(w);
+    }
+    if (job) {
+      if (node || state) return invalid_argument("update names both a job and a node");
+      std::vector<std::string> out = {"update", "job", *job};
+      out.insert(out.end(), keys.begin(), keys.end());
+      return SlurmTranslation{out, std::nullopt};
+    }
+    if (node) {
+      if (!keys.empty()) return invalid_argument("update node: only State= and Reason= are supported, not " + keys[0]);
+      if (state == "drain" || state == "down") {
+        if (!reason) return invalid_argument("update node: State=" + *state + " needs a Reason=");
+        return SlurmTranslation{{"drain", *node, "--reason", *reason}, std::nullopt};
+      }
+      if (state == "resume" || state == "idle" || state == "undrain") return SlurmTranslation{{"resume", *node}, std::nullopt};
+      return invalid_argument("update node: State=" + state.value_or("") + " is not supported (DRAIN, RESUME)");
+    }
+    return invalid_argument("update needs JobId= or NodeName=");
+  }
+  return invalid_argument("" + words[0] + " is not supported (show, hold, release, requeue, update)");
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& slurm_command_names() {
+  static const std::vector<std::string_view> names = {"sbatch", "srun", "salloc", "squeue", "scancel", "sacct",
+                                                      "sinfo",  "scontrol", "sprio", "sshare", "sdiag"};
+  return names;
+}
+
+Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
+                                                 const SlurmInvocation& invocation) {
+  if (command == "sbatch") return submitting("submit", "SBATCH_", args, invocation);
+  if (command == "salloc") return submitting("alloc", "SALLOC_", args, invocation);
+  if (command == "srun") return submitting("run", "SLURM_SRUN_", args, invocation);
+  if (command == "squeue") return squeue(args, invocation);
+  if (command == "scancel") return scancel(args);
+  if (command == "sacct") return sacct(args);
+  if (command == "sinfo") return sinfo(args);
+  if (command == "scontrol") return scontrol(args, invocation);
+  if (command == "sprio") return SlurmTranslation{with_command("priority", args), std::nullopt};
+  if (command == "sshare") return SlurmTranslation{with_command("shares", args), std::nullopt};
+  if (command == "sdiag") return SlurmTranslation{with_command("diag", args), std::nullopt};
+  return invalid_argument("'" + std::string(command) + "' is not a Slurm command this front-end knows");
+}
+
+}  // namespace fairway::cli

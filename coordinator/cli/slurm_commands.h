@@ -1,0 +1,39 @@
+// Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
+// salloc, sprio, sshare, sdiag): each invocation translated into the `fairway` command line
+// that does the same, so that both run the same client code. Pure; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/base/result.h"
+
+namespace fairway::cli {
+
+// What a translation needs from the caller's environment.
+struct SlurmInvocation {
+  std::string user;  // $USER of the caller: squeue --me
+  // The SBATCH_* / SALLOC_* / SLURM_* input variables that set options (sbatch reads
+  // SBATCH_PARTITION as -p, ...), as NAME=value pairs.
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+// A translation: the fairway arguments, or `local_output` when the command is answered
+// here (scontrol show hostnames needs no coordinator).
+struct SlurmTranslation {
+  std::vector<std::string> fairway_args;
+  std::optional<std::string> local_output;
+};
+
+// The Slurm commands this front-end answers to, as installed links name them.
+const std::vector<std::string_view>& slurm_command_names();
+
+// `command` (sbatch, squeue, ...) with its arguments. Errors name the option that Fairway
+// cannot honour ("--clusters is not supported: one cluster only"); the caller prefixes
+// them as Slurm does ("squeue: error: ").
+Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
+                                                 const SlurmInvocation& invocation);
+
+}  // namespace fairway::cli

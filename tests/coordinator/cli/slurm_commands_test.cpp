@@ -1,0 +1,78 @@
+#include "coordinator/cli/slurm_commands.h"
+
+#include <gtest/gtest.h>
+
+namespace fairway::cli {
+namespace {
+
+using Args = std::vector<std::string>;
+
+Args fairway_args(std::string_view command, const Args& args, const SlurmInvocation& inv = {"alice", {}}) {
+  auto t = translate_slurm_command(command, args, inv);
+  EXPECT_TRUE(t) << (t ? "" : t.error().message);
+  return t ? t->fairway_args : Args{};
+}
+
+std::string error_of(std::string_view command, const Args& args) {
+  auto t = translate_slurm_command(command, args, {"alice", {}});
+  return t ? "translated" : t.error().message;
+}
+
+TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
+  EXPECT_EQ(fairway_args("squeue", {}), (Args{"queue", "-o", "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  EXPECT_EQ(fairway_args("squeue", {"--me", "-h", "-tPD,R", "--partition=gpu"}),
+            (Args{"queue", "-u", "alice", "--noheader", "--states", "PD,R", "--partition", "gpu", "-o",
+                  "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  // A layout of its own replaces the default one.
+  EXPECT_EQ(fairway_args("squeue", {"-o", "%i %t", "-j", "42"}), (Args{"queue", "--format", "%i %t", "--jobs", "42"}));
+  EXPECT_EQ(fairway_args("squeue", {"-l"}), (Args{"queue", "--long"}));
+  EXPECT_EQ(error_of("squeue", {"-A", "physics"}), "--account is not supported: not yet: filter with -u or -p");
+  EXPECT_EQ(error_of("squeue", {"-u"}), "option -u needs a value");
+}
+
+TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
+  const SlurmInvocation inv{"alice", {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""},
+                                      {"SLURM_JOB_ID", "7"}}};
+  EXPECT_EQ(fairway_args("sbatch", {"-p", "cpu", "job.sh", "-p"}, inv),
+            (Args{"submit", "--partition=gpu", "--time=10", "--wait", "-p", "cpu", "job.sh", "-p"}));
+  EXPECT_EQ(fairway_args("srun", {"-N2", "hostname"}), (Args{"run", "-N2", "hostname"}));
+  EXPECT_EQ(fairway_args("salloc", {"-n", "4"}), (Args{"alloc", "-n", "4"}));
+}
+
+TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
+  EXPECT_EQ(fairway_args("scancel", {"-f", "--jobname=x", "-s", "USR1", "42_7"}),
+            (Args{"cancel", "--name", "x", "--signal", "USR1", "42_7"}));
+  EXPECT_EQ(error_of("scancel", {"-i", "42"}), "--interactive is not supported: no confirmation prompts");
+  EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "42", "-P", "--format=JobID,State"}),
+            (Args{"history", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
+}
+
+TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
+  EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42"}));
+  EXPECT_EQ(fairway_args("scontrol", {"show", "partitions"}), (Args{"show", "partition"}));
+  EXPECT_EQ(fairway_args("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"}),
+            (Args{"update", "job", "42", "TimeLimit=1:00:00"}));
+  EXPECT_EQ(fairway_args("scontrol", {"update", "NodeName=cn01", "State=DRAIN", "Reason=disk failing"}),
+            (Args{"drain", "cn01", "--reason", "disk failing"}));
+  EXPECT_EQ(fairway_args("scontrol", {"update", "nodename=cn01", "state=resume"}), (Args{"resume", "cn01"}));
+  EXPECT_EQ(fairway_args("scontrol", {"uhold", "42"}), (Args{"hold", "42"}));
+  EXPECT_EQ(error_of("scontrol", {"update", "NodeName=cn01", "State=DRAIN"}), "update node: State=drain needs a Reason=");
+  EXPECT_EQ(error_of("scontrol", {"reconfigure"}), "reconfigure is not supported (show, hold, release, requeue, update)");
+}
+
+TEST(SlurmCommands, HostListsAreAnsweredHere) {
+  auto t = translate_slurm_command("scontrol", {"show", "hostnames", "cn[01-03],gpu1"}, {"alice", {}});
+  ASSERT_TRUE(t && t->local_output);
+  EXPECT_EQ(*t->local_output, "cn01\ncn02\ncn03\ngpu1\n");
+  t = translate_slurm_command("scontrol", {"show", "hostnames"}, {"alice", {{"SLURM_JOB_NODELIST", "n[7-8]"}}});
+  ASSERT_TRUE(t && t->local_output);
+  EXPECT_EQ(*t->local_output, "n7\nn8\n");
+  t = translate_slurm_command("scontrol", {"show", "hostlist", "cn01,cn02,cn03"}, {"alice", {}});
+  ASSERT_TRUE(t && t->local_output);
+  EXPECT_EQ(*t->local_output, "cn[01-03]\n");
+  EXPECT_EQ(error_of("scontrol", {"show", "hostnames"}), "show hostnames: no host list given and SLURM_JOB_NODELIST is not set");
+  EXPECT_EQ(error_of("sfoo", {}), "'sfoo' is not a Slurm command this front-end knows");
+}
+
+}  // namespace
+}  // namespace fairway::cli

@@ -1,0 +1,111 @@
+// Slurm's own commands on a loopback Fairway cluster, through the links a site would put
+// first on PATH: sbatch (with SBATCH_* variables and --wait on an array), srun inside the
+// batch job, squeue, scontrol, scancel, sacct, and Slurm's "CMD: error:" lines.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "cluster_fixture.h"
+
+namespace fairway::integration {
+namespace {
+
+class SlurmCommands : public Cluster {
+ protected:
+  void SetUp() override {
+    Cluster::SetUp();
+    if (geteuid() != 0) GTEST_SKIP() << "runs the commands as another user, which needs root";
+    start_coordinator();
+    start_agent("kb01", kebnekaise_xml());
+    start_agent("kb02", kebnekaise_xml());
+    ASSERT_TRUE(wait_nodes_up(2));
+  }
+  // `command` (sbatch, squeue, ...) as nobody, with the links first on PATH.
+  int slurm(const std::string& command, const std::vector<std::string>& args, std::string& out,
+            std::vector<std::string> env = {}) {
+    const std::string bin = std::string(FAIRWAY_SLURM_BIN_DIR);
+    env.push_back("FAIRWAY_COORDINATOR=" + clients_ep_);
+    env.push_back("PATH=" + bin + ":/usr/bin:/bin");
+    env.push_back("USER=nobody");
+    const std::string out_path = dir_ + "/slurm-" + std::to_string(++runs_) + ".out";
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = ::open("/dev/null", O_RDONLY);
+      dup2(in, 0);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      const passwd* pw = getpwnam("nobody");
+      if (pw == nullptr || initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+          setuid(pw->pw_uid) != 0 || chdir(dir_.c_str()) != 0) {
+        _exit(90);
+      }
+      clearenv();
+      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+      std::vector<std::string> argv = {command};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv((bin + "/" + command).c_str(), raw.data());
+      _exit(91);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    out = read_file(out_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  int runs_ = 0;
+};
+
+TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
+  std::string out;
+  // srun inside sbatch's job, on both nodes; SBATCH_JOB_NAME names the job.
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "-N", "2", "-n", "2", "-o", "two-%j.out", "--wrap", "srun -l printenv SLURMD_NODENAME"},
+                  out, {"SBATCH_JOB_NAME=fromenv"}),
+            0)
+      << out;
+  const JobId both(std::stoull(out));
+  auto v = wait_state(both, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->name, "fromenv");
+  const std::string printed = read_file(dir_ + "/two-" + std::to_string(both.value()) + ".out");
+  EXPECT_EQ(v->state, JobState::kCompleted) << printed;
+  EXPECT_NE(printed.find("0: kb0"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("1: kb0"), std::string::npos) << printed;
+
+  ASSERT_EQ(slurm("sbatch", {"--wrap", "sleep 300"}, out), 0) << out;
+  ASSERT_TRUE(out.starts_with("Submitted batch job ")) << out;
+  const std::string id = out.substr(20, out.find('\n') - 20);
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return s == JobState::kRunning; }));
+  ASSERT_EQ(slurm("squeue", {}, out), 0) << out;
+  EXPECT_TRUE(out.starts_with("             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n"))
+      << out;
+  ASSERT_EQ(slurm("squeue", {"--me", "-h", "-o", "%i %t"}, out), 0) << out;
+  EXPECT_EQ(out, id + " R\n");
+  ASSERT_EQ(slurm("scontrol", {"show", "job", id}, out), 0) << out;
+  EXPECT_NE(out.find(id), std::string::npos) << out;
+  ASSERT_EQ(slurm("scancel", {id}, out), 0) << out;
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_EQ(slurm("sacct", {"-j", id, "-P", "-o", "JobID,State"}, out), 0) << out;
+  EXPECT_NE(out.find(id + "|CANCELLED"), std::string::npos) << out;
+}
+
+TEST_F(SlurmCommands, ArraysWaitAndErrorsAsSlurmWritesThem) {
+  std::string out;
+  EXPECT_EQ(slurm("sbatch", {"--wait", "--array=0-2", "--wrap", "exit $SLURM_ARRAY_TASK_ID"}, out), 2) << out;
+  EXPECT_NE(out.find("sbatch: job "), std::string::npos) << out;
+  EXPECT_EQ(slurm("scontrol", {"show", "hostnames", "kb[01-02],gpu7"}, out), 0) << out;
+  EXPECT_EQ(out, "kb01\nkb02\ngpu7\n");
+  EXPECT_EQ(slurm("squeue", {"-M", "other"}, out), 1) << out;
+  EXPECT_EQ(out, "squeue: error: --clusters is not supported: one cluster only\n");
+  EXPECT_EQ(slurm("scancel", {"999999"}, out), 1) << out;
+  EXPECT_TRUE(out.starts_with("scancel: ")) << out;
+}
+
+}  // namespace
+}  // namespace fairway::integration
