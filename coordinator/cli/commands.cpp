@@ -8,6 +8,7 @@
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/queue_format.h"
+#include "coordinator/cli/sinfo_view.h"
 #include "coordinator/cli/showq_view.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/text_format.h"
@@ -258,6 +259,17 @@ int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
   } else {
     io.out << (summarize ? render_partition_summary(*reply) : render_nodes(*reply));
   }
+  return kExitOk;
+}
+
+int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, const Output& io) {
+  auto fields = parse_sinfo_format(o.format);
+  if (!fields) return report_error(io, fields.error().message, kExitUsage);
+  auto partitions = ask<wire::PartitionQueryReply>(wire::PartitionQuery{o.partitions}, transport, io);
+  if (!partitions) return kExitFailure;
+  auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
+  if (!nodes) return kExitFailure;
+  io.out << render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader);
   return kExitOk;
 }
 

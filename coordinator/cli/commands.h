@@ -91,6 +91,17 @@ int run_show_node(const std::string& name, bool json, const Transport& transport
 int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
               const Transport& transport, const Output& io);
 
+// `fairway nodes -o FORMAT` (sinfo -o): sinfo's %-fields, one row per partition and node
+// state, or per node and partition with `node_oriented` (sinfo -N); only `partitions`
+// when given.
+struct NodeLayoutOptions {
+  std::string format;
+  bool node_oriented = false;
+  bool noheader = false;
+  std::vector<std::string> partitions;
+};
+int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, const Output& io);
+
 // scancel's filters: jobs of this user, in these states (codes or names), partition, with
 // this name, charged to this account. Empty fields match everything.
 struct JobFilter {

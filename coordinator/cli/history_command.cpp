@@ -95,7 +95,24 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (o.json ? jobs_json(*reply) : render_history(*reply, o.parsable, columns));
+  // The live jobs, unless the window ends before now: they have not ended in it.
+  if (o.live && (!q.ended_before || *q.ended_before > now)) {
+    wire::JobQuery live;
+    live.jobs = q.jobs;
+    live.user = q.user;
+    live.partition = q.partition;
+    live.states = q.states;
+    auto running = ask_all_pages(live, transport, io);
+    if (!running) return kExitFailure;
+    for (wire::JobView& v : running->jobs) {
+      if (!o.account.empty() && v.account != o.account) continue;
+      if (is_terminal(v.state)) continue;  // in the store's answer already
+      reply->jobs.push_back(std::move(v));
+    }
+    std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
+                     [](const wire::JobView& a, const wire::JobView& b) { return a.id < b.id; });
+  }
+  io.out << (o.json ? jobs_json(*reply) : render_history(*reply, o.parsable, columns, !o.noheader));
   return kExitOk;
 }
 
@@ -184,7 +201,8 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
   return columns;
 }
 
-std::string render_history(const wire::JobQueryReply& reply, bool parsable, const std::vector<HistoryColumn>& columns) {
+std::string render_history(const wire::JobQueryReply& reply, bool parsable, const std::vector<HistoryColumn>& columns,
+                           bool header_line) {
   std::vector<HistoryColumn> shown = columns;
   if (shown.empty()) shown = *parse_history_format(kHistoryDefaultFormat);
   // -P shows whole values (tools split on '|'); widths shape the table only.
@@ -199,8 +217,11 @@ std::string render_history(const wire::JobQueryReply& reply, bool parsable, cons
     for (const auto& c : shown) row.push_back(cell(kHistoryFields[c.field].value(j, reply.now), c));
     rows.push_back(std::move(row));
   }
-  if (!parsable) return render_table(header, rows);
-  std::string out = join(header, "|") + "\n";
+  if (!parsable) {
+    const std::string table = render_table(header, rows);
+    return header_line ? table : table.substr(table.find('\n') + 1);
+  }
+  std::string out = header_line ? join(header, "|") + "\n" : std::string();
   for (const auto& row : rows) out += join(row, "|") + "\n";
   return out;
 }

@@ -18,6 +18,10 @@ struct HistoryOptions {
   std::string format;      // -o/--format: sacct field names
   bool parsable = false;   // -P: "|" between fields, as sacct --parsable2
   bool json = false;
+  bool noheader = false;   // -n: rows only, as sacct --noheader
+  // --live: the jobs still waiting or running too (Slurm's sacct lists them with the
+  // finished ones; tools poll it for a job's state).
+  bool live = false;
 };
 
 // -S/-E values: a local date and time, or now-N with seconds/minutes/hours/days/weeks.
@@ -43,6 +47,6 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
 
 // `columns` empty: kHistoryDefaultFormat.
 std::string render_history(const wire::JobQueryReply& reply, bool parsable,
-                           const std::vector<HistoryColumn>& columns = {});
+                           const std::vector<HistoryColumn>& columns = {}, bool header = true);
 
 }  // namespace fairway::cli

@@ -97,13 +97,6 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
   return {};
 }
 
-std::string fit(std::string value, const QueueField& f) {
-  if (f.width <= 0) return value;
-  const auto w = static_cast<std::size_t>(f.width);
-  if (value.size() > w) return value.substr(0, w);
-  const std::string pad(w - value.size(), ' ');
-  return f.right ? pad + value : value + pad;
-}
 
 // Sort order of one field: numbers and times by value, text as text.
 struct SortValue {
@@ -142,43 +135,7 @@ SortValue sort_value(const wire::JobView& j, char letter, Time now) {
 }  // namespace
 
 Result<std::vector<QueueField>> parse_queue_format(const std::string& format) {
-  std::vector<QueueField> fields;
-  std::string literal;
-  for (std::size_t i = 0; i < format.size(); ++i) {
-    if (format[i] != '%') {
-      literal += format[i];
-      continue;
-    }
-    const std::size_t at = i;
-    if (i + 1 < format.size() && format[i + 1] == '%') {
-      literal += '%';
-      ++i;
-      continue;
-    }
-    QueueField f;
-    if (i + 1 < format.size() && format[i + 1] == '.') {
-      f.right = true;
-      ++i;
-    }
-    while (i + 1 < format.size() && std::isdigit(static_cast<unsigned char>(format[i + 1])) != 0) {
-      f.width = f.width * 10 + (format[i + 1] - '0');
-      if (f.width > 1000) return invalid_argument("--format: width over 1000 at position " + std::to_string(at + 1));
-      ++i;
-    }
-    if (i + 1 >= format.size()) {
-      return invalid_argument("--format \"" + format + "\": '%' at position " + std::to_string(at + 1) +
-                              " has no field letter");
-    }
-    f.letter = format[++i];
-    if (field_info(f.letter) == nullptr) {
-      return invalid_argument("--format \"" + format + "\": unknown field %" + std::string(1, f.letter) +
-                              " at position " + std::to_string(at + 1) + " (known: " + known_letters() + ")");
-    }
-    if (!literal.empty()) fields.push_back(QueueField{0, std::exchange(literal, {}), 0, false});
-    fields.push_back(f);
-  }
-  if (!literal.empty()) fields.push_back(QueueField{0, literal, 0, false});
-  return fields;
+  return parse_percent_format(format, [](char letter) { return field_info(letter) != nullptr; }, known_letters());
 }
 
 Result<std::vector<SortKey>> parse_sort_keys(const std::string& keys) {
@@ -219,21 +176,14 @@ void sort_jobs(std::vector<wire::JobView>& jobs, const std::vector<SortKey>& key
 
 std::string render_queue_format(const wire::JobQueryReply& reply, const std::vector<QueueField>& fields,
                                 bool header) {
-  std::string out;
-  const auto line = [&](auto&& cell) {
-    std::string text;
-    for (const QueueField& f : fields) text += f.letter == 0 ? f.literal : fit(cell(f), f);
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out += text + "\n";
-  };
-  if (header) {
-    line([](const QueueField& f) {
-      const FieldInfo* info = field_info(f.letter);
-      return std::string(info != nullptr ? info->header : "");
-    });
-  }
-  for (const auto& j : reply.jobs) line([&](const QueueField& f) { return value_of(j, f.letter, reply.now); });
-  return out;
+  return render_percent_rows(
+      fields, reply.jobs.size(),
+      [&](std::size_t row, char letter) { return value_of(reply.jobs[row], letter, reply.now); },
+      [](char letter) {
+        const FieldInfo* info = field_info(letter);
+        return std::string(info != nullptr ? info->header : "");
+      },
+      header);
 }
 
 }  // namespace fairway::cli

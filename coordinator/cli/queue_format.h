@@ -5,17 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/cli/percent_format.h"
 #include "shared/base/result.h"
 #include "shared/wire/messages.h"
 
 namespace fairway::cli {
 
-struct QueueField {
-  char letter = 0;        // 0: literal text
-  std::string literal;
-  int width = 0;          // 0: as wide as the value
-  bool right = false;     // "%.10i": right-justified
-};
+using QueueField = PercentField;
 
 // Errors name the unknown letter and its place in the format.
 Result<std::vector<QueueField>> parse_queue_format(const std::string& format);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 
+#include "coordinator/cli/sinfo_view.h"
 #include "shared/base/try.h"
 #include "shared/config/hostlist.h"
 
@@ -42,11 +43,10 @@ std::string lower(std::string_view s) {
 // Rewrites the options of `args` by `table` up to the first word that is not an option
 // (sbatch's script, srun's command: what follows is theirs); unknown options pass as they
 // are, for fairway's parser to name.
-Result<Scanned> scan(const std::vector<std::string>& args,
-                     const std::vector<SlurmOption>& table, bool stop_at_word) {
+Result<Scanned> scan(std::vector<std::string> args, const std::vector<SlurmOption>& table, bool stop_at_word) {
   Scanned s;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+    const std::string a = args[i];
     if (a == "--" || a.size() < 2 || a[0] != '-') {
       if (stop_at_word) {
         s.out.insert(s.out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
@@ -69,8 +69,12 @@ Result<Scanned> scan(const std::vector<std::string>& args,
         if (o.short_name == a[1]) opt = &o;
       }
       if (opt != nullptr && a.size() > 2) {
-        if (!opt->takes_value) opt = nullptr;  // bundled flags (-hl): fairway's parser judges
-        else value = a.substr(2);
+        if (opt->takes_value) {
+          value = a.substr(2);
+        } else {
+          // Bundled: -nu alice is -n -u alice; the rest is read next as an option of its own.
+          args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, "-" + a.substr(2));
+        }
       }
     }
     if (opt == nullptr) {
@@ -212,28 +216,37 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'a', "allusers", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
-      {'n', "noheader", false, Action::kRefuse, "not yet: use -P and drop the first line"},
+      {'n', "noheader", false, Action::kPass},
       {'p', "parsable", false, Action::kRefuse, "not yet: use -P/--parsable2"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.
+  s.out.insert(s.out.begin(), "--live");
   return SlurmTranslation{with_command("history", s.out), std::nullopt};
 }
 
 Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   static const std::vector<SlurmOption> table = {
       {'s', "summarize", false, Action::kPass},
-      {'N', "Node", false, Action::kDrop},  // node-oriented: fairway nodes' own layout
+      {'N', "Node", false, Action::kRename, "--node-oriented"},
+      {'o', "format", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
       {'\0', "json", false, Action::kPass},
       {'a', "all", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
-      {'l', "long", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
-      {'o', "format", true, Action::kRefuse, "not yet: fairway nodes' layout or --json"},
-      {'p', "partition", true, Action::kRefuse, "not yet: fairway show partition NAME"},
-      {'R', "list-reasons", false, Action::kRefuse, "not yet: fairway nodes lists each drain reason"},
-      {'h', "noheader", false, Action::kRefuse, "not yet"},
+      {'l', "long", false, Action::kRefuse, "not yet: use -o with the fields wanted"},
+      {'R', "list-reasons", false, Action::kRefuse, "not yet: sinfo -o \"%E %N\" lists them"},
+      {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
+  // -s and --json are fairway nodes' own views; everything else is a %-field layout, sinfo's
+  // default unless -o gave one.
+  if (!has("--summarize") && !has("--json") && !has("--format")) {
+    s.out.insert(s.out.end(), {"--format", has("--node-oriented") ? kSinfoNodeFormat : kSinfoDefaultFormat});
+  }
   return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
 }
 
@@ -254,7 +267,7 @@ Result<SlurmTranslation> scontrol(const std::vector<std::string>& args, const Sl
   if (verb == "show") {
     if (words.size() < 2) return invalid_argument("show what? (job, node, partition, reservation, hostnames, hostlist)");
     std::string what = lower(words[1]);
-    if (what == "jobs") what = "job";
+    if (what == "jobs" || what == "jobid") what = "job";
     if (what == "nodes") what = "node";
     if (what == "partitions") what = "partition";
     if (what == "reservations") what = "reservation";

@@ -7,6 +7,8 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cluster_fixture.h"
@@ -24,7 +26,8 @@ class SlurmCommands : public Cluster {
     start_agent("kb02", kebnekaise_xml());
     ASSERT_TRUE(wait_nodes_up(2));
   }
-  // `command` (sbatch, squeue, ...) as nobody, with the links first on PATH.
+  // `command` (sbatch, squeue, ...; or a program by its absolute path) as nobody, in the
+  // test's directory, with the links first on PATH.
   int slurm(const std::string& command, const std::vector<std::string>& args, std::string& out,
             std::vector<std::string> env = {}) {
     const std::string bin = std::string(FAIRWAY_SLURM_BIN_DIR);
@@ -51,7 +54,7 @@ class SlurmCommands : public Cluster {
       std::vector<char*> raw;
       for (auto& a : argv) raw.push_back(a.data());
       raw.push_back(nullptr);
-      execv((bin + "/" + command).c_str(), raw.data());
+      execv((command.starts_with("/") ? command : bin + "/" + command).c_str(), raw.data());
       _exit(91);
     }
     int status = 0;
@@ -105,6 +108,55 @@ TEST_F(SlurmCommands, ArraysWaitAndErrorsAsSlurmWritesThem) {
   EXPECT_EQ(out, "squeue: error: --clusters is not supported: one cluster only\n");
   EXPECT_EQ(slurm("scancel", {"999999"}, out), 1) << out;
   EXPECT_TRUE(out.starts_with("scancel: ")) << out;
+}
+
+// What Snakemake 7.21's --slurm executor runs and how it reads the answers
+// (snakemake/executors/slurm/slurm_submit.py): a default partition marked '*' in sinfo -o
+// %P, an account guessed from sacct -nu, the job id as sbatch's last word, the state from
+// sacct -P -n --format=JobIdRaw,State -j ID while it runs and once it has ended.
+TEST_F(SlurmCommands, SnakemakesCommandsGetTheAnswersItParses) {
+  std::string out;
+  ASSERT_EQ(slurm("sinfo", {"-o", "%P"}, out), 0) << out;
+  EXPECT_EQ(out, "PARTITION\nbatch*\n");
+  ASSERT_EQ(slurm("sacct", {"-nu", "nobody", "-o", "Account%20"}, out), 0) << out;
+  ASSERT_EQ(slurm("sbatch", {"-J", "rule_a", "-o", "a-%j.log", "--export=ALL", "-p", "batch", "-t", "5", "--mem", "100",
+                             "--cpus-per-task=2", "-D", dir_, "--wrap=sleep 2; echo done"},
+                  out),
+            0)
+      << out;
+  const std::string id = out.substr(out.rfind(' ') + 1, out.find('\n') - out.rfind(' ') - 1);
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return s == JobState::kRunning; }));
+  ASSERT_EQ(slurm("sacct", {"-P", "-n", "--format=JobIdRaw,State", "-j", id}, out), 0) << out;
+  EXPECT_EQ(out, id + "|RUNNING\n");
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_EQ(slurm("sacct", {"-P", "-n", "--format=JobIdRaw,State", "-j", id}, out), 0) << out;
+  EXPECT_EQ(out, id + "|COMPLETED\n");
+  EXPECT_EQ(read_file(dir_ + "/a-" + id + ".log"), "done\n");
+  // Its account guess now finds the job's account.
+  ASSERT_EQ(slurm("sacct", {"-nu", "nobody", "-o", "Account%20"}, out), 0) << out;
+  EXPECT_FALSE(out.empty());
+}
+
+// Snakemake itself, where Debian's snakemake is installed (apt-get install snakemake): a
+// three-rule workflow through its --slurm executor, unchanged.
+TEST_F(SlurmCommands, SnakemakeRunsAWorkflowUnchanged) {
+  if (::access("/usr/bin/snakemake", X_OK) != 0) GTEST_SKIP() << "snakemake is not installed here";
+  const std::string wf = dir_ + "/wf";
+  std::filesystem::create_directories(wf);
+  std::filesystem::permissions(wf, std::filesystem::perms::all);
+  std::ofstream(wf + "/Snakefile") << "rule all:\n    input: 'out/summary.txt'\n"
+                                   << "rule hello:\n    output: 'out/{n}.txt'\n    resources: runtime=5\n"
+                                   << "    shell: 'echo hello {wildcards.n} on $SLURMD_NODENAME > {output}'\n"
+                                   << "rule summary:\n    input: expand('out/{n}.txt', n=[1, 2])\n"
+                                   << "    output: 'out/summary.txt'\n    resources: runtime=5\n"
+                                   << "    shell: 'cat {input} > {output}'\n";
+  std::string out;
+  const int rc = slurm("/usr/bin/snakemake", {"--slurm", "--jobs", "2", "-d", wf, "-s", wf + "/Snakefile"}, out,
+                       {"HOME=" + dir_});
+  EXPECT_EQ(rc, 0) << out;
+  const std::string summary = read_file(wf + "/out/summary.txt");
+  EXPECT_NE(summary.find("hello 1 on kb0"), std::string::npos) << summary << out;
+  EXPECT_NE(summary.find("hello 2 on kb0"), std::string::npos) << summary << out;
 }
 
 }  // namespace

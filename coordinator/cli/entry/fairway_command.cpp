@@ -207,6 +207,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_flag("-P,--parsable2", history.parsable, "fields separated by |, as sacct -P");
   hist->add_option("-o,--format", history.format, "sacct's fields: JobID,State,Elapsed,MaxRSS%10,...");
   hist->add_flag("--json", history.json, "JSON output");
+  hist->add_flag("-n,--noheader", history.noheader, "no header line");
+  hist->add_flag("--live", history.live, "also the jobs still waiting or running (as sacct lists them)");
 
   ReportOptions report;
   auto* report_cmd = app.add_subcommand("report", "core- and GPU-hours per account and user over a period (sreport)")
@@ -277,6 +279,11 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   nodes->add_option("names", node_names, "only these nodes");
   nodes->add_flag("-s,--summarize", nodes_summary, "one line per partition (sinfo -s)");
   nodes->add_flag("--json", nodes_json, "JSON output");
+  NodeLayoutOptions layout;
+  nodes->add_option("-o,--format", layout.format, "sinfo's %-fields (\"%#P %.5a %.10l %.6D %.6t %N\"): one line per partition and node state");
+  nodes->add_flag("-N,--node-oriented", layout.node_oriented, "with -o: one line per node and partition (sinfo -N)");
+  nodes->add_flag("--noheader", layout.noheader, "with -o: no header line");
+  nodes->add_option("-p,--partition", layout.partitions, "with -o: only these partitions")->delimiter(',');
 
   std::vector<std::string> control_ids;
   const std::pair<const char*, wire::JobAction> actions[] = {
@@ -347,6 +354,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
                       call, io);
   }
   if (shares_cmd->parsed()) return run_shares(shares, call, io);
+  if (nodes->parsed() && !layout.format.empty()) return run_node_layout(layout, call, io);
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, call, io);
   if (drain->parsed()) {
     return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);

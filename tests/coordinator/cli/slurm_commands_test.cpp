@@ -44,7 +44,10 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
             (Args{"cancel", "--name", "x", "--signal", "USR1", "42_7"}));
   EXPECT_EQ(error_of("scancel", {"-i", "42"}), "--interactive is not supported: no confirmation prompts");
   EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "42", "-P", "--format=JobID,State"}),
-            (Args{"history", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
+            (Args{"history", "--live", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
+  // Bundled flags, the last taking the next word (Snakemake: sacct -nu "$USER" -o Account%20).
+  EXPECT_EQ(fairway_args("sacct", {"-nu", "alice", "-o", "Account%20"}),
+            (Args{"history", "--live", "--noheader", "--user", "alice", "--format", "Account%20"}));
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {

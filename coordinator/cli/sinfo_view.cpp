@@ -1,0 +1,168 @@
+#include "coordinator/cli/sinfo_view.h"
+
+#include <algorithm>
+#include <map>
+
+#include "coordinator/cli/text_format.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+constexpr std::string_view kLetters = "PalDtTNcmGCE";
+
+// A row: one partition and the nodes it shows (all in one state unless node-oriented).
+struct SinfoRow {
+  const wire::PartitionView* partition = nullptr;
+  std::vector<const wire::NodeView*> nodes;
+};
+
+std::string short_state(const std::string& state) {
+  static const std::map<std::string, std::string> names = {{"idle", "idle"},     {"mixed", "mix"},
+                                                           {"allocated", "alloc"}, {"drained", "drain"},
+                                                           {"draining", "drng"}, {"down", "down"}};
+  auto it = names.find(state);
+  return it != names.end() ? it->second : state;
+}
+
+// sinfo's time limits: "infinite", "D-HH:MM:SS", "H:MM:SS" or "M:SS".
+std::string limit_text(Duration d) {
+  if (d.is_infinite()) return "infinite";
+  const std::int64_t s = d.count();
+  const std::int64_t days = s / 86400, hours = s / 3600 % 24, minutes = s / 60 % 60, seconds = s % 60;
+  char buf[48];
+  if (days > 0) {
+    std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(days),
+                  static_cast<long long>(hours), static_cast<long long>(minutes), static_cast<long long>(seconds));
+  } else if (hours > 0) {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(hours), static_cast<long long>(minutes),
+                  static_cast<long long>(seconds));
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(minutes), static_cast<long long>(seconds));
+  }
+  return buf;
+}
+
+// The same for every node: "28"; else the smallest with "+": "28+".
+template <typename Get>
+std::string uniform(const std::vector<const wire::NodeView*>& nodes, Get get) {
+  if (nodes.empty()) return "0";
+  auto lo = get(*nodes.front()), hi = lo;
+  for (const auto* n : nodes) {
+    lo = std::min(lo, get(*n));
+    hi = std::max(hi, get(*n));
+  }
+  return std::to_string(lo) + (lo == hi ? "" : "+");
+}
+
+std::string value_of(const SinfoRow& row, char letter) {
+  const auto& nodes = row.nodes;
+  switch (letter) {
+    case 'P': return row.partition->name + (row.partition->is_default ? "*" : "");
+    case 'a': return "up";
+    case 'l': return limit_text(row.partition->max_time);
+    case 'D': return std::to_string(nodes.size());
+    case 't': return nodes.empty() ? "n/a" : short_state(nodes.front()->state);
+    case 'T': {
+      std::string s = nodes.empty() ? "n/a" : nodes.front()->state;
+      std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+      return s;
+    }
+    case 'N': {
+      std::vector<std::string> names;
+      for (const auto* n : nodes) names.push_back(n->name);
+      return names.empty() ? "" : compress_hostlist(names);
+    }
+    case 'c': return uniform(nodes, [](const wire::NodeView& n) { return n.cores * n.threads_per_core; });
+    case 'm': return uniform(nodes, [](const wire::NodeView& n) { return n.memory_mb; });
+    case 'G': {
+      std::int32_t gpus = 0;
+      std::string type;
+      for (const auto* n : nodes) {
+        gpus = std::max(gpus, n->gpus);
+        if (!n->gpu_types.empty()) type = n->gpu_types.front();
+      }
+      return gpus == 0 ? "(null)" : "gpu:" + (type.empty() ? "" : type + ":") + std::to_string(gpus);
+    }
+    case 'C': {
+      std::int64_t allocated = 0, idle = 0, other = 0, total = 0;
+      for (const auto* n : nodes) {
+        total += n->cores;
+        if (n->state == "down" || n->state == "drained") {
+          other += n->cores;
+        } else {
+          allocated += n->cores_used;
+          idle += n->cores - n->cores_used;
+        }
+      }
+      return std::to_string(allocated) + "/" + std::to_string(idle) + "/" + std::to_string(other) + "/" +
+             std::to_string(total);
+    }
+    case 'E': return nodes.empty() || nodes.front()->reason.empty() ? "none" : nodes.front()->reason;
+  }
+  return {};
+}
+
+std::string title_of(char letter) {
+  switch (letter) {
+    case 'P': return "PARTITION";
+    case 'a': return "AVAIL";
+    case 'l': return "TIMELIMIT";
+    case 'D': return "NODES";
+    case 't':
+    case 'T': return "STATE";
+    case 'N': return "NODELIST";
+    case 'c': return "CPUS";
+    case 'm': return "MEMORY";
+    case 'G': return "GRES";
+    case 'C': return "CPUS(A/I/O/T)";
+    case 'E': return "REASON";
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format) {
+  return parse_percent_format(format, [](char c) { return kLetters.find(c) != std::string_view::npos; },
+                              std::string(kLetters));
+}
+
+std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,
+                         const std::vector<PercentField>& fields, bool node_oriented, bool header) {
+  std::map<std::string, const wire::NodeView*> by_name;
+  for (const auto& n : nodes.nodes) by_name[n.name] = &n;
+  std::vector<SinfoRow> rows;
+  for (const auto& p : partitions.partitions) {
+    std::vector<const wire::NodeView*> members;
+    for (const auto& name : p.nodes) {
+      if (auto it = by_name.find(name); it != by_name.end()) members.push_back(it->second);
+    }
+    if (node_oriented) {
+      for (const auto* n : members) rows.push_back({&p, {n}});
+      continue;
+    }
+    // One row per state, in the order the states first appear.
+    std::vector<SinfoRow> groups;
+    for (const auto* n : members) {
+      auto g = std::find_if(groups.begin(), groups.end(),
+                            [&](const SinfoRow& r) { return r.nodes.front()->state == n->state; });
+      if (g == groups.end()) {
+        groups.push_back({&p, {n}});
+      } else {
+        g->nodes.push_back(n);
+      }
+    }
+    if (groups.empty()) groups.push_back({&p, {}});
+    rows.insert(rows.end(), groups.begin(), groups.end());
+  }
+  if (node_oriented) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const SinfoRow& a, const SinfoRow& b) { return a.nodes.front()->name < b.nodes.front()->name; });
+  }
+  return render_percent_rows(
+      fields, rows.size(), [&](std::size_t r, char letter) { return value_of(rows[r], letter); }, title_of, header,
+      false);
+}
+
+}  // namespace fairway::cli

@@ -1,0 +1,25 @@
+// sinfo's views of partitions and nodes for `fairway nodes -o FORMAT` (and the sinfo
+// front-end): one row per partition and node state, as sinfo's default, or one per node
+// and partition with -N; sinfo's %-fields, headers and state names. Pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coordinator/cli/percent_format.h"
+#include "shared/base/result.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+// sinfo's own layouts (Slurm 22.05): the default and -N's.
+inline constexpr const char* kSinfoDefaultFormat = "%#P %.5a %.10l %.6D %.6t %N";
+inline constexpr const char* kSinfoNodeFormat = "%#N %.6D %.#P %6t";
+
+// Letters: P a l D t T N c m G C E. Errors name an unknown one.
+Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format);
+
+std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,
+                         const std::vector<PercentField>& fields, bool node_oriented, bool header);
+
+}  // namespace fairway::cli

@@ -1,0 +1,76 @@
+#include "coordinator/cli/sinfo_view.h"
+
+#include <gtest/gtest.h>
+
+namespace fairway::cli {
+namespace {
+
+wire::NodeView node(const std::string& name, const std::string& state, std::int32_t used, const std::string& reason = "") {
+  wire::NodeView n;
+  n.name = name;
+  n.state = state;
+  n.cores = 28;
+  n.cores_used = used;
+  n.memory_mb = 196608;
+  n.reason = reason;
+  return n;
+}
+
+struct Cluster {
+  wire::PartitionQueryReply partitions;
+  wire::NodeQueryReply nodes;
+  Cluster() {
+    wire::PartitionView batch;
+    batch.name = "batch";
+    batch.is_default = true;
+    batch.max_time = Duration::days(7);
+    batch.nodes = {"cn01", "cn02", "cn03", "cn04"};
+    wire::PartitionView debug;
+    debug.name = "debug";
+    debug.max_time = Duration::minutes(30);
+    debug.nodes = {"cn04"};
+    wire::PartitionView empty;
+    empty.name = "long";
+    empty.max_time = Duration::infinite();
+    partitions.partitions = {batch, debug, empty};
+    nodes.nodes = {node("cn01", "idle", 0), node("cn02", "allocated", 28), node("cn03", "idle", 0),
+                   node("cn04", "drained", 0, "disk failing")};
+  }
+  std::string render(const std::string& format, bool node_oriented = false, bool header = true) const {
+    auto fields = parse_sinfo_format(format);
+    EXPECT_TRUE(fields) << fields.error().message;
+    return render_sinfo(partitions, nodes, *fields, node_oriented, header);
+  }
+};
+
+// The layout sinfo prints by default (Slurm 22.05), one row per partition and state.
+TEST(SinfoView, DefaultLayoutGroupsEachPartitionsNodesByState) {
+  EXPECT_EQ(Cluster().render(kSinfoDefaultFormat),
+            "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n"
+            "batch*       up 7-00:00:00      2   idle cn[01,03]\n"
+            "batch*       up 7-00:00:00      1  alloc cn02\n"
+            "batch*       up 7-00:00:00      1  drain cn04\n"
+            "debug        up      30:00      1  drain cn04\n"
+            "long         up   infinite      0    n/a \n");
+}
+
+TEST(SinfoView, NodeOrientedAndOtherFields) {
+  const Cluster c;
+  // As Slurm 22.05 prints it, padding and all.
+  EXPECT_EQ(c.render(kSinfoNodeFormat, true),
+            "NODELIST   NODES PARTITION STATE \n"
+            "cn01           1    batch* idle  \n"
+            "cn02           1    batch* alloc \n"
+            "cn03           1    batch* idle  \n"
+            "cn04           1    batch* drain \n"
+            "cn04           1     debug drain \n");
+  // Snakemake asks for the partitions alone and looks for the default one's '*'.
+  EXPECT_EQ(c.render("%P", false, true), "PARTITION\nbatch*\nbatch*\nbatch*\ndebug\nlong\n");
+  EXPECT_EQ(c.render("%P %C %c %m %E", false, false),
+            "batch* 0/56/0/56 28 196608 none\nbatch* 28/0/0/28 28 196608 none\nbatch* 0/0/28/28 28 196608 disk failing\n"
+            "debug 0/0/28/28 28 196608 disk failing\nlong 0/0/0/0 0 0 none\n");
+  EXPECT_FALSE(parse_sinfo_format("%P %Z"));
+}
+
+}  // namespace
+}  // namespace fairway::cli
