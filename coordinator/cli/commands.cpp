@@ -8,6 +8,7 @@
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/queue_format.h"
+#include "coordinator/cli/scontrol_job_view.h"
 #include "coordinator/cli/sinfo_view.h"
 #include "coordinator/cli/showq_view.h"
 #include "coordinator/cli/node_views.h"
@@ -203,7 +204,7 @@ std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transpo
   return reply;
 }
 
-int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io) {
+int run_show_job(const std::string& id, JobDetailLayout layout, const Transport& transport, const Output& io) {
   auto refs = parse_job_refs({id});
   if (!refs) return report_error(io, refs.error().message, kExitUsage);
   wire::JobQuery q;
@@ -236,7 +237,13 @@ int run_show_job(const std::string& id, bool json, const Transport& transport, c
   }
   if (reply->jobs.empty()) return report_error(io, "job " + id + " not found", kExitFailure);
   for (const auto& j : reply->jobs) {
-    io.out << (json ? job_json(j) : render_job_detail(j, reply->now));
+    switch (layout) {
+      case JobDetailLayout::kJson: io.out << job_json(j); break;
+      case JobDetailLayout::kScontrol:
+        io.out << render_scontrol_job(j, reply->now, [](std::uint32_t gid) { return group_name_from_file(gid); });
+        break;
+      case JobDetailLayout::kFairway: io.out << render_job_detail(j, reply->now); break;
+    }
   }
   return kExitOk;
 }

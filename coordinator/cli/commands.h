@@ -84,7 +84,9 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
 // Every page of a JobQuery's answer, as one reply; nullopt after printing the failure.
 std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io);
 
-int run_show_job(const std::string& id, bool json, const Transport& transport, const Output& io);
+// How `show job` prints a job: fairway's own layout, JSON, or scontrol's Key=Value lines.
+enum class JobDetailLayout : std::uint8_t { kFairway, kJson, kScontrol };
+int run_show_job(const std::string& id, JobDetailLayout layout, const Transport& transport, const Output& io);
 int run_show_node(const std::string& name, bool json, const Transport& transport,
                   const Output& io);
 // `summarize`: one line per partition (sinfo -s) instead of one per node.

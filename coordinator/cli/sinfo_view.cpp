@@ -25,23 +25,8 @@ std::string short_state(const std::string& state) {
   return it != names.end() ? it->second : state;
 }
 
-// sinfo's time limits: "infinite", "D-HH:MM:SS", "H:MM:SS" or "M:SS".
-std::string limit_text(Duration d) {
-  if (d.is_infinite()) return "infinite";
-  const std::int64_t s = d.count();
-  const std::int64_t days = s / 86400, hours = s / 3600 % 24, minutes = s / 60 % 60, seconds = s % 60;
-  char buf[48];
-  if (days > 0) {
-    std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(days),
-                  static_cast<long long>(hours), static_cast<long long>(minutes), static_cast<long long>(seconds));
-  } else if (hours > 0) {
-    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(hours), static_cast<long long>(minutes),
-                  static_cast<long long>(seconds));
-  } else {
-    std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(minutes), static_cast<long long>(seconds));
-  }
-  return buf;
-}
+// sinfo's time limits: "infinite", else as squeue writes times ("7-00:00:00", "30:00").
+std::string limit_text(Duration d) { return d.is_infinite() ? "infinite" : format_elapsed(d); }
 
 // The same for every node: "28"; else the smallest with "+": "28+".
 template <typename Get>

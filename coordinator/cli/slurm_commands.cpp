@@ -302,6 +302,7 @@ Result<SlurmTranslation> scontrol(const std::vector<std::string>& args, const Sl
       }
       auto out = rest(2);
       out.insert(out.begin(), {"show", what});
+      if (what == "job") out.emplace_back("--scontrol");
       return SlurmTranslation{out, std::nullopt};
     }
     return invalid_argument("show " + words[1] + " is not supported");

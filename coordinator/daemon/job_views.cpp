@@ -82,6 +82,10 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.peak_memory_bytes = t.peak_memory_bytes;
   v.cpu_time_ms = t.cpu_time_ms;
   v.reservation = s.reservation;
+  v.uid = s.uid;
+  v.gid = s.gid;
+  v.ntasks = s.tasks.ntasks;
+  v.cpus_per_task = s.tasks.cpus_per_task;
   if (s.is_array_task()) {
     v.array_job = s.array_job;
     v.array_tasks = std::to_string(s.array_task);

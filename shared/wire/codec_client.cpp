@@ -70,7 +70,9 @@ void put_job_view(Packer& pk, const JobView& j) {
                                   (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1) +
                                   (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0) +
                                   (j.reservation.empty() ? 0 : 1) + (j.memory_per_node_mb ? 1 : 0) +
-                                  (j.memory_per_cpu_mb ? 1 : 0) + (j.array_job.value() != 0 ? 2 : 0);
+                                  (j.memory_per_cpu_mb ? 1 : 0) + (j.array_job.value() != 0 ? 2 : 0) +
+                                  (j.uid ? 1 : 0) + (j.gid ? 1 : 0) + (j.ntasks != 0 ? 1 : 0) +
+                                  (j.cpus_per_task != 0 ? 1 : 0);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -111,6 +113,10 @@ void put_job_view(Packer& pk, const JobView& j) {
     put_kv(pk, "array_job", j.array_job.value());
     put_kv(pk, "array_tasks", std::string_view(j.array_tasks));
   }
+  if (j.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*j.uid));
+  if (j.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*j.gid));
+  if (j.ntasks != 0) put_kv(pk, "ntasks", j.ntasks);
+  if (j.cpus_per_task != 0) put_kv(pk, "cpus_per_task", j.cpus_per_task);
 }
 
 JobView read_job_view(MapReader& r) {
@@ -170,6 +176,13 @@ JobView read_job_view(MapReader& r) {
   if (r.has("array_job") || r.has("array_tasks")) {
     j.array_job = JobId(r.u64("array_job"));
     j.array_tasks = r.str("array_tasks");
+  }
+  j.uid = read_id(r, "uid");
+  j.gid = read_id(r, "gid");
+  j.ntasks = r.opt_i32("ntasks").value_or(0);
+  j.cpus_per_task = r.opt_i32("cpus_per_task").value_or(0);
+  if (!r.failed() && (j.ntasks < 0 || j.cpus_per_task < 0)) {
+    r.errors().fail(r.path_of(j.ntasks < 0 ? "ntasks" : "cpus_per_task"), "must not be negative");
   }
   return j;
 }

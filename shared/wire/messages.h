@@ -287,6 +287,11 @@ struct JobView {
   // the line that stands for an array's waiting tasks, their folded list ("[5-100%10]").
   JobId array_job;
   std::string array_tasks;
+  // The submitter as authenticated, and the task split asked for (0: not given): what
+  // scontrol show job prints as UserId=alice(1001), NumTasks and CPUs/Task.
+  std::optional<std::uint32_t> uid, gid;
+  std::int32_t ntasks = 0;
+  std::int32_t cpus_per_task = 0;
   bool operator==(const JobView&) const = default;
 };
 

@@ -236,6 +236,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   auto* show_job = show->add_subcommand("job", "every field of a job")->fallthrough();
   show_job->add_option("id", show_id, "job id")->required();
   show_job->add_flag("--json", show_json, "JSON output");
+  bool show_scontrol = false;
+  show_job->add_flag("--scontrol", show_scontrol, "scontrol show job's Key=Value layout");
   std::string show_name;
   auto* show_node = show->add_subcommand("node", "every field of a node")->fallthrough();
   show_node->add_option("name", show_name, "node name")->required();
@@ -344,7 +346,12 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (report_cmd->parsed()) {
     return run_usage_report(report, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
   }
-  if (show_job->parsed()) return run_show_job(show_id, show_json, call, io);
+  if (show_job->parsed()) {
+    const JobDetailLayout detail = show_json       ? JobDetailLayout::kJson
+                                   : show_scontrol ? JobDetailLayout::kScontrol
+                                                   : JobDetailLayout::kFairway;
+    return run_show_job(show_id, detail, call, io);
+  }
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
   if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);

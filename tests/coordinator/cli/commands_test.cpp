@@ -109,7 +109,7 @@ TEST_F(Commands, CoordinatorErrorsAndUnreachable) {
   fake.answer = [](const wire::Message&) -> Result<wire::Message> {
     return make_error(ErrorCode::kIo, "no reply from the coordinator at ipc:///x within 5 s");
   };
-  EXPECT_EQ(run_show_job("5", false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_show_job("5", JobDetailLayout::kFairway, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: no reply from the coordinator at ipc:///x within 5 s\n");
 
   err.str("");
@@ -122,16 +122,16 @@ TEST_F(Commands, ShowJobAsksIncludingFinished) {
   fake.answer = [](const wire::Message&) {
     return wire::JobQueryReply{Time::from_seconds(testing::kEpoch), {testing::failed_job()}};
   };
-  EXPECT_EQ(run_show_job("99", false, fake.transport(), io), kExitOk);
+  EXPECT_EQ(run_show_job("99", JobDetailLayout::kFairway, fake.transport(), io), kExitOk);
   const auto& q = std::get<wire::JobQuery>(fake.requests.at(0));
   EXPECT_EQ(q.jobs, std::vector<JobId>{JobId(99)});
   EXPECT_TRUE(q.include_finished);
   EXPECT_NE(out.str().find("ExitCode: 139"), std::string::npos);
 
   fake.answer = [](const wire::Message&) { return wire::JobQueryReply{}; };
-  EXPECT_EQ(run_show_job("7", true, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_show_job("7", JobDetailLayout::kJson, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: job 7 not found\n");
-  EXPECT_EQ(run_show_job("x7", true, fake.transport(), io), kExitUsage);
+  EXPECT_EQ(run_show_job("x7", JobDetailLayout::kJson, fake.transport(), io), kExitUsage);
 }
 
 TEST_F(Commands, ShowNodeAndNodes) {

@@ -51,7 +51,8 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
-  EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42"}));
+  EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42", "--scontrol"}));
+  EXPECT_EQ(fairway_args("scontrol", {"show", "jobid", "-dd", "42"}), (Args{"show", "job", "42", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "partitions"}), (Args{"show", "partition"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"}),
             (Args{"update", "job", "42", "TimeLimit=1:00:00"}));

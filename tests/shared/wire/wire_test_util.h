@@ -221,6 +221,12 @@ inline JobView sample_job_view(bool finished) {
     j.array_job = JobId(4200);
     j.array_tasks = "[5-100%10]";
   }
+  if (finished) {
+    j.uid = 1001;
+    j.gid = 100;
+    j.ntasks = 8;
+    j.cpus_per_task = 1;
+  }
   return j;
 }
 

@@ -1,0 +1,108 @@
+#include "coordinator/cli/scontrol_job_view.h"
+
+#include <fstream>
+
+#include "coordinator/cli/job_views.h"
+#include "coordinator/cli/text_format.h"
+#include "shared/base/duration_format.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+std::string or_null(const std::string& s) { return s.empty() ? "(null)" : s; }
+
+std::string opt_time(const std::optional<Time>& t) { return t ? format_local_time(*t) : "Unknown"; }
+
+}  // namespace
+
+std::string render_scontrol_job(const wire::JobView& j, Time now,
+                                const std::function<std::string(std::uint32_t gid)>& group_name) {
+  std::vector<std::string> nodes;
+  std::int64_t cores = 0, gpus = 0;
+  for (const auto& a : j.allocation) {
+    nodes.push_back(a.node);
+    cores += std::ssize(a.cores);
+    gpus += std::ssize(a.gpus);
+  }
+  const bool placed = !nodes.empty();
+  if (!placed) {
+    cores = j.nodes > 0 ? static_cast<std::int64_t>(j.nodes) * j.cores : j.cores;
+    gpus = j.nodes > 0 ? static_cast<std::int64_t>(j.nodes) * j.gpus : j.gpus;
+  }
+  const std::int64_t node_count = placed ? std::ssize(nodes) : std::max(1, j.nodes);
+  const std::int32_t cpus_per_task = std::max(1, j.cpus_per_task);
+  const std::int64_t tasks = j.ntasks > 0 ? j.ntasks : std::max<std::int64_t>(1, cores / cpus_per_task);
+  std::int64_t memory_mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * node_count : j.memory_per_cpu_mb * cores;
+  std::string user = j.user + (j.uid ? "(" + std::to_string(*j.uid) + ")" : std::string());
+  std::string group = "(null)";
+  if (j.gid) {
+    const std::string name = group_name(*j.gid);
+    group = (name.empty() ? std::to_string(*j.gid) : name) + "(" + std::to_string(*j.gid) + ")";
+  }
+  const std::string reason = j.reasons.empty() ? "None" : j.reasons.front();
+  const std::string exit = std::to_string(j.exit_code.value_or(0)) + ":" + std::to_string(j.signal.value_or(0));
+  const Duration run = j.start_time ? (j.end_time.value_or(now) - *j.start_time) : Duration::seconds(0);
+  std::string end = opt_time(j.end_time);
+  // A running job's EndTime is when its limit runs out, as Slurm shows it.
+  if (!j.end_time && j.start_time && !j.time_limit.is_infinite()) end = format_local_time(*j.start_time + j.time_limit);
+  std::string tres = "cpu=" + std::to_string(cores);
+  if (memory_mb > 0) tres += ",mem=" + std::to_string(memory_mb) + "M";
+  tres += ",node=" + std::to_string(node_count) + ",billing=" + std::to_string(cores);
+  if (gpus > 0) tres += ",gres/gpu=" + std::to_string(gpus);
+  std::string id_line = "JobId=" + std::to_string(j.id.value());
+  if (j.array_job.value() != 0) {
+    id_line += " ArrayJobId=" + std::to_string(j.array_job.value()) + " ArrayTaskId=" + j.array_tasks;
+  }
+  std::string out;
+  const auto line = [&](const std::string& text) { out += text + "\n"; };
+  line(id_line + " JobName=" + j.name);
+  line("   UserId=" + user + " GroupId=" + group + " MCS_label=N/A");
+  line("   Priority=" + std::to_string(static_cast<std::int64_t>(j.priority)) + " Nice=0 Account=" + or_null(j.account) +
+       " QOS=" + or_null(j.qos));
+  line("   JobState=" + state_name(j.state) + " Reason=" + reason + " Dependency=(null)");
+  line("   Requeue=1 Restarts=" + std::to_string(j.requeue_count) + " BatchFlag=1 Reboot=0 ExitCode=" + exit);
+  line("   RunTime=" + format_walltime(run) + " TimeLimit=" + format_walltime(j.time_limit) + " TimeMin=N/A");
+  line("   SubmitTime=" + format_local_time(j.submit_time) + " EligibleTime=" + format_local_time(j.submit_time));
+  line("   AccrueTime=" + format_local_time(j.submit_time));
+  line("   StartTime=" + (j.start_time ? format_local_time(*j.start_time) : opt_time(j.estimated_start)) +
+       " EndTime=" + end + " Deadline=N/A");
+  line("   SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + format_local_time(j.submit_time) + " Scheduler=Main");
+  line("   Partition=" + or_null(j.partition) + " AllocNode:Sid=(null)");
+  line("   ReqNodeList=(null) ExcNodeList=(null)");
+  line("   NodeList=" + (placed ? compress_hostlist(nodes) : std::string("(null)")));
+  if (placed) line("   BatchHost=" + nodes.front());
+  line("   NumNodes=" + std::to_string(node_count) + " NumCPUs=" + std::to_string(cores) + " NumTasks=" +
+       std::to_string(tasks) + " CPUs/Task=" + std::to_string(cpus_per_task) + " ReqB:S:C:T=0:0:*:*");
+  line("   TRES=" + tres);
+  line("   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
+  line("   MinCPUsNode=" + std::to_string(cpus_per_task) + " MinMemoryNode=" +
+       (j.memory_per_node_mb > 0 ? std::to_string(j.memory_per_node_mb) + "M" : std::string("0")) +
+       " MinTmpDiskNode=0");
+  line("   Features=(null) DelayBoot=00:00:00");
+  line("   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
+  line("   Command=(null)");
+  line("   WorkDir=" + j.working_dir);
+  line("   StdErr=" + (j.stderr_path.empty() ? j.stdout_path : j.stderr_path));
+  line("   StdIn=/dev/null");
+  line("   StdOut=" + j.stdout_path);
+  line("   Power=");
+  line("   ");
+  return out + "\n";
+}
+
+std::string group_name_from_file(std::uint32_t gid, const std::string& path) {
+  std::ifstream in(path);
+  std::string entry;
+  while (std::getline(in, entry)) {
+    // name:password:gid:members
+    const auto a = entry.find(':');
+    const auto b = a == std::string::npos ? a : entry.find(':', a + 1);
+    const auto c = b == std::string::npos ? b : entry.find(':', b + 1);
+    if (c == std::string::npos) continue;
+    if (entry.substr(b + 1, c - b - 1) == std::to_string(gid)) return entry.substr(0, a);
+  }
+  return {};
+}
+
+}  // namespace fairway::cli

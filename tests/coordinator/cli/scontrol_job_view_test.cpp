@@ -1,0 +1,103 @@
+#include "coordinator/cli/scontrol_job_view.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "temp_dir.h"
+
+namespace fairway::cli {
+namespace {
+
+// Slurm 22.05's scontrol show job for the same job (the anchor: sbatch -N1 -n2 -t 10),
+// field for field; the ids, names and times are this job's.
+TEST(ScontrolJobView, RunningJobHasSlurmsKeysInSlurmsPlaces) {
+  ::setenv("TZ", "UTC", 1);
+  wire::JobView j;
+  j.id = JobId(25442);
+  j.name = "wrap";
+  j.user = "root";
+  j.uid = 0;
+  j.gid = 0;
+  j.partition = "batch";
+  j.state = JobState::kRunning;
+  j.priority = 1053;
+  j.submit_time = Time::from_seconds(1'795'669'871);
+  j.start_time = j.submit_time;
+  j.time_limit = Duration::minutes(10);
+  j.cores = 2;
+  j.ntasks = 2;
+  j.allocation = {{"vm", {0, 1}, {}}};
+  j.working_dir = "/tmp";
+  j.stdout_path = "/tmp/slurm-25442.out";
+  const std::string text =
+      render_scontrol_job(j, j.submit_time + Duration::seconds(2), [](std::uint32_t) { return std::string("root"); });
+  EXPECT_EQ(text,
+            "JobId=25442 JobName=wrap\n"
+            "   UserId=root(0) GroupId=root(0) MCS_label=N/A\n"
+            "   Priority=1053 Nice=0 Account=(null) QOS=(null)\n"
+            "   JobState=RUNNING Reason=None Dependency=(null)\n"
+            "   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n"
+            "   RunTime=00:00:02 TimeLimit=00:10:00 TimeMin=N/A\n"
+            "   SubmitTime=2026-11-26T05:11:11 EligibleTime=2026-11-26T05:11:11\n"
+            "   AccrueTime=2026-11-26T05:11:11\n"
+            "   StartTime=2026-11-26T05:11:11 EndTime=2026-11-26T05:21:11 Deadline=N/A\n"
+            "   SuspendTime=None SecsPreSuspend=0 LastSchedEval=2026-11-26T05:11:11 Scheduler=Main\n"
+            "   Partition=batch AllocNode:Sid=(null)\n"
+            "   ReqNodeList=(null) ExcNodeList=(null)\n"
+            "   NodeList=vm\n"
+            "   BatchHost=vm\n"
+            "   NumNodes=1 NumCPUs=2 NumTasks=2 CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
+            "   TRES=cpu=2,node=1,billing=2\n"
+            "   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*\n"
+            "   MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0\n"
+            "   Features=(null) DelayBoot=00:00:00\n"
+            "   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)\n"
+            "   Command=(null)\n"
+            "   WorkDir=/tmp\n"
+            "   StdErr=/tmp/slurm-25442.out\n"
+            "   StdIn=/dev/null\n"
+            "   StdOut=/tmp/slurm-25442.out\n"
+            "   Power=\n"
+            "   \n\n");
+}
+
+// Snakemake reads JobState= and ExitCode= of a finished job; a waiting one has no nodes.
+TEST(ScontrolJobView, FinishedAndWaitingJobs) {
+  wire::JobView j;
+  j.id = JobId(7);
+  j.user = "alice";
+  j.state = JobState::kFailed;
+  j.exit_code = 3;
+  j.submit_time = Time::from_seconds(1'700'000'000);
+  j.start_time = Time::from_seconds(1'700'000'010);
+  j.end_time = Time::from_seconds(1'700'000'070);
+  j.allocation = {{"cn01", {0}, {}}, {"cn02", {0}, {0}}};
+  const std::string done = render_scontrol_job(j, *j.end_time, [](std::uint32_t) { return std::string(); });
+  EXPECT_NE(done.find("JobState=FAILED Reason=None"), std::string::npos) << done;
+  EXPECT_NE(done.find("ExitCode=3:0"), std::string::npos) << done;
+  EXPECT_NE(done.find("RunTime=00:01:00"), std::string::npos) << done;
+  EXPECT_NE(done.find("NodeList=cn[01-02]"), std::string::npos) << done;
+  EXPECT_NE(done.find("TRES=cpu=2,node=2,billing=2,gres/gpu=1"), std::string::npos) << done;
+  j.state = JobState::kPending;
+  j.allocation.clear();
+  j.start_time.reset();
+  j.end_time.reset();
+  j.reasons = {"Priority"};
+  const std::string waiting = render_scontrol_job(j, Time::from_seconds(1'700'000'100), [](std::uint32_t) { return std::string(); });
+  EXPECT_NE(waiting.find("JobState=PENDING Reason=Priority"), std::string::npos) << waiting;
+  EXPECT_NE(waiting.find("NodeList=(null)\n"), std::string::npos) << waiting;
+  EXPECT_EQ(waiting.find("BatchHost="), std::string::npos) << waiting;
+}
+
+TEST(ScontrolJobView, GroupNamesComeFromTheGroupFile) {
+  testing::TempDir dir;
+  const std::string path = dir.write("group", "root:x:0:\nusers:x:100:alice,bob\nbroken line\n");
+  EXPECT_EQ(group_name_from_file(100, path), "users");
+  EXPECT_EQ(group_name_from_file(0, path), "root");
+  EXPECT_EQ(group_name_from_file(4242, path), "");
+}
+
+}  // namespace
+}  // namespace fairway::cli
