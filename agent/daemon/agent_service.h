@@ -119,7 +119,11 @@ class AgentService {
                        std::optional<std::int32_t> signal, Time now, std::string reason = {},
                        const JobUsage* usage = nullptr);
   // A job's cgroup limits: its PUs, its memory limit, and the node's GPUs it does not hold.
-  CgroupLimits cgroup_limits(const wire::LaunchJob& l, const std::vector<std::int32_t>& pus) const;
+  CgroupLimits cgroup_limits(JobId job, const std::vector<std::int32_t>& pus, const std::vector<std::int32_t>& gpus,
+                             std::optional<std::int64_t> memory_bytes) const;
+  // What the launcher needs of the job's cores and GPUs here: the GPUs' visible ids and,
+  // when binding, the cores' PUs.
+  void place_on_node(LaunchRequest& req, const std::vector<std::int32_t>& cores, const std::vector<std::int32_t>& gpus) const;
   // What its cgroup counted; its cgroup is removed. OOM kills turn a failure into oom.
   JobUsage collect_usage(JobId job, JobState& state, std::string& reason,
                          std::optional<std::int64_t> memory_limit);

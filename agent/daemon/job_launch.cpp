@@ -11,17 +11,31 @@
 
 namespace fairway::agent {
 
-CgroupLimits AgentService::cgroup_limits(const wire::LaunchJob& l, const std::vector<std::int32_t>& pus) const {
+CgroupLimits AgentService::cgroup_limits(JobId job, const std::vector<std::int32_t>& pus,
+                                         const std::vector<std::int32_t>& gpus,
+                                         std::optional<std::int64_t> memory_bytes) const {
   CgroupLimits lim;
-  lim.job = l.job;
+  lim.job = job;
   lim.cpus = pus;
-  lim.memory_bytes = l.memory_limit_bytes;
+  lim.memory_bytes = memory_bytes;
   if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
   for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
-    if (std::find(l.gpus.begin(), l.gpus.end(), static_cast<std::int32_t>(g)) != l.gpus.end()) continue;
+    if (std::find(gpus.begin(), gpus.end(), static_cast<std::int32_t>(g)) != gpus.end()) continue;
     lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());
   }
   return lim;
+}
+
+void AgentService::place_on_node(LaunchRequest& req, const std::vector<std::int32_t>& cores,
+                                 const std::vector<std::int32_t>& gpus) const {
+  for (std::int32_t g : gpus) {
+    const auto gi = static_cast<std::size_t>(g);
+    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
+  }
+  if (!options_.apply_binding) return;
+  for (std::int32_t c : cores) {
+    for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
+  }
 }
 
 void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
@@ -48,21 +62,13 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
     req.nodelist = compress_hostlist(l.nodelist);
     req.nnodes = static_cast<std::int32_t>(l.nodelist.size());
   }
-  for (std::int32_t g : l.gpus) {
-    const auto gi = static_cast<std::size_t>(g);
-    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
-  }
-  if (options_.apply_binding) {
-    for (std::int32_t c : l.cores) {
-      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
-    }
-  }
+  place_on_node(req, l.cores, l.gpus);
   // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
   // could write one itself still finds the job after a restart.
   req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
       l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only,
       l.extern_only});
-  auto attach = cgroups_->prepare(cgroup_limits(l, req.bind_pus));
+  auto attach = cgroups_->prepare(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes));
   if (!attach) {
     launch_failed(l.job, attach.error().message, now);
     return;

@@ -59,15 +59,7 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
   req.nnodes = static_cast<std::int32_t>(s.nodes.size());
   req.cores = job.cores;
   req.gpus = job.gpus;
-  for (std::int32_t g : job.gpus) {
-    const auto gi = static_cast<std::size_t>(g);
-    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
-  }
-  if (options_.apply_binding) {
-    for (std::int32_t c : job.cores) {
-      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
-    }
-  }
+  place_on_node(req, job.cores, job.gpus);
   req.program.argv = {options_.step_relay_path, "--"};
   req.program.argv.insert(req.program.argv.end(), s.argv.begin(), s.argv.end());
   // The relay enters the step's directory itself and tells the client when it cannot.
@@ -87,17 +79,8 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
                           {kStepEnvDir, s.working_dir.empty() ? "/" : s.working_dir},
                           {kStepEnvCpusPerTask, std::to_string(s.cpus_per_task)}});
   if (s.pty) req.program.env.emplace_back(kStepEnvPty, "1");
-  CgroupLimits lim;
-  lim.job = s.job;
-  lim.cpus = req.bind_pus;
-  lim.memory_bytes = job.memory_limit;
-  if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
-  for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
-    if (std::find(job.gpus.begin(), job.gpus.end(), static_cast<std::int32_t>(g)) != job.gpus.end()) continue;
-    lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());
-  }
   // The job's own cgroup, found again: the step is held to what the job was given.
-  auto attach = cgroups_->prepare(lim);
+  auto attach = cgroups_->prepare(cgroup_limits(s.job, req.bind_pus, job.gpus, job.memory_limit));
   if (!attach) {
     log_event(LogLevel::kError, "step_launch_failed", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
                                                        {"node", node_name()}, {"error", attach.error().message}});

@@ -40,17 +40,6 @@ struct Task {
   bool reported = false;
 };
 
-// write(2) until done: a pipe is not a socket, so net::write_all's send(2) will not do.
-bool write_pipe(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
@@ -273,7 +262,7 @@ class Relay {
         if (m.value >= 1 && m.value <= 64) stop_tasks(static_cast<int>(m.value));
         break;
       case StepIoKind::kStdin:
-        if (stdin_ >= 0 && !write_pipe(stdin_, m.data)) close_fd(stdin_);
+        if (stdin_ >= 0 && !net::write_all(stdin_, m.data)) close_fd(stdin_);
         break;
       case StepIoKind::kStdinEnd:
         // A terminal has no end of input to give: its line discipline takes ^D instead.

@@ -84,14 +84,6 @@ bool same_secret(const std::string& a, const std::string& b) {
   return diff == 0;
 }
 
-void write_fd(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
 
 // One node's relay as seen from here.
 struct NodeStream {
@@ -325,7 +317,7 @@ class StepSession {
   // With --label, "RANK: " starts every line, as srun -l writes it.
   void write_output(int fd, std::int32_t rank, const std::string& data) {
     io_.out.flush();
-    if (!label_) return write_fd(fd, data);
+    if (!label_) return (void)net::write_all(fd, data);
     bool& at_start = line_start_.try_emplace({rank, fd}, true).first->second;
     std::string out;
     const std::string prefix = std::to_string(rank) + ": ";
@@ -334,7 +326,7 @@ class StepSession {
       out += c;
       at_start = c == '\n';
     }
-    write_fd(fd, out);
+    (void)net::write_all(fd, out);
   }
 
   int exit_code() const {

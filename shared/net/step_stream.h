@@ -49,7 +49,8 @@ Result<std::pair<int, std::string>> listen_step_stream(const std::string& host);
 // connected and asked its name); 127.0.0.1 when `host` is this machine's loopback.
 Result<std::string> local_address_towards(const std::string& host);
 
-// Writes all of `bytes` to the blocking socket `fd`; false when the peer is gone.
+// Writes all of `bytes` to the blocking `fd` (a socket, without SIGPIPE; or a pipe or
+// terminal); false when the reader is gone.
 bool write_all(int fd, std::string_view bytes);
 
 }  // namespace fairway::net

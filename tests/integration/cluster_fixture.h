@@ -199,6 +199,40 @@ class Cluster : public ::testing::Test {
   // Starts the CLI as run_cli_as does, writing to `out_path`; the caller reaps the pid.
   pid_t start_cli_as(const std::string& user, const std::vector<std::string>& args, const std::string& out_path,
                      const std::vector<std::string>& env = {}, const std::string& stdin_path = {}) {
+    std::vector<std::string> argv = {"fairway", "--coordinator", clients_ep_};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return start_as({user, FAIRWAY_CLI_BINARY, argv, env, false, {}}, out_path, stdin_path);
+  }
+
+  // A program run as another user (the test must be root).
+  struct RunAs {
+    std::string user;
+    std::string program;             // its path
+    std::vector<std::string> argv;   // argv[0] included
+    std::vector<std::string> env;    // NAME=value, added to the test's (or alone: clear_env)
+    bool clear_env = false;
+    std::string cwd;                 // empty: the test's
+  };
+  // In a just-forked child whose stdin/stdout/stderr are set: becomes the user, takes the
+  // environment and directory, execs. Never returns (exit 90/91: setuid/exec failed).
+  [[noreturn]] static void exec_as(const RunAs& r) {
+    const passwd* pw = getpwnam(r.user.c_str());
+    if (pw == nullptr || initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+        setuid(pw->pw_uid) != 0 || (!r.cwd.empty() && chdir(r.cwd.c_str()) != 0)) {
+      _exit(90);
+    }
+    if (r.clear_env) clearenv();
+    for (const auto& e : r.env) putenv(const_cast<char*>(e.c_str()));
+    std::vector<std::string> argv = r.argv;
+    std::vector<char*> raw;
+    for (auto& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    execv(r.program.c_str(), raw.data());
+    _exit(91);
+  }
+  // Forks `r` with stdout and stderr to `out_path` and stdin from `stdin_path` (empty:
+  // /dev/null); the caller reaps the pid.
+  static pid_t start_as(const RunAs& r, const std::string& out_path, const std::string& stdin_path = {}) {
     const pid_t pid = fork();
     if (pid == 0) {
       const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -208,21 +242,18 @@ class Cluster : public ::testing::Test {
       dup2(in, 0);
       dup2(fd, 1);
       dup2(fd, 2);
-      const passwd* pw = getpwnam(user.c_str());
-      if (pw == nullptr || initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
-          setuid(pw->pw_uid) != 0) {
-        _exit(90);
-      }
-      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-      std::vector<std::string> argv = {"fairway", "--coordinator", clients_ep_};
-      argv.insert(argv.end(), args.begin(), args.end());
-      std::vector<char*> raw;
-      for (auto& a : argv) raw.push_back(a.data());
-      raw.push_back(nullptr);
-      execv(FAIRWAY_CLI_BINARY, raw.data());
-      _exit(91);
+      exec_as(r);
     }
     return pid;
+  }
+  // start_as, waited for: its exit status (128+N for signal N), what it printed in `output`.
+  int run_as(const RunAs& r, std::string& output) {
+    const std::string out_path = dir_ + "/run-" + std::to_string(++cli_runs_) + ".out";
+    const pid_t pid = start_as(r, out_path);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    output = read_file(out_path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
 
   static std::string current_user() {

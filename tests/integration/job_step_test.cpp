@@ -193,15 +193,9 @@ class AtATerminal : public JobStep {
       dup2(fd, 0);
       dup2(fd, 1);
       dup2(fd, 2);
-      if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0) _exit(90);
-      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
       std::vector<std::string> argv = {"fairway", "--coordinator", clients_ep_};
       argv.insert(argv.end(), args.begin(), args.end());
-      std::vector<char*> raw;
-      for (auto& a : argv) raw.push_back(a.data());
-      raw.push_back(nullptr);
-      execv(FAIRWAY_CLI_BINARY, raw.data());
-      _exit(91);
+      exec_as({user, FAIRWAY_CLI_BINARY, argv, env, false, {}});
     }
     (void)!::write(master, typed.data(), typed.size());
     const auto deadline = std::chrono::steady_clock::now() + 30s;

@@ -34,35 +34,11 @@ class SlurmCommands : public Cluster {
     env.push_back("FAIRWAY_COORDINATOR=" + clients_ep_);
     env.push_back("PATH=" + bin + ":/usr/bin:/bin");
     env.push_back("USER=nobody");
-    const std::string out_path = dir_ + "/slurm-" + std::to_string(++runs_) + ".out";
-    const pid_t pid = fork();
-    if (pid == 0) {
-      const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int in = ::open("/dev/null", O_RDONLY);
-      dup2(in, 0);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      const passwd* pw = getpwnam("nobody");
-      if (pw == nullptr || initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
-          setuid(pw->pw_uid) != 0 || chdir(dir_.c_str()) != 0) {
-        _exit(90);
-      }
-      clearenv();
-      for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-      std::vector<std::string> argv = {command};
-      argv.insert(argv.end(), args.begin(), args.end());
-      std::vector<char*> raw;
-      for (auto& a : argv) raw.push_back(a.data());
-      raw.push_back(nullptr);
-      execv((command.starts_with("/") ? command : bin + "/" + command).c_str(), raw.data());
-      _exit(91);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    out = read_file(out_path);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const std::string program = command.starts_with("/") ? command : bin + "/" + command;
+    std::vector<std::string> argv = {command.substr(command.rfind('/') + 1)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_as({"nobody", program, argv, env, true, dir_}, out);
   }
-  int runs_ = 0;
 };
 
 TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
