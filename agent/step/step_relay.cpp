@@ -25,6 +25,16 @@ using Clock = std::chrono::steady_clock;
 using wire::StepIo;
 using wire::StepIoKind;
 
+// A task's end wakes the relay's poll (a byte on this pipe, written by the SIGCHLD
+// handler): its pipes can close a moment before it can be reaped, and waiting for the
+// poll's timeout instead held every step's end back by up to that long.
+int g_child_pipe[2] = {-1, -1};
+extern "C" void on_child(int) {
+  const int saved = errno;
+  (void)!::write(g_child_pipe[1], "c", 1);
+  errno = saved;
+}
+
 // The client pings every second; this long without a word and it is gone (killed, or its
 // host lost): the tasks are stopped, as srun's are when srun dies.
 constexpr auto kClientSilence = std::chrono::seconds(30);
@@ -186,7 +196,7 @@ class Relay {
 
   // One poll: output, the client's messages, reaped tasks. False when the client is gone.
   bool turn() {
-    std::vector<pollfd> fds{{sock_, POLLIN, 0}};
+    std::vector<pollfd> fds{{sock_, POLLIN, 0}, {g_child_pipe[0], POLLIN, 0}};
     std::vector<std::pair<std::size_t, bool>> which;  // task index, is stderr
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       if (tasks_[i].out >= 0) {
@@ -200,14 +210,19 @@ class Relay {
     }
     (void)::poll(fds.data(), fds.size(), 200);
     if (fds[0].revents != 0 && !from_client()) return false;
-    for (std::size_t k = 1; k < fds.size(); ++k) {
+    if (fds[1].revents != 0) {
+      char drained[64];
+      while (::read(g_child_pipe[0], drained, sizeof drained) > 0) {
+      }
+    }
+    for (std::size_t k = 2; k < fds.size(); ++k) {
       if (fds[k].revents == 0) continue;
-      Task& t = tasks_[which[k - 1].first];
-      int& fd = which[k - 1].second ? t.err : t.out;
+      Task& t = tasks_[which[k - 2].first];
+      int& fd = which[k - 2].second ? t.err : t.out;
       char buf[net::kStepChunkBytes];
       const ssize_t n = ::read(fd, buf, sizeof buf);
       if (n > 0) {
-        send({which[k - 1].second ? StepIoKind::kStderr : StepIoKind::kStdout, 0, t.rank, 0,
+        send({which[k - 2].second ? StepIoKind::kStderr : StepIoKind::kStdout, 0, t.rank, 0,
               std::string(buf, static_cast<std::size_t>(n))});
       } else if (n == 0 || errno != EINTR) {
         close_fd(fd);
@@ -297,6 +312,13 @@ int run_step_relay(const RelayPlan& plan) {
   if (!sock) return 1;
   // A task that writes to a stdin pipe whose reader is gone must not kill the relay.
   ::signal(SIGPIPE, SIG_IGN);
+  // Before any task is forked, so that no end is missed; the tasks get default handlers
+  // back at exec, and the pipe (close-on-exec) stays ours.
+  if (::pipe2(g_child_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
+  struct sigaction on_chld {};
+  on_chld.sa_handler = on_child;
+  on_chld.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  ::sigaction(SIGCHLD, &on_chld, nullptr);
   Relay relay(plan, *sock);
   const int code = relay.run();
   ::close(*sock);
