@@ -1,16 +1,9 @@
 #include "agent/daemon/agent_service.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <algorithm>
-#include <cerrno>
 #include <csignal>
-#include <cstring>
 
-#include "agent/os/exit_record.h"
 #include "agent/os/gpu_discovery.h"
-#include "agent/os/proc_stat.h"
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
 #include "shared/wire/codec.h"
@@ -25,17 +18,19 @@ constexpr Duration kRegisterRetry = Duration::seconds(3);
 
 }  // namespace
 
-AgentService::AgentService(DiscoveredNode node, AgentOptions options)
-    : node_(std::move(node)),
-      options_(std::move(options)),
-      launcher_(LauncherConfig{options_.spool_dir, options_.allow_root_jobs, options_.kill_grace}),
-      checkpoints_(options_.spool_dir),
-      ledger_(node_.topology),
-      lease_file_(options_.spool_dir) {}
+AgentService::AgentService(DiscoveredNode node, AgentOptions options, std::unique_ptr<AgentHost> host)
+    : node_(std::move(node)), options_(std::move(options)), host_(std::move(host)), ledger_(node_.topology) {}
 
 Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now) {
+  FAIRWAY_TRY_ASSIGN(host, make_system_host(LauncherConfig{options.spool_dir, options.allow_root_jobs, options.kill_grace},
+                                            kLaunchThreads));
+  return start(std::move(node), std::move(options), now, std::move(host));
+}
+
+Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now,
+                                                          std::unique_ptr<AgentHost> host) {
   if (node.topology.name.empty()) return invalid_argument("the node has no name");
-  std::unique_ptr<AgentService> s(new AgentService(std::move(node), std::move(options)));
+  std::unique_ptr<AgentService> s(new AgentService(std::move(node), std::move(options), std::move(host)));
   // A --topology model's cores are not this machine's: nothing to confine them to.
   CgroupOptions cg = s->options_.cgroups;
   if (!s->options_.apply_binding) cg.mode = "off";
@@ -47,8 +42,6 @@ Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, A
                           s->cgroups_->description() + ")");
   }
   for (const GpuIdentity& g : s->node_.gpus) s->gpu_devices_.push_back(gpu_device_numbers(g));
-  FAIRWAY_TRY_ASSIGN(workers, LaunchWorkers::start(s->launcher_, kLaunchThreads));
-  s->workers_ = std::move(workers);
   s->readopt(now);
   std::vector<JobId> live;
   for (const auto& [id, j] : s->jobs_) live.push_back(JobId(id));
@@ -58,7 +51,7 @@ Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, A
 }
 
 void AgentService::readopt(Time now) {
-  CheckpointScan scan = checkpoints_.load_all();
+  CheckpointScan scan = host_->load_checkpoints();
   for (const Error& e : scan.errors) {
     log_event(LogLevel::kWarning, "checkpoint_skipped", {{"node", node_name()}, {"error", e.message}});
   }
@@ -90,8 +83,8 @@ void AgentService::readopt(Time now) {
     // It ended while no agent watched. Its keeper recorded how; without a record (the
     // keeper was killed) the exit status is gone and it cannot count as done. Whatever
     // of the job may still run without its keeper is stopped: nothing watches it.
-    (void)ChildReaper::signal_group(static_cast<pid_t>(c.pgid), SIGKILL);
-    auto record = read_exit_record(options_.spool_dir, c.job);
+    (void)host_->signal_group(c.pgid, SIGKILL);
+    auto record = host_->read_exit_record(c.job);
     if (!record) {
       log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
     }
@@ -128,14 +121,12 @@ void AgentService::readopt(Time now) {
 void AgentService::keep_until_acknowledged(JobId job, std::uint64_t seq) { ended_awaiting_ack_[seq] = job; }
 
 void AgentService::forget_ended(JobId job) {
-  (void)checkpoints_.remove(job);
-  (void)remove_exit_record(options_.spool_dir, job);
-  (void)launcher_.clean_up(job);
+  host_->forget_job(job);
 }
 
 void AgentService::publish_lease() {
   if (!heard_at_) return;
-  if (auto st = lease_file_.publish(*heard_at_ + options_.coordinator_lease); !st) {
+  if (auto st = host_->publish_lease(*heard_at_ + options_.coordinator_lease); !st) {
     log_event(LogLevel::kWarning, "lease_file_failed", {{"node", node_name()}, {"error", st.error().message}});
   }
 }
@@ -278,14 +269,10 @@ void AgentService::on_set_time_limit(const wire::SetTimeLimit& m) {
     return;
   }
   // A restarted agent re-adopts the job from its checkpoint: it must hold the new limit.
-  const std::string path = checkpoints_.path_of(m.job);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto c = parse_checkpoint(text.str());
+  auto c = host_->load_checkpoint(m.job);
   if (c) {
     c->time_limit = m.time_limit;
-    if (auto st = checkpoints_.save(*c); !st) c = std::unexpected(st.error());
+    if (auto st = host_->save_checkpoint(*c); !st) c = std::unexpected(st.error());
   }
   if (!c) log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(m.job)}, {"error", c.error().message}});
   log_event(LogLevel::kInfo, "job_time_limit", {{"job", id_str(m.job)}, {"node", node_name()},
@@ -296,12 +283,12 @@ void AgentService::apply(const std::vector<SupervisorAction>& actions) {
   for (const auto& a : actions) {
     if (a.kind == SupervisorActionKind::kSignalProcess) {
       // The batch script alone (sbatch --signal=B:...); it leads its group, so pgid is its pid.
-      if (::kill(static_cast<pid_t>(a.pgid), a.signal) != 0 && errno != ESRCH) {
-        log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", std::strerror(errno)}});
+      if (auto st = host_->signal_process(a.pgid, a.signal); !st) {
+        log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
       }
       continue;
     }
-    if (auto st = ChildReaper::signal_group(static_cast<pid_t>(a.pgid), a.signal); !st) {
+    if (auto st = host_->signal_group(a.pgid, a.signal); !st) {
       log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
     }
   }
@@ -311,10 +298,10 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   auto it = jobs_.find(job.value());
   if (it == jobs_.end()) return;
   // The session leader is gone; clean up anything it left behind in its group.
-  (void)ChildReaper::signal_group(static_cast<pid_t>(it->second.supervisor.pgid()), SIGKILL);
+  (void)host_->signal_group(it->second.supervisor.pgid(), SIGKILL);
   // The keeper's record: the exit status of a job that is not our child (none: its keeper
   // was killed), and whether the keeper stopped it (the agent hung or away).
-  auto record = read_exit_record(options_.spool_dir, job);
+  auto record = host_->read_exit_record(job);
   const bool recorded = record && record->has_value();
   const bool adopted = it->second.adopted;
   if (adopted && recorded) exit = (*record)->exit;
@@ -362,9 +349,7 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
 }
 
 void AgentService::on_children(Time now) {
-  auto reaped = ChildReaper().reap();
-  if (!reaped) return;
-  for (const ReapedChild& c : *reaped) {
+  for (const ReapedChild& c : host_->reap()) {
     auto it = by_pid_.find(c.pid);
     if (step_ended(c.pid)) continue;
     if (it != by_pid_.end()) {
@@ -415,7 +400,7 @@ void AgentService::on_timer(Time now) {
   std::vector<JobId> gone;
   for (auto& [id, j] : jobs_) {
     if (j.supervisor.deadline() <= now) apply(j.supervisor.on_time(now));
-    if (j.adopted && !process_is_alive(static_cast<pid_t>(j.supervisor.pid()), j.start_ticks)) {
+    if (j.adopted && !host_->is_alive(j.supervisor.pid(), j.start_ticks)) {
       gone.push_back(JobId(id));
     }
   }

@@ -15,12 +15,8 @@
 #include "agent/core/job_supervisor.h"
 #include "agent/core/slot_ledger.h"
 #include "agent/daemon/status_outbox.h"
-#include "agent/os/child_reaper.h"
-#include "agent/os/coordinator_lease_file.h"
+#include "agent/daemon/agent_host.h"
 #include "agent/os/job_cgroups.h"
-#include "agent/os/launch_checkpoint.h"
-#include "agent/os/launch_workers.h"
-#include "agent/os/process_launcher.h"
 #include "agent/os/topology_discovery.h"
 
 namespace fairway::agent {
@@ -52,6 +48,9 @@ struct AgentOptions {
 class AgentService {
  public:
   static Result<std::unique_ptr<AgentService>> start(DiscoveredNode node, AgentOptions options, Time now);
+  // The same on `host` (a fake in tests: no process, no file).
+  static Result<std::unique_ptr<AgentService>> start(DiscoveredNode node, AgentOptions options, Time now,
+                                                     std::unique_ptr<AgentHost> host);
 
   // The event loop's monotonic clock for this turn: the lease is measured on it, so a
   // wall-clock step can neither fence jobs nor keep them past their lease.
@@ -60,7 +59,7 @@ class AgentService {
   void on_frame(std::string_view frame, Time now);
   // Launches the workers finished (launch_fd() was readable): the jobs run now, or failed.
   void on_launches_done(Time now);
-  int launch_fd() const { return workers_->fd(); }
+  int launch_fd() const { return host_->launch_fd(); }
   // SIGCHLD arrived (or might have): reap every ended child.
   void on_children(Time now);
   // Registration retries, heartbeats, walltime deadlines, resends, adopted jobs' liveness.
@@ -108,7 +107,7 @@ class AgentService {
   };
   static constexpr int kLaunchThreads = 4;
 
-  AgentService(DiscoveredNode node, AgentOptions options);
+  AgentService(DiscoveredNode node, AgentOptions options, std::unique_ptr<AgentHost> host);
   void finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now);
   void launch_failed(JobId job, const std::string& why, Time now);
   void readopt(Time now);
@@ -153,14 +152,12 @@ class AgentService {
   AgentOptions options_;
   std::unique_ptr<JobCgroups> cgroups_;
   std::vector<std::vector<DeviceNumber>> gpu_devices_;  // per node-local GPU: its /dev nodes
-  ProcessLauncher launcher_;
-  std::unique_ptr<LaunchWorkers> workers_;
+  std::unique_ptr<AgentHost> host_;
   std::unordered_map<std::uint64_t, PendingLaunch> launching_;
   // A new run of a job whose last run here is being stopped: launched once that ends.
   std::unordered_map<std::uint64_t, wire::LaunchJob> deferred_launches_;
   // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
   std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
-  LaunchCheckpoint checkpoints_;
   SlotLedger ledger_;
   StatusOutbox outbox_;
   std::unordered_map<std::uint64_t, RunningJob> jobs_;
@@ -174,7 +171,6 @@ class AgentService {
   Time mono_;                    // set_monotonic()
   std::optional<Time> heard_at_;  // monotonic; unset until the first turn
   bool fenced_ = false;           // jobs stopped for a silent coordinator, not heard since
-  CoordinatorLeaseFile lease_file_;
   std::unordered_map<std::uint64_t, JobId> ended_awaiting_ack_;  // final report's seq -> job
 };
 

@@ -5,7 +5,6 @@
 #include <csignal>
 
 #include "agent/daemon/agent_service.h"
-#include "agent/os/proc_stat.h"
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
 
@@ -76,7 +75,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   // The launch itself (user lookup, script, fork, the child's chdir and opens) may wait
   // on NSS or NFS: it runs on a worker, and finish_launch takes it from there.
   launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt, {}});
-  workers_->submit(std::move(req), std::move(*attach));
+  host_->launch(std::move(req), std::move(*attach));
 }
 
 // Its cores, GPUs and cgroups are free again, and the user learns why (show job).
@@ -88,7 +87,7 @@ void AgentService::launch_failed(JobId job, const std::string& why, Time now) {
 }
 
 void AgentService::on_launches_done(Time now) {
-  for (LaunchWorkers::Done& d : workers_->take_done()) {
+  for (LaunchWorkers::Done& d : host_->take_launched()) {
     if (d.step) {
       finish_step_launch(d.job, *d.step, std::move(d.result));
       continue;
@@ -110,7 +109,7 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
   auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
   if (!sup) {
     // Cannot supervise it: do not leave it running unwatched.
-    (void)ChildReaper::signal_group(launched->pgid, SIGKILL);
+    (void)host_->signal_group(launched->pgid, SIGKILL);
     ledger_.release(l.job);
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
     return;
@@ -119,8 +118,8 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
   JobCheckpoint c{l.job,           launched->pid,     launched->pgid, now,          l.time_limit,
                   l.cores,         l.gpus,            0,              l.warn_signal, l.warn_before_s,
                   l.warn_batch_only, l.extern_only};
-  if (auto stat = read_proc_stat(launched->pid)) c.process_start_ticks = stat->start_ticks;
-  if (auto st = checkpoints_.save(c); !st) {
+  c.process_start_ticks = host_->start_ticks(launched->pid);
+  if (auto st = host_->save_checkpoint(c); !st) {
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
   jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,

@@ -2,12 +2,9 @@
 // (fairway-step) under a keeper, as the job's user, in the job's cgroup and on its cores;
 // the relay forks the tasks and talks to the client itself. The agent only starts it and
 // kills it with its job: a step's output never passes through the agent's loop.
-#include <unistd.h>
-
 #include <csignal>
 
 #include "agent/daemon/agent_service.h"
-#include "agent/os/exit_record.h"
 #include "agent/step/relay_plan.h"
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
@@ -88,7 +85,7 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
   }
   log_event(LogLevel::kInfo, "step_launching", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
                                                 {"node", node_name()}, {"tasks", std::to_string(s.tasks_per_node[static_cast<std::size_t>(s.node_index)])}});
-  workers_->submit(std::move(req), std::move(*attach));
+  host_->launch(std::move(req), std::move(*attach));
 }
 
 void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched) {
@@ -101,7 +98,7 @@ void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<Launc
   steps_[launched->pid] = RunningStep{job, step, launched->pgid};
   if (it == jobs_.end()) {
     // Its job ended while the relay was being started: it ends too.
-    (void)ChildReaper::signal_group(launched->pgid, SIGKILL);
+    (void)host_->signal_group(launched->pgid, SIGKILL);
     return;
   }
   it->second.step_groups.push_back(launched->pgid);
@@ -113,15 +110,15 @@ bool AgentService::step_ended(std::int64_t pid) {
   if (s == steps_.end()) return false;
   const RunningStep step = s->second;
   steps_.erase(s);
-  ::unlink((exit_record_path(options_.spool_dir, step.job) + ".step-" + std::to_string(step.step)).c_str());
+  host_->forget_step(step.job, step.step);
   if (auto j = jobs_.find(step.job.value()); j != jobs_.end()) std::erase(j->second.step_groups, step.pgid);
-  (void)ChildReaper::signal_group(static_cast<pid_t>(step.pgid), SIGKILL);
+  (void)host_->signal_group(step.pgid, SIGKILL);
   log_event(LogLevel::kInfo, "step_ended", {{"step", id_str(step.job) + "." + std::to_string(step.step)}, {"node", node_name()}});
   return true;
 }
 
 void AgentService::stop_steps(RunningJob& job) {
-  for (std::int64_t pgid : job.step_groups) (void)ChildReaper::signal_group(static_cast<pid_t>(pgid), SIGKILL);
+  for (std::int64_t pgid : job.step_groups) (void)host_->signal_group(pgid, SIGKILL);
   job.step_groups.clear();
 }
 

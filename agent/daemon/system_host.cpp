@@ -1,0 +1,94 @@
+// The AgentHost of a real node: ProcessLauncher on LaunchWorkers threads, waitpid, kill,
+// /proc, and the spool's files.
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "agent/daemon/agent_host.h"
+#include "agent/os/coordinator_lease_file.h"
+#include "agent/os/proc_stat.h"
+#include "agent/os/process_launcher.h"
+
+namespace fairway::agent {
+namespace {
+
+class SystemHost final : public AgentHost {
+ public:
+  explicit SystemHost(const LauncherConfig& config)
+      : config_(config), launcher_(config), checkpoints_(config.spool_dir), lease_file_(config.spool_dir) {}
+
+  Status start(int threads) {
+    auto workers = LaunchWorkers::start(launcher_, threads);
+    if (!workers) return std::unexpected(workers.error());
+    workers_ = std::move(*workers);
+    return ok_status();
+  }
+
+  void launch(LaunchRequest request, CgroupAttach attach) override {
+    workers_->submit(std::move(request), std::move(attach));
+  }
+  std::vector<LaunchWorkers::Done> take_launched() override { return workers_->take_done(); }
+  int launch_fd() const override { return workers_->fd(); }
+
+  std::vector<ReapedChild> reap() override {
+    auto reaped = ChildReaper().reap();
+    return reaped ? std::move(*reaped) : std::vector<ReapedChild>{};
+  }
+  Status signal_group(std::int64_t pgid, int signal) override {
+    return ChildReaper::signal_group(static_cast<pid_t>(pgid), signal);
+  }
+  Status signal_process(std::int64_t pid, int signal) override {
+    if (::kill(static_cast<pid_t>(pid), signal) != 0 && errno != ESRCH) {
+      return make_error(ErrorCode::kIo, "kill(" + std::to_string(pid) + "): " + std::strerror(errno));
+    }
+    return ok_status();
+  }
+  bool is_alive(std::int64_t pid, std::uint64_t start_ticks) override {
+    return process_is_alive(static_cast<pid_t>(pid), start_ticks);
+  }
+  std::uint64_t start_ticks(std::int64_t pid) override {
+    auto stat = read_proc_stat(static_cast<pid_t>(pid));
+    return stat ? stat->start_ticks : 0;
+  }
+
+  CheckpointScan load_checkpoints() override { return checkpoints_.load_all(); }
+  Result<JobCheckpoint> load_checkpoint(JobId job) override {
+    std::ifstream in(checkpoints_.path_of(job));
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_checkpoint(text.str());
+  }
+  Status save_checkpoint(const JobCheckpoint& checkpoint) override { return checkpoints_.save(checkpoint); }
+  Result<std::optional<ExitRecord>> read_exit_record(JobId job) override {
+    return agent::read_exit_record(config_.spool_dir, job);
+  }
+  void forget_job(JobId job) override {
+    (void)checkpoints_.remove(job);
+    (void)remove_exit_record(config_.spool_dir, job);
+    (void)launcher_.clean_up(job);
+  }
+  void forget_step(JobId job, std::int32_t step) override {
+    ::unlink((exit_record_path(config_.spool_dir, job) + ".step-" + std::to_string(step)).c_str());
+  }
+  Status publish_lease(Time deadline) override { return lease_file_.publish(deadline); }
+
+ private:
+  LauncherConfig config_;
+  ProcessLauncher launcher_;
+  std::unique_ptr<LaunchWorkers> workers_;
+  LaunchCheckpoint checkpoints_;
+  CoordinatorLeaseFile lease_file_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads) {
+  auto host = std::make_unique<SystemHost>(config);
+  if (auto st = host->start(threads); !st) return std::unexpected(st.error());
+  return std::unique_ptr<AgentHost>(std::move(host));
+}
+
+}  // namespace fairway::agent

@@ -1,0 +1,313 @@
+// AgentService against a fake AgentHost: no process, no file, no clock. The host records
+// what the service asks (launches, signals, checkpoints, the lease) and the test plays the
+// machine's part (a launch handed back, a child reaped, a process gone), as Mesos tests its
+// allocator: every rule of the agent checked synchronously and exactly.
+#include "agent/daemon/agent_service.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "agent/step/relay_plan.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::agent {
+namespace {
+
+Time T(std::int64_t s) { return Time::from_seconds(1'700'000'000 + s); }
+
+// What the fake machine holds and what the service asked of it.
+struct Machine {
+  std::vector<LaunchRequest> launches;
+  std::vector<LaunchWorkers::Done> finished;  // handed back at the next take_launched
+  std::vector<ReapedChild> exited;            // reaped at the next reap
+  std::vector<std::pair<std::int64_t, int>> group_signals, process_signals;
+  std::set<std::int64_t> alive;
+  std::map<std::uint64_t, JobCheckpoint> checkpoints;
+  CheckpointScan at_start;
+  std::map<std::uint64_t, ExitRecord> exit_records;
+  std::vector<JobId> forgotten;
+  std::vector<std::pair<JobId, std::int32_t>> forgotten_steps;
+  std::optional<Time> lease;
+};
+
+class FakeHost final : public AgentHost {
+ public:
+  explicit FakeHost(std::shared_ptr<Machine> m) : m_(std::move(m)) {}
+  void launch(LaunchRequest request, CgroupAttach) override { m_->launches.push_back(std::move(request)); }
+  std::vector<LaunchWorkers::Done> take_launched() override { return std::exchange(m_->finished, {}); }
+  int launch_fd() const override { return -1; }
+  std::vector<ReapedChild> reap() override { return std::exchange(m_->exited, {}); }
+  Status signal_group(std::int64_t pgid, int signal) override {
+    m_->group_signals.emplace_back(pgid, signal);
+    return ok_status();
+  }
+  Status signal_process(std::int64_t pid, int signal) override {
+    m_->process_signals.emplace_back(pid, signal);
+    return ok_status();
+  }
+  bool is_alive(std::int64_t pid, std::uint64_t) override { return m_->alive.contains(pid); }
+  std::uint64_t start_ticks(std::int64_t pid) override { return static_cast<std::uint64_t>(pid) * 10; }
+  CheckpointScan load_checkpoints() override { return m_->at_start; }
+  Result<JobCheckpoint> load_checkpoint(JobId job) override {
+    auto it = m_->checkpoints.find(job.value());
+    if (it == m_->checkpoints.end()) return make_error(ErrorCode::kNotFound, "no checkpoint");
+    return it->second;
+  }
+  Status save_checkpoint(const JobCheckpoint& c) override {
+    m_->checkpoints[c.job.value()] = c;
+    return ok_status();
+  }
+  Result<std::optional<ExitRecord>> read_exit_record(JobId job) override {
+    auto it = m_->exit_records.find(job.value());
+    return it == m_->exit_records.end() ? std::optional<ExitRecord>() : std::optional(it->second);
+  }
+  void forget_job(JobId job) override {
+    m_->forgotten.push_back(job);
+    m_->checkpoints.erase(job.value());
+  }
+  void forget_step(JobId job, std::int32_t step) override { m_->forgotten_steps.emplace_back(job, step); }
+  Status publish_lease(Time deadline) override {
+    m_->lease = deadline;
+    return ok_status();
+  }
+
+ private:
+  std::shared_ptr<Machine> m_;
+};
+
+class AgentOnFakeHost : public ::testing::Test {
+ protected:
+  void SetUp() override { start(); }
+
+  void start() {
+    DiscoveredNode node;
+    node.topology = NodeTopology::uniform("n1", 1, 4);
+    node.core_pus = {{0}, {1}, {2}, {3}};
+    AgentOptions o;
+    o.spool_dir = "/nonexistent";  // the fake host has no files
+    o.apply_binding = false;       // no cgroups, no affinity
+    o.kill_grace = Duration::seconds(5);
+    o.step_relay_path = "/usr/lib/fairway/fairway-step";
+    auto s = AgentService::start(std::move(node), o, T(0), std::make_unique<FakeHost>(machine));
+    ASSERT_TRUE(s) << s.error().message;
+    service = std::move(*s);
+    service->set_monotonic(T(0));
+    register_frames = decode_all();
+    service->on_frame(wire::encode(wire::Ack{0}), T(0));
+    (void)decode_all();
+  }
+
+  std::vector<wire::Message> decode_all() {
+    std::vector<wire::Message> out;
+    for (const std::string& f : service->take_outgoing()) {
+      auto m = wire::decode(f);
+      EXPECT_TRUE(m);
+      if (m) out.push_back(*m);
+    }
+    return out;
+  }
+  // The states reported for `job` since the last call, in order; a report sent again
+  // (unacknowledged past the resend patience: the same seq) counts once.
+  std::vector<JobState> reported(std::uint64_t job) {
+    std::vector<JobState> states;
+    for (const wire::Message& m : decode_all()) {
+      const auto* u = std::get_if<wire::JobStatusUpdate>(&m);
+      if (u != nullptr && !seen_seqs.insert(u->seq).second) continue;
+      if (u != nullptr && u->job == JobId(job)) {
+        states.push_back(u->state);
+        last[job] = *u;
+      }
+    }
+    return states;
+  }
+
+  wire::LaunchJob launch(std::uint64_t id, std::int64_t limit_s = 600) const {
+    wire::LaunchJob l;
+    l.job = JobId(id);
+    l.user = "alice";
+    l.uid = 1001;
+    l.gid = 100;
+    l.program.argv = {"/bin/true"};
+    l.program.working_dir = "/home/alice";
+    l.cores = {static_cast<std::int32_t>(id % 4)};
+    l.time_limit = Duration::seconds(limit_s);
+    l.nodelist = {"n1"};
+    return l;
+  }
+  void send(const wire::Message& m, Time now) { service->on_frame(wire::encode(m), now); }
+  // The host hands the launch of `job` back: it runs as `pid` (its own group).
+  void launched(std::uint64_t job, std::int64_t pid, Time now, std::optional<std::int32_t> step = std::nullopt) {
+    machine->finished.push_back({JobId(job), step, LaunchedProcess{static_cast<pid_t>(pid), static_cast<pid_t>(pid), {}}});
+    machine->alive.insert(pid);
+    service->on_launches_done(now);
+  }
+  void exits(std::int64_t pid, ProcessExit how, Time now) {
+    machine->exited.push_back({static_cast<pid_t>(pid), how});
+    machine->alive.erase(pid);
+    service->on_children(now);
+  }
+
+  std::shared_ptr<Machine> machine = std::make_shared<Machine>();
+  std::unique_ptr<AgentService> service;
+  std::vector<wire::Message> register_frames;
+  std::map<std::uint64_t, wire::JobStatusUpdate> last;
+  std::set<std::uint64_t> seen_seqs;
+};
+
+TEST_F(AgentOnFakeHost, ALaunchRunsIsCheckpointedEndsAndIsForgottenOnceAcknowledged) {
+  send(launch(1), T(1));
+  ASSERT_EQ(machine->launches.size(), 1u);
+  EXPECT_EQ(machine->launches[0].program.argv, std::vector<std::string>{"/bin/true"});
+  EXPECT_EQ(machine->launches[0].uid, 1001u);
+  EXPECT_TRUE(reported(1).empty()) << "nothing runs until the host hands the launch back";
+  launched(1, 100, T(1));
+  EXPECT_EQ(reported(1), std::vector<JobState>{JobState::kRunning});
+  ASSERT_TRUE(machine->checkpoints.contains(1));
+  EXPECT_EQ(machine->checkpoints[1].pid, 100);
+  EXPECT_EQ(machine->checkpoints[1].process_start_ticks, 1000u);
+  exits(100, ProcessExit::exited(3), T(2));
+  EXPECT_EQ(reported(1), std::vector<JobState>{JobState::kFailed});
+  EXPECT_EQ(last[1].exit_code, 3);
+  // Whatever it left in its group goes with it; its records stay until the Ack.
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{100, SIGKILL}}));
+  EXPECT_TRUE(machine->forgotten.empty());
+  send(wire::Ack{last[1].seq}, T(3));
+  EXPECT_EQ(machine->forgotten, std::vector<JobId>{JobId(1)});
+}
+
+TEST_F(AgentOnFakeHost, ACancelDuringTheLaunchIsSentOnceItRunsAndAResendStartsNothing) {
+  send(launch(2), T(1));
+  send(launch(2), T(1));
+  send(wire::SignalJob{JobId(2), SIGTERM, Duration::seconds(5)}, T(1));
+  EXPECT_EQ(machine->launches.size(), 1u);
+  EXPECT_TRUE(machine->group_signals.empty());
+  launched(2, 200, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{200, SIGTERM}}));
+  service->on_timer(T(6));
+  EXPECT_EQ(machine->group_signals.size(), 1u) << "the grace has not passed";
+  service->on_timer(T(8));
+  EXPECT_EQ(machine->group_signals.back(), (std::pair<std::int64_t, int>{200, SIGKILL}));
+}
+
+TEST_F(AgentOnFakeHost, PastItsLimitAJobIsTermedThenKilledAndEndsTimeout) {
+  send(launch(3, 10), T(1));
+  launched(3, 300, T(1));
+  (void)reported(3);
+  service->on_timer(T(10));
+  EXPECT_TRUE(machine->group_signals.empty());
+  service->on_timer(T(12));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{300, SIGTERM}}));
+  service->on_timer(T(18));
+  EXPECT_EQ(machine->group_signals.back(), (std::pair<std::int64_t, int>{300, SIGKILL}));
+  exits(300, ProcessExit::signalled(SIGKILL), T(18));
+  EXPECT_EQ(reported(3), std::vector<JobState>{JobState::kTimeout});
+}
+
+TEST_F(AgentOnFakeHost, ARestartedAgentReadoptsWhatRunsAndReportsWhatEndedMeanwhile) {
+  // Job 5 still runs; job 6 ended while no agent watched (its keeper recorded exit 0);
+  // job 7 was stopped by its keeper for want of a lease; job 8 held another node's job.
+  machine->at_start.live = {JobCheckpoint{JobId(5), 500, 500, T(-10), Duration::hours(1), {0}, {}, 5000}};
+  machine->at_start.lost = {JobCheckpoint{JobId(6), 600, 600, T(-10), Duration::hours(1), {1}, {}, 6000},
+                            JobCheckpoint{JobId(7), 700, 700, T(-10), Duration::hours(1), {2}, {}, 7000},
+                            JobCheckpoint{JobId(8), 800, 800, T(-10), Duration::hours(1), {3}, {}, 8000}};
+  machine->at_start.lost[2].extern_only = true;
+  machine->exit_records[6] = ExitRecord{ProcessExit::exited(0), false};
+  machine->exit_records[7] = ExitRecord{ProcessExit::signalled(SIGTERM), true};
+  machine->alive = {500};
+  service.reset();
+  start();
+  const auto* reg = std::get_if<wire::AgentRegister>(&register_frames.at(0));
+  ASSERT_NE(reg, nullptr);
+  ASSERT_EQ(reg->running.size(), 1u);
+  EXPECT_EQ(reg->running[0].job, JobId(5));
+  // Reports made before registration go out with it (resent from the outbox).
+  service->on_timer(T(3));
+  std::map<std::uint64_t, JobState> states;
+  for (const wire::Message& m : decode_all()) {
+    if (const auto* u = std::get_if<wire::JobStatusUpdate>(&m)) states[u->job.value()] = u->state;
+  }
+  EXPECT_EQ(states[6], JobState::kCompleted);
+  EXPECT_EQ(states[7], JobState::kNodeFail);
+  EXPECT_FALSE(states.contains(8)) << "a holder's end is not a job's";
+  EXPECT_NE(std::find(machine->forgotten.begin(), machine->forgotten.end(), JobId(8)), machine->forgotten.end());
+  // The adopted job is polled: once its process is gone, it is reported with its record.
+  machine->exit_records[5] = ExitRecord{ProcessExit::exited(0), false};
+  machine->alive.clear();
+  service->on_timer(T(4));
+  EXPECT_EQ(reported(5), std::vector<JobState>{JobState::kCompleted});
+}
+
+TEST_F(AgentOnFakeHost, AHolderIsNeverReportedAndANewRunWaitsForItsEnd) {
+  wire::LaunchJob holder = launch(9);
+  holder.extern_only = true;
+  holder.program = {};
+  send(holder, T(1));
+  ASSERT_EQ(machine->launches.size(), 1u);
+  EXPECT_EQ(machine->launches[0].program.argv,
+            (std::vector<std::string>{"/usr/lib/fairway/fairway-step", "--hold"}));
+  EXPECT_EQ(machine->launches[0].program.stdout_path, "/dev/null");
+  launched(9, 900, T(1));
+  EXPECT_TRUE(reported(9).empty());
+  EXPECT_TRUE(machine->checkpoints[9].extern_only);
+  // The job stops; before the holder is reaped, the job is requeued and placed here.
+  send(wire::SignalJob{JobId(9), SIGKILL, Duration()}, T(2));
+  send(launch(9), T(2));
+  EXPECT_EQ(machine->launches.size(), 1u) << "the new run waits for the holder";
+  exits(900, ProcessExit::signalled(SIGKILL), T(3));
+  EXPECT_TRUE(reported(9).empty()) << "the holder's end is not the new run's";
+  ASSERT_EQ(machine->launches.size(), 2u);
+  EXPECT_EQ(machine->launches[1].program.argv, std::vector<std::string>{"/bin/true"});
+  launched(9, 901, T(3));
+  EXPECT_EQ(reported(9), std::vector<JobState>{JobState::kRunning});
+}
+
+TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
+  send(launch(10), T(1));
+  wire::LaunchStep step{JobId(10), 0, "alice", 1001, 100, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice",
+                        {"n1", "n2"}, {2, 1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef"};
+  send(step, T(1));
+  EXPECT_EQ(machine->launches.size(), 1u) << "a step that comes before its job runs waits for it";
+  launched(10, 1000, T(1));
+  ASSERT_EQ(machine->launches.size(), 2u);
+  const LaunchRequest& relay = machine->launches[1];
+  EXPECT_EQ(relay.step, 0);
+  EXPECT_EQ(relay.uid, 1001u);
+  EXPECT_EQ(relay.program.argv, (std::vector<std::string>{"/usr/lib/fairway/fairway-step", "--", "hostname"}));
+  std::map<std::string, std::string> env(relay.program.env.begin(), relay.program.env.end());
+  EXPECT_EQ(env[kStepEnvKey], step.io_key);
+  EXPECT_EQ(env[kStepEnvTasks], "2,1");
+  EXPECT_EQ(env[kStepEnvNodeIndex], "0");
+  EXPECT_EQ(env[kStepEnvDir], "/home/alice");
+  EXPECT_EQ(relay.program.working_dir, "/") << "the relay enters the step's directory itself";
+  launched(10, 1010, T(2), 0);
+  // A step for a job not held here starts nothing.
+  send(wire::LaunchStep{JobId(99), 0, "alice", 1001, 100, {"x"}, {}, "/", {"n1"}, {1}, 0, 1, "tcp://h:1", "k"}, T(2));
+  EXPECT_EQ(machine->launches.size(), 2u);
+  // The job ends: its step's group is killed; the step's own end clears its record.
+  exits(1000, ProcessExit::exited(0), T(3));
+  EXPECT_NE(std::find(machine->group_signals.begin(), machine->group_signals.end(),
+                      std::pair<std::int64_t, int>{1010, SIGKILL}),
+            machine->group_signals.end());
+  exits(1010, ProcessExit::signalled(SIGKILL), T(3));
+  EXPECT_EQ(machine->forgotten_steps, (std::vector<std::pair<JobId, std::int32_t>>{{JobId(10), 0}}));
+  EXPECT_EQ(reported(10), (std::vector<JobState>{JobState::kRunning, JobState::kCompleted}));
+}
+
+TEST_F(AgentOnFakeHost, ASilentCoordinatorGetsItsJobsStoppedAndTheLeaseIsPublished) {
+  send(launch(11), T(1));
+  launched(11, 1100, T(1));
+  ASSERT_TRUE(machine->lease);
+  EXPECT_EQ(*machine->lease, T(60)) << "heard at monotonic T(0), a 60 s lease";
+  service->set_monotonic(T(61));
+  service->on_timer(T(61));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1100, SIGTERM}}));
+  exits(1100, ProcessExit::signalled(SIGTERM), T(62));
+  EXPECT_EQ(reported(11), (std::vector<JobState>{JobState::kRunning, JobState::kNodeFail}));
+}
+
+}  // namespace
+}  // namespace fairway::agent
