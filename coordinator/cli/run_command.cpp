@@ -196,9 +196,17 @@ class StepSession {
     if (size && nodes_[0].fd >= 0) (void)net::write_all(nodes_[0].fd, net::step_frame({StepIoKind::kResize, 0, 0, *size, ""}));
   }
 
+  // Connections that have not said hello yet are few and short-lived; past a small number
+  // the oldest is dropped, so that silent connections cannot hold the step's descriptors.
   void accept_one() {
+    constexpr std::size_t kMaxPending = 64;
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd >= 0) pending_.push_back(fd);
+    if (fd < 0) return;
+    if (pending_.size() >= kMaxPending) {
+      ::close(pending_.front());
+      pending_.erase(pending_.begin());
+    }
+    pending_.push_back(fd);
   }
 
   bool forward_stdin() {
