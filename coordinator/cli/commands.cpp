@@ -13,6 +13,7 @@
 #include "coordinator/cli/showq_view.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/text_format.h"
+#include "shared/config/hostlist.h"
 #include "shared/base/try.h"
 
 namespace fairway::cli {
@@ -140,6 +141,43 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
   return ok_status();
 }
 
+namespace {
+
+std::vector<std::string> comma_words(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    if (end > begin) out.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+// squeue's -A, -n and -w, applied to what the coordinator answered.
+Status keep_matching(wire::JobQueryReply& reply, const QueueOptions& o) {
+  const auto accounts = comma_words(o.accounts);
+  const auto names = comma_words(o.names);
+  std::vector<std::string> nodes;
+  if (!o.nodes.empty()) {
+    auto hosts = expand_hostlist(o.nodes);
+    if (!hosts) return invalid_argument("--nodelist: " + hosts.error().message);
+    nodes = std::move(*hosts);
+  }
+  const auto listed = [](const std::vector<std::string>& wanted, const std::string& value) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), value) != wanted.end();
+  };
+  std::erase_if(reply.jobs, [&](const wire::JobView& j) {
+    if (!listed(accounts, j.account) || !listed(names, j.name)) return true;
+    if (nodes.empty()) return false;
+    return std::none_of(j.allocation.begin(), j.allocation.end(),
+                        [&](const wire::JobAllocationView& a) { return listed(nodes, a.node); });
+  });
+  return ok_status();
+}
+
+}  // namespace
+
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io) {
   wire::JobQuery q;
   q.user = o.user;
@@ -170,6 +208,7 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
+  if (auto st = keep_matching(*reply, o); !st) return report_error(io, st.error().message, kExitUsage);
   if (o.showq) {
     auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
     if (!nodes) return kExitFailure;

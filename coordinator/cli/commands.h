@@ -66,6 +66,9 @@ Result<std::vector<JobState>> parse_states(const std::string& list);
 
 struct QueueOptions {
   std::string user, partition, states, jobs;
+  // squeue -A, -n, -w: only jobs charged to one of these accounts, with one of these
+  // names, holding one of these nodes (comma lists; -w takes host lists). Empty: any.
+  std::string accounts, names, nodes;
   bool all = false;
   bool json = false;
   // squeue's layout options (queue_format.h): -o FORMAT, -S KEYS, -l, --start, --noheader.

@@ -134,9 +134,9 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'i', "iterate", true, Action::kRefuse, "run it under watch(1)"},
       {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
-      {'A', "account", true, Action::kRefuse, "not yet: filter with -u or -p"},
-      {'n', "name", true, Action::kRefuse, "not yet: filter with -u or -p"},
-      {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u or -p"},
+      {'A', "account", true, Action::kPass},
+      {'n', "name", true, Action::kPass},
+      {'w', "nodelist", true, Action::kPass},
       {'s', "steps", false, Action::kRefuse, "steps are not listed yet"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));

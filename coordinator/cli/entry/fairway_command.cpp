@@ -194,6 +194,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_flag("--start", queue.start, "waiting jobs with their estimated start times, soonest first");
   q->add_flag("--noheader", queue.noheader, "no header line");
   q->add_flag("--showq", queue.showq, "Maui's showq: active, idle and blocked jobs with processor use");
+  q->add_option("-A,--account", queue.accounts, "only jobs charged to these accounts (comma-separated)");
+  q->add_option("-n,--name", queue.names, "only jobs with these names (comma-separated)");
+  q->add_option("-w,--nodelist", queue.nodes, "only jobs holding one of these nodes (a host list)");
 
   HistoryOptions history;
   auto* hist = app.add_subcommand("history", "finished jobs from the accounting store (sacct-like)")->fallthrough();

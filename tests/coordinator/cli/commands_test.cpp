@@ -74,6 +74,44 @@ TEST_F(Commands, QueueGathersEveryPage) {
   for (int id = 1; id <= 6; ++id) EXPECT_NE(out.str().find("j" + std::to_string(id)), std::string::npos);
 }
 
+// squeue -A, -n, -w: kept to the jobs of those accounts, names and nodes.
+TEST_F(Commands, QueueKeepsTheAccountsNamesAndNodesAsked) {
+  fake.answer = [](const wire::Message&) -> Result<wire::Message> {
+    wire::JobQueryReply r;
+    const auto job = [&](std::uint64_t id, const std::string& account, const std::string& name, const std::string& node) {
+      wire::JobView v;
+      v.id = JobId(id);
+      v.account = account;
+      v.name = name;
+      if (!node.empty()) v.allocation = {{node, {0}, {}}};
+      r.jobs.push_back(v);
+    };
+    job(1, "physics", "sim", "cn01");
+    job(2, "physics", "post", "cn02");
+    job(3, "chem", "sim", "cn03");
+    job(4, "physics", "sim", "");
+    return r;
+  };
+  const auto ids = [&](QueueOptions o) {
+    out.str("");
+    o.format = "%i";
+    o.noheader = true;
+    EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk) << err.str();
+    return out.str();
+  };
+  QueueOptions o;
+  o.accounts = "physics";
+  EXPECT_EQ(ids(o), "1\n2\n4\n");
+  o.names = "sim,other";
+  EXPECT_EQ(ids(o), "1\n4\n");
+  o.nodes = "cn[01-02]";
+  EXPECT_EQ(ids(o), "1\n");
+  QueueOptions bad;
+  bad.nodes = "cn[02-01]";
+  EXPECT_EQ(run_queue(bad, fake.transport(), io), kExitUsage);
+  EXPECT_NE(err.str().find("--nodelist"), std::string::npos) << err.str();
+}
+
 TEST_F(Commands, QueueJson) {
   fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
   QueueOptions o;

@@ -26,7 +26,9 @@ TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
   // A layout of its own replaces the default one.
   EXPECT_EQ(fairway_args("squeue", {"-o", "%i %t", "-j", "42"}), (Args{"queue", "--format", "%i %t", "--jobs", "42"}));
   EXPECT_EQ(fairway_args("squeue", {"-l"}), (Args{"queue", "--long"}));
-  EXPECT_EQ(error_of("squeue", {"-A", "physics"}), "--account is not supported: not yet: filter with -u or -p");
+  EXPECT_EQ(fairway_args("squeue", {"-A", "physics", "-w", "cn[01-02]", "-o", "%i"}),
+            (Args{"queue", "--account", "physics", "--nodelist", "cn[01-02]", "--format", "%i"}));
+  EXPECT_EQ(error_of("squeue", {"-s"}), "--steps is not supported: steps are not listed yet");
   EXPECT_EQ(error_of("squeue", {"-u"}), "option -u needs a value");
 }
 
