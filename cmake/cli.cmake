@@ -29,7 +29,7 @@ set_target_properties(fairway-slurm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_
 target_link_options(fairway-slurm PRIVATE -static -static-libstdc++ -static-libgcc -Wl,--as-needed)
 target_link_libraries(fairway-slurm PRIVATE fairway_cli fairway_zmtp_client fairway_auth_for_cli fairway_warnings
   CLI11::CLI11)
-set(fairway_slurm_commands sbatch srun salloc squeue scancel sacct sinfo scontrol sprio sshare sdiag)
+set(fairway_slurm_commands sbatch srun salloc squeue scancel sacct sinfo scontrol sprio sshare sdiag sacctmgr)
 foreach(cmd ${fairway_slurm_commands})
   add_custom_command(TARGET fairway-slurm POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/slurm/bin

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "coordinator/cli/association_view.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
@@ -204,8 +205,20 @@ std::string partitions_json(const wire::PartitionQueryReply& reply) {
 }
 
 int run_shares(const SharesOptions& o, const Transport& transport, const Output& io) {
+  AssociationLayout layout;
+  if (!o.list.empty()) {
+    auto list = parse_association_list(o.list);
+    if (!list) return report_error(io, "--list: " + list.error().message, kExitUsage);
+    layout = AssociationLayout{*list, o.format, o.parsable, !o.noheader};
+  }
   auto reply = ask<wire::SharesReply>(wire::SharesQuery{o.user, o.account}, transport, io);
   if (!reply) return kExitFailure;
+  if (!o.list.empty() && !o.json) {
+    auto text = render_associations(*reply, layout);
+    if (!text) return report_error(io, text.error().message, kExitUsage);
+    io.out << *text;
+    return kExitOk;
+  }
   io.out << (o.json ? shares_json(*reply) : render_shares(*reply));
   return kExitOk;
 }

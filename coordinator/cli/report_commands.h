@@ -22,6 +22,11 @@ std::string partitions_json(const wire::PartitionQueryReply& reply);
 struct SharesOptions {
   std::string user, account;
   bool json = false;
+  // --list users|accounts|associations: sacctmgr's lists (association_view.h) instead of
+  // sshare's table, with its --format fields, -P and --noheader.
+  std::string list, format;
+  bool parsable = false;
+  bool noheader = false;
 };
 int run_shares(const SharesOptions& o, const Transport& transport, const Output& io);
 std::string render_shares(const wire::SharesReply& reply);

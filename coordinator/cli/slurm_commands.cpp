@@ -345,11 +345,62 @@ Result<SlurmTranslation> scontrol(const std::vector<std::string>& args, const Sl
   return invalid_argument("" + words[0] + " is not supported (show, hold, release, requeue, update)");
 }
 
+// sacctmgr's read side: `[-n] [-P] [-s] list|show user|account|association [NAME] [user=X]
+// [account=X] [format=...]`. Accounts and users live in the config: nothing is changed.
+Result<SlurmTranslation> sacctmgr(const std::vector<std::string>& args) {
+  bool noheader = false, parsable = false, with_assoc = false;
+  std::vector<std::string> words;
+  for (const std::string& a : args) {
+    if (a == "-n" || a == "--noheader") noheader = true;
+    else if (a == "-P" || a == "--parsable2") parsable = true;
+    else if (a == "-s" || a == "--associations") with_assoc = true;
+    else if (a == "-i" || a == "--immediate" || a == "-Q" || a == "--quiet") continue;
+    else if (a.starts_with("-")) {
+      // Bundled flags (-nP, -snP).
+      for (char c : a.substr(1)) {
+        if (c == 'n') noheader = true;
+        else if (c == 'P') parsable = true;
+        else if (c == 's') with_assoc = true;
+        else return invalid_argument("option -" + std::string(1, c) + " is not supported");
+      }
+    } else {
+      words.push_back(a);
+    }
+  }
+  if (words.size() < 2 || (lower(words[0]) != "list" && lower(words[0]) != "show")) {
+    return invalid_argument("only list and show are supported: accounts and users are set in the coordinator's config");
+  }
+  std::string what = lower(words[1]);
+  if (with_assoc && (what == "user" || what == "users")) what = "user-associations";
+  std::vector<std::string> out = {"shares", "--list", what};
+  for (std::size_t i = 2; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    const std::size_t eq = w.find('=');
+    const std::string key = lower(w.substr(0, eq));
+    const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
+    if (eq == std::string::npos) {
+      // A bare name: the user or account listed.
+      out.insert(out.end(), {lower(words[1]).starts_with("acc") ? "--account" : "--user", w});
+    } else if (key == "user" || key == "users" || key == "name" || key == "names") {
+      out.insert(out.end(), {lower(words[1]).starts_with("acc") && key.starts_with("name") ? "--account" : "--user", value});
+    } else if (key == "account" || key == "accounts") {
+      out.insert(out.end(), {"--account", value});
+    } else if (key == "format") {
+      out.insert(out.end(), {"--format", value});
+    } else {
+      return invalid_argument("condition \"" + w + "\" is not supported (user=, account=, format=)");
+    }
+  }
+  if (parsable) out.emplace_back("--parsable2");
+  if (noheader) out.emplace_back("--noheader");
+  return SlurmTranslation{out, std::nullopt};
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& slurm_command_names() {
   static const std::vector<std::string_view> names = {"sbatch", "srun", "salloc", "squeue", "scancel", "sacct",
-                                                      "sinfo",  "scontrol", "sprio", "sshare", "sdiag"};
+                                                      "sinfo",  "scontrol", "sprio", "sshare", "sdiag", "sacctmgr"};
   return names;
 }
 
@@ -366,6 +417,7 @@ Result<SlurmTranslation> translate_slurm_command(std::string_view command, const
   if (command == "sprio") return SlurmTranslation{with_command("priority", args), std::nullopt};
   if (command == "sshare") return SlurmTranslation{with_command("shares", args), std::nullopt};
   if (command == "sdiag") return SlurmTranslation{with_command("diag", args), std::nullopt};
+  if (command == "sacctmgr") return sacctmgr(args);
   return invalid_argument("'" + std::string(command) + "' is not a Slurm command this front-end knows");
 }
 

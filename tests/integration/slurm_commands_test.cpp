@@ -108,9 +108,13 @@ TEST_F(SlurmCommands, SnakemakesCommandsGetTheAnswersItParses) {
   ASSERT_EQ(slurm("sacct", {"-P", "-n", "--format=JobIdRaw,State", "-j", id}, out), 0) << out;
   EXPECT_EQ(out, id + "|COMPLETED\n");
   EXPECT_EQ(read_file(dir_ + "/a-" + id + ".log"), "done\n");
-  // Its account guess now finds the job's account.
+  // Its account guess now finds the job's account, and sacctmgr confirms it is one of
+  // the user's (the check it makes when a rule names an account).
   ASSERT_EQ(slurm("sacct", {"-nu", "nobody", "-o", "Account%20"}, out), 0) << out;
-  EXPECT_FALSE(out.empty());
+  const std::string account = out.substr(out.find_first_not_of(' '), out.find('\n') - out.find_first_not_of(' '));
+  EXPECT_FALSE(account.empty()) << out;
+  ASSERT_EQ(slurm("sacctmgr", {"-n", "-s", "list", "user", "nobody", "format=account%20"}, out), 0) << out;
+  EXPECT_NE(out.find(" " + account + "\n"), std::string::npos) << "account '" << account << "' in:\n" << out;
 }
 
 // Snakemake itself, where Debian's snakemake is installed (apt-get install snakemake): a

@@ -267,6 +267,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   shares_cmd->add_option("-u,--user", shares.user, "only this user");
   shares_cmd->add_option("-A,--account", shares.account, "only this account");
   shares_cmd->add_flag("--json", shares.json, "JSON output");
+  shares_cmd->add_option("--list", shares.list, "sacctmgr's list instead: users, accounts or associations");
+  shares_cmd->add_option("--format", shares.format, "with --list: fields Account,User,Share,DefaultAccount (%WIDTH each)");
+  shares_cmd->add_flag("-P,--parsable2", shares.parsable, "with --list: fields separated by |");
+  shares_cmd->add_flag("--noheader", shares.noheader, "with --list: no header lines");
 
   std::vector<std::string> update_words;
   auto* update = app.add_subcommand("update", "change a job: update job ID Key=Value... (scontrol update)")

@@ -1,0 +1,127 @@
+#include "coordinator/cli/association_view.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <set>
+
+#include "coordinator/cli/text_format.h"
+
+namespace fairway::cli {
+namespace {
+
+struct Column {
+  std::string field;  // canonical: Account, User, Share, DefaultAccount
+  std::string title;
+  int width = 10;  // sacctmgr's default width; values are right-justified in it
+};
+
+Result<std::vector<Column>> parse_columns(const std::string& format) {
+  std::vector<Column> out;
+  std::size_t begin = 0;
+  while (begin <= format.size()) {
+    const std::size_t end = std::min(format.find(',', begin), format.size());
+    std::string word = format.substr(begin, end - begin);
+    begin = end + 1;
+    if (word.empty()) continue;
+    int width = 10;
+    if (const auto pct = word.find('%'); pct != std::string::npos) {
+      const std::string digits = word.substr(pct + 1);
+      const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), width);
+      if (ec != std::errc() || p != digits.data() + digits.size() || width < 1 || width > 1000) {
+        return invalid_argument("format: bad width in \"" + word + "\"");
+      }
+      word = word.substr(0, pct);
+    }
+    const std::string key = to_lower(word);
+    if (key == "account" || key == "acct") {
+      out.push_back({"Account", "Account", width});
+    } else if (key == "user") {
+      out.push_back({"User", "User", width});
+    } else if (key == "share" || key == "fairshare") {
+      out.push_back({"Share", "Share", width});
+    } else if (key == "defaultaccount" || key == "defacct" || key == "def acct") {
+      out.push_back({"DefaultAccount", "Def Acct", width});
+    } else {
+      return invalid_argument("format: unknown field \"" + word + "\" (Account, User, Share, DefaultAccount)");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<AssociationList> parse_association_list(const std::string& word) {
+  const std::string w = to_lower(word);
+  if (w == "user" || w == "users") return AssociationList::kUsers;
+  if (w == "account" || w == "accounts") return AssociationList::kAccounts;
+  if (w == "user-associations") return AssociationList::kUserAssociations;
+  if (w == "association" || w == "associations" || w == "assoc") return AssociationList::kAssociations;
+  return invalid_argument("cannot list \"" + word + "\" (users, accounts, associations)");
+}
+
+Result<std::string> render_associations(const wire::SharesReply& reply, const AssociationLayout& layout) {
+  std::string format = layout.format;
+  if (format.empty()) {
+    format = layout.list == AssociationList::kUsers      ? "User,DefaultAccount"
+             : layout.list == AssociationList::kAccounts ? "Account"
+                                                         : "Account,User,Share";
+    if (layout.list == AssociationList::kUserAssociations) format = "User,Account,Share";
+  }
+  auto columns = parse_columns(format);
+  if (!columns) return std::unexpected(columns.error());
+  // A user's first account is the one sacctmgr would call default here.
+  std::vector<const wire::ShareView*> rows;
+  std::set<std::string> users_seen;
+  for (const auto& r : reply.rows) {
+    const bool user_row = !r.user.empty();
+    if (layout.list == AssociationList::kAccounts && user_row) continue;
+    if ((layout.list == AssociationList::kUsers || layout.list == AssociationList::kUserAssociations) && !user_row) {
+      continue;
+    }
+    rows.push_back(&r);
+  }
+  const auto value = [&](const wire::ShareView& r, const std::string& field) -> std::string {
+    if (field == "Account") return r.account;
+    if (field == "User") return r.user;
+    if (field == "Share") return format_number(r.raw_shares);
+    for (const auto& other : reply.rows) {
+      if (other.user == r.user && !r.user.empty()) return other.account;
+    }
+    return "";
+  };
+  const auto fit = [&](std::string text, const Column& c) {
+    if (layout.parsable) return text;
+    const auto w = static_cast<std::size_t>(c.width);
+    if (text.size() > w) return text.substr(0, w - 1) + "+";
+    return std::string(w - text.size(), ' ') + text;
+  };
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0 && !layout.parsable) out += ' ';
+      out += cells[i];
+      if (layout.parsable) out += '|';
+    }
+    if (layout.parsable && !out.empty()) out.pop_back();
+    out += '\n';
+  };
+  if (layout.header) {
+    std::vector<std::string> titles, dashes;
+    for (const Column& c : *columns) {
+      titles.push_back(fit(c.title, c));
+      dashes.push_back(std::string(static_cast<std::size_t>(c.width), '-'));
+    }
+    line(titles);
+    if (!layout.parsable) line(dashes);
+  }
+  for (const wire::ShareView* r : rows) {
+    if (layout.list == AssociationList::kUsers && !users_seen.insert(r->user).second) continue;
+    std::vector<std::string> cells;
+    for (const Column& c : *columns) cells.push_back(fit(value(*r, c.field), c));
+    line(cells);
+  }
+  return out;
+}
+
+}  // namespace fairway::cli
