@@ -244,6 +244,17 @@ std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transpo
 }
 
 int run_show_job(const std::string& id, JobDetailLayout layout, const Transport& transport, const Output& io) {
+  if (id.empty()) {
+    // scontrol show job: every job the coordinator holds, waiting or running.
+    if (layout != JobDetailLayout::kScontrol) return report_error(io, "show job needs a job id", kExitUsage);
+    auto all = ask_all_pages(wire::JobQuery{}, transport, io);
+    if (!all) return kExitFailure;
+    if (all->jobs.empty()) io.out << "No jobs in the system\n";
+    for (const auto& j : all->jobs) {
+      io.out << render_scontrol_job(j, all->now, [](std::uint32_t gid) { return group_name_from_file(gid); });
+    }
+    return kExitOk;
+  }
   auto refs = parse_job_refs({id});
   if (!refs) return report_error(io, refs.error().message, kExitUsage);
   wire::JobQuery q;
@@ -289,7 +300,9 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
 
 int run_show_node(const std::string& name, bool json, const Transport& transport,
                   const Output& io) {
-  auto reply = ask<wire::NodeQueryReply>(wire::NodeQuery{{name}}, transport, io);
+  // No name: every node (scontrol show node).
+  auto reply = ask<wire::NodeQueryReply>(
+      wire::NodeQuery{name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name}}, transport, io);
   if (!reply) return kExitFailure;
   if (reply->nodes.empty()) return report_error(io, "node " + name + " not found", kExitFailure);
   for (const auto& n : reply->nodes) io.out << (json ? node_json(n) : render_node_detail(n));

@@ -88,8 +88,9 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     if (midnight) q.ended_after = *midnight;
   }
   std::vector<HistoryColumn> columns;
-  if (!o.format.empty()) {
-    auto parsed = parse_history_format(o.format);
+  const std::string format = o.format.empty() && o.sacct_table ? std::string(kSacctDefaultFormat) : o.format;
+  if (!format.empty()) {
+    auto parsed = parse_history_format(format);
     if (!parsed) return report_error(io, parsed.error().message, kExitUsage);
     columns = std::move(*parsed);
   }
@@ -112,7 +113,13 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
                      [](const wire::JobView& a, const wire::JobView& b) { return a.id < b.id; });
   }
-  io.out << (o.json ? jobs_json(*reply) : render_history(*reply, o.parsable, columns, !o.noheader));
+  if (o.json) {
+    io.out << jobs_json(*reply);
+  } else if (o.sacct_table && !o.parsable) {
+    io.out << render_sacct_table(*reply, columns, !o.noheader);
+  } else {
+    io.out << render_history(*reply, o.parsable, columns, !o.noheader);
+  }
   return kExitOk;
 }
 
@@ -223,6 +230,47 @@ std::string render_history(const wire::JobQueryReply& reply, bool parsable, cons
   }
   std::string out = header_line ? join(header, "|") + "\n" : std::string();
   for (const auto& row : rows) out += join(row, "|") + "\n";
+  return out;
+}
+
+namespace {
+
+// sacct's default width of a field (Slurm 22.05), 10 unless named here.
+int sacct_width(std::string_view field) {
+  static const std::pair<std::string_view, int> widths[] = {
+      {"JobID", 12}, {"JobIDRaw", 12}, {"ExitCode", 8}, {"User", 9}, {"NNodes", 8}, {"NodeList", 15},
+      {"Submit", 19}, {"Start", 19}, {"End", 19}, {"Reason", 25}};
+  for (const auto& [name, w] : widths) {
+    if (name == field) return w;
+  }
+  return 10;
+}
+
+}  // namespace
+
+std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vector<HistoryColumn>& columns,
+                               bool header) {
+  std::string out;
+  const auto cell = [](std::string value, int width, bool left) {
+    const auto w = static_cast<std::size_t>(width);
+    if (value.size() > w) value = value.substr(0, w - 1) + "+";
+    const std::string pad(w - value.size(), ' ');
+    return (left ? value + pad : pad + value) + " ";
+  };
+  const auto width_of = [](const HistoryColumn& c) {
+    return c.width > 0 ? c.width : sacct_width(kHistoryFields[c.field].name);
+  };
+  const auto left = [](const HistoryColumn& c) { return std::string_view(kHistoryFields[c.field].name).starts_with("JobID"); };
+  if (header) {
+    for (const auto& c : columns) out += cell(kHistoryFields[c.field].name, width_of(c), left(c));
+    out += "\n";
+    for (const auto& c : columns) out += std::string(static_cast<std::size_t>(width_of(c)), '-') + " ";
+    out += "\n";
+  }
+  for (const auto& j : reply.jobs) {
+    for (const auto& c : columns) out += cell(kHistoryFields[c.field].value(j, reply.now), width_of(c), left(c));
+    out += "\n";
+  }
   return out;
 }
 

@@ -22,6 +22,10 @@ struct HistoryOptions {
   // --live: the jobs still waiting or running too (Slurm's sacct lists them with the
   // finished ones; tools poll it for a job's state).
   bool live = false;
+  // sacct's own table (the sacct front-end): each field in Slurm's default width (or the
+  // %WIDTH given), JobIDs left-justified and the rest right-justified, a line of dashes
+  // under the header, a blank after every field; Slurm's default fields.
+  bool sacct_table = false;
 };
 
 // -S/-E values: a local date and time, or now-N with seconds/minutes/hours/days/weeks.
@@ -45,8 +49,13 @@ inline constexpr const char* kHistoryDefaultFormat =
     "JobID,JobName,User,Account,Partition,State,ExitCode,Start,End,Elapsed,AllocCPUS,NodeList,MaxRSS,CPUTime";
 Result<std::vector<HistoryColumn>> parse_history_format(const std::string& format);
 
+inline constexpr const char* kSacctDefaultFormat = "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode";
+
 // `columns` empty: kHistoryDefaultFormat.
 std::string render_history(const wire::JobQueryReply& reply, bool parsable,
                            const std::vector<HistoryColumn>& columns = {}, bool header = true);
+// HistoryOptions::sacct_table's layout.
+std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vector<HistoryColumn>& columns,
+                               bool header);
 
 }  // namespace fairway::cli

@@ -221,7 +221,7 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
   // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.
-  s.out.insert(s.out.begin(), "--live");
+  s.out.insert(s.out.begin(), {"--live", "--sacct-table"});
   return SlurmTranslation{with_command("history", s.out), std::nullopt};
 }
 
@@ -297,9 +297,6 @@ Result<SlurmTranslation> scontrol(const std::vector<std::string>& args, const Sl
       return SlurmTranslation{{}, compress_hostlist(hosts) + "\n"};
     }
     if (what == "job" || what == "node" || what == "partition" || what == "reservation") {
-      if ((what == "job" || what == "node") && words.size() < 3) {
-        return invalid_argument("show " + what + " needs a " + (what == "job" ? "job id" : "node name") + " here");
-      }
       auto out = rest(2);
       out.insert(out.begin(), {"show", what});
       if (what == "job") out.emplace_back("--scontrol");

@@ -111,7 +111,10 @@ TEST_F(SlurmCommands, SnakemakesCommandsGetTheAnswersItParses) {
   // Its account guess now finds the job's account, and sacctmgr confirms it is one of
   // the user's (the check it makes when a rule names an account).
   ASSERT_EQ(slurm("sacct", {"-nu", "nobody", "-o", "Account%20"}, out), 0) << out;
-  const std::string account = out.substr(out.find_first_not_of(' '), out.find('\n') - out.find_first_not_of(' '));
+  // As Snakemake reads it: the first line, stripped.
+  std::string account = out.substr(0, out.find('\n'));
+  account.erase(0, account.find_first_not_of(' '));
+  account.erase(account.find_last_not_of(' ') + 1);
   EXPECT_FALSE(account.empty()) << out;
   ASSERT_EQ(slurm("sacctmgr", {"-n", "-s", "list", "user", "nobody", "format=account%20"}, out), 0) << out;
   EXPECT_NE(out.find(" " + account + "\n"), std::string::npos) << "account '" << account << "' in:\n" << out;

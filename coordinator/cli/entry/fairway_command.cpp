@@ -212,6 +212,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_flag("--json", history.json, "JSON output");
   hist->add_flag("-n,--noheader", history.noheader, "no header line");
   hist->add_flag("--live", history.live, "also the jobs still waiting or running (as sacct lists them)");
+  hist->add_flag("--sacct-table", history.sacct_table, "sacct's own table layout and default fields");
 
   ReportOptions report;
   auto* report_cmd = app.add_subcommand("report", "core- and GPU-hours per account and user over a period (sreport)")
@@ -237,13 +238,13 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   std::string show_id;
   bool show_json = false;
   auto* show_job = show->add_subcommand("job", "every field of a job")->fallthrough();
-  show_job->add_option("id", show_id, "job id")->required();
+  show_job->add_option("id", show_id, "job id (with --scontrol it may be left out: every job)");
   show_job->add_flag("--json", show_json, "JSON output");
   bool show_scontrol = false;
   show_job->add_flag("--scontrol", show_scontrol, "scontrol show job's Key=Value layout");
   std::string show_name;
   auto* show_node = show->add_subcommand("node", "every field of a node")->fallthrough();
-  show_node->add_option("name", show_name, "node name")->required();
+  show_node->add_option("name", show_name, "node name (default: every node)");
   show_node->add_flag("--json", show_json, "JSON output");
 
   std::vector<std::string> partition_names;

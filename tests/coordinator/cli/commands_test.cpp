@@ -112,6 +112,18 @@ TEST_F(Commands, QueueKeepsTheAccountsNamesAndNodesAsked) {
   EXPECT_NE(err.str().find("--nodelist"), std::string::npos) << err.str();
 }
 
+// scontrol show job with no id: every job the coordinator holds, in scontrol's layout;
+// fairway's own layout still needs an id.
+TEST_F(Commands, ShowJobWithoutAnIdListsEveryJobInScontrolsLayout) {
+  fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
+  EXPECT_EQ(run_show_job("", JobDetailLayout::kScontrol, fake.transport(), io), kExitOk) << err.str();
+  const auto jobs = testing::queue_reply().jobs;
+  ASSERT_FALSE(jobs.empty());
+  for (const auto& j : jobs) EXPECT_NE(out.str().find("JobId=" + std::to_string(j.id.value()) + " "), std::string::npos);
+  EXPECT_TRUE(std::get<wire::JobQuery>(fake.requests.at(0)).jobs.empty());
+  EXPECT_EQ(run_show_job("", JobDetailLayout::kFairway, fake.transport(), io), kExitUsage);
+}
+
 TEST_F(Commands, QueueJson) {
   fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
   QueueOptions o;

@@ -55,7 +55,7 @@ TEST(FairwayBinary, UsageErrorsExitTwoNamingTheProblem) {
   expect_usage_error("cancel", "cancel needs at least one job id or a filter");
   expect_usage_error("hold", "ids is required");
   expect_usage_error("cancel abc", "job id \"abc\" is not a job number");
-  expect_usage_error("show job", "id is required");
+  expect_usage_error("show job", "show job needs a job id");
   expect_usage_error("queue -t ZZ", "--states: \"ZZ\" is not a job state");
   expect_usage_error("--coordinator", "--coordinator needs a value");
 }

@@ -80,5 +80,27 @@ TEST(History, FormatPicksSacctFieldsWithWidths) {
   EXPECT_FALSE(parse_history_format(""));
 }
 
+// sacct's own table, as Slurm 22.05 lays it out: default fields and widths, JobID to the
+// left, the rest to the right, dashes under the header, a blank after every field.
+TEST(History, SacctTableHasSlurmsLayout) {
+  auto cols = parse_history_format(kSacctDefaultFormat);
+  ASSERT_TRUE(cols);
+  wire::JobQueryReply r;
+  wire::JobView v;
+  v.id = JobId(3);
+  v.name = "a-rather-long-name";
+  v.partition = "debug";
+  v.account = "root";
+  v.state = JobState::kCompleted;
+  v.exit_code = 0;
+  v.allocation = {{"cn01", {0}, {}}};
+  r.jobs.push_back(v);
+  EXPECT_EQ(render_sacct_table(r, *cols, true),
+            "JobID           JobName  Partition    Account  AllocCPUS      State ExitCode \n"
+            "------------ ---------- ---------- ---------- ---------- ---------- -------- \n"
+            "3            a-rather-+      debug       root          1  COMPLETED      0:0 \n");
+  EXPECT_EQ(render_sacct_table(r, *parse_history_format("Account%20"), false), "                root \n");
+}
+
 }  // namespace
 }  // namespace fairway::cli

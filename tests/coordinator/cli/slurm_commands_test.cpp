@@ -46,16 +46,18 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
             (Args{"cancel", "--name", "x", "--signal", "USR1", "42_7"}));
   EXPECT_EQ(error_of("scancel", {"-i", "42"}), "--interactive is not supported: no confirmation prompts");
   EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "42", "-P", "--format=JobID,State"}),
-            (Args{"history", "--live", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
+            (Args{"history", "--live", "--sacct-table", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
   // Bundled flags, the last taking the next word (Snakemake: sacct -nu "$USER" -o Account%20).
   EXPECT_EQ(fairway_args("sacct", {"-nu", "alice", "-o", "Account%20"}),
-            (Args{"history", "--live", "--noheader", "--user", "alice", "--format", "Account%20"}));
+            (Args{"history", "--live", "--sacct-table", "--noheader", "--user", "alice", "--format", "Account%20"}));
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
   EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "jobid", "-dd", "42"}), (Args{"show", "job", "42", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "partitions"}), (Args{"show", "partition"}));
+  EXPECT_EQ(fairway_args("scontrol", {"show", "job"}), (Args{"show", "job", "--scontrol"}));
+  EXPECT_EQ(fairway_args("scontrol", {"show", "nodes"}), (Args{"show", "node"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"}),
             (Args{"update", "job", "42", "TimeLimit=1:00:00"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "NodeName=cn01", "State=DRAIN", "Reason=disk failing"}),
