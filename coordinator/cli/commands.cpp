@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <ctime>
 #include <ostream>
 
 #include "coordinator/cli/job_views.h"
@@ -143,6 +144,14 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
 
 namespace {
 
+std::string ctime_text(Time t) {
+  const auto secs = static_cast<std::time_t>(t.seconds());
+  std::tm tm{};
+  char buf[64];
+  if (localtime_r(&secs, &tm) == nullptr || std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm) == 0) return "";
+  return buf;
+}
+
 std::vector<std::string> comma_words(const std::string& text) {
   std::vector<std::string> out;
   std::size_t begin = 0;
@@ -216,6 +225,8 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     return kExitOk;
   }
   sort_jobs(reply->jobs, keys, reply->now);
+  // squeue -l starts with the time of the listing, as ctime writes it.
+  if (o.long_format && !o.noheader && !o.json) io.out << ctime_text(reply->now) << "\n";
   if (o.json) {
     io.out << jobs_json(*reply);
   } else if (!fields.empty()) {

@@ -115,10 +115,10 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   }
   if (o.json) {
     io.out << jobs_json(*reply);
-  } else if (o.sacct_table && !o.parsable) {
+  } else if (o.sacct_table && !o.parsable && !o.trailing_bar) {
     io.out << render_sacct_table(*reply, columns, !o.noheader);
   } else {
-    io.out << render_history(*reply, o.parsable, columns, !o.noheader);
+    io.out << render_history(*reply, o.parsable || o.trailing_bar, columns, !o.noheader, o.trailing_bar);
   }
   return kExitOk;
 }
@@ -209,7 +209,7 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
 }
 
 std::string render_history(const wire::JobQueryReply& reply, bool parsable, const std::vector<HistoryColumn>& columns,
-                           bool header_line) {
+                           bool header_line, bool trailing_bar) {
   std::vector<HistoryColumn> shown = columns;
   if (shown.empty()) shown = *parse_history_format(kHistoryDefaultFormat);
   // -P shows whole values (tools split on '|'); widths shape the table only.
@@ -228,8 +228,9 @@ std::string render_history(const wire::JobQueryReply& reply, bool parsable, cons
     const std::string table = render_table(header, rows);
     return header_line ? table : table.substr(table.find('\n') + 1);
   }
-  std::string out = header_line ? join(header, "|") + "\n" : std::string();
-  for (const auto& row : rows) out += join(row, "|") + "\n";
+  const std::string end = trailing_bar ? "|\n" : "\n";
+  std::string out = header_line ? join(header, "|") + end : std::string();
+  for (const auto& row : rows) out += join(row, "|") + end;
   return out;
 }
 

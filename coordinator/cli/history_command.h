@@ -17,6 +17,7 @@ struct HistoryOptions {
   std::string start, end;
   std::string format;      // -o/--format: sacct field names
   bool parsable = false;   // -P: "|" between fields, as sacct --parsable2
+  bool trailing_bar = false;  // -p: and after the last, as sacct --parsable
   bool json = false;
   bool noheader = false;   // -n: rows only, as sacct --noheader
   // --live: the jobs still waiting or running too (Slurm's sacct lists them with the
@@ -53,7 +54,8 @@ inline constexpr const char* kSacctDefaultFormat = "JobID,JobName,Partition,Acco
 
 // `columns` empty: kHistoryDefaultFormat.
 std::string render_history(const wire::JobQueryReply& reply, bool parsable,
-                           const std::vector<HistoryColumn>& columns = {}, bool header = true);
+                           const std::vector<HistoryColumn>& columns = {}, bool header = true,
+                           bool trailing_bar = false);
 // HistoryOptions::sacct_table's layout.
 std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vector<HistoryColumn>& columns,
                                bool header);

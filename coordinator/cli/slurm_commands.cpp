@@ -217,7 +217,7 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'n', "noheader", false, Action::kPass},
-      {'p', "parsable", false, Action::kRefuse, "not yet: use -P/--parsable2"},
+      {'p', "parsable", false, Action::kPass},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
   // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.

@@ -208,6 +208,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_option("-S,--starttime", history.start, "ended at or after: YYYY-MM-DD[THH:MM[:SS]] or now-7days");
   hist->add_option("-E,--endtime", history.end, "ended before: YYYY-MM-DD[THH:MM[:SS]] or now-1hour");
   hist->add_flag("-P,--parsable2", history.parsable, "fields separated by |, as sacct -P");
+  hist->add_flag("-p,--parsable", history.trailing_bar, "fields separated by | and ended by one, as sacct -p");
   hist->add_option("-o,--format", history.format, "sacct's fields: JobID,State,Elapsed,MaxRSS%10,...");
   hist->add_flag("--json", history.json, "JSON output");
   hist->add_flag("-n,--noheader", history.noheader, "no header line");

@@ -124,6 +124,23 @@ TEST_F(Commands, ShowJobWithoutAnIdListsEveryJobInScontrolsLayout) {
   EXPECT_EQ(run_show_job("", JobDetailLayout::kFairway, fake.transport(), io), kExitUsage);
 }
 
+// squeue -l: the listing's time first, as ctime writes it, then the long layout.
+TEST_F(Commands, QueueLongStartsWithTheTime) {
+  fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
+  QueueOptions o;
+  o.long_format = true;
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
+  const std::string text = out.str();
+  const std::string first = text.substr(0, text.find('\n'));
+  EXPECT_EQ(first.size(), 24u) << first;  // "Thu Nov 26 05:11:13 2026"
+  EXPECT_NE(text.find("\n             JOBID PARTITION     NAME     USER    STATE"), std::string::npos) << text;
+  out.str("");
+  o.noheader = true;
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
+  EXPECT_EQ(out.str().find("JOBID"), std::string::npos);
+  EXPECT_FALSE(out.str().starts_with(first)) << "no time line without the header: " << out.str();
+}
+
 TEST_F(Commands, QueueJson) {
   fake.answer = [](const wire::Message&) { return testing::queue_reply(); };
   QueueOptions o;

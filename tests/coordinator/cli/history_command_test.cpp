@@ -100,6 +100,8 @@ TEST(History, SacctTableHasSlurmsLayout) {
             "------------ ---------- ---------- ---------- ---------- ---------- -------- \n"
             "3            a-rather-+      debug       root          1  COMPLETED      0:0 \n");
   EXPECT_EQ(render_sacct_table(r, *parse_history_format("Account%20"), false), "                root \n");
+  // sacct -p: every field ended by '|'.
+  EXPECT_EQ(render_history(r, true, *parse_history_format("JobID,State"), true, true), "JobID|State|\n3|COMPLETED|\n");
 }
 
 }  // namespace
