@@ -1,0 +1,36 @@
+// The client's side of a running job step (fairway run): it accepts each node's relay by
+// the step's key, writes the tasks' output here (labelled with -l), forwards stdin to task
+// 0, Ctrl-C to every task and the window size with --pty, and ends with the worst task's
+// exit. Uses signal handlers: one step per process at a time.
+#pragma once
+
+#include <signal.h>
+
+#include <string>
+
+#include "coordinator/cli/commands.h"
+#include "coordinator/cli/run_command.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+// While it lives, SIGINT is counted for the step instead of ending the process (from the
+// request on: a Ctrl-C that comes before the reply still reaches the tasks).
+class StepInterrupts {
+ public:
+  StepInterrupts();
+  ~StepInterrupts();
+  StepInterrupts(const StepInterrupts&) = delete;
+  StepInterrupts& operator=(const StepInterrupts&) = delete;
+
+ private:
+  struct sigaction saved_ {};
+};
+
+// Serves `step` on `listen_fd` until every node's relay is done (or did not call in within
+// settings.start_timeout_ms); the worst task's exit (128+N for signal N), 1 when a node
+// failed. With `pty`, this terminal is raw meanwhile.
+int serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
+               const Output& io, const StepSettings& settings);
+
+}  // namespace fairway::cli
