@@ -1,6 +1,6 @@
 # shared/net: the only code that includes ZeroMQ (DESIGN.md section 2).
 file(GLOB fairway_net_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/*.cpp)
-list(FILTER fairway_net_srcs EXCLUDE REGEX ".*/(zmtp_request_client|zmtp_frames|host_resolver|step_stream)\\.cpp$")
+list(FILTER fairway_net_srcs EXCLUDE REGEX ".*/(zmtp_request_client|zmtp_frames|host_resolver|step_stream|step_frames)\\.cpp$")
 if(fairway_net_srcs)
   add_library(fairway_net STATIC ${fairway_net_srcs})
   target_include_directories(fairway_net PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
@@ -19,6 +19,6 @@ target_link_libraries(fairway_zmtp PUBLIC fairway_base PRIVATE fairway_warnings)
 add_library(fairway_zmtp_client STATIC ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/zmtp_request_client.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/host_resolver.cpp
   # A job step's stream (fairway run <-> fairway-step): plain TCP too.
-  ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/step_stream.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/step_stream.cpp ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/step_frames.cpp)
 target_include_directories(fairway_zmtp_client PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(fairway_zmtp_client PUBLIC fairway_wire fairway_zmtp resolv PRIVATE fairway_warnings)

@@ -35,6 +35,9 @@ class StepStreamReader {
   std::size_t offset_ = 0;
 };
 
+// An error of the stream ("step stream: WHAT"), as the reader and the address parser give.
+Error step_stream_error(const std::string& what);
+
 // "tcp://HOST:PORT" split; an error names what is wrong with it.
 Result<std::pair<std::string, std::uint16_t>> parse_tcp_address(std::string_view address);
 

@@ -10,7 +10,7 @@ seconds="${1:-20}"
 target="${2:-wire}"
 case "$target" in
   wire) sources=("$root"/shared/base/*.cpp "$root"/shared/model/*.cpp "$root"/shared/wire/*.cpp
-                 "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
+                 "$root"/shared/net/step_frames.cpp "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
   zmtp) sources=("$root"/shared/base/*.cpp "$root"/shared/net/zmtp_frames.cpp
                  "$root"/tests/fuzz/zmtp_frames_fuzz.cpp) ;;
   *) echo "run_wire_fuzz: unknown target $target (wire or zmtp)" >&2; exit 2 ;;

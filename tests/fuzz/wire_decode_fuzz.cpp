@@ -1,5 +1,6 @@
 // libFuzzer target for fairway::wire::decode: any byte string must decode or be rejected,
-// never crash, and whatever decodes must re-encode into a frame that decodes again.
+// never crash, and whatever decodes must re-encode into a frame that decodes again. The
+// same bytes also go to a job step's stream reader (step_stream.h), whole and in two cuts.
 // Built and run by tests/fuzz/run_wire_fuzz.sh; single-threaded like libFuzzer's driver.
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "shared/net/step_stream.h"
 #include "shared/wire/codec.h"
 #include "tests/shared/wire/wire_test_util.h"
 
@@ -22,12 +24,42 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
                       std::ios::binary);
     const std::string frame = fairway::wire::encode(m);
     out.write(frame.data(), static_cast<std::streamsize>(frame.size()));
+    // A step's stream: the same message behind its length, when it is one of the stream's.
+    if (const auto* io = std::get_if<fairway::wire::StepIo>(&m)) {
+      std::ofstream stream(std::string(dir) + "/seed-" + std::to_string(i++) + ".step", std::ios::binary);
+      const std::string framed = fairway::net::step_frame(*io) + fairway::net::step_frame(*io);
+      stream.write(framed.data(), static_cast<std::streamsize>(framed.size()));
+    }
   }
   return 0;
 }
 
+namespace {
+
+// Reads frames until the stream wants more or refuses; a refusal must say it is the
+// stream's, and what it gives back must be a StepIo that re-encodes.
+void read_step_stream(std::string_view first, std::string_view second) {
+  fairway::net::StepStreamReader reader;
+  for (std::string_view part : {first, second}) {
+    reader.feed(part);
+    while (true) {
+      auto m = reader.next();
+      if (!m) {
+        if (m.error().message.rfind("step stream: ", 0) != 0) __builtin_trap();
+        return;
+      }
+      if (!*m) break;
+      if (fairway::net::step_frame(**m).size() < 5) __builtin_trap();
+    }
+  }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view frame(reinterpret_cast<const char*>(data), size);
+  read_step_stream(frame, {});
+  read_step_stream(frame.substr(0, size / 2), frame.substr(size / 2));
   auto decoded = fairway::wire::decode(frame);
   if (!decoded) {
     if (decoded.error().message.rfind("wire: ", 0) != 0) __builtin_trap();
