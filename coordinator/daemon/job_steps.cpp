@@ -27,6 +27,11 @@ void CoordinatorService::launch_members(const JobRecord& rec, const wire::Launch
     wire::LaunchJob m = head;
     m.extern_only = true;
     m.program = wire::JobProgram{};  // the agent runs its own holder, nothing of the job's
+    // --signal's warning is for the job's script: it would end the holder (and the steps
+    // it holds the node for) before the job's time is up.
+    m.warn_signal = 0;
+    m.warn_before_s = 0;
+    m.warn_batch_only = false;
     m.cores = na.cores;
     m.gpus = na.gpus;
     m.memory_limit_bytes = na.memory_mb > 0 ? std::optional(na.memory_mb * kMiB) : std::nullopt;

@@ -73,8 +73,10 @@ class JobStepService : public ::testing::Test {
     service_->on_client_frame("client", wire::encode(m), t_, net::PeerCredentials{uid, 100, 4242});
     return turn();
   }
-  JobId two_node_job() {
+  JobId two_node_job(std::int32_t warn_signal = 0) {
     wire::SubmitRequest r;
+    r.spec.warn_signal = warn_signal;
+    r.spec.warn_before_s = warn_signal != 0 ? 60 : 0;
     r.spec.resources.nodes = 2;
     r.spec.resources.cores = 4;  // on each node
     r.spec.tasks.ntasks = 8;
@@ -108,7 +110,7 @@ class JobStepService : public ::testing::Test {
 };
 
 TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
-  const JobId id = two_node_job();
+  const JobId id = two_node_job(SIGUSR1);
   const auto launches = sent<wire::LaunchJob>();
   ASSERT_EQ(launches.size(), 2u);
   EXPECT_FALSE(launches[0].second.extern_only);
@@ -117,6 +119,9 @@ TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
   EXPECT_NE(launches[0].first, launches[1].first);
   EXPECT_TRUE(launches[1].second.program.argv.empty()) << "nothing of the job's runs on its other nodes";
   EXPECT_EQ(launches[1].second.cores.size(), 4u);
+  // --signal warns the script, on the first node; the holder must not get it.
+  EXPECT_EQ(launches[0].second.warn_signal, SIGUSR1);
+  EXPECT_EQ(launches[1].second.warn_signal, 0);
   const std::string member = launches[1].first;
 
   // The member's agent restarts and lists the job: it is the job's, not a stray to kill.
