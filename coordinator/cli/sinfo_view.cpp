@@ -56,6 +56,8 @@ std::string value_of(const SinfoRow& row, char letter) {
     case 'N': {
       std::vector<std::string> names;
       for (const auto* n : nodes) names.push_back(n->name);
+      // As Slurm's host lists: sorted, whatever order the partition lists its nodes in.
+      std::sort(names.begin(), names.end());
       return names.empty() ? "" : compress_hostlist(names);
     }
     case 'c': return uniform(nodes, [](const wire::NodeView& n) { return n.cores * n.threads_per_core; });

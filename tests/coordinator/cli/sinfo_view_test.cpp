@@ -24,7 +24,7 @@ struct Cluster {
     batch.name = "batch";
     batch.is_default = true;
     batch.max_time = Duration::days(7);
-    batch.nodes = {"cn01", "cn02", "cn03", "cn04"};
+    batch.nodes = {"cn03", "cn02", "cn01", "cn04"};
     wire::PartitionView debug;
     debug.name = "debug";
     debug.max_time = Duration::minutes(30);
