@@ -1,0 +1,130 @@
+// The client's side of a step against relays played by the test: only a relay that knows
+// the step's key, for a node of the step not yet connected, is heard; what it sends is
+// written out and its tasks' exits make the step's.
+#include "coordinator/cli/step_session.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "shared/net/step_stream.h"
+
+namespace fairway::cli {
+namespace {
+
+using wire::StepIo;
+using wire::StepIoKind;
+
+const std::string kKey = "0123456789abcdef0123456789abcdef";
+
+// Sends `frames` on a fresh connection; true when the client then closes it unheard
+// (before any Done: the client closes a relay's connection only after its Done, or when
+// it refuses the relay).
+bool refused(const std::string& address, const std::vector<StepIo>& frames) {
+  auto fd = net::connect_step_stream(address, 2000);
+  if (!fd) return false;
+  for (const StepIo& f : frames) (void)net::write_all(*fd, net::step_frame(f));
+  // A heard relay gets the client's pings within a second; a refused one is closed.
+  pollfd p{*fd, POLLIN, 0};
+  char buf[64];
+  const bool closed = ::poll(&p, 1, 3000) == 1 && ::read(*fd, buf, sizeof buf) == 0;
+  ::close(*fd);
+  return closed;
+}
+
+// Redirects this process's stdout (where the session writes task output) and stdin
+// (/dev/null) while it lives; text() is what was written.
+class CapturedStdio {
+ public:
+  CapturedStdio() {
+    std::fflush(stdout);
+    out_ = ::dup(STDOUT_FILENO);
+    in_ = ::dup(STDIN_FILENO);
+    std::snprintf(path_, sizeof path_, "/tmp/fw-step-out-XXXXXX");
+    const int file = ::mkstemp(path_);
+    ::dup2(file, STDOUT_FILENO);
+    ::close(file);
+    const int null = ::open("/dev/null", O_RDONLY);
+    ::dup2(null, STDIN_FILENO);
+    ::close(null);
+  }
+  ~CapturedStdio() {
+    ::dup2(out_, STDOUT_FILENO);
+    ::dup2(in_, STDIN_FILENO);
+    ::close(out_);
+    ::close(in_);
+    ::unlink(path_);
+  }
+  std::string text() const {
+    std::ifstream f(path_);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+  }
+
+ private:
+  int out_ = -1, in_ = -1;
+  char path_[64] = {};
+};
+
+TEST(StepSession, OnlyARelayWithTheKeyForANodeOfTheStepIsHeard) {
+  auto listening = net::listen_step_stream("127.0.0.1");
+  ASSERT_TRUE(listening) << listening.error().message;
+  const auto [listen_fd, address] = *listening;
+  const wire::StepReply step{JobId(42), 0, {"n1"}, {1}};
+  std::ostringstream out, err;
+  const Output io{out, err};
+  StepSettings settings;
+  settings.start_timeout_ms = 10000;
+
+  bool wrong_key = false, wrong_node = false, no_hello = false, second = false;
+  std::thread relays([&, address = address] {
+    wrong_key = refused(address, {{StepIoKind::kHello, 0, 0, 1, "fedcba9876543210fedcba9876543210"}});
+    wrong_node = refused(address, {{StepIoKind::kHello, 5, 0, 1, kKey}});
+    no_hello = refused(address, {{StepIoKind::kStdout, 0, 0, 0, "forged output\n"}});
+    // The real relay: its output is written, its task's exit is the step's.
+    auto fd = net::connect_step_stream(address, 2000);
+    ASSERT_TRUE(fd);
+    for (const StepIo& f : std::vector<StepIo>{{StepIoKind::kHello, 0, 0, 1, kKey},
+                                               {StepIoKind::kStdout, 0, 0, 0, "hello from n1\n"}}) {
+      ASSERT_TRUE(net::write_all(*fd, net::step_frame(f)));
+    }
+    // A second relay claiming the same node while the first is connected is refused.
+    second = refused(address, {{StepIoKind::kHello, 0, 0, 1, kKey}, {StepIoKind::kStdout, 0, 0, 0, "twice\n"}});
+    for (const StepIo& f : std::vector<StepIo>{{StepIoKind::kExit, 0, 0, 3, ""}, {StepIoKind::kDone, 0, -1, 0, ""}}) {
+      ASSERT_TRUE(net::write_all(*fd, net::step_frame(f)));
+    }
+    // Until the client closes it, having everything (bounded: a client that never does
+    // fails the test instead of hanging it).
+    char buf[256];
+    pollfd p{*fd, POLLIN, 0};
+    while (::poll(&p, 1, 3000) == 1 && ::read(*fd, buf, sizeof buf) > 0) {
+    }
+    ::close(*fd);
+  });
+  int code = 0;
+  std::string printed;
+  {
+    CapturedStdio stdio;
+    code = serve_step(step, kKey, listen_fd, false, false, io, settings);
+    printed = stdio.text();
+  }
+  relays.join();
+  ::close(listen_fd);
+  EXPECT_TRUE(wrong_key);
+  EXPECT_TRUE(wrong_node);
+  EXPECT_TRUE(no_hello);
+  EXPECT_TRUE(second);
+  EXPECT_EQ(printed, "hello from n1\n");
+  EXPECT_EQ(code, 3);
+  EXPECT_NE(err.str().find("n1: task 0: exited with exit code 3"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace fairway::cli
