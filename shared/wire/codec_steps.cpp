@@ -43,19 +43,37 @@ void check_layout(MapReader& r, const std::vector<std::string>& nodes, const std
   }
 }
 
-StepRequest read_step_request(MapReader& r) {
-  StepRequest m;
-  m.job = JobId(r.u64("job"));
+// What a step's request and its launches both carry: the command, where it runs, and how
+// its relays reach the client.
+template <typename M>
+void read_command_and_stream(MapReader& r, M& m) {
   m.argv = r.str_list("argv");
   m.env = r.env("env");
   m.working_dir = r.str("working_dir");
+  m.io_address = r.str("io_address", kMaxAddressBytes);
+  m.io_key = r.str("io_key", kMaxKeyBytes);
+  m.pty = r.opt_boolean("pty").value_or(false);
+}
+
+template <typename M>
+void put_command_and_stream(Packer& pk, const M& m) {
+  if (m.pty) put_kv(pk, "pty", true);
+  put_kv(pk, "argv", m.argv);
+  put_kv(pk, "env", m.env);
+  put_kv(pk, "working_dir", std::string_view(m.working_dir));
+  put_kv(pk, "io_address", std::string_view(m.io_address));
+  put_kv(pk, "io_key", std::string_view(m.io_key));
+}
+constexpr std::uint32_t kCommandAndStreamKeys = 5;  // and "pty" when set
+
+StepRequest read_step_request(MapReader& r) {
+  StepRequest m;
+  m.job = JobId(r.u64("job"));
+  read_command_and_stream(r, m);
   m.ntasks = r.i32("ntasks", 0);
   check_range(r, "ntasks", m.ntasks, 0, kMaxStepTasks);
   m.nodes = r.i32("nodes", 0);
   check_range(r, "nodes", m.nodes, 0, kMaxStepNodes);
-  m.io_address = r.str("io_address", kMaxAddressBytes);
-  m.io_key = r.str("io_key", kMaxKeyBytes);
-  m.pty = r.opt_boolean("pty").value_or(false);
   return m;
 }
 
@@ -76,18 +94,13 @@ LaunchStep read_launch_step(MapReader& r) {
   m.user = r.str("user");
   m.uid = read_id(r, "uid");
   m.gid = read_id(r, "gid");
-  m.argv = r.str_list("argv");
-  m.env = r.env("env");
-  m.working_dir = r.str("working_dir");
+  read_command_and_stream(r, m);
   m.nodes = r.str_list("nodes");
   m.tasks_per_node = r.i32_list("tasks_per_node", 1);
   check_layout(r, m.nodes, m.tasks_per_node);
   m.node_index = r.i32("node_index", 0);
   check_range(r, "node_index", m.node_index, 0, std::max<std::int64_t>(0, static_cast<std::int64_t>(m.nodes.size()) - 1));
   m.cpus_per_task = r.i32("cpus_per_task", 1);
-  m.io_address = r.str("io_address", kMaxAddressBytes);
-  m.io_key = r.str("io_key", kMaxKeyBytes);
-  m.pty = r.opt_boolean("pty").value_or(false);
   return m;
 }
 
@@ -106,16 +119,11 @@ StepIo read_step_io(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const StepRequest& m) {
-  pk.pack_map(8 + (m.pty ? 1 : 0));
-  if (m.pty) put_kv(pk, "pty", true);
+  pk.pack_map(3 + kCommandAndStreamKeys + (m.pty ? 1 : 0));
   put_kv(pk, "job", m.job.value());
-  put_kv(pk, "argv", m.argv);
-  put_kv(pk, "env", m.env);
-  put_kv(pk, "working_dir", std::string_view(m.working_dir));
+  put_command_and_stream(pk, m);
   put_kv(pk, "ntasks", m.ntasks);
   put_kv(pk, "nodes", m.nodes);
-  put_kv(pk, "io_address", std::string_view(m.io_address));
-  put_kv(pk, "io_key", std::string_view(m.io_key));
 }
 
 void encode_payload(Packer& pk, const StepReply& m) {
@@ -127,22 +135,17 @@ void encode_payload(Packer& pk, const StepReply& m) {
 }
 
 void encode_payload(Packer& pk, const LaunchStep& m) {
-  pk.pack_map(12 + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + (m.pty ? 1 : 0));
-  if (m.pty) put_kv(pk, "pty", true);
+  pk.pack_map(7 + kCommandAndStreamKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + (m.pty ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "step", m.step);
   put_kv(pk, "user", std::string_view(m.user));
   if (m.uid) put_kv(pk, "uid", static_cast<std::int64_t>(*m.uid));
   if (m.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*m.gid));
-  put_kv(pk, "argv", m.argv);
-  put_kv(pk, "env", m.env);
-  put_kv(pk, "working_dir", std::string_view(m.working_dir));
+  put_command_and_stream(pk, m);
   put_kv(pk, "nodes", m.nodes);
   put_kv(pk, "tasks_per_node", m.tasks_per_node);
   put_kv(pk, "node_index", m.node_index);
   put_kv(pk, "cpus_per_task", m.cpus_per_task);
-  put_kv(pk, "io_address", std::string_view(m.io_address));
-  put_kv(pk, "io_key", std::string_view(m.io_key));
 }
 
 void encode_payload(Packer& pk, const StepIo& m) {
