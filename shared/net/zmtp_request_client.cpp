@@ -237,8 +237,12 @@ Status ZmtpRequestClient::open(Clock::time_point deadline, std::string_view firs
   // Greeting: signature, version 3.1, the NULL mechanism, as a client; then READY.
   std::string out = zmtp::greeting() + zmtp::ready_frame("DEALER");
   out += first_frame;
-  if (send_all(fd_, out.data(), out.size(), deadline) != IoResult::kOk) return fail("the connection broke during the handshake");
+  // A router that refuses us writes its reason and closes without reading, so our write
+  // can fail while the reason already waits in our buffer: read it before giving up.
+  const bool sent = send_all(fd_, out.data(), out.size(), deadline) == IoResult::kOk;
+  constexpr const char* kBroke = "the connection broke during the handshake";
   if (auto r = fill(fd_, in_, in_at_, zmtp::kGreetingSize, deadline); r != IoResult::kOk) {
+    if (!sent) return fail(kBroke);
     if (hung_up != nullptr) *hung_up = r == IoResult::kClosed;
     return fail(r == IoResult::kTimeout ? "no ZMTP greeting in time" : "the connection closed during the handshake");
   }
@@ -249,12 +253,14 @@ Status ZmtpRequestClient::open(Clock::time_point deadline, std::string_view firs
   Frame f;
   std::string why;
   if (auto r = recv_frame(fd_, in_, in_at_, f, deadline, why); r != IoResult::kOk) {
+    if (!sent) return fail(kBroke);
     if (hung_up != nullptr) *hung_up = r == IoResult::kClosed;
     return fail(why.empty() ? "no READY from the peer" : why);
   }
-  if ((f.flags & kCommand) == 0) return fail("the peer sent data before READY");
+  if ((f.flags & kCommand) == 0) return fail(sent ? "the peer sent data before READY" : kBroke);
   const std::string name(zmtp::command_name(f.body));
   if (name == "ERROR") return fail("refused: " + zmtp::error_reason(f.body));
+  if (!sent) return fail(kBroke);
   if (name != "READY") return fail("expected READY, got '" + name + "'");
   return ok_status();
 }

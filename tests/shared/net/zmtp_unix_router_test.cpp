@@ -304,6 +304,27 @@ TEST_F(ZmtpUnixRouterTest, TheCliIsToldWhyItsConnectionWasRefused) {
       << reply.error().message;
 }
 
+// The router refuses and closes without reading: when that happens before the client has
+// written everything its write fails, and the reason must still be read from what is left.
+TEST_F(ZmtpUnixRouterTest, TheCliIsToldWhyEvenWhenRefusedWhileItIsWriting) {
+  ZmtpUnixRouter::Limits limits;
+  limits.max_connections = 0;
+  auto router = bind(limits);
+  auto client = ZmtpRequestClient::connect("ipc://" + path_);
+  ASSERT_TRUE(client);
+  // A request larger than the socket's buffer: the client is still writing it when the
+  // router refuses, so its write fails every time rather than by chance.
+  wire::SubmitRequest big;
+  big.program.script = std::string(std::size_t{4} << 20, '#');
+  std::thread server([&router] { serve_for(router, 300ms); });
+  auto reply = client->call(big, 2000ms);
+  server.join();
+  ASSERT_FALSE(reply);
+  EXPECT_NE(reply.error().message.find("refused: the coordinator has its maximum of 0 client connections open"),
+            std::string::npos)
+      << reply.error().message;
+}
+
 TEST_F(ZmtpUnixRouterTest, OneUserCannotHoldEveryConnectionSlot) {
   ZmtpUnixRouter::Limits limits;
   limits.max_connections_per_uid = 2;
