@@ -179,6 +179,12 @@ Result<JobId> JobStore::allocate_job_id(std::uint64_t count) {
   return id;
 }
 
+void JobStore::raise_next_job_id(std::uint64_t first) {
+  if (first <= next_job_id_) return;
+  next_job_id_ = first;
+  job_id_counter_dirty_ = true;
+}
+
 void JobStore::return_job_id(JobId id, std::uint64_t count) {
   if (id.value() + count != next_job_id_) return;
   next_job_id_ -= count;

@@ -57,6 +57,9 @@ class JobStore {
   // under it, so that refusals do not use up ids (users read gaps as lost jobs). Any other
   // id is ignored: only the newest one can be handed out again without reuse.
   void return_job_id(JobId id, std::uint64_t count = 1);
+  // The next id is at least `first` ([coordinator] first_job_id); never lowered. Written
+  // with the next commit.
+  void raise_next_job_id(std::uint64_t first);
 
   // Error (kAlreadyExists) if the id or (user, client_token) exists; an empty token never
   // collides. Error (kInvalidArgument) for id 0, an empty user, a negative requeue count

@@ -268,6 +268,10 @@ struct CoordinatorConfig {
   // Finished jobs are dropped from the store this long after they ended (checked hourly);
   // infinite: kept for ever (the history stays as long as the disk allows).
   Duration keep_finished = Duration::infinite();
+  // The lowest id a new job gets (Slurm's FirstJobId): a site moving from Slurm starts
+  // above Slurm's last id so that old and new jobs never share an id in its records. It
+  // raises the store's counter, never lowers it: ids are not reused.
+  std::int64_t first_job_id = 1;
 };
 
 // How agents run jobs ([agent]); the command line may override the paths.

@@ -25,7 +25,7 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
                                   "heartbeat_timeout", "pass_interval", "submit_burst",
                                   "submit_refill_per_s", "mail_program", "metrics_listen",
-                                  "keep_finished"}));
+                                  "keep_finished", "first_job_id"}));
   FAIRWAY_TRY(r.read_string(t, "listen_agents", p, c.listen_agents));
   FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_agents", c.listen_agents));
   FAIRWAY_TRY(r.read_string(t, "listen_clients", p, c.listen_clients));
@@ -41,6 +41,8 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
     return r.fail("coordinator.mail_program", "\"" + c.mail_program + "\" must be an absolute path (or empty: no mail)");
   }
   FAIRWAY_TRY(r.read_time(t, "keep_finished", p, true, c.keep_finished));
+  // Below 2^53, as every job id (JSON readers take numbers as doubles).
+  FAIRWAY_TRY(r.read_int(t, "first_job_id", p, 1, (std::int64_t{1} << 53) - 1, c.first_job_id));
   FAIRWAY_TRY(r.read_string(t, "metrics_listen", p, c.metrics_listen));
   if (!c.metrics_listen.empty()) {
     const auto colon = c.metrics_listen.rfind(':');

@@ -182,6 +182,28 @@ TEST_F(JobStoreTest, CounterBelowAnExistingJobIsRaisedPastIt) {
   EXPECT_EQ(next->value(), 501u);
 }
 
+// [coordinator] first_job_id: a site moving from Slurm starts above Slurm's last id; a
+// lower value later (or the same one again) never hands out an id already used.
+TEST_F(JobStoreTest, TheFirstJobIdRaisesTheCounterButNeverLowersIt) {
+  {
+    auto store = open_store();
+    ASSERT_NE(store, nullptr);
+    store->raise_next_job_id(25000);
+    ASSERT_TRUE(store->begin());
+    auto first = store->allocate_job_id();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->value(), 25000u);
+    ASSERT_TRUE(store->commit());
+  }
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  store->raise_next_job_id(1);
+  store->raise_next_job_id(25000);
+  auto next = store->allocate_job_id();
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->value(), 25001u);
+}
+
 TEST_F(JobStoreTest, ATurnNotCommittedBeforeACrashLeavesNothing) {
   {
     auto store = open_store();

@@ -30,6 +30,7 @@ heartbeat_timeout = "2m"
 pass_interval = 3
 submit_burst = 50
 submit_refill_per_s = 0.5
+first_job_id = 25000
 [agent]
 spool_dir = "/tmp/spool"
 heartbeat_interval = "10s"
@@ -47,6 +48,7 @@ reserved_memory_mb = 2048
   EXPECT_EQ(c.coordinator.pass_interval, Duration::seconds(3));
   EXPECT_EQ(c.coordinator.submit_burst, 50);
   EXPECT_DOUBLE_EQ(c.coordinator.submit_refill_per_s, 0.5);
+  EXPECT_EQ(c.coordinator.first_job_id, 25000);
   EXPECT_EQ(c.agent.spool_dir, "/tmp/spool");
   EXPECT_EQ(c.agent.heartbeat_interval, Duration::seconds(10));
   EXPECT_EQ(c.agent.kill_grace, Duration::seconds(5));
@@ -72,6 +74,7 @@ TEST(ConfigDaemons, ErrorsNameTheKeyAndValue) {
   EXPECT_CONTAINS(parse_error("[coordinator]\nheartbeat_timeout = 0\n"),
                   "coordinator.heartbeat_timeout");
   EXPECT_CONTAINS(parse_error("[coordinator]\nstate_dir = \"\"\n"), "coordinator.state_dir");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nfirst_job_id = 0\n"), "coordinator.first_job_id: must be >= 1, got 0");
   EXPECT_CONTAINS(parse_error("[agent]\nallow_root_jobs = 1\n"), "agent.allow_root_jobs");
   EXPECT_CONTAINS(parse_error("[agent]\nspool = \"/x\"\n"), "spool");
   EXPECT_CONTAINS(parse_error("[coordinator]\nmetrics_listen = \"9810\"\n"),
