@@ -12,6 +12,7 @@
 #include "coordinator/cli/scontrol_job_view.h"
 #include "coordinator/cli/sinfo_view.h"
 #include "coordinator/cli/showq_view.h"
+#include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/config/hostlist.h"
@@ -112,6 +113,10 @@ Result<JobRefs> parse_job_refs(const std::vector<std::string>& words) {
 Result<std::vector<JobState>> parse_states(const std::string& list) {
   std::vector<JobState> out;
   for (const std::string& word : split_commas(list)) {
+    if (to_lower(word) == "all") {  // squeue -t all
+      for (int s = 0; s <= static_cast<int>(kLastJobState); ++s) out.push_back(static_cast<JobState>(s));
+      continue;
+    }
     std::optional<JobState> found;
     for (int s = 0; s <= static_cast<int>(kLastJobState) && !found; ++s) {
       const auto state = static_cast<JobState>(s);
@@ -196,6 +201,12 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   if (auto st = add_state_and_id_filters(q, o.states, o.jobs); !st) {
     return report_error(io, st.error().message, kExitUsage);
   }
+  // Slurm's PENDING is also what Fairway calls held, blocked and requeued.
+  if (o.squeue_rules && std::find(q.states.begin(), q.states.end(), JobState::kPending) != q.states.end()) {
+    for (JobState s : {JobState::kHeld, JobState::kBlocked, JobState::kRequeued}) {
+      if (std::find(q.states.begin(), q.states.end(), s) == q.states.end()) q.states.push_back(s);
+    }
+  }
   // --start: when waiting jobs are expected to start, as squeue --start.
   if (o.start && q.states.empty()) q.states = {JobState::kPending, JobState::kBlocked, JobState::kHeld};
   std::string format = o.format;
@@ -214,9 +225,18 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     keys = std::move(*parsed);
   } else if (o.start) {
     keys = {{'S', false}};
+  } else if (o.squeue_rules) {
+    keys = {{'P', false}, {'t', false}, {'p', true}};  // squeue's default order: -S P,t,-p
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
+  if (o.squeue_rules) {
+    if (q.jobs.size() == 1 && reply->jobs.empty()) {
+      io.err << "slurm_load_jobs error: Invalid job id specified\n";
+      return kExitFailure;
+    }
+    if (q.states.empty()) std::erase_if(reply->jobs, [](const wire::JobView& j) { return is_terminal(j.state); });
+  }
   if (auto st = keep_matching(*reply, o); !st) return report_error(io, st.error().message, kExitUsage);
   if (o.showq) {
     auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
@@ -225,6 +245,9 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     return kExitOk;
   }
   sort_jobs(reply->jobs, keys, reply->now);
+  if (o.squeue_rules) {
+    for (wire::JobView& j : reply->jobs) to_slurm_view(j);
+  }
   // squeue -l starts with the time of the listing, as ctime writes it.
   if (o.long_format && !o.noheader && !o.json) io.out << ctime_text(reply->now) << "\n";
   if (o.json) {
@@ -261,7 +284,8 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
     auto all = ask_all_pages(wire::JobQuery{}, transport, io);
     if (!all) return kExitFailure;
     if (all->jobs.empty()) io.out << "No jobs in the system\n";
-    for (const auto& j : all->jobs) {
+    for (auto& j : all->jobs) {
+      to_slurm_view(j);
       io.out << render_scontrol_job(j, all->now, [](std::uint32_t gid) { return group_name_from_file(gid); });
     }
     return kExitOk;
@@ -296,7 +320,14 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
     }
     reply->jobs = std::move(picked);
   }
-  if (reply->jobs.empty()) return report_error(io, "job " + id + " not found", kExitFailure);
+  if (layout == JobDetailLayout::kScontrol) {
+    for (wire::JobView& j : reply->jobs) to_slurm_view(j);
+  }
+  if (reply->jobs.empty()) {
+    if (layout != JobDetailLayout::kScontrol) return report_error(io, "job " + id + " not found", kExitFailure);
+    io.err << "slurm_load_jobs error: Invalid job id specified\n";  // as scontrol words it
+    return kExitFailure;
+  }
   for (const auto& j : reply->jobs) {
     switch (layout) {
       case JobDetailLayout::kJson: io.out << job_json(j); break;
@@ -382,7 +413,8 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
 
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter, bool json, const std::optional<SignalRequest>& signal) {
+                    const JobFilter& filter, bool json, const std::optional<SignalRequest>& signal,
+                    bool quiet_when_gone) {
   auto refs = parse_job_refs(ids);
   if (!refs) return report_error(io, refs.error().message, kExitUsage);
   std::optional<std::vector<JobId>> jobs = refs->jobs;
@@ -431,13 +463,15 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     }
     all.results.insert(all.results.end(), reply->results.begin(), reply->results.end());
   }
-  return report_control_results(signal ? "signal" : std::string(to_string(action)), all, json, io);
+  return report_control_results(signal ? "signal" : std::string(to_string(action)), all, json, io, quiet_when_gone);
 }
 
-int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io) {
+int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,
+                           bool quiet_when_gone) {
   int failed = 0;
   for (const auto& r : reply.results) {
     if (r.ok) continue;
+    if (quiet_when_gone && (r.code == ErrorCode::kNotFound || r.code == ErrorCode::kFailedPrecondition)) continue;
     ++failed;
     if (!json) {
       report_error(io, verb + " job " + std::to_string(r.job.value()) + ": " + (r.message.empty() ? "refused" : r.message),

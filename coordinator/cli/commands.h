@@ -78,6 +78,9 @@ struct QueueOptions {
   bool start = false;
   bool noheader = false;
   bool showq = false;  // Maui's showq layout (showq_view.h)
+  // squeue's rules: without -t only jobs not yet ended are listed, even those named by -j;
+  // one id alone that the coordinator does not know is an error ("Invalid job id").
+  bool squeue_rules = false;
 };
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
 
@@ -126,13 +129,16 @@ struct SignalRequest {
 };
 
 // `json`: the results as control_json on stdout instead of one error line per refusal.
+// `quiet_when_gone`: a job that does not exist or has already ended is no error (scancel's
+// way: the job is gone, which is what was asked).
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
                     const JobFilter& filter = {}, bool json = false,
-                    const std::optional<SignalRequest>& signal = std::nullopt);
+                    const std::optional<SignalRequest>& signal = std::nullopt, bool quiet_when_gone = false);
 // Prints each refused job ("VERB job N: why") or, with `json`, all results as JSON; exits
 // 1 when any was refused.
-int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io);
+int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,
+                           bool quiet_when_gone = false);
 
 // drain / resume (admins): prints each failure and exits 1 if any failed.
 int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,

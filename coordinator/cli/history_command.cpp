@@ -6,6 +6,7 @@
 #include "coordinator/cli/begin_time.h"
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/json_output.h"
+#include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/config/hostlist.h"
 #include "shared/base/try.h"
@@ -16,12 +17,6 @@ namespace {
 std::string exit_text(const wire::JobView& j) {
   // sacct's code:signal.
   return std::to_string(j.exit_code.value_or(0)) + ":" + std::to_string(j.signal.value_or(0));
-}
-
-std::string total_cores(const wire::JobView& j) {
-  std::size_t n = 0;
-  for (const auto& a : j.allocation) n += a.cores.size();
-  return std::to_string(n);
 }
 
 std::string nodes_text(const wire::JobView& j) {
@@ -113,6 +108,9 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
                      [](const wire::JobView& a, const wire::JobView& b) { return a.id < b.id; });
   }
+  if (o.sacct_table) {
+    for (wire::JobView& j : reply->jobs) to_slurm_view(j);
+  }
   if (o.json) {
     io.out << jobs_json(*reply);
   } else if (o.sacct_table && !o.parsable && !o.trailing_bar) {
@@ -141,7 +139,7 @@ const HistoryField kHistoryFields[] = {
     {"Account", [](const wire::JobView& j, Time) { return j.account; }},
     {"Partition", [](const wire::JobView& j, Time) { return j.partition; }},
     {"QOS", [](const wire::JobView& j, Time) { return j.qos; }},
-    {"State", [](const wire::JobView& j, Time) { return state_name(j.state); }},
+    {"State", [](const wire::JobView& j, Time) { return sacct_state_text(j); }},
     {"ExitCode", [](const wire::JobView& j, Time) { return exit_text(j); }},
     {"Submit", [](const wire::JobView& j, Time) { return format_local_time(j.submit_time); }},
     {"Start", [](const wire::JobView& j, Time) { return opt_time_text(j.start_time); }},
@@ -156,7 +154,8 @@ const HistoryField kHistoryFields[] = {
      [](const wire::JobView& j, Time) {
        return j.time_limit.is_infinite() ? std::string("UNLIMITED") : format_elapsed(j.time_limit);
      }},
-    {"AllocCPUS", [](const wire::JobView& j, Time) { return total_cores(j); }},
+    // A waiting job's: what it asks for, as sacct shows.
+    {"AllocCPUS", [](const wire::JobView& j, Time) { return std::to_string(job_cores(j)); }},
     {"NNodes", [](const wire::JobView& j, Time) { return std::to_string(j.allocation.size()); }},
     {"NodeList", [](const wire::JobView& j, Time) { return nodes_text(j); }},
     {"MaxRSS", [](const wire::JobView& j, Time) { return mib(j.peak_memory_bytes); }},
@@ -252,9 +251,10 @@ int sacct_width(std::string_view field) {
 std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vector<HistoryColumn>& columns,
                                bool header) {
   std::string out;
-  const auto cell = [](std::string value, int width, bool left) {
+  const auto cell = [](std::string value, int width, bool left, bool is_header = false) {
     const auto w = static_cast<std::size_t>(width);
-    if (value.size() > w) value = value.substr(0, w - 1) + "+";
+    // A cut value ends in '+'; a cut header does not (sacct -o JobName%5: "JobNa").
+    if (value.size() > w) value = is_header ? value.substr(0, w) : value.substr(0, w - 1) + "+";
     const std::string pad(w - value.size(), ' ');
     return (left ? value + pad : pad + value) + " ";
   };
@@ -263,7 +263,7 @@ std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vect
   };
   const auto left = [](const HistoryColumn& c) { return std::string_view(kHistoryFields[c.field].name).starts_with("JobID"); };
   if (header) {
-    for (const auto& c : columns) out += cell(kHistoryFields[c.field].name, width_of(c), left(c));
+    for (const auto& c : columns) out += cell(kHistoryFields[c.field].name, width_of(c), left(c), true);
     out += "\n";
     for (const auto& c : columns) out += std::string(static_cast<std::size_t>(width_of(c)), '-') + " ";
     out += "\n";

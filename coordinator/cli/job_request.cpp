@@ -204,6 +204,14 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
   program.open_append = options.open_append.value_or(false);
   program.stdout_path = options.output.value_or("");
+  if (!options.output && options.default_output) {
+    program.stdout_path = *options.default_output;
+    if (options.array) {
+      for (auto at = program.stdout_path.find("%j"); at != std::string::npos; at = program.stdout_path.find("%j", at + 5)) {
+        program.stdout_path.replace(at, 2, "%A_%a");
+      }
+    }
+  }
   program.stderr_path = options.error.value_or("");
   out.request.client_token = ctx.client_token;
   return out;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "coordinator/cli/job_views.h"
+#include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/config/hostlist.h"
 
@@ -125,8 +126,10 @@ SortValue sort_value(const wire::JobView& j, char letter, Time now) {
       return {static_cast<double>((j.end_time.value_or(now) - *j.start_time).count()), {}};
     }
     case 'p':
-    case 'Q': return {j.priority, {}};
+    case 'Q': return {j.state == JobState::kHeld ? -1e300 : j.priority, {}};  // held: below all, as Slurm's 0
     case 'S': return {seconds(is_waiting(j.state) ? j.estimated_start : j.start_time), {}};
+    case 't':
+    case 'T': return {static_cast<double>(slurm_state_rank(j.state)), {}};
     case 'V': return {seconds(j.submit_time), {}};
   }
   return {0, value_of(j, letter, now)};

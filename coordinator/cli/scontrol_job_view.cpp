@@ -1,11 +1,13 @@
 #include "coordinator/cli/scontrol_job_view.h"
 
+#include <cstdlib>
 #include <fstream>
 
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
+#include "shared/model/output_name.h"
 
 namespace fairway::cli {
 namespace {
@@ -59,7 +61,8 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   line(id_line + " JobName=" + j.name);
   line("   UserId=" + user + " GroupId=" + group + " MCS_label=N/A");
   line("   Priority=" + std::to_string(static_cast<std::int64_t>(j.priority)) + " Nice=0 Account=" + or_null(j.account) +
-       " QOS=" + or_null(j.qos));
+       " QOS=" +
+       (j.qos.empty() ? std::string("normal") : j.qos));  // Slurm's default QOS, which a job without one has
   line("   JobState=" + state_name(j.state) + " Reason=" + reason + " Dependency=(null)");
   line("   Requeue=1 Restarts=" + std::to_string(j.requeue_count) + " BatchFlag=1 Reboot=0 ExitCode=" + exit);
   line("   RunTime=" + format_walltime(run) + " TimeLimit=" + format_walltime(j.time_limit) + " TimeMin=N/A");
@@ -83,9 +86,16 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   line("   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
   line("   Command=(null)");
   line("   WorkDir=" + j.working_dir);
-  line("   StdErr=" + (j.stderr_path.empty() ? j.stdout_path : j.stderr_path));
+  // The files the agent opens (or will): patterns expanded, the default name when unset.
+  std::int32_t task = 0;
+  if (j.array_job.value() != 0) task = static_cast<std::int32_t>(std::strtol(j.array_tasks.c_str(), nullptr, 10));
+  const OutputNameFields fields{j.id, j.user, j.name, j.allocation.empty() ? std::string_view() : std::string_view(j.allocation.front().node),
+                                j.array_job, task};
+  const std::string stdout_file =
+      expand_output_path(j.stdout_path, fields, j.working_dir, expand_output_path(kDefaultOutputPattern, fields, j.working_dir, ""));
+  line("   StdErr=" + expand_output_path(j.stderr_path, fields, j.working_dir, stdout_file));
   line("   StdIn=/dev/null");
-  line("   StdOut=" + j.stdout_path);
+  line("   StdOut=" + stdout_file);
   line("   Power=");
   line("   ");
   return out + "\n";

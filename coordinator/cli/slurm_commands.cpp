@@ -41,8 +41,8 @@ std::string lower(std::string_view s) {
 }
 
 // Rewrites the options of `args` by `table` up to the first word that is not an option
-// (sbatch's script, srun's command: what follows is theirs); unknown options pass as they
-// are, for fairway's parser to name.
+// (sbatch's script, srun's command: what follows is theirs). An option not in the table is
+// refused in getopt's words, as Slurm's commands refuse it.
 Result<Scanned> scan(std::vector<std::string> args, const std::vector<SlurmOption>& table, bool stop_at_word) {
   Scanned s;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -78,8 +78,8 @@ Result<Scanned> scan(std::vector<std::string> args, const std::vector<SlurmOptio
       }
     }
     if (opt == nullptr) {
-      s.out.push_back(a);
-      continue;
+      return invalid_argument(a.starts_with("--") ? "unrecognized option '" + a + "'"
+                                                  : "invalid option -- '" + std::string(1, a[1]) + "'");
     }
     if (opt->takes_value && !value) {
       if (i + 1 >= args.size()) {
@@ -140,7 +140,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'s', "steps", false, Action::kRefuse, "steps are not listed yet"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
-  std::vector<std::string> out = {"queue"};
+  std::vector<std::string> out = {"queue", "--squeue-rules"};
   if (std::find(args.begin(), args.end(), "--me") != args.end()) out.insert(out.end(), {"-u", inv.user});
   out.insert(out.end(), s.out.begin(), s.out.end());
   if (!s.seen_format) out.insert(out.end(), {"-o", kSqueueDefaultFormat});
@@ -165,6 +165,9 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args) {
       {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u, -p, -n or -t"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  // Slurm's scancel says nothing of a job that does not exist or has ended (unless -v).
+  const bool verbose = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-v" || a == "--verbose"; });
+  if (!verbose) s.out.insert(s.out.begin(), "--quiet-when-gone");
   return SlurmTranslation{with_command("cancel", s.out), std::nullopt};
 }
 
@@ -193,7 +196,9 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
 
 Result<SlurmTranslation> submitting(std::string sub, std::string_view prefix, const std::vector<std::string>& args,
                                     const SlurmInvocation& inv) {
-  std::vector<std::string> out = {std::move(sub)};
+  std::vector<std::string> out = {sub};
+  // A batch job's output goes where Slurm's would when nothing names a file.
+  if (sub == "submit") out.emplace_back("--default-output=slurm-%j.out");
   const auto from_env = options_from_environment(prefix, inv);
   out.insert(out.end(), from_env.begin(), from_env.end());
   out.insert(out.end(), args.begin(), args.end());
@@ -394,6 +399,25 @@ Result<SlurmTranslation> sacctmgr(const std::vector<std::string>& args) {
 }
 
 }  // namespace
+
+std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::string_view message) {
+  std::string line;
+  if (message.starts_with("unrecognized option '") || message.starts_with("invalid option -- '")) {
+    line = std::string(message);
+  } else if (constexpr std::string_view kOurs = "unknown option \""; message.starts_with(kOurs) && message.ends_with('"')) {
+    const std::string_view option = message.substr(kOurs.size(), message.size() - kOurs.size() - 1);
+    if (option.size() < 2 || option[0] != '-') return std::nullopt;
+    line = option.starts_with("--") ? "unrecognized option '" + std::string(option) + "'"
+                                    : "invalid option -- '" + std::string(1, option[1]) + "'";
+  } else {
+    return std::nullopt;
+  }
+  SlurmUsageError e;
+  e.text = std::string(command) + ": " + line + "\n";
+  if (command != "sacct") e.text += "Try \"" + std::string(command) + " --help\" for more information\n";
+  if (command == "sbatch" || command == "salloc" || command == "srun") e.exit_code = 255;
+  return e;
+}
 
 const std::vector<std::string_view>& slurm_command_names() {
   static const std::vector<std::string_view> names = {"sbatch", "srun", "salloc", "squeue", "scancel", "sacct",

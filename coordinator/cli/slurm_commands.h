@@ -36,4 +36,13 @@ const std::vector<std::string_view>& slurm_command_names();
 Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
                                                  const SlurmInvocation& invocation);
 
+// Slurm's words for an option it does not know, from a translation's refusal
+// ("unrecognized option '--x'") or fairway's ("unknown option \"--x\""): getopt's line, then
+// "Try \"squeue --help\" ..." (sacct has no such line); nullopt for any other message.
+struct SlurmUsageError {
+  std::string text;
+  int exit_code = 1;  // 255 for sbatch, salloc and srun, as theirs
+};
+std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::string_view message);
+
 }  // namespace fairway::cli

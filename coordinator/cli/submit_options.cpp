@@ -26,7 +26,7 @@ enum class Opt {
   // Known, but running the job without it would be wrong: refused with the reason.
   kRefused,
   // Command line only:
-  kWrap, kParsable, kJson, kCoordinator, kConfig, kHelp,
+  kWrap, kParsable, kJson, kCoordinator, kConfig, kHelp, kDefaultOutput,
   // fairway run only (srun): refused by submit and alloc.
   kLabel, kJobId, kPty,
 };
@@ -59,6 +59,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kJobName, 'J', "job-name", Value::kRequired, false},
     {Opt::kOutput, 'o', "output", Value::kRequired, false},
     {Opt::kError, 'e', "error", Value::kRequired, false},
+    {Opt::kDefaultOutput, '\0', "default-output", Value::kRequired, true},
     {Opt::kNoRequeue, '\0', "no-requeue", Value::kNone, false},
     {Opt::kRequeue, '\0', "requeue", Value::kNone, false},
     {Opt::kHold, 'H', "hold", Value::kNone, false},
@@ -212,6 +213,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kJobName: return set_text(o.job_name);
     case Opt::kOutput: return set_text(o.output);
     case Opt::kError: return set_text(o.error);
+    case Opt::kDefaultOutput: return set_text(o.default_output);
     case Opt::kChdir: return set_text(o.chdir);
     case Opt::kNtasks: return set_count(o.ntasks);
     case Opt::kNodes: return set_count(o.nodes);
@@ -403,6 +405,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(job_name, over.job_name);
   take(output, over.output);
   take(error, over.error);
+  take(default_output, over.default_output);
   take(chdir, over.chdir);
   take(ntasks, over.ntasks);
   take(nodes, over.nodes);

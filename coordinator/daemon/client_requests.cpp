@@ -289,6 +289,15 @@ Result<const JobRecord*> CoordinatorService::live_job_for(JobId id, const Caller
   return rec;
 }
 
+namespace {
+
+// Who cancelled a job, by name and uid: sacct's "CANCELLED by UID" is read from it.
+std::string cancel_reason(const Caller& caller) {
+  return "cancelled by " + caller.user + " (uid " + std::to_string(caller.uid) + ")";
+}
+
+}  // namespace
+
 Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, const Caller& caller, Time now) {
   const wire::JobAction action = m.action;
   const std::string& user = caller.user;
@@ -300,12 +309,13 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
     case wire::JobAction::kCancel:
       if (running) {
         t->second.cancel_requested = true;
+        t->second.cancelled_by = cancel_reason(caller);
         signal_job(id, SIGTERM);
         log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", t->second.head_node}});
         return ok_status();
       }
       FAIRWAY_TRY(scheduler_->cancel(id, now));
-      (void)scheduler_->set_reason(id, "cancelled by " + user);
+      (void)scheduler_->set_reason(id, cancel_reason(caller));
       mark_terminal(id);
       log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
       break;
@@ -347,12 +357,12 @@ void CoordinatorService::on_job_control(const std::string& peer, const wire::Job
   wire::JobControlReply r;
   for (JobId id : m.jobs) {
     auto st = scheduler_->array(id) != nullptr ? control_array(m, id, caller, now) : control_one(m, id, caller, now);
-    r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
+    r.results.push_back(wire::control_result(id, st));
   }
   for (std::size_t i = 0; i < m.task_arrays.size() && i < m.task_indices.size(); ++i) {
     auto task = array_task_for(m.task_arrays[i], m.task_indices[i], caller);
     Status st = task ? control_one(m, *task, caller, now) : Status(std::unexpected(task.error()));
-    r.results.push_back({task ? *task : m.task_arrays[i], st.has_value(), st ? std::string() : st.error().message});
+    r.results.push_back(wire::control_result(task ? *task : m.task_arrays[i], st));
   }
   reply(Channel::kClients, peer, r);
 }

@@ -49,6 +49,7 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   std::filesystem::create_directories(config.coordinator.state_dir, ec);
   FAIRWAY_TRY_ASSIGN(lock, StateDirLock::acquire(config.coordinator.state_dir));
   FAIRWAY_TRY_ASSIGN(store, JobStore::open(config.coordinator.state_dir));
+  store->raise_next_job_id(static_cast<std::uint64_t>(config.coordinator.first_job_id));
   const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
   FAIRWAY_TRY_ASSIGN(scheduler, Scheduler::create(config, source));
   std::unique_ptr<CoordinatorService> s(
@@ -285,6 +286,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});
     return;
   }
+  if (final_state == JobState::kCancelled && !t.cancelled_by.empty()) (void)scheduler_->set_reason(id, t.cancelled_by);
   ++counters_.finished;
   log_event(LogLevel::kInfo, "job_ended",
             {{"job", id_str(id)}, {"state", std::string(to_string(final_state))},

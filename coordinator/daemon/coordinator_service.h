@@ -48,6 +48,7 @@ struct JobTracking {
   std::string working_dir, stdout_path, stderr_path;
   std::string head_node;  // where its processes run; empty while waiting
   bool cancel_requested = false;
+  std::string cancelled_by;  // the reason to record once it has ended (cancel_reason)
   bool requeue_requested = false;
   std::optional<std::int32_t> exit_code, signal;
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)

@@ -14,7 +14,7 @@ void CoordinatorService::on_job_update(const std::string& peer, const wire::JobU
   wire::JobControlReply r;
   for (JobId id : m.jobs) {
     auto st = update_one(m, id, caller);
-    r.results.push_back({id, st.has_value(), st ? std::string() : st.error().message});
+    r.results.push_back(wire::control_result(id, st));
   }
   reply(Channel::kClients, peer, r);
 }

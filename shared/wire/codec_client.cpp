@@ -286,6 +286,12 @@ JobControlResult read_control_result(MapReader& r) {
   c.job = JobId(r.u64("job"));
   c.ok = r.boolean("ok");
   c.message = r.str("message");
+  // Absent from an older coordinator's reply: an error of no particular kind.
+  const std::int32_t code = r.opt_i32("code").value_or(static_cast<std::int32_t>(ErrorCode::kInternal));
+  if (!r.failed() && (code < 0 || code > static_cast<std::int32_t>(ErrorCode::kUnavailable))) {
+    r.errors().fail(r.path_of("code"), "unknown error code " + std::to_string(code));
+  }
+  c.code = static_cast<ErrorCode>(code);
   return c;
 }
 
@@ -369,10 +375,11 @@ void encode_payload(Packer& pk, const JobControlReply& m) {
   put(pk, std::string_view("results"));
   pk.pack_array(size32(m.results.size()));
   for (const auto& c : m.results) {
-    pk.pack_map(3);
+    pk.pack_map(4);
     put_kv(pk, "job", c.job.value());
     put_kv(pk, "ok", c.ok);
     put_kv(pk, "message", std::string_view(c.message));
+    put_kv(pk, "code", static_cast<std::int32_t>(c.code));
   }
 }
 

@@ -327,8 +327,16 @@ struct JobControlResult {
   JobId job;
   bool ok = false;
   std::string message;  // why it failed; may say what happened when it succeeded
+  // Why it failed, as a code (kNotFound: no such job; kFailedPrecondition: it has
+  // already ended): scancel keeps quiet about those two, as Slurm's does.
+  ErrorCode code = ErrorCode::kInternal;
   bool operator==(const JobControlResult&) const = default;
 };
+// One job's result from what acting on it returned.
+inline JobControlResult control_result(JobId job, const Status& st) {
+  if (st) return {job, true, {}, ErrorCode::kInternal};
+  return {job, false, st.error().message, st.error().code};
+}
 
 struct JobControlReply {
   std::vector<JobControlResult> results;  // one per requested job, same order

@@ -82,8 +82,18 @@ TEST_F(SlurmCommands, ArraysWaitAndErrorsAsSlurmWritesThem) {
   EXPECT_EQ(out, "kb01\nkb02\ngpu7\n");
   EXPECT_EQ(slurm("squeue", {"-M", "other"}, out), 1) << out;
   EXPECT_EQ(out, "squeue: error: --clusters is not supported: one cluster only\n");
-  EXPECT_EQ(slurm("scancel", {"999999"}, out), 1) << out;
-  EXPECT_TRUE(out.starts_with("scancel: ")) << out;
+  // As Slurm 22.05's: a job that does not exist is no error, unless -v asks to hear of it.
+  EXPECT_EQ(slurm("scancel", {"999999"}, out), 0) << out;
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(slurm("scancel", {"-v", "999999"}, out), 1) << out;
+  EXPECT_TRUE(out.starts_with("scancel: error: ")) << out;
+  // An option Slurm's command does not have: getopt's words and Slurm's exit codes.
+  EXPECT_EQ(slurm("squeue", {"--bogus"}, out), 1) << out;
+  EXPECT_EQ(out, "squeue: unrecognized option '--bogus'\nTry \"squeue --help\" for more information\n");
+  EXPECT_EQ(slurm("sacct", {"-Z"}, out), 1) << out;
+  EXPECT_EQ(out, "sacct: invalid option -- 'Z'\n");
+  EXPECT_EQ(slurm("srun", {"--bogus", "true"}, out), 255) << out;
+  EXPECT_EQ(out, "srun: unrecognized option '--bogus'\nTry \"srun --help\" for more information\n");
 }
 
 // What Snakemake 7.21's --slurm executor runs and how it reads the answers

@@ -197,6 +197,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_option("-A,--account", queue.accounts, "only jobs charged to these accounts (comma-separated)");
   q->add_option("-n,--name", queue.names, "only jobs with these names (comma-separated)");
   q->add_option("-w,--nodelist", queue.nodes, "only jobs holding one of these nodes (a host list)");
+  q->add_flag("--squeue-rules", queue.squeue_rules,
+              "squeue's listing rules: without -t, ended jobs are left out even when named by -j; one unknown id is an error");
 
   HistoryOptions history;
   auto* hist = app.add_subcommand("history", "finished jobs from the accounting store (sacct-like)")->fallthrough();
@@ -307,6 +309,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   std::string cancel_signal;
   bool cancel_batch = false;
   bool control_json = false;
+  bool cancel_quiet_gone = false;
   for (const auto& [name, action] : actions) {
     auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
     sub->add_flag("--json", control_json, "each job's result as JSON");
@@ -322,6 +325,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       sub->add_option("-A,--account", cancel_filter.account, "jobs charged to this account");
       sub->add_option("-s,--signal", cancel_signal, "send this signal (USR1, 10, ...) instead of ending the jobs");
       sub->add_flag("-b,--batch", cancel_batch, "with --signal: to the batch script alone, not its children");
+      sub->add_flag("--quiet-when-gone", cancel_quiet_gone,
+                    "a job that does not exist or has already ended is no error (scancel's way)");
     }
     control.emplace_back(sub, action);
   }
@@ -386,7 +391,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     } else if (cancel_batch) {
       return report_error(io, "-b/--batch goes with --signal", kExitUsage);
     }
-    return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json, signal);
+    return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json, signal,
+                           cancel_quiet_gone);
   }
   return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -17,10 +18,12 @@ extern char** environ;
 
 namespace {
 
-// Passes lines to `out`, each that starts "fairway: " starting "<command>: " instead.
+// Passes lines to `out`, each that starts "fairway: " starting "<command>: " instead, and
+// an unknown option refused in Slurm's words (with Slurm's exit code, usage_exit()).
 class RenamedLines final : public std::streambuf {
  public:
-  RenamedLines(std::ostream& out, std::string command) : out_(out), prefix_(std::move(command) + ": ") {}
+  RenamedLines(std::ostream& out, std::string command) : out_(out), command_(command), prefix_(std::move(command) + ": ") {}
+  std::optional<int> usage_exit() const { return usage_exit_; }
   ~RenamedLines() override { flush_line(); }
   RenamedLines(const RenamedLines&) = delete;
   RenamedLines& operator=(const RenamedLines&) = delete;
@@ -42,13 +45,23 @@ class RenamedLines final : public std::streambuf {
   void flush_line() {
     if (line_.empty()) return;
     static constexpr std::string_view kOurs = "fairway: ";
+    static constexpr std::string_view kError = "fairway: error: ";
+    if (line_.starts_with(kError) && line_.ends_with('\n')) {
+      const std::string_view message = std::string_view(line_).substr(kError.size(), line_.size() - kError.size() - 1);
+      if (auto usage = fairway::cli::slurm_usage_error(command_, message)) {
+        line_ = usage->text;
+        usage_exit_ = usage->exit_code;
+      }
+    }
     if (line_.starts_with(kOurs)) line_.replace(0, kOurs.size(), prefix_);
     out_ << line_;
     line_.clear();
   }
 
   std::ostream& out_;
+  std::string command_;
   std::string prefix_;
+  std::optional<int> usage_exit_;
   std::string line_;
 };
 
@@ -88,7 +101,7 @@ int main(int argc, char** argv) {
   if (!translated) {
     err << "fairway: error: " << translated.error().message << "\n";
     err.flush();
-    return 1;
+    return err_lines.usage_exit().value_or(1);
   }
   if (translated->local_output) {
     out << *translated->local_output;
@@ -98,5 +111,5 @@ int main(int argc, char** argv) {
   const int code = fairway::cli::run_fairway(translated->fairway_args, io);
   out.flush();
   err.flush();
-  return code;
+  return err_lines.usage_exit().value_or(code);
 }

@@ -112,6 +112,78 @@ TEST_F(Commands, QueueKeepsTheAccountsNamesAndNodesAsked) {
   EXPECT_NE(err.str().find("--nodelist"), std::string::npos) << err.str();
 }
 
+// squeue's rules, checked against Slurm 22.05: a job named by -j that has ended is left out
+// unless -t asks for it; one id that the coordinator does not know is Slurm's error.
+TEST_F(Commands, SqueueRulesLeaveEndedJobsOutAndNameAnUnknownId) {
+  fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
+    const auto& q = std::get<wire::JobQuery>(m);
+    wire::JobQueryReply r;
+    for (JobId id : q.jobs) {
+      if (id.value() > 2) continue;  // unknown
+      wire::JobView v;
+      v.id = id;
+      v.state = id.value() == 1 ? JobState::kCompleted : JobState::kRunning;
+      r.jobs.push_back(v);
+    }
+    return r;
+  };
+  QueueOptions o;
+  o.squeue_rules = true;
+  o.format = "%i %t";
+  o.noheader = true;
+  o.jobs = "1,2";
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk) << err.str();
+  EXPECT_EQ(out.str(), "2 R\n");
+  out.str("");
+  o.states = "all";
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk) << err.str();
+  EXPECT_EQ(out.str(), "2 R\n1 CD\n");  // squeue's order: running before completed
+  out.str("");
+  o.states.clear();
+  o.jobs = "1";
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk) << err.str();
+  EXPECT_EQ(out.str(), "");
+  o.jobs = "7";
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "slurm_load_jobs error: Invalid job id specified\n");
+  err.str("");
+  o.jobs = "7,8";  // several ids: Slurm lists what it has, nothing here
+  EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(run_show_job("7", JobDetailLayout::kScontrol, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "slurm_load_jobs error: Invalid job id specified\n");
+}
+
+// scancel's way: a job gone (unknown, or already ended) is no error; another user's is.
+TEST_F(Commands, JobControlCanKeepQuietAboutJobsThatAreGone) {
+  fake.answer = [](const wire::Message& m) {
+    const auto& c = std::get<wire::JobControl>(m);
+    wire::JobControlReply r;
+    r.results = {wire::control_result(c.jobs.at(0), make_error(ErrorCode::kNotFound, "job 11 does not exist")),
+                 wire::control_result(c.jobs.at(1), make_error(ErrorCode::kFailedPrecondition, "job 12 has already ended")),
+                 wire::control_result(c.jobs.at(2), ok_status())};
+    return r;
+  };
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io, {}, false,
+                            std::nullopt, true),
+            kExitOk);
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io), kExitFailure);
+  EXPECT_EQ(err.str(), "fairway: error: cancel job 11: job 11 does not exist\n"
+                       "fairway: error: cancel job 12: job 12 has already ended\n");
+  err.str("");
+  fake.answer = [](const wire::Message& m) {
+    wire::JobControlReply r;
+    r.results = {wire::control_result(std::get<wire::JobControl>(m).jobs.at(0),
+                                      make_error(ErrorCode::kPermissionDenied, "job 14 belongs to 'bob', not 'alice'"))};
+    return r;
+  };
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"14"}, "alice", fake.transport(), io, {}, false, std::nullopt,
+                            true),
+            kExitFailure);
+  EXPECT_NE(err.str().find("belongs to 'bob'"), std::string::npos);
+}
+
 // scontrol show job with no id: every job the coordinator holds, in scontrol's layout;
 // fairway's own layout still needs an id.
 TEST_F(Commands, ShowJobWithoutAnIdListsEveryJobInScontrolsLayout) {

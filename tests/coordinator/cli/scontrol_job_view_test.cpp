@@ -11,7 +11,8 @@ namespace fairway::cli {
 namespace {
 
 // Slurm 22.05's scontrol show job for the same job (the anchor: sbatch -N1 -n2 -t 10),
-// field for field; the ids, names and times are this job's.
+// field for field; the ids, names and times are this job's. QOS is "normal", Slurm's
+// default QOS, as a cluster with accounting shows it (the anchor without one says (null)).
 TEST(ScontrolJobView, RunningJobHasSlurmsKeysInSlurmsPlaces) {
   ::setenv("TZ", "UTC", 1);
   wire::JobView j;
@@ -36,7 +37,7 @@ TEST(ScontrolJobView, RunningJobHasSlurmsKeysInSlurmsPlaces) {
   EXPECT_EQ(text,
             "JobId=25442 JobName=wrap\n"
             "   UserId=root(0) GroupId=root(0) MCS_label=N/A\n"
-            "   Priority=1053 Nice=0 Account=(null) QOS=(null)\n"
+            "   Priority=1053 Nice=0 Account=(null) QOS=normal\n"
             "   JobState=RUNNING Reason=None Dependency=(null)\n"
             "   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n"
             "   RunTime=00:00:02 TimeLimit=00:10:00 TimeMin=N/A\n"

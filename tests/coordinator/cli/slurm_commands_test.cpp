@@ -19,15 +19,15 @@ std::string error_of(std::string_view command, const Args& args) {
 }
 
 TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
-  EXPECT_EQ(fairway_args("squeue", {}), (Args{"queue", "-o", "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  EXPECT_EQ(fairway_args("squeue", {}), (Args{"queue", "--squeue-rules", "-o", "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
   EXPECT_EQ(fairway_args("squeue", {"--me", "-h", "-tPD,R", "--partition=gpu"}),
-            (Args{"queue", "-u", "alice", "--noheader", "--states", "PD,R", "--partition", "gpu", "-o",
+            (Args{"queue", "--squeue-rules", "-u", "alice", "--noheader", "--states", "PD,R", "--partition", "gpu", "-o",
                   "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
   // A layout of its own replaces the default one.
-  EXPECT_EQ(fairway_args("squeue", {"-o", "%i %t", "-j", "42"}), (Args{"queue", "--format", "%i %t", "--jobs", "42"}));
-  EXPECT_EQ(fairway_args("squeue", {"-l"}), (Args{"queue", "--long"}));
+  EXPECT_EQ(fairway_args("squeue", {"-o", "%i %t", "-j", "42"}), (Args{"queue", "--squeue-rules", "--format", "%i %t", "--jobs", "42"}));
+  EXPECT_EQ(fairway_args("squeue", {"-l"}), (Args{"queue", "--squeue-rules", "--long"}));
   EXPECT_EQ(fairway_args("squeue", {"-A", "physics", "-w", "cn[01-02]", "-o", "%i"}),
-            (Args{"queue", "--account", "physics", "--nodelist", "cn[01-02]", "--format", "%i"}));
+            (Args{"queue", "--squeue-rules", "--account", "physics", "--nodelist", "cn[01-02]", "--format", "%i"}));
   EXPECT_EQ(error_of("squeue", {"-s"}), "--steps is not supported: steps are not listed yet");
   EXPECT_EQ(error_of("squeue", {"-u"}), "option -u needs a value");
 }
@@ -36,14 +36,16 @@ TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
   const SlurmInvocation inv{"alice", {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""},
                                       {"SLURM_JOB_ID", "7"}}};
   EXPECT_EQ(fairway_args("sbatch", {"-p", "cpu", "job.sh", "-p"}, inv),
-            (Args{"submit", "--partition=gpu", "--time=10", "--wait", "-p", "cpu", "job.sh", "-p"}));
+            (Args{"submit", "--default-output=slurm-%j.out", "--partition=gpu", "--time=10", "--wait", "-p", "cpu", "job.sh", "-p"}));
   EXPECT_EQ(fairway_args("srun", {"-N2", "hostname"}), (Args{"run", "-N2", "hostname"}));
   EXPECT_EQ(fairway_args("salloc", {"-n", "4"}), (Args{"alloc", "-n", "4"}));
 }
 
 TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
   EXPECT_EQ(fairway_args("scancel", {"-f", "--jobname=x", "-s", "USR1", "42_7"}),
-            (Args{"cancel", "--name", "x", "--signal", "USR1", "42_7"}));
+            (Args{"cancel", "--quiet-when-gone", "--name", "x", "--signal", "USR1", "42_7"}));
+  // Slurm's scancel speaks of a job that is gone only with -v.
+  EXPECT_EQ(fairway_args("scancel", {"-v", "42"}), (Args{"cancel", "42"}));
   EXPECT_EQ(error_of("scancel", {"-i", "42"}), "--interactive is not supported: no confirmation prompts");
   EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "42", "-P", "--format=JobID,State"}),
             (Args{"history", "--live", "--sacct-table", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));

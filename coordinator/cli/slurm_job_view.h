@@ -1,0 +1,32 @@
+// How Slurm's commands show a Fairway job: states, reasons and exit codes that Slurm
+// spells its own way, spelled so (checked against Slurm 22.05). Pure; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "shared/model/job_state.h"
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+// Slurm has no held or blocked state: such a job is PENDING, a held one with reason
+// JobHeldUser and priority 0 (what `scontrol hold` leaves), a blocked one with its limit's
+// reason; a requeued one is PENDING again. A waiting job asks for at least one node. A
+// cancelled job's ExitCode is 0:0: Slurm gives the signal to its batch step, not the job.
+void to_slurm_view(wire::JobView& job);
+
+// Slurm's order of its base states (squeue -S t sorts by it): pending, running, suspended,
+// completed, cancelled, failed, timeout, node_fail, preempted, boot_fail, deadline, oom.
+int slurm_state_rank(JobState s);
+
+// sacct's State: the state's name and, for a job cancelled by someone, " by UID".
+std::string sacct_state_text(const wire::JobView& job);
+
+// The uid in the reason the coordinator records for a cancel ("cancelled by NAME (uid
+// N)"); nullopt for any other reason.
+std::optional<std::uint32_t> cancelled_by_uid(std::string_view reason);
+
+}  // namespace fairway::cli

@@ -1,0 +1,87 @@
+#include "coordinator/cli/slurm_job_view.h"
+
+#include <gtest/gtest.h>
+
+#include "coordinator/cli/slurm_commands.h"
+
+namespace fairway::cli {
+namespace {
+
+TEST(SlurmJobView, HeldBlockedAndRequeuedJobsArePendingAsSlurmHasNoOtherWord) {
+  wire::JobView held;
+  held.state = JobState::kHeld;
+  held.reasons = {"Held"};
+  held.priority = 1200;
+  to_slurm_view(held);
+  EXPECT_EQ(held.state, JobState::kPending);
+  EXPECT_EQ(held.reasons, std::vector<std::string>{"JobHeldUser"});
+  EXPECT_EQ(held.priority, 0);
+  EXPECT_EQ(held.nodes, 1);  // a waiting job asks for one node at least
+  wire::JobView blocked;
+  blocked.state = JobState::kBlocked;
+  blocked.reasons = {"QOSMaxJobsPerUserLimit"};
+  blocked.nodes = 4;
+  to_slurm_view(blocked);
+  EXPECT_EQ(blocked.state, JobState::kPending);
+  EXPECT_EQ(blocked.reasons, std::vector<std::string>{"QOSMaxJobsPerUserLimit"});
+  EXPECT_EQ(blocked.nodes, 4);
+  wire::JobView cancelled;
+  cancelled.state = JobState::kCancelled;
+  cancelled.signal = 15;
+  to_slurm_view(cancelled);
+  EXPECT_EQ(cancelled.exit_code, 0);
+  EXPECT_EQ(cancelled.signal, 0);  // the batch step's signal, not the job's
+  wire::JobView failed;
+  failed.state = JobState::kFailed;
+  failed.signal = 9;
+  to_slurm_view(failed);
+  EXPECT_EQ(failed.signal, 9);  // sacct: FAILED 0:9, as Slurm's
+}
+
+TEST(SlurmJobView, SacctNamesWhoCancelledAJobByUid) {
+  wire::JobView j;
+  j.state = JobState::kCancelled;
+  j.state_reason = "cancelled by nobody (uid 65534)";
+  EXPECT_EQ(sacct_state_text(j), "CANCELLED by 65534");
+  // A reason from before uids were recorded, or any other text: the state alone.
+  for (const char* reason : {"cancelled by root", "cancelled by x (uid )", "cancelled by x (uid 12a)",
+                             "cancelled by x (uid 99999999999)", "preempted", ""}) {
+    j.state_reason = reason;
+    EXPECT_EQ(sacct_state_text(j), "CANCELLED") << reason;
+  }
+  // A user named like a reason cannot give another uid: the last "(uid N)" is the coordinator's.
+  j.state_reason = "cancelled by a (uid 0) (uid 1000)";
+  EXPECT_EQ(sacct_state_text(j), "CANCELLED by 1000");
+  j.state = JobState::kCompleted;
+  EXPECT_EQ(sacct_state_text(j), "COMPLETED");
+}
+
+TEST(SlurmJobView, SqueueSortsStatesInSlurmsOrder) {
+  EXPECT_LT(slurm_state_rank(JobState::kHeld), slurm_state_rank(JobState::kRunning));
+  EXPECT_EQ(slurm_state_rank(JobState::kCompleting), slurm_state_rank(JobState::kRunning));
+  EXPECT_LT(slurm_state_rank(JobState::kRunning), slurm_state_rank(JobState::kCompleted));
+  EXPECT_LT(slurm_state_rank(JobState::kCancelled), slurm_state_rank(JobState::kFailed));
+}
+
+// What Slurm 22.05's commands print for an option they do not have (captured on the anchor).
+TEST(SlurmJobView, UnknownOptionsAreRefusedInGetoptsWords) {
+  auto e = slurm_usage_error("sbatch", "unknown option \"--no-such-option\"");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->text, "sbatch: unrecognized option '--no-such-option'\nTry \"sbatch --help\" for more information\n");
+  EXPECT_EQ(e->exit_code, 255);
+  e = slurm_usage_error("squeue", "invalid option -- 'Z'");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->text, "squeue: invalid option -- 'Z'\nTry \"squeue --help\" for more information\n");
+  EXPECT_EQ(e->exit_code, 1);
+  e = slurm_usage_error("salloc", "unknown option \"-Z\"");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->text, "salloc: invalid option -- 'Z'\nTry \"salloc --help\" for more information\n");
+  e = slurm_usage_error("sacct", "unrecognized option '--x'");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->text, "sacct: unrecognized option '--x'\n");  // sacct adds no "Try" line
+  EXPECT_FALSE(slurm_usage_error("sbatch", "--time: \"x\" is not a time"));
+  EXPECT_FALSE(slurm_usage_error("sbatch", "unknown option \"\""));
+}
+
+}  // namespace
+}  // namespace fairway::cli

@@ -1,0 +1,99 @@
+// Slurm's commands on Fairway against what the real Slurm 22.05 printed for the same jobs:
+// tests/fixtures/slurm-golden/scenario.sh runs here through Fairway's front-ends and its
+// captures are compared with expected/ (made by capture.sh on ../shared/slurm-anchor).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "cluster_fixture.h"
+
+namespace fairway::integration {
+namespace {
+
+const std::string kGolden = std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/slurm-golden";
+
+std::string trim_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// What may differ between two runs of the scenario, on any scheduler: the working
+// directory, wall-clock times and durations (digits become 9s, so widths still count),
+// the submitting host and session, and the priority number (its scale is each
+// scheduler's own). Job ids are not normalized: Fairway's first_job_id makes them equal.
+std::string normalize(std::string text, const std::string& workdir) {
+  for (auto at = text.find(workdir); !workdir.empty() && at != std::string::npos; at = text.find(workdir, at)) {
+    text.replace(at, workdir.size(), "{dir}");
+  }
+  static const std::regex kAllocNode(R"(AllocNode:Sid=\S+)");
+  static const std::regex kPriority(R"(Priority=\d+)");
+  text = std::regex_replace(text, kAllocNode, "AllocNode:Sid={host}:{sid}");
+  text = std::regex_replace(text, kPriority, "Priority={priority}");
+  // Dates anywhere; durations after a blank or '=' (squeue's TIME, RunTime=), not after
+  // '|' where sacct -P's ExitCode 0:15 or squeue's %l would read as one.
+  static const std::regex kTime(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|(^|[ =])(\d+-)?\d{1,2}(:\d\d){1,2}(?=[ \n]|$))");
+  std::string out;
+  std::size_t from = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kTime); it != std::sregex_iterator(); ++it) {
+    out.append(text, from, static_cast<std::size_t>(it->position()) - from);
+    std::string t = it->str();
+    std::replace_if(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }, '9');
+    out += t;
+    from = static_cast<std::size_t>(it->position() + it->length());
+  }
+  out.append(text, from);
+  return out;
+}
+
+class SlurmGolden : public Cluster {
+ protected:
+  void SetUp() override {
+    Cluster::SetUp();
+    if (geteuid() != 0) GTEST_SKIP() << "runs Slurm's commands as nobody, which needs root";
+    const std::string ids = read_file(kGolden + "/expected/ids");
+    ASSERT_TRUE(ids.starts_with("run ")) << ids;
+    // Slurm's ids where it was captured: ours are the same, so ids are compared as text.
+    coordinator_extra_ = "first_job_id = " + ids.substr(4, ids.find('\n') - 4) + "\n";
+    // The anchor's accounting cluster: one 16-CPU node c2 in partition main (no time
+    // limit), the submitting user in account science.
+    write_config(
+        "[[partitions]]\nname = \"main\"\ndefault = true\n"
+        "[[accounts]]\nname = \"science\"\nusers = [\"nobody\"]\n");
+    start_coordinator();
+    start_agent("c2", std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/h100-vm-opencl.xml");
+    ASSERT_TRUE(wait_nodes_up(1));
+  }
+};
+
+TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
+  const std::string work = dir_ + "/work";
+  std::filesystem::create_directories(work);
+  std::filesystem::permissions(work, std::filesystem::perms::all);
+  std::string printed;
+  const int rc = run_as({"nobody", "/bin/bash", {"bash", kGolden + "/scenario.sh", work + "/out"},
+                         {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
+                         true, work},
+                        printed);
+  ASSERT_EQ(rc, 0) << printed;
+  EXPECT_EQ(read_file(work + "/out/ids"), read_file(kGolden + "/expected/ids"));
+  const std::string slurm_dir = trim_line(read_file(kGolden + "/expected/workdir"));
+  int compared = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kGolden + "/expected")) {
+    if (e.path().extension() != ".txt") continue;
+    const std::string name = e.path().filename().string();
+    const std::string ours = work + "/out/" + name;
+    ASSERT_TRUE(std::filesystem::exists(ours)) << name << " was not captured";
+    EXPECT_EQ(normalize(read_file(ours), work), normalize(read_file(e.path().string()), slurm_dir))
+        << name << ": Fairway's (left) differs from Slurm 22.05's (right)";
+    ++compared;
+  }
+  EXPECT_GE(compared, 20);
+}
+
+}  // namespace
+}  // namespace fairway::integration
