@@ -1,7 +1,9 @@
 // End-to-end throughput of a real cluster on loopback: a coordinator and four agents as
 // processes, driven through the client protocol the CLI uses. Prints one line per figure.
 //   fairway_cluster_bench [--jobs N] [--queued N] [--cli BINARY] [--state-on DIR]
-//                         [--only preemption]
+//                         [--slurm-bin DIR] [--only preemption|slurm-commands]
+// --slurm-bin: fairway-slurm's links (build/slurm/bin): sbatch against `fairway submit`,
+// and squeue over 10,000 waiting jobs.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -235,20 +237,73 @@ bool bench_preemption(int grace_s, bool ignores_term, int rounds) {
 
 }  // namespace
 
+// Median wall time of `command` run `runs` times, in ms.
+double median_ms(const std::string& command, int runs) {
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    const auto t0 = Clock::now();
+    if (std::system(command.c_str()) != 0) return -1;
+    t.push_back(seconds_since(t0) * 1000);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Slurm's commands through fairway-slurm: sbatch and fairway submit interleaved (the same
+// job, one process each), then squeue and fairway queue over 10,000 waiting jobs.
+bool bench_slurm_commands(const std::string& cli, const std::string& slurm_bin) {
+  Cluster cluster("", 1);
+  auto client = net::RequestClient::connect(cluster.clients_ep);
+  if (!client || !wait_nodes(*client, 1)) return false;
+  const std::string env = "FAIRWAY_COORDINATOR=" + cluster.clients_ep + " ";
+  double sbatch_s = 0, submit_s = 0;
+  const int n = 50;
+  for (int i = 0; i < n; ++i) {
+    auto t0 = Clock::now();
+    if (std::system((env + slurm_bin + "/sbatch --hold --parsable -o /dev/null --wrap true >/dev/null").c_str()) != 0) return false;
+    sbatch_s += seconds_since(t0);
+    t0 = Clock::now();
+    if (std::system((env + cli + " submit --hold --parsable -o /dev/null --wrap true >/dev/null").c_str()) != 0) return false;
+    submit_s += seconds_since(t0);
+  }
+  report("sbatch --hold --wrap true (mean of 50, interleaved)", sbatch_s / n * 1000, "ms");
+  report("fairway submit --hold --wrap true (mean of 50, interleaved)", submit_s / n * 1000, "ms");
+  for (int k = 2 * n; k < 10000; k += 1000) {
+    wire::SubmitBatch b;
+    for (int i = 0; i < 1000 && k + i < 10000; ++i) {
+      auto r = trivial(cluster.dir, 3000000 + k + i);
+      r.spec.hold = true;
+      b.requests.push_back(r);
+    }
+    if (!client->call(b, 60s)) return false;
+  }
+  report("squeue, 10,000 waiting jobs (median of 5)", median_ms(env + slurm_bin + "/squeue >/dev/null", 5), "ms");
+  report("squeue -h -o %i, 10,000 waiting jobs (median of 5)",
+         median_ms(env + slurm_bin + "/squeue -h -o %i >/dev/null", 5), "ms");
+  report("fairway queue, 10,000 waiting jobs (median of 5)", median_ms(env + cli + " queue >/dev/null", 5), "ms");
+  return true;
+}
+
 int main(int argc, char** argv) {
   int jobs = 5000, queued = 100000;
-  std::string cli, only;
+  std::string cli, only, slurm_bin;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--only") == 0) only = argv[i + 1];
     if (std::strcmp(argv[i], "--jobs") == 0) jobs = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--queued") == 0) queued = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--cli") == 0) cli = argv[i + 1];
+    if (std::strcmp(argv[i], "--slurm-bin") == 0) slurm_bin = argv[i + 1];
     if (std::strcmp(argv[i], "--state-on") == 0) g_state_parent = argv[i + 1];
   }
   if (only == "preemption") {
     const bool ok = bench_preemption(0, false, 5) && bench_preemption(30, false, 3) && bench_preemption(30, true, 1);
     return ok ? 0 : 1;
   }
+  if (!slurm_bin.empty() && (cli.empty() || !bench_slurm_commands(cli, slurm_bin))) {
+    std::fprintf(stderr, "--slurm-bin needs --cli, and both to work\n");
+    return 1;
+  }
+  if (only == "slurm-commands") return 0;
   {
     Cluster cluster("", 4);
     auto client = net::RequestClient::connect(cluster.clients_ep);

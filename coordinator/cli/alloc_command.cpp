@@ -89,7 +89,7 @@ int run_command(const std::vector<std::string>& argv, const std::vector<std::str
   return code;
 }
 
-void relinquish(JobId id, const Transport& transport, const Output& io) {
+void relinquish(JobId id, const Transport& transport, const Output& io, bool announce) {
   wire::JobControl c;
   c.action = wire::JobAction::kCancel;
   c.jobs = {id};
@@ -99,7 +99,7 @@ void relinquish(JobId id, const Transport& transport, const Output& io) {
            << (r ? std::get<wire::ErrorReply>(*r).message : r.error().message) << "\n";
     return;
   }
-  io.err << "fairway: Relinquishing job allocation " << id.value() << "\n";
+  if (announce) io.err << "fairway: Relinquishing job allocation " << id.value() << "\n";
 }
 
 }  // namespace
@@ -116,13 +116,14 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
     const char* shell = std::getenv("SHELL");
     command = {shell != nullptr && *shell != '\0' ? shell : "/bin/sh"};
   }
-  return with_allocation(std::move(*cmd), ctx, transport, io, poll, [&](const wire::JobView& granted) {
+  return with_allocation(std::move(*cmd), ctx, transport, io, poll, true, [&](const wire::JobView& granted) {
     return run_command(command, allocation_env(granted, ctx));
   });
 }
 
 int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport& transport, const Output& io,
-                    std::chrono::milliseconds poll, const std::function<int(const wire::JobView&)>& body) {
+                    std::chrono::milliseconds poll, bool announce,
+                    const std::function<int(const wire::JobView&)>& body) {
   // The allocation itself is a job that holds its resources until we end it.
   cmd.script_path.clear();
   cmd.script_args.clear();
@@ -145,20 +146,31 @@ int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport
   const auto* ok = std::get_if<wire::SubmitReply>(&*reply);
   if (ok == nullptr) return report_error(io, "unexpected reply to the allocation request", kExitFailure);
   const JobId id = ok->job;
-  io.err << "fairway: Pending job allocation " << id.value() << "\n";
+  // Said only when it has to wait, as Slurm's salloc and srun do.
+  constexpr auto kPatience = std::chrono::seconds(1);
+  const auto asked = std::chrono::steady_clock::now();
+  bool waited = false;
+  const auto granted_or_ended = [&](const wire::JobView& v) {
+    const bool done = v.state == JobState::kRunning || is_terminal(v.state);
+    if (!done && !waited && std::chrono::steady_clock::now() - asked >= kPatience) {
+      waited = true;
+      if (announce) io.err << "fairway: Pending job allocation " << id.value() << "\n";
+      io.err << "fairway: job " << id.value() << " queued and waiting for resources\n";
+      io.err.flush();
+    }
+    return done;
+  };
 
   g_interrupted = false;
   struct sigaction on_int {}, old_int {};
   on_int.sa_handler = on_interrupt;
   sigaction(SIGINT, &on_int, &old_int);
-  auto granted = poll_job(
-      id, transport,
-      [](const wire::JobView& v) { return v.state == JobState::kRunning || is_terminal(v.state); }, poll,
-      std::max(poll, std::chrono::milliseconds(2000)), &g_interrupted);
+  auto granted = poll_job(id, transport, granted_or_ended, poll, std::max(poll, std::chrono::milliseconds(2000)),
+                          &g_interrupted);
   if (!granted || granted->state != JobState::kRunning) {
     sigaction(SIGINT, &old_int, nullptr);
     if (g_interrupted) {
-      relinquish(id, transport, io);
+      relinquish(id, transport, io, announce);
       return kExitFailure;
     }
     if (!granted) return report_error(io, granted.error().message, kExitFailure);
@@ -167,11 +179,12 @@ int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport
                         kExitFailure);
   }
   sigaction(SIGINT, &old_int, nullptr);
-  io.err << "fairway: Granted job allocation " << id.value() << "\n";
+  if (waited) io.err << "fairway: job " << id.value() << " has been allocated resources\n";
+  if (announce) io.err << "fairway: Granted job allocation " << id.value() << "\n";
   io.err.flush();
   io.out.flush();
   const int code = body(*granted);
-  relinquish(id, transport, io);
+  relinquish(id, transport, io, announce);
   return code;
 }
 

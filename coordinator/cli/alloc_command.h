@@ -22,8 +22,12 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
 
 // Submits `cmd`'s options as an interactive allocation, waits until it runs, calls `body`
 // with it and ends it: alloc's command, or run's step outside a job. Returns body's code,
-// or 1 when the allocation was refused, ended first or interrupted.
+// or 1 when the allocation was refused, ended first or interrupted. As Slurm's: an
+// allocation not granted within a second is "queued and waiting for resources", then "has
+// been allocated resources"; `announce` (salloc) also says "Granted job allocation N" and
+// "Relinquishing job allocation N", and "Pending job allocation N" when it waits.
 int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport& transport, const Output& io,
-                    std::chrono::milliseconds poll, const std::function<int(const wire::JobView&)>& body);
+                    std::chrono::milliseconds poll, bool announce,
+                    const std::function<int(const wire::JobView&)>& body);
 
 }  // namespace fairway::cli

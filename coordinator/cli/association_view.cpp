@@ -11,7 +11,7 @@ namespace fairway::cli {
 namespace {
 
 struct Column {
-  std::string field;  // canonical: Account, User, Share, DefaultAccount
+  std::string field;  // canonical: Account, User, Share, DefaultAccount, Admin
   std::string title;
   int width = 10;  // sacctmgr's default width; values are right-justified in it
 };
@@ -25,6 +25,7 @@ Result<std::vector<Column>> parse_columns(const std::string& format) {
     begin = end + 1;
     if (word.empty()) continue;
     int width = 10;
+    const bool sized = word.find('%') != std::string::npos;
     if (const auto pct = word.find('%'); pct != std::string::npos) {
       const std::string digits = word.substr(pct + 1);
       const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), width);
@@ -42,8 +43,10 @@ Result<std::vector<Column>> parse_columns(const std::string& format) {
       out.push_back({"Share", "Share", width});
     } else if (key == "defaultaccount" || key == "defacct" || key == "def acct") {
       out.push_back({"DefaultAccount", "Def Acct", width});
+    } else if (key == "admin" || key == "adminlevel") {
+      out.push_back({"Admin", "Admin", sized ? width : 9});
     } else {
-      return invalid_argument("format: unknown field \"" + word + "\" (Account, User, Share, DefaultAccount)");
+      return invalid_argument("format: unknown field \"" + word + "\" (Account, User, Share, DefaultAccount, Admin)");
     }
   }
   return out;
@@ -63,7 +66,7 @@ Result<AssociationList> parse_association_list(const std::string& word) {
 Result<std::string> render_associations(const wire::SharesReply& reply, const AssociationLayout& layout) {
   std::string format = layout.format;
   if (format.empty()) {
-    format = layout.list == AssociationList::kUsers      ? "User,DefaultAccount"
+    format = layout.list == AssociationList::kUsers      ? "User,DefaultAccount,Admin"
              : layout.list == AssociationList::kAccounts ? "Account"
                                                          : "Account,User,Share";
     if (layout.list == AssociationList::kUserAssociations) format = "User,Account,Share";
@@ -76,7 +79,9 @@ Result<std::string> render_associations(const wire::SharesReply& reply, const As
   for (const auto& r : reply.rows) {
     const bool user_row = !r.user.empty();
     if (layout.list == AssociationList::kAccounts && user_row) continue;
-    if ((layout.list == AssociationList::kUsers || layout.list == AssociationList::kUserAssociations) && !user_row) {
+    if ((layout.list == AssociationList::kUsers || layout.list == AssociationList::kUserAssociations ||
+         layout.users_only) &&
+        !user_row) {
       continue;
     }
     rows.push_back(&r);
@@ -85,31 +90,31 @@ Result<std::string> render_associations(const wire::SharesReply& reply, const As
     if (field == "Account") return r.account;
     if (field == "User") return r.user;
     if (field == "Share") return format_number(r.raw_shares);
+    // Slurm's admin level: root administers; admin_group members are not known here.
+    if (field == "Admin") return r.user == "root" ? "Administrator" : "None";
     for (const auto& other : reply.rows) {
       if (other.user == r.user && !r.user.empty()) return other.account;
     }
     return "";
   };
-  const auto fit = [&](std::string text, const Column& c) {
+  const auto fit = [&](std::string text, const Column& c, bool is_title = false) {
     if (layout.parsable) return text;
     const auto w = static_cast<std::size_t>(c.width);
-    if (text.size() > w) return text.substr(0, w - 1) + "+";
+    // A cut value ends in '+'; a cut title does not (format=account%5: "Accou").
+    if (text.size() > w) return is_title ? text.substr(0, w) : text.substr(0, w - 1) + "+";
     return std::string(w - text.size(), ' ') + text;
   };
   std::string out;
   const auto line = [&](const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0 && !layout.parsable) out += ' ';
-      out += cells[i];
-      if (layout.parsable) out += '|';
-    }
+    // sacctmgr ends every padded field with a blank, the last one too.
+    for (const std::string& cell : cells) out += cell + (layout.parsable ? '|' : ' ');
     if (layout.parsable && !out.empty()) out.pop_back();
     out += '\n';
   };
   if (layout.header) {
     std::vector<std::string> titles, dashes;
     for (const Column& c : *columns) {
-      titles.push_back(fit(c.title, c));
+      titles.push_back(fit(c.title, c, true));
       dashes.push_back(std::string(static_cast<std::size_t>(c.width), '-'));
     }
     line(titles);

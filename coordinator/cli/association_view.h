@@ -20,6 +20,8 @@ struct AssociationLayout {
   std::string format;  // "Account,User%20,Share"; empty: the list's own default
   bool parsable = false;  // -P: '|' between fields, nothing padded
   bool header = true;
+  // sacctmgr list assoc user=X: the user's associations, not their accounts' own rows.
+  bool users_only = false;
 };
 
 // "users", "accounts", "associations" (singular too, as sacctmgr takes them), and

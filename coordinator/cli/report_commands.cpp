@@ -209,7 +209,7 @@ int run_shares(const SharesOptions& o, const Transport& transport, const Output&
   if (!o.list.empty()) {
     auto list = parse_association_list(o.list);
     if (!list) return report_error(io, "--list: " + list.error().message, kExitUsage);
-    layout = AssociationLayout{*list, o.format, o.parsable, !o.noheader};
+    layout = AssociationLayout{*list, o.format, o.parsable, !o.noheader, !o.user.empty()};
   }
   auto reply = ask<wire::SharesReply>(wire::SharesQuery{o.user, o.account}, transport, io);
   if (!reply) return kExitFailure;

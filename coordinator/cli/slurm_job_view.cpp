@@ -18,6 +18,7 @@ void to_slurm_view(wire::JobView& job) {
       job.state = JobState::kPending;
       break;
     case JobState::kCancelled:
+    case JobState::kTimeout:
       job.exit_code = 0;
       job.signal = 0;
       break;

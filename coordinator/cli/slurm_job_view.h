@@ -15,7 +15,8 @@ namespace fairway::cli {
 // Slurm has no held or blocked state: such a job is PENDING, a held one with reason
 // JobHeldUser and priority 0 (what `scontrol hold` leaves), a blocked one with its limit's
 // reason; a requeued one is PENDING again. A waiting job asks for at least one node. A
-// cancelled job's ExitCode is 0:0: Slurm gives the signal to its batch step, not the job.
+// cancelled or timed-out job's ExitCode is 0:0: Slurm gives the signal to its batch step
+// (sacct: ID.batch CANCELLED 0:15), not to the job.
 void to_slurm_view(wire::JobView& job);
 
 // Slurm's order of its base states (squeue -S t sorts by it): pending, running, suspended,

@@ -282,8 +282,9 @@ class StepSession {
         exits_[m.rank] = m.value;
         if (m.value != 0) {
           io_.err << "fairway: error: " << node << ": task " << m.rank << ": "
-                  << (m.value > 0 ? "exited with exit code " + std::to_string(m.value)
-                                  : "killed by signal " + std::to_string(-m.value) + " (" + strsignal(static_cast<int>(-m.value)) + ")")
+                  // Slurm's words: "Exited with exit code 3", "Killed", "Terminated".
+                  << (m.value > 0 ? "Exited with exit code " + std::to_string(m.value)
+                                  : std::string(strsignal(static_cast<int>(-m.value))))
                   << "\n";
         }
         break;

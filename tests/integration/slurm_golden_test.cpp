@@ -24,16 +24,19 @@ std::string trim_line(std::string s) {
 
 // What may differ between two runs of the scenario, on any scheduler: the working
 // directory, wall-clock times and durations (digits become 9s, so widths still count),
-// the submitting host and session, and the priority number (its scale is each
-// scheduler's own). Job ids are not normalized: Fairway's first_job_id makes them equal.
+// the submitting host and session, the priority number (its scale is each scheduler's
+// own), and which of Slurm's two schedulers started a job (main loop or backfill: timing). Job ids are not normalized: Fairway's first_job_id makes them equal.
 std::string normalize(std::string text, const std::string& workdir) {
   for (auto at = text.find(workdir); !workdir.empty() && at != std::string::npos; at = text.find(workdir, at)) {
     text.replace(at, workdir.size(), "{dir}");
   }
   static const std::regex kAllocNode(R"(AllocNode:Sid=\S+)");
   static const std::regex kPriority(R"(Priority=\d+)");
+  // Which of Slurm's schedulers started the job (its main loop or its backfill pass).
+  static const std::regex kScheduler(R"(Scheduler=(Main|Backfill))");
   text = std::regex_replace(text, kAllocNode, "AllocNode:Sid={host}:{sid}");
   text = std::regex_replace(text, kPriority, "Priority={priority}");
+  text = std::regex_replace(text, kScheduler, "Scheduler=Main");
   // Dates anywhere; durations after a blank or '=' (squeue's TIME, RunTime=), not after
   // '|' where sacct -P's ExitCode 0:15 or squeue's %l would read as one.
   static const std::regex kTime(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|(^|[ =])(\d+-)?\d{1,2}(:\d\d){1,2}(?=[ \n]|$))");

@@ -32,15 +32,19 @@ TEST(AssociationView, AUsersAccountsAsSnakemakeAsksForThem) {
   std::erase_if(alice.rows, [](const wire::ShareView& v) { return !v.user.empty() && v.user != "alice"; });
   auto text = render_associations(alice, {AssociationList::kUserAssociations, "account%20", false, false});
   ASSERT_TRUE(text);
-  EXPECT_EQ(*text, "             physics\n                chem\n");
+  EXPECT_EQ(*text, "             physics \n                chem \n");  // each field ends in a blank
 }
 
 TEST(AssociationView, ListsUsersAccountsAndAssociations) {
   EXPECT_EQ(render({AssociationList::kAccounts, "", true, true}), "Account\nphysics\nchem\n");
-  EXPECT_EQ(render({AssociationList::kUsers, "", true, false}), "alice|physics\nbob|physics\n");
+  EXPECT_EQ(render({AssociationList::kUsers, "", true, false}), "alice|physics|None\nbob|physics|None\n");
   EXPECT_EQ(render({AssociationList::kAssociations, "Account,User", true, false}),
             "physics|\nphysics|alice\nphysics|bob\nchem|\nchem|alice\n");
-  EXPECT_EQ(render({AssociationList::kAccounts, "Account%5", false, true}), "Acco+\n-----\nphys+\n chem\n");
+  // As sacctmgr 22.05 prints it: a cut title plainly, a cut value with '+'.
+  EXPECT_EQ(render({AssociationList::kAccounts, "Account%5", false, true}), "Accou \n----- \nphys+ \n chem \n");
+  // list assoc user=alice: alice's associations, not her accounts' own rows.
+  AssociationLayout mine{AssociationList::kAssociations, "Account,User", true, false, true};
+  EXPECT_EQ(render(mine), "physics|alice\nphysics|bob\nchem|alice\n");
   EXPECT_FALSE(render_associations(two_accounts(), {AssociationList::kUsers, "User,Coordinators", false, true}));
   EXPECT_FALSE(parse_association_list("qos"));
   EXPECT_FALSE(translate_slurm_command("sacctmgr", {"add", "user", "carol"}, {"alice", {}}));

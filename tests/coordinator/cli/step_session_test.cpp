@@ -123,7 +123,7 @@ TEST(StepSession, OnlyARelayWithTheKeyForANodeOfTheStepIsHeard) {
   EXPECT_TRUE(second);
   EXPECT_EQ(printed, "hello from n1\n");
   EXPECT_EQ(code, 3);
-  EXPECT_NE(err.str().find("n1: task 0: exited with exit code 3"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("n1: task 0: Exited with exit code 3"), std::string::npos) << err.str();
 }
 
 }  // namespace
