@@ -5,18 +5,24 @@
 # with the finished ones counted), median of 5. Its jobs are cancelled at the end.
 set -eu
 n=${1:-9900}
-: "${SLURM_CONF:?set SLURM_CONF to the anchor's slurm.conf}"
+: "${SLURM_CONF:?set SLURM_CONF to the slurm.conf of the anchor}"
 ms() { date +%s%N | awk '{printf "%d", $1 / 1000000}'; }
+median_ms() {  # COMMAND...: median wall time of 5 runs
+  local all=""
+  for _ in 1 2 3 4 5; do
+    local t0 t1
+    t0=$(ms); "$@" >/dev/null; t1=$(ms)
+    all="$all $((t1 - t0))"
+  done
+  echo "$all" | tr ' ' '\n' | sed '/^$/d' | sort -n | sed -n 3p
+}
 t0=$(ms)
 for _ in $(seq 1 50); do sbatch --hold --parsable -o /dev/null --wrap true >/dev/null; done
-echo "sbatch --hold --wrap true (mean of 50): $(( ($(ms) - t0) / 50 )) ms"
+t1=$(ms)
+d=$((t1 - t0))
+echo "sbatch --hold --wrap true, mean of 50: $((d / 50)) ms"
 seq 51 "$n" | xargs -P 4 -n 50 sh -c 'for _ in "$@"; do sbatch --hold --parsable -o /dev/null --wrap true >/dev/null; done' _
 echo "jobs in the queue: $(squeue -h -o %i | wc -l)"
-for f in "" "-h -o %i"; do
-  times=""
-  for _ in 1 2 3 4 5; do
-    t=$(ms); squeue $f >/dev/null; times="$times $(( $(ms) - t ))"
-  done
-  echo "squeue $f (median of 5): $(echo $times | tr ' ' '\n' | sort -n | sed -n 3p) ms"
-done
+echo "squeue, median of 5: $(median_ms squeue) ms"
+echo "squeue -h -o %i, median of 5: $(median_ms squeue -h -o %i) ms"
 scancel -u "$(id -un)" --state=PENDING
