@@ -14,6 +14,7 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
   }
   if (c.reservation_depth && c.backfill != BackfillMode::kNone) p.depth = *c.reservation_depth;
   if (c.reservation_min_priority) p.min_priority_for_reservation = *c.reservation_min_priority;
+  if (c.backfill != BackfillMode::kNone) p.reserve_after_wait = c.reserve_after_wait;
   p.main_loop = c.main_loop;
   if (c.backfill_max_jobs_per_user) p.max_jobs_per_user = *c.backfill_max_jobs_per_user;
   if (c.backfill_max_jobs_per_partition) p.max_jobs_per_partition = *c.backfill_max_jobs_per_partition;
@@ -200,6 +201,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
                        policy_.max_jobs_per_partition != std::numeric_limits<std::int64_t>::max());
   const std::size_t np = cluster_.partition_count();
   std::vector<std::int64_t> reservations(np, 0);
+  std::vector<std::int64_t> starving_reservations(np, 0);
   std::vector<std::uint8_t> someone_waits(np, 0);  // a higher-priority job could not start
   std::size_t total_reservations = 0;
   // Bypass count (Maui): a job that waits is passed by every later, lower-priority job
@@ -283,8 +285,11 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
     for (PartitionIndex q : ps.overlapping) someone_waits[q.value()] = 1;
     passed.emplace_back(j, starts[p.value()]);
     clear_reservation(*j);
-    if (reservations[p.value()] < policy_.depth &&
-        j->priority.total >= policy_.min_priority_for_reservation) {
+    // Starving: reserved beyond the depth, and not counted in it (the head keeps its own).
+    const bool starving = policy_.reserve_after_wait && now - j->eligible_since >= *policy_.reserve_after_wait &&
+                          starving_reservations[p.value()] < policy_.starving_depth;
+    const bool in_depth = reservations[p.value()] < policy_.depth && j->priority.total >= policy_.min_priority_for_reservation;
+    if (in_depth || starving) {
       Time at;
       std::vector<NodeIndex> pinned;
       if (shaped) {
@@ -308,7 +313,11 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         j->reserved_start = at;
         j->reserved_at = now;
         why.estimated_start = at;
-        ++reservations[p.value()];
+        if (in_depth) {
+          ++reservations[p.value()];
+        } else {
+          ++starving_reservations[p.value()];
+        }
         ++total_reservations;
       }
     }

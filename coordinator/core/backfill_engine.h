@@ -27,6 +27,9 @@ struct BackfillPolicy {
   std::int64_t depth = 1;  // reservations per partition
   // Jobs below this priority never hold a reservation (and so may be delayed).
   double min_priority_for_reservation = -std::numeric_limits<double>::infinity();
+  // A job eligible this long holds a reservation beyond `depth` and the threshold.
+  std::optional<Duration> reserve_after_wait;
+  std::int64_t starving_depth = 1;  // how many such jobs per partition (the first in priority order)
   // Slurm's main loop first (see SchedulerConfig::main_loop).
   bool main_loop = false;
   // Jobs of one user / one partition the backfill loop looks at; the rest are skipped.

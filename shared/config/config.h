@@ -28,6 +28,10 @@ struct SchedulerConfig {
   // Only jobs whose priority has reached this get a reservation (Sigma2: 20000); below it
   // the backfiller may start other jobs ahead of them. Unset: no threshold.
   std::optional<double> reservation_min_priority;
+  // A starvation guard (selective reservation): a job that has waited this long since it
+  // became eligible holds a reservation whatever the depth and threshold, so no later job
+  // can pass it for ever. Unset: none.
+  std::optional<Duration> reserve_after_wait;
   // Slurm's two loops (Palmetto, seed 004): a main loop in priority order starts what fits
   // and skips a job when a higher-priority job waits for overlapping resources; then the
   // backfill loop above runs over what is left.

@@ -107,6 +107,38 @@ TEST(BackfillEngine, DepthOverrideGivesReservationsToTheTopJobsOnly) {
   EXPECT_EQ(*s->job(JobId(3))->reserved_start, T(200));
 }
 
+// The starvation guard: a job eligible for reserve_after_wait holds a reservation even
+// though it is not the top job (here an expansion-factor priority keeps a long job below
+// every short one), and only the first such job per partition does.
+TEST(BackfillEngine, AJobWaitingPastTheGuardHoldsAReservationBeyondTheDepth) {
+  const auto run = [](std::optional<Duration> guard) {
+    Config c = uniform_cluster(4, 1, 1, BackfillMode::kEasy);
+    c.priority.age_per_minute = 0;
+    c.priority.expansion_factor = 1000;
+    c.scheduler.reserve_after_wait = guard;
+    auto s = make(c);
+    EXPECT_TRUE(s->submit(job(1, 4, 1000), T(0)));
+    s->schedule(T(0));
+    EXPECT_TRUE(s->submit(job(2, 4, 10000, 1), T(1)));  // long: a low expansion factor
+    EXPECT_TRUE(s->submit(job(5, 4, 10000, 2), T(2)));  // as long, waiting as long
+    EXPECT_TRUE(s->submit(job(3, 4, 10, 500), T(500)));  // short: the top job
+    s->schedule(T(600));
+    return s;
+  };
+  auto plain = run(std::nullopt);
+  EXPECT_TRUE(plain->job(JobId(3))->reserved_start);
+  EXPECT_FALSE(plain->job(JobId(2))->reserved_start) << "EASY: the top job only";
+  auto guarded = run(Duration::seconds(300));
+  ASSERT_TRUE(guarded->job(JobId(3))->reserved_start);
+  EXPECT_EQ(*guarded->job(JobId(3))->reserved_start, T(1000));
+  ASSERT_TRUE(guarded->job(JobId(2))->reserved_start);
+  EXPECT_EQ(*guarded->job(JobId(2))->reserved_start, T(1010));  // after the top job's
+  EXPECT_FALSE(guarded->job(JobId(5))->reserved_start) << "one starving job per partition at a time";
+  // Not yet waited long enough: nothing beyond EASY's one.
+  auto early = run(Duration::seconds(3600));
+  EXPECT_FALSE(early->job(JobId(2))->reserved_start);
+}
+
 TEST(BackfillEngine, HeldJobsAreSkippedAndSayHeld) {
   auto s = make(uniform_cluster(2, 1, 1, BackfillMode::kEasy));
   JobSpec j = job(1, 1, 10);

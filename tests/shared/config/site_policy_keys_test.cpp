@@ -30,6 +30,7 @@ max_priority = 10080
 [scheduler]
 backfill = "conservative"
 reservation_min_priority = 20000
+reserve_after_wait = "2d"
 )");
   EXPECT_EQ(c.partitions[0].default_qos, "normal");
   EXPECT_FALSE(c.qos[0].max_priority.has_value());
@@ -38,6 +39,8 @@ reservation_min_priority = 20000
   ASSERT_TRUE(c.scheduler.reservation_min_priority.has_value());
   EXPECT_DOUBLE_EQ(*c.scheduler.reservation_min_priority, 20000);
   EXPECT_FALSE(parse_ok(kNode).scheduler.reservation_min_priority.has_value());
+  EXPECT_EQ(c.scheduler.reserve_after_wait, Duration::hours(48));
+  EXPECT_FALSE(parse_ok(kNode).scheduler.reserve_after_wait.has_value());
 }
 
 TEST(Config, DefaultQosMustBeDeclared) {
@@ -47,6 +50,10 @@ TEST(Config, DefaultQosMustBeDeclared) {
                   "qos[0].max_priority");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreservation_min_priority = \"high\"\n"),
                   "scheduler.reservation_min_priority");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreserve_after_wait = \"soon\"\n"),
+                  "scheduler.reserve_after_wait");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreserve_after_wait = 0\n"),
+                  "scheduler.reserve_after_wait");
 }
 
 TEST(Config, ShippedSiteProfilesParse) {
