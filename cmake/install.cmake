@@ -2,6 +2,8 @@
 # the systemd units pointing at them, sysusers.d/tmpfiles.d entries, an example config,
 # the site profiles and the docs. Paths follow GNUInstallDirs (prefix /usr for a package).
 include(GNUInstallDirs)
+# Two Debian packages: fairway (everything not named otherwise) and fairway-slurm.
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME fairway)
 
 install(TARGETS fairway fairway-coordinator fairway-agent fairway-step fairway-keygen fairway-sim
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -36,13 +38,21 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_SET_DESTDIR ON)  # the units are rewritten for CMAKE_INSTALL_PREFIX: it must be /usr
 set(CPACK_INSTALL_PREFIX /usr)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL fairway fairway-slurm)
+set(CPACK_DEBIAN_FAIRWAY_PACKAGE_NAME fairway)
+set(CPACK_DEBIAN_FAIRWAY-SLURM_PACKAGE_NAME fairway-slurm)
+set(CPACK_DEBIAN_FAIRWAY-SLURM_DESCRIPTION
+    "Slurm's command names (sbatch, squeue, srun, ...) on Fairway, in /usr/lib/fairway/slurm/bin")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_STRIP_FILES ON)  # debug info stays in the build tree
 # The runtime libraries the binaries link (the CLI links only libc); shlibdeps would need
 # dpkg-shlibdeps on the build machine, so they are named here.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS
+set(CPACK_DEBIAN_FAIRWAY_PACKAGE_DEPENDS
     "libzmq5, libhwloc15, libsqlite3-0, libsystemd0, libmunge2, munge, libstdc++6, zlib1g")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${CMAKE_CURRENT_SOURCE_DIR}/packaging/postinst")
+set(CPACK_DEBIAN_FAIRWAY_PACKAGE_CONTROL_EXTRA "${CMAKE_CURRENT_SOURCE_DIR}/packaging/postinst")
+# The front-ends are one static program: they need nothing but a coordinator to talk to.
+set(CPACK_DEBIAN_FAIRWAY-SLURM_PACKAGE_DEPENDS "")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)

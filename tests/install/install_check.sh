@@ -55,5 +55,11 @@ if command -v cpack >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1; then
     { echo "install_check: the package's coordinator unit does not start /usr/bin/fairway-coordinator" >&2; exit 1; }
   dpkg-deb -I "$deb" | grep -q "Depends: .*libzmq5" || { echo "install_check: package without dependencies" >&2; exit 1; }
   test -x "$root/deb/usr/bin/fairway-agent" || { echo "install_check: package without fairway-agent" >&2; exit 1; }
+  # Slurm's names come in a package of their own, which a site may leave out.
+  test ! -e "$root/deb/usr/lib/fairway/slurm" || { echo "install_check: the fairway package holds the Slurm front-ends" >&2; exit 1; }
+  slurm_deb=$(ls "$root"/pkg/fairway-slurm_*.deb) || { echo "install_check: no fairway-slurm package" >&2; exit 1; }
+  mkdir "$root/slurm-deb" && dpkg-deb -x "$slurm_deb" "$root/slurm-deb"
+  test -L "$root/slurm-deb/usr/lib/fairway/slurm/bin/sbatch" && test -x "$root/slurm-deb/usr/lib/fairway/slurm/fairway-slurm" ||
+    { echo "install_check: the fairway-slurm package lacks sbatch or fairway-slurm" >&2; exit 1; }
 fi
 echo "install_check: ok ($prefix)"
