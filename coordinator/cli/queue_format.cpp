@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <numeric>
 #include <string_view>
 #include <utility>
 
@@ -166,15 +167,29 @@ Result<std::vector<SortKey>> parse_sort_keys(const std::string& keys) {
 }
 
 void sort_jobs(std::vector<wire::JobView>& jobs, const std::vector<SortKey>& keys, Time now) {
-  std::stable_sort(jobs.begin(), jobs.end(), [&](const wire::JobView& a, const wire::JobView& b) {
-    for (const SortKey& k : keys) {
-      const SortValue va = sort_value(a, k.letter, now);
-      const SortValue vb = sort_value(b, k.letter, now);
+  if (keys.empty() || jobs.size() < 2) return;
+  // Each job's keys once, not at every comparison (10,000 jobs: some 140,000 of them), and
+  // each view moved once.
+  std::vector<std::vector<SortValue>> values(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    values[i].reserve(keys.size());
+    for (const SortKey& k : keys) values[i].push_back(sort_value(jobs[i], k.letter, now));
+  }
+  std::vector<std::size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const SortValue& va = values[a][k];
+      const SortValue& vb = values[b][k];
       if (va == vb) continue;
-      return k.descending ? vb < va : va < vb;
+      return keys[k].descending ? vb < va : va < vb;
     }
     return false;
   });
+  std::vector<wire::JobView> sorted;
+  sorted.reserve(jobs.size());
+  for (std::size_t i : order) sorted.push_back(std::move(jobs[i]));
+  jobs = std::move(sorted);
 }
 
 std::string render_queue_format(const wire::JobQueryReply& reply, const std::vector<QueueField>& fields,

@@ -12,38 +12,50 @@ std::string index_path(const std::string& base, std::size_t i) {
   return base + "[" + std::to_string(i) + "]";
 }
 
+// Where a value sits ("JobQueryReply.jobs[3].name"), spelled out only when it is wrong:
+// a reply of thousands of views reads every field, and nearly never fails.
+struct FieldPath {
+  const std::string& base;
+  std::string_view key;
+  std::optional<std::size_t> index;
+  std::string str() const {
+    std::string out = base + "." + std::string(key);
+    return index ? index_path(out, *index) : out;
+  }
+};
+
 // Each reader checks the type tag before touching the union, so a hostile frame can never
 // make us read the wrong member.
-std::optional<std::int64_t> read_i64(const Obj& o, Errors& e, const std::string& path,
+std::optional<std::int64_t> read_i64(const Obj& o, Errors& e, const FieldPath& path,
                                      std::int64_t min, std::int64_t max) {
   std::int64_t v = 0;
   if (o.type == msgpack::type::POSITIVE_INTEGER) {
     if (o.via.u64 > static_cast<std::uint64_t>(max)) {
-      e.fail(path, "integer out of range");
+      e.fail(path.str(), "integer out of range");
       return std::nullopt;
     }
     v = static_cast<std::int64_t>(o.via.u64);
   } else if (o.type == msgpack::type::NEGATIVE_INTEGER) {
     v = o.via.i64;
   } else {
-    e.fail(path, "expected integer");
+    e.fail(path.str(), "expected integer");
     return std::nullopt;
   }
   if (v < min || v > max) {
-    e.fail(path, "integer out of range");
+    e.fail(path.str(), "integer out of range");
     return std::nullopt;
   }
   return v;
 }
 
-std::optional<std::string> read_str(const Obj& o, Errors& e, const std::string& path,
+std::optional<std::string> read_str(const Obj& o, Errors& e, const FieldPath& path,
                                     std::size_t max_bytes) {
   if (o.type != msgpack::type::STR) {
-    e.fail(path, "expected string");
+    e.fail(path.str(), "expected string");
     return std::nullopt;
   }
   if (o.via.str.size > max_bytes) {
-    e.fail(path, "string too long");
+    e.fail(path.str(), "string too long");
     return std::nullopt;
   }
   return std::string(o.via.str.ptr, o.via.str.size);
@@ -52,13 +64,13 @@ std::optional<std::string> read_str(const Obj& o, Errors& e, const std::string& 
 // The elements of an array, or nullopt (error recorded) when `o` is not an array within
 // bounds.
 std::optional<std::vector<const Obj*>> read_array(const Obj& o, Errors& e,
-                                                  const std::string& path) {
+                                                  const FieldPath& path) {
   if (o.type != msgpack::type::ARRAY) {
-    e.fail(path, "expected array");
+    e.fail(path.str(), "expected array");
     return std::nullopt;
   }
   if (o.via.array.size > kMaxListEntries) {
-    e.fail(path, "too many entries");
+    e.fail(path.str(), "too many entries");
     return std::nullopt;
   }
   std::vector<const Obj*> out;
@@ -143,7 +155,7 @@ const msgpack::object* MapReader::find(std::string_view key) {
 std::string MapReader::str(std::string_view key, std::size_t max_bytes) {
   const Obj* o = find(key);
   if (o == nullptr) return {};
-  return read_str(*o, errors_, path_of(key), max_bytes).value_or(std::string{});
+  return read_str(*o, errors_, FieldPath{path_, key, {}}, max_bytes).value_or(std::string{});
 }
 
 std::uint64_t MapReader::u64(std::string_view key) {
@@ -159,14 +171,14 @@ std::uint64_t MapReader::u64(std::string_view key) {
 std::int64_t MapReader::i64(std::string_view key, std::int64_t min) {
   const Obj* o = find(key);
   if (o == nullptr) return 0;
-  return read_i64(*o, errors_, path_of(key), min, std::numeric_limits<std::int64_t>::max())
+  return read_i64(*o, errors_, FieldPath{path_, key, {}}, min, std::numeric_limits<std::int64_t>::max())
       .value_or(0);
 }
 
 std::int32_t MapReader::i32(std::string_view key, std::int32_t min) {
   const Obj* o = find(key);
   if (o == nullptr) return 0;
-  auto v = read_i64(*o, errors_, path_of(key), min, std::numeric_limits<std::int32_t>::max());
+  auto v = read_i64(*o, errors_, FieldPath{path_, key, {}}, min, std::numeric_limits<std::int32_t>::max());
   return static_cast<std::int32_t>(v.value_or(0));
 }
 
@@ -218,13 +230,13 @@ double MapReader::f64(std::string_view key) {
 std::string MapReader::opt_str(std::string_view key, std::size_t max_bytes) {
   const Obj* o = find_optional(key);
   if (o == nullptr) return {};
-  return read_str(*o, errors_, path_of(key), max_bytes).value_or(std::string{});
+  return read_str(*o, errors_, FieldPath{path_, key, {}}, max_bytes).value_or(std::string{});
 }
 
 std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
   const Obj* o = find_optional(key);
   if (o == nullptr) return std::nullopt;
-  auto r = read_i64(*o, errors_, path_of(key), std::numeric_limits<std::int32_t>::min(),
+  auto r = read_i64(*o, errors_, FieldPath{path_, key, {}}, std::numeric_limits<std::int32_t>::min(),
                     std::numeric_limits<std::int32_t>::max());
   if (!r) return std::nullopt;
   return static_cast<std::int32_t>(*r);
@@ -233,7 +245,7 @@ std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
 std::optional<std::int64_t> MapReader::opt_i64(std::string_view key) {
   const Obj* o = find_optional(key);
   if (o == nullptr) return std::nullopt;
-  return read_i64(*o, errors_, path_of(key), std::numeric_limits<std::int64_t>::min(),
+  return read_i64(*o, errors_, FieldPath{path_, key, {}}, std::numeric_limits<std::int64_t>::min(),
                   std::numeric_limits<std::int64_t>::max());
 }
 
@@ -274,7 +286,7 @@ std::vector<std::uint64_t> MapReader::u64_list(std::string_view key) {
 std::vector<const msgpack::object*> MapReader::list(std::string_view key) {
   const Obj* o = find(key);
   if (o == nullptr) return {};
-  return read_array(*o, errors_, path_of(key)).value_or(std::vector<const Obj*>{});
+  return read_array(*o, errors_, FieldPath{path_, key, {}}).value_or(std::vector<const Obj*>{});
 }
 
 std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t min) {
@@ -282,7 +294,7 @@ std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t
   const auto items = list(key);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
-    auto v = read_i64(*items[i], errors_, index_path(path_of(key), i), min,
+    auto v = read_i64(*items[i], errors_, FieldPath{path_, key, i}, min,
                       std::numeric_limits<std::int32_t>::max());
     if (v) out.push_back(static_cast<std::int32_t>(*v));
   }
@@ -294,7 +306,7 @@ std::vector<std::string> MapReader::str_list(std::string_view key) {
   const auto items = list(key);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
-    auto s = read_str(*items[i], errors_, index_path(path_of(key), i), kMaxStringBytes);
+    auto s = read_str(*items[i], errors_, FieldPath{path_, key, i}, kMaxStringBytes);
     if (s) out.push_back(std::move(*s));
   }
   return out;
@@ -311,8 +323,8 @@ std::vector<EnvVar> MapReader::env(std::string_view key) {
       errors_.fail(p, "expected [key, value]");
       break;
     }
-    auto k = read_str(pair.via.array.ptr[0], errors_, p + ".key", kMaxStringBytes);
-    auto v = read_str(pair.via.array.ptr[1], errors_, p + ".value", kMaxStringBytes);
+    auto k = read_str(pair.via.array.ptr[0], errors_, FieldPath{p, "key", {}}, kMaxStringBytes);
+    auto v = read_str(pair.via.array.ptr[1], errors_, FieldPath{p, "value", {}}, kMaxStringBytes);
     if (k && v) out.emplace_back(std::move(*k), std::move(*v));
   }
   return out;

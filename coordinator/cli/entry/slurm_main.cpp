@@ -35,6 +35,18 @@ class RenamedLines final : public std::streambuf {
     if (c == '\n') flush_line();
     return c;
   }
+  // Whole runs of text at once: a listing of 10,000 lines is not read a character at a time.
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    std::streamsize at = 0;
+    while (at < n) {
+      const void* nl = std::memchr(s + at, '\n', static_cast<std::size_t>(n - at));
+      const std::streamsize end = nl != nullptr ? static_cast<const char*>(nl) - s + 1 : n;
+      line_.append(s + at, static_cast<std::size_t>(end - at));
+      if (nl != nullptr) flush_line();
+      at = end;
+    }
+    return n;
+  }
   int sync() override {
     flush_line();
     out_.flush();
