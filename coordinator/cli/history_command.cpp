@@ -108,15 +108,34 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
                      [](const wire::JobView& a, const wire::JobView& b) { return a.id < b.id; });
   }
-  if (o.sacct_table) {
-    for (wire::JobView& j : reply->jobs) to_slurm_view(j);
+  // Each batch script's line under its job's, taken before the job is spelled as Slurm's
+  // (whose job line has 0:0 where its script has the signal).
+  std::vector<std::string> suffixes;
+  if (o.batch_steps && !o.json) {
+    std::vector<wire::JobView> rows;
+    for (wire::JobView& j : reply->jobs) {
+      std::optional<wire::JobView> batch = batch_step_view(j);
+      rows.push_back(std::move(j));
+      suffixes.emplace_back();
+      if (batch) {
+        rows.push_back(std::move(*batch));
+        suffixes.emplace_back(".batch");
+      }
+    }
+    reply->jobs = std::move(rows);
   }
+  if (o.sacct_table) {
+    for (std::size_t i = 0; i < reply->jobs.size(); ++i) {
+      if (suffixes.empty() || suffixes[i].empty()) to_slurm_view(reply->jobs[i]);
+    }
+  }
+  const std::vector<std::string>* id_suffixes = suffixes.empty() ? nullptr : &suffixes;
   if (o.json) {
     io.out << jobs_json(*reply);
   } else if (o.sacct_table && !o.parsable && !o.trailing_bar) {
-    io.out << render_sacct_table(*reply, columns, !o.noheader);
+    io.out << render_sacct_table(*reply, columns, !o.noheader, id_suffixes);
   } else {
-    io.out << render_history(*reply, o.parsable || o.trailing_bar, columns, !o.noheader, o.trailing_bar);
+    io.out << render_history(*reply, o.parsable || o.trailing_bar, columns, !o.noheader, o.trailing_bar, id_suffixes);
   }
   return kExitOk;
 }
@@ -163,6 +182,17 @@ const HistoryField kHistoryFields[] = {
     {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
 };
 
+// One cell's text: the field's value, and a step's suffix after a JobID or JobIDRaw.
+std::string field_text(const HistoryColumn& c, const wire::JobView& j, Time now,
+                       const std::vector<std::string>* id_suffixes, std::size_t row) {
+  std::string text = kHistoryFields[c.field].value(j, now);
+  const std::string_view name = kHistoryFields[c.field].name;
+  if (id_suffixes != nullptr && row < id_suffixes->size() && (name == "JobID" || name == "JobIDRaw")) {
+    text += (*id_suffixes)[row];
+  }
+  return text;
+}
+
 // A value cut to `width` ends in '+', as sacct marks it.
 std::string fit_width(std::string value, int width) {
   if (width <= 0) return value;
@@ -208,7 +238,7 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
 }
 
 std::string render_history(const wire::JobQueryReply& reply, bool parsable, const std::vector<HistoryColumn>& columns,
-                           bool header_line, bool trailing_bar) {
+                           bool header_line, bool trailing_bar, const std::vector<std::string>* id_suffixes) {
   std::vector<HistoryColumn> shown = columns;
   if (shown.empty()) shown = *parse_history_format(kHistoryDefaultFormat);
   // -P shows whole values (tools split on '|'); widths shape the table only.
@@ -218,9 +248,9 @@ std::string render_history(const wire::JobQueryReply& reply, bool parsable, cons
   std::vector<std::string> header;
   for (const auto& c : shown) header.push_back(cell(kHistoryFields[c.field].name, c));
   std::vector<std::vector<std::string>> rows;
-  for (const auto& j : reply.jobs) {
+  for (std::size_t i = 0; i < reply.jobs.size(); ++i) {
     std::vector<std::string> row;
-    for (const auto& c : shown) row.push_back(cell(kHistoryFields[c.field].value(j, reply.now), c));
+    for (const auto& c : shown) row.push_back(cell(field_text(c, reply.jobs[i], reply.now, id_suffixes, i), c));
     rows.push_back(std::move(row));
   }
   if (!parsable) {
@@ -249,7 +279,7 @@ int sacct_width(std::string_view field) {
 }  // namespace
 
 std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vector<HistoryColumn>& columns,
-                               bool header) {
+                               bool header, const std::vector<std::string>* id_suffixes) {
   std::string out;
   const auto cell = [](std::string value, int width, bool left, bool is_header = false) {
     const auto w = static_cast<std::size_t>(width);
@@ -268,8 +298,8 @@ std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vect
     for (const auto& c : columns) out += std::string(static_cast<std::size_t>(width_of(c)), '-') + " ";
     out += "\n";
   }
-  for (const auto& j : reply.jobs) {
-    for (const auto& c : columns) out += cell(kHistoryFields[c.field].value(j, reply.now), width_of(c), left(c));
+  for (std::size_t i = 0; i < reply.jobs.size(); ++i) {
+    for (const auto& c : columns) out += cell(field_text(c, reply.jobs[i], reply.now, id_suffixes, i), width_of(c), left(c));
     out += "\n";
   }
   return out;

@@ -27,6 +27,8 @@ struct HistoryOptions {
   // %WIDTH given), JobIDs left-justified and the rest right-justified, a line of dashes
   // under the header, a blank after every field; Slurm's default fields.
   bool sacct_table = false;
+  // sacct without -X: each job's batch script on a line of its own (ID.batch) under it.
+  bool batch_steps = false;
 };
 
 // -S/-E values: a local date and time, or now-N with seconds/minutes/hours/days/weeks.
@@ -52,12 +54,13 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
 
 inline constexpr const char* kSacctDefaultFormat = "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode";
 
-// `columns` empty: kHistoryDefaultFormat.
+// `columns` empty: kHistoryDefaultFormat. `id_suffixes`, when given, one per row: what
+// JobID and JobIDRaw get after the id (".batch" for a batch script's line, "" for a job's).
 std::string render_history(const wire::JobQueryReply& reply, bool parsable,
                            const std::vector<HistoryColumn>& columns = {}, bool header = true,
-                           bool trailing_bar = false);
+                           bool trailing_bar = false, const std::vector<std::string>* id_suffixes = nullptr);
 // HistoryOptions::sacct_table's layout.
 std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vector<HistoryColumn>& columns,
-                               bool header);
+                               bool header, const std::vector<std::string>* id_suffixes = nullptr);
 
 }  // namespace fairway::cli

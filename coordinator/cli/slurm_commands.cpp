@@ -217,7 +217,7 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'o', "format", true, Action::kPass},
       {'P', "parsable2", false, Action::kPass},
       {'\0', "json", false, Action::kPass},
-      {'X', "allocations", false, Action::kDrop},  // no step lines yet: every line is the job's
+      {'X', "allocations", false, Action::kDrop},  // the job lines alone: no --batch-steps below
       {'a', "allusers", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
@@ -227,6 +227,10 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
   // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.
   s.out.insert(s.out.begin(), {"--live", "--sacct-table"});
+  const bool allocations_only = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "-X" || a == "--allocations" || (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find('X') != std::string::npos);
+  });
+  if (!allocations_only) s.out.insert(s.out.begin() + 2, "--batch-steps");
   return SlurmTranslation{with_command("history", s.out), std::nullopt};
 }
 

@@ -28,6 +28,34 @@ void to_slurm_view(wire::JobView& job) {
   if (job.state == JobState::kPending && job.allocation.empty() && job.nodes == 0) job.nodes = 1;
 }
 
+std::optional<wire::JobView> batch_step_view(const wire::JobView& job) {
+  if (job.interactive || !job.start_time) return std::nullopt;
+  switch (job.state) {
+    case JobState::kRunning:
+    case JobState::kCompleting:
+    case JobState::kCompleted:
+    case JobState::kFailed:
+    case JobState::kOutOfMemory:
+    case JobState::kCancelled:
+    case JobState::kTimeout:
+    case JobState::kPreempted:
+    case JobState::kNodeFail:
+      break;
+    default:
+      return std::nullopt;  // waiting (again): its run, if any, is not this one
+  }
+  wire::JobView b = job;
+  b.name = "batch";
+  b.partition.clear();
+  b.state_reason.clear();
+  if (job.state == JobState::kTimeout || job.state == JobState::kPreempted || job.state == JobState::kNodeFail) {
+    b.state = JobState::kCancelled;  // the script was killed: Slurm's batch step says so
+  }
+  b.exit_code = job.exit_code.value_or(0);
+  b.signal = job.signal.value_or(0);
+  return b;
+}
+
 int slurm_state_rank(JobState s) {
   switch (s) {
     case JobState::kPending:

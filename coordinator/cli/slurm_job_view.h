@@ -19,6 +19,12 @@ namespace fairway::cli {
 // (sacct: ID.batch CANCELLED 0:15), not to the job.
 void to_slurm_view(wire::JobView& job);
 
+// The line sacct prints for a job's batch script (ID.batch), from the job as the
+// coordinator answered it (before to_slurm_view): named "batch", no partition, the
+// script's own state and exit status (a cancelled or timed-out script: CANCELLED, its
+// signal). nullopt for a job that has not started or has no script (an allocation).
+std::optional<wire::JobView> batch_step_view(const wire::JobView& job);
+
 // Slurm's order of its base states (squeue -S t sorts by it): pending, running, suspended,
 // completed, cancelled, failed, timeout, node_fail, preempted, boot_fail, deadline, oom.
 int slurm_state_rank(JobState s);

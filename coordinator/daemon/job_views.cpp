@@ -85,6 +85,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.uid = s.uid;
   v.gid = s.gid;
   v.ntasks = s.tasks.ntasks;
+  v.interactive = s.interactive;
   v.cpus_per_task = s.tasks.cpus_per_task;
   if (s.is_array_task()) {
     v.array_job = s.array_job;

@@ -72,7 +72,7 @@ void put_job_view(Packer& pk, const JobView& j) {
                                   (j.reservation.empty() ? 0 : 1) + (j.memory_per_node_mb ? 1 : 0) +
                                   (j.memory_per_cpu_mb ? 1 : 0) + (j.array_job.value() != 0 ? 2 : 0) +
                                   (j.uid ? 1 : 0) + (j.gid ? 1 : 0) + (j.ntasks != 0 ? 1 : 0) +
-                                  (j.cpus_per_task != 0 ? 1 : 0);
+                                  (j.cpus_per_task != 0 ? 1 : 0) + (j.interactive ? 1 : 0);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -117,6 +117,7 @@ void put_job_view(Packer& pk, const JobView& j) {
   if (j.gid) put_kv(pk, "gid", static_cast<std::int64_t>(*j.gid));
   if (j.ntasks != 0) put_kv(pk, "ntasks", j.ntasks);
   if (j.cpus_per_task != 0) put_kv(pk, "cpus_per_task", j.cpus_per_task);
+  if (j.interactive) put_kv(pk, "interactive", true);
 }
 
 JobView read_job_view(MapReader& r) {
@@ -181,6 +182,7 @@ JobView read_job_view(MapReader& r) {
   j.gid = read_id(r, "gid");
   j.ntasks = r.opt_i32("ntasks").value_or(0);
   j.cpus_per_task = r.opt_i32("cpus_per_task").value_or(0);
+  j.interactive = r.opt_boolean("interactive").value_or(false);
   if (!r.failed() && (j.ntasks < 0 || j.cpus_per_task < 0)) {
     r.errors().fail(r.path_of(j.ntasks < 0 ? "ntasks" : "cpus_per_task"), "must not be negative");
   }

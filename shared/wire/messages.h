@@ -292,6 +292,7 @@ struct JobView {
   std::optional<std::uint32_t> uid, gid;
   std::int32_t ntasks = 0;
   std::int32_t cpus_per_task = 0;
+  bool interactive = false;  // an allocation (alloc, run outside a job): it has no batch script
   bool operator==(const JobView&) const = default;
 };
 

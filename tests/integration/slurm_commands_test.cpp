@@ -112,11 +112,13 @@ TEST_F(SlurmCommands, SnakemakesCommandsGetTheAnswersItParses) {
       << out;
   const std::string id = out.substr(out.rfind(' ') + 1, out.find('\n') - out.rfind(' ') - 1);
   ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return s == JobState::kRunning; }));
+  // As Slurm's: the batch script's line too, which Snakemake's parse (a dict keyed by
+  // JobIdRaw, looked up by the job id) passes over.
   ASSERT_EQ(slurm("sacct", {"-P", "-n", "--format=JobIdRaw,State", "-j", id}, out), 0) << out;
-  EXPECT_EQ(out, id + "|RUNNING\n");
+  EXPECT_EQ(out, id + "|RUNNING\n" + id + ".batch|RUNNING\n");
   ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
   ASSERT_EQ(slurm("sacct", {"-P", "-n", "--format=JobIdRaw,State", "-j", id}, out), 0) << out;
-  EXPECT_EQ(out, id + "|COMPLETED\n");
+  EXPECT_EQ(out, id + "|COMPLETED\n" + id + ".batch|COMPLETED\n");
   EXPECT_EQ(read_file(dir_ + "/a-" + id + ".log"), "done\n");
   // Its account guess now finds the job's account, and sacctmgr confirms it is one of
   // the user's (the check it makes when a rule names an account).

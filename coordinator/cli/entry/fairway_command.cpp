@@ -216,6 +216,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_flag("-n,--noheader", history.noheader, "no header line");
   hist->add_flag("--live", history.live, "also the jobs still waiting or running (as sacct lists them)");
   hist->add_flag("--sacct-table", history.sacct_table, "sacct's own table layout and default fields");
+  hist->add_flag("--batch-steps", history.batch_steps, "each batch script's own line (ID.batch) under its job, as sacct without -X");
 
   ReportOptions report;
   auto* report_cmd = app.add_subcommand("report", "core- and GPU-hours per account and user over a period (sreport)")

@@ -51,7 +51,8 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
             (Args{"history", "--live", "--sacct-table", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
   // Bundled flags, the last taking the next word (Snakemake: sacct -nu "$USER" -o Account%20).
   EXPECT_EQ(fairway_args("sacct", {"-nu", "alice", "-o", "Account%20"}),
-            (Args{"history", "--live", "--sacct-table", "--noheader", "--user", "alice", "--format", "Account%20"}));
+            (Args{"history", "--live", "--sacct-table", "--batch-steps", "--noheader", "--user", "alice", "--format",
+                  "Account%20"}));
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {

@@ -56,6 +56,40 @@ TEST(SlurmJobView, SacctNamesWhoCancelledAJobByUid) {
   EXPECT_EQ(sacct_state_text(j), "COMPLETED");
 }
 
+// sacct's ID.batch line, as Slurm 22.05 printed it for the same jobs (the golden test has
+// the whole table): the script's own state and signal, where the job line says 0:0.
+TEST(SlurmJobView, ABatchScriptHasALineOfItsOwnOnceItHasRun) {
+  wire::JobView j;
+  j.name = "run";
+  j.partition = "main";
+  j.start_time = Time::from_seconds(100);
+  j.state = JobState::kCancelled;
+  j.signal = 15;
+  auto b = batch_step_view(j);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->name, "batch");
+  EXPECT_EQ(b->partition, "");
+  EXPECT_EQ(b->state, JobState::kCancelled);
+  EXPECT_EQ(b->exit_code, 0);
+  EXPECT_EQ(b->signal, 15);
+  j.state = JobState::kTimeout;
+  EXPECT_EQ(batch_step_view(j)->state, JobState::kCancelled);  // killed at its limit
+  j.state = JobState::kFailed;
+  j.signal.reset();
+  j.exit_code = 3;
+  EXPECT_EQ(batch_step_view(j)->state, JobState::kFailed);
+  EXPECT_EQ(batch_step_view(j)->exit_code, 3);
+  j.interactive = true;  // an allocation has no script
+  EXPECT_FALSE(batch_step_view(j));
+  j.interactive = false;
+  j.state = JobState::kCancelled;
+  j.start_time.reset();  // cancelled while it waited: it never ran
+  EXPECT_FALSE(batch_step_view(j));
+  j.state = JobState::kPending;
+  j.start_time = Time::from_seconds(100);  // requeued: waiting again
+  EXPECT_FALSE(batch_step_view(j));
+}
+
 TEST(SlurmJobView, SqueueSortsStatesInSlurmsOrder) {
   EXPECT_LT(slurm_state_rank(JobState::kHeld), slurm_state_rank(JobState::kRunning));
   EXPECT_EQ(slurm_state_rank(JobState::kCompleting), slurm_state_rank(JobState::kRunning));

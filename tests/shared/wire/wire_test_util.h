@@ -226,6 +226,7 @@ inline JobView sample_job_view(bool finished) {
     j.gid = 100;
     j.ntasks = 8;
     j.cpus_per_task = 1;
+    j.interactive = true;
   }
   return j;
 }
