@@ -463,7 +463,10 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     }
     all.results.insert(all.results.end(), reply->results.begin(), reply->results.end());
   }
-  return report_control_results(signal ? "signal" : std::string(to_string(action)), all, json, io, quiet_when_gone);
+  // Only an end asked for is done when the job is gone; a signal to a job that is not
+  // running is still refused aloud.
+  return report_control_results(signal ? "signal" : std::string(to_string(action)), all, json, io,
+                                quiet_when_gone && !signal && action == wire::JobAction::kCancel);
 }
 
 int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,

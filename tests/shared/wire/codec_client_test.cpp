@@ -224,6 +224,21 @@ TEST(WireClient, OptionalFieldsRoundTripAsUnset) {
   EXPECT_EQ(results[1].error, "partition \"nope\" does not exist");
 }
 
+// Why a job control failed travels as a code; a code no build knows is refused, not cast.
+TEST(WireClient, AControlResultsCodeIsRangeChecked) {
+  JobControlReply r;
+  r.results = {control_result(JobId(7), make_error(ErrorCode::kNotFound, "job 7 does not exist")),
+               control_result(JobId(8), ok_status())};
+  auto back = decode(encode(r));
+  ASSERT_TRUE(back.has_value()) << back.error().message;
+  EXPECT_EQ(std::get<JobControlReply>(*back), r);
+  EXPECT_EQ(std::get<JobControlReply>(*back).results[0].code, ErrorCode::kNotFound);
+  for (int bad : {-1, 9, 1000}) {
+    r.results[0].code = static_cast<ErrorCode>(bad);
+    expect_error(decode(encode(r)), "JobControlReply.results[0].code: unknown error code " + std::to_string(bad));
+  }
+}
+
 TEST(WireClient, JobActionIsRangeChecked) {
   for (int action = 1; action <= 5; ++action) {
     JobControl c = testing::sample_job_control();
