@@ -20,6 +20,7 @@ target_link_options(fairway PRIVATE -static -static-libstdc++ -static-libgcc -Wl
 # Likewise libmunge and libsodium, linked from their static archives (cmake/auth.cmake).
 target_link_libraries(fairway PRIVATE fairway_cli fairway_zmtp_client fairway_auth_for_cli fairway_warnings
   CLI11::CLI11)
+target_compile_definitions(fairway PRIVATE FAIRWAY_VERSION="${PROJECT_VERSION}")
 
 # fairway-slurm: Slurm's command names (sbatch, squeue, ...) over the same client code, one
 # binary reached through links of those names in build/slurm/bin (a site puts the installed
@@ -29,6 +30,7 @@ set_target_properties(fairway-slurm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_
 target_link_options(fairway-slurm PRIVATE -static -static-libstdc++ -static-libgcc -Wl,--as-needed)
 target_link_libraries(fairway-slurm PRIVATE fairway_cli fairway_zmtp_client fairway_auth_for_cli fairway_warnings
   CLI11::CLI11)
+target_compile_definitions(fairway-slurm PRIVATE FAIRWAY_VERSION="${PROJECT_VERSION}")
 set(fairway_slurm_commands sbatch srun salloc squeue scancel sacct sinfo scontrol sprio sshare sdiag sacctmgr)
 foreach(cmd ${fairway_slurm_commands})
   add_custom_command(TARGET fairway-slurm POST_BUILD

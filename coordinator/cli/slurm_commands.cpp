@@ -431,6 +431,14 @@ const std::vector<std::string_view>& slurm_command_names() {
 
 Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
                                                  const SlurmInvocation& invocation) {
+  // --version/-V among the options, or `scontrol version`: worded as Debian's build words
+  // it ("slurm-wlm 22.05.8"), the interface's version second for the tools that read it.
+  const SlurmTranslation version{{}, std::string("slurm-fairway ") + kSlurmInterfaceVersion + "\n"};
+  if (command == "scontrol" && !args.empty() && lower(args[0]) == "version") return version;
+  for (const std::string& a : args) {
+    if (a == "--" || a.size() < 2 || a[0] != '-') break;
+    if (a == "--version" || a == "-V") return version;
+  }
   if (command == "sbatch") return submitting("submit", "SBATCH_", args, invocation);
   if (command == "salloc") return submitting("alloc", "SALLOC_", args, invocation);
   if (command == "srun") return submitting("run", "SLURM_SRUN_", args, invocation);

@@ -171,6 +171,7 @@ int run_main(const std::vector<std::string>& rest, const Globals& g, const Outpu
 int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io) {
   CLI::App app{"fairway: submit and inspect jobs on a Fairway cluster", "fairway"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("fairway ") + FAIRWAY_VERSION);
   std::optional<std::string> coordinator = g.coordinator;
   std::optional<std::string> config = g.config;
   app.add_option("--coordinator", coordinator, "coordinator endpoint (or $FAIRWAY_COORDINATOR)");
@@ -343,6 +344,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   std::reverse(args.begin(), args.end());  // CLI11 takes its vector in reverse order
   try {
     app.parse(args);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, io.out, io.err);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, io.out, io.err);
   } catch (const CLI::CallForAllHelp& e) {

@@ -32,6 +32,19 @@ TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
   EXPECT_EQ(error_of("squeue", {"-u"}), "option -u needs a value");
 }
 
+// Tools read Slurm's version from `sinfo --version` (Debian's: "slurm-wlm 22.05.8").
+TEST(SlurmCommands, VersionIsAnsweredHereAsSlurmWordsIt) {
+  for (const auto& [command, args] : std::vector<std::pair<std::string, Args>>{
+           {"sinfo", {"--version"}}, {"sbatch", {"-V"}}, {"squeue", {"-V"}}, {"scontrol", {"version"}},
+           {"srun", {"--version"}}, {"sacct", {"--version"}}}) {
+    auto t = translate_slurm_command(command, args, {"alice", {}});
+    ASSERT_TRUE(t) << command;
+    EXPECT_EQ(t->local_output, "slurm-fairway 22.05.8\n") << command;
+  }
+  // A script's own -V is the script's.
+  EXPECT_EQ(fairway_args("sbatch", {"job.sh", "-V"}), (Args{"submit", "--default-output=slurm-%j.out", "job.sh", "-V"}));
+}
+
 TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
   const SlurmInvocation inv{"alice", {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""},
                                       {"SLURM_JOB_ID", "7"}}};
