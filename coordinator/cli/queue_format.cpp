@@ -201,7 +201,7 @@ std::string render_queue_format(const wire::JobQueryReply& reply, const std::vec
         const FieldInfo* info = field_info(letter);
         return std::string(info != nullptr ? info->header : "");
       },
-      header);
+      header, false);  // a padded last field keeps its padding, as squeue prints it
 }
 
 }  // namespace fairway::cli

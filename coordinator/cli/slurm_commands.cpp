@@ -115,6 +115,50 @@ std::vector<std::string> with_command(std::string sub, std::vector<std::string> 
   return rest;
 }
 
+// squeue -O "JobID:8,Name:.10,State,Partition:|": each name's %-letter, its width (20 by
+// default; '.' right-justifies) and a suffix written after it; with a suffix and no width,
+// the value alone. Unknown names are refused as squeue words it.
+Result<std::string> squeue_named_format(const std::string& spec) {
+  static const std::pair<std::string_view, char> fields[] = {
+      {"jobid", 'i'},        {"jobarrayid", 'i'},  {"name", 'j'},       {"state", 'T'},     {"statecompact", 't'},
+      {"username", 'u'},     {"partition", 'P'},   {"reason", 'r'},     {"numcpus", 'C'},   {"timelimit", 'l'},
+      {"numnodes", 'D'},     {"timeused", 'M'},    {"reasonlist", 'R'}, {"nodelist", 'N'},  {"account", 'a'},
+      {"qos", 'q'},          {"priority", 'p'},    {"starttime", 'S'},  {"submittime", 'V'}, {"endtime", 'e'},
+      {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
+      {"tres-per-node", 'b'}};
+  std::string out;
+  std::size_t begin = 0;
+  while (begin <= spec.size()) {
+    const std::size_t end = std::min(spec.find(',', begin), spec.size());
+    const std::string item = spec.substr(begin, end - begin);
+    begin = end + 1;
+    if (item.empty()) continue;
+    const std::size_t colon = item.find(':');
+    const std::string name = lower(item.substr(0, colon));
+    char letter = 0;
+    for (const auto& [n, l] : fields) {
+      if (n == name) letter = l;
+    }
+    if (letter == 0) return invalid_argument("Invalid job format specification: " + item.substr(0, colon));
+    std::string width = "20", suffix;
+    bool right = false;
+    if (colon != std::string::npos) {
+      std::string rest = item.substr(colon + 1);
+      if (!rest.empty() && rest[0] == '.') {
+        right = true;
+        rest.erase(0, 1);
+      }
+      const std::size_t digits = rest.find_first_not_of("0123456789");
+      width = rest.substr(0, digits);
+      suffix = digits == std::string::npos ? std::string() : rest.substr(digits);
+      if (width.empty() && suffix.empty()) width = "20";
+    }
+    out += "%" + std::string(right ? "." : "") + width + letter + suffix;
+  }
+  if (out.empty()) return invalid_argument("Invalid job format specification: " + spec);
+  return out;
+}
+
 Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const SlurmInvocation& inv) {
   static const std::vector<SlurmOption> table = {
       {'u', "user", true, Action::kPass},
@@ -133,13 +177,24 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'\0', "me", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'i', "iterate", true, Action::kRefuse, "run it under watch(1)"},
-      {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
+      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
       {'A', "account", true, Action::kPass},
       {'n', "name", true, Action::kPass},
       {'w', "nodelist", true, Action::kPass},
       {'s', "steps", false, Action::kRefuse, "steps are not listed yet"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  // -O's named fields become -o's %-fields (the value follows the renamed option).
+  for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
+    if (s.out[i] != "--format") continue;
+    const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return a == "-O" || a.starts_with("-O") || a.starts_with("--Format");
+    });
+    if (named) {
+      FAIRWAY_TRY_ASSIGN(percent, squeue_named_format(s.out[i + 1]));
+      s.out[i + 1] = percent;
+    }
+  }
   std::vector<std::string> out = {"queue", "--squeue-rules"};
   if (std::find(args.begin(), args.end(), "--me") != args.end()) out.insert(out.end(), {"-u", inv.user});
   out.insert(out.end(), s.out.begin(), s.out.end());

@@ -45,6 +45,16 @@ TEST(SlurmCommands, VersionIsAnsweredHereAsSlurmWordsIt) {
   EXPECT_EQ(fairway_args("sbatch", {"job.sh", "-V"}), (Args{"submit", "--default-output=slurm-%j.out", "job.sh", "-V"}));
 }
 
+// squeue -O's named fields, as squeue 22.05 lays them out: 20 wide unless sized, '.'
+// right-justifies, a suffix is written after the value (alone: no padding).
+TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
+  EXPECT_EQ(fairway_args("squeue", {"-O", "JobID:8,Name:.10,State:5,Partition"}),
+            (Args{"queue", "--squeue-rules", "--format", "%8i%.10j%5T%20P"}));
+  EXPECT_EQ(fairway_args("squeue", {"-h", "--Format=jobid:|,NAME:|"}),
+            (Args{"queue", "--squeue-rules", "--noheader", "--format", "%i|%j|"}));
+  EXPECT_EQ(error_of("squeue", {"-O", "JobID,Bogus"}), "Invalid job format specification: Bogus");
+}
+
 TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
   const SlurmInvocation inv{"alice", {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""},
                                       {"SLURM_JOB_ID", "7"}}};
