@@ -370,6 +370,7 @@ int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, cons
   if (!partitions) return kExitFailure;
   auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
   if (!nodes) return kExitFailure;
+  if (o.time_line && !o.noheader) io.out << ctime_text(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
   io.out << render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader);
   return kExitOk;
 }

@@ -106,6 +106,7 @@ struct NodeLayoutOptions {
   std::string format;
   bool node_oriented = false;
   bool noheader = false;
+  bool time_line = false;  // sinfo -l: the listing's time first, as ctime writes it
   std::vector<std::string> partitions;
 };
 int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, const Output& io);

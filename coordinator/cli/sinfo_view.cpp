@@ -9,7 +9,7 @@
 namespace fairway::cli {
 namespace {
 
-constexpr std::string_view kLetters = "PalDtTNcmGCE";
+constexpr std::string_view kLetters = "PalDtTNcmGCEsrhg";
 
 // A row: one partition and the nodes it shows (all in one state unless node-oriented).
 struct SinfoRow {
@@ -48,11 +48,13 @@ std::string value_of(const SinfoRow& row, char letter) {
     case 'l': return limit_text(row.partition->max_time);
     case 'D': return std::to_string(nodes.size());
     case 't': return nodes.empty() ? "n/a" : short_state(nodes.front()->state);
-    case 'T': {
-      std::string s = nodes.empty() ? "n/a" : nodes.front()->state;
-      std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-      return s;
-    }
+    case 'T': return nodes.empty() ? "n/a" : nodes.front()->state;  // sinfo's long names are lowercase
+    // What Fairway's partitions never restrict: any job size, any user, no root-only
+    // partitions; nodes are shared unless the partition hands out whole ones.
+    case 's': return "1-infinite";
+    case 'r': return "no";
+    case 'h': return row.partition->allocation_unit == "node" ? "EXCLUSIVE" : "NO";
+    case 'g': return "all";
     case 'N': {
       std::vector<std::string> names;
       for (const auto* n : nodes) names.push_back(n->name);
@@ -104,6 +106,10 @@ std::string title_of(char letter) {
     case 'G': return "GRES";
     case 'C': return "CPUS(A/I/O/T)";
     case 'E': return "REASON";
+    case 's': return "JOB_SIZE";
+    case 'r': return "ROOT";
+    case 'h': return "OVERSUBSCRIBE";  // cut to OVERSUBS by -l's width
+    case 'g': return "GROUPS";
   }
   return {};
 }

@@ -15,8 +15,10 @@ namespace fairway::cli {
 // sinfo's own layouts (Slurm 22.05): the default and -N's.
 inline constexpr const char* kSinfoDefaultFormat = "%#P %.5a %.10l %.6D %.6t %N";
 inline constexpr const char* kSinfoNodeFormat = "%#N %.6D %.#P %6t";
+// sinfo -l's (the listing's time goes first, as ctime writes it).
+inline constexpr const char* kSinfoLongFormat = "%9P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N";
 
-// Letters: P a l D t T N c m G C E. Errors name an unknown one.
+// Letters: P a l D t T N c m G C E s r h g. Errors name an unknown one.
 Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format);
 
 std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,

@@ -300,16 +300,19 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
       {'a', "all", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
-      {'l', "long", false, Action::kRefuse, "not yet: use -o with the fields wanted"},
+      {'l', "long", false, Action::kRename, "--time-line"},  // and the long layout, below
       {'R', "list-reasons", false, Action::kRefuse, "not yet: sinfo -o \"%E %N\" lists them"},
       {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
   const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
   // -s and --json are fairway nodes' own views; everything else is a %-field layout, sinfo's
-  // default unless -o gave one.
+  // default (or -l's) unless -o gave one.
+  if (has("--time-line") && has("--node-oriented")) return invalid_argument("-N with -l is not supported yet: use -o");
   if (!has("--summarize") && !has("--json") && !has("--format")) {
-    s.out.insert(s.out.end(), {"--format", has("--node-oriented") ? kSinfoNodeFormat : kSinfoDefaultFormat});
+    s.out.insert(s.out.end(), {"--format", has("--node-oriented") ? kSinfoNodeFormat
+                                           : has("--time-line")   ? kSinfoLongFormat
+                                                                  : kSinfoDefaultFormat});
   }
   return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
 }

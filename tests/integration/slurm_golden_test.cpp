@@ -32,10 +32,13 @@ std::string normalize(std::string text, const std::string& workdir) {
   }
   static const std::regex kAllocNode(R"(AllocNode:Sid=\S+)");
   static const std::regex kPriority(R"(Priority=\d+)");
+  // ctime's date (squeue -l, sinfo -l): "Thu Nov 26 07:55:16 2026".
+  static const std::regex kCtime(R"([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})");
   // Which of Slurm's schedulers started the job (its main loop or its backfill pass).
   static const std::regex kScheduler(R"(Scheduler=(Main|Backfill))");
   text = std::regex_replace(text, kAllocNode, "AllocNode:Sid={host}:{sid}");
   text = std::regex_replace(text, kPriority, "Priority={priority}");
+  text = std::regex_replace(text, kCtime, "Www Mmm 99 99:99:99 9999");
   text = std::regex_replace(text, kScheduler, "Scheduler=Main");
   // Dates anywhere; durations after a blank or '=' (squeue's TIME, RunTime=), not after
   // '|' where sacct -P's ExitCode 0:15 or squeue's %l would read as one.
