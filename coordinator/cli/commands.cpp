@@ -149,14 +149,6 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
 
 namespace {
 
-std::string ctime_text(Time t) {
-  const auto secs = static_cast<std::time_t>(t.seconds());
-  std::tm tm{};
-  char buf[64];
-  if (localtime_r(&secs, &tm) == nullptr || std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm) == 0) return "";
-  return buf;
-}
-
 std::vector<std::string> comma_words(const std::string& text) {
   std::vector<std::string> out;
   std::size_t begin = 0;
@@ -249,7 +241,7 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     for (wire::JobView& j : reply->jobs) to_slurm_view(j);
   }
   // squeue -l starts with the time of the listing, as ctime writes it.
-  if (o.long_format && !o.noheader && !o.json) io.out << ctime_text(reply->now) << "\n";
+  if (o.long_format && !o.noheader && !o.json) io.out << format_ctime(reply->now) << "\n";
   if (o.json) {
     io.out << jobs_json(*reply);
   } else if (!fields.empty()) {
@@ -337,41 +329,6 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
       case JobDetailLayout::kFairway: io.out << render_job_detail(j, reply->now); break;
     }
   }
-  return kExitOk;
-}
-
-int run_show_node(const std::string& name, bool json, const Transport& transport,
-                  const Output& io) {
-  // No name: every node (scontrol show node).
-  auto reply = ask<wire::NodeQueryReply>(
-      wire::NodeQuery{name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name}}, transport, io);
-  if (!reply) return kExitFailure;
-  if (reply->nodes.empty()) return report_error(io, "node " + name + " not found", kExitFailure);
-  for (const auto& n : reply->nodes) io.out << (json ? node_json(n) : render_node_detail(n));
-  return kExitOk;
-}
-
-int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
-              const Transport& transport, const Output& io) {
-  auto reply = ask<wire::NodeQueryReply>(wire::NodeQuery{names}, transport, io);
-  if (!reply) return kExitFailure;
-  if (json) {
-    io.out << nodes_json(*reply);
-  } else {
-    io.out << (summarize ? render_partition_summary(*reply) : render_nodes(*reply));
-  }
-  return kExitOk;
-}
-
-int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, const Output& io) {
-  auto fields = parse_sinfo_format(o.format);
-  if (!fields) return report_error(io, fields.error().message, kExitUsage);
-  auto partitions = ask<wire::PartitionQueryReply>(wire::PartitionQuery{o.partitions}, transport, io);
-  if (!partitions) return kExitFailure;
-  auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
-  if (!nodes) return kExitFailure;
-  if (o.time_line && !o.noheader) io.out << ctime_text(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
-  io.out << render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader);
   return kExitOk;
 }
 
@@ -483,24 +440,6 @@ int report_control_results(const std::string& verb, const wire::JobControlReply&
     }
   }
   if (json) io.out << control_json(reply);
-  return failed > 0 ? kExitFailure : kExitOk;
-}
-
-int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,
-                     const std::string& reason, const std::string& user,
-                     const Transport& transport, const Output& io) {
-  const char* verb = action == wire::NodeAction::kDrain ? "drain" : "resume";
-  if (action == wire::NodeAction::kDrain && reason.empty()) {
-    return report_error(io, "drain needs --reason TEXT (shown by fairway nodes)", kExitUsage);
-  }
-  auto reply = ask<wire::NodeControlReply>(wire::NodeControl{action, nodes, reason, user}, transport, io);
-  if (!reply) return kExitFailure;
-  int failed = 0;
-  for (const auto& r : reply->results) {
-    if (r.ok) continue;
-    ++failed;
-    report_error(io, std::string(verb) + " " + r.node + ": " + r.message, kExitFailure);
-  }
   return failed > 0 ? kExitFailure : kExitOk;
 }
 

@@ -116,4 +116,12 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string format_ctime(Time t) {
+  const auto secs = static_cast<std::time_t>(t.seconds());
+  std::tm tm{};
+  char buf[64];
+  if (localtime_r(&secs, &tm) == nullptr || std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm) == 0) return "";
+  return buf;
+}
+
 }  // namespace fairway::cli

@@ -13,6 +13,9 @@ namespace fairway::cli {
 
 // Local time as YYYY-MM-DDTHH:MM:SS (TZ decides the zone), or "N/A" for never.
 std::string format_local_time(Time t);
+// As ctime(3) writes it, local time ("Thu Nov 26 07:55:16 2026"): squeue -l's and sinfo -l's
+// first line. "" if the time cannot be converted.
+std::string format_ctime(Time t);
 
 // squeue's elapsed format: M:SS, H:MM:SS, D-HH:MM:SS. Negative spans print as 0:00.
 std::string format_elapsed(Duration d);
