@@ -47,6 +47,7 @@ std::optional<wire::JobView> batch_step_view(const wire::JobView& job) {
   wire::JobView b = job;
   b.name = "batch";
   b.partition.clear();
+  if (b.allocation.size() > 1) b.allocation.resize(1);  // the script runs on the job's first node
   b.state_reason.clear();
   if (job.state == JobState::kTimeout || job.state == JobState::kPreempted || job.state == JobState::kNodeFail) {
     b.state = JobState::kCancelled;  // the script was killed: Slurm's batch step says so

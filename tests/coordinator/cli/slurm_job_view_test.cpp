@@ -74,6 +74,9 @@ TEST(SlurmJobView, ABatchScriptHasALineOfItsOwnOnceItHasRun) {
   EXPECT_EQ(b->signal, 15);
   j.state = JobState::kTimeout;
   EXPECT_EQ(batch_step_view(j)->state, JobState::kCancelled);  // killed at its limit
+  j.allocation = {{"cn01", {0, 1}, {}}, {"cn02", {0, 1}, {}}};
+  ASSERT_EQ(batch_step_view(j)->allocation.size(), 1u) << "the script runs on the first node";
+  EXPECT_EQ(batch_step_view(j)->allocation[0].node, "cn01");
   j.state = JobState::kFailed;
   j.signal.reset();
   j.exit_code = 3;
