@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "coordinator/cli/association_view.h"
+#include "coordinator/cli/config_view.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
@@ -138,6 +139,13 @@ std::string metrics_json(const wire::MetricsReply& r) {
     families.push_back({{"name", f.name}, {"type", f.type}, {"help", f.help}, {"samples", samples}});
   }
   return Json{{"now", r.now.seconds()}, {"metrics", families}}.dump(2) + "\n";
+}
+
+int run_show_config(bool scontrol, const Transport& transport, const Output& io) {
+  auto reply = ask<wire::ConfigReply>(wire::ConfigQuery{}, transport, io);
+  if (!reply) return kExitFailure;
+  io.out << (scontrol ? render_scontrol_config(*reply) : render_config(*reply));
+  return kExitOk;
 }
 
 int run_show_partition(const std::vector<std::string>& names, bool json, const Transport& transport,

@@ -14,6 +14,8 @@ int run_diag(bool json, const Transport& transport, const Output& io);
 std::string render_diag(const wire::MetricsReply& reply);
 std::string metrics_json(const wire::MetricsReply& reply);
 
+// show config: the coordinator's settings, "key = value"; `scontrol`: Slurm's layout.
+int run_show_config(bool scontrol, const Transport& transport, const Output& io);
 int run_show_partition(const std::vector<std::string>& names, bool json, const Transport& transport,
                        const Output& io);
 std::string render_partition_detail(const wire::PartitionView& p);

@@ -72,6 +72,7 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
       if (what == "job") out.emplace_back("--scontrol");
       return SlurmTranslation{out, std::nullopt};
     }
+    if (what == "config") return SlurmTranslation{{"show", "config", "--scontrol"}, std::nullopt};
     return invalid_argument("show " + words[1] + " is not supported");
   }
   if (verb == "hold" || verb == "uhold" || verb == "release" || verb == "requeue" || verb == "requeuehold") {

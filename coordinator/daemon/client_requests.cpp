@@ -7,6 +7,7 @@
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/cluster_reports.h"
+#include "coordinator/daemon/config_report.h"
 #include "coordinator/daemon/reservation_report.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
@@ -91,6 +92,8 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::StepRequest>(&msg)) return on_step_request(peer, *m, caller);
   const ReportSources sources{*scheduler_, registry_, counters_, now};
   if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
+  // Anyone may read the settings, as anyone may run scontrol show config: none is secret.
+  if (std::holds_alternative<wire::ConfigQuery>(msg)) return reply(Channel::kClients, peer, config_report(config_, now));
   if (auto* m = std::get_if<wire::PartitionQuery>(&msg)) {
     auto r = partition_report(sources, *m);
     if (!r) return error_reply(Channel::kClients, peer, r.error().code, r.error().message);

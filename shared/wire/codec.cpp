@@ -366,6 +366,8 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kStepReply:
     case MessageType::kLaunchStep:
     case MessageType::kStepIo: return detail::read_step_payload(type, r);
+    case MessageType::kConfigQuery:
+    case MessageType::kConfigReply: return detail::read_config_payload(type, r);
   }
   return Ack{};  // unreachable: open_frame() accepts only the types above
 }

@@ -97,4 +97,10 @@ void encode_payload(Packer& pk, const StepIo& m);
 // Precondition: `type` is kStepRequest, kStepReply, kLaunchStep or kStepIo.
 Message read_step_payload(MessageType type, MapReader& r);
 
+// codec_config.cpp: the coordinator's settings for clients.
+void encode_payload(Packer& pk, const ConfigQuery& m);
+void encode_payload(Packer& pk, const ConfigReply& m);
+// Precondition: `type` is kConfigQuery or kConfigReply.
+Message read_config_payload(MessageType type, MapReader& r);
+
 }  // namespace fairway::wire::detail

@@ -92,6 +92,8 @@ std::string_view to_string(MessageType t) {
     case MessageType::kStepReply: return "StepReply";
     case MessageType::kLaunchStep: return "LaunchStep";
     case MessageType::kStepIo: return "StepIo";
+    case MessageType::kConfigQuery: return "ConfigQuery";
+    case MessageType::kConfigReply: return "ConfigReply";
   }
   return "Unknown";
 }
@@ -141,7 +143,8 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kReservationQuery, ReservationQuery> &&
               kAt<MessageType::kReservationQueryReply, ReservationQueryReply> &&
               kAt<MessageType::kStepRequest, StepRequest> && kAt<MessageType::kStepReply, StepReply> &&
-              kAt<MessageType::kLaunchStep, LaunchStep> && kAt<MessageType::kStepIo, StepIo>);
+              kAt<MessageType::kLaunchStep, LaunchStep> && kAt<MessageType::kStepIo, StepIo> &&
+              kAt<MessageType::kConfigQuery, ConfigQuery> && kAt<MessageType::kConfigReply, ConfigReply>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

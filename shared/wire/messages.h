@@ -16,6 +16,7 @@
 #include "shared/model/job_spec.h"
 #include "shared/model/job_state.h"
 #include "shared/model/topology.h"
+#include "shared/wire/config_messages.h"
 #include "shared/wire/step_messages.h"
 
 namespace fairway::wire {
@@ -58,6 +59,8 @@ enum class MessageType : std::uint16_t {
   kStepReply = 34,
   kLaunchStep = 35,
   kStepIo = 36,
+  kConfigQuery = 37,
+  kConfigReply = 38,
 };
 
 std::string_view to_string(MessageType t);
@@ -595,7 +598,7 @@ using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJo
                              MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
                              SharesQuery, SharesReply, JobUpdate, SetTimeLimit,
                              SendSignal, ReservationQuery, ReservationQueryReply, StepRequest,
-                             StepReply, LaunchStep, StepIo>;
+                             StepReply, LaunchStep, StepIo, ConfigQuery, ConfigReply>;
 
 MessageType message_type(const Message& m);
 

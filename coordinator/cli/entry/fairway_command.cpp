@@ -257,6 +257,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   show_partition->add_option("names", partition_names, "partition names (default: all)");
   show_partition->add_flag("--json", show_json, "JSON output");
   std::vector<std::string> reservation_names;
+  bool config_scontrol = false;
+  auto* show_config = show->add_subcommand("config", "the coordinator's settings")->fallthrough();
+  show_config->add_flag("--scontrol", config_scontrol, "scontrol show config's layout (Slurm's keys)");
   auto* show_reservation =
       show->add_subcommand("reservation", "a reservation's window, nodes, state and use")->fallthrough();
   show_reservation->add_option("names", reservation_names, "reservation names (default: all)");
@@ -373,6 +376,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   }
   if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
+  if (show_config->parsed()) return run_show_config(config_scontrol, call, io);
   if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);
   if (diag->parsed()) return run_diag(diag_json, call, io);
   if (update->parsed()) {

@@ -426,7 +426,10 @@ inline std::vector<Message> sample_messages() {
           LaunchStep{JobId(42), 3, "alice", 1001, 100, {"hostname"}, {{"PATH", "/usr/bin"}}, "/home/alice",
                      {"n1", "n2"}, {2, 2}, 1, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef", true},
           StepIo{StepIoKind::kStdout, 1, 3, 0, std::string("line\n\0binary", 12)},
-          StepIo{StepIoKind::kExit, 0, 0, -9, ""}};
+          StepIo{StepIoKind::kExit, 0, 0, -9, ""},
+          ConfigQuery{},
+          ConfigReply{Time::from_seconds(1'700'000'000),
+                      {{"agent.kill_grace", "30s"}, {"cluster.name", "kebnekaise"}, {"scheduler.backfill", "easy"}}}};
 }
 
 }  // namespace fairway::wire::testing

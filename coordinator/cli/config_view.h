@@ -1,0 +1,20 @@
+// `fairway show config`: the coordinator's settings as "key = value" lines, or in Slurm's
+// `scontrol show config` layout for the settings that mean what Slurm's do. Pure; thread-safe.
+#pragma once
+
+#include <string>
+
+#include "shared/wire/messages.h"
+
+namespace fairway::cli {
+
+// One "key = value" line per setting, as the config file would write it.
+std::string render_config(const wire::ConfigReply& reply);
+
+// Slurm 22.05's layout: "Configuration data as of <time>", then "Key<padded to 23> = value"
+// for each Slurm key whose meaning Fairway's settings carry (ClusterName, FirstJobId,
+// KillWait, MaxArraySize, SlurmdTimeout, SchedulerType, ...), in the order scontrol
+// prints them.
+std::string render_scontrol_config(const wire::ConfigReply& reply);
+
+}  // namespace fairway::cli
