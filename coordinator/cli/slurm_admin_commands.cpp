@@ -22,6 +22,17 @@ std::vector<std::string> with_command(const std::string& sub, const std::vector<
 
 // scontrol's words are case-insensitive: `show job 42`, `SHOW JOB 42`, `update JobId=42 ...`.
 Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args, const SlurmInvocation& inv) {
+  if (std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) ||
+      (!args.empty() && to_lower(args[0]) == "help")) {
+    return SlurmTranslation{{},
+                            "Usage: scontrol [-d] COMMAND\n"
+                            "Slurm's scontrol on Fairway (docs/slurm-compat.md). Commands:\n"
+                            "  show job [ID] | node [NAME] | partition [NAME] | reservation [NAME] | config\n"
+                            "  show hostnames [LIST] | hostlist NAMES | hostlistsorted NAMES\n"
+                            "  hold | uhold | release | requeue | requeuehold ID...\n"
+                            "  update JobId=ID KEY=VALUE... | update NodeName=NODE State=DRAIN|RESUME Reason=TEXT\n"
+                            "  version\n"};
+  }
   std::vector<std::string> words;
   for (const std::string& a : args) {
     if (a == "-d" || a == "--details" || a == "-dd" || a == "-o" || a == "--oneliner" || a == "-Q" || a == "--quiet") {
@@ -116,6 +127,13 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
 // sacctmgr's read side: `[-n] [-P] [-s] list|show user|account|association [NAME] [user=X]
 // [account=X] [format=...]`. Accounts and users live in the config: nothing is changed.
 Result<SlurmTranslation> translate_sacctmgr(const std::vector<std::string>& args) {
+  if (std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "help"; })) {
+    return SlurmTranslation{{},
+                            "Usage: sacctmgr [-n] [-P] [-s] list|show user|account|association [NAME] [user=U]\n"
+                            "                [account=A] [format=Account,User,Share,DefaultAccount,Admin]\n"
+                            "Slurm's sacctmgr on Fairway, read only: accounts and users are set in the\n"
+                            "coordinator's config ([[accounts]]); docs/slurm-compat.md.\n"};
+  }
   bool noheader = false, parsable = false, with_assoc = false;
   std::vector<std::string> words;
   for (const std::string& a : args) {

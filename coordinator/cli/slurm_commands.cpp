@@ -34,16 +34,37 @@ struct SlurmOption {
 struct Scanned {
   std::vector<std::string> out;
   bool seen_format = false;  // -o/--format, -l, --json, --start: squeue's default layout is off
+  std::string help;          // --help/--usage: what to print instead of running anything
 };
+
+// --help: the options this front-end takes, from its table, and where their meaning is.
+std::string usage_text(std::string_view command, const std::vector<SlurmOption>& table) {
+  std::string out = "Usage: " + std::string(command) + " [OPTIONS]\n" + "Slurm's " + std::string(command) +
+                    " on Fairway (docs/slurm-compat.md). Options:\n";
+  for (const SlurmOption& o : table) {
+    std::string line = "  ";
+    line += o.short_name != '\0' ? std::string("-") + o.short_name + (o.long_name.empty() ? "" : ", ") : "    ";
+    if (!o.long_name.empty()) line += "--" + std::string(o.long_name) + (o.takes_value ? "=VALUE" : "");
+    if (o.action == Action::kDrop) line += "  (accepted, no effect here)";
+    if (o.action == Action::kRefuse) line += "  (not supported: " + std::string(o.to) + ")";
+    out += line + "\n";
+  }
+  return out;
+}
 
 
 // Rewrites the options of `args` by `table` up to the first word that is not an option
 // (sbatch's script, srun's command: what follows is theirs). An option not in the table is
 // refused in getopt's words, as Slurm's commands refuse it.
-Result<Scanned> scan(std::vector<std::string> args, const std::vector<SlurmOption>& table, bool stop_at_word) {
+Result<Scanned> scan(std::string_view command, std::vector<std::string> args, const std::vector<SlurmOption>& table,
+                     bool stop_at_word) {
   Scanned s;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
+    if (a == "--help" || a == "--usage") {
+      s.help = usage_text(command, table);
+      return s;
+    }
     if (a == "--" || a.size() < 2 || a[0] != '-') {
       if (stop_at_word) {
         s.out.insert(s.out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
@@ -180,7 +201,8 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'w', "nodelist", true, Action::kPass},
       {'s', "steps", false, Action::kRefuse, "steps are not listed yet"},
   };
-  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  FAIRWAY_TRY_ASSIGN(s, scan("squeue", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
   // -O's named fields become -o's %-fields (the value follows the renamed option).
   for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
     if (s.out[i] != "--format") continue;
@@ -199,7 +221,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
   return SlurmTranslation{out, std::nullopt};
 }
 
-Result<SlurmTranslation> scancel(const std::vector<std::string>& args) {
+Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const SlurmInvocation& inv) {
   static const std::vector<SlurmOption> table = {
       {'u', "user", true, Action::kPass},
       {'t', "state", true, Action::kPass},
@@ -215,11 +237,14 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args) {
       {'i', "interactive", false, Action::kRefuse, "no confirmation prompts"},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u, -p, -n or -t"},
+      {'\0', "me", false, Action::kDrop},  // the caller's jobs: -u below
   };
-  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  FAIRWAY_TRY_ASSIGN(s, scan("scancel", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
   // Slurm's scancel says nothing of a job that does not exist or has ended (unless -v).
   const bool verbose = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-v" || a == "--verbose"; });
   if (!verbose) s.out.insert(s.out.begin(), "--quiet-when-gone");
+  if (std::find(args.begin(), args.end(), "--me") != args.end()) s.out.insert(s.out.end(), {"-u", inv.user});
   return SlurmTranslation{with_command("cancel", s.out), std::nullopt};
 }
 
@@ -276,7 +301,8 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'n', "noheader", false, Action::kPass},
       {'p', "parsable", false, Action::kPass},
   };
-  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  FAIRWAY_TRY_ASSIGN(s, scan("sacct", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
   // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.
   s.out.insert(s.out.begin(), {"--live", "--sacct-table"});
   const bool allocations_only = std::any_of(args.begin(), args.end(), [](const std::string& a) {
@@ -301,7 +327,8 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
       {'R', "list-reasons", false, Action::kRefuse, "not yet: sinfo -o \"%E %N\" lists them"},
       {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
   };
-  FAIRWAY_TRY_ASSIGN(s, scan(args, table, false));
+  FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
   const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
   // -s and --json are fairway nodes' own views; everything else is a %-field layout, sinfo's
   // default (or -l's) unless -o gave one.
@@ -355,7 +382,7 @@ Result<SlurmTranslation> translate_slurm_command(std::string_view command, const
   if (command == "salloc") return submitting("alloc", "SALLOC_", args, invocation);
   if (command == "srun") return submitting("run", "SLURM_SRUN_", args, invocation);
   if (command == "squeue") return squeue(args, invocation);
-  if (command == "scancel") return scancel(args);
+  if (command == "scancel") return scancel(args, invocation);
   if (command == "sacct") return sacct(args);
   if (command == "sinfo") return sinfo(args);
   if (command == "scontrol") return translate_scontrol(args, invocation);

@@ -55,6 +55,23 @@ TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
   EXPECT_EQ(error_of("squeue", {"-O", "JobID,Bogus"}), "Invalid job format specification: Bogus");
 }
 
+// "Try squeue --help" must lead somewhere: each front-end lists what it takes.
+TEST(SlurmCommands, HelpListsTheOptionsEachFrontEndTakes) {
+  for (const std::string command : {"squeue", "scancel", "sacct", "sinfo", "scontrol", "sacctmgr"}) {
+    auto t = translate_slurm_command(command, {"--help"}, {"alice", {}});
+    ASSERT_TRUE(t) << command << ": " << t.error().message;
+    ASSERT_TRUE(t->local_output) << command;
+    EXPECT_TRUE(t->local_output->starts_with("Usage: " + command)) << *t->local_output;
+  }
+  auto squeue = translate_slurm_command("squeue", {"--usage"}, {"alice", {}});
+  ASSERT_TRUE(squeue && squeue->local_output);
+  EXPECT_NE(squeue->local_output->find("-u, --user=VALUE"), std::string::npos) << *squeue->local_output;
+  EXPECT_NE(squeue->local_output->find("--clusters=VALUE  (not supported: one cluster only)"), std::string::npos);
+  // scancel --me: the caller's jobs.
+  EXPECT_EQ(fairway_args("scancel", {"--me", "-t", "PD"}),
+            (Args{"cancel", "--quiet-when-gone", "--state", "PD", "-u", "alice"}));
+}
+
 TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
   const SlurmInvocation inv{"alice", {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""},
                                       {"SLURM_JOB_ID", "7"}}};
