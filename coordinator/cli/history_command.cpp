@@ -1,5 +1,6 @@
 #include "coordinator/cli/history_command.h"
 
+#include <algorithm>
 #include <cctype>
 #include <ostream>
 
@@ -13,6 +14,17 @@
 
 namespace fairway::cli {
 namespace {
+
+std::vector<std::string> split_names(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    const std::size_t end = std::min(list.find(',', begin), list.size());
+    if (end > begin) out.push_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
 
 std::string exit_text(const wire::JobView& j) {
   // sacct's code:signal.
@@ -37,6 +49,13 @@ std::string cpu_time(const std::optional<std::int64_t>& ms) {
 }  // namespace
 
 Result<Time> parse_history_time(std::string_view option, std::string_view text, Time now) {
+  // sacct's words: now, and today or midnight (the one that began today).
+  if (text == "now") return now;
+  if (text == "today" || text == "midnight") {
+    auto t = parse_begin_time("today", now);
+    if (!t) return invalid_argument(std::string(option) + "=" + std::string(text) + ": " + t.error().message);
+    return *t;
+  }
   if (text.starts_with("now-")) {
     // The begin-time reader counts forward; history counts back by the same units.
     auto ahead = parse_begin_time("now+" + std::string(text.substr(4)), now);
@@ -45,7 +64,7 @@ Result<Time> parse_history_time(std::string_view option, std::string_view text, 
   }
   if (text.size() < 10 || text[4] != '-') {
     return invalid_argument(std::string(option) + "=" + std::string(text) +
-                            ": expected YYYY-MM-DD[THH:MM[:SS]] or now-COUNT[units]");
+                            ": expected YYYY-MM-DD[THH:MM[:SS]], now, now-COUNT[units], today or midnight");
   }
   auto t = parse_begin_time(text, now);
   if (!t) return invalid_argument(std::string(option) + "=" + std::string(text) + ": " + t.error().message);
@@ -91,8 +110,9 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
-  // The live jobs, unless the window ends before now: they have not ended in it.
-  if (o.live && (!q.ended_before || *q.ended_before > now)) {
+  // The live jobs, unless the window ends before now: they have not ended in it (a window
+  // ending now, as Snakemake's `sacct --endtime now` asks, still holds them).
+  if (o.live && (!q.ended_before || *q.ended_before >= now)) {
     wire::JobQuery live;
     live.jobs = q.jobs;
     live.user = q.user;
@@ -107,6 +127,12 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     }
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
                      [](const wire::JobView& a, const wire::JobView& b) { return a.id < b.id; });
+  }
+  if (!o.names.empty()) {
+    const std::vector<std::string> wanted = split_names(o.names);
+    std::erase_if(reply->jobs, [&](const wire::JobView& j) {
+      return std::find(wanted.begin(), wanted.end(), j.name) == wanted.end();
+    });
   }
   // Each batch script's line under its job's, taken before the job is spelled as Slurm's
   // (whose job line has 0:0 where its script has the signal).

@@ -13,6 +13,7 @@ namespace fairway::cli {
 
 struct HistoryOptions {
   std::string user, account, partition, states, jobs;
+  std::string names;  // --name: only jobs with one of these names (comma-separated)
   // -S/-E: YYYY-MM-DD[THH:MM[:SS]] or now-N[units]. Without -S (and -j): since midnight.
   std::string start, end;
   std::string format;      // -o/--format: sacct field names

@@ -286,6 +286,7 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
   static const std::vector<SlurmOption> table = {
       {'j', "jobs", true, Action::kPass},
       {'u', "user", true, Action::kPass},
+      {'\0', "name", true, Action::kPass},
       {'A', "accounts", true, Action::kRename, "--account"},
       {'r', "partition", true, Action::kPass},
       {'s', "state", true, Action::kPass},

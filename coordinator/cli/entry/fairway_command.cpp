@@ -208,6 +208,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_option("-r,--partition", history.partition, "only this partition");
   hist->add_option("-s,--state", history.states, "comma-separated end states: CD,F,TO,OOM,... or names");
   hist->add_option("-j,--jobs", history.jobs, "comma-separated job ids");
+  hist->add_option("--name", history.names, "only jobs with these names (comma-separated)");
   hist->add_option("-S,--starttime", history.start, "ended at or after: YYYY-MM-DD[THH:MM[:SS]] or now-7days");
   hist->add_option("-E,--endtime", history.end, "ended before: YYYY-MM-DD[THH:MM[:SS]] or now-1hour");
   hist->add_flag("-P,--parsable2", history.parsable, "fields separated by |, as sacct -P");

@@ -1,6 +1,9 @@
 #include "coordinator/cli/history_command.h"
+#include "coordinator/cli/slurm_commands.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <sstream>
 
@@ -12,7 +15,10 @@ TEST(History, TimesAreDatesOrTimeAgo) {
   EXPECT_EQ(parse_history_time("--starttime", "now-2hours", now).value(), now - Duration::hours(2));
   EXPECT_EQ(parse_history_time("--starttime", "now-7days", now).value(), now - Duration::days(7));
   EXPECT_EQ(parse_history_time("--endtime", "noon", now).error().message,
-            "--endtime=noon: expected YYYY-MM-DD[THH:MM[:SS]] or now-COUNT[units]");
+            "--endtime=noon: expected YYYY-MM-DD[THH:MM[:SS]], now, now-COUNT[units], today or midnight");
+  EXPECT_EQ(parse_history_time("--endtime", "now", now).value(), now);
+  EXPECT_LE(parse_history_time("--starttime", "midnight", now).value(), now);
+  EXPECT_GT(parse_history_time("--starttime", "midnight", now).value(), now - Duration::days(1));
   EXPECT_EQ(parse_history_time("--starttime", "now-3fortnights", now).error().message,
             "--starttime=now-3fortnights: expected now-COUNT[units]");
   EXPECT_TRUE(parse_history_time("--starttime", "2026-11-01", now).has_value());
@@ -57,6 +63,52 @@ TEST(History, SendsAStoreQueryAndPrintsSacctFields) {
             "JobID|JobName|User|Account|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS|NodeList|MaxRSS|CPUTime");
   EXPECT_NE(text.find("42|md|alice|chem|batch|OOM|0:9|"), std::string::npos) << text;
   EXPECT_NE(text.find("|4|cn[01-02]|64M|"), std::string::npos) << text;
+}
+
+// Snakemake 8's poll: `sacct -X --parsable2 --noheader --format=JobIdRaw,State
+// --starttime now-2days --endtime now --name RUN`: its running jobs are in a window that
+// ends now, and only the jobs named RUN are its own.
+TEST(History, AWindowEndingNowHoldsTheLiveJobsAndNamesFilter) {
+  const Time now = Time::from_seconds(1'800'000'000);
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    const auto& q = std::get<wire::JobQuery>(m);
+    wire::JobQueryReply r;
+    r.now = now;
+    const auto job = [&](std::uint64_t id, const char* name, JobState state) {
+      wire::JobView v;
+      v.id = JobId(id);
+      v.name = name;
+      v.state = state;
+      r.jobs.push_back(v);
+    };
+    if (q.from_store) {
+      job(1, "run-a", JobState::kCompleted);
+      job(2, "other", JobState::kCompleted);
+    } else {
+      job(3, "run-a", JobState::kRunning);
+      job(4, "other", JobState::kRunning);
+    }
+    return r;
+  };
+  auto translated = translate_slurm_command(
+      "sacct", {"-X", "--parsable2", "--noheader", "--format=JobIdRaw,State", "--starttime", "now-2days", "--endtime", "now",
+                "--name", "run-a"},
+      {"alice", {}});
+  ASSERT_TRUE(translated) << translated.error().message;
+  HistoryOptions o;
+  o.live = true;
+  o.sacct_table = true;
+  o.parsable = true;
+  o.noheader = true;
+  o.format = "JobIdRaw,State";
+  o.start = "now-2days";
+  o.end = "now";
+  o.names = "run-a";
+  std::ostringstream out, err;
+  ASSERT_EQ(run_history(o, now, t, Output{out, err}), kExitOk) << err.str();
+  EXPECT_EQ(out.str(), "1|COMPLETED\n3|RUNNING\n");
+  const auto& args = translated->fairway_args;
+  EXPECT_NE(std::find(args.begin(), args.end(), "--name"), args.end());
 }
 
 TEST(History, FormatPicksSacctFieldsWithWidths) {
