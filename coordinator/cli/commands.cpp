@@ -149,17 +149,6 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
 
 namespace {
 
-std::vector<std::string> comma_words(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
-    if (end > begin) out.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return out;
-}
-
 // squeue's -A, -n and -w, applied to what the coordinator answered.
 Status keep_matching(wire::JobQueryReply& reply, const QueueOptions& o) {
   const auto accounts = comma_words(o.accounts);

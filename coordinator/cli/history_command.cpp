@@ -15,17 +15,6 @@
 namespace fairway::cli {
 namespace {
 
-std::vector<std::string> split_names(const std::string& list) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  while (begin <= list.size()) {
-    const std::size_t end = std::min(list.find(',', begin), list.size());
-    if (end > begin) out.push_back(list.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return out;
-}
-
 std::string exit_text(const wire::JobView& j) {
   // sacct's code:signal.
   return std::to_string(j.exit_code.value_or(0)) + ":" + std::to_string(j.signal.value_or(0));
@@ -129,7 +118,7 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
                      [](const wire::JobView& a, const wire::JobView& b) { return a.id < b.id; });
   }
   if (!o.names.empty()) {
-    const std::vector<std::string> wanted = split_names(o.names);
+    const std::vector<std::string> wanted = comma_words(o.names);
     std::erase_if(reply->jobs, [&](const wire::JobView& j) {
       return std::find(wanted.begin(), wanted.end(), j.name) == wanted.end();
     });

@@ -145,12 +145,7 @@ Result<std::string> squeue_named_format(const std::string& spec) {
       {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
       {"tres-per-node", 'b'}};
   std::string out;
-  std::size_t begin = 0;
-  while (begin <= spec.size()) {
-    const std::size_t end = std::min(spec.find(',', begin), spec.size());
-    const std::string item = spec.substr(begin, end - begin);
-    begin = end + 1;
-    if (item.empty()) continue;
+  for (const std::string& item : comma_words(spec)) {
     const std::size_t colon = item.find(':');
     const std::string name = to_lower(item.substr(0, colon));
     char letter = 0;

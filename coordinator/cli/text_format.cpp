@@ -124,4 +124,15 @@ std::string format_ctime(Time t) {
   return buf;
 }
 
+std::vector<std::string> comma_words(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    if (end > begin) out.emplace_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
 }  // namespace fairway::cli

@@ -17,6 +17,9 @@ std::string format_local_time(Time t);
 // first line. "" if the time cannot be converted.
 std::string format_ctime(Time t);
 
+// "a,b,,c" -> {"a", "b", "c"}: the words of a comma list, empty ones dropped.
+std::vector<std::string> comma_words(std::string_view text);
+
 // squeue's elapsed format: M:SS, H:MM:SS, D-HH:MM:SS. Negative spans print as 0:00.
 std::string format_elapsed(Duration d);
 

@@ -300,6 +300,18 @@ namespace {
 
 // fairway update job: owners shorten and lower, only admins lengthen and raise; the change
 // is stored, so it outlives a restart.
+// scontrol show config: any proven user may read the settings (as in Slurm), nobody
+// unproven may, and the answer names no key file.
+TEST_F(ClientAuthorization, AnyProvenUserReadsTheSettingsAndAnUnprovenOneDoesNot) {
+  auto seen = ask(wire::ConfigQuery{}, 1002);
+  const auto* r = std::get_if<wire::ConfigReply>(&seen);
+  ASSERT_NE(r, nullptr) << error_of(seen);
+  EXPECT_EQ(r->now, now_);
+  EXPECT_FALSE(r->entries.empty());
+  for (const auto& e : r->entries) EXPECT_EQ(e.key.find("key"), std::string::npos) << e.key;
+  EXPECT_NE(error_of(ask(wire::ConfigQuery{}, std::nullopt)).find("unauthenticated"), std::string::npos);
+}
+
 TEST_F(ClientAuthorization, UsersShortenTheirJobsOnlyAdminsLengthenThemAndChangesAreStored) {
   const JobId id = submit_as(1001);
   const auto update = [&](std::optional<Duration> limit, std::optional<std::int32_t> nice, std::uint32_t uid) {

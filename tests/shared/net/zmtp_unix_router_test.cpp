@@ -66,6 +66,22 @@ class ZmtpUnixRouterTest : public ::testing::Test {
     }
   }
 
+  // What a CLI is told when it sends `request` to a router that takes no connections.
+  std::string refusal_told(const wire::Message& request) {
+    ZmtpUnixRouter::Limits limits;
+    limits.max_connections = 0;
+    auto router = bind(limits);
+    auto client = ZmtpRequestClient::connect("ipc://" + path_);
+    EXPECT_TRUE(client);
+    if (!client) return "";
+    std::thread server([&router] { serve_for(router, 300ms); });
+    auto reply = client->call(request, 2000ms);
+    server.join();
+    EXPECT_FALSE(reply);
+    return reply ? std::string() : reply.error().message;
+  }
+
+
   int raw_connect() const {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un addr{};
@@ -290,39 +306,20 @@ TEST_F(ZmtpUnixRouterTest, ConnectionsBeyondTheLimitsAreRefused) {
 }
 
 TEST_F(ZmtpUnixRouterTest, TheCliIsToldWhyItsConnectionWasRefused) {
-  ZmtpUnixRouter::Limits limits;
-  limits.max_connections = 0;
-  auto router = bind(limits);
-  auto client = ZmtpRequestClient::connect("ipc://" + path_);
-  ASSERT_TRUE(client);
-  std::thread server([&router] { serve_for(router, 300ms); });
-  auto reply = client->call(wire::JobQuery{}, 2000ms);
-  server.join();
-  ASSERT_FALSE(reply);
-  EXPECT_NE(reply.error().message.find("refused: the coordinator has its maximum of 0 client connections open"),
-            std::string::npos)
-      << reply.error().message;
+  EXPECT_NE(refusal_told(wire::JobQuery{}).find(
+                "refused: the coordinator has its maximum of 0 client connections open"),
+            std::string::npos);
 }
 
 // The router refuses and closes without reading: when that happens before the client has
 // written everything its write fails, and the reason must still be read from what is left.
 TEST_F(ZmtpUnixRouterTest, TheCliIsToldWhyEvenWhenRefusedWhileItIsWriting) {
-  ZmtpUnixRouter::Limits limits;
-  limits.max_connections = 0;
-  auto router = bind(limits);
-  auto client = ZmtpRequestClient::connect("ipc://" + path_);
-  ASSERT_TRUE(client);
   // A request larger than the socket's buffer: the client is still writing it when the
   // router refuses, so its write fails every time rather than by chance.
   wire::SubmitRequest big;
   big.program.script = std::string(std::size_t{4} << 20, '#');
-  std::thread server([&router] { serve_for(router, 300ms); });
-  auto reply = client->call(big, 2000ms);
-  server.join();
-  ASSERT_FALSE(reply);
-  EXPECT_NE(reply.error().message.find("refused: the coordinator has its maximum of 0 client connections open"),
-            std::string::npos)
-      << reply.error().message;
+  EXPECT_NE(refusal_told(big).find("refused: the coordinator has its maximum of 0 client connections open"),
+            std::string::npos);
 }
 
 TEST_F(ZmtpUnixRouterTest, OneUserCannotHoldEveryConnectionSlot) {
