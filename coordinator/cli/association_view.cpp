@@ -18,12 +18,7 @@ struct Column {
 
 Result<std::vector<Column>> parse_columns(const std::string& format) {
   std::vector<Column> out;
-  std::size_t begin = 0;
-  while (begin <= format.size()) {
-    const std::size_t end = std::min(format.find(',', begin), format.size());
-    std::string word = format.substr(begin, end - begin);
-    begin = end + 1;
-    if (word.empty()) continue;
+  for (std::string word : comma_words(format)) {
     int width = 10;
     const bool sized = word.find('%') != std::string::npos;
     if (const auto pct = word.find('%'); pct != std::string::npos) {

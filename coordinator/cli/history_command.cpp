@@ -220,12 +220,7 @@ std::string fit_width(std::string value, int width) {
 
 Result<std::vector<HistoryColumn>> parse_history_format(const std::string& format) {
   std::vector<HistoryColumn> columns;
-  std::size_t start = 0;
-  while (start <= format.size()) {
-    const std::size_t comma = std::min(format.find(',', start), format.size());
-    std::string word = format.substr(start, comma - start);
-    start = comma + 1;
-    if (word.empty()) continue;
+  for (std::string word : comma_words(format)) {
     HistoryColumn c;
     if (const auto pct = word.find('%'); pct != std::string::npos) {
       const std::string digits = word.substr(pct + 1);
