@@ -54,7 +54,7 @@ Status check_dependencies(const DependencyCheckInput& in) {
   for (const ScheduleRecord& r : in.records) {
     Runs& x = runs[r.id.value()];
     // A job cancelled while waiting has a record but never ran.
-    const bool ran = !r.allocation.nodes.empty();
+    const bool ran = !r.allocation.empty();
     if (ran && (!x.first_start || r.start < *x.first_start)) x.first_start = r.start;
     if (!r.preempted) x.final_record = &r;
   }

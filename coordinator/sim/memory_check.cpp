@@ -23,7 +23,8 @@ Status check_memory(const MemoryCheckInput& in) {
       if (auto d = in.default_mem_per_cpu.find(p); d != in.default_mem_per_cpu.end()) per_cpu = d->second;
     }
     if (per_node == 0 && per_cpu == 0) continue;
-    for (const NodeAllocation& na : r.allocation.nodes) {
+    auto cursor = r.allocation.cursor();
+    for (NodeAllocation na; cursor.next(na);) {
       const std::int64_t mb = per_node > 0 ? per_node : per_cpu * std::ssize(na.cores);
       events.emplace_back(r.start, mb, na.node.value(), r.id.value());
       events.emplace_back(r.end, -mb, na.node.value(), r.id.value());

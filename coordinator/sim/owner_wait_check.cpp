@@ -68,7 +68,8 @@ Status check_owner_start_times(const OwnerWaitInput& in) {
       if (r.start < j.start && r.end > t0 && r.end - r.start > kt.limit) rival = true;
       if (r.start > t0 || r.end <= t0) continue;  // not running at t0
       std::int64_t held = 0;
-      for (const NodeAllocation& na : r.allocation.nodes) {
+      auto cursor = r.allocation.cursor();
+      for (NodeAllocation na; cursor.next(na);) {
         if (on_partition[na.node.value()]) held += static_cast<std::int64_t>(na.cores.size());
       }
       if (kt.preemptable && kt.tier < tier && t0 - r.start >= kt.exempt) {

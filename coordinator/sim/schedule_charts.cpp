@@ -236,7 +236,8 @@ std::string gantt_chart(const ChartRun& run, const std::vector<NodeTopology>& no
     const double x = kLeft + kPlotW * static_cast<double>((r.start - sp.from).count()) / secs;
     const double w = std::max(kPlotW * static_cast<double>((r.end - r.start).count()) / secs, 0.5);
     const char* fill = colour(static_cast<std::size_t>(r.id.value()));
-    for (const NodeAllocation& a : r.allocation.nodes) {
+    auto cursor = r.allocation.cursor();
+    for (NodeAllocation a; cursor.next(a);) {
       const double y = kTop + kPlotH - row * static_cast<double>(a.node.value() + 1);
       s += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" + num(row * 0.9) +
            "\" fill=\"" + fill + "\" fill-opacity=\"0.7\"><title>job " + std::to_string(r.id.value()) + " on " +

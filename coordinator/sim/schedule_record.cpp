@@ -75,7 +75,7 @@ void append_node_name(std::string& out, NodeIndex n, const std::vector<NodeTopol
 
 std::string schedule_record_json(const ScheduleRecord& r, const std::vector<NodeTopology>& nodes) {
   std::string out;
-  out.reserve(128 + r.allocation.nodes.size() * 32 +
+  out.reserve(128 + static_cast<std::size_t>(r.allocation.node_count()) * 32 +
               static_cast<std::size_t>(r.allocation.total_cores()) * 4);
   out += "{\"id\":";
   out += std::to_string(r.id.value());
@@ -89,9 +89,9 @@ std::string schedule_record_json(const ScheduleRecord& r, const std::vector<Node
   append_json_string(out, to_string(r.state));
   append_key(out, "allocation");
   out.push_back('[');
-  for (std::size_t i = 0; i < r.allocation.nodes.size(); ++i) {
-    const NodeAllocation& a = r.allocation.nodes[i];
-    if (i > 0) out.push_back(',');
+  auto cursor = r.allocation.cursor();
+  for (NodeAllocation a; cursor.next(a);) {
+    if (out.back() != '[') out.push_back(',');
     out += "{\"node\":";
     append_node_name(out, a.node, nodes);
     out += ",\"cores\":";

@@ -8,7 +8,7 @@
 
 #include "shared/base/ids.h"
 #include "shared/base/time.h"
-#include "shared/model/allocation.h"
+#include "shared/model/compact_allocation.h"
 #include "shared/model/job_state.h"
 #include "shared/model/topology.h"
 
@@ -20,7 +20,8 @@ struct ScheduleRecord {
   Time start;
   Time end;
   JobState state = JobState::kCompleted;
-  Allocation allocation;
+  // Packed: a trace keeps one per job, and per-core lists made CEA-Curie need 21 GB.
+  CompactAllocation allocation;
   bool preempted = false;
   // Cut short for this higher-tier job (owner partitions); unset for maintenance.
   std::optional<JobId> preempted_by;

@@ -139,7 +139,7 @@ class Checker {
     }
     // Cancelled while waiting (--kill-on-invalid-dep): a record with no run, only for a
     // job whose dependency can fail (check_dependencies judges when).
-    if (r.state == JobState::kCancelled && r.allocation.nodes.empty() && ran == 0 &&
+    if (r.state == JobState::kCancelled && r.allocation.empty() && ran == 0 &&
         !wj.spec.dependencies.empty()) {
       return ok_status();
     }
@@ -165,8 +165,7 @@ class Checker {
   // A job given more cores than it asked for is acceptable only as its partition rounds:
   // each node's share is whole (sockets or the node), and no whole piece could be dropped
   // while still covering the request. Returns an error, or the count it accepts.
-  Status check_rounding(const ScheduleRecord& r, const JobSpec& spec) {
-    const Allocation& a = r.allocation;
+  Status check_rounding(const ScheduleRecord& r, const Allocation& a, const JobSpec& spec) {
     const ResourceRequest& req = spec.resources;
     const std::int64_t given = a.total_cores(), asked = req.total_cores();
     const auto refuse = [&](const std::string& why) {
@@ -251,11 +250,11 @@ class Checker {
   }
 
   Status check_allocation(const ScheduleRecord& r, const JobSpec& spec) {
-    const Allocation& a = r.allocation;
+    const Allocation a = r.allocation.expand();
     const ResourceRequest& req = spec.resources;
     const bool rounded = a.total_cores() != req.total_cores();
     if (rounded) {
-      FAIRWAY_TRY(check_rounding(r, spec));
+      FAIRWAY_TRY(check_rounding(r, a, spec));
     }
     if (a.total_gpus() != req.total_gpus()) {
       return violation(job(r.id) + " was given " + str(a.total_gpus()) + " GPUs but requested " +
@@ -436,7 +435,8 @@ class Checker {
     Holders cores(core_base.back());
     Holders gpus(gpu_base.back());
     for (const std::size_t i : order) {
-      for (const NodeAllocation& na : recs_[i].allocation.nodes) {
+      auto cursor = recs_[i].allocation.cursor();
+      for (NodeAllocation na; cursor.next(na);) {
         const std::size_t n = na.node.value();
         FAIRWAY_TRY(take(cores, "core", core_base[n], na, na.cores, i));
         FAIRWAY_TRY(take(gpus, "GPU", gpu_base[n], na, na.gpus, i));

@@ -88,7 +88,7 @@ Status stop_victim(Scheduler& scheduler, JobId id, Time now,
   r.id = id;
   r.submit = j->spec.submit_time;
   r.start = j->start_time;
-  r.allocation = j->allocation;
+  r.allocation = CompactAllocation(j->allocation);
   r.preempted_by = j->preempting->by;
   LiveJob& lj = live.at(id.value());
   r.reserved_start = lj.reserved_start;
@@ -171,7 +171,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
       r.start = j->start_time;
       r.end = j->end_time;
       r.state = j->state;
-      r.allocation = j->allocation;
+      r.allocation = CompactAllocation(j->allocation);
       auto it = live.find(id.value());
       r.reserved_start = it->second.reserved_start;
       r.reserved_at = it->second.reserved_at;
@@ -204,7 +204,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
       r.start = p.started;
       r.end = now;
       r.state = JobState::kRequeued;
-      r.allocation = p.allocation;
+      r.allocation = CompactAllocation(p.allocation);
       r.preempted = true;
       r.reserved_start = lj.reserved_start;
       r.reserved_at = lj.reserved_at;

@@ -50,8 +50,9 @@ TEST(MemoryScenario, JobsWaitForMemoryAndTheCheckerHoldsTheNodesToIt) {
     if (rec.id != JobId(3)) continue;
     rec.start = Time::from_seconds(0);
     rec.end = Time::from_seconds(100);
-    rec.allocation = runs_of(r, 1).at(0).allocation;
-    rec.allocation.nodes[0].cores = {7};
+    Allocation moved = runs_of(r, 1).at(0).allocation.expand();
+    moved.nodes[0].cores = {7};
+    rec.allocation = CompactAllocation(moved);
   }
   const auto st = scenario::validate_records(r, forged, false);
   ASSERT_FALSE(st);

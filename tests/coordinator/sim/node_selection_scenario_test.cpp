@@ -39,9 +39,9 @@ TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
 )");
   const auto node_of = [&](std::uint64_t id) {
     const auto runs = runs_of(r, id);
-    return runs.empty() || runs[0].allocation.nodes.empty()
+    return runs.empty() || runs[0].allocation.empty()
                ? std::string("-")
-               : r.result.nodes[runs[0].allocation.nodes[0].node.value()].name;
+               : r.result.nodes[runs[0].allocation.expand().nodes[0].node.value()].name;
   };
   EXPECT_EQ(node_of(1), "n3");
   EXPECT_EQ(node_of(2), "n3");
@@ -52,7 +52,11 @@ TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
   // Moved onto a node it excluded, the checker says so.
   std::vector<ScheduleRecord> forged = r.result.records;
   for (auto& rec : forged) {
-    if (rec.id == JobId(2)) rec.allocation.nodes[0].node = NodeIndex(0);
+    if (rec.id == JobId(2)) {
+      Allocation moved = rec.allocation.expand();
+      moved.nodes[0].node = NodeIndex(0);
+      rec.allocation = CompactAllocation(moved);
+    }
   }
   auto bad = scenario::validate_records(r, forged, false);
   ASSERT_FALSE(bad);

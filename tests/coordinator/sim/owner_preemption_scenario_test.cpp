@@ -61,7 +61,7 @@ TEST(OwnerPreemptionScenario, TheVictimStopsAfterItsGraceTheOwnerRunsAndTheVicti
   const auto owner = runs_of(r, 3);
   ASSERT_EQ(owner.size(), 1u);
   EXPECT_EQ(owner[0].start.seconds(), 130);  // submit 100 + 30 s grace
-  EXPECT_EQ(owner[0].allocation.nodes.front().node, NodeIndex(0));
+  EXPECT_EQ(owner[0].allocation.expand().nodes.front().node, NodeIndex(0));
 
   const ScheduleRecord* cut = nullptr;
   for (const auto& rec : r.result.records) {

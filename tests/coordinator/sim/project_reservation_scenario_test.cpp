@@ -44,8 +44,8 @@ TEST(ProjectReservationScenario, ItsJobsRunInItAndOthersAroundIt) {
   const auto member = runs_of(r, 1);
   ASSERT_EQ(member.size(), 1u);
   EXPECT_EQ(member[0].start.seconds(), 1000);  // it waited for its reservation
-  ASSERT_EQ(member[0].allocation.nodes.size(), 1u);
-  EXPECT_EQ(member[0].allocation.nodes[0].node, NodeIndex(1));  // n2
+  ASSERT_EQ(member[0].allocation.node_count(), 1);
+  EXPECT_EQ(member[0].allocation.expand().nodes[0].node, NodeIndex(1));  // n2
   // The whole-machine job would run into the window: it waits for the reservation, which
   // ends early: idle for its 10 minutes of patience once job 1 is done (1000 + 1500 + 600).
   const auto big = runs_of(r, 2);

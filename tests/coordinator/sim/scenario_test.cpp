@@ -62,11 +62,12 @@ TEST(Scenario, GpuWholeNodeAndBackfilledJobsOnAKebnekaiseLikeMachine) {
   // Job 1 takes the two CPU nodes; GPU nodes stay for GPU work.
   const auto& j1 = r.by_id.at(1);
   EXPECT_EQ(j1.start.seconds(), 0);
-  for (const auto& a : j1.allocation.nodes) EXPECT_EQ(node_name(r, a)[0], 'c');
+  for (const auto& a : j1.allocation.expand().nodes) EXPECT_EQ(node_name(r, a)[0], 'c');
   // Job 2's four cores sit on the socket of its GPU.
   const auto& j2 = r.by_id.at(2);
-  ASSERT_EQ(j2.allocation.nodes.size(), 1u);
-  const auto& a2 = j2.allocation.nodes[0];
+  const Allocation j2_allocation = j2.allocation.expand();
+  ASSERT_EQ(j2_allocation.nodes.size(), 1u);
+  const auto& a2 = j2_allocation.nodes[0];
   ASSERT_EQ(a2.gpus.size(), 1u);
   const std::int32_t socket_first = a2.gpus[0] * 14;
   for (std::int32_t core : a2.cores) {
@@ -92,7 +93,7 @@ TEST(Scenario, ImpossibleRequestsAreRejectedNotStuck) {
   EXPECT_NE(r.result.rejection_messages[0].find("of type 'a100'"), std::string::npos);
   EXPECT_NE(r.result.rejection_messages[1].find("on 5 nodes"), std::string::npos);
   ASSERT_EQ(r.result.records.size(), 1u);
-  EXPECT_EQ(r.result.records[0].allocation.nodes.size(), 4u) << "112 cores spread over all four nodes";
+  EXPECT_EQ(r.result.records[0].allocation.node_count(), 4) << "112 cores spread over all four nodes";
 }
 
 TEST(Scenario, ConservativeKeepsEveryPromise) {

@@ -20,7 +20,7 @@ ScheduleRecord sample() {
   r.start = Time::from_seconds(25);
   r.end = Time::from_seconds(125);
   r.state = JobState::kCompleted;
-  r.allocation.nodes = {{NodeIndex(1), {0, 3}, {1}}, {NodeIndex(0), {5}, {}}};
+  r.allocation = CompactAllocation(Allocation{{{NodeIndex(1), {0, 3}, {1}}, {NodeIndex(0), {5}, {}}}});
   return r;
 }
 
@@ -71,7 +71,7 @@ TEST(ScheduleRecordJson, EscapesNodeNames) {
   const std::string odd = "we\"ird\\name\n\t\x01\x1f/\xc3\xa9";
   std::vector<NodeTopology> nodes = {NodeTopology::uniform(odd, 1, 2)};
   ScheduleRecord r = sample();
-  r.allocation.nodes = {{NodeIndex(0), {1}, {}}};
+  r.allocation = CompactAllocation(Allocation{{{NodeIndex(0), {1}, {}}}});
   const std::string line = schedule_record_json(r, nodes);
   EXPECT_NE(line.find(R"("we\"ird\\name\n\t\u0001\u001f/)"), std::string::npos) << line;
   const auto j = nlohmann::json::parse(line);  // throws (fails the test) if not valid JSON
@@ -80,7 +80,7 @@ TEST(ScheduleRecordJson, EscapesNodeNames) {
 
 TEST(ScheduleRecordJson, OutOfRangeNodeStillValidJson) {
   ScheduleRecord r = sample();
-  r.allocation.nodes = {{NodeIndex(9), {0}, {}}};
+  r.allocation = CompactAllocation(Allocation{{{NodeIndex(9), {0}, {}}}});
   const auto j = nlohmann::json::parse(schedule_record_json(r, two_nodes()));
   EXPECT_EQ(j["allocation"][0]["node"], "#9");
 }

@@ -30,7 +30,7 @@ ScheduleRecord make_record(std::uint64_t id, std::int64_t submit, std::int64_t s
   r.submit = t(submit);
   r.start = t(start);
   r.end = t(end);
-  r.allocation.nodes = std::move(alloc);
+  r.allocation = CompactAllocation(Allocation{std::move(alloc)});
   return r;
 }
 
@@ -165,71 +165,71 @@ TEST_F(ValidatorTest, CutShortJobMayRunLessButNeverMore) {
 // ---------------------------------------------------------------- (c) allocation shape
 
 TEST_F(ValidatorTest, WrongCoreCount) {
-  recs_[0].allocation.nodes = {on(0, {0, 1, 2})};
+  recs_[0].allocation = CompactAllocation(Allocation{{on(0, {0, 1, 2})}});
   expect_violation({"job 1 was given 3 cores but requested 4"});
 }
 
 TEST_F(ValidatorTest, WrongGpuCount) {
-  recs_[1].allocation.nodes = {on(1, {0, 1})};
+  recs_[1].allocation = CompactAllocation(Allocation{{on(1, {0, 1})}});
   expect_violation({"job 2 was given 0 GPUs but requested 1"});
 }
 
 TEST_F(ValidatorTest, WrongNodeCountForNodeRequest) {
-  recs_[2].allocation.nodes = {on(1, {0, 1, 2, 3})};
+  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {0, 1, 2, 3})}});
   expect_violation({"job 3 requested 2 nodes but was given 1"});
 }
 
 TEST_F(ValidatorTest, UnevenCoresForNodeRequest) {
-  recs_[2].allocation.nodes = {on(1, {0, 1, 2}), on(2, {3})};
+  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {0, 1, 2}), on(2, {3})}});
   expect_violation({"job 3 got 3 cores and 0 GPUs on node n1", "2 cores and 0 GPUs per node"});
 }
 
 TEST_F(ValidatorTest, NodeIndexOutOfRange) {
-  recs_[0].allocation.nodes = {on(7, {0, 1, 2, 3})};
+  recs_[0].allocation = CompactAllocation(Allocation{{on(7, {0, 1, 2, 3})}});
   expect_violation({"job 1 was given node index 7", "has 3 nodes"});
 }
 
 TEST_F(ValidatorTest, CoreIndexOutOfRange) {
-  recs_[0].allocation.nodes = {on(0, {0, 1, 2, 4})};
+  recs_[0].allocation = CompactAllocation(Allocation{{on(0, {0, 1, 2, 4})}});
   expect_violation({"job 1 was given core 4 of node n0, which has 4 cores"});
 }
 
 TEST_F(ValidatorTest, GpuIndexOutOfRange) {
-  recs_[1].allocation.nodes = {on(1, {0, 1}, {2})};
+  recs_[1].allocation = CompactAllocation(Allocation{{on(1, {0, 1}, {2})}});
   expect_violation({"job 2 was given GPU 2 of node n1, which has 2 GPUs"});
 }
 
 TEST_F(ValidatorTest, DuplicateNodeEntry) {
-  recs_[0].allocation.nodes = {on(0, {0, 1}), on(0, {2, 3})};
+  recs_[0].allocation = CompactAllocation(Allocation{{on(0, {0, 1}), on(0, {2, 3})}});
   expect_violation({"job 1 lists node n0 twice"});
 }
 
 TEST_F(ValidatorTest, DuplicateCore) {
-  recs_[0].allocation.nodes = {on(0, {0, 1, 1, 3})};
+  recs_[0].allocation = CompactAllocation(Allocation{{on(0, {0, 1, 1, 3})}});
   expect_violation({"job 1 was given core 1 of node n0 twice"});
 }
 
 TEST_F(ValidatorTest, DuplicateGpu) {
   wl_.jobs[1].spec.resources.gpus = 2;
-  recs_[1].allocation.nodes = {on(1, {0, 1}, {1, 1})};
+  recs_[1].allocation = CompactAllocation(Allocation{{on(1, {0, 1}, {1, 1})}});
   expect_violation({"job 2 was given GPU 1 of node n1 twice"});
 }
 
 TEST_F(ValidatorTest, WrongGpuType) {
-  recs_[1].allocation.nodes = {on(2, {0, 1}, {0})};
+  recs_[1].allocation = CompactAllocation(Allocation{{on(2, {0, 1}, {0})}});
   expect_violation({"job 2 requested GPU type 'a100'", "GPU 0 of node n2", "'v100'"});
 }
 
 TEST_F(ValidatorTest, AnyGpuTypeWhenNoneRequested) {
   wl_.jobs[1].spec.resources.gpu_type.clear();
-  recs_[1].allocation.nodes = {on(2, {0, 1}, {0})};
+  recs_[1].allocation = CompactAllocation(Allocation{{on(2, {0, 1}, {0})}});
   EXPECT_TRUE(validate().has_value());
 }
 
 // ---------------------------------------------------------------- (d) capacity
 
 TEST_F(ValidatorTest, CoreUsedTwiceAtOnce) {
-  recs_[2].allocation.nodes = {on(1, {0, 1}), on(0, {2, 3})};  // job 1 holds n0 until 100
+  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {0, 1}), on(0, {2, 3})}});  // job 1 holds n0 until 100
   expect_violation({"core 2 of node n0 is used by job 1 [0, 100) and by job 3 [50, 80)"});
 }
 
@@ -237,12 +237,12 @@ TEST_F(ValidatorTest, GpuUsedTwiceAtOnce) {
   wl_.jobs[2].spec.resources = {2, 2, 1, ""};
   recs_[2].start = t(49);
   recs_[2].end = t(79);
-  recs_[2].allocation.nodes = {on(1, {2, 3}, {0}), on(2, {2, 3}, {0})};
+  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {2, 3}, {0}), on(2, {2, 3}, {0})}});
   expect_violation({"GPU 0 of node n1 is used by job 2 [0, 50) and by job 3 [49, 79)"});
 }
 
 TEST_F(ValidatorTest, OverlapFoundWhateverTheRecordOrder) {
-  recs_[2].allocation.nodes = {on(1, {0, 1}), on(0, {2, 3})};
+  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {0, 1}), on(0, {2, 3})}});
   std::swap(recs_[0], recs_[3]);
   std::swap(recs_[1], recs_[2]);
   expect_violation({"core 2 of node n0", "job 1 [0, 100)", "job 3 [50, 80)"});
@@ -255,7 +255,7 @@ TEST_F(ValidatorTest, NestedIntervalClashes) {
   wl_.jobs.push_back(make_job(7, 0, {0, 1, 0, ""}, 10, 10));
   recs_.push_back(make_record(6, 0, 0, 100, {on(2, {1})}));
   recs_.push_back(make_record(7, 0, 10, 20, {on(2, {0})}));
-  recs_[2].allocation.nodes = {on(1, {0, 1}), on(2, {0, 1})};
+  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {0, 1}), on(2, {0, 1})}});
   expect_violation({"core 1 of node n2 is used by job 6 [0, 100) and by job 3 [50, 80)"});
 }
 
@@ -387,7 +387,7 @@ class RoundingTest : public ::testing::Test {
     ScheduleRecord r;
     r.id = JobId(1);
     r.end = Time::from_seconds(10);
-    r.allocation.nodes = std::move(alloc);
+    r.allocation = CompactAllocation(Allocation{std::move(alloc)});
     recs_ = {r};
     ValidationInput in;
     in.nodes = &nodes_;

@@ -114,7 +114,7 @@ TEST(ProfileScenario, KebnekaiseWholeNodesAboveOneNode) {
 {"id":2,"submit":10,"user":"b","cores":1,"time_limit":600,"runtime":600}
 )");
   EXPECT_EQ(r.by_id.at(1).allocation.total_cores(), 56);
-  EXPECT_EQ(r.by_id.at(1).allocation.nodes.size(), 2u);
+  EXPECT_EQ(r.by_id.at(1).allocation.node_count(), 2);
   EXPECT_EQ(r.start(2), 3600);
 }
 
