@@ -58,6 +58,15 @@ NodeAllocation take_on_node(const ClusterState& cluster, NodeIndex node, std::in
   const NodeState& n = cluster.node(node);
   NodeAllocation a;
   a.node = node;
+  if (gpus == 0 && !n.socket_exclusive) {
+    // No socket to prefer: the lowest free cores, already in order (the common case, and
+    // a trace replay's hot path).
+    a.cores.reserve(static_cast<std::size_t>(cores));
+    for (std::size_t c = 0; c < n.core_used.size() && std::ssize(a.cores) < cores; ++c) {
+      if (!n.core_used[c]) a.cores.push_back(static_cast<std::int32_t>(c));
+    }
+    return a;
+  }
   // Socket rank: 0 the job's GPU sockets, 1 sockets without a usable GPU, 2 the others.
   std::vector<std::uint8_t> rank;
   if (gpus > 0 || n.socket_exclusive) {

@@ -27,7 +27,11 @@ struct SimulationResult {
 };
 
 // When the config declares no nodes, the machine is the workload's MaxProcs (else
-// MaxNodes) single-core nodes: the model the scheduling literature uses for SWF replay.
+// MaxNodes) processors, counted as the scheduling literature counts them for SWF replay:
+// single-core nodes, or nodes of kCoresPerCountingNode cores (the last one smaller) when
+// every job asks only a core count and every partition places by the core, which gives
+// the same schedule with a 64th of the nodes (CEA-Curie's 93k processors, 1,458 nodes).
+inline constexpr std::int32_t kCoresPerCountingNode = 64;
 Result<Config> machine_for_workload(Config config, const Workload& workload);
 
 // When the config declares its machine and the trace's header states its own, and they are
