@@ -60,10 +60,12 @@ Status assign_queue_partitions(Workload& w, const std::vector<std::string>& rule
   return ok_status();
 }
 
+bool has_array_jobs(const Workload& w) {
+  return std::any_of(w.jobs.begin(), w.jobs.end(), [](const WorkloadJob& j) { return !j.spec.array.empty(); });
+}
+
 Workload with_array_tasks(const Workload& w) {
-  bool any = false;
-  for (const WorkloadJob& j : w.jobs) any = any || !j.spec.array.empty();
-  if (!any) return w;
+  if (!has_array_jobs(w)) return w;
   Workload out;
   out.skipped = w.skipped;
   out.max_procs = w.max_procs;

@@ -43,6 +43,7 @@ Result<Workload> read_workload(const std::string& path, WorkloadFormat format);
 // (id, array_job, array_task as the core numbers them; the array's runtime), in submit
 // order. What the schedule checker and the metrics count.
 Workload with_array_tasks(const Workload& w);
+bool has_array_jobs(const Workload& w);
 
 // `--queue-partition Q=NAME` rules: SWF jobs of queue number Q go to partition NAME (to
 // replay a trace's queues as partitions, e.g. one as an owner tier). Each rule must be
