@@ -25,6 +25,23 @@ TEST(Placement, SmallJobGoesOnOneNodeLowestCoresFirst) {
   EXPECT_EQ(a->nodes[0].cores, (std::vector<std::int32_t>{0, 1, 2, 3}));
 }
 
+// Allocations restored from the store keep the order they were stored in: a list whose
+// ends span as many cores as it holds ({2, 0, 1, 5}) is still not the run 2..5.
+TEST(Placement, AnUnsortedCoreListMarksExactlyItsCores) {
+  ClusterState c = kebnekaise_like(0, 1);
+  Allocation a;
+  a.nodes.push_back(NodeAllocation{NodeIndex(0), {2, 0, 1, 5}, {}, 0});
+  c.allocate(a);
+  const NodeState& n = c.node(NodeIndex(0));
+  for (std::size_t core = 0; core < 8; ++core) {
+    EXPECT_EQ(n.core_used[core], core <= 2 || core == 5 ? 1 : 0) << "core " << core;
+  }
+  EXPECT_EQ(n.socket_used_cores[0], 4);
+  c.release(a);
+  for (std::size_t core = 0; core < 8; ++core) EXPECT_EQ(n.core_used[core], 0) << "core " << core;
+  EXPECT_EQ(n.free_cores, 28);
+}
+
 TEST(Placement, BestFitPrefersTheFullestNodeThatHolds) {
   ClusterState c = kebnekaise_like(0, 2);
   auto first = place_job(c, PartitionIndex(0), cores(20));
