@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 #include <limits>
+#include <numeric>
+#include <utility>
 
 namespace fairway {
 namespace {
@@ -61,6 +63,11 @@ NodeAllocation take_on_node(const ClusterState& cluster, NodeIndex node, std::in
   if (gpus == 0 && !n.socket_exclusive) {
     // No socket to prefer: the lowest free cores, already in order (the common case, and
     // a trace replay's hot path).
+    if (std::cmp_equal(n.free_cores, n.core_used.size())) {  // an idle node: the first `cores`
+      a.cores.resize(static_cast<std::size_t>(cores));
+      std::iota(a.cores.begin(), a.cores.end(), 0);
+      return a;
+    }
     a.cores.reserve(static_cast<std::size_t>(cores));
     for (std::size_t c = 0; c < n.core_used.size() && std::ssize(a.cores) < cores; ++c) {
       if (!n.core_used[c]) a.cores.push_back(static_cast<std::int32_t>(c));
