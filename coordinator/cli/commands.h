@@ -107,6 +107,7 @@ struct NodeLayoutOptions {
   bool node_oriented = false;
   bool noheader = false;
   bool time_line = false;  // sinfo -l: the listing's time first, as ctime writes it
+  bool list_reasons = false;  // sinfo -R: nodes by the reason they are down or drained
   std::vector<std::string> partitions;
 };
 int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, const Output& io);

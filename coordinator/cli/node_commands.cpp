@@ -43,7 +43,8 @@ int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, cons
   auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
   if (!nodes) return kExitFailure;
   if (o.time_line && !o.noheader) io.out << format_ctime(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
-  io.out << render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader);
+  io.out << (o.list_reasons ? render_sinfo_reasons(*nodes, *fields, !o.noheader)
+                            : render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader));
   return kExitOk;
 }
 

@@ -82,7 +82,13 @@ std::string render_node_detail(const wire::NodeView& n) {
   };
   line("NodeName", n.name);
   line("State", n.state);
-  if (!n.reason.empty()) line("Reason", n.reason);
+  // Who set it and when, as scontrol writes it: "disk check [root@2026-11-26T10:27:41]".
+  if (!n.reason.empty()) {
+    line("Reason", n.reason + (n.reason_user.empty() && !n.reason_time
+                                   ? ""
+                                   : " [" + (n.reason_user.empty() ? "Unknown" : n.reason_user) + "@" +
+                                         (n.reason_time ? format_local_time(*n.reason_time) : "Unknown") + "]"));
+  }
   line("Partitions", n.partitions.empty() ? "(none)" : join(n.partitions, ","));
   line("Sockets", std::to_string(n.sockets));
   line("Cores", used_of_total(n.cores_used, n.cores) + " allocated");

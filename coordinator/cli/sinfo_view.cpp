@@ -9,9 +9,10 @@
 namespace fairway::cli {
 namespace {
 
-constexpr std::string_view kLetters = "PalDtTNcmGCEsrhg";
+constexpr std::string_view kLetters = "PalDtTNcmGCEsrhguUH";
 
-// A row: one partition and the nodes it shows (all in one state unless node-oriented).
+// A row: one partition and the nodes it shows (all in one state unless node-oriented);
+// sinfo -R's rows are nodes sharing a reason, with no partition.
 struct SinfoRow {
   const wire::PartitionView* partition = nullptr;
   std::vector<const wire::NodeView*> nodes;
@@ -42,7 +43,15 @@ std::string uniform(const std::vector<const wire::NodeView*>& nodes, Get get) {
 
 std::string value_of(const SinfoRow& row, char letter) {
   const auto& nodes = row.nodes;
+  if (row.partition == nullptr && std::string_view("Palsrhg").find(letter) != std::string_view::npos) return "n/a";
+  const wire::NodeView* first = nodes.empty() ? nullptr : nodes.front();
   switch (letter) {
+    // Who set the reason and when; Slurm's words for a reason it knows no setter of.
+    case 'u': return first == nullptr || first->reason_user.empty() ? "Unknown" : first->reason_user;
+    case 'U':
+      if (first == nullptr || first->reason_user.empty()) return "Unknown";
+      return first->reason_user + (first->reason_uid ? "(" + std::to_string(*first->reason_uid) + ")" : "");
+    case 'H': return first == nullptr || !first->reason_time ? "Unknown" : format_local_time(*first->reason_time);
     case 'P': return row.partition->name + (row.partition->is_default ? "*" : "");
     case 'a': return "up";
     case 'l': return limit_text(row.partition->max_time);
@@ -110,6 +119,9 @@ std::string title_of(char letter) {
     case 'r': return "ROOT";
     case 'h': return "OVERSUBSCRIBE";  // cut to OVERSUBS by -l's width
     case 'g': return "GROUPS";
+    case 'u':
+    case 'U': return "USER";
+    case 'H': return "TIMESTAMP";
   }
   return {};
 }
@@ -152,6 +164,33 @@ std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire
   if (node_oriented) {
     std::stable_sort(rows.begin(), rows.end(),
                      [](const SinfoRow& a, const SinfoRow& b) { return a.nodes.front()->name < b.nodes.front()->name; });
+  }
+  return render_percent_rows(
+      fields, rows.size(), [&](std::size_t r, char letter) { return value_of(rows[r], letter); }, title_of, header,
+      false);
+}
+
+std::string render_sinfo_reasons(const wire::NodeQueryReply& nodes, const std::vector<PercentField>& fields,
+                                 bool header) {
+  std::vector<const wire::NodeView*> listed;
+  for (const auto& n : nodes.nodes) {
+    if (!n.reason.empty() && (n.state == "down" || n.state == "drained" || n.state == "draining")) listed.push_back(&n);
+  }
+  std::stable_sort(listed.begin(), listed.end(),
+                   [](const wire::NodeView* a, const wire::NodeView* b) { return a->name < b->name; });
+  // Nodes sharing a reason, its setter, its time and their state make one row.
+  std::vector<SinfoRow> rows;
+  for (const auto* n : listed) {
+    auto same = std::find_if(rows.begin(), rows.end(), [&](const SinfoRow& r) {
+      const wire::NodeView& o = *r.nodes.front();
+      return o.reason == n->reason && o.reason_user == n->reason_user && o.reason_uid == n->reason_uid &&
+             o.reason_time == n->reason_time && o.state == n->state;
+    });
+    if (same == rows.end()) {
+      rows.push_back({nullptr, {n}});
+    } else {
+      same->nodes.push_back(n);
+    }
   }
   return render_percent_rows(
       fields, rows.size(), [&](std::size_t r, char letter) { return value_of(rows[r], letter); }, title_of, header,

@@ -18,10 +18,19 @@ inline constexpr const char* kSinfoNodeFormat = "%#N %.6D %.#P %6t";
 // sinfo -l's (the listing's time goes first, as ctime writes it).
 inline constexpr const char* kSinfoLongFormat = "%9P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N";
 
-// Letters: P a l D t T N c m G C E s r h g. Errors name an unknown one.
+// sinfo -R's (--list-reasons), and with -l.
+inline constexpr const char* kSinfoReasonsFormat = "%20E %9u %19H %N";
+inline constexpr const char* kSinfoReasonsLongFormat = "%20E %12U %19H %6t %N";
+
+// Letters: P a l D t T N c m G C E s r h g u U H. Errors name an unknown one.
 Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format);
 
 std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,
                          const std::vector<PercentField>& fields, bool node_oriented, bool header);
+
+// sinfo -R: the down and drained nodes that have a reason, one row per reason, setter,
+// time and state (u: who set it, U: with the uid, H: when; "Unknown" when not known).
+std::string render_sinfo_reasons(const wire::NodeQueryReply& nodes, const std::vector<PercentField>& fields,
+                                 bool header);
 
 }  // namespace fairway::cli

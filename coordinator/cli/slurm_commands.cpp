@@ -320,7 +320,7 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'l', "long", false, Action::kRename, "--time-line"},  // and the long layout, below
-      {'R', "list-reasons", false, Action::kRefuse, "not yet: sinfo -o \"%E %N\" lists them"},
+      {'R', "list-reasons", false, Action::kPass},
       {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
@@ -328,11 +328,16 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
   // -s and --json are fairway nodes' own views; everything else is a %-field layout, sinfo's
   // default (or -l's) unless -o gave one.
+  // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
+  if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
+  const bool reasons = has("--list-reasons");
   if (has("--time-line") && has("--node-oriented")) return invalid_argument("-N with -l is not supported yet: use -o");
   if (!has("--summarize") && !has("--json") && !has("--format")) {
-    s.out.insert(s.out.end(), {"--format", has("--node-oriented") ? kSinfoNodeFormat
-                                           : has("--time-line")   ? kSinfoLongFormat
-                                                                  : kSinfoDefaultFormat});
+    s.out.insert(s.out.end(), {"--format", has("--node-oriented")  ? kSinfoNodeFormat
+                                           : reasons && has("--time-line") ? kSinfoReasonsLongFormat
+                                           : reasons                       ? kSinfoReasonsFormat
+                                           : has("--time-line")            ? kSinfoLongFormat
+                                                                           : kSinfoDefaultFormat});
   }
   return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
 }

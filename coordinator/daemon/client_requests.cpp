@@ -88,7 +88,7 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::JobControl>(&msg)) return on_job_control(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobUpdate>(&msg)) return on_job_update(peer, *m, caller);
   if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
-  if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller);
+  if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::StepRequest>(&msg)) return on_step_request(peer, *m, caller);
   const ReportSources sources{*scheduler_, registry_, counters_, now};
   if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
@@ -390,20 +390,27 @@ void CoordinatorService::on_node_query(const std::string& peer, const wire::Node
 }
 
 Status CoordinatorService::control_node(const wire::NodeControl& m, const std::string& name,
-                                        const Caller& caller) {
+                                        const Caller& caller, Time now) {
   NodeEntry* n = registry_.find(name);
   if (n == nullptr) return make_error(ErrorCode::kNotFound, "node '" + name + "' does not exist");
   const bool drain = m.action == wire::NodeAction::kDrain;
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
-  if (auto st = store_->set_node_admin_state({name, drain, drain ? m.reason : std::string()}); !st) {
+  NodeAdminState stored{name, drain, {}, {}, {}, {}};
+  if (drain) {
+    stored.reason = m.reason;
+    stored.by_user = caller.user;
+    stored.by_uid = caller.uid;
+    stored.at = now;
+  }
+  if (auto st = store_->set_node_admin_state(stored); !st) {
     txn_failed_ = true;
     return st;
   }
   n->drained = drain;
   if (drain) {
-    n->reason = m.reason;
+    NodeRegistry::set_reason(*n, m.reason, {caller.user, caller.uid}, now);
   } else if (n->liveness == NodeLiveness::kUp) {
-    n->reason.clear();
+    NodeRegistry::clear_reason(*n);
   }
   // Drained: running jobs finish, nothing new starts (the core withholds its free cores).
   scheduler_->set_node_up(n->index, NodeRegistry::schedulable(*n));
@@ -414,7 +421,7 @@ Status CoordinatorService::control_node(const wire::NodeControl& m, const std::s
 }
 
 void CoordinatorService::on_node_control(const std::string& peer, const wire::NodeControl& m,
-                                         const Caller& caller) {
+                                         const Caller& caller, Time now) {
   if (!caller.admin) {
     error_reply(Channel::kClients, peer, ErrorCode::kPermissionDenied,
                 "only root and the admin group may drain or resume nodes, not '" + caller.user + "'");
@@ -426,7 +433,7 @@ void CoordinatorService::on_node_control(const std::string& peer, const wire::No
   }
   wire::NodeControlReply r;
   for (const std::string& name : m.nodes) {
-    auto st = control_node(m, name, caller);
+    auto st = control_node(m, name, caller, now);
     r.results.push_back({name, st.has_value(), st ? std::string() : st.error().message});
   }
   reply(Channel::kClients, peer, r);

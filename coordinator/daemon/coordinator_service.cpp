@@ -6,6 +6,8 @@
 #include <csignal>
 #include <ctime>
 #include <filesystem>
+
+#include <unistd.h>
 #include <unordered_set>
 
 #include "coordinator/daemon/job_views.h"
@@ -56,6 +58,13 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
       new CoordinatorService(config, std::move(lock), std::move(scheduler), std::move(store),
                              std::move(auth)));
   s->read_only_ = std::move(read_only_because);
+  // The user the coordinator runs as names the reasons it sets itself (Slurm's SlurmUser).
+  const net::PeerCredentials self{static_cast<std::uint32_t>(::geteuid()), static_cast<std::uint32_t>(::getegid()), ::getpid()};
+  if (auto me = s->auth_->from_kernel(self)) {
+    s->registry_.set_system_user({me->user, me->uid});
+  } else {
+    s->registry_.set_system_user({std::to_string(self.uid), self.uid});
+  }
   s->mono_ = mono;  // before recovery: it starts the restored jobs' timeouts
   s->next_probe_ = now + kStoreProbeInterval;
   FAIRWAY_TRY(s->recover(now));
@@ -125,10 +134,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
       (void)write(store_->set_meta(std::string(kKnownNodePrefix) + m.node, known_node_record(m.topology)),
                   "remember node " + m.node, JobId());
     }
-    if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) {
-      n->drained = true;
-      n->reason = d->second;
-    }
+    if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) apply_stored_drain(*n, d->second);
     // Jobs restored from the store that ran on this node can now be placed back.
     for (auto it = awaiting_nodes_.begin(); it != awaiting_nodes_.end();) {
       if (adopt_restored(it->second, now)) {
@@ -143,12 +149,14 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     // Slurm's rule: a node with less than its config says is not trusted with jobs (its
     // memory is what it offers jobs, after agent.reserved_memory_mb).
     n->drained = true;
-    n->reason = "registered with " + std::to_string(m.topology.total_cores()) + " cores, " +
-                std::to_string(m.topology.total_gpus()) + " GPUs and " +
-                std::to_string(m.topology.memory_mb) + " MiB, the config declares " +
-                std::to_string(n->topology.total_cores()) + ", " +
-                std::to_string(n->topology.total_gpus()) + " and " +
-                std::to_string(n->topology.memory_mb) + " MiB";
+    NodeRegistry::set_reason(*n,
+                             "registered with " + std::to_string(m.topology.total_cores()) + " cores, " +
+                                 std::to_string(m.topology.total_gpus()) + " GPUs and " +
+                                 std::to_string(m.topology.memory_mb) + " MiB, the config declares " +
+                                 std::to_string(n->topology.total_cores()) + ", " +
+                                 std::to_string(n->topology.total_gpus()) + " and " +
+                                 std::to_string(n->topology.memory_mb) + " MiB",
+                             registry_.system_user(), now);
     log_event(LogLevel::kWarning, "node_drained", {{"node", n->name}, {"reason", n->reason}});
   }
   n->agent_version = m.agent_version;
@@ -358,7 +366,7 @@ void CoordinatorService::on_timer(Time now) {
   }
   purge_expired(now);
   const Time m = mono(now);
-  for (NodeEntry* n : registry_.expire_silent(m, config_.coordinator.heartbeat_timeout)) {
+  for (NodeEntry* n : registry_.expire_silent(now, m, config_.coordinator.heartbeat_timeout)) {
     node_lost(*n, now);
   }
   for (const NodeEntry& entry : registry_.nodes()) {

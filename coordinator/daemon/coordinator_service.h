@@ -186,8 +186,10 @@ class CoordinatorService {
   void on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller);
   Status update_one(const wire::JobUpdate& m, JobId id, const Caller& caller);
   void on_node_query(const std::string& peer, const wire::NodeQuery& m, Time now);
-  void on_node_control(const std::string& peer, const wire::NodeControl& m, const Caller& caller);
-  Status control_node(const wire::NodeControl& m, const std::string& name, const Caller& caller);
+  void on_node_control(const std::string& peer, const wire::NodeControl& m, const Caller& caller, Time now);
+  Status control_node(const wire::NodeControl& m, const std::string& name, const Caller& caller, Time now);
+  // A drain the store holds, onto a node entry (at recovery or when the node registers).
+  static void apply_stored_drain(NodeEntry& n, const NodeAdminState& a);
   // The caller owns the job (by uid; by name for jobs stored before uids were kept).
   static bool owns(const Caller& caller, const JobSpec& spec);
 
@@ -258,7 +260,7 @@ class CoordinatorService {
   std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
   std::unordered_map<std::uint64_t, RestoredRunning> awaiting_nodes_;
   // Drains stored for nodes that have not registered since the restart.
-  std::unordered_map<std::string, std::string> stored_drains_;
+  std::unordered_map<std::string, NodeAdminState> stored_drains_;
   std::unordered_map<std::string, std::uint64_t> agent_seq_;  // last status seq per node
 
   bool in_txn_ = false;

@@ -319,12 +319,16 @@ Status JobStore::purge_finished_before(Time t) {
 Status JobStore::set_node_admin_state(const NodeAdminState& state) {
   if (state.node.empty()) return invalid_argument("set_node_admin_state: node name is empty");
   auto stmt = db_->prepare_cached(
-      "INSERT INTO node_admin (node, drained, reason) VALUES (?1, ?2, ?3) "
-      "ON CONFLICT (node) DO UPDATE SET drained = excluded.drained, reason = excluded.reason");
+      "INSERT INTO node_admin (node, drained, reason, by_user, by_uid, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+      "ON CONFLICT (node) DO UPDATE SET drained = excluded.drained, reason = excluded.reason, "
+      "by_user = excluded.by_user, by_uid = excluded.by_uid, at = excluded.at");
   if (!stmt) return std::unexpected(stmt.error());
   Status s = (*stmt)->bind_text(1, state.node);
   if (s) s = (*stmt)->bind_int64(2, state.drained ? 1 : 0);
   if (s) s = (*stmt)->bind_text(3, state.reason);
+  if (s) s = (*stmt)->bind_text(4, state.by_user);
+  if (s) s = state.by_uid ? (*stmt)->bind_int64(5, *state.by_uid) : (*stmt)->bind_null(5);
+  if (s) s = state.at ? (*stmt)->bind_int64(6, state.at->seconds()) : (*stmt)->bind_null(6);
   auto done = s ? (*stmt)->step() : Result<bool>(std::unexpected(s.error()));
   if (!done) {
     return std::unexpected(
@@ -334,7 +338,8 @@ Status JobStore::set_node_admin_state(const NodeAdminState& state) {
 }
 
 Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
-  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT node, drained, reason FROM node_admin ORDER BY node"));
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(
+                               "SELECT node, drained, reason, by_user, by_uid, at FROM node_admin ORDER BY node"));
   std::vector<NodeAdminState> states;
   while (true) {
     auto row = (stmt)->step();
@@ -344,6 +349,9 @@ Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
     const bool node_is_text = (stmt)->column_type(0) == SQLITE_TEXT;
     const bool drained_is_integer = (stmt)->column_type(1) == SQLITE_INTEGER;
     const bool reason_is_text = (stmt)->column_type(2) == SQLITE_TEXT;
+    const bool by_user_is_text = (stmt)->column_type(3) == SQLITE_TEXT;
+    const int by_uid_type = (stmt)->column_type(4);
+    const int at_type = (stmt)->column_type(5);
     NodeAdminState state;
     state.node = (stmt)->column_text(0);
     auto corrupt = [&](const std::string& what) {
@@ -356,6 +364,17 @@ Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
     if (drained != 0 && drained != 1) return corrupt("drained: not 0 or 1");
     state.drained = drained == 1;
     state.reason = (stmt)->column_text(2);
+    if (!by_user_is_text) return corrupt("by_user: not text");
+    state.by_user = (stmt)->column_text(3);
+    if (by_uid_type != SQLITE_NULL) {
+      const std::int64_t uid = by_uid_type == SQLITE_INTEGER ? (stmt)->column_int64(4) : -1;
+      if (uid < 0 || uid > 0xffffffffLL) return corrupt("by_uid: not a uid");
+      state.by_uid = static_cast<std::uint32_t>(uid);
+    }
+    if (at_type != SQLITE_NULL) {
+      if (at_type != SQLITE_INTEGER) return corrupt("at: not an integer");
+      state.at = Time::from_seconds((stmt)->column_int64(5));
+    }
     states.push_back(std::move(state));
   }
   return states;

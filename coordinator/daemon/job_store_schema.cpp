@@ -39,7 +39,10 @@ CREATE INDEX jobs_by_user ON jobs (user, id);
 CREATE TABLE node_admin (
   node TEXT PRIMARY KEY NOT NULL,
   drained INTEGER NOT NULL,
-  reason TEXT NOT NULL
+  reason TEXT NOT NULL,
+  by_user TEXT NOT NULL DEFAULT '',
+  by_uid INTEGER,
+  at INTEGER
 ) WITHOUT ROWID;
 )sql";
 
@@ -124,6 +127,15 @@ Status check_schema(SqliteDb& db) {
                          "ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;"
                          "CREATE INDEX jobs_by_user ON jobs (user, id);",
                          "add the job usage columns (schema 1 -> 2)");
+        !s) {
+      return s;
+    }
+  }
+  if (*version < 3) {
+    if (auto s = db.exec("ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';"
+                         "ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;"
+                         "ALTER TABLE node_admin ADD COLUMN at INTEGER;",
+                         "add who drained a node and when (schema 2 -> 3)");
         !s) {
       return s;
     }

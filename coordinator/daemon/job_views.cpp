@@ -128,6 +128,11 @@ wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
   v.memory_used_mb = ns.used_memory_mb;
   v.last_heartbeat = n.last_heard;
   v.reason = n.reason;
+  if (!n.reason.empty()) {
+    v.reason_user = n.reason_by.user;
+    v.reason_uid = n.reason_by.uid;
+    v.reason_time = n.reason_time;
+  }
   v.jobs = jobs_on_node;
   v.enforcement = n.enforcement;
   for (PartitionIndex p : ns.partitions) v.partitions.push_back(cluster.partition(p).name);

@@ -33,17 +33,18 @@ bool NodeRegistry::heard(NodeEntry& n, Time now, Time mono) {
   n.last_heard_mono = mono;
   if (n.liveness == NodeLiveness::kUp) return false;
   n.liveness = NodeLiveness::kUp;
-  if (!n.drained) n.reason.clear();
+  if (!n.drained) clear_reason(n);
   return true;
 }
 
-std::vector<NodeEntry*> NodeRegistry::expire_silent(Time mono, Duration timeout) {
+std::vector<NodeEntry*> NodeRegistry::expire_silent(Time now, Time mono, Duration timeout) {
   std::vector<NodeEntry*> expired;
   for (auto& n : nodes_) {
     if (n.liveness != NodeLiveness::kUp || !n.last_heard_mono) continue;
     if (mono - *n.last_heard_mono <= timeout) continue;
     n.liveness = NodeLiveness::kDown;
-    n.reason = "no heartbeat for " + std::to_string((mono - *n.last_heard_mono).count()) + " s";
+    // A drained node keeps the admin's reason (sinfo -R names who drained it).
+    if (!n.drained) set_reason(n, "no heartbeat for " + std::to_string((mono - *n.last_heard_mono).count()) + " s", system_, now);
     expired.push_back(&n);
   }
   return expired;

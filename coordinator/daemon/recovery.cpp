@@ -105,21 +105,14 @@ Status CoordinatorService::recover(Time now) {
   auto admin = store_->load_node_admin_states();
   if (admin) {
     for (const auto& a : *admin) {
-      if (a.drained) stored_drains_[a.node] = a.reason;
+      if (a.drained) stored_drains_[a.node] = a;
     }
   }
   for (const NodeTopology& node : config_.nodes) {
     const NodeIndex idx = *scheduler_->cluster().find_node(node.name);
     NodeEntry& e = registry_.add(node.name, idx, node);
-    e.reason = "not registered yet";
-    if (admin) {
-      for (const auto& a : *admin) {
-        if (a.node == node.name && a.drained) {
-          e.drained = true;
-          e.reason = a.reason;
-        }
-      }
-    }
+    NodeRegistry::set_reason(e, "not registered yet", registry_.system_user(), now);
+    if (auto d = stored_drains_.find(node.name); d != stored_drains_.end()) apply_stored_drain(e, d->second);
     scheduler_->set_node_up(idx, false);
   }
   // Without [[nodes]], the machine is what registered before: remembered nodes count for
@@ -138,11 +131,8 @@ Status CoordinatorService::recover(Time now) {
         continue;
       }
       NodeEntry& e = registry_.add(topology->name, *idx, *topology);
-      e.reason = "not registered since the coordinator restarted";
-      if (auto d = stored_drains_.find(e.name); d != stored_drains_.end()) {
-        e.drained = true;
-        e.reason = d->second;
-      }
+      NodeRegistry::set_reason(e, "not registered since the coordinator restarted", registry_.system_user(), now);
+      if (auto d = stored_drains_.find(e.name); d != stored_drains_.end()) apply_stored_drain(e, d->second);
     }
     // Running jobs go back on their nodes while those still count as up (a down node
     // withholds its cores); the nodes then wait, down, for their agents.
@@ -209,6 +199,13 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
   // Confirmed when its agent registers listing it; lost if no report comes in time.
   t.unconfirmed_since = mono(now);
   return true;
+}
+
+void CoordinatorService::apply_stored_drain(NodeEntry& n, const NodeAdminState& a) {
+  n.drained = true;
+  n.reason = a.reason;
+  n.reason_by = {a.by_user, a.by_uid};
+  n.reason_time = a.at;
 }
 
 }  // namespace fairway::daemon

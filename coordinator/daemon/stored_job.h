@@ -42,6 +42,10 @@ struct NodeAdminState {
   std::string node;
   bool drained = false;
   std::string reason;
+  // Who drained it and when (sinfo -R); empty / unset in rows from before schema 3.
+  std::string by_user = {};
+  std::optional<std::uint32_t> by_uid = {};
+  std::optional<Time> at = {};
   bool operator==(const NodeAdminState&) const = default;
 };
 

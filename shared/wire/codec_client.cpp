@@ -192,7 +192,8 @@ JobView read_job_view(MapReader& r) {
 // ---- NodeView
 
 void put_node_view(Packer& pk, const NodeView& n) {
-  pk.pack_map(14 + (n.last_heartbeat ? 1 : 0) + (n.enforcement.empty() ? 0 : 1));
+  pk.pack_map(14 + (n.last_heartbeat ? 1 : 0) + (n.enforcement.empty() ? 0 : 1) + (n.reason_user.empty() ? 0 : 1) +
+              (n.reason_uid ? 1 : 0) + (n.reason_time ? 1 : 0));
   put_kv(pk, "name", std::string_view(n.name));
   put_kv(pk, "state", std::string_view(n.state));
   put_kv(pk, "partitions", n.partitions);
@@ -207,6 +208,9 @@ void put_node_view(Packer& pk, const NodeView& n) {
   put_kv(pk, "memory_used_mb", n.memory_used_mb);
   put_opt_time(pk, "last_heartbeat", n.last_heartbeat);
   put_kv(pk, "reason", std::string_view(n.reason));
+  if (!n.reason_user.empty()) put_kv(pk, "reason_user", std::string_view(n.reason_user));
+  if (n.reason_uid) put_kv(pk, "reason_uid", static_cast<std::int64_t>(*n.reason_uid));
+  put_opt_time(pk, "reason_time", n.reason_time);
   put_kv(pk, "jobs", n.jobs);
   if (!n.enforcement.empty()) put_kv(pk, "enforcement", std::string_view(n.enforcement));
 }
@@ -227,6 +231,15 @@ NodeView read_node_view(MapReader& r) {
   n.memory_used_mb = r.i64("memory_used_mb", 0);
   n.last_heartbeat = read_opt_time(r, "last_heartbeat");
   n.reason = r.str("reason");
+  n.reason_user = r.opt_str("reason_user");
+  if (auto uid = r.opt_i64("reason_uid")) {
+    if (*uid < 0 || *uid > 0xffffffffLL) {
+      r.errors().fail(r.path_of("reason_uid"), "must be a uid (0 to 4294967295), got " + std::to_string(*uid));
+    } else {
+      n.reason_uid = static_cast<std::uint32_t>(*uid);
+    }
+  }
+  n.reason_time = read_opt_time(r, "reason_time");
   n.jobs = read_job_ids(r, "jobs");
   n.enforcement = r.opt_str("enforcement");
   return n;

@@ -367,6 +367,11 @@ struct NodeView {
   std::int64_t memory_used_mb = 0;  // held by its running jobs
   std::optional<Time> last_heartbeat;
   std::string reason;      // why it is down or drained
+  // Who set the reason and when (sinfo -R): the admin who drained it, or the coordinator's
+  // own user for a node that stopped answering. Optional keys: unset when no reason.
+  std::string reason_user;
+  std::optional<std::uint32_t> reason_uid;
+  std::optional<Time> reason_time;
   std::vector<JobId> jobs;  // running on it
   std::string enforcement;  // as its agent registered it (AgentRegister::enforcement)
   bool operator==(const NodeView&) const = default;

@@ -87,6 +87,12 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
                          true, work},
                         printed);
   ASSERT_EQ(rc, 0) << printed;
+  // Then the admin's commands about the node, as root (its captures go with the others).
+  const int admin_rc = run_as({"root", "/bin/bash", {"bash", kGolden + "/admin-scenario.sh", work + "/out"},
+                               {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
+                               true, work},
+                              printed);
+  ASSERT_EQ(admin_rc, 0) << printed;
   EXPECT_EQ(read_file(work + "/out/ids"), read_file(kGolden + "/expected/ids"));
   const std::string slurm_dir = trim_line(read_file(kGolden + "/expected/workdir"));
   int compared = 0;

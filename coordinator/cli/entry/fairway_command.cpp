@@ -303,6 +303,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   nodes->add_flag("-N,--node-oriented", layout.node_oriented, "with -o: one line per node and partition (sinfo -N)");
   nodes->add_flag("--noheader", layout.noheader, "with -o: no header line");
   nodes->add_flag("--time-line", layout.time_line, "with -o: the listing's time first (sinfo -l)");
+  nodes->add_flag("--list-reasons", layout.list_reasons,
+                  "with -o: down and drained nodes by reason, who set it and when (sinfo -R)");
   nodes->add_option("-p,--partition", layout.partitions, "with -o: only these partitions")->delimiter(',');
 
   std::vector<std::string> control_ids;

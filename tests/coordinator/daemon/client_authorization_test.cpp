@@ -184,6 +184,34 @@ TEST_F(ClientAuthorization, OnlyAdminsDrainNodes) {
   EXPECT_TRUE(std::get<wire::NodeControlReply>(m).results.at(0).ok);
 }
 
+// sinfo -R's USER and TIMESTAMP: the proven caller who drained the node (never the name
+// the request carries), when, kept across a restart; the coordinator's own reasons name
+// the user it runs as (here unknown to the fake user database: its uid).
+TEST_F(ClientAuthorization, ADrainNamesWhoDrainedItAndWhenAcrossARestart) {
+  const auto node = [&](std::uint32_t uid) {
+    auto m = ask(wire::NodeQuery{{"n1"}}, uid);
+    const auto* r = std::get_if<wire::NodeQueryReply>(&m);
+    EXPECT_NE(r, nullptr) << error_of(m);
+    return r == nullptr ? wire::NodeView{} : r->nodes.at(0);
+  };
+  const wire::NodeView unregistered = node(1001);
+  EXPECT_EQ(unregistered.reason, "not registered yet");
+  EXPECT_EQ(unregistered.reason_user, std::to_string(::geteuid()));
+  EXPECT_EQ(unregistered.reason_time, now_);
+
+  now_ = now_ + Duration::seconds(60);
+  auto m = ask(wire::NodeControl{wire::NodeAction::kDrain, {"n1"}, "bad DIMM", "alice"}, 1003);
+  ASSERT_TRUE(std::get<wire::NodeControlReply>(m).results.at(0).ok);
+  for (int restarted = 0; restarted < 2; ++restarted) {
+    const wire::NodeView drained = node(1002);
+    EXPECT_EQ(drained.reason, "bad DIMM");
+    EXPECT_EQ(drained.reason_user, "ops") << "the proven caller, not the request's user field";
+    EXPECT_EQ(drained.reason_uid, 1003u);
+    EXPECT_EQ(drained.reason_time, now_);
+    open_service("");
+  }
+}
+
 }  // namespace
 }  // namespace fairway::daemon
 

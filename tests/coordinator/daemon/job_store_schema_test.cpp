@@ -178,7 +178,7 @@ INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, ''
   ASSERT_NE(store, nullptr);
   auto version = store->get_meta("schema_version");
   ASSERT_TRUE(version);
-  EXPECT_EQ(version->value_or(""), "2");
+  EXPECT_EQ(version->value_or(""), std::to_string(kJobStoreSchemaVersion));
   auto jobs = store->load_jobs();
   ASSERT_TRUE(jobs) << jobs.error().message;
   ASSERT_EQ(jobs->size(), 1u);
@@ -194,6 +194,43 @@ INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, ''
   auto reloaded = again->load_jobs();
   ASSERT_TRUE(reloaded);
   EXPECT_EQ(reloaded->at(0), j);
+}
+
+// Schema 2 kept a drain's reason but not who set it or when (sinfo -R's USER and
+// TIMESTAMP): its rows keep their reason, gain an empty user and no time, and new drains
+// store both.
+TEST_F(JobStoreOpenTest, AVersionTwoDrainKeepsItsReasonAndGainsWhoAndWhen) {
+  fs::create_directories(state_dir());
+  exec_raw(R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY NOT NULL, user TEXT NOT NULL, client_token TEXT, request BLOB NOT NULL,
+  state TEXT NOT NULL, submit_time INTEGER NOT NULL, start_time INTEGER, end_time INTEGER,
+  allocation TEXT NOT NULL, exit_code INTEGER, signal INTEGER, reason TEXT NOT NULL,
+  requeue_count INTEGER NOT NULL, peak_memory_bytes INTEGER, cpu_time_ms INTEGER);
+CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
+CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
+CREATE INDEX jobs_by_user ON jobs (user, id);
+CREATE TABLE node_admin (node TEXT PRIMARY KEY NOT NULL, drained INTEGER NOT NULL, reason TEXT NOT NULL) WITHOUT ROWID;
+INSERT INTO meta VALUES ('schema_version', '2'), ('next_job_id', '1');
+INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
+)sql");
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->get_meta("schema_version")->value_or(""), "3");
+  auto states = store->load_node_admin_states();
+  ASSERT_TRUE(states) << states.error().message;
+  EXPECT_EQ(*states, (std::vector<NodeAdminState>{{"n007", true, "bad DIMM", "", std::nullopt, std::nullopt}}));
+
+  const NodeAdminState drained{"n008", true, "fan", "alice", 1001, Time::from_seconds(1'795'690'000)};
+  ASSERT_TRUE(store->set_node_admin_state(drained));
+  store.reset();
+  auto again = open_store();
+  ASSERT_NE(again, nullptr);
+  auto reloaded = again->load_node_admin_states();
+  ASSERT_TRUE(reloaded);
+  ASSERT_EQ(reloaded->size(), 2u);
+  EXPECT_EQ(reloaded->at(1), drained);
 }
 
 }  // namespace

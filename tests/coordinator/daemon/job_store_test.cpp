@@ -454,6 +454,24 @@ TEST_F(JobStoreTest, ACorruptNodeAdminRowIsAnErrorNamingTheNode) {
       << states.error().message;
 }
 
+TEST_F(JobStoreTest, ACorruptDrainerUidOrTimeIsAnErrorNamingTheNode) {
+  {
+    auto store = open_store();
+    ASSERT_NE(store, nullptr);
+    ASSERT_TRUE(store->set_node_admin_state({"n010", true, "psu", "root", 0, Time::from_seconds(5)}));
+  }
+  for (const auto& [sql, column] : {std::pair{"UPDATE node_admin SET by_uid = -4", "by_uid"},
+                                    std::pair{"UPDATE node_admin SET by_uid = 0, at = 'noon'", "at"}}) {
+    exec_raw(sql);
+    auto store = open_store();
+    ASSERT_NE(store, nullptr);
+    auto states = store->load_node_admin_states();
+    ASSERT_FALSE(states) << sql;
+    EXPECT_NE(states.error().message.find(std::string("node 'n010': column ") + column), std::string::npos)
+        << states.error().message;
+  }
+}
+
 TEST_F(JobStoreTest, MetaValuesAreBinarySafeAndSurviveRestart) {
   const std::string snapshot(
       "\x00\x01"

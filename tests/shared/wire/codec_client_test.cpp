@@ -146,7 +146,9 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // cancel --signal
                                              "batch_only",
                                              // sprio -n: each priority term before its weight
-                                             "raw"};
+                                             "raw",
+                                             // sinfo -R: who set a node's reason and when
+                                             "reason_user", "reason_uid", "reason_time"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

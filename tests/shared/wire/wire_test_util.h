@@ -264,6 +264,11 @@ inline NodeView sample_node_view(bool with_heartbeat) {
   n.memory_used_mb = std::int64_t{1} << 20;
   if (with_heartbeat) n.last_heartbeat = Time::from_seconds(1'700'004'990);
   n.reason = with_heartbeat ? "" : "no heartbeat for 45 s";
+  if (!with_heartbeat) {
+    n.reason_user = "fairway";
+    n.reason_uid = 998;
+    n.reason_time = Time::from_seconds(1'700'004'000);
+  }
   if (with_heartbeat) n.jobs = {JobId(4242), JobId(9)};
   return n;
 }
