@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <algorithm>
 
 #include "coordinator/cli/submit_command.h"
@@ -89,11 +91,24 @@ int run_command(const std::vector<std::string>& argv, const std::vector<std::str
   return code;
 }
 
-void relinquish(JobId id, const Transport& transport, const Output& io, bool announce) {
+// Ends the allocation. With the command's exit code (`outcome`) it ends COMPLETED or
+// FAILED with that code, as Slurm's do; without (interrupted before it was granted), or
+// where the coordinator predates that request, it is cancelled.
+void relinquish(JobId id, const Transport& transport, const Output& io, bool announce,
+                std::optional<int> outcome = std::nullopt) {
   wire::JobControl c;
   c.action = wire::JobAction::kCancel;
   c.jobs = {id};
+  if (outcome) {
+    c.action = wire::JobAction::kEndAllocation;
+    c.exit_code = std::clamp(*outcome, 0, 255);
+  }
   auto r = transport(c);
+  if (outcome && r && std::holds_alternative<wire::ErrorReply>(*r) &&
+      std::get<wire::ErrorReply>(*r).message.find("unknown job action") != std::string::npos) {
+    c.action = wire::JobAction::kCancel;
+    r = transport(c);
+  }
   if (!r || std::holds_alternative<wire::ErrorReply>(*r)) {
     io.err << "fairway: could not end job allocation " << id.value() << ": "
            << (r ? std::get<wire::ErrorReply>(*r).message : r.error().message) << "\n";
@@ -116,13 +131,13 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
     const char* shell = std::getenv("SHELL");
     command = {shell != nullptr && *shell != '\0' ? shell : "/bin/sh"};
   }
-  return with_allocation(std::move(*cmd), ctx, transport, io, poll, true, [&](const wire::JobView& granted) {
+  return with_allocation(std::move(*cmd), command.front(), ctx, transport, io, poll, true, [&](const wire::JobView& granted) {
     return run_command(command, allocation_env(granted, ctx));
   });
 }
 
-int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport& transport, const Output& io,
-                    std::chrono::milliseconds poll, bool announce,
+int with_allocation(SubmitCommand cmd, const std::string& command_name, const SubmitContext& ctx,
+                    const Transport& transport, const Output& io, std::chrono::milliseconds poll, bool announce,
                     const std::function<int(const wire::JobView&)>& body) {
   // The allocation itself is a job that holds its resources until we end it.
   cmd.script_path.clear();
@@ -135,7 +150,10 @@ int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport
     return report_error(io, st.error().message, st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
   }
   built->request.spec.interactive = true;
-  if (built->request.spec.name.empty() || built->request.spec.name == "wrap") built->request.spec.name = "interactive";
+  // Slurm names an allocation after its command (srun hostname: "hostname").
+  if (built->request.spec.name.empty() || built->request.spec.name == "wrap") {
+    built->request.spec.name = command_name.empty() ? "interactive" : std::filesystem::path(command_name).filename().string();
+  }
 
   auto reply = transport(built->request);
   if (!reply && reply.error().code == ErrorCode::kIo) reply = transport(built->request);
@@ -184,7 +202,7 @@ int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport
   io.err.flush();
   io.out.flush();
   const int code = body(*granted);
-  relinquish(id, transport, io, announce);
+  relinquish(id, transport, io, announce, code);
   return code;
 }
 

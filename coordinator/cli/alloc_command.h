@@ -25,9 +25,11 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
 // or 1 when the allocation was refused, ended first or interrupted. As Slurm's: an
 // allocation not granted within a second is "queued and waiting for resources", then "has
 // been allocated resources"; `announce` (salloc) also says "Granted job allocation N" and
-// "Relinquishing job allocation N", and "Pending job allocation N" when it waits.
-int with_allocation(SubmitCommand cmd, const SubmitContext& ctx, const Transport& transport, const Output& io,
-                    std::chrono::milliseconds poll, bool announce,
+// "Relinquishing job allocation N", and "Pending job allocation N" when it waits. Unless
+// -J names it, the job is named after `command_name`'s file name; it ends COMPLETED or
+// FAILED with body's code.
+int with_allocation(SubmitCommand cmd, const std::string& command_name, const SubmitContext& ctx,
+                    const Transport& transport, const Output& io, std::chrono::milliseconds poll, bool announce,
                     const std::function<int(const wire::JobView&)>& body);
 
 }  // namespace fairway::cli

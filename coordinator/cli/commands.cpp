@@ -10,6 +10,7 @@
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/queue_format.h"
 #include "coordinator/cli/scontrol_job_view.h"
+#include "coordinator/cli/slurm_json.h"
 #include "coordinator/cli/sinfo_view.h"
 #include "coordinator/cli/showq_view.h"
 #include "coordinator/cli/slurm_job_view.h"
@@ -188,6 +189,9 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
       if (std::find(q.states.begin(), q.states.end(), s) == q.states.end()) q.states.push_back(s);
     }
   }
+  // squeue --json lists what the controller still holds, recently ended jobs too (Slurm's
+  // MinJobAge; the coordinator's in-memory finished jobs), not the store's history.
+  if (o.json && o.squeue_rules && q.states.empty()) q.include_finished = true;
   // --start: when waiting jobs are expected to start, as squeue --start.
   if (o.start && q.states.empty()) q.states = {JobState::kPending, JobState::kBlocked, JobState::kHeld};
   std::string format = o.format;
@@ -216,7 +220,9 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
       io.err << "slurm_load_jobs error: Invalid job id specified\n";
       return kExitFailure;
     }
-    if (q.states.empty()) std::erase_if(reply->jobs, [](const wire::JobView& j) { return is_terminal(j.state); });
+    if (q.states.empty() && !o.json) {
+      std::erase_if(reply->jobs, [](const wire::JobView& j) { return is_terminal(j.state); });
+    }
   }
   if (auto st = keep_matching(*reply, o); !st) return report_error(io, st.error().message, kExitUsage);
   if (o.showq) {
@@ -231,7 +237,23 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   }
   // squeue -l starts with the time of the listing, as ctime writes it.
   if (o.long_format && !o.noheader && !o.json) io.out << format_ctime(reply->now) << "\n";
-  if (o.json) {
+  if (o.json && o.squeue_rules) {
+    // squeue --json: Slurm's shape, which names the cluster and nests running jobs' cores
+    // in their nodes' sockets.
+    auto config = ask<wire::ConfigReply>(wire::ConfigQuery{}, transport, io);
+    if (!config) return kExitFailure;
+    std::string cluster;
+    for (const auto& e : config->entries) {
+      if (e.key == "cluster.name") cluster = e.value;
+    }
+    std::vector<wire::NodeView> nodes;
+    if (std::any_of(reply->jobs.begin(), reply->jobs.end(), [](const wire::JobView& j) { return !j.allocation.empty(); })) {
+      auto all = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
+      if (!all) return kExitFailure;
+      nodes = std::move(all->nodes);
+    }
+    io.out << squeue_json(*reply, cluster, nodes, [](std::uint32_t gid) { return group_name_from_file(gid); });
+  } else if (o.json) {
     io.out << jobs_json(*reply);
   } else if (!fields.empty()) {
     io.out << render_queue_format(*reply, fields, !o.noheader);

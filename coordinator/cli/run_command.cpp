@@ -129,7 +129,7 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
   const SubmitOptions options = cmd->options;
   const bool label = cmd->label;
   const bool pty = cmd->pty;
-  return with_allocation(std::move(*cmd), ctx, transport, io, std::chrono::milliseconds(200), false,
+  return with_allocation(std::move(*cmd), command.front(), ctx, transport, io, std::chrono::milliseconds(200), false,
                          [&](const wire::JobView& granted) {
                            SubmitOptions step = options;
                            step.nodes.reset();

@@ -322,6 +322,24 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
       mark_terminal(id);
       log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
       break;
+    case wire::JobAction::kEndAllocation:
+      if (!rec->spec.interactive) {
+        return make_error(ErrorCode::kFailedPrecondition,
+                          "job " + id_str(id) + " is a batch job: its script's exit says how it ended");
+      }
+      if (running) {
+        t->second.cancel_requested = true;
+        t->second.allocation_outcome = std::pair{m.exit_code, m.signal};
+        signal_job(id, SIGTERM);
+        log_event(LogLevel::kInfo, "allocation_end_requested",
+                  {{"job", id_str(id)}, {"exit_code", std::to_string(m.exit_code)}, {"by", user}});
+        return ok_status();
+      }
+      // Still waiting: nothing ran, so it ends as a cancel does.
+      FAIRWAY_TRY(scheduler_->cancel(id, now));
+      (void)scheduler_->set_reason(id, cancel_reason(caller));
+      mark_terminal(id);
+      break;
     case wire::JobAction::kHold:
       FAIRWAY_TRY(scheduler_->hold(id));
       persist(id);

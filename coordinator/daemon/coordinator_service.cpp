@@ -289,6 +289,13 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
   }
   JobState final_state = reported;
   if (t.cancel_requested && reported != JobState::kCompleted) final_state = JobState::kCancelled;
+  if (t.allocation_outcome) {
+    // Its client ended it: the command's outcome is the job's, not the holder's kill.
+    const auto [code, sig] = *t.allocation_outcome;
+    final_state = code == 0 && sig == 0 ? JobState::kCompleted : JobState::kFailed;
+    t.exit_code = sig == 0 ? std::optional<std::int32_t>(code) : std::nullopt;
+    t.signal = sig == 0 ? std::optional<std::int32_t>() : std::optional<std::int32_t>(sig);
+  }
   if (final_state == JobState::kRunning || !is_terminal(final_state)) final_state = JobState::kFailed;
   if (auto st = scheduler_->finish(id, final_state, now); !st) {
     log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});

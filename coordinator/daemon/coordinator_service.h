@@ -49,6 +49,9 @@ struct JobTracking {
   std::string head_node;  // where its processes run; empty while waiting
   bool cancel_requested = false;
   std::string cancelled_by;  // the reason to record once it has ended (cancel_reason)
+  // An allocation its client ended (JobAction::kEndAllocation): its command's exit code
+  // and signal, which decide how it ended instead of the kill that ends its holder.
+  std::optional<std::pair<std::int32_t, std::int32_t>> allocation_outcome;
   bool requeue_requested = false;
   std::optional<std::int32_t> exit_code, signal;
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)

@@ -128,6 +128,8 @@ Status CoordinatorService::control_array(const wire::JobControl& m, JobId id, co
         return control_one(m, task, caller, now);
       });
       break;
+    case wire::JobAction::kEndAllocation:
+      return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(id) + " is a job array, not an allocation");
   }
   dirty_ = true;
   if (!failures.empty()) return make_error(ErrorCode::kFailedPrecondition, failures);

@@ -272,7 +272,7 @@ JobControl read_job_control(MapReader& r) {
   JobControl m;
   const std::int32_t action = r.i32("action", 0);
   if (!r.failed() && (action < static_cast<std::int32_t>(JobAction::kCancel) ||
-                      action > static_cast<std::int32_t>(JobAction::kSignal))) {
+                      action > static_cast<std::int32_t>(JobAction::kEndAllocation))) {
     r.errors().fail(r.path_of("action"), "unknown job action " + std::to_string(action));
   }
   if (!r.failed()) m.action = static_cast<JobAction>(action);
@@ -292,6 +292,12 @@ JobControl read_job_control(MapReader& r) {
     m.signal = r.i32("signal", 1);
     if (!r.failed() && m.signal > 64) r.errors().fail(r.path_of("signal"), "must be 1-64, got " + std::to_string(m.signal));
     m.batch_only = r.opt_boolean("batch_only").value_or(false);
+  }
+  if (!r.failed() && m.action == JobAction::kEndAllocation) {
+    m.exit_code = r.i32("exit_code", 0);
+    if (!r.failed() && m.exit_code > 255) r.errors().fail(r.path_of("exit_code"), "must be 0-255, got " + std::to_string(m.exit_code));
+    m.signal = r.i32("signal", 0);
+    if (!r.failed() && m.signal > 64) r.errors().fail(r.path_of("signal"), "must be 0-64, got " + std::to_string(m.signal));
   }
   return m;
 }
@@ -370,8 +376,9 @@ void encode_payload(Packer& pk, const JobQueryReply& m) {
 
 void encode_payload(Packer& pk, const JobControl& m) {
   const bool signal = m.action == JobAction::kSignal;
+  const bool outcome = m.action == JobAction::kEndAllocation;
   const bool tasks = !m.task_arrays.empty();
-  pk.pack_map((signal ? 5 : 3) + (tasks ? 2 : 0));
+  pk.pack_map((signal || outcome ? 5 : 3) + (tasks ? 2 : 0));
   put_kv(pk, "action", static_cast<std::int32_t>(m.action));
   put_kv(pk, "jobs", m.jobs);
   if (tasks) {
@@ -382,6 +389,10 @@ void encode_payload(Packer& pk, const JobControl& m) {
   if (signal) {
     put_kv(pk, "signal", m.signal);
     put_kv(pk, "batch_only", m.batch_only);
+  }
+  if (outcome) {
+    put_kv(pk, "exit_code", m.exit_code);
+    put_kv(pk, "signal", m.signal);
   }
 }
 

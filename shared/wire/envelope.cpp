@@ -105,6 +105,7 @@ std::string_view to_string(JobAction a) {
     case JobAction::kRelease: return "release";
     case JobAction::kRequeue: return "requeue";
     case JobAction::kSignal: return "signal";
+    case JobAction::kEndAllocation: return "end allocation";
   }
   return "unknown";
 }

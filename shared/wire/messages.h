@@ -308,7 +308,10 @@ struct JobQueryReply {
 };
 
 // Wire values are forever, as for MessageType.
-enum class JobAction : std::uint8_t { kCancel = 1, kHold = 2, kRelease = 3, kRequeue = 4, kSignal = 5 };
+// kEndAllocation: an allocation's own client (salloc, srun outside a job) ends it with
+// its command's outcome, so that it ends COMPLETED or FAILED with that exit code, as in
+// Slurm, not CANCELLED. Only for interactive jobs.
+enum class JobAction : std::uint8_t { kCancel = 1, kHold = 2, kRelease = 3, kRequeue = 4, kSignal = 5, kEndAllocation = 6 };
 
 std::string_view to_string(JobAction a);
 
@@ -324,6 +327,8 @@ struct JobControl {
   // Single tasks of arrays ("42_7"): the array's id and the task's index, in pairs.
   std::vector<JobId> task_arrays{};
   std::vector<std::int32_t> task_indices{};
+  // kEndAllocation: the command's exit code (0-255) and the signal that killed it (0: none).
+  std::int32_t exit_code = 0;
   bool operator==(const JobControl&) const = default;
 };
 

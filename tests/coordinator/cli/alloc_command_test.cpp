@@ -67,9 +67,12 @@ TEST_F(Alloc, RunsTheCommandWithTheAllocationsEnvironmentAndEndsItAfter) {
   EXPECT_TRUE(submit.spec.interactive) << "interactive jobs go to the interactive partition";
   EXPECT_EQ(submit.spec.resources.cores, 4);
   EXPECT_EQ(submit.program.argv, (std::vector<std::string>{"/bin/sh", "-c", "exec sleep infinity"}));
-  const auto& cancel = std::get<wire::JobControl>(sent.back());
-  EXPECT_EQ(cancel.action, wire::JobAction::kCancel);
-  EXPECT_EQ(cancel.jobs, std::vector<JobId>{JobId(55)});
+  EXPECT_EQ(submit.spec.name, "sh") << "named after its command, as Slurm's";
+  // Ended with its command's exit code, so it ends FAILED 3:0 as in Slurm, not CANCELLED.
+  const auto& end = std::get<wire::JobControl>(sent.back());
+  EXPECT_EQ(end.action, wire::JobAction::kEndAllocation);
+  EXPECT_EQ(end.exit_code, 3);
+  EXPECT_EQ(end.jobs, std::vector<JobId>{JobId(55)});
   EXPECT_NE(err.str().find("Granted job allocation 55"), std::string::npos);
   EXPECT_NE(err.str().find("Relinquishing job allocation 55"), std::string::npos);
 }

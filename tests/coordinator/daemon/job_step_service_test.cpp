@@ -192,3 +192,74 @@ TEST_F(JobStepService, WhatAStepMayNotAskIsNamed) {
 
 }  // namespace
 }  // namespace fairway::daemon
+
+namespace fairway::daemon {
+namespace {
+
+// salloc and srun outside a job end their allocation with their command's outcome: it ends
+// COMPLETED or FAILED with that exit code (as in Slurm), not CANCELLED by the kill that
+// stops its holder. Only the owner (or an admin) may, and only for an allocation: a batch
+// job's outcome is its script's, which nobody may overwrite.
+TEST_F(JobStepService, AnAllocationEndsWithItsCommandsOutcomeByItsOwnerOnly) {
+  const auto allocation = [&](std::uint32_t uid) {
+    wire::SubmitRequest r;
+    r.spec.interactive = true;
+    r.spec.name = "sh";
+    r.program.argv = {"/bin/sh", "-c", "exec sleep infinity"};
+    r.program.working_dir = "/tmp";
+    auto m = ask(r, uid);
+    EXPECT_TRUE(std::holds_alternative<wire::SubmitReply>(m)) << error_of(m);
+    return std::get<wire::SubmitReply>(m).job;
+  };
+  const auto end = [&](JobId id, std::int32_t code, std::uint32_t uid) {
+    wire::JobControl c;
+    c.action = wire::JobAction::kEndAllocation;
+    c.jobs = {id};
+    c.exit_code = code;
+    return ask(c, uid);
+  };
+  const auto result_of = [&](const wire::Message& m) {
+    const auto* r = std::get_if<wire::JobControlReply>(&m);
+    return r == nullptr || r->results.empty() ? wire::JobControlResult{} : r->results.front();
+  };
+  const auto show = [&](JobId id) {
+    wire::JobQuery q;
+    q.jobs = {id};
+    auto m = ask(q, 1001);
+    const auto* r = std::get_if<wire::JobQueryReply>(&m);
+    EXPECT_TRUE(r != nullptr && r->jobs.size() == 1) << error_of(m);
+    return r != nullptr && !r->jobs.empty() ? r->jobs.front() : wire::JobView{};
+  };
+  const auto holder_killed = [&](JobId id) {
+    const auto launches = sent<wire::LaunchJob>();
+    for (const auto& [node, launch] : launches) {
+      if (launch.job != id) continue;
+      wire::JobStatusUpdate u{node, 7 + id.value(), id, JobState::kCancelled, std::nullopt, SIGTERM, t_, "", std::nullopt, std::nullopt};
+      service_->on_agent_frame(node, wire::encode(u), t_, node);
+      (void)turn();
+    }
+  };
+
+  const JobId failed = allocation(1001);
+  EXPECT_FALSE(result_of(end(failed, 3, 1002)).ok) << "bob may not end alice's allocation";
+  EXPECT_EQ(show(failed).state, JobState::kRunning);
+  EXPECT_TRUE(result_of(end(failed, 3, 1001)).ok);
+  holder_killed(failed);
+  EXPECT_EQ(show(failed).state, JobState::kFailed);
+  EXPECT_EQ(show(failed).exit_code, 3);
+  EXPECT_EQ(show(failed).signal, std::nullopt);
+
+  const JobId completed = allocation(1001);
+  EXPECT_TRUE(result_of(end(completed, 0, 1003)).ok) << "an admin may";
+  holder_killed(completed);
+  EXPECT_EQ(show(completed).state, JobState::kCompleted);
+
+  const JobId batch = two_node_job();
+  const auto refused = result_of(end(batch, 0, 1001));
+  EXPECT_FALSE(refused.ok);
+  EXPECT_NE(refused.message.find("is a batch job"), std::string::npos) << refused.message;
+  EXPECT_EQ(show(batch).state, JobState::kRunning);
+}
+
+}  // namespace
+}  // namespace fairway::daemon

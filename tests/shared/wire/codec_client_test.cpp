@@ -242,15 +242,25 @@ TEST(WireClient, AControlResultsCodeIsRangeChecked) {
 }
 
 TEST(WireClient, JobActionIsRangeChecked) {
-  for (int action = 1; action <= 5; ++action) {
+  for (int action = 1; action <= 6; ++action) {
     JobControl c = testing::sample_job_control();
     c.action = static_cast<JobAction>(action);
     if (c.action == JobAction::kSignal) c.signal = 10;
+    if (c.action == JobAction::kEndAllocation) c.exit_code = 3;
     auto back = decode(encode(c));
     ASSERT_TRUE(back.has_value()) << back.error().message;
-    EXPECT_EQ(std::get<JobControl>(*back).action, c.action);
+    EXPECT_EQ(std::get<JobControl>(*back), c);
   }
-  for (int bad : {0, 6, 255}) {
+  // An allocation's outcome is an exit status: a code past 255 or a signal past 64 is not.
+  for (auto [code, sig, field] : {std::tuple{256, 0, "exit_code: must be 0-255"}, std::tuple{0, 65, "signal: must be 0-64"},
+                                  std::tuple{-1, 0, "exit_code"}}) {
+    JobControl c = testing::sample_job_control();
+    c.action = JobAction::kEndAllocation;
+    c.exit_code = code;
+    c.signal = sig;
+    expect_error(decode(encode(c)), std::string("JobControl.") + field);
+  }
+  for (int bad : {0, 7, 255}) {
     JobControl c = testing::sample_job_control();
     c.action = static_cast<JobAction>(bad);
     expect_error(decode(encode(c)), "JobControl.action: unknown job action " + std::to_string(bad));

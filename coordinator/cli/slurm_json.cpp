@@ -1,0 +1,252 @@
+#include "coordinator/cli/slurm_json.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "coordinator/cli/slurm_commands.h"
+#include "coordinator/cli/text_format.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;  // Slurm's key order, which people diff by eye
+
+Json meta() {
+  Json m;
+  m["plugin"] = {{"type", "openapi/v0.0.38"}, {"name", "Slurm OpenAPI v0.0.38"}};
+  m["Slurm"] = {{"version", {{"major", 22}, {"micro", 8}, {"minor", 5}}}, {"release", kSlurmInterfaceVersion}};
+  return m;
+}
+
+template <typename T>
+Json or_null(bool present, const T& value) {
+  return present ? Json(value) : Json(nullptr);
+}
+
+bool held(const wire::JobView& j) {
+  for (const std::string& r : j.reasons) {
+    if (r.starts_with("JobHeld")) return true;
+  }
+  return false;
+}
+
+std::int64_t total_cores(const wire::JobView& j) {
+  if (!j.allocation.empty()) {
+    std::int64_t n = 0;
+    for (const auto& a : j.allocation) n += static_cast<std::int64_t>(a.cores.size());
+    return n;
+  }
+  return j.nodes > 0 ? static_cast<std::int64_t>(j.nodes) * j.cores : j.cores;
+}
+
+std::string node_list(const wire::JobView& j) {
+  std::vector<std::string> hosts;
+  for (const auto& a : j.allocation) hosts.push_back(a.node);
+  return compress_hostlist(hosts);
+}
+
+// "cpu=2,mem=4000M,node=1,billing=2": what a job asks (req) or holds (alloc).
+std::string tres(const wire::JobView& j, std::int64_t cpus, bool with_memory) {
+  const std::int64_t nodes = j.allocation.empty() ? std::max(j.nodes, 1) : static_cast<std::int64_t>(j.allocation.size());
+  std::string out = "cpu=" + std::to_string(cpus);
+  if (with_memory) {
+    const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * nodes : j.memory_per_cpu_mb * cpus;
+    if (mb > 0) out += ",mem=" + std::to_string(mb) + "M";
+  }
+  out += ",node=" + std::to_string(nodes) + ",billing=" + std::to_string(cpus);
+  if (j.gpus > 0) out += ",gres/gpu=" + std::to_string(j.nodes > 0 ? j.nodes * j.gpus : j.gpus);
+  return out;
+}
+
+// Why it waits, or, once it ended, what Slurm says ended it.
+std::string state_reason(const wire::JobView& j) {
+  if (!j.reasons.empty() && !is_terminal(j.state)) return j.reasons.front();
+  if (j.state == JobState::kFailed) return j.signal.value_or(0) != 0 ? "RaisedSignal" : "NonZeroExitCode";
+  if (j.state == JobState::kTimeout) return "TimeLimit";
+  return "None";
+}
+
+// A task's index is its array_task_id; the line for an array's waiting tasks carries
+// their list ("[5-100%10]") as the task string, its running limit as array_max_tasks.
+void put_array(Json& o, const wire::JobView& j) {
+  o["array_job_id"] = j.array_job.value();
+  std::int64_t index = 0;
+  const std::string& t = j.array_tasks;
+  const bool single = !t.empty() && std::from_chars(t.data(), t.data() + t.size(), index).ptr == t.data() + t.size();
+  o["array_task_id"] = or_null(single, index);
+  std::int64_t max_tasks = 0;
+  std::string list = single ? std::string() : t;
+  if (list.starts_with('[') && list.ends_with(']')) list = list.substr(1, list.size() - 2);
+  if (const auto pct = list.find('%'); pct != std::string::npos) {
+    std::from_chars(list.data() + pct + 1, list.data() + list.size(), max_tasks);
+  }
+  o["array_max_tasks"] = max_tasks;
+  o["array_task_string"] = list;
+}
+
+// job_resources of a running job: per node, each core under its socket (from the node's
+// shape: sockets of equal size), as Slurm nests them.
+Json job_resources(const wire::JobView& j, const std::vector<wire::NodeView>& nodes) {
+  Json r;
+  r["nodes"] = node_list(j);
+  r["allocated_cores"] = total_cores(j);
+  r["allocated_hosts"] = j.allocation.size();
+  Json list = Json::array();
+  for (const auto& a : j.allocation) {
+    std::int32_t per_socket = 0;
+    for (const auto& n : nodes) {
+      if (n.name == a.node && n.sockets > 0) per_socket = n.cores / n.sockets;
+    }
+    Json sockets = Json::object();
+    for (std::int32_t c : a.cores) {
+      const std::int32_t s = per_socket > 0 ? c / per_socket : 0;
+      const std::int32_t core = per_socket > 0 ? c % per_socket : c;
+      sockets[std::to_string(s)]["cores"][std::to_string(core)] = "allocated";
+    }
+    const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb
+                                                     : j.memory_per_cpu_mb * static_cast<std::int64_t>(a.cores.size());
+    list.push_back({{"sockets", sockets}, {"nodename", a.node}, {"cpus_used", 0}, {"memory_used", 0},
+                    {"memory_allocated", mb}});
+  }
+  r["allocated_nodes"] = list;
+  return r;
+}
+
+Json job_object(const wire::JobView& j, const std::string& cluster, Time now, const std::vector<wire::NodeView>& nodes,
+                const GroupNameFn& group_name) {
+  const bool running = j.state == JobState::kRunning;
+  const bool pending = j.state == JobState::kPending;
+  const bool waits_eligible = pending && !held(j);
+  const std::int64_t cpus = total_cores(j);
+  const Json zero = 0;
+  Json o;
+  o["account"] = j.account;
+  o["accrue_time"] = waits_eligible || !pending ? j.submit_time.seconds() : 0;
+  o["admin_comment"] = "";
+  put_array(o, j);
+  o["association_id"] = 0;
+  o["batch_features"] = "";
+  o["batch_flag"] = !j.interactive;
+  o["batch_host"] = j.allocation.empty() ? std::string() : j.allocation.front().node;
+  o["flags"] = running ? Json::array({"JOB_WAS_RUNNING"}) : Json::array();
+  o["burst_buffer"] = "";
+  o["burst_buffer_state"] = "";
+  o["cluster"] = cluster;
+  o["cluster_features"] = "";
+  o["command"] = "";
+  o["comment"] = "";
+  o["container"] = "";
+  o["contiguous"] = false;
+  o["core_spec"] = nullptr;
+  o["thread_spec"] = nullptr;
+  o["cores_per_socket"] = nullptr;
+  o["billable_tres"] = or_null(!pending, static_cast<double>(cpus));
+  o["cpus_per_task"] = or_null(j.cpus_per_task > 0, j.cpus_per_task);
+  o["cpu_frequency_minimum"] = nullptr;
+  o["cpu_frequency_maximum"] = nullptr;
+  o["cpu_frequency_governor"] = nullptr;
+  o["cpus_per_tres"] = "";
+  o["deadline"] = zero;
+  o["delay_boot"] = zero;
+  o["dependency"] = "";
+  o["derived_exit_code"] = zero;
+  o["eligible_time"] = held(j) ? 0 : j.submit_time.seconds();
+  // A running job's end is when its limit runs out, as Slurm plans it.
+  std::int64_t end = j.end_time ? j.end_time->seconds() : 0;
+  if (running && j.start_time && !j.time_limit.is_infinite()) end = (*j.start_time + j.time_limit).seconds();
+  o["end_time"] = end;
+  o["excluded_nodes"] = "";
+  // The wait status: the code in the high byte, the signal in the low.
+  o["exit_code"] = (j.exit_code.value_or(0) << 8) | j.signal.value_or(0);
+  o["features"] = "";
+  o["federation_origin"] = "";
+  o["federation_siblings_active"] = "";
+  o["federation_siblings_viable"] = "";
+  o["gres_detail"] = Json::array();
+  o["group_id"] = j.gid.value_or(0);
+  o["group_name"] = j.gid ? group_name(*j.gid) : std::string();
+  o["job_id"] = j.id.value();
+  if (!j.allocation.empty()) o["job_resources"] = job_resources(j, nodes);
+  o["job_state"] = state_name(j.state);
+  o["last_sched_evaluation"] = now.seconds();
+  o["licenses"] = "";
+  o["max_cpus"] = zero;
+  o["max_nodes"] = zero;
+  o["mcs_label"] = "";
+  o["memory_per_tres"] = "";
+  o["name"] = j.name;
+  o["nodes"] = node_list(j);
+  o["nice"] = nullptr;
+  o["tasks_per_core"] = nullptr;
+  o["tasks_per_node"] = zero;
+  o["tasks_per_socket"] = nullptr;
+  o["tasks_per_board"] = zero;
+  o["cpus"] = cpus;
+  o["node_count"] = j.allocation.empty() ? std::max(j.nodes, 1) : static_cast<std::int32_t>(j.allocation.size());
+  o["tasks"] = j.ntasks > 0 ? j.ntasks : std::max<std::int64_t>(1, cpus / std::max(1, j.cpus_per_task));
+  o["het_job_id"] = zero;
+  o["het_job_id_set"] = "";
+  o["het_job_offset"] = zero;
+  o["partition"] = j.partition;
+  o["prefer"] = "";
+  o["memory_per_node"] = or_null(j.memory_per_node_mb > 0, j.memory_per_node_mb);
+  o["memory_per_cpu"] = or_null(j.memory_per_cpu_mb > 0, j.memory_per_cpu_mb);
+  o["minimum_cpus_per_node"] = j.cpus_per_task > 0 ? j.cpus_per_task : 1;
+  o["minimum_tmp_disk_per_node"] = zero;
+  o["preempt_time"] = zero;
+  o["pre_sus_time"] = zero;
+  o["priority"] = held(j) ? 0 : static_cast<std::int64_t>(j.priority);
+  o["profile"] = nullptr;
+  o["qos"] = j.qos.empty() ? "normal" : j.qos;
+  o["reboot"] = false;
+  o["required_nodes"] = "";
+  o["requeue"] = true;
+  o["resize_time"] = zero;
+  o["restart_cnt"] = j.requeue_count;
+  o["resv_name"] = j.reservation;
+  o["shared"] = nullptr;
+  o["show_flags"] = Json::array({"SHOW_ALL", "SHOW_DETAIL", "SHOW_LOCAL"});
+  o["sockets_per_board"] = zero;
+  o["sockets_per_node"] = nullptr;
+  o["start_time"] = j.start_time ? j.start_time->seconds() : j.estimated_start ? j.estimated_start->seconds() : 0;
+  o["state_description"] = "";
+  o["state_reason"] = state_reason(j);
+  o["standard_error"] = j.stderr_path;
+  o["standard_input"] = "/dev/null";
+  o["standard_output"] = j.stdout_path;
+  o["submit_time"] = j.submit_time.seconds();
+  o["suspend_time"] = zero;
+  o["system_comment"] = "";
+  o["time_limit"] = or_null(!j.time_limit.is_infinite(), j.time_limit.count() / 60);
+  o["time_minimum"] = zero;
+  o["threads_per_core"] = nullptr;
+  o["tres_bind"] = "";
+  o["tres_freq"] = "";
+  o["tres_per_job"] = "";
+  o["tres_per_node"] = "";
+  o["tres_per_socket"] = "";
+  o["tres_per_task"] = "";
+  o["tres_req_str"] = tres(j, cpus, true);
+  o["tres_alloc_str"] = pending ? std::string() : tres(j, cpus, false);
+  o["user_id"] = j.uid.value_or(0);
+  o["user_name"] = j.user;
+  o["wckey"] = "";
+  o["current_working_directory"] = j.working_dir;
+  return o;
+}
+
+}  // namespace
+
+std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& cluster,
+                        const std::vector<wire::NodeView>& nodes, const GroupNameFn& group_name) {
+  Json out;
+  out["meta"] = meta();
+  out["errors"] = Json::array();
+  Json list = Json::array();
+  for (const auto& j : jobs.jobs) list.push_back(job_object(j, cluster, jobs.now, nodes, group_name));
+  out["jobs"] = std::move(list);
+  return out.dump(2) + "\n";
+}
+
+}  // namespace fairway::cli
