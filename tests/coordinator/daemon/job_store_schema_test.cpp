@@ -157,11 +157,8 @@ TEST_F(JobStoreOpenTest, ReopeningAnExistingStoreKeepsItsSchema) {
   EXPECT_EQ(version->value_or(""), std::to_string(kJobStoreSchemaVersion));
 }
 
-// A store written by the first release (schema 1, no usage columns) opens, keeps its jobs,
-// and is brought to the current schema in place.
-TEST_F(JobStoreOpenTest, AVersionOneStoreIsMigratedInPlace) {
-  fs::create_directories(state_dir());
-  exec_raw(R"sql(
+// The tables the first release (schema 1) created.
+constexpr const char* kSchemaOneTables = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE jobs (
   id INTEGER PRIMARY KEY NOT NULL, user TEXT NOT NULL, client_token TEXT, request BLOB NOT NULL,
@@ -171,6 +168,13 @@ CREATE TABLE jobs (
 CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
 CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
 CREATE TABLE node_admin (node TEXT PRIMARY KEY NOT NULL, drained INTEGER NOT NULL, reason TEXT NOT NULL) WITHOUT ROWID;
+)sql";
+
+// A store written by the first release (schema 1, no usage columns) opens, keeps its jobs,
+// and is brought to the current schema in place.
+TEST_F(JobStoreOpenTest, AVersionOneStoreIsMigratedInPlace) {
+  fs::create_directories(state_dir());
+  exec_raw(std::string(kSchemaOneTables) + R"sql(
 INSERT INTO meta VALUES ('schema_version', '1'), ('next_job_id', '8');
 INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, '', 0, NULL, '', 0);
 )sql");
@@ -201,17 +205,11 @@ INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, ''
 // store both.
 TEST_F(JobStoreOpenTest, AVersionTwoDrainKeepsItsReasonAndGainsWhoAndWhen) {
   fs::create_directories(state_dir());
-  exec_raw(R"sql(
-CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE jobs (
-  id INTEGER PRIMARY KEY NOT NULL, user TEXT NOT NULL, client_token TEXT, request BLOB NOT NULL,
-  state TEXT NOT NULL, submit_time INTEGER NOT NULL, start_time INTEGER, end_time INTEGER,
-  allocation TEXT NOT NULL, exit_code INTEGER, signal INTEGER, reason TEXT NOT NULL,
-  requeue_count INTEGER NOT NULL, peak_memory_bytes INTEGER, cpu_time_ms INTEGER);
-CREATE UNIQUE INDEX jobs_by_token ON jobs (user, client_token) WHERE client_token IS NOT NULL;
-CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
+  // Schema 2 is schema 1 with the usage columns.
+  exec_raw(std::string(kSchemaOneTables) + R"sql(
+ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;
+ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;
 CREATE INDEX jobs_by_user ON jobs (user, id);
-CREATE TABLE node_admin (node TEXT PRIMARY KEY NOT NULL, drained INTEGER NOT NULL, reason TEXT NOT NULL) WITHOUT ROWID;
 INSERT INTO meta VALUES ('schema_version', '2'), ('next_job_id', '1');
 INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
 )sql");
