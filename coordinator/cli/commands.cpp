@@ -240,19 +240,15 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   if (o.json && o.squeue_rules) {
     // squeue --json: Slurm's shape, which names the cluster and nests running jobs' cores
     // in their nodes' sockets.
-    auto config = ask<wire::ConfigReply>(wire::ConfigQuery{}, transport, io);
-    if (!config) return kExitFailure;
-    std::string cluster;
-    for (const auto& e : config->entries) {
-      if (e.key == "cluster.name") cluster = e.value;
-    }
+    auto cluster = ask_cluster_name(transport, io);
+    if (!cluster) return kExitFailure;
     std::vector<wire::NodeView> nodes;
     if (std::any_of(reply->jobs.begin(), reply->jobs.end(), [](const wire::JobView& j) { return !j.allocation.empty(); })) {
       auto all = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
       if (!all) return kExitFailure;
       nodes = std::move(all->nodes);
     }
-    io.out << squeue_json(*reply, cluster, nodes, [](std::uint32_t gid) { return group_name_from_file(gid); });
+    io.out << squeue_json(*reply, *cluster, nodes, [](std::uint32_t gid) { return group_name_from_file(gid); });
   } else if (o.json) {
     io.out << jobs_json(*reply);
   } else if (!fields.empty()) {
@@ -262,6 +258,15 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     io.out << (o.noheader ? table.substr(table.find('\n') + 1) : table);
   }
   return kExitOk;
+}
+
+std::optional<std::string> ask_cluster_name(const Transport& transport, const Output& io) {
+  auto config = ask<wire::ConfigReply>(wire::ConfigQuery{}, transport, io);
+  if (!config) return std::nullopt;
+  for (const auto& e : config->entries) {
+    if (e.key == "cluster.name") return e.value;
+  }
+  return std::string();
 }
 
 std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io) {

@@ -89,6 +89,8 @@ Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, co
 
 // Every page of a JobQuery's answer, as one reply; nullopt after printing the failure.
 std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io);
+// The cluster's name ([cluster] name), as Slurm's JSON outputs carry it.
+std::optional<std::string> ask_cluster_name(const Transport& transport, const Output& io);
 
 // How `show job` prints a job: fairway's own layout, JSON, or scontrol's Key=Value lines.
 enum class JobDetailLayout : std::uint8_t { kFairway, kJson, kScontrol };

@@ -7,6 +7,8 @@
 #include "coordinator/cli/begin_time.h"
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/json_output.h"
+#include "coordinator/cli/scontrol_job_view.h"
+#include "coordinator/cli/slurm_json.h"
 #include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/config/hostlist.h"
@@ -139,13 +141,22 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     }
     reply->jobs = std::move(rows);
   }
+  // sacct --json: each job with its batch script's step, in Slurm's shape.
+  std::vector<std::optional<wire::JobView>> batch_steps;
+  if (o.json && o.sacct_table) {
+    for (const wire::JobView& j : reply->jobs) batch_steps.push_back(batch_step_view(j));
+  }
   if (o.sacct_table) {
     for (std::size_t i = 0; i < reply->jobs.size(); ++i) {
       if (suffixes.empty() || suffixes[i].empty()) to_slurm_view(reply->jobs[i]);
     }
   }
   const std::vector<std::string>* id_suffixes = suffixes.empty() ? nullptr : &suffixes;
-  if (o.json) {
+  if (o.json && o.sacct_table) {
+    auto cluster = ask_cluster_name(transport, io);
+    if (!cluster) return kExitFailure;
+    io.out << sacct_json(reply->jobs, batch_steps, *cluster, [](std::uint32_t gid) { return group_name_from_file(gid); });
+  } else if (o.json) {
     io.out << jobs_json(*reply);
   } else if (o.sacct_table && !o.parsable && !o.trailing_bar) {
     io.out << render_sacct_table(*reply, columns, !o.noheader, id_suffixes);

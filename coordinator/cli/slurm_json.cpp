@@ -1,6 +1,7 @@
 #include "coordinator/cli/slurm_json.h"
 
 #include <charconv>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "coordinator/cli/slurm_commands.h"
@@ -236,6 +237,135 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
   return o;
 }
 
+// {"status", "return_code"[, "signal"]}: how a job or step ended, as the dbv0.0.38 parser
+// names it.
+Json exit_json(std::optional<std::int32_t> code, std::optional<std::int32_t> signal) {
+  if (signal.value_or(0) != 0) {
+    return {{"status", "SIGNALED"}, {"return_code", nullptr},
+            {"signal", {{"signal_id", *signal}, {"name", std::string(strsignal(*signal))}}}};
+  }
+  if (code.value_or(0) != 0) return {{"status", "FAILED"}, {"return_code", *code}};
+  return {{"status", "SUCCESS"}, {"return_code", 0}};
+}
+
+Json cpu_seconds(std::optional<std::int64_t> ms) {
+  const std::int64_t v = ms.value_or(0);
+  return {{"seconds", v / 1000}, {"microseconds", (v % 1000) * 1000}};
+}
+
+Json tres_entry(const char* type, std::int64_t id, Json count) {
+  return {{"type", type}, {"name", nullptr}, {"id", id}, {"count", std::move(count)}};
+}
+
+// Who cancelled it, from the reason the coordinator records ("cancelled by NAME (uid N)").
+Json canceller(const wire::JobView& j) {
+  constexpr std::string_view kStart = "cancelled by ";
+  const std::string& r = j.state_reason;
+  if (j.state != JobState::kCancelled || !r.starts_with(kStart)) return nullptr;
+  const std::size_t end = r.find(" (uid ");
+  return r.substr(kStart.size(), end == std::string::npos ? std::string::npos : end - kStart.size());
+}
+
+Json batch_step_json(const wire::JobView& job, const wire::JobView& step) {
+  const std::string node = step.allocation.empty() ? std::string() : step.allocation.front().node;
+  const std::int64_t cores = step.allocation.empty() ? 0 : static_cast<std::int64_t>(step.allocation.front().cores.size());
+  const Json none = Json::array();
+  const Json stats = {{"max", none}, {"min", none}, {"average", none}, {"total", none}};
+  Json s;
+  s["nodes"] = {{"list", Json::array({node})}, {"count", 1}, {"range", node}};
+  s["tres"] = {{"requested", stats},
+               {"consumed", stats},
+               {"allocated", Json::array({tres_entry("cpu", 1, cores), tres_entry("mem", 2, 0), tres_entry("node", 4, 1)})}};
+  const std::int64_t start = step.start_time ? step.start_time->seconds() : 0;
+  s["time"] = {{"elapsed", step.end_time && step.start_time ? (*step.end_time - *step.start_time).count() : 0},
+               {"end", step.end_time ? step.end_time->seconds() : 0},
+               {"start", start},
+               {"suspended", 0},
+               {"system", cpu_seconds(std::nullopt)},
+               {"total", cpu_seconds(job.cpu_time_ms)},
+               {"user", cpu_seconds(std::nullopt)}};
+  s["exit_code"] = exit_json(step.exit_code, step.signal);
+  s["tasks"] = {{"count", 1}};
+  s["pid"] = nullptr;
+  s["CPU"] = {{"requested_frequency", {{"min", 0}, {"max", 0}}}, {"governor", Json::array()}};
+  s["kill_request_user"] = nullptr;
+  s["state"] = state_name(step.state);
+  s["statistics"] = {{"CPU", {{"actual_frequency", 0}}}, {"energy", {{"consumed", 0}}}};
+  s["step"] = {{"job_id", job.id.value()}, {"het", {{"component", nullptr}}}, {"id", "batch"}, {"name", "batch"}};
+  s["task"] = {{"distribution", "Unknown"}};
+  return s;
+}
+
+Json sacct_job(const wire::JobView& j, const std::optional<wire::JobView>& batch, const std::string& cluster,
+               const GroupNameFn& group_name) {
+  const bool ran = j.start_time.has_value();
+  const std::int64_t cpus = total_cores(j);
+  const std::int64_t nodes = static_cast<std::int64_t>(j.allocation.size());
+  Json o;
+  o["account"] = j.account;
+  o["comment"] = {{"administrator", nullptr}, {"job", nullptr}, {"system", nullptr}};
+  o["allocation_nodes"] = nodes;
+  Json array;
+  array["job_id"] = j.array_job.value();
+  array["limits"] = {{"max", {{"running", {{"tasks", 0}}}}}};
+  std::int64_t index = 0;
+  const std::string& t = j.array_tasks;
+  const bool single = j.array_job.value() != 0 && !t.empty() &&
+                      std::from_chars(t.data(), t.data() + t.size(), index).ptr == t.data() + t.size();
+  array["task"] = single ? Json(t) : Json(nullptr);
+  array["task_id"] = single ? Json(index) : Json(nullptr);
+  o["array"] = array;
+  o["association"] = {{"account", j.account}, {"cluster", cluster}, {"partition", nullptr}, {"user", j.user}};
+  o["cluster"] = cluster;
+  o["constraints"] = "";
+  o["container"] = nullptr;
+  o["derived_exit_code"] = exit_json(0, 0);
+  const bool held_job = held(j);
+  o["time"] = {{"elapsed", ran ? (j.end_time.value_or(Time::from_seconds(0)) - *j.start_time).count() : 0},
+               {"eligible", held_job ? 0 : j.submit_time.seconds()},
+               {"end", j.end_time ? j.end_time->seconds() : 0},
+               {"start", ran ? Json(j.start_time->seconds()) : Json(nullptr)},
+               {"submission", j.submit_time.seconds()},
+               {"suspended", 0},
+               {"system", cpu_seconds(std::nullopt)},
+               {"limit", or_null(!j.time_limit.is_infinite(), j.time_limit.count() / 60)},
+               {"total", cpu_seconds(j.cpu_time_ms)},
+               {"user", cpu_seconds(std::nullopt)}};
+  if (ran && !j.end_time) o["time"]["elapsed"] = 0;
+  o["exit_code"] = exit_json(j.exit_code, j.signal);
+  o["flags"] = ran ? Json::array({"CLEAR_SCHEDULING", "STARTED_ON_SCHEDULE"}) : Json::array();
+  o["group"] = j.gid ? group_name(*j.gid) : std::string();
+  o["het"] = {{"job_id", 0}, {"job_offset", nullptr}};
+  o["job_id"] = j.id.value();
+  o["name"] = j.name;
+  o["mcs"] = {{"label", ""}};
+  o["nodes"] = nodes == 0 ? "None assigned" : node_list(j);
+  o["partition"] = j.partition;
+  o["priority"] = held_job ? 0 : static_cast<std::int64_t>(j.priority);
+  o["qos"] = j.qos.empty() ? "normal" : j.qos;
+  o["required"] = {{"CPUs", cpus}, {"memory", j.memory_per_node_mb > 0 ? j.memory_per_node_mb : j.memory_per_cpu_mb}};
+  o["kill_request_user"] = canceller(j);
+  o["reservation"] = {{"id", 0}, {"name", j.reservation.empty() ? Json(0) : Json(j.reservation)}};
+  o["state"] = {{"current", state_name(j.state)}, {"reason", j.reasons.empty() ? "None" : j.reasons.front()}};
+  o["steps"] = batch ? Json::array({batch_step_json(j, *batch)}) : Json::array();
+  Json requested = Json::array({tres_entry("cpu", 1, cpus)});
+  const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * std::max<std::int64_t>(nodes, 1)
+                                                   : j.memory_per_cpu_mb * cpus;
+  if (mb > 0) requested.push_back(tres_entry("mem", 2, mb));
+  requested.push_back(tres_entry("node", 4, std::max<std::int64_t>(nodes, std::max(j.nodes, 1))));
+  requested.push_back(tres_entry("billing", 5, cpus));
+  Json allocated = Json::array();
+  if (ran) {
+    allocated = Json::array({tres_entry("cpu", 1, cpus), tres_entry("energy", 3, nullptr), tres_entry("node", 4, nodes),
+                             tres_entry("billing", 5, cpus)});
+  }
+  o["tres"] = {{"allocated", allocated}, {"requested", requested}};
+  o["user"] = j.user;
+  o["wckey"] = {{"wckey", ""}, {"flags", Json::array()}};
+  o["working_directory"] = j.working_dir;
+  return o;
+}
+
 }  // namespace
 
 std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& cluster,
@@ -245,6 +375,20 @@ std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& clus
   out["errors"] = Json::array();
   Json list = Json::array();
   for (const auto& j : jobs.jobs) list.push_back(job_object(j, cluster, jobs.now, nodes, group_name));
+  out["jobs"] = std::move(list);
+  return out.dump(2) + "\n";
+}
+
+std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::optional<wire::JobView>>& batch_steps,
+                       const std::string& cluster, const GroupNameFn& group_name) {
+  Json out;
+  out["meta"] = meta();
+  out["meta"]["plugin"] = {{"type", "openapi/dbv0.0.38"}, {"name", "Slurm OpenAPI DB v0.0.38"}};
+  out["errors"] = Json::array();
+  Json list = Json::array();
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    list.push_back(sacct_job(jobs[i], i < batch_steps.size() ? batch_steps[i] : std::nullopt, cluster, group_name));
+  }
   out["jobs"] = std::move(list);
   return out.dump(2) + "\n";
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,12 @@ using GroupNameFn = std::function<std::string(std::uint32_t gid)>;
 // `cluster` is [cluster] name; `nodes` give running jobs' cores their sockets.
 std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& cluster,
                         const std::vector<wire::NodeView>& nodes, const GroupNameFn& group_name);
+
+// sacct --json (openapi dbv0.0.38): `jobs` as sacct's table shows them (to_slurm_view
+// applied), each with its batch script's step from batch_step_view (taken before), if any.
+// Exit codes are the jobs' own: Slurm 22.05 writes SUCCESS 0 for a failed job here, a
+// bug not copied. Per-step usage statistics Fairway does not gather are empty lists.
+std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::optional<wire::JobView>>& batch_steps,
+                       const std::string& cluster, const GroupNameFn& group_name);
 
 }  // namespace fairway::cli
