@@ -98,7 +98,8 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
 int run_show_node(const std::string& name, bool json, const Transport& transport,
                   const Output& io);
 // `summarize`: one line per partition (sinfo -s) instead of one per node.
-int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
+// `slurm_json`: --json in sinfo's shape (the sinfo front-end), not fairway's.
+int run_nodes(const std::vector<std::string>& names, bool json, bool summarize, bool slurm_json,
               const Transport& transport, const Output& io);
 
 // `fairway nodes -o FORMAT` (sinfo -o): sinfo's %-fields, one row per partition and node

@@ -6,6 +6,7 @@
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/sinfo_view.h"
+#include "coordinator/cli/slurm_json.h"
 #include "coordinator/cli/text_format.h"
 
 // The node commands of commands.h: show node, nodes (and its sinfo layouts), drain and
@@ -23,11 +24,13 @@ int run_show_node(const std::string& name, bool json, const Transport& transport
   return kExitOk;
 }
 
-int run_nodes(const std::vector<std::string>& names, bool json, bool summarize,
+int run_nodes(const std::vector<std::string>& names, bool json, bool summarize, bool slurm_json,
               const Transport& transport, const Output& io) {
   auto reply = ask<wire::NodeQueryReply>(wire::NodeQuery{names}, transport, io);
   if (!reply) return kExitFailure;
-  if (json) {
+  if (slurm_json) {
+    io.out << sinfo_json(*reply);
+  } else if (json) {
     io.out << nodes_json(*reply);
   } else {
     io.out << (summarize ? render_partition_summary(*reply) : render_nodes(*reply));

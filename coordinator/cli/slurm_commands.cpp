@@ -315,7 +315,7 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
       {'o', "format", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
       {'h', "noheader", false, Action::kRename, "--noheader"},
-      {'\0', "json", false, Action::kPass},
+      {'\0', "json", false, Action::kRename, "--sinfo-json"},
       {'a', "all", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
@@ -332,7 +332,7 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
   const bool reasons = has("--list-reasons");
   if (has("--time-line") && has("--node-oriented")) return invalid_argument("-N with -l is not supported yet: use -o");
-  if (!has("--summarize") && !has("--json") && !has("--format")) {
+  if (!has("--summarize") && !has("--sinfo-json") && !has("--format")) {
     s.out.insert(s.out.end(), {"--format", has("--node-oriented")  ? kSinfoNodeFormat
                                            : reasons && has("--time-line") ? kSinfoReasonsLongFormat
                                            : reasons                       ? kSinfoReasonsFormat

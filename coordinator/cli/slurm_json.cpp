@@ -393,4 +393,81 @@ std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector
   return out.dump(2) + "\n";
 }
 
+namespace {
+
+// Slurm's base state and flags for a node's state as Fairway names it.
+std::pair<std::string, Json> node_state(const wire::NodeView& n) {
+  const std::string busy = n.cores_used == 0 ? "idle" : n.cores_used < n.cores * n.threads_per_core ? "mixed" : "allocated";
+  if (n.state == "drained" || n.state == "draining") return {busy, Json::array({"DRAIN"})};
+  if (n.state == "down") return {"down", Json::array({"NOT_RESPONDING"})};
+  return {n.state, Json::array()};
+}
+
+Json sinfo_node(const wire::NodeView& n) {
+  const std::int32_t cpus = n.cores * n.threads_per_core;
+  const auto [state, flags] = node_state(n);
+  std::string gres;
+  if (n.gpus > 0) gres = "gpu:" + (n.gpu_types.empty() ? std::string() : n.gpu_types.front() + ":") + std::to_string(n.gpus);
+  Json o;
+  o["architecture"] = "";
+  o["burstbuffer_network_address"] = "";
+  o["boards"] = 1;
+  o["boot_time"] = 0;
+  o["comment"] = "";
+  o["cores"] = n.sockets > 0 ? n.cores / n.sockets : n.cores;
+  o["cpu_binding"] = 0;
+  o["cpu_load"] = 0;
+  o["extra"] = "";
+  o["free_memory"] = n.memory_mb > 0 ? n.memory_mb - n.memory_used_mb : 0;
+  o["cpus"] = cpus;
+  o["last_busy"] = n.last_heartbeat ? n.last_heartbeat->seconds() : 0;
+  o["features"] = "";
+  o["active_features"] = "";
+  o["gres"] = gres;
+  o["gres_drained"] = "N/A";
+  o["gres_used"] = n.gpus > 0 ? "gpu:" + std::to_string(n.gpus_used) : std::string();
+  o["mcs_label"] = "";
+  o["name"] = n.name;
+  o["next_state_after_reboot"] = "invalid";
+  o["address"] = n.name;
+  o["hostname"] = n.name;
+  o["state"] = state;
+  o["state_flags"] = flags;
+  o["next_state_after_reboot_flags"] = Json::array();
+  o["operating_system"] = "";
+  o["owner"] = nullptr;
+  o["partitions"] = n.partitions;
+  o["port"] = 0;
+  o["real_memory"] = n.memory_mb;
+  o["reason"] = n.reason;
+  o["reason_changed_at"] = n.reason_time ? n.reason_time->seconds() : 0;
+  o["reason_set_by_user"] = n.reason_user.empty() ? Json(nullptr) : Json(n.reason_user);
+  o["slurmd_start_time"] = 0;
+  o["sockets"] = n.sockets;
+  o["threads"] = n.threads_per_core;
+  o["temporary_disk"] = 0;
+  o["weight"] = 1;
+  o["tres"] = "cpu=" + std::to_string(cpus) + (n.memory_mb > 0 ? ",mem=" + std::to_string(n.memory_mb) + "M" : "") +
+              ",billing=" + std::to_string(cpus);
+  o["slurmd_version"] = kSlurmInterfaceVersion;
+  o["alloc_memory"] = n.memory_used_mb;
+  o["alloc_cpus"] = n.cores_used;
+  o["idle_cpus"] = cpus - n.cores_used;
+  o["tres_used"] = n.cores_used > 0 ? Json("cpu=" + std::to_string(n.cores_used)) : Json(nullptr);
+  o["tres_weighted"] = static_cast<double>(n.cores_used);
+  return o;
+}
+
+}  // namespace
+
+std::string sinfo_json(const wire::NodeQueryReply& nodes) {
+  Json out;
+  out["meta"] = meta();
+  out["errors"] = Json::array();
+  Json list = Json::array();
+  for (const auto& n : nodes.nodes) list.push_back(sinfo_node(n));
+  out["nodes"] = std::move(list);
+  return out.dump(2) + "\n";
+}
+
 }  // namespace fairway::cli

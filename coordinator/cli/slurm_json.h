@@ -28,4 +28,9 @@ std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& clus
 std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::optional<wire::JobView>>& batch_steps,
                        const std::string& cluster, const GroupNameFn& group_name);
 
+// sinfo --json (openapi v0.0.38): every node's 48 keys. A drained node is "idle" (or
+// "mixed", "allocated" while jobs finish) with the flag DRAIN, as Slurm reports it; what
+// Fairway does not know of a node (its OS, load, boot time) is Slurm's value for unknown.
+std::string sinfo_json(const wire::NodeQueryReply& nodes);
+
 }  // namespace fairway::cli

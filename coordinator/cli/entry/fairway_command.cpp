@@ -298,6 +298,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   nodes->add_option("names", node_names, "only these nodes");
   nodes->add_flag("-s,--summarize", nodes_summary, "one line per partition (sinfo -s)");
   nodes->add_flag("--json", nodes_json, "JSON output");
+  bool nodes_slurm_json = false;
+  nodes->add_flag("--sinfo-json", nodes_slurm_json, "JSON output in sinfo --json's shape (the sinfo front-end)");
   NodeLayoutOptions layout;
   nodes->add_option("-o,--format", layout.format, "sinfo's %-fields (\"%#P %.5a %.10l %.6D %.6t %N\"): one line per partition and node state");
   nodes->add_flag("-N,--node-oriented", layout.node_oriented, "with -o: one line per node and partition (sinfo -N)");
@@ -388,7 +390,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   }
   if (shares_cmd->parsed()) return run_shares(shares, call, io);
   if (nodes->parsed() && !layout.format.empty()) return run_node_layout(layout, call, io);
-  if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, call, io);
+  if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, nodes_slurm_json, call, io);
   if (drain->parsed()) {
     return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);
   }

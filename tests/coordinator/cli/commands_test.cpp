@@ -241,7 +241,7 @@ TEST_F(Commands, CoordinatorErrorsAndUnreachable) {
   fake.answer = [](const wire::Message&) -> Result<wire::Message> {
     return wire::ErrorReply{ErrorCode::kResourceExhausted, "rate limit: slow down"};
   };
-  EXPECT_EQ(run_nodes({}, false, false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_nodes({}, false, false, false, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: coordinator: rate limit: slow down\n");
 
   err.str("");
@@ -253,7 +253,7 @@ TEST_F(Commands, CoordinatorErrorsAndUnreachable) {
 
   err.str("");
   fake.answer = [](const wire::Message&) -> Result<wire::Message> { return wire::Ack{1}; };
-  EXPECT_EQ(run_nodes({}, false, false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_nodes({}, false, false, false, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: unexpected Ack in reply to NodeQuery\n");
 }
 
@@ -282,7 +282,7 @@ TEST_F(Commands, ShowNodeAndNodes) {
             std::vector<std::string>{"gpu-01"});
   EXPECT_NE(out.str().find("NodeName: gpu-01"), std::string::npos);
   out.str("");
-  EXPECT_EQ(run_nodes({}, true, false, fake.transport(), io), kExitOk);
+  EXPECT_EQ(run_nodes({}, true, false, false, fake.transport(), io), kExitOk);
   EXPECT_TRUE(std::get<wire::NodeQuery>(fake.requests.at(1)).nodes.empty());
   EXPECT_NE(out.str().find("\"nodes\""), std::string::npos);
 
