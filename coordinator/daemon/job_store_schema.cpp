@@ -2,6 +2,7 @@
 #include "shared/base/try.h"
 
 #include <charconv>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -94,6 +95,27 @@ Status create_schema(SqliteDb& db) {
   return write_meta(db, kMetaNextJobId, "1");
 }
 
+// Each schema version's changes to the one before, applied in order to an older file.
+struct Migration {
+  std::int64_t to;
+  const char* sql;
+  const char* what;
+};
+constexpr Migration kMigrations[] = {
+    {2,
+     "ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;"
+     "ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;"
+     "CREATE INDEX jobs_by_user ON jobs (user, id);",
+     "add the job usage columns (schema 1 -> 2)"},
+    {3,
+     "ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;"
+     "ALTER TABLE node_admin ADD COLUMN at INTEGER;",
+     "add who drained a node and when (schema 2 -> 3)"},
+};
+static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersion,
+              "every schema version has its migration");
+
 Status check_schema(SqliteDb& db) {
   auto has_meta =
       count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'");
@@ -122,22 +144,9 @@ Status check_schema(SqliteDb& db) {
   }
   // Older files are brought forward in place, in the schema check's transaction: a crash
   // midway leaves the old version whole.
-  if (*version < 2) {
-    if (auto s = db.exec("ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;"
-                         "ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;"
-                         "CREATE INDEX jobs_by_user ON jobs (user, id);",
-                         "add the job usage columns (schema 1 -> 2)");
-        !s) {
-      return s;
-    }
-  }
-  if (*version < 3) {
-    if (auto s = db.exec("ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';"
-                         "ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;"
-                         "ALTER TABLE node_admin ADD COLUMN at INTEGER;",
-                         "add who drained a node and when (schema 2 -> 3)");
-        !s) {
-      return s;
+  for (const Migration& m : kMigrations) {
+    if (*version < m.to) {
+      FAIRWAY_TRY(db.exec(m.sql, m.what));
     }
   }
   if (*version < kJobStoreSchemaVersion) {
