@@ -95,7 +95,8 @@ std::optional<std::string> ask_cluster_name(const Transport& transport, const Ou
 // How `show job` prints a job: fairway's own layout, JSON, or scontrol's Key=Value lines.
 enum class JobDetailLayout : std::uint8_t { kFairway, kJson, kScontrol };
 int run_show_job(const std::string& id, JobDetailLayout layout, const Transport& transport, const Output& io);
-int run_show_node(const std::string& name, bool json, const Transport& transport,
+// `scontrol`: scontrol show node's Key=Value layout and its "Node X not found".
+int run_show_node(const std::string& name, bool json, bool scontrol, const Transport& transport,
                   const Output& io);
 // `summarize`: one line per partition (sinfo -s) instead of one per node.
 // `slurm_json`: --json in sinfo's shape (the sinfo front-end), not fairway's.

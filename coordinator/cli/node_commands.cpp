@@ -6,6 +6,7 @@
 #include "coordinator/cli/json_output.h"
 #include "coordinator/cli/node_views.h"
 #include "coordinator/cli/sinfo_view.h"
+#include "coordinator/cli/scontrol_node_view.h"
 #include "coordinator/cli/slurm_json.h"
 #include "coordinator/cli/text_format.h"
 
@@ -13,8 +14,24 @@
 // resume.
 namespace fairway::cli {
 
-int run_show_node(const std::string& name, bool json, const Transport& transport,
+int run_show_node(const std::string& name, bool json, bool scontrol, const Transport& transport,
                   const Output& io) {
+  if (scontrol) {
+    // Every node, filtered here: an unknown name is then scontrol's own words.
+    auto all = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
+    if (!all) return kExitFailure;
+    bool found = false;
+    for (const auto& n : all->nodes) {
+      if (!name.empty() && n.name != name) continue;
+      io.out << render_scontrol_node(n);
+      found = true;
+    }
+    if (!found && !name.empty()) {
+      io.err << "Node " << name << " not found\n";
+      return kExitFailure;
+    }
+    return kExitOk;
+  }
   // No name: every node (scontrol show node).
   auto reply = ask<wire::NodeQueryReply>(
       wire::NodeQuery{name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name}}, transport, io);

@@ -252,6 +252,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   auto* show_node = show->add_subcommand("node", "every field of a node")->fallthrough();
   show_node->add_option("name", show_name, "node name (default: every node)");
   show_node->add_flag("--json", show_json, "JSON output");
+  bool node_scontrol = false;
+  show_node->add_flag("--scontrol", node_scontrol, "scontrol show node's Key=Value layout");
 
   std::vector<std::string> partition_names;
   auto* show_partition = show->add_subcommand("partition", "a partition's limits, nodes and use")->fallthrough();
@@ -379,7 +381,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
                                                    : JobDetailLayout::kFairway;
     return run_show_job(show_id, detail, call, io);
   }
-  if (show_node->parsed()) return run_show_node(show_name, show_json, call, io);
+  if (show_node->parsed()) return run_show_node(show_name, show_json, node_scontrol, call, io);
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
   if (show_config->parsed()) return run_show_config(config_scontrol, call, io);
   if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);

@@ -277,7 +277,7 @@ TEST_F(Commands, ShowNodeAndNodes) {
   fake.answer = [](const wire::Message&) {
     return wire::NodeQueryReply{{testing::gpu_node()}};
   };
-  EXPECT_EQ(run_show_node("gpu-01", false, fake.transport(), io), kExitOk);
+  EXPECT_EQ(run_show_node("gpu-01", false, false, fake.transport(), io), kExitOk);
   EXPECT_EQ(std::get<wire::NodeQuery>(fake.requests.at(0)).nodes,
             std::vector<std::string>{"gpu-01"});
   EXPECT_NE(out.str().find("NodeName: gpu-01"), std::string::npos);
@@ -287,7 +287,7 @@ TEST_F(Commands, ShowNodeAndNodes) {
   EXPECT_NE(out.str().find("\"nodes\""), std::string::npos);
 
   fake.answer = [](const wire::Message&) { return wire::NodeQueryReply{}; };
-  EXPECT_EQ(run_show_node("nope", false, fake.transport(), io), kExitFailure);
+  EXPECT_EQ(run_show_node("nope", false, false, fake.transport(), io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: node nope not found\n");
 }
 
