@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+
 #include "coordinator/cli/association_view.h"
 #include "coordinator/cli/config_view.h"
+#include "coordinator/cli/scontrol_node_view.h"
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
@@ -148,8 +150,26 @@ int run_show_config(bool scontrol, const Transport& transport, const Output& io)
   return kExitOk;
 }
 
-int run_show_partition(const std::vector<std::string>& names, bool json, const Transport& transport,
+int run_show_partition(const std::vector<std::string>& names, bool json, bool scontrol, const Transport& transport,
                        const Output& io) {
+  if (scontrol) {
+    // Every partition, filtered here: an unknown name is then scontrol's own words.
+    auto all = ask<wire::PartitionQueryReply>(wire::PartitionQuery{}, transport, io);
+    if (!all) return kExitFailure;
+    for (const std::string& n : names) {
+      if (std::none_of(all->partitions.begin(), all->partitions.end(),
+                       [&](const wire::PartitionView& p) { return p.name == n; })) {
+        io.err << "Partition " << n << " not found\n";
+        return kExitFailure;
+      }
+    }
+    for (const auto& p : all->partitions) {
+      if (names.empty() || std::find(names.begin(), names.end(), p.name) != names.end()) {
+        io.out << render_scontrol_partition(p);
+      }
+    }
+    return kExitOk;
+  }
   auto reply = ask<wire::PartitionQueryReply>(wire::PartitionQuery{names}, transport, io);
   if (!reply) return kExitFailure;
   if (json) {

@@ -1,6 +1,10 @@
 #include "coordinator/cli/scontrol_node_view.h"
 
+#include <cctype>
+#include <cstdio>
+
 #include "coordinator/cli/slurm_commands.h"
+#include "shared/config/hostlist.h"
 #include "coordinator/cli/text_format.h"
 
 namespace fairway::cli {
@@ -14,7 +18,48 @@ std::string slurm_state(const wire::NodeView& n) {
   return busy;
 }
 
+// Slurm's time limits in scontrol: UNLIMITED, "01:00:00", "2-00:00:00".
+std::string slurm_limit(Duration d) {
+  if (d.is_infinite()) return "UNLIMITED";
+  const std::int64_t s = d.count();
+  char buf[48];
+  if (s >= 86400) {
+    std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(s / 86400),
+                  static_cast<long long>(s % 86400 / 3600), static_cast<long long>(s % 3600 / 60),
+                  static_cast<long long>(s % 60));
+  } else {
+    std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", static_cast<long long>(s / 3600),
+                  static_cast<long long>(s % 3600 / 60), static_cast<long long>(s % 60));
+  }
+  return buf;
+}
+
 }  // namespace
+
+std::string render_scontrol_partition(const wire::PartitionView& p) {
+  std::string preempt = p.preempt.empty() || p.preempt == "off" ? "OFF" : p.preempt;
+  for (char& c : preempt) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string out;
+  out += "PartitionName=" + p.name + "\n";
+  out += "   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n";
+  out += "   AllocNodes=ALL Default=" + std::string(p.is_default ? "YES" : "NO") + " QoS=N/A\n";
+  out += "   DefaultTime=" + slurm_limit(p.default_time) +
+         " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n";
+  out += "   MaxNodes=UNLIMITED MaxTime=" + slurm_limit(p.max_time) + " MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n";
+  out += "   Nodes=" + (p.nodes.empty() ? std::string("(null)") : compress_hostlist(p.nodes)) + "\n";
+  out += "   PriorityJobFactor=" + std::to_string(static_cast<std::int64_t>(p.priority)) +
+         " PriorityTier=" + std::to_string(p.priority_tier) + " RootOnly=NO ReqResv=NO OverSubscribe=" +
+         (p.allocation_unit == "node" ? "EXCLUSIVE" : "NO") + "\n";
+  out += "   OverTimeLimit=NONE PreemptMode=" + preempt + "\n";
+  out += "   State=UP TotalCPUs=" + std::to_string(p.cores) + " TotalNodes=" + std::to_string(p.nodes.size()) +
+         " SelectTypeParameters=NONE\n";
+  out += "   JobDefaults=(null)\n";
+  out += "   DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED\n";
+  out += "   TRES=cpu=" + std::to_string(p.cores) + ",node=" + std::to_string(p.nodes.size()) +
+         ",billing=" + std::to_string(p.cores) + (p.gpus > 0 ? ",gres/gpu=" + std::to_string(p.gpus) : std::string()) +
+         "\n";
+  return out + "\n";
+}
 
 std::string render_scontrol_node(const wire::NodeView& n) {
   const std::int32_t cpus = n.cores * n.threads_per_core;

@@ -80,7 +80,7 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
     if (what == "job" || what == "node" || what == "partition" || what == "reservation") {
       auto out = rest(2);
       out.insert(out.begin(), {"show", what});
-      if (what == "job" || what == "node") out.emplace_back("--scontrol");
+      if (what == "job" || what == "node" || what == "partition") out.emplace_back("--scontrol");
       return SlurmTranslation{out, std::nullopt};
     }
     if (what == "config") return SlurmTranslation{{"show", "config", "--scontrol"}, std::nullopt};

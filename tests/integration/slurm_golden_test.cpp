@@ -129,10 +129,14 @@ void compare_json(const std::string& name, const std::string& ours_text, const s
 
 // scontrol show node: the same lines with the same keys in the same order, and the same
 // values but for the node's hardware, OS, load and times, which are each cluster's own.
+// scontrol show partition: the same, but for the memory in its TRES (Slurm's node has
+// 62.50G, Fairway's declares none), its default time (Slurm's NONE, Fairway's default of
+// one hour) and its priorities (each scheduler's scale: Slurm's default 1, Fairway's 0).
 void compare_node_layout(const std::string& name, const std::string& ours, const std::string& slurm) {
   static const std::set<std::string> kOwn = {"Arch", "CoresPerSocket", "CPULoad", "Gres", "NodeAddr", "NodeHostName",
                                              "OS", "RealMemory", "AllocMem", "FreeMem", "Sockets", "ThreadsPerCore",
-                                             "BootTime", "SlurmdStartTime", "LastBusyTime", "CfgTRES"};
+                                             "BootTime", "SlurmdStartTime", "LastBusyTime", "CfgTRES", "TRES",
+                                             "DefaultTime", "PriorityJobFactor", "PriorityTier"};
   std::istringstream a(ours), b(slurm);
   std::string la, lb;
   int line = 0;
@@ -230,7 +234,8 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
       ++compared;
       continue;
     }
-    if (name == "scontrol-show-node.txt" || name == "scontrol-show-drained-node.txt") {
+    if (name == "scontrol-show-node.txt" || name == "scontrol-show-drained-node.txt" ||
+        name == "scontrol-show-partition.txt") {
       compare_node_layout(name, read_file(ours), read_file(e.path().string()));
       ++compared;
       continue;

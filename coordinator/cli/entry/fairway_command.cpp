@@ -259,6 +259,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   auto* show_partition = show->add_subcommand("partition", "a partition's limits, nodes and use")->fallthrough();
   show_partition->add_option("names", partition_names, "partition names (default: all)");
   show_partition->add_flag("--json", show_json, "JSON output");
+  bool partition_scontrol = false;
+  show_partition->add_flag("--scontrol", partition_scontrol, "scontrol show partition's Key=Value layout");
   std::vector<std::string> reservation_names;
   bool config_scontrol = false;
   auto* show_config = show->add_subcommand("config", "the coordinator's settings")->fallthrough();
@@ -382,7 +384,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     return run_show_job(show_id, detail, call, io);
   }
   if (show_node->parsed()) return run_show_node(show_name, show_json, node_scontrol, call, io);
-  if (show_partition->parsed()) return run_show_partition(partition_names, show_json, call, io);
+  if (show_partition->parsed()) return run_show_partition(partition_names, show_json, partition_scontrol, call, io);
   if (show_config->parsed()) return run_show_config(config_scontrol, call, io);
   if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);
   if (diag->parsed()) return run_diag(diag_json, call, io);

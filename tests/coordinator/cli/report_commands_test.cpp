@@ -82,7 +82,7 @@ TEST_F(Reports, UnknownPartitionIsTheCoordinatorsRefusal) {
     return wire::ErrorReply{ErrorCode::kNotFound, "partition 'x' does not exist (partitions: batch)"};
   };
   std::ostringstream out, err;
-  EXPECT_EQ(run_show_partition({"x"}, false, t, Output{out, err}), kExitFailure);
+  EXPECT_EQ(run_show_partition({"x"}, false, false, t, Output{out, err}), kExitFailure);
   EXPECT_NE(err.str().find("partition 'x' does not exist (partitions: batch)"), std::string::npos);
 }
 

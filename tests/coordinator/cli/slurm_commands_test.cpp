@@ -98,7 +98,7 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
   EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "jobid", "-dd", "42"}), (Args{"show", "job", "42", "--scontrol"}));
-  EXPECT_EQ(fairway_args("scontrol", {"show", "partitions"}), (Args{"show", "partition"}));
+  EXPECT_EQ(fairway_args("scontrol", {"show", "partitions"}), (Args{"show", "partition", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "job"}), (Args{"show", "job", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "nodes"}), (Args{"show", "node", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"}),
