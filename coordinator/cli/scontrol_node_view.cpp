@@ -72,8 +72,9 @@ std::string render_scontrol_node(const wire::NodeView& n) {
   out += "NodeName=" + n.name + " Arch=(null) CoresPerSocket=" + std::to_string(n.sockets > 0 ? n.cores / n.sockets : n.cores) + " \n";
   out += "   CPUAlloc=" + std::to_string(n.cores_used) + " CPUEfctv=" + std::to_string(cpus) +
          " CPUTot=" + std::to_string(cpus) + " CPULoad=N/A\n";
-  out += "   AvailableFeatures=(null)\n";
-  out += "   ActiveFeatures=(null)\n";
+  const std::string features = n.features.empty() ? "(null)" : join(n.features, ",");
+  out += "   AvailableFeatures=" + features + "\n";
+  out += "   ActiveFeatures=" + features + "\n";
   out += "   Gres=" + gres + "\n";
   out += "   NodeAddr=" + n.name + " NodeHostName=" + n.name + " Version=" + kSlurmInterfaceVersion + "\n";
   out += "   OS=(null) \n";

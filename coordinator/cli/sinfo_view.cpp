@@ -9,7 +9,7 @@
 namespace fairway::cli {
 namespace {
 
-constexpr std::string_view kLetters = "PalDtTNcmGCEsrhguUH";
+constexpr std::string_view kLetters = "PalDtTNcmGCEsrhguUHzdwf";
 
 // A row: one partition and the nodes it shows (all in one state unless node-oriented);
 // sinfo -R's rows are nodes sharing a reason, with no partition.
@@ -52,6 +52,14 @@ std::string value_of(const SinfoRow& row, char letter) {
       if (first == nullptr || first->reason_user.empty()) return "Unknown";
       return first->reason_user + (first->reason_uid ? "(" + std::to_string(*first->reason_uid) + ")" : "");
     case 'H': return first == nullptr || !first->reason_time ? "Unknown" : format_local_time(*first->reason_time);
+    // sockets:cores:threads, temporary disk, weight and features (sinfo -N -l).
+    case 'z':
+      if (first == nullptr) return "0:0:0";
+      return std::to_string(first->sockets) + ":" + std::to_string(first->sockets > 0 ? first->cores / first->sockets : 0) +
+             ":" + std::to_string(first->threads_per_core);
+    case 'd': return "0";
+    case 'w': return "1";
+    case 'f': return first == nullptr || first->features.empty() ? "(null)" : join(first->features, ",");
     case 'P': return row.partition->name + (row.partition->is_default ? "*" : "");
     case 'a': return "up";
     case 'l': return limit_text(row.partition->max_time);
@@ -122,6 +130,10 @@ std::string title_of(char letter) {
     case 'u':
     case 'U': return "USER";
     case 'H': return "TIMESTAMP";
+    case 'z': return "S:C:T";
+    case 'd': return "TMP_DISK";
+    case 'w': return "WEIGHT";
+    case 'f': return "AVAIL_FEATURES";  // cut to AVAIL_FE by -N -l's width
   }
   return {};
 }

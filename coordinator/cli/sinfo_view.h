@@ -15,6 +15,8 @@ namespace fairway::cli {
 // sinfo's own layouts (Slurm 22.05): the default and -N's.
 inline constexpr const char* kSinfoDefaultFormat = "%#P %.5a %.10l %.6D %.6t %N";
 inline constexpr const char* kSinfoNodeFormat = "%#N %.6D %.#P %6t";
+// sinfo -N -l's.
+inline constexpr const char* kSinfoNodeLongFormat = "%#N %.6D %.#P %.11T %4c %.8z %.6m %.8d %.6w %.8f %20E";
 // sinfo -l's (the listing's time goes first, as ctime writes it).
 inline constexpr const char* kSinfoLongFormat = "%9P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N";
 
@@ -22,7 +24,7 @@ inline constexpr const char* kSinfoLongFormat = "%9P %.5a %.10l %.10s %.4r %.8h 
 inline constexpr const char* kSinfoReasonsFormat = "%20E %9u %19H %N";
 inline constexpr const char* kSinfoReasonsLongFormat = "%20E %12U %19H %6t %N";
 
-// Letters: P a l D t T N c m G C E s r h g u U H. Errors name an unknown one.
+// Letters: P a l D t T N c m G C E s r h g u U H z d w f. Errors name an unknown one.
 Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format);
 
 std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,

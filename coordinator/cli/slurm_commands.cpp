@@ -331,9 +331,9 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
   if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
   const bool reasons = has("--list-reasons");
-  if (has("--time-line") && has("--node-oriented")) return invalid_argument("-N with -l is not supported yet: use -o");
   if (!has("--summarize") && !has("--sinfo-json") && !has("--format")) {
-    s.out.insert(s.out.end(), {"--format", has("--node-oriented")  ? kSinfoNodeFormat
+    s.out.insert(s.out.end(), {"--format", has("--node-oriented") && has("--time-line") ? kSinfoNodeLongFormat
+                                           : has("--node-oriented")  ? kSinfoNodeFormat
                                            : reasons && has("--time-line") ? kSinfoReasonsLongFormat
                                            : reasons                       ? kSinfoReasonsFormat
                                            : has("--time-line")            ? kSinfoLongFormat

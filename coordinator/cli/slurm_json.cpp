@@ -421,8 +421,8 @@ Json sinfo_node(const wire::NodeView& n) {
   o["free_memory"] = n.memory_mb > 0 ? n.memory_mb - n.memory_used_mb : 0;
   o["cpus"] = cpus;
   o["last_busy"] = n.last_heartbeat ? n.last_heartbeat->seconds() : 0;
-  o["features"] = "";
-  o["active_features"] = "";
+  o["features"] = join(n.features, ",");
+  o["active_features"] = join(n.features, ",");
   o["gres"] = gres;
   o["gres_drained"] = "N/A";
   o["gres_used"] = n.gpus > 0 ? "gpu:" + std::to_string(n.gpus_used) : std::string();

@@ -135,6 +135,7 @@ wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,
   }
   v.jobs = jobs_on_node;
   v.enforcement = n.enforcement;
+  v.features = n.topology.features;
   for (PartitionIndex p : ns.partitions) v.partitions.push_back(cluster.partition(p).name);
   if (n.liveness != NodeLiveness::kUp) {
     v.state = "down";

@@ -193,7 +193,7 @@ JobView read_job_view(MapReader& r) {
 
 void put_node_view(Packer& pk, const NodeView& n) {
   pk.pack_map(14 + (n.last_heartbeat ? 1 : 0) + (n.enforcement.empty() ? 0 : 1) + (n.reason_user.empty() ? 0 : 1) +
-              (n.reason_uid ? 1 : 0) + (n.reason_time ? 1 : 0));
+              (n.reason_uid ? 1 : 0) + (n.reason_time ? 1 : 0) + (n.features.empty() ? 0 : 1));
   put_kv(pk, "name", std::string_view(n.name));
   put_kv(pk, "state", std::string_view(n.state));
   put_kv(pk, "partitions", n.partitions);
@@ -213,6 +213,7 @@ void put_node_view(Packer& pk, const NodeView& n) {
   put_opt_time(pk, "reason_time", n.reason_time);
   put_kv(pk, "jobs", n.jobs);
   if (!n.enforcement.empty()) put_kv(pk, "enforcement", std::string_view(n.enforcement));
+  if (!n.features.empty()) put_kv(pk, "features", n.features);
 }
 
 NodeView read_node_view(MapReader& r) {
@@ -242,6 +243,7 @@ NodeView read_node_view(MapReader& r) {
   n.reason_time = read_opt_time(r, "reason_time");
   n.jobs = read_job_ids(r, "jobs");
   n.enforcement = r.opt_str("enforcement");
+  if (r.has("features")) n.features = r.str_list("features");
   return n;
 }
 

@@ -379,6 +379,7 @@ struct NodeView {
   std::optional<Time> reason_time;
   std::vector<JobId> jobs;  // running on it
   std::string enforcement;  // as its agent registered it (AgentRegister::enforcement)
+  std::vector<std::string> features;  // [[nodes]] features (-C); an optional key
   bool operator==(const NodeView&) const = default;
 };
 

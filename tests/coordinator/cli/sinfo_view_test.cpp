@@ -72,5 +72,30 @@ TEST(SinfoView, NodeOrientedAndOtherFields) {
   EXPECT_FALSE(parse_sinfo_format("%P %Z"));
 }
 
+// sinfo -N -l, as Slurm 22.05 printed it for the anchor's drained node c2 (16 one-core
+// sockets, 64000 MB, no features; the time line is printed before it).
+TEST(SinfoView, NodeOrientedLongLayoutIsSlurms) {
+  wire::PartitionQueryReply partitions;
+  wire::PartitionView main;
+  main.name = "main";
+  main.is_default = true;
+  main.nodes = {"c2"};
+  partitions.partitions = {main};
+  wire::NodeQueryReply nodes;
+  wire::NodeView c2 = node("c2", "drained", 0, "disk check");
+  c2.sockets = 16;
+  c2.cores = 16;
+  c2.memory_mb = 64000;
+  nodes.nodes = {c2};
+  auto fields = parse_sinfo_format(kSinfoNodeLongFormat);
+  ASSERT_TRUE(fields);
+  EXPECT_EQ(render_sinfo(partitions, nodes, *fields, true, true),
+            "NODELIST   NODES PARTITION       STATE CPUS    S:C:T MEMORY TMP_DISK WEIGHT AVAIL_FE REASON              \n"
+            "c2             1     main*     drained 16     16:1:1  64000        0      1   (null) disk check          \n");
+  nodes.nodes[0].features = {"ib", "avx512"};
+  EXPECT_NE(render_sinfo(partitions, nodes, *fields, true, false).find(" ib,avx51 "), std::string::npos)
+      << "features, cut to the column as sinfo cuts them";
+}
+
 }  // namespace
 }  // namespace fairway::cli

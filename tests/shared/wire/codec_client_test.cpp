@@ -148,7 +148,7 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // sprio -n: each priority term before its weight
                                              "raw",
                                              // sinfo -R: who set a node's reason and when
-                                             "reason_user", "reason_uid", "reason_time"};
+                                             "reason_user", "reason_uid", "reason_time", "features"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

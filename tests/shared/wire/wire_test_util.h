@@ -269,6 +269,7 @@ inline NodeView sample_node_view(bool with_heartbeat) {
     n.reason_uid = 998;
     n.reason_time = Time::from_seconds(1'700'004'000);
   }
+  if (with_heartbeat) n.features = {"ib", "avx512"};
   if (with_heartbeat) n.jobs = {JobId(4242), JobId(9)};
   return n;
 }
