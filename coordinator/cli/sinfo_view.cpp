@@ -9,7 +9,7 @@
 namespace fairway::cli {
 namespace {
 
-constexpr std::string_view kLetters = "PalDtTNcmGCEsrhguUHzdwf";
+constexpr std::string_view kLetters = "PRalDtTNcmGCEsrhguUHzdwf";
 
 // A row: one partition and the nodes it shows (all in one state unless node-oriented);
 // sinfo -R's rows are nodes sharing a reason, with no partition.
@@ -43,7 +43,7 @@ std::string uniform(const std::vector<const wire::NodeView*>& nodes, Get get) {
 
 std::string value_of(const SinfoRow& row, char letter) {
   const auto& nodes = row.nodes;
-  if (row.partition == nullptr && std::string_view("Palsrhg").find(letter) != std::string_view::npos) return "n/a";
+  if (row.partition == nullptr && std::string_view("PRalsrhg").find(letter) != std::string_view::npos) return "n/a";
   const wire::NodeView* first = nodes.empty() ? nullptr : nodes.front();
   switch (letter) {
     // Who set the reason and when; Slurm's words for a reason it knows no setter of.
@@ -61,6 +61,7 @@ std::string value_of(const SinfoRow& row, char letter) {
     case 'w': return "1";
     case 'f': return first == nullptr || first->features.empty() ? "(null)" : join(first->features, ",");
     case 'P': return row.partition->name + (row.partition->is_default ? "*" : "");
+    case 'R': return row.partition->name;
     case 'a': return "up";
     case 'l': return limit_text(row.partition->max_time);
     case 'D': return std::to_string(nodes.size());
@@ -111,7 +112,8 @@ std::string value_of(const SinfoRow& row, char letter) {
 
 std::string title_of(char letter) {
   switch (letter) {
-    case 'P': return "PARTITION";
+    case 'P':
+    case 'R': return "PARTITION";
     case 'a': return "AVAIL";
     case 'l': return "TIMELIMIT";
     case 'D': return "NODES";

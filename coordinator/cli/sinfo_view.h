@@ -24,7 +24,7 @@ inline constexpr const char* kSinfoLongFormat = "%9P %.5a %.10l %.10s %.4r %.8h 
 inline constexpr const char* kSinfoReasonsFormat = "%20E %9u %19H %N";
 inline constexpr const char* kSinfoReasonsLongFormat = "%20E %12U %19H %6t %N";
 
-// Letters: P a l D t T N c m G C E s r h g u U H z d w f. Errors name an unknown one.
+// Letters: P R a l D t T N c m G C E s r h g u U H z d w f. Errors name an unknown one.
 Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format);
 
 std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,

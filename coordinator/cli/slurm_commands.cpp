@@ -1,6 +1,7 @@
 #include "coordinator/cli/slurm_commands.h"
 
 #include <algorithm>
+#include <span>
 #include <cctype>
 #include <optional>
 
@@ -133,17 +134,12 @@ std::vector<std::string> with_command(std::string sub, std::vector<std::string> 
   return rest;
 }
 
-// squeue -O "JobID:8,Name:.10,State,Partition:|": each name's %-letter, its width (20 by
-// default; '.' right-justifies) and a suffix written after it; with a suffix and no width,
-// the value alone. Unknown names are refused as squeue words it.
-Result<std::string> squeue_named_format(const std::string& spec) {
-  static const std::pair<std::string_view, char> fields[] = {
-      {"jobid", 'i'},        {"jobarrayid", 'i'},  {"name", 'j'},       {"state", 'T'},     {"statecompact", 't'},
-      {"username", 'u'},     {"partition", 'P'},   {"reason", 'r'},     {"numcpus", 'C'},   {"timelimit", 'l'},
-      {"numnodes", 'D'},     {"timeused", 'M'},    {"reasonlist", 'R'}, {"nodelist", 'N'},  {"account", 'a'},
-      {"qos", 'q'},          {"priority", 'p'},    {"starttime", 'S'},  {"submittime", 'V'}, {"endtime", 'e'},
-      {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
-      {"tres-per-node", 'b'}};
+// squeue -O / sinfo -O "JobID:8,Name:.10,State,Partition:|": each name's %-letter, its
+// width (20 by default; '.' right-justifies) and a suffix written after it; with a suffix
+// and no width, the value alone. Unknown names are refused as the command words it
+// ("Invalid job format specification: X", sinfo's words too).
+Result<std::string> named_format(const std::string& spec, std::span<const std::pair<std::string_view, char>> fields,
+                                 const std::string& refusal) {
   std::string out;
   for (const std::string& item : comma_words(spec)) {
     const std::size_t colon = item.find(':');
@@ -152,7 +148,7 @@ Result<std::string> squeue_named_format(const std::string& spec) {
     for (const auto& [n, l] : fields) {
       if (n == name) letter = l;
     }
-    if (letter == 0) return invalid_argument("Invalid job format specification: " + item.substr(0, colon));
+    if (letter == 0) return invalid_argument(refusal + item.substr(0, colon));
     std::string width = "20", suffix;
     bool right = false;
     if (colon != std::string::npos) {
@@ -168,8 +164,31 @@ Result<std::string> squeue_named_format(const std::string& spec) {
     }
     out += "%" + std::string(right ? "." : "") + width + letter + suffix;
   }
-  if (out.empty()) return invalid_argument("Invalid job format specification: " + spec);
+  if (out.empty()) return invalid_argument(refusal + spec);
   return out;
+}
+
+Result<std::string> squeue_named_format(const std::string& spec) {
+  static const std::pair<std::string_view, char> fields[] = {
+      {"jobid", 'i'},        {"jobarrayid", 'i'},  {"name", 'j'},       {"state", 'T'},     {"statecompact", 't'},
+      {"username", 'u'},     {"partition", 'P'},   {"reason", 'r'},     {"numcpus", 'C'},   {"timelimit", 'l'},
+      {"numnodes", 'D'},     {"timeused", 'M'},    {"reasonlist", 'R'}, {"nodelist", 'N'},  {"account", 'a'},
+      {"qos", 'q'},          {"priority", 'p'},    {"starttime", 'S'},  {"submittime", 'V'}, {"endtime", 'e'},
+      {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
+      {"tres-per-node", 'b'}};
+  return named_format(spec, fields, "Invalid job format specification: ");
+}
+
+// sinfo -O's names for sinfo's %-letters.
+Result<std::string> sinfo_named_format(const std::string& spec) {
+  static const std::pair<std::string_view, char> fields[] = {
+      {"partition", 'P'},   {"partitionname", 'R'}, {"available", 'a'},  {"time", 'l'},        {"nodes", 'D'},
+      {"statecompact", 't'}, {"statelong", 'T'},    {"nodelist", 'N'},   {"cpus", 'c'},        {"memory", 'm'},
+      {"gres", 'G'},        {"cpusstate", 'C'},     {"reason", 'E'},     {"size", 's'},        {"root", 'r'},
+      {"oversubscribe", 'h'}, {"groups", 'g'},      {"user", 'u'},       {"userlong", 'U'},    {"timestamp", 'H'},
+      {"socketcorethread", 'z'}, {"disk", 'd'},     {"weight", 'w'},     {"features", 'f'}};
+  // Slurm's sinfo says "job" here too.
+  return named_format(spec, fields, "Invalid job format specification: ");
 }
 
 Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const SlurmInvocation& inv) {
@@ -321,13 +340,21 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'l', "long", false, Action::kRename, "--time-line"},  // and the long layout, below
       {'R', "list-reasons", false, Action::kPass},
-      {'O', "Format", true, Action::kRefuse, "use -o/--format's %-fields"},
+      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
   const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
   // -s and --json are fairway nodes' own views; everything else is a %-field layout, sinfo's
   // default (or -l's) unless -o gave one.
+  const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a.starts_with("-O") || a.starts_with("--Format");
+  });
+  for (std::size_t i = 0; named && i + 1 < s.out.size(); ++i) {
+    if (s.out[i] != "--format") continue;
+    FAIRWAY_TRY_ASSIGN(percent, sinfo_named_format(s.out[i + 1]));
+    s.out[i + 1] = percent;
+  }
   // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
   if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
   const bool reasons = has("--list-reasons");

@@ -55,6 +55,15 @@ TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
   EXPECT_EQ(error_of("squeue", {"-O", "JobID,Bogus"}), "Invalid job format specification: Bogus");
 }
 
+// sinfo -O the same way, with sinfo's names (PartitionName: without the default's '*').
+TEST(SlurmCommands, SinfoNamedFieldsBecomePercentFields) {
+  EXPECT_EQ(fairway_args("sinfo", {"-O", "Partition:10,CPUs:.5,Nodes:|,StateLong"}),
+            (Args{"nodes", "--format", "%10P%.5c%D|%20T"}));
+  EXPECT_EQ(fairway_args("sinfo", {"-h", "-O", "PartitionName:|,NodeList"}),
+            (Args{"nodes", "--noheader", "--format", "%R|%20N"}));
+  EXPECT_EQ(error_of("sinfo", {"-O", "Nodes,Bogus"}), "Invalid job format specification: Bogus");
+}
+
 // "Try squeue --help" must lead somewhere: each front-end lists what it takes.
 TEST(SlurmCommands, HelpListsTheOptionsEachFrontEndTakes) {
   for (const std::string command : {"squeue", "scancel", "sacct", "sinfo", "scontrol", "sacctmgr"}) {
