@@ -22,11 +22,7 @@ std::string exit_text(const wire::JobView& j) {
   return std::to_string(j.exit_code.value_or(0)) + ":" + std::to_string(j.signal.value_or(0));
 }
 
-std::string nodes_text(const wire::JobView& j) {
-  std::vector<std::string> names;
-  for (const auto& a : j.allocation) names.push_back(a.node);
-  return names.empty() ? "None" : compress_hostlist(names);
-}
+std::string nodes_text(const wire::JobView& j) { return j.allocation.empty() ? "None" : allocated_hostlist(j); }
 
 std::string mib(const std::optional<std::int64_t>& bytes) {
   if (!bytes) return "";

@@ -2,6 +2,7 @@
 
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -38,6 +39,8 @@ std::string start_text(const wire::JobView& job) {
   }
   return job.start_time ? format_local_time(*job.start_time) : "N/A";
 }
+
+std::string allocated_hostlist(const wire::JobView& job) { return compress_hostlist(allocated_nodes(job)); }
 
 std::int64_t job_cores(const wire::JobView& job) {
   if (!job.allocation.empty()) {

@@ -23,6 +23,8 @@ std::string elapsed_text(const wire::JobView& job, Time now);
 std::string nodelist_or_reason(const wire::JobView& job);
 // Nodes it runs on, or asked for ("-" when any number will do).
 std::string node_count_text(const wire::JobView& job);
+// The nodes it holds in host list notation ("c[1-2]"); "" before it is placed.
+std::string allocated_hostlist(const wire::JobView& job);
 // The cores it holds, or the total it asks for while it waits.
 std::int64_t job_cores(const wire::JobView& job);
 // Its start, or the estimated one while it waits ("N/A": none known).

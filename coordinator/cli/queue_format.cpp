@@ -43,11 +43,6 @@ std::string known_letters() {
   return s;
 }
 
-std::string nodes_of(const wire::JobView& j) {
-  std::vector<std::string> names;
-  for (const auto& a : j.allocation) names.push_back(a.node);
-  return compress_hostlist(names);
-}
 
 std::optional<Duration> time_left(const wire::JobView& j, Time now) {
   if (j.time_limit.is_infinite()) return std::nullopt;
@@ -82,7 +77,7 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
       if (mb == 0) return "0";
       return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
     }
-    case 'N': return nodes_of(j);
+    case 'N': return allocated_hostlist(j);
     case 'P': return j.partition;
     case 'p': return format_number(j.priority);
     case 'Q': return std::to_string(static_cast<std::int64_t>(j.priority));

@@ -1,51 +1,40 @@
 #include "coordinator/cli/scontrol_node_view.h"
 
-#include <cctype>
-#include <cstdio>
-
 #include "coordinator/cli/slurm_commands.h"
+#include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
 #include "coordinator/cli/text_format.h"
 
 namespace fairway::cli {
 namespace {
 
+// scontrol's words: IDLE+DRAIN, DOWN+NOT_RESPONDING.
 std::string slurm_state(const wire::NodeView& n) {
-  const std::int32_t cpus = n.cores * n.threads_per_core;
-  const std::string busy = n.cores_used == 0 ? "IDLE" : n.cores_used < cpus ? "MIXED" : "ALLOCATED";
-  if (n.state == "down") return "DOWN+NOT_RESPONDING";
-  if (n.state == "drained" || n.state == "draining") return busy + "+DRAIN";
-  return busy;
-}
-
-// Slurm's time limits in scontrol: UNLIMITED, "01:00:00", "2-00:00:00".
-std::string slurm_limit(Duration d) {
-  if (d.is_infinite()) return "UNLIMITED";
-  const std::int64_t s = d.count();
-  char buf[48];
-  if (s >= 86400) {
-    std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(s / 86400),
-                  static_cast<long long>(s % 86400 / 3600), static_cast<long long>(s % 3600 / 60),
-                  static_cast<long long>(s % 60));
-  } else {
-    std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", static_cast<long long>(s / 3600),
-                  static_cast<long long>(s % 3600 / 60), static_cast<long long>(s % 60));
-  }
-  return buf;
+  const SlurmNodeState s = slurm_node_state(n);
+  std::string out = to_upper(s.base);
+  if (s.drain) out += "+DRAIN";
+  if (s.not_responding) out += "+NOT_RESPONDING";
+  return out;
 }
 
 }  // namespace
 
+SlurmNodeState slurm_node_state(const wire::NodeView& n) {
+  if (n.state == "down") return {"down", false, true};
+  const std::int32_t cpus = n.cores * n.threads_per_core;
+  std::string base = n.cores_used == 0 ? "idle" : n.cores_used < cpus ? "mixed" : "allocated";
+  return {std::move(base), n.state == "drained" || n.state == "draining", false};
+}
+
 std::string render_scontrol_partition(const wire::PartitionView& p) {
-  std::string preempt = p.preempt.empty() || p.preempt == "off" ? "OFF" : p.preempt;
-  for (char& c : preempt) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string preempt = p.preempt.empty() ? "OFF" : to_upper(p.preempt);
   std::string out;
   out += "PartitionName=" + p.name + "\n";
   out += "   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n";
   out += "   AllocNodes=ALL Default=" + std::string(p.is_default ? "YES" : "NO") + " QoS=N/A\n";
-  out += "   DefaultTime=" + slurm_limit(p.default_time) +
+  out += "   DefaultTime=" + format_walltime(p.default_time) +
          " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n";
-  out += "   MaxNodes=UNLIMITED MaxTime=" + slurm_limit(p.max_time) + " MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n";
+  out += "   MaxNodes=UNLIMITED MaxTime=" + format_walltime(p.max_time) + " MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n";
   out += "   Nodes=" + (p.nodes.empty() ? std::string("(null)") : compress_hostlist(p.nodes)) + "\n";
   out += "   PriorityJobFactor=" + std::to_string(static_cast<std::int64_t>(p.priority)) +
          " PriorityTier=" + std::to_string(p.priority_tier) + " RootOnly=NO ReqResv=NO OverSubscribe=" +

@@ -76,16 +76,35 @@ int slurm_state_rank(JobState s) {
   return 12;
 }
 
-std::optional<std::uint32_t> cancelled_by_uid(std::string_view reason) {
+namespace {
+
+struct Canceller {
+  std::string_view name;
+  std::uint32_t uid = 0;
+};
+
+std::optional<Canceller> canceller(std::string_view reason) {
   constexpr std::string_view kStart = "cancelled by ", kUid = " (uid ";
   if (!reason.starts_with(kStart) || !reason.ends_with(')')) return std::nullopt;
   const std::size_t at = reason.rfind(kUid);
-  if (at == std::string_view::npos) return std::nullopt;
+  if (at == std::string_view::npos || at < kStart.size()) return std::nullopt;
   const std::string_view digits = reason.substr(at + kUid.size(), reason.size() - 1 - at - kUid.size());
   std::uint32_t uid = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), uid);
   if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
-  return uid;
+  return Canceller{reason.substr(kStart.size(), at - kStart.size()), uid};
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> cancelled_by_uid(std::string_view reason) {
+  const auto c = canceller(reason);
+  return c ? std::optional<std::uint32_t>(c->uid) : std::nullopt;
+}
+
+std::optional<std::string> cancelled_by_name(std::string_view reason) {
+  const auto c = canceller(reason);
+  return c ? std::optional<std::string>(c->name) : std::nullopt;
 }
 
 std::string sacct_state_text(const wire::JobView& job) {

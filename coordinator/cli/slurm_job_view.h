@@ -32,8 +32,9 @@ int slurm_state_rank(JobState s);
 // sacct's State: the state's name and, for a job cancelled by someone, " by UID".
 std::string sacct_state_text(const wire::JobView& job);
 
-// The uid in the reason the coordinator records for a cancel ("cancelled by NAME (uid
-// N)"); nullopt for any other reason.
+// The uid and the name in the reason the coordinator records for a cancel ("cancelled by
+// NAME (uid N)"); nullopt for any other reason.
 std::optional<std::uint32_t> cancelled_by_uid(std::string_view reason);
+std::optional<std::string> cancelled_by_name(std::string_view reason);
 
 }  // namespace fairway::cli

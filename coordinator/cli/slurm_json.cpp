@@ -4,9 +4,11 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "coordinator/cli/job_views.h"
+#include "coordinator/cli/scontrol_node_view.h"
 #include "coordinator/cli/slurm_commands.h"
+#include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/text_format.h"
-#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -30,21 +32,6 @@ bool held(const wire::JobView& j) {
     if (r.starts_with("JobHeld")) return true;
   }
   return false;
-}
-
-std::int64_t total_cores(const wire::JobView& j) {
-  if (!j.allocation.empty()) {
-    std::int64_t n = 0;
-    for (const auto& a : j.allocation) n += static_cast<std::int64_t>(a.cores.size());
-    return n;
-  }
-  return j.nodes > 0 ? static_cast<std::int64_t>(j.nodes) * j.cores : j.cores;
-}
-
-std::string node_list(const wire::JobView& j) {
-  std::vector<std::string> hosts;
-  for (const auto& a : j.allocation) hosts.push_back(a.node);
-  return compress_hostlist(hosts);
 }
 
 // "cpu=2,mem=4000M,node=1,billing=2": what a job asks (req) or holds (alloc).
@@ -90,8 +77,8 @@ void put_array(Json& o, const wire::JobView& j) {
 // shape: sockets of equal size), as Slurm nests them.
 Json job_resources(const wire::JobView& j, const std::vector<wire::NodeView>& nodes) {
   Json r;
-  r["nodes"] = node_list(j);
-  r["allocated_cores"] = total_cores(j);
+  r["nodes"] = allocated_hostlist(j);
+  r["allocated_cores"] = job_cores(j);
   r["allocated_hosts"] = j.allocation.size();
   Json list = Json::array();
   for (const auto& a : j.allocation) {
@@ -119,7 +106,7 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
   const bool running = j.state == JobState::kRunning;
   const bool pending = j.state == JobState::kPending;
   const bool waits_eligible = pending && !held(j);
-  const std::int64_t cpus = total_cores(j);
+  const std::int64_t cpus = job_cores(j);
   const Json zero = 0;
   Json o;
   o["account"] = j.account;
@@ -177,7 +164,7 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
   o["mcs_label"] = "";
   o["memory_per_tres"] = "";
   o["name"] = j.name;
-  o["nodes"] = node_list(j);
+  o["nodes"] = allocated_hostlist(j);
   o["nice"] = nullptr;
   o["tasks_per_core"] = nullptr;
   o["tasks_per_node"] = zero;
@@ -259,11 +246,8 @@ Json tres_entry(const char* type, std::int64_t id, Json count) {
 
 // Who cancelled it, from the reason the coordinator records ("cancelled by NAME (uid N)").
 Json canceller(const wire::JobView& j) {
-  constexpr std::string_view kStart = "cancelled by ";
-  const std::string& r = j.state_reason;
-  if (j.state != JobState::kCancelled || !r.starts_with(kStart)) return nullptr;
-  const std::size_t end = r.find(" (uid ");
-  return r.substr(kStart.size(), end == std::string::npos ? std::string::npos : end - kStart.size());
+  const auto name = j.state == JobState::kCancelled ? cancelled_by_name(j.state_reason) : std::nullopt;
+  return name ? Json(*name) : Json(nullptr);
 }
 
 Json batch_step_json(const wire::JobView& job, const wire::JobView& step) {
@@ -299,7 +283,7 @@ Json batch_step_json(const wire::JobView& job, const wire::JobView& step) {
 Json sacct_job(const wire::JobView& j, const std::optional<wire::JobView>& batch, const std::string& cluster,
                const GroupNameFn& group_name) {
   const bool ran = j.start_time.has_value();
-  const std::int64_t cpus = total_cores(j);
+  const std::int64_t cpus = job_cores(j);
   const std::int64_t nodes = static_cast<std::int64_t>(j.allocation.size());
   Json o;
   o["account"] = j.account;
@@ -339,7 +323,7 @@ Json sacct_job(const wire::JobView& j, const std::optional<wire::JobView>& batch
   o["job_id"] = j.id.value();
   o["name"] = j.name;
   o["mcs"] = {{"label", ""}};
-  o["nodes"] = nodes == 0 ? "None assigned" : node_list(j);
+  o["nodes"] = nodes == 0 ? "None assigned" : allocated_hostlist(j);
   o["partition"] = j.partition;
   o["priority"] = held_job ? 0 : static_cast<std::int64_t>(j.priority);
   o["qos"] = j.qos.empty() ? "normal" : j.qos;
@@ -395,17 +379,12 @@ std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector
 
 namespace {
 
-// Slurm's base state and flags for a node's state as Fairway names it.
-std::pair<std::string, Json> node_state(const wire::NodeView& n) {
-  const std::string busy = n.cores_used == 0 ? "idle" : n.cores_used < n.cores * n.threads_per_core ? "mixed" : "allocated";
-  if (n.state == "drained" || n.state == "draining") return {busy, Json::array({"DRAIN"})};
-  if (n.state == "down") return {"down", Json::array({"NOT_RESPONDING"})};
-  return {n.state, Json::array()};
-}
-
 Json sinfo_node(const wire::NodeView& n) {
   const std::int32_t cpus = n.cores * n.threads_per_core;
-  const auto [state, flags] = node_state(n);
+  const SlurmNodeState state = slurm_node_state(n);
+  Json flags = Json::array();
+  if (state.drain) flags.push_back("DRAIN");
+  if (state.not_responding) flags.push_back("NOT_RESPONDING");
   std::string gres;
   if (n.gpus > 0) gres = "gpu:" + (n.gpu_types.empty() ? std::string() : n.gpu_types.front() + ":") + std::to_string(n.gpus);
   Json o;
@@ -431,7 +410,7 @@ Json sinfo_node(const wire::NodeView& n) {
   o["next_state_after_reboot"] = "invalid";
   o["address"] = n.name;
   o["hostname"] = n.name;
-  o["state"] = state;
+  o["state"] = state.base;
   o["state_flags"] = flags;
   o["next_state_after_reboot_flags"] = Json::array();
   o["operating_system"] = "";

@@ -116,6 +116,12 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string to_upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::string format_ctime(Time t) {
   const auto secs = static_cast<std::time_t>(t.seconds());
   std::tm tm{};

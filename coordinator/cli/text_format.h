@@ -41,5 +41,7 @@ std::string format_number(double v);
 
 // ASCII lower case, for names the CLI matches in any case (states, keys, fields).
 std::string to_lower(std::string_view s);
+// ASCII upper case, for Slurm's state words (IDLE, PREEMPTMODE values).
+std::string to_upper(std::string_view s);
 
 }  // namespace fairway::cli
