@@ -105,6 +105,7 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     live.user = q.user;
     live.partition = q.partition;
     live.states = q.states;
+    live.with_steps = o.batch_steps || (o.json && o.sacct_table);
     auto running = ask_all_pages(live, transport, io);
     if (!running) return kExitFailure;
     for (wire::JobView& v : running->jobs) {
@@ -121,26 +122,26 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
       return std::find(wanted.begin(), wanted.end(), j.name) == wanted.end();
     });
   }
-  // Each batch script's line under its job's, taken before the job is spelled as Slurm's
-  // (whose job line has 0:0 where its script has the signal).
+  // Each job's batch script's and steps' lines under its own, taken before the job is
+  // spelled as Slurm's (whose job line has 0:0 where its script has the signal).
   std::vector<std::string> suffixes;
   if (o.batch_steps && !o.json) {
     std::vector<wire::JobView> rows;
     for (wire::JobView& j : reply->jobs) {
-      std::optional<wire::JobView> batch = batch_step_view(j);
+      std::vector<StepLine> lines = step_lines(j);
       rows.push_back(std::move(j));
       suffixes.emplace_back();
-      if (batch) {
-        rows.push_back(std::move(*batch));
-        suffixes.emplace_back(".batch");
+      for (StepLine& line : lines) {
+        rows.push_back(std::move(line.view));
+        suffixes.push_back("." + line.id);
       }
     }
     reply->jobs = std::move(rows);
   }
-  // sacct --json: each job with its batch script's step, in Slurm's shape.
-  std::vector<std::optional<wire::JobView>> batch_steps;
+  // sacct --json: each job with its batch script's and its steps', in Slurm's shape.
+  std::vector<std::vector<StepLine>> job_steps;
   if (o.json && o.sacct_table) {
-    for (const wire::JobView& j : reply->jobs) batch_steps.push_back(batch_step_view(j));
+    for (const wire::JobView& j : reply->jobs) job_steps.push_back(step_lines(j));
   }
   if (o.sacct_table) {
     for (std::size_t i = 0; i < reply->jobs.size(); ++i) {
@@ -151,7 +152,7 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   if (o.json && o.sacct_table) {
     auto cluster = ask_cluster_name(transport, io);
     if (!cluster) return kExitFailure;
-    io.out << sacct_json(reply->jobs, batch_steps, *cluster, [](std::uint32_t gid) { return group_name_from_file(gid); });
+    io.out << sacct_json(reply->jobs, job_steps, *cluster, [](std::uint32_t gid) { return group_name_from_file(gid); });
   } else if (o.json) {
     io.out << jobs_json(*reply);
   } else if (o.sacct_table && !o.parsable && !o.trailing_bar) {

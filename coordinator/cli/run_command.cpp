@@ -65,9 +65,13 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
                                 : "unexpected reply to the step request";
     return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why, kExitFailure);
   }
-  const int code = serve_step(std::get<wire::StepReply>(*reply), *key, listen_fd, label, pty, io, settings);
+  const auto& started = std::get<wire::StepReply>(*reply);
+  const StepOutcome outcome = serve_step(started, *key, listen_fd, label, pty, io, settings);
   ::close(listen_fd);
-  return code;
+  // For sacct's ID.N line. Its output and exit are the user's whatever the coordinator
+  // answers: a step it cannot record is no reason to fail the command that ran.
+  (void)transport(wire::StepEnded{job, started.step, outcome.exit_code, outcome.signal});
+  return outcome.exit;
 }
 
 std::optional<JobId> job_from_environment(const SubmitContext& ctx) {

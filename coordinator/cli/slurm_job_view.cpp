@@ -57,6 +57,27 @@ std::optional<wire::JobView> batch_step_view(const wire::JobView& job) {
   return b;
 }
 
+std::vector<StepLine> step_lines(const wire::JobView& job) {
+  std::vector<StepLine> lines;
+  if (auto batch = batch_step_view(job)) lines.push_back({"batch", std::move(*batch)});
+  for (const wire::StepView& s : job.steps) {
+    wire::JobView v = job;
+    v.steps.clear();
+    v.name = s.name;
+    v.partition.clear();
+    v.state_reason.clear();
+    if (v.allocation.size() > static_cast<std::size_t>(s.nodes)) v.allocation.resize(static_cast<std::size_t>(s.nodes));
+    v.state = s.state;
+    v.start_time = s.start_time;
+    v.end_time = s.end_time;
+    v.exit_code = s.exit_code;
+    v.signal = s.signal;
+    v.ntasks = s.ntasks;
+    lines.push_back({std::to_string(s.step), std::move(v)});
+  }
+  return lines;
+}
+
 int slurm_state_rank(JobState s) {
   switch (s) {
     case JobState::kPending:

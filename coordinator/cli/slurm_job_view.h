@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "shared/model/job_state.h"
 #include "shared/wire/messages.h"
@@ -24,6 +25,19 @@ void to_slurm_view(wire::JobView& job);
 // job's first node only (its cores there), the script's own state and exit status (a cancelled or timed-out script: CANCELLED, its
 // signal). nullopt for a job that has not started or has no script (an allocation).
 std::optional<wire::JobView> batch_step_view(const wire::JobView& job);
+
+// A line sacct prints under its job's: its batch script's (id "batch") or a step's (id
+// its number), as a job view of its own.
+struct StepLine {
+  std::string id;
+  wire::JobView view;
+};
+
+// The job's lines under its own, in Slurm's order: its batch script's (batch_step_view),
+// then its steps by number (JobView.steps): each named after its command, no partition,
+// on the job's first nodes with the job's cores there (Slurm 22.05 gives a step every CPU
+// of its job on its nodes), its own times, state and exit.
+std::vector<StepLine> step_lines(const wire::JobView& job);
 
 // Slurm's order of its base states (squeue -S t sorts by it): pending, running, suspended,
 // completed, cancelled, failed, timeout, node_fail, preempted, boot_fail, deadline, oom.

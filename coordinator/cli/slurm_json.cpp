@@ -250,37 +250,50 @@ Json canceller(const wire::JobView& j) {
   return name ? Json(*name) : Json(nullptr);
 }
 
-Json batch_step_json(const wire::JobView& job, const wire::JobView& step) {
-  const std::string node = step.allocation.empty() ? std::string() : step.allocation.front().node;
-  const std::int64_t cores = step.allocation.empty() ? 0 : static_cast<std::int64_t>(step.allocation.front().cores.size());
+// A line under the job (its batch script's or a step's) as one of sacct's steps.
+Json step_json(const wire::JobView& job, const StepLine& line) {
+  const wire::JobView& step = line.view;
+  const bool batch = line.id == "batch";
+  std::vector<std::string> names;
+  for (const auto& a : step.allocation) names.push_back(a.node);
+  const auto nodes = static_cast<std::int64_t>(names.size());
   const Json none = Json::array();
   const Json stats = {{"max", none}, {"min", none}, {"average", none}, {"total", none}};
   Json s;
-  s["nodes"] = {{"list", Json::array({node})}, {"count", 1}, {"range", node}};
+  s["nodes"] = {{"list", names}, {"count", nodes}, {"range", allocated_hostlist(step)}};
   s["tres"] = {{"requested", stats},
                {"consumed", stats},
-               {"allocated", Json::array({tres_entry("cpu", 1, cores), tres_entry("mem", 2, 0), tres_entry("node", 4, 1)})}};
+               {"allocated", Json::array({tres_entry("cpu", 1, job_cores(step)), tres_entry("mem", 2, 0),
+                                          tres_entry("node", 4, nodes)})}};
   const std::int64_t start = step.start_time ? step.start_time->seconds() : 0;
   s["time"] = {{"elapsed", step.end_time && step.start_time ? (*step.end_time - *step.start_time).count() : 0},
                {"end", step.end_time ? step.end_time->seconds() : 0},
                {"start", start},
                {"suspended", 0},
                {"system", cpu_seconds(std::nullopt)},
-               {"total", cpu_seconds(job.cpu_time_ms)},
+               {"total", cpu_seconds(batch ? job.cpu_time_ms : std::nullopt)},
                {"user", cpu_seconds(std::nullopt)}};
   s["exit_code"] = exit_json(step.exit_code, step.signal);
-  s["tasks"] = {{"count", 1}};
+  const std::int64_t tasks = batch ? 1 : std::max(1, step.ntasks);
+  s["tasks"] = {{"count", tasks}};
   s["pid"] = nullptr;
-  s["CPU"] = {{"requested_frequency", {{"min", 0}, {"max", 0}}}, {"governor", Json::array()}};
+  s["CPU"] = {{"requested_frequency", {{"min", batch ? Json(0) : Json(nullptr)}, {"max", batch ? Json(0) : Json(nullptr)}}},
+              {"governor", Json::array()}};
   s["kill_request_user"] = nullptr;
   s["state"] = state_name(step.state);
   s["statistics"] = {{"CPU", {{"actual_frequency", 0}}}, {"energy", {{"consumed", 0}}}};
-  s["step"] = {{"job_id", job.id.value()}, {"het", {{"component", nullptr}}}, {"id", "batch"}, {"name", "batch"}};
-  s["task"] = {{"distribution", "Unknown"}};
+  std::int64_t number = 0;
+  std::from_chars(line.id.data(), line.id.data() + line.id.size(), number);
+  s["step"] = {{"job_id", job.id.value()},
+               {"het", {{"component", nullptr}}},
+               {"id", batch ? Json("batch") : Json(number)},
+               {"name", step.name}};
+  // srun's default: block when there are more tasks than nodes, else cyclic.
+  s["task"] = {{"distribution", batch ? "Unknown" : tasks > nodes ? "Block" : "Cyclic"}};
   return s;
 }
 
-Json sacct_job(const wire::JobView& j, const std::optional<wire::JobView>& batch, const std::string& cluster,
+Json sacct_job(const wire::JobView& j, const std::vector<StepLine>& lines, const std::string& cluster,
                const GroupNameFn& group_name) {
   const bool ran = j.start_time.has_value();
   const std::int64_t cpus = job_cores(j);
@@ -331,7 +344,8 @@ Json sacct_job(const wire::JobView& j, const std::optional<wire::JobView>& batch
   o["kill_request_user"] = canceller(j);
   o["reservation"] = {{"id", 0}, {"name", j.reservation.empty() ? Json(0) : Json(j.reservation)}};
   o["state"] = {{"current", state_name(j.state)}, {"reason", j.reasons.empty() ? "None" : j.reasons.front()}};
-  o["steps"] = batch ? Json::array({batch_step_json(j, *batch)}) : Json::array();
+  o["steps"] = Json::array();
+  for (const StepLine& line : lines) o["steps"].push_back(step_json(j, line));
   Json requested = Json::array({tres_entry("cpu", 1, cpus)});
   const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * std::max<std::int64_t>(nodes, 1)
                                                    : j.memory_per_cpu_mb * cpus;
@@ -363,7 +377,7 @@ std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& clus
   return out.dump(2) + "\n";
 }
 
-std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::optional<wire::JobView>>& batch_steps,
+std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::vector<StepLine>>& steps,
                        const std::string& cluster, const GroupNameFn& group_name) {
   Json out;
   out["meta"] = meta();
@@ -371,7 +385,8 @@ std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector
   out["errors"] = Json::array();
   Json list = Json::array();
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    list.push_back(sacct_job(jobs[i], i < batch_steps.size() ? batch_steps[i] : std::nullopt, cluster, group_name));
+    static const std::vector<StepLine> kNone;
+    list.push_back(sacct_job(jobs[i], i < steps.size() ? steps[i] : kNone, cluster, group_name));
   }
   out["jobs"] = std::move(list);
   return out.dump(2) + "\n";

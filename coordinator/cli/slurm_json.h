@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/cli/slurm_job_view.h"
 #include "shared/wire/messages.h"
 
 namespace fairway::cli {
@@ -22,10 +23,10 @@ std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& clus
                         const std::vector<wire::NodeView>& nodes, const GroupNameFn& group_name);
 
 // sacct --json (openapi dbv0.0.38): `jobs` as sacct's table shows them (to_slurm_view
-// applied), each with its batch script's step from batch_step_view (taken before), if any.
+// applied), each with its lines from step_lines (taken before): its batch script, its steps.
 // Exit codes are the jobs' own: Slurm 22.05 writes SUCCESS 0 for a failed job here, a
 // bug not copied. Per-step usage statistics Fairway does not gather are empty lists.
-std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::optional<wire::JobView>>& batch_steps,
+std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::vector<StepLine>>& steps,
                        const std::string& cluster, const GroupNameFn& group_name);
 
 // sinfo --json (openapi v0.0.38): every node's 48 keys. A drained node is "idle" (or

@@ -86,7 +86,7 @@ class StepSession {
     total_tasks_ = total;
   }
 
-  int run() {
+  StepOutcome run() {
     const auto started = Clock::now();
     auto last_ping = started;
     bool stdin_open = true;
@@ -134,7 +134,7 @@ class StepSession {
       if (n.fd >= 0) ::close(n.fd);
     }
     for (const int fd : pending_) ::close(fd);
-    return exit_code();
+    return outcome();
   }
 
  private:
@@ -319,18 +319,7 @@ class StepSession {
     (void)net::write_all(fd, out);
   }
 
-  int exit_code() const {
-    int worst = failed_ ? 1 : 0;
-    for (std::int32_t r = 0; r < total_tasks_; ++r) {
-      auto e = exits_.find(r);
-      if (e == exits_.end()) {
-        worst = std::max(worst, 1);
-        continue;
-      }
-      worst = std::max(worst, e->second >= 0 ? static_cast<int>(e->second) : 128 + static_cast<int>(-e->second));
-    }
-    return worst;
-  }
+  StepOutcome outcome() const { return step_outcome(exits_, total_tasks_, failed_); }
 
   const wire::StepReply& reply_;
   std::string key_;
@@ -351,6 +340,23 @@ class StepSession {
 
 }  // namespace
 
+StepOutcome step_outcome(const std::map<std::int32_t, std::int64_t>& exits, std::int32_t tasks, bool node_failed) {
+  // Ranked by wait status, as Slurm ranks a step's tasks: any exit code above any signal.
+  int worst = node_failed ? 1 << 8 : 0;
+  for (std::int32_t r = 0; r < tasks; ++r) {
+    auto e = exits.find(r);
+    const int status = e == exits.end() ? 1 << 8
+                       : e->second >= 0 ? static_cast<int>(e->second & 0xff) << 8
+                                        : static_cast<int>(-e->second & 0x7f);
+    worst = std::max(worst, status);
+  }
+  StepOutcome o;
+  o.exit_code = worst >> 8;
+  o.signal = worst & 0x7f;
+  o.exit = o.signal != 0 && o.exit_code == 0 ? 128 + o.signal : o.exit_code;
+  return o;
+}
+
 StepInterrupts::StepInterrupts() {
   struct sigaction on_int {};
   on_int.sa_handler = on_step_interrupt;
@@ -360,20 +366,20 @@ StepInterrupts::StepInterrupts() {
 
 StepInterrupts::~StepInterrupts() { sigaction(SIGINT, &saved_, nullptr); }
 
-int serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
-               const Output& io, const StepSettings& settings) {
+StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
+                       const Output& io, const StepSettings& settings) {
   struct sigaction on_winch {}, old_winch {};
   on_winch.sa_handler = on_step_resize;
   sigaction(SIGWINCH, &on_winch, &old_winch);
-  int code = 0;
+  StepOutcome outcome;
   {
     std::optional<RawTerminal> raw;
     if (pty) raw.emplace();
     StepSession session(step, key, listen_fd, label, pty, io, settings);
-    code = session.run();
+    outcome = session.run();
   }
   sigaction(SIGWINCH, &old_winch, nullptr);
-  return code;
+  return outcome;
 }
 
 }  // namespace fairway::cli

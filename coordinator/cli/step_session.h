@@ -6,6 +6,8 @@
 
 #include <signal.h>
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "coordinator/cli/commands.h"
@@ -27,10 +29,20 @@ class StepInterrupts {
   struct sigaction saved_ {};
 };
 
+// How a step ended: the worst task's exit, for this process and for the record.
+struct StepOutcome {
+  int exit = 0;                // the process's: 128+N for signal N, 1 when a node failed
+  std::int32_t exit_code = 0;  // the record's (sacct's ExitCode code:signal)
+  std::int32_t signal = 0;
+};
+
+// From each task's end by rank (>= 0: exit code, < 0: -signal) of `tasks` tasks: a task
+// never heard of, or a node that failed, counts as exit code 1.
+StepOutcome step_outcome(const std::map<std::int32_t, std::int64_t>& exits, std::int32_t tasks, bool node_failed);
+
 // Serves `step` on `listen_fd` until every node's relay is done (or did not call in within
-// settings.start_timeout_ms); the worst task's exit (128+N for signal N), 1 when a node
-// failed. With `pty`, this terminal is raw meanwhile.
-int serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
+// settings.start_timeout_ms). With `pty`, this terminal is raw meanwhile.
+StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
                const Output& io, const StepSettings& settings);
 
 }  // namespace fairway::cli

@@ -89,7 +89,8 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::JobUpdate>(&msg)) return on_job_update(peer, *m, caller);
   if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
   if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller, now);
-  if (auto* m = std::get_if<wire::StepRequest>(&msg)) return on_step_request(peer, *m, caller);
+  if (auto* m = std::get_if<wire::StepRequest>(&msg)) return on_step_request(peer, *m, caller, now);
+  if (auto* m = std::get_if<wire::StepEnded>(&msg)) return on_step_ended(peer, *m, caller, now);
   const ReportSources sources{*scheduler_, registry_, counters_, now};
   if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
   // Anyone may read the settings, as anyone may run scontrol show config: none is secret.
@@ -319,7 +320,7 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
       }
       FAIRWAY_TRY(scheduler_->cancel(id, now));
       (void)scheduler_->set_reason(id, cancel_reason(caller));
-      mark_terminal(id);
+      mark_terminal(id, now);
       log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(id)}, {"by", user}});
       break;
     case wire::JobAction::kEndAllocation:
@@ -338,7 +339,7 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
       // Still waiting: nothing ran, so it ends as a cancel does.
       FAIRWAY_TRY(scheduler_->cancel(id, now));
       (void)scheduler_->set_reason(id, cancel_reason(caller));
-      mark_terminal(id);
+      mark_terminal(id, now);
       break;
     case wire::JobAction::kHold:
       FAIRWAY_TRY(scheduler_->hold(id));

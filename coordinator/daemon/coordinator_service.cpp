@@ -261,7 +261,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     t.requeue_requested = false;
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
     (void)scheduler_->set_reason(id, "requeued on request");
-    stop_run(t, id);
+    stop_run(t, id, now);
     persist(id);
     log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", "requeued on request"}});
     mail_about(id, kMailRequeue);
@@ -274,13 +274,13 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
     auto after = scheduler_->stop_preempted(id, now);
     if (!write(after ? ok_status() : Status(std::unexpected(after.error())), "stop_preempted", id)) return;
     if (*after == JobState::kPending) {
-      stop_run(t, id);
+      stop_run(t, id, now);
       persist(id);
       log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", rec->reason}});
       mail_about(id, kMailRequeue);
     } else {
       log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", rec->reason}});
-      mark_terminal(id);
+      mark_terminal(id, now);
     }
     dirty_ = true;
     return;
@@ -305,7 +305,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
             {{"job", id_str(id)}, {"state", std::string(to_string(final_state))},
              {"exit_code", t.exit_code ? std::to_string(*t.exit_code) : std::string("-")},
              {"node", t.head_node}});
-  mark_terminal(id);
+  mark_terminal(id, now);
   dirty_ = true;
 }
 
@@ -384,7 +384,7 @@ void CoordinatorService::run_pass(Time now) {
     }
     log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
                                                     {"node", t.head_node}, {"reason", p.reason}});
-    stop_run(t, p.id);
+    stop_run(t, p.id, now);
     persist(p.id);
   }
   // Owner partitions: these keep their cores until their agent reports them gone; then
@@ -407,7 +407,7 @@ void CoordinatorService::run_pass(Time now) {
     if (const JobRecord* rec = scheduler_->job(c.id); rec != nullptr && rec->spec.is_array_task()) {
       (void)adopt_array_task(c.id);
     }
-    mark_terminal(c.id);
+    mark_terminal(c.id, now);
     log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(c.id)}, {"reason", c.reason}});
   }
   for (const JobStart& s : r.started) launch(s.id, now);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,6 +69,9 @@ struct JobTracking {
   // (LaunchJob.extern_only) until the job stops; and the number of its next step.
   std::vector<std::string> member_nodes;
   std::int32_t next_step = 0;
+  // Its steps that have not ended, as stored: their srun reports each one's end
+  // (StepEnded); those left when the job stops were killed with it.
+  std::map<std::int32_t, StoredStep> open_steps;
 };
 
 inline bool is_member(const JobTracking& t, const std::string& node) {
@@ -218,14 +222,23 @@ class CoordinatorService {
   void launch(JobId id, Time now);
   // job_steps.cpp: the extern-only launches of a multi-node job's other nodes, their end
   // (stop_run: the job stopped running, for any reason), and `fairway run`'s steps.
+  // A job's steps are recorded for sacct (ID.N): stored when they start, ended by their
+  // srun's report, or ended with the job when it stops with steps still open.
   void launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t);
-  void release_members(JobTracking& t, JobId id);
-  void stop_run(JobTracking& t, JobId id) {
+  void release_members(JobTracking& t, JobId id, Time now);
+  void stop_run(JobTracking& t, JobId id, Time now) {
     t.head_node.clear();
-    release_members(t, id);
+    release_members(t, id, now);
   }
-  void on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller);
-  Result<wire::StepReply> start_step(const wire::StepRequest& m, const Caller& caller);
+  void on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller, Time now);
+  Result<wire::StepReply> start_step(const wire::StepRequest& m, const Caller& caller, Time now);
+  void on_step_ended(const std::string& peer, const wire::StepEnded& m, const Caller& caller, Time now);
+  Status end_step(const wire::StepEnded& m, const Caller& caller, Time now);
+  void persist_step(const StoredStep& step);
+  // The stored steps of these jobs, onto their views (sacct).
+  Status attach_steps(std::vector<wire::JobView>& jobs) const;
+  // At recovery: each live job's open steps and its next step number, from the store.
+  Status restore_steps();
   void signal_job(JobId id, std::int32_t signal);
 
   // Writes go into the turn's transaction, opened on first use.
@@ -233,7 +246,7 @@ class CoordinatorService {
   bool ensure_txn();
   void persist(JobId id);
   StoredJob stored_view(JobId id) const;
-  void mark_terminal(JobId id);
+  void mark_terminal(JobId id, Time now);
   void trim_finished();
   std::string default_account(const std::string& user) const;
 

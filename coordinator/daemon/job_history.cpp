@@ -67,6 +67,10 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
       if (r.jobs.size() == limit) break;
     }
   }
+  if (auto st = attach_steps(r.jobs); !st) {
+    error_reply(Channel::kClients, peer, ErrorCode::kIo, "cannot read the job steps: " + st.error().message);
+    return;
+  }
   // A full page may have more behind it; the client asks again from its last id.
   r.more = r.jobs.size() == limit && !exhausted;
   r.total = r.jobs.size();

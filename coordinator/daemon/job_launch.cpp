@@ -26,7 +26,7 @@ void CoordinatorService::launch(JobId id, Time now) {
     log_event(LogLevel::kError, "launch_failed", {{"job", id_str(id)}, {"error", why}});
     (void)scheduler_->finish(id, JobState::kFailed, now);
     (void)scheduler_->set_reason(id, "cannot read its stored request: " + why);
-    mark_terminal(id);
+    mark_terminal(id, now);
     return;
   }
   wire::LaunchJob l;

@@ -79,10 +79,10 @@ void CoordinatorService::persist(JobId id) {
   if (!write(store_->update_job(stored_view(id)), "update", id)) txn_failed_ = true;
 }
 
-void CoordinatorService::mark_terminal(JobId id) {
+void CoordinatorService::mark_terminal(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];
-  release_members(t, id);
+  release_members(t, id, now);
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
   mail_about(id, kMailEnd);

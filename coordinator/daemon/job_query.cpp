@@ -118,6 +118,11 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
                          : *it->finished);
   }
   r.more = it != matches.end();
+  if (m.with_steps) {
+    if (auto st = attach_steps(r.jobs); !st) {
+      return error_reply(Channel::kClients, peer, ErrorCode::kIo, "cannot read the job steps: " + st.error().message);
+    }
+  }
   reply(Channel::kClients, peer, r);
 }
 

@@ -41,13 +41,33 @@ void CoordinatorService::launch_members(const JobRecord& rec, const wire::Launch
   }
 }
 
-void CoordinatorService::release_members(JobTracking& t, JobId id) {
+void CoordinatorService::release_members(JobTracking& t, JobId id, Time now) {
   // What holds the job there has nothing to save: its steps end with the job.
   for (const std::string& node : t.member_nodes) reply(Channel::kAgents, node, wire::SignalJob{id, SIGKILL, Duration()});
   t.member_nodes.clear();
+  // Steps whose srun has not said how they ended were killed with the job (or their srun
+  // died): Slurm records those CANCELLED by SIGKILL too.
+  for (auto& [number, step] : t.open_steps) {
+    step.state = JobState::kCancelled;
+    step.end_time = std::max(now, step.start_time);
+    step.exit_code = 0;
+    step.signal = SIGKILL;
+    persist_step(step);
+  }
+  t.open_steps.clear();
 }
 
-Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& m, const Caller& caller) {
+void CoordinatorService::persist_step(const StoredStep& step) {
+  // Steps are accounting: with the store read-only the job and its step go on unrecorded.
+  if (!read_only_.empty()) return;
+  if (!ensure_txn()) {
+    txn_failed_ = true;
+    return;
+  }
+  if (!write(store_->put_step(step), "put_step", step.job)) txn_failed_ = true;
+}
+
+Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& m, const Caller& caller, Time now) {
   FAIRWAY_TRY_ASSIGN(found, live_job_for(m.job, caller));
   const JobRecord& rec = *found;
   // A step runs as the job's user: only that user (or root) may start one. An admin who
@@ -124,19 +144,98 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
     l.node_index = i;
     reply(Channel::kAgents, r.nodes[static_cast<std::size_t>(i)], l);
   }
+  StoredStep row;
+  row.job = m.job;
+  row.step = r.step;
+  // Slurm names a step after its command's base name.
+  const std::string& command = m.argv.front();
+  row.name = command.substr(command.find_last_of('/') == std::string::npos ? 0 : command.find_last_of('/') + 1);
+  if (row.name.empty()) row.name = command;
+  for (std::int32_t n : r.tasks_per_node) row.ntasks += n;
+  row.nodes = nodes;
+  row.start_time = now;
+  persist_step(row);
+  t.open_steps[r.step] = std::move(row);
   log_event(LogLevel::kInfo, "step_requested",
             {{"job", id_str(m.job)}, {"step", std::to_string(r.step)}, {"by", caller.user},
              {"nodes", std::to_string(nodes)}, {"command", m.argv.front()}});
   return r;
 }
 
-void CoordinatorService::on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller) {
-  auto r = start_step(m, caller);
+void CoordinatorService::on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller,
+                                         Time now) {
+  auto r = start_step(m, caller, now);
   if (!r) {
     log_event(LogLevel::kInfo, "step_refused", {{"job", id_str(m.job)}, {"by", caller.user}, {"error", r.error().message}});
     return error_reply(Channel::kClients, peer, r.error().code, r.error().message);
   }
   reply(Channel::kClients, peer, *r);
+}
+
+Status CoordinatorService::end_step(const wire::StepEnded& m, const Caller& caller, Time now) {
+  const std::string id = id_str(m.job) + "." + std::to_string(m.step);
+  const JobRecord* rec = scheduler_->job(m.job);
+  auto t = tracking_.find(m.job.value());
+  if (rec == nullptr || t == tracking_.end()) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
+  // The step's end is its srun's word, so only who may run steps in the job says it.
+  if (!owns(caller, rec->spec) && caller.uid != 0) {
+    return make_error(ErrorCode::kPermissionDenied, "job " + id_str(m.job) + " belongs to '" + rec->spec.user +
+                                                        "': only its owner ends its steps");
+  }
+  auto open = t->second.open_steps.find(m.step);
+  if (open == t->second.open_steps.end()) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
+  StoredStep step = std::move(open->second);
+  t->second.open_steps.erase(open);
+  // Slurm's states for a step: killed by a signal CANCELLED, a non-zero exit FAILED.
+  step.state = m.signal != 0 ? JobState::kCancelled : m.exit_code != 0 ? JobState::kFailed : JobState::kCompleted;
+  step.end_time = std::max(now, step.start_time);
+  step.exit_code = m.exit_code;
+  step.signal = m.signal;
+  persist_step(step);
+  log_event(LogLevel::kInfo, "step_ended",
+            {{"step", id}, {"state", std::string(to_string(step.state))}, {"exit_code", std::to_string(m.exit_code)},
+             {"signal", std::to_string(m.signal)}});
+  return ok_status();
+}
+
+void CoordinatorService::on_step_ended(const std::string& peer, const wire::StepEnded& m, const Caller& caller,
+                                       Time now) {
+  if (Status s = end_step(m, caller, now); !s) {
+    log_event(LogLevel::kInfo, "step_end_refused",
+              {{"job", id_str(m.job)}, {"step", std::to_string(m.step)}, {"by", caller.user}, {"error", s.error().message}});
+    return error_reply(Channel::kClients, peer, s.error().code, s.error().message);
+  }
+  reply(Channel::kClients, peer, wire::Ack{});
+}
+
+Status CoordinatorService::attach_steps(std::vector<wire::JobView>& jobs) const {
+  if (jobs.empty()) return ok_status();
+  const auto [lo, hi] = std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  FAIRWAY_TRY_ASSIGN(steps, store_->load_steps(lo->id, hi->id));
+  if (steps.empty()) return ok_status();
+  std::unordered_map<std::uint64_t, wire::JobView*> by_id;
+  for (wire::JobView& j : jobs) by_id[j.id.value()] = &j;
+  for (const StoredStep& s : steps) {
+    auto j = by_id.find(s.job.value());
+    if (j == by_id.end()) continue;
+    j->second->steps.push_back(
+        wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time, s.exit_code, s.signal, s.ntasks, s.nodes});
+  }
+  return ok_status();
+}
+
+Status CoordinatorService::restore_steps() {
+  FAIRWAY_TRY_ASSIGN(open, store_->load_open_steps());
+  for (StoredStep& s : open) {
+    auto t = tracking_.find(s.job.value());
+    if (t != tracking_.end()) t->second.open_steps[s.step] = std::move(s);
+  }
+  // Step numbers are never reused within a job, across restarts and requeues.
+  FAIRWAY_TRY_ASSIGN(next, store_->load_next_step_numbers());
+  for (const auto& [job, number] : next) {
+    if (auto t = tracking_.find(job.value()); t != tracking_.end()) t->second.next_step = number;
+  }
+  return ok_status();
 }
 
 }  // namespace fairway::daemon

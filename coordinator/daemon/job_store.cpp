@@ -313,7 +313,7 @@ Status JobStore::purge_finished_before(Time t) {
   FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
   auto done = (stmt)->step();
   if (!done) return std::unexpected(done.error().with_context("purge_finished_before"));
-  return ok_status();
+  return purge_orphan_steps();
 }
 
 Status JobStore::set_node_admin_state(const NodeAdminState& state) {

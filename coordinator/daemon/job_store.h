@@ -80,9 +80,21 @@ class JobStore {
   // the accounting query. `user` empty: anyone's; the end time within [from, to) when set.
   Result<std::vector<StoredJob>> load_finished(JobId after, std::size_t limit, const std::string& user,
                                                std::optional<Time> from, std::optional<Time> to) const;
-  // Drops terminal jobs whose end_time is before t; waiting, running and requeued jobs stay.
+  // Drops terminal jobs whose end_time is before t, with their steps; waiting, running and
+  // requeued jobs stay.
   // Returns nothing about how many: use load_jobs() if that matters.
   Status purge_finished_before(Time t);
+
+  // Job steps (job_store_steps.cpp), sacct's ID.N lines. Upserts by (job, step); error
+  // (kInvalidArgument) for id 0, a negative step or count, or an empty name.
+  Status put_step(const StoredStep& step);
+  // The steps of jobs `first` to `last` (both included), by job and step number.
+  Result<std::vector<StoredStep>> load_steps(JobId first, JobId last) const;
+  // Steps not ended yet, by job and step: a restarted coordinator still waits for them.
+  Result<std::vector<StoredStep>> load_open_steps() const;
+  // For each job not ended that has steps: the number its next step takes (one past its
+  // highest), by job.
+  Result<std::vector<std::pair<JobId, std::int32_t>>> load_next_step_numbers() const;
 
   // Upserts by node name.
   Status set_node_admin_state(const NodeAdminState& s);
@@ -102,6 +114,8 @@ class JobStore {
   JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id);
 
   Status persist_job_id_counter();
+  // The steps whose job is gone (job_store_steps.cpp).
+  Status purge_orphan_steps();
 
   std::unique_ptr<SqliteDb> db_;
   // Kept in memory so that an allocation costs one UPDATE, not a read and a write; it only

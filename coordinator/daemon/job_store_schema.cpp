@@ -47,6 +47,23 @@ CREATE TABLE node_admin (
 ) WITHOUT ROWID;
 )sql";
 
+// Came with schema 4: a fresh store and a migrated one create it alike.
+constexpr std::string_view kCreateStepsTable = R"sql(
+CREATE TABLE job_steps (
+  job INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  ntasks INTEGER NOT NULL,
+  nodes INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  start_time INTEGER NOT NULL,
+  end_time INTEGER,
+  exit_code INTEGER NOT NULL,
+  signal INTEGER NOT NULL,
+  PRIMARY KEY (job, step)
+) WITHOUT ROWID;
+)sql";
+
 Result<std::int64_t> count_rows(SqliteDb& db, std::string_view sql) {
   FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached(sql));
   auto row = (stmt)->step();
@@ -89,6 +106,7 @@ std::optional<Int> parse_int(std::string_view text) {
 
 Status create_schema(SqliteDb& db) {
   FAIRWAY_TRY(db.exec(kCreateSchema, "create the job store schema"));
+  FAIRWAY_TRY(db.exec(kCreateStepsTable, "create the job steps table"));
   if (auto s = write_meta(db, kMetaSchemaVersion, std::to_string(kJobStoreSchemaVersion)); !s) {
     return s;
   }
@@ -98,7 +116,7 @@ Status create_schema(SqliteDb& db) {
 // Each schema version's changes to the one before, applied in order to an older file.
 struct Migration {
   std::int64_t to;
-  const char* sql;
+  std::string_view sql;
   const char* what;
 };
 constexpr Migration kMigrations[] = {
@@ -112,6 +130,9 @@ constexpr Migration kMigrations[] = {
      "ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;"
      "ALTER TABLE node_admin ADD COLUMN at INTEGER;",
      "add who drained a node and when (schema 2 -> 3)"},
+    {4,
+     kCreateStepsTable,
+     "add the job steps table (schema 3 -> 4)"},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersion,
               "every schema version has its migration");

@@ -47,14 +47,14 @@ void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
   (void)scheduler_->set_reason(id, why);
   if (rec->spec.requeue) {
     if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    stop_run(t, id);
+    stop_run(t, id, now);
     persist(id);
     log_event(LogLevel::kWarning, "job_requeued", {{"job", id_str(id)}, {"reason", why}});
     mail_about(id, kMailRequeue);
   } else {
     if (auto st = scheduler_->finish(id, JobState::kNodeFail, now); !st) return;
     log_event(LogLevel::kWarning, "job_node_fail", {{"job", id_str(id)}, {"reason", why}});
-    mark_terminal(id);
+    mark_terminal(id, now);
   }
   dirty_ = true;
 }

@@ -162,6 +162,7 @@ Status CoordinatorService::recover(Time now) {
     scheduler_->restore_finished_usage(f.account, f.user, cores, gpu_types, memory_mb, *f.stored->start_time,
                                        *f.stored->end_time, f.reservation);
   }
+  FAIRWAY_TRY(restore_steps());
   scheduler_->end_restore(now);
   last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",

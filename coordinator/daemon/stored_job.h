@@ -37,6 +37,22 @@ struct StoredJob {
   bool operator==(const StoredJob&) const = default;
 };
 
+// A step of a job (srun or `fairway run` inside it): what sacct lists as ID.N. Written when
+// it starts and again when it ends; it ran on its job's first `nodes` nodes.
+struct StoredStep {
+  JobId job;
+  std::int32_t step = 0;
+  std::string name;
+  std::int32_t ntasks = 0;
+  std::int32_t nodes = 0;
+  JobState state = JobState::kRunning;
+  Time start_time;
+  std::optional<Time> end_time;
+  std::int32_t exit_code = 0;
+  std::int32_t signal = 0;
+  bool operator==(const StoredStep&) const = default;
+};
+
 // An admin's decision about a node, which must survive a coordinator restart.
 struct NodeAdminState {
   std::string node;

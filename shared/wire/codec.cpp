@@ -365,7 +365,8 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kStepRequest:
     case MessageType::kStepReply:
     case MessageType::kLaunchStep:
-    case MessageType::kStepIo: return detail::read_step_payload(type, r);
+    case MessageType::kStepIo:
+    case MessageType::kStepEnded: return detail::read_step_payload(type, r);
     case MessageType::kConfigQuery:
     case MessageType::kConfigReply: return detail::read_config_payload(type, r);
   }

@@ -72,7 +72,8 @@ void put_job_view(Packer& pk, const JobView& j) {
                                   (j.reservation.empty() ? 0 : 1) + (j.memory_per_node_mb ? 1 : 0) +
                                   (j.memory_per_cpu_mb ? 1 : 0) + (j.array_job.value() != 0 ? 2 : 0) +
                                   (j.uid ? 1 : 0) + (j.gid ? 1 : 0) + (j.ntasks != 0 ? 1 : 0) +
-                                  (j.cpus_per_task != 0 ? 1 : 0) + (j.interactive ? 1 : 0);
+                                  (j.cpus_per_task != 0 ? 1 : 0) + (j.interactive ? 1 : 0) +
+                                  (j.steps.empty() ? 0 : 1);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
   put_kv(pk, "name", std::string_view(j.name));
@@ -118,6 +119,22 @@ void put_job_view(Packer& pk, const JobView& j) {
   if (j.ntasks != 0) put_kv(pk, "ntasks", j.ntasks);
   if (j.cpus_per_task != 0) put_kv(pk, "cpus_per_task", j.cpus_per_task);
   if (j.interactive) put_kv(pk, "interactive", true);
+  if (!j.steps.empty()) {
+    put(pk, std::string_view("steps"));
+    pk.pack_array(static_cast<std::uint32_t>(j.steps.size()));
+    for (const StepView& s : j.steps) {
+      pk.pack_map(6 + (s.end_time ? 1 : 0) + (s.exit_code != 0 ? 1 : 0) + (s.signal != 0 ? 1 : 0));
+      put_kv(pk, "step", s.step);
+      put_kv(pk, "name", std::string_view(s.name));
+      put_kv(pk, "state", to_string(s.state));
+      put_kv(pk, "start_time", s.start_time.seconds());
+      put_opt_time(pk, "end_time", s.end_time);
+      if (s.exit_code != 0) put_kv(pk, "exit_code", s.exit_code);
+      if (s.signal != 0) put_kv(pk, "signal", s.signal);
+      put_kv(pk, "ntasks", s.ntasks);
+      put_kv(pk, "nodes", s.nodes);
+    }
+  }
 }
 
 JobView read_job_view(MapReader& r) {
@@ -183,6 +200,26 @@ JobView read_job_view(MapReader& r) {
   j.ntasks = r.opt_i32("ntasks").value_or(0);
   j.cpus_per_task = r.opt_i32("cpus_per_task").value_or(0);
   j.interactive = r.opt_boolean("interactive").value_or(false);
+  if (r.has("steps")) {
+    const auto steps = r.list("steps");
+    for (std::size_t i = 0; i < steps.size() && !r.failed(); ++i) {
+      MapReader m(r.errors(), steps[i], item_path(r, "steps", i));
+      StepView s;
+      s.step = m.i32("step", 0);
+      s.name = m.str("name");
+      s.state = read_state(m, "state");
+      s.start_time = Time::from_seconds(m.i64("start_time"));
+      s.end_time = read_opt_time(m, "end_time");
+      s.exit_code = m.opt_i32("exit_code").value_or(0);
+      s.signal = m.opt_i32("signal").value_or(0);
+      if (!m.failed() && (s.exit_code < 0 || s.signal < 0)) {
+        m.errors().fail(m.path_of(s.exit_code < 0 ? "exit_code" : "signal"), "must not be negative");
+      }
+      s.ntasks = m.i32("ntasks", 0);
+      s.nodes = m.i32("nodes", 0);
+      j.steps.push_back(std::move(s));
+    }
+  }
   if (!r.failed() && (j.ntasks < 0 || j.cpus_per_task < 0)) {
     r.errors().fail(r.path_of(j.ntasks < 0 ? "ntasks" : "cpus_per_task"), "must not be negative");
   }
@@ -267,6 +304,7 @@ JobQuery read_job_query(MapReader& r) {
   if (auto t = r.opt_i64("ended_after")) m.ended_after = Time::from_seconds(*t);
   if (auto t = r.opt_i64("ended_before")) m.ended_before = Time::from_seconds(*t);
   m.expand_arrays = r.opt_boolean("expand_arrays").value_or(false);
+  m.with_steps = r.opt_boolean("with_steps").value_or(false);
   return m;
 }
 
@@ -350,8 +388,10 @@ SubmitResult read_submit_result(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const JobQuery& m) {
-  pk.pack_map(9 + (m.ended_after ? 1 : 0) + (m.ended_before ? 1 : 0) + (m.expand_arrays ? 1 : 0));
+  pk.pack_map(9 + (m.ended_after ? 1 : 0) + (m.ended_before ? 1 : 0) + (m.expand_arrays ? 1 : 0) +
+              (m.with_steps ? 1 : 0));
   if (m.expand_arrays) put_kv(pk, "expand_arrays", true);
+  if (m.with_steps) put_kv(pk, "with_steps", true);
   put_kv(pk, "jobs", m.jobs);
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "partition", std::string_view(m.partition));

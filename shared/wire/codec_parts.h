@@ -94,7 +94,8 @@ void encode_payload(Packer& pk, const StepRequest& m);
 void encode_payload(Packer& pk, const StepReply& m);
 void encode_payload(Packer& pk, const LaunchStep& m);
 void encode_payload(Packer& pk, const StepIo& m);
-// Precondition: `type` is kStepRequest, kStepReply, kLaunchStep or kStepIo.
+void encode_payload(Packer& pk, const StepEnded& m);
+// Precondition: `type` is kStepRequest, kStepReply, kLaunchStep, kStepIo or kStepEnded.
 Message read_step_payload(MessageType type, MapReader& r);
 
 // codec_config.cpp: the coordinator's settings for clients.

@@ -116,6 +116,17 @@ StepIo read_step_io(MapReader& r) {
   return m;
 }
 
+StepEnded read_step_ended(MapReader& r) {
+  StepEnded m;
+  m.job = JobId(r.u64("job"));
+  m.step = r.i32("step", 0);
+  m.exit_code = r.i32("exit_code", 0);
+  check_range(r, "exit_code", m.exit_code, 0, 255);
+  m.signal = r.i32("signal", 0);
+  check_range(r, "signal", m.signal, 0, 64);
+  return m;
+}
+
 }  // namespace
 
 void encode_payload(Packer& pk, const StepRequest& m) {
@@ -157,8 +168,17 @@ void encode_payload(Packer& pk, const StepIo& m) {
   put_kv(pk, "data", std::string_view(m.data));
 }
 
+void encode_payload(Packer& pk, const StepEnded& m) {
+  pk.pack_map(4);
+  put_kv(pk, "job", m.job.value());
+  put_kv(pk, "step", m.step);
+  put_kv(pk, "exit_code", m.exit_code);
+  put_kv(pk, "signal", m.signal);
+}
+
 Message read_step_payload(MessageType type, MapReader& r) {
   switch (type) {
+    case MessageType::kStepEnded: return read_step_ended(r);
     case MessageType::kStepRequest: return read_step_request(r);
     case MessageType::kStepReply: return read_step_reply(r);
     case MessageType::kLaunchStep: return read_launch_step(r);

@@ -94,6 +94,7 @@ std::string_view to_string(MessageType t) {
     case MessageType::kStepIo: return "StepIo";
     case MessageType::kConfigQuery: return "ConfigQuery";
     case MessageType::kConfigReply: return "ConfigReply";
+    case MessageType::kStepEnded: return "StepEnded";
   }
   return "Unknown";
 }
@@ -145,7 +146,8 @@ static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
               kAt<MessageType::kReservationQueryReply, ReservationQueryReply> &&
               kAt<MessageType::kStepRequest, StepRequest> && kAt<MessageType::kStepReply, StepReply> &&
               kAt<MessageType::kLaunchStep, LaunchStep> && kAt<MessageType::kStepIo, StepIo> &&
-              kAt<MessageType::kConfigQuery, ConfigQuery> && kAt<MessageType::kConfigReply, ConfigReply>);
+              kAt<MessageType::kConfigQuery, ConfigQuery> && kAt<MessageType::kConfigReply, ConfigReply> &&
+              kAt<MessageType::kStepEnded, StepEnded>);
 
 MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
 

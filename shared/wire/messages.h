@@ -61,6 +61,7 @@ enum class MessageType : std::uint16_t {
   kStepIo = 36,
   kConfigQuery = 37,
   kConfigReply = 38,
+  kStepEnded = 39,
 };
 
 std::string_view to_string(MessageType t);
@@ -230,6 +231,8 @@ struct JobQuery {
   std::optional<Time> ended_after, ended_before;
   // squeue -r: an array's waiting tasks one per line (id: the task's) instead of folded.
   bool expand_arrays = false;
+  // sacct: each job's steps with it (JobView.steps); finished jobs from the store always have them.
+  bool with_steps = false;
   bool operator==(const JobQuery&) const = default;
 };
 
@@ -239,6 +242,21 @@ struct JobAllocationView {
   std::vector<std::int32_t> cores;
   std::vector<std::int32_t> gpus;
   bool operator==(const JobAllocationView&) const = default;
+};
+
+// A step of a job (srun inside it, `fairway run`): ID.N in sacct. It ran on the job's first
+// `nodes` nodes; its exit is its worst task's (the highest wait status, as Slurm's).
+struct StepView {
+  std::int32_t step = 0;
+  std::string name;  // the command's base name
+  JobState state = JobState::kRunning;
+  Time start_time;
+  std::optional<Time> end_time;
+  std::int32_t exit_code = 0;
+  std::int32_t signal = 0;
+  std::int32_t ntasks = 0;
+  std::int32_t nodes = 0;
+  bool operator==(const StepView&) const = default;
 };
 
 struct PriorityFactor {
@@ -296,6 +314,7 @@ struct JobView {
   std::int32_t ntasks = 0;
   std::int32_t cpus_per_task = 0;
   bool interactive = false;  // an allocation (alloc, run outside a job): it has no batch script
+  std::vector<StepView> steps;  // its steps, by number (history only; sent when any)
   bool operator==(const JobView&) const = default;
 };
 
@@ -609,7 +628,7 @@ using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJo
                              MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
                              SharesQuery, SharesReply, JobUpdate, SetTimeLimit,
                              SendSignal, ReservationQuery, ReservationQueryReply, StepRequest,
-                             StepReply, LaunchStep, StepIo, ConfigQuery, ConfigReply>;
+                             StepReply, LaunchStep, StepIo, ConfigQuery, ConfigReply, StepEnded>;
 
 MessageType message_type(const Message& m);
 

@@ -61,6 +61,16 @@ struct LaunchStep {
   bool operator==(const LaunchStep&) const = default;
 };
 
+// Agent -> coordinator: this node's share of a step ended (its relay is gone), with its
+// worst task's exit: a code, or the signal that killed it (the other 0).
+struct StepEnded {
+  JobId job;
+  std::int32_t step = 0;
+  std::int32_t exit_code = 0;
+  std::int32_t signal = 0;
+  bool operator==(const StepEnded&) const = default;
+};
+
 // Between a node's step relay and the client, both ways on the relay's own connection.
 enum class StepIoKind : std::uint8_t {
   kHello = 1,     // relay: data = the key; rank = its first rank, value = its task count

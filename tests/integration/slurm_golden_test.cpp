@@ -265,6 +265,22 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
       ++compared;
       continue;
     }
+    if (name == "sacct-job-steps-json.txt") {
+      // A batch job's steps (srun inside it): each one's number, command, tasks, layout and
+      // state; the killed one's signal. Not the failed step's exit code: Slurm 22.05 writes
+      // SUCCESS 0 for it (the same bug as above).
+      compare_json(name, read_file(ours), read_file(e.path().string()), work, slurm_dir,
+                   {"/job_id", "/name", "/state/current", "/steps/0/step/id", "/steps/0/state",
+                    "/steps/1/step/id", "/steps/1/step/name", "/steps/1/state", "/steps/1/tasks/count",
+                    "/steps/1/task/distribution", "/steps/1/nodes/list",
+                    "/steps/2/step/id", "/steps/2/step/name", "/steps/2/state", "/steps/2/tasks/count",
+                    "/steps/2/task/distribution",
+                    "/steps/3/step/id", "/steps/3/step/name", "/steps/3/state", "/steps/3/exit_code",
+                    "/steps/3/tasks/count"},
+                   "working_directory");
+      ++compared;
+      continue;
+    }
     EXPECT_EQ(normalize(read_file(ours), work), normalize(read_file(e.path().string()), slurm_dir))
         << name << ": Fairway's (left) differs from Slurm 22.05's (right)";
     ++compared;

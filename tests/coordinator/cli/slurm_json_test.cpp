@@ -41,7 +41,7 @@ TEST(SlurmJson, SacctWritesEachJobsOwnOutcomeAndItsScriptsSignal) {
   cancelled.state_reason = "cancelled by bob (uid 1002)";
   wire::JobView script = cancelled;
   script.signal = SIGTERM;
-  const json out = json::parse(sacct_json({failed, cancelled}, {std::nullopt, script}, "acct", kGroups));
+  const json out = json::parse(sacct_json({failed, cancelled}, {{}, {{"batch", script}}}, "acct", kGroups));
   const json& f = out["jobs"][0];
   EXPECT_EQ(f["exit_code"], json({{"status", "FAILED"}, {"return_code", 3}}));
   EXPECT_EQ(f["state"]["current"], "FAILED");

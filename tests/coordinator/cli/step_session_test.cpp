@@ -108,11 +108,11 @@ TEST(StepSession, OnlyARelayWithTheKeyForANodeOfTheStepIsHeard) {
     }
     ::close(*fd);
   });
-  int code = 0;
+  StepOutcome outcome;
   std::string printed;
   {
     CapturedStdio stdio;
-    code = serve_step(step, kKey, listen_fd, false, false, io, settings);
+    outcome = serve_step(step, kKey, listen_fd, false, false, io, settings);
     printed = stdio.text();
   }
   relays.join();
@@ -122,8 +122,31 @@ TEST(StepSession, OnlyARelayWithTheKeyForANodeOfTheStepIsHeard) {
   EXPECT_TRUE(no_hello);
   EXPECT_TRUE(second);
   EXPECT_EQ(printed, "hello from n1\n");
-  EXPECT_EQ(code, 3);
+  EXPECT_EQ(outcome.exit, 3);
+  EXPECT_EQ(outcome.exit_code, 3);
+  EXPECT_EQ(outcome.signal, 0);
   EXPECT_NE(err.str().find("n1: task 0: Exited with exit code 3"), std::string::npos) << err.str();
+}
+
+// What sacct records (code:signal) and what srun exits with, as Slurm ranks a step's tasks.
+TEST(StepSession, TheWorstTaskDecidesHowTheStepEnded) {
+  auto o = step_outcome({{0, 0}, {1, 0}}, 2, false);
+  EXPECT_EQ(o.exit, 0);
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_EQ(o.signal, 0);
+  o = step_outcome({{0, 0}, {1, -9}}, 2, false);  // killed: 0:9, srun exits 137
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_EQ(o.signal, 9);
+  EXPECT_EQ(o.exit, 137);
+  o = step_outcome({{0, -9}, {1, 2}, {2, 1}}, 3, false);  // an exit code outranks a signal
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.signal, 0);
+  EXPECT_EQ(o.exit, 2);
+  o = step_outcome({{0, 0}}, 2, false);  // task 1 never heard of
+  EXPECT_EQ(o.exit_code, 1);
+  o = step_outcome({{0, 0}}, 1, true);  // a node failed
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.exit, 1);
 }
 
 }  // namespace

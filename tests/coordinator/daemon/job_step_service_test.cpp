@@ -261,5 +261,120 @@ TEST_F(JobStepService, AnAllocationEndsWithItsCommandsOutcomeByItsOwnerOnly) {
   EXPECT_EQ(show(batch).state, JobState::kRunning);
 }
 
+// sacct's ID.N lines: a step is recorded when it starts and ended by its srun's report,
+// which only the job's owner (or root) may make; steps still open when the job stops were
+// killed with it; a restarted coordinator keeps waiting for open steps and never reuses a
+// step number.
+class JobStepRecords : public JobStepService {
+ protected:
+  std::vector<wire::StepView> steps_of(JobId id, std::uint32_t uid = 1001, bool finished = false) {
+    wire::JobQuery q;
+    q.jobs = {id};
+    q.with_steps = true;
+    q.include_finished = finished;
+    q.from_store = finished;
+    auto m = ask(q, uid);
+    const auto* r = std::get_if<wire::JobQueryReply>(&m);
+    EXPECT_TRUE(r != nullptr && r->jobs.size() == 1) << error_of(m);
+    return r != nullptr && !r->jobs.empty() ? r->jobs.front().steps : std::vector<wire::StepView>{};
+  }
+  std::int32_t start_step(JobId id, std::vector<std::string> argv, std::int32_t ntasks = 0) {
+    wire::StepRequest s = step(id);
+    s.argv = std::move(argv);
+    s.ntasks = ntasks;
+    auto m = ask(s, 1001);
+    EXPECT_TRUE(std::holds_alternative<wire::StepReply>(m)) << error_of(m);
+    return std::holds_alternative<wire::StepReply>(m) ? std::get<wire::StepReply>(m).step : -1;
+  }
+  void job_ends(JobId id) {
+    for (const auto& [node, launch] : sent<wire::LaunchJob>()) {
+      if (launch.job != id || launch.extern_only) continue;
+      wire::JobStatusUpdate u{node, 90 + id.value(), id, JobState::kCompleted, 0, std::nullopt, t_, "", std::nullopt, std::nullopt};
+      service_->on_agent_frame(node, wire::encode(u), t_, node);
+      (void)turn();
+    }
+  }
+};
+
+TEST_F(JobStepRecords, AStepEndsAsItsSrunSaysByTheOwnerOnly) {
+  const JobId id = two_node_job();
+  t_ = t_ + Duration::seconds(5);
+  EXPECT_EQ(start_step(id, {"/usr/bin/hostname"}), 0);
+  EXPECT_EQ(start_step(id, {"sh", "-c", "exit 2"}, 1), 1);
+  auto steps = steps_of(id);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].name, "hostname") << "named after its command's base name, as Slurm names it";
+  EXPECT_EQ(steps[0].state, JobState::kRunning);
+  EXPECT_EQ(steps[0].start_time, t_);
+  EXPECT_FALSE(steps[0].end_time);
+  EXPECT_EQ(steps[0].ntasks, 8);
+  EXPECT_EQ(steps[0].nodes, 2);
+  EXPECT_EQ(steps[1].ntasks, 1);
+  EXPECT_EQ(steps[1].nodes, 1);
+
+  // Bob may not say how alice's step ended, nor end one that does not exist.
+  auto denied = ask(wire::StepEnded{id, 0, 0, 0}, 1002);
+  ASSERT_TRUE(std::holds_alternative<wire::ErrorReply>(denied));
+  EXPECT_EQ(std::get<wire::ErrorReply>(denied).code, ErrorCode::kPermissionDenied) << error_of(denied);
+  auto unknown = ask(wire::StepEnded{id, 7, 0, 0}, 1001);
+  EXPECT_EQ(std::get<wire::ErrorReply>(unknown).code, ErrorCode::kNotFound) << error_of(unknown);
+  EXPECT_EQ(steps_of(id)[0].state, JobState::kRunning);
+
+  t_ = t_ + Duration::seconds(3);
+  EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 0, 0, 0}, 1001)));
+  EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 1, 2, 0}, 0))) << "root may";
+  auto again = ask(wire::StepEnded{id, 0, 1, 0}, 1001);
+  EXPECT_EQ(std::get<wire::ErrorReply>(again).code, ErrorCode::kNotFound) << "a step ends once";
+  steps = steps_of(id);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].state, JobState::kCompleted);
+  EXPECT_EQ(steps[0].end_time, t_);
+  EXPECT_EQ(steps[1].state, JobState::kFailed);
+  EXPECT_EQ(steps[1].exit_code, 2);
+
+  // A step killed by a signal, and one still open when its job ends: CANCELLED, 0:9.
+  EXPECT_EQ(start_step(id, {"a.out"}), 2);
+  EXPECT_EQ(start_step(id, {"b.out"}), 3);
+  EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 2, 0, SIGSEGV}, 1001)));
+  t_ = t_ + Duration::seconds(10);
+  job_ends(id);
+  steps = steps_of(id, 1001, true);
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[2].state, JobState::kCancelled);
+  EXPECT_EQ(steps[2].signal, SIGSEGV);
+  EXPECT_EQ(steps[3].state, JobState::kCancelled);
+  EXPECT_EQ(steps[3].signal, SIGKILL);
+  EXPECT_EQ(steps[3].end_time, t_);
+  auto late = ask(wire::StepEnded{id, 3, 0, 0}, 1001);
+  EXPECT_EQ(std::get<wire::ErrorReply>(late).code, ErrorCode::kNotFound) << "its job has ended";
+}
+
+TEST_F(JobStepRecords, ARestartedCoordinatorWaitsForOpenStepsAndNeverReusesANumber) {
+  const JobId id = two_node_job();
+  const auto launches = sent<wire::LaunchJob>();
+  EXPECT_EQ(start_step(id, {"first"}), 0);
+  EXPECT_EQ(start_step(id, {"second"}), 1);
+  EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 0, 0, 0}, 1001)));
+
+  service_.reset();
+  auto config = parse_config("[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
+                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+  ASSERT_TRUE(config);
+  auto s = CoordinatorService::open(*config, t_, std::make_unique<Users>());
+  ASSERT_TRUE(s) << s.error().message;
+  service_ = std::move(*s);
+  for (const auto& [node, launch] : launches) {
+    if (launch.job == id) register_node(node, {{id, launch.cores, {}, t_, 4242}});
+  }
+  EXPECT_EQ(start_step(id, {"third"}), 2) << "numbers go on from the stored steps";
+  EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 1, 0, 0}, 1001)))
+      << "the step open before the restart can still end";
+  const auto steps = steps_of(id);
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "first");
+  EXPECT_EQ(steps[1].state, JobState::kCompleted);
+  EXPECT_EQ(steps[2].state, JobState::kRunning);
+}
+
 }  // namespace
 }  // namespace fairway::daemon

@@ -215,7 +215,7 @@ INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
 )sql");
   auto store = open_store();
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(store->get_meta("schema_version")->value_or(""), "3");
+  EXPECT_EQ(store->get_meta("schema_version")->value_or(""), std::to_string(kJobStoreSchemaVersion));
   auto states = store->load_node_admin_states();
   ASSERT_TRUE(states) << states.error().message;
   EXPECT_EQ(*states, (std::vector<NodeAdminState>{{"n007", true, "bad DIMM", "", std::nullopt, std::nullopt}}));

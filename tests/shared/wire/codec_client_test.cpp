@@ -148,12 +148,14 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // sprio -n: each priority term before its weight
                                              "raw",
                                              // sinfo -R: who set a node's reason and when
-                                             "reason_user", "reason_uid", "reason_time", "features"};
+                                             "reason_user", "reason_uid", "reason_time", "features",
+                                             // sacct's ID.N lines: a job's steps, asked for by with_steps
+                                             "steps", "with_steps"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
   for (const Message& m : client_samples()) seen.insert(message_type(m));
-  EXPECT_EQ(seen.size(), 27u);
+  EXPECT_EQ(seen.size(), 28u);
 }
 
 TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
@@ -168,8 +170,13 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       // SubmitResult.job is optional; JobControlResult.job is not.
       // JobQuery.account (history) is optional; JobView.account is not.
       // A step's messages postdate the optional keys: all required but the ids.
-      const bool step = type == "StepRequest" || type == "StepReply" || type == "LaunchStep" || type == "StepIo";
-      const bool optional = step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty") :
+      const bool step = type == "StepRequest" || type == "StepReply" || type == "LaunchStep" || type == "StepIo" ||
+                        type == "StepEnded";
+      // A step of a job view (sacct's ID.N): all required but its end and a non-zero exit.
+      const bool view_step = path.size() >= 3 && path[path.size() - 3].key == "steps";
+      const std::string& key = path.back().key;
+      const bool optional = view_step ? (key == "end_time" || key == "exit_code" || key == "signal") :
+                            step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty") :
                             (kOptionalKeys.contains(path.back().key) &&
                             !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
                             !(path.back().key == "account" && type != "JobQuery") &&

@@ -132,7 +132,7 @@ TEST(WireReject, WrongVersion) {
 TEST(WireReject, TypeZeroAndUnknownTypes) {
   expect_error(decode(raw_frame("FWY", 1, 0, heartbeat_payload)), "unknown message type 0");
   expect_error(decode(raw_frame("FWY", 1, 999, heartbeat_payload)), "unknown message type 999");
-  expect_error(decode(raw_frame("FWY", 1, 39, heartbeat_payload)), "unknown message type 39");
+  expect_error(decode(raw_frame("FWY", 1, 40, heartbeat_payload)), "unknown message type 40");
   EXPECT_FALSE(message_type_from_wire(0).has_value());
   EXPECT_TRUE(message_type_from_wire(9).has_value());
   EXPECT_TRUE(message_type_from_wire(17).has_value());
@@ -233,7 +233,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
           key == "mail_events" || key == "mail_user" || key == "reservation" || key == "array" ||
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
-                                  key == "ended_before" || key == "expand_arrays")));
+                                  key == "ended_before" || key == "expand_arrays" || key == "with_steps")));
       // fairway update job sends only what changes.
       const bool update_keys = (type == "JobUpdate" && key.starts_with("new_")) ||
                                (type == "JobControl" && key == "batch_only");

@@ -176,7 +176,7 @@ inline JobQuery sample_job_query() {
   return JobQuery{{JobId(7), JobId(std::uint64_t{1} << 50)}, "alice", "gpu",
                   {JobState::kPending, JobState::kHeld, JobState::kNodeFail}, true,
                   JobId(5), 500, true, "physics", Time::from_seconds(1'700'000'000), Time::from_seconds(1'800'000'000),
-                  true};
+                  true, true};
 }
 
 // A finished job with every optional field set, and a pending one with none.
@@ -227,6 +227,10 @@ inline JobView sample_job_view(bool finished) {
     j.ntasks = 8;
     j.cpus_per_task = 1;
     j.interactive = true;
+    j.steps = {{0, "hostname", JobState::kCompleted, Time::from_seconds(1'700'000'100), Time::from_seconds(1'700'000'101), 0, 0, 8, 2},
+               {1, "sh", JobState::kCancelled, Time::from_seconds(1'700'000'200), Time::from_seconds(1'700'000'260), 0, 9, 1, 1},
+               {2, "a.out", JobState::kRunning, Time::from_seconds(1'700'000'300), std::nullopt, 0, 0, 4, 2},
+               {3, "a.out", JobState::kFailed, Time::from_seconds(1'700'000'300), Time::from_seconds(1'700'000'400), 2, 0, 4, 2}};
   }
   return j;
 }
@@ -434,6 +438,8 @@ inline std::vector<Message> sample_messages() {
           StepIo{StepIoKind::kStdout, 1, 3, 0, std::string("line\n\0binary", 12)},
           StepIo{StepIoKind::kExit, 0, 0, -9, ""},
           ConfigQuery{},
+          StepEnded{JobId(42), 3, 2, 0},
+          StepEnded{JobId(42), 4, 0, 9},
           ConfigReply{Time::from_seconds(1'700'000'000),
                       {{"agent.kill_grace", "30s"}, {"cluster.name", "kebnekaise"}, {"scheduler.backfill", "easy"}}}};
 }
