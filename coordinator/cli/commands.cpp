@@ -1,5 +1,7 @@
 #include "coordinator/cli/commands.h"
 
+#include "coordinator/cli/slurm_report_views.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -188,6 +190,17 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     for (JobState s : {JobState::kHeld, JobState::kBlocked, JobState::kRequeued}) {
       if (std::find(q.states.begin(), q.states.end(), s) == q.states.end()) q.states.push_back(s);
     }
+  }
+  if (o.steps) {
+    if (!o.format.empty() || o.long_format || o.json || o.start || o.showq) {
+      return report_error(io, "--steps has a layout of its own: no -o, -l, --json, --start or --showq with it", kExitUsage);
+    }
+    q.states = {JobState::kRunning};
+    q.with_steps = true;
+    auto reply = ask_all_pages(q, transport, io);
+    if (!reply) return kExitFailure;
+    io.out << render_squeue_steps(*reply, !o.noheader);
+    return kExitOk;
   }
   // squeue --json lists what the controller still holds, recently ended jobs too (Slurm's
   // MinJobAge; the coordinator's in-memory finished jobs), not the store's history.

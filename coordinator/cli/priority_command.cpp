@@ -4,6 +4,7 @@
 #include <cctype>
 #include <ostream>
 
+#include "coordinator/cli/slurm_report_views.h"
 #include "coordinator/cli/text_format.h"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,10 @@ int run_priority(const PriorityOptions& o, const Transport& transport, const Out
   }
   auto reply = ask_all_pages(q, transport, io);
   if (!reply) return kExitFailure;
+  if (o.sprio) {
+    io.out << render_sprio(*reply, SprioLayout{o.long_format, !o.user.empty(), !o.noheader});
+    return kExitOk;
+  }
   io.out << (o.json ? priority_json(*reply) : render_priority(*reply, o.raw));
   return kExitOk;
 }

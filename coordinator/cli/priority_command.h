@@ -13,6 +13,10 @@ struct PriorityOptions {
   std::string user, partition, jobs;
   bool raw = false;  // -n: each term before its weight (minutes, factors, counts), as sprio -n
   bool json = false;
+  // sprio's own table (slurm_report_views.h): --sprio, and -l and --noheader with it.
+  bool sprio = false;
+  bool long_format = false;
+  bool noheader = false;
 };
 
 int run_priority(const PriorityOptions& o, const Transport& transport, const Output& io);

@@ -1,5 +1,7 @@
 #include "coordinator/cli/report_commands.h"
 
+#include "coordinator/cli/slurm_report_views.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -239,8 +241,20 @@ int run_shares(const SharesOptions& o, const Transport& transport, const Output&
     if (!list) return report_error(io, "--list: " + list.error().message, kExitUsage);
     layout = AssociationLayout{*list, o.format, o.parsable, !o.noheader, !o.user.empty()};
   }
-  auto reply = ask<wire::SharesReply>(wire::SharesQuery{o.user, o.account}, transport, io);
+  wire::SharesQuery q{o.user, o.account};
+  q.callers_own = o.sshare && !o.all_users && o.user.empty();
+  auto reply = ask<wire::SharesReply>(q, transport, io);
   if (!reply) return kExitFailure;
+  if (o.sshare && !o.json) {
+    SshareLayout table;
+    table.only_user = o.user;  // the coordinator already kept only the caller's without -a
+    table.from_accounts = !o.account.empty();
+    table.header = !o.noheader;
+    table.parsable = o.parsable;
+    table.trailing_bar = o.trailing_bar;
+    io.out << render_sshare(*reply, table);
+    return kExitOk;
+  }
   if (!o.list.empty() && !o.json) {
     auto text = render_associations(*reply, layout);
     if (!text) return report_error(io, text.error().message, kExitUsage);

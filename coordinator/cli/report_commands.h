@@ -30,6 +30,11 @@ struct SharesOptions {
   std::string list, format;
   bool parsable = false;
   bool noheader = false;
+  // sshare's own table (slurm_report_views.h): --sshare; without --all-users, the caller's
+  // lines only (or -u's); -P and -p (trailing_bar) and --noheader with it.
+  bool sshare = false;
+  bool all_users = false;
+  bool trailing_bar = false;
 };
 int run_shares(const SharesOptions& o, const Transport& transport, const Output& io);
 std::string render_shares(const wire::SharesReply& reply);

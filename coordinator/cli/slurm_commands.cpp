@@ -213,7 +213,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'A', "account", true, Action::kPass},
       {'n', "name", true, Action::kPass},
       {'w', "nodelist", true, Action::kPass},
-      {'s', "steps", false, Action::kRefuse, "steps are not listed yet"},
+      {'s', "steps", false, Action::kPass},
   };
   FAIRWAY_TRY_ASSIGN(s, scan("squeue", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
@@ -231,7 +231,8 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
   std::vector<std::string> out = {"queue", "--squeue-rules"};
   if (std::find(args.begin(), args.end(), "--me") != args.end()) out.insert(out.end(), {"-u", inv.user});
   out.insert(out.end(), s.out.begin(), s.out.end());
-  if (!s.seen_format) out.insert(out.end(), {"-o", kSqueueDefaultFormat});
+  const bool steps = std::find(s.out.begin(), s.out.end(), "--steps") != s.out.end();
+  if (!s.seen_format && !steps) out.insert(out.end(), {"-o", kSqueueDefaultFormat});
   return SlurmTranslation{out, std::nullopt};
 }
 
@@ -369,6 +370,48 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
 }
 
+// sprio's default and -l tables (slurm_report_views.h).
+Result<SlurmTranslation> sprio(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'j', "jobs", true, Action::kPass},
+      {'u', "user", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'l', "long", false, Action::kPass},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'v', "verbose", false, Action::kDrop},
+      {'n', "norm", false, Action::kRefuse, "fairway priority -n gives each term before its weight"},
+      {'w', "weights", false, Action::kRefuse, "fairway show config lists the weights"},
+      {'o', "format", true, Action::kRefuse, "the default and -l layouts only"},
+      {'S', "sort", true, Action::kRefuse, "highest priority first only"},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sprio", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  s.out.emplace_back("--sprio");
+  return SlurmTranslation{with_command("priority", s.out), std::nullopt};
+}
+
+// sshare's table (slurm_report_views.h): the caller's lines unless -a or -u.
+Result<SlurmTranslation> sshare(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'a', "all", false, Action::kRename, "--all-users"},
+      {'A', "accounts", true, Action::kRename, "--account"},
+      {'u', "users", true, Action::kRename, "--user"},
+      {'P', "parsable2", false, Action::kRename, "--parsable2"},
+      {'p', "parsable", false, Action::kRename, "--parsable"},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'v', "verbose", false, Action::kDrop},
+      {'l', "long", false, Action::kRefuse, "the default layout only (no LevelFS or TRES minutes)"},
+      {'o', "format", true, Action::kRefuse, "the default layout only"},
+      {'U', "Users", false, Action::kRefuse, "accounts and users together only"},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sshare", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  s.out.emplace_back("--sshare");
+  return SlurmTranslation{with_command("shares", s.out), std::nullopt};
+}
+
 }  // namespace
 
 std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::string_view message) {
@@ -414,8 +457,8 @@ Result<SlurmTranslation> translate_slurm_command(std::string_view command, const
   if (command == "sacct") return sacct(args);
   if (command == "sinfo") return sinfo(args);
   if (command == "scontrol") return translate_scontrol(args, invocation);
-  if (command == "sprio") return SlurmTranslation{with_command("priority", args), std::nullopt};
-  if (command == "sshare") return SlurmTranslation{with_command("shares", args), std::nullopt};
+  if (command == "sprio") return sprio(args);
+  if (command == "sshare") return sshare(args);
   if (command == "sdiag") return SlurmTranslation{with_command("diag", args), std::nullopt};
   if (command == "sacctmgr") return translate_sacctmgr(args);
   return invalid_argument("'" + std::string(command) + "' is not a Slurm command this front-end knows");

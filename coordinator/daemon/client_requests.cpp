@@ -109,7 +109,7 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
     // As sshare under PrivateData=usage: a user sees their own usage and their accounts'.
     const bool private_usage = config_.security.private_data && !caller.admin;
     return reply(Channel::kClients, peer,
-                 shares_report(sources, *m, private_usage ? std::optional(caller.user) : std::nullopt));
+                 shares_report(sources, *m, private_usage || m->callers_own ? std::optional(caller.user) : std::nullopt));
   }
   ++counters_.bad_frames;
   error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,

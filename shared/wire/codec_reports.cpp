@@ -143,9 +143,10 @@ void encode_payload(Packer& pk, const PartitionQueryReply& m) {
 }
 
 void encode_payload(Packer& pk, const SharesQuery& m) {
-  pk.pack_map(2);
+  pk.pack_map(2 + (m.callers_own ? 1 : 0));
   put_kv(pk, "user", std::string_view(m.user));
   put_kv(pk, "account", std::string_view(m.account));
+  if (m.callers_own) put_kv(pk, "callers_own", true);
 }
 
 void encode_payload(Packer& pk, const SharesReply& m) {
@@ -205,7 +206,11 @@ Message read_report_payload(MessageType type, MapReader& r) {
     case MessageType::kPartitionQuery: return PartitionQuery{r.str_list("partitions")};
     case MessageType::kPartitionQueryReply:
       return PartitionQueryReply{read_maps<PartitionView>(r, "partitions", read_partition)};
-    case MessageType::kSharesQuery: return SharesQuery{r.str("user"), r.str("account")};
+    case MessageType::kSharesQuery: {
+      SharesQuery q{r.str("user"), r.str("account")};
+      q.callers_own = r.opt_boolean("callers_own").value_or(false);
+      return q;
+    }
     case MessageType::kSharesReply: {
       SharesReply m;
       m.now = Time::from_seconds(r.i64("now"));

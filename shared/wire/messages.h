@@ -530,6 +530,9 @@ struct PartitionQueryReply {
 struct SharesQuery {
   std::string user;     // empty: any
   std::string account;  // empty: any
+  // sshare without -a: the caller's own user lines (and their accounts'), the caller as
+  // the coordinator knows them. Sent only when set.
+  bool callers_own = false;
   bool operator==(const SharesQuery&) const = default;
 };
 

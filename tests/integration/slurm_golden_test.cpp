@@ -163,6 +163,43 @@ void compare_node_layout(const std::string& name, const std::string& ours, const
   EXPECT_FALSE(std::getline(a, la)) << name << ": Fairway's has more lines: " << la;
 }
 
+// sprio and sshare: the same lines with the same columns, each word where Slurm's is (a
+// number ending where Slurm's ends, as the columns are right-justified; any other word
+// the same and starting where Slurm's starts). The numbers are each scheduler's own: job
+// ids, priorities on each one's scale, shares of each one's tree (Slurm's holds root's
+// own association beside science).
+void compare_columns(const std::string& name, const std::string& ours, const std::string& slurm) {
+  static const std::regex kWord(R"(\S+)");
+  static const std::regex kNumber(R"(-?[0-9][0-9.]*)");
+  std::istringstream a(ours), b(slurm);
+  std::string la, lb;
+  int line = 0;
+  while (std::getline(b, lb)) {
+    ++line;
+    ASSERT_TRUE(std::getline(a, la)) << name << ": Fairway's ends before line " << line << ": " << lb;
+    std::vector<std::pair<std::size_t, std::string>> wa, wb;
+    for (auto it = std::sregex_iterator(la.begin(), la.end(), kWord); it != std::sregex_iterator(); ++it) {
+      wa.emplace_back(static_cast<std::size_t>(it->position()), it->str());
+    }
+    for (auto it = std::sregex_iterator(lb.begin(), lb.end(), kWord); it != std::sregex_iterator(); ++it) {
+      wb.emplace_back(static_cast<std::size_t>(it->position()), it->str());
+    }
+    const std::string where = name + " line " + std::to_string(line) + ":\n  Fairway: " + la + "\n  Slurm:   " + lb;
+    EXPECT_EQ(la.size(), lb.size()) << where;
+    ASSERT_EQ(wa.size(), wb.size()) << where;
+    for (std::size_t i = 0; i < wa.size(); ++i) {
+      const bool number = std::regex_match(wb[i].second, kNumber);
+      if (number) {
+        EXPECT_TRUE(std::regex_match(wa[i].second, kNumber)) << where;
+        EXPECT_EQ(wa[i].first + wa[i].second.size(), wb[i].first + wb[i].second.size()) << where;
+      } else {
+        EXPECT_EQ(wa[i], wb[i]) << where;
+      }
+    }
+  }
+  EXPECT_FALSE(std::getline(a, la)) << name << ": Fairway's has more lines: " << la;
+}
+
 class SlurmGolden : public Cluster {
  protected:
   void SetUp() override {
@@ -174,9 +211,12 @@ class SlurmGolden : public Cluster {
     coordinator_extra_ = "first_job_id = " + ids.substr(4, ids.find('\n') - 4) + "\n";
     // The anchor's accounting cluster: one 16-CPU node c2 in partition main (no time
     // limit), the submitting user in account science.
+    // The weights the capture gave Slurm's multifactor priority for sprio (its age is
+    // normalized over a week; Fairway's counts minutes).
     write_config(
         "[[partitions]]\nname = \"main\"\ndefault = true\n"
-        "[[accounts]]\nname = \"science\"\nusers = [\"nobody\"]\n");
+        "[[accounts]]\nname = \"science\"\nusers = [\"nobody\"]\n"
+        "[priority]\nage_per_minute = 1.0\nfairshare = 10000\nsize = 100\npartition = 1000\nqos = 0\n");
     start_coordinator();
     start_agent("c2", std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/h100-vm-opencl.xml");
     ASSERT_TRUE(wait_nodes_up(1));
@@ -199,6 +239,12 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
                                true, work},
                               printed);
   ASSERT_EQ(admin_rc, 0) << printed;
+  // Then sprio and sshare on a full node, as nobody again.
+  const int priority_rc = run_as({"nobody", "/bin/bash", {"bash", kGolden + "/priority-scenario.sh", work + "/out"},
+                                  {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
+                                  true, work},
+                                 printed);
+  ASSERT_EQ(priority_rc, 0) << printed;
   EXPECT_EQ(read_file(work + "/out/ids"), read_file(kGolden + "/expected/ids"));
   const std::string slurm_dir = trim_line(read_file(kGolden + "/expected/workdir"));
   int compared = 0;
@@ -262,6 +308,22 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
                     "/kill_request_user", "/state/current", "/time/limit", "/user",
                     "/steps/0/step/id", "/steps/0/state", "/steps/0/nodes/list", "/steps/0/tasks/count"},
                    "working_directory");
+      ++compared;
+      continue;
+    }
+    if (name.starts_with("sprio") || name == "sshare.txt" || name == "sshare-account.txt") {
+      compare_columns(name, read_file(ours), read_file(e.path().string()));
+      ++compared;
+      continue;
+    }
+    if (name == "sshare-parsable.txt") {
+      // Each number's digits as one: usage and shares are each scheduler's own (Slurm's
+      // counted nothing before its multifactor plugin was on).
+      const auto digits = [](const std::string& t) {
+        static const std::regex kDigits("[0-9]+");
+        return std::regex_replace(t, kDigits, "9");
+      };
+      EXPECT_EQ(digits(read_file(ours)), digits(read_file(e.path().string()))) << name;
       ++compared;
       continue;
     }

@@ -195,6 +195,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_flag("--start", queue.start, "waiting jobs with their estimated start times, soonest first");
   q->add_flag("--noheader", queue.noheader, "no header line");
   q->add_flag("--showq", queue.showq, "Maui's showq: active, idle and blocked jobs with processor use");
+  q->add_flag("-s,--steps", queue.steps, "running jobs' running steps (squeue -s): STEPID NAME PARTITION USER TIME NODELIST");
   q->add_option("-A,--account", queue.accounts, "only jobs charged to these accounts (comma-separated)");
   q->add_option("-n,--name", queue.names, "only jobs with these names (comma-separated)");
   q->add_option("-w,--nodelist", queue.nodes, "only jobs holding one of these nodes (a host list)");
@@ -238,6 +239,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   prio_cmd->add_option("-j,--jobs", prio.jobs, "comma-separated job ids");
   prio_cmd->add_flag("-n,--raw", prio.raw, "each term before its weight (minutes, factors, counts)");
   prio_cmd->add_flag("--json", prio.json, "JSON output");
+  prio_cmd->add_flag("--sprio", prio.sprio, "sprio's table: Fairway's terms in Slurm's columns (other terms under SITE)");
+  prio_cmd->add_flag("-l,--long", prio.long_format, "with --sprio: every column, as sprio -l");
+  prio_cmd->add_flag("--noheader", prio.noheader, "with --sprio: no header line");
 
   auto* show = app.add_subcommand("show", "show one job, node, partition or reservation in detail")->fallthrough();
   show->require_subcommand(1);
@@ -284,7 +288,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   shares_cmd->add_option("--list", shares.list, "sacctmgr's list instead: users, accounts or associations");
   shares_cmd->add_option("--format", shares.format, "with --list: fields Account,User,Share,DefaultAccount (%WIDTH each)");
   shares_cmd->add_flag("-P,--parsable2", shares.parsable, "with --list: fields separated by |");
-  shares_cmd->add_flag("--noheader", shares.noheader, "with --list: no header lines");
+  shares_cmd->add_flag("--noheader", shares.noheader, "with --list or --sshare: no header lines");
+  shares_cmd->add_flag("--sshare", shares.sshare, "sshare's table: the root, accounts and users as a tree");
+  shares_cmd->add_flag("-a,--all-users", shares.all_users, "with --sshare: every user's lines, not only yours");
+  shares_cmd->add_flag("-p,--parsable", shares.trailing_bar, "with --sshare: fields separated by |, one after the last");
 
   std::vector<std::string> update_words;
   auto* update = app.add_subcommand("update", "change a job: update job ID Key=Value... (scontrol update)")

@@ -28,7 +28,8 @@ TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
   EXPECT_EQ(fairway_args("squeue", {"-l"}), (Args{"queue", "--squeue-rules", "--long"}));
   EXPECT_EQ(fairway_args("squeue", {"-A", "physics", "-w", "cn[01-02]", "-o", "%i"}),
             (Args{"queue", "--squeue-rules", "--account", "physics", "--nodelist", "cn[01-02]", "--format", "%i"}));
-  EXPECT_EQ(error_of("squeue", {"-s"}), "--steps is not supported: steps are not listed yet");
+  // -s has its own layout: no default -o is added.
+  EXPECT_EQ(fairway_args("squeue", {"-s", "-h"}), (Args{"queue", "--squeue-rules", "--steps", "--noheader"}));
   EXPECT_EQ(error_of("squeue", {"-u"}), "option -u needs a value");
 }
 
@@ -102,6 +103,15 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
   EXPECT_EQ(fairway_args("sacct", {"-nu", "alice", "-o", "Account%20"}),
             (Args{"history", "--live", "--sacct-table", "--batch-steps", "--noheader", "--user", "alice", "--format",
                   "Account%20"}));
+}
+
+TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
+  EXPECT_EQ(fairway_args("sprio", {"-l", "-h", "-u", "bob"}), (Args{"priority", "--long", "--noheader", "--user", "bob", "--sprio"}));
+  EXPECT_EQ(error_of("sprio", {"-n"}), "--norm is not supported: fairway priority -n gives each term before its weight");
+  EXPECT_EQ(fairway_args("sshare", {"-a", "-P", "-A", "science"}),
+            (Args{"shares", "--all-users", "--parsable2", "--account", "science", "--sshare"}));
+  EXPECT_EQ(fairway_args("sshare", {"-h"}), (Args{"shares", "--noheader", "--sshare"}));
+  EXPECT_EQ(error_of("sshare", {"-l"}), "--long is not supported: the default layout only (no LevelFS or TRES minutes)");
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {

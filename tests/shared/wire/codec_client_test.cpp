@@ -150,7 +150,9 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // sinfo -R: who set a node's reason and when
                                              "reason_user", "reason_uid", "reason_time", "features",
                                              // sacct's ID.N lines: a job's steps, asked for by with_steps
-                                             "steps", "with_steps"};
+                                             "steps", "with_steps",
+                                             // sshare without -a: the caller's own lines
+                                             "callers_own"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;

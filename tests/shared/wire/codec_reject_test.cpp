@@ -233,7 +233,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
           key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
           key == "mail_events" || key == "mail_user" || key == "reservation" || key == "array" ||
           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
-                                  key == "ended_before" || key == "expand_arrays" || key == "with_steps")));
+                                  key == "ended_before" || key == "expand_arrays" || key == "with_steps")) ||
+          (type == "SharesQuery" && key == "callers_own"));
       // fairway update job sends only what changes.
       const bool update_keys = (type == "JobUpdate" && key.starts_with("new_")) ||
                                (type == "JobControl" && key == "batch_only");

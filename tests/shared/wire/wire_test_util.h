@@ -420,7 +420,7 @@ inline std::vector<Message> sample_messages() {
           sample_metrics_reply(),
           PartitionQuery{{"work1", "owner-lab"}},
           sample_partition_reply(),
-          SharesQuery{"alice", "physics"},
+          SharesQuery{"alice", "physics", true},
           sample_shares_reply(),
           JobUpdate{{JobId(7), JobId(9)}, Duration::hours(2), "long", "high", "physics", "renamed",
                     std::string("moved"), 10, Time::from_seconds(1'700'009'000)},
