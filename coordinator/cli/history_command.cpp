@@ -1,6 +1,7 @@
 #include "coordinator/cli/history_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <ostream>
 
@@ -31,6 +32,53 @@ std::string mib(const std::optional<std::int64_t>& bytes) {
 
 std::string cpu_time(const std::optional<std::int64_t>& ms) {
   return ms ? format_elapsed(Duration::seconds(*ms / 1000)) : "";
+}
+
+// sacct's memory: in the largest unit that keeps it to two decimals ("2G", "62.50G",
+// "3000M").
+std::string slurm_megabytes(std::int64_t mb) {
+  double v = static_cast<double>(mb);
+  const char* units = "MGTP";
+  int unit = 0;
+  while (v >= 1024 && unit < 3 && std::fmod(v * 100, 1024) == 0) {
+    v /= 1024;
+    ++unit;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f%c" : "%.2f%c", v, units[unit]);
+  return buf;
+}
+
+// What the job asked for on each node: --mem, or --mem-per-cpu times its cores there.
+std::string requested_memory(const wire::JobView& j) {
+  if (j.memory_per_node_mb > 0) return slurm_megabytes(j.memory_per_node_mb);
+  if (j.memory_per_cpu_mb > 0) {
+    const std::int64_t nodes = std::max<std::int64_t>(1, std::max<std::int64_t>(j.nodes, std::ssize(j.allocation)));
+    return slurm_megabytes(j.memory_per_cpu_mb * std::max<std::int64_t>(1, job_cores(j) / nodes));
+  }
+  return "0";
+}
+
+// The TRES a started job holds, in Slurm's spelling and order (by name); a step's line
+// holds its CPUs and nodes with mem=0, as Slurm accounts steps.
+std::string allocated_tres(const wire::JobView& j, bool step) {
+  if (j.allocation.empty()) return "";
+  const std::string cpus = std::to_string(job_cores(j));
+  std::int64_t gpus = 0;
+  for (const auto& a : j.allocation) gpus += std::ssize(a.gpus);
+  const std::string gres = gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : "";
+  const std::string nodes = ",node=" + std::to_string(j.allocation.size());
+  if (step) return "cpu=" + cpus + gres + ",mem=0" + nodes;
+  const std::string memory = requested_memory(j);
+  return "billing=" + cpus + ",cpu=" + cpus + gres + (memory == "0" ? "" : ",mem=" + memory) + nodes;
+}
+
+// The highest exit of the job's steps (srun's), as sacct's DerivedExitCode: by wait
+// status, an exit code above a signal.
+std::string derived_exit(const wire::JobView& j) {
+  int worst = 0;
+  for (const auto& s : j.steps) worst = std::max(worst, (s.exit_code & 0xff) << 8 | (s.signal & 0x7f));
+  return std::to_string(worst >> 8) + ":" + std::to_string(worst & 0x7f);
 }
 
 }  // namespace
@@ -203,16 +251,22 @@ const HistoryField kHistoryFields[] = {
     {"MaxRSS", [](const wire::JobView& j, Time) { return mib(j.peak_memory_bytes); }},
     {"CPUTime", [](const wire::JobView& j, Time) { return cpu_time(j.cpu_time_ms); }},
     {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
+    // A step's line has its own (field_text).
+    {"DerivedExitCode", [](const wire::JobView& j, Time) { return derived_exit(j); }},
+    {"AllocTRES", [](const wire::JobView& j, Time) { return allocated_tres(j, false); }},
+    {"ReqMem", [](const wire::JobView& j, Time) { return requested_memory(j); }},
 };
 
 // One cell's text: the field's value, and a step's suffix after a JobID or JobIDRaw.
 std::string field_text(const HistoryColumn& c, const wire::JobView& j, Time now,
                        const std::vector<std::string>* id_suffixes, std::size_t row) {
-  std::string text = kHistoryFields[c.field].value(j, now);
   const std::string_view name = kHistoryFields[c.field].name;
-  if (id_suffixes != nullptr && row < id_suffixes->size() && (name == "JobID" || name == "JobIDRaw")) {
-    text += (*id_suffixes)[row];
-  }
+  const bool step = id_suffixes != nullptr && row < id_suffixes->size() && !(*id_suffixes)[row].empty();
+  // A step's line (ID.batch, ID.N): no derived exit or memory request of its own.
+  if (step && (name == "DerivedExitCode" || name == "ReqMem")) return "";
+  if (step && name == "AllocTRES") return allocated_tres(j, true);
+  std::string text = kHistoryFields[c.field].value(j, now);
+  if (step && (name == "JobID" || name == "JobIDRaw")) text += (*id_suffixes)[row];
   return text;
 }
 
@@ -287,7 +341,7 @@ namespace {
 int sacct_width(std::string_view field) {
   static const std::pair<std::string_view, int> widths[] = {
       {"JobID", 12}, {"JobIDRaw", 12}, {"ExitCode", 8}, {"User", 9}, {"NNodes", 8}, {"NodeList", 15},
-      {"Submit", 19}, {"Start", 19}, {"End", 19}, {"Reason", 25}};
+      {"Submit", 19}, {"Start", 19}, {"End", 19}, {"Reason", 25}, {"DerivedExitCode", 15}};
   for (const auto& [name, w] : widths) {
     if (name == field) return w;
   }

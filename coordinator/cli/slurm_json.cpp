@@ -117,7 +117,11 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
   o["batch_features"] = "";
   o["batch_flag"] = !j.interactive;
   o["batch_host"] = j.allocation.empty() ? std::string() : j.allocation.front().node;
-  o["flags"] = running ? Json::array({"JOB_WAS_RUNNING"}) : Json::array();
+  // JOB_MEM_SET: the job asked for memory (here: it has an amount, its own or its
+  // partition's default, which Slurm would also hold it to).
+  o["flags"] = Json::array();
+  if (running) o["flags"].push_back("JOB_WAS_RUNNING");
+  if (j.memory_per_node_mb > 0 || j.memory_per_cpu_mb > 0) o["flags"].push_back("JOB_MEM_SET");
   o["burst_buffer"] = "";
   o["burst_buffer_state"] = "";
   o["cluster"] = cluster;

@@ -210,16 +210,27 @@ void CoordinatorService::on_step_ended(const std::string& peer, const wire::Step
 
 Status CoordinatorService::attach_steps(std::vector<wire::JobView>& jobs) const {
   if (jobs.empty()) return ok_status();
-  const auto [lo, hi] = std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-  FAIRWAY_TRY_ASSIGN(steps, store_->load_steps(lo->id, hi->id));
-  if (steps.empty()) return ok_status();
   std::unordered_map<std::uint64_t, wire::JobView*> by_id;
   for (wire::JobView& j : jobs) by_id[j.id.value()] = &j;
-  for (const StoredStep& s : steps) {
-    auto j = by_id.find(s.job.value());
-    if (j == by_id.end()) continue;
-    j->second->steps.push_back(
-        wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time, s.exit_code, s.signal, s.ntasks, s.nodes});
+  const auto add = [&](const std::vector<StoredStep>& steps) {
+    for (const StoredStep& s : steps) {
+      auto j = by_id.find(s.job.value());
+      if (j == by_id.end()) continue;
+      j->second->steps.push_back(
+          wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time, s.exit_code, s.signal, s.ntasks, s.nodes});
+    }
+  };
+  const auto [lo, hi] = std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  // One read for a page of neighbouring ids; a sparse page (one user's jobs over years)
+  // reads job by job rather than every step in between.
+  if (hi->id.value() - lo->id.value() <= 4 * jobs.size()) {
+    FAIRWAY_TRY_ASSIGN(steps, store_->load_steps(lo->id, hi->id));
+    add(steps);
+    return ok_status();
+  }
+  for (const auto& [id, view] : by_id) {
+    FAIRWAY_TRY_ASSIGN(steps, store_->load_steps(JobId(id), JobId(id)));
+    add(steps);
   }
   return ok_status();
 }

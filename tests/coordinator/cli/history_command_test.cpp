@@ -156,5 +156,34 @@ TEST(History, SacctTableHasSlurmsLayout) {
   EXPECT_EQ(render_history(r, true, *parse_history_format("JobID,State"), true, true), "JobID|State|\n3|COMPLETED|\n");
 }
 
+// DerivedExitCode is the worst of the job's steps; a step's line has its own TRES and no
+// derived code or memory request; memory in sacct's units.
+TEST(History, DerivedExitCodeAllocTresAndReqMemAsSacctSpellsThem) {
+  auto cols = parse_history_format("JobID,DerivedExitCode,AllocTRES,ReqMem");
+  ASSERT_TRUE(cols);
+  wire::JobQueryReply r;
+  wire::JobView v;
+  v.id = JobId(9);
+  v.state = JobState::kCompleted;
+  v.memory_per_cpu_mb = 1500;
+  v.allocation = {{"cn01", {0, 1}, {0}}};
+  v.steps = {{0, "a", JobState::kCancelled, Time::from_seconds(1), Time::from_seconds(2), 0, 9, 1, 1},
+             {1, "b", JobState::kFailed, Time::from_seconds(1), Time::from_seconds(2), 2, 0, 1, 1}};
+  wire::JobView step = v;
+  step.steps.clear();
+  r.jobs = {v, step};
+  const std::vector<std::string> suffixes = {"", ".1"};
+  EXPECT_EQ(render_history(r, true, *cols, false, false, &suffixes),
+            "9|2:0|billing=2,cpu=2,gres/gpu=1,mem=3000M,node=1|3000M\n"
+            "9.1||cpu=2,gres/gpu=1,mem=0,node=1|\n");
+  r.jobs[0].memory_per_cpu_mb = 0;
+  r.jobs[0].memory_per_node_mb = 64000;
+  r.jobs[0].allocation.clear();  // waiting: nothing allocated
+  r.jobs.resize(1);
+  EXPECT_EQ(render_history(r, true, *cols, false), "9|2:0||62.50G\n");
+  r.jobs[0].memory_per_node_mb = 2048;
+  EXPECT_EQ(render_history(r, true, *parse_history_format("ReqMem"), false), "2G\n");
+}
+
 }  // namespace
 }  // namespace fairway::cli
