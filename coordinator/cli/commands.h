@@ -114,6 +114,7 @@ struct NodeLayoutOptions {
   bool noheader = false;
   bool time_line = false;  // sinfo -l: the listing's time first, as ctime writes it
   bool list_reasons = false;  // sinfo -R: nodes by the reason they are down or drained
+  bool summarize = false;     // sinfo -s: one row per partition
   std::vector<std::string> partitions;
 };
 int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, const Output& io);

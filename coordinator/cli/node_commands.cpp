@@ -64,7 +64,7 @@ int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, cons
   if (!nodes) return kExitFailure;
   if (o.time_line && !o.noheader) io.out << format_ctime(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
   io.out << (o.list_reasons ? render_sinfo_reasons(*nodes, *fields, !o.noheader)
-                            : render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader));
+                            : render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader, o.summarize));
   return kExitOk;
 }
 

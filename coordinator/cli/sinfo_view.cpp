@@ -9,7 +9,7 @@
 namespace fairway::cli {
 namespace {
 
-constexpr std::string_view kLetters = "PRalDtTNcmGCEsrhguUHzdwf";
+constexpr std::string_view kLetters = "PRalDtTNcmGCEsrhguUHzdwfF";
 
 // A row: one partition and the nodes it shows (all in one state unless node-oriented);
 // sinfo -R's rows are nodes sharing a reason, with no partition.
@@ -106,6 +106,21 @@ std::string value_of(const SinfoRow& row, char letter) {
              std::to_string(total);
     }
     case 'E': return nodes.empty() || nodes.front()->reason.empty() ? "none" : nodes.front()->reason;
+    case 'F': {
+      // As sinfo: a node down or draining counts as other whatever it runs.
+      int allocated = 0, idle = 0, other = 0;
+      for (const auto* n : nodes) {
+        if (n->state == "idle") {
+          ++idle;
+        } else if (n->state == "allocated" || n->state == "mixed" || n->state == "completing") {
+          ++allocated;
+        } else {
+          ++other;
+        }
+      }
+      return std::to_string(allocated) + "/" + std::to_string(idle) + "/" + std::to_string(other) + "/" +
+             std::to_string(nodes.size());
+    }
   }
   return {};
 }
@@ -125,6 +140,7 @@ std::string title_of(char letter) {
     case 'G': return "GRES";
     case 'C': return "CPUS(A/I/O/T)";
     case 'E': return "REASON";
+    case 'F': return "NODES(A/I/O/T)";
     case 's': return "JOB_SIZE";
     case 'r': return "ROOT";
     case 'h': return "OVERSUBSCRIBE";  // cut to OVERSUBS by -l's width
@@ -148,7 +164,7 @@ Result<std::vector<PercentField>> parse_sinfo_format(const std::string& format) 
 }
 
 std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire::NodeQueryReply& nodes,
-                         const std::vector<PercentField>& fields, bool node_oriented, bool header) {
+                         const std::vector<PercentField>& fields, bool node_oriented, bool header, bool summarize) {
   std::map<std::string, const wire::NodeView*> by_name;
   for (const auto& n : nodes.nodes) by_name[n.name] = &n;
   std::vector<SinfoRow> rows;
@@ -159,6 +175,10 @@ std::string render_sinfo(const wire::PartitionQueryReply& partitions, const wire
     }
     if (node_oriented) {
       for (const auto* n : members) rows.push_back({&p, {n}});
+      continue;
+    }
+    if (summarize) {
+      rows.push_back({&p, members});
       continue;
     }
     // One row per state, in the order the states first appear.

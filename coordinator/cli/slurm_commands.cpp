@@ -346,8 +346,8 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
   const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
-  // -s and --json are fairway nodes' own views; everything else is a %-field layout, sinfo's
-  // default (or -l's) unless -o gave one.
+  // --json is fairway nodes' own view; everything else is a %-field layout, sinfo's
+  // default (or -s's, -l's) unless -o gave one.
   const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a.starts_with("-O") || a.starts_with("--Format");
   });
@@ -359,8 +359,9 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
   if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
   const bool reasons = has("--list-reasons");
-  if (!has("--summarize") && !has("--sinfo-json") && !has("--format")) {
-    s.out.insert(s.out.end(), {"--format", has("--node-oriented") && has("--time-line") ? kSinfoNodeLongFormat
+  if (!has("--sinfo-json") && !has("--format")) {
+    s.out.insert(s.out.end(), {"--format", has("--summarize") && !has("--node-oriented") ? kSinfoSummaryFormat
+                                           : has("--node-oriented") && has("--time-line") ? kSinfoNodeLongFormat
                                            : has("--node-oriented")  ? kSinfoNodeFormat
                                            : reasons && has("--time-line") ? kSinfoReasonsLongFormat
                                            : reasons                       ? kSinfoReasonsFormat

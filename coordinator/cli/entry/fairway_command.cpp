@@ -400,7 +400,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
                       call, io);
   }
   if (shares_cmd->parsed()) return run_shares(shares, call, io);
-  if (nodes->parsed() && !layout.format.empty()) return run_node_layout(layout, call, io);
+  if (nodes->parsed() && !layout.format.empty()) {
+    layout.summarize = nodes_summary;  // -o with -s: one row per partition, as sinfo -s
+    return run_node_layout(layout, call, io);
+  }
   if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, nodes_slurm_json, call, io);
   if (drain->parsed()) {
     return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);

@@ -54,6 +54,18 @@ TEST(SinfoView, DefaultLayoutGroupsEachPartitionsNodesByState) {
             "long         up   infinite      0    n/a \n");
 }
 
+// sinfo -s: one row per partition, its nodes allocated/idle/other (down, drained)/total.
+TEST(SinfoView, SummaryCountsEachPartitionsNodesByKind) {
+  const Cluster c;
+  auto fields = parse_sinfo_format(kSinfoSummaryFormat);
+  ASSERT_TRUE(fields);
+  EXPECT_EQ(render_sinfo(c.partitions, c.nodes, *fields, false, true, true),
+            "PARTITION AVAIL  TIMELIMIT   NODES(A/I/O/T) NODELIST\n"
+            "batch*       up 7-00:00:00          1/2/1/4 cn[01-04]\n"
+            "debug        up      30:00          0/0/1/1 cn04\n"
+            "long         up   infinite          0/0/0/0 \n");
+}
+
 TEST(SinfoView, NodeOrientedAndOtherFields) {
   const Cluster c;
   // As Slurm 22.05 prints it, padding and all.
