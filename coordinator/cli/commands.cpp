@@ -197,9 +197,29 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     }
     q.states = {JobState::kRunning};
     q.with_steps = true;
+    std::string step;  // after the job's id: a number or "batch"
+    if (!o.step_id.empty()) {
+      const std::string job = o.step_id.substr(0, o.step_id.find('.'));
+      if (o.step_id.find('.') != std::string::npos) step = o.step_id.substr(o.step_id.find('.') + 1);
+      std::uint64_t id = 0;
+      if (std::from_chars(job.data(), job.data() + job.size(), id).ptr != job.data() + job.size() || id == 0) {
+        return report_error(io, "invalid step id '" + o.step_id + "' (expected JOB or JOB.STEP)", kExitUsage);
+      }
+      q.jobs = {JobId(id)};
+    }
     auto reply = ask_all_pages(q, transport, io);
     if (!reply) return kExitFailure;
-    io.out << render_squeue_steps(*reply, !o.noheader);
+    if (!o.scontrol_steps) {
+      io.out << render_squeue_steps(*reply, !o.noheader);
+      return kExitOk;
+    }
+    const std::string text = render_scontrol_steps(*reply, step);
+    if (text.empty() && !o.step_id.empty()) {
+      // Slurm's words (and exit) for a job or step it does not have running.
+      io.err << "slurm_get_job_steps error: Invalid job id specified\n";
+      return kExitFailure;
+    }
+    io.out << (text.empty() ? "No job steps in the system\n" : text);
     return kExitOk;
   }
   // squeue --json lists what the controller still holds, recently ended jobs too (Slurm's

@@ -81,8 +81,11 @@ struct QueueOptions {
   // squeue's rules: without -t only jobs not yet ended are listed, even those named by -j;
   // one id alone that the coordinator does not know is an error ("Invalid job id").
   bool squeue_rules = false;
-  // squeue -s: running jobs' running steps in squeue's step layout (slurm_report_views.h).
+  // squeue -s: running jobs' running steps in squeue's step layout (slurm_report_views.h);
+  // with scontrol_steps, scontrol show step's, of `step_id` (JOB or JOB.STEP) when set.
   bool steps = false;
+  bool scontrol_steps = false;
+  std::string step_id;
 };
 int run_queue(const QueueOptions& o, const Transport& transport, const Output& io);
 

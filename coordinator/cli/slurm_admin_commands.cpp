@@ -52,6 +52,13 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
     if (what == "nodes") what = "node";
     if (what == "partitions") what = "partition";
     if (what == "reservations") what = "reservation";
+    if (what == "steps") what = "step";
+    if (what == "step") {
+      // [JOB[.STEP]]: the running steps, of one job, or one step (".batch" for the script).
+      std::vector<std::string> out = {"queue", "--steps", "--scontrol-steps"};
+      if (words.size() > 2) out.insert(out.end(), {"--step-id", words[2]});
+      return SlurmTranslation{out, std::nullopt};
+    }
     if (what == "hostnames") {
       std::string list = words.size() > 2 ? words[2] : std::string();
       if (list.empty()) {

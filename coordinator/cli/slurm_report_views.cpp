@@ -6,6 +6,7 @@
 
 #include "coordinator/cli/job_views.h"
 #include "coordinator/cli/slurm_job_view.h"
+#include "coordinator/cli/text_format.h"
 
 namespace fairway::cli {
 namespace {
@@ -168,6 +169,35 @@ std::string render_squeue_steps(const wire::JobQueryReply& reply, bool header) {
       if (l.view.state != JobState::kRunning) continue;
       line(std::to_string(j->id.value()) + "." + l.id, l.view.name, j->partition, j->user, elapsed_text(l.view, reply.now),
            allocated_hostlist(l.view));
+    }
+  }
+  return out;
+}
+
+std::string render_scontrol_steps(const wire::JobQueryReply& reply, const std::string& step) {
+  std::string out;
+  std::vector<const wire::JobView*> jobs;
+  for (const auto& j : reply.jobs) jobs.push_back(&j);
+  std::stable_sort(jobs.begin(), jobs.end(), [](const wire::JobView* a, const wire::JobView* b) { return a->id < b->id; });
+  for (const wire::JobView* j : jobs) {
+    if (j->state != JobState::kRunning) continue;
+    for (const StepLine& l : step_lines(*j)) {
+      if (l.view.state != JobState::kRunning || (!step.empty() && l.id != step)) continue;
+      const bool batch = l.id == "batch";
+      const wire::JobView& v = l.view;
+      out += "StepId=" + std::to_string(j->id.value()) + "." + l.id + " UserId=" + (j->uid ? std::to_string(*j->uid) : j->user) +
+             " StartTime=" + (v.start_time ? format_local_time(*v.start_time) : "Unknown") + " TimeLimit=UNLIMITED\n";
+      out += "   State=RUNNING Partition=" + j->partition + " NodeList=" + allocated_hostlist(v) + "\n";
+      // Slurm counts no CPUs of its own for the batch step.
+      out += "   Nodes=" + std::to_string(v.allocation.size()) + " CPUs=" + (batch ? "0" : std::to_string(job_cores(v))) +
+             " Tasks=" + std::to_string(batch ? 1 : std::max(1, v.ntasks)) + " Name=" + v.name + " Network=(null)\n";
+      out += "   TRES=" + (batch ? std::string("(null)")
+                                 : "cpu=" + std::to_string(job_cores(v)) + ",mem=0,node=" + std::to_string(v.allocation.size())) +
+             "\n";
+      out += "   ResvPorts=(null)\n";
+      const bool block = v.ntasks > static_cast<std::int32_t>(v.allocation.size());
+      out += std::string("   CPUFreqReq=Default") + (batch ? "" : block ? " Dist=Block" : " Dist=Cyclic") + "\n";
+      out += "   SrunHost:Pid=(null):0\n\n";
     }
   }
   return out;

@@ -43,4 +43,10 @@ std::string render_sshare(const wire::SharesReply& reply, const SshareLayout& la
 // NAME PARTITION USER TIME NODELIST.
 std::string render_squeue_steps(const wire::JobQueryReply& reply, bool header);
 
+// scontrol show step: each running step's Key=Value block (the batch script's first, as
+// scontrol lists them), only `step` ("batch" or a number) of each job when not empty;
+// empty when none. What Fairway does not know of a step (srun's host and pid, its
+// network, reserved ports) reads as Slurm reads it unknown.
+std::string render_scontrol_steps(const wire::JobQueryReply& reply, const std::string& step);
+
 }  // namespace fairway::cli

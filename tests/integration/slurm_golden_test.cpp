@@ -44,6 +44,9 @@ std::string normalize(std::string text, const std::string& workdir) {
   text = std::regex_replace(text, kPriority, "Priority={priority}");
   text = std::regex_replace(text, kCtime, "Www Mmm 99 99:99:99 9999");
   text = std::regex_replace(text, kScheduler, "Scheduler=Main");
+  // Where the step's srun runs (Fairway does not know srun's host and pid).
+  static const std::regex kSrunHost(R"(SrunHost:Pid=\S+)");
+  text = std::regex_replace(text, kSrunHost, "SrunHost:Pid={host}:{pid}");
   // Dates anywhere; durations after a blank or '=' (squeue's TIME, RunTime=), not after
   // '|' where sacct -P's ExitCode 0:15 or squeue's %l would read as one.
   static const std::regex kTime(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|(^|[ =])(\d+-)?\d{1,2}(:\d\d){1,2}(?=[ \n]|$))");

@@ -196,6 +196,8 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_flag("--noheader", queue.noheader, "no header line");
   q->add_flag("--showq", queue.showq, "Maui's showq: active, idle and blocked jobs with processor use");
   q->add_flag("-s,--steps", queue.steps, "running jobs' running steps (squeue -s): STEPID NAME PARTITION USER TIME NODELIST");
+  q->add_flag("--scontrol-steps", queue.scontrol_steps, "with --steps: scontrol show step's Key=Value layout");
+  q->add_option("--step-id", queue.step_id, "with --steps: only this job's (JOB) or this step (JOB.STEP, JOB.batch)");
   q->add_option("-A,--account", queue.accounts, "only jobs charged to these accounts (comma-separated)");
   q->add_option("-n,--name", queue.names, "only jobs with these names (comma-separated)");
   q->add_option("-w,--nodelist", queue.nodes, "only jobs holding one of these nodes (a host list)");

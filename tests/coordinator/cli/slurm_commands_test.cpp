@@ -114,6 +114,12 @@ TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
   EXPECT_EQ(error_of("sshare", {"-l"}), "--long is not supported: the default layout only (no LevelFS or TRES minutes)");
 }
 
+TEST(SlurmCommands, ScontrolShowStepListsRunningSteps) {
+  EXPECT_EQ(fairway_args("scontrol", {"show", "step", "42.0"}),
+            (Args{"queue", "--steps", "--scontrol-steps", "--step-id", "42.0"}));
+  EXPECT_EQ(fairway_args("scontrol", {"show", "steps"}), (Args{"queue", "--steps", "--scontrol-steps"}));
+}
+
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
   EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42", "--scontrol"}));
   EXPECT_EQ(fairway_args("scontrol", {"show", "jobid", "-dd", "42"}), (Args{"show", "job", "42", "--scontrol"}));

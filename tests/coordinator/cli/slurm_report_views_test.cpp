@@ -86,5 +86,33 @@ TEST(SqueueStepsView, RunningStepsThenTheBatchScriptOfEachRunningJob) {
             "       42.batch    batch      main    alice     16:40 n1\n");
 }
 
+TEST(ScontrolStepsView, EachRunningStepAsAKeyValueBlockOrOnlyTheOneAskedFor) {
+  wire::JobQueryReply reply;
+  wire::JobView job;
+  job.id = JobId(42);
+  job.user = "alice";
+  job.uid = 1001;
+  job.partition = "main";
+  job.state = JobState::kRunning;
+  job.start_time = Time::from_seconds(9'000);
+  job.allocation = {{"n1", {0, 1}, {}}, {"n2", {0, 1}, {}}};
+  job.steps = {{0, "prep", JobState::kCompleted, Time::from_seconds(9'010), Time::from_seconds(9'020), 0, 0, 1, 1},
+               {1, "a.out", JobState::kRunning, Time::from_seconds(9'400), std::nullopt, 0, 0, 4, 2}};
+  reply.jobs = {job};
+  const std::string all = render_scontrol_steps(reply, "");
+  EXPECT_EQ(all.find("StepId=42.batch UserId=1001 "), 0u) << all;
+  EXPECT_NE(all.find("StepId=42.1 "), std::string::npos) << all;
+  EXPECT_EQ(all.find("StepId=42.0 "), std::string::npos) << "ended steps are not listed";
+  const std::string one = render_scontrol_steps(reply, "1");
+  EXPECT_EQ(one.find("StepId=42.batch"), std::string::npos);
+  EXPECT_NE(one.find("   State=RUNNING Partition=main NodeList=n[1-2]\n"
+                     "   Nodes=2 CPUs=4 Tasks=4 Name=a.out Network=(null)\n"
+                     "   TRES=cpu=4,mem=0,node=2\n"),
+            std::string::npos)
+      << one;
+  EXPECT_NE(one.find("Dist=Block"), std::string::npos) << "more tasks than nodes";
+  EXPECT_EQ(render_scontrol_steps(reply, "7"), "");
+}
+
 }  // namespace
 }  // namespace fairway::cli
