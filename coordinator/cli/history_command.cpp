@@ -59,18 +59,16 @@ std::string requested_memory(const wire::JobView& j) {
   return "0";
 }
 
-// The TRES a started job holds, in Slurm's spelling and order (by name); a step's line
-// holds its CPUs and nodes with mem=0, as Slurm accounts steps.
-std::string allocated_tres(const wire::JobView& j, bool step) {
+// The TRES a started job holds, in Slurm's spelling and order (by name).
+std::string allocated_tres(const wire::JobView& j) {
   if (j.allocation.empty()) return "";
   const std::string cpus = std::to_string(job_cores(j));
   std::int64_t gpus = 0;
   for (const auto& a : j.allocation) gpus += std::ssize(a.gpus);
   const std::string gres = gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : "";
-  const std::string nodes = ",node=" + std::to_string(j.allocation.size());
-  if (step) return "cpu=" + cpus + gres + ",mem=0" + nodes;
   const std::string memory = requested_memory(j);
-  return "billing=" + cpus + ",cpu=" + cpus + gres + (memory == "0" ? "" : ",mem=" + memory) + nodes;
+  return "billing=" + cpus + ",cpu=" + cpus + gres + (memory == "0" ? "" : ",mem=" + memory) + ",node=" +
+         std::to_string(j.allocation.size());
 }
 
 // The highest exit of the job's steps (srun's), as sacct's DerivedExitCode: by wait
@@ -253,7 +251,7 @@ const HistoryField kHistoryFields[] = {
     {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
     // A step's line has its own (field_text).
     {"DerivedExitCode", [](const wire::JobView& j, Time) { return derived_exit(j); }},
-    {"AllocTRES", [](const wire::JobView& j, Time) { return allocated_tres(j, false); }},
+    {"AllocTRES", [](const wire::JobView& j, Time) { return allocated_tres(j); }},
     {"ReqMem", [](const wire::JobView& j, Time) { return requested_memory(j); }},
 };
 
@@ -264,7 +262,7 @@ std::string field_text(const HistoryColumn& c, const wire::JobView& j, Time now,
   const bool step = id_suffixes != nullptr && row < id_suffixes->size() && !(*id_suffixes)[row].empty();
   // A step's line (ID.batch, ID.N): no derived exit or memory request of its own.
   if (step && (name == "DerivedExitCode" || name == "ReqMem")) return "";
-  if (step && name == "AllocTRES") return allocated_tres(j, true);
+  if (step && name == "AllocTRES") return step_tres(j);
   std::string text = kHistoryFields[c.field].value(j, now);
   if (step && (name == "JobID" || name == "JobIDRaw")) text += (*id_suffixes)[row];
   return text;

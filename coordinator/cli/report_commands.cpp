@@ -247,7 +247,7 @@ int run_shares(const SharesOptions& o, const Transport& transport, const Output&
   if (!reply) return kExitFailure;
   if (o.sshare && !o.json) {
     SshareLayout table;
-    table.only_user = o.user;  // the coordinator already kept only the caller's without -a
+    table.every_account = o.all_users;
     table.from_accounts = !o.account.empty();
     table.header = !o.noheader;
     table.parsable = o.parsable;

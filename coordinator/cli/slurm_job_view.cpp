@@ -78,6 +78,21 @@ std::vector<StepLine> step_lines(const wire::JobView& job) {
   return lines;
 }
 
+std::string step_tres(const wire::JobView& step) {
+  if (step.allocation.empty()) return "";
+  std::int64_t cores = 0, gpus = 0;
+  for (const auto& a : step.allocation) {
+    cores += std::ssize(a.cores);
+    gpus += std::ssize(a.gpus);
+  }
+  return "cpu=" + std::to_string(cores) + (gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : "") + ",mem=0,node=" +
+         std::to_string(step.allocation.size());
+}
+
+std::string step_distribution(const wire::JobView& step) {
+  return std::max(1, step.ntasks) > static_cast<std::int32_t>(step.allocation.size()) ? "Block" : "Cyclic";
+}
+
 int slurm_state_rank(JobState s) {
   switch (s) {
     case JobState::kPending:

@@ -39,6 +39,14 @@ struct StepLine {
 // of its job on its nodes), its own times, state and exit.
 std::vector<StepLine> step_lines(const wire::JobView& job);
 
+// What a step's line holds, as Slurm accounts a step: its CPUs and nodes (and GPUs) with
+// mem=0 ("cpu=2,mem=0,node=1"); "" for a step on no node.
+std::string step_tres(const wire::JobView& step);
+
+// A numbered step's task layout, srun's default: "Block" with more tasks than nodes, else
+// "Cyclic".
+std::string step_distribution(const wire::JobView& step);
+
 // Slurm's order of its base states (squeue -S t sorts by it): pending, running, suspended,
 // completed, cancelled, failed, timeout, node_fail, preempted, boot_fail, deadline, oom.
 int slurm_state_rank(JobState s);

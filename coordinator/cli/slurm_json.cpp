@@ -292,8 +292,7 @@ Json step_json(const wire::JobView& job, const StepLine& line) {
                {"het", {{"component", nullptr}}},
                {"id", batch ? Json("batch") : Json(number)},
                {"name", step.name}};
-  // srun's default: block when there are more tasks than nodes, else cyclic.
-  s["task"] = {{"distribution", batch ? "Unknown" : tasks > nodes ? "Block" : "Cyclic"}};
+  s["task"] = {{"distribution", batch ? "Unknown" : step_distribution(step)}};
   return s;
 }
 

@@ -1,10 +1,12 @@
 #include "coordinator/cli/slurm_report_views.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <set>
 
 #include "coordinator/cli/job_views.h"
+#include "coordinator/cli/percent_format.h"
 #include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/text_format.h"
 
@@ -13,9 +15,31 @@ namespace {
 
 // Slurm's fields: cut to the width, padded to it; right-justified unless `left`.
 std::string field(std::string s, std::size_t width, bool left = false) {
-  if (s.size() > width) s.resize(width);
-  const std::string pad(width - s.size(), ' ');
-  return left ? s + pad : pad + s;
+  return fit_field(std::move(s), PercentField{0, {}, static_cast<int>(width), !left, false});
+}
+
+// squeue -s's own %-layout (Slurm 22.05).
+constexpr const char* kSqueueStepsFormat = "%.15i %.8j %.9P %.8u %.9M %N";
+
+// The running steps of running jobs, by job id, each job's in step_lines' order (its batch
+// script's first).
+struct RunningStep {
+  const wire::JobView* job;
+  StepLine line;
+};
+std::vector<RunningStep> running_steps(const wire::JobQueryReply& reply) {
+  std::vector<const wire::JobView*> jobs;
+  for (const auto& j : reply.jobs) {
+    if (j.state == JobState::kRunning) jobs.push_back(&j);
+  }
+  std::stable_sort(jobs.begin(), jobs.end(), [](const wire::JobView* a, const wire::JobView* b) { return a->id < b->id; });
+  std::vector<RunningStep> out;
+  for (const wire::JobView* j : jobs) {
+    for (StepLine& l : step_lines(*j)) {
+      if (l.view.state == JobState::kRunning) out.push_back({j, std::move(l)});
+    }
+  }
+  return out;
 }
 
 std::string whole(double v) {
@@ -124,15 +148,15 @@ std::string render_sshare(const wire::SharesReply& reply, const SshareLayout& la
       out += dashes + "\n";
     }
   }
-  // Which accounts show: those with a user line that shows (every one with all users).
-  const auto user_shows = [&](const wire::ShareView& s) {
-    return !s.user.empty() && (layout.only_user.empty() || s.user == layout.only_user);
-  };
+  // The coordinator sent only the users asked for: an account shows with one of them, or
+  // always when every user was asked for.
+  // The root's usage is the cluster's, which every row's effective usage is a share of
+  // (the reply may hold only some accounts).
   std::set<std::string> accounts;
   double total_usage = 0;
   for (const auto& s : reply.rows) {
-    if (s.user.empty()) total_usage += s.raw_usage;
-    if (user_shows(s) || (s.user.empty() && layout.only_user.empty())) accounts.insert(s.account);
+    if (s.effective_usage > 0) total_usage = s.raw_usage / s.effective_usage;
+    if (!s.user.empty() || layout.every_account) accounts.insert(s.account);
   }
   const std::string indent = layout.from_accounts ? "" : " ";
   if (!layout.from_accounts) emit({"root", "", "", fixed6(0), whole(total_usage), fixed6(1), ""});
@@ -141,7 +165,7 @@ std::string render_sshare(const wire::SharesReply& reply, const SshareLayout& la
     if (s.user.empty()) {
       emit({indent + s.account, "", whole(s.raw_shares), fixed6(s.norm_shares), whole(s.raw_usage),
             fixed6(s.effective_usage), ""});
-    } else if (user_shows(s)) {
+    } else {
       emit({indent + " " + s.account, s.user, whole(s.raw_shares), fixed6(s.norm_shares), whole(s.raw_usage),
             fixed6(s.effective_usage), fixed6(s.fairshare)});
     }
@@ -150,55 +174,54 @@ std::string render_sshare(const wire::SharesReply& reply, const SshareLayout& la
 }
 
 std::string render_squeue_steps(const wire::JobQueryReply& reply, bool header) {
-  std::string out;
-  const auto line = [&](const std::string& id, const std::string& name, const std::string& partition,
-                        const std::string& user, const std::string& time, const std::string& nodes) {
-    out += field(id, 15) + " " + field(name, 8) + " " + field(partition, 9) + " " + field(user, 8) + " " +
-           field(time, 9) + " " + nodes + "\n";
-  };
-  if (header) line("STEPID", "NAME", "PARTITION", "USER", "TIME", "NODELIST");
-  std::vector<const wire::JobView*> jobs;
-  for (const auto& j : reply.jobs) jobs.push_back(&j);
-  std::stable_sort(jobs.begin(), jobs.end(), [](const wire::JobView* a, const wire::JobView* b) { return a->id < b->id; });
-  for (const wire::JobView* j : jobs) {
-    if (j->state != JobState::kRunning) continue;
-    std::vector<StepLine> lines = step_lines(*j);
-    // The batch script's line comes first from step_lines; squeue lists it last.
-    std::stable_partition(lines.begin(), lines.end(), [](const StepLine& l) { return l.id != "batch"; });
-    for (const StepLine& l : lines) {
-      if (l.view.state != JobState::kRunning) continue;
-      line(std::to_string(j->id.value()) + "." + l.id, l.view.name, j->partition, j->user, elapsed_text(l.view, reply.now),
-           allocated_hostlist(l.view));
+  std::vector<RunningStep> steps = running_steps(reply);
+  // squeue lists a job's batch script after its numbered steps.
+  std::stable_sort(steps.begin(), steps.end(), [](const RunningStep& a, const RunningStep& b) {
+    return a.job->id < b.job->id || (a.job->id == b.job->id && a.line.id != "batch" && b.line.id == "batch");
+  });
+  const auto fields = parse_percent_format(kSqueueStepsFormat, [](char) { return true; }, "");
+  assert(fields);
+  const auto cell = [&](std::size_t row, char letter) -> std::string {
+    const RunningStep& s = steps[row];
+    switch (letter) {
+      case 'i': return std::to_string(s.job->id.value()) + "." + s.line.id;
+      case 'j': return s.line.view.name;
+      case 'P': return s.job->partition;
+      case 'u': return s.job->user;
+      case 'M': return elapsed_text(s.line.view, reply.now);
+      default: return allocated_hostlist(s.line.view);
     }
-  }
-  return out;
+  };
+  const auto title = [](char letter) -> std::string {
+    switch (letter) {
+      case 'i': return "STEPID";
+      case 'j': return "NAME";
+      case 'P': return "PARTITION";
+      case 'u': return "USER";
+      case 'M': return "TIME";
+      default: return "NODELIST";
+    }
+  };
+  return render_percent_rows(*fields, steps.size(), cell, title, header);
 }
 
 std::string render_scontrol_steps(const wire::JobQueryReply& reply, const std::string& step) {
   std::string out;
-  std::vector<const wire::JobView*> jobs;
-  for (const auto& j : reply.jobs) jobs.push_back(&j);
-  std::stable_sort(jobs.begin(), jobs.end(), [](const wire::JobView* a, const wire::JobView* b) { return a->id < b->id; });
-  for (const wire::JobView* j : jobs) {
-    if (j->state != JobState::kRunning) continue;
-    for (const StepLine& l : step_lines(*j)) {
-      if (l.view.state != JobState::kRunning || (!step.empty() && l.id != step)) continue;
-      const bool batch = l.id == "batch";
-      const wire::JobView& v = l.view;
-      out += "StepId=" + std::to_string(j->id.value()) + "." + l.id + " UserId=" + (j->uid ? std::to_string(*j->uid) : j->user) +
-             " StartTime=" + (v.start_time ? format_local_time(*v.start_time) : "Unknown") + " TimeLimit=UNLIMITED\n";
-      out += "   State=RUNNING Partition=" + j->partition + " NodeList=" + allocated_hostlist(v) + "\n";
-      // Slurm counts no CPUs of its own for the batch step.
-      out += "   Nodes=" + std::to_string(v.allocation.size()) + " CPUs=" + (batch ? "0" : std::to_string(job_cores(v))) +
-             " Tasks=" + std::to_string(batch ? 1 : std::max(1, v.ntasks)) + " Name=" + v.name + " Network=(null)\n";
-      out += "   TRES=" + (batch ? std::string("(null)")
-                                 : "cpu=" + std::to_string(job_cores(v)) + ",mem=0,node=" + std::to_string(v.allocation.size())) +
-             "\n";
-      out += "   ResvPorts=(null)\n";
-      const bool block = v.ntasks > static_cast<std::int32_t>(v.allocation.size());
-      out += std::string("   CPUFreqReq=Default") + (batch ? "" : block ? " Dist=Block" : " Dist=Cyclic") + "\n";
-      out += "   SrunHost:Pid=(null):0\n\n";
-    }
+  for (const auto& [job, line] : running_steps(reply)) {
+    if (!step.empty() && line.id != step) continue;
+    const wire::JobView& j = *job;
+    const wire::JobView& v = line.view;
+    const bool batch = line.id == "batch";
+    out += "StepId=" + std::to_string(j.id.value()) + "." + line.id + " UserId=" + (j.uid ? std::to_string(*j.uid) : j.user) +
+           " StartTime=" + (v.start_time ? format_local_time(*v.start_time) : "Unknown") + " TimeLimit=UNLIMITED\n";
+    out += "   State=RUNNING Partition=" + j.partition + " NodeList=" + allocated_hostlist(v) + "\n";
+    // Slurm counts no CPUs, and no TRES, of the batch step's own.
+    out += "   Nodes=" + std::to_string(v.allocation.size()) + " CPUs=" + (batch ? "0" : std::to_string(job_cores(v))) +
+           " Tasks=" + std::to_string(batch ? 1 : std::max(1, v.ntasks)) + " Name=" + v.name + " Network=(null)\n";
+    out += "   TRES=" + (batch ? std::string("(null)") : step_tres(v)) + "\n";
+    out += "   ResvPorts=(null)\n";
+    out += "   CPUFreqReq=Default" + (batch ? std::string() : " Dist=" + step_distribution(v)) + "\n";
+    out += "   SrunHost:Pid=(null):0\n\n";
   }
   return out;
 }

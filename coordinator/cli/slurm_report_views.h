@@ -24,8 +24,8 @@ struct SprioLayout {
 std::string render_sprio(const wire::JobQueryReply& reply, const SprioLayout& layout);
 
 struct SshareLayout {
-  // The user whose lines show (sshare without -a or -u: the caller); empty: every user.
-  std::string only_user;
+  // sshare -a: every account shows, whether or not a user line of it came.
+  bool every_account = false;
   // -A: the tree from these accounts down (no root line); empty: from the root.
   bool from_accounts = false;
   bool header = true;
@@ -34,8 +34,8 @@ struct SshareLayout {
 };
 
 // sshare's table: the root's line (usage 1.0 of itself), each account one space in, its
-// users two, the user name right-justified; an account shows only when one of its users
-// does (or with every user).
+// users two, the user name right-justified. `reply` holds the users asked for (the
+// coordinator keeps only the caller's without -a): an account shows with one of them.
 std::string render_sshare(const wire::SharesReply& reply, const SshareLayout& layout);
 
 // squeue -s: the running steps of running jobs (JobView.steps, and each batch script's

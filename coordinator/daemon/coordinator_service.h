@@ -199,6 +199,7 @@ class CoordinatorService {
   static void apply_stored_drain(NodeEntry& n, const NodeAdminState& a);
   // The caller owns the job (by uid; by name for jobs stored before uids were kept).
   static bool owns(const Caller& caller, const JobSpec& spec);
+  static bool may_run_steps(const Caller& caller, const JobSpec& spec);
 
   // Job arrays (job_arrays.cpp). A made task gets its own row and tracking when it starts
   // or is acted on alone; false when its row could not be written.

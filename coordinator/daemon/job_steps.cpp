@@ -3,6 +3,7 @@
 // stops; `fairway run` (srun) asks for a step, which becomes one LaunchStep per node. A
 // step's output goes from each node's relay straight to the client, never through here.
 #include <csignal>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/base/log.h"
@@ -17,6 +18,13 @@ namespace {
 constexpr std::size_t kMinStepKeyBytes = 16;
 
 }  // namespace
+
+// A step runs as the job's user: only that user (or root) may start one, or say how one
+// ended. An admin who is not root may cancel any job, but must not run commands as its
+// owner.
+bool CoordinatorService::may_run_steps(const Caller& caller, const JobSpec& spec) {
+  return owns(caller, spec) || caller.uid == 0;
+}
 
 void CoordinatorService::launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t) {
   t.member_nodes.clear();
@@ -70,9 +78,7 @@ void CoordinatorService::persist_step(const StoredStep& step) {
 Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& m, const Caller& caller, Time now) {
   FAIRWAY_TRY_ASSIGN(found, live_job_for(m.job, caller));
   const JobRecord& rec = *found;
-  // A step runs as the job's user: only that user (or root) may start one. An admin who
-  // is not root may cancel any job, but must not run commands as its owner.
-  if (!owns(caller, rec.spec) && caller.uid != 0) {
+  if (!may_run_steps(caller, rec.spec)) {
     return make_error(ErrorCode::kPermissionDenied,
                       "job " + id_str(m.job) + " belongs to '" + rec.spec.user + "': only its owner runs steps in it");
   }
@@ -147,10 +153,9 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   StoredStep row;
   row.job = m.job;
   row.step = r.step;
-  // Slurm names a step after its command's base name.
-  const std::string& command = m.argv.front();
-  row.name = command.substr(command.find_last_of('/') == std::string::npos ? 0 : command.find_last_of('/') + 1);
-  if (row.name.empty()) row.name = command;
+  // Slurm names a step after its command's base name, as srun names its allocation.
+  row.name = std::filesystem::path(m.argv.front()).filename().string();
+  if (row.name.empty()) row.name = m.argv.front();
   for (std::int32_t n : r.tasks_per_node) row.ntasks += n;
   row.nodes = nodes;
   row.start_time = now;
@@ -178,7 +183,7 @@ Status CoordinatorService::end_step(const wire::StepEnded& m, const Caller& call
   auto t = tracking_.find(m.job.value());
   if (rec == nullptr || t == tracking_.end()) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
   // The step's end is its srun's word, so only who may run steps in the job says it.
-  if (!owns(caller, rec->spec) && caller.uid != 0) {
+  if (!may_run_steps(caller, rec->spec)) {
     return make_error(ErrorCode::kPermissionDenied, "job " + id_str(m.job) + " belongs to '" + rec->spec.user +
                                                         "': only its owner ends its steps");
   }

@@ -41,15 +41,18 @@ TEST(SshareView, WithoutAllUsersOnlyTheCallersLinesAndTheirAccounts) {
   reply.rows = {{"bio", "", 1, 0.25, 30, 0.3, 0}, {"bio", "bob", 1, 0.25, 30, 0.3, 0.4},
                 {"phys", "", 3, 0.75, 70, 0.7, 0}, {"phys", "alice", 1, 0.375, 50, 0.5, 0.6},
                 {"phys", "carol", 1, 0.375, 20, 0.2, 0.9}};
+  // What the coordinator answers alice without -a: her accounts' lines and her own.
+  wire::SharesReply hers;
+  hers.rows = {reply.rows[2], reply.rows[3]};
   SshareLayout mine;
-  mine.only_user = "alice";
   mine.parsable = true;
-  EXPECT_EQ(render_sshare(reply, mine),
+  EXPECT_EQ(render_sshare(hers, mine),
             "Account|User|RawShares|NormShares|RawUsage|EffectvUsage|FairShare\n"
             "root|||0.000000|100|1.000000|\n"
             " phys||3|0.750000|70|0.700000|\n"
             "  phys|alice|1|0.375000|50|0.500000|0.600000\n");
   SshareLayout all;
+  all.every_account = true;
   all.from_accounts = true;
   all.header = false;
   all.trailing_bar = true;
@@ -62,19 +65,26 @@ TEST(SshareView, WithoutAllUsersOnlyTheCallersLinesAndTheirAccounts) {
             " phys|carol|1|0.375000|20|0.200000|0.900000|\n");
 }
 
-TEST(SqueueStepsView, RunningStepsThenTheBatchScriptOfEachRunningJob) {
-  wire::JobQueryReply reply;
-  reply.now = Time::from_seconds(10'000);
+// A running batch job on two nodes: its step 0 ended, its step 1 runs.
+wire::JobView job_with_steps() {
   wire::JobView job;
   job.id = JobId(42);
   job.name = "sim";
   job.user = "alice";
+  job.uid = 1001;
   job.partition = "main";
   job.state = JobState::kRunning;
   job.start_time = Time::from_seconds(9'000);
   job.allocation = {{"n1", {0, 1}, {}}, {"n2", {0, 1}, {}}};
   job.steps = {{0, "prep", JobState::kCompleted, Time::from_seconds(9'010), Time::from_seconds(9'020), 0, 0, 1, 1},
                {1, "a.out", JobState::kRunning, Time::from_seconds(9'400), std::nullopt, 0, 0, 4, 2}};
+  return job;
+}
+
+TEST(SqueueStepsView, RunningStepsThenTheBatchScriptOfEachRunningJob) {
+  wire::JobQueryReply reply;
+  reply.now = Time::from_seconds(10'000);
+  const wire::JobView job = job_with_steps();
   wire::JobView allocation = job;  // salloc's: no batch script
   allocation.id = JobId(7);
   allocation.interactive = true;
@@ -88,17 +98,7 @@ TEST(SqueueStepsView, RunningStepsThenTheBatchScriptOfEachRunningJob) {
 
 TEST(ScontrolStepsView, EachRunningStepAsAKeyValueBlockOrOnlyTheOneAskedFor) {
   wire::JobQueryReply reply;
-  wire::JobView job;
-  job.id = JobId(42);
-  job.user = "alice";
-  job.uid = 1001;
-  job.partition = "main";
-  job.state = JobState::kRunning;
-  job.start_time = Time::from_seconds(9'000);
-  job.allocation = {{"n1", {0, 1}, {}}, {"n2", {0, 1}, {}}};
-  job.steps = {{0, "prep", JobState::kCompleted, Time::from_seconds(9'010), Time::from_seconds(9'020), 0, 0, 1, 1},
-               {1, "a.out", JobState::kRunning, Time::from_seconds(9'400), std::nullopt, 0, 0, 4, 2}};
-  reply.jobs = {job};
+  reply.jobs = {job_with_steps()};
   const std::string all = render_scontrol_steps(reply, "");
   EXPECT_EQ(all.find("StepId=42.batch UserId=1001 "), 0u) << all;
   EXPECT_NE(all.find("StepId=42.1 "), std::string::npos) << all;

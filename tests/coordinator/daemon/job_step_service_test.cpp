@@ -316,6 +316,9 @@ TEST_F(JobStepRecords, AStepEndsAsItsSrunSaysByTheOwnerOnly) {
   auto denied = ask(wire::StepEnded{id, 0, 0, 0}, 1002);
   ASSERT_TRUE(std::holds_alternative<wire::ErrorReply>(denied));
   EXPECT_EQ(std::get<wire::ErrorReply>(denied).code, ErrorCode::kPermissionDenied) << error_of(denied);
+  // Nor may a node's agent: the message is a client's.
+  service_->on_agent_frame("n1", wire::encode(wire::StepEnded{id, 0, 0, 0}), t_, "n1");
+  (void)turn();
   auto unknown = ask(wire::StepEnded{id, 7, 0, 0}, 1001);
   EXPECT_EQ(std::get<wire::ErrorReply>(unknown).code, ErrorCode::kNotFound) << error_of(unknown);
   EXPECT_EQ(steps_of(id)[0].state, JobState::kRunning);
