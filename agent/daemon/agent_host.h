@@ -34,6 +34,8 @@ class AgentHost {
   // The whole process group (a group already gone is not an error), or one process.
   virtual Status signal_group(std::int64_t pgid, int signal) = 0;
   virtual Status signal_process(std::int64_t pid, int signal) = 0;
+  // Whether any process is left in the group.
+  virtual bool group_alive(std::int64_t pgid) = 0;
   // Whether `pid` still runs and is the process that started at `start_ticks` (0: any).
   virtual bool is_alive(std::int64_t pid, std::uint64_t start_ticks) = 0;
   // When `pid` started (its /proc start ticks); 0 when unknown.

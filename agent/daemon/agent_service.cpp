@@ -15,6 +15,8 @@ namespace {
 // How long an unacknowledged status update or registration waits before it is resent.
 constexpr Duration kResendPatience = Duration::seconds(2);
 constexpr Duration kRegisterRetry = Duration::seconds(3);
+// A killed step's keeper is reaped within moments; past this the job is reported anyway.
+constexpr Duration kStepReapPatience = Duration::seconds(10);
 
 }  // namespace
 
@@ -69,7 +71,7 @@ void AgentService::readopt(Time now) {
       sup->set_warning(c.warn_signal, Duration::seconds(c.warn_before_s), c.warn_batch_only);
     }
     jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false,
-                                            std::nullopt, {}, c.extern_only, false});
+                                            std::nullopt, {}, c.extern_only, false, std::nullopt});
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
@@ -146,6 +148,7 @@ void AgentService::send_register(Time now) {
   }
   // Being launched: ours already, though no process is known yet.
   for (const auto& [id, p] : launching_) r.running.push_back({JobId(id), p.launch.cores, p.launch.gpus, p.requested, 0});
+  for (const auto& [id, l] : waiting_for_cores_) r.running.push_back({JobId(id), l.cores, l.gpus, now, 0});
   send(r);
   last_register_ = now;
 }
@@ -243,9 +246,25 @@ void AgentService::on_signal(const wire::SignalJob& s, Time now) {
     p->second.signal = std::pair{s.signal, s.grace};
     return;
   }
+  if (auto w = waiting_for_cores_.find(s.job.value()); w != waiting_for_cores_.end()) {
+    // Stopped before its cores came free: it never ran here.
+    const bool extern_only = w->second.extern_only;
+    waiting_for_cores_.erase(w);
+    log_event(LogLevel::kInfo, "launch_dropped", {{"job", id_str(s.job)}, {"node", node_name()}});
+    if (!extern_only) {
+      report(s.job, JobState::kCancelled, std::nullopt, std::nullopt, now, "stopped before it started on node " + node_name());
+    }
+    return;
+  }
   auto it = jobs_.find(s.job.value());
   if (it == jobs_.end()) return;  // already ended; its final report is on its way
   it->second.stopping = true;
+  if (auto& c = it->second.completing) {
+    // Its script is gone, its steps are in their grace: a stop can only shorten it.
+    c->kill_at = std::min(c->kill_at, s.signal == SIGKILL ? now : now + s.grace);
+    press(s.job, it->second, now);
+    return;
+  }
   log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
   apply(it->second.supervisor.on_signal_request(s.signal, s.grace, now));
 }
@@ -288,6 +307,11 @@ void AgentService::apply(const std::vector<SupervisorAction>& actions) {
       }
       continue;
     }
+    // The steps' groups first: srun's tasks hear it from here before srun (in the job's
+    // group) can pass it on, and the relay takes srun's copy for the same signal.
+    if (auto j = jobs_.find(a.job.value()); j != jobs_.end()) {
+      for (std::int64_t pgid : j->second.step_groups) (void)host_->signal_group(pgid, a.signal);
+    }
     if (auto st = host_->signal_group(a.pgid, a.signal); !st) {
       log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
     }
@@ -296,38 +320,50 @@ void AgentService::apply(const std::vector<SupervisorAction>& actions) {
 
 void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   auto it = jobs_.find(job.value());
-  if (it == jobs_.end()) return;
-  // The session leader is gone; clean up anything it left behind in its group.
-  (void)host_->signal_group(it->second.supervisor.pgid(), SIGKILL);
+  if (it == jobs_.end() || it->second.completing) return;
+  RunningJob& j = it->second;
+  // Read before on_exit ends the supervisor: a stop under way keeps its SIGKILL time.
+  const SupervisorPhase phase = j.supervisor.phase();
+  const Time stop_kill_at = j.supervisor.deadline();
   // The keeper's record: the exit status of a job that is not our child (none: its keeper
   // was killed), and whether the keeper stopped it (the agent hung or away).
   auto record = host_->read_exit_record(job);
   const bool recorded = record && record->has_value();
-  const bool adopted = it->second.adopted;
+  const bool adopted = j.adopted;
   if (adopted && recorded) exit = (*record)->exit;
   const bool known = !adopted || exit != ProcessExit::signalled(0);
   // Stopped for want of a coordinator, by us or by its keeper: node_fail, so that the
   // coordinator runs it again. Unless it exited 0 on its own (it ended as the fence came):
   // its work is done, and running it again would run it twice.
-  const bool fence_came = it->second.fenced || (recorded && (*record)->fenced);
+  const bool fence_came = j.fenced || (recorded && (*record)->fenced);
   const bool finished_anyway = fence_came && known && exit == ProcessExit::exited(0);
   const bool fenced = fence_came && !finished_anyway;
-  JobState state = fenced            ? JobState::kNodeFail
-                   : finished_anyway ? JobState::kCompleted
-                                     : it->second.supervisor.on_exit(exit, now);
-  std::string reason = fenced ? "stopped by node " + node_name() + ": no word from the coordinator within the lease" : "";
-  const JobUsage usage = collect_usage(job, state, reason, it->second.memory_limit);
-  std::optional<std::int32_t> code, sig;
+  RunningJob::Outcome o;
+  o.state = fenced            ? JobState::kNodeFail
+            : finished_anyway ? JobState::kCompleted
+                              : j.supervisor.on_exit(exit, now);
+  if (fenced) o.reason = "stopped by node " + node_name() + ": no word from the coordinator within the lease";
   if (!known) {
     // Neither reaped by us nor recorded: the exit status is gone.
   } else if (exit.kind == ProcessExit::Kind::kExited) {
-    code = exit.value;
+    o.exit_code = exit.value;
   } else {
-    sig = exit.value;
+    o.signal = exit.value;
   }
-  by_pid_.erase(it->second.supervisor.pid());
-  stop_steps(it->second);
-  const bool extern_only = it->second.extern_only;
+  by_pid_.erase(j.supervisor.pid());
+  wind_down(job, std::move(o), phase, stop_kill_at, now);
+}
+
+void AgentService::finalize(JobId job, Time now) {
+  auto it = jobs_.find(job.value());
+  if (it == jobs_.end()) return;
+  RunningJob& j = it->second;
+  RunningJob::Outcome o = j.completing.value_or(RunningJob::Outcome{});
+  // The session leader is gone; clean up anything it left behind in its group.
+  (void)host_->signal_group(j.supervisor.pgid(), SIGKILL);
+  stop_steps(j);
+  const JobUsage usage = collect_usage(job, o.state, o.reason, j.memory_limit);
+  const bool extern_only = j.extern_only;
   jobs_.erase(it);
   ledger_.release(job);
   if (extern_only) {
@@ -336,22 +372,23 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
     forget_ended(job);
   } else {
     log_event(LogLevel::kInfo, "job_exited",
-              {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(state))},
-               {"exit_code", code ? std::to_string(*code) : std::string("-")},
-               {"signal", sig ? std::to_string(*sig) : std::string("-")}});
-    keep_until_acknowledged(job, report(job, state, code, sig, now, reason, &usage));
+              {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(o.state))},
+               {"exit_code", o.exit_code ? std::to_string(*o.exit_code) : std::string("-")},
+               {"signal", o.signal ? std::to_string(*o.signal) : std::string("-")}});
+    keep_until_acknowledged(job, report(job, o.state, o.exit_code, o.signal, now, o.reason, &usage));
   }
   if (auto d = deferred_launches_.find(job.value()); d != deferred_launches_.end()) {
     const wire::LaunchJob next = std::move(d->second);
     deferred_launches_.erase(d);
     on_launch(next, now);
   }
+  retry_waiting_launches(now);
 }
 
 void AgentService::on_children(Time now) {
   for (const ReapedChild& c : host_->reap()) {
     auto it = by_pid_.find(c.pid);
-    if (step_ended(c.pid)) continue;
+    if (step_ended(c.pid, now)) continue;
     if (it != by_pid_.end()) {
       ended(it->second, c.exit, now);
     } else if (!launching_.empty()) {
@@ -397,14 +434,30 @@ void AgentService::on_timer(Time now) {
     }
     for (const auto& u : outbox_.due(now, kResendPatience)) send(u);
   }
-  std::vector<JobId> gone;
+  std::vector<JobId> gone, overdue, done;
   for (auto& [id, j] : jobs_) {
+    if (j.completing) {
+      press(JobId(id), j, now);
+      if (steps_done(j)) {
+        done.push_back(JobId(id));
+        continue;
+      }
+      // Killed, yet a relay's keeper has not been reaped: it is reported without it.
+      if (j.completing->killed && now - j.completing->kill_at >= kStepReapPatience) overdue.push_back(JobId(id));
+      continue;
+    }
     if (j.supervisor.deadline() <= now) apply(j.supervisor.on_time(now));
     if (j.adopted && !host_->is_alive(j.supervisor.pid(), j.start_ticks)) {
       gone.push_back(JobId(id));
     }
   }
   for (JobId id : gone) ended(id, ProcessExit::signalled(0), now);
+  for (JobId id : done) finalize(id, now);
+  for (JobId id : overdue) {
+    log_event(LogLevel::kWarning, "steps_not_reaped", {{"job", id_str(id)}, {"node", node_name()},
+                                                       {"reason", "its steps were killed but not reaped; reporting its end"}});
+    finalize(id, now);
+  }
 }
 
 }  // namespace fairway::agent

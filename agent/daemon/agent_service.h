@@ -4,6 +4,7 @@
 // Not thread-safe: the agent's one event-loop thread owns it.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,6 +87,16 @@ class AgentService {
     std::vector<std::int64_t> step_groups;     // its steps' process groups, killed with it
     bool extern_only = false;  // LaunchJob.extern_only: its end is not reported
     bool stopping = false;     // signalled by the coordinator: a new run waits for its end
+    // Set once its script ended while its steps still ran: how it ended, reported once
+    // the steps are gone too (Slurm's completing); they get a stop's grace, then SIGKILL.
+    struct Outcome {
+      JobState state = JobState::kCompleted;
+      std::optional<std::int32_t> exit_code, signal;
+      std::string reason;
+      Time kill_at = Time::never();
+      bool killed = false;
+    };
+    std::optional<Outcome> completing;
   };
 
   // A launch handed to the workers: what it was, and a signal that came meanwhile.
@@ -133,17 +144,27 @@ class AgentService {
   // Renews the keepers' view of the lease (coordinator_lease_file.h).
   void publish_lease();
   void on_launch(const wire::LaunchJob& l, Time now);
+  void retry_waiting_launches(Time now);
   // job_steps.cpp: a step's relay launched in its job's cgroup, on its cores; and what
   // runs on a node of a multi-node job that is not its first (fairway-step --hold).
   void on_launch_step(const wire::LaunchStep& s);
   void start_step(const wire::LaunchStep& s, const RunningJob& job);
   void finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched);
-  bool step_ended(std::int64_t pid);
+  bool step_ended(std::int64_t pid, Time now);
   void stop_steps(RunningJob& job);
+  // The script ended: its steps, if any run, get the grace before the job is reported.
+  void wind_down(JobId job, RunningJob::Outcome outcome, SupervisorPhase phase, Time stop_kill_at, Time now);
+  // A completing job is done: no step's relay and nothing in its script's group is left.
+  bool steps_done(const RunningJob& j);
+  // SIGKILL for a completing job's processes once its grace is over.
+  void press(JobId job, RunningJob& j, Time now);
+  // The job's end reported (or, for a holder, just forgotten): its cores are free.
+  void finalize(JobId job, Time now);
   wire::JobProgram holder_program() const;
   void on_signal(const wire::SignalJob& s, Time now);
   void on_set_time_limit(const wire::SetTimeLimit& m);
   void on_send_signal(const wire::SendSignal& m);
+  // The supervisor's signals; one to the job's group reaches its steps' groups too.
   void apply(const std::vector<SupervisorAction>& actions);
   void ended(JobId job, ProcessExit exit, Time now);
   void fence(Time now);
@@ -156,6 +177,8 @@ class AgentService {
   std::unordered_map<std::uint64_t, PendingLaunch> launching_;
   // A new run of a job whose last run here is being stopped: launched once that ends.
   std::unordered_map<std::uint64_t, wire::LaunchJob> deferred_launches_;
+  // Launches whose cores a stopping job still holds: tried again as each job here ends.
+  std::map<std::uint64_t, wire::LaunchJob> waiting_for_cores_;
   // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
   std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
   SlotLedger ledger_;

@@ -37,6 +37,11 @@ void AgentService::place_on_node(LaunchRequest& req, const std::vector<std::int3
   }
 }
 
+void AgentService::retry_waiting_launches(Time now) {
+  auto waiting = std::exchange(waiting_for_cores_, {});
+  for (const auto& [id, l] : waiting) on_launch(l, now);
+}
+
 void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   // A new run while the last one here is being stopped (a requeue that came back to this
   // node): it starts once that one ended, so that its end is not taken for this run's.
@@ -45,11 +50,21 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
     return;
   }
   // A resent launch: already running, or being launched.
-  if (jobs_.contains(l.job.value()) || launching_.contains(l.job.value())) return;
+  if (jobs_.contains(l.job.value()) || launching_.contains(l.job.value()) || waiting_for_cores_.contains(l.job.value())) {
+    return;
+  }
   // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
   // up this run's checkpoint.
   std::erase_if(ended_awaiting_ack_, [&](const auto& kv) { return kv.second == l.job; });
   if (auto st = ledger_.acquire(l.job, l.cores, l.gpus, l.fence_gpu_sockets); !st) {
+    // The coordinator freed these cores with the end of a job still stopping here (a
+    // multi-node job's other node, its steps in their grace): the launch waits for it.
+    if (std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) { return kv.second.stopping; })) {
+      log_event(LogLevel::kInfo, "launch_waits", {{"job", id_str(l.job)}, {"node", node_name()},
+                                                  {"reason", st.error().message + "; a job is still stopping here"}});
+      waiting_for_cores_.emplace(l.job.value(), l);
+      return;
+    }
     log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
            "node " + node_name() + " refused the launch: " + st.error().message);
@@ -123,7 +138,7 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
   jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,
-                                          l.memory_limit_bytes, {}, l.extern_only, false});
+                                          l.memory_limit_bytes, {}, l.extern_only, false, std::nullopt});
   by_pid_[launched->pid] = l.job;
   log_event(LogLevel::kInfo, "job_launched",
             {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},

@@ -1,7 +1,7 @@
 // AgentService: job steps (fairway run). A step's share on this node runs as one relay
 // (fairway-step) under a keeper, as the job's user, in the job's cgroup and on its cores;
 // the relay forks the tasks and talks to the client itself. The agent only starts it and
-// kills it with its job: a step's output never passes through the agent's loop.
+// signals it with its job: a step's output never passes through the agent's loop.
 #include <csignal>
 
 #include "agent/daemon/agent_service.h"
@@ -36,7 +36,7 @@ void AgentService::on_launch_step(const wire::LaunchStep& s) {
     return;
   }
   auto it = jobs_.find(s.job.value());
-  if (it == jobs_.end()) {
+  if (it == jobs_.end() || it->second.completing) {
     // The client learns it from the missing node: nothing can reach it from here.
     log_event(LogLevel::kWarning, "step_refused", {{"step", id}, {"node", node_name()}, {"error", "the job does not run here"}});
     return;
@@ -74,7 +74,8 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
                           {kStepEnvNodes, comma_joined(s.nodes)},
                           {kStepEnvTasks, tasks},
                           {kStepEnvDir, s.working_dir.empty() ? "/" : s.working_dir},
-                          {kStepEnvCpusPerTask, std::to_string(s.cpus_per_task)}});
+                          {kStepEnvCpusPerTask, std::to_string(s.cpus_per_task)},
+                          {kStepEnvGrace, std::to_string(options_.kill_grace.count())}});
   if (s.pty) req.program.env.emplace_back(kStepEnvPty, "1");
   // The job's own cgroup, found again: the step is held to what the job was given.
   auto attach = cgroups_->prepare(cgroup_limits(s.job, req.bind_pus, job.gpus, job.memory_limit));
@@ -105,16 +106,59 @@ void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<Launc
   log_event(LogLevel::kInfo, "step_started", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(launched->pid)}});
 }
 
-bool AgentService::step_ended(std::int64_t pid) {
+bool AgentService::step_ended(std::int64_t pid, Time now) {
   auto s = steps_.find(pid);
   if (s == steps_.end()) return false;
   const RunningStep step = s->second;
   steps_.erase(s);
   host_->forget_step(step.job, step.step);
-  if (auto j = jobs_.find(step.job.value()); j != jobs_.end()) std::erase(j->second.step_groups, step.pgid);
   (void)host_->signal_group(step.pgid, SIGKILL);
   log_event(LogLevel::kInfo, "step_ended", {{"step", id_str(step.job) + "." + std::to_string(step.step)}, {"node", node_name()}});
+  if (auto j = jobs_.find(step.job.value()); j != jobs_.end()) {
+    std::erase(j->second.step_groups, step.pgid);
+    if (steps_done(j->second)) finalize(step.job, now);
+  }
   return true;
+}
+
+// Slurm's completing: a job whose script ended (or was stopped) while srun's tasks still
+// run keeps its cores until they end; they get what a cancel gives the script, SIGTERM
+// and the grace (the stop's own, when one is under way), then SIGKILL. Without this a
+// cancelled job's tasks died at once with their srun, with no time to checkpoint.
+void AgentService::wind_down(JobId job, RunningJob::Outcome outcome, SupervisorPhase phase, Time stop_kill_at, Time now) {
+  RunningJob& j = jobs_.at(job.value());
+  j.completing = std::move(outcome);
+  if (j.step_groups.empty()) return finalize(job, now);
+  j.stopping = true;  // a new run waits for this one's end
+  if (phase == SupervisorPhase::kTerminating) {
+    j.completing->kill_at = stop_kill_at;  // the stop's signal reached the steps already
+  } else if (phase == SupervisorPhase::kKilled) {
+    j.completing->kill_at = now;
+  } else {
+    // The script ended on its own with steps still running (an srun left in the
+    // background): they are stopped as the job's end stops them in Slurm.
+    for (std::int64_t pgid : j.step_groups) (void)host_->signal_group(pgid, SIGTERM);
+    (void)host_->signal_group(j.supervisor.pgid(), SIGTERM);
+    j.completing->kill_at = now + options_.kill_grace;
+  }
+  log_event(LogLevel::kInfo, "job_completing",
+            {{"job", id_str(job)}, {"node", node_name()}, {"steps", std::to_string(j.step_groups.size())},
+             {"kill_in_s", std::to_string(std::max<std::int64_t>(0, (j.completing->kill_at - now).count()))}});
+  press(job, j, now);
+}
+
+bool AgentService::steps_done(const RunningJob& j) {
+  // srun itself (in the script's group) may still be passing on another node's output.
+  return j.completing && j.step_groups.empty() && !host_->group_alive(j.supervisor.pgid());
+}
+
+void AgentService::press(JobId job, RunningJob& j, Time now) {
+  if (!j.completing || j.completing->killed || now < j.completing->kill_at) return;
+  j.completing->killed = true;
+  log_event(LogLevel::kInfo, "job_steps_killed", {{"job", id_str(job)}, {"node", node_name()},
+                                                  {"steps", std::to_string(j.step_groups.size())}});
+  for (std::int64_t pgid : j.step_groups) (void)host_->signal_group(pgid, SIGKILL);
+  (void)host_->signal_group(j.supervisor.pgid(), SIGKILL);
 }
 
 void AgentService::stop_steps(RunningJob& job) {

@@ -46,6 +46,9 @@ class SystemHost final : public AgentHost {
     }
     return ok_status();
   }
+  bool group_alive(std::int64_t pgid) override {
+    return pgid > 0 && (::kill(-static_cast<pid_t>(pgid), 0) == 0 || errno == EPERM);
+  }
   bool is_alive(std::int64_t pid, std::uint64_t start_ticks) override {
     return process_is_alive(static_cast<pid_t>(pid), start_ticks);
   }

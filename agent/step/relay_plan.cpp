@@ -87,6 +87,11 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
     if (!n) return std::unexpected(n.error());
     p.cpus_per_task = *n;
   }
+  if (auto g = get(kStepEnvGrace)) {
+    auto n = int_of(kStepEnvGrace, *g, 0);
+    if (!n) return std::unexpected(n.error());
+    p.grace_s = *n;
+  }
   return p;
 }
 

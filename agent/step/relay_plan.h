@@ -22,6 +22,9 @@ inline constexpr const char* kStepEnvTasks = "FAIRWAY_STEP_TASKS_PER_NODE";  // 
 inline constexpr const char* kStepEnvDir = "FAIRWAY_STEP_DIR";
 inline constexpr const char* kStepEnvCpusPerTask = "FAIRWAY_STEP_CPUS_PER_TASK";
 inline constexpr const char* kStepEnvPty = "FAIRWAY_STEP_PTY";  // "1": task 0 on a pty
+// Seconds between SIGTERM and SIGKILL for the tasks when the client is gone (the agent's
+// kill grace).
+inline constexpr const char* kStepEnvGrace = "FAIRWAY_STEP_GRACE_S";
 
 struct RelayPlan {
   std::string address;
@@ -33,6 +36,7 @@ struct RelayPlan {
   std::string working_dir;
   std::int32_t cpus_per_task = 1;
   bool pty = false;
+  std::int32_t grace_s = 30;
   std::vector<std::string> command;
 
   std::int32_t first_rank() const;

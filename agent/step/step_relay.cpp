@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,11 +36,25 @@ extern "C" void on_child(int) {
   errno = saved;
 }
 
+// The signals the agent sends a step's group (a cancel's TERM, scancel --signal, the
+// --signal warning) reach the tasks directly; the relay itself must outlive them to pass
+// on what the tasks still write in their grace. It notes them: srun (in the job's
+// group) passes the same signal on, and the tasks must not get it twice.
+constexpr int kDirectSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU};
+volatile sig_atomic_t g_direct[65] = {};
+extern "C" void on_held_signal(int) {}
+extern "C" void on_direct_signal(int sig) {
+  g_direct[sig] = 1;
+  on_child(sig);  // wakes the poll the same way
+}
+
 // The client pings every second; this long without a word and it is gone (killed, or its
 // host lost): the tasks are stopped, as srun's are when srun dies.
 constexpr auto kClientSilence = std::chrono::seconds(30);
 // Output a task's children still write after it exited is taken this long.
 constexpr auto kDrainAfterExit = std::chrono::seconds(2);
+// The client's copy of a signal that reached the relay's group this recently is the same one.
+constexpr auto kSameSignal = std::chrono::seconds(2);
 
 struct Task {
   std::int32_t rank = 0;
@@ -48,6 +63,7 @@ struct Task {
   std::optional<int> status;  // waitpid's, once reaped
   Clock::time_point reaped_at;
   bool reported = false;
+  bool own_session = false;  // --pty's task 0: outside the relay's group, signals reach it from us
 };
 
 void close_fd(int& fd) {
@@ -56,6 +72,8 @@ void close_fd(int& fd) {
 }
 
 [[noreturn]] void exec_task(const RelayPlan& plan, std::int32_t local) {
+  // The relay ignores SIGPIPE; a task must not inherit that (`yes | head` would not end).
+  ::signal(SIGPIPE, SIG_DFL);
   for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
   std::vector<char*> argv;
   for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -95,6 +113,7 @@ Task start_pty_task(const RelayPlan& plan, std::int32_t local, int& stdin_write)
     return t;
   }
   t.out = master;
+  t.own_session = true;
   stdin_write = ::fcntl(master, F_DUPFD_CLOEXEC, 3);
   return t;
 }
@@ -165,10 +184,7 @@ class Relay {
     }
     last_heard_ = Clock::now();
     while (!all_reported()) {
-      if (!turn()) {
-        stop_tasks(SIGKILL);
-        return 1;
-      }
+      if (!turn()) return abandon();
     }
     send({StepIoKind::kDone, 0, -1, 0, ""});
     // The client closes once it has everything; we wait a little for that.
@@ -194,9 +210,42 @@ class Relay {
     }
   }
 
+  // Whether `sig` reached this relay's group directly a moment ago.
+  bool heard_directly(int sig, Clock::time_point now) const {
+    const auto it = direct_at_.find(sig);
+    return it != direct_at_.end() && now - it->second < kSameSignal;
+  }
+
+  void note_direct_signals() {
+    const auto now = Clock::now();
+    for (const int sig : kDirectSignals) {
+      if (g_direct[sig] == 0) continue;
+      g_direct[sig] = 0;
+      direct_at_[sig] = now;
+      for (const Task& t : tasks_) {
+        if (t.own_session && t.pid > 0 && !t.status) ::kill(t.pid, sig);
+      }
+    }
+  }
+
+  // The client is gone (killed with the job's script, or its host lost): the tasks end as
+  // srun's do when srun dies, SIGTERM (unless the job's stop sent it) and the grace to
+  // finish writing, then SIGKILL. Their output still drains, so that none blocks on a pipe.
+  int abandon() {
+    abandoned_ = true;
+    sock_ok_ = false;
+    const auto now = Clock::now();
+    note_direct_signals();
+    if (!direct_at_.contains(SIGTERM)) stop_tasks(SIGTERM);
+    const auto kill_at = now + std::chrono::seconds(plan_.grace_s);
+    while (!all_reported() && Clock::now() < kill_at) (void)turn();
+    stop_tasks(SIGKILL);
+    return 1;
+  }
+
   // One poll: output, the client's messages, reaped tasks. False when the client is gone.
   bool turn() {
-    std::vector<pollfd> fds{{sock_, POLLIN, 0}, {g_child_pipe[0], POLLIN, 0}};
+    std::vector<pollfd> fds{{abandoned_ ? -1 : sock_, POLLIN, 0}, {g_child_pipe[0], POLLIN, 0}};
     std::vector<std::pair<std::size_t, bool>> which;  // task index, is stderr
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       if (tasks_[i].out >= 0) {
@@ -209,6 +258,7 @@ class Relay {
       }
     }
     (void)::poll(fds.data(), fds.size(), 200);
+    note_direct_signals();  // before the client's messages: its copy of a signal comes later
     if (fds[0].revents != 0 && !from_client()) return false;
     if (fds[1].revents != 0) {
       char drained[64];
@@ -274,7 +324,10 @@ class Relay {
   void apply(const StepIo& m) {
     switch (m.kind) {
       case StepIoKind::kSignal:
-        if (m.value >= 1 && m.value <= 64) stop_tasks(static_cast<int>(m.value));
+        // srun passing on what its group got from the agent, which the tasks got already.
+        if (m.value >= 1 && m.value <= 64 && !heard_directly(static_cast<int>(m.value), Clock::now())) {
+          stop_tasks(static_cast<int>(m.value));
+        }
         break;
       case StepIoKind::kStdin:
         if (stdin_ >= 0 && !net::write_all(stdin_, m.data)) close_fd(stdin_);
@@ -303,6 +356,8 @@ class Relay {
   std::vector<Task> tasks_;
   net::StepStreamReader reader_;
   Clock::time_point last_heard_;
+  bool abandoned_ = false;
+  std::map<int, Clock::time_point> direct_at_;
 };
 
 }  // namespace
@@ -319,6 +374,10 @@ int run_step_relay(const RelayPlan& plan) {
   on_chld.sa_handler = on_child;
   on_chld.sa_flags = SA_RESTART | SA_NOCLDSTOP;
   ::sigaction(SIGCHLD, &on_chld, nullptr);
+  struct sigaction on_direct {};
+  on_direct.sa_handler = on_direct_signal;
+  on_direct.sa_flags = SA_RESTART;
+  for (const int sig : kDirectSignals) ::sigaction(sig, &on_direct, nullptr);
   Relay relay(plan, *sock);
   const int code = relay.run();
   ::close(*sock);
@@ -326,6 +385,13 @@ int run_step_relay(const RelayPlan& plan) {
 }
 
 void hold_allocation() {
+  // scancel --signal reaches the holder's group with the steps' tasks: only a stop (TERM,
+  // or KILL) ends the hold.
+  struct sigaction note {};
+  note.sa_handler = on_held_signal;
+  for (const int sig : kDirectSignals) {
+    if (sig != SIGTERM) ::sigaction(sig, &note, nullptr);
+  }
   for (;;) ::pause();
 }
 

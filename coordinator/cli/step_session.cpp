@@ -29,6 +29,31 @@ extern "C" void on_step_interrupt(int) { g_interrupts.fetch_add(1); }
 std::atomic<bool> g_resized{false};
 extern "C" void on_step_resize(int) { g_resized = true; }
 
+// srun passes these on to the tasks and goes on waiting for them; a batch script that
+// dies of a cancel's SIGTERM no longer takes its srun's tasks along before their grace.
+constexpr int kForwarded[] = {SIGHUP, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
+std::atomic<std::uint32_t> g_forward{0};  // bit N: signal N came
+extern "C" void on_step_forward(int sig) { g_forward.fetch_or(1u << sig); }
+
+// Installs the forwarding handlers for a scope, and puts the old ones back.
+class ForwardedSignals {
+ public:
+  ForwardedSignals() {
+    g_forward = 0;
+    struct sigaction on {};
+    on.sa_handler = on_step_forward;
+    for (std::size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &on, &saved_[i]);
+  }
+  ~ForwardedSignals() {
+    for (std::size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &saved_[i], nullptr);
+  }
+  ForwardedSignals(const ForwardedSignals&) = delete;
+  ForwardedSignals& operator=(const ForwardedSignals&) = delete;
+
+ private:
+  struct sigaction saved_[std::size(kForwarded)] {};
+};
+
 // This terminal's size as a kResize value (rows << 16 | columns); nullopt when stdin is
 // not a terminal.
 std::optional<std::int64_t> terminal_size() {
@@ -152,6 +177,12 @@ class StepSession {
   }
 
   void handle_interrupts() {
+    const std::uint32_t forward = g_forward.exchange(0);
+    for (const int sig : kForwarded) {
+      if ((forward & (1u << sig)) == 0) continue;
+      last_signal_ = sig;
+      send_all({StepIoKind::kSignal, 0, 0, sig, ""});
+    }
     const int seen = g_interrupts.exchange(0);
     if (seen == 0) return;
     const auto now = Clock::now();
@@ -373,6 +404,7 @@ StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int 
   sigaction(SIGWINCH, &on_winch, &old_winch);
   StepOutcome outcome;
   {
+    ForwardedSignals forwarded;
     std::optional<RawTerminal> raw;
     if (pty) raw.emplace();
     StepSession session(step, key, listen_fd, label, pty, io, settings);

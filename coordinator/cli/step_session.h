@@ -1,7 +1,7 @@
 // The client's side of a running job step (fairway run): it accepts each node's relay by
 // the step's key, writes the tasks' output here (labelled with -l), forwards stdin to task
-// 0, Ctrl-C to every task and the window size with --pty, and ends with the worst task's
-// exit. Uses signal handlers: one step per process at a time.
+// 0, Ctrl-C and SIGTERM/HUP/QUIT/USR1/USR2 to every task and the window size with --pty,
+// and ends with the worst task's exit. Uses signal handlers: one step per process at a time.
 #pragma once
 
 #include <signal.h>

@@ -366,6 +366,10 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
                                                               ": only a running job can be signalled");
       }
       reply(Channel::kAgents, t->second.head_node, wire::SendSignal{id, m.signal, m.batch_only});
+      // Its steps' tasks on the other nodes too (the batch script runs on the first alone).
+      if (!m.batch_only) {
+        for (const std::string& node : t->second.member_nodes) reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
+      }
       log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", t->second.head_node},
                                                      {"signal", std::to_string(m.signal)}, {"by", user}});
       return ok_status();

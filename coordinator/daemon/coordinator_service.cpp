@@ -379,9 +379,7 @@ void CoordinatorService::run_pass(Time now) {
   // freed their cores; their processes must stop before the window.
   for (const JobPreemption& p : r.preempted) {
     JobTracking& t = tracking_[p.id.value()];
-    if (!t.head_node.empty()) {
-      reply(Channel::kAgents, t.head_node, wire::SignalJob{p.id, SIGTERM, config_.agent.kill_grace});
-    }
+    signal_job(p.id, SIGTERM);
     log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
                                                     {"node", t.head_node}, {"reason", p.reason}});
     stop_run(t, p.id, now);
@@ -393,9 +391,7 @@ void CoordinatorService::run_pass(Time now) {
     JobTracking& t = tracking_[p.victim.value()];
     (void)scheduler_->set_reason(p.victim, "preempted by job " + id_str(p.by) + " (partition " + p.by_partition +
                                                ") at " + utc_time(now));
-    if (!t.head_node.empty()) {
-      reply(Channel::kAgents, t.head_node, wire::SignalJob{p.victim, SIGTERM, p.grace});
-    }
+    signal_job(p.victim, SIGTERM, p.grace);
     ++counters_.preempted;
     log_event(LogLevel::kWarning, "job_preempting",
               {{"job", id_str(p.victim)}, {"node", t.head_node}, {"by", id_str(p.by)},

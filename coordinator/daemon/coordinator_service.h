@@ -240,7 +240,8 @@ class CoordinatorService {
   Status attach_steps(std::vector<wire::JobView>& jobs) const;
   // At recovery: each live job's open steps and its next step number, from the store.
   Status restore_steps();
-  void signal_job(JobId id, std::int32_t signal);
+  // To every node of the job, with the agents' kill grace unless `grace` says otherwise.
+  void signal_job(JobId id, std::int32_t signal, std::optional<Duration> grace = std::nullopt);
 
   // Writes go into the turn's transaction, opened on first use.
   bool write(const Status& st, std::string_view what, JobId id);

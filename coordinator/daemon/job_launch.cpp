@@ -75,10 +75,14 @@ void CoordinatorService::launch(JobId id, Time now) {
   mail_about(id, kMailBegin);
 }
 
-void CoordinatorService::signal_job(JobId id, std::int32_t signal) {
+void CoordinatorService::signal_job(JobId id, std::int32_t signal, std::optional<Duration> grace) {
   const JobTracking& t = tracking_[id.value()];
   if (t.head_node.empty()) return;
-  reply(Channel::kAgents, t.head_node, wire::SignalJob{id, signal, config_.agent.kill_grace});
+  const wire::SignalJob stop{id, signal, grace.value_or(config_.agent.kill_grace)};
+  reply(Channel::kAgents, t.head_node, stop);
+  // The other nodes hold its steps' tasks: they get the same signal and grace, not only
+  // the SIGKILL that comes once the job has ended.
+  for (const std::string& node : t.member_nodes) reply(Channel::kAgents, node, stop);
 }
 
 }  // namespace fairway::daemon

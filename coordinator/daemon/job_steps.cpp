@@ -50,8 +50,13 @@ void CoordinatorService::launch_members(const JobRecord& rec, const wire::Launch
 }
 
 void CoordinatorService::release_members(JobTracking& t, JobId id, Time now) {
-  // What holds the job there has nothing to save: its steps end with the job.
-  for (const std::string& node : t.member_nodes) reply(Channel::kAgents, node, wire::SignalJob{id, SIGKILL, Duration()});
+  // Its steps' tasks there may still be in the grace of the stop that ended the job (they
+  // heard it with the first node): a stop can only shorten that, and what merely holds
+  // the job there ends at once. Their cores may go to the next job meanwhile: its launch
+  // waits on the agent until they are free.
+  for (const std::string& node : t.member_nodes) {
+    reply(Channel::kAgents, node, wire::SignalJob{id, SIGTERM, config_.agent.kill_grace});
+  }
   t.member_nodes.clear();
   // Steps whose srun has not said how they ended were killed with the job (or their srun
   // died): Slurm records those CANCELLED by SIGKILL too.

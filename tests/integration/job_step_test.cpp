@@ -72,6 +72,11 @@ TEST_F(JobStep, RunsOnEveryNodeOfTheJobWithItsOutputLabelled) {
   EXPECT_TRUE(missing == 127 || missing == 126) << missing << out;
   EXPECT_NE(out.find("cannot run 'no-such-command-here' on " + first), std::string::npos) << out;
 
+  // A task ignores no signal (the relay ignores SIGPIPE; `yes | head` must still end).
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-n", "1", "grep", "SigIgn", "/proc/self/status"}, out), 0)
+      << out;
+  EXPECT_NE(out.find("SigIgn:\t0000000000000000\n"), std::string::npos) << out;
+
   // Its end releases the other node (its holder, and any step still running there).
   std::string cancel_out;
   ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, cancel_out), 0) << cancel_out;
@@ -131,6 +136,38 @@ TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
   EXPECT_NE(printed.find(": kb01\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find(": kb02\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("step exit 0\n"), std::string::npos) << printed;
+}
+
+// A cancel gives srun's tasks, on every node, the SIGTERM and the grace the batch script
+// gets: what they write while saving their work still reaches the job's output. They used
+// to die at once with their srun (in the script's group), and the job's other node heard
+// of the cancel only through the SIGKILL at its end.
+TEST_F(JobStep, ACancelGivesTheStepsTasksTheirGraceOnEveryNode) {
+  const std::string task = dir_ + "/task.sh";
+  std::ofstream(task) << "#!/bin/sh\ntrap 'sleep 0.3; echo saved $SLURM_PROCID; exit 0' TERM\n"
+                      << "echo ready $SLURM_PROCID\nwhile :; do sleep 0.1; done\n";
+  const std::string script = dir_ + "/grace.sh";
+  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/grace-%j.out\n"
+                        << "\"$FAIRWAY_CLI\" run -l sh " << task << "\necho the script went on\n";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+            0)
+      << out;
+  const JobId id(std::stoull(out));
+  const std::string output = dir_ + "/grace-" + std::to_string(id.value()) + ".out";
+  ASSERT_TRUE(eventually([&] {
+    const std::string printed = read_file(output);
+    return printed.find("0: ready 0\n") != std::string::npos && printed.find("1: ready 1\n") != std::string::npos;
+  })) << read_file(output);
+  ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out), 0) << out;
+  auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->state, JobState::kCancelled);
+  const std::string printed = read_file(output);
+  EXPECT_NE(printed.find("0: saved 0\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("1: saved 1\n"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("the script went on"), std::string::npos) << printed;
 }
 
 // Task 0 reads the caller's stdin; Ctrl-C reaches the tasks, and what ends them is the exit.

@@ -26,6 +26,7 @@ struct Machine {
   std::vector<ReapedChild> exited;            // reaped at the next reap
   std::vector<std::pair<std::int64_t, int>> group_signals, process_signals;
   std::set<std::int64_t> alive;
+  std::set<std::int64_t> live_groups;  // groups with a process left once their leader is gone
   std::map<std::uint64_t, JobCheckpoint> checkpoints;
   CheckpointScan at_start;
   std::map<std::uint64_t, ExitRecord> exit_records;
@@ -50,6 +51,7 @@ class FakeHost final : public AgentHost {
     return ok_status();
   }
   bool is_alive(std::int64_t pid, std::uint64_t) override { return m_->alive.contains(pid); }
+  bool group_alive(std::int64_t pgid) override { return m_->alive.contains(pgid) || m_->live_groups.contains(pgid); }
   std::uint64_t start_ticks(std::int64_t pid) override { return static_cast<std::uint64_t>(pid) * 10; }
   CheckpointScan load_checkpoints() override { return m_->at_start; }
   Result<JobCheckpoint> load_checkpoint(JobId job) override {
@@ -287,14 +289,154 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   // A step for a job not held here starts nothing.
   send(wire::LaunchStep{JobId(99), 0, "alice", 1001, 100, {"x"}, {}, "/", {"n1"}, {1}, 0, 1, "tcp://h:1", "k"}, T(2));
   EXPECT_EQ(machine->launches.size(), 2u);
-  // The job ends: its step's group is killed; the step's own end clears its record.
+  // The script ends with its step still running (an srun left in the background): the
+  // step gets SIGTERM and the grace, and the job holds its cores (unreported) meanwhile.
+  machine->group_signals.clear();
   exits(1000, ProcessExit::exited(0), T(3));
-  EXPECT_NE(std::find(machine->group_signals.begin(), machine->group_signals.end(),
-                      std::pair<std::int64_t, int>{1010, SIGKILL}),
-            machine->group_signals.end());
-  exits(1010, ProcessExit::signalled(SIGKILL), T(3));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1010, SIGTERM}, {1000, SIGTERM}}));
+  EXPECT_TRUE(reported(10).size() == 1u) << "only its start: it is completing";
+  EXPECT_EQ(service->running(), 1u);
+  // The step's own end clears its record and reports the job, as its script ended.
+  exits(1010, ProcessExit::exited(0), T(4));
   EXPECT_EQ(machine->forgotten_steps, (std::vector<std::pair<JobId, std::int32_t>>{{JobId(10), 0}}));
-  EXPECT_EQ(reported(10), (std::vector<JobState>{JobState::kRunning, JobState::kCompleted}));
+  EXPECT_EQ(reported(10), (std::vector<JobState>{JobState::kCompleted}));
+  EXPECT_EQ(service->running(), 0u);
+}
+
+wire::LaunchStep step_of(std::uint64_t job, std::int32_t step) {
+  return wire::LaunchStep{JobId(job), step, "alice", 1001, 100, {"sim"}, {}, "/home/alice",
+                          {"n1"}, {1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef"};
+}
+
+// A cancelled job's srun tasks get the cancel's SIGTERM and its grace, as its script does;
+// they used to die at once with their srun, with no time to save their work.
+TEST_F(AgentOnFakeHost, ACancelGivesTheStepsTasksTheGraceBeforeTheKill) {
+  send(launch(12), T(1));
+  launched(12, 1200, T(1));
+  send(step_of(12, 0), T(1));
+  launched(12, 1210, T(1), 0);
+  (void)reported(12);
+  send(wire::SignalJob{JobId(12), SIGTERM, Duration::seconds(5)}, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1210, SIGTERM}, {1200, SIGTERM}}))
+      << "the step's group first, then the script's";
+  // The script dies of it at once; the step's tasks are still saving their work.
+  exits(1200, ProcessExit::signalled(SIGTERM), T(3));
+  EXPECT_TRUE(reported(12).empty()) << "completing: its cores stay held";
+  service->on_timer(T(6));
+  EXPECT_EQ(machine->group_signals.size(), 2u) << "within the grace nothing is killed";
+  // A second stop cannot lengthen the grace.
+  send(wire::SignalJob{JobId(12), SIGTERM, Duration::seconds(60)}, T(6));
+  EXPECT_EQ(machine->group_signals.size(), 2u);
+  service->on_timer(T(7));
+  EXPECT_EQ(machine->group_signals.size(), 2u);
+  service->on_timer(T(8));  // the cancel's KILL time (its grace, rounded up a second)
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{
+                                        {1210, SIGTERM}, {1200, SIGTERM}, {1210, SIGKILL}, {1200, SIGKILL}}));
+  exits(1210, ProcessExit::signalled(SIGKILL), T(8));
+  EXPECT_EQ(reported(12), (std::vector<JobState>{JobState::kCancelled}));
+  EXPECT_EQ(last[12].signal, SIGTERM) << "the script's own end is the job's";
+}
+
+TEST_F(AgentOnFakeHost, ACompletingJobIsKilledAtOnceByAKillAndReportedEvenIfAStepIsNeverReaped) {
+  send(launch(13), T(1));
+  launched(13, 1300, T(1));
+  send(step_of(13, 0), T(1));
+  launched(13, 1310, T(1), 0);
+  (void)reported(13);
+  exits(1300, ProcessExit::exited(0), T(2));
+  // No step starts in a job whose script has ended.
+  send(step_of(13, 1), T(2));
+  EXPECT_EQ(machine->launches.size(), 2u);
+  machine->group_signals.clear();
+  send(wire::SignalJob{JobId(13), SIGKILL, Duration()}, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1310, SIGKILL}, {1300, SIGKILL}}));
+  service->on_timer(T(5));
+  EXPECT_TRUE(reported(13).empty());
+  // Its relay's keeper never comes back: the job is reported all the same, its cores freed.
+  service->on_timer(T(13));
+  EXPECT_EQ(reported(13), (std::vector<JobState>{JobState::kCompleted}));
+  EXPECT_EQ(service->running(), 0u);
+  exits(1310, ProcessExit::signalled(SIGKILL), T(14));  // late: nothing more to say
+  EXPECT_TRUE(reported(13).empty());
+}
+
+// srun outlives its script in the script's group while another node's tasks still write:
+// the job is reported once that group is empty too (or killed at the grace's end).
+TEST_F(AgentOnFakeHost, ACompletingJobWaitsForSrunInItsScriptsGroup) {
+  send(launch(15), T(1));
+  launched(15, 1500, T(1));
+  send(step_of(15, 0), T(1));
+  launched(15, 1510, T(1), 0);
+  (void)reported(15);
+  send(wire::SignalJob{JobId(15), SIGTERM, Duration::seconds(5)}, T(2));
+  machine->live_groups.insert(1500);  // srun, still serving the step
+  exits(1500, ProcessExit::signalled(SIGTERM), T(2));
+  exits(1510, ProcessExit::exited(0), T(3));
+  service->on_timer(T(3));
+  EXPECT_TRUE(reported(15).empty()) << "srun is still passing output on";
+  machine->live_groups.clear();
+  service->on_timer(T(4));
+  EXPECT_EQ(reported(15), (std::vector<JobState>{JobState::kCancelled}));
+}
+
+// On a multi-node job's other node the coordinator frees the cores when the job ends,
+// while the step's tasks there may still be in their grace: the next job's launch waits.
+TEST_F(AgentOnFakeHost, ALaunchWaitsForTheCoresOfAJobStillStoppingHere) {
+  wire::LaunchJob holder = launch(20);
+  holder.extern_only = true;
+  holder.cores = {0};
+  send(holder, T(1));
+  launched(20, 2000, T(1));
+  send(step_of(20, 0), T(1));
+  launched(20, 2010, T(1), 0);
+  send(wire::SignalJob{JobId(20), SIGTERM, Duration::seconds(5)}, T(2));
+  exits(2000, ProcessExit::signalled(SIGTERM), T(2));  // the holder goes; the step's tasks save
+  wire::LaunchJob next = launch(24);
+  next.cores = {0};
+  send(next, T(3));
+  EXPECT_EQ(machine->launches.size(), 2u) << "core 0 is still held";
+  EXPECT_TRUE(reported(24).empty()) << "neither refused nor started";
+  send(next, T(3));  // a resend changes nothing
+  exits(2010, ProcessExit::exited(0), T(4));
+  ASSERT_EQ(machine->launches.size(), 3u);
+  EXPECT_EQ(machine->launches[2].job, JobId(24));
+  EXPECT_TRUE(reported(20).empty()) << "a holder's end is not reported";
+
+  // One stopped while it waits ends cancelled, never started.
+  send(step_of(24, 0), T(5));
+  launched(24, 2400, T(5));
+  launched(24, 2410, T(5), 0);
+  send(wire::SignalJob{JobId(24), SIGTERM, Duration::seconds(5)}, T(6));
+  exits(2400, ProcessExit::signalled(SIGTERM), T(6));
+  (void)reported(24);
+  wire::LaunchJob third = launch(28);
+  third.cores = {0};
+  send(third, T(7));
+  send(wire::SignalJob{JobId(28), SIGTERM, Duration::seconds(5)}, T(7));
+  EXPECT_EQ(reported(28), std::vector<JobState>{JobState::kCancelled});
+  exits(2410, ProcessExit::exited(0), T(8));
+  EXPECT_EQ(machine->launches.size(), 4u) << "the dropped launch does not start";
+  // With nothing stopping here, a conflicting launch is refused as before.
+  wire::LaunchJob clash = launch(32);
+  clash.cores = {0};
+  wire::LaunchJob holder0 = launch(36);
+  holder0.cores = {0};
+  send(holder0, T(9));
+  launched(36, 3600, T(9));
+  send(clash, T(9));
+  EXPECT_EQ(reported(32), std::vector<JobState>{JobState::kFailed});
+}
+
+// scancel --signal (not -b) reaches the steps' tasks as well as the script's group.
+TEST_F(AgentOnFakeHost, ASignalForTheJobReachesItsSteps) {
+  send(launch(14), T(1));
+  launched(14, 1400, T(1));
+  send(step_of(14, 0), T(1));
+  launched(14, 1410, T(1), 0);
+  send(wire::SendSignal{JobId(14), SIGUSR1, false}, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1410, SIGUSR1}, {1400, SIGUSR1}}));
+  send(wire::SendSignal{JobId(14), SIGUSR2, true}, T(2));
+  EXPECT_EQ(machine->process_signals, (std::vector<std::pair<std::int64_t, int>>{{1400, SIGUSR2}})) << "-b: the script alone";
 }
 
 TEST_F(AgentOnFakeHost, ASilentCoordinatorGetsItsJobsStoppedAndTheLeaseIsPublished) {

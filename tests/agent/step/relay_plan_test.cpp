@@ -10,7 +10,8 @@ namespace {
 std::vector<std::pair<std::string, std::string>> good_env() {
   return {{kStepEnvAddress, "tcp://10.0.0.1:4000"}, {kStepEnvKey, "0123456789abcdef0123456789abcdef"},
           {kStepEnvId, "3"}, {kStepEnvNodeIndex, "1"}, {kStepEnvNodes, "cn01,cn02,cn03"},
-          {kStepEnvTasks, "3,2,2"}, {kStepEnvDir, "/home/alice"}, {kStepEnvCpusPerTask, "2"}};
+          {kStepEnvTasks, "3,2,2"}, {kStepEnvDir, "/home/alice"}, {kStepEnvCpusPerTask, "2"},
+          {kStepEnvGrace, "7"}};
 }
 
 TEST(RelayPlan, ReadsItsEnvironmentAndNumbersItsTasks) {
@@ -19,6 +20,7 @@ TEST(RelayPlan, ReadsItsEnvironmentAndNumbersItsTasks) {
   EXPECT_EQ(p->first_rank(), 3);
   EXPECT_EQ(p->local_tasks(), 2);
   EXPECT_EQ(p->total_tasks(), 7);
+  EXPECT_EQ(p->grace_s, 7);
   std::map<std::string, std::string> env;
   for (const auto& [k, v] : task_environment(*p, 1)) env[k] = v;
   EXPECT_EQ(env["SLURM_PROCID"], "4");
@@ -48,6 +50,7 @@ TEST(RelayPlan, EveryBadValueIsNamed) {
   EXPECT_EQ(error_of(with(kStepEnvTasks, "3,2")), "FAIRWAY_STEP_TASKS_PER_NODE has 2 entries for 3 nodes");
   EXPECT_EQ(error_of(with(kStepEnvTasks, "3,0,1")), "FAIRWAY_STEP_TASKS_PER_NODE must be an integer >= 1, got '0'");
   EXPECT_EQ(error_of(with(kStepEnvId, "x")), "FAIRWAY_STEP_ID must be an integer >= 0, got 'x'");
+  EXPECT_EQ(error_of(with(kStepEnvGrace, "-1")), "FAIRWAY_STEP_GRACE_S must be an integer >= 0, got '-1'");
   auto env = good_env();
   env.erase(env.begin() + 1);
   EXPECT_NE(error_of(env).find("FAIRWAY_STEP_KEY is not set"), std::string::npos);

@@ -129,7 +129,8 @@ TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
   register_node(member, {{id, launches[1].second.cores, {}, t_, 4242}});
   EXPECT_TRUE(sent<wire::SignalJob>().empty());
 
-  // The job ends on its first node: the other is released.
+  // The job ends on its first node: the other is released, its steps' tasks with the
+  // rest of their grace (a stop can only shorten it there), its holder at once.
   wire::JobStatusUpdate u{launches[0].first, 1, id, JobState::kCompleted, 0, std::nullopt, t_, "", std::nullopt, std::nullopt};
   service_->on_agent_frame(launches[0].first, wire::encode(u), t_, launches[0].first);
   (void)turn();
@@ -137,7 +138,36 @@ TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
   ASSERT_EQ(signals.size(), 1u);
   EXPECT_EQ(signals[0].first, member);
   EXPECT_EQ(signals[0].second.job, id);
-  EXPECT_EQ(signals[0].second.signal, SIGKILL);
+  EXPECT_EQ(signals[0].second.signal, SIGTERM);
+  EXPECT_EQ(signals[0].second.grace, Duration::seconds(30));
+}
+
+// A cancel reaches every node of the job at once: its steps' tasks there get the grace
+// the script gets, not only the SIGKILL once the script has gone. scancel --signal too.
+TEST_F(JobStepService, ACancelAndASignalReachEveryNodeOfTheJob) {
+  const JobId id = two_node_job();
+  const auto launches = sent<wire::LaunchJob>();
+  ASSERT_EQ(launches.size(), 2u);
+  to_agents_.clear();
+  wire::JobControl sig{wire::JobAction::kSignal, {id}, "alice", SIGUSR1, false};
+  ASSERT_FALSE(std::holds_alternative<wire::ErrorReply>(ask(sig, 1001)));
+  auto usr1 = sent<wire::SendSignal>();
+  ASSERT_EQ(usr1.size(), 2u);
+  EXPECT_EQ(usr1[0].first, launches[0].first);
+  EXPECT_EQ(usr1[1].first, launches[1].first);
+  to_agents_.clear();
+  sig.batch_only = true;
+  ASSERT_FALSE(std::holds_alternative<wire::ErrorReply>(ask(sig, 1001)));
+  ASSERT_EQ(sent<wire::SendSignal>().size(), 1u) << "-b: the script, on the first node alone";
+  to_agents_.clear();
+  ASSERT_FALSE(std::holds_alternative<wire::ErrorReply>(ask(wire::JobControl{wire::JobAction::kCancel, {id}, "alice"}, 1001)));
+  const auto stops = sent<wire::SignalJob>();
+  ASSERT_EQ(stops.size(), 2u);
+  for (const auto& [node, stop] : stops) {
+    EXPECT_EQ(stop.signal, SIGTERM) << node;
+    EXPECT_EQ(stop.grace, Duration::seconds(30)) << node;
+  }
+  EXPECT_NE(stops[0].first, stops[1].first);
 }
 
 TEST_F(JobStepService, OnlyTheOwnerOrRootRunsAStepAsOneLaunchPerNode) {
