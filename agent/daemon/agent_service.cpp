@@ -343,6 +343,10 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
             : finished_anyway ? JobState::kCompleted
                               : j.supervisor.on_exit(exit, now);
   if (fenced) o.reason = "stopped by node " + node_name() + ": no word from the coordinator within the lease";
+  if (recorded) {
+    o.max_rss_kb = (*record)->max_rss_kb;
+    o.cpu_us = (*record)->cpu_us;
+  }
   if (!known) {
     // Neither reaped by us nor recorded: the exit status is gone.
   } else if (exit.kind == ProcessExit::Kind::kExited) {
@@ -362,7 +366,10 @@ void AgentService::finalize(JobId job, Time now) {
   // The session leader is gone; clean up anything it left behind in its group.
   (void)host_->signal_group(j.supervisor.pgid(), SIGKILL);
   stop_steps(j);
-  const JobUsage usage = collect_usage(job, o.state, o.reason, j.memory_limit);
+  JobUsage usage = collect_usage(job, o.state, o.reason, j.memory_limit);
+  // Without a cgroup's count (none here, or v2 without memory.peak), what the keeper saw.
+  if (!usage.peak_memory_bytes && o.max_rss_kb) usage.peak_memory_bytes = *o.max_rss_kb * 1024;
+  if (!usage.cpu_time_ms && o.cpu_us) usage.cpu_time_ms = *o.cpu_us / 1000;
   const bool extern_only = j.extern_only;
   jobs_.erase(it);
   ledger_.release(job);
@@ -391,9 +398,9 @@ void AgentService::on_children(Time now) {
     if (step_ended(c.pid, now)) continue;
     if (it != by_pid_.end()) {
       ended(it->second, c.exit, now);
-    } else if (!launching_.empty()) {
-      // Perhaps the keeper of a job whose launch a worker has not handed back yet (a job
-      // that ends at once): kept for finish_launch.
+    } else {
+      // Perhaps the keeper of a job or a step's relay whose launch a worker has not handed
+      // back yet (one that ends at once): kept for finish_launch or finish_step_launch.
       unclaimed_exits_[c.pid] = UnclaimedExit{c.exit, now};
     }
   }

@@ -95,6 +95,8 @@ class AgentService {
       std::string reason;
       Time kill_at = Time::never();
       bool killed = false;
+      // What its script used as its keeper saw it: the figures when no cgroup counted.
+      std::optional<std::int64_t> max_rss_kb, cpu_us;
     };
     std::optional<Outcome> completing;
   };

@@ -96,6 +96,15 @@ void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<Launc
     return;
   }
   auto it = jobs_.find(job.value());
+  if (auto gone = unclaimed_exits_.find(launched->pid); gone != unclaimed_exits_.end()) {
+    // It ran and ended (and was reaped) before its launch was handed back: a quick step
+    // whose srun already had all it needed. Its job must not wait for it.
+    unclaimed_exits_.erase(gone);
+    host_->forget_step(job, step);
+    (void)host_->signal_group(launched->pgid, SIGKILL);
+    log_event(LogLevel::kInfo, "step_ended", {{"step", id}, {"node", node_name()}});
+    return;
+  }
   steps_[launched->pid] = RunningStep{job, step, launched->pgid};
   if (it == jobs_.end()) {
     // Its job ended while the relay was being started: it ends too.

@@ -17,18 +17,39 @@ Result<std::optional<ExitRecord>> read_exit_record(const std::string& spool_dir,
   const std::string path = exit_record_path(spool_dir, job);
   std::ifstream in(path);
   if (!in) return std::optional<ExitRecord>();
-  std::string kind, number, mark;
-  in >> kind >> number >> mark;
-  const bool fenced = mark == "fenced";
+  std::string kind, number;
+  in >> kind >> number;
   std::int32_t value = -1;
   const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
   const bool numeric = ec == std::errc() && ptr == number.data() + number.size() && value >= 0 && value <= 255;
-  if (kind == "exited" && numeric) return std::optional(ExitRecord{ProcessExit::exited(value), fenced});
-  if (kind == "signalled" && numeric && value > 0) {
-    return std::optional(ExitRecord{ProcessExit::signalled(value), fenced});
+  ExitRecord record;
+  if (kind == "exited" && numeric) {
+    record.exit = ProcessExit::exited(value);
+  } else if (kind == "signalled" && numeric && value > 0) {
+    record.exit = ProcessExit::signalled(value);
+  } else {
+    return make_error(ErrorCode::kIo, "exit record " + path + " is not 'exited N' or 'signalled N': '" + kind +
+                                          " " + number + "'");
   }
-  return make_error(ErrorCode::kIo, "exit record " + path + " is not 'exited N' or 'signalled N': '" + kind +
-                                        " " + number + "'");
+  // Then marks: "fenced", and the usage as NAME=N (a mark it does not know is skipped, a
+  // bad number drops that figure: the exit status is what must not be lost).
+  std::string mark;
+  while (in >> mark) {
+    if (mark == "fenced") {
+      record.fenced = true;
+      continue;
+    }
+    const auto eq = mark.find('=');
+    if (eq == std::string::npos) continue;
+    std::int64_t n = -1;
+    const char* begin = mark.data() + eq + 1;
+    const char* end = mark.data() + mark.size();
+    const auto [p, e] = std::from_chars(begin, end, n);
+    if (e != std::errc() || p != end || n < 0) continue;
+    if (mark.compare(0, eq, "rss_kb") == 0) record.max_rss_kb = n;
+    if (mark.compare(0, eq, "cpu_us") == 0) record.cpu_us = n;
+  }
+  return std::optional(record);
 }
 
 Status remove_exit_record(const std::string& spool_dir, JobId job) {

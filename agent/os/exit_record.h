@@ -19,6 +19,11 @@ struct ExitRecord {
   // The job's keeper stopped it itself (its lease ran out with no agent to renew it): the
   // end is then the node's failure, not the job's.
   bool fenced = false;
+  // What the job's process used, as wait4 told its keeper: its largest resident set and
+  // its CPU time, its reaped children's included (the batch script's own, without steps
+  // that run under their relays). Absent from records of older keepers.
+  std::optional<std::int64_t> max_rss_kb = {};
+  std::optional<std::int64_t> cpu_us = {};
   bool operator==(const ExitRecord&) const = default;
 };
 

@@ -60,8 +60,8 @@ bool read_lease_deadline(const char* path, std::int64_t& deadline) {
   return true;
 }
 
-void write_exit_record(const KeeperPlan& plan, int status, bool fenced) {
-  char buf[64];
+void write_exit_record(const KeeperPlan& plan, int status, bool fenced, const rusage& used) {
+  char buf[160];
   std::size_t n = 0;
   if (WIFSIGNALED(status)) {
     n = append_text(buf, n, "signalled ");
@@ -73,6 +73,12 @@ void write_exit_record(const KeeperPlan& plan, int status, bool fenced) {
   // The keeper stopped it (no agent renewed the lease): not the job's doing, so the agent
   // reports it as the node's failure and the coordinator requeues it.
   if (fenced) n = append_text(buf, n, " fenced");
+  // What it used (sacct's MaxRSS and TotalCPU of the batch script's line).
+  n = append_text(buf, n, " rss_kb=");
+  n = append_int(buf, n, used.ru_maxrss);
+  n = append_text(buf, n, " cpu_us=");
+  n = append_int(buf, n, (used.ru_utime.tv_sec + used.ru_stime.tv_sec) * 1'000'000LL + used.ru_utime.tv_usec +
+                             used.ru_stime.tv_usec);
   buf[n++] = '\n';
   const int fd = ::open(plan.exit_record_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return;
@@ -180,9 +186,10 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
   std::int64_t deadline = 0;
   for (;;) {
     int status = 0;
-    const pid_t r = ::waitpid(job, &status, WNOHANG);
+    rusage used{};
+    const pid_t r = ::wait4(job, &status, WNOHANG, &used);
     if (r == job) {
-      write_exit_record(plan, status, fencing);
+      write_exit_record(plan, status, fencing, used);
       end_like(status);
     }
     if (r < 0 && errno != EINTR) ::_exit(125);  // the job is not ours: cannot happen

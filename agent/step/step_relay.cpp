@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "shared/net/step_stream.h"
+#include "shared/wire/task_usage.h"
 
 namespace fairway::agent {
 namespace {
@@ -60,7 +62,9 @@ struct Task {
   std::int32_t rank = 0;
   pid_t pid = -1;
   int out = -1, err = -1, in = -1;
-  std::optional<int> status;  // waitpid's, once reaped
+  std::optional<int> status;  // wait4's, once reaped
+  std::int64_t max_rss_kb = 0;  // its largest resident set (or its largest reaped child's)
+  std::int64_t cpu_us = 0;      // user + system CPU time, its reaped children's included
   Clock::time_point reaped_at;
   bool reported = false;
   bool own_session = false;  // --pty's task 0: outside the relay's group, signals reach it from us
@@ -286,7 +290,9 @@ class Relay {
       close_fd(t.out);
       close_fd(t.err);
       const int s = *t.status;
-      send({StepIoKind::kExit, 0, t.rank, WIFSIGNALED(s) ? -WTERMSIG(s) : WEXITSTATUS(s), ""});
+      // The data carries the task's usage for sacct (a client that does not read it ignores it).
+      send({StepIoKind::kExit, 0, t.rank, WIFSIGNALED(s) ? -WTERMSIG(s) : WEXITSTATUS(s),
+            wire::format_task_usage({t.max_rss_kb, t.cpu_us})});
       t.reported = true;
     }
     if (!sock_ok_) return false;
@@ -296,10 +302,14 @@ class Relay {
   void reap() {
     int status = 0;
     pid_t pid = 0;
-    while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+    rusage usage{};
+    while ((pid = ::wait4(-1, &status, WNOHANG, &usage)) > 0) {
       for (Task& t : tasks_) {
         if (t.pid == pid) {
           t.status = status;
+          t.max_rss_kb = usage.ru_maxrss;
+          t.cpu_us = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1'000'000LL + usage.ru_utime.tv_usec +
+                     usage.ru_stime.tv_usec;
           t.reaped_at = Clock::now();
         }
       }

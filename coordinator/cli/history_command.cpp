@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cctype>
+#include <cstdio>
 #include <ostream>
 
 #include "coordinator/cli/begin_time.h"
@@ -25,14 +26,68 @@ std::string exit_text(const wire::JobView& j) {
 
 std::string nodes_text(const wire::JobView& j) { return j.allocation.empty() ? "None" : allocated_hostlist(j); }
 
-std::string mib(const std::optional<std::int64_t>& bytes) {
-  if (!bytes) return "";
-  return std::to_string((*bytes + (1 << 20) - 1) >> 20) + "M";
+// The seconds a job or step has run (to now while it runs): CPUTime's factor.
+std::int64_t elapsed_seconds(const wire::JobView& j, Time now) {
+  if (!j.start_time || is_waiting(j.state)) return 0;
+  return std::max<std::int64_t>(0, (j.end_time.value_or(now) - *j.start_time).count());
 }
 
-std::string cpu_time(const std::optional<std::int64_t>& ms) {
-  return ms ? format_elapsed(Duration::seconds(*ms / 1000)) : "";
+// sacct's CPUTime is what was allocated, not used: elapsed times the CPUs.
+std::int64_t cpu_time_raw(const wire::JobView& j, Time now) { return elapsed_seconds(j, now) * job_cores(j); }
+
+}  // namespace
+
+std::string sacct_memory(std::optional<std::int64_t> bytes) {
+  if (!bytes) return "";
+  // sacct's exact conversion: a larger unit only while it divides evenly ("84500K", "2G").
+  std::int64_t n = std::max<std::int64_t>(0, *bytes);
+  const char* units = "KMGTPE";
+  int unit = -1;
+  while (n >= 1024 && n % 1024 == 0 && unit < 5) {
+    n /= 1024;
+    ++unit;
+  }
+  return std::to_string(n) + (unit < 0 ? std::string() : std::string(1, units[unit]));
 }
+
+std::string sacct_duration(Duration d) {
+  const std::int64_t s = std::max<std::int64_t>(0, d.count());
+  char out[48];
+  // Always hours, minutes and seconds, as sacct writes them ("00:00:07", "365-00:00:00").
+  if (s >= 86400) {
+    std::snprintf(out, sizeof out, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(s / 86400),
+                  static_cast<long long>(s / 3600 % 24), static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
+  } else {
+    std::snprintf(out, sizeof out, "%02lld:%02lld:%02lld", static_cast<long long>(s / 3600), static_cast<long long>(s / 60 % 60),
+                  static_cast<long long>(s % 60));
+  }
+  return out;
+}
+
+std::string sacct_cpu_time(std::optional<std::int64_t> ms) {
+  if (!ms) return "";
+  const std::int64_t total = std::max<std::int64_t>(0, *ms);
+  const std::int64_t secs = total / 1000, millis = total % 1000;
+  const std::int64_t days = secs / 86400, hours = secs / 3600 % 24, minutes = secs / 60 % 60, seconds = secs % 60;
+  char out[48];
+  // sacct's TotalCPU: D-HH:MM:SS past a day, HH:MM:SS past an hour, else MM:SS.mmm (the
+  // milliseconds only when there are some).
+  if (days > 0) {
+    std::snprintf(out, sizeof out, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(days), static_cast<long long>(hours),
+                  static_cast<long long>(minutes), static_cast<long long>(seconds));
+  } else if (hours > 0) {
+    std::snprintf(out, sizeof out, "%02lld:%02lld:%02lld", static_cast<long long>(hours), static_cast<long long>(minutes),
+                  static_cast<long long>(seconds));
+  } else if (millis > 0) {
+    std::snprintf(out, sizeof out, "%02lld:%02lld.%03lld", static_cast<long long>(minutes), static_cast<long long>(seconds),
+                  static_cast<long long>(millis));
+  } else {
+    std::snprintf(out, sizeof out, "00:%02lld:%02lld", static_cast<long long>(minutes), static_cast<long long>(seconds));
+  }
+  return out;
+}
+
+namespace {
 
 // sacct's memory: in the largest unit that keeps it to two decimals ("2G", "62.50G",
 // "3000M").
@@ -232,7 +287,7 @@ const HistoryField kHistoryFields[] = {
     {"Submit", [](const wire::JobView& j, Time) { return format_local_time(j.submit_time); }},
     {"Start", [](const wire::JobView& j, Time) { return opt_time_text(j.start_time); }},
     {"End", [](const wire::JobView& j, Time) { return opt_time_text(j.end_time); }},
-    {"Elapsed", [](const wire::JobView& j, Time now) { return elapsed_text(j, now); }},
+    {"Elapsed", [](const wire::JobView& j, Time now) { return sacct_duration(Duration::seconds(elapsed_seconds(j, now))); }},
     {"ElapsedRaw",
      [](const wire::JobView& j, Time now) {
        if (!j.start_time) return std::string("0");
@@ -240,14 +295,19 @@ const HistoryField kHistoryFields[] = {
      }},
     {"Timelimit",
      [](const wire::JobView& j, Time) {
-       return j.time_limit.is_infinite() ? std::string("UNLIMITED") : format_elapsed(j.time_limit);
+       return j.time_limit.is_infinite() ? std::string("UNLIMITED") : sacct_duration(j.time_limit);
      }},
     // A waiting job's: what it asks for, as sacct shows.
     {"AllocCPUS", [](const wire::JobView& j, Time) { return std::to_string(job_cores(j)); }},
     {"NNodes", [](const wire::JobView& j, Time) { return std::to_string(j.allocation.size()); }},
     {"NodeList", [](const wire::JobView& j, Time) { return nodes_text(j); }},
-    {"MaxRSS", [](const wire::JobView& j, Time) { return mib(j.peak_memory_bytes); }},
-    {"CPUTime", [](const wire::JobView& j, Time) { return cpu_time(j.cpu_time_ms); }},
+    // The job's and its script's: the peak of the job's cgroup on its first node (its
+    // steps there included); a step's: its largest task's, as its node's relay measured it.
+    {"MaxRSS", [](const wire::JobView& j, Time) { return sacct_memory(j.peak_memory_bytes); }},
+    {"CPUTime", [](const wire::JobView& j, Time now) { return sacct_duration(Duration::seconds(cpu_time_raw(j, now))); }},
+    {"CPUTimeRAW", [](const wire::JobView& j, Time now) { return std::to_string(cpu_time_raw(j, now)); }},
+    // What was used: the job's cgroup's CPU time on its first node; a step's, its tasks'.
+    {"TotalCPU", [](const wire::JobView& j, Time) { return sacct_cpu_time(j.cpu_time_ms); }},
     {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
     // A step's line has its own (field_text).
     {"DerivedExitCode", [](const wire::JobView& j, Time) { return derived_exit(j); }},
@@ -261,7 +321,9 @@ std::string field_text(const HistoryColumn& c, const wire::JobView& j, Time now,
   const std::string_view name = kHistoryFields[c.field].name;
   const bool step = id_suffixes != nullptr && row < id_suffixes->size() && !(*id_suffixes)[row].empty();
   // A step's line (ID.batch, ID.N): no derived exit or memory request of its own.
-  if (step && (name == "DerivedExitCode" || name == "ReqMem")) return "";
+  if (step && (name == "DerivedExitCode" || name == "ReqMem" || name == "Timelimit")) return "";
+  // With its lines below it, the job's own line has no MaxRSS: sacct gives it to the steps.
+  if (id_suffixes != nullptr && !step && name == "MaxRSS") return "";
   if (step && name == "AllocTRES") return step_tres(j);
   std::string text = kHistoryFields[c.field].value(j, now);
   if (step && (name == "JobID" || name == "JobIDRaw")) text += (*id_suffixes)[row];

@@ -70,7 +70,7 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   ::close(listen_fd);
   // For sacct's ID.N line. Its output and exit are the user's whatever the coordinator
   // answers: a step it cannot record is no reason to fail the command that ran.
-  (void)transport(wire::StepEnded{job, started.step, outcome.exit_code, outcome.signal});
+  (void)transport(wire::StepEnded{job, started.step, outcome.exit_code, outcome.signal, outcome.max_rss_kb, outcome.cpu_us});
   return outcome.exit;
 }
 

@@ -73,6 +73,9 @@ std::vector<StepLine> step_lines(const wire::JobView& job) {
     v.exit_code = s.exit_code;
     v.signal = s.signal;
     v.ntasks = s.ntasks;
+    // What its tasks used, not the job's (sacct's MaxRSS and TotalCPU of ID.N).
+    v.peak_memory_bytes = s.max_rss_kb ? std::optional(*s.max_rss_kb * 1024) : std::nullopt;
+    v.cpu_time_ms = s.cpu_us ? std::optional(*s.cpu_us / 1000) : std::nullopt;
     lines.push_back({std::to_string(s.step), std::move(v)});
   }
   return lines;

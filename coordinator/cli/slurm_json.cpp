@@ -275,7 +275,7 @@ Json step_json(const wire::JobView& job, const StepLine& line) {
                {"start", start},
                {"suspended", 0},
                {"system", cpu_seconds(std::nullopt)},
-               {"total", cpu_seconds(batch ? job.cpu_time_ms : std::nullopt)},
+               {"total", cpu_seconds(step.cpu_time_ms)},
                {"user", cpu_seconds(std::nullopt)}};
   s["exit_code"] = exit_json(step.exit_code, step.signal);
   const std::int64_t tasks = batch ? 1 : std::max(1, step.ntasks);

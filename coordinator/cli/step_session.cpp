@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "shared/net/step_stream.h"
+#include "shared/wire/task_usage.h"
 
 namespace fairway::cli {
 namespace {
@@ -311,6 +312,7 @@ class StepSession {
         break;
       case StepIoKind::kExit:
         exits_[m.rank] = m.value;
+        if (auto u = wire::parse_task_usage(m.data)) usage_[m.rank] = *u;
         if (m.value != 0) {
           io_.err << "fairway: error: " << node << ": task " << m.rank << ": "
                   // Slurm's words: "Exited with exit code 3", "Killed", "Terminated".
@@ -350,7 +352,19 @@ class StepSession {
     (void)net::write_all(fd, out);
   }
 
-  StepOutcome outcome() const { return step_outcome(exits_, total_tasks_, failed_); }
+  StepOutcome outcome() const {
+    StepOutcome o = step_outcome(exits_, total_tasks_, failed_);
+    // sacct's MaxRSS of a step is its largest task's; TotalCPU, all of its tasks'.
+    if (!usage_.empty()) {
+      o.max_rss_kb = 0;
+      o.cpu_us = 0;
+      for (const auto& [rank, u] : usage_) {
+        o.max_rss_kb = std::max(*o.max_rss_kb, u.max_rss_kb);
+        *o.cpu_us += u.cpu_us;
+      }
+    }
+    return o;
+  }
 
   const wire::StepReply& reply_;
   std::string key_;
@@ -362,6 +376,7 @@ class StepSession {
   std::vector<NodeStream> nodes_;
   std::vector<int> pending_;
   std::map<std::int32_t, std::int64_t> exits_;
+  std::map<std::int32_t, wire::TaskUsage> usage_;
   std::map<std::pair<std::int32_t, int>, bool> line_start_;
   std::int32_t total_tasks_ = 0;
   std::optional<Clock::time_point> last_interrupt_;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "coordinator/cli/commands.h"
@@ -34,6 +35,10 @@ struct StepOutcome {
   int exit = 0;                // the process's: 128+N for signal N, 1 when a node failed
   std::int32_t exit_code = 0;  // the record's (sacct's ExitCode code:signal)
   std::int32_t signal = 0;
+  // What the relays measured (none from older relays): the largest task's resident set
+  // and every task's CPU time.
+  std::optional<std::int64_t> max_rss_kb;
+  std::optional<std::int64_t> cpu_us;
 };
 
 // From each task's end by rank (>= 0: exit code, < 0: -signal) of `tasks` tasks: a task

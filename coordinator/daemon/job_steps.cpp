@@ -201,6 +201,8 @@ Status CoordinatorService::end_step(const wire::StepEnded& m, const Caller& call
   step.end_time = std::max(now, step.start_time);
   step.exit_code = m.exit_code;
   step.signal = m.signal;
+  step.max_rss_kb = m.max_rss_kb;
+  step.cpu_us = m.cpu_us;
   persist_step(step);
   log_event(LogLevel::kInfo, "step_ended",
             {{"step", id}, {"state", std::string(to_string(step.state))}, {"exit_code", std::to_string(m.exit_code)},
@@ -227,7 +229,8 @@ Status CoordinatorService::attach_steps(std::vector<wire::JobView>& jobs) const 
       auto j = by_id.find(s.job.value());
       if (j == by_id.end()) continue;
       j->second->steps.push_back(
-          wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time, s.exit_code, s.signal, s.ntasks, s.nodes});
+          wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time, s.exit_code, s.signal, s.ntasks, s.nodes,
+                         s.max_rss_kb, s.cpu_us});
     }
   };
   const auto [lo, hi] = std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });

@@ -64,6 +64,11 @@ CREATE TABLE job_steps (
 ) WITHOUT ROWID;
 )sql";
 
+// Came with schema 5: what a step's tasks used (sacct's MaxRSS and TotalCPU of ID.N).
+constexpr std::string_view kAddStepUsage =
+    "ALTER TABLE job_steps ADD COLUMN max_rss_kb INTEGER;"
+    "ALTER TABLE job_steps ADD COLUMN cpu_us INTEGER;";
+
 Result<std::int64_t> count_rows(SqliteDb& db, std::string_view sql) {
   FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached(sql));
   auto row = (stmt)->step();
@@ -107,6 +112,7 @@ std::optional<Int> parse_int(std::string_view text) {
 Status create_schema(SqliteDb& db) {
   FAIRWAY_TRY(db.exec(kCreateSchema, "create the job store schema"));
   FAIRWAY_TRY(db.exec(kCreateStepsTable, "create the job steps table"));
+  FAIRWAY_TRY(db.exec(kAddStepUsage, "add the job steps' usage columns"));
   if (auto s = write_meta(db, kMetaSchemaVersion, std::to_string(kJobStoreSchemaVersion)); !s) {
     return s;
   }
@@ -133,6 +139,9 @@ constexpr Migration kMigrations[] = {
     {4,
      kCreateStepsTable,
      "add the job steps table (schema 3 -> 4)"},
+    {5,
+     kAddStepUsage,
+     "add the job steps' usage columns (schema 4 -> 5)"},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersion,
               "every schema version has its migration");

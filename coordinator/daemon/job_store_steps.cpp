@@ -5,17 +5,21 @@
 
 #include <sqlite3.h>
 
+#include <tuple>
+
 #include "shared/base/try.h"
 
 namespace fairway::daemon {
 namespace {
 
-#define FAIRWAY_STEP_COLUMNS "job, step, name, ntasks, nodes, state, start_time, end_time, exit_code, signal"
+#define FAIRWAY_STEP_COLUMNS \
+  "job, step, name, ntasks, nodes, state, start_time, end_time, exit_code, signal, max_rss_kb, cpu_us"
 constexpr std::string_view kPutStep =
-    "INSERT INTO job_steps (" FAIRWAY_STEP_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+    "INSERT INTO job_steps (" FAIRWAY_STEP_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
     "ON CONFLICT (job, step) DO UPDATE SET name = excluded.name, ntasks = excluded.ntasks, "
     "nodes = excluded.nodes, state = excluded.state, start_time = excluded.start_time, "
-    "end_time = excluded.end_time, exit_code = excluded.exit_code, signal = excluded.signal";
+    "end_time = excluded.end_time, exit_code = excluded.exit_code, signal = excluded.signal, "
+    "max_rss_kb = excluded.max_rss_kb, cpu_us = excluded.cpu_us";
 constexpr std::string_view kLoadSteps =
     "SELECT " FAIRWAY_STEP_COLUMNS " FROM job_steps WHERE job >= ?1 AND job <= ?2 ORDER BY job, step";
 constexpr std::string_view kLoadOpenSteps =
@@ -54,6 +58,13 @@ Result<StoredStep> read_step_row(const SqliteStatement& stmt, std::string_view o
   }
   s.exit_code = static_cast<std::int32_t>(stmt.column_int64(8));
   s.signal = static_cast<std::int32_t>(stmt.column_int64(9));
+  for (auto [column, value, name] : {std::tuple{10, &s.max_rss_kb, "max_rss_kb"}, std::tuple{11, &s.cpu_us, "cpu_us"}}) {
+    if (stmt.column_type(column) == SQLITE_NULL) continue;
+    if (stmt.column_type(column) != SQLITE_INTEGER || stmt.column_int64(column) < 0) {
+      return make_error(ErrorCode::kIo, where + ": column " + name + ": not a non-negative integer");
+    }
+    *value = stmt.column_int64(column);
+  }
   return s;
 }
 
@@ -89,6 +100,8 @@ Status JobStore::put_step(const StoredStep& step) {
   if (s) s = step.end_time ? (stmt)->bind_int64(8, step.end_time->seconds()) : (stmt)->bind_null(8);
   if (s) s = (stmt)->bind_int64(9, step.exit_code);
   if (s) s = (stmt)->bind_int64(10, step.signal);
+  if (s) s = step.max_rss_kb ? (stmt)->bind_int64(11, *step.max_rss_kb) : (stmt)->bind_null(11);
+  if (s) s = step.cpu_us ? (stmt)->bind_int64(12, *step.cpu_us) : (stmt)->bind_null(12);
   auto done = s ? (stmt)->step() : Result<bool>(std::unexpected(s.error()));
   if (!done) return std::unexpected(done.error().with_context("put_step: step " + id));
   return ok_status();

@@ -50,6 +50,9 @@ struct StoredStep {
   std::optional<Time> end_time;
   std::int32_t exit_code = 0;
   std::int32_t signal = 0;
+  // What its srun reported its tasks used (schema 5; none before, or when it did not say).
+  std::optional<std::int64_t> max_rss_kb = {};
+  std::optional<std::int64_t> cpu_us = {};
   bool operator==(const StoredStep&) const = default;
 };
 

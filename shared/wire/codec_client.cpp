@@ -123,7 +123,8 @@ void put_job_view(Packer& pk, const JobView& j) {
     put(pk, std::string_view("steps"));
     pk.pack_array(static_cast<std::uint32_t>(j.steps.size()));
     for (const StepView& s : j.steps) {
-      pk.pack_map(6 + (s.end_time ? 1 : 0) + (s.exit_code != 0 ? 1 : 0) + (s.signal != 0 ? 1 : 0));
+      pk.pack_map(6 + (s.end_time ? 1 : 0) + (s.exit_code != 0 ? 1 : 0) + (s.signal != 0 ? 1 : 0) +
+                  (s.max_rss_kb ? 1 : 0) + (s.cpu_us ? 1 : 0));
       put_kv(pk, "step", s.step);
       put_kv(pk, "name", std::string_view(s.name));
       put_kv(pk, "state", to_string(s.state));
@@ -133,6 +134,8 @@ void put_job_view(Packer& pk, const JobView& j) {
       if (s.signal != 0) put_kv(pk, "signal", s.signal);
       put_kv(pk, "ntasks", s.ntasks);
       put_kv(pk, "nodes", s.nodes);
+      if (s.max_rss_kb) put_kv(pk, "max_rss_kb", *s.max_rss_kb);
+      if (s.cpu_us) put_kv(pk, "cpu_us", *s.cpu_us);
     }
   }
 }
@@ -217,6 +220,11 @@ JobView read_job_view(MapReader& r) {
       }
       s.ntasks = m.i32("ntasks", 0);
       s.nodes = m.i32("nodes", 0);
+      s.max_rss_kb = m.opt_i64("max_rss_kb");
+      s.cpu_us = m.opt_i64("cpu_us");
+      if (!m.failed() && ((s.max_rss_kb && *s.max_rss_kb < 0) || (s.cpu_us && *s.cpu_us < 0))) {
+        m.errors().fail(m.path_of(s.max_rss_kb && *s.max_rss_kb < 0 ? "max_rss_kb" : "cpu_us"), "must not be negative");
+      }
       j.steps.push_back(std::move(s));
     }
   }

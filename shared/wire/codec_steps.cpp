@@ -124,6 +124,12 @@ StepEnded read_step_ended(MapReader& r) {
   check_range(r, "exit_code", m.exit_code, 0, 255);
   m.signal = r.i32("signal", 0);
   check_range(r, "signal", m.signal, 0, 64);
+  // Absent from older clients; 2^53 bounds what a double in any consumer holds exactly.
+  constexpr std::int64_t kMaxUsage = std::int64_t{1} << 53;
+  m.max_rss_kb = r.opt_i64("max_rss_kb");
+  if (m.max_rss_kb) check_range(r, "max_rss_kb", *m.max_rss_kb, 0, kMaxUsage);
+  m.cpu_us = r.opt_i64("cpu_us");
+  if (m.cpu_us) check_range(r, "cpu_us", *m.cpu_us, 0, kMaxUsage);
   return m;
 }
 
@@ -169,11 +175,13 @@ void encode_payload(Packer& pk, const StepIo& m) {
 }
 
 void encode_payload(Packer& pk, const StepEnded& m) {
-  pk.pack_map(4);
+  pk.pack_map(4 + (m.max_rss_kb ? 1 : 0) + (m.cpu_us ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "step", m.step);
   put_kv(pk, "exit_code", m.exit_code);
   put_kv(pk, "signal", m.signal);
+  if (m.max_rss_kb) put_kv(pk, "max_rss_kb", *m.max_rss_kb);
+  if (m.cpu_us) put_kv(pk, "cpu_us", *m.cpu_us);
 }
 
 Message read_step_payload(MessageType type, MapReader& r) {

@@ -257,6 +257,9 @@ struct StepView {
   std::int32_t signal = 0;
   std::int32_t ntasks = 0;
   std::int32_t nodes = 0;
+  // Measured by its relays (absent for steps recorded before, or whose srun died).
+  std::optional<std::int64_t> max_rss_kb = {};
+  std::optional<std::int64_t> cpu_us = {};
   bool operator==(const StepView&) const = default;
 };
 

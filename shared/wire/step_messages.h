@@ -61,13 +61,16 @@ struct LaunchStep {
   bool operator==(const LaunchStep&) const = default;
 };
 
-// Agent -> coordinator: this node's share of a step ended (its relay is gone), with its
-// worst task's exit: a code, or the signal that killed it (the other 0).
+// Client (srun) -> coordinator: the step ended, with its worst task's exit: a code, or the
+// signal that killed it (the other 0); and, when its relays measured them, the largest
+// task's resident set and the tasks' CPU time (sacct's MaxRSS and TotalCPU of ID.N).
 struct StepEnded {
   JobId job;
   std::int32_t step = 0;
   std::int32_t exit_code = 0;
   std::int32_t signal = 0;
+  std::optional<std::int64_t> max_rss_kb = {};
+  std::optional<std::int64_t> cpu_us = {};
   bool operator==(const StepEnded&) const = default;
 };
 
@@ -76,7 +79,7 @@ enum class StepIoKind : std::uint8_t {
   kHello = 1,     // relay: data = the key; rank = its first rank, value = its task count
   kStdout = 2,    // relay: data = bytes task `rank` wrote
   kStderr = 3,
-  kExit = 4,      // relay: task `rank` ended; value >= 0: exit code, < 0: -signal
+  kExit = 4,      // relay: task `rank` ended; value >= 0: exit code, < 0: -signal; data: its usage (task_usage.h)
   kDone = 5,      // relay: every task of the node ended and all output was sent
   kError = 6,     // relay: data = why (rank: the task, or -1 for the node)
   kSignal = 7,    // client: send signal `value` to every task

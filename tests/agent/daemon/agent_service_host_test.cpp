@@ -379,6 +379,21 @@ TEST_F(AgentOnFakeHost, ACompletingJobWaitsForSrunInItsScriptsGroup) {
   EXPECT_EQ(reported(15), (std::vector<JobState>{JobState::kCancelled}));
 }
 
+// A quick step (srun echo) can run and end before its launch is handed back: its end,
+// reaped first, is kept for it, so that the job does not wait for a step long gone.
+TEST_F(AgentOnFakeHost, AStepThatEndsBeforeItsLaunchIsHandedBackDoesNotHoldItsJob) {
+  send(launch(16), T(1));
+  launched(16, 1600, T(1));
+  send(step_of(16, 0), T(1));
+  exits(1610, ProcessExit::exited(0), T(1));  // reaped before the worker hands it back
+  launched(16, 1610, T(1), 0);
+  EXPECT_EQ(machine->forgotten_steps, (std::vector<std::pair<JobId, std::int32_t>>{{JobId(16), 0}}));
+  (void)reported(16);
+  send(wire::SignalJob{JobId(16), SIGTERM, Duration::seconds(5)}, T(2));
+  exits(1600, ProcessExit::signalled(SIGTERM), T(2));
+  EXPECT_EQ(reported(16), (std::vector<JobState>{JobState::kCancelled})) << "no step left to wait for";
+}
+
 // On a multi-node job's other node the coordinator frees the cores when the job ends,
 // while the step's tasks there may still be in their grace: the next job's launch waits.
 TEST_F(AgentOnFakeHost, ALaunchWaitsForTheCoresOfAJobStillStoppingHere) {

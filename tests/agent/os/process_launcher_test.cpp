@@ -72,7 +72,13 @@ TEST_F(ProcessLauncherTest, ScriptRunsInWorkingDirWithJobEnvironment) {
   EXPECT_EQ(*exit, ProcessExit::exited(3));  // the keeper ends as the job ended
   auto record = read_exit_record(spool.path(), JobId(42));
   ASSERT_TRUE(record) << record.error().message;
-  EXPECT_EQ(*record, std::optional(ExitRecord{ProcessExit::exited(3), false}));
+  ASSERT_TRUE(record->has_value());
+  EXPECT_EQ((*record)->exit, ProcessExit::exited(3));
+  EXPECT_FALSE((*record)->fenced);
+  // What the script used, as wait4 told its keeper (sacct's MaxRSS and TotalCPU).
+  ASSERT_TRUE((*record)->max_rss_kb.has_value());
+  EXPECT_GT(*(*record)->max_rss_kb, 0);
+  EXPECT_TRUE((*record)->cpu_us.has_value());
   const std::string out = testing::read_text(work / "fairway-42.out");
   EXPECT_NE(out.find("id=42 slurm=42 cpus=2,3 cuda=1 nodes=node01\n"), std::string::npos) << out;
   EXPECT_NE(out.find("cwd=" + work.path() + " part=batch acct=physics\n"), std::string::npos) << out;
@@ -462,6 +468,12 @@ TEST_F(ProcessLauncherTest, AnUnreadableExitRecordIsAnErrorNamingIt) {
   EXPECT_NE(record.error().message.find("exploded 9"), std::string::npos) << record.error().message;
   std::ofstream(exit_record_path(spool.path(), JobId(64))) << "exited 999\n";
   EXPECT_FALSE(read_exit_record(spool.path(), JobId(64)));
+  // An older keeper's record has no usage; a garbled figure is dropped, the exit kept.
+  std::ofstream(exit_record_path(spool.path(), JobId(65))) << "signalled 15 fenced\n";
+  EXPECT_EQ(read_exit_record(spool.path(), JobId(65)).value(), std::optional(ExitRecord{ProcessExit::signalled(15), true}));
+  std::ofstream(exit_record_path(spool.path(), JobId(66))) << "exited 0 rss_kb=-4 cpu_us=1200 later=1\n";
+  EXPECT_EQ(read_exit_record(spool.path(), JobId(66)).value(),
+            std::optional(ExitRecord{ProcessExit::exited(0), false, std::nullopt, 1200}));
 }
 
 }  // namespace

@@ -60,9 +60,69 @@ TEST(History, SendsAStoreQueryAndPrintsSacctFields) {
   EXPECT_EQ(sent[0].ended_after, Time::from_seconds(1'800'000'000 - 86400));
   const std::string text = out.str();
   EXPECT_EQ(text.substr(0, text.find('\n')),
-            "JobID|JobName|User|Account|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS|NodeList|MaxRSS|CPUTime");
+            "JobID|JobName|User|Account|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS|NodeList|MaxRSS|TotalCPU");
   EXPECT_NE(text.find("42|md|alice|chem|batch|OOM|0:9|"), std::string::npos) << text;
-  EXPECT_NE(text.find("|4|cn[01-02]|64M|"), std::string::npos) << text;
+  EXPECT_NE(text.find("|4|cn[01-02]|64M|00:01:01\n"), std::string::npos) << text;
+}
+
+// sacct's usage fields: CPUTime is what was allocated (elapsed times CPUs), TotalCPU what
+// was used; MaxRSS in sacct's units; a step's from its own tasks, and the job's line has
+// none when its steps' lines are shown, as sacct prints them.
+TEST(History, UsageFieldsAreSacctsForTheJobItsScriptAndItsSteps) {
+  EXPECT_EQ(sacct_memory(std::int64_t{84500} * 1024), "84500K");
+  EXPECT_EQ(sacct_memory(std::int64_t{2} << 30), "2G");
+  EXPECT_EQ(sacct_memory(std::int64_t{3} << 20), "3M");
+  EXPECT_EQ(sacct_memory(1000), "1000");
+  EXPECT_EQ(sacct_memory(0), "0");
+  EXPECT_EQ(sacct_memory(std::nullopt), "");
+  EXPECT_EQ(sacct_cpu_time(4'094), "00:04.094");
+  EXPECT_EQ(sacct_cpu_time(0), "00:00:00");
+  EXPECT_EQ(sacct_cpu_time(61'000), "00:01:01");
+  EXPECT_EQ(sacct_cpu_time(3'723'500), "01:02:03");
+  EXPECT_EQ(sacct_cpu_time(86'405'000), "1-00:00:05");
+  EXPECT_EQ(sacct_cpu_time(std::nullopt), "");
+  EXPECT_EQ(sacct_duration(Duration::seconds(7)), "00:00:07");
+  EXPECT_EQ(sacct_duration(Duration::seconds(36000)), "10:00:00");
+  EXPECT_EQ(sacct_duration(Duration::days(365)), "365-00:00:00");
+
+  const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
+    const auto& q = std::get<wire::JobQuery>(m);
+    wire::JobQueryReply r;
+    r.now = Time::from_seconds(1'800'000'000);
+    if (!q.from_store) return r;
+    wire::JobView v;
+    v.id = JobId(2);
+    v.name = "wrap";
+    v.state = JobState::kCompleted;
+    v.exit_code = 0;
+    v.submit_time = Time::from_seconds(1'799'999'000);
+    v.start_time = Time::from_seconds(1'799'999'100);
+    v.end_time = Time::from_seconds(1'799'999'107);
+    v.allocation = {{"c2", {0, 1}, {}}};
+    v.time_limit = Duration::days(365);
+    v.peak_memory_bytes = std::int64_t{3268} * 1024;
+    v.cpu_time_ms = 5'674;
+    v.steps = {wire::StepView{0, "python3", JobState::kCompleted, Time::from_seconds(1'799'999'102),
+                              Time::from_seconds(1'799'999'104), 0, 0, 2, 1, 84500, 4'094'123},
+               wire::StepView{1, "true", JobState::kCompleted, Time::from_seconds(1'799'999'105),
+                              Time::from_seconds(1'799'999'105), 0, 0, 1, 1}};
+    r.jobs.push_back(v);
+    return r;
+  };
+  std::ostringstream out, err;
+  HistoryOptions o;
+  o.jobs = "2";
+  o.parsable = true;
+  o.noheader = true;
+  o.batch_steps = true;
+  o.sacct_table = true;
+  o.format = "JobID,Elapsed,Timelimit,AllocCPUS,CPUTime,CPUTimeRAW,TotalCPU,MaxRSS";
+  ASSERT_EQ(run_history(o, Time::from_seconds(1'800'000'000), t, Output{out, err}), kExitOk) << err.str();
+  EXPECT_EQ(out.str(),
+            "2|00:00:07|365-00:00:00|2|00:00:14|14|00:05.674|\n"
+            "2.batch|00:00:07||2|00:00:14|14|00:05.674|3268K\n"
+            "2.0|00:00:02||2|00:00:04|4|00:04.094|84500K\n"
+            "2.1|00:00:00||2|00:00:00|0||\n");
 }
 
 // Snakemake 8's poll: `sacct -X --parsable2 --noheader --format=JobIdRaw,State

@@ -231,5 +231,45 @@ INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
   EXPECT_EQ(reloaded->at(1), drained);
 }
 
+// Schema 4 recorded steps without what their tasks used: its steps keep every field and
+// read as unmeasured; new ones store their usage.
+TEST_F(JobStoreOpenTest, AVersionFourStepHasNoUsageAndNewStepsStoreIt) {
+  fs::create_directories(state_dir());
+  exec_raw(std::string(kSchemaOneTables) + R"sql(
+ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;
+ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;
+CREATE INDEX jobs_by_user ON jobs (user, id);
+ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';
+ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;
+ALTER TABLE node_admin ADD COLUMN at INTEGER;
+CREATE TABLE job_steps (
+  job INTEGER NOT NULL, step INTEGER NOT NULL, name TEXT NOT NULL, ntasks INTEGER NOT NULL,
+  nodes INTEGER NOT NULL, state TEXT NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER,
+  exit_code INTEGER NOT NULL, signal INTEGER NOT NULL, PRIMARY KEY (job, step)) WITHOUT ROWID;
+INSERT INTO meta VALUES ('schema_version', '4'), ('next_job_id', '8');
+INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, '', 0, NULL, '', 0, NULL, NULL);
+INSERT INTO job_steps VALUES (7, 0, 'a.out', 4, 1, 'completed', 120, 190, 0, 0);
+)sql");
+  auto store = open_store();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->get_meta("schema_version")->value_or(""), std::to_string(kJobStoreSchemaVersion));
+  auto steps = store->load_steps(JobId(7), JobId(7));
+  ASSERT_TRUE(steps) << steps.error().message;
+  ASSERT_EQ(steps->size(), 1u);
+  EXPECT_EQ((*steps)[0].name, "a.out");
+  EXPECT_EQ((*steps)[0].end_time, Time::from_seconds(190));
+  EXPECT_FALSE((*steps)[0].max_rss_kb.has_value());
+  EXPECT_FALSE((*steps)[0].cpu_us.has_value());
+  StoredStep measured = (*steps)[0];
+  measured.step = 1;
+  measured.max_rss_kb = 2988;
+  measured.cpu_us = 1000;
+  ASSERT_TRUE(store->put_step(measured));
+  auto both = store->load_steps(JobId(7), JobId(7));
+  ASSERT_TRUE(both);
+  ASSERT_EQ(both->size(), 2u);
+  EXPECT_EQ(both->at(1), measured);
+}
+
 }  // namespace
 }  // namespace fairway::daemon

@@ -39,6 +39,8 @@ TEST_F(JobStoreSteps, AStepIsWrittenWhenItStartsAndReplacedWhenItEnds) {
   ended.end_time = Time::from_seconds(1'700'000'900);
   ended.exit_code = 2;
   ended.signal = 0;
+  ended.max_rss_kb = 84500;
+  ended.cpu_us = 4'094'123;
   ASSERT_TRUE(store->put_step(ended));
 
   auto steps = store->load_steps(JobId(7), JobId(7));
@@ -105,10 +107,15 @@ TEST_F(JobStoreSteps, ACorruptRowIsAnErrorNamingTheStep) {
   ASSERT_FALSE(steps);
   EXPECT_NE(steps.error().message.find("step 7.3: column state: unknown state 'SLEEPING'"), std::string::npos)
       << steps.error().message;
-  exec_raw("UPDATE job_steps SET state = 'RUNNING', ntasks = 'many' WHERE job = 7");
+  exec_raw("UPDATE job_steps SET state = 'running', ntasks = 'many' WHERE job = 7");
   auto open = store->load_open_steps();
   ASSERT_FALSE(open);
   EXPECT_NE(open.error().message.find("not an integer"), std::string::npos) << open.error().message;
+  exec_raw("UPDATE job_steps SET ntasks = 1, max_rss_kb = -5 WHERE job = 7");
+  auto usage = store->load_steps(JobId(7), JobId(7));
+  ASSERT_FALSE(usage);
+  EXPECT_NE(usage.error().message.find("step 7.3: column max_rss_kb: not a non-negative integer"), std::string::npos)
+      << usage.error().message;
 }
 
 }  // namespace

@@ -177,8 +177,10 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       // A step of a job view (sacct's ID.N): all required but its end and a non-zero exit.
       const bool view_step = path.size() >= 3 && path[path.size() - 3].key == "steps";
       const std::string& key = path.back().key;
-      const bool optional = view_step ? (key == "end_time" || key == "exit_code" || key == "signal") :
-                            step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty") :
+      // What a step used is absent from older peers' messages and from steps not measured.
+      const bool usage = key == "max_rss_kb" || key == "cpu_us";
+      const bool optional = view_step ? (key == "end_time" || key == "exit_code" || key == "signal" || usage) :
+                            step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty" || usage) :
                             (kOptionalKeys.contains(path.back().key) &&
                             !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
                             !(path.back().key == "account" && type != "JobQuery") &&

@@ -219,6 +219,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
                             (key == "uid" || key == "gid");
       // A step's pty is sent only when asked for.
       const bool pty = (type == "StepRequest" || type == "LaunchStep") && key == "pty";
+      // What a step used: older clients, and relays that measured nothing, send none.
+      const bool step_usage = type == "StepEnded" && (key == "max_rss_kb" || key == "cpu_us");
       // fence_gpu_sockets came later; without it the agent fences, as it always did.
       const bool fence = type == "LaunchJob" && key == "fence_gpu_sockets";
       // Task layouts, comments, open mode and node core counts came with Slurm scripts.
@@ -242,7 +244,7 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       // and a test reply with no start promised none.
       const bool test_only = (type == "SubmitRequest" || type == "SubmitReply") &&
                              (key == "test_only" || key == "estimated_start");
-      const bool optional_here = paging || identity || pty || fence || slurm_script_keys || update_keys || test_only ||
+      const bool optional_here = paging || identity || pty || step_usage || fence || slurm_script_keys || update_keys || test_only ||
                                  (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {
         EXPECT_TRUE(r.has_value());
@@ -355,6 +357,10 @@ TEST(WireReject, StepMessagesOutOfRange) {
   launch.node_index = 1;
   launch.io_key.assign(257, 'k');
   expect_error(decode(encode(launch)), "LaunchStep.io_key: string too long");
+  // What a step used: never negative, never past 2^53.
+  expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, -1, 0})), "StepEnded.max_rss_kb: must be 0-9007199254740992, got -1");
+  expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, 0, std::int64_t{1} << 60})),
+               "StepEnded.cpu_us: must be 0-9007199254740992, got 1152921504606846976");
   StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k"};
   expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
   const std::string io = encode(StepIo{StepIoKind::kStdout, 0, 0, 0, "x"});

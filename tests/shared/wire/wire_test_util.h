@@ -227,7 +227,8 @@ inline JobView sample_job_view(bool finished) {
     j.ntasks = 8;
     j.cpus_per_task = 1;
     j.interactive = true;
-    j.steps = {{0, "hostname", JobState::kCompleted, Time::from_seconds(1'700'000'100), Time::from_seconds(1'700'000'101), 0, 0, 8, 2},
+    j.steps = {{0, "hostname", JobState::kCompleted, Time::from_seconds(1'700'000'100), Time::from_seconds(1'700'000'101), 0, 0, 8, 2,
+                2988, 1'234},
                {1, "sh", JobState::kCancelled, Time::from_seconds(1'700'000'200), Time::from_seconds(1'700'000'260), 0, 9, 1, 1},
                {2, "a.out", JobState::kRunning, Time::from_seconds(1'700'000'300), std::nullopt, 0, 0, 4, 2},
                {3, "a.out", JobState::kFailed, Time::from_seconds(1'700'000'300), Time::from_seconds(1'700'000'400), 2, 0, 4, 2}};
@@ -438,7 +439,7 @@ inline std::vector<Message> sample_messages() {
           StepIo{StepIoKind::kStdout, 1, 3, 0, std::string("line\n\0binary", 12)},
           StepIo{StepIoKind::kExit, 0, 0, -9, ""},
           ConfigQuery{},
-          StepEnded{JobId(42), 3, 2, 0},
+          StepEnded{JobId(42), 3, 2, 0, 84500, 4'094'123},
           StepEnded{JobId(42), 4, 0, 9},
           ConfigReply{Time::from_seconds(1'700'000'000),
                       {{"agent.kill_grace", "30s"}, {"cluster.name", "kebnekaise"}, {"scheduler.backfill", "easy"}}}};
