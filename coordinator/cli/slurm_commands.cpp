@@ -1,6 +1,7 @@
 #include "coordinator/cli/slurm_commands.h"
 
 #include <algorithm>
+#include <charconv>
 #include <span>
 #include <cctype>
 #include <optional>
@@ -208,7 +209,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'v', "verbose", false, Action::kDrop},
       {'\0', "me", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
-      {'i', "iterate", true, Action::kRefuse, "run it under watch(1)"},
+      {'i', "iterate", true, Action::kPass},
       {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
       {'A', "account", true, Action::kPass},
       {'n', "name", true, Action::kPass},
@@ -226,6 +227,16 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
     if (named) {
       FAIRWAY_TRY_ASSIGN(percent, squeue_named_format(s.out[i + 1]));
       s.out[i + 1] = percent;
+    }
+  }
+  // -i's seconds, as squeue checks them (and says it, a blank line after).
+  for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
+    if (s.out[i] != "--iterate") continue;
+    const std::string& v = s.out[i + 1];
+    int seconds = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
+    if (ec != std::errc() || end != v.data() + v.size() || seconds < 1 || seconds > 86400) {
+      return invalid_argument("--iterate=" + v + "\n");
     }
   }
   std::vector<std::string> out = {"queue", "--squeue-rules"};

@@ -2,6 +2,7 @@
 // (fairway-slurm): parses the subcommand, finds the coordinator, hands over to the command
 // functions. See fairway_command.h.
 #include <ctime>
+#include <thread>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@
 #include "coordinator/cli/priority_command.h"
 #include "coordinator/cli/report_commands.h"
 #include "coordinator/cli/reservation_views.h"
+#include "coordinator/cli/text_format.h"
 #include "coordinator/cli/update_command.h"
 #include "coordinator/cli/usage_report.h"
 #include "coordinator/cli/coordinator_endpoint.h"
@@ -201,6 +203,9 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_option("-A,--account", queue.accounts, "only jobs charged to these accounts (comma-separated)");
   q->add_option("-n,--name", queue.names, "only jobs with these names (comma-separated)");
   q->add_option("-w,--nodelist", queue.nodes, "only jobs holding one of these nodes (a host list)");
+  int iterate_s = 0;
+  q->add_option("-i,--iterate", iterate_s, "list again every SECONDS, each time under its date (squeue -i), until interrupted")
+      ->check(CLI::Range(1, 86400));
   q->add_flag("--squeue-rules", queue.squeue_rules,
               "squeue's listing rules: without -t, ended jobs are left out even when named by -j; one unknown id is an error");
 
@@ -378,7 +383,20 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
 
   LazyTransport transport(endpoint_sources_from_environment(coordinator, config));
   const Transport call = std::ref(transport);
-  if (q->parsed()) return run_queue(queue, call, io);
+  if (q->parsed()) {
+    if (iterate_s == 0) return run_queue(queue, call, io);
+    // squeue -i: each listing under the date it was taken (-l has its own date line, -h
+    // none), a blank line after it; until interrupted, or until the coordinator fails it.
+    for (;;) {
+      if (!queue.long_format && !queue.noheader) {
+        io.out << format_ctime(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
+      }
+      if (const int rc = run_queue(queue, call, io); rc != kExitOk) return rc;
+      io.out << "\n";
+      io.out.flush();
+      std::this_thread::sleep_for(std::chrono::seconds(iterate_s));
+    }
+  }
   if (hist->parsed()) {
     return run_history(history, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
   }
