@@ -1,5 +1,7 @@
 #include "coordinator/cli/report_commands.h"
 
+#include "coordinator/cli/sdiag_view.h"
+
 #include "coordinator/cli/slurm_report_views.h"
 
 #include <algorithm>
@@ -27,24 +29,6 @@ const wire::MetricFamily* family(const wire::MetricsReply& r, std::string_view n
     if (f.name == name) return &f;
   }
   return nullptr;
-}
-
-// The family's plain sample (no suffix, no labels), or the sum of its samples with `suffix`
-// whose labels include `label` = `value` (any when label is empty).
-double value_of(const wire::MetricsReply& r, std::string_view name, std::string_view suffix = "",
-                std::string_view label = "", std::string_view value = "") {
-  const wire::MetricFamily* f = family(r, name);
-  if (f == nullptr) return 0;
-  double sum = 0;
-  for (const auto& s : f->samples) {
-    if (s.suffix != suffix) continue;
-    if (!label.empty() &&
-        std::none_of(s.labels.begin(), s.labels.end(), [&](const wire::EnvVar& l) { return l.first == label && l.second == value; })) {
-      continue;
-    }
-    sum += s.value;
-  }
-  return sum;
 }
 
 std::string ms(double seconds) {
@@ -77,10 +61,34 @@ std::string duration_text(Duration d) { return format_walltime(d); }
 
 }  // namespace
 
-int run_diag(bool json, const Transport& transport, const Output& io) {
+double metric_value(const wire::MetricsReply& r, std::string_view name, std::string_view suffix, std::string_view label,
+                    std::string_view value) {
+  const wire::MetricFamily* f = family(r, name);
+  if (f == nullptr) return 0;
+  double sum = 0;
+  for (const auto& s : f->samples) {
+    if (s.suffix != suffix) continue;
+    if (!label.empty() &&
+        std::none_of(s.labels.begin(), s.labels.end(), [&](const wire::EnvVar& l) { return l.first == label && l.second == value; })) {
+      continue;
+    }
+    sum += s.value;
+  }
+  return sum;
+}
+
+namespace {
+
+double value_of(const wire::MetricsReply& r, std::string_view name, std::string_view suffix = "") {
+  return metric_value(r, name, suffix);
+}
+
+}  // namespace
+
+int run_diag(bool json, bool sdiag, const Transport& transport, const Output& io) {
   auto reply = ask<wire::MetricsReply>(wire::MetricsQuery{}, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (json ? metrics_json(*reply) : render_diag(*reply));
+  io.out << (json ? metrics_json(*reply) : sdiag ? render_sdiag(*reply, gettimeofday_latency_us()) : render_diag(*reply));
   return kExitOk;
 }
 

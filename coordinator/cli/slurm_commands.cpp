@@ -247,6 +247,23 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
   return SlurmTranslation{out, std::nullopt};
 }
 
+Result<SlurmTranslation> sdiag(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'a', "all", false, Action::kDrop},  // every statistic: what it prints here
+      {'r', "reset", false, Action::kRefuse, "the counts run from the coordinator's start"},
+      {'M', "cluster", true, Action::kRefuse, "one cluster only"},
+      {'t', "sort-by-time", false, Action::kDrop},  // RPCs have no times here
+      {'T', "sort-by-time2", false, Action::kDrop},
+      {'\0', "json", false, Action::kPass},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sdiag", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  std::vector<std::string> out = {"diag"};
+  if (std::find(s.out.begin(), s.out.end(), "--json") == s.out.end()) out.push_back("--sdiag");
+  out.insert(out.end(), s.out.begin(), s.out.end());
+  return SlurmTranslation{out, std::nullopt};
+}
+
 Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const SlurmInvocation& inv) {
   static const std::vector<SlurmOption> table = {
       {'u', "user", true, Action::kPass},
@@ -471,7 +488,7 @@ Result<SlurmTranslation> translate_slurm_command(std::string_view command, const
   if (command == "scontrol") return translate_scontrol(args, invocation);
   if (command == "sprio") return sprio(args);
   if (command == "sshare") return sshare(args);
-  if (command == "sdiag") return SlurmTranslation{with_command("diag", args), std::nullopt};
+  if (command == "sdiag") return sdiag(args);
   if (command == "sacctmgr") return translate_sacctmgr(args);
   return invalid_argument("'" + std::string(command) + "' is not a Slurm command this front-end knows");
 }

@@ -136,6 +136,17 @@ wire::MetricsReply metrics_report(const ReportSources& s) {
   counter(r, "fairway_jobs_submitted_total", "Jobs accepted.", c.submitted);
   counter(r, "fairway_jobs_started_total", "Job launches sent to agents.", c.started);
   counter(r, "fairway_jobs_finished_total", "Jobs that reached an end state.", c.finished);
+  FamilyBuilder ended(r, "fairway_jobs_ended_total", "counter",
+                     "Jobs that ended, by how: completed, cancelled, failed (failed, timeout, out of memory, node failure).");
+  ended.add({{"state", "completed"}}, static_cast<double>(c.ended_completed));
+  ended.add({{"state", "cancelled"}}, static_cast<double>(c.ended_cancelled));
+  ended.add({{"state", "failed"}}, static_cast<double>(c.ended_failed));
+  gauge(r, "fairway_start_time_seconds", "When the coordinator started (Unix time): what its counts run since.",
+        static_cast<double>(c.started_at.seconds()));
+  if (c.last_pass_at) {
+    gauge(r, "fairway_last_pass_time_seconds", "When the last scheduling pass ran (Unix time).",
+          static_cast<double>(c.last_pass_at->seconds()));
+  }
   counter(r, "fairway_preemptions_total", "Running jobs chosen as victims of higher-tier jobs.", c.preempted);
   counter(r, "fairway_requests_refused_total", "Client requests and submissions refused, for any reason.", c.refused);
   counter(r, "fairway_rate_limited_total", "Client requests and submissions refused by the per-user rate limit.", c.rate_limited);

@@ -56,6 +56,7 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
       new CoordinatorService(config, std::move(lock), std::move(scheduler), std::move(store),
                              std::move(auth)));
   s->read_only_ = std::move(read_only_because);
+  s->counters_.started_at = now;
   // The user the coordinator runs as names the reasons it sets itself (Slurm's SlurmUser).
   const net::PeerCredentials self{static_cast<std::uint32_t>(::geteuid()), static_cast<std::uint32_t>(::getegid()), ::getpid()};
   if (auto me = s->auth_->from_kernel(self)) {
@@ -356,6 +357,7 @@ void CoordinatorService::run_pass(Time now) {
   const auto began = std::chrono::steady_clock::now();
   const PassResult r = scheduler_->schedule(now);
   counters_.pass_seconds.observe(seconds_since(began));
+  counters_.last_pass_at = now;
   ++counters_.passes;
   counters_.considered += r.considered;
   counters_.pass_started += r.started.size();

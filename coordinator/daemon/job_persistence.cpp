@@ -82,6 +82,11 @@ void CoordinatorService::persist(JobId id) {
 void CoordinatorService::mark_terminal(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];
+  if (rec != nullptr) {
+    if (rec->state == JobState::kCompleted) ++counters_.ended_completed;
+    else if (rec->state == JobState::kCancelled) ++counters_.ended_cancelled;
+    else ++counters_.ended_failed;
+  }
   release_members(t, id, now);
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);

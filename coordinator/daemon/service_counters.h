@@ -3,9 +3,11 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <cstdint>
 
 #include "coordinator/daemon/duration_stats.h"
+#include "shared/base/time.h"
 
 namespace fairway::daemon {
 
@@ -27,6 +29,12 @@ struct ServiceCounters {
   // Decoded frames by wire::MessageType, both channels (the AuthenticatedRequest wrapper
   // and what it carries each count).
   std::array<std::uint64_t, 64> messages{};
+  // sdiag's: since when the counts run (the coordinator's start), when the last pass ran,
+  // and how jobs ended (any way in, queued or running): completed, cancelled, or failed
+  // (failed, timeout, out of memory, node failure).
+  Time started_at;
+  std::optional<Time> last_pass_at;
+  std::uint64_t ended_completed = 0, ended_cancelled = 0, ended_failed = 0;
 };
 
 }  // namespace fairway::daemon

@@ -72,6 +72,22 @@ TEST_F(SlurmCommands, SqueueIterateListsAgainUnderEachDate) {
   EXPECT_EQ(out, "squeue: error: --iterate=x\n\n");
 }
 
+// sdiag in Slurm's layout from a live coordinator: what exporters parse (the job counts,
+// the cycle times) under Slurm's labels, the submission just made counted.
+TEST_F(SlurmCommands, SdiagCountsWhatTheCoordinatorDid) {
+  std::string out;
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "--wrap", "true"}, out), 0) << out;
+  ASSERT_TRUE(wait_state(JobId(std::stoull(out)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_EQ(slurm("sdiag", {}, out), 0) << out;
+  EXPECT_TRUE(out.starts_with("*******************************************************\nsdiag output at ")) << out;
+  for (const char* line : {"\nJobs submitted: 1\n", "\nJobs completed: 1\n", "\nJobs running:   0\n",
+                           "Main schedule statistics (microseconds):\n\tLast cycle:   ", "\tTotal backfilled jobs (since last slurm start): 0\n",
+                           "\n\tSubmitRequest                           (    8) count:1      ave_time:0      total_time:0\n"}) {
+    EXPECT_NE(out.find(line), std::string::npos) << line << " in:\n" << out;
+  }
+  EXPECT_EQ(slurm("sdiag", {"-r"}, out), 1) << out;
+}
+
 TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
   std::string out;
   // srun inside sbatch's job, on both nodes; SBATCH_JOB_NAME names the job.

@@ -281,10 +281,11 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   show_reservation->add_option("names", reservation_names, "reservation names (default: all)");
   show_reservation->add_flag("--json", show_json, "JSON output");
 
-  bool diag_json = false;
+  bool diag_json = false, diag_sdiag = false;
   auto* diag = app.add_subcommand("diag", "the coordinator's statistics: passes, jobs, nodes, messages (sdiag)")
                    ->fallthrough();
   diag->add_flag("--json", diag_json, "JSON output (every metric, as the metrics endpoint has them)");
+  diag->add_flag("--sdiag", diag_sdiag, "sdiag's layout (Slurm 22.05), for tools that parse it");
 
   SharesOptions shares;
   auto* shares_cmd = app.add_subcommand("shares", "fair-share shares, usage and factors by account and user (sshare)")
@@ -414,7 +415,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   if (show_partition->parsed()) return run_show_partition(partition_names, show_json, partition_scontrol, call, io);
   if (show_config->parsed()) return run_show_config(config_scontrol, call, io);
   if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);
-  if (diag->parsed()) return run_diag(diag_json, call, io);
+  if (diag->parsed()) return run_diag(diag_json, diag_sdiag, call, io);
   if (update->parsed()) {
     return run_update(update_words, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), update_json,
                       call, io);

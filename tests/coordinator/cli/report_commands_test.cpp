@@ -1,4 +1,6 @@
 #include "coordinator/cli/report_commands.h"
+#include "coordinator/cli/sdiag_view.h"
+#include "coordinator/cli/text_format.h"
 
 #include <gtest/gtest.h>
 
@@ -33,6 +35,59 @@ wire::MetricsReply sample_metrics() {
        {{"", {{"type", "SubmitRequest"}}, 9}, {"", {{"type", "Heartbeat"}}, 0}}},
   };
   return m;
+}
+
+// sdiag's layout, line for line as Slurm 22.05's sdiag.c prints it (the lines it prints
+// only once a scheduler has cycled, and "Cycles per minute" only past a minute, included
+// here), from the coordinator's metrics. Monitoring exporters parse it by these labels.
+TEST_F(Reports, SdiagIsSlurmsLayoutOverTheMetrics) {
+  wire::MetricsReply m = sample_metrics();
+  m.families.push_back({"fairway_start_time_seconds", "gauge", "", {{"", {}, static_cast<double>(testing::kEpoch - 600)}}});
+  m.families.push_back({"fairway_last_pass_time_seconds", "gauge", "", {{"", {}, static_cast<double>(testing::kEpoch - 5)}}});
+  m.families.push_back({"fairway_jobs_submitted_total", "counter", "", {{"", {}, 12}}});
+  m.families.push_back({"fairway_jobs_started_total", "counter", "", {{"", {}, 8}}});
+  m.families.push_back({"fairway_backfill_jobs_started_total", "counter", "", {{"", {}, 2}}});
+  m.families.push_back({"fairway_pass_reservations_total", "counter", "", {{"", {}, 6}}});
+  m.families.push_back({"fairway_last_pass_jobs_considered", "gauge", "", {{"", {}, 3}}});
+  m.families.push_back({"fairway_jobs_ended_total", "counter", "",
+                        {{"", {{"state", "completed"}}, 4}, {"", {{"state", "cancelled"}}, 1}, {"", {{"state", "failed"}}, 2}}});
+  const std::string at = format_ctime(Time::from_seconds(testing::kEpoch));
+  const std::string since = format_ctime(Time::from_seconds(testing::kEpoch - 600));
+  const std::string last = format_ctime(Time::from_seconds(testing::kEpoch - 5));
+  const std::string e = std::to_string(testing::kEpoch);
+  EXPECT_EQ(render_sdiag(m, 25),
+            "*******************************************************\n"
+            "sdiag output at " + at + " (" + e + ")\n"
+            "Data since      " + since + " (" + std::to_string(testing::kEpoch - 600) + ")\n"
+            "*******************************************************\n"
+            "Server thread count:  1\nAgent queue size:     0\nAgent count:          0\nAgent thread count:   0\n"
+            "DBD Agent queue size: 0\n\n"
+            "Jobs submitted: 12\nJobs started:   8\nJobs completed: 4\nJobs canceled:  1\nJobs failed:    2\n\n"
+            "Job states ts:  " + at + " (" + e + ")\nJobs pending:   3\nJobs running:   5\n\n"
+            "Main schedule statistics (microseconds):\n"
+            "\tLast cycle:   500\n\tMax cycle:    2000\n\tTotal cycles: 4\n\tMean cycle:   1000\n"
+            "\tMean depth cycle:  3\n\tCycles per minute: 0\n\tLast queue length: 3\n\n"
+            "Backfilling stats\n"
+            "\tTotal backfilled jobs (since last slurm start): 2\n"
+            "\tTotal backfilled jobs (since last stats cycle start): 2\n"
+            "\tTotal backfilled heterogeneous job components: 0\n"
+            "\tTotal cycles: 4\n"
+            "\tLast cycle when: " + last + " (" + std::to_string(testing::kEpoch - 5) + ")\n"
+            "\tLast cycle: 500\n\tMax cycle:  2000\n\tMean cycle: 1000\n"
+            "\tLast depth cycle: 3\n\tLast depth cycle (try sched): 3\n"
+            "\tDepth Mean: 2\n\tDepth Mean (try depth): 2\n"
+            "\tLast queue length: 3\n\tQueue length mean: 3\n\tLast table size: 0\n\tMean table size: 0\n\n"
+            "Latency for 1000 calls to gettimeofday(): 25 microseconds\n\n"
+            "Remote Procedure Call statistics by message type\n"
+            "\tSubmitRequest                           (    8) count:9      ave_time:0      total_time:0\n\n"
+            "Remote Procedure Call statistics by user\n\nPending RPC statistics\n\tNo pending RPCs\n");
+  // Before the first pass: no means, and no last cycle.
+  wire::MetricsReply fresh;
+  fresh.now = Time::from_seconds(testing::kEpoch);
+  const std::string text = render_sdiag(fresh, 7);
+  EXPECT_NE(text.find("\tTotal cycles: 0\n\tLast queue length: 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\tLast cycle when: N/A\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Mean"), std::string::npos) << text;
 }
 
 TEST_F(Reports, DiagSummarisesPassesJobsNodesAndMessages) {

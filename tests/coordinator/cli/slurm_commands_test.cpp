@@ -152,3 +152,20 @@ TEST(SlurmCommands, HostListsAreAnsweredHere) {
 
 }  // namespace
 }  // namespace fairway::cli
+
+namespace fairway::cli {
+namespace {
+
+TEST(SlurmCommands, SdiagAndSqueueIterateTranslateAsSlurmsOptions) {
+  EXPECT_EQ(fairway_args("sdiag", {}), (Args{"diag", "--sdiag"}));
+  EXPECT_EQ(fairway_args("sdiag", {"-a", "-t"}), (Args{"diag", "--sdiag"}));
+  EXPECT_EQ(fairway_args("sdiag", {"--json"}), (Args{"diag", "--json"}));
+  EXPECT_EQ(error_of("sdiag", {"-r"}), "--reset is not supported: the counts run from the coordinator's start");
+  EXPECT_EQ(fairway_args("squeue", {"-i", "5", "-h"}), (Args{"queue", "--squeue-rules", "--iterate", "5", "--noheader", "-o",
+                                                              "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  EXPECT_EQ(error_of("squeue", {"--iterate=0"}), "--iterate=0\n");
+  EXPECT_EQ(error_of("squeue", {"-i", "2x"}), "--iterate=2x\n");
+}
+
+}  // namespace
+}  // namespace fairway::cli

@@ -170,6 +170,13 @@ CREATE INDEX jobs_by_end_time ON jobs (end_time) WHERE end_time IS NOT NULL;
 CREATE TABLE node_admin (node TEXT PRIMARY KEY NOT NULL, drained INTEGER NOT NULL, reason TEXT NOT NULL) WITHOUT ROWID;
 )sql";
 
+// Schema 2 is schema 1 with the job usage columns.
+constexpr const char* kSchemaTwoChanges = R"sql(
+ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;
+ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;
+CREATE INDEX jobs_by_user ON jobs (user, id);
+)sql";
+
 // A store written by the first release (schema 1, no usage columns) opens, keeps its jobs,
 // and is brought to the current schema in place.
 TEST_F(JobStoreOpenTest, AVersionOneStoreIsMigratedInPlace) {
@@ -205,11 +212,7 @@ INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, ''
 // store both.
 TEST_F(JobStoreOpenTest, AVersionTwoDrainKeepsItsReasonAndGainsWhoAndWhen) {
   fs::create_directories(state_dir());
-  // Schema 2 is schema 1 with the usage columns.
-  exec_raw(std::string(kSchemaOneTables) + R"sql(
-ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;
-ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;
-CREATE INDEX jobs_by_user ON jobs (user, id);
+  exec_raw(std::string(kSchemaOneTables) + kSchemaTwoChanges + R"sql(
 INSERT INTO meta VALUES ('schema_version', '2'), ('next_job_id', '1');
 INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
 )sql");
@@ -235,10 +238,7 @@ INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
 // read as unmeasured; new ones store their usage.
 TEST_F(JobStoreOpenTest, AVersionFourStepHasNoUsageAndNewStepsStoreIt) {
   fs::create_directories(state_dir());
-  exec_raw(std::string(kSchemaOneTables) + R"sql(
-ALTER TABLE jobs ADD COLUMN peak_memory_bytes INTEGER;
-ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;
-CREATE INDEX jobs_by_user ON jobs (user, id);
+  exec_raw(std::string(kSchemaOneTables) + kSchemaTwoChanges + R"sql(
 ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';
 ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;
 ALTER TABLE node_admin ADD COLUMN at INTEGER;
