@@ -416,12 +416,37 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
   return out;
 }
 
+// scancel -i: the jobs among `jobs` the user says yes to, asked one by one in order.
+Result<std::vector<JobId>> confirmed_jobs(const std::vector<JobId>& jobs, std::string_view verb, const Transport& transport,
+                                         const Output& io, std::istream& answers) {
+  wire::JobQuery q;
+  q.jobs = jobs;
+  auto reply = ask_all_pages(q, transport, io);
+  if (!reply) return make_error(ErrorCode::kUnavailable, "the coordinator did not answer");
+  std::vector<JobId> yes;
+  for (JobId id : jobs) {
+    const auto v = std::find_if(reply->jobs.begin(), reply->jobs.end(),
+                                [&](const wire::JobView& j) { return j.id == id && !is_terminal(j.state); });
+    if (v == reply->jobs.end()) {
+      return make_error(ErrorCode::kNotFound, "Kill job error on job id " + std::to_string(id.value()) +
+                                                  ": Invalid job id specified");
+    }
+    io.out << (verb == "cancel" ? "Cancel" : "Signal") << " job_id=" << id.value() << " name=" << v->name
+           << " partition=" << v->partition << " [y/n]? ";
+    io.out.flush();
+    std::string answer;
+    std::getline(answers, answer);
+    if (!answer.empty() && (answer[0] == 'y' || answer[0] == 'Y')) yes.push_back(id);
+  }
+  return yes;
+}
+
 }  // namespace
 
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
                     const JobFilter& filter, bool json, const std::optional<SignalRequest>& signal,
-                    bool quiet_when_gone) {
+                    bool quiet_when_gone, std::istream* confirm_from) {
   auto refs = parse_job_refs(ids);
   if (!refs) return report_error(io, refs.error().message, kExitUsage);
   std::optional<std::vector<JobId>> jobs = refs->jobs;
@@ -437,6 +462,15 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     return report_error(io, std::string(to_string(action)) + " needs at least one job id" +
                                 (action == wire::JobAction::kCancel ? " or a filter (-u, -t, -p, -n, -A)" : ""),
                         kExitUsage);
+  }
+  if (confirm_from != nullptr) {
+    if (!refs->task_arrays.empty()) {
+      return report_error(io, "--interactive takes whole jobs, not array tasks (" + ids.front() + ")", kExitUsage);
+    }
+    auto yes = confirmed_jobs(*jobs, signal ? "signal" : to_string(action), transport, io, *confirm_from);
+    if (!yes) return report_error(io, yes.error().message, kExitFailure);
+    if (yes->empty()) return kExitOk;
+    jobs = std::move(*yes);
   }
   // Bounded requests, however many jobs a filter matched.
   constexpr std::size_t kChunk = 5000;

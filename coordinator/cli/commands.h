@@ -7,6 +7,7 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -143,10 +144,14 @@ struct SignalRequest {
 // `json`: the results as control_json on stdout instead of one error line per refusal.
 // `quiet_when_gone`: a job that does not exist or has already ended is no error (scancel's
 // way: the job is gone, which is what was asked).
+// `confirm_from` (scancel -i): each job is named ("Cancel job_id=N name=X partition=P
+// [y/n]? ") and acted on only when the line read from it starts with y; a job that is not
+// waiting or running is an error in scancel's words. Array task ids are refused with it.
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,
                     const JobFilter& filter = {}, bool json = false,
-                    const std::optional<SignalRequest>& signal = std::nullopt, bool quiet_when_gone = false);
+                    const std::optional<SignalRequest>& signal = std::nullopt, bool quiet_when_gone = false,
+                    std::istream* confirm_from = nullptr);
 // Prints each refused job ("VERB job N: why") or, with `json`, all results as JSON; exits
 // 1 when any was refused.
 int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,

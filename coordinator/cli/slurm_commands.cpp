@@ -277,7 +277,7 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const Slu
       {'f', "full", false, Action::kDrop},  // every step and the script: what a signal reaches here
       {'q', "quiet", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
-      {'i', "interactive", false, Action::kRefuse, "no confirmation prompts"},
+      {'i', "interactive", false, Action::kPass},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u, -p, -n or -t"},
       {'\0', "me", false, Action::kDrop},  // the caller's jobs: -u below

@@ -72,6 +72,32 @@ TEST_F(SlurmCommands, SqueueIterateListsAgainUnderEachDate) {
   EXPECT_EQ(out, "squeue: error: --iterate=x\n\n");
 }
 
+// scancel -i asks, as Slurm's does, and cancels only on yes.
+TEST_F(SlurmCommands, ScancelInteractiveAsksFirst) {
+  std::string out;
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "-J", "asked", "--wrap", "sleep 300"}, out), 0) << out;
+  const JobId id(std::stoull(out));
+  ASSERT_TRUE(wait_state(id, [](JobState s) { return s == JobState::kRunning; }));
+  const std::string bin = std::string(FAIRWAY_SLURM_BIN_DIR);
+  const auto ask = [&](const std::string& answer) {
+    std::ofstream(dir_ + "/answer") << answer << "\n";
+    const pid_t pid = start_as({"nobody", bin + "/scancel", {"scancel", "-i", std::to_string(id.value())},
+                                {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody"},
+                                false, dir_},
+                               dir_ + "/asked.out", dir_ + "/answer");
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  EXPECT_EQ(ask("n"), 0);
+  const auto partition = job(id)->partition;
+  EXPECT_EQ(read_file(dir_ + "/asked.out"),
+            "Cancel job_id=" + std::to_string(id.value()) + " name=asked partition=" + partition + " [y/n]? ");
+  EXPECT_EQ(job(id)->state, JobState::kRunning);
+  EXPECT_EQ(ask("y"), 0);
+  EXPECT_TRUE(wait_state(id, [](JobState s) { return s == JobState::kCancelled; }));
+}
+
 // sdiag in Slurm's layout from a live coordinator: what exporters parse (the job counts,
 // the cycle times) under Slurm's labels, the submission just made counted.
 TEST_F(SlurmCommands, SdiagCountsWhatTheCoordinatorDid) {

@@ -340,6 +340,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   bool cancel_batch = false;
   bool control_json = false;
   bool cancel_quiet_gone = false;
+  bool cancel_confirm = false;
   for (const auto& [name, action] : actions) {
     auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
     sub->add_flag("--json", control_json, "each job's result as JSON");
@@ -355,6 +356,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       sub->add_option("-A,--account", cancel_filter.account, "jobs charged to this account");
       sub->add_option("-s,--signal", cancel_signal, "send this signal (USR1, 10, ...) instead of ending the jobs");
       sub->add_flag("-b,--batch", cancel_batch, "with --signal: to the batch script alone, not its children");
+      sub->add_flag("-i,--interactive", cancel_confirm, "ask before each job (y to act on it), as scancel -i");
       sub->add_flag("--quiet-when-gone", cancel_quiet_gone,
                     "a job that does not exist or has already ended is no error (scancel's way)");
     }
@@ -441,7 +443,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
       return report_error(io, "-b/--batch goes with --signal", kExitUsage);
     }
     return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json, signal,
-                           cancel_quiet_gone);
+                           cancel_quiet_gone, cancel_confirm ? &std::cin : nullptr);
   }
   return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
 }

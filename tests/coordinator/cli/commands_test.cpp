@@ -154,6 +154,53 @@ TEST_F(Commands, SqueueRulesLeaveEndedJobsOutAndNameAnUnknownId) {
   EXPECT_EQ(err.str(), "slurm_load_jobs error: Invalid job id specified\n");
 }
 
+// scancel -i: each job named and asked for, only the yeses cancelled; a job that is not
+// there is scancel's error, and nothing is cancelled.
+TEST_F(Commands, InteractiveCancelAsksForEachJob) {
+  fake.answer = [](const wire::Message& m) -> Result<wire::Message> {
+    if (const auto* q = std::get_if<wire::JobQuery>(&m)) {
+      wire::JobQueryReply r;
+      for (JobId id : q->jobs) {
+        if (id.value() > 20) continue;
+        wire::JobView v;
+        v.id = id;
+        v.name = "job" + std::to_string(id.value());
+        v.partition = "main";
+        v.state = JobState::kRunning;
+        r.jobs.push_back(v);
+      }
+      return r;
+    }
+    wire::JobControlReply r;
+    for (JobId id : std::get<wire::JobControl>(m).jobs) r.results.push_back(wire::control_result(id, ok_status()));
+    return r;
+  };
+  std::istringstream answers("y\nn\nyes\n");
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io, {}, false,
+                            std::nullopt, true, &answers),
+            kExitOk);
+  EXPECT_EQ(out.str(), "Cancel job_id=11 name=job11 partition=main [y/n]? Cancel job_id=12 name=job12 partition=main [y/n]? "
+                       "Cancel job_id=13 name=job13 partition=main [y/n]? ");
+  ASSERT_EQ(fake.requests.size(), 2u);
+  EXPECT_EQ(std::get<wire::JobControl>(fake.requests[1]).jobs, (std::vector<JobId>{JobId(11), JobId(13)}));
+  fake.requests.clear();
+  std::istringstream no("n\n");
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11"}, "alice", fake.transport(), io, {}, false, std::nullopt,
+                            true, &no),
+            kExitOk);
+  EXPECT_EQ(fake.requests.size(), 1u) << "nothing to cancel: only the question";
+  fake.requests.clear();
+  std::istringstream any("y\n");
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,99"}, "alice", fake.transport(), io, {}, false, std::nullopt,
+                            true, &any),
+            kExitFailure);
+  EXPECT_NE(err.str().find("Kill job error on job id 99: Invalid job id specified"), std::string::npos) << err.str();
+  EXPECT_EQ(fake.requests.size(), 1u) << "no cancel sent";
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"42_7"}, "alice", fake.transport(), io, {}, false, std::nullopt,
+                            true, &any),
+            kExitUsage);
+}
+
 // scancel's way: a job gone (unknown, or already ended) is no error; another user's is.
 TEST_F(Commands, JobControlCanKeepQuietAboutJobsThatAreGone) {
   fake.answer = [](const wire::Message& m) {

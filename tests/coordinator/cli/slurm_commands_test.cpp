@@ -96,7 +96,7 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
             (Args{"cancel", "--quiet-when-gone", "--name", "x", "--signal", "USR1", "42_7"}));
   // Slurm's scancel speaks of a job that is gone only with -v.
   EXPECT_EQ(fairway_args("scancel", {"-v", "42"}), (Args{"cancel", "42"}));
-  EXPECT_EQ(error_of("scancel", {"-i", "42"}), "--interactive is not supported: no confirmation prompts");
+  EXPECT_EQ(fairway_args("scancel", {"-i", "42"}), (Args{"cancel", "--quiet-when-gone", "--interactive", "42"}));
   EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "42", "-P", "--format=JobID,State"}),
             (Args{"history", "--live", "--sacct-table", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
   // Bundled flags, the last taking the next word (Snakemake: sacct -nu "$USER" -o Account%20).
