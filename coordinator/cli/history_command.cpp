@@ -13,6 +13,7 @@
 #include "coordinator/cli/slurm_json.h"
 #include "coordinator/cli/slurm_job_view.h"
 #include "coordinator/cli/text_format.h"
+#include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
 #include "shared/base/try.h"
 
@@ -48,20 +49,6 @@ std::string sacct_memory(std::optional<std::int64_t> bytes) {
     ++unit;
   }
   return std::to_string(n) + (unit < 0 ? std::string() : std::string(1, units[unit]));
-}
-
-std::string sacct_duration(Duration d) {
-  const std::int64_t s = std::max<std::int64_t>(0, d.count());
-  char out[48];
-  // Always hours, minutes and seconds, as sacct writes them ("00:00:07", "365-00:00:00").
-  if (s >= 86400) {
-    std::snprintf(out, sizeof out, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(s / 86400),
-                  static_cast<long long>(s / 3600 % 24), static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
-  } else {
-    std::snprintf(out, sizeof out, "%02lld:%02lld:%02lld", static_cast<long long>(s / 3600), static_cast<long long>(s / 60 % 60),
-                  static_cast<long long>(s % 60));
-  }
-  return out;
 }
 
 std::string sacct_cpu_time(std::optional<std::int64_t> ms) {
@@ -287,7 +274,7 @@ const HistoryField kHistoryFields[] = {
     {"Submit", [](const wire::JobView& j, Time) { return format_local_time(j.submit_time); }},
     {"Start", [](const wire::JobView& j, Time) { return opt_time_text(j.start_time); }},
     {"End", [](const wire::JobView& j, Time) { return opt_time_text(j.end_time); }},
-    {"Elapsed", [](const wire::JobView& j, Time now) { return sacct_duration(Duration::seconds(elapsed_seconds(j, now))); }},
+    {"Elapsed", [](const wire::JobView& j, Time now) { return format_walltime(Duration::seconds(elapsed_seconds(j, now))); }},
     {"ElapsedRaw",
      [](const wire::JobView& j, Time now) {
        if (!j.start_time) return std::string("0");
@@ -295,7 +282,7 @@ const HistoryField kHistoryFields[] = {
      }},
     {"Timelimit",
      [](const wire::JobView& j, Time) {
-       return j.time_limit.is_infinite() ? std::string("UNLIMITED") : sacct_duration(j.time_limit);
+       return j.time_limit.is_infinite() ? std::string("UNLIMITED") : format_walltime(j.time_limit);
      }},
     // A waiting job's: what it asks for, as sacct shows.
     {"AllocCPUS", [](const wire::JobView& j, Time) { return std::to_string(job_cores(j)); }},
@@ -304,7 +291,7 @@ const HistoryField kHistoryFields[] = {
     // The job's and its script's: the peak of the job's cgroup on its first node (its
     // steps there included); a step's: its largest task's, as its node's relay measured it.
     {"MaxRSS", [](const wire::JobView& j, Time) { return sacct_memory(j.peak_memory_bytes); }},
-    {"CPUTime", [](const wire::JobView& j, Time now) { return sacct_duration(Duration::seconds(cpu_time_raw(j, now))); }},
+    {"CPUTime", [](const wire::JobView& j, Time now) { return format_walltime(Duration::seconds(cpu_time_raw(j, now))); }},
     {"CPUTimeRAW", [](const wire::JobView& j, Time now) { return std::to_string(cpu_time_raw(j, now)); }},
     // What was used: the job's cgroup's CPU time on its first node; a step's, its tasks'.
     {"TotalCPU", [](const wire::JobView& j, Time) { return sacct_cpu_time(j.cpu_time_ms); }},

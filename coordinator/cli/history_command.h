@@ -58,8 +58,6 @@ inline constexpr const char* kSacctDefaultFormat = "JobID,JobName,Partition,Acco
 // sacct's MaxRSS of `bytes` (a larger unit only while it divides evenly: "84500K", "2G")
 // and its TotalCPU of `ms` ("00:04.094", "01:02:03", "1-00:00:05"); "" for none.
 std::string sacct_memory(std::optional<std::int64_t> bytes);
-// sacct's Elapsed, CPUTime and Timelimit: "00:00:07", "365-00:00:00".
-std::string sacct_duration(Duration d);
 std::string sacct_cpu_time(std::optional<std::int64_t> ms);
 
 // `columns` empty: kHistoryDefaultFormat. `id_suffixes`, when given, one per row: what

@@ -77,14 +77,6 @@ double metric_value(const wire::MetricsReply& r, std::string_view name, std::str
   return sum;
 }
 
-namespace {
-
-double value_of(const wire::MetricsReply& r, std::string_view name, std::string_view suffix = "") {
-  return metric_value(r, name, suffix);
-}
-
-}  // namespace
-
 int run_diag(bool json, bool sdiag, const Transport& transport, const Output& io) {
   auto reply = ask<wire::MetricsReply>(wire::MetricsQuery{}, transport, io);
   if (!reply) return kExitFailure;
@@ -100,35 +92,35 @@ std::string render_diag(const wire::MetricsReply& r) {
     out += k + value + "\n";
   };
   out += "Coordinator statistics at " + format_local_time(r.now) + "\n";
-  const double passes = value_of(r, "fairway_passes_total");
-  const double timed = value_of(r, "fairway_pass_duration_seconds", "_count");
+  const double passes = metric_value(r, "fairway_passes_total");
+  const double timed = metric_value(r, "fairway_pass_duration_seconds", "_count");
   line("Scheduling passes:", count(passes));
   line("  duration last / mean / max:",
-       ms(value_of(r, "fairway_last_pass_duration_seconds")) + " / " +
-           ms(timed > 0 ? value_of(r, "fairway_pass_duration_seconds", "_sum") / timed : 0) + " / " +
-           ms(value_of(r, "fairway_max_pass_duration_seconds")));
+       ms(metric_value(r, "fairway_last_pass_duration_seconds")) + " / " +
+           ms(timed > 0 ? metric_value(r, "fairway_pass_duration_seconds", "_sum") / timed : 0) + " / " +
+           ms(metric_value(r, "fairway_max_pass_duration_seconds")));
   char mean[32];
-  std::snprintf(mean, sizeof mean, "%.1f", passes > 0 ? value_of(r, "fairway_pass_jobs_considered_total") / passes : 0);
-  line("  jobs considered last / mean:", count(value_of(r, "fairway_last_pass_jobs_considered")) + " / " + mean);
-  line("  jobs started all / last pass:", count(value_of(r, "fairway_pass_jobs_started_total")) + " / " +
-                                             count(value_of(r, "fairway_last_pass_jobs_started")));
-  line("  of them backfilled:", count(value_of(r, "fairway_backfill_jobs_started_total")));
-  line("  backfill depth (reservations):", count(value_of(r, "fairway_last_pass_reservations")) + " in the last pass");
-  line("Jobs submitted / started / finished:", count(value_of(r, "fairway_jobs_submitted_total")) + " / " +
-                                                   count(value_of(r, "fairway_jobs_started_total")) + " / " +
-                                                   count(value_of(r, "fairway_jobs_finished_total")));
+  std::snprintf(mean, sizeof mean, "%.1f", passes > 0 ? metric_value(r, "fairway_pass_jobs_considered_total") / passes : 0);
+  line("  jobs considered last / mean:", count(metric_value(r, "fairway_last_pass_jobs_considered")) + " / " + mean);
+  line("  jobs started all / last pass:", count(metric_value(r, "fairway_pass_jobs_started_total")) + " / " +
+                                             count(metric_value(r, "fairway_last_pass_jobs_started")));
+  line("  of them backfilled:", count(metric_value(r, "fairway_backfill_jobs_started_total")));
+  line("  backfill depth (reservations):", count(metric_value(r, "fairway_last_pass_reservations")) + " in the last pass");
+  line("Jobs submitted / started / finished:", count(metric_value(r, "fairway_jobs_submitted_total")) + " / " +
+                                                   count(metric_value(r, "fairway_jobs_started_total")) + " / " +
+                                                   count(metric_value(r, "fairway_jobs_finished_total")));
   line("Jobs in the queue now:", by_label(r, "fairway_jobs", "state"));
-  line("Preemptions:", count(value_of(r, "fairway_preemptions_total")));
+  line("Preemptions:", count(metric_value(r, "fairway_preemptions_total")));
   line("Nodes:", by_label(r, "fairway_nodes", "state"));
-  const double commits = value_of(r, "fairway_store_commit_duration_seconds", "_count");
+  const double commits = metric_value(r, "fairway_store_commit_duration_seconds", "_count");
   line("Store commits:", count(commits) + ", mean " +
-                             ms(commits > 0 ? value_of(r, "fairway_store_commit_duration_seconds", "_sum") / commits : 0));
-  line("Store errors:", count(value_of(r, "fairway_store_errors_total")));
-  line("Refused requests:", count(value_of(r, "fairway_requests_refused_total")) + " (rate limit " +
-                                count(value_of(r, "fairway_rate_limited_total")) + ", unauthenticated " +
-                                count(value_of(r, "fairway_unauthenticated_requests_total")) + ")");
-  line("Bad frames / impostor agent frames:", count(value_of(r, "fairway_bad_frames_total")) + " / " +
-                                                  count(value_of(r, "fairway_impostor_frames_total")));
+                             ms(commits > 0 ? metric_value(r, "fairway_store_commit_duration_seconds", "_sum") / commits : 0));
+  line("Store errors:", count(metric_value(r, "fairway_store_errors_total")));
+  line("Refused requests:", count(metric_value(r, "fairway_requests_refused_total")) + " (rate limit " +
+                                count(metric_value(r, "fairway_rate_limited_total")) + ", unauthenticated " +
+                                count(metric_value(r, "fairway_unauthenticated_requests_total")) + ")");
+  line("Bad frames / impostor agent frames:", count(metric_value(r, "fairway_bad_frames_total")) + " / " +
+                                                  count(metric_value(r, "fairway_impostor_frames_total")));
   out += "Messages by type:\n";
   if (const wire::MetricFamily* f = family(r, "fairway_messages_total")) {
     for (const auto& s : f->samples) {

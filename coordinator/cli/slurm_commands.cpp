@@ -258,10 +258,8 @@ Result<SlurmTranslation> sdiag(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sdiag", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  std::vector<std::string> out = {"diag"};
-  if (std::find(s.out.begin(), s.out.end(), "--json") == s.out.end()) out.push_back("--sdiag");
-  out.insert(out.end(), s.out.begin(), s.out.end());
-  return SlurmTranslation{out, std::nullopt};
+  if (std::find(s.out.begin(), s.out.end(), "--json") == s.out.end()) s.out.emplace_back("--sdiag");
+  return SlurmTranslation{with_command("diag", s.out), std::nullopt};
 }
 
 Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const SlurmInvocation& inv) {

@@ -63,18 +63,6 @@ std::string normalize(std::string text, const std::string& workdir) {
   return out;
 }
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t from = 0;
-  while (from < text.size()) {
-    const std::size_t end = text.find('\n', from);
-    lines.push_back(text.substr(from, end == std::string::npos ? std::string::npos : end - from));
-    if (end == std::string::npos) break;
-    from = end + 1;
-  }
-  return lines;
-}
-
 // The kind of a JSON value, numbers as one (Slurm writes 2.0 where a count is a float).
 std::string kind(const nlohmann::json& v) {
   if (v.is_null()) return "null";
@@ -341,13 +329,14 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
         return std::regex_replace(std::regex_replace(line, kCtime, "DATE"), kDigits, "9");
       };
       std::vector<std::string> theirs, mine;
-      for (const std::string& l : split_lines(read_file(e.path().string()))) {
+      std::istringstream slurm_text(read_file(e.path().string())), our_text(read_file(ours));
+      for (std::string l; std::getline(slurm_text, l);) {
         // Printed once the controller has run a minute: the test's coordinator has not.
         if (l.starts_with("\tCycles per minute:")) continue;
         theirs.push_back(shape(l));
         if (l.starts_with("Latency for 1000 calls")) break;
       }
-      for (const std::string& l : split_lines(read_file(ours))) mine.push_back(shape(l));
+      for (std::string l; std::getline(our_text, l);) mine.push_back(shape(l));
       std::size_t at = 0;
       for (const std::string& l : theirs) {
         while (at < mine.size() && mine[at] != l) ++at;

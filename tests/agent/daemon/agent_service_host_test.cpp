@@ -81,6 +81,12 @@ class FakeHost final : public AgentHost {
   std::shared_ptr<Machine> m_;
 };
 
+// A one-node step of `job` (its relay runs the command "sim").
+wire::LaunchStep step_of(std::uint64_t job, std::int32_t step) {
+  return wire::LaunchStep{JobId(job), step, "alice", 1001, 100, {"sim"}, {}, "/home/alice",
+                          {"n1"}, {1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef"};
+}
+
 class AgentOnFakeHost : public ::testing::Test {
  protected:
   void SetUp() override { start(); }
@@ -146,6 +152,14 @@ class AgentOnFakeHost : public ::testing::Test {
     machine->finished.push_back({JobId(job), step, LaunchedProcess{static_cast<pid_t>(pid), static_cast<pid_t>(pid), {}}});
     machine->alive.insert(pid);
     service->on_launches_done(now);
+  }
+  // `job` runs as `pid`, and its step 0's relay as `pid` + 10; its start is taken.
+  void running_with_step(std::uint64_t job, std::int64_t pid, Time now) {
+    send(launch(job), now);
+    launched(job, pid, now);
+    send(step_of(job, 0), now);
+    launched(job, pid + 10, now, 0);
+    (void)reported(job);
   }
   void exits(std::int64_t pid, ProcessExit how, Time now) {
     machine->exited.push_back({static_cast<pid_t>(pid), how});
@@ -303,19 +317,10 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   EXPECT_EQ(service->running(), 0u);
 }
 
-wire::LaunchStep step_of(std::uint64_t job, std::int32_t step) {
-  return wire::LaunchStep{JobId(job), step, "alice", 1001, 100, {"sim"}, {}, "/home/alice",
-                          {"n1"}, {1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef"};
-}
-
 // A cancelled job's srun tasks get the cancel's SIGTERM and its grace, as its script does;
 // they used to die at once with their srun, with no time to save their work.
 TEST_F(AgentOnFakeHost, ACancelGivesTheStepsTasksTheGraceBeforeTheKill) {
-  send(launch(12), T(1));
-  launched(12, 1200, T(1));
-  send(step_of(12, 0), T(1));
-  launched(12, 1210, T(1), 0);
-  (void)reported(12);
+  running_with_step(12, 1200, T(1));
   send(wire::SignalJob{JobId(12), SIGTERM, Duration::seconds(5)}, T(2));
   EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1210, SIGTERM}, {1200, SIGTERM}}))
       << "the step's group first, then the script's";
@@ -338,11 +343,7 @@ TEST_F(AgentOnFakeHost, ACancelGivesTheStepsTasksTheGraceBeforeTheKill) {
 }
 
 TEST_F(AgentOnFakeHost, ACompletingJobIsKilledAtOnceByAKillAndReportedEvenIfAStepIsNeverReaped) {
-  send(launch(13), T(1));
-  launched(13, 1300, T(1));
-  send(step_of(13, 0), T(1));
-  launched(13, 1310, T(1), 0);
-  (void)reported(13);
+  running_with_step(13, 1300, T(1));
   exits(1300, ProcessExit::exited(0), T(2));
   // No step starts in a job whose script has ended.
   send(step_of(13, 1), T(2));
@@ -363,11 +364,7 @@ TEST_F(AgentOnFakeHost, ACompletingJobIsKilledAtOnceByAKillAndReportedEvenIfASte
 // srun outlives its script in the script's group while another node's tasks still write:
 // the job is reported once that group is empty too (or killed at the grace's end).
 TEST_F(AgentOnFakeHost, ACompletingJobWaitsForSrunInItsScriptsGroup) {
-  send(launch(15), T(1));
-  launched(15, 1500, T(1));
-  send(step_of(15, 0), T(1));
-  launched(15, 1510, T(1), 0);
-  (void)reported(15);
+  running_with_step(15, 1500, T(1));
   send(wire::SignalJob{JobId(15), SIGTERM, Duration::seconds(5)}, T(2));
   machine->live_groups.insert(1500);  // srun, still serving the step
   exits(1500, ProcessExit::signalled(SIGTERM), T(2));
@@ -444,10 +441,7 @@ TEST_F(AgentOnFakeHost, ALaunchWaitsForTheCoresOfAJobStillStoppingHere) {
 
 // scancel --signal (not -b) reaches the steps' tasks as well as the script's group.
 TEST_F(AgentOnFakeHost, ASignalForTheJobReachesItsSteps) {
-  send(launch(14), T(1));
-  launched(14, 1400, T(1));
-  send(step_of(14, 0), T(1));
-  launched(14, 1410, T(1), 0);
+  running_with_step(14, 1400, T(1));
   send(wire::SendSignal{JobId(14), SIGUSR1, false}, T(2));
   EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1410, SIGUSR1}, {1400, SIGUSR1}}));
   send(wire::SendSignal{JobId(14), SIGUSR2, true}, T(2));

@@ -1,4 +1,5 @@
 #include "coordinator/cli/history_command.h"
+#include "shared/base/duration_format.h"
 #include "coordinator/cli/slurm_commands.h"
 
 #include <gtest/gtest.h>
@@ -81,9 +82,10 @@ TEST(History, UsageFieldsAreSacctsForTheJobItsScriptAndItsSteps) {
   EXPECT_EQ(sacct_cpu_time(3'723'500), "01:02:03");
   EXPECT_EQ(sacct_cpu_time(86'405'000), "1-00:00:05");
   EXPECT_EQ(sacct_cpu_time(std::nullopt), "");
-  EXPECT_EQ(sacct_duration(Duration::seconds(7)), "00:00:07");
-  EXPECT_EQ(sacct_duration(Duration::seconds(36000)), "10:00:00");
-  EXPECT_EQ(sacct_duration(Duration::days(365)), "365-00:00:00");
+  // sacct's Elapsed, CPUTime and Timelimit are Slurm's walltime spelling.
+  EXPECT_EQ(format_walltime(Duration::seconds(7)), "00:00:07");
+  EXPECT_EQ(format_walltime(Duration::seconds(36000)), "10:00:00");
+  EXPECT_EQ(format_walltime(Duration::days(365)), "365-00:00:00");
 
   const Transport t = [&](const wire::Message& m) -> Result<wire::Message> {
     const auto& q = std::get<wire::JobQuery>(m);
