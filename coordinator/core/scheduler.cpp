@@ -354,14 +354,19 @@ PassResult Scheduler::schedule(Time now) {
   const std::unordered_set<const JobRecord*> singleton_clear = singletons_free_to_go();
   std::vector<JobRecord*> cancel_now;
   std::optional<Time> next_begin;
+  std::vector<JobRecord*> unranked;  // held, not begun, or waiting on a dependency
   for (JobRecord* j : waiting_) {
-    if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;
+    if (j->state != JobState::kPending && j->state != JobState::kBlocked) {
+      unranked.push_back(j);
+      continue;
+    }
     if ((j->spec.begin || !j->spec.dependencies.empty()) &&
         !ready_to_consider(*j, now, singleton_clear.contains(j), cancel_now)) {
       // A --begin still ahead: an event-driven caller passes again then.
       if (j->spec.begin && *j->spec.begin > now) {
         next_begin = next_begin ? min(*next_begin, *j->spec.begin) : *j->spec.begin;
       }
+      unranked.push_back(j);
       continue;
     }
     PriorityInputs in;
@@ -409,28 +414,8 @@ PassResult Scheduler::schedule(Time now) {
     // cancels the whole array (the made ones are in cancel_now too).
     if (array.value() != 0 && arrays_.contains(array.value())) (void)cancel_array(array);
   }
-  // Higher partition tiers first, whatever the priority (Slurm's PriorityTier). Sorted
-  // on copied keys: comparing through the records' pointers missed the cache on every
-  // comparison of a large queue. The order is total (ids break ties), so unchanged.
-  struct RankKey {
-    std::int32_t tier;
-    double priority;
-    Time submit;
-    JobId id;
-    JobRecord* job;
-  };
-  std::vector<RankKey> keys;
-  keys.reserve(ordered.size());
-  for (JobRecord* j : ordered) {
-    keys.push_back({partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
-  }
-  std::sort(keys.begin(), keys.end(), [](const RankKey& a, const RankKey& b) {
-    if (a.tier != b.tier) return a.tier > b.tier;
-    if (a.priority != b.priority) return a.priority > b.priority;
-    if (a.submit != b.submit) return a.submit < b.submit;
-    return a.id < b.id;
-  });
-  for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = keys[i].job;
+  rank(ordered);
+  keep_rank_order(ordered, unranked);
 
   EligibilityLimits::HoldFn over_hard;
   if (maxps_.enabled()) {

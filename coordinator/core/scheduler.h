@@ -258,6 +258,11 @@ class Scheduler {
   };
   std::optional<std::vector<UsageChange>> restored_usage_;  // set between begin/end_restore
   void remove_from(std::vector<JobRecord*>& list, JobRecord& j);
+  // Sorts `ordered` into the pass's order: tier, priority, submit time, id (rank_order.h).
+  void rank(std::vector<JobRecord*>& ordered) const;
+  // Keeps waiting_ in the pass's order, ranked jobs first and then the rest, so that the
+  // next pass finds its keys nearly sorted (sorting the queue was a sixth of a pass).
+  void keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked);
   // Job arrays (scheduler_arrays.cpp).
   void add_array(JobRecord prototype);
   // Open jobs a spec adds for the per-user limits: an array counts every task at once (as
