@@ -44,9 +44,10 @@ class AgentHost {
   virtual CheckpointScan load_checkpoints() = 0;
   virtual Result<JobCheckpoint> load_checkpoint(JobId job) = 0;
   virtual Status save_checkpoint(const JobCheckpoint& checkpoint) = 0;
+  virtual Status save_step_checkpoint(const StepCheckpoint& checkpoint) = 0;
   virtual Result<std::optional<ExitRecord>> read_exit_record(JobId job) = 0;
   // The job's checkpoint, exit record and spooled script are gone once its end is
-  // acknowledged; a step's exit record once the step ended.
+  // acknowledged; a step's checkpoint and exit record once the step ended.
   virtual void forget_job(JobId job) = 0;
   virtual void forget_step(JobId job, std::int32_t step) = 0;
   // The lease the jobs' keepers see (coordinator_lease_file.h).

@@ -75,6 +75,7 @@ void AgentService::readopt(Time now) {
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
+  readopt_steps(scan);
   for (const JobCheckpoint& c : scan.lost) {
     if (c.extern_only) {
       // It held the cgroup of a job run from another node: nothing to report.
@@ -441,6 +442,7 @@ void AgentService::on_timer(Time now) {
     }
     for (const auto& u : outbox_.due(now, kResendPatience)) send(u);
   }
+  poll_adopted_steps(now);
   std::vector<JobId> gone, overdue, done;
   for (auto& [id, j] : jobs_) {
     if (j.completing) {

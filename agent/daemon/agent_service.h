@@ -113,6 +113,9 @@ class AgentService {
     JobId job;
     std::int32_t step = 0;
     std::int64_t pgid = 0;
+    // Re-adopted after a restart: not our child, so its end is seen by polling /proc.
+    bool adopted = false;
+    std::uint64_t start_ticks = 0;
   };
   struct UnclaimedExit {
     ProcessExit exit;
@@ -124,6 +127,8 @@ class AgentService {
   void finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now);
   void launch_failed(JobId job, const std::string& why, Time now);
   void readopt(Time now);
+  // job_steps.cpp: the steps' relays that outlived the agent, with their jobs.
+  void readopt_steps(const CheckpointScan& scan);
   void send(const wire::Message& m);
   void send_register(Time now);
   // Returns the update's sequence number, which the coordinator's Ack names.
@@ -153,6 +158,8 @@ class AgentService {
   void start_step(const wire::LaunchStep& s, const RunningJob& job);
   void finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched);
   bool step_ended(std::int64_t pid, Time now);
+  // Re-adopted relays are not our children: their ends are found by polling.
+  void poll_adopted_steps(Time now);
   void stop_steps(RunningJob& job);
   // The script ended: its steps, if any run, get the grace before the job is reported.
   void wind_down(JobId job, RunningJob::Outcome outcome, SupervisorPhase phase, Time stop_kill_at, Time now);

@@ -112,6 +112,11 @@ void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<Launc
     return;
   }
   it->second.step_groups.push_back(launched->pgid);
+  // A restarted agent must still stop the step with its job and wait for it.
+  const StepCheckpoint c{job, step, launched->pid, launched->pgid, host_->start_ticks(launched->pid)};
+  if (auto st = host_->save_step_checkpoint(c); !st) {
+    log_event(LogLevel::kWarning, "checkpoint_failed", {{"step", id}, {"error", st.error().message}});
+  }
   log_event(LogLevel::kInfo, "step_started", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(launched->pid)}});
 }
 
@@ -128,6 +133,33 @@ bool AgentService::step_ended(std::int64_t pid, Time now) {
     if (steps_done(j->second)) finalize(step.job, now);
   }
   return true;
+}
+
+void AgentService::readopt_steps(const CheckpointScan& scan) {
+  for (const StepCheckpoint& c : scan.live_steps) {
+    const std::string id = id_str(c.job) + "." + std::to_string(c.step);
+    auto j = jobs_.find(c.job.value());
+    if (j == jobs_.end()) {
+      // Its job is gone (it ended while no agent watched): nothing may run on in its place.
+      log_event(LogLevel::kWarning, "step_orphaned", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
+      (void)host_->signal_group(c.pgid, SIGKILL);
+      host_->forget_step(c.job, c.step);
+      continue;
+    }
+    steps_[c.pid] = RunningStep{c.job, c.step, c.pgid, true, c.process_start_ticks};
+    j->second.step_groups.push_back(c.pgid);
+    log_event(LogLevel::kInfo, "step_readopted", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
+  }
+  // It ended while no agent watched: what srun reported of it stands; its file goes.
+  for (const StepCheckpoint& c : scan.lost_steps) host_->forget_step(c.job, c.step);
+}
+
+void AgentService::poll_adopted_steps(Time now) {
+  std::vector<std::int64_t> gone;
+  for (const auto& [pid, s] : steps_) {
+    if (s.adopted && !host_->is_alive(pid, s.start_ticks)) gone.push_back(pid);
+  }
+  for (std::int64_t pid : gone) (void)step_ended(pid, now);
 }
 
 // Slurm's completing: a job whose script ended (or was stopped) while srun's tasks still

@@ -65,6 +65,7 @@ class SystemHost final : public AgentHost {
     return parse_checkpoint(text.str());
   }
   Status save_checkpoint(const JobCheckpoint& checkpoint) override { return checkpoints_.save(checkpoint); }
+  Status save_step_checkpoint(const StepCheckpoint& checkpoint) override { return checkpoints_.save_step(checkpoint); }
   Result<std::optional<ExitRecord>> read_exit_record(JobId job) override {
     return agent::read_exit_record(config_.spool_dir, job);
   }
@@ -74,6 +75,7 @@ class SystemHost final : public AgentHost {
     (void)launcher_.clean_up(job);
   }
   void forget_step(JobId job, std::int32_t step) override {
+    (void)checkpoints_.remove_step(job, step);
     ::unlink((exit_record_path(config_.spool_dir, job) + ".step-" + std::to_string(step)).c_str());
   }
   Status publish_lease(Time deadline) override { return lease_file_.publish(deadline); }

@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <map>
 #include <optional>
+#include <span>
+#include <utility>
 #include <unistd.h>
 
 #include "agent/os/proc_stat.h"
@@ -22,6 +24,8 @@ namespace {
 constexpr std::string_view kHeader = "fairway-checkpoint 1";
 constexpr std::string_view kPrefix = "job-";
 constexpr std::string_view kSuffix = ".checkpoint";
+constexpr std::string_view kStepHeader = "fairway-step-checkpoint 1";
+constexpr std::string_view kStepInfix = ".step-";
 
 std::unexpected<Error> io_error(const std::string& what, const std::string& path, int err) {
   return make_error(ErrorCode::kIo, what + " " + path + ": " + std::strerror(err));
@@ -71,16 +75,65 @@ std::optional<std::uint64_t> job_of_file_name(std::string_view name) {
   return *id;
 }
 
-Status write_all(int fd, std::string_view text) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return make_error(ErrorCode::kIo, std::strerror(errno));
-    written += static_cast<std::size_t>(n);
+// The job and step in a file name "job-<id>.step-<n>.checkpoint", or nothing.
+std::optional<std::pair<std::uint64_t, std::int32_t>> step_of_file_name(std::string_view name) {
+  if (!name.starts_with(kPrefix) || !name.ends_with(kSuffix)) return std::nullopt;
+  const std::string_view middle = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  const std::size_t infix = middle.find(kStepInfix);
+  if (infix == std::string_view::npos) return std::nullopt;
+  auto job = parse_number<std::uint64_t>("job", middle.substr(0, infix));
+  auto step = parse_number<std::int32_t>("step", middle.substr(infix + kStepInfix.size()));
+  if (!job || !step) return std::nullopt;
+  return std::pair{*job, *step};
+}
+
+using Fields = std::map<std::string, std::string, std::less<>>;
+
+// "key value" lines under `header`; a key twice is an error.
+Result<Fields> parse_fields(std::string_view text, std::string_view header) {
+  Fields fields;
+  std::size_t begin = 0;
+  bool first = true;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (first) {
+      if (line != header) {
+        return invalid_argument("header '" + std::string(line.substr(0, 64)) + "' is not '" +
+                                std::string(header) + "'");
+      }
+      first = false;
+      continue;
+    }
+    if (line.empty()) continue;
+    const std::size_t space = line.find(' ');
+    const std::string key(line.substr(0, space));
+    const std::string value(space == std::string_view::npos ? "" : line.substr(space + 1));
+    if (!fields.emplace(key, value).second) {
+      return invalid_argument("field '" + key + "' appears twice");
+    }
+  }
+  if (first) return invalid_argument("empty file, no header");
+  return fields;
+}
+
+// Only `keys`, and all of them.
+Status check_keys(const Fields& fields, std::span<const std::string_view> keys,
+                  std::span<const std::string_view> optional) {
+  for (const auto& [key, value] : fields) {
+    if (std::find(optional.begin(), optional.end(), key) != optional.end()) continue;
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      return invalid_argument("unknown field '" + key + "'");
+    }
+  }
+  for (const std::string_view key : keys) {
+    if (!fields.contains(key)) return invalid_argument("missing field '" + std::string(key) + "'");
   }
   return ok_status();
 }
+
 
 }  // namespace
 
@@ -123,42 +176,11 @@ std::string format_checkpoint(const JobCheckpoint& c) {
 }
 
 Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
-  std::map<std::string, std::string, std::less<>> fields;
-  std::size_t begin = 0;
-  bool first = true;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    if (first) {
-      if (line != kHeader) {
-        return invalid_argument("header '" + std::string(line.substr(0, 64)) + "' is not '" +
-                                std::string(kHeader) + "'");
-      }
-      first = false;
-      continue;
-    }
-    if (line.empty()) continue;
-    const std::size_t space = line.find(' ');
-    const std::string key(line.substr(0, space));
-    const std::string value(space == std::string_view::npos ? "" : line.substr(space + 1));
-    if (!fields.emplace(key, value).second) {
-      return invalid_argument("field '" + key + "' appears twice");
-    }
-  }
-  if (first) return invalid_argument("empty file, no header");
+  FAIRWAY_TRY_ASSIGN(fields, parse_fields(text, kHeader));
   static constexpr std::string_view kKeys[] = {"job",   "pid",  "pgid", "start", "time_limit",
                                                "cores", "gpus", "process_start_ticks"};
-  for (const auto& [key, value] : fields) {
-    if (key == "warning" || key == "extern") continue;  // optional
-    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
-      return invalid_argument("unknown field '" + key + "'");
-    }
-  }
-  for (const std::string_view key : kKeys) {
-    if (!fields.contains(key)) return invalid_argument("missing field '" + std::string(key) + "'");
-  }
+  static constexpr std::string_view kOptional[] = {"warning", "extern"};
+  FAIRWAY_TRY(check_keys(fields, kKeys, kOptional));
   JobCheckpoint c;
   auto job = parse_number<std::uint64_t>("job", fields.find("job")->second);
   auto pid = parse_number<std::int64_t>("pid", fields.find("pid")->second);
@@ -202,6 +224,39 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   return c;
 }
 
+std::string format_step_checkpoint(const StepCheckpoint& c) {
+  std::string out(kStepHeader);
+  out += "\njob " + std::to_string(c.job.value());
+  out += "\nstep " + std::to_string(c.step);
+  out += "\npid " + std::to_string(c.pid);
+  out += "\npgid " + std::to_string(c.pgid);
+  out += "\nprocess_start_ticks " + std::to_string(c.process_start_ticks);
+  out += "\n";
+  return out;
+}
+
+Result<StepCheckpoint> parse_step_checkpoint(std::string_view text) {
+  FAIRWAY_TRY_ASSIGN(fields, parse_fields(text, kStepHeader));
+  static constexpr std::string_view kKeys[] = {"job", "step", "pid", "pgid", "process_start_ticks"};
+  FAIRWAY_TRY(check_keys(fields, kKeys, {}));
+  StepCheckpoint c;
+  FAIRWAY_TRY_ASSIGN(job, parse_number<std::uint64_t>("job", fields.find("job")->second));
+  FAIRWAY_TRY_ASSIGN(step, parse_number<std::int32_t>("step", fields.find("step")->second));
+  FAIRWAY_TRY_ASSIGN(pid, parse_number<std::int64_t>("pid", fields.find("pid")->second));
+  FAIRWAY_TRY_ASSIGN(pgid, parse_number<std::int64_t>("pgid", fields.find("pgid")->second));
+  FAIRWAY_TRY_ASSIGN(ticks, parse_number<std::uint64_t>("process_start_ticks", fields.find("process_start_ticks")->second));
+  // A pid of 0 or below would signal the agent's own group, or every process.
+  if (pid <= 0) return invalid_argument("field 'pid': " + std::to_string(pid) + " is not positive");
+  if (pgid <= 0) return invalid_argument("field 'pgid': " + std::to_string(pgid) + " is not positive");
+  if (step < 0) return invalid_argument("field 'step': " + std::to_string(step) + " is negative");
+  c.job = JobId(job);
+  c.step = step;
+  c.pid = pid;
+  c.pgid = pgid;
+  c.process_start_ticks = ticks;
+  return c;
+}
+
 LaunchCheckpoint::LaunchCheckpoint(std::string dir) : dir_(std::move(dir)) {
   while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
 }
@@ -211,28 +266,21 @@ std::string LaunchCheckpoint::path_of(JobId job) const {
 }
 
 Status LaunchCheckpoint::save(const JobCheckpoint& checkpoint) const {
-  const std::string path = path_of(checkpoint.job);
-  const std::string temp = path + ".tmp";
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return io_error("create", temp, errno);
-  if (auto ok = write_all(fd, format_checkpoint(checkpoint)); !ok) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return make_error(ErrorCode::kIo, "write " + temp + ": " + ok.error().message);
-  }
-  // No fsync: a checkpoint serves an agent that restarts while its jobs live on. Its page
-  // cache survives that; a power loss that would lose it ends the jobs as well. The
-  // rename still makes a reader see the old file or the new one, never a torn one.
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(temp.c_str());
-    return io_error("close", temp, err);
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(temp.c_str());
-    return io_error("rename to " + path + " from", temp, err);
-  }
+  return replace_small_file(path_of(checkpoint.job), format_checkpoint(checkpoint));
+}
+
+std::string LaunchCheckpoint::path_of_step(JobId job, std::int32_t step) const {
+  return dir_ + "/" + std::string(kPrefix) + std::to_string(job.value()) + std::string(kStepInfix) +
+         std::to_string(step) + std::string(kSuffix);
+}
+
+Status LaunchCheckpoint::save_step(const StepCheckpoint& checkpoint) const {
+  return replace_small_file(path_of_step(checkpoint.job, checkpoint.step), format_step_checkpoint(checkpoint));
+}
+
+Status LaunchCheckpoint::remove_step(JobId job, std::int32_t step) const {
+  const std::string path = path_of_step(job, step);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return io_error("unlink", path, errno);
   return ok_status();
 }
 
@@ -250,12 +298,33 @@ CheckpointScan LaunchCheckpoint::load_all() const {
     return scan;
   }
   std::vector<std::pair<std::uint64_t, std::string>> files;
+  std::vector<std::pair<std::pair<std::uint64_t, std::int32_t>, std::string>> step_files;
   while (const dirent* entry = ::readdir(dir)) {
     const std::string name = entry->d_name;
     if (const auto job = job_of_file_name(name)) files.emplace_back(*job, dir_ + "/" + name);
+    if (const auto step = step_of_file_name(name)) step_files.emplace_back(*step, dir_ + "/" + name);
   }
   ::closedir(dir);
   std::sort(files.begin(), files.end());  // stable order for callers and tests
+  std::sort(step_files.begin(), step_files.end());
+  for (const auto& [id, path] : step_files) {
+    auto text = read_small_file(path, std::size_t{1} << 16, /*follow_symlinks=*/false);
+    if (!text) {
+      scan.errors.push_back(text.error());
+      continue;
+    }
+    auto step = parse_step_checkpoint(*text);
+    if (!step) {
+      scan.errors.push_back(step.error().with_context(path));
+      continue;
+    }
+    if (std::pair{step->job.value(), step->step} != id) {
+      scan.errors.push_back(Error{ErrorCode::kInvalidArgument, path + ": its job and step do not match the file name"});
+      continue;
+    }
+    const bool alive = process_is_alive(static_cast<pid_t>(step->pid), step->process_start_ticks);
+    (alive ? scan.live_steps : scan.lost_steps).push_back(*step);
+  }
   for (const auto& [job, path] : files) {
     auto text = read_small_file(path, std::size_t{1} << 20, /*follow_symlinks=*/false);
     if (!text) {

@@ -34,8 +34,24 @@ struct JobCheckpoint {
   bool operator==(const JobCheckpoint&) const = default;
 };
 
+// A step's relay (fairway-step) in a running job, in a file of its own beside its job's
+// (job-<id>.step-<n>.checkpoint, which agents before it pass over), so that a restarted
+// agent still gives the step's tasks their job's signals and waits for them before it
+// reports the job's end.
+struct StepCheckpoint {
+  JobId job;
+  std::int32_t step = 0;
+  std::int64_t pid = 0;   // the relay's keeper, the agent's child
+  std::int64_t pgid = 0;  // the relay's process group: where the job's signals go
+  // Tells the keeper from a later process given its pid (0: not known).
+  std::uint64_t process_start_ticks = 0;
+  bool operator==(const StepCheckpoint&) const = default;
+};
+
 // The text form of one checkpoint, and back. Parse errors name the field and value.
 std::string format_checkpoint(const JobCheckpoint& checkpoint);
+std::string format_step_checkpoint(const StepCheckpoint& checkpoint);
+Result<StepCheckpoint> parse_step_checkpoint(std::string_view text);
 // The same without the pid and pgid lines: what a job's keeper completes (job_keeper.h).
 // process_start_ticks is written as 0: "not known yet", which liveness checks accept.
 std::string format_checkpoint_without_process(const JobCheckpoint& checkpoint);
@@ -45,6 +61,8 @@ struct CheckpointScan {
   std::vector<JobCheckpoint> live;  // the process still runs: re-adopt it
   std::vector<JobCheckpoint> lost;  // the process is gone or its pid reused: report it ended
   std::vector<Error> errors;        // unreadable or corrupt files, skipped
+  // Steps' relays, split the same way; a lost step's file stays until remove_step().
+  std::vector<StepCheckpoint> live_steps, lost_steps;
 };
 
 class LaunchCheckpoint {
@@ -63,7 +81,12 @@ class LaunchCheckpoint {
   // file lands in `errors`. Lost jobs' files stay until remove().
   CheckpointScan load_all() const;
 
+  // The same for a step's relay.
+  Status save_step(const StepCheckpoint& checkpoint) const;
+  Status remove_step(JobId job, std::int32_t step) const;
+
   std::string path_of(JobId job) const;
+  std::string path_of_step(JobId job, std::int32_t step) const;
   const std::string& dir() const { return dir_; }
 
  private:

@@ -42,4 +42,33 @@ Result<std::string> read_small_file(const std::string& path, std::size_t max_byt
   return text;
 }
 
+Status replace_small_file(const std::string& path, std::string_view text) {
+  const std::string temp = path + ".tmp";
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return std::unexpected(file_error("create", temp, errno));
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return std::unexpected(file_error("write", temp, err));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    return std::unexpected(file_error("close", temp, err));
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    return std::unexpected(file_error(("rename to " + path + " from").c_str(), temp, err));
+  }
+  return ok_status();
+}
+
 }  // namespace fairway::agent

@@ -170,6 +170,49 @@ TEST_F(JobStep, ACancelGivesTheStepsTasksTheirGraceOnEveryNode) {
   EXPECT_EQ(printed.find("the script went on"), std::string::npos) << printed;
 }
 
+// The same after the first node's agent was killed and restarted while the tasks ran: the
+// new agent re-adopts the step from its checkpoint. It used to know nothing of it: the
+// cancel reached srun alone, and the tasks' last words were lost with it on that node.
+TEST_F(JobStep, ATaskKeepsItsGraceAcrossARestartOfItsAgent) {
+  const std::string task = dir_ + "/task.sh";
+  std::ofstream(task) << "#!/bin/sh\ntrap 'sleep 0.3; echo saved $SLURM_PROCID; exit 0' TERM\n"
+                      << "echo ready $SLURM_PROCID\nwhile :; do sleep 0.1; done\n";
+  const std::string script = dir_ + "/grace.sh";
+  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/grace-%j.out\n"
+                        << "\"$FAIRWAY_CLI\" run -l sh " << task << "\n";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+            0)
+      << out;
+  const JobId id(std::stoull(out));
+  const std::string output = dir_ + "/grace-" + std::to_string(id.value()) + ".out";
+  ASSERT_TRUE(eventually([&] {
+    const std::string printed = read_file(output);
+    return printed.find("0: ready 0\n") != std::string::npos && printed.find("1: ready 1\n") != std::string::npos;
+  })) << read_file(output);
+  // The agent of the script's node dies and comes back; its jobs run on meanwhile.
+  agents_.front().stop(SIGKILL);  // kb01's, started first
+  agents_.erase(agents_.begin());
+  start_agent("kb01", kebnekaise_xml());
+  const std::string log = dir_ + "/agent-kb01.log";  // appended to by both
+  const auto registrations = [&] {
+    const std::string text = read_file(log);
+    std::size_t n = 0;
+    for (std::size_t at = text.find("agent_registered"); at != std::string::npos; at = text.find("agent_registered", at + 1)) ++n;
+    return n;
+  };
+  ASSERT_TRUE(eventually([&] { return registrations() >= 2; })) << read_file(log);
+  EXPECT_NE(read_file(log).find("step_readopted"), std::string::npos) << read_file(log);
+  ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out), 0) << out;
+  auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->state, JobState::kCancelled);
+  const std::string printed = read_file(output);
+  EXPECT_NE(printed.find("0: saved 0\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("1: saved 1\n"), std::string::npos) << printed;
+}
+
 // Task 0 reads the caller's stdin; Ctrl-C reaches the tasks, and what ends them is the exit.
 TEST_F(JobStep, StdinGoesToTaskZeroAndCtrlCToEveryTask) {
   const JobId id = running_two_node_job();

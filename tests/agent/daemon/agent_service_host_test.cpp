@@ -28,6 +28,7 @@ struct Machine {
   std::set<std::int64_t> alive;
   std::set<std::int64_t> live_groups;  // groups with a process left once their leader is gone
   std::map<std::uint64_t, JobCheckpoint> checkpoints;
+  std::map<std::pair<std::uint64_t, std::int32_t>, StepCheckpoint> step_checkpoints;
   CheckpointScan at_start;
   std::map<std::uint64_t, ExitRecord> exit_records;
   std::vector<JobId> forgotten;
@@ -63,6 +64,10 @@ class FakeHost final : public AgentHost {
     m_->checkpoints[c.job.value()] = c;
     return ok_status();
   }
+  Status save_step_checkpoint(const StepCheckpoint& c) override {
+    m_->step_checkpoints[{c.job.value(), c.step}] = c;
+    return ok_status();
+  }
   Result<std::optional<ExitRecord>> read_exit_record(JobId job) override {
     auto it = m_->exit_records.find(job.value());
     return it == m_->exit_records.end() ? std::optional<ExitRecord>() : std::optional(it->second);
@@ -71,7 +76,10 @@ class FakeHost final : public AgentHost {
     m_->forgotten.push_back(job);
     m_->checkpoints.erase(job.value());
   }
-  void forget_step(JobId job, std::int32_t step) override { m_->forgotten_steps.emplace_back(job, step); }
+  void forget_step(JobId job, std::int32_t step) override {
+    m_->forgotten_steps.emplace_back(job, step);
+    m_->step_checkpoints.erase({job.value(), step});
+  }
   Status publish_lease(Time deadline) override {
     m_->lease = deadline;
     return ok_status();
@@ -440,6 +448,46 @@ TEST_F(AgentOnFakeHost, ALaunchWaitsForTheCoresOfAJobStillStoppingHere) {
 }
 
 // scancel --signal (not -b) reaches the steps' tasks as well as the script's group.
+// srun's tasks outlive an agent restart: the restarted agent still gives them their job's
+// cancel, its grace and its kill, and reports the job only once they are gone (it used to
+// forget them and report the job while they ran on its cores).
+TEST_F(AgentOnFakeHost, ARestartedAgentKeepsItsJobsStepsAndWaitsForThem) {
+  running_with_step(14, 1400, T(1));
+  const std::pair<std::uint64_t, std::int32_t> key{14, 0};
+  ASSERT_TRUE(machine->step_checkpoints.contains(key)) << "the relay is checkpointed";
+  EXPECT_EQ(machine->step_checkpoints[key], (StepCheckpoint{JobId(14), 0, 1410, 1410, 14100}));
+  // The agent restarts: job 14 and its step still run. A step of job 15, whose job ended
+  // while no agent watched, must not run on; one of job 14 that ended meanwhile is let go.
+  machine->at_start.live = {machine->checkpoints[14]};
+  machine->at_start.live_steps = {machine->step_checkpoints[key], StepCheckpoint{JobId(15), 0, 1510, 1510, 15100}};
+  machine->at_start.lost_steps = {StepCheckpoint{JobId(14), 1, 1420, 1420, 14200}};
+  machine->alive = {1400, 1410, 1510};
+  machine->group_signals.clear();
+  service.reset();
+  start();
+  seen_seqs.clear();  // the new agent numbers its reports afresh
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1510, SIGKILL}}));
+  EXPECT_EQ(machine->forgotten_steps, (std::vector<std::pair<JobId, std::int32_t>>{{JobId(15), 0}, {JobId(14), 1}}));
+  machine->group_signals.clear();
+  send(wire::SignalJob{JobId(14), SIGTERM, Duration::seconds(5)}, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1410, SIGTERM}, {1400, SIGTERM}}))
+      << "the step's group first, as before the restart";
+  // The adopted script is gone (polled); its step is still saving its work.
+  machine->alive.erase(1400);
+  service->on_timer(T(3));
+  EXPECT_TRUE(reported(14).empty()) << "completing: its cores stay held";
+  service->on_timer(T(8));
+  EXPECT_EQ(machine->group_signals.back(), (std::pair<std::int64_t, int>{1400, SIGKILL}));
+  EXPECT_NE(std::find(machine->group_signals.begin(), machine->group_signals.end(), std::pair<std::int64_t, int>{1410, SIGKILL}),
+            machine->group_signals.end());
+  // The relay is not the new agent's child: its end is found by polling.
+  machine->alive.erase(1410);
+  service->on_timer(T(9));
+  EXPECT_EQ(reported(14), (std::vector<JobState>{JobState::kCancelled}));
+  EXPECT_FALSE(machine->step_checkpoints.contains(key));
+  EXPECT_EQ(service->running(), 0u);
+}
+
 TEST_F(AgentOnFakeHost, ASignalForTheJobReachesItsSteps) {
   running_with_step(14, 1400, T(1));
   send(wire::SendSignal{JobId(14), SIGUSR1, false}, T(2));

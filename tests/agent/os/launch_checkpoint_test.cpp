@@ -155,6 +155,62 @@ TEST(LaunchCheckpointTest, ParseNamesMissingUnknownAndRepeatedFields) {
   EXPECT_NE(e.error().message.find("field 'cores'"), std::string::npos);
 }
 
+StepCheckpoint step_of_this_process(std::uint64_t job, std::int32_t step) {
+  auto stat = read_proc_stat(::getpid());
+  EXPECT_TRUE(stat);
+  return StepCheckpoint{JobId(job), step, ::getpid(), ::getpgrp(), stat ? stat->start_ticks : 0};
+}
+
+// A step's relay is checkpointed in a file of its own beside its job's, which an agent
+// from before steps were checkpointed passes over (it is no "job-<id>.checkpoint").
+TEST(LaunchCheckpointTest, AStepsRelayIsKeptBesideItsJobAndSplitLiveOrLost) {
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path());
+  ASSERT_TRUE(store.save(of_this_process(7)));
+  const StepCheckpoint live = step_of_this_process(7, 2);
+  ASSERT_TRUE(store.save_step(live));
+  EXPECT_EQ(store.path_of_step(JobId(7), 2), dir.path() + "/job-7.step-2.checkpoint");
+  StepCheckpoint reused = step_of_this_process(7, 3);  // our pid, another start time
+  reused.process_start_ticks += 1;
+  ASSERT_TRUE(store.save_step(reused));
+  struct stat st{};
+  ASSERT_EQ(::stat(store.path_of_step(JobId(7), 2).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  const CheckpointScan scan = store.load_all();
+  EXPECT_TRUE(scan.errors.empty()) << scan.errors[0].message;
+  ASSERT_EQ(scan.live.size(), 1u) << "a step's file is not a job's";
+  EXPECT_EQ(scan.live_steps, std::vector<StepCheckpoint>{live});
+  EXPECT_EQ(scan.lost_steps, std::vector<StepCheckpoint>{reused});
+  ASSERT_TRUE(store.remove_step(JobId(7), 3));
+  EXPECT_TRUE(store.remove_step(JobId(7), 3));  // twice is fine
+  EXPECT_TRUE(store.load_all().lost_steps.empty());
+  EXPECT_TRUE(std::filesystem::exists(store.path_of(JobId(7)))) << "the job's own file stays";
+}
+
+TEST(LaunchCheckpointTest, AStepCheckpointIsParsedStrictly) {
+  const StepCheckpoint c = step_of_this_process(9, 1);
+  const std::string good = format_step_checkpoint(c);
+  auto parsed = parse_step_checkpoint(good);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, c);
+  EXPECT_EQ(parse_step_checkpoint(format_checkpoint(of_this_process(9))).error().message,
+            "header 'fairway-checkpoint 1' is not 'fairway-step-checkpoint 1'");
+  EXPECT_EQ(parse_step_checkpoint(good + "colour blue\n").error().message, "unknown field 'colour'");
+  StepCheckpoint zero = c;
+  zero.pgid = 0;
+  EXPECT_EQ(parse_step_checkpoint(format_step_checkpoint(zero)).error().message, "field 'pgid': 0 is not positive")
+      << "a group of 0 would signal the agent's own";
+  TempDir dir;
+  const LaunchCheckpoint store(dir.path());
+  testing::write_text(store.path_of_step(JobId(4), 1), format_step_checkpoint(step_of_this_process(4, 2)));
+  testing::write_text(store.path_of_step(JobId(5), 1), "garbage");
+  const CheckpointScan scan = store.load_all();
+  EXPECT_TRUE(scan.live_steps.empty());
+  ASSERT_EQ(scan.errors.size(), 2u);
+  EXPECT_NE(scan.errors[0].message.find("do not match the file name"), std::string::npos) << scan.errors[0].message;
+  EXPECT_NE(scan.errors[1].message.find("job-5.step-1.checkpoint: header"), std::string::npos) << scan.errors[1].message;
+}
+
 TEST(LaunchCheckpointTest, MissingDirIsAnErrorNotACrash) {
   const LaunchCheckpoint store("/nonexistent-fairway-spool");
   const CheckpointScan scan = store.load_all();
