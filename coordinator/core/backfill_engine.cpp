@@ -15,6 +15,7 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
   if (c.reservation_depth && c.backfill != BackfillMode::kNone) p.depth = *c.reservation_depth;
   if (c.reservation_min_priority) p.min_priority_for_reservation = *c.reservation_min_priority;
   if (c.backfill != BackfillMode::kNone) p.reserve_after_wait = c.reserve_after_wait;
+  p.starving_depth = c.reserve_after_wait_jobs;
   p.main_loop = c.main_loop;
   if (c.backfill_max_jobs_per_user) p.max_jobs_per_user = *c.backfill_max_jobs_per_user;
   if (c.backfill_max_jobs_per_partition) p.max_jobs_per_partition = *c.backfill_max_jobs_per_partition;

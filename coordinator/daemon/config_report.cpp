@@ -47,6 +47,7 @@ wire::ConfigReply config_report(const Config& c, Time now) {
   add("scheduler.reservation_min_priority",
       optional_text<double>(c.scheduler.reservation_min_priority, [](double v) { return number(v); }));
   add("scheduler.reserve_after_wait", optional_text<Duration>(c.scheduler.reserve_after_wait, span));
+  add("scheduler.reserve_after_wait_jobs", std::to_string(c.scheduler.reserve_after_wait_jobs));
   add("scheduler.main_loop", flag(c.scheduler.main_loop));
   add("priority.age_per_minute", number(c.priority.age_per_minute));
   add("priority.fairshare", number(c.priority.fairshare));

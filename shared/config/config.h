@@ -32,6 +32,9 @@ struct SchedulerConfig {
   // became eligible holds a reservation whatever the depth and threshold, so no later job
   // can pass it for ever. Unset: none.
   std::optional<Duration> reserve_after_wait;
+  // How many such starving jobs per partition hold one at a time (the first in priority
+  // order): one keeps the guard cheap; every one is conservative backfill for old jobs.
+  std::int32_t reserve_after_wait_jobs = 1;
   // Slurm's two loops (Palmetto, seed 004): a main loop in priority order starts what fits
   // and skips a job when a higher-priority job waits for overlapping resources; then the
   // backfill loop above runs over what is left.

@@ -106,7 +106,7 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
   if (tbl == nullptr) return ok_status();
   const toml::table& t = *tbl;
   FAIRWAY_TRY(r.check_keys(t, "scheduler",
-                           {"backfill", "reservation_depth", "reservation_min_priority", "reserve_after_wait", "main_loop",
+                           {"backfill", "reservation_depth", "reservation_min_priority", "reserve_after_wait", "reserve_after_wait_jobs", "main_loop",
                             "backfill_max_jobs_per_user", "backfill_max_jobs_per_partition",
                             "array_task_reservations"}));
   if (t.contains("backfill")) {
@@ -137,6 +137,9 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
     Duration wait;
     FAIRWAY_TRY(r.read_time(t, "reserve_after_wait", "scheduler", true, wait));
     cfg.scheduler.reserve_after_wait = wait;
+  }
+  if (t.contains("reserve_after_wait_jobs")) {
+    FAIRWAY_TRY(r.read_int(t, "reserve_after_wait_jobs", "scheduler", 1, kInt32Max, cfg.scheduler.reserve_after_wait_jobs));
   }
   FAIRWAY_TRY(r.read_bool(t, "main_loop", "scheduler", cfg.scheduler.main_loop));
   for (auto [key, out] : {std::pair{"backfill_max_jobs_per_user", &cfg.scheduler.backfill_max_jobs_per_user},

@@ -111,11 +111,12 @@ TEST(BackfillEngine, DepthOverrideGivesReservationsToTheTopJobsOnly) {
 // though it is not the top job (here an expansion-factor priority keeps a long job below
 // every short one), and only the first such job per partition does.
 TEST(BackfillEngine, AJobWaitingPastTheGuardHoldsAReservationBeyondTheDepth) {
-  const auto run = [](std::optional<Duration> guard) {
+  const auto run = [](std::optional<Duration> guard, std::int32_t guarded_jobs) {
     Config c = uniform_cluster(4, 1, 1, BackfillMode::kEasy);
     c.priority.age_per_minute = 0;
     c.priority.expansion_factor = 1000;
     c.scheduler.reserve_after_wait = guard;
+    c.scheduler.reserve_after_wait_jobs = guarded_jobs;
     auto s = make(c);
     EXPECT_TRUE(s->submit(job(1, 4, 1000), T(0)));
     s->schedule(T(0));
@@ -125,18 +126,24 @@ TEST(BackfillEngine, AJobWaitingPastTheGuardHoldsAReservationBeyondTheDepth) {
     s->schedule(T(600));
     return s;
   };
-  auto plain = run(std::nullopt);
+  auto plain = run(std::nullopt, 1);
   EXPECT_TRUE(plain->job(JobId(3))->reserved_start);
   EXPECT_FALSE(plain->job(JobId(2))->reserved_start) << "EASY: the top job only";
-  auto guarded = run(Duration::seconds(300));
+  auto guarded = run(Duration::seconds(300), 1);
   ASSERT_TRUE(guarded->job(JobId(3))->reserved_start);
   EXPECT_EQ(*guarded->job(JobId(3))->reserved_start, T(1000));
   ASSERT_TRUE(guarded->job(JobId(2))->reserved_start);
   EXPECT_EQ(*guarded->job(JobId(2))->reserved_start, T(1010));  // after the top job's
   EXPECT_FALSE(guarded->job(JobId(5))->reserved_start) << "one starving job per partition at a time";
   // Not yet waited long enough: nothing beyond EASY's one.
-  auto early = run(Duration::seconds(3600));
+  auto early = run(Duration::seconds(3600), 1);
   EXPECT_FALSE(early->job(JobId(2))->reserved_start);
+  // reserve_after_wait_jobs = 2: both starving jobs hold one, in priority order.
+  auto two = run(Duration::seconds(300), 2);
+  ASSERT_TRUE(two->job(JobId(2))->reserved_start);
+  ASSERT_TRUE(two->job(JobId(5))->reserved_start);
+  EXPECT_EQ(*two->job(JobId(2))->reserved_start, T(1010));
+  EXPECT_EQ(*two->job(JobId(5))->reserved_start, T(11010));
 }
 
 TEST(BackfillEngine, HeldJobsAreSkippedAndSayHeld) {

@@ -31,6 +31,7 @@ max_priority = 10080
 backfill = "conservative"
 reservation_min_priority = 20000
 reserve_after_wait = "2d"
+reserve_after_wait_jobs = 3
 )");
   EXPECT_EQ(c.partitions[0].default_qos, "normal");
   EXPECT_FALSE(c.qos[0].max_priority.has_value());
@@ -41,6 +42,8 @@ reserve_after_wait = "2d"
   EXPECT_FALSE(parse_ok(kNode).scheduler.reservation_min_priority.has_value());
   EXPECT_EQ(c.scheduler.reserve_after_wait, Duration::hours(48));
   EXPECT_FALSE(parse_ok(kNode).scheduler.reserve_after_wait.has_value());
+  EXPECT_EQ(c.scheduler.reserve_after_wait_jobs, 3);
+  EXPECT_EQ(parse_ok(kNode).scheduler.reserve_after_wait_jobs, 1);
 }
 
 TEST(Config, DefaultQosMustBeDeclared) {
@@ -54,6 +57,8 @@ TEST(Config, DefaultQosMustBeDeclared) {
                   "scheduler.reserve_after_wait");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreserve_after_wait = 0\n"),
                   "scheduler.reserve_after_wait");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nreserve_after_wait_jobs = 0\n"),
+                  "scheduler.reserve_after_wait_jobs");
 }
 
 TEST(Config, ShippedSiteProfilesParse) {
