@@ -87,6 +87,16 @@ std::optional<std::pair<std::uint64_t, std::int32_t>> step_of_file_name(std::str
   return std::pair{*job, *step};
 }
 
+// A checkpoint file read (never through a link, at most 1 MiB) and parsed; a parse error
+// names the file.
+template <typename Parse>
+auto read_checkpoint_file(const std::string& path, Parse parse) -> decltype(parse(std::string_view())) {
+  FAIRWAY_TRY_ASSIGN(text, read_small_file(path, std::size_t{1} << 20, /*follow_symlinks=*/false));
+  auto parsed = parse(text);
+  if (!parsed) return std::unexpected(parsed.error().with_context(path));
+  return parsed;
+}
+
 using Fields = std::map<std::string, std::string, std::less<>>;
 
 // "key value" lines under `header`; a key twice is an error.
@@ -308,14 +318,9 @@ CheckpointScan LaunchCheckpoint::load_all() const {
   std::sort(files.begin(), files.end());  // stable order for callers and tests
   std::sort(step_files.begin(), step_files.end());
   for (const auto& [id, path] : step_files) {
-    auto text = read_small_file(path, std::size_t{1} << 16, /*follow_symlinks=*/false);
-    if (!text) {
-      scan.errors.push_back(text.error());
-      continue;
-    }
-    auto step = parse_step_checkpoint(*text);
+    auto step = read_checkpoint_file(path, parse_step_checkpoint);
     if (!step) {
-      scan.errors.push_back(step.error().with_context(path));
+      scan.errors.push_back(step.error());
       continue;
     }
     if (std::pair{step->job.value(), step->step} != id) {
@@ -326,14 +331,9 @@ CheckpointScan LaunchCheckpoint::load_all() const {
     (alive ? scan.live_steps : scan.lost_steps).push_back(*step);
   }
   for (const auto& [job, path] : files) {
-    auto text = read_small_file(path, std::size_t{1} << 20, /*follow_symlinks=*/false);
-    if (!text) {
-      scan.errors.push_back(text.error());
-      continue;
-    }
-    auto checkpoint = parse_checkpoint(*text);
+    auto checkpoint = read_checkpoint_file(path, parse_checkpoint);
     if (!checkpoint) {
-      scan.errors.push_back(checkpoint.error().with_context(path));
+      scan.errors.push_back(checkpoint.error());
       continue;
     }
     if (checkpoint->job.value() != job) {

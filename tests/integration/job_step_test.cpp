@@ -27,6 +27,39 @@ class JobStep : public Cluster {
     ASSERT_TRUE(wait_nodes_up(2));
   }
 
+  // A two-node batch job of nobody's whose srun tasks trap SIGTERM, take 0.3 s to save
+  // their work and print it; returns once both tasks said they are ready. `output` is the
+  // job's output file.
+  JobId job_whose_tasks_save_on_term(const std::string& after_srun, std::string& output) {
+    const std::string task = dir_ + "/task.sh";
+    std::ofstream(task) << "#!/bin/sh\ntrap 'sleep 0.3; echo saved $SLURM_PROCID; exit 0' TERM\n"
+                        << "echo ready $SLURM_PROCID\nwhile :; do sleep 0.1; done\n";
+    const std::string script = dir_ + "/grace.sh";
+    std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/grace-%j.out\n"
+                          << "\"$FAIRWAY_CLI\" run -l sh " << task << "\n" << after_srun;
+    std::string out;
+    EXPECT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                         {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+              0)
+        << out;
+    const JobId id(std::stoull(out));
+    output = dir_ + "/grace-" + std::to_string(id.value()) + ".out";
+    EXPECT_TRUE(eventually([&] {
+      const std::string printed = read_file(output);
+      return printed.find("0: ready 0\n") != std::string::npos && printed.find("1: ready 1\n") != std::string::npos;
+    })) << read_file(output);
+    return id;
+  }
+
+  // Cancels the job as its owner and returns its output once it ended CANCELLED.
+  std::string cancel_and_read(JobId id, const std::string& output) {
+    std::string out;
+    EXPECT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out), 0) << out;
+    auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
+    EXPECT_TRUE(v && v->state == JobState::kCancelled) << (v ? to_string(v->state) : "not ended");
+    return read_file(output);
+  }
+
   // A two-node job of nobody's that sleeps, running.
   JobId running_two_node_job() {
     std::string out;
@@ -143,28 +176,9 @@ TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
 // to die at once with their srun (in the script's group), and the job's other node heard
 // of the cancel only through the SIGKILL at its end.
 TEST_F(JobStep, ACancelGivesTheStepsTasksTheirGraceOnEveryNode) {
-  const std::string task = dir_ + "/task.sh";
-  std::ofstream(task) << "#!/bin/sh\ntrap 'sleep 0.3; echo saved $SLURM_PROCID; exit 0' TERM\n"
-                      << "echo ready $SLURM_PROCID\nwhile :; do sleep 0.1; done\n";
-  const std::string script = dir_ + "/grace.sh";
-  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/grace-%j.out\n"
-                        << "\"$FAIRWAY_CLI\" run -l sh " << task << "\necho the script went on\n";
-  std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
-            0)
-      << out;
-  const JobId id(std::stoull(out));
-  const std::string output = dir_ + "/grace-" + std::to_string(id.value()) + ".out";
-  ASSERT_TRUE(eventually([&] {
-    const std::string printed = read_file(output);
-    return printed.find("0: ready 0\n") != std::string::npos && printed.find("1: ready 1\n") != std::string::npos;
-  })) << read_file(output);
-  ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out), 0) << out;
-  auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
-  ASSERT_TRUE(v);
-  EXPECT_EQ(v->state, JobState::kCancelled);
-  const std::string printed = read_file(output);
+  std::string output;
+  const JobId id = job_whose_tasks_save_on_term("echo the script went on\n", output);
+  const std::string printed = cancel_and_read(id, output);
   EXPECT_NE(printed.find("0: saved 0\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("1: saved 1\n"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("the script went on"), std::string::npos) << printed;
@@ -174,23 +188,8 @@ TEST_F(JobStep, ACancelGivesTheStepsTasksTheirGraceOnEveryNode) {
 // new agent re-adopts the step from its checkpoint. It used to know nothing of it: the
 // cancel reached srun alone, and the tasks' last words were lost with it on that node.
 TEST_F(JobStep, ATaskKeepsItsGraceAcrossARestartOfItsAgent) {
-  const std::string task = dir_ + "/task.sh";
-  std::ofstream(task) << "#!/bin/sh\ntrap 'sleep 0.3; echo saved $SLURM_PROCID; exit 0' TERM\n"
-                      << "echo ready $SLURM_PROCID\nwhile :; do sleep 0.1; done\n";
-  const std::string script = dir_ + "/grace.sh";
-  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/grace-%j.out\n"
-                        << "\"$FAIRWAY_CLI\" run -l sh " << task << "\n";
-  std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
-            0)
-      << out;
-  const JobId id(std::stoull(out));
-  const std::string output = dir_ + "/grace-" + std::to_string(id.value()) + ".out";
-  ASSERT_TRUE(eventually([&] {
-    const std::string printed = read_file(output);
-    return printed.find("0: ready 0\n") != std::string::npos && printed.find("1: ready 1\n") != std::string::npos;
-  })) << read_file(output);
+  std::string output;
+  const JobId id = job_whose_tasks_save_on_term("", output);
   // The agent of the script's node dies and comes back; its jobs run on meanwhile.
   agents_.front().stop(SIGKILL);  // kb01's, started first
   agents_.erase(agents_.begin());
@@ -204,11 +203,7 @@ TEST_F(JobStep, ATaskKeepsItsGraceAcrossARestartOfItsAgent) {
   };
   ASSERT_TRUE(eventually([&] { return registrations() >= 2; })) << read_file(log);
   EXPECT_NE(read_file(log).find("step_readopted"), std::string::npos) << read_file(log);
-  ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out), 0) << out;
-  auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
-  ASSERT_TRUE(v);
-  EXPECT_EQ(v->state, JobState::kCancelled);
-  const std::string printed = read_file(output);
+  const std::string printed = cancel_and_read(id, output);
   EXPECT_NE(printed.find("0: saved 0\n"), std::string::npos) << printed;
   EXPECT_NE(printed.find("1: saved 1\n"), std::string::npos) << printed;
 }
