@@ -3,9 +3,11 @@
 // happened. Nothing here calls into the scheduling core.
 #include "coordinator/sim/schedule_validator.h"
 
+#include "coordinator/sim/capacity_check.h"
 #include "coordinator/sim/dependency_check.h"
 #include "coordinator/sim/memory_check.h"
 #include "coordinator/sim/owner_wait_check.h"
+#include "coordinator/sim/reservation_check.h"
 #include "shared/base/try.h"
 
 #include <algorithm>
@@ -49,7 +51,7 @@ class Checker {
     if (check_owner_waits_) {
       FAIRWAY_TRY(check_owner_waits());
     }
-    FAIRWAY_TRY(check_capacity());
+    FAIRWAY_TRY(check_capacity(nodes_, recs_));
     FAIRWAY_TRY(check_memory({nodes_, wl_, recs_, default_mem_per_cpu_, default_partition_}));
     if (reservations) return check_reservations();
     return ok_status();
@@ -413,108 +415,11 @@ class Checker {
     return check_owner_start_times(OwnerWaitInput{nodes_, recs_, specs, exact, default_partition_, preemption_, terms_});
   }
 
-  // (d) Sweep the records in start order, remembering for each core and GPU who holds it
-  // until when. With no overlap found so far, a unit's holders form disjoint intervals in
-  // start order, so the latest holder is the only one a new start can collide with: the
-  // check is O(records log records + allocated units), with memory per machine unit.
-  Status check_capacity() const {
-    std::vector<std::size_t> core_base(nodes_.size() + 1, 0);
-    std::vector<std::size_t> gpu_base(nodes_.size() + 1, 0);
-    for (std::size_t n = 0; n < nodes_.size(); ++n) {
-      core_base[n + 1] = core_base[n] + static_cast<std::size_t>(nodes_[n].total_cores());
-      gpu_base[n + 1] = gpu_base[n] + static_cast<std::size_t>(nodes_[n].total_gpus());
-    }
-    std::vector<std::size_t> order;
-    order.reserve(recs_.size());
-    for (std::size_t i = 0; i < recs_.size(); ++i) {
-      if (recs_[i].end > recs_[i].start) order.push_back(i);  // zero-length jobs hold nothing
-    }
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-      return std::pair{recs_[x].start, x} < std::pair{recs_[y].start, y};
-    });
-    Holders cores(core_base.back());
-    Holders gpus(gpu_base.back());
-    for (const std::size_t i : order) {
-      auto cursor = recs_[i].allocation.cursor();
-      for (NodeAllocation na; cursor.next(na);) {
-        const std::size_t n = na.node.value();
-        FAIRWAY_TRY(take(cores, "core", core_base[n], na, na.cores, i));
-        FAIRWAY_TRY(take(gpus, "GPU", gpu_base[n], na, na.gpus, i));
-      }
-    }
-    return ok_status();
-  }
-
-  struct Holders {
-    explicit Holders(std::size_t n) : until(n, std::numeric_limits<std::int64_t>::min()), by(n) {}
-    std::vector<std::int64_t> until;
-    std::vector<std::size_t> by;
-  };
-
-  Status take(Holders& h, const char* what, std::size_t base, const NodeAllocation& na,
-              const std::vector<std::int32_t>& units, std::size_t rec) const {
-    const ScheduleRecord& r = recs_[rec];
-    for (const std::int32_t u : units) {
-      const std::size_t slot = base + static_cast<std::size_t>(u);
-      if (h.until[slot] > r.start.seconds()) {
-        const ScheduleRecord& other = recs_[h.by[slot]];
-        return violation(std::string(what) + " " + str(u) + " of node " + node_name(na.node) +
-                         " is used by " + job(other.id) + " " + span(other) + " and by " +
-                         job(r.id) + " " + span(r) + " at the same time");
-      }
-      h.until[slot] = r.end.seconds();
-      h.by[slot] = rec;
-    }
-    return ok_status();
-  }
-
-  // (e) A reserved job may start late only because a job running when the reservation
-  // was made outlived its time limit past the promised start (nothing else can break a
-  // reservation). We need some overrunning K with K.start <= A and K.end > max(A, R). As
-  // A grows the set {overrunning K : K.start <= A} only grows, so scanning reserved jobs
-  // by A while keeping the max end over that set answers each query in O(1). J itself is
-  // never its own excuse: J.start > R >= A, so J is not in the set.
+  // (d) is check_capacity (capacity_check.h), (e) check_reservations (reservation_check.h).
   Status check_reservations() const {
-    std::vector<std::size_t> late;
-    for (std::size_t i = 0; i < recs_.size(); ++i) {
-      const ScheduleRecord& r = recs_[i];
-      if (!r.reserved_start && !r.reserved_at) continue;
-      if (!r.reserved_start || !r.reserved_at) {
-        return violation(job(r.id) + " has only one of reserved_start and reserved_at");
-      }
-      if (*r.reserved_start < *r.reserved_at) {
-        return violation(job(r.id) + " was promised a start by " + str(*r.reserved_start) +
-                         ", before the reservation was made at " + str(*r.reserved_at));
-      }
-      if (r.start > *r.reserved_start) late.push_back(i);
-    }
-    if (late.empty()) return ok_status();
-    std::sort(late.begin(), late.end(), [&](std::size_t x, std::size_t y) {
-      return std::pair{*recs_[x].reserved_at, x} < std::pair{*recs_[y].reserved_at, y};
-    });
-    std::vector<std::size_t> over;
-    for (std::size_t i = 0; i < recs_.size(); ++i) {
-      const ScheduleRecord& r = recs_[i];
-      if (r.end - r.start > spec_of(i).time_limit) over.push_back(i);
-    }
-    std::sort(over.begin(), over.end(), [&](std::size_t x, std::size_t y) {
-      return std::pair{recs_[x].start, x} < std::pair{recs_[y].start, y};
-    });
-    std::size_t next = 0;
-    Time max_end = Time::from_seconds(std::numeric_limits<std::int64_t>::min());
-    for (const std::size_t j : late) {
-      const ScheduleRecord& r = recs_[j];
-      const Time at = *r.reserved_at;
-      const Time promised = *r.reserved_start;
-      for (; next < over.size() && recs_[over[next]].start <= at; ++next) {
-        max_end = max(max_end, recs_[over[next]].end);
-      }
-      if (max_end > max(at, promised)) continue;
-      return violation(job(r.id) + " was promised a start by " + str(promised) +
-                       " (reservation made at " + str(at) + ") but started at " + str(r.start) +
-                       ", and no job running at " + str(at) + " overran its time limit");
-    }
-    return ok_status();
+    std::vector<Duration> limits(recs_.size());
+    for (std::size_t i = 0; i < recs_.size(); ++i) limits[i] = spec_of(i).time_limit;
+    return fairway::sim::check_reservations(recs_, limits);
   }
 
   const std::vector<NodeTopology>& nodes_;
