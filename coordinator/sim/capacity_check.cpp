@@ -1,6 +1,8 @@
 // The capacity rule; see capacity_check.h.
 #include "coordinator/sim/capacity_check.h"
 
+#include "coordinator/sim/check_text.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -10,13 +12,10 @@
 #include "shared/base/try.h"
 
 namespace fairway::sim {
-namespace {
 
-std::string str(std::int64_t v) { return std::to_string(v); }
-std::string job(JobId id) { return "job " + std::to_string(id.value()); }
-std::string span(const ScheduleRecord& r) {
-  return "[" + str(r.start.seconds()) + ", " + str(r.end.seconds()) + ")";
-}
+using namespace check_text;
+
+namespace {
 
 // Per unit of the machine: until when its latest holder holds it, and which record that is.
 struct Holders {
@@ -33,10 +32,8 @@ Status take(const std::vector<NodeTopology>& nodes, const std::vector<ScheduleRe
     const std::size_t slot = base + static_cast<std::size_t>(u);
     if (h.until[slot] > r.start.seconds()) {
       const ScheduleRecord& other = recs[h.by[slot]];
-      return make_error(ErrorCode::kFailedPrecondition,
-                        std::string(what) + " " + str(u) + " of node " + nodes[na.node.value()].name +
-                            " is used by " + job(other.id) + " " + span(other) + " and by " + job(r.id) + " " +
-                            span(r) + " at the same time");
+      return violation(std::string(what) + " " + str(u) + " of node " + nodes[na.node.value()].name + " is used by " +
+                       job(other.id) + " " + span(other) + " and by " + job(r.id) + " " + span(r) + " at the same time");
     }
     h.until[slot] = r.end.seconds();
     h.by[slot] = rec;

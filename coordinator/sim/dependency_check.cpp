@@ -1,5 +1,7 @@
 #include "coordinator/sim/dependency_check.h"
 
+#include "coordinator/sim/check_text.h"
+
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -13,7 +15,7 @@ std::unexpected<Error> violation(std::string message) {
   return std::unexpected(Error{ErrorCode::kFailedPrecondition, "schedule check: " + std::move(message)});
 }
 
-std::string job(JobId id) { return "job " + std::to_string(id.value()); }
+using check_text::job;
 std::string at(Time t) { return "t=" + std::to_string(t.seconds()); }
 
 // What the schedule says of one job: its first start and its final record.

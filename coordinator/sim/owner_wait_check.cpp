@@ -1,16 +1,13 @@
 #include "coordinator/sim/owner_wait_check.h"
 
+#include "coordinator/sim/check_text.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace fairway::sim {
-namespace {
 
-std::string str(std::int64_t v) { return std::to_string(v); }
-std::string str(Time t) { return std::to_string(t.seconds()); }
-std::string job(JobId id) { return "job " + std::to_string(id.value()); }
-
-}  // namespace
+using namespace check_text;
 
 Status check_owner_start_times(const OwnerWaitInput& in) {
   const auto partition_of = [&](const JobSpec& s) { return s.partition.empty() ? in.default_partition : s.partition; };

@@ -1,6 +1,8 @@
 // The reservation rule; see reservation_check.h.
 #include "coordinator/sim/reservation_check.h"
 
+#include "coordinator/sim/check_text.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -8,15 +10,8 @@
 #include <utility>
 
 namespace fairway::sim {
-namespace {
 
-std::string str(Time t) { return std::to_string(t.seconds()); }
-std::string job(JobId id) { return "job " + std::to_string(id.value()); }
-std::unexpected<Error> violation(std::string message) {
-  return make_error(ErrorCode::kFailedPrecondition, std::move(message));
-}
-
-}  // namespace
+using namespace check_text;
 
 // (e) A reserved job may start late only because a job running when the reservation
 // was made outlived its time limit past the promised start (nothing else can break a

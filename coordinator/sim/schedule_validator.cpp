@@ -4,6 +4,7 @@
 #include "coordinator/sim/schedule_validator.h"
 
 #include "coordinator/sim/capacity_check.h"
+#include "coordinator/sim/check_text.h"
 #include "coordinator/sim/dependency_check.h"
 #include "coordinator/sim/memory_check.h"
 #include "coordinator/sim/owner_wait_check.h"
@@ -18,16 +19,11 @@
 #include <utility>
 
 namespace fairway::sim {
+
+using namespace check_text;
+
 namespace {
 
-std::string str(std::int64_t v) { return std::to_string(v); }
-std::string str(Time t) { return std::to_string(t.seconds()); }
-std::string job(JobId id) { return "job " + std::to_string(id.value()); }
-std::string span(const ScheduleRecord& r) { return "[" + str(r.start) + ", " + str(r.end) + ")"; }
-
-std::unexpected<Error> violation(std::string message) {
-  return make_error(ErrorCode::kFailedPrecondition, std::move(message));
-}
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
