@@ -18,7 +18,9 @@ LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string nod
   r.tasks = launch.tasks;
   r.node_cores = launch.node_cores;
   r.partition = launch.partition;
-  r.append_output = launch.restarts > 0;
+  // A requeued run keeps the earlier run's output; --open-mode=append keeps whatever the
+  // files held before the job (sbatch truncates them by default).
+  r.append_output = launch.restarts > 0 || launch.program.open_append;
   r.restarts = launch.restarts;
   r.array = launch.array;
   return r;

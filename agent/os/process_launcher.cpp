@@ -371,7 +371,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   plan.output = output;
   plan.working_dir = request.program.working_dir;
   plan.append_output = request.append_output;
-  if (request.append_output) {
+  if (request.restarts > 0) {
     plan.attempt_banner = "==== fairway: job " + std::to_string(request.job.value()) + " attempt " +
                           std::to_string(request.restarts + 1) +
                           " starts here (the earlier run was stopped and requeued) ====\n";

@@ -36,6 +36,10 @@ TEST(LaunchRequestTest, CarriesTheCoordinatorsLaunchJob) {
   const LaunchRequest again = launch_request_from(launch, "node07");
   EXPECT_EQ(again.partition, "gpu");
   EXPECT_TRUE(again.append_output);
+
+  launch.restarts = 0;
+  launch.program.open_append = true;  // --open-mode=append on a first run
+  EXPECT_TRUE(launch_request_from(launch, "node07").append_output);
 }
 
 }  // namespace

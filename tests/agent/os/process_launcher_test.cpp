@@ -6,6 +6,7 @@
 #include "agent/os/proc_stat.h"
 
 #include <csignal>
+#include <fstream>
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
@@ -98,6 +99,25 @@ TEST_F(ProcessLauncherTest, OutputPathsExpandJobIdAndAreRelativeToWorkingDir) {
   ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
   EXPECT_EQ(testing::read_text(work / "logs/7.o"), "out\n");
   EXPECT_EQ(testing::read_text(work / "logs/7.e"), "err\n");
+}
+
+// sbatch truncates a job's output files unless --open-mode=append; neither adds the banner
+// that marks a requeued job's next attempt.
+TEST_F(ProcessLauncherTest, OutputIsTruncatedUnlessAppendIsAsked) {
+  const auto out = work / "out.txt";
+  for (const bool append : {false, true}) {
+    {
+      std::ofstream(out) << "before\n";
+    }
+    ::chmod(out.c_str(), 0666);
+    LaunchRequest r = request(append ? 9 : 8, "echo now\n");
+    r.program.stdout_path = out;
+    r.append_output = append;
+    auto launched = launcher().launch(r);
+    ASSERT_TRUE(launched) << launched.error().message;
+    ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+    EXPECT_EQ(testing::read_text(out), append ? "before\nnow\n" : "now\n") << "append " << append;
+  }
 }
 
 TEST_F(ProcessLauncherTest, ArgvJobIsFoundInPath) {
