@@ -36,6 +36,7 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
     if (lo->value() > 1 && JobId(lo->value() - 1) > after) after = JobId(lo->value() - 1);
     last_wanted = *hi;
   }
+  std::vector<JobId> arrays_named;  // arrays asked for by id: their tasks are listed
   bool exhausted = false;
   while (r.jobs.size() < limit && !exhausted) {
     auto rows = store_->load_finished(after, kRowsPerRead, user, m.ended_after, m.ended_before);
@@ -46,18 +47,31 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
     exhausted = rows->size() < kRowsPerRead;
     for (const StoredJob& row : *rows) {
       after = row.id;
+      bool named = true;
       if (!m.jobs.empty()) {
         if (row.id > last_wanted) {
           exhausted = true;
           break;
         }
-        if (std::find(m.jobs.begin(), m.jobs.end(), row.id) == m.jobs.end()) continue;
+        named = std::find(m.jobs.begin(), m.jobs.end(), row.id) != m.jobs.end();
+        if (!named && arrays_named.empty()) continue;
       }
-      if (!m.states.empty() && std::find(m.states.begin(), m.states.end(), row.state) == m.states.end()) continue;
       auto decoded = wire::decode(row.request);
       const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
       if (req == nullptr) continue;  // recovery logged it already
-      if (!req->spec.array.empty()) continue;  // an array's own row: its tasks are the jobs
+      if (!req->spec.array.empty()) {
+        // An array's own row: its tasks are the jobs. Named by id, as `sacct -j A`, it
+        // stands for its tasks, whose ids follow it (A + 1 + position).
+        if (named && !m.jobs.empty()) {
+          arrays_named.push_back(row.id);
+          last_wanted = std::max(last_wanted, JobId(row.id.value() + static_cast<std::uint64_t>(req->spec.array.count())));
+        }
+        continue;
+      }
+      if (!named && std::find(arrays_named.begin(), arrays_named.end(), req->spec.array_job) == arrays_named.end()) {
+        continue;
+      }
+      if (!m.states.empty() && std::find(m.states.begin(), m.states.end(), row.state) == m.states.end()) continue;
       JobSpec spec = req->spec;
       spec.id = row.id;
       spec.submit_time = row.submit_time;

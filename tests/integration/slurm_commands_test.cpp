@@ -147,6 +147,53 @@ TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
   EXPECT_NE(out.find(id + "|CANCELLED"), std::string::npos) << out;
 }
 
+// A sweep written for Slurm, as a site's documentation writes one, submitted unchanged with
+// sbatch: an array of two-node jobs whose srun runs on both nodes, node selection, memory,
+// output names per task, tuning knobs Fairway ignores; sbatch --test-only plans it without
+// queueing it, and a job with afterok on the whole array runs after its last task.
+TEST_F(SlurmCommands, ASiteArrayScriptWithStepsRunsUnchanged) {
+  std::ofstream(dir_ + "/sweep.sh") << R"(#!/bin/bash
+#SBATCH -J sweep
+#SBATCH --array=1-3%2
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=1
+#SBATCH --cpus-per-task=2
+#SBATCH --time=00:05:00
+#SBATCH --mem-per-cpu=100M
+#SBATCH -w kb[01-02]
+#SBATCH --output=sweep-%A_%a.out
+#SBATCH --error=sweep-%A_%a.err
+#SBATCH --open-mode=append
+#SBATCH --hint=nomultithread
+#SBATCH --mail-type=NONE
+
+echo "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT in $SLURM_ARRAY_JOB_ID on $SLURM_JOB_NUM_NODES nodes"
+srun -l printenv SLURMD_NODENAME | sort
+)";
+  std::string out;
+  ASSERT_EQ(slurm("sbatch", {"--test-only", "sweep.sh"}, out), 0) << out;
+  EXPECT_NE(out.find(" to start at "), std::string::npos) << out;
+  EXPECT_NE(out.find(" on nodes kb01,kb02 "), std::string::npos) << out;
+  ASSERT_EQ(slurm("squeue", {"-h"}, out), 0) << out;
+  EXPECT_EQ(out, "");  // --test-only queued nothing
+
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "sweep.sh"}, out), 0) << out;
+  const std::string array = out.substr(0, out.find('\n'));
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "-d", "afterok:" + array, "-o", "after.out", "--wrap", "echo after"}, out), 0)
+      << out;
+  const JobId after(std::stoull(out));
+  auto v = wait_state(after, [](JobState s) { return is_terminal(s); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->state, JobState::kCompleted);
+  for (int task = 1; task <= 3; ++task) {
+    const std::string name = dir_ + "/sweep-" + array + "_" + std::to_string(task) + ".out";
+    EXPECT_EQ(read_file(name), "task " + std::to_string(task) + " of 3 in " + array + " on 2 nodes\n0: kb01\n1: kb02\n")
+        << name << "\n" << read_file(dir_ + "/sweep-" + array + "_" + std::to_string(task) + ".err");
+  }
+  ASSERT_EQ(slurm("sacct", {"-X", "-n", "-P", "-j", array, "-o", "JobID,State"}, out), 0) << out;
+  EXPECT_EQ(out, array + "_1|COMPLETED\n" + array + "_2|COMPLETED\n" + array + "_3|COMPLETED\n");
+}
+
 TEST_F(SlurmCommands, ArraysWaitAndErrorsAsSlurmWritesThem) {
   std::string out;
   EXPECT_EQ(slurm("sbatch", {"--wait", "--array=0-2", "--wrap", "exit $SLURM_ARRAY_TASK_ID"}, out), 2) << out;
