@@ -58,7 +58,7 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
       }
       auto decoded = wire::decode(row.request);
       const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
-      if (req == nullptr) continue;  // recovery logged it already
+      if (req == nullptr) continue;  // recovery refuses a store with such a row; none is written since
       if (!req->spec.array.empty()) {
         // An array's own row: its tasks are the jobs. Named by id, as `sacct -j A`, it
         // stands for its tasks, whose ids follow it (A + 1 + position).

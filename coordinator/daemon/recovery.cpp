@@ -39,10 +39,13 @@ Status CoordinatorService::recover(Time now) {
     auto decoded = wire::decode(s.request);
     const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
     if (req == nullptr) {
-      log_event(LogLevel::kError, "job_unreadable",
-                {{"job", std::to_string(s.id.value())},
-                 {"error", decoded ? "not a submit request" : decoded.error().message}});
-      continue;
+      // Skipping it would drop an accepted job from the queue while its row says it waits
+      // (a store written by a newer Fairway, or damaged): refuse to start, naming it.
+      return make_error(ErrorCode::kIo,
+                        "job " + std::to_string(s.id.value()) + "'s stored request cannot be read (" +
+                            (decoded ? std::string("not a submit request") : decoded.error().message) +
+                            "); refusing to start rather than lose it: was the store written by a newer "
+                            "Fairway? Start that version, or restore the store from a backup");
     }
     JobSpec spec = req->spec;
     spec.id = s.id;

@@ -1,0 +1,52 @@
+// Recovery never drops an accepted job it cannot read (issue 14): a row whose request does
+// not decode (a newer Fairway's store, or damage) stops the coordinator from starting, and
+// the error names the job; the row is left as it was.
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+
+#include "coordinator/daemon/job_store.h"
+#include "root_authenticator.h"
+#include "service_test_fixture.h"
+#include "shared/wire/codec.h"
+
+namespace fairway::daemon {
+namespace {
+
+class UnreadableRow : public test_support::ServiceTest {
+ protected:
+  std::unique_ptr<ClientAuthenticator> authenticator() const override {
+    return std::make_unique<test_support::RootOnlyAuthenticator>();
+  }
+  void exec_raw(const std::string& sql) const {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir_ + "/" + JobStore::kFileName).c_str(), &db), SQLITE_OK);
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+    const std::string text = message != nullptr ? message : "";
+    sqlite3_free(message);
+    sqlite3_close(db);
+    ASSERT_EQ(rc, SQLITE_OK) << text;
+  }
+};
+
+TEST_F(UnreadableRow, StopsTheStartNamingTheJobInsteadOfDroppingIt) {
+  wire::SubmitRequest r;
+  r.program.argv = {"true"};
+  r.program.working_dir = "/tmp";
+  service_->on_client_frame("c", wire::encode(r), t_, net::PeerCredentials{0, 0, 1});
+  service_->end_turn(t_);
+  const JobRecord* job = service_->scheduler().job(JobId(1));
+  ASSERT_NE(job, nullptr);
+  ASSERT_EQ(job->state, JobState::kPending);
+  service_.reset();
+
+  exec_raw("UPDATE jobs SET request = x'c1c2c3' WHERE id = 1");
+  auto s = CoordinatorService::open(config_, t_, authenticator());
+  ASSERT_FALSE(s) << "the coordinator started without job 1";
+  EXPECT_NE(s.error().message.find("job 1's stored request cannot be read"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("refusing to start"), std::string::npos) << s.error().message;
+}
+
+}  // namespace
+}  // namespace fairway::daemon
