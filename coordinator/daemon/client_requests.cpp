@@ -172,11 +172,8 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
                                                 Time now) {
   const std::string& user = caller.user;
   FAIRWAY_TRY(check_named_user(m, caller));
-  if (!m.client_token.empty()) {
-    // A retried submit (the reply was lost) gets the job the first attempt made.
-    auto it = by_token_.find(user + '\0' + m.client_token);
-    if (it != by_token_.end()) return it->second;
-  }
+  // A retried submit (the reply was lost) gets the job the first attempt made.
+  if (auto first = tokens_.find(user, m.client_token, now)) return *first;
   FAIRWAY_TRY(check_submission(m, caller, now));
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
   // A job array takes its own id and one per task (task ids follow the array's).
@@ -219,7 +216,7 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   t.working_dir = m.program.working_dir;
   t.stdout_path = m.program.stdout_path;
   t.stderr_path = m.program.stderr_path;
-  if (!m.client_token.empty()) by_token_[user + '\0' + m.client_token] = id;
+  tokens_.remember(user, m.client_token, id, now);
   ++counters_.submitted;
   dirty_ = true;
   log_event(LogLevel::kInfo, "job_submitted",

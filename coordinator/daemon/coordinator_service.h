@@ -17,6 +17,7 @@
 
 #include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/client_identity.h"
+#include "coordinator/daemon/client_tokens.h"
 #include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
 #include "coordinator/daemon/job_mail.h"
@@ -274,7 +275,7 @@ class CoordinatorService {
   SubmitRateLimiter rate_limiter_;
   std::unique_ptr<ClientAuthenticator> auth_;
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
-  std::unordered_map<std::string, JobId> by_token_;  // "user\0token"
+  ClientTokens tokens_;
   std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
   std::unordered_map<std::uint64_t, RestoredRunning> awaiting_nodes_;
   // Drains stored for nodes that have not registered since the restart.
