@@ -19,8 +19,9 @@ class FailStop : public test_support::ServiceTest {
  protected:
   std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<RootOnly>(); }
   std::vector<Outgoing> end_turn() { return service_->end_turn(t_); }
-  void submit() {
+  void submit(const std::string& token = "") {
     wire::SubmitRequest r;
+    r.client_token = token;
     r.program.argv = {"true"};
     r.program.working_dir = "/tmp";
     service_->on_client_frame("c", wire::encode(r), t_, net::PeerCredentials{0, 0, 1});
@@ -65,7 +66,8 @@ TEST_F(FailStop, SubmitWhoseCommitFailsIsNeitherAcknowledgedNorStored) {
   reopen();
   EXPECT_EQ(state(before), JobState::kPending) << "an acknowledged job was lost";
   EXPECT_EQ(state(JobId{before.value() + 1}), std::nullopt);
-  // Ids handed out by the failed turn are never reused: a retry gets a fresh one.
+  // The failed turn told no one its id (its store transaction, id counter included, rolled
+  // back): a retry gets an id after every acknowledged one.
   submit();
   auto retry = submitted(end_turn());
   ASSERT_TRUE(retry);
@@ -116,6 +118,27 @@ TEST_F(FailStop, CancelWhoseCommitFailsDoesNotTakeEffect) {
   service_->on_client_frame("c", wire::encode(cancel), t_, net::PeerCredentials{0, 0, 1});
   (void)end_turn();
   EXPECT_NE(state(id), JobState::kPending) << "a retried cancel must work";
+}
+
+// The case: a submit whose commit failed left its token pointing at an id that was
+// never stored, so the client's retry was told of a job that did not exist. The retry
+// after the restart must make one job that exists, and a second retry must find it.
+TEST_F(FailStop, ARetriedSubmitAfterAFailedCommitGetsAJobThatExists) {
+  const JobId before = submit_pending();
+  service_->fail_next_commit_for_test();
+  submit("retry-me");
+  expect_stopped(end_turn());
+  reopen();
+  submit("retry-me");
+  auto retry = submitted(end_turn());
+  ASSERT_TRUE(retry);
+  EXPECT_GT(retry->value(), before.value());
+  EXPECT_EQ(state(*retry), JobState::kPending) << "the retry was told of a job that does not exist";
+  submit("retry-me");
+  EXPECT_EQ(submitted(end_turn()), retry) << "a second retry made a second job";
+  reopen();
+  submit("retry-me");
+  EXPECT_EQ(submitted(end_turn()), retry) << "the token was not restored from the store";
 }
 
 }  // namespace
