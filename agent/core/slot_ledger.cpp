@@ -27,6 +27,17 @@ std::optional<std::pair<JobId, std::int32_t>> SlotLedger::gpu_owner_on_socket(
   return std::nullopt;
 }
 
+std::optional<std::pair<JobId, std::int32_t>> SlotLedger::core_owner_on_socket(
+    std::int32_t socket, JobId except) const {
+  for (std::size_t c = 0; c < core_holder_.size(); ++c) {
+    const auto& holder = core_holder_[c];
+    if (holder && *holder != except && topology_.socket_of_core(static_cast<std::int32_t>(c)) == socket) {
+      return std::pair{*holder, static_cast<std::int32_t>(c)};
+    }
+  }
+  return std::nullopt;
+}
+
 Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
                          std::span<const std::int32_t> gpus, bool fence_gpu_sockets) const {
   const std::string who = job_name(job);
@@ -52,8 +63,8 @@ Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
                             job_name(*core_holder_[index]));
     }
     const std::int32_t socket = topology_.socket_of_core(c);
-    if (!fence_gpu_sockets) continue;
-    if (const auto owner = gpu_owner_on_socket(socket, job)) {
+    const auto owner = fence_gpu_sockets ? gpu_owner_on_socket(socket, job) : std::nullopt;
+    if (!socket_fence_allows(fence_gpu_sockets, SocketSlot::kCore, {owner.has_value(), false})) {
       return make_error(ErrorCode::kResourceExhausted,
                         who + ": core " + std::to_string(c) + " is on socket " +
                             std::to_string(socket) + ", reserved by " + job_name(owner->first) +
@@ -77,6 +88,18 @@ Status SlotLedger::check(JobId job, std::span<const std::int32_t> cores,
       return make_error(ErrorCode::kResourceExhausted,
                         who + ": GPU " + std::to_string(g) + " is held by " +
                             job_name(*gpu_holder_[index]));
+    }
+    if (!fence_gpu_sockets) continue;
+    const std::int32_t socket = topology_.gpus[index].socket;
+    const auto gpu_owner = gpu_owner_on_socket(socket, job);
+    const auto core_owner = core_owner_on_socket(socket, job);
+    if (!socket_fence_allows(true, SocketSlot::kGpu, {gpu_owner.has_value(), core_owner.has_value()})) {
+      const auto [other, what] = gpu_owner ? std::pair{gpu_owner->first, "GPU " + std::to_string(gpu_owner->second)}
+                                           : std::pair{core_owner->first, "core " + std::to_string(core_owner->second)};
+      return make_error(ErrorCode::kResourceExhausted,
+                        who + ": GPU " + std::to_string(g) + " is on socket " + std::to_string(socket) +
+                            ", where " + job_name(other) + " holds " + what +
+                            ": a GPU job must be able to keep its socket's cores");
     }
   }
   return ok_status();

@@ -1,15 +1,18 @@
 // Which node-local cores and GPUs each running job holds on this agent's node, refusing
-// overlaps and cores on a socket whose GPU another job holds. Not thread-safe: one owner.
+// overlaps and, on a fenced node, what the socket rule (socket_fence.h) closes. Not
+// thread-safe: one owner.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <span>
 #include <vector>
 
 #include "shared/base/ids.h"
 #include "shared/base/result.h"
+#include "shared/model/socket_fence.h"
 #include "shared/model/topology.h"
 
 namespace fairway::agent {
@@ -20,8 +23,10 @@ class SlotLedger {
 
   // Ok when `job` could take exactly these cores and GPUs now; otherwise an error naming
   // the job and the first core or GPU that is out of range, repeated, held, or reserved.
-  // `fence_gpu_sockets`: the coordinator's rule for the node (LaunchJob): a core on a
-  // socket where another job holds a GPU is reserved. Without it, only held slots count.
+  // `fence_gpu_sockets`: the coordinator's rule for the node (LaunchJob), the same
+  // socket_fence_allows placement uses: a core on a socket where another job holds a GPU
+  // is reserved, and so is a GPU on a socket where another job holds a GPU or cores.
+  // Without it, only held slots count.
   Status check(JobId job, std::span<const std::int32_t> cores, std::span<const std::int32_t> gpus,
                bool fence_gpu_sockets = true) const;
 
@@ -50,6 +55,9 @@ class SlotLedger {
   // The other job holding a GPU on `socket`, if any, and that GPU.
   std::optional<std::pair<JobId, std::int32_t>> gpu_owner_on_socket(std::int32_t socket,
                                                                     JobId except) const;
+  // The other job holding a core on `socket`, if any, and that core.
+  std::optional<std::pair<JobId, std::int32_t>> core_owner_on_socket(std::int32_t socket,
+                                                                     JobId except) const;
 
   NodeTopology topology_;
   std::vector<std::optional<JobId>> core_holder_;

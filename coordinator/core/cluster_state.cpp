@@ -221,8 +221,9 @@ void ClusterState::set_node_free(NodeIndex n, ResourceAmount before) {
   }
 }
 
-// Fences (or frees) the rest of every socket where `na` holds a GPU. By the placement
-// rule nobody else holds anything there, so "the rest" is every core and GPU not in `na`.
+// Fences (or frees) the rest of every socket where `na` holds a GPU: socket_fence_allows
+// kept as a mask, so that placement's scans test one bit per core. By the same rule nobody
+// else holds anything there, so "the rest" is every core and GPU not in `na`.
 void ClusterState::set_fence(NodeState& ns, const NodeAllocation& na, bool fenced) {
   const auto& t = ns.topology;
   for (std::int32_t g : na.gpus) {

@@ -15,6 +15,7 @@
 #include "shared/base/result.h"
 #include "shared/config/placement_config.h"
 #include "shared/model/allocation.h"
+#include "shared/model/socket_fence.h"
 #include "shared/model/topology.h"
 
 namespace fairway {
@@ -58,9 +59,11 @@ struct NodeState {
   // A GPU a new job may take: free, not fenced and, on a socket-exclusive node, on a
   // socket where no other job holds cores (else the GPU job could not keep the socket).
   bool gpu_usable(std::size_t g) const {
-    if (gpu_used[g] || gpu_fenced[g]) return false;
-    if (!socket_exclusive) return true;
-    return socket_used_cores[static_cast<std::size_t>(topology.gpus[g].socket)] == 0;
+    if (gpu_used[g]) return false;
+    // gpu_fenced: another job holds a GPU of this one's socket (set only when fenced).
+    const SocketOccupancy socket{gpu_fenced[g] != 0,
+                                 socket_used_cores[static_cast<std::size_t>(topology.gpus[g].socket)] != 0};
+    return socket_fence_allows(socket_exclusive, SocketSlot::kGpu, socket);
   }
   bool core_free(std::size_t c) const { return !core_used[c] && !core_fenced[c]; }
 };

@@ -75,15 +75,22 @@ TEST(SlotLedgerTest, GpuJobMayTakeCoresOnItsOwnSocket) {
   EXPECT_TRUE(ledger.acquire(JobId(1), {0, 1, 2, 3}, {0}));
 }
 
-TEST(SlotLedgerTest, GpuMayBeTakenBesideCoresAlreadyHeldOnItsSocket) {
+// The ledger took a GPU beside another job's cores, which placement never gives (the GPU
+// job could not keep its socket): one rule on both sides now (shared/model/socket_fence.h).
+TEST(SlotLedgerTest, AGpuBesideAnotherJobsCoresIsRefusedAsPlacementRefusesIt) {
   SlotLedger ledger = two_socket_gpu_node();
   ASSERT_TRUE(ledger.acquire(JobId(1), {0, 1}, {}));
-  ASSERT_TRUE(ledger.acquire(JobId(2), {2}, {0}));
-  // From now on the socket's last free core belongs to job 2's socket: job 3 is refused.
-  EXPECT_FALSE(ledger.acquire(JobId(3), {3}, {}));
-  // Once job 2 ends the socket is open again.
+  const Status s = ledger.acquire(JobId(2), {2}, {0});
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::kResourceExhausted);
+  EXPECT_NE(s.error().message.find("GPU 0 is on socket 0, where job 1 holds core 0"), std::string::npos)
+      << s.error().message;
+  EXPECT_TRUE(ledger.acquire(JobId(2), {2}, {0}, false)) << "unfenced, the socket's other holders do not matter";
   ASSERT_TRUE(ledger.release(JobId(2)));
-  EXPECT_TRUE(ledger.acquire(JobId(3), {3}, {}));
+  // The job's own cores on the socket do not close its GPU; once job 1 ends the socket is open.
+  ASSERT_TRUE(ledger.release(JobId(1)));
+  EXPECT_TRUE(ledger.acquire(JobId(2), {0, 1, 2}, {0}));
+  EXPECT_FALSE(ledger.acquire(JobId(3), {3}, {})) << "the GPU job keeps its socket's last core";
 }
 
 TEST(SlotLedgerTest, RefusesOutOfRangeAndRepeatedSlots) {
