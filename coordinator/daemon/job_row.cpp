@@ -132,8 +132,6 @@ Result<StoredJob> read_job_row(const SqliteStatement& stmt) {
   return job;
 }
 
-#undef FAIRWAY_TRY_ASSIGN
-
 std::string job_name(JobId id) { return "job " + std::to_string(id.value()); }
 
 Status bind_job_insert(SqliteStatement& stmt, const StoredJob& job,
