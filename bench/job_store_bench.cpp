@@ -157,5 +157,32 @@ BENCHMARK(BM_JobStoreHistory)
     ->UseRealTime()
     ->Iterations(5);
 
+// keep_finished's purge over a store of `jobs` finished jobs: one batch (kPurgeBatch rows
+// and their steps) per turn, as the coordinator runs it, the store emptied batch by batch.
+void BM_JobStorePurgeBatch(benchmark::State& state) {
+  BenchStore store;
+  const auto jobs = static_cast<std::uint64_t>(state.range(0));
+  constexpr std::int64_t kBatch = 2'000;  // daemon::kPurgeBatch
+  check(store->begin().has_value(), state, "begin");
+  for (std::uint64_t i = 1; i <= jobs; ++i) {
+    StoredJob job = submitted_job(JobId(i));
+    job.state = JobState::kCompleted;
+    job.start_time = job.submit_time;
+    job.end_time = job.submit_time + Duration::seconds(600);
+    check(store->insert_job(job).has_value(), state, "prefill");
+  }
+  check(store->commit().has_value(), state, "commit");
+  std::int64_t purged_total = 0;
+  for (auto _ : state) {
+    check(store->begin().has_value(), state, "begin");
+    auto purged = store->purge_finished_before(Time::never(), kBatch);
+    check(purged && *purged == kBatch, state, "purge");
+    check(store->commit().has_value(), state, "commit");
+    purged_total += *purged;
+  }
+  state.SetItemsProcessed(purged_total);
+}
+BENCHMARK(BM_JobStorePurgeBatch)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
+
 }  // namespace
 }  // namespace fairway::bench

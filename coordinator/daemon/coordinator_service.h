@@ -38,6 +38,8 @@ inline std::string id_str(JobId id) { return std::to_string(id.value()); }
 inline constexpr std::size_t kJobQueryPage = 5000;
 // Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
 inline constexpr std::size_t kFinishedViewsKept = 100000;
+// Finished jobs one turn's purge deletes at most (keep_finished).
+inline constexpr std::int64_t kPurgeBatch = 2000;
 
 struct Outgoing {
   Channel channel;

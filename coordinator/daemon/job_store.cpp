@@ -28,8 +28,10 @@ const std::string& purge_sql() {
       if (!states.empty()) states += ", ";
       states += "'" + std::string(to_string(s)) + "'";
     }
-    return "DELETE FROM jobs WHERE end_time IS NOT NULL AND end_time < ?1 AND state IN (" + states +
-           ")";
+    // A bounded batch in end-time order (the end-time index), so that a first purge of a
+    // store holding years of jobs is many short transactions, not one that stalls the loop.
+    return "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE end_time IS NOT NULL AND end_time < ?1 "
+           "AND state IN (" + states + ") ORDER BY end_time LIMIT ?2)";
   }();
   return sql;
 }
@@ -308,12 +310,16 @@ Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t 
   return read_job_rows(*stmt, "load_finished");
 }
 
-Status JobStore::purge_finished_before(Time t) {
+Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit) {
+  if (limit < 1) return invalid_argument("purge_finished_before: limit must be >= 1, got " + std::to_string(limit));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(purge_sql()));
   FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
+  FAIRWAY_TRY((stmt)->bind_int64(2, limit));
   auto done = (stmt)->step();
   if (!done) return std::unexpected(done.error().with_context("purge_finished_before"));
-  return purge_orphan_steps();
+  const std::int64_t purged = db_->changes();
+  if (purged > 0) FAIRWAY_TRY(purge_orphan_steps());
+  return purged;
 }
 
 Status JobStore::set_node_admin_state(const NodeAdminState& state) {

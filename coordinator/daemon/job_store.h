@@ -2,6 +2,8 @@
 // in one SQLite file (WAL). Not thread-safe: owned and called by the event-loop thread.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,10 +82,10 @@ class JobStore {
   // the accounting query. `user` empty: anyone's; the end time within [from, to) when set.
   Result<std::vector<StoredJob>> load_finished(JobId after, std::size_t limit, const std::string& user,
                                                std::optional<Time> from, std::optional<Time> to) const;
-  // Drops terminal jobs whose end_time is before t, with their steps; waiting, running and
-  // requeued jobs stay.
-  // Returns nothing about how many: use load_jobs() if that matters.
-  Status purge_finished_before(Time t);
+  // Drops at most `limit` terminal jobs whose end_time is before t (the earliest ended
+  // first), with their steps; waiting, running and requeued jobs stay. Returns how many
+  // went: `limit` means there may be more, for the next call.
+  Result<std::int64_t> purge_finished_before(Time t, std::int64_t limit = std::numeric_limits<std::int64_t>::max());
 
   // Job steps (job_store_steps.cpp), sacct's ID.N lines. Upserts by (job, step); error
   // (kInvalidArgument) for id 0, a negative step or count, or an empty name.

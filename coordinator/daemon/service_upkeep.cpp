@@ -21,19 +21,25 @@ std::string CoordinatorService::status_line() const {
 }
 
 void CoordinatorService::purge_expired(Time now) {
-  // Hourly, so that each purge deletes an hour's worth of jobs and never stalls the loop.
+  // Hourly, each turn's purge a bounded batch: a store holding years of finished jobs when
+  // keep_finished is first set is emptied over many short turns, never in one that stalls
+  // the loop. A full batch means more are due: the next turn goes on.
   if (config_.coordinator.keep_finished.is_infinite() || (last_purge_ && now - *last_purge_ < Duration::hours(1))) {
     return;
   }
-  last_purge_ = now;
   if (!ensure_txn()) return;
   const Time before = now - config_.coordinator.keep_finished;
-  if (auto st = store_->purge_finished_before(before); !st) {
+  auto purged = store_->purge_finished_before(before, kPurgeBatch);
+  if (!purged) {
     txn_failed_ = true;
-    log_event(LogLevel::kWarning, "purge_failed", {{"error", st.error().message}});
+    log_event(LogLevel::kWarning, "purge_failed", {{"error", purged.error().message}});
     return;
   }
-  log_event(LogLevel::kDebug, "finished_jobs_purged", {{"ended_before_epoch_s", std::to_string(before.seconds())}});
+  if (*purged < kPurgeBatch) last_purge_ = now;
+  if (*purged > 0) {
+    log_event(LogLevel::kDebug, "finished_jobs_purged",
+              {{"jobs", std::to_string(*purged)}, {"ended_before_epoch_s", std::to_string(before.seconds())}});
+  }
 }
 
 }  // namespace fairway::daemon

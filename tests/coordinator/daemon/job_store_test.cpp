@@ -411,12 +411,23 @@ TEST_F(JobStoreTest, PurgeDropsOnlyTerminalJobsThatEndedBeforeTheCut) {
   ASSERT_TRUE(store->insert_job(make(8, JobState::kCompleting, 120)));
   ASSERT_TRUE(store->commit());
 
-  ASSERT_TRUE(store->purge_finished_before(Time::from_seconds(300)));
-  auto jobs = store->load_jobs();
-  ASSERT_TRUE(jobs);
-  std::vector<std::uint64_t> ids;
-  for (const auto& j : *jobs) ids.push_back(j.id.value());
-  EXPECT_EQ(ids, (std::vector<std::uint64_t>{2, 3, 5, 6, 7, 8}));
+  // In bounded batches, the earliest ended first; a short batch says none is left.
+  auto purged = store->purge_finished_before(Time::from_seconds(300), 1);
+  ASSERT_TRUE(purged);
+  EXPECT_EQ(*purged, 1);
+  const auto ids = [&] {
+    auto jobs = store->load_jobs();
+    std::vector<std::uint64_t> v;
+    for (const auto& j : jobs.value()) v.push_back(j.id.value());
+    return v;
+  };
+  EXPECT_EQ(ids(), (std::vector<std::uint64_t>{2, 3, 4, 5, 6, 7, 8})) << "job 1 ended first";
+  purged = store->purge_finished_before(Time::from_seconds(300), 5);
+  ASSERT_TRUE(purged);
+  EXPECT_EQ(*purged, 1);
+  EXPECT_EQ(ids(), (std::vector<std::uint64_t>{2, 3, 5, 6, 7, 8}));
+  EXPECT_EQ(store->purge_finished_before(Time::from_seconds(300)).value(), 0);
+  EXPECT_FALSE(store->purge_finished_before(Time::from_seconds(300), 0));
 }
 
 TEST_F(JobStoreTest, NodeAdminStatesAreUpsertedAndSurviveRestart) {
