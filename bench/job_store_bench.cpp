@@ -127,21 +127,26 @@ void BM_JobStoreLoad(benchmark::State& state) {
 }
 BENCHMARK(BM_JobStoreLoad)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// `jobs` completed jobs, ids 1..jobs, each ended ten minutes after its submission.
+void prefill_finished(JobStore& store, std::uint64_t jobs, benchmark::State& state) {
+  check(store.begin().has_value(), state, "begin");
+  for (std::uint64_t i = 1; i <= jobs; ++i) {
+    StoredJob job = submitted_job(JobId(i));
+    job.state = JobState::kCompleted;
+    job.start_time = job.submit_time;
+    job.end_time = job.submit_time + Duration::seconds(600);
+    check(store.insert_job(job).has_value(), state, "prefill");
+  }
+  check(store.commit().has_value(), state, "commit");
+}
+
 // `fairway history`'s reads over a store of `jobs` finished jobs: one user's page (the
 // user filter runs over the id order), and a one-hour window (the end-time index).
 void BM_JobStoreHistory(benchmark::State& state) {
   BenchStore store;
   const auto jobs = static_cast<std::uint64_t>(state.range(0));
   const bool window = state.range(1) != 0;
-  check(store->begin().has_value(), state, "begin");
-  for (std::uint64_t i = 1; i <= jobs; ++i) {
-    StoredJob job = submitted_job(JobId(i));
-    job.state = JobState::kCompleted;
-    job.start_time = job.submit_time;
-    job.end_time = job.submit_time + Duration::seconds(600);
-    check(store->insert_job(job).has_value(), state, "prefill");
-  }
-  check(store->commit().has_value(), state, "commit");
+  prefill_finished(*store, jobs, state);
   const Time mid = Time::from_seconds(1'700'000'000 + static_cast<std::int64_t>(jobs / 2));
   for (auto _ : state) {
     auto page = window ? store->load_finished(JobId(0), 5000, "", mid, mid + Duration::hours(1))
@@ -163,15 +168,7 @@ void BM_JobStorePurgeBatch(benchmark::State& state) {
   BenchStore store;
   const auto jobs = static_cast<std::uint64_t>(state.range(0));
   constexpr std::int64_t kBatch = 2'000;  // daemon::kPurgeBatch
-  check(store->begin().has_value(), state, "begin");
-  for (std::uint64_t i = 1; i <= jobs; ++i) {
-    StoredJob job = submitted_job(JobId(i));
-    job.state = JobState::kCompleted;
-    job.start_time = job.submit_time;
-    job.end_time = job.submit_time + Duration::seconds(600);
-    check(store->insert_job(job).has_value(), state, "prefill");
-  }
-  check(store->commit().has_value(), state, "commit");
+  prefill_finished(*store, jobs, state);
   std::int64_t purged_total = 0;
   for (auto _ : state) {
     check(store->begin().has_value(), state, "begin");

@@ -47,7 +47,8 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
     exhausted = rows->size() < kRowsPerRead;
     for (const StoredJob& row : *rows) {
       after = row.id;
-      bool named = true;
+      // Named by -j: the row itself, or (when it is an array's) its tasks after it.
+      bool named = false;
       if (!m.jobs.empty()) {
         if (row.id > last_wanted) {
           exhausted = true;
@@ -56,22 +57,25 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
         named = std::find(m.jobs.begin(), m.jobs.end(), row.id) != m.jobs.end();
         if (!named && arrays_named.empty()) continue;
       }
+      const bool state_ok = m.states.empty() || std::find(m.states.begin(), m.states.end(), row.state) != m.states.end();
+      if (!state_ok && !named) continue;  // before decoding: the common filter stays cheap
       auto decoded = wire::decode(row.request);
       const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
       if (req == nullptr) continue;  // recovery refuses a store with such a row; none is written since
       if (!req->spec.array.empty()) {
         // An array's own row: its tasks are the jobs. Named by id, as `sacct -j A`, it
         // stands for its tasks, whose ids follow it (A + 1 + position).
-        if (named && !m.jobs.empty()) {
+        if (named) {
           arrays_named.push_back(row.id);
           last_wanted = std::max(last_wanted, JobId(row.id.value() + static_cast<std::uint64_t>(req->spec.array.count())));
         }
         continue;
       }
-      if (!named && std::find(arrays_named.begin(), arrays_named.end(), req->spec.array_job) == arrays_named.end()) {
+      if (!state_ok) continue;
+      if (!m.jobs.empty() && !named &&
+          std::find(arrays_named.begin(), arrays_named.end(), req->spec.array_job) == arrays_named.end()) {
         continue;
       }
-      if (!m.states.empty() && std::find(m.states.begin(), m.states.end(), row.state) == m.states.end()) continue;
       JobSpec spec = req->spec;
       spec.id = row.id;
       spec.submit_time = row.submit_time;

@@ -55,7 +55,8 @@ Status CoordinatorService::recover(Time now) {
     if (spec.is_array_task() && s.start_time) {
       if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end()) a->second.array_begin_mailed = true;
     }
-    tokens_.remember(s.user, s.client_token, s.id, s.submit_time);
+    // Only a retry could still ask for a token; older ones would be dropped at the first submit.
+    if (now - s.submit_time <= ClientTokens::kKept) tokens_.remember(s.user, s.client_token, s.id, s.submit_time);
 
     if (!spec.array.empty()) {
       // An array's own row: its tasks not stored on their own wait again with it; the

@@ -14,6 +14,18 @@
 
 namespace fairway::daemon {
 
+// Runs SQL on a store's file with a separate connection, as an admin's shell would.
+inline void exec_sql_on(const std::string& db_file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_file.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  const std::string text = message != nullptr ? message : "";
+  sqlite3_free(message);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << text;
+}
+
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -38,17 +50,7 @@ class StoreTest : public ::testing::Test {
     return store ? std::move(*store) : nullptr;
   }
 
-  // Runs SQL on the store's file with a separate connection, as an admin's shell would.
-  void exec_raw(const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(db_path().c_str(), &db), SQLITE_OK);
-    char* message = nullptr;
-    int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-    std::string text = message != nullptr ? message : "";
-    sqlite3_free(message);
-    sqlite3_close(db);
-    ASSERT_EQ(rc, SQLITE_OK) << text;
-  }
+  void exec_raw(const std::string& sql) { exec_sql_on(db_path(), sql); }
 
   // A job with every field set, so that a dropped column shows in a round trip.
   static StoredJob full_job(JobId id) {

@@ -3,11 +3,10 @@
 // the error names the job; the row is left as it was.
 #include <gtest/gtest.h>
 
-#include <sqlite3.h>
-
 #include "coordinator/daemon/job_store.h"
 #include "root_authenticator.h"
 #include "service_test_fixture.h"
+#include "store_test_fixture.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
@@ -17,16 +16,6 @@ class UnreadableRow : public test_support::ServiceTest {
  protected:
   std::unique_ptr<ClientAuthenticator> authenticator() const override {
     return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
-  void exec_raw(const std::string& sql) const {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open((dir_ + "/" + JobStore::kFileName).c_str(), &db), SQLITE_OK);
-    char* message = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-    const std::string text = message != nullptr ? message : "";
-    sqlite3_free(message);
-    sqlite3_close(db);
-    ASSERT_EQ(rc, SQLITE_OK) << text;
   }
 };
 
@@ -41,7 +30,7 @@ TEST_F(UnreadableRow, StopsTheStartNamingTheJobInsteadOfDroppingIt) {
   ASSERT_EQ(job->state, JobState::kPending);
   service_.reset();
 
-  exec_raw("UPDATE jobs SET request = x'c1c2c3' WHERE id = 1");
+  exec_sql_on(dir_ + "/" + JobStore::kFileName, "UPDATE jobs SET request = x'c1c2c3' WHERE id = 1");
   auto s = CoordinatorService::open(config_, t_, authenticator());
   ASSERT_FALSE(s) << "the coordinator started without job 1";
   EXPECT_NE(s.error().message.find("job 1's stored request cannot be read"), std::string::npos) << s.error().message;
