@@ -203,7 +203,7 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
   s.id = id;
   s.user = user;
   s.client_token = m.client_token;
-  s.request = wire::encode(stored);
+  s.request = encode_stored_request(stored);
   s.state = stored.spec.hold ? JobState::kHeld : JobState::kPending;
   s.submit_time = now;
   if (auto st = store_->insert_job(s); !st) {

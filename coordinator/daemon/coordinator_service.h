@@ -20,6 +20,7 @@
 #include "coordinator/daemon/client_tokens.h"
 #include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
+#include "coordinator/daemon/stored_request.h"
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
 #include "coordinator/daemon/node_registry.h"
@@ -203,6 +204,9 @@ class CoordinatorService {
   // The caller owns the job (by uid; by name for jobs stored before uids were kept).
   static bool owns(const Caller& caller, const JobSpec& spec);
   static bool may_run_steps(const Caller& caller, const JobSpec& spec);
+
+  // The job's request as the store keeps it (job_persistence.cpp); an error names the job.
+  Result<wire::SubmitRequest> stored_request(JobId id) const;
 
   // Job arrays (job_arrays.cpp). A made task gets its own row and tracking when it starts
   // or is acted on alone; false when its row could not be written.

@@ -18,18 +18,14 @@ bool CoordinatorService::adopt_array_task(JobId id) {
   const JobId array_id = rec->spec.array_job;
   // The task's own request: the array's program with the task's spec, so that it launches,
   // recovers and shows in the history as any job does.
-  auto request = store_->load_request(array_id);
-  Result<wire::Message> decoded = request ? wire::decode(*request)
-                                          : Result<wire::Message>(std::unexpected(request.error()));
-  const auto* submit = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
-  if (submit == nullptr) {
+  auto decoded = stored_request(array_id);
+  if (!decoded) {
     log_event(LogLevel::kError, "array_task_unreadable",
-              {{"job", id_str(id)}, {"array", id_str(array_id)},
-               {"error", decoded ? "not a submit request" : decoded.error().message}});
+              {{"job", id_str(id)}, {"array", id_str(array_id)}, {"error", decoded.error().message}});
     txn_failed_ = true;
     return false;
   }
-  wire::SubmitRequest task = *submit;
+  wire::SubmitRequest task = std::move(*decoded);
   task.client_token.clear();
   task.spec = rec->spec;
   if (!ensure_txn()) {
@@ -44,7 +40,7 @@ bool CoordinatorService::adopt_array_task(JobId id) {
   }
   tracking_[id.value()] = std::move(t);
   StoredJob s = stored_view(id);
-  s.request = wire::encode(task);
+  s.request = encode_stored_request(task);
   if (!write(store_->insert_job(s), "insert", id)) {
     txn_failed_ = true;
     return false;

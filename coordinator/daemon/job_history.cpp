@@ -59,9 +59,9 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
       }
       const bool state_ok = m.states.empty() || std::find(m.states.begin(), m.states.end(), row.state) != m.states.end();
       if (!state_ok && !named) continue;  // before decoding: the common filter stays cheap
-      auto decoded = wire::decode(row.request);
-      const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
-      if (req == nullptr) continue;  // recovery refuses a store with such a row; none is written since
+      auto decoded = decode_stored_request(row.request);
+      if (!decoded) continue;
+      const wire::SubmitRequest* req = &*decoded;  // recovery refuses a store with such a row; none is written since
       if (!req->spec.array.empty()) {
         // An array's own row: its tasks are the jobs. Named by id, as `sacct -j A`, it
         // stands for its tasks, whose ids follow it (A + 1 + position).

@@ -17,12 +17,9 @@ void CoordinatorService::launch(JobId id, Time now) {
   ++counters_.started;
   persist(id);
 
-  auto request = store_->load_request(id);
-  Result<wire::Message> decoded = request ? wire::decode(*request)
-                                          : Result<wire::Message>(std::unexpected(request.error()));
-  const auto* submit = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
-  if (submit == nullptr) {
-    const std::string why = decoded ? "stored request is not a submit request" : decoded.error().message;
+  auto decoded = stored_request(id);
+  if (!decoded) {
+    const std::string why = decoded.error().message;
     log_event(LogLevel::kError, "launch_failed", {{"job", id_str(id)}, {"error", why}});
     (void)scheduler_->finish(id, JobState::kFailed, now);
     (void)scheduler_->set_reason(id, "cannot read its stored request: " + why);
@@ -34,7 +31,7 @@ void CoordinatorService::launch(JobId id, Time now) {
   l.user = rec->spec.user;
   l.account = rec->spec.account;
   l.name = rec->spec.name;
-  l.program = submit->program;
+  l.program = std::move(decoded->program);
   l.cores = head.cores;
   l.gpus = head.gpus;
   l.time_limit = rec->spec.time_limit;

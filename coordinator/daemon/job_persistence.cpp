@@ -6,6 +6,15 @@
 #include "shared/base/log.h"
 
 namespace fairway::daemon {
+
+Result<wire::SubmitRequest> CoordinatorService::stored_request(JobId id) const {
+  auto record = store_->load_request(id);
+  if (!record) return std::unexpected(record.error());
+  auto decoded = decode_stored_request(*record);
+  if (!decoded) return std::unexpected(decoded.error().with_context("job " + std::to_string(id.value())));
+  return decoded;
+}
+
 // Read-only: a small write, committed, tells whether the store takes writes again.
 void CoordinatorService::probe_store(Time now) {
   if (now < next_probe_) return;

@@ -1,4 +1,5 @@
 #include "coordinator/daemon/job_store_schema.h"
+#include "coordinator/daemon/stored_request.h"
 #include "shared/base/try.h"
 
 #include <charconv>
@@ -119,11 +120,48 @@ Status create_schema(SqliteDb& db) {
   return write_meta(db, kMetaNextJobId, "1");
 }
 
-// Each schema version's changes to the one before, applied in order to an older file.
+// Schema 6: each job's request, kept until then as a wire frame (protocol version 1), is
+// rewritten as the store's own record, so that a later wire version cannot strand it. In
+// batches by id, so that a store of millions of jobs is not read into memory at once. A
+// frame that cannot be read stops the migration naming the job: dropping it would lose it.
+Status requests_to_store_records(SqliteDb& db) {
+  constexpr int kBatch = 1000;
+  FAIRWAY_TRY_ASSIGN(select, db.prepare_cached("SELECT id, request FROM jobs WHERE id > ?1 ORDER BY id LIMIT ?2"));
+  FAIRWAY_TRY_ASSIGN(update, db.prepare_cached("UPDATE jobs SET request = ?2 WHERE id = ?1"));
+  std::int64_t after = 0;
+  for (;;) {
+    std::vector<std::pair<std::int64_t, std::string>> batch;
+    select->reset();
+    FAIRWAY_TRY(select->bind_int64(1, after));
+    FAIRWAY_TRY(select->bind_int64(2, kBatch));
+    for (;;) {
+      FAIRWAY_TRY_ASSIGN(row, select->step());
+      if (!row) break;
+      batch.emplace_back(select->column_int64(0), select->column_blob(1));
+    }
+    if (batch.empty()) return ok_status();
+    for (auto& [id, frame] : batch) {
+      auto record = stored_request_from_wire_frame(frame);
+      if (!record) {
+        return make_error(ErrorCode::kIo, "job " + std::to_string(id) + ": " + record.error().message +
+                                              "; the store is left at its old version, unchanged");
+      }
+      update->reset();
+      FAIRWAY_TRY(update->bind_int64(1, id));
+      FAIRWAY_TRY(update->bind_blob(2, *record));
+      FAIRWAY_TRY(update->step());
+    }
+    after = batch.back().first;
+  }
+}
+
+// Each schema version's changes to the one before, applied in order to an older file:
+// its SQL, then what only code can do.
 struct Migration {
   std::int64_t to;
   std::string_view sql;
   const char* what;
+  Status (*rewrite)(SqliteDb&) = nullptr;
 };
 constexpr Migration kMigrations[] = {
     {2,
@@ -142,6 +180,8 @@ constexpr Migration kMigrations[] = {
     {5,
      kAddStepUsage,
      "add the job steps' usage columns (schema 4 -> 5)"},
+    {6, "", "store each job's request as a record of the store's own (schema 5 -> 6)",
+     requests_to_store_records},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersion,
               "every schema version has its migration");
@@ -176,7 +216,8 @@ Status check_schema(SqliteDb& db) {
   // midway leaves the old version whole.
   for (const Migration& m : kMigrations) {
     if (*version < m.to) {
-      FAIRWAY_TRY(db.exec(m.sql, m.what));
+      if (!m.sql.empty()) FAIRWAY_TRY(db.exec(m.sql, m.what));
+      if (m.rewrite != nullptr) FAIRWAY_TRY(m.rewrite(db));
     }
   }
   if (*version < kJobStoreSchemaVersion) {

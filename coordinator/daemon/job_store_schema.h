@@ -14,7 +14,9 @@ namespace fairway::daemon {
 
 // 2: jobs.peak_memory_bytes and jobs.cpu_time_ms (what the job's cgroup counted), and an
 //    index by user for the accounting query.
-inline constexpr std::int64_t kJobStoreSchemaVersion = 5;
+// 6: jobs.request holds the store's own record of the request (stored_request.h), no longer
+//    a wire frame.
+inline constexpr std::int64_t kJobStoreSchemaVersion = 6;
 inline constexpr std::string_view kMetaSchemaVersion = "schema_version";
 inline constexpr std::string_view kMetaNextJobId = "next_job_id";
 

@@ -55,19 +55,15 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
   c.nice = m.nice;
   c.begin = m.begin;
 
-  FAIRWAY_TRY_ASSIGN(request, store_->load_request(id));
-  auto decoded = wire::decode(request);
-  if (!decoded || !std::holds_alternative<wire::SubmitRequest>(*decoded)) {
-    return make_error(ErrorCode::kInternal, job + ": its stored request cannot be read");
-  }
+  auto stored = stored_request(id);
+  if (!stored) return make_error(ErrorCode::kInternal, job + ": " + stored.error().message);
   const bool running = !is_waiting(rec.state);
   FAIRWAY_TRY(scheduler_->update(id, c));
   // The record may have been rebuilt: read it again.
   const JobRecord* now_rec = scheduler_->job(id);
-  auto& stored = std::get<wire::SubmitRequest>(*decoded);
-  stored.spec = now_rec->spec;
+  stored->spec = now_rec->spec;
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
-  if (!write(store_->update_request(id, wire::encode(stored)), "update_request", id)) {
+  if (!write(store_->update_request(id, encode_stored_request(*stored)), "update_request", id)) {
     txn_failed_ = true;
     return make_error(ErrorCode::kIo, job + ": the change could not be stored");
   }

@@ -36,17 +36,17 @@ Status CoordinatorService::recover(Time now) {
   };
   std::vector<FinishedRun> finished_runs;
   for (const StoredJob& s : jobs) {
-    auto decoded = wire::decode(s.request);
-    const auto* req = decoded ? std::get_if<wire::SubmitRequest>(&*decoded) : nullptr;
-    if (req == nullptr) {
+    auto decoded = decode_stored_request(s.request);
+    if (!decoded) {
       // Skipping it would drop an accepted job from the queue while its row says it waits
       // (a store written by a newer Fairway, or damaged): refuse to start, naming it.
-      return make_error(ErrorCode::kIo,
+      return make_error(decoded.error().code,
                         "job " + std::to_string(s.id.value()) + "'s stored request cannot be read (" +
-                            (decoded ? std::string("not a submit request") : decoded.error().message) +
+                            decoded.error().message +
                             "); refusing to start rather than lose it: was the store written by a newer "
                             "Fairway? Start that version, or restore the store from a backup");
     }
+    const wire::SubmitRequest* req = &*decoded;
     JobSpec spec = req->spec;
     spec.id = s.id;
     spec.submit_time = s.submit_time;

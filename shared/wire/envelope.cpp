@@ -181,49 +181,60 @@ std::string seal(MessageType type, const msgpack::sbuffer& payload) {
   return out;
 }
 
-Result<OpenFrame> open_frame(std::string_view frame) {
-  FAIRWAY_TRY(check_frame_size(frame.size()));
+Result<msgpack::object_handle> parse_bounded(std::string_view bytes, std::string_view what) {
+  const auto fail = [&](std::string problem) {
+    return std::unexpected(invalid_argument(std::string(what) + ": " + problem));
+  };
+  if (bytes.empty()) return fail("empty");
+  if (bytes.size() > kMaxFrameBytes) {
+    return fail(std::to_string(bytes.size()) + " bytes exceeds the limit of " + std::to_string(kMaxFrameBytes));
+  }
   try {
     BoundsVisitor bounds;
     std::size_t off = 0;
-    const bool parsed = msgpack::parse(frame.data(), frame.size(), off, bounds);
-    if (bounds.problem != nullptr) return frame_error(bounds.problem);
-    if (!parsed) return frame_error("malformed msgpack");
-    if (off != frame.size()) return frame_error("trailing bytes after the frame");
-
-    OpenFrame out;
+    const bool parsed = msgpack::parse(bytes.data(), bytes.size(), off, bounds);
+    if (bounds.problem != nullptr) return fail(bounds.problem);
+    if (!parsed) return fail("malformed msgpack");
+    if (off != bytes.size()) return fail("trailing bytes after the frame");
     off = 0;
     const msgpack::unpack_limit limit(kMaxListEntries, kMaxListEntries, kMaxFrameBytes,
                                       kMaxFrameBytes, kMaxFrameBytes, kMaxNestingDepth + 1);
-    out.handle = msgpack::unpack(frame.data(), frame.size(), off, nullptr, nullptr, limit);
-    const msgpack::object& root = out.handle.get();
-    if (root.type != msgpack::type::ARRAY || root.via.array.size != 4) {
-      return frame_error("expected an array of 4 elements");
-    }
-    const msgpack::object* parts = root.via.array.ptr;
-    if (parts[0].type != msgpack::type::STR ||
-        std::string_view(parts[0].via.str.ptr, parts[0].via.str.size) != kMagic) {
-      return frame_error("bad magic");
-    }
-    if (parts[1].type != msgpack::type::POSITIVE_INTEGER) {
-      return frame_error("version: expected unsigned integer");
-    }
-    if (parts[1].via.u64 != kWireVersion) {
-      return frame_error("unsupported version " + std::to_string(parts[1].via.u64) +
-                         " (this build speaks " + std::to_string(kWireVersion) + ")");
-    }
-    if (parts[2].type != msgpack::type::POSITIVE_INTEGER) {
-      return frame_error("type: expected unsigned integer");
-    }
-    FAIRWAY_TRY_ASSIGN(type, message_type_from_wire(parts[2].via.u64));
-    out.type = type;
-    out.payload = &parts[3];
-    return out;
+    return msgpack::unpack(bytes.data(), bytes.size(), off, nullptr, nullptr, limit);
   } catch (const std::exception& e) {
-    return frame_error(std::string("malformed msgpack (") + e.what() + ")");
+    return fail(std::string("malformed msgpack (") + e.what() + ")");
   } catch (...) {
-    return frame_error("malformed msgpack");
+    return fail("malformed msgpack");
   }
+}
+
+Result<OpenFrame> open_frame(std::string_view frame) {
+  FAIRWAY_TRY(check_frame_size(frame.size()));
+  OpenFrame out;
+  FAIRWAY_TRY_ASSIGN(handle, parse_bounded(frame, "wire: frame"));
+  out.handle = std::move(handle);
+  const msgpack::object& root = out.handle.get();
+  if (root.type != msgpack::type::ARRAY || root.via.array.size != 4) {
+    return frame_error("expected an array of 4 elements");
+  }
+  const msgpack::object* parts = root.via.array.ptr;
+  if (parts[0].type != msgpack::type::STR ||
+      std::string_view(parts[0].via.str.ptr, parts[0].via.str.size) != kMagic) {
+    return frame_error("bad magic");
+  }
+  if (parts[1].type != msgpack::type::POSITIVE_INTEGER) {
+    return frame_error("version: expected unsigned integer");
+  }
+  if (parts[1].via.u64 != kWireVersion) {
+    return frame_error("unsupported version " + std::to_string(parts[1].via.u64) +
+                       " (this build speaks " + std::to_string(kWireVersion) + ")");
+  }
+  if (parts[2].type != msgpack::type::POSITIVE_INTEGER) {
+    return frame_error("type: expected unsigned integer");
+  }
+  FAIRWAY_TRY_ASSIGN(type, message_type_from_wire(parts[2].via.u64));
+  out.type = type;
+  out.payload = &parts[3];
+  return out;
 }
 
 }  // namespace detail

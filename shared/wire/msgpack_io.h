@@ -1,5 +1,5 @@
-// Internal to fairway_wire: helpers that write message fields into msgpack and read them
-// back from untrusted msgpack objects. Not thread-safe per object; use one per frame.
+// Helpers that write fields into msgpack and read them back from untrusted msgpack objects:
+// the wire codec's, and the job store's for its own records. Not thread-safe per object.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +45,9 @@ struct OpenFrame {
   MessageType type{};
   const msgpack::object* payload = nullptr;
 };
+// Parses untrusted msgpack within the frame bounds of envelope.h (size, entries, values,
+// depth), all checked before msgpack allocates. Never throws; errors start with `what`.
+Result<msgpack::object_handle> parse_bounded(std::string_view bytes, std::string_view what);
 // Never throws: size, structure, magic, version and type are checked here.
 Result<OpenFrame> open_frame(std::string_view frame);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds a fuzz target with clang and runs it for a bounded time: the wire decoder (wire,
-# the default) or the ZMTP framing of the coordinator's local router (zmtp).
+# Builds a fuzz target with clang and runs it for a bounded time: the wire decoder and the
+# job store's request records (wire, the default) or the ZMTP framing of the coordinator's
+# local router (zmtp).
 # Usage: tests/fuzz/run_wire_fuzz.sh [seconds] [wire|zmtp]   (default 20 wire). Exits
 # non-zero on a crash.
 set -euo pipefail
@@ -10,7 +11,8 @@ seconds="${1:-20}"
 target="${2:-wire}"
 case "$target" in
   wire) sources=("$root"/shared/base/*.cpp "$root"/shared/model/*.cpp "$root"/shared/wire/*.cpp
-                 "$root"/shared/net/step_frames.cpp "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
+                 "$root"/shared/net/step_frames.cpp "$root"/coordinator/daemon/stored_request.cpp
+                 "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
   zmtp) sources=("$root"/shared/base/*.cpp "$root"/shared/net/zmtp_frames.cpp
                  "$root"/tests/fuzz/zmtp_frames_fuzz.cpp) ;;
   *) echo "run_wire_fuzz: unknown target $target (wire or zmtp)" >&2; exit 2 ;;

@@ -1,6 +1,7 @@
 // libFuzzer target for fairway::wire::decode: any byte string must decode or be rejected,
 // never crash, and whatever decodes must re-encode into a frame that decodes again. The
-// same bytes also go to a job step's stream reader (step_stream.h), whole and in two cuts.
+// same bytes also go to a job step's stream reader (step_stream.h), whole and in two cuts,
+// and to the job store's request record reader (a damaged store file is hostile input too).
 // Built and run by tests/fuzz/run_wire_fuzz.sh; single-threaded like libFuzzer's driver.
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "coordinator/daemon/stored_request.h"
 #include "shared/net/step_stream.h"
 #include "shared/wire/codec.h"
 #include "tests/shared/wire/wire_test_util.h"
@@ -24,6 +26,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
                       std::ios::binary);
     const std::string frame = fairway::wire::encode(m);
     out.write(frame.data(), static_cast<std::streamsize>(frame.size()));
+    // A store record: the same request as the job store keeps it.
+    if (const auto* submit = std::get_if<fairway::wire::SubmitRequest>(&m)) {
+      std::ofstream record(std::string(dir) + "/seed-" + std::to_string(i++) + ".job", std::ios::binary);
+      const std::string bytes = fairway::daemon::encode_stored_request(*submit);
+      record.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
     // A step's stream: the same message behind its length, when it is one of the stream's.
     if (const auto* io = std::get_if<fairway::wire::StepIo>(&m)) {
       std::ofstream stream(std::string(dir) + "/seed-" + std::to_string(i++) + ".step", std::ios::binary);
@@ -60,6 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view frame(reinterpret_cast<const char*>(data), size);
   read_step_stream(frame, {});
   read_step_stream(frame.substr(0, size / 2), frame.substr(size / 2));
+  // Whatever record decodes must write back as a record that decodes to the same bytes.
+  if (auto stored = fairway::daemon::decode_stored_request(frame)) {
+    const std::string again = fairway::daemon::encode_stored_request(*stored);
+    auto redecoded = fairway::daemon::decode_stored_request(again);
+    if (!redecoded || fairway::daemon::encode_stored_request(*redecoded) != again) __builtin_trap();
+  } else if (stored.error().message.rfind("stored request", 0) != 0) {
+    __builtin_trap();
+  }
   auto decoded = fairway::wire::decode(frame);
   if (!decoded) {
     if (decoded.error().message.rfind("wire: ", 0) != 0) __builtin_trap();

@@ -1,15 +1,19 @@
-// Stores written by earlier versions, frozen as SQL dumps in tests/fixtures/store: each must
-// still open, and the coordinator must recover every job from it with every field, since the
-// stored requests are wire frames of their time (issue 14).
+// Stores written by earlier versions, frozen as SQL dumps in tests/fixtures/store (how each
+// was made: make-golden.sh): each must still open, and the coordinator must recover every
+// job from it with every field. Up to schema 5 the stored requests are wire frames of their
+// time; opening one rewrites them as the store's own records (issue 14).
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/stored_request.h"
 #include "root_authenticator.h"
+#include "shared/model/job_array.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
+#include "tests/shared/wire/wire_test_util.h"
 
 namespace fairway::daemon {
 namespace {
@@ -74,6 +78,78 @@ TEST_F(GoldenStore, SchemaTwoFromStopTenRecoversEveryJobAndField) {
   EXPECT_EQ(held->cores, 4);
   EXPECT_EQ(held->time_limit, Duration::hours(2));
   EXPECT_EQ(held->account, "default");
+}
+
+// Schema 5, the last to keep requests as wire frames: opening it rewrites every row's
+// request as a store record holding the same request, field for field (arrays, tasks,
+// dependencies, --begin, mail, --signal, output patterns, layouts, memory, -w/-x,
+// --export), and the coordinator recovers from it: the waiting jobs wait, the array's
+// finished tasks are in the history.
+TEST_F(GoldenStore, SchemaFiveFromStopTwentyOneBecomesStoreRecordsWithEveryField) {
+  load("schema5-golden.sql");
+  std::map<std::string, wire::SubmitRequest> before;
+  for (const auto& row : select_on(db_path(), "SELECT id, request FROM jobs")) {
+    auto frame = wire::decode(row[1]);
+    ASSERT_TRUE(frame && std::holds_alternative<wire::SubmitRequest>(*frame)) << "job " << row[0];
+    before[row[0]] = std::get<wire::SubmitRequest>(*frame);
+  }
+  ASSERT_EQ(before.size(), 11u);
+  EXPECT_EQ(before.at("14").spec.dependencies.size(), 2u) << "the golden file holds what it claims";
+  EXPECT_FALSE(before.at("9").spec.array.empty());
+
+  auto config = parse_config("[coordinator]\nstate_dir = \"" + state_dir() + "\"\n", "test");
+  ASSERT_TRUE(config) << config.error().message;
+  const Time now = Time::from_seconds(1'795'800'000);
+  auto service = CoordinatorService::open(*config, now, std::make_unique<test_support::RootOnlyAuthenticator>());
+  ASSERT_TRUE(service) << service.error().message;
+
+  EXPECT_EQ(select_on(db_path(), "SELECT value FROM meta WHERE key = 'schema_version'").at(0).at(0),
+            std::to_string(kJobStoreSchemaVersion));
+  std::size_t rows = 0;
+  for (const auto& row : select_on(db_path(), "SELECT id, request FROM jobs")) {
+    ++rows;
+    auto record = decode_stored_request(row[1]);
+    ASSERT_TRUE(record) << "job " << row[0] << ": " << record.error().message;
+    const wire::SubmitRequest& was = before.at(row[0]);
+    EXPECT_TRUE(wire::testing::equal(*record, was)) << "job " << row[0];
+    EXPECT_EQ(format_array_spec(record->spec.array), format_array_spec(was.spec.array)) << "job " << row[0];
+    EXPECT_EQ(record->spec.array_job, was.spec.array_job) << "job " << row[0];
+    EXPECT_EQ(record->spec.array_task, was.spec.array_task) << "job " << row[0];
+  }
+  EXPECT_EQ(rows, before.size());
+
+  auto ask = [&](const wire::JobQuery& q) {
+    (*service)->on_client_frame("c", wire::encode(q), now, net::PeerCredentials{0, 0, 1});
+    std::vector<wire::JobView> jobs;
+    for (const Outgoing& o : (*service)->end_turn(now, false)) {
+      if (auto m = wire::decode(o.frame); m && std::holds_alternative<wire::JobQueryReply>(*m)) {
+        jobs = std::get<wire::JobQueryReply>(*m).jobs;
+      }
+    }
+    return jobs;
+  };
+  wire::JobQuery waiting;
+  waiting.jobs = {JobId(14)};
+  const auto options = ask(waiting);
+  ASSERT_EQ(options.size(), 1u);
+  EXPECT_EQ(options[0].name, "g5-options");
+  EXPECT_EQ(options[0].state, JobState::kHeld);
+  EXPECT_EQ(options[0].time_limit, Duration::minutes(30));
+  waiting.jobs = {JobId(9)};
+  const auto held_array = ask(waiting);
+  ASSERT_FALSE(held_array.empty());
+  EXPECT_EQ(held_array[0].name, "g5-held-array");
+  EXPECT_EQ(held_array[0].state, JobState::kHeld);
+  wire::JobQuery history;
+  history.include_finished = true;
+  history.from_store = true;
+  history.jobs = {JobId(5)};
+  const auto tasks = ask(history);
+  ASSERT_EQ(tasks.size(), 3u) << "sacct -j 5: the array's three tasks";
+  for (const auto& t : tasks) {
+    EXPECT_EQ(t.state, JobState::kCompleted) << t.id.value();
+    EXPECT_EQ(t.array_job, JobId(5));
+  }
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "coordinator/daemon/stored_request.h"
+#include "shared/wire/codec.h"
 #include "tests/coordinator/daemon/store_test_fixture.h"
 
 namespace fairway::daemon {
@@ -177,13 +179,40 @@ ALTER TABLE jobs ADD COLUMN cpu_time_ms INTEGER;
 CREATE INDEX jobs_by_user ON jobs (user, id);
 )sql";
 
+// Schemas 3 to 5: who drained a node, the steps table, the steps' usage.
+constexpr const char* kSchemaThreeToFiveChanges = R"sql(
+ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';
+ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;
+ALTER TABLE node_admin ADD COLUMN at INTEGER;
+CREATE TABLE job_steps (
+  job INTEGER NOT NULL, step INTEGER NOT NULL, name TEXT NOT NULL, ntasks INTEGER NOT NULL,
+  nodes INTEGER NOT NULL, state TEXT NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER,
+  exit_code INTEGER NOT NULL, signal INTEGER NOT NULL, PRIMARY KEY (job, step)) WITHOUT ROWID;
+)sql";
+
+// Until schema 6 a job's request was stored as a wire frame: this one's, as SQL hex.
+std::string wire_frame_sql(const std::string& name) {
+  wire::SubmitRequest r;
+  r.spec.name = name;
+  r.spec.user = "alice";
+  r.spec.resources.cores = 3;
+  r.program.argv = {"/bin/true"};
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "X'";
+  for (unsigned char c : wire::encode(r)) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out + "'";
+}
+
 // A store written by the first release (schema 1, no usage columns) opens, keeps its jobs,
 // and is brought to the current schema in place.
 TEST_F(JobStoreOpenTest, AVersionOneStoreIsMigratedInPlace) {
   fs::create_directories(state_dir());
   exec_raw(std::string(kSchemaOneTables) + R"sql(
 INSERT INTO meta VALUES ('schema_version', '1'), ('next_job_id', '8');
-INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, '', 0, NULL, '', 0);
+INSERT INTO jobs VALUES (7, 'alice', NULL, )sql" + wire_frame_sql("one") + R"sql(, 'completed', 100, 110, 200, '', 0, NULL, '', 0);
 )sql");
   auto store = open_store();
   ASSERT_NE(store, nullptr);
@@ -195,6 +224,11 @@ INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, ''
   ASSERT_EQ(jobs->size(), 1u);
   EXPECT_EQ((*jobs)[0].id, JobId(7));
   EXPECT_FALSE((*jobs)[0].peak_memory_bytes.has_value());
+  auto request = decode_stored_request((*jobs)[0].request);
+  ASSERT_TRUE(request) << request.error().message;
+  EXPECT_EQ(request->spec.name, "one");
+  EXPECT_EQ(request->spec.resources.cores, 3);
+  EXPECT_EQ(request->program.argv, std::vector<std::string>{"/bin/true"});
   StoredJob j = (*jobs)[0];
   j.peak_memory_bytes = 123;
   j.cpu_time_ms = 456;
@@ -238,16 +272,9 @@ INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
 // read as unmeasured; new ones store their usage.
 TEST_F(JobStoreOpenTest, AVersionFourStepHasNoUsageAndNewStepsStoreIt) {
   fs::create_directories(state_dir());
-  exec_raw(std::string(kSchemaOneTables) + kSchemaTwoChanges + R"sql(
-ALTER TABLE node_admin ADD COLUMN by_user TEXT NOT NULL DEFAULT '';
-ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;
-ALTER TABLE node_admin ADD COLUMN at INTEGER;
-CREATE TABLE job_steps (
-  job INTEGER NOT NULL, step INTEGER NOT NULL, name TEXT NOT NULL, ntasks INTEGER NOT NULL,
-  nodes INTEGER NOT NULL, state TEXT NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER,
-  exit_code INTEGER NOT NULL, signal INTEGER NOT NULL, PRIMARY KEY (job, step)) WITHOUT ROWID;
+  exec_raw(std::string(kSchemaOneTables) + kSchemaTwoChanges + kSchemaThreeToFiveChanges + R"sql(
 INSERT INTO meta VALUES ('schema_version', '4'), ('next_job_id', '8');
-INSERT INTO jobs VALUES (7, 'alice', NULL, X'00', 'completed', 100, 110, 200, '', 0, NULL, '', 0, NULL, NULL);
+INSERT INTO jobs VALUES (7, 'alice', NULL, )sql" + wire_frame_sql("four") + R"sql(, 'completed', 100, 110, 200, '', 0, NULL, '', 0, NULL, NULL);
 INSERT INTO job_steps VALUES (7, 0, 'a.out', 4, 1, 'completed', 120, 190, 0, 0);
 )sql");
   auto store = open_store();
@@ -269,6 +296,45 @@ INSERT INTO job_steps VALUES (7, 0, 'a.out', 4, 1, 'completed', 120, 190, 0, 0);
   ASSERT_TRUE(both);
   ASSERT_EQ(both->size(), 2u);
   EXPECT_EQ(both->at(1), measured);
+}
+
+// A schema 5 store whose request cannot be read (damaged, or not a submit request) is not
+// migrated past it: the open fails naming the job, and the file keeps its old version and
+// every row, for the admin to restore or mend.
+TEST_F(JobStoreOpenTest, AVersionFiveRequestThatCannotBeReadStopsTheMigrationNamingTheJob) {
+  fs::create_directories(state_dir());
+  const std::string schema_five = std::string(kSchemaOneTables) + kSchemaTwoChanges +
+                                  kSchemaThreeToFiveChanges +
+                                  "ALTER TABLE job_steps ADD COLUMN max_rss_kb INTEGER;"
+                                  "ALTER TABLE job_steps ADD COLUMN cpu_us INTEGER;";
+  exec_raw(schema_five + R"sql(
+INSERT INTO meta VALUES ('schema_version', '5'), ('next_job_id', '10');
+INSERT INTO jobs VALUES (3, 'alice', NULL, )sql" + wire_frame_sql("fine") + R"sql(, 'pending', 100, NULL, NULL, '', NULL, NULL, '', 0, NULL, NULL);
+INSERT INTO jobs VALUES (9, 'alice', NULL, X'c1c2', 'pending', 100, NULL, NULL, '', NULL, NULL, '', 0, NULL, NULL);
+)sql");
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, "job 9")) << store.error().message;
+  EXPECT_TRUE(contains(store.error().message, "left at its old version")) << store.error().message;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((state_dir() + "/" + JobStore::kFileName).c_str(), &db), SQLITE_OK);
+  std::string version;
+  sqlite3_exec(db, "SELECT value FROM meta WHERE key = 'schema_version'",
+               [](void* out, int, char** values, char**) {
+                 *static_cast<std::string*>(out) = values[0];
+                 return 0;
+               },
+               &version, nullptr);
+  int rows = 0;
+  sqlite3_exec(db, "SELECT count(*) FROM jobs WHERE substr(request, 1, 1) = X'94'",
+               [](void* out, int, char** values, char**) {
+                 *static_cast<int*>(out) = std::stoi(values[0]);
+                 return 0;
+               },
+               &rows, nullptr);
+  sqlite3_close(db);
+  EXPECT_EQ(version, "5");
+  EXPECT_EQ(rows, 1) << "job 3 keeps its wire frame: the migration rolled back whole";
 }
 
 }  // namespace

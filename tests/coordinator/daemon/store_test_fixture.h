@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "coordinator/daemon/job_store.h"
 
@@ -24,6 +25,26 @@ inline void exec_sql_on(const std::string& db_file, const std::string& sql) {
   sqlite3_free(message);
   sqlite3_close(db);
   ASSERT_EQ(rc, SQLITE_OK) << text;
+}
+
+// The rows of a query on a store's file, with a separate connection: each column as bytes
+// (NULL as empty).
+inline std::vector<std::vector<std::string>> select_on(const std::string& db_file, const std::string& sql) {
+  std::vector<std::vector<std::string>> rows;
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(db_file.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  while (stmt != nullptr && sqlite3_step(stmt) == SQLITE_ROW) {
+    auto& row = rows.emplace_back();
+    for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
+      const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, c));
+      row.emplace_back(bytes == nullptr ? "" : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))));
+    }
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return rows;
 }
 
 class StoreTest : public ::testing::Test {

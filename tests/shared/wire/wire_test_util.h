@@ -294,7 +294,6 @@ inline SubmitBatch sample_submit_batch() {
   task.spec.array_job = JobId(99);
   task.spec.array_task = 7;
   return SubmitBatch{{sample_submit(), second, task}};
-  return SubmitBatch{{sample_submit(), second}};
 }
 
 inline SubmitBatchReply sample_submit_batch_reply() {

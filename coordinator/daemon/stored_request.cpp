@@ -1,0 +1,254 @@
+#include "coordinator/daemon/stored_request.h"
+
+#include <limits>
+
+#include "shared/base/try.h"
+#include "shared/model/job_array.h"
+#include "shared/wire/codec.h"
+#include "shared/wire/msgpack_io.h"
+
+namespace fairway::daemon {
+namespace {
+
+using wire::detail::MapReader;
+using wire::detail::Packer;
+
+struct Bounds {
+  std::int64_t min = std::numeric_limits<std::int64_t>::min();
+  std::int64_t max = std::numeric_limits<std::int64_t>::max();
+};
+constexpr Bounds kAny{};
+constexpr Bounds kCount{0, std::numeric_limits<std::int64_t>::max()};
+
+// Every field of a version 1 record, in the one list that both directions walk, so that a
+// field cannot be written and not read back. Bounds are checked when reading: the file may
+// be damaged, and the core trusts what recovery gives it.
+template <typename Request, typename Visitor>
+void visit_fields(Request& r, Visitor& v) {
+  auto& s = r.spec;
+  auto& res = s.resources;
+  auto& p = r.program;
+  v.field("client_token", r.client_token);
+  v.field("name", s.name);
+  v.field("user", s.user);
+  v.field("uid", s.uid);
+  v.field("gid", s.gid);
+  v.field("account", s.account);
+  v.field("partition", s.partition);
+  v.field("qos", s.qos);
+  v.field("nodes", res.nodes, kCount);
+  v.field("cores", res.cores, kCount);
+  v.field("gpus", res.gpus, kCount);
+  v.field("gpu_type", res.gpu_type);
+  v.field("mem_per_node_mb", res.memory_per_node_mb, kCount);
+  v.field("mem_per_cpu_mb", res.memory_per_cpu_mb, kCount);
+  v.field("ntasks", s.tasks.ntasks, kCount);
+  v.field("cpus_per_task", s.tasks.cpus_per_task, kCount);
+  v.field("ntasks_per_node", s.tasks.ntasks_per_node, kCount);
+  v.field("time_limit", s.time_limit);
+  v.field("requeue", s.requeue);
+  v.field("interactive", s.interactive);
+  v.field("hold", s.hold);
+  v.field("comment", s.comment);
+  v.field("reservation", s.reservation);
+  v.field("dependencies", s.dependencies);
+  v.field("dependency_any", s.dependency_any);
+  v.field("kill_on_invalid_dep", s.kill_on_invalid_dep);
+  v.field("begin", s.begin);
+  v.field("nice", s.nice, kAny);
+  v.field("exclusive", s.exclusive);
+  v.field("only_nodes", s.only_nodes);
+  v.field("excluded_nodes", s.excluded_nodes);
+  v.field("constraint", s.constraint);
+  v.field("warn_signal", s.warn_signal, Bounds{0, 64});
+  v.field("warn_before", s.warn_before_s, kCount);
+  v.field("warn_batch_only", s.warn_batch_only);
+  v.field("mail_events", s.mail_events);
+  v.field("mail_user", s.mail_user);
+  v.field("array", s.array);
+  v.field("array_job", s.array_job);
+  v.field("array_task", s.array_task, kCount);
+  v.field("allow_multi_island", s.allow_multi_island);
+  v.field("script", p.script);
+  v.field("argv", p.argv);
+  v.field("working_dir", p.working_dir);
+  v.field("env", p.env);
+  v.field("stdout_path", p.stdout_path);
+  v.field("stderr_path", p.stderr_path);
+  v.field("open_append", p.open_append);
+}
+
+struct FieldCounter {
+  std::uint32_t n = 0;
+  template <typename... T>
+  void field(std::string_view, const T&...) {
+    ++n;
+  }
+};
+
+struct FieldWriter {
+  Packer& pk;
+
+  template <typename T>
+  void field(std::string_view key, const T& value, Bounds = {}) {
+    wire::detail::put(pk, key);
+    put(value);
+  }
+  void put(const std::string& v) { wire::detail::put(pk, std::string_view(v)); }
+  template <typename T>
+  void put(const T& v) { wire::detail::put(pk, v); }
+  void put(std::uint8_t v) { wire::detail::put(pk, static_cast<std::int32_t>(v)); }
+  void put(Duration v) { wire::detail::put(pk, v.count()); }
+  void put(JobId v) { wire::detail::put(pk, v.value()); }
+  void put(const ArraySpec& v) { put(v.empty() ? std::string() : format_array_spec(v)); }
+  void put(const std::optional<Time>& v) {
+    if (v) {
+      wire::detail::put(pk, v->seconds());
+    } else {
+      pk.pack_nil();
+    }
+  }
+  void put(const std::optional<std::uint32_t>& v) {
+    if (v) {
+      wire::detail::put(pk, static_cast<std::int64_t>(*v));
+    } else {
+      pk.pack_nil();
+    }
+  }
+  void put(const std::vector<DependencyClause>& clauses) {
+    pk.pack_array(static_cast<std::uint32_t>(clauses.size()));
+    for (const DependencyClause& c : clauses) {
+      pk.pack_map(2);
+      field("type", static_cast<std::int32_t>(c.type));
+      field("jobs", c.jobs);
+    }
+  }
+};
+
+struct FieldReader {
+  MapReader& r;
+
+  void fail(std::string_view key, const std::string& what) { r.errors().fail(r.path_of(key), what); }
+  void check(std::string_view key, std::int64_t v, Bounds b) {
+    if (!r.failed() && (v < b.min || v > b.max)) fail(key, "out of range: " + std::to_string(v));
+  }
+  void field(std::string_view key, std::string& v) { v = r.str(key, wire::kMaxFrameBytes); }
+  void field(std::string_view key, bool& v) { v = r.boolean(key); }
+  void field(std::string_view key, std::int32_t& v, Bounds b) {
+    v = r.i32(key);
+    check(key, v, b);
+  }
+  void field(std::string_view key, std::int64_t& v, Bounds b) {
+    v = r.i64(key);
+    check(key, v, b);
+  }
+  void field(std::string_view key, std::uint8_t& v) {
+    const std::int32_t bits = r.i32(key);
+    check(key, bits, Bounds{0, 255});
+    v = static_cast<std::uint8_t>(bits & 255);
+  }
+  void field(std::string_view key, Duration& v) {
+    const std::int64_t s = r.i64(key);
+    check(key, s, kCount);
+    v = Duration::seconds(s);
+  }
+  void field(std::string_view key, JobId& v) { v = JobId(r.u64(key)); }
+  void field(std::string_view key, std::optional<Time>& v) {
+    if (const auto s = r.opt_i64(key)) v = Time::from_seconds(*s);
+  }
+  void field(std::string_view key, std::optional<std::uint32_t>& v) {
+    const auto id = r.opt_i64(key);
+    if (!id) return;
+    check(key, *id, Bounds{0, 0xFFFFFFFE});
+    v = static_cast<std::uint32_t>(*id);
+  }
+  void field(std::string_view key, std::vector<std::string>& v) { v = r.str_list(key); }
+  void field(std::string_view key, std::vector<wire::EnvVar>& v) { v = r.env(key); }
+  void field(std::string_view key, ArraySpec& v) {
+    const std::string text = r.str(key);
+    if (r.failed() || text.empty()) return;
+    if (auto a = parse_array_spec(text, kMaxArrayIndex)) {
+      v = std::move(*a);
+    } else {
+      fail(key, a.error().message);
+    }
+  }
+  void field(std::string_view key, std::vector<DependencyClause>& v) {
+    const auto clauses = r.list(key);
+    for (std::size_t i = 0; i < clauses.size() && !r.failed(); ++i) {
+      MapReader c(r.errors(), clauses[i], r.path_of(key) + "[" + std::to_string(i) + "]");
+      DependencyClause clause;
+      const std::int32_t type = c.i32("type", 0);
+      if (!c.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
+        c.errors().fail(c.path_of("type"), "unknown dependency type " + std::to_string(type));
+      }
+      clause.type = static_cast<DependencyType>(type);
+      for (std::uint64_t id : c.u64_list("jobs")) clause.jobs.emplace_back(id);
+      v.push_back(std::move(clause));
+    }
+  }
+};
+
+std::unexpected<Error> damaged(std::string what) {
+  return make_error(ErrorCode::kIo, "stored request: " + std::move(what));
+}
+
+}  // namespace
+
+std::string encode_stored_request(const wire::SubmitRequest& request) {
+  msgpack::sbuffer buf;
+  Packer pk(buf);
+  pk.pack_array(3);
+  wire::detail::put(pk, kStoredRequestMagic);
+  pk.pack_uint32(kStoredRequestVersion);
+  FieldCounter counter;
+  visit_fields(request, counter);
+  pk.pack_map(counter.n);
+  FieldWriter writer{pk};
+  visit_fields(request, writer);
+  return std::string(buf.data(), buf.size());
+}
+
+Result<wire::SubmitRequest> decode_stored_request(std::string_view record) {
+  auto handle = wire::detail::parse_bounded(record, "stored request");
+  if (!handle) return make_error(ErrorCode::kIo, handle.error().message);
+  const msgpack::object& root = handle->get();
+  if (root.type != msgpack::type::ARRAY || root.via.array.size != 3) {
+    return damaged("not a record (expected an array of 3 elements)");
+  }
+  const msgpack::object* parts = root.via.array.ptr;
+  const auto magic = parts[0].type == msgpack::type::STR
+                         ? std::string_view(parts[0].via.str.ptr, parts[0].via.str.size)
+                         : std::string_view();
+  if (magic != kStoredRequestMagic) return damaged("not a record (bad magic)");
+  if (parts[1].type != msgpack::type::POSITIVE_INTEGER || parts[1].via.u64 == 0) {
+    return damaged("not a record version");
+  }
+  if (parts[1].via.u64 > kStoredRequestVersion) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "stored request: record version " + std::to_string(parts[1].via.u64) +
+                          " is newer than version " + std::to_string(kStoredRequestVersion) +
+                          " that this coordinator reads (written by a newer Fairway)");
+  }
+  wire::detail::Errors errors;
+  MapReader map(errors, &parts[2], "request");
+  wire::SubmitRequest out;
+  FieldReader reader{map};
+  visit_fields(out, reader);
+  if (errors.failed()) {
+    std::string message = errors.take().message;
+    if (message.starts_with("wire: ")) message.erase(0, 6);
+    return damaged(std::move(message));
+  }
+  return out;
+}
+
+Result<std::string> stored_request_from_wire_frame(std::string_view frame) {
+  auto decoded = wire::decode(frame);
+  if (!decoded) return damaged("a wire frame that cannot be read: " + decoded.error().message);
+  const auto* submit = std::get_if<wire::SubmitRequest>(&*decoded);
+  if (submit == nullptr) return damaged("a wire frame that is not a submit request");
+  return encode_stored_request(*submit);
+}
+
+}  // namespace fairway::daemon
