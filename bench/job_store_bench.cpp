@@ -10,6 +10,8 @@
 #include <string>
 
 #include "coordinator/daemon/job_store.h"
+#include "coordinator/daemon/sqlite_db.h"
+#include "shared/wire/codec.h"
 
 namespace fairway::bench {
 namespace {
@@ -180,6 +182,57 @@ void BM_JobStorePurgeBatch(benchmark::State& state) {
   state.SetItemsProcessed(purged_total);
 }
 BENCHMARK(BM_JobStorePurgeBatch)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
+
+// Opening a schema 5 store of `jobs` jobs, whose requests are wire frames: the upgrade to
+// schema 6 rewrites each as the store's own record, in the open's one transaction. Each
+// request is a typical sbatch submission: a 500-byte script and 25 environment variables.
+void BM_JobStoreMigrateRequests(benchmark::State& state) {
+  const auto jobs = static_cast<std::uint64_t>(state.range(0));
+  wire::SubmitRequest request;
+  request.spec.name = "sweep";
+  request.spec.user = "alice";
+  request.spec.resources.cores = 16;
+  request.program.script = "#!/bin/bash\n#SBATCH -n 16\n" + std::string(470, 'x');
+  for (int v = 0; v < 25; ++v) request.program.env.emplace_back("VAR" + std::to_string(v), "/opt/site/value/" + std::to_string(v));
+  request.program.working_dir = "/home/alice/project";
+  const std::string frame = wire::encode(request);
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::string dir = (std::filesystem::temp_directory_path() / "fairway-migrate-bench-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) std::abort();
+    {
+      auto store = JobStore::open(dir);
+      if (!store) std::abort();
+      check((*store)->begin().has_value(), state, "begin");
+      for (std::uint64_t i = 1; i <= jobs; ++i) {
+        StoredJob job = submitted_job(JobId(i));
+        job.request = frame;
+        check((*store)->insert_job(job).has_value(), state, "prefill");
+      }
+      check((*store)->commit().has_value(), state, "commit");
+    }
+    {
+      auto db = daemon::SqliteDb::open(dir + "/" + JobStore::kFileName);
+      check(db && (*db)->exec("UPDATE meta SET value = '5' WHERE key = 'schema_version'", "age the store"),
+            state, "age");
+    }
+    state.ResumeTiming();
+    auto store = JobStore::open(dir);
+    check(store.has_value(), state, "migrate");
+    state.PauseTiming();
+    store = std::unexpected(Error{});
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(jobs));
+}
+BENCHMARK(BM_JobStoreMigrateRequests)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace fairway::bench

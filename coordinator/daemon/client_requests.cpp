@@ -422,9 +422,8 @@ Status CoordinatorService::control_node(const wire::NodeControl& m, const std::s
     stored.by_uid = caller.uid;
     stored.at = now;
   }
-  if (auto st = store_->set_node_admin_state(stored); !st) {
-    txn_failed_ = true;
-    return st;
+  if (!write(store_->set_node_admin_state(stored), "set_node_admin_state", JobId())) {
+    return make_error(ErrorCode::kIo, "node '" + name + "': the change could not be stored");
   }
   n->drained = drain;
   if (drain) {

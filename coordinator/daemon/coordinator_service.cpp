@@ -418,7 +418,7 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
     run_pass(now);
   }
   end_arrays(now);
-  if (in_txn_) {
+  if (in_txn_ || txn_failed_) {
     in_txn_ = false;
     const auto began = std::chrono::steady_clock::now();
     Status st = txn_failed_ ? make_error(ErrorCode::kIo, "a write failed earlier in the turn") : store_->commit();

@@ -131,6 +131,8 @@ class CoordinatorService {
   const Status& failed() const { return failed_; }
   // Fault injection for tests: the next commit fails as a full disk would.
   void fail_next_commit_for_test() { store_->fail_next_commit_for_test(); }
+  // ... or the n-th store operation from now: a begin, a write or a commit.
+  void fail_store_operation_for_test(int n) { store_->fail_operation_for_test(n); }
   const ServiceCounters& counters() const { return counters_; }
   // Every metric, as `fairway diag` and the Prometheus endpoint show them.
   wire::MetricsReply metrics(Time now) const;
@@ -250,7 +252,8 @@ class CoordinatorService {
   // To every node of the job, with the agents' kill grace unless `grace` says otherwise.
   void signal_job(JobId id, std::int32_t signal, std::optional<Duration> grace = std::nullopt);
 
-  // Writes go into the turn's transaction, opened on first use.
+  // Writes go into the turn's transaction, opened on first use. A failed write (or begin)
+  // fails the turn: end_turn() answers nothing of it and stops (fail-stop).
   bool write(const Status& st, std::string_view what, JobId id);
   bool ensure_txn();
   void persist(JobId id);

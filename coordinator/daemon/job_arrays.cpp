@@ -28,10 +28,7 @@ bool CoordinatorService::adopt_array_task(JobId id) {
   wire::SubmitRequest task = std::move(*decoded);
   task.client_token.clear();
   task.spec = rec->spec;
-  if (!ensure_txn()) {
-    txn_failed_ = true;
-    return false;
-  }
+  if (!ensure_txn()) return false;
   JobTracking t;
   if (auto a = tracking_.find(array_id.value()); a != tracking_.end()) {
     t.working_dir = a->second.working_dir;
@@ -41,26 +38,20 @@ bool CoordinatorService::adopt_array_task(JobId id) {
   tracking_[id.value()] = std::move(t);
   StoredJob s = stored_view(id);
   s.request = encode_stored_request(task);
-  if (!write(store_->insert_job(s), "insert", id)) {
-    txn_failed_ = true;
-    return false;
-  }
+  if (!write(store_->insert_job(s), "insert", id)) return false;
   return true;
 }
 
 void CoordinatorService::persist_array(const ArrayJob& a, std::optional<Time> ended) {
   if (!tracking_.contains(a.id().value())) return;  // its row was never written
-  if (!ensure_txn()) {
-    txn_failed_ = true;
-    return;
-  }
+  if (!ensure_txn()) return;
   StoredJob s;
   s.id = a.id();
   s.user = a.prototype.spec.user;
   s.submit_time = a.prototype.spec.submit_time;
   s.state = ended ? a.outcome() : a.held ? JobState::kHeld : JobState::kPending;
   s.end_time = ended;
-  if (!write(store_->update_job(s), "update", a.id())) txn_failed_ = true;
+  (void)write(store_->update_job(s), "update", a.id());
 }
 
 void CoordinatorService::end_arrays(Time now) {

@@ -36,9 +36,13 @@ void CoordinatorService::probe_store(Time now) {
 bool CoordinatorService::write(const Status& st, std::string_view what, JobId id) {
   if (st) return true;
   log_event(LogLevel::kError, "write_failed", {{"job", id_str(id)}, {"op", std::string(what)}, {"error", st.error().message}});
+  // Memory already holds what the write was to record: the turn must not commit without it.
+  txn_failed_ = true;
   return false;
 }
 
+// False when the turn cannot write: read-only (by design: nothing that must be stored is
+// done then) or the begin failed, which fails the turn like a failed write.
 bool CoordinatorService::ensure_txn() {
   if (!read_only_.empty()) return false;
   if (in_txn_) return !txn_failed_;
@@ -46,6 +50,8 @@ bool CoordinatorService::ensure_txn() {
   if (!st) {
     ++counters_.store_errors;
     log_event(LogLevel::kError, "store_begin_failed", {{"error", st.error().message}});
+    // No transaction, so nothing to commit: the turn must still stop, not answer.
+    txn_failed_ = true;
     return false;
   }
   in_txn_ = true;
@@ -81,11 +87,8 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
 }
 
 void CoordinatorService::persist(JobId id) {
-  if (!ensure_txn()) {
-    txn_failed_ = true;
-    return;
-  }
-  if (!write(store_->update_job(stored_view(id)), "update", id)) txn_failed_ = true;
+  if (!ensure_txn()) return;
+  (void)write(store_->update_job(stored_view(id)), "update", id);
 }
 
 void CoordinatorService::mark_terminal(JobId id, Time now) {

@@ -73,11 +73,8 @@ void CoordinatorService::release_members(JobTracking& t, JobId id, Time now) {
 void CoordinatorService::persist_step(const StoredStep& step) {
   // Steps are accounting: with the store read-only the job and its step go on unrecorded.
   if (!read_only_.empty()) return;
-  if (!ensure_txn()) {
-    txn_failed_ = true;
-    return;
-  }
-  if (!write(store_->put_step(step), "put_step", step.job)) txn_failed_ = true;
+  if (!ensure_txn()) return;
+  (void)write(store_->put_step(step), "put_step", step.job);
 }
 
 Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& m, const Caller& caller, Time now) {

@@ -124,6 +124,7 @@ Status JobStore::begin() {
   if (in_transaction_) {
     return make_error(ErrorCode::kFailedPrecondition, "begin: a transaction is already open");
   }
+  FAIRWAY_TRY(injected_failure("begin"));
   // IMMEDIATE takes the write lock now, so a conflict shows here and not at commit.
   FAIRWAY_TRY(db_->exec("BEGIN IMMEDIATE", "begin"));
   in_transaction_ = true;
@@ -142,6 +143,7 @@ Status JobStore::commit() {
                           "': SQLite rolled the transaction back after an earlier error; "
                           "nothing written since begin() was stored");
   }
+  FAIRWAY_TRY(injected_failure("commit"));
   if (fail_next_commit_) {
     fail_next_commit_ = false;
     return make_error(ErrorCode::kIo, "commit on '" + db_->path() + "': injected failure (test)");
@@ -158,6 +160,11 @@ void JobStore::rollback() {
   // The id counter is left as it is (and left dirty): skipping ids is harmless.
   if (!db_->in_autocommit()) (void)db_->exec("ROLLBACK", "rollback");
   in_transaction_ = false;
+}
+
+Status JobStore::injected_failure(std::string_view operation) {
+  if (fail_operation_in_ == 0 || --fail_operation_in_ > 0) return ok_status();
+  return make_error(ErrorCode::kIo, std::string(operation) + " on '" + db_->path() + "': injected failure (test)");
 }
 
 Status JobStore::persist_job_id_counter() {
@@ -194,6 +201,7 @@ void JobStore::return_job_id(JobId id, std::uint64_t count) {
 }
 
 Status JobStore::insert_job(const StoredJob& job) {
+  FAIRWAY_TRY(injected_failure("insert_job"));
   FAIRWAY_TRY_ASSIGN(allocation, validate_job(job, "insert_job"));
   if (job.user.empty()) {
     return invalid_argument("insert_job: " + job_name(job.id) + ": user is empty");
@@ -241,6 +249,7 @@ Result<std::string> JobStore::load_request(JobId id) const {
 }
 
 Status JobStore::update_job(const StoredJob& job) {
+  FAIRWAY_TRY(injected_failure("update_job"));
   FAIRWAY_TRY_ASSIGN(allocation, validate_job(job, "update_job"));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kUpdateJob));
   if (auto s = bind_job_update(*stmt, job, allocation); !s) {
@@ -255,6 +264,7 @@ Status JobStore::update_job(const StoredJob& job) {
 }
 
 Status JobStore::update_request(JobId id, const std::string& request) {
+  FAIRWAY_TRY(injected_failure("update_request"));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("UPDATE jobs SET request = ?2 WHERE id = ?1"));
   Status s = (stmt)->bind_int64(1, static_cast<std::int64_t>(id.value()));
   if (s) s = (stmt)->bind_blob(2, request);
@@ -311,6 +321,7 @@ Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t 
 }
 
 Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit) {
+  FAIRWAY_TRY(injected_failure("purge_finished_before"));
   if (limit < 1) return invalid_argument("purge_finished_before: limit must be >= 1, got " + std::to_string(limit));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(purge_sql()));
   FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
@@ -323,6 +334,7 @@ Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit)
 }
 
 Status JobStore::set_node_admin_state(const NodeAdminState& state) {
+  FAIRWAY_TRY(injected_failure("set_node_admin_state"));
   if (state.node.empty()) return invalid_argument("set_node_admin_state: node name is empty");
   auto stmt = db_->prepare_cached(
       "INSERT INTO node_admin (node, drained, reason, by_user, by_uid, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
@@ -409,6 +421,7 @@ Result<std::vector<std::pair<std::string, std::string>>> JobStore::load_meta_pre
 }
 
 Status JobStore::set_meta(const std::string& key, const std::string& value) {
+  FAIRWAY_TRY(injected_failure("set_meta"));
   if (key.empty()) return invalid_argument("set_meta: key is empty");
   if (is_reserved_meta_key(key)) {
     return invalid_argument("set_meta: key '" + key + "' is reserved for the job store itself");

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,10 @@ class JobStore {
   // Fault injection seam for tests: the next commit() fails (as on a full disk) and leaves
   // the transaction for rollback().
   void fail_next_commit_for_test() { fail_next_commit_ = true; }
+  // ... and the n-th store operation from now (1: the next) fails instead: a begin(), a
+  // write (insert, update, step, node state, meta, purge) or a commit(), as an I/O error
+  // would, leaving any open transaction for rollback(). Reads never fail this way.
+  void fail_operation_for_test(int n) { fail_operation_in_ = n; }
   bool in_transaction() const { return in_transaction_; }
 
   // Ids are never reused, even after jobs are purged: a persistent counter. Ids handed out
@@ -116,6 +121,8 @@ class JobStore {
   JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id);
 
   Status persist_job_id_counter();
+  // The armed fail_operation_for_test(), when this operation is the one; else ok.
+  Status injected_failure(std::string_view operation);
   // The steps whose job is gone (job_store_steps.cpp).
   Status purge_orphan_steps();
 
@@ -125,6 +132,7 @@ class JobStore {
   std::uint64_t next_job_id_;
   bool in_transaction_ = false;
   bool fail_next_commit_ = false;
+  int fail_operation_in_ = 0;  // 0: off
   // Allocations inside a transaction write the counter once, at commit, not per job.
   bool job_id_counter_dirty_ = false;
 };

@@ -83,6 +83,7 @@ Result<std::vector<StoredStep>> read_steps(SqliteStatement& stmt, std::string_vi
 }  // namespace
 
 Status JobStore::put_step(const StoredStep& step) {
+  FAIRWAY_TRY(injected_failure("put_step"));
   const std::string id = std::to_string(step.job.value()) + "." + std::to_string(step.step);
   if (step.job.value() == 0) return invalid_argument("put_step: job id 0");
   if (step.step < 0 || step.ntasks < 0 || step.nodes < 0) {

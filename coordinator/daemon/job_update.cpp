@@ -64,7 +64,6 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
   stored->spec = now_rec->spec;
   if (!ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
   if (!write(store_->update_request(id, encode_stored_request(*stored)), "update_request", id)) {
-    txn_failed_ = true;
     return make_error(ErrorCode::kIo, job + ": the change could not be stored");
   }
   if (running && m.time_limit) {
