@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <grp.h>
+#include <mutex>
 #include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -315,6 +316,13 @@ std::size_t read_full(int fd, void* out, std::size_t size) {
   return got;
 }
 
+// Held from a launch's making its pipes until its parent side has closed their write ends.
+// Launches run on several threads (LaunchWorkers): a keeper forked by one launch meanwhile
+// would inherit the other's write ends (CLOEXEC closes them only at an exec, and a keeper
+// never execs; it closes them once its own job has, and that job may hang first in an open
+// on a hung file system), and the other launch, reading to EOF, would wait for that job.
+std::mutex launch_fork_mutex;
+
 // A pipe whose ends are above 2, so the child's dup2 onto 0-2 cannot clobber them.
 Result<std::pair<int, int>> make_report_pipe() {
   int fds[2];
@@ -420,6 +428,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   }
   // A record left by an earlier run of this job id must not stand for this one.
   ::unlink(keeper.exit_record_path.c_str());
+  std::unique_lock fork_lock(launch_fork_mutex);
   auto report_pipe = make_report_pipe();
   if (!report_pipe) {
     drop_script();
@@ -449,6 +458,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   }
   ::close(write_fd);
   ::close(pid_write_fd);
+  fork_lock.unlock();
   std::int32_t job_pid = 0;
   const std::size_t pid_bytes = read_full(pid_read_fd, &job_pid, sizeof job_pid);
   ::close(pid_read_fd);
