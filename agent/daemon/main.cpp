@@ -44,10 +44,9 @@ struct Flags {
 Result<std::optional<net::CurveClient>> curve_client(const Flags& f, const SecurityConfig& sec) {
   if (sec.agent_auth == AgentAuth::kNone) return std::optional<net::CurveClient>();
   FAIRWAY_TRY_ASSIGN(own, net::read_curve_secret_key(f.key.empty() ? sec.agent_secret_key : f.key));
-  auto server = net::read_curve_public_key(f.coordinator_key.empty() ? sec.coordinator_public_key
-                                                                     : f.coordinator_key);
-  if (!server) return std::unexpected(server.error());
-  return std::optional<net::CurveClient>(net::CurveClient{*server, own.public_z85, own.secret_z85});
+  FAIRWAY_TRY_ASSIGN(server, net::read_curve_public_key(f.coordinator_key.empty() ? sec.coordinator_public_key
+                                                                                   : f.coordinator_key));
+  return std::optional<net::CurveClient>(net::CurveClient{server, own.public_z85, own.secret_z85});
 }
 
 int run(const Flags& f, const Config& config) {

@@ -11,6 +11,7 @@
 #include "agent/os/coordinator_lease_file.h"
 #include "agent/os/proc_stat.h"
 #include "agent/os/process_launcher.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -21,9 +22,8 @@ class SystemHost final : public AgentHost {
       : config_(config), launcher_(config), checkpoints_(config.spool_dir), lease_file_(config.spool_dir) {}
 
   Status start(int threads) {
-    auto workers = LaunchWorkers::start(launcher_, threads);
-    if (!workers) return std::unexpected(workers.error());
-    workers_ = std::move(*workers);
+    FAIRWAY_TRY_ASSIGN(workers, LaunchWorkers::start(launcher_, threads));
+    workers_ = std::move(workers);
     return ok_status();
   }
 
@@ -92,7 +92,7 @@ class SystemHost final : public AgentHost {
 
 Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads) {
   auto host = std::make_unique<SystemHost>(config);
-  if (auto st = host->start(threads); !st) return std::unexpected(st.error());
+  FAIRWAY_TRY(host->start(threads));
   return std::unique_ptr<AgentHost>(std::move(host));
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "shared/base/try.h"
+
 namespace fairway::agent {
 namespace {
 
@@ -60,17 +62,15 @@ Result<CpuLayout> read_cpu_layout(hwloc_topology_t topology, const std::string& 
   std::int32_t placed = 0;
   if (packages <= 0) {
     // Some virtual machines and odd firmware expose no package: one socket holds all.
-    auto taken = add_socket(topology, hwloc_get_root_obj(topology)->cpuset, source, layout);
-    if (!taken) return std::unexpected(taken.error());
-    placed = *taken;
+    FAIRWAY_TRY_ASSIGN(taken, add_socket(topology, hwloc_get_root_obj(topology)->cpuset, source, layout));
+    placed = taken;
   } else {
     for (int p = 0; p < packages; ++p) {
       hwloc_obj_t package = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE,
                                                   static_cast<unsigned>(p));
-      auto taken = add_socket(topology, package->cpuset,
-                              source + ": package L#" + std::to_string(p), layout);
-      if (!taken) return std::unexpected(taken.error());
-      placed += *taken;
+      FAIRWAY_TRY_ASSIGN(taken, add_socket(topology, package->cpuset,
+                                           source + ": package L#" + std::to_string(p), layout));
+      placed += taken;
     }
   }
   if (placed != total_cores) {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "agent/os/small_file.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -31,10 +32,9 @@ bool is_fs(const std::string& path, long magic) {
 }
 
 Result<std::string> read_text(const std::string& path) {
-  auto text = read_small_file(path, kMaxCgroupFile);
-  if (!text) return std::unexpected(text.error());
-  while (!text->empty() && (text->back() == '\n' || text->back() == ' ')) text->pop_back();
-  return *text;
+  FAIRWAY_TRY_ASSIGN(text, read_small_file(path, kMaxCgroupFile));
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
 }
 
 Status write_text(const std::string& path, const std::string& value) {

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "shared/base/count_list.h"
+#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -61,36 +62,31 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
   p.address = *address;
   p.key = *key;
   p.working_dir = *dir;
-  auto s = int_of(kStepEnvId, *step, 0);
-  if (!s) return std::unexpected(s.error());
-  p.step = *s;
+  FAIRWAY_TRY_ASSIGN(s, int_of(kStepEnvId, *step, 0));
+  p.step = s;
   p.nodes = split_commas(*nodes);
   for (const std::string& t : split_commas(*tasks)) {
-    auto n = int_of(kStepEnvTasks, t, 1);
-    if (!n) return std::unexpected(n.error());
-    p.tasks_per_node.push_back(*n);
+    FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvTasks, t, 1));
+    p.tasks_per_node.push_back(n);
   }
   if (p.tasks_per_node.size() != p.nodes.size()) {
     return invalid_argument(std::string(kStepEnvTasks) + " has " + std::to_string(p.tasks_per_node.size()) +
                             " entries for " + std::to_string(p.nodes.size()) + " nodes");
   }
-  auto i = int_of(kStepEnvNodeIndex, *index, 0);
-  if (!i) return std::unexpected(i.error());
-  if (*i >= static_cast<std::int32_t>(p.nodes.size())) {
+  FAIRWAY_TRY_ASSIGN(i, int_of(kStepEnvNodeIndex, *index, 0));
+  if (i >= static_cast<std::int32_t>(p.nodes.size())) {
     return invalid_argument(std::string(kStepEnvNodeIndex) + " " + *index + " is past the step's " +
                             std::to_string(p.nodes.size()) + " nodes");
   }
-  p.node_index = *i;
+  p.node_index = i;
   if (auto t = get(kStepEnvPty)) p.pty = *t == "1";
   if (auto c = get(kStepEnvCpusPerTask)) {
-    auto n = int_of(kStepEnvCpusPerTask, *c, 1);
-    if (!n) return std::unexpected(n.error());
-    p.cpus_per_task = *n;
+    FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvCpusPerTask, *c, 1));
+    p.cpus_per_task = n;
   }
   if (auto g = get(kStepEnvGrace)) {
-    auto n = int_of(kStepEnvGrace, *g, 0);
-    if (!n) return std::unexpected(n.error());
-    p.grace_s = *n;
+    FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvGrace, *g, 0));
+    p.grace_s = n;
   }
   return p;
 }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "coordinator/cli/text_format.h"
+#include "shared/base/try.h"
 
 namespace fairway::cli {
 namespace {
@@ -66,8 +67,7 @@ Result<std::string> render_associations(const wire::SharesReply& reply, const As
                                                          : "Account,User,Share";
     if (layout.list == AssociationList::kUserAssociations) format = "User,Account,Share";
   }
-  auto columns = parse_columns(format);
-  if (!columns) return std::unexpected(columns.error());
+  FAIRWAY_TRY_ASSIGN(columns, parse_columns(format));
   // A user's first account is the one sacctmgr would call default here.
   std::vector<const wire::ShareView*> rows;
   std::set<std::string> users_seen;
@@ -108,7 +108,7 @@ Result<std::string> render_associations(const wire::SharesReply& reply, const As
   };
   if (layout.header) {
     std::vector<std::string> titles, dashes;
-    for (const Column& c : *columns) {
+    for (const Column& c : columns) {
       titles.push_back(fit(c.title, c, true));
       dashes.push_back(std::string(static_cast<std::size_t>(c.width), '-'));
     }
@@ -118,7 +118,7 @@ Result<std::string> render_associations(const wire::SharesReply& reply, const As
   for (const wire::ShareView* r : rows) {
     if (layout.list == AssociationList::kUsers && !users_seen.insert(r->user).second) continue;
     std::vector<std::string> cells;
-    for (const Column& c : *columns) cells.push_back(fit(value(*r, c.field), c));
+    for (const Column& c : columns) cells.push_back(fit(value(*r, c.field), c));
     line(cells);
   }
   return out;

@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "shared/base/try.h"
+
 namespace fairway::cli {
 namespace {
 
@@ -63,9 +65,8 @@ Result<std::vector<Directive>> read_directives(std::string_view script) {
     if (first == line.size()) continue;  // blank
     if (line[first] != '#') break;       // the first command ends the directives
     if (auto body = directive_body(line)) {
-      auto words = split_words(*body, line_number);
-      if (!words) return std::unexpected(words.error());
-      if (!words->empty()) out.push_back(Directive{line_number, std::move(*words)});
+      FAIRWAY_TRY_ASSIGN(words, split_words(*body, line_number));
+      if (!words.empty()) out.push_back(Directive{line_number, std::move(words)});
     }
   }
   return out;

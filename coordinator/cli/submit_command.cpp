@@ -181,11 +181,10 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
                                const std::function<bool(const wire::JobView&)>& done,
                                std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause,
                                const std::atomic<bool>* interrupted) {
-  auto views = poll_jobs(
-      job, false, transport, [&](const std::vector<wire::JobView>& v) { return done(v.front()); }, first_pause,
-      longest_pause, interrupted);
-  if (!views) return std::unexpected(views.error());
-  return views->front();
+  FAIRWAY_TRY_ASSIGN(views, poll_jobs(job, false, transport,
+                                      [&](const std::vector<wire::JobView>& v) { return done(v.front()); },
+                                      first_pause, longest_pause, interrupted));
+  return views.front();
 }
 
 Result<std::vector<wire::JobView>> poll_jobs(JobId job, bool expand_arrays, const Transport& transport,

@@ -371,9 +371,7 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
       case Opt::kConfig: cmd.config = p.value; break;
       case Opt::kHelp: cmd.help = true; return cmd;
       default:
-        if (auto st = apply(*p.spec, p.value, cmd.options); !st) {
-          return std::unexpected(st.error());
-        }
+        FAIRWAY_TRY(apply(*p.spec, p.value, cmd.options));
     }
   }
   if (i < args.size()) {

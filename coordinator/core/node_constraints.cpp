@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "shared/base/try.h"
+
 namespace fairway {
 namespace {
 
@@ -73,9 +75,8 @@ Result<NodeMask> allowed_nodes(const ClusterState& cluster, PartitionIndex parti
   if (!spec.constraint.empty()) {
     for (NodeIndex n : p.nodes) {
       if (!mask[n.value()]) continue;
-      auto ok = features_match(cluster.node(n).topology.features, spec.constraint);
-      if (!ok) return std::unexpected(ok.error());
-      if (!*ok) mask[n.value()] = 0;
+      FAIRWAY_TRY_ASSIGN(ok, features_match(cluster.node(n).topology.features, spec.constraint));
+      if (!ok) mask[n.value()] = 0;
     }
   }
   if (strict && std::find(mask.begin(), mask.end(), 1) == mask.end()) {

@@ -104,10 +104,9 @@ class Fields {
 
   Result<std::int64_t> required_integer(std::string_view key, std::int64_t lo,
                                         std::int64_t hi) const {
-    auto v = integer(key, lo, hi);
-    if (!v) return std::unexpected(v.error());
-    if (!*v) return bad(key, "required");
-    return **v;
+    FAIRWAY_TRY_ASSIGN(v, integer(key, lo, hi));
+    if (!v) return bad(key, "required");
+    return *v;
   }
 
   Result<std::optional<std::string>> string(std::string_view key) const {
@@ -143,10 +142,9 @@ Status check_keys(const json& obj) {
 
 // Strings with their defaults; fills the named members of the spec.
 Status read_names(const Fields& f, JobSpec& s) {
-  auto user = f.string("user");
-  if (!user) return std::unexpected(user.error());
-  if (!*user) return Fields::bad("user", "required");
-  s.user = std::move(**user);
+  FAIRWAY_TRY_ASSIGN(user, f.string("user"));
+  if (!user) return Fields::bad("user", "required");
+  s.user = std::move(*user);
   const std::array<std::pair<std::string_view, std::string*>, 4> optional_names = {{
       {"account", &s.account},
       {"partition", &s.partition},
@@ -164,16 +162,15 @@ Status read_names(const Fields& f, JobSpec& s) {
 // is per node): the two request shapes of ResourceRequest.
 Status read_resources(const Fields& f, ResourceRequest& r) {
   FAIRWAY_TRY_ASSIGN(cores, f.integer("cores", 1, kMaxCount));
-  auto nodes = f.integer("nodes", 1, kMaxCount);
-  if (!nodes) return std::unexpected(nodes.error());
+  FAIRWAY_TRY_ASSIGN(nodes, f.integer("nodes", 1, kMaxCount));
   FAIRWAY_TRY_ASSIGN(per_node, f.integer("cores_per_node", 1, kMaxCount));
   FAIRWAY_TRY_ASSIGN(gpus, f.integer("gpus", 0, kMaxCount));
   FAIRWAY_TRY_ASSIGN(gpu_type, f.string("gpu_type"));
 
-  if (cores && *nodes) return Fields::bad("nodes", "give either cores or nodes, not both");
-  if (per_node && !*nodes) return Fields::bad("cores_per_node", "requires nodes");
-  if (*nodes) {
-    r.nodes = static_cast<std::int32_t>(**nodes);
+  if (cores && nodes) return Fields::bad("nodes", "give either cores or nodes, not both");
+  if (per_node && !nodes) return Fields::bad("cores_per_node", "requires nodes");
+  if (nodes) {
+    r.nodes = static_cast<std::int32_t>(*nodes);
     r.cores = static_cast<std::int32_t>(per_node.value_or(1));
     if (r.total_cores() > kMaxCount) {
       return Fields::bad("nodes", "nodes x cores_per_node must be <= " + std::to_string(kMaxCount));
@@ -233,18 +230,16 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   s.nice = static_cast<std::int32_t>(nice.value_or(0));
   // Node selection: host lists as sbatch -w/-x take them, and a -C expression.
   for (const auto& [key, out] : {std::pair{"nodelist", &s.only_nodes}, std::pair{"exclude", &s.excluded_nodes}}) {
-    auto text = f.string(key);
-    if (!text) return std::unexpected(text.error());
-    if (!*text) continue;
-    auto hosts = expand_hostlist(**text);
+    FAIRWAY_TRY_ASSIGN(text, f.string(key));
+    if (!text) continue;
+    auto hosts = expand_hostlist(*text);
     if (!hosts) return Fields::bad(key, hosts.error().message);
     *out = std::move(*hosts);
   }
   FAIRWAY_TRY_ASSIGN(constraint, f.string("constraint"));
   if (constraint) s.constraint = *constraint;
-  auto reservation = f.string("reservation");  // sbatch --reservation
-  if (!reservation) return std::unexpected(reservation.error());
-  if (*reservation) s.reservation = **reservation;
+  FAIRWAY_TRY_ASSIGN(reservation, f.string("reservation"));  // sbatch --reservation
+  if (reservation) s.reservation = *reservation;
   // sbatch --array: each task runs `runtime`; task ids follow the job's (id + 1 + position).
   FAIRWAY_TRY_ASSIGN(array, f.string("array"));
   if (array) {
@@ -287,9 +282,8 @@ Result<Workload> read_jsonl(const std::string& path) {
   Workload w;
   std::string_view line;
   for (;;) {
-    auto more = reader.next(line);
-    if (!more) return std::unexpected(more.error());
-    if (!*more) break;
+    FAIRWAY_TRY_ASSIGN(more, reader.next(line));
+    if (!more) break;
     const std::int64_t n = reader.line_number();
     if (line.find_first_not_of(" \t\r\v\f") == std::string_view::npos) continue;
     const json obj = json::parse(line.begin(), line.end(), nullptr, false);

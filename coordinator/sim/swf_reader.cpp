@@ -109,9 +109,8 @@ class SwfReader {
     FAIRWAY_TRY_ASSIGN(reader, LineReader::open(path_));
     std::string_view line;
     for (;;) {
-      auto more = reader.next(line);
-      if (!more) return std::unexpected(more.error());
-      if (!*more) break;
+      FAIRWAY_TRY_ASSIGN(more, reader.next(line));
+      if (!more) break;
       line_ = reader.line_number();
       FAIRWAY_TRY(parse_line(line));
     }
@@ -210,14 +209,8 @@ class SwfReader {
     FAIRWAY_TRY(check_range(1, f[1], 0, std::numeric_limits<std::int64_t>::max()));
     FAIRWAY_TRY(check_range(2, f[2], 0, kMaxSeconds));
     FAIRWAY_TRY(check_range(4, runtime, 0, kMaxSeconds));
-    if (auto st = check_range(procs_field, procs, 1, std::numeric_limits<std::int32_t>::max());
-        !st) {
-      return st;
-    }
-    if (auto st = check_range(9, f[9], std::numeric_limits<std::int64_t>::min(), kMaxSeconds);
-        !st) {
-      return st;
-    }
+    FAIRWAY_TRY(check_range(procs_field, procs, 1, std::numeric_limits<std::int32_t>::max()));
+    FAIRWAY_TRY(check_range(9, f[9], std::numeric_limits<std::int64_t>::min(), kMaxSeconds));
 
     WorkloadJob& j = w_.jobs.emplace_back();
     j.line = line_;

@@ -12,6 +12,7 @@
 
 #include <charconv>
 
+#include "shared/base/try.h"
 #include "shared/net/host_resolver.h"
 
 namespace fairway::net {
@@ -54,12 +55,10 @@ Result<std::pair<std::string, std::uint16_t>> parse_tcp_address(std::string_view
 }
 
 Result<int> connect_step_stream(std::string_view address, int timeout_ms) {
-  auto parts = parse_tcp_address(address);
-  if (!parts) return std::unexpected(parts.error());
-  auto resolved = resolve_host(parts->first, parts->second);
-  if (!resolved) return std::unexpected(resolved.error());
+  FAIRWAY_TRY_ASSIGN(parts, parse_tcp_address(address));
+  FAIRWAY_TRY_ASSIGN(resolved, resolve_host(parts.first, parts.second));
   std::string last_error = "no address";
-  for (const ResolvedAddress& a : *resolved) {
+  for (const ResolvedAddress& a : resolved) {
     const int fd = ::socket(a.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) {
       last_error = std::strerror(errno);

@@ -59,11 +59,10 @@ class LazyTransport {
 
   Result<wire::Message> operator()(const wire::Message& request) {
     if (!client_) {
-      auto endpoint = resolve_coordinator_endpoint(sources_);
-      if (!endpoint) return std::unexpected(endpoint.error());
-      FAIRWAY_TRY_ASSIGN(client, net::ZmtpRequestClient::connect(*endpoint));
+      FAIRWAY_TRY_ASSIGN(endpoint, resolve_coordinator_endpoint(sources_));
+      FAIRWAY_TRY_ASSIGN(client, net::ZmtpRequestClient::connect(endpoint));
       client_.emplace(std::move(client));
-      sign_ = !endpoint->starts_with("ipc://");
+      sign_ = !endpoint.starts_with("ipc://");
     }
     if (!sign_) return client_->call(request, kReplyTimeout);
     std::string frame = wire::encode(request);
