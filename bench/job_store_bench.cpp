@@ -183,6 +183,32 @@ void BM_JobStorePurgeBatch(benchmark::State& state) {
 }
 BENCHMARK(BM_JobStorePurgeBatch)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
 
+// The same batch as the coordinator runs it: the purged rows handed back and each job's run
+// kept for fair-share (usage_runs) in the same transaction. (The daemon also decodes each
+// row's request for its account, not measured here.)
+void BM_JobStorePurgeBatchKeepingRuns(benchmark::State& state) {
+  BenchStore store;
+  const auto jobs = static_cast<std::uint64_t>(state.range(0));
+  constexpr std::int64_t kBatch = 2'000;  // daemon::kPurgeBatch
+  prefill_finished(*store, jobs, state);
+  std::int64_t purged_total = 0;
+  std::vector<StoredJob> rows;
+  for (auto _ : state) {
+    rows.clear();
+    check(store->begin().has_value(), state, "begin");
+    auto purged = store->purge_finished_before(Time::never(), kBatch, &rows);
+    check(purged && *purged == kBatch, state, "purge");
+    for (const StoredJob& j : rows) {
+      const daemon::StoredUsageRun run{j.id, "chem", j.user, "", *j.start_time, *j.end_time, 16, 64'000, {}};
+      check(store->add_usage_run(run).has_value(), state, "keep run");
+    }
+    check(store->commit().has_value(), state, "commit");
+    purged_total += *purged;
+  }
+  state.SetItemsProcessed(purged_total);
+}
+BENCHMARK(BM_JobStorePurgeBatchKeepingRuns)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
+
 // Opening a schema 5 store of `jobs` jobs, whose requests are wire frames: the upgrade to
 // schema 6 rewrites each as the store's own record, in the open's one transaction. Each
 // request is a typical sbatch submission: a 500-byte script and 25 environment variables.

@@ -39,8 +39,13 @@ inline std::string id_str(JobId id) { return std::to_string(id.value()); }
 inline constexpr std::size_t kJobQueryPage = 5000;
 // Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
 inline constexpr std::size_t kFinishedViewsKept = 100000;
-// Finished jobs one turn's purge deletes at most (keep_finished).
+// Finished jobs one turn's purge deletes at most (keep_finished), and kept runs of purged
+// jobs it forgets at most.
 inline constexpr std::int64_t kPurgeBatch = 2000;
+// How long a finished run counts for fair-share (config.fairshare's window, else twenty
+// half-lives of decay; at least the longest allocation period): a purged job's run is kept
+// that long after it ended.
+Duration usage_horizon(const Config& config);
 
 struct Outgoing {
   Channel channel;
@@ -209,6 +214,11 @@ class CoordinatorService {
 
   // The job's request as the store keeps it (job_persistence.cpp); an error names the job.
   Result<wire::SubmitRequest> stored_request(JobId id) const;
+  // What a finished job's run used as fair-share charges it: its cores, its memory
+  // (`resources` with its partition's default) and the types of its GPUs on nodes still
+  // known (a node gone bills its cores only). Recovery charges it; a purge keeps it.
+  StoredUsageRun usage_run_of(const StoredJob& s, const std::string& account, const std::string& user,
+                              const std::string& reservation, const ResourceRequest& resources) const;
 
   // Job arrays (job_arrays.cpp). A made task gets its own row and tracking when it starts
   // or is acted on alone; false when its row could not be written.

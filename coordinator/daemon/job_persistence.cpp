@@ -4,13 +4,13 @@
 
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
+#include "shared/base/try.h"
 
 namespace fairway::daemon {
 
 Result<wire::SubmitRequest> CoordinatorService::stored_request(JobId id) const {
-  auto record = store_->load_request(id);
-  if (!record) return std::unexpected(record.error());
-  auto decoded = decode_stored_request(*record);
+  FAIRWAY_TRY_ASSIGN(record, store_->load_request(id));
+  auto decoded = decode_stored_request(record);
   if (!decoded) return std::unexpected(decoded.error().with_context("job " + std::to_string(id.value())));
   return decoded;
 }
@@ -32,6 +32,24 @@ void CoordinatorService::probe_store(Time now) {
 }
 
 // ---- Persistence ------------------------------------------------------------------------
+
+StoredUsageRun CoordinatorService::usage_run_of(const StoredJob& s, const std::string& account,
+                                                const std::string& user, const std::string& reservation,
+                                                const ResourceRequest& resources) const {
+  StoredUsageRun run{s.id, account, user, reservation, s.start_time.value_or(s.submit_time),
+                     s.end_time.value_or(s.submit_time), 0, 0, {}};
+  for (const StoredNodeAllocation& a : s.allocation) {
+    run.cores += static_cast<std::int64_t>(a.cores.size());
+    run.memory_mb += resources.memory_on_node(std::ssize(a.cores));
+    const auto idx = scheduler_->cluster().find_node(a.node);
+    if (!idx) continue;
+    const auto& gpus = scheduler_->cluster().node(*idx).topology.gpus;
+    for (std::int32_t g : a.gpus) {
+      if (g >= 0 && static_cast<std::size_t>(g) < gpus.size()) run.gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
+    }
+  }
+  return run;
+}
 
 bool CoordinatorService::write(const Status& st, std::string_view what, JobId id) {
   if (st) return true;

@@ -30,8 +30,10 @@ const std::string& purge_sql() {
     }
     // A bounded batch in end-time order (the end-time index), so that a first purge of a
     // store holding years of jobs is many short transactions, not one that stalls the loop.
+    // RETURNING the columns of kSelectJobs, in its order, so that read_job_row reads them.
     return "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE end_time IS NOT NULL AND end_time < ?1 "
-           "AND state IN (" + states + ") ORDER BY end_time LIMIT ?2)";
+           "AND state IN (" + states + ") ORDER BY end_time LIMIT ?2) RETURNING " +
+           std::string(kSelectJobs.substr(7, kSelectJobs.find(" FROM ") - 7));
   }();
   return sql;
 }
@@ -316,19 +318,27 @@ Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t 
     if (s) s = (stmt)->bind_int64(4, to ? to->seconds() : std::numeric_limits<std::int64_t>::max());
   }
   if (s) s = (stmt)->bind_int64(5, static_cast<std::int64_t>(std::min<std::size_t>(limit, 1u << 20)));
-  if (!s) return std::unexpected(s.error());
+  FAIRWAY_TRY(s);
   return read_job_rows(*stmt, "load_finished");
 }
 
-Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit) {
+Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit, std::vector<StoredJob>* purged_rows) {
   FAIRWAY_TRY(injected_failure("purge_finished_before"));
   if (limit < 1) return invalid_argument("purge_finished_before: limit must be >= 1, got " + std::to_string(limit));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(purge_sql()));
   FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
   FAIRWAY_TRY((stmt)->bind_int64(2, limit));
-  auto done = (stmt)->step();
-  if (!done) return std::unexpected(done.error().with_context("purge_finished_before"));
-  const std::int64_t purged = db_->changes();
+  std::int64_t purged = 0;
+  for (;;) {
+    auto row = (stmt)->step();
+    if (!row) return std::unexpected(row.error().with_context("purge_finished_before"));
+    if (!*row) break;
+    ++purged;
+    if (purged_rows == nullptr) continue;
+    auto job = read_job_row(*stmt);
+    if (!job) return std::unexpected(job.error().with_context("purge_finished_before"));
+    purged_rows->push_back(std::move(*job));
+  }
   if (purged > 0) FAIRWAY_TRY(purge_orphan_steps());
   return purged;
 }
@@ -409,7 +419,7 @@ Result<std::vector<std::pair<std::string, std::string>>> JobStore::load_meta_pre
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key"));
   Status s = (stmt)->bind_text(1, prefix);
   if (s) s = (stmt)->bind_int64(2, static_cast<std::int64_t>(prefix.size()));
-  if (!s) return std::unexpected(s.error());
+  FAIRWAY_TRY(s);
   std::vector<std::pair<std::string, std::string>> out;
   while (true) {
     auto row = (stmt)->step();

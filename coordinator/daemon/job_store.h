@@ -89,8 +89,19 @@ class JobStore {
                                                std::optional<Time> from, std::optional<Time> to) const;
   // Drops at most `limit` terminal jobs whose end_time is before t (the earliest ended
   // first), with their steps; waiting, running and requeued jobs stay. Returns how many
-  // went: `limit` means there may be more, for the next call.
-  Result<std::int64_t> purge_finished_before(Time t, std::int64_t limit = std::numeric_limits<std::int64_t>::max());
+  // went: `limit` means there may be more, for the next call. `purged`, when given, gets
+  // the rows that went (in no particular order), for what must outlive them.
+  Result<std::int64_t> purge_finished_before(Time t, std::int64_t limit = std::numeric_limits<std::int64_t>::max(),
+                                             std::vector<StoredJob>* purged = nullptr);
+
+  // Purged jobs' runs, for fair-share (job_store_usage.cpp). Error (kAlreadyExists) if the
+  // job has one; (kInvalidArgument) for id 0, an empty account or user, an end before the
+  // start, negative amounts or a GPU type with a comma.
+  Status add_usage_run(const StoredUsageRun& run);
+  // Every kept run, by end time.
+  Result<std::vector<StoredUsageRun>> load_usage_runs() const;
+  // Drops at most `limit` runs that ended before t, the earliest first; returns how many.
+  Result<std::int64_t> purge_usage_runs_before(Time t, std::int64_t limit);
 
   // Job steps (job_store_steps.cpp), sacct's ID.N lines. Upserts by (job, step); error
   // (kInvalidArgument) for id 0, a negative step or count, or an empty name.

@@ -66,15 +66,30 @@ CREATE TABLE job_steps (
 )sql";
 
 // Came with schema 5: what a step's tasks used (sacct's MaxRSS and TotalCPU of ID.N).
+// Came with schema 7: the runs of purged jobs, kept for fair-share (StoredUsageRun).
+constexpr std::string_view kCreateUsageRuns = R"sql(
+CREATE TABLE usage_runs (
+  job INTEGER PRIMARY KEY NOT NULL,
+  account TEXT NOT NULL,
+  user TEXT NOT NULL,
+  reservation TEXT NOT NULL,
+  start_time INTEGER NOT NULL,
+  end_time INTEGER NOT NULL,
+  cores INTEGER NOT NULL,
+  memory_mb INTEGER NOT NULL,
+  gpu_types TEXT NOT NULL
+);
+CREATE INDEX usage_runs_by_end_time ON usage_runs (end_time);
+)sql";
+
 constexpr std::string_view kAddStepUsage =
     "ALTER TABLE job_steps ADD COLUMN max_rss_kb INTEGER;"
     "ALTER TABLE job_steps ADD COLUMN cpu_us INTEGER;";
 
 Result<std::int64_t> count_rows(SqliteDb& db, std::string_view sql) {
   FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached(sql));
-  auto row = (stmt)->step();
-  if (!row) return std::unexpected(row.error());
-  if (!*row) return make_error(ErrorCode::kInternal, "no row from '" + std::string(sql) + "'");
+  FAIRWAY_TRY_ASSIGN(row, (stmt)->step());
+  if (!row) return make_error(ErrorCode::kInternal, "no row from '" + std::string(sql) + "'");
   return (stmt)->column_int64(0);
 }
 
@@ -83,20 +98,17 @@ Result<std::int64_t> count_rows(SqliteDb& db, std::string_view sql) {
 Result<std::optional<std::string>> read_meta(SqliteDb& db, std::string_view key) {
   FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached("SELECT value FROM meta WHERE key = ?1"));
   FAIRWAY_TRY((stmt)->bind_text(1, key));
-  auto row = (stmt)->step();
-  if (!row) return std::unexpected(row.error());
-  if (!*row) return std::optional<std::string>();
+  FAIRWAY_TRY_ASSIGN(row, (stmt)->step());
+  if (!row) return std::optional<std::string>();
   return std::optional<std::string>((stmt)->column_blob(0));
 }
 
 Status write_meta(SqliteDb& db, std::string_view key, std::string_view value) {
-  auto stmt = db.prepare_cached(
-      "INSERT INTO meta (key, value) VALUES (?1, ?2) "
-      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
-  if (!stmt) return std::unexpected(stmt.error());
-  FAIRWAY_TRY((*stmt)->bind_text(1, key));
-  FAIRWAY_TRY((*stmt)->bind_blob(2, value));
-  FAIRWAY_TRY((*stmt)->step());
+  FAIRWAY_TRY_ASSIGN(stmt, db.prepare_cached("INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
+  FAIRWAY_TRY((stmt)->bind_text(1, key));
+  FAIRWAY_TRY((stmt)->bind_blob(2, value));
+  FAIRWAY_TRY((stmt)->step());
   return ok_status();
 }
 
@@ -114,6 +126,7 @@ Status create_schema(SqliteDb& db) {
   FAIRWAY_TRY(db.exec(kCreateSchema, "create the job store schema"));
   FAIRWAY_TRY(db.exec(kCreateStepsTable, "create the job steps table"));
   FAIRWAY_TRY(db.exec(kAddStepUsage, "add the job steps' usage columns"));
+  FAIRWAY_TRY(db.exec(kCreateUsageRuns, "create the usage runs table"));
   if (auto s = write_meta(db, kMetaSchemaVersion, std::to_string(kJobStoreSchemaVersion)); !s) {
     return s;
   }
@@ -182,29 +195,27 @@ constexpr Migration kMigrations[] = {
      "add the job steps' usage columns (schema 4 -> 5)"},
     {6, "", "store each job's request as a record of the store's own (schema 5 -> 6)",
      requests_to_store_records},
+    {7, kCreateUsageRuns, "keep purged jobs' runs for fair-share (schema 6 -> 7)"},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersion,
               "every schema version has its migration");
 
 Status check_schema(SqliteDb& db) {
-  auto has_meta =
-      count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'");
-  if (!has_meta) return std::unexpected(has_meta.error());
-  if (*has_meta == 0) {
+  FAIRWAY_TRY_ASSIGN(has_meta, count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'"));
+  if (has_meta == 0) {
     return make_error(ErrorCode::kIo, "'" + db.path() +
                                           "' holds tables but is not a Fairway job store "
                                           "(no meta table)");
   }
-  auto version_text = read_meta(db, kMetaSchemaVersion);
-  if (!version_text) return std::unexpected(version_text.error());
-  if (!*version_text) {
+  FAIRWAY_TRY_ASSIGN(version_text, read_meta(db, kMetaSchemaVersion));
+  if (!version_text) {
     return make_error(ErrorCode::kIo,
                       "'" + db.path() + "' has no schema_version in its meta table");
   }
-  auto version = parse_int<std::int64_t>(**version_text);
+  auto version = parse_int<std::int64_t>(*version_text);
   if (!version || *version < 1) {
     return make_error(ErrorCode::kIo, "'" + db.path() + "' has an unreadable schema_version '" +
-                                          **version_text + "'");
+                                          *version_text + "'");
   }
   if (*version > kJobStoreSchemaVersion) {
     return make_error(ErrorCode::kFailedPrecondition,
@@ -247,16 +258,15 @@ Status ensure_job_store_schema(SqliteDb& db) {
 }
 
 Result<std::uint64_t> read_next_job_id(SqliteDb& db) {
-  auto counter_text = read_meta(db, kMetaNextJobId);
-  if (!counter_text) return std::unexpected(counter_text.error());
-  if (!*counter_text) {
+  FAIRWAY_TRY_ASSIGN(counter_text, read_meta(db, kMetaNextJobId));
+  if (!counter_text) {
     return make_error(ErrorCode::kIo, "'" + db.path() + "' has no next_job_id in its meta table");
   }
-  auto counter = parse_int<std::uint64_t>(**counter_text);
+  auto counter = parse_int<std::uint64_t>(*counter_text);
   constexpr auto kMaxId = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (!counter || *counter < 1 || *counter > kMaxId) {
     return make_error(ErrorCode::kIo,
-                      "'" + db.path() + "' has an unreadable next_job_id '" + **counter_text + "'");
+                      "'" + db.path() + "' has an unreadable next_job_id '" + *counter_text + "'");
   }
   FAIRWAY_TRY_ASSIGN(max_id, count_rows(db, "SELECT coalesce(max(id), 0) FROM jobs"));
   std::uint64_t after_last = max_id > 0 ? static_cast<std::uint64_t>(max_id) + 1 : 1;

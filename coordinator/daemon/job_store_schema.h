@@ -16,7 +16,8 @@ namespace fairway::daemon {
 //    index by user for the accounting query.
 // 6: jobs.request holds the store's own record of the request (stored_request.h), no longer
 //    a wire frame.
-inline constexpr std::int64_t kJobStoreSchemaVersion = 6;
+// 7: usage_runs, what purged jobs ran, for fair-share after a restart.
+inline constexpr std::int64_t kJobStoreSchemaVersion = 7;
 inline constexpr std::string_view kMetaSchemaVersion = "schema_version";
 inline constexpr std::string_view kMetaNextJobId = "next_job_id";
 

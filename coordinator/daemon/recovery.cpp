@@ -147,25 +147,15 @@ Status CoordinatorService::recover(Time now) {
       if (e.liveness == NodeLiveness::kUnknown) scheduler_->set_node_up(e.index, false);
     }
   }
-  // Nodes are known now (declared or remembered): GPUs are billed by their type. A node
-  // that is gone bills its cores only.
-  for (const FinishedRun& f : finished_runs) {
-    std::int64_t cores = 0;
-    std::int64_t memory_mb = 0;
-    std::vector<std::string> gpu_types;
-    for (const StoredNodeAllocation& a : f.stored->allocation) {
-      cores += static_cast<std::int64_t>(a.cores.size());
-      memory_mb += f.resources.memory_on_node(std::ssize(a.cores));
-      const auto idx = scheduler_->cluster().find_node(a.node);
-      if (!idx) continue;
-      const auto& gpus = scheduler_->cluster().node(*idx).topology.gpus;
-      for (std::int32_t g : a.gpus) {
-        if (g >= 0 && static_cast<std::size_t>(g) < gpus.size()) gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
-      }
-    }
-    scheduler_->restore_finished_usage(f.account, f.user, cores, gpu_types, memory_mb, *f.stored->start_time,
-                                       *f.stored->end_time, f.reservation);
-  }
+  // Nodes are known now (declared or remembered): GPUs are billed by their type. Purged
+  // jobs' runs were resolved when they were purged.
+  const auto charge = [&](const StoredUsageRun& run) {
+    scheduler_->restore_finished_usage(run.account, run.user, run.cores, run.gpu_types, run.memory_mb, run.start,
+                                       run.end, run.reservation);
+  };
+  for (const FinishedRun& f : finished_runs) charge(usage_run_of(*f.stored, f.account, f.user, f.reservation, f.resources));
+  FAIRWAY_TRY_ASSIGN(purged_runs, store_->load_usage_runs());
+  for (const StoredUsageRun& run : purged_runs) charge(run);
   FAIRWAY_TRY(restore_steps());
   scheduler_->end_restore(now);
   last_pass_ = now;

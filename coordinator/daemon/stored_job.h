@@ -56,6 +56,22 @@ struct StoredStep {
   bool operator==(const StoredStep&) const = default;
 };
 
+// What a finished run used, kept for fair-share once its job has left the store
+// (keep_finished): usage counts for months, and a site may keep job records for less. Made
+// when the job is purged, with what recovery would have charged for it (its cores, its
+// memory with its partition's default, its GPUs' types), so that later node or partition
+// changes do not alter it.
+struct StoredUsageRun {
+  JobId job;
+  std::string account, user;
+  std::string reservation;  // the project reservation it ran in, if any
+  Time start, end;
+  std::int64_t cores = 0;
+  std::int64_t memory_mb = 0;
+  std::vector<std::string> gpu_types;  // one entry per GPU held
+  bool operator==(const StoredUsageRun&) const = default;
+};
+
 // An admin's decision about a node, which must survive a coordinator restart.
 struct NodeAdminState {
   std::string node;

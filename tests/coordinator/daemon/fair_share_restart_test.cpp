@@ -9,6 +9,7 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
 #include "shared/wire/codec.h"
+#include "store_test_fixture.h"
 
 namespace fairway::daemon {
 namespace {
@@ -31,7 +32,7 @@ class FairShareRestart : public ::testing::Test {
                                "[[accounts]]\nname = \"heavy\"\nusers = [\"root\"]\n"
                                "[[accounts]]\nname = \"light\"\nusers = [\"root\"]\n"
                                "[priority]\nfairshare = 1000.0\n[fairshare]\n" + fairshare +
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n" + coordinator_extra_, "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
     ASSERT_TRUE(s) << s.error().message;
@@ -74,7 +75,12 @@ class FairShareRestart : public ::testing::Test {
     return r ? service_->scheduler().fair_share().account_usage(r->association, t_) : -1;
   }
 
+  std::size_t rows(const std::string& table) const {
+    return select_on(dir_ + "/" + JobStore::kFileName, "SELECT * FROM " + table).size();
+  }
+
   std::string dir_;
+  std::string coordinator_extra_;
   Time t_ = Time::from_seconds(1'700'000'000);
   std::unique_ptr<CoordinatorService> service_;
   int token_ = 0;
@@ -110,6 +116,40 @@ TEST_F(FairShareRestart, FinishedAndRunningUsageComeBackAsTheyWere) {
     t_ = t_ + Duration::hours(1);
     report(running, JobState::kCompleted);
     EXPECT_GT(usage_of(heavy_marker), before_end);
+    service_.reset();
+  }
+}
+
+// keep_finished may be shorter than usage counts: a purged job's run stays in the store
+// (usage_runs) and is charged again after a restart, until it no longer counts.
+TEST_F(FairShareRestart, APurgedJobsUsageComesBackUntilItNoLongerCounts) {
+  coordinator_extra_ = "keep_finished = \"1h\"\n";
+  for (const std::string fairshare : {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
+    SCOPED_TRACE(fairshare);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    open(fairshare);
+    const JobId heavy_marker = submit("heavy", 1, true);
+    const JobId done = submit("heavy", 8);
+    report(done, JobState::kRunning);
+    t_ = t_ + Duration::hours(5);
+    report(done, JobState::kCompleted);
+    t_ = t_ + Duration::hours(2);
+    service_->on_timer(t_);  // the hourly purge: `done` ended 2 h ago
+    (void)service_->end_turn(t_);
+    ASSERT_EQ(rows("jobs"), 1u) << "only the held marker is left";
+    ASSERT_EQ(rows("usage_runs"), 1u);
+    const double heavy = usage_of(heavy_marker);
+    ASSERT_GT(heavy, 0);
+
+    open(fairshare);
+    EXPECT_NEAR(usage_of(heavy_marker), heavy, heavy * 1e-9) << "the purged job's usage was forgotten";
+
+    // Once it no longer counts (20 half-lives; past the window), the run goes too.
+    t_ = t_ + Duration::days(21);
+    service_->on_timer(t_);
+    (void)service_->end_turn(t_);
+    EXPECT_EQ(rows("usage_runs"), 0u);
     service_.reset();
   }
 }

@@ -89,11 +89,12 @@ TEST_F(JobStoreOpenTest, AnEmptyFileIsAFreshStore) {
 
 TEST_F(JobStoreOpenTest, ANewerSchemaVersionIsRefusedNamingIt) {
   ASSERT_NE(open_store(), nullptr);
-  exec_raw("UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+  const std::string newer = std::to_string(kJobStoreSchemaVersion + 1);
+  exec_raw("UPDATE meta SET value = '" + newer + "' WHERE key = 'schema_version'");
   auto store = JobStore::open(state_dir());
   ASSERT_FALSE(store);
   EXPECT_EQ(store.error().code, ErrorCode::kFailedPrecondition);
-  EXPECT_TRUE(contains(store.error().message, "schema version 7")) << store.error().message;
+  EXPECT_TRUE(contains(store.error().message, "schema version " + newer)) << store.error().message;
   EXPECT_TRUE(contains(store.error().message, db_path())) << store.error().message;
 }
 
