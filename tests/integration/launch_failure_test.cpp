@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <thread>
 
 #include "tests/integration/cluster_fixture.h"
 
@@ -48,9 +47,17 @@ TEST_F(Cluster, AHungLaunchNeitherStopsTheNodeNorLosesItsCancel) {
   hung.program.stdout_path = fifo;
   auto stuck = submit(hung);
   ASSERT_TRUE(stuck);
-  // Past the coordinator's heartbeat timeout (5 s here): the node keeps its heartbeats,
-  // and another job starts and ends on it meanwhile.
-  std::this_thread::sleep_for(std::chrono::seconds(6));
+  ASSERT_TRUE(wait_state(*stuck, [](JobState s) { return s == JobState::kRunning; }));
+  // While its launch hangs (the FIFO's open blocks until a reader comes), the agent's loop
+  // goes on: heartbeats keep coming (each a second apart here; a blocked loop sends none,
+  // and the node goes down after 5 s), and another job starts and ends on the node.
+  const auto heard = [&] {
+    const auto ns = nodes();
+    return ns.empty() || !ns.front().last_heartbeat ? Time::from_seconds(0) : *ns.front().last_heartbeat;
+  };
+  const Time hanging_since = heard();
+  ASSERT_TRUE(eventually([&] { return heard() >= hanging_since + Duration::seconds(3); }, std::chrono::seconds(20)))
+      << "no heartbeat from the node while a launch hangs";
   auto other = submit(wrap("true"));
   ASSERT_TRUE(other);
   auto done = wait_state(*other, [](JobState s) { return is_terminal(s); });

@@ -254,24 +254,35 @@ TEST_F(JobMail, AnArrayMailsOnceAtItsStartAndOnceAtItsEnd) {
 }
 
 // --mail-type=TIME_LIMIT_50,TIME_LIMIT_80: one mail when a running job passes half its
-// limit, none for the share it never reached.
+// limit, none for the share it never reached. (END too: its mail, sent once the job has
+// ended, is the event after which no time-limit mail can come.)
 TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
   if (geteuid() != 0) GTEST_SKIP() << "runs the CLI as nobody, which needs root";
   ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "0:06", "-J", "half",
-                                  "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80", "--wrap", "sleep 4"},
+                                  "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80,END", "--wrap", "sleep 4"},
                        out), 0) << out;
   const std::string id = out.substr(0, out.find('\n'));
   ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
-  ASSERT_TRUE(eventually([&] { return !mails_in(dir_).empty(); }));
-  std::this_thread::sleep_for(std::chrono::seconds(1));  // a second mail would be there by now
-  const std::vector<std::string> mails = mails_in(dir_);
-  ASSERT_EQ(mails.size(), 1u);  // 80 % (4.8 s) was never reached
-  EXPECT_NE(mails[0].find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:0"),
+  const auto has = [](const std::vector<std::string>& mails, const std::string& what) {
+    return std::any_of(mails.begin(), mails.end(), [&](const std::string& m) { return m.find(what) != std::string::npos; });
+  };
+  std::vector<std::string> mails;
+  ASSERT_TRUE(eventually([&] {
+    mails = mails_in(dir_);
+    return has(mails, " Ended, ") && has(mails, "Reached 50%");
+  }));
+  EXPECT_EQ(mails.size(), 2u);
+  EXPECT_FALSE(has(mails, "Reached 80%")) << "80 % (4.8 s) was never reached";
+  std::string half;
+  for (const std::string& m : mails) {
+    if (m.find("Reached 50%") != std::string::npos) half = m;
+  }
+  EXPECT_NE(half.find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:0"),
             std::string::npos)
-      << mails[0];
-  EXPECT_NE(mails[0].find(", RUNNING\n"), std::string::npos) << mails[0];
+      << half;
+  EXPECT_NE(half.find(", RUNNING\n"), std::string::npos) << half;
 }
 
 }  // namespace
