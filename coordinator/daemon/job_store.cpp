@@ -19,15 +19,23 @@ constexpr std::uint64_t kMaxJobId =
     static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 // The terminal states as an SQL list, from the state machine itself so the two agree.
-const std::string& purge_sql() {
-  static const std::string sql = [] {
-    std::string states;
+const std::string& terminal_states_sql() {
+  static const std::string states = [] {
+    std::string list;
     for (int i = 0; i <= static_cast<int>(kLastJobState); ++i) {
       auto s = static_cast<JobState>(i);
       if (!is_terminal(s)) continue;
-      if (!states.empty()) states += ", ";
-      states += "'" + std::string(to_string(s)) + "'";
+      if (!list.empty()) list += ", ";
+      list += "'" + std::string(to_string(s)) + "'";
     }
+    return list;
+  }();
+  return states;
+}
+
+const std::string& purge_sql() {
+  static const std::string sql = [] {
+    const std::string& states = terminal_states_sql();
     // A bounded batch in end-time order (the end-time index), so that a first purge of a
     // store holding years of jobs is many short transactions, not one that stalls the loop.
     // RETURNING the columns of kSelectJobs, in its order, so that read_job_row reads them.
@@ -299,6 +307,26 @@ Result<std::vector<StoredJob>> read_job_rows(SqliteStatement& stmt, const char* 
 Result<std::vector<StoredJob>> JobStore::load_jobs() const {
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kSelectJobs));
   return read_job_rows(*stmt, "load_jobs");
+}
+
+Result<std::int64_t> JobStore::count_finished_jobs() const {
+  static const std::string sql = "SELECT count(*) FROM jobs WHERE state IN (" + terminal_states_sql() + ")";
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(sql));
+  FAIRWAY_TRY_ASSIGN(row, (stmt)->step());
+  if (!row) return make_error(ErrorCode::kInternal, "count_finished_jobs: no row");
+  return (stmt)->column_int64(0);
+}
+
+Status JobStore::scan_jobs(const std::function<Status(StoredJob&&)>& fn) const {
+  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kSelectJobs));
+  for (;;) {
+    auto row = (stmt)->step();
+    if (!row) return std::unexpected(row.error().with_context("scan_jobs"));
+    if (!*row) return ok_status();
+    auto job = read_job_row(*stmt);
+    if (!job) return std::unexpected(job.error().with_context("scan_jobs"));
+    FAIRWAY_TRY(fn(std::move(*job)));
+  }
 }
 
 Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t limit, const std::string& user,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -83,6 +84,11 @@ class JobStore {
   Status update_request(JobId id, const std::string& request);
   // Every job, by ascending id. A corrupt row is an error naming the job id and column.
   Result<std::vector<StoredJob>> load_jobs() const;
+  // The same rows one at a time, for a store too big to hold at once (recovery): an error
+  // from `fn` stops the scan and is returned. No other store call may run inside `fn`.
+  Status scan_jobs(const std::function<Status(StoredJob&&)>& fn) const;
+  // How many jobs are in a terminal state.
+  Result<std::int64_t> count_finished_jobs() const;
   // Finished jobs (an end time set) with ids above `after`, in id order, at most `limit`:
   // the accounting query. `user` empty: anyone's; the end time within [from, to) when set.
   Result<std::vector<StoredJob>> load_finished(JobId after, std::size_t limit, const std::string& user,

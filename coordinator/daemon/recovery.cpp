@@ -13,7 +13,6 @@
 namespace fairway::daemon {
 
 Status CoordinatorService::recover(Time now) {
-  FAIRWAY_TRY_ASSIGN(jobs, store_->load_jobs());
   std::size_t waiting = 0, running = 0, finished = 0;
   // Fair-share must survive the restart: every run in the store, finished or still
   // running, is charged again, in time order, once all are known (end_restore).
@@ -29,13 +28,24 @@ Status CoordinatorService::recover(Time now) {
     }
     scheduler_->restore_reservation_cancelled(key.substr(kReservationCancelledPrefix.size()), Time::from_seconds(at));
   }
+  // A finished run whose nodes are not known yet (remembered ones, added below): charged
+  // once they are, with what it needs of its row.
   struct FinishedRun {
-    const StoredJob* stored;
+    StoredJob row;  // without its request
     std::string account, user, reservation;
     ResourceRequest resources;  // with its partition's default memory
   };
   std::vector<FinishedRun> finished_runs;
-  for (const StoredJob& s : jobs) {
+  const auto charge = [&](const StoredUsageRun& run) {
+    scheduler_->restore_finished_usage(run.account, run.user, run.cores, run.gpu_types, run.memory_mb, run.start,
+                                       run.end, run.reservation);
+  };
+  // One row at a time: a store of millions of finished jobs is never in memory at once, and
+  // only the newest kFinishedViewsKept get a view (older ones: their outcome and usage).
+  FAIRWAY_TRY_ASSIGN(finished_rows, store_->count_finished_jobs());
+  std::int64_t finished_seen = 0;
+  const auto keeps_view = [&] { return finished_rows - ++finished_seen < static_cast<std::int64_t>(kFinishedViewsKept); };
+  FAIRWAY_TRY(store_->scan_jobs([&](StoredJob&& s) -> Status {
     auto decoded = decode_stored_request(s.request);
     if (!decoded) {
       // Skipping it would drop an accepted job from the queue while its row says it waits
@@ -64,45 +74,62 @@ Status CoordinatorService::recover(Time now) {
       t.array = true;
       if (is_terminal(s.state)) {
         scheduler_->restore_outcome(s.id, s.state);
-        tracking_[s.id.value()] = std::move(t);
-        finished_order_.push_back(s.id.value());
-        continue;
+        if (keeps_view()) {
+          tracking_[s.id.value()] = std::move(t);
+          finished_order_.push_back(s.id.value());
+        }
+        return ok_status();
       }
       spec.hold = s.state == JobState::kHeld;
       if (auto st = scheduler_->restore_waiting(spec, s.submit_time); !st) {
         log_event(LogLevel::kError, "job_not_restored",
                   {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
-        continue;
+        return ok_status();
       }
       tracking_[s.id.value()] = std::move(t);
       ++waiting;
-      continue;
+      return ok_status();
     }
     if (is_terminal(s.state)) {
       scheduler_->restore_outcome(s.id, s.state);
-      t.final_view = stored_final_view(s, spec, t, *scheduler_);
-      if (s.start_time && s.end_time) finished_runs.push_back({&s, spec.account, spec.user, spec.reservation, scheduler_->with_default_memory(spec)});
-      finished_order_.push_back(s.id.value());
+      const bool kept = keeps_view();
+      if (kept) t.final_view = stored_final_view(s, spec, t, *scheduler_);
+      if (s.start_time && s.end_time) {
+        // Declared nodes are known from the start: GPUs are billed by their type now.
+        if (!config_.nodes.empty()) {
+          charge(usage_run_of(s, spec.account, spec.user, spec.reservation, scheduler_->with_default_memory(spec)));
+        } else {
+          s.request.clear();
+          finished_runs.push_back({std::move(s), spec.account, spec.user, spec.reservation,
+                                   scheduler_->with_default_memory(spec)});
+        }
+      }
+      if (kept) {
+        finished_order_.push_back(spec.id.value());
+        tracking_[spec.id.value()] = std::move(t);
+      }
       ++finished;
-    } else if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
+      return ok_status();
+    }
+    if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
       RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count, s.reason};
       tracking_[s.id.value()] = std::move(t);
       if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
       ++running;
-      continue;
-    } else {
-      spec.hold = s.state == JobState::kHeld;
-      if (auto st = scheduler_->restore_waiting(spec, s.submit_time, s.requeue_count); !st) {
-        log_event(LogLevel::kError, "job_not_restored",
-                  {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
-        continue;
-      }
-      if (!s.reason.empty()) (void)scheduler_->set_reason(s.id, s.reason);
-      ++waiting;
+      return ok_status();
     }
+    spec.hold = s.state == JobState::kHeld;
+    if (auto st = scheduler_->restore_waiting(spec, s.submit_time, s.requeue_count); !st) {
+      log_event(LogLevel::kError, "job_not_restored",
+                {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
+      return ok_status();
+    }
+    if (!s.reason.empty()) (void)scheduler_->set_reason(s.id, s.reason);
+    ++waiting;
     tracking_[s.id.value()] = std::move(t);
-  }
-  trim_finished();
+    return ok_status();
+  }));
+  trim_finished();  // running jobs that could not be restored ended above
 
   // Declared nodes exist from the start but take no work until their agents register.
   // Restored running jobs were placed first, while every node still counted as up.
@@ -147,13 +174,9 @@ Status CoordinatorService::recover(Time now) {
       if (e.liveness == NodeLiveness::kUnknown) scheduler_->set_node_up(e.index, false);
     }
   }
-  // Nodes are known now (declared or remembered): GPUs are billed by their type. Purged
-  // jobs' runs were resolved when they were purged.
-  const auto charge = [&](const StoredUsageRun& run) {
-    scheduler_->restore_finished_usage(run.account, run.user, run.cores, run.gpu_types, run.memory_mb, run.start,
-                                       run.end, run.reservation);
-  };
-  for (const FinishedRun& f : finished_runs) charge(usage_run_of(*f.stored, f.account, f.user, f.reservation, f.resources));
+  // Remembered nodes are known now: GPUs are billed by their type. Purged jobs' runs were
+  // resolved when they were purged.
+  for (const FinishedRun& f : finished_runs) charge(usage_run_of(f.row, f.account, f.user, f.reservation, f.resources));
   FAIRWAY_TRY_ASSIGN(purged_runs, store_->load_usage_runs());
   for (const StoredUsageRun& run : purged_runs) charge(run);
   FAIRWAY_TRY(restore_steps());
