@@ -165,30 +165,14 @@ BENCHMARK(BM_JobStoreHistory)
     ->Iterations(5);
 
 // keep_finished's purge over a store of `jobs` finished jobs: one batch (kPurgeBatch rows
-// and their steps) per turn, as the coordinator runs it, the store emptied batch by batch.
+// and their steps) per turn, the store emptied batch by batch. With `keep` (the second
+// argument), as the coordinator runs it: the purged rows handed back and each job's run kept
+// for fair-share (usage_runs) in the same transaction. (The daemon also decodes each row's
+// request for its account, not measured here.)
 void BM_JobStorePurgeBatch(benchmark::State& state) {
   BenchStore store;
   const auto jobs = static_cast<std::uint64_t>(state.range(0));
-  constexpr std::int64_t kBatch = 2'000;  // daemon::kPurgeBatch
-  prefill_finished(*store, jobs, state);
-  std::int64_t purged_total = 0;
-  for (auto _ : state) {
-    check(store->begin().has_value(), state, "begin");
-    auto purged = store->purge_finished_before(Time::never(), kBatch);
-    check(purged && *purged == kBatch, state, "purge");
-    check(store->commit().has_value(), state, "commit");
-    purged_total += *purged;
-  }
-  state.SetItemsProcessed(purged_total);
-}
-BENCHMARK(BM_JobStorePurgeBatch)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
-
-// The same batch as the coordinator runs it: the purged rows handed back and each job's run
-// kept for fair-share (usage_runs) in the same transaction. (The daemon also decodes each
-// row's request for its account, not measured here.)
-void BM_JobStorePurgeBatchKeepingRuns(benchmark::State& state) {
-  BenchStore store;
-  const auto jobs = static_cast<std::uint64_t>(state.range(0));
+  const bool keep = state.range(1) != 0;
   constexpr std::int64_t kBatch = 2'000;  // daemon::kPurgeBatch
   prefill_finished(*store, jobs, state);
   std::int64_t purged_total = 0;
@@ -196,7 +180,7 @@ void BM_JobStorePurgeBatchKeepingRuns(benchmark::State& state) {
   for (auto _ : state) {
     rows.clear();
     check(store->begin().has_value(), state, "begin");
-    auto purged = store->purge_finished_before(Time::never(), kBatch, &rows);
+    auto purged = store->purge_finished_before(Time::never(), kBatch, keep ? &rows : nullptr);
     check(purged && *purged == kBatch, state, "purge");
     for (const StoredJob& j : rows) {
       const daemon::StoredUsageRun run{j.id, "chem", j.user, "", *j.start_time, *j.end_time, 16, 64'000, {}};
@@ -207,7 +191,12 @@ void BM_JobStorePurgeBatchKeepingRuns(benchmark::State& state) {
   }
   state.SetItemsProcessed(purged_total);
 }
-BENCHMARK(BM_JobStorePurgeBatchKeepingRuns)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(20);
+BENCHMARK(BM_JobStorePurgeBatch)
+    ->Args({1'000'000, 0})
+    ->Args({1'000'000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(20);
 
 // Opening a schema 5 store of `jobs` jobs, whose requests are wire frames: the upgrade to
 // schema 6 rewrites each as the store's own record, in the open's one transaction. Each

@@ -101,26 +101,15 @@ struct FieldWriter {
   void put(Duration v) { wire::detail::put(pk, v.count()); }
   void put(JobId v) { wire::detail::put(pk, v.value()); }
   void put(const ArraySpec& v) { put(v.empty() ? std::string() : format_array_spec(v)); }
-  void put(const std::optional<Time>& v) {
+  void put(Time v) { wire::detail::put(pk, v.seconds()); }
+  void put(std::uint32_t v) { wire::detail::put(pk, static_cast<std::int64_t>(v)); }
+  // Absent: nil, the key still written (every field of a version is present).
+  template <typename T>
+  void put(const std::optional<T>& v) {
     if (v) {
-      wire::detail::put(pk, v->seconds());
+      put(*v);
     } else {
       pk.pack_nil();
-    }
-  }
-  void put(const std::optional<std::uint32_t>& v) {
-    if (v) {
-      wire::detail::put(pk, static_cast<std::int64_t>(*v));
-    } else {
-      pk.pack_nil();
-    }
-  }
-  void put(const std::vector<DependencyClause>& clauses) {
-    pk.pack_array(static_cast<std::uint32_t>(clauses.size()));
-    for (const DependencyClause& c : clauses) {
-      pk.pack_map(2);
-      field("type", static_cast<std::int32_t>(c.type));
-      field("jobs", c.jobs);
     }
   }
 };
@@ -173,20 +162,7 @@ struct FieldReader {
       fail(key, a.error().message);
     }
   }
-  void field(std::string_view key, std::vector<DependencyClause>& v) {
-    const auto clauses = r.list(key);
-    for (std::size_t i = 0; i < clauses.size() && !r.failed(); ++i) {
-      MapReader c(r.errors(), clauses[i], r.path_of(key) + "[" + std::to_string(i) + "]");
-      DependencyClause clause;
-      const std::int32_t type = c.i32("type", 0);
-      if (!c.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
-        c.errors().fail(c.path_of("type"), "unknown dependency type " + std::to_string(type));
-      }
-      clause.type = static_cast<DependencyType>(type);
-      for (std::uint64_t id : c.u64_list("jobs")) clause.jobs.emplace_back(id);
-      v.push_back(std::move(clause));
-    }
-  }
+  void field(std::string_view key, std::vector<DependencyClause>& v) { v = r.dependencies(key); }
 };
 
 std::unexpected<Error> damaged(std::string what) {

@@ -57,13 +57,7 @@ void encode_submit_request(Packer& pk, const SubmitRequest& m) {
   put_layout(pk, s.tasks);
   put_kv(pk, "comment", std::string_view(s.comment));
   put_kv(pk, "reservation", std::string_view(s.reservation));
-  put(pk, std::string_view("dependencies"));
-  pk.pack_array(static_cast<std::uint32_t>(s.dependencies.size()));
-  for (const DependencyClause& c : s.dependencies) {
-    pk.pack_map(2);
-    put_kv(pk, "type", static_cast<std::int32_t>(c.type));
-    put_kv(pk, "jobs", c.jobs);
-  }
+  put_kv(pk, "dependencies", s.dependencies);
   put_kv(pk, "dependency_any", s.dependency_any);
   put_kv(pk, "kill_on_invalid_dep", s.kill_on_invalid_dep);
   put_kv(pk, "nice", s.nice);
@@ -150,20 +144,7 @@ SubmitRequest read_submit_request(MapReader& r) {
   s.tasks = read_layout(r);
   s.comment = r.opt_str("comment");
   s.reservation = r.opt_str("reservation");
-  if (r.has("dependencies")) {
-    const auto clauses = r.list("dependencies");
-    for (std::size_t i = 0; i < clauses.size() && !r.failed(); ++i) {
-      MapReader c(r.errors(), clauses[i], r.path_of("dependencies") + "[" + std::to_string(i) + "]");
-      DependencyClause clause;
-      const std::int32_t type = c.i32("type", 0);
-      if (!c.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
-        c.errors().fail(c.path_of("type"), "unknown dependency type " + std::to_string(type));
-      }
-      clause.type = static_cast<DependencyType>(type);
-      for (std::uint64_t id : c.u64_list("jobs")) clause.jobs.emplace_back(id);
-      s.dependencies.push_back(std::move(clause));
-    }
-  }
+  if (r.has("dependencies")) s.dependencies = r.dependencies("dependencies");
   s.dependency_any = r.opt_boolean("dependency_any").value_or(false);
   s.kill_on_invalid_dep = r.opt_boolean("kill_on_invalid_dep").value_or(false);
   s.nice = r.opt_i32("nice").value_or(0);

@@ -100,6 +100,14 @@ void put(Packer& pk, const std::vector<JobId>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
   for (JobId id : v) put(pk, id.value());
 }
+void put(Packer& pk, const std::vector<DependencyClause>& v) {
+  pk.pack_array(static_cast<std::uint32_t>(v.size()));
+  for (const DependencyClause& c : v) {
+    pk.pack_map(2);
+    put_kv(pk, "type", static_cast<std::int32_t>(c.type));
+    put_kv(pk, "jobs", c.jobs);
+  }
+}
 void put(Packer& pk, const std::vector<std::int32_t>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
   for (std::int32_t x : v) put(pk, x);
@@ -308,6 +316,23 @@ std::vector<std::string> MapReader::str_list(std::string_view key) {
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
     auto s = read_str(*items[i], errors_, FieldPath{path_, key, i}, kMaxStringBytes);
     if (s) out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+std::vector<DependencyClause> MapReader::dependencies(std::string_view key) {
+  std::vector<DependencyClause> out;
+  const auto clauses = list(key);
+  for (std::size_t i = 0; i < clauses.size() && !errors_.failed(); ++i) {
+    MapReader c(errors_, clauses[i], index_path(path_of(key), i));
+    DependencyClause clause;
+    const std::int32_t type = c.i32("type", 0);
+    if (!c.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
+      errors_.fail(c.path_of("type"), "unknown dependency type " + std::to_string(type));
+    }
+    clause.type = static_cast<DependencyType>(type);
+    for (std::uint64_t id : c.u64_list("jobs")) clause.jobs.emplace_back(id);
+    out.push_back(std::move(clause));
   }
   return out;
 }

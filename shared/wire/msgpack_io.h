@@ -29,6 +29,8 @@ void put(Packer& pk, const std::vector<std::int32_t>& v);
 void put(Packer& pk, const std::vector<std::string>& v);
 void put(Packer& pk, const std::vector<EnvVar>& v);
 void put(Packer& pk, const std::vector<JobId>& v);
+// --dependency clauses: an array of {type, jobs} maps.
+void put(Packer& pk, const std::vector<DependencyClause>& v);
 
 template <typename T>
 void put_kv(Packer& pk, std::string_view key, const T& value) {
@@ -93,6 +95,8 @@ class MapReader {
   std::vector<std::int32_t> i32_list(std::string_view key, std::int32_t min = 0);
   std::vector<std::string> str_list(std::string_view key);
   std::vector<EnvVar> env(std::string_view key);
+  // put()'s dependency clauses; a type no DependencyType has is an error naming it.
+  std::vector<DependencyClause> dependencies(std::string_view key);
   // The elements of an array, or none after an error; the elements are not checked.
   std::vector<const msgpack::object*> list(std::string_view key);
   MapReader map(std::string_view key);

@@ -75,6 +75,21 @@ class FairShareRestart : public ::testing::Test {
     return r ? service_->scheduler().fair_share().account_usage(r->association, t_) : -1;
   }
 
+  // A fresh store and service per fair-share setting, as each test's loop runs them.
+  void fresh(const std::string& fairshare) {
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    open(fairshare);
+  }
+  // A heavy-account job on the whole node for five hours, ended two hours ago.
+  void run_heavy_job() {
+    const JobId done = submit("heavy", 8);
+    report(done, JobState::kRunning);
+    t_ = t_ + Duration::hours(5);
+    report(done, JobState::kCompleted);
+    t_ = t_ + Duration::hours(2);
+  }
+
   std::size_t rows(const std::string& table) const {
     return select_on(dir_ + "/" + JobStore::kFileName, "SELECT * FROM " + table).size();
   }
@@ -90,16 +105,10 @@ class FairShareRestart : public ::testing::Test {
 TEST_F(FairShareRestart, FinishedAndRunningUsageComeBackAsTheyWere) {
   for (const std::string fairshare : {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
     SCOPED_TRACE(fairshare);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    open(fairshare);
+    fresh(fairshare);
     const JobId heavy_marker = submit("heavy", 1, true);  // held: its association's usage
     const JobId light_marker = submit("light", 1, true);
-    const JobId done = submit("heavy", 8);
-    report(done, JobState::kRunning);
-    t_ = t_ + Duration::hours(5);
-    report(done, JobState::kCompleted);
-    t_ = t_ + Duration::hours(2);
+    run_heavy_job();
     const JobId running = submit("heavy", 4);
     report(running, JobState::kRunning);
     t_ = t_ + Duration::hours(3);
@@ -126,15 +135,9 @@ TEST_F(FairShareRestart, APurgedJobsUsageComesBackUntilItNoLongerCounts) {
   coordinator_extra_ = "keep_finished = \"1h\"\n";
   for (const std::string fairshare : {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
     SCOPED_TRACE(fairshare);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    open(fairshare);
+    fresh(fairshare);
     const JobId heavy_marker = submit("heavy", 1, true);
-    const JobId done = submit("heavy", 8);
-    report(done, JobState::kRunning);
-    t_ = t_ + Duration::hours(5);
-    report(done, JobState::kCompleted);
-    t_ = t_ + Duration::hours(2);
+    run_heavy_job();
     service_->on_timer(t_);  // the hourly purge: `done` ended 2 h ago
     (void)service_->end_turn(t_);
     ASSERT_EQ(rows("jobs"), 1u) << "only the held marker is left";
