@@ -10,6 +10,7 @@
 #include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/node_count_bins.h"
 #include "coordinator/core/placement.h"
+#include "coordinator/core/request_fit.h"
 #include "shared/base/duration_format.h"
 #include "shared/base/try.h"
 

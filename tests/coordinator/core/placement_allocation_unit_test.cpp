@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "coordinator/core/placement.h"
+#include "coordinator/core/request_fit.h"
 #include "coordinator/core/scheduler.h"
 #include "test_cluster.h"
 

@@ -1,4 +1,5 @@
 #include "coordinator/core/placement.h"
+#include "coordinator/core/request_fit.h"
 
 #include <gtest/gtest.h>
 
