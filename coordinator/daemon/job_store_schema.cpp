@@ -1,4 +1,5 @@
 #include "coordinator/daemon/job_store_schema.h"
+#include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/stored_request.h"
 #include "shared/base/try.h"
 
@@ -168,6 +169,31 @@ Status requests_to_store_records(SqliteDb& db) {
   }
 }
 
+// Schema 8: the nodes a coordinator without [[nodes]] remembered, kept until then as wire
+// frames, are rewritten as the store's own records (known_nodes.h). One that cannot be read
+// stops the migration naming it, as a job's request does.
+Status node_records_to_store_records(SqliteDb& db) {
+  std::vector<std::pair<std::string, std::string>> rewritten;
+  {
+    FAIRWAY_TRY_ASSIGN(select, db.prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1"));
+    FAIRWAY_TRY(select->bind_text(1, kKnownNodePrefix));
+    FAIRWAY_TRY(select->bind_int64(2, static_cast<std::int64_t>(kKnownNodePrefix.size())));
+    for (;;) {
+      FAIRWAY_TRY_ASSIGN(row, select->step());
+      if (!row) break;
+      std::string key = select->column_text(0);
+      auto record = known_node_record_from_wire(select->column_blob(1));
+      if (!record) {
+        return make_error(ErrorCode::kIo, "the store's record of " + key + ": " + record.error().message +
+                                              "; the store is left at its old version, unchanged");
+      }
+      rewritten.emplace_back(std::move(key), std::move(*record));
+    }
+  }
+  for (const auto& [key, record] : rewritten) FAIRWAY_TRY(write_meta(db, key, record));
+  return ok_status();
+}
+
 // Each schema version's changes to the one before, applied in order to an older file:
 // its SQL, then what only code can do.
 struct Migration {
@@ -196,6 +222,8 @@ constexpr Migration kMigrations[] = {
     {6, "", "store each job's request as a record of the store's own (schema 5 -> 6)",
      requests_to_store_records},
     {7, kCreateUsageRuns, "keep purged jobs' runs for fair-share (schema 6 -> 7)"},
+    {8, "", "store each remembered node as a record of the store's own (schema 7 -> 8)",
+     node_records_to_store_records},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersion,
               "every schema version has its migration");

@@ -17,7 +17,9 @@ namespace fairway::daemon {
 // 6: jobs.request holds the store's own record of the request (stored_request.h), no longer
 //    a wire frame.
 // 7: usage_runs, what purged jobs ran, for fair-share after a restart.
-inline constexpr std::int64_t kJobStoreSchemaVersion = 7;
+// 8: the meta table's node/ records are the store's own (known_nodes.h), no longer wire
+//    frames.
+inline constexpr std::int64_t kJobStoreSchemaVersion = 8;
 inline constexpr std::string_view kMetaSchemaVersion = "schema_version";
 inline constexpr std::string_view kMetaNextJobId = "next_job_id";
 

@@ -16,8 +16,13 @@ inline constexpr std::string_view kKnownNodePrefix = "node/";
 // epoch seconds.
 inline constexpr std::string_view kReservationCancelledPrefix = "reservation_cancelled/";
 
+// The store's own record of the node (schema 8 on), apart from the wire format.
 std::string known_node_record(const NodeTopology& topology);
-// Error naming what is wrong when the record is not one known_node_record() wrote.
+// Error naming what is wrong when the record is not one known_node_record() wrote; a record
+// of a newer version is kFailedPrecondition naming it.
 Result<NodeTopology> parse_known_node_record(std::string_view record);
+// Stores older than schema 8 kept the node as a wire frame (AgentRegister, protocol 1) in
+// hex: the same topology as a record, for the schema 8 migration.
+Result<std::string> known_node_record_from_wire(std::string_view old_record);
 
 }  // namespace fairway::daemon

@@ -28,34 +28,13 @@ using detail::kWarningKeys;
 
 // ---- encoding: every struct is a map; the count passed to pack_map must match the keys.
 
-void put_topology(Packer& pk, const NodeTopology& t) {
-  pk.pack_map(5);
-  put_kv(pk, "name", std::string_view(t.name));
-  put(pk, std::string_view("sockets"));
-  pk.pack_array(static_cast<std::uint32_t>(t.sockets.size()));
-  for (const auto& s : t.sockets) {
-    pk.pack_map(2);
-    put_kv(pk, "cores", s.cores);
-    put_kv(pk, "threads_per_core", s.threads_per_core);
-  }
-  put(pk, std::string_view("gpus"));
-  pk.pack_array(static_cast<std::uint32_t>(t.gpus.size()));
-  for (const auto& g : t.gpus) {
-    pk.pack_map(2);
-    put_kv(pk, "type", std::string_view(g.type));
-    put_kv(pk, "socket", g.socket);
-  }
-  put_kv(pk, "memory_mb", t.memory_mb);
-  put_kv(pk, "features", t.features);
-}
-
 void encode_payload(Packer& pk, const AgentRegister& m) {
   pk.pack_map(5);
   put_kv(pk, "node", std::string_view(m.node));
   put_kv(pk, "agent_version", std::string_view(m.agent_version));
   put_kv(pk, "enforcement", std::string_view(m.enforcement));
   put(pk, std::string_view("topology"));
-  put_topology(pk, m.topology);
+  put(pk, m.topology);
   put(pk, std::string_view("running"));
   pk.pack_array(static_cast<std::uint32_t>(m.running.size()));
   for (const auto& r : m.running) {
@@ -174,36 +153,12 @@ void encode_payload(Packer& pk, const SubmitReply& m) {
 
 // ---- decoding: each reader fills what it can; the caller checks the sticky error once.
 
-NodeTopology read_topology(MapReader r) {
-  NodeTopology t;
-  t.name = r.str("name");
-  const auto sockets = r.list("sockets");
-  t.sockets.reserve(sockets.size());
-  for (std::size_t i = 0; i < sockets.size() && !r.failed(); ++i) {
-    MapReader s(r.errors(), sockets[i], r.path_of("sockets") + "[" + std::to_string(i) + "]");
-    SocketTopology st;
-    st.cores = s.i32("cores", 0);
-    st.threads_per_core = s.i32("threads_per_core", 1);
-    t.sockets.push_back(st);
-  }
-  const auto gpus = r.list("gpus");
-  t.gpus.reserve(gpus.size());
-  for (std::size_t i = 0; i < gpus.size() && !r.failed(); ++i) {
-    MapReader g(r.errors(), gpus[i], r.path_of("gpus") + "[" + std::to_string(i) + "]");
-    GpuDevice gd{g.str("type"), g.i32("socket", 0)};
-    t.gpus.push_back(std::move(gd));
-  }
-  t.memory_mb = r.i64("memory_mb", 0);
-  t.features = r.str_list("features");
-  return t;
-}
-
 AgentRegister read_agent_register(MapReader& r) {
   AgentRegister m;
   m.node = r.str("node");
   m.agent_version = r.str("agent_version");
   m.enforcement = r.opt_str("enforcement");
-  m.topology = read_topology(r.map("topology"));
+  m.topology = r.topology("topology");
   const auto running = r.list("running");
   m.running.reserve(running.size());
   for (std::size_t i = 0; i < running.size() && !r.failed(); ++i) {

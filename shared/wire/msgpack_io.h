@@ -31,6 +31,9 @@ void put(Packer& pk, const std::vector<EnvVar>& v);
 void put(Packer& pk, const std::vector<JobId>& v);
 // --dependency clauses: an array of {type, jobs} maps.
 void put(Packer& pk, const std::vector<DependencyClause>& v);
+// A node's topology: {name, sockets: [{cores, threads_per_core}], gpus: [{type, socket}],
+// memory_mb, features}.
+void put(Packer& pk, const NodeTopology& t);
 
 template <typename T>
 void put_kv(Packer& pk, std::string_view key, const T& value) {
@@ -97,6 +100,8 @@ class MapReader {
   std::vector<EnvVar> env(std::string_view key);
   // put()'s dependency clauses; a type no DependencyType has is an error naming it.
   std::vector<DependencyClause> dependencies(std::string_view key);
+  // put()'s topology, as the map at `key`.
+  NodeTopology topology(std::string_view key);
   // The elements of an array, or none after an error; the elements are not checked.
   std::vector<const msgpack::object*> list(std::string_view key);
   MapReader map(std::string_view key);

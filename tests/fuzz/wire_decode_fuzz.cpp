@@ -1,7 +1,7 @@
 // libFuzzer target for fairway::wire::decode: any byte string must decode or be rejected,
 // never crash, and whatever decodes must re-encode into a frame that decodes again. The
 // same bytes also go to a job step's stream reader (step_stream.h), whole and in two cuts,
-// and to the job store's request record reader (a damaged store file is hostile input too).
+// and to the job store's request and node record readers (a damaged store is hostile input too).
 // Built and run by tests/fuzz/run_wire_fuzz.sh; single-threaded like libFuzzer's driver.
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/stored_request.h"
 #include "shared/net/step_stream.h"
 #include "shared/wire/codec.h"
@@ -75,6 +76,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!redecoded || fairway::daemon::encode_stored_request(*redecoded) != again) __builtin_trap();
   } else if (stored.error().message.rfind("stored request", 0) != 0) {
     __builtin_trap();
+  }
+  // And a remembered node's record: the bytes as its text, and their hex (the record itself).
+  std::string hex;
+  for (unsigned char c : frame) {
+    hex += "0123456789abcdef"[c >> 4];
+    hex += "0123456789abcdef"[c & 15];
+  }
+  for (const std::string& record : {std::string(frame), hex}) {
+    if (auto node = fairway::daemon::parse_known_node_record(record)) {
+      if (!fairway::daemon::parse_known_node_record(fairway::daemon::known_node_record(*node))) __builtin_trap();
+    }
   }
   auto decoded = fairway::wire::decode(frame);
   if (!decoded) {

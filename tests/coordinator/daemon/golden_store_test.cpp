@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/stored_request.h"
 #include "root_authenticator.h"
 #include "shared/model/job_array.h"
@@ -117,6 +118,21 @@ TEST_F(GoldenStore, SchemaFiveFromStopTwentyOneBecomesStoreRecordsWithEveryField
     EXPECT_EQ(record->spec.array_task, was.spec.array_task) << "job " << row[0];
   }
   EXPECT_EQ(rows, before.size());
+  // The node the coordinator had learned (no [[nodes]] here) is a store record too, and the
+  // restarted coordinator knows it before its agent comes back.
+  const std::string node_record = select_on(db_path(), "SELECT value FROM meta WHERE key = 'node/n1'").at(0).at(0);
+  auto node = parse_known_node_record(node_record);
+  ASSERT_TRUE(node) << node.error().message;
+  EXPECT_EQ(node->total_cores(), 28);
+  EXPECT_EQ(node->total_gpus(), 2);
+  (*service)->on_client_frame("c", wire::encode(wire::NodeQuery{}), now, net::PeerCredentials{0, 0, 1});
+  bool listed = false;
+  for (const Outgoing& o : (*service)->end_turn(now, false)) {
+    if (auto m = wire::decode(o.frame); m && std::holds_alternative<wire::NodeQueryReply>(*m)) {
+      for (const auto& v : std::get<wire::NodeQueryReply>(*m).nodes) listed = listed || v.name == "n1";
+    }
+  }
+  EXPECT_TRUE(listed) << "fairway nodes lists the remembered node";
 
   auto ask = [&](const wire::JobQuery& q) {
     (*service)->on_client_frame("c", wire::encode(q), now, net::PeerCredentials{0, 0, 1});

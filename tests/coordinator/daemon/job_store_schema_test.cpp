@@ -338,5 +338,18 @@ INSERT INTO jobs VALUES (9, 'alice', NULL, X'c1c2', 'pending', 100, NULL, NULL, 
   EXPECT_EQ(rows, 1) << "job 3 keeps its wire frame: the migration rolled back whole";
 }
 
+// ... and so does a remembered node's record that cannot be read (schema 8 rewrites them).
+TEST_F(JobStoreOpenTest, AnOldNodeRecordThatCannotBeReadStopsTheMigrationNamingIt) {
+  fs::create_directories(state_dir());
+  exec_raw(std::string(kSchemaOneTables) + kSchemaTwoChanges + kSchemaThreeToFiveChanges +
+           "ALTER TABLE job_steps ADD COLUMN max_rss_kb INTEGER;"
+           "ALTER TABLE job_steps ADD COLUMN cpu_us INTEGER;"
+           "INSERT INTO meta VALUES ('schema_version', '5'), ('next_job_id', '1'), ('node/n7', 'zz');");
+  auto store = JobStore::open(state_dir());
+  ASSERT_FALSE(store);
+  EXPECT_TRUE(contains(store.error().message, "node/n7")) << store.error().message;
+  EXPECT_EQ(select_on(db_path(), "SELECT value FROM meta WHERE key = 'schema_version'").at(0).at(0), "5");
+}
+
 }  // namespace
 }  // namespace fairway::daemon
