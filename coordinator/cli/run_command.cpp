@@ -11,6 +11,7 @@
 #include "coordinator/cli/alloc_command.h"
 #include "coordinator/cli/step_session.h"
 #include "coordinator/cli/submit_options.h"
+#include "shared/base/hex.h"
 #include "shared/net/step_stream.h"
 
 namespace fairway::cli {
@@ -22,13 +23,7 @@ Result<std::string> step_key() {
   if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
     return make_error(ErrorCode::kIo, std::string("getrandom: ") + std::strerror(errno));
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
+  return to_hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
 }
 
 // The step's end to end: Ctrl-C from the request on, the caller's terminal raw for --pty,

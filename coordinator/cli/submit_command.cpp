@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "coordinator/cli/text_format.h"
+#include "shared/base/hex.h"
 #include "shared/base/try.h"
 
 extern char** environ;
@@ -49,13 +50,7 @@ Result<std::string> random_client_token() {
     if (n <= 0) return make_error(ErrorCode::kIo, "cannot get random bytes for the client token");
     got += static_cast<std::size_t>(n);
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string token;
-  for (unsigned char b : bytes) {
-    token.push_back(kHex[b >> 4]);
-    token.push_back(kHex[b & 0xf]);
-  }
-  return token;
+  return to_hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
 }
 
 Result<SubmitContext> current_submit_context() {

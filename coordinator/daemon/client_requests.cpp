@@ -384,7 +384,7 @@ void CoordinatorService::on_job_control(const std::string& peer, const wire::Job
   }
   for (std::size_t i = 0; i < m.task_arrays.size() && i < m.task_indices.size(); ++i) {
     auto task = array_task_for(m.task_arrays[i], m.task_indices[i], caller);
-    Status st = task ? control_one(m, *task, caller, now) : Status(std::unexpected(task.error()));
+    Status st = task ? control_one(m, *task, caller, now) : status_of(task);
     r.results.push_back(wire::control_result(task ? *task : m.task_arrays[i], st));
   }
   reply(Channel::kClients, peer, r);

@@ -273,7 +273,7 @@ void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
   if (rec != nullptr && rec->preempting && !t.cancel_requested && reported != JobState::kCompleted) {
     // Stopped for a higher tier (a run that completed on its own stays completed).
     auto after = scheduler_->stop_preempted(id, now);
-    if (!write(after ? ok_status() : Status(std::unexpected(after.error())), "stop_preempted", id)) return;
+    if (!write(status_of(after), "stop_preempted", id)) return;
     if (*after == JobState::kPending) {
       stop_run(t, id, now);
       persist(id);

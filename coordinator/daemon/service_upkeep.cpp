@@ -48,13 +48,13 @@ void CoordinatorService::purge_expired(Time now) {
   const Time before = now - config_.coordinator.keep_finished;
   std::vector<StoredJob> rows;
   auto purged = store_->purge_finished_before(before, kPurgeBatch, &rows);
-  if (!write(purged ? ok_status() : Status(std::unexpected(purged.error())), "purge", JobId())) return;
+  if (!write(status_of(purged), "purge", JobId())) return;
   // Their runs stay for fair-share as long as they count, which may be longer than
   // keep_finished: usage decays over months, a restart must not forget it.
   for (const StoredJob& s : rows) {
     if (!s.start_time || !s.end_time) continue;
     auto request = decode_stored_request(s.request);
-    if (!write(request ? ok_status() : Status(std::unexpected(request.error())), "keep the run of", s.id)) return;
+    if (!write(status_of(request), "keep the run of", s.id)) return;
     const JobSpec& spec = request->spec;
     if (!spec.array.empty()) continue;  // an array's own row: its tasks ran, each with its row
     const StoredUsageRun run =
@@ -62,7 +62,7 @@ void CoordinatorService::purge_expired(Time now) {
     if (!write(store_->add_usage_run(run), "keep the run of", s.id)) return;
   }
   auto forgotten = store_->purge_usage_runs_before(now - usage_horizon(config_), kPurgeBatch);
-  if (!write(forgotten ? ok_status() : Status(std::unexpected(forgotten.error())), "purge usage runs", JobId())) return;
+  if (!write(status_of(forgotten), "purge usage runs", JobId())) return;
   if (*purged < kPurgeBatch && *forgotten < kPurgeBatch) last_purge_ = now;
   if (*purged > 0) {
     log_event(LogLevel::kDebug, "finished_jobs_purged",

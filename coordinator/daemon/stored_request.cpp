@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "coordinator/daemon/store_record.h"
 #include "shared/base/try.h"
 #include "shared/model/job_array.h"
 #include "shared/wire/codec.h"
@@ -165,65 +166,34 @@ struct FieldReader {
   void field(std::string_view key, std::vector<DependencyClause>& v) { v = r.dependencies(key); }
 };
 
-std::unexpected<Error> damaged(std::string what) {
-  return make_error(ErrorCode::kIo, "stored request: " + std::move(what));
-}
+constexpr RecordKind kRecord{kStoredRequestMagic, kStoredRequestVersion, "stored request"};
 
 }  // namespace
 
 std::string encode_stored_request(const wire::SubmitRequest& request) {
-  msgpack::sbuffer buf;
-  Packer pk(buf);
-  pk.pack_array(3);
-  wire::detail::put(pk, kStoredRequestMagic);
-  pk.pack_uint32(kStoredRequestVersion);
-  FieldCounter counter;
-  visit_fields(request, counter);
-  pk.pack_map(counter.n);
-  FieldWriter writer{pk};
-  visit_fields(request, writer);
-  return std::string(buf.data(), buf.size());
+  return seal_record(kRecord, [&](Packer& pk) {
+    FieldCounter counter;
+    visit_fields(request, counter);
+    pk.pack_map(counter.n);
+    FieldWriter writer{pk};
+    visit_fields(request, writer);
+  });
 }
 
 Result<wire::SubmitRequest> decode_stored_request(std::string_view record) {
-  auto handle = wire::detail::parse_bounded(record, "stored request");
-  if (!handle) return make_error(ErrorCode::kIo, handle.error().message);
-  const msgpack::object& root = handle->get();
-  if (root.type != msgpack::type::ARRAY || root.via.array.size != 3) {
-    return damaged("not a record (expected an array of 3 elements)");
-  }
-  const msgpack::object* parts = root.via.array.ptr;
-  const auto magic = parts[0].type == msgpack::type::STR
-                         ? std::string_view(parts[0].via.str.ptr, parts[0].via.str.size)
-                         : std::string_view();
-  if (magic != kStoredRequestMagic) return damaged("not a record (bad magic)");
-  if (parts[1].type != msgpack::type::POSITIVE_INTEGER || parts[1].via.u64 == 0) {
-    return damaged("not a record version");
-  }
-  if (parts[1].via.u64 > kStoredRequestVersion) {
-    return make_error(ErrorCode::kFailedPrecondition,
-                      "stored request: record version " + std::to_string(parts[1].via.u64) +
-                          " is newer than version " + std::to_string(kStoredRequestVersion) +
-                          " that this coordinator reads (written by a newer Fairway)");
-  }
-  wire::detail::Errors errors;
-  MapReader map(errors, &parts[2], "request");
   wire::SubmitRequest out;
-  FieldReader reader{map};
-  visit_fields(out, reader);
-  if (errors.failed()) {
-    std::string message = errors.take().message;
-    if (message.starts_with("wire: ")) message.erase(0, 6);
-    return damaged(std::move(message));
-  }
+  FAIRWAY_TRY(open_record(record, kRecord, "request", [&](std::uint32_t, MapReader& map) {
+    FieldReader reader{map};
+    visit_fields(out, reader);
+  }));
   return out;
 }
 
 Result<std::string> stored_request_from_wire_frame(std::string_view frame) {
   auto decoded = wire::decode(frame);
-  if (!decoded) return damaged("a wire frame that cannot be read: " + decoded.error().message);
+  if (!decoded) return make_error(ErrorCode::kIo, "stored request: a wire frame that cannot be read: " + decoded.error().message);
   const auto* submit = std::get_if<wire::SubmitRequest>(&*decoded);
-  if (submit == nullptr) return damaged("a wire frame that is not a submit request");
+  if (submit == nullptr) return make_error(ErrorCode::kIo, "stored request: a wire frame that is not a submit request");
   return encode_stored_request(*submit);
 }
 

@@ -12,8 +12,9 @@
 
 namespace fairway::daemon {
 
-// A msgpack array ["FWJOB", version, {field: value}]. A later version adds its reader for
-// the versions before it (decoding migrates); it never reuses a field name for a new meaning.
+// A store record (store_record.h): ["FWJOB", version, {field: value}]. A later version adds
+// its reader for the versions before it (decoding migrates); it never reuses a field name
+// for a new meaning.
 inline constexpr std::string_view kStoredRequestMagic = "FWJOB";
 inline constexpr std::uint32_t kStoredRequestVersion = 1;
 

@@ -46,4 +46,11 @@ inline std::unexpected<Error> invalid_argument(std::string message) {
 
 inline Status ok_status() { return {}; }
 
+// A result's outcome without its value: for a caller that only checks or logs it.
+template <typename T>
+Status status_of(const Result<T>& r) {
+  if (r) return ok_status();
+  return std::unexpected(r.error());
+}
+
 }  // namespace fairway

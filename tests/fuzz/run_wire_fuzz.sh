@@ -13,6 +13,7 @@ case "$target" in
   wire) sources=("$root"/shared/base/*.cpp "$root"/shared/model/*.cpp "$root"/shared/wire/*.cpp
                  "$root"/shared/net/step_frames.cpp "$root"/coordinator/daemon/stored_request.cpp
                  "$root"/coordinator/daemon/known_nodes.cpp
+                 "$root"/coordinator/daemon/store_record.cpp
                  "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
   zmtp) sources=("$root"/shared/base/*.cpp "$root"/shared/net/zmtp_frames.cpp
                  "$root"/tests/fuzz/zmtp_frames_fuzz.cpp) ;;

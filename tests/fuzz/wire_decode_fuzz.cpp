@@ -12,6 +12,7 @@
 
 #include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/stored_request.h"
+#include "shared/base/hex.h"
 #include "shared/net/step_stream.h"
 #include "shared/wire/codec.h"
 #include "tests/shared/wire/wire_test_util.h"
@@ -78,12 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     __builtin_trap();
   }
   // And a remembered node's record: the bytes as its text, and their hex (the record itself).
-  std::string hex;
-  for (unsigned char c : frame) {
-    hex += "0123456789abcdef"[c >> 4];
-    hex += "0123456789abcdef"[c & 15];
-  }
-  for (const std::string& record : {std::string(frame), hex}) {
+  for (const std::string& record : {std::string(frame), fairway::to_hex(frame)}) {
     if (auto node = fairway::daemon::parse_known_node_record(record)) {
       if (!fairway::daemon::parse_known_node_record(fairway::daemon::known_node_record(*node))) __builtin_trap();
     }

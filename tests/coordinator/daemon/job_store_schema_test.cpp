@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "coordinator/daemon/stored_request.h"
+#include "shared/base/hex.h"
 #include "shared/wire/codec.h"
 #include "tests/coordinator/daemon/store_test_fixture.h"
 
@@ -198,13 +199,7 @@ std::string wire_frame_sql(const std::string& name) {
   r.spec.user = "alice";
   r.spec.resources.cores = 3;
   r.program.argv = {"/bin/true"};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "X'";
-  for (unsigned char c : wire::encode(r)) {
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  return out + "'";
+  return "X'" + to_hex(wire::encode(r)) + "'";
 }
 
 // A store written by the first release (schema 1, no usage columns) opens, keeps its jobs,

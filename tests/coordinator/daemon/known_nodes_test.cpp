@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "shared/base/hex.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
@@ -55,12 +56,7 @@ TEST(KnownNodeRecord, VersionOneGoldenRecordReadsAndIsWrittenTheSame) {
 }
 
 TEST(KnownNodeRecord, ARecordFromBeforeSchemaEightConverts) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string old;
-  for (unsigned char c : wire::encode(wire::AgentRegister{"kb042", "", gpu_node(), {}, ""})) {
-    old += kHex[c >> 4];
-    old += kHex[c & 15];
-  }
+  const std::string old = to_hex(wire::encode(wire::AgentRegister{"kb042", "", gpu_node(), {}, ""}));
   EXPECT_FALSE(parse_known_node_record(old)) << "a wire frame is not a record";
   auto converted = known_node_record_from_wire(old);
   ASSERT_TRUE(converted) << converted.error().message;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "shared/base/hex.h"
 #include "shared/model/job_array.h"
 #include "shared/wire/codec.h"
 #include "shared/wire/msgpack_io.h"
@@ -110,24 +111,6 @@ void expect_same(const wire::SubmitRequest& a, const wire::SubmitRequest& b) {
   EXPECT_EQ(a.program, b.program);
 }
 
-std::string hex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  return out;
-}
-
-std::string unhex(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < text.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(text.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
-
 // A record built by hand: magic, version and a map of the given fields.
 std::string record(std::string_view magic, std::uint32_t version, const wire::SubmitRequest& r,
                    std::string_view drop = {}, std::string_view replace_key = {}, std::int64_t replace_with = 0) {
@@ -176,10 +159,10 @@ TEST(StoredRequest, VersionOneGoldenRecordReadsAndIsWrittenTheSame) {
   ASSERT_TRUE(in);
   std::string text;
   std::getline(in, text);
-  auto decoded = decode_stored_request(unhex(text));
+  auto decoded = decode_stored_request(from_hex(text).value_or(""));
   ASSERT_TRUE(decoded) << decoded.error().message;
   expect_same(*decoded, every_field());
-  EXPECT_EQ(hex(encode_stored_request(every_field())), text);
+  EXPECT_EQ(to_hex(encode_stored_request(every_field())), text);
 }
 
 TEST(StoredRequest, TheWireFrameOfAnOldStoreBecomesTheSameRequest) {
