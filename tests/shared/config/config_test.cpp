@@ -601,6 +601,22 @@ TEST(ConfigExamples, SimPoliciesParse) {
   }
 }
 
+// The opt-in policy of docs/policies.md: EASY ordered by expansion factor, size and age,
+// with the 48-hour guard, on the same machine-from-the-trace as the plain policies.
+TEST(ConfigExamples, ExpansionGuardPolicyParses) {
+  auto r = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/sim/expansion-guard.toml");
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  const Config& cfg = *r;
+  EXPECT_EQ(cfg.scheduler.backfill, BackfillMode::kEasy);
+  ASSERT_TRUE(cfg.scheduler.reserve_after_wait.has_value());
+  EXPECT_EQ(*cfg.scheduler.reserve_after_wait, Duration::hours(48));
+  EXPECT_EQ(cfg.priority.expansion_factor, 200.0);
+  EXPECT_EQ(cfg.priority.size, 1000.0);
+  EXPECT_EQ(cfg.priority.age_per_minute, 1.0);
+  EXPECT_EQ(cfg.priority.fairshare, 0.0);
+  EXPECT_TRUE(cfg.nodes.empty());
+}
+
 // The complete example in the reference must stay valid as the schema evolves.
 TEST(ConfigExamples, DocsExampleParses) {
   const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/docs/config.md";
