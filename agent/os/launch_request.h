@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shared/base/ids.h"
+#include "shared/base/result.h"
 #include "shared/wire/messages.h"
 
 namespace fairway::agent {
@@ -62,5 +63,10 @@ struct LauncherConfig {
 // The request for a coordinator's LaunchJob on this node; the agent then adds what only
 // it knows (GPU visible ids, PU binding, the multi-node list in hostlist form).
 LaunchRequest launch_request_from(const wire::LaunchJob& launch, std::string node_name);
+
+// What must hold before anything forks: a program to run, no NUL in what reaches a syscall,
+// a node list that agrees with its counts, PUs inside a cpu_set_t. kInvalidArgument names
+// the job, the field and the value.
+Status validate_launch_request(const LaunchRequest& r);
 
 }  // namespace fairway::agent

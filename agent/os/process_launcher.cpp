@@ -9,7 +9,6 @@
 #include <grp.h>
 #include <mutex>
 #include <sched.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include "agent/os/launch_checkpoint.h"
 #include "agent/os/job_user.h"
 #include "agent/os/launch_environment.h"
+#include "agent/os/program_search.h"
 #include "shared/base/try.h"
 
 namespace fairway::agent {
@@ -72,82 +72,6 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   for (auto& s : strings) out.push_back(s.data());
   out.push_back(nullptr);
   return out;
-}
-
-bool has_nul(const std::string& s) { return s.find('\0') != std::string::npos; }
-
-bool is_executable_file(const std::string& path) {
-  struct stat st{};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
-}
-
-std::string env_value(const std::vector<std::string>& envp, std::string_view name) {
-  for (const auto& entry : envp) {
-    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 &&
-        entry[name.size()] == '=') {
-      return entry.substr(name.size() + 1);
-    }
-  }
-  return {};
-}
-
-// execvp is not async-signal-safe, so the PATH search of an argv job happens here.
-Result<std::string> find_program(const std::string& program, const std::vector<std::string>& envp,
-                                 const std::string& working_dir) {
-  if (program.find('/') != std::string::npos) {
-    return program.front() == '/' ? program : working_dir + "/" + program;
-  }
-  const std::string path = env_value(envp, "PATH");
-  std::size_t begin = 0;
-  while (begin <= path.size()) {
-    std::size_t end = path.find(':', begin);
-    if (end == std::string::npos) end = path.size();
-    std::string dir = path.substr(begin, end - begin);
-    if (dir.empty()) dir = ".";
-    if (dir.front() != '/') dir = working_dir + "/" + dir;
-    const std::string candidate = dir + "/" + program;
-    if (is_executable_file(candidate)) return candidate;
-    begin = end + 1;
-  }
-  return make_error(ErrorCode::kNotFound,
-                    "command '" + program + "' not found in PATH '" + path + "'");
-}
-
-Status validate(const LaunchRequest& r) {
-  const std::string who = job_prefix(r.job);
-  if (r.program.script.empty() && r.program.argv.empty()) {
-    return invalid_argument(who + "program has neither a script nor argv");
-  }
-  if (!r.program.script.empty() && has_nul(r.program.script)) {
-    return invalid_argument(who + "script contains a NUL byte");
-  }
-  for (const auto& arg : r.program.argv) {
-    if (has_nul(arg)) return invalid_argument(who + "argv entry '" + arg + "' contains a NUL byte");
-  }
-  if (!r.program.argv.empty() && r.program.script.empty() && r.program.argv.front().empty()) {
-    return invalid_argument(who + "argv[0] is empty");
-  }
-  for (const std::string* path : {&r.program.working_dir, &r.program.stdout_path,
-                                  &r.program.stderr_path}) {
-    if (has_nul(*path)) return invalid_argument(who + "path '" + *path + "' contains a NUL byte");
-  }
-  if (r.nodelist.empty()) return invalid_argument(who + "nodelist is empty");
-  if (r.nnodes < 1) return invalid_argument(who + "nnodes " + std::to_string(r.nnodes) + " < 1");
-  if (!r.node_cores.empty() && r.node_cores.size() != static_cast<std::size_t>(r.nnodes)) {
-    return invalid_argument(who + "node_cores has " + std::to_string(r.node_cores.size()) +
-                            " entries for " + std::to_string(r.nnodes) + " nodes");
-  }
-  if (!r.gpu_visible_ids.empty() && r.gpu_visible_ids.size() != r.gpus.size()) {
-    return invalid_argument(who + "gpu_visible_ids has " + std::to_string(r.gpu_visible_ids.size()) +
-                            " entries for " + std::to_string(r.gpus.size()) + " GPUs");
-  }
-  for (const std::int32_t pu : r.bind_pus) {
-    if (pu < 0 || pu >= CPU_SETSIZE) {
-      return invalid_argument(who + "bind_pus: PU " + std::to_string(pu) + " is outside 0.." +
-                              std::to_string(CPU_SETSIZE - 1));
-    }
-  }
-  return ok_status();
 }
 
 // Decides whose uid the job gets; errors when the agent may not or cannot run it so.
@@ -352,7 +276,7 @@ ProcessLauncher::ProcessLauncher(LauncherConfig config) : config_(std::move(conf
 Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
                                                 const CgroupAttach* cgroup) const {
   const std::string who = job_prefix(request.job);
-  FAIRWAY_TRY(validate(request));
+  FAIRWAY_TRY(validate_launch_request(request));
   auto user = look_up_job_user(request.user);
   if (!user) return std::unexpected(user.error().with_context("job " + std::to_string(request.job.value())));
   // The coordinator proved who submitted: a name that is another uid on this node (an
