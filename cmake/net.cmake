@@ -1,4 +1,4 @@
-# shared/net: the only code that includes ZeroMQ (DESIGN.md section 2).
+# shared/net: the only code that includes ZeroMQ (docs/architecture.md section 2).
 file(GLOB fairway_net_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/shared/net/*.cpp)
 list(FILTER fairway_net_srcs EXCLUDE REGEX ".*/(zmtp_request_client|zmtp_frames|host_resolver|step_stream|step_frames)\\.cpp$")
 if(fairway_net_srcs)

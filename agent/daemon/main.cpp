@@ -1,5 +1,5 @@
 // fairway-agent: discovers its node, connects to the coordinator and runs the one
-// event-loop thread that owns the AgentService (DESIGN.md section 4, "Daemons").
+// event-loop thread that owns the AgentService (docs/architecture.md section 4.2).
 #include <CLI/CLI.hpp>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// fairway: the user's command line to the coordinator (DESIGN.md section 4); the whole of
+// fairway: the user's command line to the coordinator (docs/architecture.md section 1); the whole of
 // it lives in entry/fairway_command.cpp, which the Slurm front-end shares.
 #include <iostream>
 #include <string>

@@ -21,7 +21,7 @@
 
 namespace fairway::daemon {
 
-// Durability contract (DESIGN.md section 5): a change is durable once commit() returns ok,
+// Durability contract (docs/architecture.md section 8): a change is durable once commit() returns ok,
 // and only then may it be acknowledged. Writes made outside begin()/commit() each commit
 // on their own (one fsync each), which is correct but slow.
 //

@@ -1,5 +1,5 @@
 // fairway-coordinator: binds the agent and client endpoints and runs the one event-loop
-// thread that owns the CoordinatorService (DESIGN.md section 4, "Daemons").
+// thread that owns the CoordinatorService (docs/architecture.md section 4.1).
 #include <CLI/CLI.hpp>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// Per-user token buckets on submissions (DESIGN section 3: 1000 tokens, 2 per second), so
+// Per-user token buckets on submissions (docs/architecture.md section 8: 1000 tokens, 2 per second), so
 // one runaway script cannot flood the queue. Pure: time comes in as an argument.
 #pragma once
 

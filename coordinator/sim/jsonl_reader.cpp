@@ -1,4 +1,4 @@
-// JSON Lines workload reader: one job object per line (DESIGN.md section 4). Every value
+// JSON Lines workload reader: one job object per line (docs/architecture.md section 7.1). Every value
 // is type- and range-checked before use, and nlohmann's non-throwing API keeps its
 // exceptions from ever escaping: a bad line becomes an error naming the line and key.
 #include <array>

@@ -1,5 +1,5 @@
 // fairway-sim: replays a workload trace through the scheduling core in virtual time and
-// reports SUMMARY.json figures (interface fixed in DESIGN.md section 4).
+// reports SUMMARY.json figures (interface fixed in docs/architecture.md section 7.1).
 #include <algorithm>
 #include <unordered_map>
 #include <chrono>

@@ -1,4 +1,4 @@
-// The figures a replay is judged by (DESIGN.md section 4, SUMMARY.json): waits, bounded
+// The figures a replay is judged by (docs/architecture.md section 7.1, SUMMARY.json): waits, bounded
 // slowdown, utilization, makespan, computed from the produced schedule alone.
 #pragma once
 

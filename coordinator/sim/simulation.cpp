@@ -178,7 +178,7 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
     }
     while (!wakeups.empty() && wakeups.back() <= now) wakeups.pop_back();
 
-    // At equal times completions are applied before arrivals (DESIGN.md section 4).
+    // At equal times completions are applied before arrivals (docs/architecture.md section 7.1).
     while (!completions.empty() && completions.top().at == now) {
       const JobId id = completions.top().id;
       const std::uint32_t run = completions.top().run;

@@ -1,5 +1,5 @@
 // Standard Workload Format reader (Parallel Workloads Archive). The job mapping follows
-// DESIGN.md section 4; see traces/README.md in the shared folder for the field meanings.
+// docs/architecture.md section 7.1; see traces/README.md in the shared folder for the field meanings.
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -24,7 +24,7 @@ constexpr std::array<std::string_view, kFields> kFieldNames = {
     "requested time",       "requested memory",  "status",       "user id",
     "group id",             "executable number", "queue number", "partition number",
     "preceding job number", "think time"};
-// The fields the job mapping reads (DESIGN.md section 4); the others only have to be
+// The fields the job mapping reads (docs/architecture.md section 7.1); the others only have to be
 // numbers, and may be fractional (field 6 is, in several PWA logs).
 constexpr bool is_used(int field) {
   switch (field) {

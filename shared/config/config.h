@@ -263,7 +263,7 @@ struct CoordinatorConfig {
   std::string state_dir = "/var/lib/fairway";
   Duration heartbeat_timeout = Duration::seconds(30);  // a silent node goes down after this
   Duration pass_interval = Duration::seconds(5);       // a pass runs at least this often
-  std::int32_t submit_burst = 1000;                    // per-user token bucket (DESIGN section 3)
+  std::int32_t submit_burst = 1000;                    // per-user token bucket (docs/architecture.md section 8)
   double submit_refill_per_s = 2;
   // Job mail (sbatch --mail-type) goes through this program as `PROG -t -oi`, message on
   // stdin (sendmail's interface; Debian's exim4 and postfix provide it). Empty: no mail.

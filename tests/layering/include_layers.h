@@ -1,4 +1,4 @@
-// The layer rules of DESIGN.md section 2 as data, and a check of every #include of the
+// The layer rules of docs/architecture.md section 2 as data, and a check of every #include of the
 // source tree against them. Pure functions over file contents; thread-safe.
 #pragma once
 

@@ -16,7 +16,7 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-// The replay policies of DESIGN.md section 4: submit-order priority, no nodes, no limits.
+// The replay policies of docs/architecture.md section 7.1: submit-order priority, no nodes, no limits.
 TEST(ConfigExamples, SimPoliciesParse) {
   const std::string dir = std::string(FAIRWAY_SOURCE_DIR) + "/examples/sim/";
   struct Case {
