@@ -349,7 +349,10 @@ struct ZmtpUnixRouter::State {
         continue;
       }
       const zmtp::ParsedFrame f = zmtp::parse_frame(avail, limits.max_frame);
-      if (f.kind == zmtp::ParsedFrame::Kind::kNeedMore) break;
+      if (f.kind == zmtp::ParsedFrame::Kind::kNeedMore) {
+        if (f.needed > 0) make_room_for_frame(c, f.needed);
+        break;
+      }
       if (f.kind == zmtp::ParsedFrame::Kind::kBad) {
         refuse(key, c, f.why);
         break;
@@ -393,6 +396,27 @@ struct ZmtpUnixRouter::State {
       c.in_at = 0;
     }
     return finished_one;
+  }
+
+  // A frame's header is in and its body is not: a frame the uid's budget cannot hold is
+  // refused now, from its header; one it can is given its whole buffer at once, so that
+  // growing the buffer as it arrives never overshoots the budget by doubling it.
+  void make_room_for_frame(Connection& c, std::size_t needed) {
+    if (c.in.capacity() - c.in_at >= needed) return;
+    c.in.erase(0, c.in_at);
+    c.in_at = 0;
+    recount(c);
+    const std::uint32_t uid = c.credentials.uid;
+    const std::size_t to_come = needed - c.in.size();
+    if (to_come > budget.room(uid)) {
+      hang_up(c,
+              "a frame of " + std::to_string(needed) + " bytes would take uid " + std::to_string(uid) + " past its limit of " +
+                  std::to_string(budget.max_bytes()) + " bytes held in the coordinator (it holds " +
+                  std::to_string(budget.held(uid)) + ")",
+              "client_over_budget");
+      return;
+    }
+    c.in.reserve(needed);
   }
 
   void on_ready(std::uint64_t key, Connection& c, const zmtp::ParsedFrame& f) {

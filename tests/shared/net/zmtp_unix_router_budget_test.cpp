@@ -155,10 +155,11 @@ TEST_F(ZmtpUnixRouterBudgetTest, FramesAnnouncedAndNeverFinishedAreBoundedAndTim
   if (child == 0) {
     become_attacker();
     ::close(ready[0]);
-    // Each connection announces a 1 MiB frame and sends 300 KiB of it: 2.4 MiB in all
-    // if nothing stopped them.
+    // Each connection announces a 512 KiB frame and sends 300 KiB of it: 2.4 MiB in all
+    // if nothing stopped them. (A frame the budget could never hold is refused from its
+    // header; these fit one by one.)
     int fds[kConnections];
-    const std::string part = hello() + zmtp::frame_header(0, std::size_t{1} << 20) + std::string(300 << 10, 'x');
+    const std::string part = hello() + zmtp::frame_header(0, std::size_t{512} << 10) + std::string(300 << 10, 'x');
     for (int& fd : fds) {
       fd = raw_connect();
       if (fd >= 0) write_all(fd, part);
