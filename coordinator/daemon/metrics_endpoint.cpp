@@ -4,11 +4,12 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "shared/base/log.h"
 
@@ -17,22 +18,6 @@ namespace {
 
 constexpr std::size_t kMaxRequestBytes = 8192;
 
-void set_timeout(int fd, int option, int ms) {
-  timeval tv{};
-  tv.tv_sec = ms / 1000;
-  tv.tv_usec = (ms % 1000) * 1000;
-  ::setsockopt(fd, SOL_SOCKET, option, &tv, sizeof tv);
-}
-
-void send_all(int fd, const std::string& data) {
-  std::size_t sent = 0;
-  while (sent < data.size()) {
-    const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return;  // timeout or a client gone: nothing more to do for it
-    sent += static_cast<std::size_t>(n);
-  }
-}
-
 std::string response(const std::string& status, const std::string& type, const std::string& body) {
   return "HTTP/1.1 " + status + "\r\nContent-Type: " + type + "\r\nContent-Length: " +
          std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
@@ -40,7 +25,8 @@ std::string response(const std::string& status, const std::string& type, const s
 
 }  // namespace
 
-Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::string& listen) {
+Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::string& listen,
+                                                                std::chrono::milliseconds deadline) {
   const auto colon = listen.rfind(':');
   if (colon == std::string::npos) return invalid_argument("metrics_listen \"" + listen + "\": expected HOST:PORT");
   std::string host = listen.substr(0, colon);
@@ -73,11 +59,11 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::strin
   const std::uint16_t actual = bound.ss_family == AF_INET6
                                    ? ntohs(reinterpret_cast<const sockaddr_in6*>(&bound)->sin6_port)
                                    : ntohs(reinterpret_cast<const sockaddr_in*>(&bound)->sin_port);
-  return std::unique_ptr<MetricsEndpoint>(new MetricsEndpoint(fd, actual));
+  return std::unique_ptr<MetricsEndpoint>(new MetricsEndpoint(fd, actual, deadline));
 }
 
-MetricsEndpoint::MetricsEndpoint(int fd, std::uint16_t port)
-    : fd_(fd), port_(port), text_(std::make_shared<const std::string>()) {
+MetricsEndpoint::MetricsEndpoint(int fd, std::uint16_t port, std::chrono::milliseconds deadline)
+    : fd_(fd), port_(port), deadline_(deadline), text_(std::make_shared<const std::string>()) {
   thread_ = std::thread([this] { serve(); });
 }
 
@@ -93,48 +79,87 @@ void MetricsEndpoint::publish(std::string text) {
   text_ = std::move(fresh);
 }
 
+struct MetricsEndpoint::Client {
+  int fd = -1;
+  std::chrono::steady_clock::time_point deadline;
+  std::string in;
+  std::string out;  // the answer, once the request is read
+  std::size_t sent = 0;
+  bool answered = false;
+};
+
 void MetricsEndpoint::serve() {
+  using SteadyClock = std::chrono::steady_clock;
+  // Every scraper at once, each with a deadline for its whole exchange: one that is slow or
+  // silent can neither hold the others up nor keep its connection.
+  std::vector<Client> clients;
+  std::vector<pollfd> polls;
   while (!stop_) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, 200) <= 0) continue;  // wakes to see stop_
-    const int conn = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (conn < 0) continue;
-    answer(conn);
-    ::close(conn);
+    polls.clear();
+    // The listener only while there is room: beyond, connections wait in the backlog.
+    polls.push_back(pollfd{clients.size() < kMaxClients ? fd_ : -1, POLLIN, 0});
+    auto wait = std::chrono::milliseconds(200);  // wakes to see stop_
+    const auto now = SteadyClock::now();
+    for (const Client& c : clients) {
+      polls.push_back(pollfd{c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
+      wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(std::max(c.deadline - now, SteadyClock::duration{})));
+    }
+    if (::poll(polls.data(), polls.size(), static_cast<int>(wait.count())) < 0) continue;
+    const auto after = SteadyClock::now();
+    std::vector<Client> kept;
+    for (std::size_t i = 0; i < clients.size(); ++i) {
+      Client& c = clients[i];
+      const short revents = polls[i + 1].revents;
+      if ((revents == 0 || step(c)) && after < c.deadline) {
+        kept.push_back(std::move(c));
+      } else {
+        ::close(c.fd);
+      }
+    }
+    clients = std::move(kept);
+    if ((polls[0].revents & POLLIN) != 0) {
+      const int conn = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+      if (conn >= 0) clients.push_back(Client{conn, after + deadline_, {}, {}, 0, false});
+    }
   }
+  for (const Client& c : clients) ::close(c.fd);
 }
 
-void MetricsEndpoint::answer(int conn) {
-  // One client at a time, each bounded in time and size: scrapes are rare and small.
-  set_timeout(conn, SO_RCVTIMEO, 2000);
-  set_timeout(conn, SO_SNDTIMEO, 2000);
-  std::string request;
-  char buf[1024];
-  while (request.find("\r\n\r\n") == std::string::npos && request.size() < kMaxRequestBytes) {
-    const ssize_t n = ::recv(conn, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    request.append(buf, static_cast<std::size_t>(n));
+bool MetricsEndpoint::step(Client& c) {
+  if (!c.answered) {
+    char buf[1024];
+    const ssize_t n = ::recv(c.fd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return true;
+    if (n > 0) c.in.append(buf, static_cast<std::size_t>(n));
+    const bool complete = c.in.find("\r\n\r\n") != std::string::npos;
+    if (n > 0 && !complete && c.in.size() < kMaxRequestBytes) return true;
+    c.out = answer(c.in, complete);  // whole, cut short by the peer, or too long
+    c.answered = true;
   }
-  if (request.find("\r\n\r\n") == std::string::npos) {
-    send_all(conn, response("400 Bad Request", "text/plain", "incomplete request\n"));
-    return;
+  while (c.sent < c.out.size()) {
+    const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      c.sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return true;
+    return false;  // the client is gone
   }
+  return false;  // all sent: done
+}
+
+std::string MetricsEndpoint::answer(const std::string& request, bool complete) {
+  if (!complete) return response("400 Bad Request", "text/plain", "incomplete request\n");
   const std::string line = request.substr(0, request.find("\r\n"));
-  if (!line.starts_with("GET ")) {
-    send_all(conn, response("405 Method Not Allowed", "text/plain", "only GET\n"));
-    return;
-  }
+  if (!line.starts_with("GET ")) return response("405 Method Not Allowed", "text/plain", "only GET\n");
   const std::string path = line.substr(4, line.find(' ', 4) - 4);
-  if (path != "/metrics" && path != "/") {
-    send_all(conn, response("404 Not Found", "text/plain", "try /metrics\n"));
-    return;
-  }
+  if (path != "/metrics" && path != "/") return response("404 Not Found", "text/plain", "try /metrics\n");
   std::shared_ptr<const std::string> text;
   {
     std::lock_guard lock(mu_);
     text = text_;
   }
-  send_all(conn, response("200 OK", "text/plain; version=0.0.4; charset=utf-8", *text));
+  return response("200 OK", "text/plain; version=0.0.4; charset=utf-8", *text);
 }
 
 }  // namespace fairway::daemon

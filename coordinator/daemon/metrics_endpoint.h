@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -16,8 +17,15 @@ namespace fairway::daemon {
 
 class MetricsEndpoint {
  public:
+  // Scrapers served at once; a connection beyond waits in the listen backlog.
+  static constexpr std::size_t kMaxClients = 32;
+  // A connection's whole exchange (request in, answer out) must end within this: a slow or
+  // silent client is hung up on, and the others are served meanwhile.
+  static constexpr std::chrono::milliseconds kDeadline{5000};
+
   // `listen`: HOST:PORT (port 0: any free port, see port()). Error names the address.
-  static Result<std::unique_ptr<MetricsEndpoint>> start(const std::string& listen);
+  static Result<std::unique_ptr<MetricsEndpoint>> start(const std::string& listen,
+                                                       std::chrono::milliseconds deadline = kDeadline);
   ~MetricsEndpoint();
   MetricsEndpoint(const MetricsEndpoint&) = delete;
   MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;
@@ -28,12 +36,17 @@ class MetricsEndpoint {
   std::uint16_t port() const { return port_; }
 
  private:
-  MetricsEndpoint(int fd, std::uint16_t port);
+  struct Client;
+  MetricsEndpoint(int fd, std::uint16_t port, std::chrono::milliseconds deadline);
   void serve();
-  void answer(int conn);
+  // The whole answer to a request (complete or cut short).
+  std::string answer(const std::string& request, bool complete);
+  // Reads or writes what `c` is ready for; false when it is done with.
+  bool step(Client& c);
 
   int fd_;
   std::uint16_t port_;
+  std::chrono::milliseconds deadline_;
   std::atomic<bool> stop_{false};
   std::mutex mu_;
   std::shared_ptr<const std::string> text_;  // guarded by mu_

@@ -126,7 +126,10 @@ ParsedFrame parse_frame(std::string_view buffer, std::uint64_t max_body) {
     p.why = "a ZMTP frame of " + std::to_string(size) + " bytes (at most " + std::to_string(max_body) + ")";
     return p;
   }
-  if (buffer.size() - header < size) return p;
+  if (buffer.size() - header < size) {
+    p.needed = header + static_cast<std::size_t>(size);
+    return p;
+  }
   p.kind = ParsedFrame::Kind::kFrame;
   p.body = buffer.substr(header, static_cast<std::size_t>(size));
   p.consumed = header + static_cast<std::size_t>(size);

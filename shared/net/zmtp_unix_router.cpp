@@ -1,5 +1,6 @@
 #include "shared/net/zmtp_unix_router.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -10,8 +11,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
+#include "shared/base/log.h"
+#include "shared/net/uid_budget.h"
 #include "shared/net/zmtp_frames.h"
 
 namespace fairway::net {
@@ -31,6 +36,11 @@ constexpr std::size_t kAcceptsPerServe = 256;
 constexpr std::size_t kKeptBuffer = std::size_t{256} << 10;
 // Out of descriptors: stop accepting for a while rather than spin on a readable listener.
 constexpr auto kAcceptPause = std::chrono::milliseconds(500);
+// How often unfinished messages are checked against the frame timeout.
+constexpr auto kStallScanGap = std::chrono::milliseconds(100);
+// Over-budget log lines: at most one a second (a user at its budget could otherwise
+// write one per connection attempt), with the number left out.
+constexpr auto kBudgetLogGap = std::chrono::seconds(1);
 
 enum class Phase { kGreeting, kReady, kOpen };
 
@@ -48,6 +58,10 @@ struct Connection {
   // The message being assembled: its part count and first part.
   std::size_t parts = 0;
   std::string first_part;
+  // Bytes of in, out and first_part charged to the uid's budget.
+  std::size_t charged = 0;
+  // Since when a message has been begun and not finished (none: nothing unfinished).
+  std::optional<Clock::time_point> partial_since;
 };
 
 }  // namespace
@@ -60,7 +74,13 @@ struct ZmtpUnixRouter::State {
   ino_t inode = 0;  // of the socket file we made, so we never unlink a successor's
   std::uint64_t next_key = 1;
   std::unordered_map<std::uint64_t, Connection> connections;
-  std::unordered_map<std::uint32_t, std::size_t> per_uid;
+  UidBudget budget{0, 0};
+  // Connections with an unfinished message, for the frame timeout.
+  std::unordered_set<std::uint64_t> partial;
+  Clock::time_point next_stall_scan{};
+  Clock::time_point last_now{};
+  Clock::time_point last_budget_log{};
+  std::uint64_t budget_logs_left_out = 0;
   std::deque<std::pair<Clock::time_point, std::uint64_t>> handshakes;
   std::deque<Inbound> pending;
   std::uint64_t dropped = 0;
@@ -89,7 +109,9 @@ struct ZmtpUnixRouter::State {
     if (it == connections.end()) return;
     ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, it->second.fd, nullptr);
     ::close(it->second.fd);
-    if (auto u = per_uid.find(it->second.credentials.uid); u != per_uid.end() && --u->second == 0) per_uid.erase(u);
+    budget.charge(it->second.credentials.uid, -static_cast<std::ptrdiff_t>(it->second.charged));
+    budget.disconnected(it->second.credentials.uid);
+    partial.erase(key);
     connections.erase(it);
     resume_accepting();
   }
@@ -123,6 +145,61 @@ struct ZmtpUnixRouter::State {
       watch(c.fd, key, EPOLLIN | (want_out ? EPOLLOUT : 0u), EPOLL_CTL_MOD);
       c.watching_out = want_out;
     }
+    recount(c);
+  }
+
+  // Brings the uid's charge for this connection's buffers up to date.
+  void recount(Connection& c) {
+    const std::size_t bytes = c.in.size() + c.out.size() + c.first_part.size();
+    budget.charge(c.credentials.uid, static_cast<std::ptrdiff_t>(bytes) - static_cast<std::ptrdiff_t>(c.charged));
+    c.charged = bytes;
+  }
+
+  // Whether `bytes` more may be queued to this peer; if not, it is told why (when nothing
+  // it has not read is ahead of that) and hung up on, and false.
+  bool room_for(Connection& c, std::size_t bytes, std::string_view what) {
+    recount(c);
+    const std::uint32_t uid = c.credentials.uid;
+    const std::size_t queued = c.out.size() - c.out_at;
+    std::string why;
+    if (bytes > budget.room(uid)) {
+      why = "uid " + std::to_string(uid) + " holds " + std::to_string(budget.held(uid)) +
+            " bytes in the coordinator and " + std::string(what) + " of " + std::to_string(bytes) +
+            " more would pass its limit of " + std::to_string(budget.max_bytes());
+    } else if (queued + bytes > limits.max_output_bytes) {
+      why = "peer " + c.peer + " does not read its replies (" + std::to_string(queued) + " bytes queued)";
+    } else {
+      return true;
+    }
+    hang_up(c, why, "client_over_budget");
+    return false;
+  }
+
+  // Closes a connection for a limit: one log line (rate-limited) naming the uid and the
+  // bytes held, and an ERROR the peer can read if nothing unread is queued before it. The
+  // ERROR is written now or never, so it is never held.
+  void hang_up(Connection& c, const std::string& why, std::string_view event) {
+    const std::uint32_t uid = c.credentials.uid;
+    if (last_now - last_budget_log >= kBudgetLogGap || last_budget_log == Clock::time_point{}) {
+      log_event(LogLevel::kWarning, event,
+                {{"uid", std::to_string(uid)},
+                 {"pid", std::to_string(c.credentials.pid)},
+                 {"peer", c.peer},
+                 {"held_bytes", std::to_string(budget.held(uid))},
+                 {"limit_bytes", std::to_string(budget.max_bytes())},
+                 {"left_out", std::to_string(budget_logs_left_out)},
+                 {"why", why}});
+      last_budget_log = last_now;
+      budget_logs_left_out = 0;
+    } else {
+      ++budget_logs_left_out;
+    }
+    if (c.phase != Phase::kGreeting && c.out_at == c.out.size()) {
+      const std::string bye = zmtp::error_frame(why);
+      [[maybe_unused]] const ssize_t n = ::send(c.fd, bye.data(), bye.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    c.closing = true;
+    ++dropped;
   }
 
   // Says why and hangs up: an ERROR command if the peer got as far as speaking ZMTP.
@@ -155,12 +232,11 @@ struct ZmtpUnixRouter::State {
       } else if (connections.size() >= limits.max_connections) {
         refusal = "the coordinator has its maximum of " + std::to_string(limits.max_connections) +
                   " client connections open; try again shortly";
-      } else if (cred.uid != 0 && per_uid[cred.uid] >= limits.max_connections_per_uid) {
+      } else if (!budget.may_connect(cred.uid)) {
         refusal = "uid " + std::to_string(cred.uid) + " already has " + std::to_string(limits.max_connections_per_uid) +
                   " connections open to the coordinator";
       }
       if (!refusal.empty()) {
-        if (auto u = per_uid.find(cred.uid); u != per_uid.end() && u->second == 0) per_uid.erase(u);
         // Said in ZMTP, best effort and without waiting, so the CLI can tell its user why.
         const std::string bye = zmtp::greeting() + zmtp::error_frame(refusal);
         [[maybe_unused]] const ssize_t n = ::send(fd, bye.data(), bye.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -173,7 +249,7 @@ struct ZmtpUnixRouter::State {
       c.fd = fd;
       c.peer = std::string(kPeerPrefix) + std::to_string(key);
       c.credentials = PeerCredentials{cred.uid, cred.gid, cred.pid};
-      ++per_uid[cred.uid];
+      budget.connected(cred.uid);
       handshakes.emplace_back(now, key);
       watch(fd, key, EPOLLIN, EPOLL_CTL_ADD);
       // Our whole greeting and READY at once: a peer's greeting can only be answered one
@@ -182,29 +258,84 @@ struct ZmtpUnixRouter::State {
       flush(key, c);
       // A one-shot client sends its greeting and request right after connecting: read them
       // now rather than on the loop's next turn.
-      if (!c.closing && pending.size() < kMaxPending) read_from(key, c);
+      if (!c.closing && pending.size() < kMaxPending) read_from(key, c, now);
       if (c.closing) close_connection(key);
     }
   }
 
-  void read_from(std::uint64_t key, Connection& c) {
-    std::size_t budget = kReadBudget;
+  void read_from(std::uint64_t key, Connection& c, Clock::time_point now) {
+    std::size_t left = kReadBudget;
     char buf[65536];
-    while (budget > 0 && !c.closing) {
-      const ssize_t n = ::recv(c.fd, buf, std::min(sizeof buf, budget), MSG_DONTWAIT);
+    bool finished_one = false;
+    while (left > 0 && !c.closing) {
+      recount(c);
+      // Never read past the uid's budget: what is read is held until it is taken.
+      const std::size_t room = budget.room(c.credentials.uid);
+      if (room == 0) {
+        char probe = 0;
+        const ssize_t more = ::recv(c.fd, &probe, 1, MSG_DONTWAIT | MSG_PEEK);
+        if (more < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) break;
+        if (more <= 0) {
+          c.closing = true;
+          break;
+        }
+        hang_up(c,
+                "uid " + std::to_string(c.credentials.uid) + " holds " + std::to_string(budget.held(c.credentials.uid)) +
+                    " bytes in the coordinator, its limit, and sent more",
+                "client_over_budget");
+        break;
+      }
+      const ssize_t n = ::recv(c.fd, buf, std::min({sizeof buf, left, room}), MSG_DONTWAIT);
       if (n > 0) {
         c.in.append(buf, static_cast<std::size_t>(n));
-        budget -= static_cast<std::size_t>(n);
-        take_frames(key, c);
+        left -= static_cast<std::size_t>(n);
+        finished_one = take_frames(key, c) || finished_one;
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
       c.closing = true;  // end of stream or a broken connection
     }
+    recount(c);
+    // The frame timeout runs from a message's first byte, or from the last whole message
+    // when requests come back to back.
+    if (c.in_at == c.in.size() && c.parts == 0) {
+      c.partial_since.reset();
+      partial.erase(key);
+    } else if (finished_one || !c.partial_since) {
+      c.partial_since = now;
+      partial.insert(key);
+    }
   }
 
-  void take_frames(std::uint64_t key, Connection& c) {
+  // Closes connections whose unfinished message is older than the frame timeout.
+  void drop_stalled(Clock::time_point now) {
+    if (partial.empty() || now < next_stall_scan) return;
+    next_stall_scan = now + kStallScanGap;
+    // Nothing is read while the loop's backlog is full: a peer's frame is not its fault then.
+    if (pending.size() >= kMaxPending) return;
+    std::vector<std::uint64_t> stalled;
+    for (const std::uint64_t key : partial) {
+      const auto it = connections.find(key);
+      if (it != connections.end() && it->second.partial_since && now - *it->second.partial_since >= limits.frame_timeout) {
+        stalled.push_back(key);
+      }
+    }
+    for (const std::uint64_t key : stalled) {
+      Connection& c = connections.at(key);
+      hang_up(c,
+              "a message begun " + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now - *c.partial_since).count()) +
+                  " ms ago is unfinished (" + std::to_string(c.in.size() - c.in_at + c.first_part.size()) +
+                  " bytes held); the limit is " + std::to_string(limits.frame_timeout.count()) + " ms",
+              "client_frame_timeout");
+      close_connection(key);
+    }
+  }
+
+  // Takes whole frames from the connection's input; true if a message (or a command
+  // outside a message) was finished.
+  bool take_frames(std::uint64_t key, Connection& c) {
+    bool finished_one = false;
     while (!c.closing) {
       const std::string_view avail = std::string_view(c.in).substr(c.in_at);
       if (c.phase == Phase::kGreeting) {
@@ -218,7 +349,10 @@ struct ZmtpUnixRouter::State {
         continue;
       }
       const zmtp::ParsedFrame f = zmtp::parse_frame(avail, limits.max_frame);
-      if (f.kind == zmtp::ParsedFrame::Kind::kNeedMore) break;
+      if (f.kind == zmtp::ParsedFrame::Kind::kNeedMore) {
+        if (f.needed > 0) make_room_for_frame(c, f.needed);
+        break;
+      }
       if (f.kind == zmtp::ParsedFrame::Kind::kBad) {
         refuse(key, c, f.why);
         break;
@@ -226,18 +360,26 @@ struct ZmtpUnixRouter::State {
       c.in_at += f.consumed;
       if (c.phase == Phase::kReady) {
         on_ready(key, c, f);
+        finished_one = true;
         continue;
       }
       if ((f.flags & zmtp::kCommand) != 0) {
+        if (c.parts == 0) finished_one = true;
         if (zmtp::command_name(f.body) == "PING") {
-          c.out += zmtp::pong_frame(f.body);
+          // A PONG is a reply like any other: it counts against the peer's and the uid's
+          // limits, so a peer that pings and never reads cannot grow our memory.
+          std::string pong = zmtp::pong_frame(f.body);
+          if (!room_for(c, pong.size(), "a PONG")) break;
+          c.out += pong;
           flush(key, c);
         }
         continue;
       }
       if (c.parts++ == 0) c.first_part.assign(f.body);
       if ((f.flags & zmtp::kMore) != 0) continue;
+      finished_one = true;
       if (c.parts == 1) {
+        budget.charge(c.credentials.uid, static_cast<std::ptrdiff_t>(c.first_part.size()));
         pending.push_back(Inbound{c.peer, std::move(c.first_part), c.credentials, {}});
       } else {
         ++dropped;  // a ROUTER's peer sends one-part messages here (REQ's envelope too)
@@ -253,6 +395,28 @@ struct ZmtpUnixRouter::State {
       c.in.erase(0, c.in_at);
       c.in_at = 0;
     }
+    return finished_one;
+  }
+
+  // A frame's header is in and its body is not: a frame the uid's budget cannot hold is
+  // refused now, from its header; one it can is given its whole buffer at once, so that
+  // growing the buffer as it arrives never overshoots the budget by doubling it.
+  void make_room_for_frame(Connection& c, std::size_t needed) {
+    if (c.in.capacity() - c.in_at >= needed) return;
+    c.in.erase(0, c.in_at);
+    c.in_at = 0;
+    recount(c);
+    const std::uint32_t uid = c.credentials.uid;
+    const std::size_t to_come = needed - c.in.size();
+    if (to_come > budget.room(uid)) {
+      hang_up(c,
+              "a frame of " + std::to_string(needed) + " bytes would take uid " + std::to_string(uid) + " past its limit of " +
+                  std::to_string(budget.max_bytes()) + " bytes held in the coordinator (it holds " +
+                  std::to_string(budget.held(uid)) + ")",
+              "client_over_budget");
+      return;
+    }
+    c.in.reserve(needed);
   }
 
   void on_ready(std::uint64_t key, Connection& c, const zmtp::ParsedFrame& f) {
@@ -292,6 +456,7 @@ Result<ZmtpUnixRouter> ZmtpUnixRouter::bind(const std::string& path, Limits limi
   auto s = std::make_unique<State>();
   s->path = path;
   s->limits = limits;
+  s->budget = UidBudget(limits.max_connections_per_uid, limits.max_bytes_per_uid);
   s->listen_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (s->listen_fd < 0) return fail(std::strerror(errno));
   addr.sun_family = AF_UNIX;
@@ -315,6 +480,7 @@ int ZmtpUnixRouter::fd() const { return s_->epoll_fd; }
 
 void ZmtpUnixRouter::serve(Clock::time_point now) {
   State& s = *s_;
+  s.last_now = now;
   if (s.accept_paused && now >= s.accept_resume) s.resume_accepting();
   epoll_event events[64];
   for (int round = 0; round < 8; ++round) {
@@ -331,7 +497,7 @@ void ZmtpUnixRouter::serve(Clock::time_point now) {
       Connection& c = it->second;
       if ((events[i].events & EPOLLOUT) != 0) s.flush(key, c);
       if ((events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0 && s.pending.size() < kMaxPending) {
-        s.read_from(key, c);
+        s.read_from(key, c, now);
       }
       if (c.closing) s.close_connection(key);
     }
@@ -346,12 +512,14 @@ void ZmtpUnixRouter::serve(Clock::time_point now) {
       s.close_connection(key);
     }
   }
+  s.drop_stalled(now);
 }
 
 std::optional<Inbound> ZmtpUnixRouter::receive() {
   if (s_->pending.empty()) return std::nullopt;
   Inbound in = std::move(s_->pending.front());
   s_->pending.pop_front();
+  s_->budget.charge(in.credentials->uid, -static_cast<std::ptrdiff_t>(in.frame.size()));
   return in;
 }
 
@@ -373,7 +541,15 @@ Status ZmtpUnixRouter::send(std::string_view peer, std::string_view frame) {
     return make_error(ErrorCode::kIo, "peer " + std::string(peer) + " does not read its replies (" +
                                           std::to_string(c.out.size() - c.out_at) + " bytes queued)");
   }
-  c.out += zmtp::frame_header(0, frame.size());
+  const std::string header = zmtp::frame_header(0, frame.size());
+  if (const std::uint32_t uid = c.credentials.uid; !s.room_for(c, header.size() + frame.size(), "a reply")) {
+    const std::size_t held = s.budget.held(uid);
+    s.close_connection(key);
+    return make_error(ErrorCode::kIo, "peer " + std::string(peer) + " is closed: its uid " + std::to_string(uid) +
+                                          " holds " + std::to_string(held) + " bytes, and a reply of " +
+                                          std::to_string(frame.size()) + " would pass its limit");
+  }
+  c.out += header;
   c.out += frame;
   s.flush(key, c);
   if (c.closing) {
@@ -385,6 +561,7 @@ Status ZmtpUnixRouter::send(std::string_view peer, std::string_view frame) {
 
 std::uint64_t ZmtpUnixRouter::dropped() const { return s_->dropped; }
 std::size_t ZmtpUnixRouter::connections() const { return s_->connections.size(); }
+std::size_t ZmtpUnixRouter::held_by(std::uint32_t uid) const { return s_->budget.held(uid); }
 const std::string& ZmtpUnixRouter::path() const { return s_->path; }
 
 }  // namespace fairway::net

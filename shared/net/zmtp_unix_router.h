@@ -26,10 +26,20 @@ class ZmtpUnixRouter {
     std::size_t max_connections = 4096;
     // One user cannot hold every connection slot; root is not limited.
     std::size_t max_connections_per_uid = 256;
-    // Replies queued for a peer that does not read; beyond it, sends to that peer fail.
+    // What one uid's connections may make us hold together: partial inbound frames,
+    // messages read and not yet taken, queued replies and PONGs. The connection that would
+    // pass it is closed (with a log line naming the uid and the bytes). Root is not limited.
+    // At least max_frame, so that one request of the largest size can always be read.
+    std::size_t max_bytes_per_uid = std::size_t{64} << 20;
+    // Replies and PONGs queued for one peer that does not read (root's too); beyond it,
+    // sends to that peer fail.
     std::size_t max_output_bytes = std::size_t{512} << 20;
     // A peer that connects and does not finish its handshake is dropped after this.
     std::chrono::milliseconds handshake_timeout{10000};
+    // A message begun and not finished within this (no whole message arrived on the
+    // connection since its first byte) closes the connection: a stalled or trickled frame
+    // cannot pin its buffer. A local peer writes a 32 MiB frame in milliseconds.
+    std::chrono::milliseconds frame_timeout{10000};
   };
 
   // Listens at the socket file `path` (its directory must exist; a file there is an error:
@@ -42,8 +52,8 @@ class ZmtpUnixRouter {
 
   // Readable when serve() has work (an epoll descriptor): for the loop's Poller.
   int fd() const;
-  // Accepts, reads and writes whatever is ready, and drops handshakes older than the
-  // limit. Never blocks. Complete messages wait for receive().
+  // Accepts, reads and writes whatever is ready, and drops handshakes and unfinished
+  // messages older than their limits. Never blocks. Complete messages wait for receive().
   void serve(Clock::time_point now);
   // Messages already read: call until nullopt after each serve(). Only one-part messages
   // are delivered (as a ROUTER with a DEALER peer sees them); others are dropped and
@@ -58,6 +68,8 @@ class ZmtpUnixRouter {
   // limits.
   std::uint64_t dropped() const;
   std::size_t connections() const;
+  // Bytes held for `uid`'s connections now (what max_bytes_per_uid bounds).
+  std::size_t held_by(std::uint32_t uid) const;
   const std::string& path() const;
 
  private:

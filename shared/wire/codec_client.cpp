@@ -16,7 +16,7 @@ void put_states(Packer& pk, const std::vector<JobState>& states) {
 // Reads `key` as job state names; an unknown name is an error naming it.
 std::vector<JobState> read_states(MapReader& r, std::string_view key) {
   std::vector<JobState> out;
-  const std::vector<std::string> names = r.str_list(key);
+  const std::vector<std::string> names = r.str_list(key, kMaxStatesPerFilter);
   for (std::size_t i = 0; i < names.size() && !r.failed(); ++i) {
     if (auto s = job_state_from_string(names[i])) {
       out.push_back(*s);
@@ -28,9 +28,9 @@ std::vector<JobState> read_states(MapReader& r, std::string_view key) {
   return out;
 }
 
-std::vector<JobId> read_job_ids(MapReader& r, std::string_view key) {
+std::vector<JobId> read_job_ids(MapReader& r, std::string_view key, std::size_t max_entries = kMaxIdsPerRequest) {
   std::vector<JobId> out;
-  for (std::uint64_t v : r.u64_list(key)) out.emplace_back(v);
+  for (std::uint64_t v : r.u64_list(key, max_entries)) out.emplace_back(v);
   return out;
 }
 
@@ -86,7 +86,7 @@ NodeView read_node_view(MapReader& r) {
     }
   }
   n.reason_time = read_opt_time(r, "reason_time");
-  n.jobs = read_job_ids(r, "jobs");
+  n.jobs = read_job_ids(r, "jobs", kMaxListEntries);  // a reply: the jobs running on a node
   n.enforcement = r.opt_str("enforcement");
   if (r.has("features")) n.features = r.str_list("features");
   return n;
@@ -127,7 +127,7 @@ JobControl read_job_control(MapReader& r) {
   m.jobs = read_job_ids(r, "jobs");
   if (r.has("task_arrays") || r.has("task_indices")) {
     m.task_arrays = read_job_ids(r, "task_arrays");
-    m.task_indices = r.i32_list("task_indices");
+    m.task_indices = r.i32_list("task_indices", 0, kMaxIdsPerRequest);
     if (!r.failed() && m.task_arrays.size() != m.task_indices.size()) {
       r.errors().fail(r.path_of("task_indices"), "has " + std::to_string(m.task_indices.size()) +
                                                      " entries for " + std::to_string(m.task_arrays.size()) +
@@ -172,7 +172,7 @@ NodeControl read_node_control(MapReader& r) {
     r.errors().fail(r.path_of("action"), "unknown node action " + std::to_string(action));
   }
   if (!r.failed()) m.action = static_cast<NodeAction>(action);
-  m.nodes = r.str_list("nodes");
+  m.nodes = r.str_list("nodes", kMaxNamesPerRequest);
   m.reason = r.str("reason");
   m.user = r.str("user");
   return m;
@@ -323,14 +323,14 @@ Message read_client_payload(MessageType type, MapReader& r) {
     case MessageType::kJobControl: return read_job_control(r);
     case MessageType::kJobControlReply:
       return JobControlReply{read_maps<JobControlResult>(r, "results", read_control_result)};
-    case MessageType::kNodeQuery: return NodeQuery{r.str_list("nodes")};
+    case MessageType::kNodeQuery: return NodeQuery{r.str_list("nodes", kMaxNamesPerRequest)};
     case MessageType::kNodeControl: return read_node_control(r);
     case MessageType::kNodeControlReply:
       return NodeControlReply{read_maps<NodeControlResult>(r, "results", read_node_control_result)};
     case MessageType::kNodeQueryReply:
       return NodeQueryReply{read_maps<NodeView>(r, "nodes", read_node_view)};
     case MessageType::kSubmitBatch:
-      return SubmitBatch{read_maps<SubmitRequest>(r, "requests", read_submit_request)};
+      return SubmitBatch{read_maps<SubmitRequest>(r, "requests", read_submit_request, kMaxSubmitsPerBatch)};
     case MessageType::kSubmitBatchReply:
       return SubmitBatchReply{read_maps<SubmitResult>(r, "results", read_submit_result)};
     default: break;

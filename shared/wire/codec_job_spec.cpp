@@ -150,8 +150,8 @@ SubmitRequest read_submit_request(MapReader& r) {
   s.nice = r.opt_i32("nice").value_or(0);
   if (const auto begin = r.opt_i64("begin")) s.begin = Time::from_seconds(*begin);
   s.exclusive = r.opt_boolean("exclusive").value_or(false);
-  if (r.has("only_nodes")) s.only_nodes = r.str_list("only_nodes");
-  if (r.has("excluded_nodes")) s.excluded_nodes = r.str_list("excluded_nodes");
+  if (r.has("only_nodes")) s.only_nodes = r.str_list("only_nodes", kMaxNamesPerRequest);
+  if (r.has("excluded_nodes")) s.excluded_nodes = r.str_list("excluded_nodes", kMaxNamesPerRequest);
   s.constraint = r.opt_str("constraint");
   read_warning(r, s.warn_signal, s.warn_before_s, s.warn_batch_only);
   const std::int32_t mail = r.opt_i32("mail_events").value_or(0);

@@ -4,6 +4,7 @@
 
 #include "shared/wire/messages.h"
 #include "shared/wire/msgpack_io.h"
+#include "shared/wire/request_limits.h"
 
 namespace fairway::wire::detail {
 
@@ -26,9 +27,10 @@ inline void put_opt_time(Packer& pk, std::string_view key, const std::optional<T
 
 // Reads every element of the array at `key` as a map with `read_one`.
 template <typename T, typename ReadOne>
-std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one) {
+std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one,
+                         std::size_t max_entries = kMaxListEntries) {
   std::vector<T> out;
-  const auto items = r.list(key);
+  const auto items = r.list(key, max_entries);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
     MapReader item(r.errors(), items[i], item_path(r, key, i));

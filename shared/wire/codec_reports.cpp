@@ -203,7 +203,7 @@ Message read_report_payload(MessageType type, MapReader& r) {
       m.families = read_maps<MetricFamily>(r, "families", read_family);
       return m;
     }
-    case MessageType::kPartitionQuery: return PartitionQuery{r.str_list("partitions")};
+    case MessageType::kPartitionQuery: return PartitionQuery{r.str_list("partitions", kMaxNamesPerRequest)};
     case MessageType::kPartitionQueryReply:
       return PartitionQueryReply{read_maps<PartitionView>(r, "partitions", read_partition)};
     case MessageType::kSharesQuery: {
@@ -220,7 +220,7 @@ Message read_report_payload(MessageType type, MapReader& r) {
     }
     case MessageType::kJobUpdate: {
       JobUpdate m;
-      const auto ids = r.u64_list("jobs");
+      const auto ids = r.u64_list("jobs", kMaxIdsPerRequest);
       for (std::uint64_t id : ids) m.jobs.emplace_back(id);
       m.partition = r.str("partition");
       m.qos = r.str("qos");

@@ -65,7 +65,7 @@ void encode_payload(Packer& pk, const ReservationQueryReply& m) {
 }
 
 Message read_reservation_payload(MessageType type, MapReader& r) {
-  if (type == MessageType::kReservationQuery) return ReservationQuery{r.str_list("names")};
+  if (type == MessageType::kReservationQuery) return ReservationQuery{r.str_list("names", kMaxNamesPerRequest)};
   ReservationQueryReply m;
   m.now = Time::from_seconds(r.i64("now"));
   m.reservations = read_maps<ReservationView>(r, "reservations", read_reservation);

@@ -1,6 +1,7 @@
 #include "shared/wire/msgpack_io.h"
 
 #include <cmath>
+#include <algorithm>
 #include <utility>
 
 namespace fairway::wire::detail {
@@ -64,13 +65,14 @@ std::optional<std::string> read_str(const Obj& o, Errors& e, const FieldPath& pa
 // The elements of an array, or nullopt (error recorded) when `o` is not an array within
 // bounds.
 std::optional<std::vector<const Obj*>> read_array(const Obj& o, Errors& e,
-                                                  const FieldPath& path) {
+                                                  const FieldPath& path, std::size_t max_entries) {
   if (o.type != msgpack::type::ARRAY) {
     e.fail(path.str(), "expected array");
     return std::nullopt;
   }
-  if (o.via.array.size > kMaxListEntries) {
-    e.fail(path.str(), "too many entries");
+  if (o.via.array.size > max_entries) {
+    e.fail(path.str(), "has " + std::to_string(o.via.array.size) + " entries; at most " + std::to_string(max_entries) +
+                           " are accepted");
     return std::nullopt;
   }
   std::vector<const Obj*> out;
@@ -297,9 +299,9 @@ std::optional<bool> MapReader::opt_boolean(std::string_view key) {
   return o->via.boolean;
 }
 
-std::vector<std::uint64_t> MapReader::u64_list(std::string_view key) {
+std::vector<std::uint64_t> MapReader::u64_list(std::string_view key, std::size_t max_entries) {
   std::vector<std::uint64_t> out;
-  const auto items = list(key);
+  const auto items = list(key, max_entries);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
     if (items[i]->type != msgpack::type::POSITIVE_INTEGER) {
@@ -311,15 +313,16 @@ std::vector<std::uint64_t> MapReader::u64_list(std::string_view key) {
   return out;
 }
 
-std::vector<const msgpack::object*> MapReader::list(std::string_view key) {
+std::vector<const msgpack::object*> MapReader::list(std::string_view key, std::size_t max_entries) {
   const Obj* o = find(key);
   if (o == nullptr) return {};
-  return read_array(*o, errors_, FieldPath{path_, key, {}}).value_or(std::vector<const Obj*>{});
+  return read_array(*o, errors_, FieldPath{path_, key, {}}, std::min(max_entries, kMaxListEntries))
+      .value_or(std::vector<const Obj*>{});
 }
 
-std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t min) {
+std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t min, std::size_t max_entries) {
   std::vector<std::int32_t> out;
-  const auto items = list(key);
+  const auto items = list(key, max_entries);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
     auto v = read_i64(*items[i], errors_, FieldPath{path_, key, i}, min,
@@ -329,9 +332,9 @@ std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t
   return out;
 }
 
-std::vector<std::string> MapReader::str_list(std::string_view key) {
+std::vector<std::string> MapReader::str_list(std::string_view key, std::size_t max_entries) {
   std::vector<std::string> out;
-  const auto items = list(key);
+  const auto items = list(key, max_entries);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
     auto s = read_str(*items[i], errors_, FieldPath{path_, key, i}, kMaxStringBytes);

@@ -94,16 +94,19 @@ class MapReader {
   std::optional<std::int64_t> opt_i64(std::string_view key);
   std::optional<std::uint64_t> opt_u64(std::string_view key);
   std::optional<bool> opt_boolean(std::string_view key);
-  std::vector<std::uint64_t> u64_list(std::string_view key);
-  std::vector<std::int32_t> i32_list(std::string_view key, std::int32_t min = 0);
-  std::vector<std::string> str_list(std::string_view key);
+  // Lists: more than `max_entries` (never more than kMaxListEntries) is an error naming
+  // the field and the count, found from the array's header before any entry is read.
+  std::vector<std::uint64_t> u64_list(std::string_view key, std::size_t max_entries = kMaxListEntries);
+  std::vector<std::int32_t> i32_list(std::string_view key, std::int32_t min = 0,
+                                     std::size_t max_entries = kMaxListEntries);
+  std::vector<std::string> str_list(std::string_view key, std::size_t max_entries = kMaxListEntries);
   std::vector<EnvVar> env(std::string_view key);
   // put()'s dependency clauses; a type no DependencyType has is an error naming it.
   std::vector<DependencyClause> dependencies(std::string_view key);
   // put()'s topology, as the map at `key`.
   NodeTopology topology(std::string_view key);
   // The elements of an array, or none after an error; the elements are not checked.
-  std::vector<const msgpack::object*> list(std::string_view key);
+  std::vector<const msgpack::object*> list(std::string_view key, std::size_t max_entries = kMaxListEntries);
   MapReader map(std::string_view key);
   Errors& errors() { return errors_; }
   // Present and not nil: for keys added after the first release.

@@ -42,7 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Any shorter prefix of the same frame must ask for more bytes, never yield a frame.
     for (std::size_t cut : {std::size_t{1}, f.consumed / 2, f.consumed - 1}) {
       if (cut == 0 || cut >= f.consumed) continue;
-      if (zmtp::parse_frame(in.substr(0, cut), kMax).kind != zmtp::ParsedFrame::Kind::kNeedMore) __builtin_trap();
+      const zmtp::ParsedFrame part = zmtp::parse_frame(in.substr(0, cut), kMax);
+      if (part.kind != zmtp::ParsedFrame::Kind::kNeedMore) __builtin_trap();
+      // Once its header is in, the frame's whole length is known (the router sizes its
+      // buffer and checks the uid's budget from it), and it is this frame's.
+      if (part.needed != 0 && part.needed != f.consumed) __builtin_trap();
     }
     if ((f.flags & zmtp::kCommand) != 0) {
       (void)zmtp::command_name(f.body);

@@ -43,11 +43,12 @@ class ClientAuthorization : public ::testing::Test {
     dir_ = mkdtemp(tmpl.data());
     open_service("");
   }
-  // One 4-core node n1 and the test's own config text (after it).
-  void open_service(const std::string& more_config) {
+  // One 4-core node n1 and the test's own config text (after it), and its own
+  // [coordinator] keys.
+  void open_service(const std::string& more_config, const std::string& coordinator_keys = "") {
     service_.reset();
     auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n" + more_config +
-                                   "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
+                                   "[coordinator]\n" + coordinator_keys + "state_dir = \"" + dir_ + "\"\n",
                                "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
@@ -175,6 +176,35 @@ TEST_F(ClientAuthorization, EveryRequestOfAUserTakesFromTheBucket) {
   EXPECT_NE(error_of(ask(wire::JobQuery{}, 1002)).find("'bob' is over the request rate limit"), std::string::npos);
   EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1001))) << "alice has her own";
   EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1003))) << "admins are not limited";
+}
+
+// docs/config.md: root and the admin group are not limited, submissions included (they
+// used to take tokens like a user's).
+TEST_F(ClientAuthorization, AdminsSubmissionsAreNotRateLimitedButUsersAre) {
+  open_service("", "submit_burst = 2\nsubmit_refill_per_s = 0.001\n");
+  for (int i = 0; i < 5; ++i) EXPECT_NE(submit_as(1003), JobId(0)) << "admin submission " << i;
+  submit_as(1001);
+  submit_as(1001);
+  wire::SubmitRequest r;
+  r.spec.hold = true;
+  r.program.argv = {"true"};
+  r.program.working_dir = "/tmp";
+  EXPECT_NE(error_of(ask(r, 1001)).find("'alice' is over the submission rate limit"), std::string::npos);
+}
+
+// Issue 33 item 8: a filter list longer than anything meaningful is refused while the
+// request is decoded, with the field and the count, instead of costing the loop a scan.
+TEST_F(ClientAuthorization, AMillionEntryStateFilterIsRefusedNamingTheFieldAndCount) {
+  wire::JobQuery q;
+  q.include_finished = true;
+  q.states.assign(1'000'000, JobState::kPending);
+  const std::string why = error_of(ask(q, 1002));
+  EXPECT_NE(why.find("states: has 1000000 entries; at most 13 are accepted"), std::string::npos) << why;
+  wire::JobQuery ids;
+  for (std::uint64_t i = 1; i <= 10'001; ++i) ids.jobs.emplace_back(i);
+  EXPECT_NE(error_of(ask(ids, 1002)).find("jobs: has 10001 entries; at most 10000"), std::string::npos);
+  ids.jobs.pop_back();
+  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(ids, 1002)));
 }
 
 TEST_F(ClientAuthorization, OnlyAdminsDrainNodes) {
