@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <mutex>
+#include <string_view>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,12 +59,31 @@ struct ChildPlan {
   bool bind = false;
   bool append_output = false;
   std::string attempt_banner;  // written to stdout first on a later run; built before fork
+  // The job's own umask (the agent's is 077): the submitter's (SLURM_UMASK), else 022.
+  mode_t umask = 022;
   cpu_set_t cpus{};
   std::vector<int> cgroup_procs;  // the job joins each before anything else (job_cgroups.h)
   std::string exec_path;
   std::vector<std::string> argv;
   std::vector<std::string> envp;
 };
+
+// SLURM_UMASK as sbatch exports it ("0022", octal; the last one counts); 022 when absent
+// or not a mode.
+mode_t job_umask(const std::vector<std::string>& envp) {
+  constexpr std::string_view kName = "SLURM_UMASK=";
+  std::string_view digits;
+  for (const std::string& entry : envp) {
+    if (entry.starts_with(kName)) digits = std::string_view(entry).substr(kName.size());
+  }
+  if (digits.empty() || digits.size() > 4) return 022;
+  mode_t mask = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '7') return 022;
+    mask = static_cast<mode_t>(mask * 8 + static_cast<mode_t>(c - '0'));
+  }
+  return mask & 0777;
+}
 
 std::string job_prefix(JobId job) { return "job " + std::to_string(job.value()) + ": "; }
 
@@ -186,6 +207,7 @@ ErrorCode code_for_errno(int err) {
     if (::setgid(plan.gid) != 0) fail_in_child(report_fd, ChildStep::kSetgid);
     if (::setuid(plan.uid) != 0) fail_in_child(report_fd, ChildStep::kSetuid);
   }
+  ::umask(plan.umask);  // before the output files: they get the user's expected modes
   if (::chdir(plan.working_dir.c_str()) != 0) fail_in_child(report_fd, ChildStep::kChdir);
   const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (in < 0) fail_in_child(report_fd, ChildStep::kOpenStdin);
@@ -310,6 +332,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   }
   FAIRWAY_TRY_ASSIGN(envp, build_job_environment(request, *user));
   plan.envp = std::move(envp);
+  plan.umask = job_umask(plan.envp);
   if (!request.bind_pus.empty()) {
     plan.bind = true;
     CPU_ZERO(&plan.cpus);
