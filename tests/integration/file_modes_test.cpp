@@ -96,7 +96,7 @@ TEST_F(FileModes, NoOtherUserCanReadAJobsScriptOrEnvironment) {
   // The attack: another local user searches everything the daemons wrote for the token
   // (as bob did with grep -a on the WAL).
   std::string found;
-  run_as({"nobody", "/bin/grep", {"grep", "-r", "-a", "-l", kSecret, state, spool}, {}}, found);
+  run_as({"nobody", "/bin/grep", {"grep", "-r", "-a", "-l", kSecret, state, spool}, {}, false, {}}, found);
   std::istringstream lines(found);
   for (std::string line; std::getline(lines, line);) {
     EXPECT_NE(line.find("Permission denied"), std::string::npos) << "nobody found the job's token: " << line;
