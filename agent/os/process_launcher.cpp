@@ -399,6 +399,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   keeper.exit_record_tmp = keeper.exit_record_path + ".tmp";
   keeper.lease_path = coordinator_lease_path(config_.spool_dir);
   keeper.fence_grace_s = config_.fence_grace.count();
+  if (cgroup != nullptr) keeper.cgroup = cgroup->kill_plan;
+  keeper.end_kills_cgroup = !request.step.has_value();
   if (!request.checkpoint_text.empty()) {
     keeper.checkpoint_path = LaunchCheckpoint(config_.spool_dir).path_of(request.job);
     keeper.checkpoint_tmp = keeper.checkpoint_path + ".keeper-tmp";
