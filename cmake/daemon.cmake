@@ -18,6 +18,6 @@ set_source_files_properties(coordinator/daemon/main.cpp PROPERTIES COMPILE_OPTIO
 
 # fairway-keygen: CURVE key pairs for the agent channel (docs/security.md).
 add_executable(fairway-keygen tools/fairway_keygen.cpp)
-target_link_libraries(fairway-keygen PRIVATE fairway_net fairway_warnings CLI11::CLI11)
+target_link_libraries(fairway-keygen PRIVATE fairway_net fairway_base fairway_warnings CLI11::CLI11)
 # GCC 12's false null dereference inside CLI11's vector<string> code, as for main.cpp.
 set_source_files_properties(tools/fairway_keygen.cpp PROPERTIES COMPILE_OPTIONS -Wno-null-dereference)

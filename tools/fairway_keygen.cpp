@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "shared/base/private_files.h"
 #include "shared/net/curve_keys.h"
 
 int main(int argc, char** argv) {
@@ -14,8 +15,11 @@ int main(int argc, char** argv) {
   app.add_option("name", names, "key pair names: 'coordinator', or node names")->required();
   app.add_option("-d,--dir", dir, "directory to write NAME.key and NAME.pub into");
   CLI11_PARSE(app, argc, argv);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  // A directory it makes is 0700: it will hold secret keys (each 0600 in any case).
+  if (auto made = fairway::make_private_dir(dir); !made) {
+    std::cerr << "fairway-keygen: " << made.error().message << "\n";
+    return 1;
+  }
   for (const std::string& name : names) {
     if (name.empty() || name.find('/') != std::string::npos) {
       std::cerr << "fairway-keygen: invalid name '" << name << "'\n";

@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <string>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent/daemon/agent_service.h"
 #include "shared/base/log.h"
+#include "shared/base/private_files.h"
 #include "shared/config/config_file.h"
 #include "shared/net/curve_keys.h"
 #include "shared/net/message_socket.h"
@@ -81,14 +83,18 @@ int run(const Flags& f, const Config& config) {
   std::error_code exe_error;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", exe_error);
   opts.step_relay_path = (exe_error ? std::filesystem::path("/usr/bin") : exe.parent_path()) / "fairway-step";
-  std::error_code ec;
-  std::filesystem::create_directories(opts.spool_dir, ec);
-  if (ec) {
-    log_event(LogLevel::kError, "spool_failed", {{"path", opts.spool_dir}, {"error", ec.message()}});
+  if (auto made = make_private_dir(opts.spool_dir); !made) {
+    log_event(LogLevel::kError, "spool_failed", {{"path", opts.spool_dir}, {"error", made.error().message}});
     return 1;
   }
-  // Job users must reach their scripts in the spool; checkpoints stay 0600 inside it.
-  std::filesystem::permissions(opts.spool_dir, std::filesystem::perms(0755), ec);
+  // 0711: a job's user reaches its own script (0700, theirs) by name, and nobody lists the
+  // spool; checkpoints, exit records and the lease file inside are root's, 0600.
+  std::error_code ec;
+  std::filesystem::permissions(opts.spool_dir, std::filesystem::perms(0711), ec);
+  if (ec) {
+    log_event(LogLevel::kError, "spool_failed", {{"path", opts.spool_dir}, {"error", "chmod 0711: " + ec.message()}});
+    return 1;
+  }
 
   // Signals arrive as readable events on one fd, so the loop has one wait and no handlers.
   sigset_t mask;
@@ -204,6 +210,9 @@ int main(int argc, char** argv) {
                  "the coordinator's CURVE public key (default: [security] coordinator_public_key)");
   app.add_flag("--debug", debug, "log debug events too");
   CLI11_PARSE(app, argc, argv);
+  // Every file the agent makes (checkpoints with the job's environment, exit records, the
+  // lease) is root's alone; a job's own files get the job's umask (process_launcher.cpp).
+  ::umask(077);
   use_journal_if_connected();
   if (debug) set_log_level(LogLevel::kDebug);
   Result<Config> config = f.config_path.empty() ? parse_config("", "defaults") : load_config_file(f.config_path);

@@ -14,7 +14,7 @@ Status CoordinatorLeaseFile::publish(Time deadline) {
   if (deadline.seconds() == published_.seconds()) return ok_status();
   const std::string tmp = path_ + ".tmp";
   const std::string text = std::to_string(deadline.seconds()) + "\n";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return make_error(ErrorCode::kIo, "open " + tmp + ": " + std::strerror(errno));
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   const int err = errno;

@@ -145,11 +145,13 @@ bpf_insn insn(std::uint8_t code, std::uint8_t dst, std::uint8_t src, std::int16_
 
 }  // namespace
 
-CgroupAttach::CgroupAttach(CgroupAttach&& o) noexcept : fds_(std::exchange(o.fds_, {})) {}
+CgroupAttach::CgroupAttach(CgroupAttach&& o) noexcept
+    : kill_plan(std::exchange(o.kill_plan, {})), fds_(std::exchange(o.fds_, {})) {}
 CgroupAttach& CgroupAttach::operator=(CgroupAttach&& o) noexcept {
   if (this != &o) {
     for (int fd : fds_) ::close(fd);
     fds_ = std::exchange(o.fds_, {});
+    kill_plan = std::exchange(o.kill_plan, {});
   }
   return *this;
 }
@@ -268,7 +270,7 @@ Result<std::unique_ptr<JobCgroups>> JobCgroups::open(const CgroupOptions& o) {
   }
   // v1: cpuset and memory are required, devices and cpuacct used when present.
   std::string missing;
-  for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids"}) {
+  for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids", "freezer"}) {
     const std::string hier = o.root + "/" + ctrl;
     const bool required = std::string_view(ctrl) == "cpuset" || std::string_view(ctrl) == "memory";
     if (!is_fs(hier, CGROUP_SUPER_MAGIC)) {
@@ -358,6 +360,11 @@ Result<CgroupAttach> JobCgroups::prepare(const CgroupLimits& limits) {
     const int fd = ::open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return make_error(ErrorCode::kIo, who + "cannot open " + dir + "/cgroup.procs: " + errno_text(errno));
     attach.add(fd);
+    // Every process of the job is in every hierarchy's cgroup: one list serves; the
+    // freezer's when there is one (v1), so that the frozen are the listed.
+    if (attach.kill_plan.procs_file.empty() || ctrl == "freezer") attach.kill_plan.procs_file = dir + "/cgroup.procs";
+    if (mode_ == CgroupMode::kV2) attach.kill_plan.kill_file = dir + "/cgroup.kill";
+    if (ctrl == "freezer") attach.kill_plan.freezer_state = dir + "/freezer.state";
   }
   return attach;
 }

@@ -2,7 +2,8 @@
 // that widens its own affinity or ignores CUDA_VISIBLE_DEVICES still gets only what it
 // was given; peak memory, CPU time and OOM kills read back when it ends. cgroup v2 (one
 // hierarchy, devices by an eBPF program) or v1 (cpuset, memory, devices, cpuacct
-// hierarchies). Not thread-safe: owned and used by the agent's event loop.
+// hierarchies, and freezer when present, so that the keeper can freeze the job to kill it).
+// Not thread-safe: owned and used by the agent's event loop.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "agent/core/cgroup_plan.h"
+#include "agent/os/cgroup_killer.h"
 #include "shared/base/ids.h"
 #include "shared/base/result.h"
 
@@ -49,6 +51,8 @@ class CgroupAttach {
   ~CgroupAttach();
   void add(int fd) { fds_.push_back(fd); }
   const std::vector<int>& fds() const { return fds_; }
+  // How the job's keeper ends everything in the job's cgroup (empty: no cgroup).
+  CgroupKillPlan kill_plan;
 
  private:
   std::vector<int> fds_;

@@ -189,6 +189,9 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
     rusage used{};
     const pid_t r = ::wait4(job, &status, WNOHANG, &used);
     if (r == job) {
+      // Processes the job left outside its group (setsid) end with it, before its end is
+      // recorded: the coordinator may start it again elsewhere once it learns of the end.
+      if (fencing || plan.end_kills_cgroup) (void)kill_cgroup(plan.cgroup, 2000);
       write_exit_record(plan, status, fencing, used);
       end_like(status);
     }
@@ -203,10 +206,12 @@ void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn st
     }
     if (!fencing && have_deadline && now > deadline + 1) {
       ::kill(-job, SIGTERM);
+      signal_cgroup(plan.cgroup, SIGTERM);
       fencing = true;
       kill_at = now + plan.fence_grace_s;
     } else if (fencing && now >= kill_at) {
       ::kill(-job, SIGKILL);
+      (void)kill_cgroup(plan.cgroup, 1000);
     }
     const timespec second{1, 0};
     ::sigtimedwait(&chld, nullptr, &second);

@@ -1,11 +1,13 @@
 // The job's keeper: a small root process between the agent and the job. It waits for the
 // job, writes its exit status to the spool (so an agent restarted meanwhile still learns
 // it), stops the job when the coordinator lease runs out with no agent to renew it, and
-// then ends the way the job ended. Runs only in a freshly forked child: syscalls only.
+// then ends the way the job ended; with cgroups, nothing of the job outlives it. Runs only in a freshly forked child: syscalls only.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "agent/os/cgroup_killer.h"
 
 namespace fairway::agent {
 
@@ -20,6 +22,12 @@ struct KeeperPlan {
   std::string checkpoint_path;
   std::string checkpoint_tmp;
   std::string checkpoint_text;
+  // The job's cgroup: fencing ends every process in it, not only the job's process group
+  // (a setsid child leaves that group). Empty: no cgroups, the group is all it can reach.
+  CgroupKillPlan cgroup;
+  // A batch job's keeper also ends what is left in the cgroup when the job's process
+  // ends (a step's keeper must not: the job's other processes share the cgroup).
+  bool end_kills_cgroup = false;
 };
 
 // The job's side of the fork: set up and exec, reporting failures on `report_fd`. Called

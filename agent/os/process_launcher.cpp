@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <mutex>
+#include <string_view>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,11 +41,13 @@ enum class ChildStep : std::int32_t {
   kAffinity,
   kExec,
   kCgroup,
+  kSearch,  // no candidate of the PATH search could be executed by the user
 };
 
 struct ChildFailure {
   ChildStep step;
   std::int32_t error;
+  std::int32_t candidate = -1;  // kExec of a PATH search: which candidate failed
 };
 
 // Everything the child needs, prepared before fork: the child only makes syscalls.
@@ -57,12 +61,35 @@ struct ChildPlan {
   bool bind = false;
   bool append_output = false;
   std::string attempt_banner;  // written to stdout first on a later run; built before fork
+  // The job's own umask (the agent's is 077): the submitter's (SLURM_UMASK), else 022.
+  mode_t umask = 022;
   cpu_set_t cpus{};
   std::vector<int> cgroup_procs;  // the job joins each before anything else (job_cgroups.h)
   std::string exec_path;
+  // A name without '/': where the PATH search looks, in order. The child tries each as the
+  // job's user (execvp's rule), so root's view never tells what the user cannot see.
+  std::vector<std::string> exec_candidates;
+  std::string search_path;  // the PATH searched, for the error
   std::vector<std::string> argv;
   std::vector<std::string> envp;
 };
+
+// SLURM_UMASK as sbatch exports it ("0022", octal; the last one counts); 022 when absent
+// or not a mode.
+mode_t job_umask(const std::vector<std::string>& envp) {
+  constexpr std::string_view kName = "SLURM_UMASK=";
+  std::string_view digits;
+  for (const std::string& entry : envp) {
+    if (entry.starts_with(kName)) digits = std::string_view(entry).substr(kName.size());
+  }
+  if (digits.empty() || digits.size() > 4) return 022;
+  mode_t mask = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '7') return 022;
+    mask = static_cast<mode_t>(mask * 8 + static_cast<mode_t>(c - '0'));
+  }
+  return mask & 0777;
+}
 
 std::string job_prefix(JobId job) { return "job " + std::to_string(job.value()) + ": "; }
 
@@ -123,6 +150,9 @@ std::string step_description(ChildStep step, const LaunchRequest& r, const Child
       return "bind to PUs " + comma_list(r.bind_pus) + " (sched_setaffinity)";
     case ChildStep::kExec:
       return "exec '" + plan.exec_path + "'";
+    case ChildStep::kSearch:
+      return "command '" + r.program.argv.front() + "' not found in PATH '" + plan.search_path + "'" +
+             (plan.switch_user ? " as user '" + r.user + "'" : std::string());
     case ChildStep::kCgroup:
       return "join its cgroup (write its pid to cgroup.procs)";
   }
@@ -146,8 +176,8 @@ ErrorCode code_for_errno(int err) {
 }
 
 // Async-signal-safe writes only from here on; never returns.
-[[noreturn]] void fail_in_child(int fd, ChildStep step) {
-  const ChildFailure failure{step, errno};
+[[noreturn]] void fail_in_child(int fd, ChildStep step, std::int32_t candidate = -1) {
+  const ChildFailure failure{step, errno, candidate};
   [[maybe_unused]] const ssize_t n = ::write(fd, &failure, sizeof failure);
   ::_exit(127);
 }
@@ -186,6 +216,7 @@ ErrorCode code_for_errno(int err) {
     if (::setgid(plan.gid) != 0) fail_in_child(report_fd, ChildStep::kSetgid);
     if (::setuid(plan.uid) != 0) fail_in_child(report_fd, ChildStep::kSetuid);
   }
+  ::umask(plan.umask);  // before the output files: they get the user's expected modes
   if (::chdir(plan.working_dir.c_str()) != 0) fail_in_child(report_fd, ChildStep::kChdir);
   const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (in < 0) fail_in_child(report_fd, ChildStep::kOpenStdin);
@@ -212,8 +243,23 @@ ErrorCode code_for_errno(int err) {
   // The agent's own descriptors (sockets, database) must not leak into the job.
   if (report_fd > 3) ::close_range(3, static_cast<unsigned>(report_fd - 1), 0);
   ::close_range(static_cast<unsigned>(report_fd + 1), ~0U, 0);
-  ::execve(plan.exec_path.c_str(), argv, envp);
-  fail_in_child(report_fd, ChildStep::kExec);
+  if (plan.exec_candidates.empty()) {
+    ::execve(plan.exec_path.c_str(), argv, envp);
+    fail_in_child(report_fd, ChildStep::kExec);
+  }
+  // execvp's search, as the user: a candidate that is absent or that the user may not reach
+  // or run is passed over; any other failure (not an executable format) is the answer.
+  bool denied = false;
+  for (std::size_t i = 0; i < plan.exec_candidates.size(); ++i) {
+    ::execve(plan.exec_candidates[i].c_str(), argv, envp);
+    if (errno == EACCES) {
+      denied = true;
+    } else if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP && errno != ENAMETOOLONG) {
+      fail_in_child(report_fd, ChildStep::kExec, static_cast<std::int32_t>(i));
+    }
+  }
+  errno = denied ? EACCES : ENOENT;
+  fail_in_child(report_fd, ChildStep::kSearch);
 }
 
 // What the job's process runs under its keeper (job_keeper.h's StartJobFn).
@@ -288,11 +334,14 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
                           std::to_string(*request.uid));
   }
   if (request.gid && *request.gid != user->gid) {
-    // The submitter's primary group as authenticated; kept in the supplementary list too.
-    user->gid = *request.gid;
-    if (std::find(user->groups.begin(), user->groups.end(), user->gid) == user->groups.end()) {
-      user->groups.push_back(user->gid);
+    // The submitter's gid as authenticated, if it is one of the user's groups on this node:
+    // never one the user is not a member of (the coordinator checks it too).
+    if (std::find(user->groups.begin(), user->groups.end(), *request.gid) == user->groups.end()) {
+      return make_error(ErrorCode::kPermissionDenied,
+                        who + "gid " + std::to_string(*request.gid) + " is not a group of user '" + request.user +
+                            "' on this node");
     }
+    user->gid = *request.gid;
   }
 
   ChildPlan plan;
@@ -310,6 +359,7 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   }
   FAIRWAY_TRY_ASSIGN(envp, build_job_environment(request, *user));
   plan.envp = std::move(envp);
+  plan.umask = job_umask(plan.envp);
   if (!request.bind_pus.empty()) {
     plan.bind = true;
     CPU_ZERO(&plan.cpus);
@@ -328,9 +378,13 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
     plan.argv.push_back(*script);
     plan.exec_path = plan.argv.front();
   } else {
-    auto program = find_program(request.program.argv.front(), plan.envp, plan.working_dir);
-    if (!program) return std::unexpected(program.error().with_context("job " + std::to_string(request.job.value())));
-    plan.exec_path = *program;
+    const ProgramSearch search = program_search(request.program.argv.front(), plan.envp, plan.working_dir);
+    if (search.searched) {
+      plan.exec_candidates = search.candidates;
+      plan.search_path = search.path;
+    } else {
+      plan.exec_path = search.candidates.front();
+    }
     plan.argv = request.program.argv;
   }
   auto drop_script = [&] {
@@ -345,6 +399,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   keeper.exit_record_tmp = keeper.exit_record_path + ".tmp";
   keeper.lease_path = coordinator_lease_path(config_.spool_dir);
   keeper.fence_grace_s = config_.fence_grace.count();
+  if (cgroup != nullptr) keeper.cgroup = cgroup->kill_plan;
+  keeper.end_kills_cgroup = !request.step.has_value();
   if (!request.checkpoint_text.empty()) {
     keeper.checkpoint_path = LaunchCheckpoint(config_.spool_dir).path_of(request.job);
     keeper.checkpoint_tmp = keeper.checkpoint_path + ".keeper-tmp";
@@ -412,6 +468,16 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   reap_keeper();  // the job exited 127; its keeper follows it
   if (got < sizeof failure) {
     return make_error(ErrorCode::kInternal, who + "the child died before exec without a report");
+  }
+  if (failure.step == ChildStep::kExec && failure.candidate >= 0 &&
+      static_cast<std::size_t>(failure.candidate) < plan.exec_candidates.size()) {
+    plan.exec_path = plan.exec_candidates[static_cast<std::size_t>(failure.candidate)];
+  }
+  if (failure.step == ChildStep::kSearch) {
+    return make_error(ErrorCode::kNotFound,
+                      who + step_description(failure.step, request, plan) +
+                          (failure.error == EACCES ? std::string(" (") + std::strerror(failure.error) + " on part of it)"
+                                                   : std::string()));
   }
   return make_error(code_for_errno(failure.error),
                     who + step_description(failure.step, request, plan) + ": " +

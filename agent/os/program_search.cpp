@@ -32,6 +32,28 @@ std::string joined(std::string_view dir, std::string_view name) {
 
 }  // namespace
 
+ProgramSearch program_search(const std::string& program, const std::vector<std::string>& envp,
+                             const std::string& working_dir) {
+  ProgramSearch out;
+  if (program.find('/') != std::string::npos) {
+    out.candidates.push_back(program.front() == '/' ? program : joined(working_dir, program));
+    return out;
+  }
+  out.searched = true;
+  out.path = env_value(envp, "PATH");
+  std::size_t begin = 0;
+  while (begin <= out.path.size()) {
+    std::size_t end = out.path.find(':', begin);
+    if (end == std::string::npos) end = out.path.size();
+    std::string_view entry = std::string_view(out.path).substr(begin, end - begin);
+    if (entry.empty()) entry = ".";
+    const std::string dir = entry.front() == '/' ? std::string(entry) : joined(working_dir, entry);
+    out.candidates.push_back(joined(dir, program));
+    begin = end + 1;
+  }
+  return out;
+}
+
 Result<std::string> find_program(const std::string& program, const std::vector<std::string>& envp,
                                  const std::string& working_dir) {
   if (program.find('/') != std::string::npos) {

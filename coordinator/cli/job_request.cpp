@@ -1,5 +1,7 @@
 #include "coordinator/cli/job_request.h"
 
+#include <algorithm>
+
 #include <limits>
 #include <utility>
 
@@ -202,6 +204,10 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   FAIRWAY_TRY_ASSIGN(env, exported_env(options.export_spec, ctx.env));
   program.env = std::move(env);
   if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
+  // As sbatch: a SLURM_UMASK the caller set already wins.
+  const bool umask_set = std::any_of(program.env.begin(), program.env.end(),
+                                     [](const wire::EnvVar& v) { return v.first == "SLURM_UMASK"; });
+  if (!ctx.umask.empty() && !umask_set) program.env.emplace_back("SLURM_UMASK", ctx.umask);
   program.open_append = options.open_append.value_or(false);
   program.stdout_path = options.output.value_or("");
   if (!options.output && options.default_output) {

@@ -22,6 +22,7 @@ struct SubmitContext {
   std::string client_token;
   Time now;          // for --begin's relative and local times
   std::string host;  // SLURM_SUBMIT_HOST
+  std::string umask;  // SLURM_UMASK ("0022"): the job's files get the submitter's modes
 };
 
 struct BuiltSubmission {

@@ -5,10 +5,12 @@
 #include <sys/random.h>
 
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -73,6 +75,12 @@ Result<SubmitContext> current_submit_context() {
   ctx.now = Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)));
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
+  // As sbatch: the job creates its files with the submitter's umask, not the agent's.
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  char mask_text[8];
+  std::snprintf(mask_text, sizeof mask_text, "%04o", static_cast<unsigned>(mask & 0777));
+  ctx.umask = mask_text;
   FAIRWAY_TRY_ASSIGN(token, random_client_token());
   ctx.client_token = token;
   return ctx;

@@ -37,6 +37,7 @@ class SystemAuthenticator final : public ClientAuthenticator {
   struct Entry {
     std::string user;
     gid_t primary_gid = 0;
+    std::vector<gid_t> groups;  // primary and supplementary
     bool admin = false;
     Clock::time_point at;
   };
@@ -50,7 +51,17 @@ class SystemAuthenticator final : public ClientAuthenticator {
       entry.at = now;
       it = cache_.insert_or_assign(uid, std::move(entry)).first;
     }
-    return Caller{uid, gid, it->second.user, it->second.admin};
+    // A job runs with the caller's gid: one the user is not a member of (a setgid program's
+    // egid, `sg` with a group password) would give the job that group's files. Root is root.
+    const Entry& e = it->second;
+    if (uid != 0 && gid != e.primary_gid && std::find(e.groups.begin(), e.groups.end(), gid) == e.groups.end()) {
+      std::string groups;
+      for (const gid_t g : e.groups) groups += (groups.empty() ? "" : ", ") + std::to_string(g);
+      return make_error(ErrorCode::kPermissionDenied,
+                        "gid " + std::to_string(gid) + " is not a group of user '" + e.user + "' (its groups: " + groups +
+                            "); a job runs with its submitter's effective gid, which must be one of them");
+    }
+    return Caller{uid, gid, e.user, e.admin};
   }
 
   Result<Entry> look_up(std::uint32_t uid) const {
@@ -73,11 +84,28 @@ class SystemAuthenticator final : public ClientAuthenticator {
     Entry e;
     e.user = pw.pw_name;
     e.primary_gid = pw.pw_gid;
-    e.admin = uid == 0 || in_admin_group(pw.pw_name, pw.pw_gid);
+    e.groups = group_list(pw.pw_name, pw.pw_gid);
+    e.admin = uid == 0 || in_admin_group(e.groups);
     return e;
   }
 
-  bool in_admin_group(const char* name, gid_t primary) const {
+  // The user's groups, the primary one and the supplementary ones (as initgroups sets them).
+  static std::vector<gid_t> group_list(const char* name, gid_t primary) {
+    int count = 64;
+    std::vector<gid_t> groups;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      groups.resize(static_cast<std::size_t>(count));
+      int n = count;
+      if (::getgrouplist(name, primary, groups.data(), &n) >= 0) {
+        groups.resize(static_cast<std::size_t>(n));
+        return groups;
+      }
+      count = n > count ? n : count * 2;
+    }
+    return {primary};
+  }
+
+  bool in_admin_group(const std::vector<gid_t>& groups) const {
     if (security_.admin_group.empty()) return false;
     std::vector<char> buf(4096);
     group gr{};
@@ -89,19 +117,7 @@ class SystemAuthenticator final : public ClientAuthenticator {
       buf.resize(buf.size() * 2);
     }
     if (rc != 0 || found == nullptr) return false;
-    const gid_t admin_gid = gr.gr_gid;
-    int count = 64;
-    std::vector<gid_t> groups;
-    for (int attempt = 0; attempt < 8; ++attempt) {
-      groups.resize(static_cast<std::size_t>(count));
-      int n = count;
-      if (::getgrouplist(name, primary, groups.data(), &n) >= 0) {
-        groups.resize(static_cast<std::size_t>(n));
-        return std::find(groups.begin(), groups.end(), admin_gid) != groups.end();
-      }
-      count = n > count ? n : count * 2;
-    }
-    return false;
+    return std::find(groups.begin(), groups.end(), gr.gr_gid) != groups.end();
   }
 
   SecurityConfig security_;

@@ -13,6 +13,7 @@
 #include "coordinator/daemon/job_views.h"
 #include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
+#include "shared/base/private_files.h"
 #include "shared/wire/codec.h"
 #include "shared/base/try.h"
 
@@ -45,8 +46,7 @@ CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
     const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because,
     std::optional<Time> mono) {
-  std::error_code ec;
-  std::filesystem::create_directories(config.coordinator.state_dir, ec);
+  (void)make_private_dir(config.coordinator.state_dir);  // 0700: JobStore::open reports a failure
   FAIRWAY_TRY_ASSIGN(lock, StateDirLock::acquire(config.coordinator.state_dir));
   FAIRWAY_TRY_ASSIGN(store, JobStore::open(config.coordinator.state_dir));
   store->raise_next_job_id(static_cast<std::uint64_t>(config.coordinator.first_job_id));

@@ -1,6 +1,12 @@
 #include "coordinator/daemon/job_store.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -10,6 +16,7 @@
 
 #include "coordinator/daemon/allocation_codec.h"
 #include "coordinator/daemon/job_row.h"
+#include "shared/base/private_files.h"
 #include "shared/base/try.h"
 
 namespace fairway::daemon {
@@ -80,6 +87,22 @@ Status check_sqlite_header(const std::string& path) {
                                         " bytes are not the SQLite header)");
 }
 
+// SQLite creates a new database 0644 less the umask, and its -wal and -shm files with the
+// database's mode: made here first, 0600, all three are private to the coordinator's user
+// whatever the umask (an empty file is a valid new database).
+Status create_private_store_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    if (errno == EEXIST) return ok_status();
+    return make_error(ErrorCode::kIo, "cannot create job store '" + path + "': " + std::strerror(errno));
+  }
+  const bool chmodded = ::fchmod(fd, 0600) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!chmodded) return make_error(ErrorCode::kIo, "cannot chmod 0600 job store '" + path + "': " + std::strerror(err));
+  return ok_status();
+}
+
 }  // namespace
 
 JobStore::JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id)
@@ -90,15 +113,15 @@ JobStore::~JobStore() { rollback(); }
 Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::create_directories(state_dir, ec);
-  if (ec) {
-    return make_error(ErrorCode::kIo,
-                      "cannot create state directory '" + state_dir + "': " + ec.message());
+  // 0700 whatever the umask: the store holds every job's script and environment.
+  if (auto made = make_private_dir(state_dir); !made) {
+    return make_error(ErrorCode::kIo, "cannot create state directory '" + state_dir + "': " + made.error().message);
   }
   if (!fs::is_directory(state_dir, ec)) {
     return make_error(ErrorCode::kIo, "state directory '" + state_dir + "' is not a directory");
   }
   std::string path = (fs::path(state_dir) / kFileName).string();
+  FAIRWAY_TRY(create_private_store_file(path));
   FAIRWAY_TRY(check_sqlite_header(path));
   FAIRWAY_TRY_ASSIGN(db, SqliteDb::open(path));
 

@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <string>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "coordinator/daemon/client_channel.h"
 #include "coordinator/daemon/config_reload.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/metrics_endpoint.h"
+#include "coordinator/daemon/private_state_dir.h"
 #include "coordinator/daemon/prometheus_text.h"
 #include "shared/base/log.h"
 #include "shared/config/config_file.h"
@@ -43,11 +45,15 @@ Time mono_now() {
 }
 
 // An ipc:// socket file needs its directory; create it rather than fail on a fresh host.
-void ensure_ipc_dir(const std::string& endpoint) {
+// Our umask (077) would make it 0700: the client socket's must let every user reach the
+// socket (0755; the socket itself is 0666), the agents' socket's stays 0700.
+void ensure_ipc_dir(const std::string& endpoint, bool open_to_users) {
   if (!endpoint.starts_with("ipc://")) return;
   const std::filesystem::path p(endpoint.substr(6));
+  if (!p.has_parent_path()) return;
   std::error_code ec;
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  const bool made = std::filesystem::create_directories(p.parent_path(), ec);
+  if (made && open_to_users) std::filesystem::permissions(p.parent_path(), std::filesystem::perms(0755), ec);
 }
 
 // Every user submits through the client socket, and connecting to a Unix socket needs
@@ -85,14 +91,19 @@ Result<Config> load(const ConfigSource& src) {
 }
 
 int run(Config config, const ConfigSource& source) {
+  // Before the store is opened: SQLite reads and writes it as given, whatever its mode.
+  if (auto st = daemon::prepare_private_state_dir(config.coordinator.state_dir); !st) {
+    log_event(LogLevel::kError, "startup_failed", {{"error", st.error().message}});
+    return 1;
+  }
   auto service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
   if (!service) {
     log_event(LogLevel::kError, "startup_failed", {{"error", service.error().message}});
     return 1;
   }
   net::NetContext ctx;
-  ensure_ipc_dir(config.coordinator.listen_agents);
-  ensure_ipc_dir(config.coordinator.listen_clients);
+  ensure_ipc_dir(config.coordinator.listen_clients, true);
+  ensure_ipc_dir(config.coordinator.listen_agents, false);
   for (const std::string& ep : {config.coordinator.listen_agents, config.coordinator.listen_clients}) {
     if (auto st = daemon::claim_ipc_endpoint(ep); !st) {
       log_event(LogLevel::kError, "startup_failed", {{"error", st.error().message}});
@@ -324,6 +335,9 @@ int main(int argc, char** argv) {
   app.add_flag("--debug", debug, "log debug events too");
   CLI11_PARSE(app, argc, argv);
 
+  // Every file the coordinator makes is its user's alone (the store, its WAL, the lock);
+  // the client socket is opened to users explicitly (open_ipc_to_users).
+  ::umask(077);
   use_journal_if_connected();
   if (debug) set_log_level(LogLevel::kDebug);
   const ConfigSource source{config_path, listen_agents, listen_clients, state_dir};

@@ -27,7 +27,7 @@ std::string read_holder(int fd) {
 
 Result<StateDirLock> StateDirLock::acquire(const std::string& state_dir) {
   const std::string path = (std::filesystem::path(state_dir) / "coordinator.lock").string();
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) {
     return make_error(ErrorCode::kIo, "cannot open lock file " + path + ": " + std::strerror(errno));
   }

@@ -21,6 +21,18 @@ grep -q "^ExecStart=$prefix/bin/fairway-coordinator " "$units/fairway-coordinato
   { echo "install_check: coordinator unit does not start $prefix/bin/fairway-coordinator" >&2; exit 1; }
 grep -q "^ExecStart=$prefix/bin/fairway-agent " "$units/fairway-agent.service" ||
   { echo "install_check: agent unit does not start $prefix/bin/fairway-agent" >&2; exit 1; }
+# Files with job content stay private to the daemons (docs/security.md, "Files").
+for u in fairway-coordinator fairway-agent; do
+  grep -q '^UMask=0077$' "$units/$u.service" || { echo "install_check: $u.service lacks UMask=0077" >&2; exit 1; }
+done
+grep -q '^StateDirectoryMode=0700$' "$units/fairway-coordinator.service" ||
+  { echo "install_check: the coordinator's state directory is not 0700" >&2; exit 1; }
+grep -q '^RuntimeDirectoryMode=0755$' "$units/fairway-coordinator.service" ||
+  { echo "install_check: users cannot reach the client socket's directory" >&2; exit 1; }
+tmpfiles="$root$prefix/lib/tmpfiles.d/fairway.conf"
+grep -q '^d /var/lib/fairway 0700 fairway fairway' "$tmpfiles" &&
+  grep -q '^d /var/spool/fairway 0711 root root' "$tmpfiles" ||
+  { echo "install_check: tmpfiles.d leaves the state dir or spool open" >&2; exit 1; }
 for b in fairway fairway-coordinator fairway-agent fairway-keygen fairway-sim; do
   "$root$prefix/bin/$b" --help >/dev/null 2>&1 || { echo "install_check: $b --help failed" >&2; exit 1; }
 done

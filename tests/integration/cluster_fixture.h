@@ -119,7 +119,7 @@ class Cluster : public ::testing::Test {
   }
   // cgroupfs directories go with rmdir, deepest first (their files cannot be unlinked).
   void remove_cgroups() const {
-    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids", "unified"}) {
+    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids", "freezer", "unified"}) {
       const std::filesystem::path top = std::filesystem::path("/sys/fs/cgroup") / ctrl / cgroup_subtree();
       std::error_code ec;
       std::vector<std::filesystem::path> dirs;

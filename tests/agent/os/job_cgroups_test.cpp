@@ -39,7 +39,7 @@ class JobCgroupsTest : public ::testing::Test {
   void TearDown() override {
     if (!cgroups) return;
     cgroups->remove_stale({});
-    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids"}) {
+    for (const char* ctrl : {"cpuset", "memory", "devices", "cpuacct", "pids", "freezer"}) {
       ::rmdir((options.root + "/" + ctrl + "/" + options.subtree).c_str());
     }
   }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace fairway::cli {
 namespace {
 
@@ -20,7 +22,7 @@ ResourceRequest map_ok(const std::vector<std::string>& words) {
 
 SubmitContext context() {
   return SubmitContext{"alice", "/home/alice/proj", {{"PATH", "/usr/bin"}, {"HOME", "/home/alice"}},
-                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1"};
+                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1", ""};
 }
 
 TEST(MapResources, DefaultsToOneCore) {
@@ -173,6 +175,25 @@ srun gmx mdrun
                                               {"SLURM_SUBMIT_HOST", "login1"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
+}
+
+// As sbatch: the job's files get the submitter's umask (SLURM_UMASK), unless the caller
+// set SLURM_UMASK itself.
+TEST(BuildSubmission, TheSubmittersUmaskGoesWithTheJob) {
+  SubmitCommand cmd;
+  cmd.wrap = "true";
+  SubmitContext ctx = context();
+  ctx.umask = "0027";
+  auto b = build_submission(cmd, "", ctx);
+  ASSERT_TRUE(b) << b.error().message;
+  const auto& env = b->request.program.env;
+  EXPECT_EQ(env.back(), (wire::EnvVar{"SLURM_UMASK", "0027"}));
+  ctx.env.emplace_back("SLURM_UMASK", "0077");
+  b = build_submission(cmd, "", ctx);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(std::count_if(b->request.program.env.begin(), b->request.program.env.end(),
+                          [](const wire::EnvVar& v) { return v.first == "SLURM_UMASK"; }),
+            1);
 }
 
 TEST(BuildSubmission, ExportForms) {
