@@ -202,6 +202,15 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
   }
   auto t = tracking_.find(m.job.value());
   const JobRecord* rec = scheduler_->job(m.job);
+  if (m.attempt && rec != nullptr && *m.attempt != rec->requeue_count) {
+    // About another run of the job (an earlier run's end, resent after an agent restart,
+    // while its relaunch runs): acknowledged, so the agent forgets it, and not applied.
+    log_event(LogLevel::kWarning, "status_stale_attempt",
+              {{"job", id_str(m.job)}, {"node", n->name}, {"attempt_expected", std::to_string(rec->requeue_count)},
+               {"attempt_got", std::to_string(*m.attempt)}, {"state", std::string(to_string(m.state))}});
+    reply(Channel::kAgents, n->name, wire::Ack{m.seq});
+    return;
+  }
   const bool ours = t != tracking_.end() && rec != nullptr && rec->state == JobState::kRunning &&
                     t->second.head_node == n->name;
   if (ours) {

@@ -1,6 +1,6 @@
 // The agent channel, synchronously (issue 33): a frame is the node's whose key sent it,
 // whatever routing id the peer chose, and a node's frames go only to the connection its key
-// registered on.
+// registered on; a status report about another run of the job is acknowledged and ignored.
 #include <gtest/gtest.h>
 
 #include "coordinator/daemon/coordinator_service.h"
@@ -60,6 +60,17 @@ class AgentChannel : public test_support::ServiceTest {
     }
     return got;
   }
+  wire::JobStatusUpdate status(JobId id, JobState s, std::optional<std::int32_t> attempt) {
+    wire::JobStatusUpdate u;
+    u.node = "n1";
+    u.seq = ++seq_;
+    u.job = id;
+    u.state = s;
+    if (is_terminal(s)) u.exit_code = s == JobState::kCompleted ? 0 : 1;
+    u.time = t_;
+    u.attempt = attempt;
+    return u;
+  }
   std::uint64_t seq_ = 0;
 };
 
@@ -98,6 +109,44 @@ TEST_F(AgentChannel, ASecondRegistrationOfTheKeyReplacesTheConnectionAndClosesTh
   out = frame("n1.new", "n1", wire::Heartbeat{"n1", 3, t_});
   ASSERT_EQ(sent<wire::HeartbeatReply>(out).size(), 1u);
   EXPECT_EQ(sent<wire::HeartbeatReply>(out)[0].first, "n1.new");
+}
+
+// Item 5: after an agent restart lost its job's run 0, the job is requeued and runs again
+// (run 1); run 0's exit report, resent late, must not end run 1.
+TEST_F(AgentChannel, AStatusReportAboutAnEarlierRunIsAcknowledgedAndIgnored) {
+  (void)frame("n1.a", "n1", registration("n1"));
+  const JobId id = submit();
+  ASSERT_EQ(state(id), JobState::kRunning);
+  (void)frame("n1.b", "n1", registration("n1"));  // the agent restarted without the job
+  for (int i = 0; i < 4; ++i) {
+    t_ = t_ + config_.coordinator.heartbeat_timeout;
+    (void)frame("n1.b", "n1", wire::Heartbeat{"n1", static_cast<std::uint64_t>(10 + i), t_});
+    service_->on_timer(t_);
+    (void)service_->end_turn(t_);
+  }
+  const JobRecord* rec = service_->scheduler().job(id);
+  ASSERT_NE(rec, nullptr);
+  ASSERT_EQ(rec->requeue_count, 1);
+  ASSERT_EQ(rec->state, JobState::kRunning) << "run 1 started on the free node";
+
+  const wire::JobStatusUpdate stale = status(id, JobState::kFailed, 0);
+  auto out = frame("n1.b", "n1", stale);
+  const auto acks = sent<wire::Ack>(out);
+  ASSERT_EQ(acks.size(), 1u) << "acknowledged, so that the agent's outbox lets it go";
+  EXPECT_EQ(acks[0].second.seq, stale.seq);
+  EXPECT_EQ(state(id), JobState::kRunning) << "run 0's end was taken for run 1's";
+
+  // Run 1's own report ends it.
+  (void)frame("n1.b", "n1", status(id, JobState::kCompleted, 1));
+  EXPECT_EQ(state(id), JobState::kCompleted);
+}
+
+TEST_F(AgentChannel, AReportNamingNoRunIsTheCurrentRunsAsFromAnOlderAgent) {
+  (void)frame("n1.a", "n1", registration("n1"));
+  const JobId id = submit();
+  ASSERT_EQ(state(id), JobState::kRunning);
+  (void)frame("n1.a", "n1", status(id, JobState::kFailed, std::nullopt));
+  EXPECT_EQ(state(id), JobState::kFailed);
 }
 
 }  // namespace
