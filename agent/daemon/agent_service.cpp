@@ -72,6 +72,7 @@ void AgentService::readopt(Time now) {
     }
     jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false,
                                             std::nullopt, {}, c.extern_only, false, std::nullopt});
+    if (c.attempt) attempts_[c.job.value()] = *c.attempt;
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
@@ -87,6 +88,7 @@ void AgentService::readopt(Time now) {
     // keeper was killed) the exit status is gone and it cannot count as done. Whatever
     // of the job may still run without its keeper is stopped: nothing watches it.
     (void)host_->signal_group(c.pgid, SIGKILL);
+    if (c.attempt) attempts_[c.job.value()] = *c.attempt;  // its report names its run
     auto record = host_->read_exit_record(c.job);
     if (!record) {
       log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
@@ -184,6 +186,10 @@ std::uint64_t AgentService::report(JobId job, JobState state, std::optional<std:
   u.signal = signal;
   u.time = now;
   u.reason = std::move(reason);
+  if (auto a = attempts_.find(job.value()); a != attempts_.end()) {
+    u.attempt = a->second;
+    if (is_terminal(state)) attempts_.erase(a);
+  }
   u = outbox_.add(u, now);
   // Before registration the coordinator would refuse it; it goes out with the backlog.
   if (registered_) send(u);

@@ -204,6 +204,10 @@ class AgentService {
   std::optional<Time> heard_at_;  // monotonic; unset until the first turn
   bool fenced_ = false;           // jobs stopped for a silent coordinator, not heard since
   std::unordered_map<std::uint64_t, JobId> ended_awaiting_ack_;  // final report's seq -> job
+  // The run (LaunchJob.restarts) each job here is, named in its reports so that the
+  // coordinator never takes an earlier run's end for a later one's. Dropped with its final
+  // report; absent for a job re-adopted from a checkpoint older than the field.
+  std::unordered_map<std::uint64_t, std::int32_t> attempts_;
 };
 
 }  // namespace fairway::agent

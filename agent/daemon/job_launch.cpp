@@ -53,6 +53,8 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   if (jobs_.contains(l.job.value()) || launching_.contains(l.job.value()) || waiting_for_cores_.contains(l.job.value())) {
     return;
   }
+  // From here on its reports are about this run.
+  attempts_[l.job.value()] = l.restarts;
   // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
   // up this run's checkpoint.
   std::erase_if(ended_awaiting_ack_, [&](const auto& kv) { return kv.second == l.job; });
@@ -81,7 +83,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   // could write one itself still finds the job after a restart.
   req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
       l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only,
-      l.extern_only});
+      l.extern_only, l.restarts});
   auto attach = cgroups_->prepare(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes));
   if (!attach) {
     launch_failed(l.job, attach.error().message, now);
@@ -132,7 +134,7 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
   if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
   JobCheckpoint c{l.job,           launched->pid,     launched->pgid, now,          l.time_limit,
                   l.cores,         l.gpus,            0,              l.warn_signal, l.warn_before_s,
-                  l.warn_batch_only, l.extern_only};
+                  l.warn_batch_only, l.extern_only, l.restarts};
   c.process_start_ticks = host_->start_ticks(launched->pid);
   if (auto st = host_->save_checkpoint(c); !st) {
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});

@@ -14,6 +14,7 @@
 #include "shared/base/log.h"
 #include "shared/base/private_files.h"
 #include "shared/config/config_file.h"
+#include "shared/net/connection_id.h"
 #include "shared/net/curve_keys.h"
 #include "shared/net/message_socket.h"
 #include "shared/net/poller.h"
@@ -123,8 +124,20 @@ int run(const Flags& f, const Config& config) {
               {{"error", "[security] agent_auth = \"none\": any process at " + f.coordinator +
                              " can send this node jobs"}});
   }
+  // With CURVE the coordinator knows us by our key and sends only to the connection that
+  // key registered on; the routing id is random so that no other peer can take it over
+  // (docs/security.md). Without CURVE the name is all the coordinator has.
+  std::string routing_id = name;
+  if (*curve) {
+    auto id = net::unguessable_routing_id(name);
+    if (!id) {
+      log_event(LogLevel::kError, "startup_failed", {{"error", id.error().message}});
+      return 1;
+    }
+    routing_id = std::move(*id);
+  }
   net::NetContext ctx;
-  auto link = net::MessageSocket::connect_dealer(ctx, f.coordinator, name, *curve ? &**curve : nullptr);
+  auto link = net::MessageSocket::connect_dealer(ctx, f.coordinator, routing_id, *curve ? &**curve : nullptr);
   if (!link) {
     log_event(LogLevel::kError, "startup_failed", {{"error", link.error().message}});
     return 1;
@@ -134,7 +147,7 @@ int run(const Flags& f, const Config& config) {
   const std::size_t signal_i = poller.add_fd(sig_fd);
   const std::size_t launches_i = poller.add_fd((*service)->launch_fd());
   log_event(LogLevel::kInfo, "agent_started",
-            {{"node", name}, {"coordinator", f.coordinator}, {"spool", opts.spool_dir},
+            {{"node", name}, {"coordinator", f.coordinator}, {"route", routing_id}, {"spool", opts.spool_dir},
              {"binding", opts.apply_binding ? "applied" : "exported only"},
              {"enforcement", (*service)->enforcement()}});
   notify_ready();

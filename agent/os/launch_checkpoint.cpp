@@ -156,6 +156,12 @@ std::string warning_line(const JobCheckpoint& c) {
          (c.warn_batch_only ? "batch" : "group") + "\n";
 }
 
+// "attempt N". An agent older than this key refuses a file with it (check_keys): going
+// back to such an agent with jobs running loses their checkpoints (docs/security.md).
+std::string attempt_line(const JobCheckpoint& c) {
+  return c.attempt ? "attempt " + std::to_string(*c.attempt) + "\n" : std::string();
+}
+
 }  // namespace
 
 std::string format_checkpoint_without_process(const JobCheckpoint& c) {
@@ -166,7 +172,7 @@ std::string format_checkpoint_without_process(const JobCheckpoint& c) {
   out += "\ncores " + list(c.cores);
   out += "\ngpus " + list(c.gpus);
   out += "\nprocess_start_ticks 0\n";
-  out += warning_line(c) + (c.extern_only ? "extern 1\n" : "");
+  out += warning_line(c) + (c.extern_only ? "extern 1\n" : "") + attempt_line(c);
   return out;
 }
 
@@ -181,7 +187,7 @@ std::string format_checkpoint(const JobCheckpoint& c) {
   out += "\ngpus " + list(c.gpus);
   out += "\nprocess_start_ticks " + std::to_string(c.process_start_ticks);
   out += "\n";
-  out += warning_line(c) + (c.extern_only ? "extern 1\n" : "");
+  out += warning_line(c) + (c.extern_only ? "extern 1\n" : "") + attempt_line(c);
   return out;
 }
 
@@ -189,9 +195,14 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   FAIRWAY_TRY_ASSIGN(fields, parse_fields(text, kHeader));
   static constexpr std::string_view kKeys[] = {"job",   "pid",  "pgid", "start", "time_limit",
                                                "cores", "gpus", "process_start_ticks"};
-  static constexpr std::string_view kOptional[] = {"warning", "extern"};
+  static constexpr std::string_view kOptional[] = {"warning", "extern", "attempt"};
   FAIRWAY_TRY(check_keys(fields, kKeys, kOptional));
   JobCheckpoint c;
+  if (auto a = fields.find("attempt"); a != fields.end()) {
+    FAIRWAY_TRY_ASSIGN(attempt, parse_number<std::int32_t>("attempt", a->second));
+    if (attempt < 0) return invalid_argument("field 'attempt': " + std::to_string(attempt) + " is negative");
+    c.attempt = attempt;
+  }
   auto job = parse_number<std::uint64_t>("job", fields.find("job")->second);
   auto pid = parse_number<std::int64_t>("pid", fields.find("pid")->second);
   auto pgid = parse_number<std::int64_t>("pgid", fields.find("pgid")->second);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,8 @@ struct JobCheckpoint {
   // Holds the cgroup of a job whose batch script runs on another node (LaunchJob.extern_only):
   // its end is not the job's and is not reported.
   bool extern_only = false;
+  // Its run (LaunchJob.restarts), which its reports name; absent in older files.
+  std::optional<std::int32_t> attempt = std::nullopt;
   bool operator==(const JobCheckpoint&) const = default;
 };
 

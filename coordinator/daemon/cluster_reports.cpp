@@ -152,7 +152,7 @@ wire::MetricsReply metrics_report(const ReportSources& s) {
   counter(r, "fairway_rate_limited_total", "Client requests and submissions refused by the per-user rate limit.", c.rate_limited);
   counter(r, "fairway_unauthenticated_requests_total", "Client requests refused for want of proof of who asks.", c.unauthenticated);
   counter(r, "fairway_bad_frames_total", "Frames that could not be decoded or were not expected.", c.bad_frames);
-  counter(r, "fairway_impostor_frames_total", "Agent frames from a key that is not the named node's.", c.impostor_frames);
+  counter(r, "fairway_impostor_frames_total", "Agent frames refused: naming another node than their key's, or on a replaced connection.", c.impostor_frames);
   counter(r, "fairway_store_errors_total", "Job store writes or commits that failed.", c.store_errors);
   histogram(r, "fairway_store_commit_duration_seconds", "Time each job store transaction took to commit.", c.commit_seconds);
 

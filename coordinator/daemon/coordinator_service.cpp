@@ -85,34 +85,6 @@ void CoordinatorService::count_message(const wire::Message& m) {
 
 // ---- Agents -----------------------------------------------------------------------------
 
-void CoordinatorService::on_agent_frame(const std::string& peer, std::string_view frame, Time now,
-                                        std::string_view authenticated) {
-  if (config_.security.agent_auth == AgentAuth::kCurve && authenticated != peer) {
-    // A listed key speaking for another node (or no key at all): never served, never answered.
-    // Every one of the first hundred, then one in a thousand: a flood cannot fill the log.
-    if (counters_.impostor_frames < 100 || counters_.impostor_frames % 1000 == 0) {
-      log_event(LogLevel::kWarning, "agent_refused",
-                {{"node", peer}, {"key_of", std::string(authenticated)},
-                 {"error", "the connection's key does not belong to this node"}});
-    }
-    ++counters_.impostor_frames;
-    return;
-  }
-  auto decoded = wire::decode(frame);
-  if (!decoded) {
-    ++counters_.bad_frames;
-    log_event(LogLevel::kWarning, "bad_agent_frame", {{"peer", peer}, {"error", decoded.error().message}});
-    return;
-  }
-  count_message(*decoded);
-  if (auto* m = std::get_if<wire::AgentRegister>(&*decoded)) return on_register(peer, *m, now);
-  if (auto* m = std::get_if<wire::Heartbeat>(&*decoded)) return on_heartbeat(peer, *m, now);
-  if (auto* m = std::get_if<wire::JobStatusUpdate>(&*decoded)) return on_status(peer, *m, now);
-  ++counters_.bad_frames;
-  log_event(LogLevel::kWarning, "unexpected_agent_message",
-            {{"peer", peer}, {"type", std::string(wire::to_string(wire::message_type(*decoded)))}});
-}
-
 void CoordinatorService::on_register(const std::string& peer, const wire::AgentRegister& m, Time now) {
   if (m.node.empty() || m.node != peer) {
     error_reply(Channel::kAgents, peer, ErrorCode::kInvalidArgument,
@@ -230,6 +202,15 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
   }
   auto t = tracking_.find(m.job.value());
   const JobRecord* rec = scheduler_->job(m.job);
+  if (m.attempt && rec != nullptr && *m.attempt != rec->requeue_count) {
+    // About another run of the job (an earlier run's end, resent after an agent restart,
+    // while its relaunch runs): acknowledged, so the agent forgets it, and not applied.
+    log_event(LogLevel::kWarning, "status_stale_attempt",
+              {{"job", id_str(m.job)}, {"node", n->name}, {"attempt_expected", std::to_string(rec->requeue_count)},
+               {"attempt_got", std::to_string(*m.attempt)}, {"state", std::string(to_string(m.state))}});
+    reply(Channel::kAgents, n->name, wire::Ack{m.seq});
+    return;
+  }
   const bool ours = t != tracking_.end() && rec != nullptr && rec->state == JobState::kRunning &&
                     t->second.head_node == n->name;
   if (ours) {
@@ -444,13 +425,23 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
              std::make_move_iterator(turn_launches_.end()));
   turn_replies_.clear();
   turn_launches_.clear();
+  // A frame for a node goes only to the connection its key speaks on; one already
+  // addressed (a refusal to the connection that asked) keeps its route.
+  for (Outgoing& o : out) {
+    if (o.channel != Channel::kAgents || !o.route.empty()) continue;
+    if (!routes_by_key()) {
+      o.route = o.peer;
+    } else if (auto r = agent_routes_.route_of(o.peer)) {
+      o.route = *r;
+    }
+  }
   return out;
 }
 
 // ---- Replies ----------------------------------------------------------------------------
 
 void CoordinatorService::reply(Channel ch, const std::string& peer, const wire::Message& m) {
-  turn_replies_.push_back({ch, peer, wire::encode(m)});
+  turn_replies_.push_back({ch, peer, wire::encode(m), {}});
 }
 
 void CoordinatorService::error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message) {

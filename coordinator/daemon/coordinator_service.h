@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "coordinator/core/scheduler.h"
+#include "coordinator/daemon/agent_routes.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/client_tokens.h"
 #include "coordinator/daemon/service_counters.h"
@@ -49,8 +50,11 @@ Duration usage_horizon(const Config& config);
 
 struct Outgoing {
   Channel channel;
-  std::string peer;   // the ROUTER identity: the agent's node name, or the client's id
+  std::string peer;   // the agent's node name, or the client's ROUTER identity
   std::string frame;  // encoded
+  // Agents: the connection it goes to, the one the node's key speaks on (AgentRoutes);
+  // empty when no connection of that key is known, and then it is not sent.
+  std::string route;
 };
 
 // What the daemon knows about a job beyond the core's record.
@@ -108,10 +112,12 @@ class CoordinatorService {
       const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr,
       std::string read_only_because = {}, std::optional<Time> mono = std::nullopt);
 
-  // `authenticated`: the node the sender's CURVE key belongs to (empty without CURVE).
-  // With [security] agent_auth = "curve" a frame is served only when that is `peer`, the
-  // node the connection calls itself.
-  void on_agent_frame(const std::string& peer, std::string_view frame, Time now,
+  // `route`: the connection's ROUTER routing id; `authenticated`: the node the sender's
+  // CURVE key belongs to (empty without CURVE). With [security] agent_auth = "curve" the
+  // frame is that node's whatever the routing id says, served only when the node it names
+  // is that one, and frames to the node go to the connection its key last registered on
+  // (AgentRoutes). Without CURVE the routing id is the node's name.
+  void on_agent_frame(const std::string& route, std::string_view frame, Time now,
                       std::string_view authenticated = {});
   // `kernel`: the sender's uid/gid when the transport proves them (ipc://). Without it,
   // only an AuthenticatedRequest (MUNGE) is served.
@@ -312,6 +318,11 @@ class CoordinatorService {
   static constexpr Duration kStoreProbeInterval = Duration::seconds(5);  // read-only retries
   void probe_store(Time now);
   std::vector<Outgoing> turn_replies_;
+  AgentRoutes agent_routes_;
+  // Frames of the agent channel go where AgentRoutes says (agent_auth = "curve").
+  bool routes_by_key() const { return config_.security.agent_auth == AgentAuth::kCurve; }
+  void refuse_agent(const std::string& route, const std::string& node, const std::string& key_of,
+                    const std::string& why);
   std::vector<Outgoing> turn_launches_;
   bool dirty_ = true;
   Time last_pass_;

@@ -64,7 +64,7 @@ void CoordinatorService::launch(JobId id, Time now) {
       l.array.step = shape.step();
     }
   }
-  turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l)});
+  turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l), {}});
   launch_members(*rec, l, t);
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},

@@ -45,7 +45,7 @@ void CoordinatorService::launch_members(const JobRecord& rec, const wire::Launch
     m.memory_limit_bytes = na.memory_mb > 0 ? std::optional(na.memory_mb * kMiB) : std::nullopt;
     m.fence_gpu_sockets = node.socket_exclusive;
     t.member_nodes.push_back(node.topology.name);
-    turn_launches_.push_back({Channel::kAgents, node.topology.name, wire::encode(m)});
+    turn_launches_.push_back({Channel::kAgents, node.topology.name, wire::encode(m), {}});
   }
 }
 

@@ -287,8 +287,16 @@ int run(Config config, const ConfigSource& source) {
     const bool allow_pass = Clock::now() - last_pass >= kMinPassGap;
     if (allow_pass && (*service)->pass_wanted()) last_pass = Clock::now();
     for (const auto& out : (*service)->end_turn(now, allow_pass)) {
-      const Status st = out.channel == daemon::Channel::kAgents ? agents->send(out.peer, out.frame)
-                                                                 : clients->send(out.peer, out.frame);
+      // To a node: only on the connection its key registered on (AgentRoutes), never to a
+      // routing id that merely carries its name.
+      Status st = ok_status();
+      if (out.channel == daemon::Channel::kClients) {
+        st = clients->send(out.peer, out.frame);
+      } else if (out.route.empty()) {
+        st = make_error(ErrorCode::kUnavailable, "no connection of node " + out.peer + "'s key");
+      } else {
+        st = agents->send(out.route, out.frame);
+      }
       if (!st) {
         log_event(LogLevel::kWarning, "send_failed", {{"peer", out.peer}, {"error", st.error().message}});
       }

@@ -15,7 +15,7 @@ struct ServiceCounters {
   std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
   std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
   std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
-  std::uint64_t impostor_frames = 0;  // agent frames from a key that is not the named node's
+  std::uint64_t impostor_frames = 0;  // agent frames refused: another node's name, a replaced connection
   std::uint64_t store_errors = 0;
   std::uint64_t preempted = 0;  // victims chosen for higher-tier jobs
   std::uint64_t rate_limited = 0;  // requests and submissions refused by the rate limit

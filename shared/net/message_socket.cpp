@@ -43,6 +43,8 @@ Error socket_error(const std::string& what, const std::string& endpoint, const z
 
 // Bounded queues: a peer that stops reading costs memory up to here, then sends fail.
 constexpr int kHighWaterMark = 100000;
+constexpr int kHeartbeatIntervalMs = 1000;
+constexpr int kHeartbeatTimeoutMs = 5000;
 
 void common_options(zmq::socket_t& s) {
   s.set(zmq::sockopt::linger, 0);  // never hang a daemon's exit on unsent frames
@@ -50,6 +52,12 @@ void common_options(zmq::socket_t& s) {
   s.set(zmq::sockopt::rcvhwm, kHighWaterMark);
   // Checked before a frame is buffered, so an oversized frame costs no memory.
   s.set(zmq::sockopt::maxmsgsize, std::int64_t{32} << 20);
+  // ZMTP heartbeats: a peer that vanished without closing (power loss, a cut cable) is
+  // dropped within seconds, so its routing id is free for its next connection instead of
+  // locking that out (a ROUTER ignores a second peer with an id still in use).
+  s.set(zmq::sockopt::heartbeat_ivl, kHeartbeatIntervalMs);
+  s.set(zmq::sockopt::heartbeat_timeout, kHeartbeatTimeoutMs);
+  s.set(zmq::sockopt::heartbeat_ttl, kHeartbeatTimeoutMs);
 }
 
 }  // namespace

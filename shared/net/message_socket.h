@@ -59,8 +59,10 @@ class MessageSocket {
   // Binds a ROUTER. For ipc:// endpoints the socket file's directory must exist.
   static Result<MessageSocket> bind_router(NetContext& ctx, const std::string& endpoint,
                                            const CurveServer* curve = nullptr);
-  // Connects a DEALER with a fixed identity (the node name), so the coordinator can
-  // address the agent by name across reconnects. ZeroMQ reconnects by itself.
+  // Connects a DEALER with a fixed identity, kept across ZeroMQ's own reconnects, so the
+  // peer can address this socket's connection (an agent's is random: connection_id.h).
+  // A ROUTER ignores a second connection whose identity is still in use; heartbeats (on
+  // every socket) drop a dead one within seconds.
   static Result<MessageSocket> connect_dealer(NetContext& ctx, const std::string& endpoint,
                                               const std::string& identity,
                                               const CurveClient* curve = nullptr);

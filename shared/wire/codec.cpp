@@ -57,7 +57,7 @@ void encode_payload(Packer& pk, const Heartbeat& m) {
 void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   // Optional fields are left out when unset rather than sent as nil.
   const std::uint32_t n = 5 + (m.exit_code ? 1 : 0) + (m.signal ? 1 : 0) + (m.reason.empty() ? 0 : 1) +
-                          (m.peak_memory_bytes ? 1 : 0) + (m.cpu_time_ms ? 1 : 0);
+                          (m.peak_memory_bytes ? 1 : 0) + (m.cpu_time_ms ? 1 : 0) + (m.attempt ? 1 : 0);
   pk.pack_map(n);
   put_kv(pk, "node", std::string_view(m.node));
   put_kv(pk, "seq", m.seq);
@@ -69,6 +69,7 @@ void encode_payload(Packer& pk, const JobStatusUpdate& m) {
   if (!m.reason.empty()) put_kv(pk, "reason", std::string_view(m.reason));
   if (m.peak_memory_bytes) put_kv(pk, "peak_memory_bytes", *m.peak_memory_bytes);
   if (m.cpu_time_ms) put_kv(pk, "cpu_time_ms", *m.cpu_time_ms);
+  if (m.attempt) put_kv(pk, "attempt", *m.attempt);
 }
 
 void encode_payload(Packer& pk, const LaunchJob& m) {
@@ -200,6 +201,10 @@ JobStatusUpdate read_job_status(MapReader& r) {
   m.peak_memory_bytes = r.opt_i64("peak_memory_bytes");
   m.cpu_time_ms = r.opt_i64("cpu_time_ms");
   m.signal = r.opt_i32("signal");
+  m.attempt = r.opt_i32("attempt");
+  if (m.attempt && *m.attempt < 0) {
+    r.errors().fail(r.path_of("attempt"), "attempt " + std::to_string(*m.attempt) + " is negative");
+  }
   m.time = Time::from_seconds(r.i64("time"));
   return m;
 }

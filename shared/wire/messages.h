@@ -112,6 +112,10 @@ struct JobStatusUpdate {
   // What its cgroup counted, on its final report (absent without cgroups).
   std::optional<std::int64_t> peak_memory_bytes;
   std::optional<std::int64_t> cpu_time_ms;
+  // The run it reports on: its launch's LaunchJob.restarts. The coordinator acknowledges
+  // and ignores a report of another run (an earlier run's end after a requeue). Absent
+  // (older agents, a job the agent knows no launch of): taken as the current run.
+  std::optional<std::int32_t> attempt = std::nullopt;
   bool operator==(const JobStatusUpdate&) const = default;
 };
 

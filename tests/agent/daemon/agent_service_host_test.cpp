@@ -265,6 +265,46 @@ TEST_F(AgentOnFakeHost, ARestartedAgentReadoptsWhatRunsAndReportsWhatEndedMeanwh
   EXPECT_EQ(reported(5), std::vector<JobState>{JobState::kCompleted});
 }
 
+// Issue 33, item 5: each report names the run (LaunchJob.restarts) it is about, also from
+// an agent restarted meanwhile, so that the coordinator never takes one run's end for another's.
+TEST_F(AgentOnFakeHost, EveryReportNamesTheRunItIsAbout) {
+  wire::LaunchJob l = launch(20);
+  l.restarts = 2;
+  send(l, T(1));
+  launched(20, 2000, T(1));
+  EXPECT_EQ(reported(20), std::vector<JobState>{JobState::kRunning});
+  EXPECT_EQ(last[20].attempt, 2);
+  EXPECT_EQ(machine->checkpoints[20].attempt, 2);
+  exits(2000, ProcessExit::exited(1), T(2));
+  EXPECT_EQ(reported(20), std::vector<JobState>{JobState::kFailed});
+  EXPECT_EQ(last[20].attempt, 2);
+  // Run 3 of the same job: its reports name 3.
+  l.restarts = 3;
+  send(l, T(3));
+  launched(20, 2001, T(3));
+  EXPECT_EQ(reported(20), std::vector<JobState>{JobState::kRunning});
+  EXPECT_EQ(last[20].attempt, 3);
+
+  // An agent restarted after run 0 of job 21 ended unwatched reports it as run 0's; a
+  // checkpoint from before the field names no run.
+  machine->at_start.lost = {JobCheckpoint{JobId(21), 2100, 2100, T(-10), Duration::hours(1), {1}, {}, 6000},
+                            JobCheckpoint{JobId(22), 2200, 2200, T(-10), Duration::hours(1), {2}, {}, 6000}};
+  machine->at_start.lost[0].attempt = 0;
+  machine->exit_records[21] = ExitRecord{ProcessExit::exited(1), false};
+  machine->exit_records[22] = ExitRecord{ProcessExit::exited(1), false};
+  service.reset();
+  start();
+  service->on_timer(T(4));
+  std::map<std::uint64_t, std::optional<std::int32_t>> attempts;
+  for (const wire::Message& m : decode_all()) {
+    if (const auto* u = std::get_if<wire::JobStatusUpdate>(&m)) attempts[u->job.value()] = u->attempt;
+  }
+  ASSERT_TRUE(attempts.contains(21));
+  EXPECT_EQ(attempts[21], 0);
+  ASSERT_TRUE(attempts.contains(22));
+  EXPECT_EQ(attempts[22], std::nullopt);
+}
+
 TEST_F(AgentOnFakeHost, AHolderIsNeverReportedAndANewRunWaitsForItsEnd) {
   wire::LaunchJob holder = launch(9);
   holder.extern_only = true;

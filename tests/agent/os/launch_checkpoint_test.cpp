@@ -47,6 +47,24 @@ TEST(LaunchCheckpointTest, TheSignalWarningRoundTripsAndOlderFilesHaveNone) {
             "field 'warning': '10 300 maybe' is not SIG SECONDS batch|group");
 }
 
+TEST(LaunchCheckpointTest, TheRunRoundTripsAndOlderFilesNameNone) {
+  JobCheckpoint c = of_this_process(14);
+  c.attempt = 3;
+  const std::string text = format_checkpoint(c);
+  EXPECT_NE(text.find("\nattempt 3\n"), std::string::npos) << text;
+  auto parsed = parse_checkpoint(text);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, c);
+  c.attempt.reset();
+  EXPECT_EQ(format_checkpoint(c).find("attempt"), std::string::npos);
+  EXPECT_EQ(parse_checkpoint(format_checkpoint(c))->attempt, std::nullopt);
+  std::string bad = text;
+  bad.replace(bad.find("attempt 3"), 9, "attempt -2");
+  EXPECT_EQ(parse_checkpoint(bad).error().message, "field 'attempt': -2 is negative");
+  c.attempt = 0;  // what a job's keeper completes carries it too
+  EXPECT_NE(format_checkpoint_without_process(c).find("\nattempt 0\n"), std::string::npos);
+}
+
 TEST(LaunchCheckpointTest, SavedLiveJobIsLoadedAsLive) {
   TempDir dir;
   const LaunchCheckpoint store(dir.path());

@@ -202,7 +202,8 @@ TEST(WireReject, EveryPrefixOfEveryFrameIsAnError) {
 }
 
 TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
-  const std::set<std::string> optional = {"exit_code", "signal", "reason", "peak_memory_bytes", "cpu_time_ms"};
+  const std::set<std::string> optional = {"exit_code", "signal", "reason", "peak_memory_bytes", "cpu_time_ms",
+                                          "attempt"};
   int checked = 0;
   for (const Message& m : testing::sample_messages()) {
     const std::string frame = encode(m);
@@ -317,6 +318,11 @@ TEST(WireReject, RangeChecks) {
                "JobStatusUpdate.state: unknown job state \"bogus\"");
   expect_error(decode(edit_payload(status, "exit_code", Edit::kInt, std::int64_t{1} << 31)),
                "JobStatusUpdate.exit_code: integer out of range");
+  expect_error(decode(edit_payload(status, "attempt", Edit::kInt, -1)),
+               "JobStatusUpdate.attempt: attempt -1 is negative");
+  expect_error(decode(edit_payload(status, "attempt", Edit::kInt, std::int64_t{1} << 31)),
+               "JobStatusUpdate.attempt: integer out of range");
+  expect_error(decode(edit_payload(status, "attempt", Edit::kString)), "JobStatusUpdate.attempt: expected");
 
   const std::string err = encode(ErrorReply{ErrorCode::kIo, "disk"});
   expect_error(decode(edit_payload(err, "code", Edit::kInt, 99)), "ErrorReply.code: unknown");

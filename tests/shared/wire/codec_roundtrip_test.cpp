@@ -70,6 +70,21 @@ TEST(WireRoundTrip, EveryJobStateRoundTripsByName) {
   }
 }
 
+// A status report names the run it is about; an older agent's, without the key, names none.
+TEST(WireRoundTrip, AStatusReportsAttemptRoundTripsAndIsAbsentWhenUnset) {
+  JobStatusUpdate m = testing::sample_status(false);
+  for (std::optional<std::int32_t> attempt : {std::optional<std::int32_t>(), std::optional<std::int32_t>(0),
+                                              std::optional<std::int32_t>(7),
+                                              std::optional<std::int32_t>(std::numeric_limits<std::int32_t>::max())}) {
+    m.attempt = attempt;
+    const std::string frame = encode(m);
+    EXPECT_EQ(frame.find("attempt") != std::string::npos, attempt.has_value());
+    auto back = decode(frame);
+    ASSERT_TRUE(back.has_value()) << back.error().message;
+    EXPECT_EQ(std::get<JobStatusUpdate>(*back).attempt, attempt);
+  }
+}
+
 TEST(WireRoundTrip, ExtremeIntegersSurvive) {
   RunningJob r{JobId(~std::uint64_t{0}), {0, 2147483647}, {0},
                Time::from_seconds(std::numeric_limits<std::int64_t>::min()),

@@ -92,6 +92,7 @@ inline JobStatusUpdate sample_status(bool with_optionals) {
     m.reason = "launch failed on node node-002: working directory /x: No such file or directory";
     m.peak_memory_bytes = 123456789;
     m.cpu_time_ms = 4567;
+    m.attempt = 3;
   }
   m.time = Time::from_seconds(1'700'000'456);
   return m;
