@@ -11,11 +11,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
-#include <vector>
 
 #include "shared/base/log.h"
+#include "shared/net/frame_deadlines.h"
 #include "shared/net/uid_budget.h"
 #include "shared/net/zmtp_frames.h"
 
@@ -36,8 +35,6 @@ constexpr std::size_t kAcceptsPerServe = 256;
 constexpr std::size_t kKeptBuffer = std::size_t{256} << 10;
 // Out of descriptors: stop accepting for a while rather than spin on a readable listener.
 constexpr auto kAcceptPause = std::chrono::milliseconds(500);
-// How often unfinished messages are checked against the frame timeout.
-constexpr auto kStallScanGap = std::chrono::milliseconds(100);
 // Over-budget log lines: at most one a second (a user at its budget could otherwise
 // write one per connection attempt), with the number left out.
 constexpr auto kBudgetLogGap = std::chrono::seconds(1);
@@ -60,8 +57,6 @@ struct Connection {
   std::string first_part;
   // Bytes of in, out and first_part charged to the uid's budget.
   std::size_t charged = 0;
-  // Since when a message has been begun and not finished (none: nothing unfinished).
-  std::optional<Clock::time_point> partial_since;
 };
 
 }  // namespace
@@ -75,9 +70,7 @@ struct ZmtpUnixRouter::State {
   std::uint64_t next_key = 1;
   std::unordered_map<std::uint64_t, Connection> connections;
   UidBudget budget{0, 0};
-  // Connections with an unfinished message, for the frame timeout.
-  std::unordered_set<std::uint64_t> partial;
-  Clock::time_point next_stall_scan{};
+  FrameDeadlines deadlines{std::chrono::milliseconds(0)};
   Clock::time_point last_now{};
   Clock::time_point last_budget_log{};
   std::uint64_t budget_logs_left_out = 0;
@@ -111,7 +104,7 @@ struct ZmtpUnixRouter::State {
     ::close(it->second.fd);
     budget.charge(it->second.credentials.uid, -static_cast<std::ptrdiff_t>(it->second.charged));
     budget.disconnected(it->second.credentials.uid);
-    partial.erase(key);
+    deadlines.forget(key);
     connections.erase(it);
     resume_accepting();
   }
@@ -297,36 +290,21 @@ struct ZmtpUnixRouter::State {
       c.closing = true;  // end of stream or a broken connection
     }
     recount(c);
-    // The frame timeout runs from a message's first byte, or from the last whole message
-    // when requests come back to back.
-    if (c.in_at == c.in.size() && c.parts == 0) {
-      c.partial_since.reset();
-      partial.erase(key);
-    } else if (finished_one || !c.partial_since) {
-      c.partial_since = now;
-      partial.insert(key);
-    }
+    deadlines.after_read(key, c.in_at < c.in.size() || c.parts > 0, finished_one, now);
   }
 
   // Closes connections whose unfinished message is older than the frame timeout.
   void drop_stalled(Clock::time_point now) {
-    if (partial.empty() || now < next_stall_scan) return;
-    next_stall_scan = now + kStallScanGap;
     // Nothing is read while the loop's backlog is full: a peer's frame is not its fault then.
     if (pending.size() >= kMaxPending) return;
-    std::vector<std::uint64_t> stalled;
-    for (const std::uint64_t key : partial) {
+    for (const auto& [key, age] : deadlines.expired(now)) {
       const auto it = connections.find(key);
-      if (it != connections.end() && it->second.partial_since && now - *it->second.partial_since >= limits.frame_timeout) {
-        stalled.push_back(key);
-      }
-    }
-    for (const std::uint64_t key : stalled) {
-      Connection& c = connections.at(key);
+      if (it == connections.end()) continue;
+      Connection& c = it->second;
       hang_up(c,
-              "a message begun " + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now - *c.partial_since).count()) +
-                  " ms ago is unfinished (" + std::to_string(c.in.size() - c.in_at + c.first_part.size()) +
-                  " bytes held); the limit is " + std::to_string(limits.frame_timeout.count()) + " ms",
+              "a message begun " + std::to_string(age.count()) + " ms ago is unfinished (" +
+                  std::to_string(c.in.size() - c.in_at + c.first_part.size()) + " bytes held); the limit is " +
+                  std::to_string(limits.frame_timeout.count()) + " ms",
               "client_frame_timeout");
       close_connection(key);
     }
@@ -457,6 +435,7 @@ Result<ZmtpUnixRouter> ZmtpUnixRouter::bind(const std::string& path, Limits limi
   s->path = path;
   s->limits = limits;
   s->budget = UidBudget(limits.max_connections_per_uid, limits.max_bytes_per_uid);
+  s->deadlines = FrameDeadlines(limits.frame_timeout);
   s->listen_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (s->listen_fd < 0) return fail(std::strerror(errno));
   addr.sun_family = AF_UNIX;
