@@ -84,7 +84,8 @@ int run(const Flags& f, const Config& config) {
   std::error_code exe_error;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", exe_error);
   opts.step_relay_path = (exe_error ? std::filesystem::path("/usr/bin") : exe.parent_path()) / "fairway-step";
-  if (auto made = make_private_dir(opts.spool_dir); !made) {
+  // 0711 down the path too: a job's user must traverse every level to its script.
+  if (auto made = make_dirs(opts.spool_dir, 0711); !made) {
     log_event(LogLevel::kError, "spool_failed", {{"path", opts.spool_dir}, {"error", made.error().message}});
     return 1;
   }

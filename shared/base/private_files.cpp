@@ -14,10 +14,10 @@ std::string mode_text(unsigned mode) {
   return text;
 }
 
-Status make_private_dir(const std::string& path) {
+Status make_dirs(const std::string& path, unsigned mode) {
   if (path.empty()) return invalid_argument("directory path is empty");
-  // The missing directories, deepest last: each is made 0700 and chmod'ed so (mkdir's
-  // mode passes through the umask, which may be 0 or wider than ours).
+  // The missing directories, deepest last: each is made and chmod'ed to `mode` (mkdir's
+  // mode passes through the umask, which may be 0 or narrower or wider than wanted).
   std::vector<std::string> missing;
   std::string at = path;
   while (!at.empty() && at != "/") {
@@ -34,11 +34,11 @@ Status make_private_dir(const std::string& path) {
     at = slash == 0 ? "/" : at.substr(0, slash);
   }
   for (auto dir = missing.rbegin(); dir != missing.rend(); ++dir) {
-    if (::mkdir(dir->c_str(), 0700) != 0 && errno != EEXIST) {
+    if (::mkdir(dir->c_str(), static_cast<mode_t>(mode)) != 0 && errno != EEXIST) {
       return make_error(ErrorCode::kIo, "cannot create directory '" + *dir + "': " + std::strerror(errno));
     }
-    if (::chmod(dir->c_str(), 0700) != 0) {
-      return make_error(ErrorCode::kIo, "cannot chmod 0700 '" + *dir + "': " + std::strerror(errno));
+    if (::chmod(dir->c_str(), static_cast<mode_t>(mode)) != 0) {
+      return make_error(ErrorCode::kIo, "cannot chmod " + mode_text(mode) + " '" + *dir + "': " + std::strerror(errno));
     }
   }
   return ok_status();

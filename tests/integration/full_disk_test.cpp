@@ -17,7 +17,7 @@ class FullDisk : public Cluster {
     Cluster::SetUp();
     state_ = dir_ + "/state";
     std::filesystem::create_directories(state_);
-    if (geteuid() != 0 || ::mount("tmpfs", state_.c_str(), "tmpfs", 0, "size=3m") != 0) {
+    if (geteuid() != 0 || ::mount("tmpfs", state_.c_str(), "tmpfs", 0, "size=3m,mode=0700") != 0) {
       GTEST_SKIP() << "needs root and mount(2) for a small tmpfs state dir";
     }
     mounted_ = true;

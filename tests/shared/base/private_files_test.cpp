@@ -39,6 +39,13 @@ TEST_F(PrivateFiles, MakesEachMissingDirectory0700) {
   EXPECT_TRUE(make_private_dir(deep + "/"));  // there already: fine
 }
 
+TEST_F(PrivateFiles, MakesEachMissingDirectoryWithTheModeGiven) {
+  const std::string deep = dir_ + "/spool/node1";
+  ASSERT_TRUE(make_dirs(deep, 0711));
+  EXPECT_EQ(mode_of(dir_ + "/spool"), 0711U);  // a job's user passes through to its script
+  EXPECT_EQ(mode_of(deep), 0711U);
+}
+
 TEST_F(PrivateFiles, LeavesAnExistingDirectoryAsItIs) {
   const std::string d = dir_ + "/open";
   ASSERT_EQ(::mkdir(d.c_str(), 0755), 0);
