@@ -85,8 +85,8 @@ bool better(const VictimChoice& a, const VictimChoice& b,
 constexpr std::size_t kMaxNodesTried = 64;
 
 // The exact search's work for one owner: enough for every single and pair and most
-// triples of a node's or a small partition's victims, and a few milliseconds at most on a
-// 10,000-node machine (bench/scheduling_pass_bench.cpp, BM_OwnerPreemption*).
+// triples of a node's or a small partition's victims; an owner's choice costs 4-10 ms of a
+// pass on a full 10,000-node machine (bench/owner_preemption_bench.cpp).
 constexpr SearchBudget kExactBudget{200'000, 2'000};
 
 // The spaces a set of victims is drawn from. A one-node owner runs on one node, and a
