@@ -106,6 +106,11 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   }
   line("SubmitTime", format_local_time(j.submit_time));
   if (is_waiting(j.state)) line("EstimatedStart", opt_time(j.estimated_start));
+  // scheduler.runtime_prediction: EstimatedStart is planned by predicted runs.
+  if (j.predicted_runtime) {
+    line("PredictedRuntime", format_walltime(*j.predicted_runtime));
+    if (is_waiting(j.state)) line("EstimatedStartByLimit", opt_time(j.estimated_start_by_limit));
+  }
   line("StartTime", opt_time(j.start_time));
   line("EndTime", opt_time(j.end_time));
   line("RunTime", elapsed_text(j, now));

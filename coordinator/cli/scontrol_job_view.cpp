@@ -70,6 +70,12 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   line("   AccrueTime=" + format_local_time(j.submit_time));
   line("   StartTime=" + (j.start_time ? format_local_time(*j.start_time) : opt_time(j.estimated_start)) +
        " EndTime=" + end + " Deadline=N/A");
+  // Fairway's own line, only with scheduler.runtime_prediction (docs/slurm-compat.md):
+  // StartTime above is planned by predicted runs; this is the start planned by limits.
+  if (j.predicted_runtime) {
+    line("   PredictedRunTime=" + format_walltime(*j.predicted_runtime) +
+         (is_waiting(j.state) ? " StartTimeByLimit=" + opt_time(j.estimated_start_by_limit) : std::string()));
+  }
   line("   SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + format_local_time(j.submit_time) + " Scheduler=Main");
   line("   Partition=" + or_null(j.partition) + " AllocNode:Sid=(null)");
   line("   ReqNodeList=(null) ExcNodeList=(null)");

@@ -1,5 +1,7 @@
 #include "coordinator/core/backfill_engine.h"
 
+#include <algorithm>
+
 #include "coordinator/core/placement.h"
 
 namespace fairway {
@@ -19,6 +21,7 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
   p.main_loop = c.main_loop;
   if (c.backfill_max_jobs_per_user) p.max_jobs_per_user = *c.backfill_max_jobs_per_user;
   if (c.backfill_max_jobs_per_partition) p.max_jobs_per_partition = *c.backfill_max_jobs_per_partition;
+  p.shortest_first = c.backfill_order == BackfillOrder::kShortestFirst;
   return p;
 }
 
@@ -81,7 +84,7 @@ void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d
 
 void BackfillEngine::start_now(JobRecord& j, Allocation alloc, Time now, const StartFn& start) {
   // A killable job holds its resources only until the maintenance that will kill it.
-  const Duration held = node_check_span(j, alloc, now);
+  const Duration held = planned_span(j, alloc, now);
   reserve_everywhere(j.partition, now, held, &alloc, j.need());
   if (node_availability_built_) node_availability_.reserve(alloc, now, held);
   j.why = {};
@@ -118,9 +121,10 @@ NodeAvailability::Slot BackfillEngine::earliest_on_nodes(const JobRecord& j, Tim
   constexpr int kMaxRounds = 64;
   Time t = now;
   for (int round = 0; round < kMaxRounds && !t.is_never(); ++round) {
-    auto slot = node_availability_.earliest(cluster_, j.partition, j.spec.resources, j.spec.time_limit, t);
-    if (slot.start.is_never() || profile.fits(slot.start, j.spec.time_limit, j.need())) return slot;
-    t = profile.earliest_start(j.need(), j.spec.time_limit, slot.start);
+    const Duration run = j.planned_runtime();
+    auto slot = node_availability_.earliest(cluster_, j.partition, j.spec.resources, run, t);
+    if (slot.start.is_never() || profile.fits(slot.start, run, j.need())) return slot;
+    t = profile.earliest_start(j.need(), run, slot.start);
   }
   return {};
 }
@@ -147,7 +151,7 @@ std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const
         skipped = true;
       }
     }
-    if (!skipped && free_now && profiles_[p.value()].fits(now, j->spec.time_limit, j->need())) {
+    if (!skipped && free_now && profiles_[p.value()].fits(now, j->planned_runtime(), j->need())) {
       auto alloc = place_job(cluster_, *j);
       const bool placed = alloc.has_value();
       if (alloc && maintenance_forbids(*j, *alloc, now)) alloc = place_avoiding_maintenance(*j, now);
@@ -210,13 +214,13 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
   std::vector<std::size_t> starts(np, 0);
   std::vector<std::pair<JobRecord*, std::size_t>> passed;
 
-  for (JobRecord* j : ordered) {
+  const auto consider = [&](JobRecord* j) {
     const PartitionIndex p = j->partition;
     const PartitionState& ps = cluster_.partition(p);
     AvailabilityProfile& profile = profiles_[p.value()];
     const ResourceAmount need = j->need();
-    const Duration limit = j->spec.time_limit;
-    if (capped && over_backfill_cap(*j)) continue;
+    const Duration limit = j->planned_runtime();
+    if (capped && over_backfill_cap(*j)) return;
     PendingExplanation why;
 
     const bool free_now = ps.free.covers(need);
@@ -228,7 +232,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         why.add(*blocked);
         clear_reservation(*j);
         j->why = why;
-        continue;
+        return;
       }
     }
 
@@ -236,7 +240,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
       why.add(PendingReason::kStrictOrder);
       clear_reservation(*j);
       j->why = why;
-      continue;
+      return;
     }
 
     const bool shaped = j->spec.resources.nodes > 0 &&
@@ -255,7 +259,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         why.add(PendingReason::kFragmented);
       }
       if (alloc && node_availability_built_ &&
-                 !node_availability_.fits(*alloc, now, node_check_span(*j, *alloc, now))) {
+                 !node_availability_.fits(*alloc, now, planned_span(*j, *alloc, now))) {
         // Placement's choice would run into a reservation pinned to one of its nodes;
         // other nodes may not. (When placement finds no nodes at all, none are free now.)
         alloc.reset();
@@ -277,7 +281,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
       if (alloc) {
         for (PartitionIndex q : ps.overlapping) ++starts[q.value()];
         start_now(*j, std::move(*alloc), now, start);
-        continue;
+        return;
       }
     } else if (free_now) {
       why.add(PendingReason::kReservationConflict);
@@ -323,7 +327,29 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
       }
     }
     j->why = why;
+  };
+  // Shortest-first backfill (EASY++): a job that could hold no reservation now, behind one
+  // that waits, is only a candidate to fill in; candidates go after the queue, shortest
+  // planned run first. Those that may still hold a reservation keep the queue's order.
+  const bool shortest_first = policy_.shortest_first && policy_.mode != BackfillMode::kNone;
+  std::vector<JobRecord*> fillers;
+  for (JobRecord* j : ordered) {
+    const std::size_t p = j->partition.value();
+    if (shortest_first && someone_waits[p]) {
+      const bool may_reserve = reservations[p] < policy_.depth && j->priority.total >= policy_.min_priority_for_reservation;
+      const bool may_starve = policy_.reserve_after_wait && now - j->eligible_since >= *policy_.reserve_after_wait &&
+                              starving_reservations[p] < policy_.starving_depth;
+      if (!may_reserve && !may_starve) {
+        fillers.push_back(j);
+        continue;
+      }
+    }
+    consider(j);
   }
+  std::stable_sort(fillers.begin(), fillers.end(), [](const JobRecord* a, const JobRecord* b) {
+    return a->planned_runtime() < b->planned_runtime();
+  });
+  for (JobRecord* j : fillers) consider(j);
   for (auto [j, before] : passed) {
     j->bypass_count += static_cast<std::int64_t>(starts[j->partition.value()] - before);
   }

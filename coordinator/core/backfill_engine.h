@@ -40,6 +40,9 @@ struct BackfillPolicy {
   // Each such query scans the partition's nodes, and only the nearest reservations
   // decide what may backfill now; the far ones are planned again next pass.
   std::int64_t node_aware_reservations_per_pass = 64;
+  // SchedulerConfig::backfill_order = shortest_first: jobs that can hold no reservation
+  // are tried after the queue, shortest planned run first (EASY++ with predictions).
+  bool shortest_first = false;
 
   static BackfillPolicy from_config(const SchedulerConfig& c);
 };
@@ -91,6 +94,9 @@ class BackfillEngine {
   // The span the node model must find free: a killable job only needs its nodes until the
   // next maintenance on them.
   Duration node_check_span(const JobRecord& j, const Allocation& alloc, Time now) const;
+  // What a start holds in the plan: its planned run (a prediction, else its limit), cut
+  // by node_check_span. The node checks for maintenance still use the limit.
+  Duration planned_span(const JobRecord& j, const Allocation& alloc, Time now) const;
   NodeAvailability::Slot earliest_on_nodes(const JobRecord& j, Time now) const;
   void reserve_everywhere(PartitionIndex p, Time start, Duration d, const Allocation* alloc,
                           ResourceAmount need);

@@ -2,6 +2,8 @@
 // partitions (Titan, seed 000), kept apart from the engine's main algorithm.
 #include "coordinator/core/backfill_engine.h"
 
+#include <algorithm>
+
 #include "coordinator/core/placement.h"
 
 namespace fairway {
@@ -38,7 +40,7 @@ bool BackfillEngine::killable(PartitionIndex p) const {
 // kills it, not at its time limit. A job in an active project reservation gives them back
 // to everyone else only when the reservation ends: until then they are the project's.
 Time BackfillEngine::release_time(const JobRecord& j, Time now) const {
-  const Time end = j.estimated_end(now);
+  const Time end = j.planned_end(now);
   if (maintenance_ == nullptr) return end;
   if (!j.spec.reservation.empty()) {
     const MaintenanceWindow* w = maintenance_->find(j.spec.reservation);
@@ -125,6 +127,10 @@ Duration BackfillEngine::node_check_span(const JobRecord& j, const Allocation& a
   const Time kill = maintenance_->next_on_allocation(cluster_, alloc, now);
   if (kill.is_never() || kill - now >= j.spec.time_limit) return j.spec.time_limit;
   return kill > now ? kill - now : Duration::seconds(1);
+}
+
+Duration BackfillEngine::planned_span(const JobRecord& j, const Allocation& alloc, Time now) const {
+  return std::min(j.planned_runtime(), node_check_span(j, alloc, now));
 }
 
 }  // namespace fairway

@@ -10,6 +10,7 @@
 #include "coordinator/core/pending_reason.h"
 #include "coordinator/core/priority.h"
 #include "coordinator/core/resource_amount.h"
+#include "coordinator/core/runtime_predictor.h"
 #include "shared/base/ids.h"
 #include "shared/base/time.h"
 #include "shared/model/allocation.h"
@@ -80,6 +81,10 @@ struct JobRecord {
   // job started while one ranked above it still waits) from one in order.
   std::uint32_t pass_rank = 0;
 
+  // scheduler.runtime_prediction: how long backfill expects it to run (never past its
+  // limit). Made for a waiting job at each pass, kept once it starts. Unset: its limit.
+  std::optional<Duration> predicted_runtime;
+
   // What placing it takes from the partition's free pool when more than it asks (whole
   // sockets, fenced GPU sockets; see expected_footprint). Unset: what it asks.
   std::optional<ResourceAmount> footprint;
@@ -93,6 +98,21 @@ struct JobRecord {
     Time e = start_time + spec.time_limit;
     if (preempting && preempting->stop_by < e) e = preempting->stop_by;
     return e > now ? e : now + Duration::seconds(1);
+  }
+  // What backfill plans a waiting job's run with: its prediction, else its limit.
+  Duration planned_runtime() const {
+    return predicted_runtime && *predicted_runtime < spec.time_limit ? *predicted_runtime : spec.time_limit;
+  }
+  // When backfill expects a running job to end: at its prediction, or, once it has
+  // outlived that, at the prediction's next step (RuntimePredictor::extend); never after
+  // estimated_end, which the kill follows.
+  Time planned_end(Time now) const {
+    const Time by_limit = estimated_end(now);
+    if (!predicted_runtime) return by_limit;
+    Time e = start_time + *predicted_runtime;
+    if (e <= now) e = start_time + RuntimePredictor::extend(now - start_time, spec.time_limit);
+    if (e <= now) e = now + Duration::seconds(1);
+    return e < by_limit ? e : by_limit;
   }
 };
 

@@ -370,13 +370,16 @@ PassResult Scheduler::schedule(Time now) {
       unranked.push_back(j);
       continue;
     }
+    if (config_.scheduler.runtime_prediction != RuntimePrediction::kNone) {
+      j->predicted_runtime = runtimes_.predict(j->spec.user, j->spec.time_limit);
+    }
     PriorityInputs in;
     // Maui: a blocked job does not age; it starts from 0 once it enters the idle queue.
     in.waited = age_from_idle ? now - j->idle_since.value_or(now) : now - j->eligible_since;
     in.fairshare_factor = fair_tree      ? tree_factors[j->association]
                           : needs_factor ? ledger_.factor(j->association, now)
                                          : 0.0;
-    in.time_limit = j->spec.time_limit;
+    in.time_limit = j->planned_runtime();  // the expansion factor of the run as planned
     in.bypass_count = j->bypass_count;
     in.cores = j->spec.resources.total_cores();
     in.gpus = j->spec.resources.total_gpus();

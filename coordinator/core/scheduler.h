@@ -193,6 +193,11 @@ class Scheduler {
   void end_restore(std::optional<Time> now = std::nullopt);
   // A job that ended before the restart, for the dependencies of jobs that name it.
   void restore_outcome(JobId id, JobState final_state);
+  // A run that ended on its own before the restart (user, run time, when it ended), in any
+  // order: the history scheduler.runtime_prediction predicts from. Ignored when off.
+  void restore_runtime(const std::string& user, Duration runtime, Time ended);
+  // What runtime_prediction would plan a new job of `user` with `limit` to run.
+  Duration predicted_runtime(const std::string& user, Duration limit) const;
 
   // Drops the record of a job in a terminal state (the simulator does this to keep
   // memory flat over millions of jobs; the daemon keeps records until archived).
@@ -206,6 +211,10 @@ class Scheduler {
   // that the answer does not hang on whether EASY reserves for it; nothing here changes.
   // The refusals are submit's.
   Result<StartEstimate> estimate_start(JobSpec spec, Time now) const;
+  // With scheduler.runtime_prediction: when waiting job `id` would start were every job
+  // planned by its time limit, as without predictions (the same what-if copy; `show job`
+  // shows it beside the start planned by prediction). Nullopt when none is promised.
+  std::optional<Time> estimate_start_by_limit(JobId id, Time now) const;
 
   const JobRecord* job(JobId id) const;
   // The driver's words for why a job ended or was requeued (JobRecord::reason), for what
@@ -239,6 +248,8 @@ class Scheduler {
 
  private:
   explicit Scheduler(Config config);
+  // A copy whose lists point into its own records, for what-if passes.
+  std::unique_ptr<Scheduler> what_if_copy() const;
   // For estimate_start only: the waiting and running lists still point into the source
   // until the copy re-points them.
   Scheduler(const Scheduler&) = default;
@@ -287,6 +298,7 @@ class Scheduler {
   Config config_;
   ClusterState cluster_;
   FairShareLedger ledger_;
+  RuntimePredictor runtimes_;  // scheduler.runtime_prediction's history
   NodeSource node_source_ = NodeSource::kConfig;
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   AllocationOveruse overuse_;

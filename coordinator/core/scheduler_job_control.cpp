@@ -20,6 +20,12 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   victim_gone(*j);
   j->state = final_state;
   j->end_time = now;
+  // Runs that ended on their own are what a user's next runs are predicted from; a
+  // cancel, a preemption or a lost node says nothing about how long the work takes.
+  if (final_state == JobState::kCompleted || final_state == JobState::kFailed ||
+      final_state == JobState::kTimeout || final_state == JobState::kOutOfMemory) {
+    restore_runtime(j->spec.user, now - j->start_time, now);
+  }
   count_closed(*j);
   if (j->spec.is_array_task()) array_task_ended(*j);
   return ok_status();

@@ -54,4 +54,14 @@ void Scheduler::end_restore(std::optional<Time> now) {
   for (const UsageChange& c : changes) ledger_.start_usage(c.association, c.rate, c.at);
 }
 
+void Scheduler::restore_runtime(const std::string& user, Duration runtime, Time ended) {
+  if (config_.scheduler.runtime_prediction == RuntimePrediction::kNone) return;
+  runtimes_.record(user, runtime, ended);
+}
+
+Duration Scheduler::predicted_runtime(const std::string& user, Duration limit) const {
+  if (config_.scheduler.runtime_prediction == RuntimePrediction::kNone) return limit;
+  return runtimes_.predict(user, limit);
+}
+
 }  // namespace fairway

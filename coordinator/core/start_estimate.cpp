@@ -7,10 +7,27 @@
 
 namespace fairway {
 
-Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
+std::unique_ptr<Scheduler> Scheduler::what_if_copy() const {
   std::unique_ptr<Scheduler> copy(new Scheduler(*this));
   for (JobRecord*& j : copy->waiting_) j = &copy->jobs_.at(j->spec.id.value());
   for (JobRecord*& j : copy->running_) j = &copy->jobs_.at(j->spec.id.value());
+  return copy;
+}
+
+std::optional<Time> Scheduler::estimate_start_by_limit(JobId id, Time now) const {
+  const JobRecord* j = job(id);
+  if (j == nullptr || !is_waiting(j->state)) return std::nullopt;
+  std::unique_ptr<Scheduler> copy = what_if_copy();
+  copy->config_.scheduler.runtime_prediction = RuntimePrediction::kNone;
+  for (auto& [key, record] : copy->jobs_) record.predicted_runtime.reset();
+  (void)copy->schedule(now);
+  const JobRecord& c = *copy->find(id);
+  if (c.state == JobState::kRunning) return c.start_time;
+  return c.why.estimated_start;
+}
+
+Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
+  std::unique_ptr<Scheduler> copy = what_if_copy();
   copy->config_.scheduler.backfill = BackfillMode::kConservative;
   copy->config_.scheduler.reservation_depth.reset();
   copy->config_.scheduler.reservation_min_priority.reset();

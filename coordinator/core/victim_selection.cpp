@@ -1,10 +1,12 @@
 #include "coordinator/core/victim_selection.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <unordered_map>
 
 #include "coordinator/core/placement.h"
+#include "coordinator/core/victim_search.h"
 
 namespace fairway {
 namespace {
@@ -78,9 +80,61 @@ bool better(const VictimChoice& a, const VictimChoice& b,
   return ra < rb;
 }
 
-// Trying every node on its own costs a placement per victim per node: bounded so a pass
-// over a large machine stays cheap (the all-nodes try still runs).
+// Trying every node on its own in the greedy fallback costs a placement per victim per
+// node: bounded so a pass over a large machine stays cheap (the all-nodes try still runs).
 constexpr std::size_t kMaxNodesTried = 64;
+
+// The exact search's work for one owner: enough for every single and pair and most
+// triples of a node's or a small partition's victims; an owner's choice costs 4-10 ms of a
+// pass on a full 10,000-node machine (bench/owner_preemption_bench.cpp).
+constexpr SearchBudget kExactBudget{200'000, 2'000};
+
+// The spaces a set of victims is drawn from. A one-node owner runs on one node, and a
+// victim elsewhere frees nothing there: each node is its own space, with what each victim
+// frees on it. Any other owner draws from the whole partition.
+std::vector<SearchSpace> search_spaces(const ClusterState& cluster, const JobRecord& owner,
+                                       const std::vector<JobRecord*>& useful,
+                                       const std::unordered_map<const JobRecord*, std::size_t>& rank) {
+  std::vector<SearchSpace> spaces;
+  const ResourceRequest& req = owner.spec.resources;
+  if (req.nodes != 1) {
+    std::vector<SearchItem> items;
+    for (std::size_t i = 0; i < useful.size(); ++i) {
+      items.push_back({i, cluster.amount_in_partition(useful[i]->allocation, owner.partition),
+                       useful[i]->priority.total, rank.at(useful[i])});
+    }
+    spaces.push_back(make_search_space(std::move(items), cluster.partition(owner.partition).free));
+    return spaces;
+  }
+  const PartitionState& part = cluster.partition(owner.partition);
+  std::vector<char> in_partition(cluster.node_count(), 0);
+  for (NodeIndex n : part.nodes) in_partition[n.value()] = 1;
+  std::map<std::uint32_t, std::vector<SearchItem>> by_node;  // ordered: deterministic
+  for (std::size_t i = 0; i < useful.size(); ++i) {
+    for (const NodeAllocation& na : useful[i]->allocation.nodes) {
+      const NodeState& ns = cluster.node(na.node);
+      if (!in_partition[na.node.value()]) continue;
+      if (owner.allowed_nodes && !(*owner.allowed_nodes)[na.node.value()]) continue;
+      // A socket-exclusive node also unfences what the victim held apart: count the whole
+      // node, so the bound stays an upper bound and the judge decides.
+      const ResourceAmount frees = ns.socket_exclusive
+                                       ? ns.capacity()
+                                       : ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
+                                                        static_cast<std::int64_t>(na.gpus.size()), na.memory_mb};
+      by_node[na.node.value()].push_back({i, frees, useful[i]->priority.total, rank.at(useful[i])});
+    }
+  }
+  for (auto& [node, items] : by_node) {
+    spaces.push_back(make_search_space(std::move(items), cluster.node(NodeIndex(node)).free()));
+  }
+  return spaces;
+}
+
+// What the owner needs of its space: of one node for a one-node owner, else in all.
+ResourceAmount space_need(const ResourceRequest& req) {
+  if (req.nodes == 1) return {req.cores, req.gpus, req.memory_on_node(req.cores)};
+  return requested_amount(req);
+}
 
 }  // namespace
 
@@ -93,7 +147,6 @@ std::optional<VictimChoice> choose_victims(ClusterState& cluster, const JobRecor
   std::unordered_map<const JobRecord*, std::size_t> rank;
   for (std::size_t i = 0; i < candidates.size(); ++i) rank[candidates[i]] = i;
   std::vector<JobRecord*> useful;
-  std::map<std::uint32_t, std::vector<JobRecord*>> by_node;  // ordered: deterministic
   for (JobRecord* v : candidates) {
     bool touches = false;
     bool on_down_node = false;
@@ -104,23 +157,65 @@ std::optional<VictimChoice> choose_victims(ClusterState& cluster, const JobRecor
     // A down node's cores are withheld whatever its jobs do: stopping them frees nothing.
     if (!touches || on_down_node) continue;
     useful.push_back(v);
-    for (const NodeAllocation& na : v->allocation.nodes) {
-      if (in_partition[na.node.value()]) by_node[na.node.value()].push_back(v);
-    }
   }
   if (useful.empty()) return std::nullopt;
 
-  std::optional<VictimChoice> best;
-  const auto consider = [&](const std::vector<JobRecord*>& pool) {
-    auto c = greedy(cluster, owner, pool);
-    if (c && (!best || better(*c, *best, rank))) best = std::move(c);
+  // Exact first: sets of one victim, then two, and so on, each size searched whole in
+  // every space before the next, so the first size with a set is the fewest.
+  const std::vector<SearchSpace> spaces = search_spaces(cluster, owner, useful, rank);
+  const ResourceAmount need = space_need(owner.spec.resources);
+  const SearchJudge judge = [&](std::span<const std::size_t> ids) {
+    for (std::size_t i : ids) cluster.release(useful[i]->allocation);
+    const bool fits = place_owner(cluster, owner).has_value();
+    for (std::size_t i : ids) cluster.allocate(useful[i]->allocation);
+    return fits;
   };
-  if (owner.spec.resources.nodes <= 1 && by_node.size() > 1 && by_node.size() <= kMaxNodesTried) {
-    for (const auto& [node, pool] : by_node) consider(pool);
+  SearchBudget budget = kExactBudget;
+  std::optional<SearchBest> found;
+  bool exact = true;
+  std::size_t largest_space = 0;
+  for (const SearchSpace& s : spaces) largest_space = std::max(largest_space, s.items.size());
+  for (std::size_t k = 1; k <= largest_space && !found && exact; ++k) {
+    for (const SearchSpace& s : spaces) {
+      if (!search_sets_of_size(s, k, need, judge, budget, found)) {
+        exact = false;
+        break;
+      }
+    }
   }
-  consider(useful);
+  if (exact && !found) return std::nullopt;  // not even every victim together makes room
+
+  std::optional<VictimChoice> best;
+  if (found) {
+    VictimChoice c;
+    for (std::size_t i : found->ids) c.victims.push_back(useful[i]);
+    std::sort(c.victims.begin(), c.victims.end(),
+              [&](const JobRecord* a, const JobRecord* b) { return rank.at(a) < rank.at(b); });
+    best = std::move(c);
+  }
+  if (!exact) {
+    // The search ran out of budget (a large partition's many victims): the greedy tries
+    // as before, and the better of what each found.
+    std::map<std::uint32_t, std::vector<JobRecord*>> by_node;  // ordered: deterministic
+    for (JobRecord* v : useful) {
+      for (const NodeAllocation& na : v->allocation.nodes) {
+        if (in_partition[na.node.value()]) by_node[na.node.value()].push_back(v);
+      }
+    }
+    const auto consider = [&](const std::vector<JobRecord*>& pool) {
+      auto c = greedy(cluster, owner, pool);
+      if (c && (!best || better(*c, *best, rank))) best = std::move(c);
+    };
+    if (owner.spec.resources.nodes <= 1 && by_node.size() > 1 && by_node.size() <= kMaxNodesTried) {
+      for (const auto& [node, pool] : by_node) consider(pool);
+    }
+    consider(useful);
+  }
   if (!best) return std::nullopt;
   for (JobRecord* v : best->victims) cluster.release(v->allocation);
+  auto fit = place_owner(cluster, owner);
+  assert(fit && "a chosen set of victims makes room");
+  best->allocation = std::move(*fit);
   cluster.allocate(best->allocation);
   return best;
 }

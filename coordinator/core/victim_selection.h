@@ -1,5 +1,5 @@
 // Which running jobs a waiting higher-tier job stops to start (owner partitions, seed 004):
-// the fewest victims, lowest priority first, and only as many cores and GPUs as it needs.
+// the fewest victims, then the lowest summed priority, and only as many as it needs.
 // Pure: works on the ClusterState it is given, with place_job as the judge of "fits".
 #pragma once
 
@@ -19,12 +19,15 @@ struct VictimChoice {
 };
 
 // `candidates` are running jobs the owner may preempt (lower tier, preemptable, past
-// their exempt time), cheapest to lose first. Tries the victims of each node on its own
-// (one node's victims are usually the fewest) and all of them together, keeps the
-// choice with the fewest victims (then the lowest summed priority), and drops every
-// victim the owner does not need. On a choice, `cluster` is left with the victims
-// released and the owner's allocation taken, so later owners in the same pass plan
-// around it; the caller restores it. Without one, `cluster` is unchanged.
+// their exempt time), cheapest to lose first. The choice has the fewest victims, then the
+// lowest summed priority, then the earliest in the candidates' order, counting cores,
+// GPUs and memory: an exact search (victim_search.h) over every single victim, then
+// every pair, and so on (per node for a one-node owner, over the partition for any other),
+// within a budget; when that runs out, the better of its find and the greedy tries
+// (release in order until the owner fits, then drop the victims it does not need). On a
+// choice, `cluster` is left with the victims released and the owner's allocation taken,
+// so later owners in the same pass plan around it; the caller restores it. Without one,
+// `cluster` is unchanged.
 std::optional<VictimChoice> choose_victims(ClusterState& cluster, const JobRecord& owner,
                                            std::span<JobRecord* const> candidates);
 

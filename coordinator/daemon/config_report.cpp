@@ -49,6 +49,8 @@ wire::ConfigReply config_report(const Config& c, Time now) {
   add("scheduler.reserve_after_wait", optional_text<Duration>(c.scheduler.reserve_after_wait, span));
   add("scheduler.reserve_after_wait_jobs", std::to_string(c.scheduler.reserve_after_wait_jobs));
   add("scheduler.main_loop", flag(c.scheduler.main_loop));
+  add("scheduler.runtime_prediction", std::string(to_string(c.scheduler.runtime_prediction)));
+  add("scheduler.backfill_order", std::string(to_string(c.scheduler.backfill_order)));
   add("priority.age_per_minute", number(c.priority.age_per_minute));
   add("priority.fairshare", number(c.priority.fairshare));
   add("priority.size", number(c.priority.size));

@@ -118,6 +118,12 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
                          : *it->finished);
   }
   r.more = it != matches.end();
+  // show job of one waiting job: beside the start planned by prediction, the start were
+  // every job planned by its limit (a what-if pass on a copy: for one job only).
+  if (config_.scheduler.runtime_prediction != RuntimePrediction::kNone && m.jobs.size() == 1 &&
+      r.jobs.size() == 1 && is_waiting(r.jobs[0].state) && r.jobs[0].array_tasks.empty()) {
+    r.jobs[0].estimated_start_by_limit = scheduler_->estimate_start_by_limit(r.jobs[0].id, now);
+  }
   if (m.with_steps) {
     if (auto st = attach_steps(r.jobs); !st) {
       return error_reply(Channel::kClients, peer, ErrorCode::kIo, "cannot read the job steps: " + st.error().message);

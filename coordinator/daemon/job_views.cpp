@@ -52,6 +52,9 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
     }
     v.estimated_start = rec.why.estimated_start;
   }
+  if (rec.predicted_runtime && (is_waiting(rec.state) || rec.state == JobState::kRunning)) {
+    v.predicted_runtime = rec.planned_runtime();
+  }
   v.submit_time = s.submit_time;
   if (rec.state == JobState::kRunning || rec.state == JobState::kCompleting || is_terminal(rec.state)) {
     if (!rec.allocation.empty() || rec.start_time != Time()) v.start_time = rec.start_time;

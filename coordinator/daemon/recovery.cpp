@@ -92,6 +92,12 @@ Status CoordinatorService::recover(Time now) {
     }
     if (is_terminal(s.state)) {
       scheduler_->restore_outcome(s.id, s.state);
+      // Runs that ended on their own are what runtime predictions learn from.
+      if (s.start_time && s.end_time &&
+          (s.state == JobState::kCompleted || s.state == JobState::kFailed || s.state == JobState::kTimeout ||
+           s.state == JobState::kOutOfMemory)) {
+        scheduler_->restore_runtime(spec.user, *s.end_time - *s.start_time, *s.end_time);
+      }
       const bool kept = keeps_view();
       if (kept) t.final_view = stored_final_view(s, spec, t, *scheduler_);
       if (s.start_time && s.end_time) {

@@ -47,6 +47,7 @@ Summary summarize(const std::vector<ScheduleRecord>& records, std::int64_t total
     s.bsld_mean = bsld_sum / n;
     s.wait_p50_s = percentile(waits, 50);
     s.wait_p95_s = percentile(waits, 95);
+    s.wait_p99_s = percentile(waits, 99);
     s.wait_max_s = waits.back();
   }
   s.makespan_s = last_end - first_submit_s;

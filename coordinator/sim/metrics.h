@@ -19,6 +19,7 @@ struct Summary {
   double wait_mean_s = 0;
   double wait_p50_s = 0;
   double wait_p95_s = 0;
+  double wait_p99_s = 0;
   double wait_max_s = 0;
   double bsld_mean = 0;  // max(1, (wait + run) / max(run, 10))
   std::int64_t preemptions = 0;

@@ -74,6 +74,26 @@ std::string_view to_string(BackfillMode m) {
   return "unknown";
 }
 
+std::string_view to_string(RuntimePrediction p) {
+  switch (p) {
+    case RuntimePrediction::kNone:
+      return "none";
+    case RuntimePrediction::kUserLast2:
+      return "user_last_2";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(BackfillOrder o) {
+  switch (o) {
+    case BackfillOrder::kPriority:
+      return "priority";
+    case BackfillOrder::kShortestFirst:
+      return "shortest_first";
+  }
+  return "unknown";
+}
+
 const PartitionConfig* Config::default_partition() const {
   for (const auto& p : partitions) {
     if (p.is_default) return &p;

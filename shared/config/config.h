@@ -20,6 +20,20 @@ enum class BackfillMode { kNone, kEasy, kConservative };
 
 std::string_view to_string(BackfillMode m);
 
+// What backfill plans a job's run with (Tsafrir, Etsion and Feitelson, IEEE TPDS 2007).
+// kNone: its time limit. kUserLast2: the mean of its user's last two runs that ended on
+// their own, capped by the limit (the limit until the user has two); a running job that
+// outlives its prediction is planned to the next step of a fixed series, then the limit.
+// Only the plan changes: the kill still follows the limit.
+enum class RuntimePrediction { kNone, kUserLast2 };
+std::string_view to_string(RuntimePrediction p);
+
+// The order in which jobs that cannot hold a reservation are tried for backfill.
+// kPriority: the queue's. kShortestFirst: shortest planned run first (with predictions,
+// "EASY++"); the jobs that hold reservations keep the queue's order.
+enum class BackfillOrder { kPriority, kShortestFirst };
+std::string_view to_string(BackfillOrder o);
+
 struct SchedulerConfig {
   BackfillMode backfill = BackfillMode::kEasy;
   // How many waiting jobs hold a reservation. Unset: the mode's own depth
@@ -47,6 +61,8 @@ struct SchedulerConfig {
   // beyond those that could start at once. Later tasks wait unplanned (and so hold no
   // reservation) until those go; an array of 100,000 tasks costs a pass no more than this.
   std::int32_t array_task_reservations = 20;
+  RuntimePrediction runtime_prediction = RuntimePrediction::kNone;
+  BackfillOrder backfill_order = BackfillOrder::kPriority;
 };
 
 // Where a job's waiting time (age, expansion factor, target queue time) counts from.

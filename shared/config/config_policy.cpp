@@ -108,7 +108,7 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
   FAIRWAY_TRY(r.check_keys(t, "scheduler",
                            {"backfill", "reservation_depth", "reservation_min_priority", "reserve_after_wait", "reserve_after_wait_jobs", "main_loop",
                             "backfill_max_jobs_per_user", "backfill_max_jobs_per_partition",
-                            "array_task_reservations"}));
+                            "array_task_reservations", "runtime_prediction", "backfill_order"}));
   if (t.contains("backfill")) {
     std::string mode;
     FAIRWAY_TRY(r.read_string(t, "backfill", "scheduler", mode));
@@ -153,6 +153,28 @@ Status parse_scheduler(const TomlReader& r, const toml::table& root, Config& cfg
   if (t.contains("array_task_reservations")) {
     FAIRWAY_TRY(r.read_int(t, "array_task_reservations", "scheduler", 0, 1000000,
                            cfg.scheduler.array_task_reservations));
+  }
+  if (t.contains("runtime_prediction")) {
+    std::string v;
+    FAIRWAY_TRY(r.read_string(t, "runtime_prediction", "scheduler", v));
+    if (v == "none") {
+      cfg.scheduler.runtime_prediction = RuntimePrediction::kNone;
+    } else if (v == "user_last_2") {
+      cfg.scheduler.runtime_prediction = RuntimePrediction::kUserLast2;
+    } else {
+      return r.fail("scheduler.runtime_prediction", "invalid value '" + v + "' (expected none or user_last_2)");
+    }
+  }
+  if (t.contains("backfill_order")) {
+    std::string v;
+    FAIRWAY_TRY(r.read_string(t, "backfill_order", "scheduler", v));
+    if (v == "priority") {
+      cfg.scheduler.backfill_order = BackfillOrder::kPriority;
+    } else if (v == "shortest_first") {
+      cfg.scheduler.backfill_order = BackfillOrder::kShortestFirst;
+    } else {
+      return r.fail("scheduler.backfill_order", "invalid value '" + v + "' (expected priority or shortest_first)");
+    }
   }
   return ok_status();
 }

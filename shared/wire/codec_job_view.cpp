@@ -37,7 +37,8 @@ void put_priority_factors(Packer& pk, const std::vector<PriorityFactor>& factors
 
 void put_job_view(Packer& pk, const JobView& j) {
   const std::uint32_t optionals = (j.start_time ? 1 : 0) + (j.end_time ? 1 : 0) +
-                                  (j.estimated_start ? 1 : 0) + (j.exit_code ? 1 : 0) +
+                                  (j.estimated_start ? 1 : 0) + (j.predicted_runtime ? 1 : 0) +
+                                  (j.estimated_start_by_limit ? 1 : 0) + (j.exit_code ? 1 : 0) +
                                   (j.signal ? 1 : 0) + (j.state_reason.empty() ? 0 : 1) +
                                   (j.peak_memory_bytes ? 1 : 0) + (j.cpu_time_ms ? 1 : 0) +
                                   (j.reservation.empty() ? 0 : 1) + (j.memory_per_node_mb ? 1 : 0) +
@@ -59,6 +60,8 @@ void put_job_view(Packer& pk, const JobView& j) {
   put_opt_time(pk, "start_time", j.start_time);
   put_opt_time(pk, "end_time", j.end_time);
   put_opt_time(pk, "estimated_start", j.estimated_start);
+  if (j.predicted_runtime) put_kv(pk, "predicted_runtime", j.predicted_runtime->count());
+  put_opt_time(pk, "estimated_start_by_limit", j.estimated_start_by_limit);
   put_kv(pk, "time_limit", j.time_limit.count());
   put_kv(pk, "nodes", j.nodes);
   put_kv(pk, "cores", j.cores);
@@ -126,6 +129,8 @@ JobView read_job_view(MapReader& r) {
   j.start_time = read_opt_time(r, "start_time");
   j.end_time = read_opt_time(r, "end_time");
   j.estimated_start = read_opt_time(r, "estimated_start");
+  if (auto p = r.opt_i64("predicted_runtime")) j.predicted_runtime = Duration::seconds(*p);
+  j.estimated_start_by_limit = read_opt_time(r, "estimated_start_by_limit");
   j.time_limit = Duration::seconds(r.i64("time_limit", 0));
   j.nodes = r.i32("nodes", 0);
   j.cores = r.i32("cores", 0);

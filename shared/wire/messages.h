@@ -288,6 +288,10 @@ struct JobView {
   std::optional<Time> start_time;
   std::optional<Time> end_time;
   std::optional<Time> estimated_start;
+  // scheduler.runtime_prediction: the run backfill plans with (waiting or running), and,
+  // for `show job` of one waiting job, its start were every job planned by its limit.
+  std::optional<Duration> predicted_runtime;
+  std::optional<Time> estimated_start_by_limit;
   Duration time_limit;
   // As requested (ResourceRequest): per node when nodes > 0, totals otherwise.
   std::int32_t nodes = 0;

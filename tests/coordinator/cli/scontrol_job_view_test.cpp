@@ -90,6 +90,33 @@ TEST(ScontrolJobView, FinishedAndWaitingJobs) {
   EXPECT_NE(waiting.find("JobState=PENDING Reason=Priority"), std::string::npos) << waiting;
   EXPECT_NE(waiting.find("NodeList=(null)\n"), std::string::npos) << waiting;
   EXPECT_EQ(waiting.find("BatchHost="), std::string::npos) << waiting;
+  EXPECT_EQ(waiting.find("PredictedRunTime="), std::string::npos) << "only with predictions: " << waiting;
+}
+
+// scheduler.runtime_prediction: Fairway's own line after StartTime, the run planned and the
+// start were every job planned by its limit (docs/slurm-compat.md).
+TEST(ScontrolJobView, PredictionsAddTheirOwnLine) {
+  ::setenv("TZ", "UTC", 1);
+  wire::JobView j;
+  j.id = JobId(8);
+  j.user = "alice";
+  j.state = JobState::kPending;
+  j.submit_time = Time::from_seconds(1'700'000'000);
+  j.estimated_start = Time::from_seconds(1'700'000'600);
+  j.predicted_runtime = Duration::minutes(15);
+  j.estimated_start_by_limit = Time::from_seconds(1'700'003'600);
+  const auto no_group = [](std::uint32_t) { return std::string(); };
+  const std::string waiting = render_scontrol_job(j, j.submit_time, no_group);
+  EXPECT_NE(waiting.find("   StartTime=2023-11-14T22:23:20 EndTime=Unknown Deadline=N/A\n"
+                         "   PredictedRunTime=00:15:00 StartTimeByLimit=2023-11-14T23:13:20\n"),
+            std::string::npos)
+      << waiting;
+  j.estimated_start_by_limit.reset();
+  EXPECT_NE(render_scontrol_job(j, j.submit_time, no_group).find("StartTimeByLimit=Unknown\n"), std::string::npos);
+  j.state = JobState::kRunning;
+  j.start_time = j.estimated_start;
+  const std::string running = render_scontrol_job(j, j.submit_time, no_group);
+  EXPECT_NE(running.find("   PredictedRunTime=00:15:00\n"), std::string::npos) << running;
 }
 
 TEST(ScontrolJobView, GroupNamesComeFromTheGroupFile) {

@@ -73,6 +73,18 @@ TEST_F(Views, ShowPendingJobHasReasonsAndPriorityBreakdown) {
   }
 }
 
+TEST_F(Views, ShowJobWithPredictionsHasBothStarts) {
+  wire::JobView j = testing::pending_job();
+  EXPECT_EQ(render_job_detail(j, Time::from_seconds(testing::kEpoch)).find("Predicted"), std::string::npos);
+  j.predicted_runtime = Duration::minutes(5);
+  j.estimated_start_by_limit = *j.estimated_start + Duration::hours(1);
+  const std::string text = render_job_detail(j, Time::from_seconds(testing::kEpoch));
+  for (const char* line : {"EstimatedStart: 2023-11-15T00:13:20\n", "PredictedRuntime: 00:05:00\n",
+                           "EstimatedStartByLimit: 2023-11-15T01:13:20\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
+  }
+}
+
 TEST_F(Views, ShowFinishedJobHasAllocationExitAndSignal) {
   const std::string text =
       render_job_detail(testing::failed_job(), Time::from_seconds(testing::kEpoch));

@@ -21,6 +21,7 @@ TEST(ConfigReport, TheRunningSettingsSortedAsTheFileWritesThem) {
   c.agent.kill_grace = Duration::seconds(30);
   c.scheduler.backfill = BackfillMode::kConservative;
   c.scheduler.reserve_after_wait = Duration::hours(48);
+  c.scheduler.runtime_prediction = RuntimePrediction::kUserLast2;
   c.coordinator.keep_finished = Duration::infinite();
   c.security.coordinator_secret_key = "/etc/fairway/keys/coordinator.key";
   const wire::ConfigReply r = config_report(c, Time::from_seconds(100));
@@ -33,6 +34,8 @@ TEST(ConfigReport, TheRunningSettingsSortedAsTheFileWritesThem) {
   EXPECT_EQ(value_of(r, "scheduler.backfill"), "conservative");
   EXPECT_EQ(value_of(r, "scheduler.reserve_after_wait"), "172800s");
   EXPECT_EQ(value_of(r, "scheduler.reservation_depth"), "none");
+  EXPECT_EQ(value_of(r, "scheduler.runtime_prediction"), "user_last_2");
+  EXPECT_EQ(value_of(r, "scheduler.backfill_order"), "priority");
   EXPECT_EQ(value_of(r, "coordinator.keep_finished"), "UNLIMITED");
   // Anyone may ask: nothing about the keys is said, not even where they are.
   for (const auto& e : r.entries) {

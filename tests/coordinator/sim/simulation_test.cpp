@@ -47,6 +47,45 @@ TEST_F(SimulationTest, MaxPsHeldJobStartsWhenItsLimitOpensWithNoEvent) {
   EXPECT_TRUE(st) << st.error().message;
 }
 
+// examples/sim/easy-plus-plus.toml on one 4-core node: Alice's first two runs (100 s each
+// against 1-hour limits) teach the simulator her runtimes, so her third job, predicted to
+// end long before Bob's reservation at t=1200, backfills at once; planned by its limit
+// under plain EASY it waits for Bob.
+TEST_F(SimulationTest, RuntimePredictionsLearntInTheReplayLetAJobBackfill) {
+  const std::string jobs =
+      R"({"id":1,"submit":0,"user":"alice","cores":4,"time_limit":3600,"runtime":100}
+{"id":2,"submit":0,"user":"alice","cores":4,"time_limit":3600,"runtime":100}
+{"id":3,"submit":200,"user":"carol","cores":3,"time_limit":1000,"runtime":1000}
+{"id":4,"submit":201,"user":"bob","cores":4,"time_limit":1000,"runtime":10}
+{"id":5,"submit":202,"user":"alice","cores":1,"time_limit":3600,"runtime":100}
+)";
+  std::map<std::string, std::int64_t> alice_third_start;
+  for (const char* policy : {"easy", "easy-plus-plus"}) {
+    auto config = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/sim/" + policy + ".toml");
+    ASSERT_TRUE(config) << config.error().message;
+    config->nodes = {NodeTopology::uniform("n0", 1, 4)};
+    auto workload = read_jsonl(write_file(std::string(policy) + ".jsonl", jobs));
+    ASSERT_TRUE(workload) << workload.error().message;
+    auto result = simulate(*config, *workload);
+    ASSERT_TRUE(result) << result.error().message;
+    for (const auto& r : result->records) {
+      if (r.id == JobId(4)) {
+        EXPECT_EQ(r.start.seconds(), 1200) << policy;
+      }
+      if (r.id == JobId(5)) alice_third_start[policy] = r.start.seconds();
+    }
+    ValidationInput in;
+    in.nodes = &result->nodes;
+    in.workload = &*workload;
+    in.records = &result->records;
+    in.rejected = result->rejected;
+    auto st = validate_schedule(in);
+    EXPECT_TRUE(st) << policy << ": " << st.error().message;
+  }
+  EXPECT_EQ(alice_third_start["easy"], 1210);
+  EXPECT_EQ(alice_third_start["easy-plus-plus"], 202);
+}
+
 TEST(MachineSizeWarning, SaysSoWhenTheTraceAndTheConfigAreMoreThanTwiceApart) {
   Config c;
   for (int i = 0; i < 4; ++i) c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 16));  // 64 cores

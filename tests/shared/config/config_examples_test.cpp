@@ -63,6 +63,16 @@ TEST(ConfigExamples, ExpansionGuardPolicyParses) {
   EXPECT_TRUE(cfg.nodes.empty());
 }
 
+TEST(ConfigExamples, EasyPlusPlusPolicyParses) {
+  auto r = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/sim/easy-plus-plus.toml");
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->scheduler.backfill, BackfillMode::kEasy);
+  EXPECT_EQ(r->scheduler.runtime_prediction, RuntimePrediction::kUserLast2);
+  EXPECT_EQ(r->scheduler.backfill_order, BackfillOrder::kShortestFirst);
+  EXPECT_EQ(r->priority.age_per_minute, 1.0);
+  EXPECT_TRUE(r->nodes.empty());
+}
+
 // The complete example in the reference must stay valid as the schema evolves.
 TEST(ConfigExamples, DocsExampleParses) {
   const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/docs/config.md";

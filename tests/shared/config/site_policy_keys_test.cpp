@@ -61,6 +61,20 @@ TEST(Config, DefaultQosMustBeDeclared) {
                   "scheduler.reserve_after_wait_jobs");
 }
 
+TEST(Config, RuntimePredictionAndBackfillOrderParse) {
+  const Config plain = parse_ok(kNode);
+  EXPECT_EQ(plain.scheduler.runtime_prediction, RuntimePrediction::kNone);
+  EXPECT_EQ(plain.scheduler.backfill_order, BackfillOrder::kPriority);
+  const Config c = parse_ok(std::string(kNode) +
+                            "[scheduler]\nruntime_prediction = \"user_last_2\"\nbackfill_order = \"shortest_first\"\n");
+  EXPECT_EQ(c.scheduler.runtime_prediction, RuntimePrediction::kUserLast2);
+  EXPECT_EQ(c.scheduler.backfill_order, BackfillOrder::kShortestFirst);
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nruntime_prediction = \"user_last_3\"\n"),
+                  "scheduler.runtime_prediction: invalid value 'user_last_3' (expected none or user_last_2)");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nbackfill_order = \"sjf\"\n"),
+                  "scheduler.backfill_order: invalid value 'sjf'");
+}
+
 TEST(Config, ShippedSiteProfilesParse) {
   for (const char* name : {"sigma2", "hpc2n-akka", "kebnekaise", "titan"}) {
     const std::string path = std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml";

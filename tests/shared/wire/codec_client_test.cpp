@@ -152,7 +152,9 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              // sacct's ID.N lines: a job's steps, asked for by with_steps
                                              "steps", "with_steps",
                                              // sshare without -a: the caller's own lines
-                                             "callers_own"};
+                                             "callers_own",
+                                             // runtime predictions (issue 37)
+                                             "predicted_runtime", "estimated_start_by_limit"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
@@ -225,6 +227,8 @@ TEST(WireClient, OptionalFieldsRoundTripAsUnset) {
   EXPECT_FALSE(j.start_time.has_value());
   EXPECT_FALSE(j.exit_code.has_value());
   EXPECT_EQ(j.estimated_start, Time::from_seconds(1'700'010'000));
+  EXPECT_EQ(j.predicted_runtime, Duration::seconds(900));
+  EXPECT_EQ(j.estimated_start_by_limit, Time::from_seconds(1'700'030'000));
   EXPECT_TRUE(j.time_limit.is_infinite());
   EXPECT_EQ(j.priority_factors, pending.priority_factors);
 

@@ -195,6 +195,8 @@ inline JobView sample_job_view(bool finished) {
     j.reason_texts = {"Waiting for 4 GPUs of type a100 to be free.",
                       "Jobs with higher priority are ahead of it in partition gpu."};
     j.estimated_start = Time::from_seconds(1'700'010'000);
+    j.predicted_runtime = Duration::seconds(900);
+    j.estimated_start_by_limit = Time::from_seconds(1'700'030'000);
   }
   j.submit_time = Time::from_seconds(1'700'000'000);
   if (finished) {
