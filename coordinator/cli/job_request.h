@@ -35,7 +35,12 @@ struct BuiltSubmission {
 // Without -N: cores = ntasks x cpus-per-task spread freely (nodes = 0), GPUs in total.
 // With -N: per node, cores = (ntasks-per-node or ceil(ntasks / N)) x cpus-per-task and
 // GPUs from --gpus-per-node, else --gres, else --gpus / N (which must divide evenly).
+// --cpus-per-gpu raises the cores to that many per GPU. Takes resolve_gpu_relative's output.
 Result<ResourceRequest> map_resources(const SubmitOptions& o);
+
+// The options with --gpus-per-task turned into --gpus (--gpus-per-node with -N) and
+// --ntasks-per-gpu into --ntasks; once only (a second call refuses --gpus-per-task + --gpus).
+Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o);
 
 // `script_text` is the script's content (ignored with --wrap); directives in it are
 // overridden by the command line. Errors name the script line, option and value.

@@ -1,5 +1,7 @@
 #include "coordinator/cli/job_request.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 
 namespace fairway::cli {
@@ -170,7 +172,9 @@ srun gmx mdrun
   EXPECT_EQ(p.env, (std::vector<wire::EnvVar>{{"PATH", "/usr/bin"},
                                               {"HOME", "/home/alice"},
                                               {"OMP_NUM_THREADS", "2"},
-                                              {"SLURM_SUBMIT_HOST", "login1"}}));
+                                              {"SLURM_SUBMIT_HOST", "login1"},
+                                              {"SLURM_MEM_PER_CPU", "2048"},
+                                              {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
@@ -188,9 +192,12 @@ TEST(BuildSubmission, ExportForms) {
     return b ? b->request.program.env : std::vector<wire::EnvVar>{};
   };
   EXPECT_EQ(env_for("ALL"), ctx.env);
-  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"}}));
-  EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{
-                                     {"SLURM_CONF", "/etc/slurm.conf"}, {"HOME", "/home/alice"}, {"X", "1"}}));
+  // Slurm's sbatch passes the --export given on as SLURM_EXPORT_ENV (not for ALL).
+  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"}, {"SLURM_EXPORT_ENV", "NONE"}}));
+  EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"},
+                                                           {"HOME", "/home/alice"},
+                                                           {"X", "1"},
+                                                           {"SLURM_EXPORT_ENV", "HOME,X=1"}}));
   SubmitCommand bad;
   bad.wrap = "true";
   bad.options.export_spec = "HOME,ALL";
@@ -214,6 +221,61 @@ TEST(BuildSubmission, BeginIsResolvedAgainstTheClock) {
   b = build_submission(cmd, "", context());
   ASSERT_FALSE(b);
   EXPECT_EQ(b.error().message.rfind("--begin=whenever: not a time Fairway reads", 0), 0u);
+}
+
+// sbatch refuses a script with DOS line breaks (row dir_crlf), naming them.
+TEST(BuildSubmission, DosLineBreaksAreRefused) {
+  SubmitCommand cmd;
+  cmd.script_path = "job.sh";
+  auto b = build_submission(cmd, "#!/bin/bash\r\n#SBATCH -n2\r\necho hi\r\n", context());
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().message.rfind("job.sh: Batch script contains DOS line breaks", 0), 0u) << b.error().message;
+}
+
+// As Slurm 22.05 sized them (tests/conformance/expected: gpt1_n2, gpt1_N2n2, cpg2_g2, tpg2).
+TEST(MapResources, GpuRelativeRequests) {
+  const auto mapped = [](const std::vector<std::string>& words) {
+    auto o = resolve_gpu_relative(options(words));
+    EXPECT_TRUE(o.has_value()) << o.error().message;
+    auto r = map_resources(*o);
+    EXPECT_TRUE(r.has_value()) << r.error().message;
+    return r.value_or(ResourceRequest{});
+  };
+  EXPECT_EQ(mapped({"--gpus-per-task=1", "-n", "2"}), (ResourceRequest{0, 2, 2, ""}));
+  EXPECT_EQ(mapped({"--gpus-per-task=1", "-N", "2", "-n", "2"}), (ResourceRequest{2, 1, 1, ""}));
+  EXPECT_EQ(mapped({"--cpus-per-gpu=2", "--gpus=2"}), (ResourceRequest{0, 4, 2, ""}));
+  EXPECT_EQ(mapped({"--ntasks-per-gpu=2", "--gpus=1"}), (ResourceRequest{0, 2, 1, ""}));
+  EXPECT_EQ(resolve_gpu_relative(options({"--gpus-per-task=1", "--gpus=2"})).error().message,
+            "--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
+  EXPECT_EQ(resolve_gpu_relative(options({"--ntasks-per-gpu=2"})).error().message,
+            "--ntasks-per-gpu needs GPUs (--gpus, --gpus-per-node or --gres)");
+}
+
+// sbatch tells the job what it asked for (mem1000, mpc500, mpg, gpus_typed, gpn1, gpt1_n2).
+TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
+  const auto env_of = [](const std::vector<std::string>& words) {
+    SubmitCommand cmd;
+    cmd.wrap = "true";
+    cmd.options = options(words);
+    auto b = build_submission(cmd, "", context());
+    EXPECT_TRUE(b.has_value()) << b.error().message;
+    std::map<std::string, std::string> out;
+    for (const auto& [k, v] : b->request.program.env) {
+      if (k.starts_with("SLURM_")) out[k] = v;
+    }
+    out.erase("SLURM_SUBMIT_HOST");
+    return out;
+  };
+  using Env = std::map<std::string, std::string>;
+  EXPECT_EQ(env_of({}), Env{});
+  EXPECT_EQ(env_of({"--mem=1000"}), (Env{{"SLURM_MEM_PER_NODE", "1000"}}));
+  EXPECT_EQ(env_of({"--mem-per-cpu=1G"}), (Env{{"SLURM_MEM_PER_CPU", "1024"}}));
+  EXPECT_EQ(env_of({"--mem-per-gpu=500", "--gpus=2"}), (Env{{"SLURM_MEM_PER_GPU", "500"}, {"SLURM_GPUS", "2"}}));
+  EXPECT_EQ(env_of({"--gpus=v100:1"}), (Env{{"SLURM_GPUS", "v100:1"}}));
+  EXPECT_EQ(env_of({"--gpus-per-node=1"}), (Env{{"SLURM_GPUS_PER_NODE", "1"}}));
+  EXPECT_EQ(env_of({"--gpus-per-task=1", "-n", "2"}), (Env{{"SLURM_GPUS_PER_TASK", "1"}}));
+  EXPECT_EQ(env_of({"--cpus-per-gpu=4", "--gpus=1"}), (Env{{"SLURM_CPUS_PER_GPU", "4"}, {"SLURM_GPUS", "1"}}));
+  EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
 }
 
 }  // namespace
