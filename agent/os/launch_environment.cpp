@@ -88,6 +88,9 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set_default("HOME", user.home);
   env.set_default("USER", user.name);
   env.set_default("LOGNAME", user.name);
+  // As slurmd sets them unless the job brings its own: the node's name and a temp dir.
+  if (!request.node_name.empty()) env.set_default("HOSTNAME", request.node_name);
+  env.set_default("TMPDIR", "/tmp");
 
   const std::string id = std::to_string(request.job.value());
   const std::string cpus = comma_list(request.cores);
@@ -167,7 +170,7 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_JOB_GID", std::to_string(request.gid.value_or(user.gid)));
   env.set("SLURM_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_USER", user.name);
-  env.set("SLURM_JOB_ACCOUNT", request.account);
+  if (!request.account.empty()) env.set("SLURM_JOB_ACCOUNT", request.account);  // as Slurm: only with one
   env.set("SLURM_JOB_PARTITION", request.partition);
   // Slurm sets it only once the job has been requeued: a first run has none.
   if (request.restarts > 0) env.set("SLURM_RESTART_COUNT", std::to_string(request.restarts));

@@ -222,7 +222,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   spec.partition = options.partition.value_or("");
   spec.qos = options.qos.value_or("");
   spec.name = options.job_name.value_or(cmd.wrap ? "wrap" : base_name(cmd.script_path));
-  if (options.time) spec.time_limit = *options.time;
+  // None given: 0, which the coordinator reads as the partition's default_time.
+  spec.time_limit = options.time.value_or(Duration());
   spec.requeue = options.requeue.value_or(true);
   spec.hold = options.hold.value_or(false);
   spec.tasks = TaskLayout{options.ntasks.value_or(0), options.cpus_per_task.value_or(0),

@@ -101,7 +101,7 @@ TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
   EXPECT_EQ(b->request.program.working_dir, "/scratch");
   EXPECT_EQ(b->request.spec.resources, (ResourceRequest{0, 1, 0, "", 2048, 0}));
   EXPECT_EQ(b->request.spec.name, "quick");
-  EXPECT_EQ(b->request.spec.time_limit, JobSpec{}.time_limit);
+  EXPECT_EQ(b->request.spec.time_limit, Duration()) << "none given: the partition's default_time";
   EXPECT_TRUE(b->request.spec.hold);
   EXPECT_TRUE(b->request.spec.requeue);
   EXPECT_EQ(b->request.spec.resources.memory_per_node_mb, 2048);
