@@ -5,7 +5,8 @@
 # the two captures differ only by what the schedulers did. Run as the user the jobs run as.
 # Per row: submit.txt (sbatch's words, then "exit N"), env.txt (the batch script's whole
 # environment), aff.txt (its CPU list), scontrol.txt / squeue.txt (its job as the commands
-# print it while it runs), srun.txt (one line per task of an srun inside it, then "exit N"),
+# print it while it runs; squeue once per field, so that a field a front-end lacks fails
+# alone: the Slurm captures of 2026-11-28 have the fields on one line, split by "|"), srun.txt (one line per task of an srun inside it, then "exit N"),
 # srunenv.txt (task 0's SLURM_*), files.txt (the files the job left in its directory),
 # final.txt (scontrol show job once it ended), begin.txt (whole seconds from submit to start).
 # Array rows write one set per task, suffixed .TASK. SYSENV: "NAME=value ..." every job and
@@ -39,7 +40,7 @@ env | LC_ALL=C sort >\$C/env.txt
 grep Cpus_allowed_list: /proc/self/status | cut -f2 >\$C/aff.txt
 export PATH=$path $sysenv
 scontrol show job -o \$SLURM_JOB_ID >\$C/scontrol.txt 2>&1
-squeue -h -j \$SLURM_JOB_ID -o '%j|%P|%l|%D|%C|%b|%m|%c|%t|%y|%k|%a|%q' >\$C/squeue.txt 2>&1
+for f in %j %P %l %D %C %b %m %c %t %y %k %a %q; do echo "\$(squeue -h -j \$SLURM_JOB_ID -o \$f 2>&1 | head -n1)"; done >\$C/squeue.txt
 timeout 60 srun bash -c 'echo "\$SLURM_PROCID \$SLURM_LOCALID \$SLURM_NODEID \$SLURMD_NODENAME \$(grep Cpus_allowed_list: /proc/self/status | cut -f2) \${CUDA_VISIBLE_DEVICES-unset}"; if [ "\$SLURM_PROCID" = 0 ]; then env | grep -E "^(SLURM|CUDA|GPU_DEVICE|OMP_)" | LC_ALL=C sort >'\$C'/srunenv.txt; fi' >\$C/srun.txt 2>&1
 echo "exit \$?" >>\$C/srun.txt
 echo out-line; echo err-line >&2
@@ -58,13 +59,17 @@ done <"$rows"
 export PATH=$path
 # shellcheck disable=SC2046
 export $sysenv
-# Until every job has ended (3 minutes at most); what still waits then is cancelled.
-for _ in $(seq 1 360); do
-  left=$(squeue -h -o %A 2>/dev/null | grep -c . || true)
-  [ "$left" = 0 ] && break
+# Until every job has ended, or none has run for 15 s while some still wait (a request no
+# node can ever hold waits forever on Slurm): those are cancelled. 5 minutes at most.
+idle=0
+for _ in $(seq 1 600); do
+  states=$(squeue -h -o %t 2>/dev/null)
+  [ -z "$states" ] && break
+  if echo "$states" | grep -qv '^PD$'; then idle=0; else idle=$((idle + 1)); fi
+  [ "$idle" -ge 30 ] && break
   sleep 0.5
 done
-squeue -h -o %A 2>/dev/null | xargs -r scancel 2>/dev/null
+squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null
 sleep 1
 for k in "${!ids[@]}"; do
   c=$out/cap/${names[$k]}
