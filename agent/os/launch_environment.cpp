@@ -118,6 +118,8 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
     env.set("SLURM_JOB_GPUS", comma_list(request.gpus));
     env.set("SLURM_GPUS_ON_NODE", std::to_string(request.gpus.size()));
     env.set("GPU_DEVICE_ORDINAL", visible);
+    env.set("ROCR_VISIBLE_DEVICES", visible);  // AMD's runtime
+    env.set("ZE_AFFINITY_MASK", visible);      // Intel's Level Zero
   }
   env.set("FAIRWAY_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_ID", id);

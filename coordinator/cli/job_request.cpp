@@ -270,6 +270,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   FAIRWAY_TRY_ASSIGN(env, exported_env(options.export_spec, ctx.env));
   program.env = std::move(env);
   if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
+  if (ctx.priority) program.env.emplace_back("SLURM_PRIO_PROCESS", std::to_string(*ctx.priority));
   add_request_variables(options, program.env);
   program.open_append = options.open_append.value_or(false);
   program.stdout_path = options.output.value_or("");

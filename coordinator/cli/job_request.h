@@ -2,6 +2,8 @@
 // merging, sbatch's task/CPU/GPU arithmetic, working directory. Pure and thread-safe.
 #pragma once
 
+#include <optional>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +24,8 @@ struct SubmitContext {
   std::string client_token;
   Time now;          // for --begin's relative and local times
   std::string host;  // SLURM_SUBMIT_HOST
+  // The submitter's scheduling priority (nice), which sbatch passes on as SLURM_PRIO_PROCESS.
+  std::optional<std::int32_t> priority;
 };
 
 struct BuiltSubmission {

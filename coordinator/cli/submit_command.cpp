@@ -7,6 +7,7 @@
 #include "coordinator/cli/json_output.h"
 
 #include <sys/random.h>
+#include <sys/resource.h>
 
 #include <pwd.h>
 #include <unistd.h>
@@ -77,6 +78,9 @@ Result<SubmitContext> current_submit_context() {
   ctx.now = begin_reference(std::chrono::duration_cast<std::chrono::milliseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
                                 .count());
+  errno = 0;
+  const int nice = ::getpriority(PRIO_PROCESS, 0);
+  if (errno == 0) ctx.priority = nice;
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
   FAIRWAY_TRY_ASSIGN(token, random_client_token());

@@ -161,7 +161,8 @@ class Observation {
       if (k == "PATH") v = std::regex_replace(v, std::regex("^[^:]*/slurm/bin:"), "");  // Fairway's links first
       // An array task's own id: which task runs under the array's id is Slurm's choice.
       if ((k == "SLURM_JOB_ID" || k == "SLURM_JOBID") && !t.empty()) v = "{task}";
-      if (k == "CUDA_VISIBLE_DEVICES" || k == "GPU_DEVICE_ORDINAL" || k == "SLURM_JOB_GPUS" || k == "SLURM_STEP_GPUS") {
+      if (k == "CUDA_VISIBLE_DEVICES" || k == "GPU_DEVICE_ORDINAL" || k == "ROCR_VISIBLE_DEVICES" ||
+          k == "ZE_AFFINITY_MASK" || k == "SLURM_JOB_GPUS" || k == "SLURM_STEP_GPUS") {
         v = gpu_count(v);
       }
       keys_[t + prefix + k] = norm(v, k == "SLURM_JOB_ID" || k == "SLURM_JOBID" || k == "SLURM_ARRAY_JOB_ID");

@@ -114,6 +114,8 @@ TEST(LaunchEnvironmentTest, GpuJobsGetSlurmsGpuVariables) {
   EXPECT_EQ(value_of(*env, "SLURM_JOB_GPUS"), "0,1");
   EXPECT_EQ(value_of(*env, "SLURM_GPUS_ON_NODE"), "2");
   EXPECT_EQ(value_of(*env, "GPU_DEVICE_ORDINAL"), "0,1");
+  EXPECT_EQ(value_of(*env, "ROCR_VISIBLE_DEVICES"), "0,1");
+  EXPECT_EQ(value_of(*env, "ZE_AFFINITY_MASK"), "0,1");
   EXPECT_EQ(value_of(*env, "CUDA_VISIBLE_DEVICES"), "0,1");
 }
 

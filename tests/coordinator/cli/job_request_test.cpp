@@ -22,7 +22,7 @@ ResourceRequest map_ok(const std::vector<std::string>& words) {
 
 SubmitContext context() {
   return SubmitContext{"alice", "/home/alice/proj", {{"PATH", "/usr/bin"}, {"HOME", "/home/alice"}},
-                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1"};
+                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1", std::nullopt};
 }
 
 TEST(MapResources, DefaultsToOneCore) {
@@ -276,6 +276,14 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
   EXPECT_EQ(env_of({"--gpus-per-task=1", "-n", "2"}), (Env{{"SLURM_GPUS_PER_TASK", "1"}}));
   EXPECT_EQ(env_of({"--cpus-per-gpu=4", "--gpus=1"}), (Env{{"SLURM_CPUS_PER_GPU", "4"}, {"SLURM_GPUS", "1"}}));
   EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
+  // And the submitter's nice, as SLURM_PRIO_PROCESS (plain row of tests/conformance).
+  SubmitContext ctx = context();
+  ctx.priority = 5;
+  SubmitCommand cmd;
+  cmd.wrap = "true";
+  auto b = build_submission(cmd, "", ctx);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->request.program.env.back(), (wire::EnvVar{"SLURM_PRIO_PROCESS", "5"}));
 }
 
 }  // namespace
