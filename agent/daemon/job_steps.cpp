@@ -169,7 +169,12 @@ void AgentService::poll_adopted_steps(Time now) {
 void AgentService::wind_down(JobId job, RunningJob::Outcome outcome, SupervisorPhase phase, Time stop_kill_at, Time now) {
   RunningJob& j = jobs_.at(job.value());
   j.completing = std::move(outcome);
-  if (j.step_groups.empty()) return finalize(job, now);
+  // A stop (scancel, the time limit) signalled the script's whole process group: its other
+  // processes get the rest of the grace to finish their handlers, as Slurm waits KillWait
+  // after signalling every process of the job; the script's own quick exit does not cut it.
+  const bool others_in_grace = phase == SupervisorPhase::kTerminating && now < stop_kill_at &&
+                               host_->group_alive(j.supervisor.pgid());
+  if (j.step_groups.empty() && !others_in_grace) return finalize(job, now);
   j.stopping = true;  // a new run waits for this one's end
   if (phase == SupervisorPhase::kTerminating) {
     j.completing->kill_at = stop_kill_at;  // the stop's signal reached the steps already

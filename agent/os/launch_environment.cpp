@@ -88,6 +88,9 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set_default("HOME", user.home);
   env.set_default("USER", user.name);
   env.set_default("LOGNAME", user.name);
+  // As slurmd sets them unless the job brings its own: the node's name and a temp dir.
+  if (!request.node_name.empty()) env.set_default("HOSTNAME", request.node_name);
+  env.set_default("TMPDIR", "/tmp");
 
   const std::string id = std::to_string(request.job.value());
   const std::string cpus = comma_list(request.cores);
@@ -109,6 +112,15 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("FAIRWAY_GPUS", comma_list(request.gpus));
   // Always set, even empty: an empty list hides every GPU from a job that asked for none.
   env.set("CUDA_VISIBLE_DEVICES", visible);
+  if (!request.gpus.empty()) {
+    // As Slurm's gres/gpu plugin: the job's GPUs on this node, by index and count, and
+    // the same list for AMD's and others' runtimes.
+    env.set("SLURM_JOB_GPUS", comma_list(request.gpus));
+    env.set("SLURM_GPUS_ON_NODE", std::to_string(request.gpus.size()));
+    env.set("GPU_DEVICE_ORDINAL", visible);
+    env.set("ROCR_VISIBLE_DEVICES", visible);  // AMD's runtime
+    env.set("ZE_AFFINITY_MASK", visible);      // Intel's Level Zero
+  }
   env.set("FAIRWAY_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_ID", id);
   env.set("SLURM_JOBID", id);
@@ -150,14 +162,20 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   if (!request.node_name.empty()) {
     env.set("SLURMD_NODENAME", request.node_name);
     env.set("SLURM_TOPOLOGY_ADDR", request.node_name);
+    env.set("SLURM_TOPOLOGY_ADDR_PATTERN", "node");  // no switch tree: the node alone
   }
+  // As Slurm 22.05's batch job has them (tests/conformance): where it runs, and no node
+  // aliases (cloud nodes' addresses).
+  env.set("ENVIRONMENT", "BATCH");
+  env.set("SLURM_NODE_ALIASES", "(null)");
   env.set("SLURM_JOB_UID", std::to_string(user.uid));
   env.set("SLURM_JOB_GID", std::to_string(request.gid.value_or(user.gid)));
   env.set("SLURM_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_USER", user.name);
-  env.set("SLURM_JOB_ACCOUNT", request.account);
+  if (!request.account.empty()) env.set("SLURM_JOB_ACCOUNT", request.account);  // as Slurm: only with one
   env.set("SLURM_JOB_PARTITION", request.partition);
-  env.set("SLURM_RESTART_COUNT", std::to_string(request.restarts));
+  // Slurm sets it only once the job has been requeued: a first run has none.
+  if (request.restarts > 0) env.set("SLURM_RESTART_COUNT", std::to_string(request.restarts));
   return env.to_strings();
 }
 

@@ -126,4 +126,8 @@ Result<Time> parse_begin_time(std::string_view text, Time now) {
                                    "YYYY-MM-DD[THH:MM[:SS]], midnight, noon, teatime, today, tomorrow)"));
 }
 
+Time begin_reference(std::int64_t unix_milliseconds) {
+  return Time::from_seconds(unix_milliseconds / 1000 + (unix_milliseconds % 1000 > 0 ? 1 : 0));
+}
+
 }  // namespace fairway::cli

@@ -3,6 +3,7 @@
 // `now` comes from the caller; local times use the process's time zone (TZ).
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "shared/base/result.h"
@@ -12,5 +13,10 @@ namespace fairway::cli {
 
 // A time of day already past today means tomorrow, as in Slurm. Errors name the value.
 Result<Time> parse_begin_time(std::string_view text, Time now);
+
+// The `now` to resolve --begin against: the clock's reading rounded up to the next whole
+// second, so that now+20 is never less than 20 s after the submission (a job starts at or
+// after its begin time; a truncated now could start it 19.x s after).
+Time begin_reference(std::int64_t unix_milliseconds);
 
 }  // namespace fairway::cli

@@ -1,4 +1,5 @@
 #include "coordinator/cli/commands.h"
+#include "coordinator/cli/config_view.h"
 
 #include "coordinator/cli/slurm_report_views.h"
 
@@ -324,6 +325,19 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
     if (layout != JobDetailLayout::kScontrol) return report_error(io, "show job needs a job id", kExitUsage);
     auto all = ask_all_pages(wire::JobQuery{}, transport, io);
     if (!all) return kExitFailure;
+    // And those that ended in the last MinJobAge seconds, as Slurm keeps them listed.
+    wire::JobQuery ended;
+    ended.from_store = true;
+    ended.include_finished = true;
+    ended.ended_after = all->now - Duration::seconds(kMinJobAgeSeconds);
+    auto recent = ask_all_pages(ended, transport, io);
+    if (!recent) return kExitFailure;
+    for (auto& j : recent->jobs) {
+      const bool listed = std::any_of(all->jobs.begin(), all->jobs.end(), [&](const wire::JobView& v) { return v.id == j.id; });
+      if (!listed) all->jobs.push_back(std::move(j));
+    }
+    std::stable_sort(all->jobs.begin(), all->jobs.end(),
+                     [](const wire::JobView& a, const wire::JobView& b) { return a.id.value() < b.id.value(); });
     if (all->jobs.empty()) io.out << "No jobs in the system\n";
     for (auto& j : all->jobs) {
       to_slurm_view(j);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "coordinator/cli/slurm_commands.h"
+#include "coordinator/cli/slurm_config_keys.h"
 #include "coordinator/cli/text_format.h"
 
 namespace fairway::cli {
@@ -36,26 +37,39 @@ std::string render_scontrol_config(const wire::ConfigReply& reply) {
     auto it = ours.find(key);
     return it == ours.end() ? std::string() : it->second;
   };
-  // Only what means the same here as in Slurm; in the order scontrol prints them.
-  std::vector<std::pair<std::string, std::string>> lines;
-  const auto line = [&](std::string key, std::string value) {
-    if (!value.empty()) lines.emplace_back(std::move(key), std::move(value));
+  // Fairway's own value for each Slurm key whose meaning its settings carry; every other
+  // key keeps the value a stock Slurm 22.05 prints, so tools that read one find it.
+  std::map<std::string_view, std::string> own;
+  const auto set = [&](std::string_view key, std::string value) {
+    if (!value.empty()) own[key] = std::move(value);
   };
-  line("ClusterName", get("cluster.name"));
-  line("FirstJobId", get("coordinator.first_job_id"));
-  line("KillWait", seconds_text(get("agent.kill_grace")));
-  line("MaxArraySize", get("limits.max_array_size"));
-  line("PriorityType", "priority/multifactor");
+  set("ClusterName", get("cluster.name"));
+  set("FirstJobId", get("coordinator.first_job_id"));
+  set("KillWait", seconds_text(get("agent.kill_grace")));
+  set("MaxArraySize", get("limits.max_array_size"));
+  set("PriorityType", "priority/multifactor");
+  set("PriorityWeightFairShare", get("priority.fairshare"));
+  set("PriorityWeightJobSize", get("priority.size"));
+  set("PriorityWeightPartition", get("priority.partition"));
+  set("PriorityWeightQOS", get("priority.qos"));
   const std::string backfill = get("scheduler.backfill");
-  line("SchedulerType", backfill.empty() ? "" : backfill == "none" ? "sched/builtin" : "sched/backfill");
-  line("SelectType", "select/cons_tres");
-  line("SlurmdTimeout", seconds_text(get("coordinator.heartbeat_timeout")));
-  line("SLURM_VERSION", kSlurmInterfaceVersion);
+  set("SchedulerType", backfill.empty() ? "" : backfill == "none" ? "sched/builtin" : "sched/backfill");
+  set("SelectType", "select/cons_tres");
+  set("SlurmdTimeout", seconds_text(get("coordinator.heartbeat_timeout")));
+  set("StateSaveLocation", get("coordinator.state_dir"));
+  set("SlurmctldHost[0]", get("coordinator.listen_clients"));
+  set("SLURM_VERSION", kSlurmInterfaceVersion);
+  // How long scontrol show job lists a job after it ended (Slurm's default, which Fairway's
+  // front-end keeps: run_show_job).
+  set("MinJobAge", std::to_string(kMinJobAgeSeconds) + " sec");
+  // Slurm's own bookkeeping, which Fairway does not have.
+  for (std::string_view key : {"BOOT_TIME", "NEXT_JOB_ID", "SLURM_CONF", "HASH_VAL"}) own[key] = "(null)";
   std::string out = "Configuration data as of " + format_local_time(reply.now) + "\n";
-  for (auto& [key, value] : lines) {
-    std::string padded = key;
+  for (const auto& [key, stock] : slurm_config_keys()) {
+    std::string padded(key);
     if (padded.size() < 23) padded.resize(23, ' ');
-    out += padded + " = " + value + "\n";
+    const auto it = own.find(key);
+    out += padded + " = " + (it != own.end() ? it->second : std::string(stock)) + "\n";
   }
   return out;
 }

@@ -199,6 +199,8 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     for (wire::JobView& v : running->jobs) {
       if (!o.account.empty() && v.account != o.account) continue;
       if (is_terminal(v.state)) continue;  // in the store's answer already
+      // Slurm's accounting records a cancel at once, while the processes still end.
+      if (v.cancelling) v.state = JobState::kCancelled;
       reply->jobs.push_back(std::move(v));
     }
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),

@@ -70,7 +70,59 @@ Result<std::vector<wire::EnvVar>> exported_env(const std::optional<std::string>&
   return out;
 }
 
+// What sbatch tells the job of its own request, as Slurm 22.05 sets them (only the options
+// given): SLURM_MEM_PER_NODE/CPU/GPU, SLURM_GPUS*, SLURM_CPUS_PER_GPU, SLURM_NTASKS_PER_GPU.
+void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& env) {
+  const auto gpus = [](const GpuCount& g) {
+    return g.type.empty() ? std::to_string(g.count) : g.type + ":" + std::to_string(g.count);
+  };
+  const auto set = [&](const std::string& name, const std::string& value) {
+    std::erase_if(env, [&](const wire::EnvVar& e) { return e.first == name; });
+    env.emplace_back(name, value);
+  };
+  if (o.mem_per_node_mb) set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
+  if (o.mem_per_cpu_mb) set("SLURM_MEM_PER_CPU", std::to_string(*o.mem_per_cpu_mb));
+  if (o.mem_per_gpu_mb) set("SLURM_MEM_PER_GPU", std::to_string(*o.mem_per_gpu_mb));
+  if (o.gpus_per_task) {
+    set("SLURM_GPUS_PER_TASK", gpus(*o.gpus_per_task));
+  } else if (o.gpus) {
+    set("SLURM_GPUS", gpus(*o.gpus));
+  }
+  if (o.gpus_per_node && !o.gpus_per_task) set("SLURM_GPUS_PER_NODE", gpus(*o.gpus_per_node));
+  if (o.cpus_per_gpu) set("SLURM_CPUS_PER_GPU", std::to_string(*o.cpus_per_gpu));
+  if (o.ntasks_per_gpu) set("SLURM_NTASKS_PER_GPU", std::to_string(*o.ntasks_per_gpu));
+  // --export as given (sbatch passes it on so that srun inside exports the same).
+  if (o.export_spec && *o.export_spec != "ALL") set("SLURM_EXPORT_ENV", *o.export_spec);
+}
+
 }  // namespace
+
+Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o) {
+  if (o.gpus_per_task) {
+    if (o.gpus || o.gpus_per_node || o.gres) {
+      return invalid_argument("--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
+    }
+    const GpuCount& g = *o.gpus_per_task;
+    if (o.nodes) {
+      const std::int64_t per_node = o.ntasks_per_node ? *o.ntasks_per_node
+                                    : o.ntasks        ? (*o.ntasks + *o.nodes - 1) / *o.nodes
+                                                      : 1;
+      o.gpus_per_node = GpuCount{g.type, static_cast<std::int32_t>(per_node * g.count)};
+    } else {
+      const std::int64_t tasks = o.ntasks.value_or(o.ntasks_per_node.value_or(1));
+      o.gpus = GpuCount{g.type, static_cast<std::int32_t>(tasks * g.count)};
+    }
+  }
+  if (o.ntasks_per_gpu && !o.ntasks) {
+    std::int64_t gpus = 0;
+    if (o.gpus) gpus = o.gpus->count;
+    else if (o.gpus_per_node) gpus = static_cast<std::int64_t>(o.gpus_per_node->count) * o.nodes.value_or(1);
+    else if (o.gres) gpus = static_cast<std::int64_t>(o.gres->count) * o.nodes.value_or(1);
+    if (gpus == 0) return invalid_argument("--ntasks-per-gpu needs GPUs (--gpus, --gpus-per-node or --gres)");
+    o.ntasks = static_cast<std::int32_t>(gpus * *o.ntasks_per_gpu);
+  }
+  return o;
+}
 
 Result<ResourceRequest> map_resources(const SubmitOptions& o) {
   ResourceRequest r;
@@ -117,6 +169,8 @@ Result<ResourceRequest> map_resources(const SubmitOptions& o) {
       gpus = o.gpus->count / n;
     }
   }
+  // --cpus-per-gpu: that many cores for each GPU (on each node with -N).
+  if (o.cpus_per_gpu) cores = std::max(cores, gpus * *o.cpus_per_gpu);
   if (cores > std::numeric_limits<std::int32_t>::max()) {
     return invalid_argument("--ntasks x --cpus-per-task = " + std::to_string(cores) +
                             " cores is too many");
@@ -134,6 +188,11 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (cmd.wrap) {
     program.argv = {"/bin/sh", "-c", *cmd.wrap};
   } else {
+    // As sbatch: a script saved with DOS line breaks would not run under its shell.
+    if (script_text.find("\r\n") != std::string_view::npos) {
+      return invalid_argument(cmd.script_path +
+                              ": Batch script contains DOS line breaks (\\r\\n) instead of expected UNIX line breaks (\\n)");
+    }
     auto directives = read_directives(script_text);
     if (!directives) return std::unexpected(directives.error().with_context(cmd.script_path));
     for (const Directive& d : *directives) {
@@ -150,6 +209,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
     program.argv = cmd.script_args;
   }
   options.overlay(cmd.options);
+  FAIRWAY_TRY_ASSIGN(resolved, resolve_gpu_relative(options));
+  options = std::move(resolved);
   out.warnings = options.warnings;
   out.wait = options.wait.value_or(false);
   out.request.test_only = options.test_only.value_or(false);
@@ -163,7 +224,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   spec.partition = options.partition.value_or("");
   spec.qos = options.qos.value_or("");
   spec.name = options.job_name.value_or(cmd.wrap ? "wrap" : base_name(cmd.script_path));
-  if (options.time) spec.time_limit = *options.time;
+  // None given: 0, which the coordinator reads as the partition's default_time.
+  spec.time_limit = options.time.value_or(Duration());
   spec.requeue = options.requeue.value_or(true);
   spec.hold = options.hold.value_or(false);
   spec.tasks = TaskLayout{options.ntasks.value_or(0), options.cpus_per_task.value_or(0),
@@ -181,8 +243,14 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (options.mem_per_node_mb && options.mem_per_cpu_mb) {
     return invalid_argument("--mem and --mem-per-cpu cannot be given together");
   }
+  if (options.mem_per_gpu_mb && (options.mem_per_node_mb || options.mem_per_cpu_mb)) {
+    return invalid_argument("--mem-per-gpu cannot be given with --mem or --mem-per-cpu");
+  }
   spec.resources.memory_per_node_mb = options.mem_per_node_mb.value_or(0);
   spec.resources.memory_per_cpu_mb = options.mem_per_cpu_mb.value_or(0);
+  if (options.mem_per_gpu_mb && spec.resources.gpus > 0) {
+    spec.resources.memory_per_node_mb = *options.mem_per_gpu_mb * spec.resources.gpus;
+  }
   spec.exclusive = options.exclusive.value_or(false);
   spec.only_nodes = options.nodelist.value_or(std::vector<std::string>{});
   spec.excluded_nodes = options.exclude.value_or(std::vector<std::string>{});
@@ -208,6 +276,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   const bool umask_set = std::any_of(program.env.begin(), program.env.end(),
                                      [](const wire::EnvVar& v) { return v.first == "SLURM_UMASK"; });
   if (!ctx.umask.empty() && !umask_set) program.env.emplace_back("SLURM_UMASK", ctx.umask);
+  if (ctx.priority) program.env.emplace_back("SLURM_PRIO_PROCESS", std::to_string(*ctx.priority));
+  add_request_variables(options, program.env);
   program.open_append = options.open_append.value_or(false);
   program.stdout_path = options.output.value_or("");
   if (!options.output && options.default_output) {

@@ -2,6 +2,8 @@
 // merging, sbatch's task/CPU/GPU arithmetic, working directory. Pure and thread-safe.
 #pragma once
 
+#include <optional>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +25,8 @@ struct SubmitContext {
   Time now;          // for --begin's relative and local times
   std::string host;  // SLURM_SUBMIT_HOST
   std::string umask;  // SLURM_UMASK ("0022"): the job's files get the submitter's modes
+  // The submitter's scheduling priority (nice), which sbatch passes on as SLURM_PRIO_PROCESS.
+  std::optional<std::int32_t> priority;
 };
 
 struct BuiltSubmission {
@@ -36,7 +40,12 @@ struct BuiltSubmission {
 // Without -N: cores = ntasks x cpus-per-task spread freely (nodes = 0), GPUs in total.
 // With -N: per node, cores = (ntasks-per-node or ceil(ntasks / N)) x cpus-per-task and
 // GPUs from --gpus-per-node, else --gres, else --gpus / N (which must divide evenly).
+// --cpus-per-gpu raises the cores to that many per GPU. Takes resolve_gpu_relative's output.
 Result<ResourceRequest> map_resources(const SubmitOptions& o);
+
+// The options with --gpus-per-task turned into --gpus (--gpus-per-node with -N) and
+// --ntasks-per-gpu into --ntasks; once only (a second call refuses --gpus-per-task + --gpus).
+Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o);
 
 // `script_text` is the script's content (ignored with --wrap); directives in it are
 // overridden by the command line. Errors name the script line, option and value.

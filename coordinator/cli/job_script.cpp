@@ -14,8 +14,8 @@ std::optional<std::string_view> directive_body(std::string_view line) {
   for (std::string_view marker : {std::string_view("#SBATCH"), std::string_view("#FAIRWAY")}) {
     if (!line.starts_with(marker)) continue;
     std::string_view rest = line.substr(marker.size());
-    // "#SBATCHX" is a comment, not a directive.
-    if (!rest.empty() && !is_space(rest.front())) return std::nullopt;
+    // As Slurm 22.05 reads them: "#SBATCH-n2" is a directive too, "#SBATCHX" a comment.
+    if (!rest.empty() && !is_space(rest.front()) && rest.front() != '-') return std::nullopt;
     return rest;
   }
   return std::nullopt;

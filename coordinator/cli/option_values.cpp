@@ -1,5 +1,6 @@
 #include "coordinator/cli/option_values.h"
 
+#include <cctype>
 #include <charconv>
 #include <csignal>
 #include <utility>
@@ -93,7 +94,10 @@ Result<std::uint8_t> parse_mail_types(std::string_view list, std::vector<std::st
   std::string_view rest = list;
   while (true) {
     const auto comma = rest.find(',');
-    const std::string_view word = rest.substr(0, comma);
+    // Slurm compares the event names without regard to case (--mail-type=begin,end).
+    std::string upper(rest.substr(0, comma));
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string_view word = upper;
     if (word == "NONE") {
       events = 0;
     } else if (word == "BEGIN") {

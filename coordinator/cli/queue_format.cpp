@@ -21,7 +21,7 @@ struct FieldInfo {
 
 // squeue's letters that mean something for a Fairway job, with squeue's headers.
 constexpr FieldInfo kFields[] = {
-    {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"},
+    {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"}, {'c', "MIN_CPUS"},
     {'D', "NODES"},     {'e', "END_TIME"},         {'F', "ARRAY_JOB_ID"},  {'K', "ARRAY_TASK_ID"},         {'i', "JOBID"},         {'j', "NAME"},
     {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'m', "MIN_MEMORY"},
     {'N', "NODELIST"},
@@ -62,6 +62,7 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
                                       std::to_string(j.gpus)
                                 : "N/A";
     case 'C': return std::to_string(job_cores(j));
+    case 'c': return std::to_string(std::max(1, j.cpus_per_task));  // Slurm's pn_min_cpus
     case 'D': return node_count_text(j);
     case 'e': return j.end_time ? format_local_time(*j.end_time) : "N/A";
     case 'j': return j.name;

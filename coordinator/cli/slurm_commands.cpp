@@ -4,6 +4,7 @@
 #include <charconv>
 #include <span>
 #include <cctype>
+#include <map>
 #include <optional>
 
 #include "coordinator/cli/sinfo_view.h"
@@ -37,7 +38,17 @@ struct Scanned {
   std::vector<std::string> out;
   bool seen_format = false;  // -o/--format, -l, --json, --start: squeue's default layout is off
   std::string help;          // --help/--usage: what to print instead of running anything
+  std::map<const void*, std::size_t> value_at;  // where each option's value is in `out`
 };
+
+// Options whose value is a comma-separated list in Slurm's commands: given twice, the
+// lists are joined.
+bool is_list_option(std::string_view name) {
+  static constexpr std::string_view kLists[] = {"jobs",  "user",  "users", "accounts", "account", "partition",
+                                                "state", "states", "name", "qos",      "nodes",   "nodelist",
+                                                "steps", "reservation"};
+  return std::find(std::begin(kLists), std::end(kLists), name) != std::end(kLists);
+}
 
 // --help: the options this front-end takes, from its table, and where their meaning is.
 std::string usage_text(std::string_view command, const std::vector<SlurmOption>& table) {
@@ -109,6 +120,16 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
     }
     const std::string spelled = opt->long_name.empty() ? std::string("-") + opt->short_name
                                                        : "--" + std::string(opt->long_name);
+    // Given again: a list option's values add up (sacct -j 1 -j 2 is -j 1,2); any other
+    // option's later value wins, as Slurm's commands read them.
+    if (value && (opt->action == Action::kPass || opt->action == Action::kRename)) {
+      const auto seen = s.value_at.find(opt);
+      if (seen != s.value_at.end()) {
+        std::string& earlier = s.out[seen->second];
+        earlier = is_list_option(opt->long_name) ? earlier + "," + *value : *value;
+        continue;
+      }
+    }
     switch (opt->action) {
       case Action::kPass:
         s.out.push_back(spelled);
@@ -121,7 +142,10 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
       case Action::kRefuse:
         return invalid_argument(spelled + " is not supported: " + std::string(opt->to));
     }
-    if (value) s.out.push_back(*value);
+    if (value) {
+      s.value_at[opt] = s.out.size();
+      s.out.push_back(*value);
+    }
     if (opt->long_name == "format" || opt->long_name == "long" || opt->long_name == "json" ||
         opt->long_name == "start" || opt->long_name == "Format") {
       s.seen_format = true;
@@ -339,7 +363,8 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'X', "allocations", false, Action::kDrop},  // the job lines alone: no --batch-steps below
       {'a', "allusers", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
-      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      // The one cluster there is: sacct -M all (workflow engines pass it) lists its jobs.
+      {'M', "clusters", true, Action::kDrop},
       {'n', "noheader", false, Action::kPass},
       {'p', "parsable", false, Action::kPass},
   };

@@ -1,8 +1,13 @@
 #include "coordinator/cli/submit_command.h"
 
+#include <chrono>
+
+#include "coordinator/cli/begin_time.h"
+
 #include "coordinator/cli/json_output.h"
 
 #include <sys/random.h>
+#include <sys/resource.h>
 
 #include <pwd.h>
 #include <sys/stat.h>
@@ -72,7 +77,12 @@ Result<SubmitContext> current_submit_context() {
     if (eq == std::string::npos) continue;
     ctx.env.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
   }
-  ctx.now = Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)));
+  ctx.now = begin_reference(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
+  errno = 0;
+  const int nice = ::getpriority(PRIO_PROCESS, 0);
+  if (errno == 0) ctx.priority = nice;
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
   // As sbatch: the job creates its files with the submitter's umask, not the agent's.

@@ -4,9 +4,8 @@
 namespace fairway::cli::sbatch_options {
 namespace {
 
-constexpr std::string_view kNoMemory = "memory per GPU is not supported yet";
 constexpr std::string_view kNoGpuShape =
-    "GPUs are asked per job or per node here (-G, --gpus-per-node, --gres)";
+    "GPUs are asked per job, per node or per task here (-G, --gpus-per-node, --gpus-per-task, --gres)";
 constexpr std::string_view kNoNodeShape =
     "nodes are not chosen by their socket or core layout here (use -C with node features)";
 constexpr std::string_view kNoHooks = "per-step prolog and epilog scripts are not run here";
@@ -19,6 +18,11 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kNodes, 'N', "nodes", Value::kRequired, false},
     {Opt::kCpusPerTask, 'c', "cpus-per-task", Value::kRequired, false},
     {Opt::kNtasksPerNode, '\0', "ntasks-per-node", Value::kRequired, false},
+    {Opt::kNtasksPerNode, '\0', "tasks-per-node", Value::kRequired, false},  // Slurm's alias
+    {Opt::kGpusPerTask, '\0', "gpus-per-task", Value::kRequired, false},
+    {Opt::kCpusPerGpu, '\0', "cpus-per-gpu", Value::kRequired, false},
+    {Opt::kNtasksPerGpu, '\0', "ntasks-per-gpu", Value::kRequired, false},
+    {Opt::kMemPerGpu, '\0', "mem-per-gpu", Value::kRequired, false},
     {Opt::kGpus, 'G', "gpus", Value::kRequired, false},
     {Opt::kGpusPerNode, '\0', "gpus-per-node", Value::kRequired, false},
     {Opt::kGres, '\0', "gres", Value::kRequired, false},
@@ -42,7 +46,6 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kKillOnInvalidDep, '\0', "kill-on-invalid-dep", Value::kRequired, false},
     {Opt::kBegin, 'b', "begin", Value::kRequired, false},
     {Opt::kNice, '\0', "nice", Value::kOptional, false},
-    {Opt::kWarnIgnored, '\0', "mem-per-gpu", Value::kRequired, false, kNoMemory},
     {Opt::kExclusive, '\0', "exclusive", Value::kOptional, false},
     {Opt::kNodelist, 'w', "nodelist", Value::kRequired, false},
     {Opt::kExclude, 'x', "exclude", Value::kRequired, false},
@@ -75,10 +78,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kArray, 'a', "array", Value::kRequired, false},
     // Known to Slurm 22.05's sbatch, srun or salloc and not done here: what the job would
     // miss decides between a warning (still right without it) and a refusal (wrong).
-    {Opt::kRefused, '\0', "gpus-per-task", Value::kRequired, false, kNoGpuShape},
     {Opt::kRefused, '\0', "gpus-per-socket", Value::kRequired, false, kNoGpuShape},
-    {Opt::kRefused, '\0', "cpus-per-gpu", Value::kRequired, false, kNoGpuShape},
-    {Opt::kRefused, '\0', "ntasks-per-gpu", Value::kRequired, false, kNoGpuShape},
     {Opt::kRefused, 'B', "extra-node-info", Value::kRequired, false, kNoNodeShape},
     {Opt::kRefused, '\0', "sockets-per-node", Value::kRequired, false, kNoNodeShape},
     {Opt::kRefused, '\0', "cores-per-socket", Value::kRequired, false, kNoNodeShape},

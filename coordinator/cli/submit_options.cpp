@@ -101,11 +101,14 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kCpusPerTask: return set_count(o.cpus_per_task);
     case Opt::kNtasksPerNode: return set_count(o.ntasks_per_node);
     case Opt::kGpus:
-    case Opt::kGpusPerNode: {
+    case Opt::kGpusPerNode:
+    case Opt::kGpusPerTask: {
       FAIRWAY_TRY_ASSIGN(g, gpu_count(name, value));
-      (opt == Opt::kGpus ? o.gpus : o.gpus_per_node) = g;
+      (opt == Opt::kGpus ? o.gpus : opt == Opt::kGpusPerNode ? o.gpus_per_node : o.gpus_per_task) = g;
       return ok_status();
     }
+    case Opt::kCpusPerGpu: return set_count(o.cpus_per_gpu);
+    case Opt::kNtasksPerGpu: return set_count(o.ntasks_per_gpu);
     case Opt::kGres: {
       FAIRWAY_TRY_ASSIGN(g, gres_gpus(value));
       o.gres = g;
@@ -119,17 +122,19 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       if (*d <= Duration::seconds(0)) {
         return invalid_argument("--time=" + std::string(value) + ": must be positive");
       }
-      o.time = *d;
+      // Slurm keeps limits in whole minutes, rounded up: 00:00:50 is 1 minute, 19:59 is 20.
+      o.time = d->is_infinite() ? *d : Duration::minutes((d->count() + 59) / 60);
       return ok_status();
     }
     case Opt::kNoRequeue: o.requeue = false; return ok_status();
     case Opt::kRequeue: o.requeue = true; return ok_status();
     case Opt::kHold: o.hold = true; return ok_status();
     case Opt::kMem:
-    case Opt::kMemPerCpu: {
+    case Opt::kMemPerCpu:
+    case Opt::kMemPerGpu: {
       auto mb = parse_memory_mb(value);
       if (!mb) return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " + mb.error().message);
-      (opt == Opt::kMem ? o.mem_per_node_mb : o.mem_per_cpu_mb) = *mb;
+      (opt == Opt::kMem ? o.mem_per_node_mb : opt == Opt::kMemPerCpu ? o.mem_per_cpu_mb : o.mem_per_gpu_mb) = *mb;
       return ok_status();
     }
     case Opt::kWarnIgnored: {
@@ -316,6 +321,10 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(nodelist, over.nodelist);
   take(exclude, over.exclude);
   take(constraint, over.constraint);
+  take(gpus_per_task, over.gpus_per_task);
+  take(cpus_per_gpu, over.cpus_per_gpu);
+  take(ntasks_per_gpu, over.ntasks_per_gpu);
+  take(mem_per_gpu_mb, over.mem_per_gpu_mb);
   // --mem and --mem-per-cpu exclude each other: the later source's choice wins whole.
   if (over.mem_per_node_mb || over.mem_per_cpu_mb) {
     mem_per_node_mb = over.mem_per_node_mb;
@@ -393,8 +402,10 @@ std::string submit_usage() {
 Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the command line wins):
   -p, --partition=NAME      -A, --account=NAME        -q, --qos=NAME
   -n, --ntasks=N            -N, --nodes=N             -c, --cpus-per-task=N
-      --ntasks-per-node=N   -G, --gpus=[TYPE:]N       --gpus-per-node=[TYPE:]N
-      --gres=gpu[:TYPE]:N   -t, --time=TIME           -J, --job-name=NAME
+      --ntasks-per-node=N (--tasks-per-node)           -G, --gpus=[TYPE:]N
+      --gpus-per-node=[TYPE:]N  --gpus-per-task=[TYPE:]N  --gres=gpu[:TYPE]:N
+      --cpus-per-gpu=N      --ntasks-per-gpu=N        --mem-per-gpu=SIZE
+  -t, --time=TIME (whole minutes, rounded up)         -J, --job-name=NAME
   -o, --output=PATH         -e, --error=PATH          -D, --chdir=DIR
       --requeue | --no-requeue                        -H, --hold
       --comment=TEXT        --open-mode=append|truncate
@@ -410,7 +421,7 @@ Options (also read from #SBATCH / #FAIRWAY lines at the top of SCRIPT; the comma
       --exclusive           whole nodes, shared with no other job
       --signal=[B:]SIG[@SECONDS]  SIG that long (default 60 s) before the time limit
       --mail-type=BEGIN,END,FAIL,REQUEUE,ALL|NONE  --mail-user=ADDRESS
-Accepted with a warning (not done yet): --mem-per-gpu, --tmp, --input. Unknown #SBATCH
+Accepted with a warning (not done yet): --tmp, --input. Unknown #SBATCH
   lines are skipped with a warning; unknown options on the command line are errors.
       --wrap=COMMAND        --parsable  --json        --coordinator=ENDPOINT
       --config=FILE

@@ -53,6 +53,11 @@ struct SubmitOptions {
   std::optional<std::vector<std::string>> nodelist, exclude;  // expanded host lists
   std::optional<std::string> constraint;
   std::optional<std::int64_t> mem_per_node_mb, mem_per_cpu_mb;  // --mem, --mem-per-cpu (MiB)
+  // Slurm's GPU-relative requests: GPUs per task, cores and memory (MiB) per GPU, tasks
+  // per GPU; map_resources turns them into the job's GPUs, cores, memory and tasks.
+  std::optional<GpuCount> gpus_per_task;
+  std::optional<std::int32_t> cpus_per_gpu, ntasks_per_gpu;
+  std::optional<std::int64_t> mem_per_gpu_mb;
   std::vector<std::string> warnings;  // accepted but ignored options, for stderr
 
   // Fields set in `over` replace ours (the command line overrides directives).

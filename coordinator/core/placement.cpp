@@ -193,7 +193,9 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     if (gpus_left == 0) break;
     const std::int32_t g = std::min(k, gpus_left);
     const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, cores_left));
-    if (c == 0 && cores_left > 0) continue;  // a GPU with no core to drive it is useless
+    // A GPU with no core to drive it is useless, and a node with none of the job's cores
+    // cannot run any of it (its launch would carry 0 cores): such a node is never taken.
+    if (c == 0) continue;
     if (!memory_room(cluster.node(n), r, c)) continue;
     alloc.nodes.push_back(take_on_node(cluster, n, c, g, r.gpu_type));
     gpus_left -= g;

@@ -132,6 +132,8 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
   const PartitionConfig* pc = partition_for(spec);
   if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
   spec.partition = pc->name;
+  // No limit stated (0): the partition's default_time, as Slurm's DefaultTime (else MaxTime).
+  if (!restoring && spec.time_limit == Duration()) spec.time_limit = pc->default_time;
   // Palmetto's interact partition lowers an over-long request rather than refusing it.
   if (pc->clamp_time_limit && spec.time_limit > pc->max_time) spec.time_limit = pc->max_time;
   double qos_priority = 0;

@@ -32,6 +32,8 @@ void CoordinatorService::launch(JobId id, Time now) {
   l.account = rec->spec.account;
   l.name = rec->spec.name;
   l.program = std::move(decoded->program);
+  // As Slurm's batch job has it; after the submitter's variables, so it wins over theirs.
+  if (!config_.cluster_name.empty()) l.program.env.emplace_back("SLURM_CLUSTER_NAME", config_.cluster_name);
   l.cores = head.cores;
   l.gpus = head.gpus;
   l.time_limit = rec->spec.time_limit;

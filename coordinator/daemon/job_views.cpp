@@ -45,6 +45,12 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.partition = s.partition;
   v.qos = s.qos;
   v.state = rec.state;
+  // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
+  // from the moment of the cancel, not RUNNING.
+  if (rec.state == JobState::kRunning && t.cancel_requested && !t.allocation_outcome) {
+    v.state = JobState::kCompleting;
+    v.cancelling = true;
+  }
   if (is_waiting(rec.state)) {
     for (PendingReason r : rec.why.list()) {
       v.reasons.emplace_back(reason_code(r));

@@ -327,6 +327,9 @@ struct JobView {
   std::int32_t cpus_per_task = 0;
   bool interactive = false;  // an allocation (alloc, run outside a job): it has no batch script
   std::vector<StepView> steps;  // its steps, by number (history only; sent when any)
+  // Cancelled while running, its processes not yet ended (state kCompleting meanwhile):
+  // Slurm's CANCELLED with its COMPLETING flag, which sacct shows as CANCELLED at once.
+  bool cancelling = false;
   bool operator==(const JobView&) const = default;
 };
 

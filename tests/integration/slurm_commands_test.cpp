@@ -147,6 +147,25 @@ TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
   EXPECT_NE(out.find(id + "|CANCELLED"), std::string::npos) << out;
 }
 
+// scontrol show job without an id lists the jobs that ended in the last MinJobAge seconds
+// too, as Slurm's does; sacct takes -j twice and --clusters all, as workflow engines pass them.
+TEST_F(SlurmCommands, RecentlyEndedJobsAreStillShownAndRepeatedOptionsAddUp) {
+  std::string out;
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "--wrap", "true"}, out), 0) << out;
+  const std::string first = out.substr(0, out.find('\n'));
+  ASSERT_EQ(slurm("sbatch", {"--parsable", "--wrap", "true"}, out), 0) << out;
+  const std::string second = out.substr(0, out.find('\n'));
+  ASSERT_TRUE(wait_state(JobId(std::stoull(second)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_TRUE(wait_state(JobId(std::stoull(first)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_EQ(slurm("scontrol", {"show", "job"}, out), 0) << out;
+  EXPECT_NE(out.find("JobId=" + first + " "), std::string::npos) << out;
+  EXPECT_NE(out.find("JobId=" + second + " "), std::string::npos) << out;
+  EXPECT_NE(out.find("JobState=COMPLETED"), std::string::npos) << out;
+  ASSERT_EQ(slurm("sacct", {"-X", "-n", "-P", "-o", "JobID", "--clusters", "all", "-j", first, "-j", second}, out), 0)
+      << out;
+  EXPECT_EQ(out, first + "\n" + second + "\n");
+}
+
 // A sweep written for Slurm, as a site's documentation writes one, submitted unchanged with
 // sbatch: an array of two-node jobs whose srun runs on both nodes, node selection, memory,
 // output names per task, tuning knobs Fairway ignores; sbatch --test-only plans it without

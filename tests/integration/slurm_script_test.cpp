@@ -122,9 +122,10 @@ sleep 1
   EXPECT_EQ(out.find("|COMPLETED|"), std::string::npos) << out;
   EXPECT_NE(out.find("|FAILED|4:0|"), std::string::npos) << out;
 
-  // --signal=B:USR1@3: the batch script hears USR1 three seconds before its 5 s limit and
-  // can wrap up (here: it exits 0, so the job completes instead of timing out).
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "0:05", "--signal=B:USR1@3",
+  // --signal=B:USR1@58: the batch script hears USR1 58 seconds before its 1-minute limit
+  // (limits are whole minutes, as Slurm's) and can wrap up (here: it exits 0, so the job
+  // completes instead of timing out).
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "1", "--signal=B:USR1@58",
                                   "--wrap", "trap 'echo warned > " + dir_ + "/warned; exit 0' USR1; "
                                             "sleep 20 & wait"}, out), 0) << out;
   auto warned = wait_state(JobId(std::stoull(out)), terminal, 20000ms);
@@ -260,11 +261,12 @@ TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
   if (geteuid() != 0) GTEST_SKIP() << "runs the CLI as nobody, which needs root";
   ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "0:06", "-J", "half",
-                                  "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80,END", "--wrap", "sleep 4"},
+  // Limits are whole minutes (as Slurm's): 50 % is at 30 s, 80 % (48 s) is never reached.
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "1", "-J", "half",
+                                  "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80,END", "--wrap", "sleep 33"},
                        out), 0) << out;
   const std::string id = out.substr(0, out.find('\n'));
-  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
+  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }, 60000ms));
   const auto has = [](const std::vector<std::string>& mails, const std::string& what) {
     return std::any_of(mails.begin(), mails.end(), [&](const std::string& m) { return m.find(what) != std::string::npos; });
   };
@@ -274,12 +276,12 @@ TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
     return has(mails, " Ended, ") && has(mails, "Reached 50%");
   }));
   EXPECT_EQ(mails.size(), 2u);
-  EXPECT_FALSE(has(mails, "Reached 80%")) << "80 % (4.8 s) was never reached";
+  EXPECT_FALSE(has(mails, "Reached 80%")) << "80 % (48 s) was never reached";
   std::string half;
   for (const std::string& m : mails) {
     if (m.find("Reached 50%") != std::string::npos) half = m;
   }
-  EXPECT_NE(half.find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:0"),
+  EXPECT_NE(half.find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:3"),
             std::string::npos)
       << half;
   EXPECT_NE(half.find(", RUNNING\n"), std::string::npos) << half;

@@ -424,6 +424,41 @@ TEST_F(AgentOnFakeHost, ACompletingJobWaitsForSrunInItsScriptsGroup) {
   EXPECT_EQ(reported(15), (std::vector<JobState>{JobState::kCancelled}));
 }
 
+// scancel's SIGTERM reaches every process of the script's group; the script ends at once, a
+// worker of it is still in its SIGTERM handler: it gets the grace (Slurm's KillWait), not a
+// SIGKILL the moment the script is gone (issue 35: it came 8 ms after the SIGTERM).
+TEST_F(AgentOnFakeHost, ACancelGivesTheScriptsOtherProcessesTheGraceOnceTheScriptIsGone) {
+  send(launch(17), T(1));
+  launched(17, 1700, T(1));
+  (void)reported(17);
+  send(wire::SignalJob{JobId(17), SIGTERM, Duration::seconds(5)}, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1700, SIGTERM}}));
+  machine->live_groups.insert(1700);  // the worker, saving its work
+  exits(1700, ProcessExit::signalled(SIGTERM), T(2));
+  service->on_timer(T(4));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1700, SIGTERM}})) << "no SIGKILL in the grace";
+  EXPECT_TRUE(reported(17).empty()) << "completing: its cores stay held";
+  machine->live_groups.clear();  // the worker finished its handler
+  service->on_timer(T(5));
+  EXPECT_EQ(reported(17), (std::vector<JobState>{JobState::kCancelled}));
+
+  // One that never finishes is killed when the grace is over.
+  send(launch(18), T(10));
+  launched(18, 1800, T(10));
+  (void)reported(18);
+  machine->group_signals.clear();
+  send(wire::SignalJob{JobId(18), SIGTERM, Duration::seconds(5)}, T(11));
+  machine->live_groups.insert(1800);
+  exits(1800, ProcessExit::signalled(SIGTERM), T(11));
+  service->on_timer(T(15));
+  EXPECT_EQ(machine->group_signals.size(), 1u);
+  service->on_timer(T(17));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1800, SIGTERM}, {1800, SIGKILL}}));
+  machine->live_groups.clear();
+  service->on_timer(T(18));
+  EXPECT_EQ(reported(18), (std::vector<JobState>{JobState::kCancelled}));
+}
+
 // A quick step (srun echo) can run and end before its launch is handed back: its end,
 // reaped first, is kept for it, so that the job does not wait for a step long gone.
 TEST_F(AgentOnFakeHost, AStepThatEndsBeforeItsLaunchIsHandedBackDoesNotHoldItsJob) {

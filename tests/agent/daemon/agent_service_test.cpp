@@ -82,6 +82,9 @@ class AgentServiceTest : public ::testing::Test {
     const auto until = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < until) {
       service->on_children(now);
+      // As the daemon's loop ticks: a stopped job whose script is gone is reported once
+      // the rest of its process group has ended too (what it left gets the kill grace).
+      service->on_timer(now);
       auto r = reports(id);
       if (!r.empty() && is_terminal(r.back())) return true;
       std::this_thread::sleep_for(10ms);

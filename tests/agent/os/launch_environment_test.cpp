@@ -63,6 +63,11 @@ TEST(LaunchEnvironmentTest, ExportsFairwayAndSlurmVariables) {
   EXPECT_EQ(value_of(*env, "HOME"), "/home/alice");
   EXPECT_EQ(value_of(*env, "USER"), "alice");
   EXPECT_EQ(value_of(*env, "PATH"), "/usr/local/bin:/usr/bin:/bin");
+  // As Slurm 22.05's batch job has them (tests/conformance/expected/plain/env.txt).
+  EXPECT_EQ(value_of(*env, "ENVIRONMENT"), "BATCH");
+  EXPECT_EQ(value_of(*env, "SLURM_TOPOLOGY_ADDR_PATTERN"), "node");
+  EXPECT_EQ(value_of(*env, "SLURM_NODE_ALIASES"), "(null)");
+  EXPECT_EQ(value_of(*env, "SLURM_RESTART_COUNT"), "<unset>");
 }
 
 TEST(LaunchEnvironmentTest, SubmitterEnvKeptInOrderButFairwayVariablesWin) {
@@ -94,6 +99,36 @@ TEST(LaunchEnvironmentTest, GpuVisibleIdsComeFromTheCaller) {
   env = build_job_environment(r, alice());
   ASSERT_TRUE(env);
   EXPECT_EQ(value_of(*env, "CUDA_VISIBLE_DEVICES"), "");  // hides every GPU
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_GPUS"), "<unset>");
+  EXPECT_EQ(value_of(*env, "SLURM_GPUS_ON_NODE"), "<unset>");
+  EXPECT_EQ(value_of(*env, "GPU_DEVICE_ORDINAL"), "<unset>");
+}
+
+// As Slurm 22.05 gave a job with GPUs (tests/conformance/expected/gpus2): their indices on
+// the node, their count, and the visible list again for GPU_DEVICE_ORDINAL.
+TEST(LaunchEnvironmentTest, GpuJobsGetSlurmsGpuVariables) {
+  LaunchRequest r = sample();
+  r.gpus = {0, 1};
+  auto env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_GPUS"), "0,1");
+  EXPECT_EQ(value_of(*env, "SLURM_GPUS_ON_NODE"), "2");
+  EXPECT_EQ(value_of(*env, "GPU_DEVICE_ORDINAL"), "0,1");
+  EXPECT_EQ(value_of(*env, "ROCR_VISIBLE_DEVICES"), "0,1");
+  EXPECT_EQ(value_of(*env, "ZE_AFFINITY_MASK"), "0,1");
+  EXPECT_EQ(value_of(*env, "CUDA_VISIBLE_DEVICES"), "0,1");
+}
+
+// Slurm sets SLURM_RESTART_COUNT only once a job has been requeued.
+TEST(LaunchEnvironmentTest, RestartCountOnlyAfterARequeue) {
+  LaunchRequest r = sample();
+  auto env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_RESTART_COUNT"), "<unset>");
+  r.restarts = 2;
+  env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_RESTART_COUNT"), "2");
 }
 
 TEST(LaunchEnvironmentTest, BadVariableNamesAreRefused) {

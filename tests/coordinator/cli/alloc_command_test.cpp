@@ -24,7 +24,7 @@ class Alloc : public ::testing::Test {
 
   SubmitContext context() {
     return SubmitContext{"alice", dir.path(), {{"PATH", "/usr/bin:/bin"}, {"SLURM_JOB_ID", "stale"}},
-                         "tok-1", Time::from_seconds(1'800'000'000), "login1", ""};
+                         "tok-1", Time::from_seconds(1'800'000'000), "login1", "", std::nullopt};
   }
   Transport transport() {
     return [this](const wire::Message& m) -> Result<wire::Message> {

@@ -68,5 +68,12 @@ TEST_F(BeginTime, ErrorsNameTheValue) {
   EXPECT_EQ(error(""), "--begin=: empty");
 }
 
+// --begin=now+20 must not start a job 19.x s after its submission: the reference rounds up.
+TEST(BeginReference, RoundsUpToTheNextWholeSecond) {
+  EXPECT_EQ(begin_reference(1'800'000'000'000), Time::from_seconds(1'800'000'000));
+  EXPECT_EQ(begin_reference(1'800'000'000'001), Time::from_seconds(1'800'000'001));
+  EXPECT_EQ(begin_reference(1'800'000'000'999), Time::from_seconds(1'800'000'001));
+}
+
 }  // namespace
 }  // namespace fairway::cli

@@ -1,5 +1,7 @@
 #include "coordinator/cli/job_request.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,7 +24,7 @@ ResourceRequest map_ok(const std::vector<std::string>& words) {
 
 SubmitContext context() {
   return SubmitContext{"alice", "/home/alice/proj", {{"PATH", "/usr/bin"}, {"HOME", "/home/alice"}},
-                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1", ""};
+                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1", "", std::nullopt};
 }
 
 TEST(MapResources, DefaultsToOneCore) {
@@ -101,7 +103,7 @@ TEST(BuildSubmission, WrapRunsUnderShAndKeepsDefaults) {
   EXPECT_EQ(b->request.program.working_dir, "/scratch");
   EXPECT_EQ(b->request.spec.resources, (ResourceRequest{0, 1, 0, "", 2048, 0}));
   EXPECT_EQ(b->request.spec.name, "quick");
-  EXPECT_EQ(b->request.spec.time_limit, JobSpec{}.time_limit);
+  EXPECT_EQ(b->request.spec.time_limit, Duration()) << "none given: the partition's default_time";
   EXPECT_TRUE(b->request.spec.hold);
   EXPECT_TRUE(b->request.spec.requeue);
   EXPECT_EQ(b->request.spec.resources.memory_per_node_mb, 2048);
@@ -172,7 +174,9 @@ srun gmx mdrun
   EXPECT_EQ(p.env, (std::vector<wire::EnvVar>{{"PATH", "/usr/bin"},
                                               {"HOME", "/home/alice"},
                                               {"OMP_NUM_THREADS", "2"},
-                                              {"SLURM_SUBMIT_HOST", "login1"}}));
+                                              {"SLURM_SUBMIT_HOST", "login1"},
+                                              {"SLURM_MEM_PER_CPU", "2048"},
+                                              {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
@@ -209,9 +213,12 @@ TEST(BuildSubmission, ExportForms) {
     return b ? b->request.program.env : std::vector<wire::EnvVar>{};
   };
   EXPECT_EQ(env_for("ALL"), ctx.env);
-  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"}}));
-  EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{
-                                     {"SLURM_CONF", "/etc/slurm.conf"}, {"HOME", "/home/alice"}, {"X", "1"}}));
+  // Slurm's sbatch passes the --export given on as SLURM_EXPORT_ENV (not for ALL).
+  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"}, {"SLURM_EXPORT_ENV", "NONE"}}));
+  EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"},
+                                                           {"HOME", "/home/alice"},
+                                                           {"X", "1"},
+                                                           {"SLURM_EXPORT_ENV", "HOME,X=1"}}));
   SubmitCommand bad;
   bad.wrap = "true";
   bad.options.export_spec = "HOME,ALL";
@@ -235,6 +242,69 @@ TEST(BuildSubmission, BeginIsResolvedAgainstTheClock) {
   b = build_submission(cmd, "", context());
   ASSERT_FALSE(b);
   EXPECT_EQ(b.error().message.rfind("--begin=whenever: not a time Fairway reads", 0), 0u);
+}
+
+// sbatch refuses a script with DOS line breaks (row dir_crlf), naming them.
+TEST(BuildSubmission, DosLineBreaksAreRefused) {
+  SubmitCommand cmd;
+  cmd.script_path = "job.sh";
+  auto b = build_submission(cmd, "#!/bin/bash\r\n#SBATCH -n2\r\necho hi\r\n", context());
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().message.rfind("job.sh: Batch script contains DOS line breaks", 0), 0u) << b.error().message;
+}
+
+// As Slurm 22.05 sized them (tests/conformance/expected: gpt1_n2, gpt1_N2n2, cpg2_g2, tpg2).
+TEST(MapResources, GpuRelativeRequests) {
+  const auto mapped = [](const std::vector<std::string>& words) {
+    auto o = resolve_gpu_relative(options(words));
+    EXPECT_TRUE(o.has_value()) << o.error().message;
+    auto r = map_resources(*o);
+    EXPECT_TRUE(r.has_value()) << r.error().message;
+    return r.value_or(ResourceRequest{});
+  };
+  EXPECT_EQ(mapped({"--gpus-per-task=1", "-n", "2"}), (ResourceRequest{0, 2, 2, ""}));
+  EXPECT_EQ(mapped({"--gpus-per-task=1", "-N", "2", "-n", "2"}), (ResourceRequest{2, 1, 1, ""}));
+  EXPECT_EQ(mapped({"--cpus-per-gpu=2", "--gpus=2"}), (ResourceRequest{0, 4, 2, ""}));
+  EXPECT_EQ(mapped({"--ntasks-per-gpu=2", "--gpus=1"}), (ResourceRequest{0, 2, 1, ""}));
+  EXPECT_EQ(resolve_gpu_relative(options({"--gpus-per-task=1", "--gpus=2"})).error().message,
+            "--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
+  EXPECT_EQ(resolve_gpu_relative(options({"--ntasks-per-gpu=2"})).error().message,
+            "--ntasks-per-gpu needs GPUs (--gpus, --gpus-per-node or --gres)");
+}
+
+// sbatch tells the job what it asked for (mem1000, mpc500, mpg, gpus_typed, gpn1, gpt1_n2).
+TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
+  const auto env_of = [](const std::vector<std::string>& words) {
+    SubmitCommand cmd;
+    cmd.wrap = "true";
+    cmd.options = options(words);
+    auto b = build_submission(cmd, "", context());
+    EXPECT_TRUE(b.has_value()) << b.error().message;
+    std::map<std::string, std::string> out;
+    for (const auto& [k, v] : b->request.program.env) {
+      if (k.starts_with("SLURM_")) out[k] = v;
+    }
+    out.erase("SLURM_SUBMIT_HOST");
+    return out;
+  };
+  using Env = std::map<std::string, std::string>;
+  EXPECT_EQ(env_of({}), Env{});
+  EXPECT_EQ(env_of({"--mem=1000"}), (Env{{"SLURM_MEM_PER_NODE", "1000"}}));
+  EXPECT_EQ(env_of({"--mem-per-cpu=1G"}), (Env{{"SLURM_MEM_PER_CPU", "1024"}}));
+  EXPECT_EQ(env_of({"--mem-per-gpu=500", "--gpus=2"}), (Env{{"SLURM_MEM_PER_GPU", "500"}, {"SLURM_GPUS", "2"}}));
+  EXPECT_EQ(env_of({"--gpus=v100:1"}), (Env{{"SLURM_GPUS", "v100:1"}}));
+  EXPECT_EQ(env_of({"--gpus-per-node=1"}), (Env{{"SLURM_GPUS_PER_NODE", "1"}}));
+  EXPECT_EQ(env_of({"--gpus-per-task=1", "-n", "2"}), (Env{{"SLURM_GPUS_PER_TASK", "1"}}));
+  EXPECT_EQ(env_of({"--cpus-per-gpu=4", "--gpus=1"}), (Env{{"SLURM_CPUS_PER_GPU", "4"}, {"SLURM_GPUS", "1"}}));
+  EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
+  // And the submitter's nice, as SLURM_PRIO_PROCESS (plain row of tests/conformance).
+  SubmitContext ctx = context();
+  ctx.priority = 5;
+  SubmitCommand cmd;
+  cmd.wrap = "true";
+  auto b = build_submission(cmd, "", ctx);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->request.program.env.back(), (wire::EnvVar{"SLURM_PRIO_PROCESS", "5"}));
 }
 
 }  // namespace

@@ -38,6 +38,11 @@ TEST(JobScript, MarkerMustStandAlone) {
   ASSERT_EQ(d->size(), 1u);
   EXPECT_EQ((*d)[0].line, 3);
   EXPECT_EQ((*d)[0].words, (Words{"-N", "2"}));
+  // Slurm 22.05 reads an option right after the marker (tests/conformance row dir_nospace).
+  const auto tight = read_directives("#SBATCH-n2 -c2\n");
+  ASSERT_TRUE(tight.has_value());
+  ASSERT_EQ(tight->size(), 1u);
+  EXPECT_EQ((*tight)[0].words, (Words{"-n2", "-c2"}));
 }
 
 TEST(JobScript, UnterminatedQuoteNamesTheLine) {

@@ -105,6 +105,22 @@ TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
                   "Account%20"}));
 }
 
+// Options given twice, as Slurm's commands read them: list values add up, others the last
+// wins; sacct's -M/--clusters names the one cluster there is (workflow engines pass "all").
+TEST(SlurmCommands, RepeatedOptionsAndClusters) {
+  EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "1", "-j", "2", "--jobs=3"}),
+            (Args{"history", "--live", "--sacct-table", "--jobs", "1,2,3"}));
+  EXPECT_EQ(fairway_args("sacct", {"-X", "-S", "2026-01-01", "-S", "2026-02-01"}),
+            (Args{"history", "--live", "--sacct-table", "--starttime", "2026-02-01"}));
+  EXPECT_EQ(fairway_args("sacct", {"-X", "--clusters", "all", "-j", "4"}),
+            (Args{"history", "--live", "--sacct-table", "--jobs", "4"}));
+  EXPECT_EQ(fairway_args("sacct", {"-X", "-M", "twonode", "-j", "4"}),
+            (Args{"history", "--live", "--sacct-table", "--jobs", "4"}));
+  EXPECT_EQ(fairway_args("squeue", {"-u", "a", "--user=b", "-t", "R", "-t", "PD"}),
+            (Args{"queue", "--squeue-rules", "--user", "a,b", "--states", "R,PD", "-o",
+                  "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+}
+
 TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
   EXPECT_EQ(fairway_args("sprio", {"-l", "-h", "-u", "bob"}), (Args{"priority", "--long", "--noheader", "--user", "bob", "--sprio"}));
   EXPECT_EQ(error_of("sprio", {"-n"}), "--norm is not supported: fairway priority -n gives each term before its weight");

@@ -19,7 +19,7 @@ class Submit : public ::testing::Test {
   int timeouts_left = 0;
 
   SubmitContext context() {
-    return SubmitContext{"alice", dir.path(), {{"A", "1"}}, "tok-1", Time::from_seconds(1'800'000'000), "", ""};
+    return SubmitContext{"alice", dir.path(), {{"A", "1"}}, "tok-1", Time::from_seconds(1'800'000'000), "", "", std::nullopt};
   }
 
   // Answers job 77 after `timeouts_left` timeouts.

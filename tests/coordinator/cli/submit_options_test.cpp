@@ -191,7 +191,7 @@ TEST(SubmitOptions, EverySlurmOptionHasAStatus) {
     "mail-user", "mcs-label", "mem", "mem-bind", "mem-per-cpu", "mem-per-gpu", "mincpus", "mpi",
     "msg-timeout", "multi-prog", "network", "nice", "no-allocate", "no-bell", "no-kill",
     "no-requeue", "no-shell", "nodefile", "nodelist", "nodes", "ntasks", "ntasks-per-core",
-    "ntasks-per-gpu", "ntasks-per-node", "ntasks-per-socket", "open-mode", "output", "overcommit",
+    "ntasks-per-gpu", "ntasks-per-node", "tasks-per-node", "ntasks-per-socket", "open-mode", "output", "overcommit",
     "overlap", "oversubscribe", "parsable", "partition", "power", "prefer", "preserve-env",
     "priority", "profile", "prolog", "propagate", "pty", "qos", "quiet", "quit-on-interrupt",
     "reboot", "relative", "requeue", "reservation", "resv-ports", "send-libs", "signal",
@@ -201,8 +201,8 @@ TEST(SubmitOptions, EverySlurmOptionHasAStatus) {
        }) {
     EXPECT_NE(sbatch_options::find_long(name), nullptr) << name;
   }
-  EXPECT_EQ(parse_error({"--gpus-per-task=1"}),
-            "--gpus-per-task: GPUs are asked per job or per node here (-G, --gpus-per-node, --gres)");
+  EXPECT_EQ(parse_error({"--gpus-per-socket=1"}),
+            "--gpus-per-socket: GPUs are asked per job, per node or per task here (-G, --gpus-per-node, --gpus-per-task, --gres)");
   EXPECT_EQ(parse_error({"--mpi=pmix"}),
             "--mpi: PMI is not offered: start MPI with mpirun inside the allocation (docs/cli.md, MPI)");
   EXPECT_EQ(parse_error({"-F", "hosts"}), "--nodefile: name the nodes with -w/--nodelist");
@@ -302,6 +302,41 @@ TEST(SubmitCommandLine, Errors) {
   EXPECT_EQ(parse_submit_command_line({"-N", "x", "job.sh"}).error().message,
             "--nodes=x: not a number");
   EXPECT_NE(submit_usage().find("--gres=gpu[:TYPE]:N"), std::string::npos);
+}
+
+// What the real Slurm 22.05 did with these (tests/conformance/expected: t50s, t1959,
+// mail_lower, alias_tpn): limits are whole minutes rounded up, mail events any case,
+// --tasks-per-node is --ntasks-per-node.
+TEST(SubmitOptions, TimeLimitsAreWholeMinutesRoundedUp) {
+  EXPECT_EQ(parse_ok({"--time=00:00:50"}).time, Duration::minutes(1));
+  EXPECT_EQ(parse_ok({"--time=00:19:59"}).time, Duration::minutes(20));
+  EXPECT_EQ(parse_ok({"--time=00:20:00"}).time, Duration::minutes(20));
+  EXPECT_EQ(parse_ok({"--time=1-0:0:1"}).time, Duration::days(1) + Duration::minutes(1));
+  EXPECT_TRUE(parse_ok({"--time=UNLIMITED"}).time->is_infinite());
+}
+
+TEST(SubmitOptions, MailTypesInAnyCase) {
+  EXPECT_EQ(parse_ok({"--mail-type=all"}).mail_events, kMailBegin | kMailEnd | kMailFail | kMailRequeue);
+  EXPECT_EQ(parse_ok({"--mail-type=begin,End"}).mail_events, kMailBegin | kMailEnd);
+}
+
+TEST(SubmitOptions, SlurmAliasesAndGpuRelativeOptions) {
+  EXPECT_EQ(parse_ok({"--tasks-per-node=4"}).ntasks_per_node, 4);
+  SubmitOptions o = parse_ok({"--gpus-per-task=v100:1", "--cpus-per-gpu=4", "--ntasks-per-gpu=2", "--mem-per-gpu=2G"});
+  EXPECT_EQ(o.gpus_per_task, (GpuCount{"v100", 1}));
+  EXPECT_EQ(o.cpus_per_gpu, 4);
+  EXPECT_EQ(o.ntasks_per_gpu, 2);
+  EXPECT_EQ(o.mem_per_gpu_mb, 2048);
+  EXPECT_TRUE(o.warnings.empty());
+}
+
+// Several options on one #SBATCH line are all read (dir_two: "--nodes=1 --ntasks-per-node=8").
+TEST(SubmitOptions, EveryOptionOfADirectiveLineIsRead) {
+  SubmitOptions o = parse_ok({"--nodes=1", "--ntasks-per-node=8", "-c", "2", "-J", "x"});
+  EXPECT_EQ(o.nodes, 1);
+  EXPECT_EQ(o.ntasks_per_node, 8);
+  EXPECT_EQ(o.cpus_per_task, 2);
+  EXPECT_EQ(o.job_name, "x");
 }
 
 }  // namespace

@@ -22,6 +22,20 @@ Config two_partitions() {
   return c;
 }
 
+// A job that states no limit (0) gets its partition's default_time, as Slurm's DefaultTime.
+TEST(SchedulerUpdate, AJobWithoutATimeLimitGetsItsPartitionsDefault) {
+  Config c = two_partitions();
+  c.partitions[0].default_time = Duration::minutes(90);
+  auto s = make(c);
+  ASSERT_TRUE(s->submit(job(1, 1, 0), T(0)));
+  EXPECT_EQ(s->job(JobId(1))->spec.time_limit, Duration::minutes(90));
+  c.partitions[0].max_time = Duration::infinite();
+  c.partitions[0].default_time = Duration::infinite();
+  auto u = make(c);
+  ASSERT_TRUE(u->submit(job(1, 1, 0), T(0)));
+  EXPECT_TRUE(u->job(JobId(1))->spec.time_limit.is_infinite());
+}
+
 TEST(SchedulerUpdate, AWaitingJobIsCheckedAgainAndKeepsItsAgeAndHold) {
   auto s = make(two_partitions());
   ASSERT_TRUE(s->submit(job(1, 4, 3600), T(0)));  // fills the node

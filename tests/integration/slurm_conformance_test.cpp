@@ -1,0 +1,132 @@
+// Every job request of tests/conformance/rows.tsv on Fairway's front-ends against what the
+// real two-node Slurm 22.05 showed the same job (tests/conformance/expected, capture.sh):
+// each observed key is equal after normalization, or a difference docs/slurm-compat.md lists
+// with its reason. An unlisted difference fails, and so does a listed one that is gone.
+#include <gtest/gtest.h>
+
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cluster_fixture.h"
+#include "conformance_observation.h"
+
+namespace fairway::integration {
+namespace {
+
+const std::string kConformance = std::string(FAIRWAY_SOURCE_DIR) + "/tests/conformance";
+
+struct Listed {
+  std::string key, rows, why;
+  int seen = 0;
+};
+
+// docs/slurm-compat.md's table under "## Conformance differences": | `KEY` | `ROWS` | why |,
+// KEY and ROWS shell patterns (array tasks' keys start with "N/").
+std::vector<Listed> listed_differences() {
+  std::vector<Listed> out;
+  bool in_section = false;
+  for (const auto& l : conformance::lines_of(conformance::slurp(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md"))) {
+    if (l.starts_with("## ")) in_section = l.starts_with("## Conformance differences");
+    if (!in_section || !l.starts_with("| `")) continue;
+    std::vector<std::string> cells;
+    std::size_t at = 1;
+    while (at < l.size()) {
+      const auto bar = l.find(" |", at);
+      if (bar == std::string::npos) break;
+      std::string c = l.substr(at, bar - at);
+      while (!c.empty() && c.front() == ' ') c.erase(0, 1);
+      cells.push_back(c);
+      at = bar + 2;
+    }
+    if (cells.size() < 3) continue;
+    const auto unquote = [](std::string s) {
+      if (s.size() >= 2 && s.front() == '`' && s.back() == '`') s = s.substr(1, s.size() - 2);
+      return s;
+    };
+    out.push_back(Listed{unquote(cells[0]), unquote(cells[1]), cells[2]});
+  }
+  return out;
+}
+
+class SlurmConformance : public Cluster {
+ protected:
+  void SetUp() override {
+    Cluster::SetUp();
+    if (geteuid() != 0) GTEST_SKIP() << "runs the jobs as nobody, which needs root";
+    // The anchor's shape: nodes vm and vm1, 2 x 14 cores, 128000 MB, a V100 per socket,
+    // skylake on vm only; partitions batch (the default) and owner; no time limit.
+    write_config(
+        "[cluster]\nname = \"twonode\"\n"
+        "[[nodes]]\nnames = \"vm\"\nsockets = 2\ncores_per_socket = 14\nmemory_mb = 128000\n"
+        "gpus_per_socket = 1\ngpu_type = \"v100\"\nfeatures = [\"skylake\"]\n"
+        "[[nodes]]\nnames = \"vm1\"\nsockets = 2\ncores_per_socket = 14\nmemory_mb = 128000\n"
+        "gpus_per_socket = 1\ngpu_type = \"v100\"\n"
+        "[[partitions]]\nname = \"batch\"\ndefault = true\ndefault_time = \"UNLIMITED\"\nsocket_exclusive_gpus = false\n"
+        "[[partitions]]\nname = \"owner\"\ndefault_time = \"UNLIMITED\"\nsocket_exclusive_gpus = false\n");
+    start_coordinator();
+    start_agent("vm", kebnekaise_xml());
+    start_agent("vm1", kebnekaise_xml());
+    ASSERT_TRUE(wait_nodes_up(2));
+  }
+};
+
+TEST_F(SlurmConformance, EveryRowAsSlurmShowedItOrADocumentedDifference) {
+  const std::string out = dir_ + "/conformance";
+  std::filesystem::create_directories(out);
+  std::filesystem::permissions(out, std::filesystem::perms::all);
+  std::string printed;
+  const std::string path = std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin";
+  const int rc = run_as({"nobody", "/bin/bash", {"bash", kConformance + "/run-rows.sh", kConformance + "/rows.tsv", out},
+                         {"SYSENV=FAIRWAY_COORDINATOR=" + clients_ep_, "RUN_PATH=" + path, "PATH=" + path},
+                         true, out},
+                        printed);
+  ASSERT_EQ(rc, 0) << printed;
+
+  const std::string slurm_work = conformance::lines_of(conformance::slurp(kConformance + "/expected/WORKDIR")).at(0);
+  // FAIRWAY_CONFORMANCE_ALL=1: every difference is printed, listed or not, for
+  // tests/conformance/difference_table.py to write the table again.
+  const bool print_all = std::getenv("FAIRWAY_CONFORMANCE_ALL") != nullptr;
+  std::vector<Listed> listed = print_all ? std::vector<Listed>{} : listed_differences();
+  const auto rows = conformance::read_rows(kConformance + "/rows.tsv");
+  ASSERT_GE(rows.size(), 200u);
+  int compared = 0;
+  std::string unlisted;
+  for (const auto& row : rows) {
+    const conformance::Observation slurm(row, kConformance + "/expected/" + row.name, slurm_work);
+    const conformance::Observation ours(row, out + "/cap/" + row.name, out + "/work");
+    std::map<std::string, std::pair<std::string, std::string>> keys;
+    for (const auto& [k, v] : slurm.keys()) keys[k].first = v;
+    for (const auto& [k, v] : ours.keys()) keys[k].second = v;
+    for (const auto& [k, v] : keys) {
+      const auto& [want, got] = v;
+      ++compared;
+      if (want == got && slurm.keys().contains(k) == ours.keys().contains(k)) continue;
+      bool known = false;
+      for (Listed& d : listed) {
+        if (fnmatch(d.key.c_str(), k.c_str(), 0) == 0 && fnmatch(d.rows.c_str(), row.name.c_str(), 0) == 0) {
+          ++d.seen;
+          known = true;
+        }
+      }
+      if (!known) {
+        unlisted += row.name + "\t" + k + "\tSlurm: " + (slurm.keys().contains(k) ? "'" + want + "'" : "(none)") +
+                    "\tFairway: " + (ours.keys().contains(k) ? "'" + got + "'" : "(none)") + "\n";
+      }
+    }
+  }
+  EXPECT_TRUE(unlisted.empty()) << "differences from Slurm that docs/slurm-compat.md does not list:\n" << unlisted;
+  for (const Listed& d : listed) {
+    EXPECT_GT(d.seen, 0) << "docs/slurm-compat.md lists `" << d.key << "` for rows `" << d.rows
+                         << "` as a difference, and it no longer appears: remove it from the table";
+  }
+  EXPECT_GT(compared, 5000);
+}
+
+}  // namespace
+}  // namespace fairway::integration
