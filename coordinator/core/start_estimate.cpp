@@ -7,7 +7,7 @@
 
 namespace fairway {
 
-Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
+Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now, std::span<const std::string> groups) const {
   std::unique_ptr<Scheduler> copy(new Scheduler(*this));
   for (JobRecord*& j : copy->waiting_) j = &copy->jobs_.at(j->spec.id.value());
   for (JobRecord*& j : copy->running_) j = &copy->jobs_.at(j->spec.id.value());
@@ -18,7 +18,7 @@ Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
   for (const auto& [existing, record] : jobs_) id = std::max(id, existing + 1);
   spec.id = JobId(id);
   spec.hold = false;
-  if (auto st = copy->submit(std::move(spec), now); !st) {
+  if (auto st = copy->submit(std::move(spec), now, groups); !st) {
     // It was never a job: its refusal names none.
     Error e = st.error();
     const std::string prefix = "job " + std::to_string(id) + ": ";
