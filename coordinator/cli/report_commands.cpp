@@ -205,6 +205,12 @@ std::string render_partition_detail(const wire::PartitionView& p) {
   line("AllocationUnit", p.allocation_unit);
   line("Jobs", std::to_string(p.jobs_pending) + " waiting, " + std::to_string(p.jobs_running) + " running");
   line("Flags", p.flags.empty() ? "(none)" : join(p.flags, ","));
+  // Who may use it: only the rules it has (an open partition shows none).
+  for (const auto& [name, list] : {std::pair{"AllowAccounts", &p.allow_accounts}, std::pair{"DenyAccounts", &p.deny_accounts},
+                                   std::pair{"AllowGroups", &p.allow_groups}, std::pair{"AllowQos", &p.allow_qos},
+                                   std::pair{"DenyQos", &p.deny_qos}}) {
+    if (!list->empty()) line(name, join(*list, ","));
+  }
   return out;
 }
 
@@ -229,7 +235,12 @@ std::string partitions_json(const wire::PartitionQueryReply& reply) {
                      {"allocation_unit", p.allocation_unit},
                      {"jobs_pending", p.jobs_pending},
                      {"jobs_running", p.jobs_running},
-                     {"flags", p.flags}});
+                     {"flags", p.flags},
+                     {"allow_accounts", p.allow_accounts},
+                     {"deny_accounts", p.deny_accounts},
+                     {"allow_groups", p.allow_groups},
+                     {"allow_qos", p.allow_qos},
+                     {"deny_qos", p.deny_qos}});
   }
   return Json{{"partitions", parts}}.dump(2) + "\n";
 }

@@ -30,7 +30,11 @@ std::string render_scontrol_partition(const wire::PartitionView& p) {
   const std::string preempt = p.preempt.empty() ? "OFF" : to_upper(p.preempt);
   std::string out;
   out += "PartitionName=" + p.name + "\n";
-  out += "   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n";
+  // As Slurm's: a deny list shows in place of the allow list it excludes.
+  const auto list = [](const std::vector<std::string>& names) { return names.empty() ? std::string("ALL") : join(names, ","); };
+  out += "   AllowGroups=" + list(p.allow_groups) +
+         (p.deny_accounts.empty() ? " AllowAccounts=" + list(p.allow_accounts) : " DenyAccounts=" + join(p.deny_accounts, ",")) +
+         (p.deny_qos.empty() ? " AllowQos=" + list(p.allow_qos) : " DenyQos=" + join(p.deny_qos, ",")) + "\n";
   out += "   AllocNodes=ALL Default=" + std::string(p.is_default ? "YES" : "NO") + " QoS=N/A\n";
   out += "   DefaultTime=" + format_walltime(p.default_time) +
          " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n";

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "coordinator/core/access_rules.h"
 #include "coordinator/core/backfill_engine.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
@@ -97,7 +98,9 @@ Status Scheduler::set_reason(JobId id, std::string reason) {
   return ok_status();
 }
 
-Status Scheduler::submit(JobSpec spec, Time now) { return admit(std::move(spec), now, false); }
+Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> groups) {
+  return admit(std::move(spec), now, false, groups);
+}
 
 Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
   const JobId id = spec.id;
@@ -106,7 +109,8 @@ Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_
   return ok_status();
 }
 
-Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
+Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
+                        std::optional<std::span<const std::string>> access_groups) {
   const std::string job = "job " + std::to_string(spec.id.value());
   if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id.value())) {
     return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
@@ -150,9 +154,17 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring) {
       return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
                               " exceeds qos '" + qc->name + "' max_time " + format_walltime(qc->max_time));
     }
+    if (access_groups && !restoring) {
+      const AccessRequest who{spec.user, spec.account, spec.qos, spec.uid, *access_groups};
+      if (auto st = check_qos_access(*qc, who); !st) return std::unexpected(st.error().with_context(job));
+    }
     qos_priority = qc->priority;
     priority_cap = qc->max_priority;
     queue_target_time = qc->queue_target_time;
+  }
+  if (access_groups && !restoring) {
+    const AccessRequest who{spec.user, spec.account, spec.qos, spec.uid, *access_groups};
+    if (auto st = check_partition_access(*pc, who); !st) return std::unexpected(st.error().with_context(job));
   }
   if (spec.time_limit > pc->max_time) {
     return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +

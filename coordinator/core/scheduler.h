@@ -144,13 +144,15 @@ class Scheduler {
   void set_node_up(NodeIndex n, bool up);
 
   // Accepts a job or says exactly why not (unknown partition, over the time limit, larger
-  // than the partition can ever hold, duplicate id, ...).
-  Status submit(JobSpec spec, Time now);
+  // than the partition can ever hold, duplicate id, not allowed in the partition or QOS,
+  // ...). `groups`: the submitting user's Unix groups, for partitions' allow_groups.
+  Status submit(JobSpec spec, Time now, std::span<const std::string> groups = {});
   // `fairway update job` (scontrol update job): a waiting job is checked again as a
   // submission would be (partition, QOS, limits) and keeps its id, age and hold; a running
   // one may change only its time limit, name and comment. A refused change leaves the job
-  // exactly as it was.
-  Status update(JobId id, const JobChanges& changes);
+  // exactly as it was. Moving it to another partition, QOS or account passes their access
+  // rules again, with `owner_groups` the job's user's Unix groups.
+  Status update(JobId id, const JobChanges& changes, std::span<const std::string> owner_groups = {});
   // A running job's processes ended: `final_state` is completed, failed or timeout.
   Status finish(JobId id, JobState final_state, Time now);
   Status cancel(JobId id, Time now);
@@ -210,7 +212,8 @@ class Scheduler {
   // the scheduler, with a reservation for every waiting job (conservative backfill) so
   // that the answer does not hang on whether EASY reserves for it; nothing here changes.
   // The refusals are submit's.
-  Result<StartEstimate> estimate_start(JobSpec spec, Time now) const;
+  Result<StartEstimate> estimate_start(JobSpec spec, Time now,
+                                       std::span<const std::string> groups = {}) const;
   // With scheduler.runtime_prediction: when waiting job `id` would start were every job
   // planned by its time limit, as without predictions (the same what-if copy; `show job`
   // shows it beside the start planned by prediction). Nullopt when none is promised.
@@ -255,7 +258,10 @@ class Scheduler {
   Scheduler(const Scheduler&) = default;
   Scheduler& operator=(const Scheduler&) = delete;
   Status init(NodeSource source);
-  Status admit(JobSpec spec, Time now, bool restoring);
+  // `access_groups` unset: the access rules are not checked (a restart, an update that
+  // moves nothing); set: the submitter's Unix groups for them.
+  Status admit(JobSpec spec, Time now, bool restoring,
+               std::optional<std::span<const std::string>> access_groups = std::nullopt);
   void start_job(JobRecord& j, Allocation alloc, Time now);
   // Billing units per second for `cores` and GPUs of these types ([billing]).
   double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,

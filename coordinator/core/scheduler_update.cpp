@@ -7,7 +7,7 @@
 
 namespace fairway {
 
-Status Scheduler::update(JobId id, const JobChanges& c) {
+Status Scheduler::update(JobId id, const JobChanges& c, std::span<const std::string> owner_groups) {
   JobRecord* j = find(id);
   const std::string job = "job " + std::to_string(id.value());
   if (j == nullptr) return make_error(ErrorCode::kNotFound, job + " not found");
@@ -49,7 +49,13 @@ Status Scheduler::update(JobId id, const JobChanges& c) {
   remove_from(waiting_, *j);
   count_closed(old);
   jobs_.erase(id.value());
-  if (auto st = admit(spec, old.eligible_since, false); !st) {
+  // A move is checked against the access rules as a submission would be (bob may not walk
+  // his job into alice's owner partition); a rename is not, so a tightened rule does not
+  // pin jobs already inside.
+  const bool moves = c.partition || c.qos || c.account;
+  if (auto st = admit(spec, old.eligible_since, false,
+                      moves ? std::optional<std::span<const std::string>>(owner_groups) : std::nullopt);
+      !st) {
     // Put it back exactly as it was.
     ++open_jobs_by_user_[old.spec.user];
     ++open_jobs_by_partition_user_[partition_user_key(old.spec)];

@@ -26,7 +26,8 @@ std::optional<Time> Scheduler::estimate_start_by_limit(JobId id, Time now) const
   return c.why.estimated_start;
 }
 
-Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
+Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now,
+                                                std::span<const std::string> groups) const {
   std::unique_ptr<Scheduler> copy = what_if_copy();
   copy->config_.scheduler.backfill = BackfillMode::kConservative;
   copy->config_.scheduler.reservation_depth.reset();
@@ -35,7 +36,7 @@ Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now) const {
   for (const auto& [existing, record] : jobs_) id = std::max(id, existing + 1);
   spec.id = JobId(id);
   spec.hold = false;
-  if (auto st = copy->submit(std::move(spec), now); !st) {
+  if (auto st = copy->submit(std::move(spec), now, groups); !st) {
     // It was never a job: its refusal names none.
     Error e = st.error();
     const std::string prefix = "job " + std::to_string(id) + ": ";

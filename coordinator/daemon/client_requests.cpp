@@ -87,12 +87,14 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::JobQuery>(&msg)) return on_job_query(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobControl>(&msg)) return on_job_control(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::JobUpdate>(&msg)) return on_job_update(peer, *m, caller);
-  if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, now);
+  if (auto* m = std::get_if<wire::NodeQuery>(&msg)) return on_node_query(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::NodeControl>(&msg)) return on_node_control(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::StepRequest>(&msg)) return on_step_request(peer, *m, caller, now);
   if (auto* m = std::get_if<wire::StepEnded>(&msg)) return on_step_ended(peer, *m, caller, now);
   const ReportSources sources{*scheduler_, registry_, counters_, now};
-  if (std::holds_alternative<wire::MetricsQuery>(msg)) return reply(Channel::kClients, peer, metrics_report(sources));
+  if (std::holds_alternative<wire::MetricsQuery>(msg)) {
+    return reply(Channel::kClients, peer, metrics_report(sources, !config_.security.private_data || caller.admin));
+  }
   // Anyone may read the settings, as anyone may run scontrol show config: none is secret.
   if (std::holds_alternative<wire::ConfigQuery>(msg)) return reply(Channel::kClients, peer, config_report(config_, now));
   if (auto* m = std::get_if<wire::PartitionQuery>(&msg)) {
@@ -187,7 +189,7 @@ Result<JobId> CoordinatorService::accept_submit(const wire::SubmitRequest& m, co
     store_->return_job_id(id, ids);
     return std::unexpected(st.error());
   }
-  if (auto st = scheduler_->submit(stored.spec, now); !st) {
+  if (auto st = scheduler_->submit(stored.spec, now, access_groups(caller.user, caller.gid)); !st) {
     // The core names the job by the id it would have had; a refused job has none.
     store_->return_job_id(id, ids);
     Error e = st.error();
@@ -390,9 +392,13 @@ void CoordinatorService::on_job_control(const std::string& peer, const wire::Job
   reply(Channel::kClients, peer, r);
 }
 
-void CoordinatorService::on_node_query(const std::string& peer, const wire::NodeQuery& m, Time) {
+void CoordinatorService::on_node_query(const std::string& peer, const wire::NodeQuery& m, const Caller& caller,
+                                       Time) {
+  // Under private_data a user sees only their own jobs on a node, as in `queue`.
+  const bool own_only = config_.security.private_data && !caller.admin;
   std::map<std::uint32_t, std::vector<JobId>> jobs_on;
   for (const JobRecord* rec : scheduler_->running()) {
+    if (own_only && !owns(caller, rec->spec)) continue;
     for (const auto& na : rec->allocation.nodes) jobs_on[na.node.value()].push_back(rec->spec.id);
   }
   for (const std::string& name : m.nodes) {

@@ -82,7 +82,7 @@ std::string preempt_name(PreemptMode m) {
 
 }  // namespace
 
-wire::MetricsReply metrics_report(const ReportSources& s) {
+wire::MetricsReply metrics_report(const ReportSources& s, bool account_usage) {
   wire::MetricsReply r;
   r.now = s.now;
   const Scheduler& sched = s.scheduler;
@@ -163,6 +163,7 @@ wire::MetricsReply metrics_report(const ReportSources& s) {
     messages.add({{"type", std::string(name)}}, static_cast<double>(c.messages[t]));
   }
 
+  if (!account_usage) return r;
   const FairShareLedger& ledger = sched.fair_share();
   std::map<std::string, double> usage;
   for (AssociationIndex a = 0; a < ledger.association_count(); ++a) {
@@ -224,6 +225,11 @@ Result<wire::PartitionQueryReply> partition_report(const ReportSources& s, const
     v.allocation_unit = std::string(to_string(ps.placement.allocation_unit));
     v.jobs_pending = jobs[p.value()].first;
     v.jobs_running = jobs[p.value()].second;
+    v.allow_accounts = c.access.allow_accounts;
+    v.deny_accounts = c.access.deny_accounts;
+    v.allow_groups = c.access.allow_groups;
+    v.allow_qos = c.access.allow_qos;
+    v.deny_qos = c.access.deny_qos;
     if (c.default_for_interactive) v.flags.push_back("default_for_interactive");
     if (c.killable) v.flags.push_back("killable");
     if (c.clamp_time_limit) v.flags.push_back("clamp_time_limit");

@@ -21,7 +21,10 @@ struct ReportSources {
   Time now;
 };
 
-wire::MetricsReply metrics_report(const ReportSources& s);
+// `account_usage` false (security.private_data, a caller who is not an admin, or the
+// unauthenticated Prometheus endpoint): no per-account usage family, as sshare under
+// Slurm's PrivateData=usage shows a user no one else's usage.
+wire::MetricsReply metrics_report(const ReportSources& s, bool account_usage = true);
 
 // Every partition, or those named (an unknown name is kNotFound, naming it).
 Result<wire::PartitionQueryReply> partition_report(const ReportSources& s, const wire::PartitionQuery& q);

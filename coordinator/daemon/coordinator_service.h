@@ -186,6 +186,9 @@ class CoordinatorService {
   Status check_account(const std::string& account, const std::string& user, const Caller& caller) const;
   // With security.private_data, a dependency may name only the caller's own jobs.
   Status check_dependencies_visible(const JobSpec& spec, const Caller& caller) const;
+  // A user's Unix group names for partitions' allow_groups; looked up only when some
+  // partition has that rule (NSS may be LDAP).
+  std::vector<std::string> access_groups(const std::string& user, std::uint32_t gid) const;
   Result<JobId> accept_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
   // What every submission passes before the core sees it (submit_checks.cpp), and the
   // spec it goes in with: the caller's identity, its default account and name.
@@ -209,7 +212,7 @@ class CoordinatorService {
   // `fairway update job` (job_update.cpp).
   void on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller);
   Status update_one(const wire::JobUpdate& m, JobId id, const Caller& caller);
-  void on_node_query(const std::string& peer, const wire::NodeQuery& m, Time now);
+  void on_node_query(const std::string& peer, const wire::NodeQuery& m, const Caller& caller, Time now);
   void on_node_control(const std::string& peer, const wire::NodeControl& m, const Caller& caller, Time now);
   Status control_node(const wire::NodeControl& m, const std::string& name, const Caller& caller, Time now);
   // A drain the store holds, onto a node entry (at recovery or when the node registers).

@@ -58,7 +58,8 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
   auto stored = stored_request(id);
   if (!stored) return make_error(ErrorCode::kInternal, job + ": " + stored.error().message);
   const bool running = !is_waiting(rec.state);
-  FAIRWAY_TRY(scheduler_->update(id, c));
+  // The rules see the job's owner, as Slurm checks the job's user, whoever asks.
+  FAIRWAY_TRY(scheduler_->update(id, c, access_groups(rec.spec.user, rec.spec.gid.value_or(0))));
   // The record may have been rebuilt: read it again.
   const JobRecord* now_rec = scheduler_->job(id);
   stored->spec = now_rec->spec;

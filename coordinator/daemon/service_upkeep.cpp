@@ -9,7 +9,8 @@
 namespace fairway::daemon {
 
 wire::MetricsReply CoordinatorService::metrics(Time now) const {
-  return metrics_report({*scheduler_, registry_, counters_, now});
+  // The Prometheus endpoint cannot tell who scrapes it: under private_data, nobody's usage.
+  return metrics_report({*scheduler_, registry_, counters_, now}, !config_.security.private_data);
 }
 
 std::string CoordinatorService::status_line() const {

@@ -3,10 +3,18 @@
 #include <cstdio>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/unix_groups.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
 
 namespace fairway::daemon {
+
+std::vector<std::string> CoordinatorService::access_groups(const std::string& user, std::uint32_t gid) const {
+  const bool wanted = std::any_of(config_.partitions.begin(), config_.partitions.end(),
+                                  [](const PartitionConfig& p) { return !p.access.allow_groups.empty(); });
+  return wanted ? unix_groups(user, gid) : std::vector<std::string>{};
+}
+
 namespace {
 
 Status check_program(const wire::JobProgram& p) {
@@ -86,7 +94,7 @@ Result<wire::SubmitReply> CoordinatorService::estimate_submit(const wire::Submit
   // An array: when its first task would start.
   spec.array = {};
   FAIRWAY_TRY(check_account(spec.account, caller.user, caller));
-  FAIRWAY_TRY_ASSIGN(estimate, scheduler_->estimate_start(std::move(spec), now));
+  FAIRWAY_TRY_ASSIGN(estimate, scheduler_->estimate_start(std::move(spec), now, access_groups(caller.user, caller.gid)));
   wire::SubmitReply r;
   r.test_only = true;
   r.estimated_start = estimate.start;

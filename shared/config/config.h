@@ -160,8 +160,21 @@ struct BillingConfig {
 // same id (its own --no-requeue turns this into cancel), or ended as preempted.
 enum class PreemptMode { kOff, kRequeue, kCancel };
 
+// Who may submit into a partition or use a QOS (Slurm's AllowAccounts, DenyAccounts,
+// AllowGroups, AllowQos, DenyQos). Empty lists impose nothing. An allow list and its deny
+// list are mutually exclusive (the parser refuses both). Checked at submission and when a
+// waiting job moves (update), in the daemon and the simulator alike (core/access_rules.h).
+struct AccessRules {
+  std::vector<std::string> allow_accounts;  // only these accounts
+  std::vector<std::string> deny_accounts;   // every account but these
+  std::vector<std::string> allow_groups;    // only users in one of these Unix groups (not root)
+  std::vector<std::string> allow_qos;       // partitions only: only jobs of these QOS
+  std::vector<std::string> deny_qos;        // partitions only: every QOS but these
+};
+
 struct PartitionConfig {
   std::string name;
+  AccessRules access;  // owner partitions list their owners' accounts
   // Node names, hostlist expanded. `nodes` absent or "ALL" in the file: every configured
   // node. Empty only when the config declares no nodes at all; the partition then spans
   // whatever nodes the daemon or simulator supplies.
@@ -230,6 +243,8 @@ struct QosConfig {
   std::optional<double> max_priority;
   // Maui's targeted queue time per QOS (seed 002); unset: priority.queue_target_time.
   std::optional<Duration> queue_target_time;
+  // allow_accounts / deny_accounts only (Slurm keeps this in the associations' QOS lists).
+  AccessRules access;
 };
 
 struct AccountConfig {

@@ -127,7 +127,9 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
                                        "island_placement", "clamp_time_limit",
                                        "default_for_interactive", "killable",
                                        "killable_cutoff", "priority_tier", "preempt",
-                                       "preempt_exempt_time", "preempt_grace", "default_mem_per_cpu_mb"}));
+                                       "preempt_exempt_time", "preempt_grace", "default_mem_per_cpu_mb",
+                                       "allow_accounts", "deny_accounts", "allow_groups",
+                                       "allow_qos", "deny_qos"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
@@ -191,6 +193,7 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     FAIRWAY_TRY(r.read_bool(t, "default_for_interactive", path, part.default_for_interactive));
     FAIRWAY_TRY(parse_partition_killable(r, t, path, part));
     FAIRWAY_TRY(parse_partition_preemption(r, t, path, part));
+    FAIRWAY_TRY(parse_access_rules(r, t, path, true, part.access));
     if (part.default_for_interactive) {
       for (std::size_t q = 0; q < p; ++q) {
         if (cfg.partitions[q].default_for_interactive) {

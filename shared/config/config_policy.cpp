@@ -23,7 +23,7 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
     const toml::table& t = *(entries)[i];
     std::string path = indexed("qos", i);
     FAIRWAY_TRY(r.check_keys(t, path, {"name", "priority", "max_time", "max_priority",
-                                         "queue_target_time"}));
+                                         "queue_target_time", "allow_accounts", "deny_accounts"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     QosConfig qos;
     FAIRWAY_TRY(r.read_string(t, "name", path, qos.name));
@@ -52,6 +52,7 @@ Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg) {
       }
       qos.queue_target_time = target;
     }
+    FAIRWAY_TRY(parse_access_rules(r, t, path, false, qos.access));
     cfg.qos.push_back(std::move(qos));
   }
   return ok_status();

@@ -37,6 +37,11 @@ Status parse_partition_placement(const TomlReader& r, const toml::table& t,
                                  const std::string& path, const Config& cfg,
                                  PartitionConfig& part);
 
+// Who may use a partition (partition = true: every access key) or a QOS (accounts only),
+// config_access.cpp.
+Status parse_access_rules(const TomlReader& r, const toml::table& t, const std::string& path,
+                          bool partition, AccessRules& out);
+
 // Scheduling policy: [[qos]], [[accounts]], [scheduler], [priority], [fairshare], [billing].
 Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg);
 Status parse_accounts(const TomlReader& r, const toml::table& root, Config& cfg);

@@ -342,10 +342,13 @@ std::string encode(const Message& m) {
   return detail::seal(message_type(m), payload);
 }
 
-Result<Message> decode(std::string_view frame) {
+namespace {
+
+Result<Message> decode_frame(std::string_view frame, bool escape) {
   try {
     FAIRWAY_TRY_ASSIGN(opened, detail::open_frame(frame));
     detail::Errors errors;
+    errors.escape_control = escape;
     MapReader reader(errors, opened.payload, std::string(to_string(opened.type)));
     Message m = read_payload(opened.type, reader);
     if (errors.failed()) return std::unexpected(errors.take());
@@ -357,5 +360,11 @@ Result<Message> decode(std::string_view frame) {
     return invalid_argument("wire: frame: unexpected failure");
   }
 }
+
+}  // namespace
+
+Result<Message> decode(std::string_view frame) { return decode_frame(frame, false); }
+
+Result<Message> decode_for_terminal(std::string_view frame) { return decode_frame(frame, true); }
 
 }  // namespace fairway::wire

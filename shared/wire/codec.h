@@ -19,4 +19,9 @@ std::string encode(const Message& m);
 // message type and key where known. Unknown keys are ignored.
 Result<Message> decode(std::string_view frame);
 
+// As decode, with every string's control characters escaped (escape_control): what the
+// CLI's text views print, so another user's job name cannot forge lines or drive the
+// terminal. JSON output uses decode's exact strings.
+Result<Message> decode_for_terminal(std::string_view frame);
+
 }  // namespace fairway::wire

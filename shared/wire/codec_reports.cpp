@@ -70,6 +70,11 @@ PartitionView read_partition(MapReader& r) {
   p.jobs_pending = r.i32("jobs_pending", 0);
   p.jobs_running = r.i32("jobs_running", 0);
   p.flags = r.str_list("flags");
+  for (auto [key, out] : {std::pair{"allow_accounts", &p.allow_accounts}, std::pair{"deny_accounts", &p.deny_accounts},
+                          std::pair{"allow_groups", &p.allow_groups}, std::pair{"allow_qos", &p.allow_qos},
+                          std::pair{"deny_qos", &p.deny_qos}}) {
+    if (r.has(key)) *out = r.str_list(key);
+  }
   return p;
 }
 
@@ -120,7 +125,7 @@ void encode_payload(Packer& pk, const PartitionQueryReply& m) {
   put(pk, std::string_view("partitions"));
   pk.pack_array(size32(m.partitions.size()));
   for (const PartitionView& p : m.partitions) {
-    pk.pack_map(18);
+    pk.pack_map(23);
     put_kv(pk, "name", std::string_view(p.name));
     put_kv(pk, "is_default", p.is_default);
     put_kv(pk, "nodes", p.nodes);
@@ -139,6 +144,11 @@ void encode_payload(Packer& pk, const PartitionQueryReply& m) {
     put_kv(pk, "jobs_pending", p.jobs_pending);
     put_kv(pk, "jobs_running", p.jobs_running);
     put_kv(pk, "flags", p.flags);
+    put_kv(pk, "allow_accounts", p.allow_accounts);
+    put_kv(pk, "deny_accounts", p.deny_accounts);
+    put_kv(pk, "allow_groups", p.allow_groups);
+    put_kv(pk, "allow_qos", p.allow_qos);
+    put_kv(pk, "deny_qos", p.deny_qos);
   }
 }
 

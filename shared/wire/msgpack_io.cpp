@@ -1,5 +1,7 @@
 #include "shared/wire/msgpack_io.h"
 
+#include "shared/base/terminal_text.h"
+
 #include <cmath>
 #include <algorithm>
 #include <utility>
@@ -59,7 +61,8 @@ std::optional<std::string> read_str(const Obj& o, Errors& e, const FieldPath& pa
     e.fail(path.str(), "string too long");
     return std::nullopt;
   }
-  return std::string(o.via.str.ptr, o.via.str.size);
+  const std::string_view text(o.via.str.ptr, o.via.str.size);
+  return e.escape_control ? fairway::escape_control(text) : std::string(text);
 }
 
 // The elements of an array, or nullopt (error recorded) when `o` is not an array within

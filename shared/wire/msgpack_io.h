@@ -60,6 +60,8 @@ Result<OpenFrame> open_frame(std::string_view frame);
 // the caller checks once at the end, instead of testing every field read.
 class Errors {
  public:
+  // Set: every string read has its control characters escaped (decode_for_terminal).
+  bool escape_control = false;
   bool failed() const { return error_.has_value(); }
   void fail(const std::string& path, std::string_view what);
   Error take() const;

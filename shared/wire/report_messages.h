@@ -70,6 +70,9 @@ struct PartitionView {
   // Behaviours the partition switches on: "default_for_interactive", "killable",
   // "clamp_time_limit", "whole_nodes_above_node_size", "socket_exclusive_gpus".
   std::vector<std::string> flags;
+  // Who may use it (partitions' access keys); empty: no such rule. Absent from a
+  // coordinator that predates them.
+  std::vector<std::string> allow_accounts, deny_accounts, allow_groups, allow_qos, deny_qos;
   bool operator==(const PartitionView&) const = default;
 };
 

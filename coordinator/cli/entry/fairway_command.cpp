@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "coordinator/cli/commands.h"
+#include "coordinator/cli/terminal_replies.h"
 #include "coordinator/cli/history_command.h"
 #include "coordinator/cli/option_values.h"
 #include "coordinator/cli/priority_command.h"
@@ -384,7 +385,11 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   }
 
   LazyTransport transport(endpoint_sources_from_environment(coordinator, config));
-  const Transport call = std::ref(transport);
+  // Text views get replies with control characters escaped (a job name's newline cannot
+  // forge a line, nor its ESC drive the reader's terminal); JSON stays exact.
+  const bool json = queue.json || history.json || report.json || prio.json || show_json || diag_json ||
+                    shares.json || update_json || nodes_json || nodes_slurm_json || control_json;
+  const Transport call = json ? Transport(std::ref(transport)) : escaping_replies(std::ref(transport));
   if (q->parsed()) {
     if (iterate_s == 0) return run_queue(queue, call, io);
     // squeue -i: each listing under the date it was taken (-l has its own date line, -h

@@ -1,4 +1,5 @@
 #include "coordinator/cli/report_commands.h"
+#include "coordinator/cli/scontrol_node_view.h"
 #include "coordinator/cli/sdiag_view.h"
 #include "coordinator/cli/text_format.h"
 
@@ -139,6 +140,26 @@ TEST_F(Reports, UnknownPartitionIsTheCoordinatorsRefusal) {
   std::ostringstream out, err;
   EXPECT_EQ(run_show_partition({"x"}, false, false, t, Output{out, err}), kExitFailure);
   EXPECT_NE(err.str().find("partition 'x' does not exist (partitions: batch)"), std::string::npos);
+}
+
+// A partition's access lists, in fairway's detail and in scontrol's line (a deny list in
+// place of the allow list it excludes, as Slurm prints it); an open partition reads ALL.
+TEST(ReportCommands, PartitionAccessListsShowInBothLayouts) {
+  wire::PartitionView p;
+  p.name = "condo";
+  p.preempt = "off";
+  EXPECT_NE(render_scontrol_partition(p).find("   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n"), std::string::npos);
+  p.allow_accounts = {"lab", "lab2"};
+  p.allow_groups = {"condo"};
+  p.deny_qos = {"long"};
+  EXPECT_NE(render_scontrol_partition(p).find("   AllowGroups=condo AllowAccounts=lab,lab2 DenyQos=long\n"),
+            std::string::npos)
+      << render_scontrol_partition(p);
+  const std::string text = render_partition_detail(p);
+  for (const char* line : {"AllowAccounts: lab,lab2\n", "AllowGroups: condo\n", "DenyQos: long\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
+  }
+  EXPECT_EQ(text.find("DenyAccounts"), std::string::npos);
 }
 
 }  // namespace

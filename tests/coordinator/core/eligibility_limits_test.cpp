@@ -100,7 +100,7 @@ TEST(EligibilityLimits, IdleJobsKeepTheirSlotsUnderNewest) {
   c.limits.max_eligible_jobs_per_user = 2;
   c.limits.promote_blocked = BlockedPromotion::kNewest;
   c.priority.qos = 1;
-  c.qos = {QosConfig{"top", 100000, Duration::infinite(), std::nullopt, std::nullopt}};
+  c.qos = {QosConfig{"top", 100000, Duration::infinite(), std::nullopt, std::nullopt, {}}};
   auto s = testing::make(c);
   ASSERT_TRUE(s->submit(testing::job(1, 4, 100, 0, "other"), T(0)));
   ASSERT_TRUE(s->submit(testing::job(11, 4, 100, 1, "u"), T(1)));

@@ -24,7 +24,7 @@ Config two_partitions() {
   debug.max_time = Duration::hours(1);
   debug.priority = 1000;
   c.partitions = {batch, debug};
-  c.qos = {QosConfig{"devel", 20000, Duration::hours(2), std::nullopt, std::nullopt}};
+  c.qos = {QosConfig{"devel", 20000, Duration::hours(2), std::nullopt, std::nullopt, {}}};
   return c;
 }
 

@@ -228,6 +228,7 @@ TEST(PalmettoOwnerPartitions, AnOwnerJobPreemptsTheLowerPriorityBatchJobWhichIsR
   ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);
   JobSpec owner = testing::job(3, 4, kHour, kMinute, "faculty");
   owner.partition = "skylight";
+  owner.account = "skylight";  // partitions.allow_accounts: the owners' account
   ASSERT_TRUE(s->submit(owner, T(kMinute)));
   const PassResult r = s->schedule(T(kMinute));
   ASSERT_EQ(r.preempting.size(), 1u);
@@ -253,6 +254,7 @@ TEST(PalmettoOwnerPartitions, APreemptedInteractiveJobIsCancelledAndOwnersStartW
   ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);
   JobSpec owner = testing::job(3, 4, kHour, kMinute, "faculty");
   owner.partition = "skylight";
+  owner.account = "skylight";  // partitions.allow_accounts: the owners' account
   ASSERT_TRUE(s->submit(owner, T(kMinute)));
   const PassResult free_node = s->schedule(T(kMinute));
   EXPECT_EQ(free_node.started.size(), 1u);  // the third node was free: nobody preempted

@@ -143,3 +143,39 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerOnItsVictimsCoresAndAWro
 
 }  // namespace
 }  // namespace fairway::sim
+
+namespace fairway::sim {
+namespace {
+
+// Issue 33 item 4: the simulator honours partitions' access lists as the daemon does. Bob's
+// job aimed at the owners' partition is refused at its arrival and preempts nobody; the
+// owners' job, charged to their account, does.
+TEST(OwnerPreemptionScenario, AnAccountOutsideAllowAccountsIsRefusedAndPreemptsNobody) {
+  const std::string config = std::string(kConfig) + R"(
+[[partitions]]
+name = "condo"
+nodes = "n2"
+priority_tier = 1
+allow_accounts = ["lab"]
+)";
+  constexpr const char* workload =
+      R"({"id":1,"submit":0,"user":"ann","cores":4,"time_limit":3000,"runtime":2000}
+{"id":2,"submit":0,"user":"ann","cores":4,"time_limit":3000,"runtime":2000}
+{"id":3,"submit":100,"user":"bob","account":"bob","partition":"condo","cores":4,"time_limit":600,"runtime":500}
+)";
+  SimRun r = scenario::simulate_jsonl(config, workload);
+  ASSERT_EQ(r.result.rejected, std::vector<JobId>{JobId(3)});
+  EXPECT_EQ(r.result.rejection_messages.at(0),
+            "job 3: Job's account not permitted to use this partition (partition 'condo' allow_accounts = lab, "
+            "not account 'bob')");
+  EXPECT_EQ(runs_of(r, 1).size(), 1u) << "ann's job was preempted";
+  EXPECT_EQ(runs_of(r, 2).size(), 1u) << "ann's job was preempted";
+
+  const std::string owners = std::string(workload).replace(std::string(workload).find("\"bob\",\"partition\""), 5, "\"lab\"");
+  SimRun ok = scenario::simulate_jsonl(config, owners);
+  EXPECT_TRUE(ok.result.rejected.empty());
+  EXPECT_LT(runs_of(ok, 3).at(0).start.seconds(), 2000) << "the owners' job preempts, not waits";
+}
+
+}  // namespace
+}  // namespace fairway::sim

@@ -147,6 +147,9 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "batch_only",
                                              // sprio -n: each priority term before its weight
                                              "raw",
+                                             // a partition's access lists (issue 33): absent
+                                             // from older coordinators
+                                             "allow_accounts", "deny_accounts", "allow_groups", "allow_qos", "deny_qos",
                                              // sinfo -R: who set a node's reason and when
                                              "reason_user", "reason_uid", "reason_time", "features",
                                              // sacct's ID.N lines: a job's steps, asked for by with_steps
@@ -382,6 +385,32 @@ TEST(WireClient, IntegerPriorityFromAnotherWriterIsAccepted) {
   auto back = decode(edited);
   ASSERT_TRUE(back.has_value()) << back.error().message;
   EXPECT_EQ(std::get<JobQueryReply>(*back).jobs.at(0).priority, -7.0);
+}
+
+}  // namespace
+}  // namespace fairway::wire
+
+namespace fairway::wire {
+namespace {
+
+// Issue 33 item 7: the CLI's text views decode replies with every string's control
+// characters escaped, nested views and lists included; decode keeps them exact (JSON).
+TEST(WireClient, DecodeForTerminalEscapesEveryStringAndDecodeKeepsThemExact) {
+  JobView forged = testing::sample_job_view(false);
+  forged.name = "x\nroot 1 normal R";
+  forged.working_dir = "\x1b[2J";
+  forged.reasons = {"Held"};
+  forged.reason_texts = {"wait\r\x1b]0;title\a"};
+  const std::string frame = encode(JobQueryReply{Time::from_seconds(5), {forged}, false, 1});
+  auto shown = decode_for_terminal(frame);
+  ASSERT_TRUE(shown.has_value()) << shown.error().message;
+  const JobView& j = std::get<JobQueryReply>(*shown).jobs.at(0);
+  EXPECT_EQ(j.name, "x\\nroot 1 normal R");
+  EXPECT_EQ(j.working_dir, "\\x1b[2J");
+  EXPECT_EQ(j.reason_texts.at(0), "wait\\r\\x1b]0;title\\x07");
+  auto exact = decode(frame);
+  ASSERT_TRUE(exact.has_value());
+  EXPECT_EQ(std::get<JobQueryReply>(*exact).jobs.at(0).name, forged.name);
 }
 
 }  // namespace

@@ -344,7 +344,15 @@ inline PartitionQueryReply sample_partition_reply() {
   p.jobs_pending = 7;
   p.jobs_running = 2;
   p.flags = {"socket_exclusive_gpus"};
+  p.allow_accounts = {"lab"};
+  p.allow_groups = {"lab-members", "staff"};
+  p.deny_qos = {"long"};
   PartitionView open = p;
+  open.allow_accounts = {};
+  open.allow_groups = {};
+  open.deny_qos = {};
+  open.deny_accounts = {"guests"};
+  open.allow_qos = {"normal"};
   open.name = "work1";
   open.is_default = true;
   open.preempt = "requeue";
