@@ -171,6 +171,27 @@ TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
   EXPECT_NE(printed.find("step exit 0\n"), std::string::npos) << printed;
 }
 
+// Launchers start srun with its stdin closed (MPICH's mpiexec -launcher slurm): its
+// listener once took descriptor 0 and was read as stdin too, and 7 of 20 such sruns hung.
+TEST_F(JobStep, AStepWhoseStdinIsClosedEnds) {
+  const std::string script = dir_ + "/closed-stdin.sh";
+  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/closed-%j.out\n"
+                        << "for i in 1 2 3 4 5 6 7 8 9 10; do \"$FAIRWAY_CLI\" run -N 2 -n 2 true <&-; echo \"rc $?\"; done\n";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+            0)
+      << out;
+  const JobId id(std::stoull(out));
+  auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
+  const std::string printed = read_file(dir_ + "/closed-" + std::to_string(id.value()) + ".out");
+  if (!v || !is_terminal(v->state)) (void)run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out);
+  ASSERT_TRUE(v && v->state == JobState::kCompleted) << printed;
+  std::size_t ok = 0;
+  for (std::size_t at = printed.find("rc 0\n"); at != std::string::npos; at = printed.find("rc 0\n", at + 1)) ++ok;
+  EXPECT_EQ(ok, 10u) << printed;
+}
+
 // A cancel gives srun's tasks, on every node, the SIGTERM and the grace the batch script
 // gets: what they write while saving their work still reaches the job's output. They used
 // to die at once with their srun (in the script's group), and the job's other node heard
