@@ -84,22 +84,15 @@ struct Binding {
 };
 Binding g_binding;
 
-// The step's cores here: the agent's list, else this relay's own CPUs one core each.
-std::vector<std::vector<int>> step_cores(const RelayPlan& plan) {
-  if (!plan.core_pus.empty()) return plan.core_pus;
-  std::vector<std::vector<int>> cores;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cores;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (CPU_ISSET(c, &set)) cores.push_back({c});
-  }
-  return cores;
-}
-
+// The agent passes the job's cores here only where it binds jobs (binding applied): where
+// it does not, no task is bound but to the CPUs srun named (map_cpu:, mask_cpu:), since
+// the node's other jobs would share the same CPU numbers.
 void work_out_binding(const RelayPlan& plan) {
-  g_binding.per_task = task_cpus(plan.cpu_bind, step_cores(plan), plan.local_tasks(), plan.cpus_per_task);
-  g_binding.env = cpu_bind_environment(plan.cpu_bind, g_binding.per_task);
+  CpuBind bind = plan.cpu_bind;
+  const bool named = bind.type == CpuBindType::kMapCpu || bind.type == CpuBindType::kMaskCpu;
+  if (plan.core_pus.empty() && !named) bind.type = CpuBindType::kNone;
+  g_binding.per_task = task_cpus(bind, plan.core_pus, plan.local_tasks(), plan.cpus_per_task);
+  g_binding.env = cpu_bind_environment(bind, g_binding.per_task);
 }
 
 // In the task, before exec: its CPUs, as task/affinity binds them (a binding the job's

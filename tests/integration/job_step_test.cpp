@@ -171,6 +171,36 @@ TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
   EXPECT_NE(printed.find("step exit 0\n"), std::string::npos) << printed;
 }
 
+// mpirun's daemons: srun -K --mpi=none -N1 -n1 -w NODE runs on that node alone, each task
+// bound to its own core of the job there; -K ends the step at the first failing task.
+TEST_F(JobStep, AStepRunsWhereItsNodelistSaysAndKillOnBadExitEndsIt) {
+  const JobId id = running_two_node_job();
+  const auto views = job(id);
+  ASSERT_TRUE(views && views->allocation.size() == 2);
+  const std::string second = views->allocation[1].node;
+  const std::string job_id = std::to_string(id.value());
+  std::string out;
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-K", "--mpi=none", "-N1", "-n1", "-w", second, "printenv",
+                                  "SLURMD_NODENAME"},
+                       out),
+            0)
+      << out;
+  EXPECT_EQ(out, second + "\n");
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-w", "kb09", "true"}, out), 1) << out;
+  EXPECT_NE(out.find("--nodelist: node kb09 is not one of the job's nodes"), std::string::npos) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "--mpi=pmi3", "true"}, out), 2) << out;
+  EXPECT_NE(out.find("--mpi=pmi3: expected none"), std::string::npos) << out;
+  // Task 1 fails at once; task 0 would sleep a minute but for -K.
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-K", "-N", "2", "sh", "-c",
+                                  "[ $SLURM_NODEID = 1 ] && exit 3; exec sleep 60"},
+                       out),
+            3)
+      << out;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30)) << out;
+  EXPECT_NE(out.find("killing the step's other tasks (--kill-on-bad-exit)"), std::string::npos) << out;
+}
+
 // Launchers start srun with its stdin closed (MPICH's mpiexec -launcher slurm): its
 // listener once took descriptor 0 and was read as stdin too, and 7 of 20 such sruns hung.
 TEST_F(JobStep, AStepWhoseStdinIsClosedEnds) {
