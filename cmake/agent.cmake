@@ -31,6 +31,6 @@ endif()
 add_library(fairway_step_relay STATIC ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/relay_plan.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/step_relay.cpp)
 target_include_directories(fairway_step_relay PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(fairway_step_relay PUBLIC fairway_base fairway_zmtp_client PRIVATE fairway_warnings)
+target_link_libraries(fairway_step_relay PUBLIC fairway_base fairway_model fairway_zmtp_client PRIVATE fairway_warnings)
 add_executable(fairway-step agent/step/main.cpp)
 target_link_libraries(fairway-step PRIVATE fairway_step_relay fairway_warnings)

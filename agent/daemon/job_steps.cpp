@@ -77,6 +77,18 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
                           {kStepEnvCpusPerTask, std::to_string(s.cpus_per_task)},
                           {kStepEnvGrace, std::to_string(options_.kill_grace.count())}});
   if (s.pty) req.program.env.emplace_back(kStepEnvPty, "1");
+  if (!s.cpu_bind.empty()) req.program.env.emplace_back(kStepEnvCpuBind, s.cpu_bind);
+  if (!s.distribution.empty()) req.program.env.emplace_back(kStepEnvDistribution, s.distribution);
+  // The job's cores here with their PUs, for the relay to bind each task to its own.
+  if (options_.apply_binding) {
+    std::string cores;
+    for (std::int32_t c : job.cores) {
+      std::string pus;
+      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) pus += (pus.empty() ? "" : ",") + std::to_string(pu);
+      cores += (cores.empty() ? "" : ";") + pus;
+    }
+    req.program.env.emplace_back(kStepEnvCorePus, cores);
+  }
   // The job's own cgroup, found again: the step is held to what the job was given.
   auto attach = cgroups_->prepare(cgroup_limits(s.job, req.bind_pus, job.gpus, job.memory_limit));
   if (!attach) {

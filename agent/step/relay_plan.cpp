@@ -36,6 +36,30 @@ std::int32_t RelayPlan::first_rank() const {
   return std::accumulate(tasks_per_node.begin(), tasks_per_node.begin() + node_index, 0);
 }
 
+std::int32_t RelayPlan::rank_of(std::int32_t local) const {
+  if (!cyclic) return first_rank() + local;
+  const auto ranks = node_ranks(tasks_per_node, static_cast<std::size_t>(node_index), true);
+  return ranks.at(static_cast<std::size_t>(local));
+}
+
+Result<std::vector<std::vector<int>>> parse_core_pus(const std::string& text) {
+  std::vector<std::vector<int>> out;
+  if (text.empty()) return out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    std::size_t end = text.find(';', begin);
+    if (end == std::string::npos) end = text.size();
+    std::vector<int> core;
+    for (const std::string& pu : split_commas(text.substr(begin, end - begin))) {
+      FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvCorePus, pu, 0));
+      core.push_back(n);
+    }
+    out.push_back(std::move(core));
+    begin = end + 1;
+  }
+  return out;
+}
+
 std::int32_t RelayPlan::total_tasks() const { return std::accumulate(tasks_per_node.begin(), tasks_per_node.end(), 0); }
 
 Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string, std::string>>& values,
@@ -84,6 +108,21 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
     FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvCpusPerTask, *c, 1));
     p.cpus_per_task = n;
   }
+  if (auto b = get(kStepEnvCpuBind)) {
+    auto bind = parse_cpu_bind(*b);
+    if (!bind) return invalid_argument(std::string(kStepEnvCpuBind) + ": " + bind.error().message);
+    p.cpu_bind = *bind;
+    p.cpu_bind_text = *b;
+  }
+  if (auto d = get(kStepEnvDistribution)) {
+    auto cyclic = parse_cyclic_distribution(*d);
+    if (!cyclic) return invalid_argument(std::string(kStepEnvDistribution) + ": " + cyclic.error().message);
+    p.cyclic = *cyclic;
+  }
+  if (auto c = get(kStepEnvCorePus)) {
+    FAIRWAY_TRY_ASSIGN(cores, parse_core_pus(*c));
+    p.core_pus = std::move(cores);
+  }
   if (auto g = get(kStepEnvGrace)) {
     FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvGrace, *g, 0));
     p.grace_s = n;
@@ -99,7 +138,7 @@ std::vector<std::pair<std::string, std::string>> task_environment(const RelayPla
   const std::string nnodes = std::to_string(plan.nodes.size());
   return {{"SLURM_STEP_ID", step},
           {"SLURM_STEPID", step},
-          {"SLURM_PROCID", std::to_string(plan.first_rank() + local_id)},
+          {"SLURM_PROCID", std::to_string(plan.rank_of(local_id))},
           {"SLURM_LOCALID", std::to_string(local_id)},
           {"SLURM_NODEID", std::to_string(plan.node_index)},
           {"SLURM_STEP_NUM_TASKS", ntasks},
@@ -109,8 +148,9 @@ std::vector<std::pair<std::string, std::string>> task_environment(const RelayPla
           {"SLURM_NTASKS", ntasks},
           {"SLURM_NPROCS", ntasks},
           {"SLURM_CPUS_PER_TASK", std::to_string(plan.cpus_per_task)},
+          {"SLURM_DISTRIBUTION", plan.cyclic ? "cyclic" : "block"},
           {"SLURMD_NODENAME", plan.nodes[static_cast<std::size_t>(plan.node_index)]},
-          {"FAIRWAY_STEP_RANK", std::to_string(plan.first_rank() + local_id)}};
+          {"FAIRWAY_STEP_RANK", std::to_string(plan.rank_of(local_id))}};
 }
 
 }  // namespace fairway::agent

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "shared/base/result.h"
+#include "shared/model/cpu_bind.h"
 
 namespace fairway::agent {
 
@@ -22,6 +23,12 @@ inline constexpr const char* kStepEnvTasks = "FAIRWAY_STEP_TASKS_PER_NODE";  // 
 inline constexpr const char* kStepEnvDir = "FAIRWAY_STEP_DIR";
 inline constexpr const char* kStepEnvCpusPerTask = "FAIRWAY_STEP_CPUS_PER_TASK";
 inline constexpr const char* kStepEnvPty = "FAIRWAY_STEP_PTY";  // "1": task 0 on a pty
+// srun --cpu-bind and --distribution as given (absent: cores, block).
+inline constexpr const char* kStepEnvCpuBind = "FAIRWAY_STEP_CPU_BIND";
+inline constexpr const char* kStepEnvDistribution = "FAIRWAY_STEP_DISTRIBUTION";
+// The job's cores on this node, each as its PUs: "0,28;1,29" (absent: the agent binds
+// nothing, and the relay's own CPUs count one core each).
+inline constexpr const char* kStepEnvCorePus = "FAIRWAY_STEP_CORE_PUS";
 // Seconds between SIGTERM and SIGKILL for the tasks when the client is gone (the agent's
 // kill grace).
 inline constexpr const char* kStepEnvGrace = "FAIRWAY_STEP_GRACE_S";
@@ -38,8 +45,14 @@ struct RelayPlan {
   bool pty = false;
   std::int32_t grace_s = 30;
   std::vector<std::string> command;
+  CpuBind cpu_bind;
+  std::string cpu_bind_text;      // as srun was given it (SLURM_CPU_BIND_* come from the result)
+  bool cyclic = false;
+  std::vector<std::vector<int>> core_pus;  // empty: unknown
 
   std::int32_t first_rank() const;
+  // The global rank of local task `local` (block: first_rank() + local; cyclic: round the nodes).
+  std::int32_t rank_of(std::int32_t local) const;
   std::int32_t local_tasks() const { return tasks_per_node[static_cast<std::size_t>(node_index)]; }
   std::int32_t total_tasks() const;
 };
@@ -50,5 +63,8 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
 
 // The variables a task adds to the relay's environment (which holds the job's).
 std::vector<std::pair<std::string, std::string>> task_environment(const RelayPlan& plan, std::int32_t local_id);
+
+// "0,28;1,29" -> {{0,28},{1,29}}; errors name the variable.
+Result<std::vector<std::vector<int>>> parse_core_pus(const std::string& text);
 
 }  // namespace fairway::agent

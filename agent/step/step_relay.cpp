@@ -1,6 +1,7 @@
 #include "agent/step/step_relay.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -75,10 +76,57 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+// Each local task's CPUs (empty: unbound) and what every task is told of them; worked out
+// once, before the first fork.
+struct Binding {
+  std::vector<std::vector<int>> per_task;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+Binding g_binding;
+
+// The agent passes the job's cores here only where it binds jobs (binding applied): where
+// it does not, no task is bound but to the CPUs srun named (map_cpu:, mask_cpu:), since
+// the node's other jobs would share the same CPU numbers.
+void work_out_binding(const RelayPlan& plan) {
+  CpuBind bind = plan.cpu_bind;
+  const bool named = bind.type == CpuBindType::kMapCpu || bind.type == CpuBindType::kMaskCpu;
+  if (plan.core_pus.empty() && !named) bind.type = CpuBindType::kNone;
+  g_binding.per_task = task_cpus(bind, plan.core_pus, plan.local_tasks(), plan.cpus_per_task);
+  g_binding.env = cpu_bind_environment(bind, g_binding.per_task);
+}
+
+// In the task, before exec: its CPUs, as task/affinity binds them (a binding the job's
+// cpuset refuses is reported and the task runs unbound, as Slurm's does).
+void bind_task(const RelayPlan& plan, std::int32_t local) {
+  const auto& cpus = g_binding.per_task[static_cast<std::size_t>(local)];
+  if (cpus.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) {
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+  }
+  const std::string& node = plan.nodes[static_cast<std::size_t>(plan.node_index)];
+  if (::sched_setaffinity(0, sizeof set, &set) != 0) {
+    const std::string why = "fairway-step: " + node + ": task " + std::to_string(plan.rank_of(local)) +
+                            ": cannot bind to CPUs " + cpu_mask_hex(cpus) + ": " + std::strerror(errno) + "\n";
+    (void)!::write(STDERR_FILENO, why.data(), why.size());
+    return;
+  }
+  if (plan.cpu_bind.verbose) {
+    // Slurm's line for --cpu-bind=verbose.
+    const std::string line = "cpu-bind=MASK - " + node + ", task " + std::to_string(plan.rank_of(local)) + " " +
+                             std::to_string(local) + " [" + std::to_string(::getpid()) + "]: mask " +
+                             cpu_mask_hex(cpus) + " set\n";
+    (void)!::write(STDERR_FILENO, line.data(), line.size());
+  }
+}
+
 [[noreturn]] void exec_task(const RelayPlan& plan, std::int32_t local) {
   // The relay ignores SIGPIPE; a task must not inherit that (`yes | head` would not end).
   ::signal(SIGPIPE, SIG_DFL);
   for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
+  for (const auto& [k, v] : g_binding.env) ::setenv(k.c_str(), v.c_str(), 1);
+  bind_task(plan, local);
   std::vector<char*> argv;
   for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -93,7 +141,7 @@ void close_fd(int& fd) {
 // input both go through the master (`out`, and `stdin_write`, a second descriptor of it).
 Task start_pty_task(const RelayPlan& plan, std::int32_t local, int& stdin_write) {
   Task t;
-  t.rank = plan.first_rank() + local;
+  t.rank = plan.rank_of(local);
   const int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) {
     if (master >= 0) ::close(master);
@@ -127,7 +175,7 @@ Task start_pty_task(const RelayPlan& plan, std::int32_t local, int& stdin_write)
 Task start_task(const RelayPlan& plan, std::int32_t local, bool takes_stdin, int& stdin_write) {
   if (takes_stdin && plan.pty) return start_pty_task(plan, local, stdin_write);
   Task t;
-  t.rank = plan.first_rank() + local;
+  t.rank = plan.rank_of(local);
   int out[2], err[2], in[2] = {-1, -1};
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 || (takes_stdin && ::pipe2(in, O_CLOEXEC) != 0)) {
     return t;
@@ -176,8 +224,9 @@ class Relay {
       send({StepIoKind::kDone, 0, -1, 0, ""});
       return 0;
     }
+    work_out_binding(plan_);
     for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) {
-      const bool takes_stdin = plan_.first_rank() + l == 0;
+      const bool takes_stdin = plan_.rank_of(l) == 0;
       Task t = start_task(plan_, l, takes_stdin, stdin_);
       if (t.pid < 0) {
         send({StepIoKind::kError, 0, t.rank, 0, std::string("cannot start the task: ") + std::strerror(errno)});

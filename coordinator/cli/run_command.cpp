@@ -12,6 +12,7 @@
 #include "coordinator/cli/step_session.h"
 #include "coordinator/cli/submit_options.h"
 #include "shared/base/hex.h"
+#include "shared/model/cpu_bind.h"
 #include "shared/net/step_stream.h"
 
 namespace fairway::cli {
@@ -26,9 +27,24 @@ Result<std::string> step_key() {
   return to_hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
 }
 
+// What srun's own options ask of the step, besides the job options.
+struct StepChoices {
+  bool label = false;
+  bool pty = false;
+  bool kill_on_bad_exit = false;
+  std::string cpu_bind;
+  std::string distribution;
+};
+
+// --mpi: "none" (the tasks get no PMI; mpirun's daemons ask for that) is offered.
+Status check_mpi(const std::optional<std::string>& mpi) {
+  if (!mpi || *mpi == "none") return ok_status();
+  return invalid_argument("--mpi=" + *mpi + ": expected none (PMI-2 and PMIx are not offered yet)");
+}
+
 // The step's end to end: Ctrl-C from the request on, the caller's terminal raw for --pty,
 // the session until every node is done.
-int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options, bool label, bool pty,
+int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options, const StepChoices& choices,
              const SubmitContext& ctx, const Transport& transport, const Output& io, const StepSettings& settings) {
   auto listening = net::listen_step_stream(settings.listen_host);
   if (!listening) return report_error(io, listening.error().message, kExitFailure);
@@ -47,7 +63,13 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   req.nodes = options.nodes.value_or(0);
   req.io_address = address;
   req.io_key = *key;
-  req.pty = pty;
+  req.pty = choices.pty;
+  req.nodelist = options.nodelist.value_or(std::vector<std::string>{});
+  req.exclude = options.exclude.value_or(std::vector<std::string>{});
+  req.ntasks_per_node = options.ntasks_per_node.value_or(0);
+  req.cpus_per_task = options.cpus_per_task.value_or(0);
+  req.cpu_bind = choices.cpu_bind;
+  req.distribution = choices.distribution;
   // From the request on, Ctrl-C is the step's: one that comes before the reply still
   // reaches the tasks once they run.
   StepInterrupts interrupts;
@@ -61,7 +83,9 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
     return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why, kExitFailure);
   }
   const auto& started = std::get<wire::StepReply>(*reply);
-  const StepOutcome outcome = serve_step(started, *key, listen_fd, label, pty, io, settings);
+  StepSettings step_settings = settings;
+  step_settings.kill_on_bad_exit = choices.kill_on_bad_exit;
+  const StepOutcome outcome = serve_step(started, *key, listen_fd, choices.label, choices.pty, io, step_settings);
   ::close(listen_fd);
   // For sacct's ID.N line. Its output and exit are the user's whatever the coordinator
   // answers: a step it cannot record is no reason to fail the command that ran.
@@ -123,16 +147,21 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
   } else {
     job = job_from_environment(ctx);
   }
-  if (job) return run_step(*job, command, cmd->options, cmd->label, cmd->pty, ctx, transport, io, settings);
+  if (Status s = check_mpi(cmd->mpi); !s) return report_error(io, s.error().message, kExitUsage);
+  if (auto b = parse_cpu_bind(cmd->cpu_bind.value_or("")); !b) return report_error(io, b.error().message, kExitUsage);
+  if (auto d = parse_cyclic_distribution(cmd->distribution.value_or("")); !d) {
+    return report_error(io, d.error().message, kExitUsage);
+  }
+  const StepChoices choices{cmd->label, cmd->pty, cmd->kill_on_bad_exit.value_or(false), cmd->cpu_bind.value_or(""),
+                            cmd->distribution.value_or("")};
+  if (job) return run_step(*job, command, cmd->options, choices, ctx, transport, io, settings);
   // srun outside a job: an allocation of its own, with one task per core asked for.
   const SubmitOptions options = cmd->options;
-  const bool label = cmd->label;
-  const bool pty = cmd->pty;
   return with_allocation(std::move(*cmd), command.front(), ctx, transport, io, std::chrono::milliseconds(200), false,
                          [&](const wire::JobView& granted) {
                            SubmitOptions step = options;
                            step.nodes.reset();
-                           return run_step(granted.id, command, step, label, pty, ctx, transport, io, settings);
+                           return run_step(granted.id, command, step, choices, ctx, transport, io, settings);
                          });
 }
 

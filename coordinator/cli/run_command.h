@@ -17,6 +17,8 @@ struct StepSettings {
   std::string listen_host = "127.0.0.1";
   // How long every node's relay has to call in before the step is given up.
   int start_timeout_ms = 60000;
+  // srun -K: the first task that fails (a non-zero exit or a signal) kills the step's others.
+  bool kill_on_bad_exit = false;
 };
 
 // `args`: run and submit options (-n, -N, -l, --jobid, ...), then COMMAND and its

@@ -8,6 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -124,19 +125,22 @@ class StepSession {
       for (const NodeStream& n : nodes_) {
         if (n.fd >= 0) fds.push_back({n.fd, POLLIN, 0});
       }
-      // Task 0's stdin: ours, once node 0's relay is there to take it.
-      const bool read_stdin = stdin_open && nodes_[0].greeted && nodes_[0].fd >= 0;
+      // Task 0's stdin: ours, once node 0's relay is there to take it. Each descriptor is
+      // polled once and each entry handled by its place: were 0 also a socket of ours (a
+      // caller that closed our stdin), reading it twice as both would block.
+      const bool read_stdin = stdin_open && nodes_[0].greeted && nodes_[0].fd >= 0 &&
+                              std::none_of(fds.begin(), fds.end(), [](const pollfd& p) { return p.fd == STDIN_FILENO; });
       if (read_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0});
       const int ready = ::poll(fds.data(), fds.size(), 250);
       if (ready < 0 && errno != EINTR) break;
-      for (const pollfd& p : fds) {
-        if (p.revents == 0) continue;
-        if (p.fd == listen_fd_) {
-          accept_one();
-        } else if (p.fd == STDIN_FILENO) {
+      for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (fds[i].revents == 0) continue;
+        if (i == 0) {
+          accept_all();
+        } else if (read_stdin && i + 1 == fds.size()) {
           stdin_open = forward_stdin();
         } else {
-          from_relay(p.fd);
+          from_relay(fds[i].fd);
         }
       }
       const auto now = Clock::now();
@@ -211,15 +215,19 @@ class StepSession {
 
   // Connections that have not said hello yet are few and short-lived; past a small number
   // the oldest is dropped, so that silent connections cannot hold the step's descriptors.
-  void accept_one() {
+  // The listener does not block (listen_step_stream): every waiting connection is taken,
+  // and an accept with none waiting returns at once instead of holding the step.
+  void accept_all() {
     constexpr std::size_t kMaxPending = 64;
-    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) return;
-    if (pending_.size() >= kMaxPending) {
-      ::close(pending_.front());
-      pending_.erase(pending_.begin());
+    for (;;) {
+      const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0) return;
+      if (pending_.size() >= kMaxPending) {
+        ::close(pending_.front());
+        pending_.erase(pending_.begin());
+      }
+      pending_.push_back(fd);
     }
-    pending_.push_back(fd);
   }
 
   bool forward_stdin() {
@@ -319,6 +327,14 @@ class StepSession {
                   << (m.value > 0 ? "Exited with exit code " + std::to_string(m.value)
                                   : std::string(strsignal(static_cast<int>(-m.value))))
                   << "\n";
+          // -K: the others die with it (mpirun's daemons are started so: a lost one must
+          // not leave the rest waiting for it).
+          if (settings_.kill_on_bad_exit && !killed_for_bad_exit_) {
+            killed_for_bad_exit_ = true;
+            io_.err << "fairway: error: task " << m.rank << " failed: killing the step's other tasks (--kill-on-bad-exit)\n";
+            last_signal_ = SIGKILL;
+            send_all({StepIoKind::kSignal, 0, 0, SIGKILL, ""});
+          }
         }
         break;
       case StepIoKind::kError:
@@ -382,6 +398,7 @@ class StepSession {
   std::optional<Clock::time_point> last_interrupt_;
   std::optional<int> last_signal_;
   bool failed_ = false;
+  bool killed_for_bad_exit_ = false;
 };
 
 }  // namespace

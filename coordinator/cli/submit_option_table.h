@@ -21,7 +21,9 @@ enum class Opt {
   // Command line only:
   kWrap, kParsable, kJson, kCoordinator, kConfig, kHelp, kDefaultOutput,
   // fairway run only (srun): refused by submit and alloc.
-  kLabel, kJobId, kPty,
+  kLabel, kJobId, kPty, kKillOnBadExit, kMpi,
+  // srun's, read by fairway run; accepted and meaningless for a batch job as a whole.
+  kCpuBind, kDistribution,
 };
 
 enum class Value : std::uint8_t { kNone, kRequired, kOptional /* only as --opt=value */ };

@@ -144,6 +144,11 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     }
     case Opt::kSilent: return ok_status();
+    // srun's: a batch job as a whole has no tasks to bind or kill (the srun in it reads
+    // its own options).
+    case Opt::kKillOnBadExit:
+    case Opt::kCpuBind:
+    case Opt::kDistribution: return ok_status();
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
@@ -376,6 +381,15 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
       case Opt::kLabel: cmd.label = true; break;
       case Opt::kJobId: cmd.jobid = p.value; break;
       case Opt::kPty: cmd.pty = true; break;
+      case Opt::kKillOnBadExit:
+        if (p.value != "" && p.value != "0" && p.value != "1") {
+          return invalid_argument("--kill-on-bad-exit=" + p.value + ": expected 0 or 1");
+        }
+        cmd.kill_on_bad_exit = p.value != "0";
+        break;
+      case Opt::kMpi: cmd.mpi = p.value; break;
+      case Opt::kCpuBind: cmd.cpu_bind = p.value; break;
+      case Opt::kDistribution: cmd.distribution = p.value; break;
       case Opt::kCoordinator: cmd.coordinator = p.value; break;
       case Opt::kConfig: cmd.config = p.value; break;
       case Opt::kHelp: cmd.help = true; return cmd;

@@ -75,6 +75,12 @@ struct SubmitCommand {
   bool label = false;
   std::optional<std::string> jobid;
   bool pty = false;  // task 0 on a pseudo-terminal (srun --pty)
+  // srun's: a failing task kills the step (-K); the PMI the tasks get (--mpi); how tasks
+  // are bound and laid out (--cpu-bind, -m). Checked by fairway run; submit ignores them.
+  std::optional<bool> kill_on_bad_exit;
+  std::optional<std::string> mpi;
+  std::optional<std::string> cpu_bind;
+  std::optional<std::string> distribution;
   bool run_only() const { return label || jobid || pty; }
   std::optional<std::string> coordinator;
   std::optional<std::string> config;

@@ -8,7 +8,7 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
-#include "shared/model/task_distribution.h"
+#include "shared/model/step_layout.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
@@ -98,41 +98,22 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
     return invalid_argument("StepRequest.io_key: at least " + std::to_string(kMinStepKeyBytes) + " bytes");
   }
   const auto& alloc = rec.allocation.nodes;
-  const auto job_nodes = static_cast<std::int32_t>(alloc.size());
-  if (m.nodes > job_nodes) {
-    return invalid_argument("the step asks for " + std::to_string(m.nodes) + " nodes, job " + id_str(m.job) +
-                            " has " + std::to_string(job_nodes));
+  // The step takes a subset of the job's nodes and cores, as srun's options ask (mpirun
+  // starts one daemon on each other node with -N1 -w NODE).
+  std::vector<JobNodeRoom> room;
+  for (const NodeAllocation& na : alloc) {
+    room.push_back({scheduler_->cluster().node(na.node).topology.name, static_cast<std::int32_t>(na.cores.size())});
   }
-  // -n alone takes as few of the job's nodes as its tasks need at one per node (srun -n1
-  // in a two-node job runs on the first node only).
-  const std::int32_t nodes = m.nodes > 0 ? m.nodes : m.ntasks > 0 ? std::min(m.ntasks, job_nodes) : job_nodes;
-  std::vector<std::int32_t> node_cores;
-  for (std::int32_t i = 0; i < nodes; ++i) node_cores.push_back(static_cast<std::int32_t>(alloc[static_cast<std::size_t>(i)].cores.size()));
-  // srun: -n spreads as the job's tasks do; -N alone runs one task per node; neither, the
-  // job's own layout.
-  TaskLayout layout = rec.spec.tasks;
-  const std::int32_t cpus_per_task = std::max(1, layout.cpus_per_task);
-  if (m.ntasks > 0) {
-    layout = TaskLayout{m.ntasks, cpus_per_task, 0};
-  } else if (m.nodes > 0) {
-    layout = TaskLayout{0, cpus_per_task, 1};
-  }
-  if (m.ntasks > 0) {
-    std::int64_t fits = 0;
-    for (std::int32_t c : node_cores) fits += std::max(1, c / cpus_per_task);
-    if (m.ntasks < nodes || m.ntasks > fits) {
-      return invalid_argument("the step asks for " + std::to_string(m.ntasks) + " tasks on " + std::to_string(nodes) +
-                              " nodes: job " + id_str(m.job) + " holds room for 1 per node to " +
-                              std::to_string(fits) + " in all (" + std::to_string(cpus_per_task) + " cores per task)");
-    }
-  }
+  const StepAsk ask{m.nodes, m.ntasks, m.ntasks_per_node, m.cpus_per_task, m.nodelist, m.exclude};
+  auto layout = step_layout(ask, room, rec.spec.tasks);
+  if (!layout) return invalid_argument("job " + id_str(m.job) + ": " + layout.error().message);
+  const auto nodes = static_cast<std::int32_t>(layout->nodes.size());
+  const std::int32_t cpus_per_task = layout->cpus_per_task;
   wire::StepReply r;
   r.job = m.job;
   r.step = t.next_step++;
-  r.tasks_per_node = tasks_per_node(layout, node_cores);
-  for (std::int32_t i = 0; i < nodes; ++i) {
-    r.nodes.push_back(scheduler_->cluster().node(alloc[static_cast<std::size_t>(i)].node).topology.name);
-  }
+  r.tasks_per_node = layout->tasks_per_node;
+  for (const std::size_t i : layout->nodes) r.nodes.push_back(room[i].name);
   wire::LaunchStep l;
   l.job = m.job;
   l.step = r.step;
@@ -148,6 +129,8 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   l.io_address = m.io_address;
   l.io_key = m.io_key;
   l.pty = m.pty;
+  l.cpu_bind = m.cpu_bind;
+  l.distribution = m.distribution;
   for (std::int32_t i = 0; i < nodes; ++i) {
     l.node_index = i;
     reply(Channel::kAgents, r.nodes[static_cast<std::size_t>(i)], l);

@@ -92,7 +92,7 @@ Result<std::pair<int, std::string>> listen_step_stream(const std::string& host) 
     return make_error(ErrorCode::kInvalidArgument, "step stream: '" + host + "' is not a numeric address");
   }
   const ResolvedAddress& a = resolved->front();
-  const int fd = ::socket(a.family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int fd = ::socket(a.family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return make_error(ErrorCode::kIo, std::string("socket: ") + std::strerror(errno));
   sockaddr_storage bound{};
   socklen_t len = sizeof bound;

@@ -45,7 +45,8 @@ Result<std::pair<std::string, std::uint16_t>> parse_tcp_address(std::string_view
 Result<int> connect_step_stream(std::string_view address, int timeout_ms);
 
 // A listening TCP socket on `host` (a numeric address) and an ephemeral port, and its
-// address as "tcp://HOST:PORT".
+// address as "tcp://HOST:PORT". It does not block: accept returns at once when no
+// connection waits (connections it accepts block as usual).
 Result<std::pair<int, std::string>> listen_step_stream(const std::string& host);
 
 // The local address this host uses to reach `host` (no packet is sent: a UDP socket is

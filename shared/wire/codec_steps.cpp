@@ -53,6 +53,8 @@ void read_command_and_stream(MapReader& r, M& m) {
   m.io_address = r.str("io_address", kMaxAddressBytes);
   m.io_key = r.str("io_key", kMaxKeyBytes);
   m.pty = r.opt_boolean("pty").value_or(false);
+  m.cpu_bind = r.opt_str("cpu_bind", kMaxAddressBytes);
+  m.distribution = r.opt_str("distribution", kMaxAddressBytes);
 }
 
 template <typename M>
@@ -63,8 +65,15 @@ void put_command_and_stream(Packer& pk, const M& m) {
   put_kv(pk, "working_dir", std::string_view(m.working_dir));
   put_kv(pk, "io_address", std::string_view(m.io_address));
   put_kv(pk, "io_key", std::string_view(m.io_key));
+  if (!m.cpu_bind.empty()) put_kv(pk, "cpu_bind", std::string_view(m.cpu_bind));
+  if (!m.distribution.empty()) put_kv(pk, "distribution", std::string_view(m.distribution));
 }
-constexpr std::uint32_t kCommandAndStreamKeys = 5;  // and "pty" when set
+constexpr std::uint32_t kCommandAndStreamKeys = 5;  // and those set of the optional ones
+
+template <typename M>
+std::uint32_t optional_stream_keys(const M& m) {
+  return (m.pty ? 1 : 0) + (m.cpu_bind.empty() ? 0 : 1) + (m.distribution.empty() ? 0 : 1);
+}
 
 StepRequest read_step_request(MapReader& r) {
   StepRequest m;
@@ -74,6 +83,18 @@ StepRequest read_step_request(MapReader& r) {
   check_range(r, "ntasks", m.ntasks, 0, kMaxStepTasks);
   m.nodes = r.i32("nodes", 0);
   check_range(r, "nodes", m.nodes, 0, kMaxStepNodes);
+  if (r.has("nodelist")) m.nodelist = r.str_list("nodelist");
+  if (r.has("exclude")) m.exclude = r.str_list("exclude");
+  for (const auto* names : {&m.nodelist, &m.exclude}) {
+    if (!r.failed() && names->size() > static_cast<std::size_t>(kMaxStepNodes)) {
+      r.errors().fail(r.path_of(names == &m.nodelist ? "nodelist" : "exclude"),
+                      "must name at most " + std::to_string(kMaxStepNodes) + " nodes");
+    }
+  }
+  m.ntasks_per_node = r.opt_i32("ntasks_per_node").value_or(0);
+  check_range(r, "ntasks_per_node", m.ntasks_per_node, 0, kMaxStepTasks);
+  m.cpus_per_task = r.opt_i32("cpus_per_task").value_or(0);
+  check_range(r, "cpus_per_task", m.cpus_per_task, 0, kMaxStepTasks);
   return m;
 }
 
@@ -136,11 +157,16 @@ StepEnded read_step_ended(MapReader& r) {
 }  // namespace
 
 void encode_payload(Packer& pk, const StepRequest& m) {
-  pk.pack_map(3 + kCommandAndStreamKeys + (m.pty ? 1 : 0));
+  pk.pack_map(3 + kCommandAndStreamKeys + optional_stream_keys(m) + (m.nodelist.empty() ? 0 : 1) +
+              (m.exclude.empty() ? 0 : 1) + (m.ntasks_per_node != 0 ? 1 : 0) + (m.cpus_per_task != 0 ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_command_and_stream(pk, m);
   put_kv(pk, "ntasks", m.ntasks);
   put_kv(pk, "nodes", m.nodes);
+  if (!m.nodelist.empty()) put_kv(pk, "nodelist", m.nodelist);
+  if (!m.exclude.empty()) put_kv(pk, "exclude", m.exclude);
+  if (m.ntasks_per_node != 0) put_kv(pk, "ntasks_per_node", m.ntasks_per_node);
+  if (m.cpus_per_task != 0) put_kv(pk, "cpus_per_task", m.cpus_per_task);
 }
 
 void encode_payload(Packer& pk, const StepReply& m) {
@@ -152,7 +178,7 @@ void encode_payload(Packer& pk, const StepReply& m) {
 }
 
 void encode_payload(Packer& pk, const LaunchStep& m) {
-  pk.pack_map(7 + kCommandAndStreamKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + (m.pty ? 1 : 0));
+  pk.pack_map(7 + kCommandAndStreamKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + optional_stream_keys(m));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "step", m.step);
   put_kv(pk, "user", std::string_view(m.user));

@@ -29,6 +29,15 @@ struct StepRequest {
   std::string io_address;   // tcp://HOST:PORT
   std::string io_key;
   bool pty = false;  // srun --pty: task 0 on a pseudo-terminal (sent only when set)
+  // Added later, sent only when set: which of the job's nodes and cores the step takes
+  // (srun -w, -x, --ntasks-per-node, -c; 0 and empty: not asked) and how its tasks are
+  // bound and numbered there (--cpu-bind, --distribution; empty: cores, block).
+  std::vector<std::string> nodelist;
+  std::vector<std::string> exclude;
+  std::int32_t ntasks_per_node = 0;
+  std::int32_t cpus_per_task = 0;
+  std::string cpu_bind;
+  std::string distribution;
   bool operator==(const StepRequest&) const = default;
 };
 
@@ -58,6 +67,8 @@ struct LaunchStep {
   std::string io_address;
   std::string io_key;
   bool pty = false;
+  std::string cpu_bind;      // srun --cpu-bind (empty: cores); sent only when set
+  std::string distribution;  // srun --distribution (empty: block); sent only when set
   bool operator==(const LaunchStep&) const = default;
 };
 

@@ -171,6 +171,57 @@ TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
   EXPECT_NE(printed.find("step exit 0\n"), std::string::npos) << printed;
 }
 
+// mpirun's daemons: srun -K --mpi=none -N1 -n1 -w NODE runs on that node alone, each task
+// bound to its own core of the job there; -K ends the step at the first failing task.
+TEST_F(JobStep, AStepRunsWhereItsNodelistSaysAndKillOnBadExitEndsIt) {
+  const JobId id = running_two_node_job();
+  const auto views = job(id);
+  ASSERT_TRUE(views && views->allocation.size() == 2);
+  const std::string second = views->allocation[1].node;
+  const std::string job_id = std::to_string(id.value());
+  std::string out;
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-K", "--mpi=none", "-N1", "-n1", "-w", second, "printenv",
+                                  "SLURMD_NODENAME"},
+                       out),
+            0)
+      << out;
+  EXPECT_EQ(out, second + "\n");
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-w", "kb09", "true"}, out), 1) << out;
+  EXPECT_NE(out.find("--nodelist: node kb09 is not one of the job's nodes"), std::string::npos) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "--mpi=pmi3", "true"}, out), 2) << out;
+  EXPECT_NE(out.find("--mpi=pmi3: expected none"), std::string::npos) << out;
+  // Task 1 fails at once; task 0 would sleep a minute but for -K.
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-K", "-N", "2", "sh", "-c",
+                                  "[ $SLURM_NODEID = 1 ] && exit 3; exec sleep 60"},
+                       out),
+            3)
+      << out;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30)) << out;
+  EXPECT_NE(out.find("killing the step's other tasks (--kill-on-bad-exit)"), std::string::npos) << out;
+}
+
+// Launchers start srun with its stdin closed (MPICH's mpiexec -launcher slurm): its
+// listener once took descriptor 0 and was read as stdin too, and 7 of 20 such sruns hung.
+TEST_F(JobStep, AStepWhoseStdinIsClosedEnds) {
+  const std::string script = dir_ + "/closed-stdin.sh";
+  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/closed-%j.out\n"
+                        << "for i in 1 2 3 4 5 6 7 8 9 10; do \"$FAIRWAY_CLI\" run -N 2 -n 2 true <&-; echo \"rc $?\"; done\n";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+            0)
+      << out;
+  const JobId id(std::stoull(out));
+  auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
+  const std::string printed = read_file(dir_ + "/closed-" + std::to_string(id.value()) + ".out");
+  if (!v || !is_terminal(v->state)) (void)run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out);
+  ASSERT_TRUE(v && v->state == JobState::kCompleted) << printed;
+  std::size_t ok = 0;
+  for (std::size_t at = printed.find("rc 0\n"); at != std::string::npos; at = printed.find("rc 0\n", at + 1)) ++ok;
+  EXPECT_EQ(ok, 10u) << printed;
+}
+
 // A cancel gives srun's tasks, on every node, the SIGTERM and the grace the batch script
 // gets: what they write while saving their work still reaches the job's output. They used
 // to die at once with their srun (in the script's group), and the job's other node heard

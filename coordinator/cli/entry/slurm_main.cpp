@@ -13,6 +13,7 @@
 
 #include "coordinator/cli/entry/fairway_command.h"
 #include "coordinator/cli/slurm_commands.h"
+#include "shared/base/standard_descriptors.h"
 
 extern char** environ;
 
@@ -80,6 +81,9 @@ class RenamedLines final : public std::streambuf {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // srun with its stdin closed (mpiexec -launcher slurm starts it so) must not take a
+  // socket it opens for its own stdin.
+  fairway::keep_standard_descriptors();
   std::string command = argc > 0 ? argv[0] : "fairway-slurm";
   if (const auto slash = command.rfind('/'); slash != std::string::npos) command = command.substr(slash + 1);
   std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);

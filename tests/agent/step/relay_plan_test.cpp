@@ -34,6 +34,30 @@ TEST(RelayPlan, ReadsItsEnvironmentAndNumbersItsTasks) {
   EXPECT_EQ(env["SLURMD_NODENAME"], "cn02");
 }
 
+// srun -m cyclic and --cpu-bind reach the relay: ranks go round the nodes; the job's
+// cores here come with their PUs.
+TEST(RelayPlan, CyclicRanksAndTheStepsCores) {
+  auto env = good_env();
+  env.emplace_back(kStepEnvDistribution, "cyclic:block");
+  env.emplace_back(kStepEnvCpuBind, "verbose,threads");
+  env.emplace_back(kStepEnvCorePus, "0,28;1,29");
+  auto p = relay_plan_from_values(env, {"true"});
+  ASSERT_TRUE(p) << p.error().message;
+  // 3,2,2 tasks cyclic: node 1 runs ranks 1 and 4.
+  EXPECT_EQ(p->rank_of(0), 1);
+  EXPECT_EQ(p->rank_of(1), 4);
+  EXPECT_EQ(p->core_pus, (std::vector<std::vector<int>>{{0, 28}, {1, 29}}));
+  EXPECT_TRUE(p->cpu_bind.verbose);
+  EXPECT_EQ(p->cpu_bind.type, CpuBindType::kThreads);
+  std::map<std::string, std::string> task;
+  for (const auto& [k, v] : task_environment(*p, 1)) task[k] = v;
+  EXPECT_EQ(task["SLURM_PROCID"], "4");
+  EXPECT_EQ(task["SLURM_DISTRIBUTION"], "cyclic");
+  env.back().second = "0,x";
+  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message,
+            "FAIRWAY_STEP_CORE_PUS must be an integer >= 0, got 'x'");
+}
+
 TEST(RelayPlan, EveryBadValueIsNamed) {
   const auto with = [](const char* name, const std::string& value) {
     auto env = good_env();

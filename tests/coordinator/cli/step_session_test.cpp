@@ -6,9 +6,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -147,6 +150,66 @@ TEST(StepSession, TheWorstTaskDecidesHowTheStepEnded) {
   o = step_outcome({{0, 0}}, 1, true);  // a node failed
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_EQ(o.exit, 1);
+}
+
+// A caller that closed our stdin (mpiexec -launcher slurm starts srun so) once left the
+// listener on descriptor 0, polled both as the listener and as stdin: a second relay's
+// connection was accepted twice and the second, blocking accept held the step forever.
+// The session runs in a child here, so that a hang fails the test instead of holding it.
+TEST(StepSession, AListenerOnDescriptorZeroIsPolledOnceAndTheStepEnds) {
+  auto listening = net::listen_step_stream("127.0.0.1");
+  ASSERT_TRUE(listening) << listening.error().message;
+  const auto [listen_fd, address] = *listening;
+  const wire::StepReply step{JobId(42), 0, {"n1", "n2"}, {1, 1}};
+  std::fflush(stdout);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::dup2(listen_fd, STDIN_FILENO);
+    ::close(listen_fd);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    std::ostringstream out, err;
+    StepSettings settings;
+    settings.start_timeout_ms = 10000;
+    const StepOutcome o = serve_step(step, kKey, STDIN_FILENO, false, false, Output{out, err}, settings);
+    ::_exit(o.exit);
+  }
+  ::close(listen_fd);
+  // Each relay: hello, its task's exit, done; then it waits for the client to close.
+  const auto relay = [&, address = address](std::int32_t node) -> std::optional<int> {
+    auto fd = net::connect_step_stream(address, 2000);
+    if (!fd) return std::nullopt;
+    for (const StepIo& f : std::vector<StepIo>{{StepIoKind::kHello, node, node, 1, kKey}}) {
+      if (!net::write_all(*fd, net::step_frame(f))) return std::nullopt;
+    }
+    return *fd;
+  };
+  const auto finish = [](int fd, std::int32_t node) {
+    for (const StepIo& f : std::vector<StepIo>{{StepIoKind::kExit, node, node, 0, ""}, {StepIoKind::kDone, node, -1, 0, ""}}) {
+      (void)net::write_all(fd, net::step_frame(f));
+    }
+  };
+  auto first = relay(0);
+  ASSERT_TRUE(first);
+  // Node 0 is heard once the client pings it: from then on the client reads its stdin.
+  pollfd p{*first, POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 5000), 1);
+  auto second = relay(1);
+  ASSERT_TRUE(second);
+  finish(*first, 0);
+  finish(*second, 1);
+  int status = -1;
+  for (int i = 0; i < 150 && ::waitpid(child, &status, WNOHANG) == 0; ++i) ::usleep(100'000);
+  if (::waitpid(child, &status, WNOHANG) == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    ADD_FAILURE() << "the step did not end within 15 s of both relays' Done";
+  } else {
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  }
+  ::close(*first);
+  ::close(*second);
 }
 
 }  // namespace

@@ -175,6 +175,23 @@ TEST(SubmitOptions, OptionsThatWouldRunTheJobWronglyAreRefused) {
             "--kill-on-invalid-dep=maybe: expected yes or no");
 }
 
+// srun's own options reach fairway run (mpirun starts its daemons with -K and --mpi=none).
+TEST(SubmitOptions, SrunsOwnOptionsAreReadForTheStep) {
+  auto cmd = parse_submit_command_line({"--kill-on-bad-exit", "--mpi=none", "--cpu-bind=cores", "-m", "cyclic", "prog"});
+  ASSERT_TRUE(cmd) << cmd.error().message;
+  EXPECT_EQ(cmd->kill_on_bad_exit, true);
+  EXPECT_EQ(cmd->mpi, "none");
+  EXPECT_EQ(cmd->cpu_bind, "cores");
+  EXPECT_EQ(cmd->distribution, "cyclic");
+  EXPECT_EQ(cmd->script_path, "prog");
+  EXPECT_EQ(parse_submit_command_line({"--kill-on-bad-exit=0", "prog"})->kill_on_bad_exit, false);
+  EXPECT_EQ(parse_submit_command_line({"-K", "prog"})->kill_on_bad_exit, true);
+  EXPECT_EQ(parse_submit_command_line({"--kill-on-bad-exit=2", "prog"}).error().message,
+            "--kill-on-bad-exit=2: expected 0 or 1");
+  // In a batch script they are Slurm's and harmless: the job's sruns read their own.
+  EXPECT_TRUE(parse_ok({"--kill-on-bad-exit", "--cpu-bind=cores", "--distribution=block"}).warnings.empty());
+}
+
 // Every long option of Slurm 22.05's sbatch, srun and salloc (their man pages) is known:
 // done, accepted or refused with the reason, never "unknown", which a script would skip.
 TEST(SubmitOptions, EverySlurmOptionHasAStatus) {
@@ -203,8 +220,7 @@ TEST(SubmitOptions, EverySlurmOptionHasAStatus) {
   }
   EXPECT_EQ(parse_error({"--gpus-per-socket=1"}),
             "--gpus-per-socket: GPUs are asked per job, per node or per task here (-G, --gpus-per-node, --gpus-per-task, --gres)");
-  EXPECT_EQ(parse_error({"--mpi=pmix"}),
-            "--mpi: PMI is not offered: start MPI with mpirun inside the allocation (docs/cli.md, MPI)");
+  EXPECT_EQ(parse_error({"--mpi=pmix"}), "--mpi is not allowed in a job script");
   EXPECT_EQ(parse_error({"-F", "hosts"}), "--nodefile: name the nodes with -w/--nodelist");
   EXPECT_EQ(parse_ok({"--time-min=10"}).warnings,
             (std::vector<std::string>{"--time-min=10 ignored: the job runs with its whole --time"}));

@@ -88,7 +88,7 @@ class JobStepService : public ::testing::Test {
   }
   wire::StepRequest step(JobId job) {
     return wire::StepRequest{job, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice", 0, 0,
-                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef"};
+                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef", false, {}, {}, 0, 0, "", ""};
   }
   template <typename T>
   std::vector<std::pair<std::string, T>> sent() const {
@@ -199,6 +199,37 @@ TEST_F(JobStepService, OnlyTheOwnerOrRootRunsAStepAsOneLaunchPerNode) {
   EXPECT_EQ(std::get<wire::StepReply>(by_root).step, 1);
 }
 
+// mpirun's daemons: srun -N1 -n1 -w NODE runs on that node of the job alone, with the
+// binding and distribution srun was given passed on to it.
+TEST_F(JobStepService, AStepRunsOnTheNodesOfTheJobItNames) {
+  const JobId id = two_node_job();
+  to_agents_.clear();
+  auto first = ask(step(id), 1001);
+  ASSERT_TRUE(std::holds_alternative<wire::StepReply>(first)) << error_of(first);
+  const std::string second = std::get<wire::StepReply>(first).nodes[1];
+  to_agents_.clear();
+  auto orted = step(id);
+  orted.nodes = 1;
+  orted.ntasks = 1;
+  orted.ntasks_per_node = 1;
+  orted.nodelist = {second};
+  orted.cpu_bind = "none";
+  orted.distribution = "cyclic";
+  auto m = ask(orted, 1001);
+  ASSERT_TRUE(std::holds_alternative<wire::StepReply>(m)) << error_of(m);
+  EXPECT_EQ(std::get<wire::StepReply>(m).nodes, (std::vector<std::string>{second}));
+  EXPECT_EQ(std::get<wire::StepReply>(m).tasks_per_node, (std::vector<std::int32_t>{1}));
+  const auto launched = sent<wire::LaunchStep>();
+  ASSERT_EQ(launched.size(), 1u);
+  EXPECT_EQ(launched[0].first, second);
+  EXPECT_EQ(launched[0].second.node_index, 0);
+  EXPECT_EQ(launched[0].second.cpu_bind, "none");
+  EXPECT_EQ(launched[0].second.distribution, "cyclic");
+  orted.nodelist = {"nowhere"};
+  EXPECT_EQ(error_of(ask(orted, 1001)),
+            "job " + std::to_string(id.value()) + ": --nodelist: node nowhere is not one of the job's nodes");
+}
+
 TEST_F(JobStepService, WhatAStepMayNotAskIsNamed) {
   const JobId id = two_node_job();
   auto bad = step(id);
@@ -209,7 +240,7 @@ TEST_F(JobStepService, WhatAStepMayNotAskIsNamed) {
   EXPECT_EQ(error_of(ask(bad, 1001)), "StepRequest.io_address: expected tcp://HOST:PORT, got 'ipc:///tmp/x'");
   bad = step(id);
   bad.nodes = 3;
-  EXPECT_NE(error_of(ask(bad, 1001)).find("asks for 3 nodes, job " + std::to_string(id.value()) + " has 2"),
+  EXPECT_NE(error_of(ask(bad, 1001)).find("job " + std::to_string(id.value()) + ": the step asks for 3 nodes, the job has 2"),
             std::string::npos);
   bad = step(id);
   bad.ntasks = 9;

@@ -184,8 +184,12 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       const std::string& key = path.back().key;
       // What a step used is absent from older peers' messages and from steps not measured.
       const bool usage = key == "max_rss_kb" || key == "cpu_us";
+      // A step's layout and binding beyond -N and -n came later: sent only when asked for.
+      const bool layout = key == "cpu_bind" || key == "distribution" ||
+                          (type == "StepRequest" && (key == "nodelist" || key == "exclude" ||
+                                                     key == "ntasks_per_node" || key == "cpus_per_task"));
       const bool optional = view_step ? (key == "end_time" || key == "exit_code" || key == "signal" || usage) :
-                            step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty" || usage) :
+                            step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty" || usage || layout) :
                             (kOptionalKeys.contains(path.back().key) &&
                             !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
                             !(path.back().key == "account" && type != "JobQuery") &&

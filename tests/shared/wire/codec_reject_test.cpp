@@ -219,7 +219,11 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
                              type == "LaunchStep") &&
                             (key == "uid" || key == "gid");
       // A step's pty is sent only when asked for.
-      const bool pty = (type == "StepRequest" || type == "LaunchStep") && key == "pty";
+      // So is what a step asks of its layout and binding beyond -N and -n.
+      const bool pty = (type == "StepRequest" || type == "LaunchStep") &&
+                       (key == "pty" || key == "cpu_bind" || key == "distribution" ||
+                        (type == "StepRequest" && (key == "nodelist" || key == "exclude" ||
+                                                   key == "ntasks_per_node" || key == "cpus_per_task")));
       // What a step used: older clients, and relays that measured nothing, send none.
       const bool step_usage = type == "StepEnded" && (key == "max_rss_kb" || key == "cpu_us");
       // fence_gpu_sockets came later; without it the agent fences, as it always did.
@@ -358,7 +362,7 @@ TEST(WireReject, StepMessagesOutOfRange) {
   expect_error(decode(encode(reply)), "StepReply.tasks_per_node: has 1 entries for 2 nodes");
   reply.tasks_per_node = {2, 0};
   expect_error(decode(encode(reply)), "StepReply.tasks_per_node[1]: integer out of range");
-  LaunchStep launch{JobId(4), 1, "alice", 1001, 100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2, 1, "tcp://h:1", "k"};
+  LaunchStep launch{JobId(4), 1, "alice", 1001, 100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2, 1, "tcp://h:1", "k", false, "", ""};
   expect_error(decode(encode(launch)), "LaunchStep.node_index: must be 0-1, got 2");
   launch.node_index = 1;
   launch.io_key.assign(257, 'k');
@@ -367,7 +371,13 @@ TEST(WireReject, StepMessagesOutOfRange) {
   expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, -1, 0})), "StepEnded.max_rss_kb: must be 0-9007199254740992, got -1");
   expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, 0, std::int64_t{1} << 60})),
                "StepEnded.cpu_us: must be 0-9007199254740992, got 1152921504606846976");
-  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k"};
+  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k", false, {}, {}, 0, 0, "", ""};
+  expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
+  request.ntasks = 1;
+  request.cpus_per_task = -2;
+  expect_error(decode(encode(request)), "StepRequest.cpus_per_task: must be 0-10000000, got -2");
+  request.cpus_per_task = 0;
+  request.ntasks = -1;
   expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
   const std::string io = encode(StepIo{StepIoKind::kStdout, 0, 0, 0, "x"});
   expect_error(decode(edit_payload(io, "kind", Edit::kInt, 12)), "StepIo.kind: must be 1-11, got 12");
