@@ -360,6 +360,9 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   FAIRWAY_TRY_ASSIGN(envp, build_job_environment(request, *user));
   plan.envp = std::move(envp);
   plan.umask = job_umask(plan.envp);
+  // Slurm's step daemon applies SLURM_UMASK and takes it out of the batch job's environment
+  // (the conformance captures: no batch job on the anchor sees it), so ours does too.
+  std::erase_if(plan.envp, [](const std::string& e) { return e.starts_with("SLURM_UMASK="); });
   if (!request.bind_pus.empty()) {
     plan.bind = true;
     CPU_ZERO(&plan.cpus);

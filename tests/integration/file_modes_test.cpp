@@ -115,7 +115,8 @@ TEST_F(FileModes, AJobsFilesFollowTheSubmittersUmask) {
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
-  wire::SubmitRequest r = wrap("touch " + dir_ + "/made");
+  // The job applies SLURM_UMASK and, as under Slurm, does not see it in its environment.
+  wire::SubmitRequest r = wrap("touch " + dir_ + "/made; echo \"umask=${SLURM_UMASK-unset}\"");
   r.program.env.push_back({"SLURM_UMASK", "0027"});
   r.program.stdout_path = dir_ + "/out";
   auto id = submit(r);
@@ -125,6 +126,7 @@ TEST_F(FileModes, AJobsFilesFollowTheSubmittersUmask) {
   EXPECT_EQ(v->state, JobState::kCompleted) << v->state_reason;
   EXPECT_EQ(mode_of(dir_ + "/out"), 0640U);
   EXPECT_EQ(mode_of(dir_ + "/made"), 0640U);
+  EXPECT_EQ(read_file(dir_ + "/out"), "umask=unset\n");
 }
 
 TEST_F(FileModes, ACoordinatorRefusesAStateDirOthersCanRead) {
