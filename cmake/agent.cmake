@@ -29,7 +29,8 @@ endif()
 # fairway-step: a node's share of a job step (fairway run), started by the agent as the
 # job's user. No libzmq: it forks the user's tasks, and a plain TCP stream is all it needs.
 add_library(fairway_step_relay STATIC ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/relay_plan.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/step_relay.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/step_relay.cpp ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/pmi_wire.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/pmi_server.cpp)
 target_include_directories(fairway_step_relay PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(fairway_step_relay PUBLIC fairway_base fairway_model fairway_zmtp_client PRIVATE fairway_warnings)
 add_executable(fairway-step agent/step/main.cpp)

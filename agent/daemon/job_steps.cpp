@@ -69,6 +69,7 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
   req.program.env.insert(req.program.env.end(),
                          {{kStepEnvAddress, s.io_address},
                           {kStepEnvKey, s.io_key},
+                          {kStepEnvJob, std::to_string(s.job.value())},
                           {kStepEnvId, std::to_string(s.step)},
                           {kStepEnvNodeIndex, std::to_string(s.node_index)},
                           {kStepEnvNodes, comma_joined(s.nodes)},
@@ -79,6 +80,7 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
   if (s.pty) req.program.env.emplace_back(kStepEnvPty, "1");
   if (!s.cpu_bind.empty()) req.program.env.emplace_back(kStepEnvCpuBind, s.cpu_bind);
   if (!s.distribution.empty()) req.program.env.emplace_back(kStepEnvDistribution, s.distribution);
+  if (!s.mpi.empty()) req.program.env.emplace_back(kStepEnvMpi, s.mpi);
   // The job's cores here with their PUs, for the relay to bind each task to its own.
   if (options_.apply_binding) {
     std::string cores;

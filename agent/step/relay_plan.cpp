@@ -62,6 +62,14 @@ Result<std::vector<std::vector<int>>> parse_core_pus(const std::string& text) {
 
 std::int32_t RelayPlan::total_tasks() const { return std::accumulate(tasks_per_node.begin(), tasks_per_node.end(), 0); }
 
+std::vector<std::int32_t> RelayPlan::node_of_rank() const {
+  std::vector<std::int32_t> out(static_cast<std::size_t>(total_tasks()), 0);
+  for (std::size_t n = 0; n < tasks_per_node.size(); ++n) {
+    for (const std::int32_t r : node_ranks(tasks_per_node, n, cyclic)) out.at(static_cast<std::size_t>(r)) = static_cast<std::int32_t>(n);
+  }
+  return out;
+}
+
 Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string, std::string>>& values,
                                          std::vector<std::string> command) {
   auto get = [&](const char* name) -> Result<std::string> {
@@ -122,6 +130,16 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
   if (auto c = get(kStepEnvCorePus)) {
     FAIRWAY_TRY_ASSIGN(cores, parse_core_pus(*c));
     p.core_pus = std::move(cores);
+  }
+  if (auto m = get(kStepEnvMpi)) {
+    if (*m != "none" && *m != "pmi2") {
+      return invalid_argument(std::string(kStepEnvMpi) + " '" + *m + "': expected none or pmi2");
+    }
+    p.pmi2 = *m == "pmi2";
+  }
+  p.job_id = get(kStepEnvJob).value_or("0");
+  if (p.job_id.empty() || p.job_id.find_first_not_of("0123456789") != std::string::npos) {
+    return invalid_argument(std::string(kStepEnvJob) + " must be a job id, got '" + p.job_id + "'");
   }
   if (auto g = get(kStepEnvGrace)) {
     FAIRWAY_TRY_ASSIGN(n, int_of(kStepEnvGrace, *g, 0));

@@ -32,6 +32,10 @@ inline constexpr const char* kStepEnvCorePus = "FAIRWAY_STEP_CORE_PUS";
 // Seconds between SIGTERM and SIGKILL for the tasks when the client is gone (the agent's
 // kill grace).
 inline constexpr const char* kStepEnvGrace = "FAIRWAY_STEP_GRACE_S";
+// The job the step belongs to (its id).
+inline constexpr const char* kStepEnvJob = "FAIRWAY_STEP_JOB";
+// srun --mpi: "pmi2" serves PMI to the tasks (absent or "none": no PMI).
+inline constexpr const char* kStepEnvMpi = "FAIRWAY_STEP_MPI";
 
 struct RelayPlan {
   std::string address;
@@ -49,12 +53,16 @@ struct RelayPlan {
   std::string cpu_bind_text;      // as srun was given it (SLURM_CPU_BIND_* come from the result)
   bool cyclic = false;
   std::vector<std::vector<int>> core_pus;  // empty: unknown
+  bool pmi2 = false;   // srun --mpi=pmi2
+  std::string job_id;  // the job the step is in ("0" from an agent that does not say)
 
   std::int32_t first_rank() const;
   // The global rank of local task `local` (block: first_rank() + local; cyclic: round the nodes).
   std::int32_t rank_of(std::int32_t local) const;
   std::int32_t local_tasks() const { return tasks_per_node[static_cast<std::size_t>(node_index)]; }
   std::int32_t total_tasks() const;
+  // The node index of every global rank of the step.
+  std::vector<std::int32_t> node_of_rank() const;
 };
 
 // The plan from the relay's environment (`values`) and its command; errors name the variable.

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/step/pmi_server.h"
 #include "shared/net/step_stream.h"
 #include "shared/wire/task_usage.h"
 
@@ -84,6 +85,9 @@ struct Binding {
 };
 Binding g_binding;
 
+// srun --mpi=pmi2: the node's PMI server (its sockets made before the forks).
+std::optional<PmiServer> g_pmi;
+
 // The agent passes the job's cores here only where it binds jobs (binding applied): where
 // it does not, no task is bound but to the CPUs srun named (map_cpu:, mask_cpu:), since
 // the node's other jobs would share the same CPU numbers.
@@ -126,6 +130,9 @@ void bind_task(const RelayPlan& plan, std::int32_t local) {
   ::signal(SIGPIPE, SIG_DFL);
   for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
   for (const auto& [k, v] : g_binding.env) ::setenv(k.c_str(), v.c_str(), 1);
+  if (g_pmi) {
+    for (const auto& [k, v] : g_pmi->task_environment(local)) ::setenv(k.c_str(), v.c_str(), 1);
+  }
   bind_task(plan, local);
   std::vector<char*> argv;
   for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -225,6 +232,16 @@ class Relay {
       return 0;
     }
     work_out_binding(plan_);
+    if (plan_.pmi2) {
+      std::vector<std::int32_t> local_ranks;
+      for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) local_ranks.push_back(plan_.rank_of(l));
+      g_pmi.emplace(PmiJob{plan_.job_id + "." + std::to_string(plan_.step), plan_.node_of_rank(), local_ranks});
+      if (Status s = g_pmi->open(); !s) {
+        send({StepIoKind::kError, 0, -1, 0, s.error().message});
+        send({StepIoKind::kDone, 0, -1, 0, ""});
+        return 0;
+      }
+    }
     for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) {
       const bool takes_stdin = plan_.rank_of(l) == 0;
       Task t = start_task(plan_, l, takes_stdin, stdin_);
@@ -235,6 +252,7 @@ class Relay {
       }
       tasks_.push_back(t);
     }
+    if (g_pmi) g_pmi->close_task_ends();
     last_heard_ = Clock::now();
     while (!all_reported()) {
       if (!turn()) return abandon();
@@ -310,15 +328,22 @@ class Relay {
         which.emplace_back(i, true);
       }
     }
+    const std::size_t first_pmi = fds.size();
+    const std::vector<int> pmi_fds = g_pmi ? g_pmi->fds() : std::vector<int>{};
+    for (const int fd : pmi_fds) fds.push_back({fd, POLLIN, 0});
     (void)::poll(fds.data(), fds.size(), 200);
     note_direct_signals();  // before the client's messages: its copy of a signal comes later
     if (fds[0].revents != 0 && !from_client()) return false;
+    for (std::size_t k = 0; k < pmi_fds.size(); ++k) {
+      if (pmi_fds[k] >= 0 && fds[first_pmi + k].revents != 0) g_pmi->on_readable(static_cast<std::int32_t>(k));
+    }
+    if (g_pmi) serve_pmi();
     if (fds[1].revents != 0) {
       char drained[64];
       while (::read(g_child_pipe[0], drained, sizeof drained) > 0) {
       }
     }
-    for (std::size_t k = 2; k < fds.size(); ++k) {
+    for (std::size_t k = 2; k < first_pmi; ++k) {
       if (fds[k].revents == 0) continue;
       Task& t = tasks_[which[k - 2].first];
       int& fd = which[k - 2].second ? t.err : t.out;
@@ -346,6 +371,16 @@ class Relay {
     }
     if (!sock_ok_) return false;
     return now - last_heard_ < kClientSilence;
+  }
+
+  // What the PMI server has for srun: this node's part of a fence, or a task's abort (the
+  // step ends, as Slurm ends it on PMI_Abort).
+  void serve_pmi() {
+    if (auto fence = g_pmi->take_fence()) send({StepIoKind::kFence, 0, -1, fence->first, std::move(fence->second)});
+    if (auto why = g_pmi->take_abort()) {
+      send({StepIoKind::kError, 0, -1, 0, *why});
+      stop_tasks(SIGKILL);
+    }
   }
 
   void reap() {
@@ -394,6 +429,12 @@ class Relay {
       case StepIoKind::kStdinEnd:
         // A terminal has no end of input to give: its line discipline takes ^D instead.
         if (!plan_.pty) close_fd(stdin_);
+        break;
+      case StepIoKind::kFenceDone:
+        if (g_pmi) {
+          g_pmi->fence_done(m.value, m.data);
+          serve_pmi();
+        }
         break;
       case StepIoKind::kResize:
         if (plan_.pty && stdin_ >= 0) {

@@ -34,12 +34,23 @@ struct StepChoices {
   bool kill_on_bad_exit = false;
   std::string cpu_bind;
   std::string distribution;
+  std::string mpi;  // "pmi2", or empty: no PMI
 };
 
-// --mpi: "none" (the tasks get no PMI; mpirun's daemons ask for that) is offered.
-Status check_mpi(const std::optional<std::string>& mpi) {
-  if (!mpi || *mpi == "none") return ok_status();
-  return invalid_argument("--mpi=" + *mpi + ": expected none (PMI-2 and PMIx are not offered yet)");
+// srun --mpi=list, in Slurm's words, listing what Fairway serves.
+constexpr const char* kMpiList = "MPI plugin types are...\n\tnone\n\tpmi2\n";
+
+// --mpi: "none" (the tasks get no PMI; mpirun's daemons ask for that) or "pmi2" (the
+// relays serve PMI-1 and PMI-2 to the tasks: MPICH's srun launch). The step's value, or
+// an error naming what is offered.
+Result<std::string> check_mpi(const std::optional<std::string>& mpi) {
+  if (!mpi || *mpi == "none") return std::string();
+  if (*mpi == "pmi2") return *mpi;
+  if (mpi->starts_with("pmix")) {
+    return invalid_argument("--mpi=" + *mpi + ": PMIx is not served by Fairway yet: start Open MPI programs with mpirun "
+                            "inside the job, or MPICH programs with --mpi=pmi2 (srun --mpi=list)");
+  }
+  return invalid_argument("--mpi=" + *mpi + ": expected none or pmi2 (srun --mpi=list)");
 }
 
 // The step's end to end: Ctrl-C from the request on, the caller's terminal raw for --pty,
@@ -70,6 +81,7 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   req.cpus_per_task = options.cpus_per_task.value_or(0);
   req.cpu_bind = choices.cpu_bind;
   req.distribution = choices.distribution;
+  req.mpi = choices.mpi;
   // From the request on, Ctrl-C is the step's: one that comes before the reply still
   // reaches the tasks once they run.
   StepInterrupts interrupts;
@@ -123,6 +135,13 @@ is the worst task's (128+N for a task killed by signal N).
 
 int run_step_command(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
                      const Output& io, const StepSettings& settings) {
+  // srun --mpi=list needs no command.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--mpi=list" || (args[i] == "--mpi" && i + 1 < args.size() && args[i + 1] == "list")) {
+      io.out << kMpiList;
+      return kExitOk;
+    }
+  }
   auto cmd = parse_submit_command_line(args);
   if (!cmd) {
     // "submit needs a script path": here it is the command that is missing.
@@ -147,13 +166,14 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
   } else {
     job = job_from_environment(ctx);
   }
-  if (Status s = check_mpi(cmd->mpi); !s) return report_error(io, s.error().message, kExitUsage);
+  auto mpi = check_mpi(cmd->mpi);
+  if (!mpi) return report_error(io, mpi.error().message, kExitUsage);
   if (auto b = parse_cpu_bind(cmd->cpu_bind.value_or("")); !b) return report_error(io, b.error().message, kExitUsage);
   if (auto d = parse_cyclic_distribution(cmd->distribution.value_or("")); !d) {
     return report_error(io, d.error().message, kExitUsage);
   }
   const StepChoices choices{cmd->label, cmd->pty, cmd->kill_on_bad_exit.value_or(false), cmd->cpu_bind.value_or(""),
-                            cmd->distribution.value_or("")};
+                            cmd->distribution.value_or(""), *mpi};
   if (job) return run_step(*job, command, cmd->options, choices, ctx, transport, io, settings);
   // srun outside a job: an allocation of its own, with one task per core asked for.
   const SubmitOptions options = cmd->options;

@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "shared/net/step_stream.h"
+#include "shared/wire/step_exchange.h"
 #include "shared/wire/task_usage.h"
 
 namespace fairway::cli {
@@ -106,7 +107,7 @@ class StepSession {
   StepSession(const wire::StepReply& reply, std::string key, int listen_fd, bool label, bool pty, const Output& io,
               const StepSettings& settings)
       : reply_(reply), key_(std::move(key)), listen_fd_(listen_fd), label_(label && !pty), pty_(pty), io_(io),
-        settings_(settings) {
+        settings_(settings), fence_(reply.nodes.size()) {
     nodes_.resize(reply.nodes.size());
     std::int32_t total = 0;
     for (std::int32_t t : reply.tasks_per_node) total += t;
@@ -342,6 +343,17 @@ class StepSession {
                 << ": " << m.data << "\n";
         if (m.rank < 0) failed_ = true;
         break;
+      case StepIoKind::kFence: {
+        // MPI's key exchange: once every node entered the fence, each gets all nodes' keys.
+        auto joined = fence_.add(static_cast<std::int32_t>(index), m.value, m.data);
+        if (!joined) {
+          io_.err << "fairway: error: " << node << ": " << joined.error().message << "\n";
+          send_all({StepIoKind::kFenceDone, 0, 0, -1, joined.error().message});
+        } else if (*joined) {
+          send_all({StepIoKind::kFenceDone, 0, 0, m.value, std::move(**joined)});
+        }
+        break;
+      }
       case StepIoKind::kDone:
         nodes_[index].done = true;
         ::close(nodes_[index].fd);
@@ -399,6 +411,7 @@ class StepSession {
   std::optional<int> last_signal_;
   bool failed_ = false;
   bool killed_for_bad_exit_ = false;
+  wire::FenceGather fence_;
 };
 
 }  // namespace

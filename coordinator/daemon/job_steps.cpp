@@ -131,6 +131,7 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   l.pty = m.pty;
   l.cpu_bind = m.cpu_bind;
   l.distribution = m.distribution;
+  l.mpi = m.mpi;
   for (std::int32_t i = 0; i < nodes; ++i) {
     l.node_index = i;
     reply(Channel::kAgents, r.nodes[static_cast<std::size_t>(i)], l);

@@ -55,6 +55,7 @@ void read_command_and_stream(MapReader& r, M& m) {
   m.pty = r.opt_boolean("pty").value_or(false);
   m.cpu_bind = r.opt_str("cpu_bind", kMaxAddressBytes);
   m.distribution = r.opt_str("distribution", kMaxAddressBytes);
+  m.mpi = r.opt_str("mpi", kMaxAddressBytes);
 }
 
 template <typename M>
@@ -67,12 +68,13 @@ void put_command_and_stream(Packer& pk, const M& m) {
   put_kv(pk, "io_key", std::string_view(m.io_key));
   if (!m.cpu_bind.empty()) put_kv(pk, "cpu_bind", std::string_view(m.cpu_bind));
   if (!m.distribution.empty()) put_kv(pk, "distribution", std::string_view(m.distribution));
+  if (!m.mpi.empty()) put_kv(pk, "mpi", std::string_view(m.mpi));
 }
 constexpr std::uint32_t kCommandAndStreamKeys = 5;  // and those set of the optional ones
 
 template <typename M>
 std::uint32_t optional_stream_keys(const M& m) {
-  return (m.pty ? 1 : 0) + (m.cpu_bind.empty() ? 0 : 1) + (m.distribution.empty() ? 0 : 1);
+  return (m.pty ? 1 : 0) + (m.cpu_bind.empty() ? 0 : 1) + (m.distribution.empty() ? 0 : 1) + (m.mpi.empty() ? 0 : 1);
 }
 
 StepRequest read_step_request(MapReader& r) {

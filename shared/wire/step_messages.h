@@ -38,6 +38,7 @@ struct StepRequest {
   std::int32_t cpus_per_task = 0;
   std::string cpu_bind;
   std::string distribution;
+  std::string mpi;  // srun --mpi: "pmi2" (empty, "none": no PMI); sent only when set
   bool operator==(const StepRequest&) const = default;
 };
 
@@ -69,6 +70,7 @@ struct LaunchStep {
   bool pty = false;
   std::string cpu_bind;      // srun --cpu-bind (empty: cores); sent only when set
   std::string distribution;  // srun --distribution (empty: block); sent only when set
+  std::string mpi;           // srun --mpi (empty: none); sent only when set
   bool operator==(const LaunchStep&) const = default;
 };
 
@@ -98,8 +100,12 @@ enum class StepIoKind : std::uint8_t {
   kStdinEnd = 9,  // client: task 0's stdin is at its end
   kPing = 10,     // client: still here (relays stop their tasks when the client is gone)
   kResize = 11,   // client: task 0's terminal is value >> 16 rows by value & 0xFFFF columns
+  // MPI's key exchange (step_exchange.h), only in a step with --mpi=pmi2:
+  kFence = 12,      // relay: its node entered fence `value`; data = the node's blob
+  kFenceDone = 13,  // client: fence `value` is complete, data = every node's blob (joined);
+                    // value -1: the fence failed, data = why
 };
-inline constexpr std::uint8_t kLastStepIoKind = 11;
+inline constexpr std::uint8_t kLastStepIoKind = 13;
 
 struct StepIo {
   StepIoKind kind = StepIoKind::kPing;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds a fuzz target with clang and runs it for a bounded time: the wire decoder and the
 # job store's request records (wire, the default) or the ZMTP framing of the coordinator's
-# local router (zmtp).
-# Usage: tests/fuzz/run_wire_fuzz.sh [seconds] [wire|zmtp]   (default 20 wire). Exits
+# local router (zmtp), or what a step's task writes to its PMI socket and the fence bytes (pmi).
+# Usage: tests/fuzz/run_wire_fuzz.sh [seconds] [wire|zmtp|pmi]   (default 20 wire). Exits
 # non-zero on a crash.
 set -euo pipefail
 
@@ -15,9 +15,11 @@ case "$target" in
                  "$root"/coordinator/daemon/known_nodes.cpp
                  "$root"/coordinator/daemon/store_record.cpp
                  "$root"/tests/fuzz/wire_decode_fuzz.cpp) ;;
+  pmi) sources=("$root"/shared/base/*.cpp "$root"/shared/wire/step_exchange.cpp
+               "$root"/agent/step/pmi_wire.cpp "$root"/tests/fuzz/pmi_wire_fuzz.cpp) ;;
   zmtp) sources=("$root"/shared/base/*.cpp "$root"/shared/net/zmtp_frames.cpp
                  "$root"/tests/fuzz/zmtp_frames_fuzz.cpp) ;;
-  *) echo "run_wire_fuzz: unknown target $target (wire or zmtp)" >&2; exit 2 ;;
+  *) echo "run_wire_fuzz: unknown target $target (wire, zmtp or pmi)" >&2; exit 2 ;;
 esac
 cxx="${FAIRWAY_FUZZ_CXX:-clang++-16}"
 if ! command -v "$cxx" >/dev/null; then

@@ -1,6 +1,6 @@
 // MPI on a loopback cluster of two agents, launched the ways sites tell users to (issue 34):
 // Open MPI's mpirun inside the job (its daemons started with srun -N1 -w NODE), MPICH's
-// Hydra mpiexec (it finds the job, and with -launcher slurm). Each run: an allreduce over
+// Hydra mpiexec (it finds the job, and with -launcher slurm), srun --mpi=pmi2 (MPICH). Each run: an allreduce over
 // 4 ranks, 2 per node, each rank on a CPU of its own, the right sum, no hang. Repeated
 // FAIRWAY_MPI_REPEAT times (2 by default; bench/e2e/mpi_launch.sh runs 10).
 #include <gtest/gtest.h>
@@ -124,6 +124,15 @@ TEST_F(MpiLaunch, MpichsHydraFindsTheJobAndUsesSrun) {
     expect_allreduce("mpiexec -launcher slurm, run " + std::to_string(i),
                      run_job("hydra-slurm-" + std::to_string(i),
                              "mpiexec.hydra -launcher slurm -bind-to core ./allreduce-mpich"));
+  }
+}
+
+// Direct launch: srun's relays serve PMI to MPICH's ranks (Debian's MPICH speaks PMI-1 over
+// PMI_FD), their business cards exchanged between the two nodes through srun at each fence.
+TEST_F(MpiLaunch, MpichBySrunWithPmi2) {
+  for (int i = 0; i < repeat_; ++i) {
+    expect_allreduce("srun --mpi=pmi2, run " + std::to_string(i),
+                     run_job("srun-pmi2-" + std::to_string(i), "srun --mpi=pmi2 ./allreduce-mpich"));
   }
 }
 

@@ -58,6 +58,32 @@ TEST(RelayPlan, CyclicRanksAndTheStepsCores) {
             "FAIRWAY_STEP_CORE_PUS must be an integer >= 0, got 'x'");
 }
 
+// srun --mpi=pmi2 reaches the relay with the job's id (PMI_JOBID is JOB.STEP); the layout
+// by rank is what the PMI server tells MPICH.
+TEST(RelayPlan, MpiAndTheStepsLayoutByRank) {
+  auto env = good_env();
+  env.emplace_back(kStepEnvMpi, "pmi2");
+  env.emplace_back(kStepEnvJob, "812");
+  auto p = relay_plan_from_values(env, {"true"});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_TRUE(p->pmi2);
+  EXPECT_EQ(p->job_id, "812");
+  EXPECT_EQ(p->node_of_rank(), (std::vector<std::int32_t>{0, 0, 0, 1, 1, 2, 2}));
+  env.emplace_back(kStepEnvDistribution, "cyclic");
+  EXPECT_EQ(relay_plan_from_values(env, {"true"})->node_of_rank(), (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0}));
+  env.pop_back();
+  EXPECT_FALSE(relay_plan_from_values(good_env(), {"true"})->pmi2);
+  for (auto& [k, v] : env) {
+    if (k == kStepEnvMpi) v = "pmix";
+  }
+  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message, "FAIRWAY_STEP_MPI 'pmix': expected none or pmi2");
+  for (auto& [k, v] : env) {
+    if (k == kStepEnvJob) v = "8x";
+    if (k == kStepEnvMpi) v = "none";
+  }
+  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message, "FAIRWAY_STEP_JOB must be a job id, got '8x'");
+}
+
 TEST(RelayPlan, EveryBadValueIsNamed) {
   const auto with = [](const char* name, const std::string& value) {
     auto env = good_env();

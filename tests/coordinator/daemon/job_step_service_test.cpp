@@ -88,7 +88,7 @@ class JobStepService : public ::testing::Test {
   }
   wire::StepRequest step(JobId job) {
     return wire::StepRequest{job, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice", 0, 0,
-                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef", false, {}, {}, 0, 0, "", ""};
+                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef", false, {}, {}, 0, 0, "", "", ""};
   }
   template <typename T>
   std::vector<std::pair<std::string, T>> sent() const {
