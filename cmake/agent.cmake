@@ -30,8 +30,24 @@ endif()
 # job's user. No libzmq: it forks the user's tasks, and a plain TCP stream is all it needs.
 add_library(fairway_step_relay STATIC ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/relay_plan.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/step_relay.cpp ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/pmi_wire.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/pmi_server.cpp)
+  ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/pmi_server.cpp ${CMAKE_CURRENT_SOURCE_DIR}/agent/step/pmix_server.cpp)
 target_include_directories(fairway_step_relay PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(fairway_step_relay PUBLIC fairway_base fairway_model fairway_zmtp_client PRIVATE fairway_warnings)
+# srun --mpi=pmix: the OpenPMIx server library (Debian's libpmix-dev, which Open MPI's
+# packages use too); without it the relay refuses pmix steps, naming what is missing.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(PMIX QUIET IMPORTED_TARGET pmix)
+endif()
+if(PMIX_FOUND)
+  target_compile_definitions(fairway_step_relay PRIVATE FAIRWAY_HAVE_PMIX=1)
+  # Its headers are third-party C: included as system headers, so that our warnings-as-
+  # errors do not apply to their macros.
+  target_include_directories(fairway_step_relay SYSTEM PRIVATE ${PMIX_INCLUDE_DIRS})
+  target_link_libraries(fairway_step_relay PRIVATE ${PMIX_LINK_LIBRARIES})
+  target_link_options(fairway_step_relay PUBLIC ${PMIX_LDFLAGS_OTHER})
+else()
+  message(STATUS "OpenPMIx (libpmix-dev) not found: fairway-step will refuse srun --mpi=pmix")
+endif()
 add_executable(fairway-step agent/step/main.cpp)
 target_link_libraries(fairway-step PRIVATE fairway_step_relay fairway_warnings)

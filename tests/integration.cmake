@@ -11,4 +11,8 @@ if(TARGET fairway-coordinator AND TARGET fairway-agent AND TARGET fairway)
     FAIRWAY_AGENT_BINARY="$<TARGET_FILE:fairway-agent>"
     FAIRWAY_CLI_BINARY="$<TARGET_FILE:fairway>"
     FAIRWAY_SLURM_BIN_DIR="${CMAKE_BINARY_DIR}/slurm/bin")
+  # Whether fairway-step serves srun --mpi=pmix (cmake/agent.cmake found OpenPMIx).
+  if(PMIX_FOUND)
+    target_compile_definitions(integration_test PRIVATE FAIRWAY_HAVE_PMIX=1)
+  endif()
 endif()

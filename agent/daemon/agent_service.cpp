@@ -257,6 +257,7 @@ void AgentService::on_signal(const wire::SignalJob& s, Time now) {
     // Stopped before its cores came free: it never ran here.
     const bool extern_only = w->second.extern_only;
     waiting_for_cores_.erase(w);
+    steps_before_start_.erase(s.job.value());
     log_event(LogLevel::kInfo, "launch_dropped", {{"job", id_str(s.job)}, {"node", node_name()}});
     if (!extern_only) {
       report(s.job, JobState::kCancelled, std::nullopt, std::nullopt, now, "stopped before it started on node " + node_name());

@@ -188,6 +188,9 @@ class AgentService {
   std::unordered_map<std::uint64_t, wire::LaunchJob> deferred_launches_;
   // Launches whose cores a stopping job still holds: tried again as each job here ends.
   std::map<std::uint64_t, wire::LaunchJob> waiting_for_cores_;
+  // Steps of a job waiting for its cores here (srun starts one the moment its job starts
+  // anywhere): started once the job runs here, dropped with it.
+  std::unordered_map<std::uint64_t, std::vector<wire::LaunchStep>> steps_before_start_;
   // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
   std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
   SlotLedger ledger_;

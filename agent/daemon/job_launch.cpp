@@ -67,6 +67,7 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
       waiting_for_cores_.emplace(l.job.value(), l);
       return;
     }
+    steps_before_start_.erase(l.job.value());
     log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
     report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
            "node " + node_name() + " refused the launch: " + st.error().message);
@@ -91,12 +92,18 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   }
   // The launch itself (user lookup, script, fork, the child's chdir and opens) may wait
   // on NSS or NFS: it runs on a worker, and finish_launch takes it from there.
-  launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt, {}});
+  std::vector<wire::LaunchStep> steps;
+  if (auto early = steps_before_start_.find(l.job.value()); early != steps_before_start_.end()) {
+    steps = std::move(early->second);
+    steps_before_start_.erase(early);
+  }
+  launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt, std::move(steps)});
   host_->launch(std::move(req), std::move(*attach));
 }
 
 // Its cores, GPUs and cgroups are free again, and the user learns why (show job).
 void AgentService::launch_failed(JobId job, const std::string& why, Time now) {
+  steps_before_start_.erase(job.value());
   ledger_.release(job);
   (void)cgroups_->remove(job);
   log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", why}});

@@ -35,6 +35,10 @@ void AgentService::on_launch_step(const wire::LaunchStep& s) {
     p->second.steps.push_back(s);
     return;
   }
+  if (waiting_for_cores_.contains(s.job.value())) {
+    steps_before_start_[s.job.value()].push_back(s);
+    return;
+  }
   auto it = jobs_.find(s.job.value());
   if (it == jobs_.end() || it->second.completing) {
     // The client learns it from the missing node: nothing can reach it from here.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "agent/step/pmi_wire.h"
+#include "agent/step/step_pmi.h"
 #include "shared/base/result.h"
 
 namespace fairway::agent {
@@ -22,33 +23,33 @@ struct PmiJob {
   std::vector<std::int32_t> local_ranks;   // this node's tasks' global ranks, by local id
 };
 
-class PmiServer {
+class PmiServer final : public StepPmi {
  public:
   explicit PmiServer(PmiJob job) : job_(std::move(job)) {}
-  ~PmiServer();
+  ~PmiServer() override;
   PmiServer(const PmiServer&) = delete;
   PmiServer& operator=(const PmiServer&) = delete;
 
   // A socket pair per local task; the task's ends are inherited by the task alone.
   Status open();
   // In the forked task: its end made inheritable, and the variables that name it.
-  std::vector<std::pair<std::string, std::string>> task_environment(std::int32_t local);
+  std::vector<std::pair<std::string, std::string>> task_environment(std::int32_t local) override;
   // In the relay after the forks: the tasks' ends closed here.
-  void close_task_ends();
+  void close_task_ends() override;
 
   // The sockets to poll (-1 once a task hung up), by local id.
-  std::vector<int> fds() const;
+  std::vector<int> fds() const override;
   // Reads what local task `local` sent and answers what can be answered now.
-  void on_readable(std::int32_t local);
+  void on_readable(std::int32_t local) override;
 
   // Once every local task entered the current fence: its number and this node's blob, to
   // send to srun (once).
-  std::optional<std::pair<std::int64_t, std::string>> take_fence();
+  std::optional<std::pair<std::int64_t, std::string>> take_fence() override;
   // srun's answer for fence `number`: every node's blob joined, or (number -1) why it failed.
-  void fence_done(std::int64_t number, const std::string& data);
+  void fence_done(std::int64_t number, const std::string& data) override;
 
   // A task's PMI abort (the step ends as Slurm ends it): the message, once.
-  std::optional<std::string> take_abort();
+  std::optional<std::string> take_abort() override;
 
  private:
   struct Client {

@@ -132,10 +132,10 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
     p.core_pus = std::move(cores);
   }
   if (auto m = get(kStepEnvMpi)) {
-    if (*m != "none" && *m != "pmi2") {
-      return invalid_argument(std::string(kStepEnvMpi) + " '" + *m + "': expected none or pmi2");
+    if (*m != "none" && *m != "pmi2" && *m != "pmix") {
+      return invalid_argument(std::string(kStepEnvMpi) + " '" + *m + "': expected none, pmi2 or pmix");
     }
-    p.pmi2 = *m == "pmi2";
+    if (*m != "none") p.mpi = *m;
   }
   p.job_id = get(kStepEnvJob).value_or("0");
   if (p.job_id.empty() || p.job_id.find_first_not_of("0123456789") != std::string::npos) {

@@ -34,7 +34,7 @@ inline constexpr const char* kStepEnvCorePus = "FAIRWAY_STEP_CORE_PUS";
 inline constexpr const char* kStepEnvGrace = "FAIRWAY_STEP_GRACE_S";
 // The job the step belongs to (its id).
 inline constexpr const char* kStepEnvJob = "FAIRWAY_STEP_JOB";
-// srun --mpi: "pmi2" serves PMI to the tasks (absent or "none": no PMI).
+// srun --mpi: "pmi2" or "pmix" serves PMI to the tasks (absent or "none": no PMI).
 inline constexpr const char* kStepEnvMpi = "FAIRWAY_STEP_MPI";
 
 struct RelayPlan {
@@ -53,7 +53,7 @@ struct RelayPlan {
   std::string cpu_bind_text;      // as srun was given it (SLURM_CPU_BIND_* come from the result)
   bool cyclic = false;
   std::vector<std::vector<int>> core_pus;  // empty: unknown
-  bool pmi2 = false;   // srun --mpi=pmi2
+  std::string mpi;     // srun --mpi: "pmi2", "pmix", or empty (none)
   std::string job_id;  // the job the step is in ("0" from an agent that does not say)
 
   std::int32_t first_rank() const;

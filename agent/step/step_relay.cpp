@@ -15,11 +15,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "agent/step/pmi_server.h"
+#include "agent/step/pmix_server.h"
+#include "shared/base/try.h"
 #include "shared/net/step_stream.h"
 #include "shared/wire/task_usage.h"
 
@@ -85,8 +88,8 @@ struct Binding {
 };
 Binding g_binding;
 
-// srun --mpi=pmi2: the node's PMI server (its sockets made before the forks).
-std::optional<PmiServer> g_pmi;
+// srun --mpi=pmi2 or pmix: the node's PMI server (its sockets made before the forks).
+std::unique_ptr<StepPmi> g_pmi;
 
 // The agent passes the job's cores here only where it binds jobs (binding applied): where
 // it does not, no task is bound but to the CPUs srun named (map_cpu:, mask_cpu:), since
@@ -232,15 +235,10 @@ class Relay {
       return 0;
     }
     work_out_binding(plan_);
-    if (plan_.pmi2) {
-      std::vector<std::int32_t> local_ranks;
-      for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) local_ranks.push_back(plan_.rank_of(l));
-      g_pmi.emplace(PmiJob{plan_.job_id + "." + std::to_string(plan_.step), plan_.node_of_rank(), local_ranks});
-      if (Status s = g_pmi->open(); !s) {
-        send({StepIoKind::kError, 0, -1, 0, s.error().message});
-        send({StepIoKind::kDone, 0, -1, 0, ""});
-        return 0;
-      }
+    if (auto pmi = open_pmi(); !pmi) {
+      send({StepIoKind::kError, 0, -1, 0, pmi.error().message});
+      send({StepIoKind::kDone, 0, -1, 0, ""});
+      return 0;
     }
     for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) {
       const bool takes_stdin = plan_.rank_of(l) == 0;
@@ -268,6 +266,25 @@ class Relay {
   }
 
  private:
+  // The PMI the step asked for (none, pmi2, pmix), its server ready before the first fork.
+  Status open_pmi() {
+    if (plan_.mpi.empty()) return ok_status();
+    std::vector<std::int32_t> local_ranks;
+    for (std::int32_t l = 0; l < plan_.local_tasks(); ++l) local_ranks.push_back(plan_.rank_of(l));
+    const std::string id = plan_.job_id + "." + std::to_string(plan_.step);
+    if (plan_.mpi == "pmi2") {
+      auto server = std::make_unique<PmiServer>(PmiJob{id, plan_.node_of_rank(), local_ranks});
+      FAIRWAY_TRY(server->open());
+      g_pmi = std::move(server);
+      return ok_status();
+    }
+    auto server = open_pmix_server(PmixStep{"slurm.pmix." + id, plan_.node_of_rank(), local_ranks, plan_.nodes,
+                                            plan_.node_index});
+    if (!server) return std::unexpected(server.error());
+    g_pmi = std::move(*server);
+    return ok_status();
+  }
+
   bool all_reported() const {
     for (const Task& t : tasks_) {
       if (!t.reported) return false;
@@ -480,6 +497,7 @@ int run_step_relay(const RelayPlan& plan) {
   for (const int sig : kDirectSignals) ::sigaction(sig, &on_direct, nullptr);
   Relay relay(plan, *sock);
   const int code = relay.run();
+  g_pmi.reset();  // PMIx's server ends (and its directory goes) before the process does
   ::close(*sock);
   return code;
 }

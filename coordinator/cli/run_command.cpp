@@ -38,19 +38,17 @@ struct StepChoices {
 };
 
 // srun --mpi=list, in Slurm's words, listing what Fairway serves.
-constexpr const char* kMpiList = "MPI plugin types are...\n\tnone\n\tpmi2\n";
+constexpr const char* kMpiList =
+    "MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\nspecific pmix plugin versions available: pmix_v4\n";
 
-// --mpi: "none" (the tasks get no PMI; mpirun's daemons ask for that) or "pmi2" (the
-// relays serve PMI-1 and PMI-2 to the tasks: MPICH's srun launch). The step's value, or
-// an error naming what is offered.
+// --mpi: "none" (the tasks get no PMI; mpirun's daemons ask for that), "pmi2" (the relays
+// serve PMI-1 and PMI-2: MPICH's srun launch) or "pmix" (PMIx through OpenPMIx: Open MPI's).
+// The step's value, or an error naming what is offered.
 Result<std::string> check_mpi(const std::optional<std::string>& mpi) {
   if (!mpi || *mpi == "none") return std::string();
-  if (*mpi == "pmi2") return *mpi;
-  if (mpi->starts_with("pmix")) {
-    return invalid_argument("--mpi=" + *mpi + ": PMIx is not served by Fairway yet: start Open MPI programs with mpirun "
-                            "inside the job, or MPICH programs with --mpi=pmi2 (srun --mpi=list)");
-  }
-  return invalid_argument("--mpi=" + *mpi + ": expected none or pmi2 (srun --mpi=list)");
+  if (*mpi == "pmi2" || *mpi == "pmix") return *mpi;
+  if (*mpi == "pmix_v4") return std::string("pmix");
+  return invalid_argument("--mpi=" + *mpi + ": expected none, pmi2, pmix or pmix_v4 (srun --mpi=list)");
 }
 
 // The step's end to end: Ctrl-C from the request on, the caller's terminal raw for --pty,

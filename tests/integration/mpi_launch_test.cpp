@@ -1,6 +1,7 @@
 // MPI on a loopback cluster of two agents, launched the ways sites tell users to (issue 34):
 // Open MPI's mpirun inside the job (its daemons started with srun -N1 -w NODE), MPICH's
-// Hydra mpiexec (it finds the job, and with -launcher slurm), srun --mpi=pmi2 (MPICH). Each run: an allreduce over
+// Hydra mpiexec (it finds the job, and with -launcher slurm), srun --mpi=pmi2 (MPICH) and
+// srun --mpi=pmix (Open MPI). Each run: an allreduce over
 // 4 ranks, 2 per node, each rank on a CPU of its own, the right sum, no hang. Repeated
 // FAIRWAY_MPI_REPEAT times (2 by default; bench/e2e/mpi_launch.sh runs 10).
 #include <gtest/gtest.h>
@@ -133,6 +134,18 @@ TEST_F(MpiLaunch, MpichBySrunWithPmi2) {
   for (int i = 0; i < repeat_; ++i) {
     expect_allreduce("srun --mpi=pmi2, run " + std::to_string(i),
                      run_job("srun-pmi2-" + std::to_string(i), "srun --mpi=pmi2 ./allreduce-mpich"));
+  }
+}
+
+// Open MPI's direct launch: each node's relay runs an OpenPMIx server for its ranks, their
+// fences exchanged between the nodes through srun.
+TEST_F(MpiLaunch, OpenMpiBySrunWithPmix) {
+#if !FAIRWAY_HAVE_PMIX
+  GTEST_SKIP() << "fairway-step was built without OpenPMIx: install libpmix-dev (scripts/install-deps) and rebuild";
+#endif
+  for (int i = 0; i < repeat_; ++i) {
+    expect_allreduce("srun --mpi=pmix, run " + std::to_string(i),
+                     run_job("srun-pmix-" + std::to_string(i), kOpenMpiOnOneHost + "srun --mpi=pmix ./allreduce-openmpi"));
   }
 }
 

@@ -496,15 +496,20 @@ TEST_F(AgentOnFakeHost, ALaunchWaitsForTheCoresOfAJobStillStoppingHere) {
   EXPECT_EQ(machine->launches.size(), 2u) << "core 0 is still held";
   EXPECT_TRUE(reported(24).empty()) << "neither refused nor started";
   send(next, T(3));  // a resend changes nothing
+  // srun starts a step the moment its job starts: here it waits with the job (it was
+  // refused, and srun waited 60 s for a relay that never came).
+  send(step_of(24, 0), T(3));
+  EXPECT_EQ(machine->launches.size(), 2u);
   exits(2010, ProcessExit::exited(0), T(4));
   ASSERT_EQ(machine->launches.size(), 3u);
   EXPECT_EQ(machine->launches[2].job, JobId(24));
   EXPECT_TRUE(reported(20).empty()) << "a holder's end is not reported";
+  launched(24, 2400, T(5));
+  ASSERT_EQ(machine->launches.size(), 4u) << "the step that came while its job waited starts once the job runs";
+  EXPECT_EQ(machine->launches[3].step, std::optional<std::int32_t>(0));
+  launched(24, 2410, T(5), 0);
 
   // One stopped while it waits ends cancelled, never started.
-  send(step_of(24, 0), T(5));
-  launched(24, 2400, T(5));
-  launched(24, 2410, T(5), 0);
   send(wire::SignalJob{JobId(24), SIGTERM, Duration::seconds(5)}, T(6));
   exits(2400, ProcessExit::signalled(SIGTERM), T(6));
   (void)reported(24);

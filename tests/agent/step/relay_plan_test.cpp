@@ -66,17 +66,17 @@ TEST(RelayPlan, MpiAndTheStepsLayoutByRank) {
   env.emplace_back(kStepEnvJob, "812");
   auto p = relay_plan_from_values(env, {"true"});
   ASSERT_TRUE(p) << p.error().message;
-  EXPECT_TRUE(p->pmi2);
+  EXPECT_EQ(p->mpi, "pmi2");
   EXPECT_EQ(p->job_id, "812");
   EXPECT_EQ(p->node_of_rank(), (std::vector<std::int32_t>{0, 0, 0, 1, 1, 2, 2}));
   env.emplace_back(kStepEnvDistribution, "cyclic");
   EXPECT_EQ(relay_plan_from_values(env, {"true"})->node_of_rank(), (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0}));
   env.pop_back();
-  EXPECT_FALSE(relay_plan_from_values(good_env(), {"true"})->pmi2);
+  EXPECT_EQ(relay_plan_from_values(good_env(), {"true"})->mpi, "");
   for (auto& [k, v] : env) {
-    if (k == kStepEnvMpi) v = "pmix";
+    if (k == kStepEnvMpi) v = "pmi3";
   }
-  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message, "FAIRWAY_STEP_MPI 'pmix': expected none or pmi2");
+  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message, "FAIRWAY_STEP_MPI 'pmi3': expected none, pmi2 or pmix");
   for (auto& [k, v] : env) {
     if (k == kStepEnvJob) v = "8x";
     if (k == kStepEnvMpi) v = "none";
