@@ -2,6 +2,7 @@
 // (fairway-step) under a keeper, as the job's user, in the job's cgroup and on its cores;
 // the relay forks the tasks and talks to the client itself. The agent only starts it and
 // signals it with its job: a step's output never passes through the agent's loop.
+#include <algorithm>
 #include <csignal>
 
 #include "agent/daemon/agent_service.h"
@@ -89,6 +90,8 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
   if (options_.apply_binding) {
     std::string cores;
     for (std::int32_t c : job.cores) {
+      // An --exclusive step binds its tasks to the cores it holds (those of the job's).
+      if (!s.cores.empty() && std::find(s.cores.begin(), s.cores.end(), c) == s.cores.end()) continue;
       std::string pus;
       for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) pus += (pus.empty() ? "" : ",") + std::to_string(pu);
       cores += (cores.empty() ? "" : ";") + pus;

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "coordinator/cli/alloc_command.h"
 #include "coordinator/cli/step_session.h"
@@ -34,7 +35,8 @@ struct StepChoices {
   bool kill_on_bad_exit = false;
   std::string cpu_bind;
   std::string distribution;
-  std::string mpi;  // "pmi2", or empty: no PMI
+  std::string mpi;  // "pmi2", "pmix", or empty: no PMI
+  bool exclusive = false;  // --exclusive or --exact: cores of its own, waiting for them
 };
 
 // srun --mpi=list, in Slurm's words, listing what Fairway serves.
@@ -80,10 +82,33 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   req.cpu_bind = choices.cpu_bind;
   req.distribution = choices.distribution;
   req.mpi = choices.mpi;
+  req.exclusive = choices.exclusive;
   // From the request on, Ctrl-C is the step's: one that comes before the reply still
   // reaches the tasks once they run.
-  StepInterrupts interrupts;
+  std::optional<StepInterrupts> interrupts;
+  interrupts.emplace();
   auto reply = transport(req);
+  // An --exclusive step whose cores other steps hold waits for them, as Slurm's srun says
+  // and does; meanwhile Ctrl-C ends srun as usual.
+  bool waited = false;
+  while (reply && std::holds_alternative<wire::ErrorReply>(*reply) &&
+         std::get<wire::ErrorReply>(*reply).code == ErrorCode::kUnavailable &&
+         std::get<wire::ErrorReply>(*reply).message == "Requested nodes are busy") {
+    interrupts.reset();
+    if (!waited) {
+      io.err << "srun: Job " << job.value() << " step creation temporarily disabled, retrying ("
+             << std::get<wire::ErrorReply>(*reply).message << ")\n";
+      io.err.flush();
+      waited = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    interrupts.emplace();
+    reply = transport(req);
+  }
+  if (waited && reply && std::holds_alternative<wire::StepReply>(*reply)) {
+    io.err << "srun: Step created for job " << job.value() << "\n";
+    io.err.flush();
+  }
   if (!reply || !std::holds_alternative<wire::StepReply>(*reply)) {
     ::close(listen_fd);
     const std::string why = !reply ? reply.error().message
@@ -171,7 +196,8 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
     return report_error(io, d.error().message, kExitUsage);
   }
   const StepChoices choices{cmd->label, cmd->pty, cmd->kill_on_bad_exit.value_or(false), cmd->cpu_bind.value_or(""),
-                            cmd->distribution.value_or(""), *mpi};
+                            cmd->distribution.value_or(""), *mpi,
+                            cmd->exact || cmd->options.exclusive.value_or(false)};
   if (job) return run_step(*job, command, cmd->options, choices, ctx, transport, io, settings);
   // srun outside a job: an allocation of its own, with one task per core asked for.
   const SubmitOptions options = cmd->options;

@@ -118,7 +118,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kWarnIgnored, '\0', "ntasks-per-socket", Value::kRequired, false, "tasks are not spread by socket"},
     {Opt::kWarnIgnored, '\0', "kill-command", Value::kOptional, false, "the command is not signalled at the time limit"},
     {Opt::kWarnIgnored, 'E', "preserve-env", Value::kNone, false, "counts come from the options given"},
-    {Opt::kSilent, '\0', "exact", Value::kNone, false},
+    {Opt::kExact, '\0', "exact", Value::kNone, false},
     {Opt::kSilent, '\0', "overlap", Value::kNone, false},
     {Opt::kSilent, 'u', "unbuffered", Value::kNone, false},
     {Opt::kSilent, '\0', "accel-bind", Value::kRequired, false},

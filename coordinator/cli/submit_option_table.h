@@ -23,7 +23,7 @@ enum class Opt {
   // fairway run only (srun): refused by submit and alloc.
   kLabel, kJobId, kPty, kKillOnBadExit, kMpi,
   // srun's, read by fairway run; accepted and meaningless for a batch job as a whole.
-  kCpuBind, kDistribution,
+  kCpuBind, kDistribution, kExact,
 };
 
 enum class Value : std::uint8_t { kNone, kRequired, kOptional /* only as --opt=value */ };

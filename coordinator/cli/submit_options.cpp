@@ -148,6 +148,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     // its own options).
     case Opt::kKillOnBadExit:
     case Opt::kCpuBind:
+    case Opt::kExact:
     case Opt::kDistribution: return ok_status();
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
@@ -389,6 +390,7 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
         break;
       case Opt::kMpi: cmd.mpi = p.value; break;
       case Opt::kCpuBind: cmd.cpu_bind = p.value; break;
+      case Opt::kExact: cmd.exact = true; break;
       case Opt::kDistribution: cmd.distribution = p.value; break;
       case Opt::kCoordinator: cmd.coordinator = p.value; break;
       case Opt::kConfig: cmd.config = p.value; break;

@@ -81,6 +81,7 @@ struct SubmitCommand {
   std::optional<std::string> mpi;
   std::optional<std::string> cpu_bind;
   std::optional<std::string> distribution;
+  bool exact = false;  // srun --exact: the step takes only the cores it asks for, its own
   bool run_only() const { return label || jobid || pty; }
   std::optional<std::string> coordinator;
   std::optional<std::string> config;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "coordinator/core/scheduler.h"
+#include "coordinator/core/step_cores.h"
 #include "coordinator/daemon/agent_routes.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/client_tokens.h"
@@ -85,6 +86,8 @@ struct JobTracking {
   // Its steps that have not ended, as stored: their srun reports each one's end
   // (StepEnded); those left when the job stops were killed with it.
   std::map<std::int32_t, StoredStep> open_steps;
+  // The cores its srun --exclusive/--exact steps hold (other steps share the job's).
+  StepCores step_cores;
 };
 
 inline bool is_member(const JobTracking& t, const std::string& node) {

@@ -68,6 +68,7 @@ void CoordinatorService::release_members(JobTracking& t, JobId id, Time now) {
     persist_step(step);
   }
   t.open_steps.clear();
+  t.step_cores = StepCores{};
 }
 
 void CoordinatorService::persist_step(const StoredStep& step) {
@@ -109,6 +110,19 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   if (!layout) return invalid_argument("job " + id_str(m.job) + ": " + layout.error().message);
   const auto nodes = static_cast<std::int32_t>(layout->nodes.size());
   const std::int32_t cpus_per_task = layout->cpus_per_task;
+  // srun --exclusive/--exact: cores of its own on each node, or it waits (srun retries on
+  // this error, in Slurm's words) while other such steps hold them.
+  std::vector<std::vector<std::int32_t>> held(layout->nodes.size());
+  if (m.exclusive) {
+    std::vector<StepCores::Need> needs;
+    for (std::size_t k = 0; k < layout->nodes.size(); ++k) {
+      const NodeAllocation& na = alloc[layout->nodes[k]];
+      needs.push_back({room[layout->nodes[k]].name, na.cores, layout->tasks_per_node[k] * cpus_per_task});
+    }
+    auto taken = t.step_cores.take(t.next_step, needs);
+    if (!taken) return make_error(ErrorCode::kUnavailable, "Requested nodes are busy");
+    held = std::move(*taken);
+  }
   wire::StepReply r;
   r.job = m.job;
   r.step = t.next_step++;
@@ -134,6 +148,7 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   l.mpi = m.mpi;
   for (std::int32_t i = 0; i < nodes; ++i) {
     l.node_index = i;
+    l.cores = held[static_cast<std::size_t>(i)];
     reply(Channel::kAgents, r.nodes[static_cast<std::size_t>(i)], l);
   }
   StoredStep row;
@@ -177,6 +192,7 @@ Status CoordinatorService::end_step(const wire::StepEnded& m, const Caller& call
   if (open == t->second.open_steps.end()) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
   StoredStep step = std::move(open->second);
   t->second.open_steps.erase(open);
+  t->second.step_cores.release(m.step);
   // Slurm's states for a step: killed by a signal CANCELLED, a non-zero exit FAILED.
   step.state = m.signal != 0 ? JobState::kCancelled : m.exit_code != 0 ? JobState::kFailed : JobState::kCompleted;
   step.end_time = std::max(now, step.start_time);

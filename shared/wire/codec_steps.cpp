@@ -97,6 +97,7 @@ StepRequest read_step_request(MapReader& r) {
   check_range(r, "ntasks_per_node", m.ntasks_per_node, 0, kMaxStepTasks);
   m.cpus_per_task = r.opt_i32("cpus_per_task").value_or(0);
   check_range(r, "cpus_per_task", m.cpus_per_task, 0, kMaxStepTasks);
+  m.exclusive = r.opt_boolean("exclusive").value_or(false);
   return m;
 }
 
@@ -124,6 +125,7 @@ LaunchStep read_launch_step(MapReader& r) {
   m.node_index = r.i32("node_index", 0);
   check_range(r, "node_index", m.node_index, 0, std::max<std::int64_t>(0, static_cast<std::int64_t>(m.nodes.size()) - 1));
   m.cpus_per_task = r.i32("cpus_per_task", 1);
+  if (r.has("cores")) m.cores = r.i32_list("cores", 0, static_cast<std::size_t>(kMaxStepTasks));
   return m;
 }
 
@@ -160,7 +162,8 @@ StepEnded read_step_ended(MapReader& r) {
 
 void encode_payload(Packer& pk, const StepRequest& m) {
   pk.pack_map(3 + kCommandAndStreamKeys + optional_stream_keys(m) + (m.nodelist.empty() ? 0 : 1) +
-              (m.exclude.empty() ? 0 : 1) + (m.ntasks_per_node != 0 ? 1 : 0) + (m.cpus_per_task != 0 ? 1 : 0));
+              (m.exclude.empty() ? 0 : 1) + (m.ntasks_per_node != 0 ? 1 : 0) + (m.cpus_per_task != 0 ? 1 : 0) +
+              (m.exclusive ? 1 : 0));
   put_kv(pk, "job", m.job.value());
   put_command_and_stream(pk, m);
   put_kv(pk, "ntasks", m.ntasks);
@@ -169,6 +172,7 @@ void encode_payload(Packer& pk, const StepRequest& m) {
   if (!m.exclude.empty()) put_kv(pk, "exclude", m.exclude);
   if (m.ntasks_per_node != 0) put_kv(pk, "ntasks_per_node", m.ntasks_per_node);
   if (m.cpus_per_task != 0) put_kv(pk, "cpus_per_task", m.cpus_per_task);
+  if (m.exclusive) put_kv(pk, "exclusive", true);
 }
 
 void encode_payload(Packer& pk, const StepReply& m) {
@@ -180,7 +184,8 @@ void encode_payload(Packer& pk, const StepReply& m) {
 }
 
 void encode_payload(Packer& pk, const LaunchStep& m) {
-  pk.pack_map(7 + kCommandAndStreamKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + optional_stream_keys(m));
+  pk.pack_map(7 + kCommandAndStreamKeys + (m.uid ? 1 : 0) + (m.gid ? 1 : 0) + optional_stream_keys(m) +
+              (m.cores.empty() ? 0 : 1));
   put_kv(pk, "job", m.job.value());
   put_kv(pk, "step", m.step);
   put_kv(pk, "user", std::string_view(m.user));
@@ -191,6 +196,7 @@ void encode_payload(Packer& pk, const LaunchStep& m) {
   put_kv(pk, "tasks_per_node", m.tasks_per_node);
   put_kv(pk, "node_index", m.node_index);
   put_kv(pk, "cpus_per_task", m.cpus_per_task);
+  if (!m.cores.empty()) put_kv(pk, "cores", m.cores);
 }
 
 void encode_payload(Packer& pk, const StepIo& m) {

@@ -38,7 +38,10 @@ struct StepRequest {
   std::int32_t cpus_per_task = 0;
   std::string cpu_bind;
   std::string distribution;
-  std::string mpi;  // srun --mpi: "pmi2" (empty, "none": no PMI); sent only when set
+  std::string mpi;  // srun --mpi: "pmi2" or "pmix" (empty: no PMI); sent only when set
+  // srun --exclusive or --exact: the step takes cores of its own (it waits while other
+  // such steps hold them); otherwise it shares the job's. Sent only when set.
+  bool exclusive = false;
   bool operator==(const StepRequest&) const = default;
 };
 
@@ -71,6 +74,9 @@ struct LaunchStep {
   std::string cpu_bind;      // srun --cpu-bind (empty: cores); sent only when set
   std::string distribution;  // srun --distribution (empty: block); sent only when set
   std::string mpi;           // srun --mpi (empty: none); sent only when set
+  // The job's cores here that the step holds (--exclusive); empty: all of the job's. Sent
+  // only when set.
+  std::vector<std::int32_t> cores;
   bool operator==(const LaunchStep&) const = default;
 };
 

@@ -381,5 +381,41 @@ TEST_F(AtATerminal, RunPtyGivesTaskZeroATerminalOfItsOwn) {
   EXPECT_NE(shown.find("-42"), std::string::npos) << shown;
 }
 
+// srun --exclusive steps in a 2-core job, as job farms run them: two run at once, each on a
+// core of its own; the third waits for one of them, saying so in Slurm's words (captured
+// on twonode.sh: "step creation temporarily disabled, retrying (Requested nodes are busy)").
+TEST_F(JobStep, AThirdExclusiveStepWaitsForACoreOfTwo) {
+  const std::string script = dir_ + "/farm.sh";
+  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 1\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/farm-%j.out\n"
+                        << "\"$FAIRWAY_CLI\" run --exclusive -n1 sh -c 'echo one $(date +%s.%N); sleep 2' &\n"
+                        << "\"$FAIRWAY_CLI\" run --exact -n1 sh -c 'echo two $(date +%s.%N); sleep 2' &\n"
+                        << "sleep 1\n"
+                        << "\"$FAIRWAY_CLI\" run --exclusive -n1 sh -c 'echo three $(date +%s.%N)' 2>&1\n"
+                        << "wait\n";
+  std::string out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+            0)
+      << out;
+  const JobId id(std::stoull(out));
+  auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
+  ASSERT_TRUE(v && v->state == JobState::kCompleted) << (v ? to_string(v->state) : "not ended");
+  const std::string printed = read_file(dir_ + "/farm-" + std::to_string(id.value()) + ".out");
+  const std::string job = std::to_string(id.value());
+  EXPECT_NE(printed.find("srun: Job " + job + " step creation temporarily disabled, retrying (Requested nodes are busy)\n"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("srun: Step created for job " + job + "\n"), std::string::npos) << printed;
+  const auto at = [&](const std::string& word) {
+    const auto p = printed.find(word + " ");
+    return p == std::string::npos ? 0.0 : std::stod(printed.substr(p + word.size() + 1));
+  };
+  ASSERT_GT(at("one"), 0.0) << printed;
+  ASSERT_GT(at("two"), 0.0) << printed;
+  ASSERT_GT(at("three"), 0.0) << printed;
+  EXPECT_LT(std::abs(at("one") - at("two")), 1.0) << "the first two ran at once:\n" << printed;
+  EXPECT_GT(at("three") - std::min(at("one"), at("two")), 1.5) << "the third waited for a core:\n" << printed;
+}
+
 }  // namespace
 }  // namespace fairway::integration

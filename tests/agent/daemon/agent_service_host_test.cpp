@@ -92,7 +92,7 @@ class FakeHost final : public AgentHost {
 // A one-node step of `job` (its relay runs the command "sim").
 wire::LaunchStep step_of(std::uint64_t job, std::int32_t step) {
   return wire::LaunchStep{JobId(job), step, "alice", 1001, 100, {"sim"}, {}, "/home/alice",
-                          {"n1"}, {1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef", false, "", "", ""};
+                          {"n1"}, {1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef", false, "", "", "", {}};
 }
 
 class AgentOnFakeHost : public ::testing::Test {
@@ -333,7 +333,7 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   send(launch(10), T(1));
   wire::LaunchStep step{JobId(10), 0, "alice", 1001, 100, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice",
                         {"n1", "n2"}, {2, 1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef",
-                        false, "map_cpu:1,0", "cyclic", ""};
+                        false, "map_cpu:1,0", "cyclic", "", {}};
   send(step, T(1));
   EXPECT_EQ(machine->launches.size(), 1u) << "a step that comes before its job runs waits for it";
   launched(10, 1000, T(1));
@@ -353,7 +353,7 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   EXPECT_EQ(relay.program.working_dir, "/") << "the relay enters the step's directory itself";
   launched(10, 1010, T(2), 0);
   // A step for a job not held here starts nothing.
-  send(wire::LaunchStep{JobId(99), 0, "alice", 1001, 100, {"x"}, {}, "/", {"n1"}, {1}, 0, 1, "tcp://h:1", "k", false, "", "", ""}, T(2));
+  send(wire::LaunchStep{JobId(99), 0, "alice", 1001, 100, {"x"}, {}, "/", {"n1"}, {1}, 0, 1, "tcp://h:1", "k", false, "", "", "", {}}, T(2));
   EXPECT_EQ(machine->launches.size(), 2u);
   // The script ends with its step still running (an srun left in the background): the
   // step gets SIGTERM and the grace, and the job holds its cores (unreported) meanwhile.

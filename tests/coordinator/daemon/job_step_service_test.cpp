@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <set>
 #include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
@@ -88,7 +89,7 @@ class JobStepService : public ::testing::Test {
   }
   wire::StepRequest step(JobId job) {
     return wire::StepRequest{job, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice", 0, 0,
-                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef", false, {}, {}, 0, 0, "", "", ""};
+                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef", false, {}, {}, 0, 0, "", "", "", false};
   }
   template <typename T>
   std::vector<std::pair<std::string, T>> sent() const {
@@ -228,6 +229,50 @@ TEST_F(JobStepService, AStepRunsOnTheNodesOfTheJobItNames) {
   orted.nodelist = {"nowhere"};
   EXPECT_EQ(error_of(ask(orted, 1001)),
             "job " + std::to_string(id.value()) + ": --nodelist: node nowhere is not one of the job's nodes");
+}
+
+// srun --exclusive (or --exact) inside a job: each step holds cores of its own on its
+// node, bound there; one that finds none free is told so (srun retries, in Slurm's words)
+// until a step ends. Other steps share the job's cores, as before.
+TEST_F(JobStepService, ExclusiveStepsHoldCoresOfTheirOwnAndTheNextWaits) {
+  const JobId id = two_node_job();
+  auto one = step(id);
+  one.nodes = 1;
+  one.ntasks = 1;
+  one.exclusive = true;
+  std::vector<std::int32_t> held;
+  std::vector<std::int32_t> numbers;
+  while (true) {
+    to_agents_.clear();
+    auto m = ask(one, 1001);
+    if (!std::holds_alternative<wire::StepReply>(m)) {
+      const auto* e = std::get_if<wire::ErrorReply>(&m);
+      ASSERT_TRUE(e);
+      EXPECT_EQ(e->code, ErrorCode::kUnavailable);
+      EXPECT_EQ(e->message, "Requested nodes are busy");
+      break;
+    }
+    numbers.push_back(std::get<wire::StepReply>(m).step);
+    const auto launched = sent<wire::LaunchStep>();
+    ASSERT_EQ(launched.size(), 1u);
+    ASSERT_EQ(launched[0].second.cores.size(), 1u);
+    held.push_back(launched[0].second.cores[0]);
+    ASSERT_LT(held.size(), 64u) << "never refused";
+  }
+  ASSERT_GE(held.size(), 2u);
+  EXPECT_EQ(std::set<std::int32_t>(held.begin(), held.end()).size(), held.size()) << "no core held twice";
+  // A step that shares runs meanwhile, on all of the job's cores there.
+  to_agents_.clear();
+  auto shared = one;
+  shared.exclusive = false;
+  ASSERT_TRUE(std::holds_alternative<wire::StepReply>(ask(shared, 1001)));
+  EXPECT_TRUE(sent<wire::LaunchStep>().at(0).second.cores.empty());
+  // The second exclusive step ends: its core goes to the next.
+  (void)ask(wire::StepEnded{id, numbers[1], 0, 0}, 1001);
+  to_agents_.clear();
+  auto m = ask(one, 1001);
+  ASSERT_TRUE(std::holds_alternative<wire::StepReply>(m)) << error_of(m);
+  EXPECT_EQ(sent<wire::LaunchStep>().at(0).second.cores, std::vector<std::int32_t>{held[1]});
 }
 
 TEST_F(JobStepService, WhatAStepMayNotAskIsNamed) {

@@ -185,7 +185,8 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       // What a step used is absent from older peers' messages and from steps not measured.
       const bool usage = key == "max_rss_kb" || key == "cpu_us";
       // A step's layout and binding beyond -N and -n came later: sent only when asked for.
-      const bool layout = key == "cpu_bind" || key == "distribution" || key == "mpi" ||
+      const bool layout = key == "cpu_bind" || key == "distribution" || key == "mpi" || key == "exclusive" ||
+                          (type == "LaunchStep" && key == "cores") ||
                           (type == "StepRequest" && (key == "nodelist" || key == "exclude" ||
                                                      key == "ntasks_per_node" || key == "cpus_per_task"));
       const bool optional = view_step ? (key == "end_time" || key == "exit_code" || key == "signal" || usage) :

@@ -221,7 +221,8 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       // A step's pty is sent only when asked for.
       // So is what a step asks of its layout and binding beyond -N and -n.
       const bool pty = (type == "StepRequest" || type == "LaunchStep") &&
-                       (key == "pty" || key == "cpu_bind" || key == "distribution" || key == "mpi" ||
+                       (key == "pty" || key == "cpu_bind" || key == "distribution" || key == "mpi" || key == "exclusive" ||
+                        (type == "LaunchStep" && key == "cores") ||
                         (type == "StepRequest" && (key == "nodelist" || key == "exclude" ||
                                                    key == "ntasks_per_node" || key == "cpus_per_task")));
       // What a step used: older clients, and relays that measured nothing, send none.
@@ -362,7 +363,7 @@ TEST(WireReject, StepMessagesOutOfRange) {
   expect_error(decode(encode(reply)), "StepReply.tasks_per_node: has 1 entries for 2 nodes");
   reply.tasks_per_node = {2, 0};
   expect_error(decode(encode(reply)), "StepReply.tasks_per_node[1]: integer out of range");
-  LaunchStep launch{JobId(4), 1, "alice", 1001, 100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2, 1, "tcp://h:1", "k", false, "", "", ""};
+  LaunchStep launch{JobId(4), 1, "alice", 1001, 100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2, 1, "tcp://h:1", "k", false, "", "", "", {}};
   expect_error(decode(encode(launch)), "LaunchStep.node_index: must be 0-1, got 2");
   launch.node_index = 1;
   launch.io_key.assign(257, 'k');
@@ -371,7 +372,7 @@ TEST(WireReject, StepMessagesOutOfRange) {
   expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, -1, 0})), "StepEnded.max_rss_kb: must be 0-9007199254740992, got -1");
   expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, 0, std::int64_t{1} << 60})),
                "StepEnded.cpu_us: must be 0-9007199254740992, got 1152921504606846976");
-  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k", false, {}, {}, 0, 0, "", "", ""};
+  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k", false, {}, {}, 0, 0, "", "", "", false};
   expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
   request.ntasks = 1;
   request.cpus_per_task = -2;
