@@ -105,8 +105,12 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
       visible += request.gpu_visible_ids[i];
     }
   }
+  // A step's relay is told nothing of the job's name, partition or submit directory: its
+  // tasks keep the values srun passed on (the batch script's, as Slurm's step tasks have
+  // them) instead of empty ones.
+  const bool step = request.step.has_value();
   env.set("FAIRWAY_JOB_ID", id);
-  env.set("FAIRWAY_JOB_NAME", request.name);
+  if (!step || !request.name.empty()) env.set("FAIRWAY_JOB_NAME", request.name);
   env.set("FAIRWAY_NODELIST", request.nodelist);
   env.set("FAIRWAY_CPUS", cpus);
   env.set("FAIRWAY_GPUS", comma_list(request.gpus));
@@ -121,10 +125,10 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
     env.set("ROCR_VISIBLE_DEVICES", visible);  // AMD's runtime
     env.set("ZE_AFFINITY_MASK", visible);      // Intel's Level Zero
   }
-  env.set("FAIRWAY_SUBMIT_DIR", submit_dir);
+  if (!step || !request.submit_dir.empty()) env.set("FAIRWAY_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_ID", id);
   env.set("SLURM_JOBID", id);
-  env.set("SLURM_JOB_NAME", request.name);
+  if (!step || !request.name.empty()) env.set("SLURM_JOB_NAME", request.name);
   env.set("SLURM_JOB_NODELIST", request.nodelist);
   env.set("SLURM_NODELIST", request.nodelist);
   env.set("SLURM_NNODES", std::to_string(request.nnodes));
@@ -152,7 +156,8 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   if (t.cpus_per_task > 0) env.set("SLURM_CPUS_PER_TASK", std::to_string(t.cpus_per_task));
   if (t.ntasks_per_node > 0) env.set("SLURM_NTASKS_PER_NODE", std::to_string(t.ntasks_per_node));
   env.set("SLURM_TASKS_PER_NODE", repeat_counts(per_node));
-  env.set("SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores));
+  // A step's relay knows only this node's share; srun passed the job's on.
+  if (!step || !request.node_cores.empty()) env.set("SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores));
   env.set("SLURM_CPUS_ON_NODE", std::to_string(request.cores.size()));
   // The batch script is task 0 on node 0.
   env.set("SLURM_PROCID", "0");
@@ -170,10 +175,10 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_NODE_ALIASES", "(null)");
   env.set("SLURM_JOB_UID", std::to_string(user.uid));
   env.set("SLURM_JOB_GID", std::to_string(request.gid.value_or(user.gid)));
-  env.set("SLURM_SUBMIT_DIR", submit_dir);
+  if (!step || !request.submit_dir.empty()) env.set("SLURM_SUBMIT_DIR", submit_dir);
   env.set("SLURM_JOB_USER", user.name);
   if (!request.account.empty()) env.set("SLURM_JOB_ACCOUNT", request.account);  // as Slurm: only with one
-  env.set("SLURM_JOB_PARTITION", request.partition);
+  if (!step || !request.partition.empty()) env.set("SLURM_JOB_PARTITION", request.partition);
   // Slurm sets it only once the job has been requeued: a first run has none.
   if (request.restarts > 0) env.set("SLURM_RESTART_COUNT", std::to_string(request.restarts));
   return env.to_strings();

@@ -72,7 +72,12 @@ struct ChildPlan {
   std::string search_path;  // the PATH searched, for the error
   std::vector<std::string> argv;
   std::vector<std::string> envp;
+  // envp's last entry is SLURM_TASK_PID with room for the digits: the child writes its own
+  // pid there before exec (no allocation after fork), as Slurm gives the batch script its pid.
+  bool task_pid_slot = false;
 };
+
+constexpr std::string_view kTaskPidVar = "SLURM_TASK_PID=";
 
 // SLURM_UMASK as sbatch exports it ("0022", octal; the last one counts); 022 when absent
 // or not a mode.
@@ -206,6 +211,18 @@ ErrorCode code_for_errno(int err) {
     for (std::size_t i = 0; i < n; ++i) text[i] = digits[n - 1 - i];
     for (const int fd : plan.cgroup_procs) {
       if (::write(fd, text, n) != static_cast<ssize_t>(n)) fail_in_child(report_fd, ChildStep::kCgroup);
+    }
+  }
+  if (plan.task_pid_slot) {
+    char* last = nullptr;
+    for (char* const* e = envp; *e != nullptr; ++e) last = *e;
+    if (last != nullptr) {
+      char digits[24];
+      std::size_t n = 0;
+      for (pid_t pid = ::getpid(); pid > 0 && n < sizeof digits; pid /= 10) digits[n++] = static_cast<char>('0' + pid % 10);
+      char* at = last + kTaskPidVar.size();
+      for (std::size_t i = 0; i < n; ++i) at[i] = digits[n - 1 - i];
+      at[n] = '\0';
     }
   }
   // Drop privileges first, so the working dir and output files are reached as the user.
@@ -363,6 +380,9 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   // Slurm's step daemon applies SLURM_UMASK and takes it out of the batch job's environment
   // (the conformance captures: no batch job on the anchor sees it), so ours does too.
   std::erase_if(plan.envp, [](const std::string& e) { return e.starts_with("SLURM_UMASK="); });
+  std::erase_if(plan.envp, [](const std::string& e) { return e.starts_with(kTaskPidVar); });
+  plan.envp.push_back(std::string(kTaskPidVar) + std::string(20, '0'));
+  plan.task_pid_slot = true;
   if (!request.bind_pus.empty()) {
     plan.bind = true;
     CPU_ZERO(&plan.cpus);

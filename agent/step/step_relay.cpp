@@ -132,6 +132,7 @@ void bind_task(const RelayPlan& plan, std::int32_t local) {
   // The relay ignores SIGPIPE; a task must not inherit that (`yes | head` would not end).
   ::signal(SIGPIPE, SIG_DFL);
   for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
+  ::setenv("SLURM_TASK_PID", std::to_string(::getpid()).c_str(), 1);  // as Slurm's tasks have it
   for (const auto& [k, v] : g_binding.env) ::setenv(k.c_str(), v.c_str(), 1);
   if (g_pmi) {
     for (const auto& [k, v] : g_pmi->task_environment(local)) ::setenv(k.c_str(), v.c_str(), 1);

@@ -32,6 +32,8 @@ TEST(RelayPlan, ReadsItsEnvironmentAndNumbersItsTasks) {
   EXPECT_EQ(env["SLURM_STEP_TASKS_PER_NODE"], "3,2(x2)");
   EXPECT_EQ(env["SLURM_CPUS_PER_TASK"], "2");
   EXPECT_EQ(env["SLURMD_NODENAME"], "cn02");
+  EXPECT_EQ(env["SLURM_GTIDS"], "3,4");
+  EXPECT_EQ(env["SLURM_TASKS_PER_NODE"], "3,2(x2)");
 }
 
 // srun -m cyclic and --cpu-bind reach the relay: ranks go round the nodes; the job's
