@@ -22,7 +22,7 @@ struct FieldInfo {
 // squeue's letters that mean something for a Fairway job, with squeue's headers.
 constexpr FieldInfo kFields[] = {
     {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"}, {'c', "MIN_CPUS"},
-    {'D', "NODES"},     {'e', "END_TIME"},         {'F', "ARRAY_JOB_ID"},  {'K', "ARRAY_TASK_ID"},         {'i', "JOBID"},         {'j', "NAME"},
+    {'D', "NODES"},     {'e', "END_TIME"},         {'k', "COMMENT"},       {'y', "NICE"},         {'F', "ARRAY_JOB_ID"},  {'K', "ARRAY_TASK_ID"},         {'i', "JOBID"},         {'j', "NAME"},
     {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'m', "MIN_MEMORY"},
     {'N', "NODELIST"},
     {'P', "PARTITION"}, {'p', "PRIORITY"},         {'Q', "PRIORITY"},      {'q', "QOS"},
@@ -82,7 +82,9 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
     case 'P': return j.partition;
     case 'p': return format_number(j.priority);
     case 'Q': return std::to_string(static_cast<std::int64_t>(j.priority));
-    case 'q': return j.qos;
+    case 'q': return j.qos.empty() ? "normal" : j.qos;  // as scontrol: Slurm's default QOS
+    case 'k': return j.comment.empty() ? "(null)" : j.comment;
+    case 'y': return std::to_string(j.nice);
     case 'R': return nodelist_or_reason(j);
     case 'r': return j.reasons.empty() ? "None" : join(j.reasons, ",");
     case 'S': return start_text(j);

@@ -60,7 +60,7 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   const auto line = [&](const std::string& text) { out += text + "\n"; };
   line(id_line + " JobName=" + j.name);
   line("   UserId=" + user + " GroupId=" + group + " MCS_label=N/A");
-  line("   Priority=" + std::to_string(static_cast<std::int64_t>(j.priority)) + " Nice=0 Account=" + or_null(j.account) +
+  line("   Priority=" + std::to_string(static_cast<std::int64_t>(j.priority)) + " Nice=" + std::to_string(j.nice) + " Account=" + or_null(j.account) +
        " QOS=" +
        (j.qos.empty() ? std::string("normal") : j.qos));  // Slurm's default QOS, which a job without one has
   line("   JobState=" + state_name(j.state) + " Reason=" + reason + " Dependency=(null)");
@@ -92,6 +92,7 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   line("   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
   line("   Command=(null)");
   line("   WorkDir=" + j.working_dir);
+  if (!j.comment.empty()) line("   Comment=" + j.comment + " ");  // Slurm's line ends with a space
   // The files the agent opens (or will): patterns expanded, the default name when unset.
   std::int32_t task = 0;
   if (j.array_job.value() != 0) task = static_cast<std::int32_t>(std::strtol(j.array_tasks.c_str(), nullptr, 10));

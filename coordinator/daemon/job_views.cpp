@@ -44,6 +44,8 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.account = s.account;
   v.partition = s.partition;
   v.qos = s.qos;
+  v.comment = s.comment;
+  v.nice = s.nice;
   v.state = rec.state;
   // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
   // from the moment of the cancel, not RUNNING.

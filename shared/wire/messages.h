@@ -330,6 +330,9 @@ struct JobView {
   // Cancelled while running, its processes not yet ended (state kCompleting meanwhile):
   // Slurm's CANCELLED with its COMPLETING flag, which sacct shows as CANCELLED at once.
   bool cancelling = false;
+  // sbatch --comment and --nice, as squeue (%k, %y) and scontrol show them; sent when set.
+  std::string comment;
+  std::int32_t nice = 0;
   bool operator==(const JobView&) const = default;
 };
 

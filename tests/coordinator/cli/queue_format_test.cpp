@@ -36,10 +36,24 @@ TEST_F(QueueFormat, FieldsHaveSqueuesLettersHeadersWidthsAndCuts) {
   EXPECT_EQ(render_queue_format(reply(), *cut, false), "tra\nswe\n") << "squeue cuts values to their width";
 }
 
+// %k, %y and %q as Slurm's squeue prints them (conformance captures): "(null)" for no
+// comment, the nice value, the QOS scontrol shows ("normal" when the job names none).
+TEST_F(QueueFormat, CommentNiceAndQos) {
+  auto r = reply();
+  r.jobs[0].comment = "rule=align";
+  r.jobs[0].nice = 10;
+  r.jobs[1].qos.clear();
+  auto fields = parse_queue_format("%i %k %y %q");
+  ASSERT_TRUE(fields) << fields.error().message;
+  EXPECT_EQ(render_queue_format(r, *fields, true), "JOBID COMMENT NICE QOS\n101 rule=align 10 " +
+                                                       (r.jobs[0].qos.empty() ? std::string("normal") : r.jobs[0].qos) +
+                                                       "\n102 (null) 0 normal\n");
+}
+
 TEST_F(QueueFormat, BadFormatsAndSortKeysNameWhatIsWrong) {
-  auto unknown = parse_queue_format("%i %y");
+  auto unknown = parse_queue_format("%i %H");
   ASSERT_FALSE(unknown);
-  EXPECT_NE(unknown.error().message.find("unknown field %y at position 4"), std::string::npos)
+  EXPECT_NE(unknown.error().message.find("unknown field %H at position 4"), std::string::npos)
       << unknown.error().message;
   auto dangling = parse_queue_format("%i %.8");
   ASSERT_FALSE(dangling);
