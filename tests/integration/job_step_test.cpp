@@ -51,6 +51,16 @@ class JobStep : public Cluster {
     return id;
   }
 
+  // Submits `script` as nobody, with $FAIRWAY_CLI naming the CLI for the script's steps;
+  // job 0 (the test failed) when it was refused.
+  JobId submit_with_cli(const std::string& script) {
+    std::string out;
+    const int rc = run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                              {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY});
+    EXPECT_EQ(rc, 0) << out;
+    return rc == 0 ? JobId(std::stoull(out)) : JobId(0);
+  }
+
   // Cancels the job as its owner and returns its output once it ended CANCELLED.
   std::string cancel_and_read(JobId id, const std::string& output) {
     std::string out;
@@ -154,12 +164,8 @@ TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
   const std::string script = dir_ + "/two-nodes.sh";
   std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/batch-%j.out\n"
                         << "\"$FAIRWAY_CLI\" run -l printenv SLURM_PROCID SLURMD_NODENAME\necho step exit $?\n";
-  std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
-            0)
-      << out;
-  const JobId id(std::stoull(out));
+  const JobId id = submit_with_cli(script);
+  ASSERT_NE(id.value(), 0u);
   auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
   ASSERT_TRUE(v);
   const std::string printed = read_file(dir_ + "/batch-" + std::to_string(id.value()) + ".out");
@@ -222,11 +228,8 @@ TEST_F(JobStep, AStepWhoseStdinIsClosedEnds) {
   std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/closed-%j.out\n"
                         << "for i in 1 2 3 4 5 6 7 8 9 10; do \"$FAIRWAY_CLI\" run -N 2 -n 2 true <&-; echo \"rc $?\"; done\n";
   std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
-            0)
-      << out;
-  const JobId id(std::stoull(out));
+  const JobId id = submit_with_cli(script);
+  ASSERT_NE(id.value(), 0u);
   auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
   const std::string printed = read_file(dir_ + "/closed-" + std::to_string(id.value()) + ".out");
   if (!v || !is_terminal(v->state)) (void)run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out);
@@ -392,12 +395,8 @@ TEST_F(JobStep, AThirdExclusiveStepWaitsForACoreOfTwo) {
                         << "sleep 1\n"
                         << "\"$FAIRWAY_CLI\" run --exclusive -n1 sh -c 'echo three $(date +%s.%N)' 2>&1\n"
                         << "wait\n";
-  std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                       {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
-            0)
-      << out;
-  const JobId id(std::stoull(out));
+  const JobId id = submit_with_cli(script);
+  ASSERT_NE(id.value(), 0u);
   auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
   ASSERT_TRUE(v && v->state == JobState::kCompleted) << (v ? to_string(v->state) : "not ended");
   const std::string printed = read_file(dir_ + "/farm-" + std::to_string(id.value()) + ".out");
