@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,17 @@ struct PreemptionMark {
   Time at;                  // when the pass chose it
   Time stop_by;             // at + its partition's preempt_grace: SIGKILL by then
   bool requeue = true;      // back to the queue; false: ends as preempted
+};
+
+// What was asked of a running job that decides how its end is read (job_lifecycle.h):
+// set when asked, read when its head node reports the end.
+struct StopIntent {
+  bool cancel = false;        // scancel: a failed or killed end is a cancel
+  std::string cancelled_by;   // the reason recorded once it has ended ("cancelled by ...")
+  bool requeue = false;       // scontrol requeue: back to the queue once its processes stop
+  // An allocation its client ended (salloc's command): that command's exit code and signal,
+  // which decide how it ended instead of the kill that ends its holder.
+  std::optional<std::pair<std::int32_t, std::int32_t>> allocation_outcome;
 };
 
 struct JobRecord {
@@ -75,6 +87,7 @@ struct JobRecord {
   // Why it ended or last went back to the queue, in words for users (a maintenance, a lost
   // node, who cancelled it): the one copy that views, the store and mails read.
   std::string reason;
+  StopIntent stop;
 
   std::size_t slot = 0;  // position in the scheduler's pending or running list
   // Its place in the current pass's priority order (0 first): tells a backfill start (a

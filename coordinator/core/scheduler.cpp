@@ -98,6 +98,12 @@ Status Scheduler::set_reason(JobId id, std::string reason) {
   return ok_status();
 }
 
+Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& event, Time now) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  return lifecycle::apply(*j, event, now);
+}
+
 Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> groups) {
   return admit(std::move(spec), now, false, groups);
 }

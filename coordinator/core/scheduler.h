@@ -16,6 +16,7 @@
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_dependencies.h"
+#include "coordinator/core/job_lifecycle.h"
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
@@ -224,6 +225,9 @@ class Scheduler {
   // only it knows: who cancelled it, what its node reported, its lost node. The core
   // writes its own (maintenance, an impossible dependency). Error for an unknown job.
   Status set_reason(JobId id, std::string reason);
+  // An event about a running job (job_lifecycle.h): records its stop intent and returns
+  // what the driver must do, in order. Error for an unknown job.
+  Result<std::vector<JobEffect>> on_event(JobId id, const JobEvent& event, Time now);
 
   // Job arrays (scheduler_arrays.cpp). submit() takes a spec with `array` set as one
   // array; each pass makes jobs of as many of its tasks as could start now, plus

@@ -311,9 +311,7 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
   switch (action) {
     case wire::JobAction::kCancel:
       if (running) {
-        t->second.cancel_requested = true;
-        t->second.cancelled_by = cancel_reason(caller);
-        signal_job(id, SIGTERM);
+        (void)on_job_event(id, lifecycle::CancelAsked{cancel_reason(caller)}, now);
         log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", t->second.head_node}});
         return ok_status();
       }
@@ -328,9 +326,7 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
                           "job " + id_str(id) + " is a batch job: its script's exit says how it ended");
       }
       if (running) {
-        t->second.cancel_requested = true;
-        t->second.allocation_outcome = std::pair{m.exit_code, m.signal};
-        signal_job(id, SIGTERM);
+        (void)on_job_event(id, lifecycle::AllocationEnded{m.exit_code, m.signal}, now);
         log_event(LogLevel::kInfo, "allocation_end_requested",
                   {{"job", id_str(id)}, {"exit_code", std::to_string(m.exit_code)}, {"by", user}});
         return ok_status();
@@ -354,8 +350,7 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
                                                               std::string(to_string(rec->state)) +
                                                               ", only running jobs can be requeued");
       }
-      t->second.requeue_requested = true;
-      signal_job(id, SIGTERM);
+      (void)on_job_event(id, lifecycle::RequeueAsked{}, now);
       break;
     case wire::JobAction::kSignal:
       // scancel --signal: the job runs on; only a running job has processes to tell.

@@ -232,63 +232,9 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
 }
 
 void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
-  JobTracking& t = tracking_[id.value()];
-  if (reported == JobState::kNodeFail && !t.cancel_requested && !t.requeue_requested) {
-    // Its agent stopped it for want of us (self-fencing): not the job's doing.
-    lose_job(id, "its node lost the coordinator and stopped it", now);
-    dirty_ = true;
-    return;
-  }
-  if (t.requeue_requested) {
-    t.requeue_requested = false;
-    if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    (void)scheduler_->set_reason(id, "requeued on request");
-    stop_run(t, id, now);
-    persist(id);
-    log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", "requeued on request"}});
-    mail_about(id, kMailRequeue);
-    dirty_ = true;
-    return;
-  }
-  const JobRecord* rec = scheduler_->job(id);
-  if (rec != nullptr && rec->preempting && !t.cancel_requested && reported != JobState::kCompleted) {
-    // Stopped for a higher tier (a run that completed on its own stays completed).
-    auto after = scheduler_->stop_preempted(id, now);
-    if (!write(status_of(after), "stop_preempted", id)) return;
-    if (*after == JobState::kPending) {
-      stop_run(t, id, now);
-      persist(id);
-      log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", rec->reason}});
-      mail_about(id, kMailRequeue);
-    } else {
-      log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", rec->reason}});
-      mark_terminal(id, now);
-    }
-    dirty_ = true;
-    return;
-  }
-  JobState final_state = reported;
-  if (t.cancel_requested && reported != JobState::kCompleted) final_state = JobState::kCancelled;
-  if (t.allocation_outcome) {
-    // Its client ended it: the command's outcome is the job's, not the holder's kill.
-    const auto [code, sig] = *t.allocation_outcome;
-    final_state = code == 0 && sig == 0 ? JobState::kCompleted : JobState::kFailed;
-    t.exit_code = sig == 0 ? std::optional<std::int32_t>(code) : std::nullopt;
-    t.signal = sig == 0 ? std::optional<std::int32_t>() : std::optional<std::int32_t>(sig);
-  }
-  if (final_state == JobState::kRunning || !is_terminal(final_state)) final_state = JobState::kFailed;
-  if (auto st = scheduler_->finish(id, final_state, now); !st) {
-    log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});
-    return;
-  }
-  if (final_state == JobState::kCancelled && !t.cancelled_by.empty()) (void)scheduler_->set_reason(id, t.cancelled_by);
-  ++counters_.finished;
-  log_event(LogLevel::kInfo, "job_ended",
-            {{"job", id_str(id)}, {"state", std::string(to_string(final_state))},
-             {"exit_code", t.exit_code ? std::to_string(*t.exit_code) : std::string("-")},
-             {"node", t.head_node}});
-  mark_terminal(id, now);
-  dirty_ = true;
+  // The core decides how its end is read (its stop intent, a preemption, a lost node):
+  // job_lifecycle.h; the effects say what to store, mail and forget.
+  if (on_job_event(id, lifecycle::Reported{reported}, now)) dirty_ = true;
 }
 
 void CoordinatorService::on_timer(Time now) {

@@ -62,12 +62,7 @@ struct Outgoing {
 struct JobTracking {
   std::string working_dir, stdout_path, stderr_path;
   std::string head_node;  // where its processes run; empty while waiting
-  bool cancel_requested = false;
-  std::string cancelled_by;  // the reason to record once it has ended (cancel_reason)
-  // An allocation its client ended (JobAction::kEndAllocation): its command's exit code
-  // and signal, which decide how it ended instead of the kill that ends its holder.
-  std::optional<std::pair<std::int32_t, std::int32_t>> allocation_outcome;
-  bool requeue_requested = false;
+  // Its stop intent (cancel, requeue, an ended allocation) is the core's: JobRecord::stop.
   std::optional<std::int32_t> exit_code, signal;
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
@@ -173,6 +168,11 @@ class CoordinatorService {
   // Puts a restored running job back on its cores once all its nodes exist.
   bool adopt_restored(const RestoredRunning& r, Time now);
   void job_ended(JobId id, JobState reported, Time now);
+  // job_effects.cpp: carries out what the core's lifecycle decided for a job
+  // (job_lifecycle.h), in order; false when one failed (the rest are not done).
+  bool carry_out(JobId id, const std::vector<JobEffect>& effects, Time now);
+  // Applies `event` to job `id` in the core and carries out its effects.
+  bool on_job_event(JobId id, const JobEvent& event, Time now);
 
   // Drops finished jobs older than [coordinator] keep_finished from the store, hourly.
   void purge_expired(Time now);

@@ -49,7 +49,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.state = rec.state;
   // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
   // from the moment of the cancel, not RUNNING.
-  if (rec.state == JobState::kRunning && t.cancel_requested && !t.allocation_outcome) {
+  if (rec.state == JobState::kRunning && rec.stop.cancel && !rec.stop.allocation_outcome) {
     v.state = JobState::kCompleting;
     v.cancelling = true;
   }

@@ -42,20 +42,9 @@ void CoordinatorService::release_jobs_of(NodeEntry& n, Time now) {
 void CoordinatorService::lose_job(JobId id, const std::string& why, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   if (rec == nullptr || rec->state != JobState::kRunning) return;
-  JobTracking& t = tracking_[id.value()];
-  t.unconfirmed_since.reset();
-  (void)scheduler_->set_reason(id, why);
-  if (rec->spec.requeue) {
-    if (!write(scheduler_->requeue(id, now), "requeue", id)) return;
-    stop_run(t, id, now);
-    persist(id);
-    log_event(LogLevel::kWarning, "job_requeued", {{"job", id_str(id)}, {"reason", why}});
-    mail_about(id, kMailRequeue);
-  } else {
-    if (auto st = scheduler_->finish(id, JobState::kNodeFail, now); !st) return;
-    log_event(LogLevel::kWarning, "job_node_fail", {{"job", id_str(id)}, {"reason", why}});
-    mark_terminal(id, now);
-  }
+  tracking_[id.value()].unconfirmed_since.reset();
+  // Requeued if it allows, else node_fail: the core's lifecycle decides (job_lifecycle.h).
+  (void)on_job_event(id, lifecycle::NodeLost{why}, now);
   dirty_ = true;
 }
 
