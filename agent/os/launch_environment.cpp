@@ -77,6 +77,15 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request) {
 Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request,
                                                        const JobUser& user) {
   OrderedEnv env;
+  // A step's request carries no job name, partition or submit dir: its tasks keep the
+  // batch script's (srun's environment), as Slurm's step tasks do.
+  const auto set_job_fact = [&](const std::string& name, const std::string& value) {
+    if (request.step && value.empty()) {
+      env.set_default(name, value);
+    } else {
+      env.set(name, value);
+    }
+  };
   for (const auto& [name, value] : request.program.env) {
     if (auto ok = check_variable(name, value); !ok) {
       return std::unexpected(
@@ -105,12 +114,8 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
       visible += request.gpu_visible_ids[i];
     }
   }
-  // A step's relay is told nothing of the job's name, partition or submit directory: its
-  // tasks keep the values srun passed on (the batch script's, as Slurm's step tasks have
-  // them) instead of empty ones.
-  const bool step = request.step.has_value();
   env.set("FAIRWAY_JOB_ID", id);
-  if (!step || !request.name.empty()) env.set("FAIRWAY_JOB_NAME", request.name);
+  set_job_fact("FAIRWAY_JOB_NAME", request.name);
   env.set("FAIRWAY_NODELIST", request.nodelist);
   env.set("FAIRWAY_CPUS", cpus);
   env.set("FAIRWAY_GPUS", comma_list(request.gpus));
@@ -125,10 +130,10 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
     env.set("ROCR_VISIBLE_DEVICES", visible);  // AMD's runtime
     env.set("ZE_AFFINITY_MASK", visible);      // Intel's Level Zero
   }
-  if (!step || !request.submit_dir.empty()) env.set("FAIRWAY_SUBMIT_DIR", submit_dir);
+  set_job_fact("FAIRWAY_SUBMIT_DIR", request.submit_dir.empty() && request.step ? "" : submit_dir);
   env.set("SLURM_JOB_ID", id);
   env.set("SLURM_JOBID", id);
-  if (!step || !request.name.empty()) env.set("SLURM_JOB_NAME", request.name);
+  set_job_fact("SLURM_JOB_NAME", request.name);
   env.set("SLURM_JOB_NODELIST", request.nodelist);
   env.set("SLURM_NODELIST", request.nodelist);
   env.set("SLURM_NNODES", std::to_string(request.nnodes));
@@ -156,8 +161,12 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   if (t.cpus_per_task > 0) env.set("SLURM_CPUS_PER_TASK", std::to_string(t.cpus_per_task));
   if (t.ntasks_per_node > 0) env.set("SLURM_NTASKS_PER_NODE", std::to_string(t.ntasks_per_node));
   env.set("SLURM_TASKS_PER_NODE", repeat_counts(per_node));
-  // A step's relay knows only this node's share; srun passed the job's on.
-  if (!step || !request.node_cores.empty()) env.set("SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores));
+  // A step knows only this node's cores: its tasks keep the job's list from the script.
+  if (request.step && request.node_cores.empty()) {
+    env.set_default("SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores));
+  } else {
+    env.set("SLURM_JOB_CPUS_PER_NODE", repeat_counts(node_cores));
+  }
   env.set("SLURM_CPUS_ON_NODE", std::to_string(request.cores.size()));
   // The batch script is task 0 on node 0.
   env.set("SLURM_PROCID", "0");
@@ -175,10 +184,10 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   env.set("SLURM_NODE_ALIASES", "(null)");
   env.set("SLURM_JOB_UID", std::to_string(user.uid));
   env.set("SLURM_JOB_GID", std::to_string(request.gid.value_or(user.gid)));
-  if (!step || !request.submit_dir.empty()) env.set("SLURM_SUBMIT_DIR", submit_dir);
+  set_job_fact("SLURM_SUBMIT_DIR", request.submit_dir.empty() && request.step ? "" : submit_dir);
   env.set("SLURM_JOB_USER", user.name);
   if (!request.account.empty()) env.set("SLURM_JOB_ACCOUNT", request.account);  // as Slurm: only with one
-  if (!step || !request.partition.empty()) env.set("SLURM_JOB_PARTITION", request.partition);
+  set_job_fact("SLURM_JOB_PARTITION", request.partition);
   // Slurm sets it only once the job has been requeued: a first run has none.
   if (request.restarts > 0) env.set("SLURM_RESTART_COUNT", std::to_string(request.restarts));
   return env.to_strings();

@@ -72,12 +72,21 @@ struct ChildPlan {
   std::string search_path;  // the PATH searched, for the error
   std::vector<std::string> argv;
   std::vector<std::string> envp;
-  // envp's last entry is SLURM_TASK_PID with room for the digits: the child writes its own
-  // pid there before exec (no allocation after fork), as Slurm gives the batch script its pid.
-  bool task_pid_slot = false;
+  // envp's "SLURM_TASK_PID=" entry, room for the digits included: the child writes its own
+  // pid there (slurmstepd's variable; the pid exists only after the fork).
+  std::size_t task_pid_entry = 0;
 };
 
-constexpr std::string_view kTaskPidVar = "SLURM_TASK_PID=";
+constexpr std::string_view kTaskPidName = "SLURM_TASK_PID=";
+
+// `pid` in decimal into `out` (room for 20 digits); returns how many. Async-signal-safe.
+std::size_t write_decimal(pid_t pid, char* out) {
+  char digits[24];
+  std::size_t n = 0;
+  for (; pid > 0 && n < sizeof digits; pid /= 10) digits[n++] = static_cast<char>('0' + pid % 10);
+  for (std::size_t i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+  return n;
+}
 
 // SLURM_UMASK as sbatch exports it ("0022", octal; the last one counts); 022 when absent
 // or not a mode.
@@ -202,27 +211,10 @@ ErrorCode code_for_errno(int err) {
   // Into its cgroups while still root (and before it can fork): from here on the kernel
   // holds it and everything it starts to its CPUs, memory and devices.
   if (!plan.cgroup_procs.empty()) {
-    char digits[24];
-    std::size_t n = 0;
-    for (pid_t pid = ::getpid(); pid > 0 && n < sizeof digits; pid /= 10) {
-      digits[n++] = static_cast<char>('0' + pid % 10);
-    }
     char text[24];
-    for (std::size_t i = 0; i < n; ++i) text[i] = digits[n - 1 - i];
+    const std::size_t n = write_decimal(::getpid(), text);
     for (const int fd : plan.cgroup_procs) {
       if (::write(fd, text, n) != static_cast<ssize_t>(n)) fail_in_child(report_fd, ChildStep::kCgroup);
-    }
-  }
-  if (plan.task_pid_slot) {
-    char* last = nullptr;
-    for (char* const* e = envp; *e != nullptr; ++e) last = *e;
-    if (last != nullptr) {
-      char digits[24];
-      std::size_t n = 0;
-      for (pid_t pid = ::getpid(); pid > 0 && n < sizeof digits; pid /= 10) digits[n++] = static_cast<char>('0' + pid % 10);
-      char* at = last + kTaskPidVar.size();
-      for (std::size_t i = 0; i < n; ++i) at[i] = digits[n - 1 - i];
-      at[n] = '\0';
     }
   }
   // Drop privileges first, so the working dir and output files are reached as the user.
@@ -260,6 +252,10 @@ ErrorCode code_for_errno(int err) {
   // The agent's own descriptors (sockets, database) must not leak into the job.
   if (report_fd > 3) ::close_range(3, static_cast<unsigned>(report_fd - 1), 0);
   ::close_range(static_cast<unsigned>(report_fd + 1), ~0U, 0);
+  {
+    char* entry = envp[plan.task_pid_entry] + kTaskPidName.size();
+    entry[write_decimal(::getpid(), entry)] = '\0';
+  }
   if (plan.exec_candidates.empty()) {
     ::execve(plan.exec_path.c_str(), argv, envp);
     fail_in_child(report_fd, ChildStep::kExec);
@@ -379,10 +375,11 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   plan.umask = job_umask(plan.envp);
   // Slurm's step daemon applies SLURM_UMASK and takes it out of the batch job's environment
   // (the conformance captures: no batch job on the anchor sees it), so ours does too.
-  std::erase_if(plan.envp, [](const std::string& e) { return e.starts_with("SLURM_UMASK="); });
-  std::erase_if(plan.envp, [](const std::string& e) { return e.starts_with(kTaskPidVar); });
-  plan.envp.push_back(std::string(kTaskPidVar) + std::string(20, '0'));
-  plan.task_pid_slot = true;
+  std::erase_if(plan.envp, [](const std::string& e) {
+    return e.starts_with("SLURM_UMASK=") || e.starts_with(kTaskPidName);
+  });
+  plan.task_pid_entry = plan.envp.size();
+  plan.envp.push_back(std::string(kTaskPidName) + std::string(24, '\0'));
   if (!request.bind_pus.empty()) {
     plan.bind = true;
     CPU_ZERO(&plan.cpus);

@@ -154,12 +154,12 @@ std::vector<std::pair<std::string, std::string>> task_environment(const RelayPla
   const std::string step = std::to_string(plan.step);
   const std::string ntasks = std::to_string(plan.total_tasks());
   const std::string nnodes = std::to_string(plan.nodes.size());
-  // The global ranks on this node, as Slurm's step tasks see them ("0,1").
+  // As srun: the global ids of the step's tasks on this node, and the step's split.
   std::string gtids;
-  for (std::int32_t l = 0; l < plan.local_tasks(); ++l) gtids += (l == 0 ? "" : ",") + std::to_string(plan.rank_of(l));
+  for (std::int32_t l = 0; l < plan.local_tasks(); ++l) {
+    gtids += (gtids.empty() ? "" : ",") + std::to_string(plan.rank_of(l));
+  }
   return {{"SLURM_STEP_ID", step},
-          {"SLURM_GTIDS", gtids},
-          {"SLURM_TASKS_PER_NODE", repeat_counts(plan.tasks_per_node)},
           {"SLURM_STEPID", step},
           {"SLURM_PROCID", std::to_string(plan.rank_of(local_id))},
           {"SLURM_LOCALID", std::to_string(local_id)},
@@ -168,9 +168,10 @@ std::vector<std::pair<std::string, std::string>> task_environment(const RelayPla
           {"SLURM_STEP_NUM_NODES", nnodes},
           {"SLURM_STEP_NODELIST", nodelist},
           {"SLURM_STEP_TASKS_PER_NODE", repeat_counts(plan.tasks_per_node)},
+          {"SLURM_TASKS_PER_NODE", repeat_counts(plan.tasks_per_node)},
+          {"SLURM_GTIDS", gtids},
           {"SLURM_NTASKS", ntasks},
           {"SLURM_NPROCS", ntasks},
-          {"SLURM_CPUS_PER_TASK", std::to_string(plan.cpus_per_task)},
           {"SLURM_DISTRIBUTION", plan.cyclic ? "cyclic" : "block"},
           {"SLURMD_NODENAME", plan.nodes[static_cast<std::size_t>(plan.node_index)]},
           {"FAIRWAY_STEP_RANK", std::to_string(plan.rank_of(local_id))}};

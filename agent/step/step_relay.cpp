@@ -132,11 +132,12 @@ void bind_task(const RelayPlan& plan, std::int32_t local) {
   // The relay ignores SIGPIPE; a task must not inherit that (`yes | head` would not end).
   ::signal(SIGPIPE, SIG_DFL);
   for (const auto& [k, v] : task_environment(plan, local)) ::setenv(k.c_str(), v.c_str(), 1);
-  ::setenv("SLURM_TASK_PID", std::to_string(::getpid()).c_str(), 1);  // as Slurm's tasks have it
   for (const auto& [k, v] : g_binding.env) ::setenv(k.c_str(), v.c_str(), 1);
   if (g_pmi) {
     for (const auto& [k, v] : g_pmi->task_environment(local)) ::setenv(k.c_str(), v.c_str(), 1);
   }
+  // As slurmstepd: the task's own pid, known only once it is forked.
+  ::setenv("SLURM_TASK_PID", std::to_string(::getpid()).c_str(), 1);
   bind_task(plan, local);
   std::vector<char*> argv;
   for (const std::string& a : plan.command) argv.push_back(const_cast<char*>(a.c_str()));

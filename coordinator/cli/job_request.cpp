@@ -92,7 +92,13 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
   if (o.cpus_per_gpu) set("SLURM_CPUS_PER_GPU", std::to_string(*o.cpus_per_gpu));
   if (o.ntasks_per_gpu) set("SLURM_NTASKS_PER_GPU", std::to_string(*o.ntasks_per_gpu));
   // --export as given (sbatch passes it on so that srun inside exports the same).
-  if (o.export_spec && *o.export_spec != "ALL") set("SLURM_EXPORT_ENV", *o.export_spec);
+  // With it, sbatch also says the job's environment was chosen (SLURM_GET_USER_ENV=1).
+  if (o.export_spec && *o.export_spec != "ALL") {
+    set("SLURM_EXPORT_ENV", *o.export_spec);
+    set("SLURM_GET_USER_ENV", "1");
+  }
+  // --open-mode as sbatch passes it on: "a" (append) or "t" (truncate).
+  if (o.open_append) set("SLURM_OPEN_MODE", *o.open_append ? "a" : "t");
 }
 
 }  // namespace

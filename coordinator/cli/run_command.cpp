@@ -69,6 +69,12 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
   req.job = job;
   req.argv = command;
   req.env = ctx.env;
+  // As srun: -c reaches its tasks as SLURM_CPUS_PER_TASK; without it they keep what the
+  // caller had (the batch script's, from sbatch -c), or none.
+  if (options.cpus_per_task) {
+    std::erase_if(req.env, [](const auto& e) { return e.first == "SLURM_CPUS_PER_TASK"; });
+    req.env.emplace_back("SLURM_CPUS_PER_TASK", std::to_string(*options.cpus_per_task));
+  }
   req.working_dir = ctx.cwd;
   req.ntasks = options.ntasks.value_or(0);
   req.nodes = options.nodes.value_or(0);

@@ -70,6 +70,35 @@ TEST(LaunchEnvironmentTest, ExportsFairwayAndSlurmVariables) {
   EXPECT_EQ(value_of(*env, "SLURM_RESTART_COUNT"), "<unset>");
 }
 
+// A step (srun inside the job) is launched without the job's name, partition or submit
+// dir: its tasks keep the batch script's, which srun's environment carries, as Slurm's do.
+TEST(LaunchEnvironmentTest, AStepKeepsTheJobsNamePartitionAndSubmitDir) {
+  LaunchRequest r = sample();
+  r.step = 2;
+  r.name.clear();
+  r.partition.clear();
+  r.submit_dir.clear();
+  r.program.working_dir = "/";
+  r.program.env = {{"SLURM_JOB_NAME", "md-run"}, {"SLURM_JOB_PARTITION", "gpu"},
+                   {"SLURM_SUBMIT_DIR", "/home/alice/run"}, {"FAIRWAY_SUBMIT_DIR", "/home/alice/run"},
+                   {"SLURM_JOB_CPUS_PER_NODE", "3,1"}};
+  r.node_cores.clear();
+  auto env = build_job_environment(r, alice());
+  ASSERT_TRUE(env) << env.error().message;
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_NAME"), "md-run");
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_PARTITION"), "gpu");
+  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run");
+  EXPECT_EQ(value_of(*env, "FAIRWAY_SUBMIT_DIR"), "/home/alice/run");
+  EXPECT_EQ(value_of(*env, "SLURM_JOB_CPUS_PER_NODE"), "3,1");
+  // A batch job's own facts still win over what its submitter carried over.
+  r.step.reset();
+  r.name = "other";
+  auto batch = build_job_environment(r, alice());
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(value_of(*batch, "SLURM_JOB_NAME"), "other");
+  EXPECT_EQ(value_of(*batch, "SLURM_SUBMIT_DIR"), "/");
+}
+
 TEST(LaunchEnvironmentTest, SubmitterEnvKeptInOrderButFairwayVariablesWin) {
   LaunchRequest r = sample();
   r.program.env = {{"PATH", "/opt/bin"}, {"FOO", "1"}, {"SLURM_JOB_ID", "7"}, {"FOO", "2"}};

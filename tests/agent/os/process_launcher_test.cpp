@@ -150,6 +150,17 @@ TEST_F(ProcessLauncherTest, FairwayVariablesOverrideTheSubmittersOnes) {
   EXPECT_EQ(testing::read_text(work / "fairway-9.out"), "9 second 0,2 GPU-a,GPU-c\n");
 }
 
+// As slurmstepd: the script sees its own pid as SLURM_TASK_PID, not the submitter's.
+TEST_F(ProcessLauncherTest, TheScriptSeesItsOwnPidAsSlurmTaskPid) {
+  LaunchRequest r = request(10, "echo \"$SLURM_TASK_PID $$\"\n");
+  r.program.env = {{"SLURM_TASK_PID", "4242"}};
+  auto launched = launcher().launch(r);
+  ASSERT_TRUE(launched) << launched.error().message;
+  ASSERT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::exited(0));
+  const std::string pid = std::to_string(launched->pgid);  // the script itself
+  EXPECT_EQ(testing::read_text(work / "fairway-10.out"), pid + " " + pid + "\n");
+}
+
 TEST_F(ProcessLauncherTest, SignalGroupKillsTheJobAndWhatItSpawned) {
   auto launched = launcher().launch(request(10, "sleep 100 & sleep 100; wait\n"));
   ASSERT_TRUE(launched) << launched.error().message;

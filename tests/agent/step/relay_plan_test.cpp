@@ -30,7 +30,11 @@ TEST(RelayPlan, ReadsItsEnvironmentAndNumbersItsTasks) {
   EXPECT_EQ(env["SLURM_STEP_NUM_TASKS"], "7");
   EXPECT_EQ(env["SLURM_STEP_NUM_NODES"], "3");
   EXPECT_EQ(env["SLURM_STEP_TASKS_PER_NODE"], "3,2(x2)");
-  EXPECT_EQ(env["SLURM_CPUS_PER_TASK"], "2");
+  // As srun: the step's split, and the ranks on this node (3 and 4).
+  EXPECT_EQ(env["SLURM_TASKS_PER_NODE"], "3,2(x2)");
+  EXPECT_EQ(env["SLURM_GTIDS"], "3,4");
+  // srun's -c reaches the tasks through srun's environment, as Slurm's: none is added here.
+  EXPECT_FALSE(env.contains("SLURM_CPUS_PER_TASK"));
   EXPECT_EQ(env["SLURMD_NODENAME"], "cn02");
   EXPECT_EQ(env["SLURM_GTIDS"], "3,4");
   EXPECT_EQ(env["SLURM_TASKS_PER_NODE"], "3,2(x2)");
@@ -55,6 +59,7 @@ TEST(RelayPlan, CyclicRanksAndTheStepsCores) {
   for (const auto& [k, v] : task_environment(*p, 1)) task[k] = v;
   EXPECT_EQ(task["SLURM_PROCID"], "4");
   EXPECT_EQ(task["SLURM_DISTRIBUTION"], "cyclic");
+  EXPECT_EQ(task["SLURM_GTIDS"], "1,4");
   env.back().second = "0,x";
   EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message,
             "FAIRWAY_STEP_CORE_PUS must be an integer >= 0, got 'x'");

@@ -176,7 +176,9 @@ srun gmx mdrun
                                               {"OMP_NUM_THREADS", "2"},
                                               {"SLURM_SUBMIT_HOST", "login1"},
                                               {"SLURM_MEM_PER_CPU", "2048"},
-                                              {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"}}));
+                                              {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"},
+                                              {"SLURM_GET_USER_ENV", "1"},
+                                              {"SLURM_OPEN_MODE", "a"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
@@ -214,11 +216,15 @@ TEST(BuildSubmission, ExportForms) {
   };
   EXPECT_EQ(env_for("ALL"), ctx.env);
   // Slurm's sbatch passes the --export given on as SLURM_EXPORT_ENV (not for ALL).
-  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"}, {"SLURM_EXPORT_ENV", "NONE"}}));
+  // and says the environment was chosen (SLURM_GET_USER_ENV), as the conformance captures show.
+  EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"},
+                                                       {"SLURM_EXPORT_ENV", "NONE"},
+                                                       {"SLURM_GET_USER_ENV", "1"}}));
   EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"},
                                                            {"HOME", "/home/alice"},
                                                            {"X", "1"},
-                                                           {"SLURM_EXPORT_ENV", "HOME,X=1"}}));
+                                                           {"SLURM_EXPORT_ENV", "HOME,X=1"},
+                                                           {"SLURM_GET_USER_ENV", "1"}}));
   SubmitCommand bad;
   bad.wrap = "true";
   bad.options.export_spec = "HOME,ALL";
@@ -297,6 +303,8 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
   EXPECT_EQ(env_of({"--gpus-per-task=1", "-n", "2"}), (Env{{"SLURM_GPUS_PER_TASK", "1"}}));
   EXPECT_EQ(env_of({"--cpus-per-gpu=4", "--gpus=1"}), (Env{{"SLURM_CPUS_PER_GPU", "4"}, {"SLURM_GPUS", "1"}}));
   EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
+  EXPECT_EQ(env_of({"--open-mode=append"}), (Env{{"SLURM_OPEN_MODE", "a"}}));
+  EXPECT_EQ(env_of({"--open-mode=truncate"}), (Env{{"SLURM_OPEN_MODE", "t"}}));
   // And the submitter's nice, as SLURM_PRIO_PROCESS (plain row of tests/conformance).
   SubmitContext ctx = context();
   ctx.priority = 5;
