@@ -115,29 +115,6 @@ TEST(LaunchEnvironmentTest, SubmitterEnvKeptInOrderButFairwayVariablesWin) {
   EXPECT_EQ(env->front(), "PATH=/opt/bin");  // first-appearance order kept
 }
 
-// A step's relay is told nothing of the job's name, partition or submit directory: its
-// tasks keep what srun passed on from the batch script (Slurm's step tasks have the job's
-// values; the conformance harness found them empty and "/").
-TEST(LaunchEnvironmentTest, AStepKeepsTheJobsNamePartitionAndSubmitDirFromSrun) {
-  LaunchRequest r = sample();
-  r.step = 2;
-  r.name.clear();
-  r.partition.clear();
-  r.program.working_dir = "/";
-  r.program.env = {{"SLURM_JOB_NAME", "job.sh"}, {"SLURM_JOB_PARTITION", "batch"}, {"SLURM_SUBMIT_DIR", "/home/alice/run"}};
-  auto env = build_job_environment(r, alice());
-  ASSERT_TRUE(env);
-  EXPECT_EQ(value_of(*env, "SLURM_JOB_NAME"), "job.sh");
-  EXPECT_EQ(value_of(*env, "SLURM_JOB_PARTITION"), "batch");
-  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run");
-  // A batch job's own are always the job's.
-  r.step.reset();
-  env = build_job_environment(r, alice());
-  ASSERT_TRUE(env);
-  EXPECT_EQ(value_of(*env, "SLURM_JOB_NAME"), "");
-  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/");
-}
-
 TEST(LaunchEnvironmentTest, GpuVisibleIdsComeFromTheCaller) {
   LaunchRequest r = sample();
   r.gpus = {0, 3};
