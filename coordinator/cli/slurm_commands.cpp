@@ -200,7 +200,7 @@ Result<std::string> squeue_named_format(const std::string& spec) {
       {"numnodes", 'D'},     {"timeused", 'M'},    {"reasonlist", 'R'}, {"nodelist", 'N'},  {"account", 'a'},
       {"qos", 'q'},          {"priority", 'p'},    {"starttime", 'S'},  {"submittime", 'V'}, {"endtime", 'e'},
       {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
-      {"tres-per-node", 'b'}};
+      {"tres-per-node", 'b'}, {"comment", 'k'},   {"nice", 'y'}};
   return named_format(spec, fields, "Invalid job format specification: ");
 }
 

@@ -53,6 +53,8 @@ TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
             (Args{"queue", "--squeue-rules", "--format", "%8i%.10j%5T%20P"}));
   EXPECT_EQ(fairway_args("squeue", {"-h", "--Format=jobid:|,NAME:|"}),
             (Args{"queue", "--squeue-rules", "--noheader", "--format", "%i|%j|"}));
+  EXPECT_EQ(fairway_args("squeue", {"-O", "JobID:6,Comment:12,Nice"}),
+            (Args{"queue", "--squeue-rules", "--format", "%6i%12k%20y"}));
   EXPECT_EQ(error_of("squeue", {"-O", "JobID,Bogus"}), "Invalid job format specification: Bogus");
 }
 
