@@ -1,0 +1,239 @@
+#include "agent/core/node_jobs.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+
+namespace fairway::agent {
+namespace {
+
+using P = NodeJobPhase;
+
+// Every move a job may make here; anything else is a programming error.
+constexpr std::array<std::pair<P, P>, 8> kTransitions{{
+    {P::kWaitingForCores, P::kLaunching},  // cores came free (LaunchAsked again)
+    {P::kLaunching, P::kRunning},          // LaunchDone ok
+    {P::kLaunching, P::kAwaitingAck},      // LaunchDone failed: reported
+    {P::kWaitingForCores, P::kAwaitingAck},  // KillAsked before it started: reported
+    {P::kRunning, P::kCompleting},         // ProcessExited with steps left
+    {P::kRunning, P::kAwaitingAck},        // ProcessExited, nothing left
+    {P::kCompleting, P::kAwaitingAck},     // StepsGone
+    {P::kAwaitingAck, P::kWaitingForCores},  // a new run before the Ack
+}};
+
+HostAction act(HostActionKind k, JobId job) {
+  HostAction a;
+  a.kind = k;
+  a.job = job;
+  return a;
+}
+
+HostAction report(JobId job, JobState state, std::string reason = {}) {
+  HostAction a = act(HostActionKind::kReport, job);
+  a.state = state;
+  a.reason = std::move(reason);
+  return a;
+}
+
+void move_to(NodeJobs::Record& r, P to) {
+  assert(node_job_transition_allowed(r.phase, to) || r.phase == to);
+  r.phase = to;
+}
+
+}  // namespace
+
+bool node_job_transition_allowed(NodeJobPhase from, NodeJobPhase to) {
+  return std::find(kTransitions.begin(), kTransitions.end(), std::pair{from, to}) != kTransitions.end();
+}
+
+std::string_view to_string(NodeJobPhase p) {
+  switch (p) {
+    case P::kWaitingForCores: return "waiting_for_cores";
+    case P::kLaunching: return "launching";
+    case P::kRunning: return "running";
+    case P::kCompleting: return "completing";
+    case P::kAwaitingAck: return "awaiting_ack";
+  }
+  return "?";
+}
+
+const NodeJobs::Record* NodeJobs::find(JobId job) const {
+  auto it = jobs_.find(job.value());
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+bool NodeJobs::any_stopping() const {
+  return std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) {
+    return kv.second.stopping && (kv.second.phase == P::kRunning || kv.second.phase == P::kCompleting);
+  });
+}
+
+std::vector<HostAction> NodeJobs::apply(const NodeEvent& event, Time now) {
+  return std::visit([&](const auto& e) { return on(e, now); }, event);
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::LaunchAsked& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it != jobs_.end()) {
+    Record& r = it->second;
+    // A new run while this one is being stopped: it starts once this one ended.
+    if ((r.phase == P::kRunning || r.phase == P::kCompleting) && r.stopping) {
+      r.next_run_deferred = true;
+      return {};
+    }
+    // A resent launch: already running or on its way.
+    if (r.phase != P::kAwaitingAck && r.phase != P::kWaitingForCores) return {};
+    if (r.phase == P::kWaitingForCores && !e.cores_free) return {};
+  } else {
+    it = jobs_.emplace(e.job.value(), Record{}).first;
+    it->second.phase = P::kWaitingForCores;
+  }
+  Record& r = it->second;
+  r.attempt = e.attempt;
+  r.extern_only = e.extern_only;
+  if (r.phase == P::kAwaitingAck) {
+    // The earlier run's Ack must not clean up this run's spool.
+    r.final_seq = 0;
+    move_to(r, P::kWaitingForCores);
+  }
+  if (!e.cores_free) {
+    if (any_stopping()) return {};  // waits for the stopping job's end
+    jobs_.erase(it);  // its early steps go with it
+    return {report(e.job, JobState::kFailed, "the node refused the launch: its cores are taken")};
+  }
+  move_to(r, P::kLaunching);
+  return {act(HostActionKind::kStartProcess, e.job)};
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it == jobs_.end() || it->second.phase != P::kLaunching) return {};
+  Record& r = it->second;
+  std::vector<HostAction> out;
+  if (!e.ok) {
+    r.steps_before_start.clear();
+    out.push_back(act(HostActionKind::kReleaseCores, e.job));
+    out.push_back(act(HostActionKind::kRemoveCgroup, e.job));
+    out.push_back(report(e.job, JobState::kFailed, "launch failed: " + e.error));
+    r.final_state = JobState::kFailed;
+    move_to(r, P::kAwaitingAck);
+    return out;
+  }
+  move_to(r, P::kRunning);
+  if (!r.extern_only) out.push_back(report(e.job, JobState::kRunning));
+  if (r.signal_while_launching) {
+    HostAction s = act(HostActionKind::kSignal, e.job);
+    s.signal = r.signal_while_launching->first;
+    s.grace = r.signal_while_launching->second;
+    out.push_back(s);
+    r.stopping = true;
+    r.signal_while_launching.reset();
+  }
+  for (std::int32_t step : std::exchange(r.steps_before_start, {})) {
+    HostAction s = act(HostActionKind::kStartStep, e.job);
+    s.step = step;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::StepArrived& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  HostAction a = act(HostActionKind::kRefuseStep, e.job);
+  a.step = e.step;
+  if (it == jobs_.end()) return {a};
+  Record& r = it->second;
+  switch (r.phase) {
+    case P::kWaitingForCores:
+    case P::kLaunching: r.steps_before_start.push_back(e.step); return {};
+    case P::kRunning: a.kind = HostActionKind::kStartStep; return {a};
+    case P::kCompleting:
+    case P::kAwaitingAck: return {a};
+  }
+  return {a};
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::KillAsked& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it == jobs_.end()) return {};
+  Record& r = it->second;
+  switch (r.phase) {
+    case P::kLaunching:
+      // Sent once it runs: a cancel must not be lost to a slow launch.
+      r.signal_while_launching = std::pair{e.signal, e.grace};
+      return {};
+    case P::kWaitingForCores: {
+      // Stopped before its cores came free: it never ran here.
+      r.steps_before_start.clear();
+      const bool extern_only = r.extern_only;
+      jobs_.erase(it);
+      if (extern_only) return {};
+      return {report(e.job, JobState::kCancelled, "stopped before it started on this node")};
+    }
+    case P::kRunning:
+    case P::kCompleting: {
+      r.stopping = true;
+      HostAction s = act(HostActionKind::kSignal, e.job);
+      s.signal = e.signal;
+      s.grace = e.grace;
+      return {s};
+    }
+    case P::kAwaitingAck: return {};  // already ended; its report is on its way
+  }
+  return {};
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::ProcessExited& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it == jobs_.end() || it->second.phase != P::kRunning) return {};
+  Record& r = it->second;
+  r.final_state = e.state;
+  if (e.steps_left) {
+    move_to(r, P::kCompleting);
+    return {};
+  }
+  return end(e.job, r);
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::StepsGone& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it == jobs_.end() || it->second.phase != P::kCompleting) return {};
+  return end(e.job, it->second);
+}
+
+std::vector<HostAction> NodeJobs::end(JobId job, Record& r) {
+  std::vector<HostAction> out{act(HostActionKind::kRemoveCgroup, job), act(HostActionKind::kReleaseCores, job)};
+  const bool deferred = std::exchange(r.next_run_deferred, false);
+  r.stopping = false;
+  move_to(r, P::kAwaitingAck);
+  if (r.extern_only) {
+    // It only held the job's cgroup here: the job's end is its first node's to report.
+    out.push_back(act(HostActionKind::kForgetJob, job));
+    jobs_.erase(job.value());
+  } else {
+    out.push_back(report(job, r.final_state));
+  }
+  if (deferred) out.push_back(act(HostActionKind::kRetryLaunch, job));
+  for (const auto& [id, w] : jobs_) {
+    if (w.phase == P::kWaitingForCores) out.push_back(act(HostActionKind::kRetryLaunch, JobId(id)));
+  }
+  return out;
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::Reported& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it != jobs_.end() && it->second.phase == P::kAwaitingAck) it->second.final_seq = e.seq;
+  return {};
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::AckReceived& e, Time) {
+  for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+    if (it->second.phase != P::kAwaitingAck || it->second.final_seq != e.seq || e.seq == 0) continue;
+    const JobId job(it->first);
+    jobs_.erase(it);
+    return {act(HostActionKind::kForgetJob, job)};
+  }
+  return {};
+}
+
+}  // namespace fairway::agent

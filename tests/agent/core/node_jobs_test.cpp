@@ -1,0 +1,188 @@
+#include "agent/core/node_jobs.h"
+
+#include <csignal>
+
+#include <gtest/gtest.h>
+
+namespace fairway::agent {
+namespace {
+
+namespace ev = node_event;
+using K = HostActionKind;
+
+Time at(std::int64_t s) { return Time::from_seconds(s); }
+const JobId kJob(7);
+const JobId kOther(8);
+
+// The launch workers handed the job back running.
+ev::LaunchDone ok(JobId job) { return ev::LaunchDone{job, true, {}}; }
+
+std::vector<K> kinds(const std::vector<HostAction>& actions) {
+  std::vector<K> out;
+  for (const auto& a : actions) out.push_back(a.kind);
+  return out;
+}
+
+NodeJobPhase phase(const NodeJobs& n, JobId job) {
+  const auto* r = n.find(job);
+  EXPECT_NE(r, nullptr);
+  return r ? r->phase : NodeJobPhase::kLaunching;
+}
+
+TEST(NodeJobsTest, AJobGoesFromLaunchToAckAndLeavesNothing) {
+  NodeJobs n;
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 0}, at(1))), std::vector{K::kStartProcess});
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kLaunching);
+  const auto done = n.apply(ok(kJob), at(2));
+  ASSERT_EQ(kinds(done), std::vector{K::kReport});
+  EXPECT_EQ(done[0].state, JobState::kRunning);
+  const auto exit = n.apply(ev::ProcessExited{kJob, JobState::kCompleted}, at(10));
+  EXPECT_EQ(kinds(exit), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport}));
+  EXPECT_EQ(exit[2].state, JobState::kCompleted);
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kAwaitingAck);
+  n.apply(ev::Reported{kJob, 42}, at(10));
+  EXPECT_TRUE(n.apply(ev::AckReceived{41}, at(11)).empty());
+  EXPECT_EQ(kinds(n.apply(ev::AckReceived{42}, at(11))), std::vector{K::kForgetJob});
+  EXPECT_EQ(n.size(), 0u);
+}
+
+TEST(NodeJobsTest, AResentLaunchStartsNothingTwice) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 0}, at(2)).empty());
+  n.apply(ok(kJob), at(3));
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 0}, at(4)).empty());
+}
+
+// srun starts a step the moment its job starts anywhere: one that comes before the job
+// runs here waits for it (steps_before_start_), and is started right after the launch.
+TEST(NodeJobsTest, StepsBeforeTheStartRunOnceTheJobRuns) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  EXPECT_TRUE(n.apply(ev::StepArrived{kJob, 0}, at(1)).empty());
+  EXPECT_TRUE(n.apply(ev::StepArrived{kJob, 1}, at(1)).empty());
+  const auto done = n.apply(ok(kJob), at(2));
+  ASSERT_EQ(kinds(done), (std::vector{K::kReport, K::kStartStep, K::kStartStep}));
+  EXPECT_EQ(done[1].step, 0);
+  EXPECT_EQ(done[2].step, 1);
+  EXPECT_EQ(kinds(n.apply(ev::StepArrived{kJob, 2}, at(3))), std::vector{K::kStartStep});
+}
+
+TEST(NodeJobsTest, AStepForAJobNotHereOrEndingIsRefused) {
+  NodeJobs n;
+  EXPECT_EQ(kinds(n.apply(ev::StepArrived{kJob, 0}, at(1))), std::vector{K::kRefuseStep});
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ok(kJob), at(2));
+  n.apply(ev::ProcessExited{kJob, JobState::kCompleted, true}, at(3));
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kCompleting);
+  EXPECT_EQ(kinds(n.apply(ev::StepArrived{kJob, 1}, at(4))), std::vector{K::kRefuseStep});
+}
+
+TEST(NodeJobsTest, ACancelDuringTheLaunchIsSentOnceItRuns) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  EXPECT_TRUE(n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(2)).empty());
+  const auto done = n.apply(ok(kJob), at(3));
+  ASSERT_EQ(kinds(done), (std::vector{K::kReport, K::kSignal}));
+  EXPECT_EQ(done[1].signal, SIGTERM);
+  EXPECT_EQ(done[1].grace, Duration::seconds(30));
+  EXPECT_TRUE(n.find(kJob)->stopping);
+}
+
+TEST(NodeJobsTest, AFailedLaunchFreesItsCoresAndReportsWhy) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ev::StepArrived{kJob, 0}, at(1));
+  const auto done = n.apply(ev::LaunchDone{kJob, false, "no such user"}, at(2));
+  ASSERT_EQ(kinds(done), (std::vector{K::kReleaseCores, K::kRemoveCgroup, K::kReport}));
+  EXPECT_EQ(done[2].state, JobState::kFailed);
+  EXPECT_NE(done[2].reason.find("no such user"), std::string::npos);
+  EXPECT_TRUE(n.find(kJob)->steps_before_start.empty());
+}
+
+// The coordinator freed cores whose job is still stopping here: the launch waits, and is
+// asked again when that job ends; stopped meanwhile, it is reported cancelled.
+TEST(NodeJobsTest, ALaunchWaitsForTheCoresOfAStoppingJob) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kOther, 0}, at(1));
+  n.apply(ok(kOther), at(2));
+  n.apply(ev::KillAsked{kOther, SIGTERM, Duration::seconds(30)}, at(3));
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 0, false, false}, at(4)).empty());
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kWaitingForCores);
+  n.apply(ev::StepArrived{kJob, 3}, at(4));
+  const auto end = n.apply(ev::ProcessExited{kOther, JobState::kCancelled}, at(5));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch}));
+  EXPECT_EQ(end[3].job, kJob);
+  const auto retry = n.apply(ev::LaunchAsked{kJob, 0, false, true}, at(5));
+  EXPECT_EQ(kinds(retry), std::vector{K::kStartProcess});
+  EXPECT_EQ(kinds(n.apply(ok(kJob), at(6))), (std::vector{K::kReport, K::kStartStep}));
+}
+
+TEST(NodeJobsTest, AStopBeforeTheCoresCameFreeReportsItCancelled) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kOther, 0}, at(1));
+  n.apply(ok(kOther), at(2));
+  n.apply(ev::KillAsked{kOther, SIGTERM, Duration::seconds(30)}, at(3));
+  n.apply(ev::LaunchAsked{kJob, 0, false, false}, at(4));
+  const auto stop = n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(5));
+  ASSERT_EQ(kinds(stop), std::vector{K::kReport});
+  EXPECT_EQ(stop[0].state, JobState::kCancelled);
+  EXPECT_EQ(n.find(kJob), nullptr);
+}
+
+TEST(NodeJobsTest, TakenCoresWithNothingStoppingRefuseTheLaunch) {
+  NodeJobs n;
+  const auto refused = n.apply(ev::LaunchAsked{kJob, 0, false, false}, at(1));
+  ASSERT_EQ(kinds(refused), std::vector{K::kReport});
+  EXPECT_EQ(refused[0].state, JobState::kFailed);
+  EXPECT_EQ(n.find(kJob), nullptr);
+}
+
+// A requeue that comes back to this node while the last run is being stopped: the new
+// run starts once the old one ended, so that the old end is not taken for the new run's.
+TEST(NodeJobsTest, ANewRunOfAStoppingJobWaitsForItsEnd) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ok(kJob), at(2));
+  n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(3));
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 1}, at(4)).empty());
+  const auto end = n.apply(ev::ProcessExited{kJob, JobState::kCancelled}, at(5));
+  EXPECT_EQ(kinds(end).back(), K::kRetryLaunch);
+  n.apply(ev::Reported{kJob, 9}, at(5));
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 1}, at(5))), std::vector{K::kStartProcess});
+  EXPECT_EQ(n.find(kJob)->attempt, 1);
+  // The old run's Ack no longer names this run: its spool stays.
+  EXPECT_TRUE(n.apply(ev::AckReceived{9}, at(6)).empty());
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kLaunching);
+}
+
+// Slurm's completing: the script ended while steps still run; reported once they are gone.
+TEST(NodeJobsTest, ACompletingJobIsReportedOnceItsStepsAreGone) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ok(kJob), at(2));
+  EXPECT_TRUE(n.apply(ev::ProcessExited{kJob, JobState::kFailed, true}, at(3)).empty());
+  const auto kill = n.apply(ev::KillAsked{kJob, SIGKILL, Duration::seconds(0)}, at(4));
+  EXPECT_EQ(kinds(kill), std::vector{K::kSignal});
+  const auto end = n.apply(ev::StepsGone{kJob}, at(5));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport}));
+  EXPECT_EQ(end[2].state, JobState::kFailed);
+}
+
+TEST(NodeJobsTest, AHolderIsForgottenWithoutAReport) {
+  NodeJobs n;
+  n.apply(ev::LaunchAsked{kJob, 0, true}, at(1));
+  EXPECT_TRUE(n.apply(ok(kJob), at(2)).empty());
+  EXPECT_EQ(kinds(n.apply(ev::ProcessExited{kJob, JobState::kCompleted}, at(3))),
+            (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kForgetJob}));
+  EXPECT_EQ(n.size(), 0u);
+}
+
+TEST(NodeJobsTest, TheLifecycleTableHoldsOnlyForwardMoves) {
+  EXPECT_TRUE(node_job_transition_allowed(NodeJobPhase::kLaunching, NodeJobPhase::kRunning));
+  EXPECT_FALSE(node_job_transition_allowed(NodeJobPhase::kRunning, NodeJobPhase::kLaunching));
+  EXPECT_FALSE(node_job_transition_allowed(NodeJobPhase::kCompleting, NodeJobPhase::kRunning));
+}
+
+}  // namespace
+}  // namespace fairway::agent
