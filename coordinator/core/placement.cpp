@@ -395,7 +395,14 @@ std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex 
   } else {
     a = place_in(cluster, p, request, Scope{-1, allowed});
   }
-  if (a) assign_memory(*a, request);
+  if (!a) return a;
+  assign_memory(*a, request);
+  // Slurm's order, not the order the nodes were found in: the first is the batch host.
+  if (a->nodes.size() > 1) {
+    std::sort(a->nodes.begin(), a->nodes.end(), [&](const NodeAllocation& x, const NodeAllocation& y) {
+      return cluster.node(x.node).name_rank < cluster.node(y.node).name_rank;
+    });
+  }
   return a;
 }
 
