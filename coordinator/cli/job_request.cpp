@@ -103,12 +103,36 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
 
 }  // namespace
 
+void resolve_node_count(SubmitOptions& o) {
+  // -N MIN-MAX: as many nodes as tasks within the range (one task per node, as Slurm spread
+  // -N1-2 -n2), else the least.
+  if (o.nodes && o.nodes_max) {
+    o.nodes = o.ntasks ? std::clamp(*o.ntasks, *o.nodes, *o.nodes_max) : *o.nodes;
+    o.nodes_max.reset();
+  }
+  // -w a,b without -N: Slurm gives the job every node named (w_both ran on vm and vm1).
+  if (!o.nodes && o.nodelist && o.nodelist->size() > 1 &&
+      (!o.ntasks || *o.ntasks >= static_cast<std::int32_t>(o.nodelist->size()))) {
+    o.nodes = static_cast<std::int32_t>(o.nodelist->size());
+  }
+  // Fewer tasks than nodes: Slurm warns and gives the job one node per task.
+  if (o.nodes && o.ntasks && !o.ntasks_per_node && *o.ntasks < *o.nodes) {
+    o.warnings.push_back("can't run " + std::to_string(*o.ntasks) + " processes on " + std::to_string(*o.nodes) +
+                         " nodes, setting nnodes to " + std::to_string(*o.ntasks));
+    o.nodes = o.ntasks;
+  }
+}
+
 Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o) {
   if (o.gpus_per_task) {
     if (o.gpus || o.gpus_per_node || o.gres) {
       return invalid_argument("--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
     }
     const GpuCount& g = *o.gpus_per_task;
+    // As sbatch: GPUs per task mean nothing without a task count (or GPUs to share).
+    if (!o.ntasks && !o.ntasks_per_node) {
+      return invalid_argument("--gpus-per-task used without either --gpus or -n/--ntasks is not allowed");
+    }
     if (o.nodes) {
       const std::int64_t per_node = o.ntasks_per_node ? *o.ntasks_per_node
                                     : o.ntasks        ? (*o.ntasks + *o.nodes - 1) / *o.nodes
@@ -215,6 +239,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
     program.argv = cmd.script_args;
   }
   options.overlay(cmd.options);
+  resolve_node_count(options);
   FAIRWAY_TRY_ASSIGN(resolved, resolve_gpu_relative(options));
   options = std::move(resolved);
   out.warnings = options.warnings;

@@ -43,6 +43,11 @@ struct BuiltSubmission {
 // --cpus-per-gpu raises the cores to that many per GPU. Takes resolve_gpu_relative's output.
 Result<ResourceRequest> map_resources(const SubmitOptions& o);
 
+// -N MIN-MAX becomes one count (one node per task within the range, else MIN), -w with
+// several nodes and no -N asks for all of them, and -N above -n comes down to -n with
+// Slurm's warning, as sbatch does.
+void resolve_node_count(SubmitOptions& o);
+
 // The options with --gpus-per-task turned into --gpus (--gpus-per-node with -N) and
 // --ntasks-per-gpu into --ntasks; once only (a second call refuses --gpus-per-task + --gpus).
 Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o);

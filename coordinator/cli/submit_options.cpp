@@ -97,7 +97,22 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kDefaultOutput: return set_text(o.default_output);
     case Opt::kChdir: return set_text(o.chdir);
     case Opt::kNtasks: return set_count(o.ntasks);
-    case Opt::kNodes: return set_count(o.nodes);
+    case Opt::kNodes: {
+      // -N MIN-MAX as Slurm takes it; a job gets a node count in that range.
+      const auto dash = value.find('-');
+      if (dash == std::string_view::npos || dash == 0) {
+        o.nodes_max.reset();
+        return set_count(o.nodes);
+      }
+      FAIRWAY_TRY_ASSIGN(lo, positive_count(name, value.substr(0, dash)));
+      FAIRWAY_TRY_ASSIGN(hi, positive_count(name, value.substr(dash + 1)));
+      if (lo > hi) {
+        return invalid_argument("--nodes=" + std::string(value) + ": the minimum is above the maximum");
+      }
+      o.nodes = lo;
+      o.nodes_max = hi;
+      return ok_status();
+    }
     case Opt::kCpusPerTask: return set_count(o.cpus_per_task);
     case Opt::kNtasksPerNode: return set_count(o.ntasks_per_node);
     case Opt::kGpus:
@@ -119,8 +134,13 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       if (!d) {
         return invalid_argument("--time=" + std::string(value) + ": " + d.error().message);
       }
-      if (*d <= Duration::seconds(0)) {
-        return invalid_argument("--time=" + std::string(value) + ": must be positive");
+      if (*d < Duration::seconds(0)) {
+        return invalid_argument("--time=" + std::string(value) + ": must not be negative");
+      }
+      // "A time limit of zero requests that no time limit be imposed" (sbatch(1)).
+      if (*d == Duration::seconds(0)) {
+        o.time = Duration::infinite();
+        return ok_status();
       }
       // Slurm keeps limits in whole minutes, rounded up: 00:00:50 is 1 minute, 19:59 is 20.
       o.time = d->is_infinite() ? *d : Duration::minutes((d->count() + 59) / 60);
@@ -180,8 +200,14 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     }
     case Opt::kExclusive:
-      if (!value.empty() && value != "user" && value != "mcs") {
-        return invalid_argument("--exclusive=" + std::string(value) + ": expected no value, user or mcs");
+      // sbatch's values; "oversubscribe" asks for sharing, which a job has without it.
+      if (value == "oversubscribe") {
+        o.exclusive = false;
+        return ok_status();
+      }
+      if (!value.empty() && value != "exclusive" && value != "user" && value != "mcs") {
+        return invalid_argument("--exclusive=" + std::string(value) +
+                                ": Invalid --exclusive specification (expected no value, exclusive, oversubscribe, user or mcs)");
       }
       o.exclusive = true;  // user/mcs sharing rules come down to whole nodes here
       return ok_status();
@@ -300,7 +326,10 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(default_output, over.default_output);
   take(chdir, over.chdir);
   take(ntasks, over.ntasks);
-  take(nodes, over.nodes);
+  if (over.nodes) {
+    nodes = over.nodes;
+    nodes_max = over.nodes_max;
+  }
   take(cpus_per_task, over.cpus_per_task);
   take(ntasks_per_node, over.ntasks_per_node);
   take(gpus, over.gpus);

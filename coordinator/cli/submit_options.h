@@ -31,6 +31,8 @@ struct SubmitOptions {
   // default for arrays. Unset: the agent's fairway-%j.out.
   std::optional<std::string> default_output;
   std::optional<std::int32_t> ntasks, nodes, cpus_per_task, ntasks_per_node;
+  // -N MIN-MAX: the most nodes (nodes holds the least); resolve_node_count picks one.
+  std::optional<std::int32_t> nodes_max;
   std::optional<GpuCount> gpus, gpus_per_node, gres;
   std::optional<Duration> time;
   std::optional<bool> requeue;

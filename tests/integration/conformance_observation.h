@@ -77,6 +77,8 @@ inline std::string gpu_count(const std::string& list) {
 // scheduler's choice and a lone node name reads {node}.
 inline bool pins_nodes(const Row& r) {
   const std::string all = r.args + " " + r.env + " " + r.head;
+  // -N2 with one task runs on one node (sbatch's "setting nnodes to 1"): the choice is free.
+  if (all.find("-N2 -n1") != std::string::npos || all.find("-N2 --ntasks=1") != std::string::npos) return false;
   for (const char* w : {"-w ", "--nodelist", "-x ", "--exclude", "-C ", "--constraint", "CONSTRAINT", "-N2", "-N 2",
                         "--nodes=2", "-n30", "-n56", "-n 30", "-n57"}) {
     if (all.find(w) != std::string::npos) return true;

@@ -276,6 +276,35 @@ TEST(MapResources, GpuRelativeRequests) {
             "--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
   EXPECT_EQ(resolve_gpu_relative(options({"--ntasks-per-gpu=2"})).error().message,
             "--ntasks-per-gpu needs GPUs (--gpus, --gpus-per-node or --gres)");
+  // env_gpt: Slurm refuses GPUs per task with no task count.
+  EXPECT_EQ(resolve_gpu_relative(options({"--gpus-per-task=1"})).error().message,
+            "--gpus-per-task used without either --gpus or -n/--ntasks is not allowed");
+}
+
+// As sbatch on twonode.sh: -N1-2 -n2 ran on 2 nodes, --nodes=1-2 on 1, -N 2-2 on 2, and
+// -N2 -n1 on 1 with "can't run 1 processes on 2 nodes, setting nnodes to 1".
+TEST(ResolveNodeCount, RangesAndMoreNodesThanTasksAsSlurm) {
+  const auto resolved = [](const std::vector<std::string>& words) {
+    SubmitOptions o = options(words);
+    resolve_node_count(o);
+    return o;
+  };
+  EXPECT_EQ(resolved({"-N1-2", "-n2"}).nodes, 2);
+  EXPECT_EQ(resolved({"--nodes=1-2"}).nodes, 1);
+  EXPECT_EQ(resolved({"-N", "2-2"}).nodes, 2);
+  EXPECT_EQ(resolved({"-N", "2-4", "-n", "9"}).nodes, 4);
+  EXPECT_FALSE(resolved({"-N", "2-4"}).nodes_max.has_value());
+  const SubmitOptions fewer = resolved({"-N2", "-n1"});
+  EXPECT_EQ(fewer.nodes, 1);
+  ASSERT_EQ(fewer.warnings.size(), 1u);
+  EXPECT_EQ(fewer.warnings[0], "can't run 1 processes on 2 nodes, setting nnodes to 1");
+  EXPECT_EQ(resolved({"-N2", "--ntasks-per-node=1", "-n1"}).nodes, 2);  // map_resources refuses it
+  EXPECT_EQ(resolved({"-w", "vm,vm1"}).nodes, 2);  // w_both: every node named
+  EXPECT_EQ(resolved({"-w", "vm,vm1", "-n", "4"}).nodes, 2);
+  EXPECT_FALSE(resolved({"-w", "vm1"}).nodes.has_value());
+  SubmitOptions bad;
+  EXPECT_EQ(parse_directive_words({"--nodes=3-2"}, bad).error().message, "--nodes=3-2: the minimum is above the maximum");
+  EXPECT_EQ(parse_directive_words({"--nodes=1-x"}, bad).error().message, "--nodes=x: not a number");
 }
 
 // sbatch tells the job what it asked for (mem1000, mpc500, mpg, gpus_typed, gpn1, gpt1_n2).
