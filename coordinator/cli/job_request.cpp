@@ -80,7 +80,8 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
     std::erase_if(env, [&](const wire::EnvVar& e) { return e.first == name; });
     env.emplace_back(name, value);
   };
-  if (o.mem_per_node_mb) set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
+  // --mem=0 (all of each node's memory) sets nothing, as sbatch.
+  if (o.mem_per_node_mb && *o.mem_per_node_mb > 0) set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
   if (o.mem_per_cpu_mb) set("SLURM_MEM_PER_CPU", std::to_string(*o.mem_per_cpu_mb));
   if (o.mem_per_gpu_mb) set("SLURM_MEM_PER_GPU", std::to_string(*o.mem_per_gpu_mb));
   if (o.gpus_per_task) {
@@ -99,6 +100,24 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
   }
   // --open-mode as sbatch passes it on: "a" (append) or "t" (truncate).
   if (o.open_append) set("SLURM_OPEN_MODE", *o.open_append ? "a" : "t");
+  // Options the scheduler does not use reach the job as sbatch passes them on (hint_nomt,
+  // threads_pc, tps, tpc, get_user_env, dist_*, dep_*).
+  for (const auto& [name, value] : o.passed_on) set(name, value);
+  if (o.passed_on.end() != std::find_if(o.passed_on.begin(), o.passed_on.end(), [](const auto& v) {
+        return v.first == "SLURM_HINT" && (v.second == "nomultithread" || v.second == "compute_bound");
+      })) {
+    set("SLURM_THREADS_PER_CORE", "1");  // what those hints mean, as sbatch says it
+  }
+  if (o.distribution) {
+    const std::string& d = *o.distribution;
+    if (d.starts_with("plane=")) {
+      set("SLURM_DISTRIBUTION", "plane");
+      set("SLURM_DIST_PLANESIZE", d.substr(6));
+    } else {
+      set("SLURM_DISTRIBUTION", d);
+    }
+  }
+  if (o.dependency_text) set("SLURM_JOB_DEPENDENCY", *o.dependency_text);
 }
 
 }  // namespace
@@ -239,6 +258,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
     program.argv = cmd.script_args;
   }
   options.overlay(cmd.options);
+  if (cmd.distribution) options.distribution = cmd.distribution;  // sbatch -m on the command line
   resolve_node_count(options);
   FAIRWAY_TRY_ASSIGN(resolved, resolve_gpu_relative(options));
   options = std::move(resolved);

@@ -35,6 +35,9 @@ struct OptionSpec {
   Value value;
   bool command_line_only;
   std::string_view why = {};  // kWarnIgnored / kRefused: what the user is told
+  // kSilent / kWarnIgnored: the variable sbatch sets in the job from it, as Slurm's does
+  // ("SLURM_HINT": the option's value; "SLURM_GET_USER_ENV=1": that value).
+  std::string_view variable = {};
 };
 
 // The option of that long name (without "--") or short letter; nullptr: unknown.

@@ -74,6 +74,15 @@ Result<GpuCount> gres_gpus(std::string_view value) {
   return g;
 }
 
+void pass_on(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
+  if (spec.variable.empty()) return;
+  const auto eq = spec.variable.find('=');
+  std::string name(spec.variable.substr(0, eq));
+  std::string shown = eq == std::string_view::npos ? std::string(value) : std::string(spec.variable.substr(eq + 1));
+  std::erase_if(o.passed_on, [&](const auto& v) { return v.first == name; });
+  o.passed_on.emplace_back(std::move(name), std::move(shown));
+}
+
 Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
   const Opt opt = spec.opt;
   const std::string_view name = spec.long_name;
@@ -161,15 +170,16 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       const std::string shown = value.empty() ? "--" + std::string(name)
                                               : "--" + std::string(name) + "=" + std::string(value);
       o.warnings.push_back(shown + " ignored: " + std::string(spec.why));
+      pass_on(spec, value, o);
       return ok_status();
     }
-    case Opt::kSilent: return ok_status();
+    case Opt::kSilent: pass_on(spec, value, o); return ok_status();
     // srun's: a batch job as a whole has no tasks to bind or kill (the srun in it reads
     // its own options).
     case Opt::kKillOnBadExit:
     case Opt::kCpuBind:
-    case Opt::kExact:
-    case Opt::kDistribution: return ok_status();
+    case Opt::kExact: return ok_status();
+    case Opt::kDistribution: return set_text(o.distribution);
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
@@ -228,6 +238,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     case Opt::kExport: return set_text(o.export_spec);
     case Opt::kDependency: {
+      o.dependency_text = std::string(value);
       if (value.empty()) {  // Slurm: an empty dependency clears the earlier ones
         o.dependency = DependencyOption{};
         return ok_status();
@@ -360,6 +371,12 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(cpus_per_gpu, over.cpus_per_gpu);
   take(ntasks_per_gpu, over.ntasks_per_gpu);
   take(mem_per_gpu_mb, over.mem_per_gpu_mb);
+  take(distribution, over.distribution);
+  take(dependency_text, over.dependency_text);
+  for (const auto& [name, value] : over.passed_on) {
+    std::erase_if(passed_on, [&](const auto& v) { return v.first == name; });
+    passed_on.emplace_back(name, value);
+  }
   // --mem and --mem-per-cpu exclude each other: the later source's choice wins whole.
   if (over.mem_per_node_mb || over.mem_per_cpu_mb) {
     mem_per_node_mb = over.mem_per_node_mb;

@@ -60,6 +60,11 @@ struct SubmitOptions {
   std::optional<GpuCount> gpus_per_task;
   std::optional<std::int32_t> cpus_per_gpu, ntasks_per_gpu;
   std::optional<std::int64_t> mem_per_gpu_mb;
+  // What sbatch passes on to the job from options the scheduler does not use: the
+  // variable and its value (SLURM_HINT=nomultithread), the later one winning.
+  std::vector<std::pair<std::string, std::string>> passed_on;
+  std::optional<std::string> distribution;     // -m/--distribution as written
+  std::optional<std::string> dependency_text;  // --dependency as written: SLURM_JOB_DEPENDENCY
   std::vector<std::string> warnings;  // accepted but ignored options, for stderr
 
   // Fields set in `over` replace ours (the command line overrides directives).

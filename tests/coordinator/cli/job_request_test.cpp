@@ -178,7 +178,10 @@ srun gmx mdrun
                                               {"SLURM_MEM_PER_CPU", "2048"},
                                               {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"},
                                               {"SLURM_GET_USER_ENV", "1"},
-                                              {"SLURM_OPEN_MODE", "a"}}));
+                                              {"SLURM_OPEN_MODE", "a"},
+                                              {"SLURM_HINT", "nomultithread"},
+                                              {"SLURM_THREADS_PER_CORE", "1"},
+                                              {"SLURM_JOB_DEPENDENCY", "afterok:41"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
@@ -334,6 +337,20 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
   EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
   EXPECT_EQ(env_of({"--open-mode=append"}), (Env{{"SLURM_OPEN_MODE", "a"}}));
   EXPECT_EQ(env_of({"--open-mode=truncate"}), (Env{{"SLURM_OPEN_MODE", "t"}}));
+  // Options passed on as sbatch passes them (hint_nomt, hint_compute, threads_pc, tps, tpc,
+  // get_user_env, dist_cyclic, dist_block, dist_plane, dep_single, dep_empty, mem0).
+  EXPECT_EQ(env_of({"--hint=nomultithread"}), (Env{{"SLURM_HINT", "nomultithread"}, {"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--hint=compute_bound"}), (Env{{"SLURM_HINT", "compute_bound"}, {"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--threads-per-core=1"}), (Env{{"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"-n4", "--ntasks-per-socket=2"}), (Env{{"SLURM_NTASKS_PER_SOCKET", "2"}}));
+  EXPECT_EQ(env_of({"-n2", "--ntasks-per-core=1"}), (Env{{"SLURM_NTASKS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--get-user-env"}), (Env{{"SLURM_GET_USER_ENV", "1"}}));
+  EXPECT_EQ(env_of({"-n4", "--distribution=cyclic"}), (Env{{"SLURM_DISTRIBUTION", "cyclic"}}));
+  EXPECT_EQ(env_of({"-N2", "-n4", "-m", "block:block"}), (Env{{"SLURM_DISTRIBUTION", "block:block"}}));
+  EXPECT_EQ(env_of({"-n4", "--distribution=plane=2"}), (Env{{"SLURM_DISTRIBUTION", "plane"}, {"SLURM_DIST_PLANESIZE", "2"}}));
+  EXPECT_EQ(env_of({"--dependency=singleton"}), (Env{{"SLURM_JOB_DEPENDENCY", "singleton"}}));
+  EXPECT_EQ(env_of({"--dependency="}), (Env{{"SLURM_JOB_DEPENDENCY", ""}}));
+  EXPECT_EQ(env_of({"--mem=0"}), Env{});
   // And the submitter's nice, as SLURM_PRIO_PROCESS (plain row of tests/conformance).
   SubmitContext ctx = context();
   ctx.priority = 5;
