@@ -150,7 +150,13 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   const TaskLayout& t = request.tasks;
   std::vector<std::int32_t> node_cores = request.node_cores;
   if (node_cores.empty()) node_cores.push_back(static_cast<std::int32_t>(request.cores.size()));
-  const std::vector<std::int32_t> per_node = tasks_per_node(t, node_cores);
+  std::vector<std::int32_t> per_node = tasks_per_node(t, node_cores);
+  // A batch job that gave no task count: sbatch counts a task per CPU it got (per
+  // --cpus-per-task), so --exclusive shows 28 on a 28-core node.
+  if (!request.step && t.ntasks == 0 && t.ntasks_per_node == 0) {
+    const std::int32_t cpt = std::max(1, t.cpus_per_task);
+    for (std::size_t i = 0; i < per_node.size(); ++i) per_node[i] = std::max(1, node_cores[i] / cpt);
+  }
   if (t.ntasks > 0 || t.ntasks_per_node > 0) {
     std::int64_t total = 0;
     for (std::int32_t n : per_node) total += n;

@@ -129,6 +129,10 @@ void resolve_node_count(SubmitOptions& o) {
     o.nodes = o.ntasks ? std::clamp(*o.ntasks, *o.nodes, *o.nodes_max) : *o.nodes;
     o.nodes_max.reset();
   }
+  // -n with --ntasks-per-node and no -N: as many nodes as that takes (n4tpn2: 2 x 2).
+  if (!o.nodes && o.ntasks && o.ntasks_per_node && *o.ntasks > *o.ntasks_per_node) {
+    o.nodes = (*o.ntasks + *o.ntasks_per_node - 1) / *o.ntasks_per_node;
+  }
   // -w a,b without -N: Slurm gives the job every node named (w_both ran on vm and vm1).
   if (!o.nodes && o.nodelist && o.nodelist->size() > 1 &&
       (!o.ntasks || *o.ntasks >= static_cast<std::int32_t>(o.nodelist->size()))) {
@@ -220,6 +224,8 @@ Result<ResourceRequest> map_resources(const SubmitOptions& o) {
   }
   // --cpus-per-gpu: that many cores for each GPU (on each node with -N).
   if (o.cpus_per_gpu) cores = std::max(cores, gpus * *o.cpus_per_gpu);
+  // --mincpus: at least that many on each node (the mincpus row: 4 CPUs for one task).
+  if (o.mincpus) cores = std::max<std::int64_t>(cores, *o.mincpus);
   if (cores > std::numeric_limits<std::int32_t>::max()) {
     return invalid_argument("--ntasks x --cpus-per-task = " + std::to_string(cores) +
                             " cores is too many");

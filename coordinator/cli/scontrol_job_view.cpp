@@ -85,8 +85,13 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
        std::to_string(tasks) + " CPUs/Task=" + std::to_string(cpus_per_task) + " ReqB:S:C:T=0:0:*:*");
   line("   TRES=" + tres);
   line("   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
-  line("   MinCPUsNode=" + std::to_string(cpus_per_task) + " MinMemoryNode=" +
-       (j.memory_per_node_mb > 0 ? std::to_string(j.memory_per_node_mb) + "M" : std::string("0")) +
+  // Slurm's sizes: whole GiB as "2G", else MiB as "1000M"; --mem-per-cpu is MinMemoryCPU.
+  const auto size = [](std::int64_t mb) {
+    return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
+  };
+  line("   MinCPUsNode=" + std::to_string(cpus_per_task) +
+       (j.memory_per_cpu_mb > 0 ? " MinMemoryCPU=" + size(j.memory_per_cpu_mb)
+                                : " MinMemoryNode=" + (j.memory_per_node_mb > 0 ? size(j.memory_per_node_mb) : std::string("0"))) +
        " MinTmpDiskNode=0");
   line("   Features=(null) DelayBoot=00:00:00");
   line("   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");

@@ -63,7 +63,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kSilent, '\0', "hint", Value::kRequired, false, {}, "SLURM_HINT"},
     {Opt::kSilent, '\0', "cpu-freq", Value::kRequired, false},
     {Opt::kSilent, '\0', "threads-per-core", Value::kRequired, false, {}, "SLURM_THREADS_PER_CORE"},
-    {Opt::kSilent, '\0', "mincpus", Value::kRequired, false},
+    {Opt::kMinCpus, '\0', "mincpus", Value::kRequired, false},
     {Opt::kSilent, 'k', "no-kill", Value::kOptional, false},
     {Opt::kSilent, 's', "oversubscribe", Value::kNone, false},
     {Opt::kSilent, 'Q', "quiet", Value::kNone, false},

@@ -132,6 +132,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     }
     case Opt::kCpusPerGpu: return set_count(o.cpus_per_gpu);
+    case Opt::kMinCpus: return set_count(o.mincpus);
     case Opt::kNtasksPerGpu: return set_count(o.ntasks_per_gpu);
     case Opt::kGres: {
       FAIRWAY_TRY_ASSIGN(g, gres_gpus(value));
@@ -371,6 +372,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(cpus_per_gpu, over.cpus_per_gpu);
   take(ntasks_per_gpu, over.ntasks_per_gpu);
   take(mem_per_gpu_mb, over.mem_per_gpu_mb);
+  take(mincpus, over.mincpus);
   take(distribution, over.distribution);
   take(dependency_text, over.dependency_text);
   for (const auto& [name, value] : over.passed_on) {

@@ -59,6 +59,7 @@ struct SubmitOptions {
   // per GPU; map_resources turns them into the job's GPUs, cores, memory and tasks.
   std::optional<GpuCount> gpus_per_task;
   std::optional<std::int32_t> cpus_per_gpu, ntasks_per_gpu;
+  std::optional<std::int32_t> mincpus;  // --mincpus: at least that many cores on each node
   std::optional<std::int64_t> mem_per_gpu_mb;
   // What sbatch passes on to the job from options the scheduler does not use: the
   // variable and its value (SLURM_HINT=nomultithread), the later one winning.

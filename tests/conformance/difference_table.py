@@ -35,12 +35,13 @@ for l in doc[head_end:end].split('\n'):
     m = re.match(r'^\| `(.*?)` \| `(.*?)` \| (.*) \|$', l)
     if m and m.group(2) != '*':
         row_lines.append(l)
-        row_patterns.append((m.group(1).replace('\\|', '|'), m.group(2)))
+        row_patterns.append((m.group(1).replace('\\|', '|').split(), m.group(2).split()))
     elif m:
         old[m.group(1).replace('\\|', '|')] = re.sub(r' \(\d+ rows\)$', '', m.group(3))
 for key in list(by_key):
     by_key[key] = {r for r in by_key[key]
-                   if not any(fnmatch.fnmatchcase(key, k) and fnmatch.fnmatchcase(r, rp) for k, rp in row_patterns)}
+                   if not any(any(fnmatch.fnmatchcase(key, k) for k in ks) and any(fnmatch.fnmatchcase(r, rp) for rp in rps)
+                              for ks, rps in row_patterns)}
     if not by_key[key]:
         del by_key[key]
 lines = list(row_lines)

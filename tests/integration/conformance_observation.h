@@ -94,7 +94,7 @@ class Observation {
     collect_ids();
     read_submit();
     std::vector<std::string> tasks;  // "" for a plain job, "N/" for array task N
-    if (std::filesystem::exists(cap_ / "env.txt")) tasks.emplace_back();
+    if (std::filesystem::exists(cap_ / "env.txt")) tasks.push_back(std::string(""));
     if (std::filesystem::exists(cap_)) {
       std::vector<std::string> subs;
       for (const auto& e : std::filesystem::directory_iterator(cap_)) {

@@ -203,6 +203,10 @@ TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
       {"-N 3 --ntasks-per-node=4 -c 2", {0, 2, 4}, {8, 8, 8}, "12", "2", "4", "4(x3)", "8(x3)"},
       {"-n 5 spread 3+2", {5, 0, 0}, {3, 2}, "5", "<unset>", "<unset>", "3,2", "3,2"},
       {"-N 2", {0, 0, 0}, {1, 1}, "<unset>", "<unset>", "<unset>", "1(x2)", "1(x2)"},
+      // No task count: a task per CPU got (excl, excl_N2, cpg4 on twonode.sh's Slurm).
+      {"--exclusive", {0, 0, 0}, {28}, "<unset>", "<unset>", "<unset>", "28", "28"},
+      {"--exclusive -N 2", {0, 0, 0}, {28, 28}, "<unset>", "<unset>", "<unset>", "28(x2)", "28(x2)"},
+      {"--exclusive -c 4", {0, 4, 0}, {28}, "<unset>", "4", "<unset>", "7", "28"},
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(row.options);

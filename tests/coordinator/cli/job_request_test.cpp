@@ -49,6 +49,13 @@ TEST(MapResources, WithNodesEverythingIsPerNode) {
   EXPECT_EQ(map_ok({"-N", "4", "--gpus=8"}), (ResourceRequest{4, 1, 2, ""}));
 }
 
+// mincpus on twonode.sh: --mincpus=4 got 4 CPUs (and 4 tasks per node in SLURM_TASKS_PER_NODE).
+TEST(MapResources, MinCpusRaisesTheCoresOnEachNode) {
+  EXPECT_EQ(map_ok({"--mincpus=4"}), (ResourceRequest{0, 4, 0, ""}));
+  EXPECT_EQ(map_ok({"-N2", "--mincpus=3"}), (ResourceRequest{2, 3, 0, ""}));
+  EXPECT_EQ(map_ok({"-n8", "--mincpus=4"}), (ResourceRequest{0, 8, 0, ""}));
+}
+
 TEST(MapResources, Inconsistencies) {
   EXPECT_EQ(map_resources(options({"-N", "4", "-n", "2"})).error().message,
             "--ntasks=2 is fewer than --nodes=4: every node needs a task");
@@ -302,6 +309,8 @@ TEST(ResolveNodeCount, RangesAndMoreNodesThanTasksAsSlurm) {
   ASSERT_EQ(fewer.warnings.size(), 1u);
   EXPECT_EQ(fewer.warnings[0], "can't run 1 processes on 2 nodes, setting nnodes to 1");
   EXPECT_EQ(resolved({"-N2", "--ntasks-per-node=1", "-n1"}).nodes, 2);  // map_resources refuses it
+  EXPECT_EQ(resolved({"-n4", "--ntasks-per-node=2"}).nodes, 2);  // n4tpn2
+  EXPECT_FALSE(resolved({"-n2", "--ntasks-per-node=2"}).nodes.has_value());
   EXPECT_EQ(resolved({"-w", "vm,vm1"}).nodes, 2);  // w_both: every node named
   EXPECT_EQ(resolved({"-w", "vm,vm1", "-n", "4"}).nodes, 2);
   EXPECT_FALSE(resolved({"-w", "vm1"}).nodes.has_value());
