@@ -56,10 +56,6 @@ TaskLayout read_layout(MapReader& r);
 void read_warning(MapReader& r, std::int32_t& signal, std::int32_t& before, bool& batch_only);
 std::optional<std::uint32_t> read_id(MapReader& r, std::string_view key);
 
-// codec_job_view.cpp: a job as the client messages show it.
-void put_job_view(Packer& pk, const JobView& j);
-JobView read_job_view(MapReader& r);
-
 // codec_client.cpp: one payload map per client message.
 void encode_payload(Packer& pk, const JobQuery& m);
 void encode_payload(Packer& pk, const JobQueryReply& m);
