@@ -151,8 +151,6 @@ using detail::Packer;
 using detail::read_fields;
 using detail::write_fields;
 
-void encode_payload(Packer& pk, const SubmitRequest& m) { detail::encode_submit_request(pk, m); }
-
 Message read_payload(MessageType type, MapReader& r) {
   switch (type) {
     case MessageType::kAgentRegister: return read_fields<AgentRegister>(r);
@@ -162,7 +160,7 @@ Message read_payload(MessageType type, MapReader& r) {
     case MessageType::kSignalJob: return read_fields<SignalJob>(r);
     case MessageType::kAck: return read_fields<Ack>(r);
     case MessageType::kErrorReply: return read_fields<ErrorReply>(r);
-    case MessageType::kSubmitRequest: return detail::read_submit_request(r);
+    case MessageType::kSubmitRequest: return read_fields<SubmitRequest>(r);
     case MessageType::kSubmitReply: return read_fields<SubmitReply>(r);
     case MessageType::kJobQuery:
     case MessageType::kJobQueryReply:

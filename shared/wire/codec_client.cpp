@@ -5,6 +5,7 @@
 
 #include "shared/wire/codec_parts.h"
 #include "shared/wire/field_list.h"
+#include "shared/wire/job_fields.h"
 #include "shared/wire/job_view_fields.h"
 
 namespace fairway::wire::detail {
@@ -197,6 +198,11 @@ void fields(V& v, M& m) {
   v.field("results", m.results);
 }
 
+template <class V, FieldsOf<SubmitBatch> M>
+void fields(V& v, M& m) {
+  v.field("requests", m.requests, {.max_entries = kMaxSubmitsPerBatch});
+}
+
 template <class V, FieldsOf<SubmitResult> M>
 void fields(V& v, M& s) {
   v.field("job", s.job);
@@ -218,12 +224,7 @@ void encode_payload(Packer& pk, const NodeQuery& m) { write_fields(pk, m); }
 void encode_payload(Packer& pk, const NodeQueryReply& m) { write_fields(pk, m); }
 void encode_payload(Packer& pk, const SubmitBatchReply& m) { write_fields(pk, m); }
 
-void encode_payload(Packer& pk, const SubmitBatch& m) {
-  pk.pack_map(1);
-  put(pk, std::string_view("requests"));
-  pk.pack_array(size32(m.requests.size()));
-  for (const auto& s : m.requests) encode_submit_request(pk, s);
-}
+void encode_payload(Packer& pk, const SubmitBatch& m) { write_fields(pk, m); }
 
 Message read_client_payload(MessageType type, MapReader& r) {
   switch (type) {
@@ -235,8 +236,7 @@ Message read_client_payload(MessageType type, MapReader& r) {
     case MessageType::kNodeControl: return read_fields<NodeControl>(r);
     case MessageType::kNodeControlReply: return read_fields<NodeControlReply>(r);
     case MessageType::kNodeQueryReply: return read_fields<NodeQueryReply>(r);
-    case MessageType::kSubmitBatch:
-      return SubmitBatch{read_maps<SubmitRequest>(r, "requests", read_submit_request, kMaxSubmitsPerBatch)};
+    case MessageType::kSubmitBatch: return read_fields<SubmitBatch>(r);
     case MessageType::kSubmitBatchReply: return read_fields<SubmitBatchReply>(r);
     default: break;
   }
