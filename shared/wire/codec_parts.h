@@ -15,16 +15,6 @@ inline std::string item_path(const MapReader& r, std::string_view key, std::size
   return r.path_of(key) + "[" + std::to_string(i) + "]";
 }
 
-// A time that may be absent: its key is left out then.
-inline std::optional<Time> read_opt_time(MapReader& r, std::string_view key) {
-  if (auto s = r.opt_i64(key)) return Time::from_seconds(*s);
-  return std::nullopt;
-}
-
-inline void put_opt_time(Packer& pk, std::string_view key, const std::optional<Time>& t) {
-  if (t) put_kv(pk, key, t->seconds());
-}
-
 // Reads every element of the array at `key` as a map with `read_one`.
 template <typename T, typename ReadOne>
 std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one,
