@@ -15,16 +15,6 @@ inline std::string item_path(const MapReader& r, std::string_view key, std::size
   return r.path_of(key) + "[" + std::to_string(i) + "]";
 }
 
-// A time that may be absent: its key is left out then.
-inline std::optional<Time> read_opt_time(MapReader& r, std::string_view key) {
-  if (auto s = r.opt_i64(key)) return Time::from_seconds(*s);
-  return std::nullopt;
-}
-
-inline void put_opt_time(Packer& pk, std::string_view key, const std::optional<Time>& t) {
-  if (t) put_kv(pk, key, t->seconds());
-}
-
 // Reads every element of the array at `key` as a map with `read_one`.
 template <typename T, typename ReadOne>
 std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one,
@@ -38,27 +28,6 @@ std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one,
   }
   return out;
 }
-
-// codec_job_spec.cpp: a SubmitRequest is both a message and an element of SubmitBatch.
-void encode_submit_request(Packer& pk, const SubmitRequest& m);
-SubmitRequest read_submit_request(MapReader& r);
-// ... and the parts LaunchJob shares with it, flat in the enclosing map: the program, the
-// task layout and the --signal warning (each puts this many keys), and a uid or gid
-// (optional: older peers and stored rows lack it).
-inline constexpr std::uint32_t kProgramKeys = 7;
-inline constexpr std::uint32_t kLayoutKeys = 3;
-inline constexpr std::uint32_t kWarningKeys = 3;
-void put_program(Packer& pk, const JobProgram& p);
-void put_layout(Packer& pk, const TaskLayout& t);
-void put_warning(Packer& pk, std::int32_t signal, std::int32_t before, bool batch_only);
-JobProgram read_program(MapReader& r);
-TaskLayout read_layout(MapReader& r);
-void read_warning(MapReader& r, std::int32_t& signal, std::int32_t& before, bool& batch_only);
-std::optional<std::uint32_t> read_id(MapReader& r, std::string_view key);
-
-// codec_job_view.cpp: a job as the client messages show it.
-void put_job_view(Packer& pk, const JobView& j);
-JobView read_job_view(MapReader& r);
 
 // codec_client.cpp: one payload map per client message.
 void encode_payload(Packer& pk, const JobQuery& m);

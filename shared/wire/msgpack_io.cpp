@@ -260,46 +260,11 @@ double MapReader::f64(std::string_view key) {
   return v;
 }
 
-std::string MapReader::opt_str(std::string_view key, std::size_t max_bytes) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return {};
-  return read_str(*o, errors_, FieldPath{path_, key, {}}, max_bytes).value_or(std::string{});
-}
-
-std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return std::nullopt;
-  auto r = read_i64(*o, errors_, FieldPath{path_, key, {}}, std::numeric_limits<std::int32_t>::min(),
-                    std::numeric_limits<std::int32_t>::max());
-  if (!r) return std::nullopt;
-  return static_cast<std::int32_t>(*r);
-}
-
 std::optional<std::int64_t> MapReader::opt_i64(std::string_view key) {
   const Obj* o = find_optional(key);
   if (o == nullptr) return std::nullopt;
   return read_i64(*o, errors_, FieldPath{path_, key, {}}, std::numeric_limits<std::int64_t>::min(),
                   std::numeric_limits<std::int64_t>::max());
-}
-
-std::optional<std::uint64_t> MapReader::opt_u64(std::string_view key) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return std::nullopt;
-  if (o->type != msgpack::type::POSITIVE_INTEGER) {
-    errors_.fail(path_of(key), "expected unsigned integer");
-    return std::nullopt;
-  }
-  return o->via.u64;
-}
-
-std::optional<bool> MapReader::opt_boolean(std::string_view key) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return std::nullopt;
-  if (o->type != msgpack::type::BOOLEAN) {
-    errors_.fail(path_of(key), "expected boolean");
-    return std::nullopt;
-  }
-  return o->via.boolean;
 }
 
 std::vector<std::uint64_t> MapReader::u64_list(std::string_view key, std::size_t max_entries) {
