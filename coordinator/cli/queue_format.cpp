@@ -62,7 +62,7 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
                                       std::to_string(j.gpus)
                                 : "N/A";
     case 'C': return std::to_string(job_cores(j));
-    case 'c': return std::to_string(std::max(1, j.cpus_per_task));  // Slurm's pn_min_cpus
+    case 'c': return std::to_string(min_cpus_per_node(j));  // Slurm's pn_min_cpus
     case 'D': return node_count_text(j);
     case 'e': return j.end_time ? format_local_time(*j.end_time) : "N/A";
     case 'j': return j.name;

@@ -34,7 +34,8 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   }
   const std::int64_t node_count = placed ? std::ssize(nodes) : std::max(1, j.nodes);
   const std::int32_t cpus_per_task = std::max(1, j.cpus_per_task);
-  const std::int64_t tasks = j.ntasks > 0 ? j.ntasks : std::max<std::int64_t>(1, cores / cpus_per_task);
+  // No -n: a task per node (--ntasks-per-node of them), as Slurm counts NumTasks.
+  const std::int64_t tasks = j.ntasks > 0 ? j.ntasks : node_count * std::max(1, j.ntasks_per_node);
   std::int64_t memory_mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * node_count : j.memory_per_cpu_mb * cores;
   std::string user = j.user + (j.uid ? "(" + std::to_string(*j.uid) + ")" : std::string());
   std::string group = "(null)";
@@ -64,7 +65,7 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
        " QOS=" +
        (j.qos.empty() ? std::string("normal") : j.qos));  // Slurm's default QOS, which a job without one has
   line("   JobState=" + state_name(j.state) + " Reason=" + reason + " Dependency=(null)");
-  line("   Requeue=1 Restarts=" + std::to_string(j.requeue_count) + " BatchFlag=1 Reboot=0 ExitCode=" + exit);
+  line("   Requeue=" + std::string(j.no_requeue ? "0" : "1") + " Restarts=" + std::to_string(j.requeue_count) + " BatchFlag=1 Reboot=0 ExitCode=" + exit);
   line("   RunTime=" + format_walltime(run) + " TimeLimit=" + format_walltime(j.time_limit) + " TimeMin=N/A");
   line("   SubmitTime=" + format_local_time(j.submit_time) + " EligibleTime=" + format_local_time(j.submit_time));
   line("   AccrueTime=" + format_local_time(j.submit_time));
@@ -78,23 +79,26 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   }
   line("   SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + format_local_time(j.submit_time) + " Scheduler=Main");
   line("   Partition=" + or_null(j.partition) + " AllocNode:Sid=(null)");
-  line("   ReqNodeList=(null) ExcNodeList=(null)");
+  const auto node_list = [](const std::vector<std::string>& names) {
+    return names.empty() ? std::string("(null)") : compress_hostlist(names);
+  };
+  line("   ReqNodeList=" + node_list(j.req_nodes) + " ExcNodeList=" + node_list(j.exc_nodes));
   line("   NodeList=" + (placed ? compress_hostlist(nodes) : std::string("(null)")));
   if (placed) line("   BatchHost=" + nodes.front());
   line("   NumNodes=" + std::to_string(node_count) + " NumCPUs=" + std::to_string(cores) + " NumTasks=" +
        std::to_string(tasks) + " CPUs/Task=" + std::to_string(cpus_per_task) + " ReqB:S:C:T=0:0:*:*");
   line("   TRES=" + tres);
-  line("   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
+  line("   Socks/Node=* NtasksPerN:B:S:C=" + std::to_string(j.ntasks_per_node) + ":0:*:* CoreSpec=*");
   // Slurm's sizes: whole GiB as "2G", else MiB as "1000M"; --mem-per-cpu is MinMemoryCPU.
   const auto size = [](std::int64_t mb) {
     return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
   };
-  line("   MinCPUsNode=" + std::to_string(cpus_per_task) +
+  line("   MinCPUsNode=" + std::to_string(min_cpus_per_node(j)) +
        (j.memory_per_cpu_mb > 0 ? " MinMemoryCPU=" + size(j.memory_per_cpu_mb)
                                 : " MinMemoryNode=" + (j.memory_per_node_mb > 0 ? size(j.memory_per_node_mb) : std::string("0"))) +
        " MinTmpDiskNode=0");
-  line("   Features=(null) DelayBoot=00:00:00");
-  line("   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
+  line("   Features=" + or_null(j.features) + " DelayBoot=00:00:00");
+  line("   OverSubscribe=" + std::string(j.exclusive ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
   line("   Command=(null)");
   line("   WorkDir=" + j.working_dir);
   if (!j.comment.empty()) line("   Comment=" + j.comment + " ");  // Slurm's line ends with a space
@@ -109,6 +113,9 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   line("   StdIn=/dev/null");
   line("   StdOut=" + stdout_file);
   line("   Power=");
+  if (j.mail_events != 0) {
+    line("   MailUser=" + (j.mail_user.empty() ? j.user : j.mail_user) + " MailType=" + mail_type_text(j.mail_events));
+  }
   line("   ");
   return out + "\n";
 }

@@ -335,6 +335,8 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
     // Its value is --exclusive's (user, mcs...): a bad one is refused as on the command line.
     if (k == std::string(prefix) + "EXCLUSIVE") out.emplace_back(v.empty() ? "--exclusive" : "--exclusive=" + v);
     if (k == std::string(prefix) + "WAIT" && prefix == "SBATCH_") out.emplace_back("--wait");
+    if (k == std::string(prefix) + "NO_REQUEUE") out.emplace_back("--no-requeue");
+    if (k == std::string(prefix) + "REQUEUE") out.emplace_back("--requeue");
   }
   return out;
 }

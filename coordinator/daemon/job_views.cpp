@@ -46,6 +46,14 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.qos = s.qos;
   v.comment = s.comment;
   v.nice = s.nice;
+  v.ntasks_per_node = s.tasks.ntasks_per_node;
+  v.exclusive = s.exclusive;
+  v.req_nodes = s.only_nodes;
+  v.exc_nodes = s.excluded_nodes;
+  v.features = s.constraint;
+  v.no_requeue = !s.requeue;
+  v.mail_events = s.mail_events;
+  v.mail_user = s.mail_user;
   v.state = rec.state;
   // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
   // from the moment of the cancel, not RUNNING.

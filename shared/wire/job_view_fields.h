@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shared/wire/field_list.h"
+#include "shared/wire/job_fields.h"
 
 namespace fairway::wire::detail {
 
@@ -93,6 +94,14 @@ void fields(V& v, M& j) {
   v.field("comment", j.comment, kWhenSet);
   v.field("nice", j.nice, kWhenSet);
   v.field("steps", j.steps, kWhenSet);
+  v.field("ntasks_per_node", j.ntasks_per_node, kWhenSet);
+  v.field("exclusive", j.exclusive, kWhenSet);
+  v.field("req_nodes", j.req_nodes, kWhenSet);
+  v.field("exc_nodes", j.exc_nodes, kWhenSet);
+  v.field("features", j.features, kWhenSet);
+  v.field("no_requeue", j.no_requeue, kWhenSet);
+  v.field("mail_events", j.mail_events, kWhenSet, MailEvents{});
+  v.field("mail_user", j.mail_user, kWhenSet);
 }
 
 inline void check_fields(MapReader& r, JobView& j) {
@@ -100,6 +109,8 @@ inline void check_fields(MapReader& r, JobView& j) {
     r.errors().fail(r.path_of("mem_per_node_mb"), "memory must not be negative");
   } else if (j.ntasks < 0 || j.cpus_per_task < 0) {
     r.errors().fail(r.path_of(j.ntasks < 0 ? "ntasks" : "cpus_per_task"), "must not be negative");
+  } else if (j.ntasks_per_node < 0) {
+    r.errors().fail(r.path_of("ntasks_per_node"), "must not be negative");
   }
 }
 

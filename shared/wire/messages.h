@@ -333,6 +333,16 @@ struct JobView {
   // sbatch --comment and --nice, as squeue (%k, %y) and scontrol show them; sent when set.
   std::string comment;
   std::int32_t nice = 0;
+  // What the job asked for, as scontrol shows it (NtasksPerN:B:S:C, OverSubscribe,
+  // ReqNodeList, ExcNodeList, Features, Requeue, MailUser/MailType); sent when set.
+  std::int32_t ntasks_per_node = 0;
+  bool exclusive = false;
+  std::vector<std::string> req_nodes;
+  std::vector<std::string> exc_nodes;
+  std::string features;
+  bool no_requeue = false;
+  std::uint8_t mail_events = 0;  // JobMailEvent bits
+  std::string mail_user;
   bool operator==(const JobView&) const = default;
 };
 

@@ -139,6 +139,14 @@ JobView full_job_view() {
   j.cancelling = true;
   j.comment = "note";
   j.nice = 7;
+  j.ntasks_per_node = 4;
+  j.exclusive = true;
+  j.req_nodes = {"n1", "n2"};
+  j.exc_nodes = {"n3"};
+  j.features = "skylake&ib";
+  j.no_requeue = true;
+  j.mail_events = 3;
+  j.mail_user = "alice@example.org";
   return j;
 }
 
