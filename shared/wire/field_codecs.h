@@ -128,20 +128,6 @@ struct Codec<std::vector<JobId>> {
   }
 };
 
-template <>
-struct Codec<std::vector<DependencyClause>> {
-  static void put(Packer& pk, const std::vector<DependencyClause>& v) { detail::put(pk, v); }
-  static std::vector<DependencyClause> read(MapReader& r, std::string_view key, const Rule&) {
-    return r.dependencies(key);
-  }
-};
-
-template <>
-struct Codec<NodeTopology> {
-  static void put(Packer& pk, const NodeTopology& v) { detail::put(pk, v); }
-  static NodeTopology read(MapReader& r, std::string_view key, const Rule&) { return r.topology(key); }
-};
-
 // By name; an unknown name is an error naming it.
 template <>
 struct Codec<JobState> {
@@ -187,5 +173,47 @@ struct Codec<ErrorCode> {
     return static_cast<ErrorCode>(code);
   }
 };
+
+// ---- the model's structs that messages (and the store's records) carry
+
+// As its number; one no DependencyType has is an error naming it.
+struct DependencyTypeCodec {
+  static void put(Packer& pk, DependencyType v) { detail::put(pk, static_cast<std::int32_t>(v)); }
+  static DependencyType read(MapReader& r, std::string_view key, const Rule&) {
+    const std::int32_t type = r.i32(key, 0);
+    if (!r.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
+      r.errors().fail(r.path_of(key), "unknown dependency type " + std::to_string(type));
+    }
+    return static_cast<DependencyType>(type);
+  }
+};
+
+template <class V, FieldsOf<DependencyClause> M>
+void fields(V& v, M& c) {
+  v.field("type", c.type, {}, DependencyTypeCodec{});
+  v.field("jobs", c.jobs);
+}
+
+template <class V, FieldsOf<SocketTopology> M>
+void fields(V& v, M& s) {
+  v.field("cores", s.cores, kCount);
+  v.field("threads_per_core", s.threads_per_core, {.min = 1});
+}
+
+template <class V, FieldsOf<GpuDevice> M>
+void fields(V& v, M& g) {
+  v.field("type", g.type);
+  v.field("socket", g.socket, kCount);
+}
+
+// The island is not sent: the coordinator's config names islands, not the agent.
+template <class V, FieldsOf<NodeTopology> M>
+void fields(V& v, M& t) {
+  v.field("name", t.name);
+  v.field("sockets", t.sockets);
+  v.field("gpus", t.gpus);
+  v.field("memory_mb", t.memory_mb, kCount);
+  v.field("features", t.features);
+}
 
 }  // namespace fairway::wire::detail
