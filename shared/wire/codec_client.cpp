@@ -37,34 +37,6 @@ struct PageLimit {
   }
 };
 
-// An action's number; one no JobAction or NodeAction has is an error naming it.
-struct JobActionCodec {
-  static void put(Packer& pk, JobAction v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static JobAction read(MapReader& r, std::string_view key, const Rule&) {
-    const std::int32_t action = r.i32(key, 0);
-    if (r.failed()) return JobAction::kCancel;
-    if (action < static_cast<std::int32_t>(JobAction::kCancel) ||
-        action > static_cast<std::int32_t>(JobAction::kEndAllocation)) {
-      r.errors().fail(r.path_of(key), "unknown job action " + std::to_string(action));
-      return JobAction::kCancel;
-    }
-    return static_cast<JobAction>(action);
-  }
-};
-
-struct NodeActionCodec {
-  static void put(Packer& pk, NodeAction v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static NodeAction read(MapReader& r, std::string_view key, const Rule&) {
-    const std::int32_t action = r.i32(key, 0);
-    if (r.failed()) return NodeAction::kDrain;
-    if (action != static_cast<std::int32_t>(NodeAction::kDrain) && action != static_cast<std::int32_t>(NodeAction::kResume)) {
-      r.errors().fail(r.path_of(key), "unknown node action " + std::to_string(action));
-      return NodeAction::kDrain;
-    }
-    return static_cast<NodeAction>(action);
-  }
-};
-
 }  // namespace
 
 template <class V, FieldsOf<NodeView> M>
@@ -134,7 +106,7 @@ inline void check_fields(MapReader& r, JobQueryReply& m) {
 // Only a signal action carries its signal (cancel --signal), only an allocation's end its outcome.
 template <class V, FieldsOf<JobControl> M>
 void fields(V& v, M& m) {
-  v.field("action", m.action, {}, JobActionCodec{});
+  v.field("action", m.action, kCount);
   v.field("jobs", m.jobs, {.max_entries = kMaxIdsPerRequest});
   v.together(!m.task_arrays.empty(), [&](auto& w) {
     w.field("task_arrays", m.task_arrays, {.max_entries = kMaxIdsPerRequest});
@@ -180,7 +152,7 @@ void fields(V& v, M& m) {
 
 template <class V, FieldsOf<NodeControl> M>
 void fields(V& v, M& m) {
-  v.field("action", m.action, {}, NodeActionCodec{});
+  v.field("action", m.action, kCount);
   v.field("nodes", m.nodes, {.max_entries = kMaxNamesPerRequest});
   v.field("reason", m.reason);
   v.field("user", m.user);

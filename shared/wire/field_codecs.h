@@ -161,36 +161,40 @@ struct Codec<std::vector<JobState>> {
   }
 };
 
-// As its number; one no ErrorCode has is an error naming it.
-template <>
-struct Codec<ErrorCode> {
-  static void put(Packer& pk, ErrorCode v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static ErrorCode read(MapReader& r, std::string_view key, const Rule& rule) {
-    const std::int32_t code = Codec<std::int32_t>::read(r, key, rule);
-    if (!r.failed() && (code < 0 || code > static_cast<std::int32_t>(ErrorCode::kUnavailable))) {
-      r.errors().fail(r.path_of(key), "unknown error code " + std::to_string(code));
+// What an enum's error names it by.
+inline std::string_view enum_noun(ErrorCode) { return "error code"; }
+inline std::string_view enum_noun(DependencyType) { return "dependency type"; }
+inline std::string_view enum_noun(JobAction) { return "job action"; }
+inline std::string_view enum_noun(NodeAction) { return "node action"; }
+
+// An enum sent as its number, `lo` to `hi`; any other number is an error naming it
+// ("unknown job action 9"). Below rule.min it is out of range, as for any integer.
+template <class E, E lo, E hi>
+struct EnumNumber {
+  static void put(Packer& pk, E v) { detail::put(pk, static_cast<std::int32_t>(v)); }
+  static E read(MapReader& r, std::string_view key, const Rule& rule) {
+    const std::int32_t v = Codec<std::int32_t>::read(r, key, rule);
+    if (!r.failed() && (v < static_cast<std::int32_t>(lo) || v > static_cast<std::int32_t>(hi))) {
+      r.errors().fail(r.path_of(key), "unknown " + std::string(enum_noun(E{})) + " " + std::to_string(v));
     }
-    return static_cast<ErrorCode>(code);
+    return static_cast<E>(v);
   }
 };
+
+template <>
+struct Codec<ErrorCode> : EnumNumber<ErrorCode, ErrorCode::kInvalidArgument, ErrorCode::kUnavailable> {};
+template <>
+struct Codec<DependencyType> : EnumNumber<DependencyType, DependencyType::kAfter, DependencyType::kSingleton> {};
+template <>
+struct Codec<JobAction> : EnumNumber<JobAction, JobAction::kCancel, JobAction::kEndAllocation> {};
+template <>
+struct Codec<NodeAction> : EnumNumber<NodeAction, NodeAction::kDrain, NodeAction::kResume> {};
 
 // ---- the model's structs that messages (and the store's records) carry
 
-// As its number; one no DependencyType has is an error naming it.
-struct DependencyTypeCodec {
-  static void put(Packer& pk, DependencyType v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static DependencyType read(MapReader& r, std::string_view key, const Rule&) {
-    const std::int32_t type = r.i32(key, 0);
-    if (!r.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
-      r.errors().fail(r.path_of(key), "unknown dependency type " + std::to_string(type));
-    }
-    return static_cast<DependencyType>(type);
-  }
-};
-
 template <class V, FieldsOf<DependencyClause> M>
 void fields(V& v, M& c) {
-  v.field("type", c.type, {}, DependencyTypeCodec{});
+  v.field("type", c.type, kCount);
   v.field("jobs", c.jobs);
 }
 
