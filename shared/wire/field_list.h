@@ -24,8 +24,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "shared/wire/codec_parts.h"
 #include "shared/wire/msgpack_io.h"
+#include "shared/wire/request_limits.h"
 
 namespace fairway::wire::detail {
 
@@ -60,6 +60,26 @@ inline constexpr bool kIsOptional<std::optional<T>> = true;
 // is a struct with a list of its own, sent as a nested map; the rest are in field_codecs.h.
 template <class T>
 struct Codec;
+
+inline std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
+
+// "Type.key[i]": where an array element sits, for error messages.
+inline std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
+  return r.path_of(key) + "[" + std::to_string(i) + "]";
+}
+
+// Reads every element of the array at `key` as a map with `read_one`.
+template <typename T, typename ReadOne>
+std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one, std::size_t max_entries) {
+  std::vector<T> out;
+  const auto items = r.list(key, max_entries);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
+    MapReader item(r.errors(), items[i], item_path(r, key, i));
+    out.push_back(read_one(item));
+  }
+  return out;
+}
 
 // ---- the visitors
 

@@ -1,15 +1,17 @@
-// Payloads of the client messages (queries, job control, batch submission): maps with
-// string keys, optional fields left out when unset, every field checked when read.
-#include <cassert>
-#include <utility>
+// The field lists of the client messages (queries, job and node control, batch submission):
+// optional fields left out when unset, every field checked when read.
+#pragma once
 
-#include "shared/wire/codec_parts.h"
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
 #include "shared/wire/field_list.h"
 #include "shared/wire/job_fields.h"
 #include "shared/wire/job_view_fields.h"
 
 namespace fairway::wire::detail {
-namespace {
 
 // A reason's uid: any 32-bit value.
 struct ReasonUid {
@@ -36,8 +38,6 @@ struct PageLimit {
     return static_cast<std::int32_t>(limit);
   }
 };
-
-}  // namespace
 
 template <class V, FieldsOf<NodeView> M>
 void fields(V& v, M& n) {
@@ -184,36 +184,6 @@ void fields(V& v, M& s) {
 template <class V, FieldsOf<SubmitBatchReply> M>
 void fields(V& v, M& m) {
   v.field("results", m.results);
-}
-
-void encode_payload(Packer& pk, const JobQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobQueryReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobControl& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobControlReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeControl& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeControlReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeQueryReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const SubmitBatchReply& m) { write_fields(pk, m); }
-
-void encode_payload(Packer& pk, const SubmitBatch& m) { write_fields(pk, m); }
-
-Message read_client_payload(MessageType type, MapReader& r) {
-  switch (type) {
-    case MessageType::kJobQuery: return read_fields<JobQuery>(r);
-    case MessageType::kJobQueryReply: return read_fields<JobQueryReply>(r);
-    case MessageType::kJobControl: return read_fields<JobControl>(r);
-    case MessageType::kJobControlReply: return read_fields<JobControlReply>(r);
-    case MessageType::kNodeQuery: return read_fields<NodeQuery>(r);
-    case MessageType::kNodeControl: return read_fields<NodeControl>(r);
-    case MessageType::kNodeControlReply: return read_fields<NodeControlReply>(r);
-    case MessageType::kNodeQueryReply: return read_fields<NodeQueryReply>(r);
-    case MessageType::kSubmitBatch: return read_fields<SubmitBatch>(r);
-    case MessageType::kSubmitBatchReply: return read_fields<SubmitBatchReply>(r);
-    default: break;
-  }
-  assert(false && "read_client_payload: not a client message");
-  return NodeQuery{};
 }
 
 }  // namespace fairway::wire::detail
