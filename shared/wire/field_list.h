@@ -83,10 +83,12 @@ std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one, s
 
 // ---- the visitors
 
-class FieldCounter {
+// Writes what a list sends into `pk`, or, without one, only counts it (the map's size).
+class FieldWriter {
  public:
+  explicit FieldWriter(Packer* pk) : pk_(pk) {}
   template <class T, class C = Codec<std::remove_const_t<T>>>
-  void field(std::string_view, const T& value, const Rule& rule = {}, C = {});
+  void field(std::string_view key, const T& value, const Rule& rule = {}, C = {});
   template <class F>
   void when(bool cond, F&& inner) {
     if (cond) inner(*this);
@@ -98,25 +100,8 @@ class FieldCounter {
   std::uint32_t count() const { return n_; }
 
  private:
+  Packer* pk_;
   std::uint32_t n_ = 0;
-};
-
-class FieldWriter {
- public:
-  explicit FieldWriter(Packer& pk) : pk_(pk) {}
-  template <class T, class C = Codec<std::remove_const_t<T>>>
-  void field(std::string_view key, const T& value, const Rule& rule = {}, C = {});
-  template <class F>
-  void when(bool cond, F&& inner) {
-    if (cond) inner(*this);
-  }
-  template <class F>
-  void together(bool cond, F&& inner) {
-    if (cond) inner(*this);
-  }
-
- private:
-  Packer& pk_;
 };
 
 // Whether any key of a group is present (and not nil).
@@ -193,29 +178,21 @@ bool is_sent(const T& v, const Rule& rule, C codec) {
 }
 
 template <class T, class C>
-void FieldCounter::field(std::string_view, const T& value, const Rule& rule, C codec) {
-  if (is_sent(value, rule, codec)) ++n_;
-}
-
-template <class T, class C>
 void FieldWriter::field(std::string_view key, const T& value, const Rule& rule, C codec) {
   if (!is_sent(value, rule, codec)) return;
-  put(pk_, key);
-  C::put(pk_, value);
-}
-
-template <class T>
-std::uint32_t count_fields(const T& m) {
-  FieldCounter counter;
-  fields(counter, m);
-  return counter.count();
+  ++n_;
+  if (pk_ == nullptr) return;
+  put(*pk_, key);
+  C::put(*pk_, value);
 }
 
 // `m` as a map of the keys its list sends, sized from the same list.
 template <class T>
 void write_fields(Packer& pk, const T& m) {
-  pk.pack_map(count_fields(m));
-  FieldWriter writer(pk);
+  FieldWriter counter(nullptr);
+  fields(counter, m);
+  pk.pack_map(counter.count());
+  FieldWriter writer(&pk);
   fields(writer, m);
 }
 
