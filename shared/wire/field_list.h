@@ -148,7 +148,6 @@ class FieldReader {
     inner(probe);
     if (probe.any()) inner(*this);
   }
-  MapReader& map() { return r_; }
 
  private:
   MapReader& r_;
