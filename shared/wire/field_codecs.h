@@ -128,20 +128,6 @@ struct Codec<std::vector<JobId>> {
   }
 };
 
-template <>
-struct Codec<std::vector<DependencyClause>> {
-  static void put(Packer& pk, const std::vector<DependencyClause>& v) { detail::put(pk, v); }
-  static std::vector<DependencyClause> read(MapReader& r, std::string_view key, const Rule&) {
-    return r.dependencies(key);
-  }
-};
-
-template <>
-struct Codec<NodeTopology> {
-  static void put(Packer& pk, const NodeTopology& v) { detail::put(pk, v); }
-  static NodeTopology read(MapReader& r, std::string_view key, const Rule&) { return r.topology(key); }
-};
-
 // By name; an unknown name is an error naming it.
 template <>
 struct Codec<JobState> {
@@ -175,17 +161,63 @@ struct Codec<std::vector<JobState>> {
   }
 };
 
-// As its number; one no ErrorCode has is an error naming it.
-template <>
-struct Codec<ErrorCode> {
-  static void put(Packer& pk, ErrorCode v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static ErrorCode read(MapReader& r, std::string_view key, const Rule& rule) {
-    const std::int32_t code = Codec<std::int32_t>::read(r, key, rule);
-    if (!r.failed() && (code < 0 || code > static_cast<std::int32_t>(ErrorCode::kUnavailable))) {
-      r.errors().fail(r.path_of(key), "unknown error code " + std::to_string(code));
+// What an enum's error names it by.
+inline std::string_view enum_noun(ErrorCode) { return "error code"; }
+inline std::string_view enum_noun(DependencyType) { return "dependency type"; }
+inline std::string_view enum_noun(JobAction) { return "job action"; }
+inline std::string_view enum_noun(NodeAction) { return "node action"; }
+
+// An enum sent as its number, `lo` to `hi`; any other number is an error naming it
+// ("unknown job action 9"). Below rule.min it is out of range, as for any integer.
+template <class E, E lo, E hi>
+struct EnumNumber {
+  static void put(Packer& pk, E v) { detail::put(pk, static_cast<std::int32_t>(v)); }
+  static E read(MapReader& r, std::string_view key, const Rule& rule) {
+    const std::int32_t v = Codec<std::int32_t>::read(r, key, rule);
+    if (!r.failed() && (v < static_cast<std::int32_t>(lo) || v > static_cast<std::int32_t>(hi))) {
+      r.errors().fail(r.path_of(key), "unknown " + std::string(enum_noun(E{})) + " " + std::to_string(v));
     }
-    return static_cast<ErrorCode>(code);
+    return static_cast<E>(v);
   }
 };
+
+template <>
+struct Codec<ErrorCode> : EnumNumber<ErrorCode, ErrorCode::kInvalidArgument, ErrorCode::kUnavailable> {};
+template <>
+struct Codec<DependencyType> : EnumNumber<DependencyType, DependencyType::kAfter, DependencyType::kSingleton> {};
+template <>
+struct Codec<JobAction> : EnumNumber<JobAction, JobAction::kCancel, JobAction::kEndAllocation> {};
+template <>
+struct Codec<NodeAction> : EnumNumber<NodeAction, NodeAction::kDrain, NodeAction::kResume> {};
+
+// ---- the model's structs that messages (and the store's records) carry
+
+template <class V, FieldsOf<DependencyClause> M>
+void fields(V& v, M& c) {
+  v.field("type", c.type, kCount);
+  v.field("jobs", c.jobs);
+}
+
+template <class V, FieldsOf<SocketTopology> M>
+void fields(V& v, M& s) {
+  v.field("cores", s.cores, kCount);
+  v.field("threads_per_core", s.threads_per_core, {.min = 1});
+}
+
+template <class V, FieldsOf<GpuDevice> M>
+void fields(V& v, M& g) {
+  v.field("type", g.type);
+  v.field("socket", g.socket, kCount);
+}
+
+// The island is not sent: the coordinator's config names islands, not the agent.
+template <class V, FieldsOf<NodeTopology> M>
+void fields(V& v, M& t) {
+  v.field("name", t.name);
+  v.field("sockets", t.sockets);
+  v.field("gpus", t.gpus);
+  v.field("memory_mb", t.memory_mb, kCount);
+  v.field("features", t.features);
+}
 
 }  // namespace fairway::wire::detail

@@ -24,8 +24,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "shared/wire/codec_parts.h"
 #include "shared/wire/msgpack_io.h"
+#include "shared/wire/request_limits.h"
 
 namespace fairway::wire::detail {
 
@@ -61,12 +61,34 @@ inline constexpr bool kIsOptional<std::optional<T>> = true;
 template <class T>
 struct Codec;
 
+inline std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
+
+// "Type.key[i]": where an array element sits, for error messages.
+inline std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {
+  return r.path_of(key) + "[" + std::to_string(i) + "]";
+}
+
+// Reads every element of the array at `key` as a map with `read_one`.
+template <typename T, typename ReadOne>
+std::vector<T> read_maps(MapReader& r, std::string_view key, ReadOne read_one, std::size_t max_entries) {
+  std::vector<T> out;
+  const auto items = r.list(key, max_entries);
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size() && !r.failed(); ++i) {
+    MapReader item(r.errors(), items[i], item_path(r, key, i));
+    out.push_back(read_one(item));
+  }
+  return out;
+}
+
 // ---- the visitors
 
-class FieldCounter {
+// Writes what a list sends into `pk`, or, without one, only counts it (the map's size).
+class FieldWriter {
  public:
+  explicit FieldWriter(Packer* pk) : pk_(pk) {}
   template <class T, class C = Codec<std::remove_const_t<T>>>
-  void field(std::string_view, const T& value, const Rule& rule = {}, C = {});
+  void field(std::string_view key, const T& value, const Rule& rule = {}, C = {});
   template <class F>
   void when(bool cond, F&& inner) {
     if (cond) inner(*this);
@@ -78,25 +100,8 @@ class FieldCounter {
   std::uint32_t count() const { return n_; }
 
  private:
+  Packer* pk_;
   std::uint32_t n_ = 0;
-};
-
-class FieldWriter {
- public:
-  explicit FieldWriter(Packer& pk) : pk_(pk) {}
-  template <class T, class C = Codec<std::remove_const_t<T>>>
-  void field(std::string_view key, const T& value, const Rule& rule = {}, C = {});
-  template <class F>
-  void when(bool cond, F&& inner) {
-    if (cond) inner(*this);
-  }
-  template <class F>
-  void together(bool cond, F&& inner) {
-    if (cond) inner(*this);
-  }
-
- private:
-  Packer& pk_;
 };
 
 // Whether any key of a group is present (and not nil).
@@ -143,7 +148,6 @@ class FieldReader {
     inner(probe);
     if (probe.any()) inner(*this);
   }
-  MapReader& map() { return r_; }
 
  private:
   MapReader& r_;
@@ -173,29 +177,21 @@ bool is_sent(const T& v, const Rule& rule, C codec) {
 }
 
 template <class T, class C>
-void FieldCounter::field(std::string_view, const T& value, const Rule& rule, C codec) {
-  if (is_sent(value, rule, codec)) ++n_;
-}
-
-template <class T, class C>
 void FieldWriter::field(std::string_view key, const T& value, const Rule& rule, C codec) {
   if (!is_sent(value, rule, codec)) return;
-  put(pk_, key);
-  C::put(pk_, value);
-}
-
-template <class T>
-std::uint32_t count_fields(const T& m) {
-  FieldCounter counter;
-  fields(counter, m);
-  return counter.count();
+  ++n_;
+  if (pk_ == nullptr) return;
+  put(*pk_, key);
+  C::put(*pk_, value);
 }
 
 // `m` as a map of the keys its list sends, sized from the same list.
 template <class T>
 void write_fields(Packer& pk, const T& m) {
-  pk.pack_map(count_fields(m));
-  FieldWriter writer(pk);
+  FieldWriter counter(nullptr);
+  fields(counter, m);
+  pk.pack_map(counter.count());
+  FieldWriter writer(&pk);
   fields(writer, m);
 }
 

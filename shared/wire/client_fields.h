@@ -1,15 +1,17 @@
-// Payloads of the client messages (queries, job control, batch submission): maps with
-// string keys, optional fields left out when unset, every field checked when read.
-#include <cassert>
-#include <utility>
+// The field lists of the client messages (queries, job and node control, batch submission):
+// optional fields left out when unset, every field checked when read.
+#pragma once
 
-#include "shared/wire/codec_parts.h"
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
 #include "shared/wire/field_list.h"
 #include "shared/wire/job_fields.h"
 #include "shared/wire/job_view_fields.h"
 
 namespace fairway::wire::detail {
-namespace {
 
 // A reason's uid: any 32-bit value.
 struct ReasonUid {
@@ -36,36 +38,6 @@ struct PageLimit {
     return static_cast<std::int32_t>(limit);
   }
 };
-
-// An action's number; one no JobAction or NodeAction has is an error naming it.
-struct JobActionCodec {
-  static void put(Packer& pk, JobAction v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static JobAction read(MapReader& r, std::string_view key, const Rule&) {
-    const std::int32_t action = r.i32(key, 0);
-    if (r.failed()) return JobAction::kCancel;
-    if (action < static_cast<std::int32_t>(JobAction::kCancel) ||
-        action > static_cast<std::int32_t>(JobAction::kEndAllocation)) {
-      r.errors().fail(r.path_of(key), "unknown job action " + std::to_string(action));
-      return JobAction::kCancel;
-    }
-    return static_cast<JobAction>(action);
-  }
-};
-
-struct NodeActionCodec {
-  static void put(Packer& pk, NodeAction v) { detail::put(pk, static_cast<std::int32_t>(v)); }
-  static NodeAction read(MapReader& r, std::string_view key, const Rule&) {
-    const std::int32_t action = r.i32(key, 0);
-    if (r.failed()) return NodeAction::kDrain;
-    if (action != static_cast<std::int32_t>(NodeAction::kDrain) && action != static_cast<std::int32_t>(NodeAction::kResume)) {
-      r.errors().fail(r.path_of(key), "unknown node action " + std::to_string(action));
-      return NodeAction::kDrain;
-    }
-    return static_cast<NodeAction>(action);
-  }
-};
-
-}  // namespace
 
 template <class V, FieldsOf<NodeView> M>
 void fields(V& v, M& n) {
@@ -134,7 +106,7 @@ inline void check_fields(MapReader& r, JobQueryReply& m) {
 // Only a signal action carries its signal (cancel --signal), only an allocation's end its outcome.
 template <class V, FieldsOf<JobControl> M>
 void fields(V& v, M& m) {
-  v.field("action", m.action, {}, JobActionCodec{});
+  v.field("action", m.action, kCount);
   v.field("jobs", m.jobs, {.max_entries = kMaxIdsPerRequest});
   v.together(!m.task_arrays.empty(), [&](auto& w) {
     w.field("task_arrays", m.task_arrays, {.max_entries = kMaxIdsPerRequest});
@@ -180,7 +152,7 @@ void fields(V& v, M& m) {
 
 template <class V, FieldsOf<NodeControl> M>
 void fields(V& v, M& m) {
-  v.field("action", m.action, {}, NodeActionCodec{});
+  v.field("action", m.action, kCount);
   v.field("nodes", m.nodes, {.max_entries = kMaxNamesPerRequest});
   v.field("reason", m.reason);
   v.field("user", m.user);
@@ -212,36 +184,6 @@ void fields(V& v, M& s) {
 template <class V, FieldsOf<SubmitBatchReply> M>
 void fields(V& v, M& m) {
   v.field("results", m.results);
-}
-
-void encode_payload(Packer& pk, const JobQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobQueryReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobControl& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobControlReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeControl& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeControlReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const NodeQueryReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const SubmitBatchReply& m) { write_fields(pk, m); }
-
-void encode_payload(Packer& pk, const SubmitBatch& m) { write_fields(pk, m); }
-
-Message read_client_payload(MessageType type, MapReader& r) {
-  switch (type) {
-    case MessageType::kJobQuery: return read_fields<JobQuery>(r);
-    case MessageType::kJobQueryReply: return read_fields<JobQueryReply>(r);
-    case MessageType::kJobControl: return read_fields<JobControl>(r);
-    case MessageType::kJobControlReply: return read_fields<JobControlReply>(r);
-    case MessageType::kNodeQuery: return read_fields<NodeQuery>(r);
-    case MessageType::kNodeControl: return read_fields<NodeControl>(r);
-    case MessageType::kNodeControlReply: return read_fields<NodeControlReply>(r);
-    case MessageType::kNodeQueryReply: return read_fields<NodeQueryReply>(r);
-    case MessageType::kSubmitBatch: return read_fields<SubmitBatch>(r);
-    case MessageType::kSubmitBatchReply: return read_fields<SubmitBatchReply>(r);
-    default: break;
-  }
-  assert(false && "read_client_payload: not a client message");
-  return NodeQuery{};
 }
 
 }  // namespace fairway::wire::detail

@@ -1,6 +1,7 @@
-// Payloads of ConfigQuery and its reply (`fairway show config`): an empty map, and the
-// settings as key and value strings, every one checked when read.
-#include "shared/wire/codec_parts.h"
+// The field lists of ConfigQuery and its reply (`fairway show config`): an empty map, and
+// the settings as key and value strings, every one checked when read.
+#pragma once
+
 #include "shared/wire/field_list.h"
 
 namespace fairway::wire::detail {
@@ -22,14 +23,6 @@ template <class V, FieldsOf<ConfigReply> M>
 void fields(V& v, M& m) {
   v.field("now", m.now);
   v.field("entries", m.entries);
-}
-
-void encode_payload(Packer& pk, const ConfigQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const ConfigReply& m) { write_fields(pk, m); }
-
-Message read_config_payload(MessageType type, MapReader& r) {
-  if (type == MessageType::kConfigQuery) return read_fields<ConfigQuery>(r);
-  return read_fields<ConfigReply>(r);
 }
 
 }  // namespace fairway::wire::detail

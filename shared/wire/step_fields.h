@@ -1,22 +1,23 @@
-// Payloads of a job step's messages (step_messages.h): maps with string keys, every field
-// checked when read. A step's request comes from a user and its stream from a process the
-// user owns: both are hostile input, bounded in count and size here.
-#include <algorithm>
+// The field lists of a job step's messages (step_messages.h). A step's request comes from a
+// user and its stream from a process the user owns: both hostile, bounded in count and size.
+#pragma once
 
-#include "shared/wire/codec_parts.h"
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "shared/wire/field_list.h"
 
 namespace fairway::wire::detail {
-namespace {
 
 // A step spans at most this many nodes and runs at most this many tasks: far above any
 // machine, far below what would let a frame make a reader allocate without bound.
-constexpr std::int32_t kMaxStepNodes = 100000;
-constexpr std::int32_t kMaxStepTasks = 10000000;
-constexpr std::size_t kMaxKeyBytes = 256;
-constexpr std::size_t kMaxAddressBytes = 512;
+inline constexpr std::int32_t kMaxStepNodes = 100000;
+inline constexpr std::int32_t kMaxStepTasks = 10000000;
+inline constexpr std::size_t kMaxKeyBytes = 256;
+inline constexpr std::size_t kMaxAddressBytes = 512;
 
-void check_range(MapReader& r, std::string_view key, std::int64_t value, std::int64_t lo, std::int64_t hi) {
+inline void check_range(MapReader& r, std::string_view key, std::int64_t value, std::int64_t lo, std::int64_t hi) {
   if (!r.failed() && (value < lo || value > hi)) {
     r.errors().fail(r.path_of(key), "must be " + std::to_string(lo) + "-" + std::to_string(hi) + ", got " +
                                         std::to_string(value));
@@ -25,7 +26,7 @@ void check_range(MapReader& r, std::string_view key, std::int64_t value, std::in
 
 // Node names and their task counts come together, one count per node, each at least 1.
 // (Whether a request names a command and nodes is its receiver's to judge.)
-void check_layout(MapReader& r, const std::vector<std::string>& nodes, const std::vector<std::int32_t>& tasks) {
+inline void check_layout(MapReader& r, const std::vector<std::string>& nodes, const std::vector<std::int32_t>& tasks) {
   if (r.failed()) return;
   if (nodes.size() > static_cast<std::size_t>(kMaxStepNodes)) {
     r.errors().fail(r.path_of("nodes"), "must name at most " + std::to_string(kMaxStepNodes) + " nodes, got " +
@@ -53,8 +54,6 @@ struct StepIoKindCodec {
     return static_cast<StepIoKind>(kind);
   }
 };
-
-}  // namespace
 
 // What a step's request and its launches both carry: the command, where it runs, and how
 // its relays reach the client.
@@ -153,23 +152,6 @@ inline void check_fields(MapReader& r, StepEnded& m) {
   check_range(r, "signal", m.signal, 0, 64);
   if (m.max_rss_kb) check_range(r, "max_rss_kb", *m.max_rss_kb, 0, kMaxUsage);
   if (m.cpu_us) check_range(r, "cpu_us", *m.cpu_us, 0, kMaxUsage);
-}
-
-void encode_payload(Packer& pk, const StepRequest& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const StepReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const LaunchStep& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const StepIo& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const StepEnded& m) { write_fields(pk, m); }
-
-Message read_step_payload(MessageType type, MapReader& r) {
-  switch (type) {
-    case MessageType::kStepEnded: return read_fields<StepEnded>(r);
-    case MessageType::kStepRequest: return read_fields<StepRequest>(r);
-    case MessageType::kStepReply: return read_fields<StepReply>(r);
-    case MessageType::kLaunchStep: return read_fields<LaunchStep>(r);
-    default: break;
-  }
-  return read_fields<StepIo>(r);
 }
 
 }  // namespace fairway::wire::detail

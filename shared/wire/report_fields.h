@@ -1,14 +1,17 @@
-// Payloads of the report messages (metrics, partitions, shares), of JobUpdate, SetTimeLimit
-// and SendSignal: maps with string keys, every field checked when read, as for the others.
-#include "shared/wire/codec_parts.h"
+// The field lists of report_messages.h: metrics, partitions, shares and reservations, and
+// JobUpdate, SetTimeLimit and SendSignal; unset times left out, every field checked when read.
+#pragma once
+
+#include <string>
+#include <string_view>
+
 #include "shared/wire/field_list.h"
 
 namespace fairway::wire::detail {
-namespace {
 
 // A metric name or label name as Prometheus allows them: [a-zA-Z_:][a-zA-Z0-9_:]*. The
 // coordinator's names always are; a peer's that are not would corrupt the text format.
-bool prometheus_name(std::string_view s) {
+inline bool prometheus_name(std::string_view s) {
   if (s.empty()) return false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
@@ -30,8 +33,6 @@ struct MetricName {
     return s;
   }
 };
-
-}  // namespace
 
 template <class V, FieldsOf<MetricsQuery> M>
 void fields(V&, M&) {}
@@ -170,30 +171,43 @@ inline void check_fields(MapReader& r, SendSignal& m) {
   if (m.signal > 64) r.errors().fail(r.path_of("signal"), "must be 1-64, got " + std::to_string(m.signal));
 }
 
-void encode_payload(Packer& pk, const MetricsQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const MetricsReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const PartitionQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const PartitionQueryReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const SharesQuery& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const SharesReply& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const JobUpdate& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const SetTimeLimit& m) { write_fields(pk, m); }
-void encode_payload(Packer& pk, const SendSignal& m) { write_fields(pk, m); }
 
-Message read_report_payload(MessageType type, MapReader& r) {
-  switch (type) {
-    case MessageType::kMetricsQuery: return read_fields<MetricsQuery>(r);
-    case MessageType::kMetricsReply: return read_fields<MetricsReply>(r);
-    case MessageType::kPartitionQuery: return read_fields<PartitionQuery>(r);
-    case MessageType::kPartitionQueryReply: return read_fields<PartitionQueryReply>(r);
-    case MessageType::kSharesQuery: return read_fields<SharesQuery>(r);
-    case MessageType::kSharesReply: return read_fields<SharesReply>(r);
-    case MessageType::kJobUpdate: return read_fields<JobUpdate>(r);
-    case MessageType::kSetTimeLimit: return read_fields<SetTimeLimit>(r);
-    case MessageType::kSendSignal: return read_fields<SendSignal>(r);
-    default: break;
+template <class V, FieldsOf<ReservationQuery> M>
+void fields(V& v, M& m) {
+  v.field("names", m.names, {.max_entries = kMaxNamesPerRequest});
+}
+
+template <class V, FieldsOf<ReservationView> M>
+void fields(V& v, M& m) {
+  v.field("name", m.name);
+  v.field("kind", m.kind, {.max_bytes = 16});
+  v.field("state", m.state, {.max_bytes = 16});
+  v.field("start", m.start);
+  v.field("end", m.end);
+  v.field("cancelled_at", m.cancelled_at);
+  v.field("cancel_reason", m.cancel_reason);
+  v.field("nodes", m.nodes);
+  v.field("account", m.account);
+  v.field("users", m.users);
+  v.field("cores", m.cores, kCount);
+  v.field("cores_in_use", m.cores_in_use, kCount);
+  v.field("cancel_below_use", m.cancel_below_use);
+  v.field("cancel_after", m.cancel_after, kCount);
+  v.field("below_since", m.below_since);
+  v.field("jobs_pending", m.jobs_pending, kCount);
+  v.field("jobs_running", m.jobs_running, kCount);
+}
+
+inline void check_fields(MapReader& r, ReservationView& v) {
+  if (v.kind != "maintenance" && v.kind != "project") {
+    r.errors().fail(r.path_of("kind"), "not maintenance or project: \"" + v.kind + "\"");
   }
-  return MetricsQuery{};
+}
+
+template <class V, FieldsOf<ReservationQueryReply> M>
+void fields(V& v, M& m) {
+  v.field("now", m.now);
+  v.field("reservations", m.reservations);
 }
 
 }  // namespace fairway::wire::detail
