@@ -103,8 +103,15 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
 
   const std::string id = std::to_string(request.job.value());
   const std::string cpus = comma_list(request.cores);
-  const std::string submit_dir =
-      request.submit_dir.empty() ? request.program.working_dir : request.submit_dir;
+  // Where sbatch ran (it passes SLURM_SUBMIT_DIR on, as it does SLURM_SUBMIT_HOST): not
+  // the -D directory the job works in (the D_sub conformance row).
+  std::string submit_dir = request.submit_dir;
+  if (submit_dir.empty() && !request.step) {
+    for (const auto& [name, value] : request.program.env) {
+      if (name == "SLURM_SUBMIT_DIR" && value.starts_with('/')) submit_dir = value;
+    }
+  }
+  if (submit_dir.empty()) submit_dir = request.program.working_dir;
   std::string visible;
   if (request.gpu_visible_ids.empty()) {
     visible = comma_list(request.gpus);

@@ -270,6 +270,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   options = std::move(resolved);
   out.warnings = options.warnings;
   out.wait = options.wait.value_or(false);
+  out.quiet = options.quiet.value_or(false);
   out.request.test_only = options.test_only.value_or(false);
 
   FAIRWAY_TRY_ASSIGN(resources, map_resources(options));
@@ -329,6 +330,9 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   FAIRWAY_TRY_ASSIGN(env, exported_env(options.export_spec, ctx.env));
   program.env = std::move(env);
   if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
+  // Where sbatch ran, which -D does not change (an outer job's value is replaced).
+  std::erase_if(program.env, [](const wire::EnvVar& v) { return v.first == "SLURM_SUBMIT_DIR"; });
+  program.env.emplace_back("SLURM_SUBMIT_DIR", ctx.cwd);
   // As sbatch: a SLURM_UMASK the caller set already wins.
   const bool umask_set = std::any_of(program.env.begin(), program.env.end(),
                                      [](const wire::EnvVar& v) { return v.first == "SLURM_UMASK"; });

@@ -33,6 +33,7 @@ struct BuiltSubmission {
   wire::SubmitRequest request;
   std::vector<std::string> warnings;  // for stderr
   bool wait = false;                  // -W/--wait, from the command line or a directive
+  bool quiet = false;                 // -Q: no job id printed, as sbatch -Q
   // --dependency's array tasks ("afterok:12_3"): resolve_task_dependencies fills them in.
   std::vector<DependencyTaskRef> dependency_tasks;
 };

@@ -107,9 +107,10 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   if (j.array_job.value() != 0) task = static_cast<std::int32_t>(std::strtol(j.array_tasks.c_str(), nullptr, 10));
   const OutputNameFields fields{j.id, j.user, j.name, j.allocation.empty() ? std::string_view() : std::string_view(j.allocation.front().node),
                                 j.array_job, task};
-  const std::string stdout_file =
-      expand_output_path(j.stdout_path, fields, j.working_dir, expand_output_path(kDefaultOutputPattern, fields, j.working_dir, ""));
-  line("   StdErr=" + expand_output_path(j.stderr_path, fields, j.working_dir, stdout_file));
+  constexpr OutputExpansion kShown = OutputExpansion::kJobOnly;
+  const std::string stdout_file = expand_output_path(
+      j.stdout_path, fields, j.working_dir, expand_output_path(kDefaultOutputPattern, fields, j.working_dir, "", kShown), kShown);
+  line("   StdErr=" + expand_output_path(j.stderr_path, fields, j.working_dir, stdout_file, kShown));
   line("   StdIn=/dev/null");
   line("   StdOut=" + stdout_file);
   line("   Power=");

@@ -66,7 +66,7 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kMinCpus, '\0', "mincpus", Value::kRequired, false},
     {Opt::kSilent, 'k', "no-kill", Value::kOptional, false},
     {Opt::kSilent, 's', "oversubscribe", Value::kNone, false},
-    {Opt::kSilent, 'Q', "quiet", Value::kNone, false},
+    {Opt::kQuiet, 'Q', "quiet", Value::kNone, false},
     {Opt::kSilent, 'v', "verbose", Value::kNone, false},
     {Opt::kSilent, '\0', "ignore-pbs", Value::kNone, false},
     {Opt::kSilent, '\0', "wckey", Value::kRequired, false},

@@ -11,7 +11,7 @@ enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
   kMem, kMemPerCpu, kWait, kTestOnly, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice, kArray,
-  kGpusPerTask, kCpusPerGpu, kNtasksPerGpu, kMemPerGpu, kMinCpus,
+  kGpusPerTask, kCpusPerGpu, kNtasksPerGpu, kMemPerGpu, kMinCpus, kQuiet,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).

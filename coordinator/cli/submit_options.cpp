@@ -133,6 +133,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     }
     case Opt::kCpusPerGpu: return set_count(o.cpus_per_gpu);
     case Opt::kMinCpus: return set_count(o.mincpus);
+    case Opt::kQuiet: o.quiet = true; return ok_status();
     case Opt::kNtasksPerGpu: return set_count(o.ntasks_per_gpu);
     case Opt::kGres: {
       FAIRWAY_TRY_ASSIGN(g, gres_gpus(value));
@@ -361,6 +362,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(array, over.array);
   take(wait, over.wait);
   take(test_only, over.test_only);
+  take(quiet, over.quiet);
   take(signal, over.signal);
   take(mail_events, over.mail_events);
   take(mail_user, over.mail_user);

@@ -47,6 +47,7 @@ struct SubmitOptions {
   std::optional<std::int32_t> nice;
   std::optional<ArraySpec> array;  // --array=1-100%10
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
+  std::optional<bool> quiet;  // -Q: sbatch prints no job id
   std::optional<bool> test_only;  // --test-only: when it would start; nothing is queued
   std::optional<WarningSignal> signal;
   std::optional<std::uint8_t> mail_events;  // JobMailEvent bits

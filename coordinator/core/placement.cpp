@@ -178,21 +178,39 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
   }
   // GPUs spread: nodes with the most usable matching GPUs first; cores go with the GPUs,
   // then onto any node with free cores.
+  // GPUs that one node of the scope could hold come from one node (while none has them
+  // free the job waits, and a task's GPUs are never split); only more GPUs than any node
+  // has are spread, each node keeping a core for them.
+  std::int32_t most_on_a_node = 0;
   std::vector<std::pair<std::int32_t, NodeIndex>> gpu_nodes;
   for (NodeIndex n : p.nodes) {
     if (!scope.admits(cluster, n)) continue;
-    const std::int32_t k = usable_gpus(cluster.node(n), r.gpu_type);
+    const NodeState& ns = cluster.node(n);
+    std::int32_t total = 0;
+    for (const GpuDevice& g : ns.topology.gpus) total += gpu_matches(g, r.gpu_type) ? 1 : 0;
+    most_on_a_node = std::max(most_on_a_node, total);
+    const std::int32_t k = usable_gpus(ns, r.gpu_type);
     if (k > 0) gpu_nodes.emplace_back(k, n);
   }
+  if (r.gpus <= most_on_a_node) std::erase_if(gpu_nodes, [&](const auto& e) { return e.first < r.gpus; });
   std::stable_sort(gpu_nodes.begin(), gpu_nodes.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   Allocation alloc;
   std::int32_t gpus_left = r.gpus;
   std::int32_t cores_left = r.cores;
-  for (const auto& [k, n] : gpu_nodes) {
+  for (std::size_t i = 0; i < gpu_nodes.size(); ++i) {
+    const auto [k, n] = gpu_nodes[i];
     if (gpus_left == 0) break;
     const std::int32_t g = std::min(k, gpus_left);
-    const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, cores_left));
+    // Leave a core for each further node the rest of the GPUs need (they come from the
+    // nodes with the most first), or those nodes could not take any of them.
+    std::int32_t later_nodes = 0;
+    for (std::int32_t need = gpus_left - g; need > 0 && i + 1 + static_cast<std::size_t>(later_nodes) < gpu_nodes.size();) {
+      need -= gpu_nodes[i + 1 + static_cast<std::size_t>(later_nodes)].first;
+      ++later_nodes;
+    }
+    const std::int32_t room = std::max(0, cores_left - later_nodes);
+    const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, room));
     // A GPU with no core to drive it is useless, and a node with none of the job's cores
     // cannot run any of it (its launch would carry 0 cores): such a node is never taken.
     if (c == 0) continue;

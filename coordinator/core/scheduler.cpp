@@ -213,6 +213,14 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
     // --exclusive: whole nodes of the partition's largest size, as allocation_unit = node.
     spec.resources = whole_node_request(cluster_.partition(pidx), r);
   }
+  // GPUs spread over nodes need a core on each node they come from (gpus_toomany: --gpus=3
+  // with one task on two-GPU nodes); as Slurm, the job gets those cores rather than
+  // waiting forever for a placement that cannot exist.
+  if (spec.resources.nodes == 0 && spec.resources.gpus > 0 && cluster_.partition(pidx).largest_node_gpus > 0) {
+    const std::int32_t per_node = cluster_.partition(pidx).largest_node_gpus;
+    const std::int32_t gpu_nodes = (spec.resources.gpus + per_node - 1) / per_node;
+    spec.resources.cores = std::max(spec.resources.cores, gpu_nodes);
+  }
   std::optional<NodeMask> allowed;
   if (has_node_constraints(spec)) {
     auto mask = allowed_nodes(cluster_, pidx, spec, !restoring);

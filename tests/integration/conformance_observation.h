@@ -118,6 +118,8 @@ class Observation {
       const std::string task = e.path().parent_path() == cap_ ? "" : e.path().parent_path().filename().string();
       for (const auto& l : lines_of(slurp(e.path()))) {
         if (l.starts_with("SLURM_JOB_ID=") && !task.empty()) task_ids_[l.substr(13)] = "{task" + task + "}";
+        // sbatch -Q printed no id (and -v's came after its report): the job's own says it.
+        if (l.starts_with("SLURM_JOB_ID=") && task.empty() && job_.empty()) job_ = l.substr(13);
       }
     }
   }

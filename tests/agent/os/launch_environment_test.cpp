@@ -96,7 +96,9 @@ TEST(LaunchEnvironmentTest, AStepKeepsTheJobsNamePartitionAndSubmitDir) {
   auto batch = build_job_environment(r, alice());
   ASSERT_TRUE(batch) << batch.error().message;
   EXPECT_EQ(value_of(*batch, "SLURM_JOB_NAME"), "other");
-  EXPECT_EQ(value_of(*batch, "SLURM_SUBMIT_DIR"), "/");
+  // SLURM_SUBMIT_DIR is the one fact sbatch itself sets in the job's environment (it
+  // replaces any the caller had), so the batch job takes it from there.
+  EXPECT_EQ(value_of(*batch, "SLURM_SUBMIT_DIR"), "/home/alice/run");
 }
 
 TEST(LaunchEnvironmentTest, SubmitterEnvKeptInOrderButFairwayVariablesWin) {
@@ -229,6 +231,22 @@ TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
     EXPECT_EQ(value_of(*env, "SLURM_LOCALID"), "0");
     EXPECT_EQ(value_of(*env, "SLURM_JOB_NUM_NODES"), std::to_string(row.node_cores.size()));
   }
+}
+
+// sbatch -D sub (the D_sub conformance row): the job works in sub, and its SLURM_SUBMIT_DIR
+// is where sbatch ran, which sbatch passed on.
+TEST(LaunchEnvironmentTest, TheSubmitDirIsWhereSbatchRanNotTheWorkingDir) {
+  LaunchRequest r = sample();
+  r.program.working_dir = "/home/alice/run/sub";
+  r.program.env.emplace_back("SLURM_SUBMIT_DIR", "/home/alice/run");
+  auto env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run");
+  EXPECT_EQ(value_of(*env, "FAIRWAY_SUBMIT_DIR"), "/home/alice/run");
+  r.program.env.pop_back();  // a job submitted without it: its working dir, as before
+  env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run/sub");
 }
 
 TEST(LaunchEnvironmentTest, OutputPatternsAsSbatchExpandsThem) {

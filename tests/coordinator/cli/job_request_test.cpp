@@ -96,6 +96,7 @@ TEST(BuildSubmission, ScriptDirectivesAndCommandLineOverride) {
   EXPECT_EQ(r.program.stderr_path, "");
   std::vector<wire::EnvVar> env = context().env;
   env.emplace_back("SLURM_SUBMIT_HOST", "login1");
+  env.emplace_back("SLURM_SUBMIT_DIR", "/home/alice/proj");  // where it was submitted, not -D's out
   EXPECT_EQ(r.program.env, env);
 }
 
@@ -182,6 +183,7 @@ srun gmx mdrun
                                               {"HOME", "/home/alice"},
                                               {"OMP_NUM_THREADS", "2"},
                                               {"SLURM_SUBMIT_HOST", "login1"},
+                                              {"SLURM_SUBMIT_DIR", "/home/alice/proj"},
                                               {"SLURM_MEM_PER_CPU", "2048"},
                                               {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"},
                                               {"SLURM_GET_USER_ENV", "1"},
@@ -222,7 +224,10 @@ TEST(BuildSubmission, ExportForms) {
     cmd.options.export_spec = spec;
     auto b = build_submission(cmd, "", ctx);
     EXPECT_TRUE(b.has_value()) << spec;
-    return b ? b->request.program.env : std::vector<wire::EnvVar>{};
+    std::vector<wire::EnvVar> env = b ? b->request.program.env : std::vector<wire::EnvVar>{};
+    // Always there, whatever --export says (where sbatch ran): checked on its own below.
+    std::erase_if(env, [](const wire::EnvVar& v) { return v.first == "SLURM_SUBMIT_DIR" && v.second == "/home/alice/proj"; });
+    return env;
   };
   EXPECT_EQ(env_for("ALL"), ctx.env);
   // Slurm's sbatch passes the --export given on as SLURM_EXPORT_ENV (not for ALL).
@@ -332,6 +337,7 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
       if (k.starts_with("SLURM_")) out[k] = v;
     }
     out.erase("SLURM_SUBMIT_HOST");
+    out.erase("SLURM_SUBMIT_DIR");
     return out;
   };
   using Env = std::map<std::string, std::string>;

@@ -126,6 +126,21 @@ TEST(Scheduler, PriorityBreakdownSumsWeightedFactors) {
   EXPECT_DOUBLE_EQ(rb->priority.partition, 1000.0);
 }
 
+// gpus_toomany on twonode.sh: --gpus=3 with one task on nodes of two GPUs. Slurm gave it a
+// second CPU and ran it on both nodes; it must never wait forever for a core it lacks.
+TEST(Scheduler, SpreadGpusGetACoreOnEveryNodeTheyComeFrom) {
+  auto s = make(uniform_cluster(2, 2, 4, BackfillMode::kEasy, 1, "v100"));
+  JobSpec j = job(1, 1, 60);
+  j.resources.gpus = 3;
+  ASSERT_TRUE(s->submit(j, T(0)));
+  EXPECT_EQ(s->job(JobId(1))->spec.resources.cores, 2);
+  s->schedule(T(0));
+  const JobRecord* r = s->job(JobId(1));
+  ASSERT_EQ(r->state, JobState::kRunning);
+  EXPECT_EQ(r->allocation.nodes.size(), 2u);
+  EXPECT_EQ(r->allocation.total_gpus(), 3);
+}
+
 TEST(Scheduler, AgeCapStopsAgeing) {
   Config c = uniform_cluster(1, 1, 1, BackfillMode::kEasy);
   c.priority.age_cap = Duration::minutes(5);
