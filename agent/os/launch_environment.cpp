@@ -132,6 +132,9 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
     // As Slurm's gres/gpu plugin: the job's GPUs on this node, by index and count, and
     // the same list for AMD's and others' runtimes.
     env.set("SLURM_JOB_GPUS", comma_list(request.gpus));
+    // A step's tasks also learn the step's GPUs on this node (all of the job's here: a
+    // step shares its job's GPUs), as Slurm's gres/gpu plugin tells them.
+    if (request.step) env.set("SLURM_STEP_GPUS", comma_list(request.gpus));
     env.set("SLURM_GPUS_ON_NODE", std::to_string(request.gpus.size()));
     env.set("GPU_DEVICE_ORDINAL", visible);
     env.set("ROCR_VISIBLE_DEVICES", visible);  // AMD's runtime

@@ -266,6 +266,17 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   options.overlay(cmd.options);
   if (cmd.distribution) options.distribution = cmd.distribution;  // sbatch -m on the command line
   resolve_node_count(options);
+  // The GPU request as asked, before it becomes totals: scontrol and squeue show it so.
+  GpuAsk gpu_ask;
+  if (options.gpus_per_task) {
+    gpu_ask = GpuAsk{GpuAskedPer::kTask, options.gpus_per_task->count};
+  } else if (options.gpus_per_node || options.gres) {
+    gpu_ask = GpuAsk{GpuAskedPer::kNode, (options.gpus_per_node ? options.gpus_per_node : options.gres)->count};
+  } else if (options.gpus) {
+    gpu_ask = GpuAsk{GpuAskedPer::kJob, options.gpus->count};
+  }
+  gpu_ask.cpus_per_gpu = options.cpus_per_gpu.value_or(0);
+  gpu_ask.mem_per_gpu_mb = options.mem_per_gpu_mb.value_or(0);
   FAIRWAY_TRY_ASSIGN(resolved, resolve_gpu_relative(options));
   options = std::move(resolved);
   out.warnings = options.warnings;
@@ -277,6 +288,7 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
 
   JobSpec& spec = out.request.spec;
   spec.resources = resources;
+  spec.gpu_ask = gpu_ask;
   spec.user = ctx.user;
   spec.account = options.account.value_or("");
   spec.partition = options.partition.value_or("");

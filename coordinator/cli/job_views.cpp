@@ -148,6 +148,10 @@ std::int32_t min_cpus_per_node(const wire::JobView& job) {
   return job.ntasks_per_node > 0 ? job.ntasks_per_node * cpt : cpt;
 }
 
+std::string gpu_tres_text(const wire::JobView& job, std::int64_t n) {
+  return "gres:gpu:" + (job.gpu_type.empty() ? std::string() : job.gpu_type + ":") + std::to_string(n);
+}
+
 std::string mail_type_text(std::uint8_t events) {
   // Slurm's ALL also holds events Fairway sends no mail for; it prints them with it.
   constexpr std::uint8_t kAll = kMailBegin | kMailEnd | kMailFail | kMailRequeue;

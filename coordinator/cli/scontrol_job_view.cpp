@@ -95,7 +95,8 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   };
   line("   MinCPUsNode=" + std::to_string(min_cpus_per_node(j)) +
        (j.memory_per_cpu_mb > 0 ? " MinMemoryCPU=" + size(j.memory_per_cpu_mb)
-                                : " MinMemoryNode=" + (j.memory_per_node_mb > 0 ? size(j.memory_per_node_mb) : std::string("0"))) +
+        : " MinMemoryNode=" + (j.memory_per_node_mb > 0 && j.gpu_ask.mem_per_gpu_mb == 0 ? size(j.memory_per_node_mb)
+                                                                                         : std::string("0"))) +
        " MinTmpDiskNode=0");
   line("   Features=" + or_null(j.features) + " DelayBoot=00:00:00");
   line("   OverSubscribe=" + std::string(j.exclusive ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
@@ -114,6 +115,16 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   line("   StdIn=/dev/null");
   line("   StdOut=" + stdout_file);
   line("   Power=");
+  // The GPU request as asked, in Slurm's order (--cpus-per-gpu, --mem-per-gpu, then per job,
+  // node or task).
+  const GpuAsk& g = j.gpu_ask;
+  std::string asked;
+  if (g.cpus_per_gpu > 0) asked += " CpusPerTres=" + gpu_tres_text(j, g.cpus_per_gpu);
+  if (g.mem_per_gpu_mb > 0) asked += " MemPerTres=" + gpu_tres_text(j, g.mem_per_gpu_mb);
+  if (g.per == GpuAskedPer::kJob) asked += " TresPerJob=" + gpu_tres_text(j, g.count);
+  if (g.per == GpuAskedPer::kNode) asked += " TresPerNode=" + gpu_tres_text(j, g.count);
+  if (g.per == GpuAskedPer::kTask) asked += " TresPerTask=" + gpu_tres_text(j, g.count);
+  if (!asked.empty()) line("  " + asked);
   if (j.mail_events != 0) {
     line("   MailUser=" + (j.mail_user.empty() ? j.user : j.mail_user) + " MailType=" + mail_type_text(j.mail_events));
   }

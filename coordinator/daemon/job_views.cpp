@@ -54,6 +54,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.no_requeue = !s.requeue;
   v.mail_events = s.mail_events;
   v.mail_user = s.mail_user;
+  v.gpu_ask = s.gpu_ask;
   v.state = rec.state;
   // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
   // from the moment of the cancel, not RUNNING.

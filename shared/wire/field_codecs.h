@@ -166,6 +166,7 @@ inline std::string_view enum_noun(ErrorCode) { return "error code"; }
 inline std::string_view enum_noun(DependencyType) { return "dependency type"; }
 inline std::string_view enum_noun(JobAction) { return "job action"; }
 inline std::string_view enum_noun(NodeAction) { return "node action"; }
+inline std::string_view enum_noun(GpuAskedPer) { return "GPU request shape"; }
 
 // An enum sent as its number, `lo` to `hi`; any other number is an error naming it
 // ("unknown job action 9"). Below rule.min it is out of range, as for any integer.
@@ -189,6 +190,8 @@ template <>
 struct Codec<JobAction> : EnumNumber<JobAction, JobAction::kCancel, JobAction::kEndAllocation> {};
 template <>
 struct Codec<NodeAction> : EnumNumber<NodeAction, NodeAction::kDrain, NodeAction::kResume> {};
+template <>
+struct Codec<GpuAskedPer> : EnumNumber<GpuAskedPer, GpuAskedPer::kNone, GpuAskedPer::kTask> {};
 
 // ---- the model's structs that messages (and the store's records) carry
 

@@ -89,6 +89,15 @@ void warning_fields(V& v, I& signal, I& before, B& batch_only) {
 }
 
 // Fields added after the first release are defaulted: older peers and stored rows lack them.
+// GpuAsk, flat in the request's map; sent only when the job asked for GPUs per something.
+template <class V, class A>
+void gpu_ask_fields(V& v, A& a) {
+  v.field("gpu_per", a.per, kWhenSet);
+  v.field("gpu_asked", a.count, kWhenSet, NonNegative<>{});
+  v.field("cpus_per_gpu", a.cpus_per_gpu, kWhenSet, NonNegative<>{});
+  v.field("mem_per_gpu_mb", a.mem_per_gpu_mb, kWhenSet, NonNegative<std::int64_t>{});
+}
+
 template <class V, FieldsOf<SubmitRequest> M>
 void fields(V& v, M& m) {
   auto& s = m.spec;
@@ -129,6 +138,7 @@ void fields(V& v, M& m) {
   warning_fields(v, s.warn_signal, s.warn_before_s, s.warn_batch_only);
   v.field("mail_events", s.mail_events, kDefaulted, MailEvents{});
   v.field("mail_user", s.mail_user, {.presence = Presence::kDefaulted, .max_bytes = 254});
+  gpu_ask_fields(v, s.gpu_ask);
   v.field("begin", s.begin);
   v.field("uid", s.uid);
   v.field("gid", s.gid);

@@ -102,6 +102,7 @@ void fields(V& v, M& j) {
   v.field("no_requeue", j.no_requeue, kWhenSet);
   v.field("mail_events", j.mail_events, kWhenSet, MailEvents{});
   v.field("mail_user", j.mail_user, kWhenSet);
+  gpu_ask_fields(v, j.gpu_ask);
 }
 
 inline void check_fields(MapReader& r, JobView& j) {

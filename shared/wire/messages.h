@@ -343,6 +343,7 @@ struct JobView {
   bool no_requeue = false;
   std::uint8_t mail_events = 0;  // JobMailEvent bits
   std::string mail_user;
+  GpuAsk gpu_ask;  // the GPU request as asked (TresPer*, CpusPerTres, MemPerTres, %b)
   bool operator==(const JobView&) const = default;
 };
 

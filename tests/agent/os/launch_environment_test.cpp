@@ -233,6 +233,20 @@ TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
   }
 }
 
+// A step's tasks see the step's GPUs as SLURM_STEP_GPUS (rows gpus1, mpg: Slurm's srun
+// tasks had it); a batch script has none.
+TEST(LaunchEnvironmentTest, AStepsTasksSeeTheStepsGpus) {
+  LaunchRequest r = sample();
+  auto batch = build_job_environment(r, alice());
+  ASSERT_TRUE(batch);
+  EXPECT_EQ(value_of(*batch, "SLURM_STEP_GPUS"), "<unset>");
+  r.step = 0;
+  auto step = build_job_environment(r, alice());
+  ASSERT_TRUE(step);
+  EXPECT_EQ(value_of(*step, "SLURM_STEP_GPUS"), value_of(*step, "SLURM_JOB_GPUS"));
+  EXPECT_NE(value_of(*step, "SLURM_STEP_GPUS"), "<unset>");
+}
+
 // sbatch -D sub (the D_sub conformance row): the job works in sub, and its SLURM_SUBMIT_DIR
 // is where sbatch ran, which sbatch passed on.
 TEST(LaunchEnvironmentTest, TheSubmitDirIsWhereSbatchRanNotTheWorkingDir) {

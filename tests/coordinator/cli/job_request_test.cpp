@@ -324,6 +324,24 @@ TEST(ResolveNodeCount, RangesAndMoreNodesThanTasksAsSlurm) {
   EXPECT_EQ(parse_directive_words({"--nodes=1-x"}, bad).error().message, "--nodes=x: not a number");
 }
 
+// The GPU request's shape is kept as asked, for scontrol's TresPer* and squeue's %b.
+TEST(BuildSubmission, TheGpuRequestIsKeptAsAsked) {
+  const auto ask_of = [](const std::vector<std::string>& words) {
+    SubmitCommand cmd;
+    cmd.wrap = "true";
+    cmd.options = options(words);
+    auto b = build_submission(cmd, "", context());
+    EXPECT_TRUE(b.has_value()) << b.error().message;
+    return b ? b->request.spec.gpu_ask : GpuAsk{};
+  };
+  EXPECT_EQ(ask_of({}), GpuAsk{});
+  EXPECT_EQ(ask_of({"--gpus=3"}), (GpuAsk{GpuAskedPer::kJob, 3}));
+  EXPECT_EQ(ask_of({"-N2", "--gpus-per-node=1"}), (GpuAsk{GpuAskedPer::kNode, 1}));
+  EXPECT_EQ(ask_of({"--gres=gpu:v100:2"}), (GpuAsk{GpuAskedPer::kNode, 2}));
+  EXPECT_EQ(ask_of({"-n2", "--gpus-per-task=1"}), (GpuAsk{GpuAskedPer::kTask, 1}));
+  EXPECT_EQ(ask_of({"--gpus=1", "--cpus-per-gpu=4", "--mem-per-gpu=1000"}), (GpuAsk{GpuAskedPer::kJob, 1, 4, 1000}));
+}
+
 // sbatch tells the job what it asked for (mem1000, mpc500, mpg, gpus_typed, gpn1, gpt1_n2).
 TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
   const auto env_of = [](const std::vector<std::string>& words) {

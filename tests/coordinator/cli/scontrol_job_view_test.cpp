@@ -131,6 +131,21 @@ TEST(ScontrolJobView, WhatTheJobAskedForAsSlurmShowsIt) {
     EXPECT_NE(all.find(want), std::string::npos) << want << " in\n" << all;
   }
   EXPECT_EQ(all.find("MinMemoryNode"), std::string::npos);
+  // The GPU request as asked (cpg4, mpg, gpt1_n2, N2gres1 on twonode.sh).
+  j = wire::JobView{};
+  j.gpus = 1;
+  j.memory_per_node_mb = 1000;
+  j.gpu_ask = GpuAsk{GpuAskedPer::kJob, 1, 4, 1000};
+  const std::string gpus = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
+  EXPECT_NE(gpus.find("   Power=\n   CpusPerTres=gres:gpu:4 MemPerTres=gres:gpu:1000 TresPerJob=gres:gpu:1\n"), std::string::npos) << gpus;
+  EXPECT_NE(gpus.find(" MinMemoryNode=0 "), std::string::npos) << gpus;  // memory is per GPU
+  j.gpu_ask = GpuAsk{GpuAskedPer::kTask, 1};
+  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; }).find(" TresPerTask=gres:gpu:1\n"),
+            std::string::npos);
+  j.gpu_type = "v100";
+  j.gpu_ask = GpuAsk{GpuAskedPer::kNode, 2};
+  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; }).find(" TresPerNode=gres:gpu:v100:2\n"),
+            std::string::npos);
 }
 
 TEST(ScontrolJobView, PredictionsAddTheirOwnLine) {

@@ -73,6 +73,7 @@ SubmitRequest full_submit() {
   s.warn_batch_only = true;
   s.mail_events = static_cast<std::uint8_t>(kMailBegin | kMailFail);
   s.mail_user = "alice@example.org";
+  s.gpu_ask = GpuAsk{GpuAskedPer::kNode, 2, 8, 4096};
   s.time_limit = Duration::seconds(7200);
   s.requeue = false;
   s.interactive = true;
@@ -147,6 +148,7 @@ JobView full_job_view() {
   j.no_requeue = true;
   j.mail_events = 3;
   j.mail_user = "alice@example.org";
+  j.gpu_ask = GpuAsk{GpuAskedPer::kTask, 2, 4, 1000};
   return j;
 }
 
