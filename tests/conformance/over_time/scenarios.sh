@@ -9,7 +9,7 @@
 # the scheduler's SIGKILL after its grace (Slurm's KillWait).
 # Writes OUT/<scenario>.samples: one line per view per sample, "SECONDS<TAB>VIEW<TAB>TEXT",
 # SECONDS from the event (the scancel or scontrol requeue; the script's last moment for
-# complete and fail; the first sample that differs from the running job's for timeout),
+# complete and fail; the first sample where squeue no longer says RUNNING for timeout),
 # VIEW squeue|sacct|scontrol; summarize.sh turns them into the sequence of distinct states.
 set -u
 out=$1
@@ -79,6 +79,33 @@ relative() {  # relative NAME EPOCH < raw
 timeout_id=$(trapping_job | submit timeout --time=1) || exit 1
 wait_running "$timeout_id" || exit 1
 timeout_started=$(now)
+# timeout: from 50 s after it started (its limit is 60 s) until AFTER seconds past the first
+# sample where squeue no longer says RUNNING (Slurm looks at limits every 30 s: the kill
+# comes 60 to 90 s after the start), at most 150 s after the start. In the background,
+# while the other scenarios run.
+sample_timeout() {
+  sleep "$(awk -v s="$timeout_started" -v n="$(now)" 'BEGIN { d = s + 50 - n; printf "%.3f", (d > 0 ? d : 0) }')"
+  local id=$timeout_id changed= n
+  : >timeout.raw
+  while :; do
+    sample "$id" >timeout.one
+    cat timeout.one >>timeout.raw
+    if [ -z "$changed" ] && ! grep -q "$(printf '\tsqueue\t')[0-9]* RUNNING " timeout.one; then
+      changed=$(head -n1 timeout.one | cut -f1)
+    fi
+    n=$(now)
+    if [ -n "$changed" ]; then
+      awk -v n="$n" -v c="$changed" -v a="$AFTER" 'BEGIN { exit !(n > c + a) }' && break
+    fi
+    awk -v n="$n" -v s="$timeout_started" 'BEGIN { exit !(n > s + 150) }' && break
+    sleep "$SAMPLE_EVERY"
+  done
+  [ -n "$changed" ] || { echo "timeout: the job never changed" >&2; exit 1; }
+  echo "$changed" >timeout.event
+  relative timeout "$changed" <timeout.raw
+}
+sample_timeout &
+timeout_sampler=$!
 
 # cancel: scancel while it runs.
 id=$(trapping_job | submit cancel) && wait_running "$id" || exit 1
@@ -111,29 +138,5 @@ for name in complete fail; do
   relative "$name" "$(cat "$name.event")" <"$name.raw"
 done
 
-# timeout: from 50 s after it started (its limit is 60 s) until AFTER seconds past the first
-# sample that differs from the running job's (Slurm looks at limits every 30 s: the kill
-# comes 60 to 90 s after the start), at most 150 s after the start.
-sleep "$(awk -v s="$timeout_started" -v n="$(now)" 'BEGIN { d = s + 50 - n; printf "%.3f", (d > 0 ? d : 0) }')"
-id=$timeout_id
-: >timeout.raw
-running=
-changed=
-while :; do
-  sample "$id" >timeout.one
-  cat timeout.one >>timeout.raw
-  [ -n "$running" ] || running=$(cut -f2- timeout.one | sed 's/RunTime=[^ ]*//')
-  if [ -z "$changed" ] && [ "$(cut -f2- timeout.one | sed 's/RunTime=[^ ]*//')" != "$running" ]; then
-    changed=$(head -n1 timeout.one | cut -f1)
-  fi
-  n=$(now)
-  if [ -n "$changed" ]; then
-    awk -v n="$n" -v c="$changed" -v a="$AFTER" 'BEGIN { exit !(n > c + a) }' && break
-  fi
-  awk -v n="$n" -v s="$timeout_started" 'BEGIN { exit !(n > s + 150) }' && break
-  sleep "$SAMPLE_EVERY"
-done
-[ -n "$changed" ] || { echo "timeout: the job never changed" >&2; exit 1; }
-echo "$changed" >timeout.event
-relative timeout "$changed" <timeout.raw
+wait "$timeout_sampler" || exit 1
 echo "scenarios done"
