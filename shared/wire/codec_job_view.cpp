@@ -45,7 +45,7 @@ void put_job_view(Packer& pk, const JobView& j) {
                                   (j.memory_per_cpu_mb ? 1 : 0) + (j.array_job.value() != 0 ? 2 : 0) +
                                   (j.uid ? 1 : 0) + (j.gid ? 1 : 0) + (j.ntasks != 0 ? 1 : 0) +
                                   (j.cpus_per_task != 0 ? 1 : 0) + (j.interactive ? 1 : 0) +
-                                  (j.steps.empty() ? 0 : 1) + (j.cancelling ? 1 : 0) +
+                                  (j.steps.empty() ? 0 : 1) + (j.cancelling ? 1 : 0) + (j.stopping_as ? 1 : 0) +
                                   (j.comment.empty() ? 0 : 1) + (j.nice != 0 ? 1 : 0);
   pk.pack_map(22 + optionals);
   put_kv(pk, "id", j.id.value());
@@ -95,6 +95,7 @@ void put_job_view(Packer& pk, const JobView& j) {
   if (j.cpus_per_task != 0) put_kv(pk, "cpus_per_task", j.cpus_per_task);
   if (j.interactive) put_kv(pk, "interactive", true);
   if (j.cancelling) put_kv(pk, "cancelling", true);
+  if (j.stopping_as) put_kv(pk, "stopping_as", to_string(*j.stopping_as));
   if (!j.comment.empty()) put_kv(pk, "comment", std::string_view(j.comment));
   if (j.nice != 0) put_kv(pk, "nice", j.nice);
   if (!j.steps.empty()) {
@@ -184,6 +185,7 @@ JobView read_job_view(MapReader& r) {
   j.cpus_per_task = r.opt_i32("cpus_per_task").value_or(0);
   j.interactive = r.opt_boolean("interactive").value_or(false);
   j.cancelling = r.opt_boolean("cancelling").value_or(false);
+  if (r.has("stopping_as")) j.stopping_as = read_state(r, "stopping_as");
   j.comment = r.opt_str("comment");
   j.nice = r.opt_i32("nice").value_or(0);
   if (r.has("steps")) {
