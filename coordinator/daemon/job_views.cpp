@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "shared/base/duration_format.h"
 
 namespace fairway::daemon {
 
@@ -56,12 +57,6 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.mail_user = s.mail_user;
   v.gpu_ask = s.gpu_ask;
   v.state = rec.state;
-  // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
-  // from the moment of the cancel, not RUNNING.
-  if (rec.state == JobState::kRunning && rec.stop.cancel && !rec.stop.allocation_outcome) {
-    v.state = JobState::kCompleting;
-    v.cancelling = true;
-  }
   if (is_waiting(rec.state)) {
     for (PendingReason r : rec.why.list()) {
       v.reasons.emplace_back(reason_code(r));
@@ -112,6 +107,32 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
     v.array_tasks = std::to_string(s.array_task);
   }
   return v;
+}
+
+void show_stop_in_progress(wire::JobView& v, const JobRecord& rec, Time now) {
+  if (rec.state != JobState::kRunning) return;
+  const StopIntent& stop = rec.stop;
+  if (stop.cancel && !stop.allocation_outcome) {
+    // scancel's SIGTERM sent: CANCELLED (by whom, in sacct) from the moment of the cancel.
+    v.state = JobState::kCompleting;
+    v.cancelling = true;
+    v.stopping_as = JobState::kCancelled;
+    v.state_reason = stop.cancelled_by;
+  } else if (stop.requeue) {
+    // scontrol requeue: back in the queue at once, its restart counted, its run gone.
+    v.state = JobState::kCompleting;
+    v.stopping_as = JobState::kRequeued;
+    v.requeue_count = rec.requeue_count + 1;
+    v.start_time.reset();
+    v.predicted_runtime.reset();
+  } else if (!rec.spec.time_limit.is_infinite() && now >= rec.start_time + rec.spec.time_limit) {
+    // Its agent stops it at the limit (SIGTERM, then SIGKILL after the kill grace).
+    v.state = JobState::kCompleting;
+    v.stopping_as = JobState::kTimeout;
+    v.reasons = {"TimeLimit"};
+    v.reason_texts = {"its time limit (" + format_walltime(rec.spec.time_limit) +
+                      ") has passed: its processes are being stopped"};
+  }
 }
 
 wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,

@@ -91,6 +91,7 @@ void fields(V& v, M& j) {
   v.field("cpus_per_task", j.cpus_per_task, kWhenSet);
   v.field("interactive", j.interactive, kWhenSet);
   v.field("cancelling", j.cancelling, kWhenSet);
+  v.field("stopping_as", j.stopping_as);
   v.field("comment", j.comment, kWhenSet);
   v.field("nice", j.nice, kWhenSet);
   v.field("steps", j.steps, kWhenSet);

@@ -330,6 +330,11 @@ struct JobView {
   // Cancelled while running, its processes not yet ended (state kCompleting meanwhile):
   // Slurm's CANCELLED with its COMPLETING flag, which sacct shows as CANCELLED at once.
   bool cancelling = false;
+  // Its processes being stopped (state kCompleting meanwhile), the state the stop was
+  // decided as: kCancelled (with `cancelling`), kTimeout (its time limit passed) or
+  // kRequeued (scontrol requeue). Slurm's accounting shows that state from the moment of
+  // the decision, not when the processes are gone.
+  std::optional<JobState> stopping_as;
   // sbatch --comment and --nice, as squeue (%k, %y) and scontrol show them; sent when set.
   std::string comment;
   std::int32_t nice = 0;

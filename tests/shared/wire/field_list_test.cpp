@@ -149,6 +149,7 @@ JobView full_job_view() {
   j.mail_events = 3;
   j.mail_user = "alice@example.org";
   j.gpu_ask = GpuAsk{GpuAskedPer::kTask, 2, 4, 1000};
+  j.stopping_as = JobState::kTimeout;
   return j;
 }
 
