@@ -98,6 +98,13 @@ Status Scheduler::set_reason(JobId id, std::string reason) {
   return ok_status();
 }
 
+Status Scheduler::set_outcome(JobId id, const JobOutcome& outcome) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  j->outcome = outcome;
+  return ok_status();
+}
+
 Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& event, Time now) {
   JobRecord* j = find(id);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");

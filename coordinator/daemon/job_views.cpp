@@ -7,15 +7,15 @@
 
 namespace fairway::daemon {
 
-JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& request) {
+JobOutcome stored_outcome(const StoredJob& s) {
+  return {s.exit_code, s.signal, s.peak_memory_bytes, s.cpu_time_ms};
+}
+
+JobTracking stored_tracking(const wire::SubmitRequest& request) {
   JobTracking t;
   t.working_dir = request.program.working_dir;
   t.stdout_path = request.program.stdout_path;
   t.stderr_path = request.program.stderr_path;
-  t.exit_code = s.exit_code;
-  t.signal = s.signal;
-  t.peak_memory_bytes = s.peak_memory_bytes;
-  t.cpu_time_ms = s.cpu_time_ms;
   return t;
 }
 
@@ -26,6 +26,7 @@ wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const J
   rec.state = s.state;
   rec.requeue_count = s.requeue_count;
   rec.reason = s.reason;
+  rec.outcome = stored_outcome(s);
   if (s.start_time) rec.start_time = *s.start_time;
   if (s.end_time) rec.end_time = *s.end_time;
   wire::JobView v = job_view(rec, t, scheduler);
@@ -87,15 +88,15 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   for (const PriorityTerm& term : priority_terms(scheduler.config(), p)) {
     v.priority_factors.push_back({std::string(term.name), term.value, term.raw});
   }
-  v.exit_code = t.exit_code;
-  v.signal = t.signal;
+  v.exit_code = rec.outcome.exit_code;
+  v.signal = rec.outcome.signal;
   v.working_dir = t.working_dir;
   v.stdout_path = t.stdout_path;
   v.stderr_path = t.stderr_path;
   v.requeue_count = rec.requeue_count;
   v.state_reason = rec.reason;
-  v.peak_memory_bytes = t.peak_memory_bytes;
-  v.cpu_time_ms = t.cpu_time_ms;
+  v.peak_memory_bytes = rec.outcome.peak_memory_bytes;
+  v.cpu_time_ms = rec.outcome.cpu_time_ms;
   v.reservation = s.reservation;
   v.uid = s.uid;
   v.gid = s.gid;

@@ -28,9 +28,10 @@ void show_stop_in_progress(wire::JobView& v, const JobRecord& rec, Time now);
 wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,
                          std::span<const std::int32_t> indices, const PendingExplanation& why);
 
-// What the store keeps of a job, with its decoded submit request: its tracking (paths,
-// exit, usage, reason) and, once it ended, its final view (recovery and `history`).
-JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& request);
+// What the store keeps of a job, with its decoded submit request: its outcome (exit,
+// usage), its tracking (paths) and, once it ended, its final view (recovery and `history`).
+JobOutcome stored_outcome(const StoredJob& s);
+JobTracking stored_tracking(const wire::SubmitRequest& request);
 wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const JobTracking& t,
                                 const Scheduler& scheduler);
 
