@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cluster_fixture.h"
+#include "doc_table.h"
 #include "conformance_observation.h"
 
 namespace fairway::integration {
@@ -32,26 +33,8 @@ struct Listed {
 // KEY and ROWS shell patterns, several separated by spaces (array tasks' keys start "N/").
 std::vector<Listed> listed_differences() {
   std::vector<Listed> out;
-  bool in_section = false;
-  for (const auto& l : conformance::lines_of(conformance::slurp(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md"))) {
-    if (l.starts_with("## ")) in_section = l.starts_with("## Conformance differences");
-    if (!in_section || !l.starts_with("| `")) continue;
-    std::vector<std::string> cells;
-    std::size_t at = 1;
-    while (at < l.size()) {
-      const auto bar = l.find(" |", at);
-      if (bar == std::string::npos) break;
-      std::string c = l.substr(at, bar - at);
-      while (!c.empty() && c.front() == ' ') c.erase(0, 1);
-      cells.push_back(c);
-      at = bar + 2;
-    }
-    if (cells.size() < 3) continue;
-    const auto unquote = [](std::string s) {
-      if (s.size() >= 2 && s.front() == '`' && s.back() == '`') s = s.substr(1, s.size() - 2);
-      return s;
-    };
-    out.push_back(Listed{unquote(cells[0]), unquote(cells[1]), cells[2]});
+  for (const auto& cells : doc_table_rows(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md", "Conformance differences")) {
+    if (cells.size() >= 3) out.push_back(Listed{cells[0], cells[1], cells[2]});
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cluster_fixture.h"
+#include "doc_table.h"
 
 namespace fairway::integration {
 namespace {
@@ -112,23 +113,7 @@ struct Listed {
 // `FAIRWAY` | why |, the first four shell patterns.
 std::vector<Listed> listed_differences() {
   std::vector<Listed> out;
-  bool in_section = false;
-  std::istringstream in(read_file(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md"));
-  std::string l;
-  while (std::getline(in, l)) {
-    if (l.starts_with("## ")) in_section = l.starts_with("## Over time");
-    if (!in_section || !l.starts_with("| `")) continue;
-    std::vector<std::string> cells;
-    std::size_t at = 1;
-    while (at < l.size()) {
-      const auto bar = l.find(" |", at);
-      if (bar == std::string::npos) break;
-      std::string c = l.substr(at, bar - at);
-      while (!c.empty() && c.front() == ' ') c.erase(0, 1);
-      if (c.size() >= 2 && c.front() == '`' && c.back() == '`') c = c.substr(1, c.size() - 2);
-      cells.push_back(c);
-      at = bar + 2;
-    }
+  for (const auto& cells : doc_table_rows(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md", "Over time")) {
     if (cells.size() >= 5) out.push_back({cells[0], cells[1], cells[2], cells[3], cells[4]});
   }
   return out;
