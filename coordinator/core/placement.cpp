@@ -49,6 +49,28 @@ struct Scope {
   }
 };
 
+// The most GPUs of `type` any node of the scope has, free or not: from the partition's
+// few node shapes when the scope is the whole partition.
+std::int32_t most_gpus_on_a_node(const ClusterState& cluster, const PartitionState& p, const Scope& scope,
+                                 const std::string& type) {
+  const auto matching = [&](const std::vector<std::string>& types) {
+    return static_cast<std::int32_t>(
+        std::count_if(types.begin(), types.end(), [&](const std::string& t) { return type.empty() || t == type; }));
+  };
+  std::int32_t most = 0;
+  if (scope.allowed == nullptr && scope.island < 0) {
+    for (const NodeShape& s : p.shapes) most = std::max(most, matching(s.gpu_types));
+    return most;
+  }
+  for (NodeIndex n : p.nodes) {
+    if (!scope.admits(cluster, n)) continue;
+    std::int32_t total = 0;
+    for (const GpuDevice& g : cluster.node(n).topology.gpus) total += gpu_matches(g, type) ? 1 : 0;
+    most = std::max(most, total);
+  }
+  return most;
+}
+
 // Takes `gpus` usable matching GPUs and then `cores` free cores on node n, cores on the
 // taken GPUs' sockets first. On a socket-exclusive node the other cores come from sockets
 // with no usable GPU before sockets whose GPU is still free, so GPUs stay usable.
@@ -178,21 +200,21 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
   }
   // GPUs spread: nodes with the most usable matching GPUs first; cores go with the GPUs,
   // then onto any node with free cores.
-  // GPUs that one node of the scope could hold come from one node (while none has them
-  // free the job waits, and a task's GPUs are never split); only more GPUs than any node
-  // has are spread, each node keeping a core for them.
-  std::int32_t most_on_a_node = 0;
   std::vector<std::pair<std::int32_t, NodeIndex>> gpu_nodes;
+  bool some_node_short = false;
   for (NodeIndex n : p.nodes) {
     if (!scope.admits(cluster, n)) continue;
-    const NodeState& ns = cluster.node(n);
-    std::int32_t total = 0;
-    for (const GpuDevice& g : ns.topology.gpus) total += gpu_matches(g, r.gpu_type) ? 1 : 0;
-    most_on_a_node = std::max(most_on_a_node, total);
-    const std::int32_t k = usable_gpus(ns, r.gpu_type);
+    const std::int32_t k = usable_gpus(cluster.node(n), r.gpu_type);
     if (k > 0) gpu_nodes.emplace_back(k, n);
+    some_node_short = some_node_short || (k > 0 && k < r.gpus);
   }
-  if (r.gpus <= most_on_a_node) std::erase_if(gpu_nodes, [&](const auto& e) { return e.first < r.gpus; });
+  // GPUs that one node of the scope could hold come from one node (while none has them
+  // free the job waits, and a task's GPUs are never split); only more GPUs than any node
+  // has are spread, each node keeping a core for them. Looked at only when a node has
+  // fewer free than asked (never for the usual one-GPU job).
+  if (some_node_short && r.gpus <= most_gpus_on_a_node(cluster, p, scope, r.gpu_type)) {
+    std::erase_if(gpu_nodes, [&](const auto& e) { return e.first < r.gpus; });
+  }
   std::stable_sort(gpu_nodes.begin(), gpu_nodes.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   Allocation alloc;
