@@ -103,8 +103,15 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
 
   const std::string id = std::to_string(request.job.value());
   const std::string cpus = comma_list(request.cores);
-  const std::string submit_dir =
-      request.submit_dir.empty() ? request.program.working_dir : request.submit_dir;
+  // Where sbatch ran (it passes SLURM_SUBMIT_DIR on, as it does SLURM_SUBMIT_HOST): not
+  // the -D directory the job works in (the D_sub conformance row).
+  std::string submit_dir = request.submit_dir;
+  if (submit_dir.empty() && !request.step) {
+    for (const auto& [name, value] : request.program.env) {
+      if (name == "SLURM_SUBMIT_DIR" && value.starts_with('/')) submit_dir = value;
+    }
+  }
+  if (submit_dir.empty()) submit_dir = request.program.working_dir;
   std::string visible;
   if (request.gpu_visible_ids.empty()) {
     visible = comma_list(request.gpus);
@@ -125,6 +132,9 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
     // As Slurm's gres/gpu plugin: the job's GPUs on this node, by index and count, and
     // the same list for AMD's and others' runtimes.
     env.set("SLURM_JOB_GPUS", comma_list(request.gpus));
+    // A step's tasks also learn the step's GPUs on this node (all of the job's here: a
+    // step shares its job's GPUs), as Slurm's gres/gpu plugin tells them.
+    if (request.step) env.set("SLURM_STEP_GPUS", comma_list(request.gpus));
     env.set("SLURM_GPUS_ON_NODE", std::to_string(request.gpus.size()));
     env.set("GPU_DEVICE_ORDINAL", visible);
     env.set("ROCR_VISIBLE_DEVICES", visible);  // AMD's runtime
@@ -150,7 +160,13 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   const TaskLayout& t = request.tasks;
   std::vector<std::int32_t> node_cores = request.node_cores;
   if (node_cores.empty()) node_cores.push_back(static_cast<std::int32_t>(request.cores.size()));
-  const std::vector<std::int32_t> per_node = tasks_per_node(t, node_cores);
+  std::vector<std::int32_t> per_node = tasks_per_node(t, node_cores);
+  // A batch job that gave no task count: sbatch counts a task per CPU it got (per
+  // --cpus-per-task), so --exclusive shows 28 on a 28-core node.
+  if (!request.step && t.ntasks == 0 && t.ntasks_per_node == 0) {
+    const std::int32_t cpt = std::max(1, t.cpus_per_task);
+    for (std::size_t i = 0; i < per_node.size(); ++i) per_node[i] = std::max(1, node_cores[i] / cpt);
+  }
   if (t.ntasks > 0 || t.ntasks_per_node > 0) {
     std::int64_t total = 0;
     for (std::int32_t n : per_node) total += n;

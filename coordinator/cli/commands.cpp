@@ -340,7 +340,7 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
                      [](const wire::JobView& a, const wire::JobView& b) { return a.id.value() < b.id.value(); });
     if (all->jobs.empty()) io.out << "No jobs in the system\n";
     for (auto& j : all->jobs) {
-      to_slurm_view(j);
+      to_scontrol_view(j);
       io.out << render_scontrol_job(j, all->now, [](std::uint32_t gid) { return group_name_from_file(gid); });
     }
     return kExitOk;
@@ -376,7 +376,7 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
     reply->jobs = std::move(picked);
   }
   if (layout == JobDetailLayout::kScontrol) {
-    for (wire::JobView& j : reply->jobs) to_slurm_view(j);
+    for (wire::JobView& j : reply->jobs) to_scontrol_view(j);
   }
   if (reply->jobs.empty()) {
     if (layout != JobDetailLayout::kScontrol) return report_error(io, "job " + id + " not found", kExitFailure);

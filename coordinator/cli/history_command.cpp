@@ -199,8 +199,10 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
     for (wire::JobView& v : running->jobs) {
       if (!o.account.empty() && v.account != o.account) continue;
       if (is_terminal(v.state)) continue;  // in the store's answer already
-      // Slurm's accounting records a cancel at once, while the processes still end.
-      if (v.cancelling) v.state = JobState::kCancelled;
+      // Slurm's accounting records a cancel, a time limit or a requeue at once, while the
+      // processes still end.
+      if (v.stopping_as) v.state = *v.stopping_as;
+      else if (v.cancelling) v.state = JobState::kCancelled;
       reply->jobs.push_back(std::move(v));
     }
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
@@ -235,7 +237,11 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   }
   if (o.sacct_table) {
     for (std::size_t i = 0; i < reply->jobs.size(); ++i) {
-      if (suffixes.empty() || suffixes[i].empty()) to_slurm_view(reply->jobs[i]);
+      if (!suffixes.empty() && !suffixes[i].empty()) continue;
+      wire::JobView& j = reply->jobs[i];
+      const bool requeueing = j.state == JobState::kRequeued && j.stopping_as == JobState::kRequeued;
+      to_slurm_view(j);
+      if (requeueing) j.state = JobState::kRequeued;  // REQUEUED in accounting, PENDING in squeue
     }
   }
   const std::vector<std::string>* id_suffixes = suffixes.empty() ? nullptr : &suffixes;

@@ -80,7 +80,8 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
     std::erase_if(env, [&](const wire::EnvVar& e) { return e.first == name; });
     env.emplace_back(name, value);
   };
-  if (o.mem_per_node_mb) set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
+  // --mem=0 (all of each node's memory) sets nothing, as sbatch.
+  if (o.mem_per_node_mb && *o.mem_per_node_mb > 0) set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
   if (o.mem_per_cpu_mb) set("SLURM_MEM_PER_CPU", std::to_string(*o.mem_per_cpu_mb));
   if (o.mem_per_gpu_mb) set("SLURM_MEM_PER_GPU", std::to_string(*o.mem_per_gpu_mb));
   if (o.gpus_per_task) {
@@ -99,9 +100,51 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
   }
   // --open-mode as sbatch passes it on: "a" (append) or "t" (truncate).
   if (o.open_append) set("SLURM_OPEN_MODE", *o.open_append ? "a" : "t");
+  // Options the scheduler does not use reach the job as sbatch passes them on (hint_nomt,
+  // threads_pc, tps, tpc, get_user_env, dist_*, dep_*).
+  for (const auto& [name, value] : o.passed_on) set(name, value);
+  if (o.passed_on.end() != std::find_if(o.passed_on.begin(), o.passed_on.end(), [](const auto& v) {
+        return v.first == "SLURM_HINT" && (v.second == "nomultithread" || v.second == "compute_bound");
+      })) {
+    set("SLURM_THREADS_PER_CORE", "1");  // what those hints mean, as sbatch says it
+  }
+  if (o.distribution) {
+    const std::string& d = *o.distribution;
+    if (d.starts_with("plane=")) {
+      set("SLURM_DISTRIBUTION", "plane");
+      set("SLURM_DIST_PLANESIZE", d.substr(6));
+    } else {
+      set("SLURM_DISTRIBUTION", d);
+    }
+  }
+  if (o.dependency_text) set("SLURM_JOB_DEPENDENCY", *o.dependency_text);
 }
 
 }  // namespace
+
+void resolve_node_count(SubmitOptions& o) {
+  // -N MIN-MAX: as many nodes as tasks within the range (one task per node, as Slurm spread
+  // -N1-2 -n2), else the least.
+  if (o.nodes && o.nodes_max) {
+    o.nodes = o.ntasks ? std::clamp(*o.ntasks, *o.nodes, *o.nodes_max) : *o.nodes;
+    o.nodes_max.reset();
+  }
+  // -n with --ntasks-per-node and no -N: as many nodes as that takes (n4tpn2: 2 x 2).
+  if (!o.nodes && o.ntasks && o.ntasks_per_node && *o.ntasks > *o.ntasks_per_node) {
+    o.nodes = (*o.ntasks + *o.ntasks_per_node - 1) / *o.ntasks_per_node;
+  }
+  // -w a,b without -N: Slurm gives the job every node named (w_both ran on vm and vm1).
+  if (!o.nodes && o.nodelist && o.nodelist->size() > 1 &&
+      (!o.ntasks || *o.ntasks >= static_cast<std::int32_t>(o.nodelist->size()))) {
+    o.nodes = static_cast<std::int32_t>(o.nodelist->size());
+  }
+  // Fewer tasks than nodes: Slurm warns and gives the job one node per task.
+  if (o.nodes && o.ntasks && !o.ntasks_per_node && *o.ntasks < *o.nodes) {
+    o.warnings.push_back("can't run " + std::to_string(*o.ntasks) + " processes on " + std::to_string(*o.nodes) +
+                         " nodes, setting nnodes to " + std::to_string(*o.ntasks));
+    o.nodes = o.ntasks;
+  }
+}
 
 Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o) {
   if (o.gpus_per_task) {
@@ -109,6 +152,10 @@ Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o) {
       return invalid_argument("--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
     }
     const GpuCount& g = *o.gpus_per_task;
+    // As sbatch: GPUs per task mean nothing without a task count (or GPUs to share).
+    if (!o.ntasks && !o.ntasks_per_node) {
+      return invalid_argument("--gpus-per-task used without either --gpus or -n/--ntasks is not allowed");
+    }
     if (o.nodes) {
       const std::int64_t per_node = o.ntasks_per_node ? *o.ntasks_per_node
                                     : o.ntasks        ? (*o.ntasks + *o.nodes - 1) / *o.nodes
@@ -177,6 +224,8 @@ Result<ResourceRequest> map_resources(const SubmitOptions& o) {
   }
   // --cpus-per-gpu: that many cores for each GPU (on each node with -N).
   if (o.cpus_per_gpu) cores = std::max(cores, gpus * *o.cpus_per_gpu);
+  // --mincpus: at least that many on each node (the mincpus row: 4 CPUs for one task).
+  if (o.mincpus) cores = std::max<std::int64_t>(cores, *o.mincpus);
   if (cores > std::numeric_limits<std::int32_t>::max()) {
     return invalid_argument("--ntasks x --cpus-per-task = " + std::to_string(cores) +
                             " cores is too many");
@@ -215,16 +264,31 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
     program.argv = cmd.script_args;
   }
   options.overlay(cmd.options);
+  if (cmd.distribution) options.distribution = cmd.distribution;  // sbatch -m on the command line
+  resolve_node_count(options);
+  // The GPU request as asked, before it becomes totals: scontrol and squeue show it so.
+  GpuAsk gpu_ask;
+  if (options.gpus_per_task) {
+    gpu_ask = GpuAsk{GpuAskedPer::kTask, options.gpus_per_task->count};
+  } else if (options.gpus_per_node || options.gres) {
+    gpu_ask = GpuAsk{GpuAskedPer::kNode, (options.gpus_per_node ? options.gpus_per_node : options.gres)->count};
+  } else if (options.gpus) {
+    gpu_ask = GpuAsk{GpuAskedPer::kJob, options.gpus->count};
+  }
+  gpu_ask.cpus_per_gpu = options.cpus_per_gpu.value_or(0);
+  gpu_ask.mem_per_gpu_mb = options.mem_per_gpu_mb.value_or(0);
   FAIRWAY_TRY_ASSIGN(resolved, resolve_gpu_relative(options));
   options = std::move(resolved);
   out.warnings = options.warnings;
   out.wait = options.wait.value_or(false);
+  out.quiet = options.quiet.value_or(false);
   out.request.test_only = options.test_only.value_or(false);
 
   FAIRWAY_TRY_ASSIGN(resources, map_resources(options));
 
   JobSpec& spec = out.request.spec;
   spec.resources = resources;
+  spec.gpu_ask = gpu_ask;
   spec.user = ctx.user;
   spec.account = options.account.value_or("");
   spec.partition = options.partition.value_or("");
@@ -278,6 +342,9 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   FAIRWAY_TRY_ASSIGN(env, exported_env(options.export_spec, ctx.env));
   program.env = std::move(env);
   if (!ctx.host.empty()) program.env.emplace_back("SLURM_SUBMIT_HOST", ctx.host);
+  // Where sbatch ran, which -D does not change (an outer job's value is replaced).
+  std::erase_if(program.env, [](const wire::EnvVar& v) { return v.first == "SLURM_SUBMIT_DIR"; });
+  program.env.emplace_back("SLURM_SUBMIT_DIR", ctx.cwd);
   // As sbatch: a SLURM_UMASK the caller set already wins.
   const bool umask_set = std::any_of(program.env.begin(), program.env.end(),
                                      [](const wire::EnvVar& v) { return v.first == "SLURM_UMASK"; });

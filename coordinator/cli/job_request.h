@@ -33,6 +33,7 @@ struct BuiltSubmission {
   wire::SubmitRequest request;
   std::vector<std::string> warnings;  // for stderr
   bool wait = false;                  // -W/--wait, from the command line or a directive
+  bool quiet = false;                 // -Q: no job id printed, as sbatch -Q
   // --dependency's array tasks ("afterok:12_3"): resolve_task_dependencies fills them in.
   std::vector<DependencyTaskRef> dependency_tasks;
 };
@@ -42,6 +43,11 @@ struct BuiltSubmission {
 // GPUs from --gpus-per-node, else --gres, else --gpus / N (which must divide evenly).
 // --cpus-per-gpu raises the cores to that many per GPU. Takes resolve_gpu_relative's output.
 Result<ResourceRequest> map_resources(const SubmitOptions& o);
+
+// -N MIN-MAX becomes one count (one node per task within the range, else MIN), -w with
+// several nodes and no -N asks for all of them, and -N above -n comes down to -n with
+// Slurm's warning, as sbatch does.
+void resolve_node_count(SubmitOptions& o);
 
 // The options with --gpus-per-task turned into --gpus (--gpus-per-node with -N) and
 // --ntasks-per-gpu into --ntasks; once only (a second call refuses --gpus-per-task + --gpus).

@@ -1,5 +1,8 @@
 #include "coordinator/cli/job_views.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "coordinator/cli/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
@@ -137,6 +140,34 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   if (!j.reservation.empty()) line("Reservation", j.reservation);
   if (j.peak_memory_bytes) line("PeakMemory", std::to_string((*j.peak_memory_bytes + (1 << 20) - 1) >> 20) + " MiB");
   if (j.cpu_time_ms) line("CPUTime", format_walltime(Duration::seconds(*j.cpu_time_ms / 1000)));
+  return out;
+}
+
+std::int32_t min_cpus_per_node(const wire::JobView& job) {
+  const std::int32_t cpt = std::max(1, job.cpus_per_task);
+  return job.ntasks_per_node > 0 ? job.ntasks_per_node * cpt : cpt;
+}
+
+std::string gpu_tres_text(const wire::JobView& job, std::int64_t n) {
+  return "gres:gpu:" + (job.gpu_type.empty() ? std::string() : job.gpu_type + ":") + std::to_string(n);
+}
+
+std::string mail_type_text(std::uint8_t events) {
+  // Slurm's ALL also holds events Fairway sends no mail for; it prints them with it.
+  constexpr std::uint8_t kAll = kMailBegin | kMailEnd | kMailFail | kMailRequeue;
+  const bool all = (events & kAll) == kAll;
+  std::string out = all ? "INVALID_DEPEND" : "";
+  const std::pair<std::uint8_t, const char*> names[] = {
+      {kMailBegin, "BEGIN"},         {kMailEnd, "END"},
+      {kMailFail, "FAIL"},           {kMailRequeue, "REQUEUE"},
+      {kMailTimeLimit, "TIME_LIMIT"}, {kMailTimeLimit90, "TIME_LIMIT_90"},
+      {kMailTimeLimit80, "TIME_LIMIT_80"}, {kMailTimeLimit50, "TIME_LIMIT_50"}};
+  for (const auto& [bit, name] : names) {
+    if ((events & bit) == 0) continue;
+    if (!out.empty()) out += ',';
+    out += name;
+  }
+  if (all) out += ",STAGE_OUT";
   return out;
 }
 

@@ -29,5 +29,12 @@ std::string allocated_hostlist(const wire::JobView& job);
 std::int64_t job_cores(const wire::JobView& job);
 // Its start, or the estimated one while it waits ("N/A": none known).
 std::string start_text(const wire::JobView& job);
+// Slurm's pn_min_cpus (scontrol MinCPUsNode, squeue %c): the CPUs each node must give,
+// --ntasks-per-node x --cpus-per-task, at least one task's.
+std::int32_t min_cpus_per_node(const wire::JobView& job);
+// "gres:gpu:N" (with the type: "gres:gpu:v100:N"), as Slurm writes a GPU TRES request.
+std::string gpu_tres_text(const wire::JobView& job, std::int64_t n);
+// --mail-type as scontrol's MailType= lists it (ALL: Slurm's whole list).
+std::string mail_type_text(std::uint8_t events);
 
 }  // namespace fairway::cli

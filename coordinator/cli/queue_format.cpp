@@ -58,11 +58,14 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
     case 'F': return std::to_string((j.array_job.value() != 0 ? j.array_job : j.id).value());
     case 'K': return j.array_job.value() != 0 ? j.array_tasks : "N/A";
     case 'a': return j.account;
-    case 'b': return j.gpus > 0 ? "gres/gpu" + (j.gpu_type.empty() ? "" : ":" + j.gpu_type) + ":" +
-                                      std::to_string(j.gpus)
-                                : "N/A";
+    // Slurm's tres_per_node: GPUs asked per node (--gpus-per-node, --gres), else N/A. A
+    // job from before the request's shape was kept: its GPUs per node, when it has nodes.
+    case 'b':
+      if (j.gpu_ask.per == GpuAskedPer::kNode) return gpu_tres_text(j, j.gpu_ask.count);
+      if (j.gpu_ask.per == GpuAskedPer::kNone && j.gpus > 0 && j.nodes > 0) return gpu_tres_text(j, j.gpus);
+      return "N/A";
     case 'C': return std::to_string(job_cores(j));
-    case 'c': return std::to_string(std::max(1, j.cpus_per_task));  // Slurm's pn_min_cpus
+    case 'c': return std::to_string(min_cpus_per_node(j));  // Slurm's pn_min_cpus
     case 'D': return node_count_text(j);
     case 'e': return j.end_time ? format_local_time(*j.end_time) : "N/A";
     case 'j': return j.name;
@@ -74,7 +77,10 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
     case 'M': return elapsed_text(j, now);
     case 'm': {
       // As squeue: per node or per core, whichever the job has; "4G" when whole GiB.
-      const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb : j.memory_per_cpu_mb;
+      // Memory per GPU is its own (scontrol MemPerTres): squeue shows none per node.
+      const std::int64_t mb = j.gpu_ask.mem_per_gpu_mb > 0 ? 0
+                              : j.memory_per_node_mb > 0   ? j.memory_per_node_mb
+                                                           : j.memory_per_cpu_mb;
       if (mb == 0) return "0";
       return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
     }

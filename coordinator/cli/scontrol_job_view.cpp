@@ -34,7 +34,8 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   }
   const std::int64_t node_count = placed ? std::ssize(nodes) : std::max(1, j.nodes);
   const std::int32_t cpus_per_task = std::max(1, j.cpus_per_task);
-  const std::int64_t tasks = j.ntasks > 0 ? j.ntasks : std::max<std::int64_t>(1, cores / cpus_per_task);
+  // No -n: a task per node (--ntasks-per-node of them), as Slurm counts NumTasks.
+  const std::int64_t tasks = j.ntasks > 0 ? j.ntasks : node_count * std::max(1, j.ntasks_per_node);
   std::int64_t memory_mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * node_count : j.memory_per_cpu_mb * cores;
   std::string user = j.user + (j.uid ? "(" + std::to_string(*j.uid) + ")" : std::string());
   std::string group = "(null)";
@@ -64,7 +65,7 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
        " QOS=" +
        (j.qos.empty() ? std::string("normal") : j.qos));  // Slurm's default QOS, which a job without one has
   line("   JobState=" + state_name(j.state) + " Reason=" + reason + " Dependency=(null)");
-  line("   Requeue=1 Restarts=" + std::to_string(j.requeue_count) + " BatchFlag=1 Reboot=0 ExitCode=" + exit);
+  line("   Requeue=" + std::string(j.no_requeue ? "0" : "1") + " Restarts=" + std::to_string(j.requeue_count) + " BatchFlag=1 Reboot=0 ExitCode=" + exit);
   line("   RunTime=" + format_walltime(run) + " TimeLimit=" + format_walltime(j.time_limit) + " TimeMin=N/A");
   line("   SubmitTime=" + format_local_time(j.submit_time) + " EligibleTime=" + format_local_time(j.submit_time));
   line("   AccrueTime=" + format_local_time(j.submit_time));
@@ -78,18 +79,27 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   }
   line("   SuspendTime=None SecsPreSuspend=0 LastSchedEval=" + format_local_time(j.submit_time) + " Scheduler=Main");
   line("   Partition=" + or_null(j.partition) + " AllocNode:Sid=(null)");
-  line("   ReqNodeList=(null) ExcNodeList=(null)");
+  const auto node_list = [](const std::vector<std::string>& names) {
+    return names.empty() ? std::string("(null)") : compress_hostlist(names);
+  };
+  line("   ReqNodeList=" + node_list(j.req_nodes) + " ExcNodeList=" + node_list(j.exc_nodes));
   line("   NodeList=" + (placed ? compress_hostlist(nodes) : std::string("(null)")));
   if (placed) line("   BatchHost=" + nodes.front());
   line("   NumNodes=" + std::to_string(node_count) + " NumCPUs=" + std::to_string(cores) + " NumTasks=" +
        std::to_string(tasks) + " CPUs/Task=" + std::to_string(cpus_per_task) + " ReqB:S:C:T=0:0:*:*");
   line("   TRES=" + tres);
-  line("   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
-  line("   MinCPUsNode=" + std::to_string(cpus_per_task) + " MinMemoryNode=" +
-       (j.memory_per_node_mb > 0 ? std::to_string(j.memory_per_node_mb) + "M" : std::string("0")) +
+  line("   Socks/Node=* NtasksPerN:B:S:C=" + std::to_string(j.ntasks_per_node) + ":0:*:* CoreSpec=*");
+  // Slurm's sizes: whole GiB as "2G", else MiB as "1000M"; --mem-per-cpu is MinMemoryCPU.
+  const auto size = [](std::int64_t mb) {
+    return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
+  };
+  line("   MinCPUsNode=" + std::to_string(min_cpus_per_node(j)) +
+       (j.memory_per_cpu_mb > 0 ? " MinMemoryCPU=" + size(j.memory_per_cpu_mb)
+        : " MinMemoryNode=" + (j.memory_per_node_mb > 0 && j.gpu_ask.mem_per_gpu_mb == 0 ? size(j.memory_per_node_mb)
+                                                                                         : std::string("0"))) +
        " MinTmpDiskNode=0");
-  line("   Features=(null) DelayBoot=00:00:00");
-  line("   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)");
+  line("   Features=" + or_null(j.features) + " DelayBoot=00:00:00");
+  line("   OverSubscribe=" + std::string(j.exclusive ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
   line("   Command=(null)");
   line("   WorkDir=" + j.working_dir);
   if (!j.comment.empty()) line("   Comment=" + j.comment + " ");  // Slurm's line ends with a space
@@ -98,12 +108,26 @@ std::string render_scontrol_job(const wire::JobView& j, Time now,
   if (j.array_job.value() != 0) task = static_cast<std::int32_t>(std::strtol(j.array_tasks.c_str(), nullptr, 10));
   const OutputNameFields fields{j.id, j.user, j.name, j.allocation.empty() ? std::string_view() : std::string_view(j.allocation.front().node),
                                 j.array_job, task};
-  const std::string stdout_file =
-      expand_output_path(j.stdout_path, fields, j.working_dir, expand_output_path(kDefaultOutputPattern, fields, j.working_dir, ""));
-  line("   StdErr=" + expand_output_path(j.stderr_path, fields, j.working_dir, stdout_file));
+  constexpr OutputExpansion kShown = OutputExpansion::kJobOnly;
+  const std::string stdout_file = expand_output_path(
+      j.stdout_path, fields, j.working_dir, expand_output_path(kDefaultOutputPattern, fields, j.working_dir, "", kShown), kShown);
+  line("   StdErr=" + expand_output_path(j.stderr_path, fields, j.working_dir, stdout_file, kShown));
   line("   StdIn=/dev/null");
   line("   StdOut=" + stdout_file);
   line("   Power=");
+  // The GPU request as asked, in Slurm's order (--cpus-per-gpu, --mem-per-gpu, then per job,
+  // node or task).
+  const GpuAsk& g = j.gpu_ask;
+  std::string asked;
+  if (g.cpus_per_gpu > 0) asked += " CpusPerTres=" + gpu_tres_text(j, g.cpus_per_gpu);
+  if (g.mem_per_gpu_mb > 0) asked += " MemPerTres=" + gpu_tres_text(j, g.mem_per_gpu_mb);
+  if (g.per == GpuAskedPer::kJob) asked += " TresPerJob=" + gpu_tres_text(j, g.count);
+  if (g.per == GpuAskedPer::kNode) asked += " TresPerNode=" + gpu_tres_text(j, g.count);
+  if (g.per == GpuAskedPer::kTask) asked += " TresPerTask=" + gpu_tres_text(j, g.count);
+  if (!asked.empty()) line("  " + asked);
+  if (j.mail_events != 0) {
+    line("   MailUser=" + (j.mail_user.empty() ? j.user : j.mail_user) + " MailType=" + mail_type_text(j.mail_events));
+  }
   line("   ");
   return out + "\n";
 }

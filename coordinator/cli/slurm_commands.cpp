@@ -321,7 +321,9 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
       {"TIMELIMIT", "--time"},         {"JOB_NAME", "--job-name"},     {"EXPORT", "--export"},
       {"RESERVATION", "--reservation"}, {"CONSTRAINT", "--constraint"}, {"MEM_PER_NODE", "--mem"},
       {"MEM_PER_CPU", "--mem-per-cpu"}, {"GPUS", "--gpus"},            {"ARRAY_INX", "--array"},
-      {"OUTPUT", "--output"},          {"ERROR", "--error"}};
+      {"OUTPUT", "--output"},          {"ERROR", "--error"},           {"GPUS_PER_TASK", "--gpus-per-task"},
+      {"GPUS_PER_NODE", "--gpus-per-node"}, {"CPUS_PER_GPU", "--cpus-per-gpu"}, {"MEM_PER_GPU", "--mem-per-gpu"},
+      {"OPEN_MODE", "--open-mode"},     {"DISTRIBUTION", "--distribution"}, {"HINT", "--hint"}};
   std::vector<std::string> out;
   for (const auto& [suffix, option] : names) {
     const std::string name = std::string(prefix) + std::string(suffix);
@@ -330,8 +332,11 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
     }
   }
   for (const auto& [k, v] : inv.env) {
-    if (k == std::string(prefix) + "EXCLUSIVE") out.emplace_back("--exclusive");
+    // Its value is --exclusive's (user, mcs...): a bad one is refused as on the command line.
+    if (k == std::string(prefix) + "EXCLUSIVE") out.emplace_back(v.empty() ? "--exclusive" : "--exclusive=" + v);
     if (k == std::string(prefix) + "WAIT" && prefix == "SBATCH_") out.emplace_back("--wait");
+    if (k == std::string(prefix) + "NO_REQUEUE") out.emplace_back("--no-requeue");
+    if (k == std::string(prefix) + "REQUEUE") out.emplace_back("--requeue");
   }
   return out;
 }

@@ -26,6 +26,26 @@ void to_slurm_view(wire::JobView& job) {
       break;
   }
   if (job.state == JobState::kPending && job.allocation.empty() && job.nodes == 0) job.nodes = 1;
+  // A job that has not ended (a requeued one again) has no exit status yet: its last run's
+  // is not shown (Slurm: 0:0 once requeued).
+  if (!is_terminal(job.state)) {
+    job.exit_code.reset();
+    job.signal.reset();
+  }
+}
+
+void to_scontrol_view(wire::JobView& job) {
+  const auto exit_code = job.exit_code;
+  const auto signal = job.signal;
+  to_slurm_view(job);
+  if (job.state == JobState::kCancelled || job.state == JobState::kTimeout) {
+    job.exit_code = exit_code;
+    job.signal = signal;
+  }
+  if (job.reasons.empty() && job.state == JobState::kTimeout) job.reasons = {"TimeLimit"};
+  if (job.reasons.empty() && job.state == JobState::kFailed && job.exit_code.value_or(0) != 0) {
+    job.reasons = {"NonZeroExitCode"};
+  }
 }
 
 std::optional<wire::JobView> batch_step_view(const wire::JobView& job) {

@@ -20,6 +20,11 @@ namespace fairway::cli {
 // (sacct: ID.batch CANCELLED 0:15), not to the job.
 void to_slurm_view(wire::JobView& job);
 
+// scontrol show job: as to_slurm_view, but an ended job's ExitCode is its batch script's
+// status, as Slurm's scontrol shows it (a cancelled or timed-out script that ignored
+// SIGTERM: 0:9), and its Reason says why it ended (TimeLimit, NonZeroExitCode).
+void to_scontrol_view(wire::JobView& job);
+
 // The line sacct prints for a job's batch script (ID.batch), from the job as the
 // coordinator answered it (before to_slurm_view): named "batch", no partition, on the
 // job's first node only (its cores there), the script's own state and exit status (a cancelled or timed-out script: CANCELLED, its

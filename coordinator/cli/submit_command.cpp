@@ -178,6 +178,8 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   if (cmd.json) {
     io.out << submit_json(ok->job, built->warnings);
+  } else if (built->quiet) {
+    // sbatch -Q prints no id, --parsable or not (the quiet conformance row).
   } else if (cmd.parsable) {
     io.out << ok->job.value() << "\n";
   } else {

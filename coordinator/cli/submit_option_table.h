@@ -11,7 +11,7 @@ enum class Opt {
   kPartition, kAccount, kQos, kNtasks, kNodes, kCpusPerTask, kNtasksPerNode, kGpus,
   kGpusPerNode, kGres, kTime, kJobName, kOutput, kError, kNoRequeue, kRequeue, kHold, kChdir,
   kMem, kMemPerCpu, kWait, kTestOnly, kSignal, kMailType, kMailUser, kExclusive, kNodelist, kExclude, kConstraint, kComment, kReservation, kOpenMode, kExport, kDependency, kKillOnInvalidDep, kBegin, kNice, kArray,
-  kGpusPerTask, kCpusPerGpu, kNtasksPerGpu, kMemPerGpu,
+  kGpusPerTask, kCpusPerGpu, kNtasksPerGpu, kMemPerGpu, kMinCpus, kQuiet,
   // Accepted; what they ask is not done yet, and the job is still right without it.
   kWarnIgnored,
   // Accepted and meaningless here (accounting, tuning and verbosity knobs).
@@ -35,6 +35,9 @@ struct OptionSpec {
   Value value;
   bool command_line_only;
   std::string_view why = {};  // kWarnIgnored / kRefused: what the user is told
+  // kSilent / kWarnIgnored: the variable sbatch sets in the job from it, as Slurm's does
+  // ("SLURM_HINT": the option's value; "SLURM_GET_USER_ENV=1": that value).
+  std::string_view variable = {};
 };
 
 // The option of that long name (without "--") or short letter; nullptr: unknown.

@@ -74,6 +74,15 @@ Result<GpuCount> gres_gpus(std::string_view value) {
   return g;
 }
 
+void pass_on(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
+  if (spec.variable.empty()) return;
+  const auto eq = spec.variable.find('=');
+  std::string name(spec.variable.substr(0, eq));
+  std::string shown = eq == std::string_view::npos ? std::string(value) : std::string(spec.variable.substr(eq + 1));
+  std::erase_if(o.passed_on, [&](const auto& v) { return v.first == name; });
+  o.passed_on.emplace_back(std::move(name), std::move(shown));
+}
+
 Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
   const Opt opt = spec.opt;
   const std::string_view name = spec.long_name;
@@ -97,7 +106,22 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     case Opt::kDefaultOutput: return set_text(o.default_output);
     case Opt::kChdir: return set_text(o.chdir);
     case Opt::kNtasks: return set_count(o.ntasks);
-    case Opt::kNodes: return set_count(o.nodes);
+    case Opt::kNodes: {
+      // -N MIN-MAX as Slurm takes it; a job gets a node count in that range.
+      const auto dash = value.find('-');
+      if (dash == std::string_view::npos || dash == 0) {
+        o.nodes_max.reset();
+        return set_count(o.nodes);
+      }
+      FAIRWAY_TRY_ASSIGN(lo, positive_count(name, value.substr(0, dash)));
+      FAIRWAY_TRY_ASSIGN(hi, positive_count(name, value.substr(dash + 1)));
+      if (lo > hi) {
+        return invalid_argument("--nodes=" + std::string(value) + ": the minimum is above the maximum");
+      }
+      o.nodes = lo;
+      o.nodes_max = hi;
+      return ok_status();
+    }
     case Opt::kCpusPerTask: return set_count(o.cpus_per_task);
     case Opt::kNtasksPerNode: return set_count(o.ntasks_per_node);
     case Opt::kGpus:
@@ -108,6 +132,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     }
     case Opt::kCpusPerGpu: return set_count(o.cpus_per_gpu);
+    case Opt::kMinCpus: return set_count(o.mincpus);
+    case Opt::kQuiet: o.quiet = true; return ok_status();
     case Opt::kNtasksPerGpu: return set_count(o.ntasks_per_gpu);
     case Opt::kGres: {
       FAIRWAY_TRY_ASSIGN(g, gres_gpus(value));
@@ -119,8 +145,13 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       if (!d) {
         return invalid_argument("--time=" + std::string(value) + ": " + d.error().message);
       }
-      if (*d <= Duration::seconds(0)) {
-        return invalid_argument("--time=" + std::string(value) + ": must be positive");
+      if (*d < Duration::seconds(0)) {
+        return invalid_argument("--time=" + std::string(value) + ": must not be negative");
+      }
+      // "A time limit of zero requests that no time limit be imposed" (sbatch(1)).
+      if (*d == Duration::seconds(0)) {
+        o.time = Duration::infinite();
+        return ok_status();
       }
       // Slurm keeps limits in whole minutes, rounded up: 00:00:50 is 1 minute, 19:59 is 20.
       o.time = d->is_infinite() ? *d : Duration::minutes((d->count() + 59) / 60);
@@ -141,15 +172,16 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       const std::string shown = value.empty() ? "--" + std::string(name)
                                               : "--" + std::string(name) + "=" + std::string(value);
       o.warnings.push_back(shown + " ignored: " + std::string(spec.why));
+      pass_on(spec, value, o);
       return ok_status();
     }
-    case Opt::kSilent: return ok_status();
+    case Opt::kSilent: pass_on(spec, value, o); return ok_status();
     // srun's: a batch job as a whole has no tasks to bind or kill (the srun in it reads
     // its own options).
     case Opt::kKillOnBadExit:
     case Opt::kCpuBind:
-    case Opt::kExact:
-    case Opt::kDistribution: return ok_status();
+    case Opt::kExact: return ok_status();
+    case Opt::kDistribution: return set_text(o.distribution);
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
     case Opt::kComment: o.comment = std::string(value); return ok_status();
@@ -180,8 +212,14 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     }
     case Opt::kExclusive:
-      if (!value.empty() && value != "user" && value != "mcs") {
-        return invalid_argument("--exclusive=" + std::string(value) + ": expected no value, user or mcs");
+      // sbatch's values; "oversubscribe" asks for sharing, which a job has without it.
+      if (value == "oversubscribe") {
+        o.exclusive = false;
+        return ok_status();
+      }
+      if (!value.empty() && value != "exclusive" && value != "user" && value != "mcs") {
+        return invalid_argument("--exclusive=" + std::string(value) +
+                                ": Invalid --exclusive specification (expected no value, exclusive, oversubscribe, user or mcs)");
       }
       o.exclusive = true;  // user/mcs sharing rules come down to whole nodes here
       return ok_status();
@@ -202,6 +240,7 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return ok_status();
     case Opt::kExport: return set_text(o.export_spec);
     case Opt::kDependency: {
+      o.dependency_text = std::string(value);
       if (value.empty()) {  // Slurm: an empty dependency clears the earlier ones
         o.dependency = DependencyOption{};
         return ok_status();
@@ -300,7 +339,10 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(default_output, over.default_output);
   take(chdir, over.chdir);
   take(ntasks, over.ntasks);
-  take(nodes, over.nodes);
+  if (over.nodes) {
+    nodes = over.nodes;
+    nodes_max = over.nodes_max;
+  }
   take(cpus_per_task, over.cpus_per_task);
   take(ntasks_per_node, over.ntasks_per_node);
   take(gpus, over.gpus);
@@ -320,6 +362,7 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(array, over.array);
   take(wait, over.wait);
   take(test_only, over.test_only);
+  take(quiet, over.quiet);
   take(signal, over.signal);
   take(mail_events, over.mail_events);
   take(mail_user, over.mail_user);
@@ -331,6 +374,13 @@ void SubmitOptions::overlay(const SubmitOptions& over) {
   take(cpus_per_gpu, over.cpus_per_gpu);
   take(ntasks_per_gpu, over.ntasks_per_gpu);
   take(mem_per_gpu_mb, over.mem_per_gpu_mb);
+  take(mincpus, over.mincpus);
+  take(distribution, over.distribution);
+  take(dependency_text, over.dependency_text);
+  for (const auto& [name, value] : over.passed_on) {
+    std::erase_if(passed_on, [&](const auto& v) { return v.first == name; });
+    passed_on.emplace_back(name, value);
+  }
   // --mem and --mem-per-cpu exclude each other: the later source's choice wins whole.
   if (over.mem_per_node_mb || over.mem_per_cpu_mb) {
     mem_per_node_mb = over.mem_per_node_mb;

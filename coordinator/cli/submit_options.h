@@ -31,6 +31,8 @@ struct SubmitOptions {
   // default for arrays. Unset: the agent's fairway-%j.out.
   std::optional<std::string> default_output;
   std::optional<std::int32_t> ntasks, nodes, cpus_per_task, ntasks_per_node;
+  // -N MIN-MAX: the most nodes (nodes holds the least); resolve_node_count picks one.
+  std::optional<std::int32_t> nodes_max;
   std::optional<GpuCount> gpus, gpus_per_node, gres;
   std::optional<Duration> time;
   std::optional<bool> requeue;
@@ -45,6 +47,7 @@ struct SubmitOptions {
   std::optional<std::int32_t> nice;
   std::optional<ArraySpec> array;  // --array=1-100%10
   std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
+  std::optional<bool> quiet;  // -Q: sbatch prints no job id
   std::optional<bool> test_only;  // --test-only: when it would start; nothing is queued
   std::optional<WarningSignal> signal;
   std::optional<std::uint8_t> mail_events;  // JobMailEvent bits
@@ -57,7 +60,13 @@ struct SubmitOptions {
   // per GPU; map_resources turns them into the job's GPUs, cores, memory and tasks.
   std::optional<GpuCount> gpus_per_task;
   std::optional<std::int32_t> cpus_per_gpu, ntasks_per_gpu;
+  std::optional<std::int32_t> mincpus;  // --mincpus: at least that many cores on each node
   std::optional<std::int64_t> mem_per_gpu_mb;
+  // What sbatch passes on to the job from options the scheduler does not use: the
+  // variable and its value (SLURM_HINT=nomultithread), the later one winning.
+  std::vector<std::pair<std::string, std::string>> passed_on;
+  std::optional<std::string> distribution;     // -m/--distribution as written
+  std::optional<std::string> dependency_text;  // --dependency as written: SLURM_JOB_DEPENDENCY
   std::vector<std::string> warnings;  // accepted but ignored options, for stderr
 
   // Fields set in `over` replace ours (the command line overrides directives).

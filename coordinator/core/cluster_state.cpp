@@ -1,5 +1,7 @@
 #include "coordinator/core/cluster_state.h"
 
+#include "shared/config/hostlist.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -72,6 +74,7 @@ NodeIndex ClusterState::add_node_later(NodeTopology topology,
     rebuild_partition(PartitionIndex(static_cast<std::uint32_t>(p)));
   }
   rebuild_overlaps();
+  rank_names();
   return idx;
 }
 
@@ -93,7 +96,17 @@ Result<PartitionIndex> ClusterState::add_partition(const std::string& name,
   partitions_.push_back(std::move(p));
   rebuild_partition(idx);
   rebuild_overlaps();
+  rank_names();
   return idx;
+}
+
+void ClusterState::rank_names() {
+  std::vector<std::uint32_t> order(nodes_.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return hostlist_less(nodes_[a].topology.name, nodes_[b].topology.name);
+  });
+  for (std::uint32_t r = 0; r < order.size(); ++r) nodes_[order[r]].name_rank = r;
 }
 
 // Everything derived from the partition's node list: capacity, free counts, shapes,

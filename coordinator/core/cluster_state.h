@@ -37,6 +37,9 @@ struct NodeState {
 
   static constexpr std::uint8_t kOffline = 2;
   std::int32_t island = -1;                // interned NodeTopology::island; -1: none
+  // The node's place in Slurm's host order (hostlist_less): a job's nodes are kept in
+  // this order, so its node list, node ids and batch host are those Slurm would give.
+  std::uint32_t name_rank = 0;
 
   // GPU-socket fencing (PlacementConfig::socket_exclusive_gpus): a job holding a GPU keeps
   // the rest of its socket, so those cores and GPUs are fenced: neither used nor free.
@@ -134,6 +137,7 @@ class ClusterState {
   void set_node_free(NodeIndex n, ResourceAmount before);
   void rebuild_partition(PartitionIndex p);
   void rebuild_overlaps();
+  void rank_names();
   void set_fence(NodeState& ns, const NodeAllocation& na, bool fenced);
   NodeState make_node(NodeTopology topology);
   std::vector<std::string> island_names_;

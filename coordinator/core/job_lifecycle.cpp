@@ -22,14 +22,15 @@ std::vector<JobEffect> node_lost(const JobRecord& rec, const std::string& why) {
     out.emplace_back(Persist{});
     out.emplace_back(MailRequeue{});
   } else {
-    out.emplace_back(Finish{JobState::kNodeFail, false, false, std::nullopt, std::nullopt});
+    out.emplace_back(Finish{JobState::kNodeFail, false});
     out.emplace_back(Forget{});
   }
   return out;
 }
 
-std::vector<JobEffect> reported(JobRecord& rec, JobState state) {
+std::vector<JobEffect> reported(JobRecord& rec, JobState state, const JobOutcome& outcome) {
   if (!running(rec)) return {};
+  rec.outcome = outcome;
   StopIntent& stop = rec.stop;
   if (state == JobState::kNodeFail && !stop.cancel && !stop.requeue) {
     // Its agent stopped it for want of us (self-fencing): not the job's doing.
@@ -44,15 +45,16 @@ std::vector<JobEffect> reported(JobRecord& rec, JobState state) {
     // Stopped for a higher tier (a run that completed on its own stays completed).
     return {StopPreempted{}};
   }
-  Finish finish{state, true, false, std::nullopt, std::nullopt};
+  Finish finish{state, true};
   if (stop.cancel && state != JobState::kCompleted) finish.state = JobState::kCancelled;
   if (stop.allocation_outcome) {
     // Its client ended it: the command's outcome is the job's, not the holder's kill.
     const auto [code, sig] = *stop.allocation_outcome;
     finish.state = code == 0 && sig == 0 ? JobState::kCompleted : JobState::kFailed;
-    finish.override_outcome = true;
-    if (sig == 0) finish.exit_code = code;
-    else finish.signal = sig;
+    rec.outcome.exit_code.reset();
+    rec.outcome.signal.reset();
+    if (sig == 0) rec.outcome.exit_code = code;
+    else rec.outcome.signal = sig;
   }
   if (finish.state == JobState::kRunning || !is_terminal(finish.state)) finish.state = JobState::kFailed;
   std::vector<JobEffect> out{finish};
@@ -68,7 +70,7 @@ std::vector<JobEffect> apply(JobRecord& rec, const JobEvent& event, Time /*now*/
       [&rec](const auto& e) -> std::vector<JobEffect> {
         using E = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<E, Reported>) {
-          return reported(rec, e.state);
+          return reported(rec, e.state, e.outcome);
         } else if constexpr (std::is_same_v<E, NodeLost>) {
           return node_lost(rec, e.why);
         } else {

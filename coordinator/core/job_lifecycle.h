@@ -15,9 +15,11 @@ namespace fairway::lifecycle {
 
 // ---- Events: what happened to a job ---------------------------------------------------
 
-// Its head node reported its processes ended, in this state.
+// Its head node reported its processes ended, in this state, with this outcome (kept on
+// the record: JobRecord::outcome).
 struct Reported {
   JobState state = JobState::kCompleted;
+  JobOutcome outcome;
 };
 // A user cancelled it (scancel) while it runs; `by`: the reason to record ("cancelled by ...").
 struct CancelAsked {
@@ -56,13 +58,10 @@ struct Requeue {
 // (Scheduler::stop_preempted).
 struct StopPreempted {};
 // It ends in `state` (Scheduler::finish); `reported`: its node's report ended it (counted
-// as finished), else it was given up. `exit_code`/`signal` when the outcome is not the
-// report's (an ended allocation: its command's).
+// as finished), else it was given up. Its outcome is already on the record.
 struct Finish {
   JobState state = JobState::kFailed;
   bool reported = true;
-  bool override_outcome = false;
-  std::optional<std::int32_t> exit_code, signal;
 };
 // Store its row now.
 struct Persist {};
@@ -72,7 +71,8 @@ struct MailRequeue {};
 struct Forget {};
 using JobEffect = std::variant<Signal, SetReason, Requeue, StopPreempted, Finish, Persist, MailRequeue, Forget>;
 
-// Applies `event` to a running job: records the stop intent on `rec` (rec.stop) and
+// Applies `event` to a running job: records the stop intent (rec.stop) and a reported
+// outcome (rec.outcome; an ended allocation's is its command's) on `rec` and
 // returns what must happen. The job's state is not changed here: the effects that change
 // it (Requeue, StopPreempted, Finish) go through the Scheduler, which keeps its lists.
 // An event about a job that is not running returns nothing.

@@ -2,6 +2,7 @@
 // (state, partition, priority, why it waits, where it runs).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +40,14 @@ struct StopIntent {
   // An allocation its client ended (salloc's command): that command's exit code and signal,
   // which decide how it ended instead of the kill that ends its holder.
   std::optional<std::pair<std::int32_t, std::int32_t>> allocation_outcome;
+};
+
+// How its last run ended, as its head node reported it (or, for an allocation its client
+// ended, its command's code and signal): what views, the store and mails read. Kept when
+// it goes back to the queue, until the next run's report replaces it.
+struct JobOutcome {
+  std::optional<std::int32_t> exit_code, signal;
+  std::optional<std::int64_t> peak_memory_bytes, cpu_time_ms;  // from its cgroup
 };
 
 struct JobRecord {
@@ -88,6 +97,7 @@ struct JobRecord {
   // node, who cancelled it): the one copy that views, the store and mails read.
   std::string reason;
   StopIntent stop;
+  JobOutcome outcome;
 
   std::size_t slot = 0;  // position in the scheduler's pending or running list
   // Its place in the current pass's priority order (0 first): tells a backfill start (a

@@ -49,6 +49,28 @@ struct Scope {
   }
 };
 
+// The most GPUs of `type` any node of the scope has, free or not: from the partition's
+// few node shapes when the scope is the whole partition.
+std::int32_t most_gpus_on_a_node(const ClusterState& cluster, const PartitionState& p, const Scope& scope,
+                                 const std::string& type) {
+  const auto matching = [&](const std::vector<std::string>& types) {
+    return static_cast<std::int32_t>(
+        std::count_if(types.begin(), types.end(), [&](const std::string& t) { return type.empty() || t == type; }));
+  };
+  std::int32_t most = 0;
+  if (scope.allowed == nullptr && scope.island < 0) {
+    for (const NodeShape& s : p.shapes) most = std::max(most, matching(s.gpu_types));
+    return most;
+  }
+  for (NodeIndex n : p.nodes) {
+    if (!scope.admits(cluster, n)) continue;
+    std::int32_t total = 0;
+    for (const GpuDevice& g : cluster.node(n).topology.gpus) total += gpu_matches(g, type) ? 1 : 0;
+    most = std::max(most, total);
+  }
+  return most;
+}
+
 // Takes `gpus` usable matching GPUs and then `cores` free cores on node n, cores on the
 // taken GPUs' sockets first. On a socket-exclusive node the other cores come from sockets
 // with no usable GPU before sockets whose GPU is still free, so GPUs stay usable.
@@ -179,20 +201,38 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
   // GPUs spread: nodes with the most usable matching GPUs first; cores go with the GPUs,
   // then onto any node with free cores.
   std::vector<std::pair<std::int32_t, NodeIndex>> gpu_nodes;
+  bool some_node_short = false;
   for (NodeIndex n : p.nodes) {
     if (!scope.admits(cluster, n)) continue;
     const std::int32_t k = usable_gpus(cluster.node(n), r.gpu_type);
     if (k > 0) gpu_nodes.emplace_back(k, n);
+    some_node_short = some_node_short || (k > 0 && k < r.gpus);
+  }
+  // GPUs that one node of the scope could hold come from one node (while none has them
+  // free the job waits, and a task's GPUs are never split); only more GPUs than any node
+  // has are spread, each node keeping a core for them. Looked at only when a node has
+  // fewer free than asked (never for the usual one-GPU job).
+  if (some_node_short && r.gpus <= most_gpus_on_a_node(cluster, p, scope, r.gpu_type)) {
+    std::erase_if(gpu_nodes, [&](const auto& e) { return e.first < r.gpus; });
   }
   std::stable_sort(gpu_nodes.begin(), gpu_nodes.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   Allocation alloc;
   std::int32_t gpus_left = r.gpus;
   std::int32_t cores_left = r.cores;
-  for (const auto& [k, n] : gpu_nodes) {
+  for (std::size_t i = 0; i < gpu_nodes.size(); ++i) {
+    const auto [k, n] = gpu_nodes[i];
     if (gpus_left == 0) break;
     const std::int32_t g = std::min(k, gpus_left);
-    const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, cores_left));
+    // Leave a core for each further node the rest of the GPUs need (they come from the
+    // nodes with the most first), or those nodes could not take any of them.
+    std::int32_t later_nodes = 0;
+    for (std::int32_t need = gpus_left - g; need > 0 && i + 1 + static_cast<std::size_t>(later_nodes) < gpu_nodes.size();) {
+      need -= gpu_nodes[i + 1 + static_cast<std::size_t>(later_nodes)].first;
+      ++later_nodes;
+    }
+    const std::int32_t room = std::max(0, cores_left - later_nodes);
+    const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, room));
     // A GPU with no core to drive it is useless, and a node with none of the job's cores
     // cannot run any of it (its launch would carry 0 cores): such a node is never taken.
     if (c == 0) continue;
@@ -395,7 +435,14 @@ std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex 
   } else {
     a = place_in(cluster, p, request, Scope{-1, allowed});
   }
-  if (a) assign_memory(*a, request);
+  if (!a) return a;
+  assign_memory(*a, request);
+  // Slurm's order, not the order the nodes were found in: the first is the batch host.
+  if (a->nodes.size() > 1) {
+    std::sort(a->nodes.begin(), a->nodes.end(), [&](const NodeAllocation& x, const NodeAllocation& y) {
+      return cluster.node(x.node).name_rank < cluster.node(y.node).name_rank;
+    });
+  }
   return a;
 }
 

@@ -98,6 +98,13 @@ Status Scheduler::set_reason(JobId id, std::string reason) {
   return ok_status();
 }
 
+Status Scheduler::set_outcome(JobId id, const JobOutcome& outcome) {
+  JobRecord* j = find(id);
+  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  j->outcome = outcome;
+  return ok_status();
+}
+
 Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& event, Time now) {
   JobRecord* j = find(id);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
@@ -105,7 +112,23 @@ Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& eve
 }
 
 Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> groups) {
-  return admit(std::move(spec), now, false, groups);
+  if (spec.partition.find(',') == std::string::npos) return admit(std::move(spec), now, false, groups);
+  // -p a,b: the first listed partition that takes the job (Slurm weighs where it would
+  // start first); it is then the job's one partition, stored and restored as such.
+  std::optional<Status> first_refusal;
+  const std::string list = spec.partition;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    JobSpec one = spec;
+    one.partition = list.substr(at, comma - at);
+    at = comma + 1;
+    if (one.partition.empty()) continue;
+    Status st = admit(std::move(one), now, false, groups);
+    if (st) return st;
+    if (!first_refusal) first_refusal = std::move(st);
+  }
+  if (first_refusal) return *first_refusal;
+  return invalid_argument("job " + std::to_string(spec.id.value()) + ": partition list '" + list + "' names no partition");
 }
 
 Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
@@ -149,6 +172,12 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
   double qos_priority = 0;
   std::optional<double> priority_cap;
   std::optional<Duration> queue_target_time;
+  // "normal" is Slurm's QOS for a job that names none: where no QOS of that name is
+  // configured it asks for the default, so its limits still apply.
+  if (spec.qos == "normal" && std::none_of(config_.qos.begin(), config_.qos.end(),
+                                           [](const QosConfig& q) { return q.name == "normal"; })) {
+    spec.qos.clear();
+  }
   if (spec.qos.empty()) spec.qos = pc->default_qos;
   if (!spec.qos.empty()) {
     const QosConfig* qc = nullptr;
@@ -191,6 +220,14 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
     // --exclusive: whole nodes of the partition's largest size, as allocation_unit = node.
     spec.resources = whole_node_request(cluster_.partition(pidx), r);
   }
+  // GPUs spread over nodes need a core on each node they come from (gpus_toomany: --gpus=3
+  // with one task on two-GPU nodes); as Slurm, the job gets those cores rather than
+  // waiting forever for a placement that cannot exist.
+  if (spec.resources.nodes == 0 && spec.resources.gpus > 0 && cluster_.partition(pidx).largest_node_gpus > 0) {
+    const std::int32_t per_node = cluster_.partition(pidx).largest_node_gpus;
+    const std::int32_t gpu_nodes = (spec.resources.gpus + per_node - 1) / per_node;
+    spec.resources.cores = std::max(spec.resources.cores, gpu_nodes);
+  }
   std::optional<NodeMask> allowed;
   if (has_node_constraints(spec)) {
     auto mask = allowed_nodes(cluster_, pidx, spec, !restoring);
@@ -225,6 +262,14 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
                           std::to_string(ps.capacity.cores) + " cores, " +
                           std::to_string(ps.capacity.gpus) + " GPUs on " +
                           std::to_string(ps.nodes.size()) + " nodes" + describe_node_memory(ps) + ")");
+  }
+
+  // A task's CPUs are on one node: -c larger than every node here could never run.
+  if (!restoring && spec.tasks.cpus_per_task > cluster_.partition(pidx).largest_node_cores) {
+    return make_error(ErrorCode::kResourceExhausted,
+                      job + ": --cpus-per-task=" + std::to_string(spec.tasks.cpus_per_task) +
+                          " is more CPUs than any node of partition '" + pc->name + "' has (" +
+                          std::to_string(cluster_.partition(pidx).largest_node_cores) + ")");
   }
 
   // "A job may never exceed a HARD limit": one that does on its own would wait forever.

@@ -225,6 +225,8 @@ class Scheduler {
   // only it knows: who cancelled it, what its node reported, its lost node. The core
   // writes its own (maintenance, an impossible dependency). Error for an unknown job.
   Status set_reason(JobId id, std::string reason);
+  // A restored job's last outcome, as stored (JobRecord::outcome). Error for an unknown job.
+  Status set_outcome(JobId id, const JobOutcome& outcome);
   // An event about a running job (job_lifecycle.h): records its stop intent and returns
   // what the driver must do, in order. Error for an unknown job.
   Result<std::vector<JobEffect>> on_event(JobId id, const JobEvent& event, Time now);

@@ -216,12 +216,8 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
   if (ours) {
     t->second.unconfirmed_since.reset();
     if (is_terminal(m.state)) {
-      t->second.exit_code = m.exit_code;
-      t->second.signal = m.signal;
-      t->second.peak_memory_bytes = m.peak_memory_bytes;
-      t->second.cpu_time_ms = m.cpu_time_ms;
       if (!m.reason.empty()) (void)scheduler_->set_reason(m.job, m.reason);
-      job_ended(m.job, m.state, now);
+      job_ended(m.job, m.state, JobOutcome{m.exit_code, m.signal, m.peak_memory_bytes, m.cpu_time_ms}, now);
     }
   } else {
     // A duplicate, or a late report about a job that moved on: acknowledged, not applied.
@@ -231,10 +227,10 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
   reply(Channel::kAgents, n->name, wire::Ack{m.seq});
 }
 
-void CoordinatorService::job_ended(JobId id, JobState reported, Time now) {
+void CoordinatorService::job_ended(JobId id, JobState reported, const JobOutcome& outcome, Time now) {
   // The core decides how its end is read (its stop intent, a preemption, a lost node):
   // job_lifecycle.h; the effects say what to store, mail and forget.
-  if (on_job_event(id, lifecycle::Reported{reported}, now)) dirty_ = true;
+  if (on_job_event(id, lifecycle::Reported{reported, outcome}, now)) dirty_ = true;
 }
 
 void CoordinatorService::on_timer(Time now) {

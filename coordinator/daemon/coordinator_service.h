@@ -62,11 +62,10 @@ struct Outgoing {
 struct JobTracking {
   std::string working_dir, stdout_path, stderr_path;
   std::string head_node;  // where its processes run; empty while waiting
-  // Its stop intent (cancel, requeue, an ended allocation) is the core's: JobRecord::stop.
-  std::optional<std::int32_t> exit_code, signal;
+  // Its stop intent (cancel, requeue, an ended allocation) and its outcome (exit, usage)
+  // are the core's: JobRecord::stop and JobRecord::outcome.
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
-  std::optional<std::int64_t> peak_memory_bytes, cpu_time_ms;  // from its final report
   // --mail-type=TIME_LIMIT*: the shares of its limit mailed about for the run that
   // started at time_mails_run (a requeued run starts over).
   std::uint8_t time_mails_sent = 0;
@@ -96,6 +95,7 @@ struct RestoredRunning {
   Time start;
   std::int32_t requeue_count = 0;
   std::string reason;  // why it was last requeued, as stored
+  JobOutcome outcome;  // its last run's, as stored (an earlier run's, if it was requeued)
 };
 
 class CoordinatorService {
@@ -167,7 +167,7 @@ class CoordinatorService {
   void lose_job(JobId id, const std::string& why, Time now);
   // Puts a restored running job back on its cores once all its nodes exist.
   bool adopt_restored(const RestoredRunning& r, Time now);
-  void job_ended(JobId id, JobState reported, Time now);
+  void job_ended(JobId id, JobState reported, const JobOutcome& outcome, Time now);
   // job_effects.cpp: carries out what the core's lifecycle decided for a job
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
   bool carry_out(JobId id, const std::vector<JobEffect>& effects, Time now);

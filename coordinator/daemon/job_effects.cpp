@@ -42,19 +42,17 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
         mark_terminal(id, now);
       }
     } else if (const auto* e = std::get_if<Finish>(&effect)) {
-      if (e->override_outcome) {
-        t.exit_code = e->exit_code;
-        t.signal = e->signal;
-      }
       if (auto st = scheduler_->finish(id, e->state, now); !st) {
         if (e->reported) log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});
         return false;
       }
       if (e->reported) {
         ++counters_.finished;
+        const JobRecord* rec = scheduler_->job(id);
+        const std::string code = rec != nullptr && rec->outcome.exit_code ? std::to_string(*rec->outcome.exit_code) : "-";
         log_event(LogLevel::kInfo, "job_ended",
                   {{"job", id_str(id)}, {"state", std::string(to_string(e->state))},
-                   {"exit_code", t.exit_code ? std::to_string(*t.exit_code) : std::string("-")},
+                   {"exit_code", code},
                    {"node", t.head_node}});
       } else {
         const JobRecord* rec = scheduler_->job(id);

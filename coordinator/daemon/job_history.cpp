@@ -81,7 +81,7 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
       spec.submit_time = row.submit_time;
       if (!m.account.empty() && spec.account != m.account) continue;
       if (!m.partition.empty() && spec.partition != m.partition) continue;
-      r.jobs.push_back(stored_final_view(row, spec, stored_tracking(row, *req), *scheduler_));
+      r.jobs.push_back(stored_final_view(row, spec, stored_tracking(*req), *scheduler_));
       if (r.jobs.size() == limit) break;
     }
   }

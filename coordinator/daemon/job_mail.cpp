@@ -158,7 +158,6 @@ void CoordinatorService::mail_about(JobId id, JobMailEvent event, std::optional<
   const bool failed = event == kMailEnd && rec->state != JobState::kCompleted;
   const std::uint8_t wanted = static_cast<std::uint8_t>(event | (failed ? kMailFail : 0));
   if ((rec->spec.mail_events & wanted) == 0) return;
-  const JobTracking& t = tracking_[id.value()];
   JobMailFacts f;
   f.job = id;
   f.name = rec->spec.name;
@@ -167,8 +166,8 @@ void CoordinatorService::mail_about(JobId id, JobMailEvent event, std::optional<
   f.event = failed && (rec->spec.mail_events & kMailFail) != 0 ? kMailFail : event;
   f.state = rec->state;
   if (event == kMailEnd) {
-    f.exit_code = t.exit_code;
-    f.signal = t.signal;
+    f.exit_code = rec->outcome.exit_code;
+    f.signal = rec->outcome.signal;
     if (rec->start_time != Time()) f.run_time = rec->end_time - rec->start_time;
   }
   if (run_time) f.run_time = run_time;

@@ -80,7 +80,6 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
   StoredJob s;
   s.id = id;
   const JobRecord* rec = scheduler_->job(id);
-  auto t = tracking_.find(id.value());
   if (rec != nullptr) {
     s.user = rec->spec.user;
     s.state = rec->state == JobState::kBlocked ? JobState::kPending : rec->state;
@@ -91,15 +90,13 @@ StoredJob CoordinatorService::stored_view(JobId id) const {
     if (is_terminal(rec->state)) s.end_time = rec->end_time;
     s.requeue_count = rec->requeue_count;
     s.reason = rec->reason;
+    s.exit_code = rec->outcome.exit_code;
+    s.signal = rec->outcome.signal;
+    s.peak_memory_bytes = rec->outcome.peak_memory_bytes;
+    s.cpu_time_ms = rec->outcome.cpu_time_ms;
     for (const auto& na : rec->allocation.nodes) {
       s.allocation.push_back({scheduler_->cluster().node(na.node).topology.name, na.cores, na.gpus});
     }
-  }
-  if (t != tracking_.end()) {
-    s.exit_code = t->second.exit_code;
-    s.signal = t->second.signal;
-    s.peak_memory_bytes = t->second.peak_memory_bytes;
-    s.cpu_time_ms = t->second.cpu_time_ms;
   }
   return s;
 }

@@ -113,9 +113,12 @@ void CoordinatorService::on_job_query(const std::string& peer, const wire::JobQu
       r.jobs.push_back(std::move(v));
       continue;
     }
-    r.jobs.push_back(it->live != nullptr
-                         ? job_view(*it->live, tracking_.at(it->id.value()), *scheduler_)
-                         : *it->finished);
+    if (it->live == nullptr) {
+      r.jobs.push_back(*it->finished);
+      continue;
+    }
+    r.jobs.push_back(job_view(*it->live, tracking_.at(it->id.value()), *scheduler_));
+    show_stop_in_progress(r.jobs.back(), *it->live, now);
   }
   r.more = it != matches.end();
   // show job of one waiting job: beside the start planned by prediction, the start were

@@ -3,18 +3,19 @@
 #include <algorithm>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "shared/base/duration_format.h"
 
 namespace fairway::daemon {
 
-JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& request) {
+JobOutcome stored_outcome(const StoredJob& s) {
+  return {s.exit_code, s.signal, s.peak_memory_bytes, s.cpu_time_ms};
+}
+
+JobTracking stored_tracking(const wire::SubmitRequest& request) {
   JobTracking t;
   t.working_dir = request.program.working_dir;
   t.stdout_path = request.program.stdout_path;
   t.stderr_path = request.program.stderr_path;
-  t.exit_code = s.exit_code;
-  t.signal = s.signal;
-  t.peak_memory_bytes = s.peak_memory_bytes;
-  t.cpu_time_ms = s.cpu_time_ms;
   return t;
 }
 
@@ -25,6 +26,7 @@ wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const J
   rec.state = s.state;
   rec.requeue_count = s.requeue_count;
   rec.reason = s.reason;
+  rec.outcome = stored_outcome(s);
   if (s.start_time) rec.start_time = *s.start_time;
   if (s.end_time) rec.end_time = *s.end_time;
   wire::JobView v = job_view(rec, t, scheduler);
@@ -46,13 +48,16 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.qos = s.qos;
   v.comment = s.comment;
   v.nice = s.nice;
+  v.ntasks_per_node = s.tasks.ntasks_per_node;
+  v.exclusive = s.exclusive;
+  v.req_nodes = s.only_nodes;
+  v.exc_nodes = s.excluded_nodes;
+  v.features = s.constraint;
+  v.no_requeue = !s.requeue;
+  v.mail_events = s.mail_events;
+  v.mail_user = s.mail_user;
+  v.gpu_ask = s.gpu_ask;
   v.state = rec.state;
-  // scancel's SIGTERM sent, the kill grace running: Slurm's job is CANCELLED+COMPLETING
-  // from the moment of the cancel, not RUNNING.
-  if (rec.state == JobState::kRunning && rec.stop.cancel && !rec.stop.allocation_outcome) {
-    v.state = JobState::kCompleting;
-    v.cancelling = true;
-  }
   if (is_waiting(rec.state)) {
     for (PendingReason r : rec.why.list()) {
       v.reasons.emplace_back(reason_code(r));
@@ -83,15 +88,15 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   for (const PriorityTerm& term : priority_terms(scheduler.config(), p)) {
     v.priority_factors.push_back({std::string(term.name), term.value, term.raw});
   }
-  v.exit_code = t.exit_code;
-  v.signal = t.signal;
+  v.exit_code = rec.outcome.exit_code;
+  v.signal = rec.outcome.signal;
   v.working_dir = t.working_dir;
   v.stdout_path = t.stdout_path;
   v.stderr_path = t.stderr_path;
   v.requeue_count = rec.requeue_count;
   v.state_reason = rec.reason;
-  v.peak_memory_bytes = t.peak_memory_bytes;
-  v.cpu_time_ms = t.cpu_time_ms;
+  v.peak_memory_bytes = rec.outcome.peak_memory_bytes;
+  v.cpu_time_ms = rec.outcome.cpu_time_ms;
   v.reservation = s.reservation;
   v.uid = s.uid;
   v.gid = s.gid;
@@ -103,6 +108,32 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
     v.array_tasks = std::to_string(s.array_task);
   }
   return v;
+}
+
+void show_stop_in_progress(wire::JobView& v, const JobRecord& rec, Time now) {
+  if (rec.state != JobState::kRunning) return;
+  const StopIntent& stop = rec.stop;
+  if (stop.cancel && !stop.allocation_outcome) {
+    // scancel's SIGTERM sent: CANCELLED (by whom, in sacct) from the moment of the cancel.
+    v.state = JobState::kCompleting;
+    v.cancelling = true;
+    v.stopping_as = JobState::kCancelled;
+    v.state_reason = stop.cancelled_by;
+  } else if (stop.requeue) {
+    // scontrol requeue: back in the queue at once, its restart counted, its run gone.
+    v.state = JobState::kCompleting;
+    v.stopping_as = JobState::kRequeued;
+    v.requeue_count = rec.requeue_count + 1;
+    v.start_time.reset();
+    v.predicted_runtime.reset();
+  } else if (!rec.spec.time_limit.is_infinite() && now >= rec.start_time + rec.spec.time_limit) {
+    // Its agent stops it at the limit (SIGTERM, then SIGKILL after the kill grace).
+    v.state = JobState::kCompleting;
+    v.stopping_as = JobState::kTimeout;
+    v.reasons = {"TimeLimit"};
+    v.reason_texts = {"its time limit (" + format_walltime(rec.spec.time_limit) +
+                      ") has passed: its processes are being stopped"};
+  }
 }
 
 wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,

@@ -18,14 +18,20 @@ namespace fairway::daemon {
 struct JobTracking;
 
 wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler);
+// A running job whose stop was decided, as Slurm shows it while its processes end (the
+// SIGTERM sent, the kill grace running): COMPLETING, with `stopping_as` the state decided
+// (cancelled, timed out at its limit, requeued), from that moment on, not RUNNING until
+// its agent reports. `now`: the coordinator's clock, against the job's time limit.
+void show_stop_in_progress(wire::JobView& v, const JobRecord& rec, Time now);
 // The one line that stands for an array's waiting tasks, as squeue folds them ("42_[5-100%10]"):
 // `indices` (ascending) the tasks not run on their own, `why` the pass's verdict on the first.
 wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,
                          std::span<const std::int32_t> indices, const PendingExplanation& why);
 
-// What the store keeps of a job, with its decoded submit request: its tracking (paths,
-// exit, usage, reason) and, once it ended, its final view (recovery and `history`).
-JobTracking stored_tracking(const StoredJob& s, const wire::SubmitRequest& request);
+// What the store keeps of a job, with its decoded submit request: its outcome (exit,
+// usage), its tracking (paths) and, once it ended, its final view (recovery and `history`).
+JobOutcome stored_outcome(const StoredJob& s);
+JobTracking stored_tracking(const wire::SubmitRequest& request);
 wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const JobTracking& t,
                                 const Scheduler& scheduler);
 

@@ -60,7 +60,7 @@ Status CoordinatorService::recover(Time now) {
     JobSpec spec = req->spec;
     spec.id = s.id;
     spec.submit_time = s.submit_time;
-    JobTracking t = stored_tracking(s, *req);
+    JobTracking t = stored_tracking(*req);
     // A task that started means its array's BEGIN mail went out before the restart.
     if (spec.is_array_task() && s.start_time) {
       if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end()) a->second.array_begin_mailed = true;
@@ -118,7 +118,8 @@ Status CoordinatorService::recover(Time now) {
       return ok_status();
     }
     if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
-      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count, s.reason};
+      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count, s.reason,
+                        stored_outcome(s)};
       tracking_[s.id.value()] = std::move(t);
       if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
       ++running;
@@ -131,6 +132,7 @@ Status CoordinatorService::recover(Time now) {
       return ok_status();
     }
     if (!s.reason.empty()) (void)scheduler_->set_reason(s.id, s.reason);
+    (void)scheduler_->set_outcome(s.id, stored_outcome(s));
     ++waiting;
     tracking_[s.id.value()] = std::move(t);
     return ok_status();
@@ -212,11 +214,13 @@ bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
     rec.state = JobState::kNodeFail;
     rec.end_time = now;
     rec.reason = "could not be restored: " + st.error().message;
+    rec.outcome = r.outcome;
     t.final_view = job_view(rec, t, *scheduler_);
     finished_order_.push_back(r.spec.id.value());
     return true;
   }
   if (!r.reason.empty()) (void)scheduler_->set_reason(r.spec.id, r.reason);
+  (void)scheduler_->set_outcome(r.spec.id, r.outcome);
   t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
   t.member_nodes.clear();
   for (std::size_t i = 1; i < r.allocation.size(); ++i) t.member_nodes.push_back(r.allocation[i].node);

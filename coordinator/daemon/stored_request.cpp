@@ -77,6 +77,13 @@ void visit_fields(Request& r, Visitor& v) {
   v.field("stdout_path", p.stdout_path);
   v.field("stderr_path", p.stderr_path);
   v.field("open_append", p.open_append);
+  // Version 2: a version 1 record has none of these (the job asked for GPUs as a total).
+  v.since(2, [&] {
+    v.field("gpu_per", s.gpu_ask.per);
+    v.field("gpu_asked", s.gpu_ask.count, kCount);
+    v.field("cpus_per_gpu", s.gpu_ask.cpus_per_gpu, kCount);
+    v.field("mem_per_gpu_mb", s.gpu_ask.mem_per_gpu_mb, kCount);
+  });
 }
 
 struct FieldCounter {
@@ -84,6 +91,11 @@ struct FieldCounter {
   template <typename... T>
   void field(std::string_view, const T&...) {
     ++n;
+  }
+  // Writing is always of the newest version: every field counts.
+  template <typename F>
+  void since(std::uint32_t, F&& fields) {
+    fields();
   }
 };
 
@@ -104,6 +116,11 @@ struct FieldWriter {
   void put(const ArraySpec& v) { put(v.empty() ? std::string() : format_array_spec(v)); }
   void put(Time v) { wire::detail::put(pk, v.seconds()); }
   void put(std::uint32_t v) { wire::detail::put(pk, static_cast<std::int64_t>(v)); }
+  void put(GpuAskedPer v) { wire::detail::put(pk, static_cast<std::int32_t>(v)); }
+  template <typename F>
+  void since(std::uint32_t, F&& fields) {
+    fields();
+  }
   // Absent: nil, the key still written (every field of a version is present).
   template <typename T>
   void put(const std::optional<T>& v) {
@@ -117,7 +134,18 @@ struct FieldWriter {
 
 struct FieldReader {
   MapReader& r;
+  std::uint32_t version;
 
+  // Fields a record of an older version does not have keep their defaults.
+  template <typename F>
+  void since(std::uint32_t first, F&& fields) {
+    if (version >= first) fields();
+  }
+  void field(std::string_view key, GpuAskedPer& v) {
+    const std::int32_t per = r.i32(key);
+    check(key, per, Bounds{0, 3});
+    v = static_cast<GpuAskedPer>(per);
+  }
   void fail(std::string_view key, const std::string& what) { r.errors().fail(r.path_of(key), what); }
   void check(std::string_view key, std::int64_t v, Bounds b) {
     if (!r.failed() && (v < b.min || v > b.max)) fail(key, "out of range: " + std::to_string(v));
@@ -182,8 +210,8 @@ std::string encode_stored_request(const wire::SubmitRequest& request) {
 
 Result<wire::SubmitRequest> decode_stored_request(std::string_view record) {
   wire::SubmitRequest out;
-  FAIRWAY_TRY(open_record(record, kRecord, "request", [&](std::uint32_t, MapReader& map) {
-    FieldReader reader{map};
+  FAIRWAY_TRY(open_record(record, kRecord, "request", [&](std::uint32_t version, MapReader& map) {
+    FieldReader reader{map, version};
     visit_fields(out, reader);
   }));
   return out;

@@ -16,7 +16,8 @@ namespace fairway::daemon {
 // its reader for the versions before it (decoding migrates); it never reuses a field name
 // for a new meaning.
 inline constexpr std::string_view kStoredRequestMagic = "FWJOB";
-inline constexpr std::uint32_t kStoredRequestVersion = 1;
+// 2: the GPU request's shape as asked (gpu_per, gpu_asked, cpus_per_gpu, mem_per_gpu_mb).
+inline constexpr std::uint32_t kStoredRequestVersion = 2;
 
 // test_only is never stored (such a request queues nothing).
 std::string encode_stored_request(const wire::SubmitRequest& request);

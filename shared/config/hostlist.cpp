@@ -209,13 +209,13 @@ struct NumberedName {
   std::int64_t number = 0;
 };
 
-NumberedName split_number(const std::string& host) {
+NumberedName split_number(std::string_view host) {
   std::size_t digits = 0;
   while (digits < host.size() && digits < kMaxDigits &&
          host[host.size() - 1 - digits] >= '0' && host[host.size() - 1 - digits] <= '9') {
     ++digits;
   }
-  NumberedName n{host.substr(0, host.size() - digits), digits, 0};
+  NumberedName n{std::string(host.substr(0, host.size() - digits)), digits, 0};
   for (std::size_t i = host.size() - digits; i < host.size(); ++i) n.number = n.number * 10 + (host[i] - '0');
   return n;
 }
@@ -227,6 +227,15 @@ std::string padded(std::int64_t v, std::size_t width) {
 }
 
 }  // namespace
+
+bool hostlist_less(std::string_view a, std::string_view b) {
+  const NumberedName x = split_number(a);
+  const NumberedName y = split_number(b);
+  if (x.prefix != y.prefix) return x.prefix < y.prefix;
+  if ((x.width == 0) != (y.width == 0)) return x.width == 0;
+  if (x.number != y.number) return x.number < y.number;
+  return a < b;  // "n01" and "n1": any fixed order
+}
 
 std::string compress_hostlist(const std::vector<std::string>& hosts) {
   // Groups keyed by prefix and width, in order of first appearance.

@@ -17,4 +17,9 @@ Result<std::vector<std::string>> expand_hostlist(std::string_view list);
 // appearance of each prefix, numbers ascending; other names stay as they are.
 std::string compress_hostlist(const std::vector<std::string>& hosts);
 
+// Slurm's host order (its hostlist sort): by the name without its trailing number, then a
+// name without a number first, then by the number's value ("vm" < "vm1" < "vm2" < "vm10").
+// A job's nodes are listed, numbered and led (the batch host) in this order.
+bool hostlist_less(std::string_view a, std::string_view b);
+
 }  // namespace fairway

@@ -17,6 +17,18 @@ namespace fairway {
 // How the user split the job into tasks (-n, -c, --ntasks-per-node). Placement only needs
 // the cores these add up to (ResourceRequest); the job's environment needs the split
 // itself, and Slurm sets SLURM_NTASKS and friends only for what the user gave. 0: not given.
+// How the job asked for its GPUs, kept as asked for display (scontrol's TresPerJob,
+// TresPerNode, TresPerTask, CpusPerTres, MemPerTres; squeue %b): scheduling reads the
+// ResourceRequest they were turned into.
+enum class GpuAskedPer : std::uint8_t { kNone = 0, kJob = 1, kNode = 2, kTask = 3 };
+struct GpuAsk {
+  GpuAskedPer per = GpuAskedPer::kNone;
+  std::int32_t count = 0;  // GPUs per job, node or task as asked
+  std::int32_t cpus_per_gpu = 0;
+  std::int64_t mem_per_gpu_mb = 0;
+  bool operator==(const GpuAsk&) const = default;
+};
+
 struct TaskLayout {
   std::int32_t ntasks = 0;
   std::int32_t cpus_per_task = 0;
@@ -61,6 +73,7 @@ struct JobSpec {
   std::string qos;        // empty: the partition's default QOS
   ResourceRequest resources;
   TaskLayout tasks;
+  GpuAsk gpu_ask;
   std::string comment;  // sbatch --comment: shown, never interpreted
   // sbatch --reservation: runs only on that project reservation's nodes, inside its window.
   std::string reservation;

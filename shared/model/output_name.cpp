@@ -15,7 +15,9 @@ std::string zero_padded(std::uint64_t v, std::size_t width) {
 }  // namespace
 
 std::string expand_output_path(std::string_view pattern, const OutputNameFields& f,
-                               std::string_view working_dir, std::string_view fallback) {
+                               std::string_view working_dir, std::string_view fallback,
+                               OutputExpansion expansion) {
+  const bool batch_step = expansion == OutputExpansion::kBatchStep;
   if (pattern.empty()) return std::string(fallback);
   std::string path;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
@@ -41,12 +43,12 @@ std::string expand_output_path(std::string_view pattern, const OutputNameFields&
       case 'a':
         piece = zero_padded(f.array_job.value() != 0 ? static_cast<std::uint64_t>(f.array_task) : kNoArrayTask, width);
         break;
-      case 't': case 'n': piece = zero_padded(0, width); break;
-      case 's': piece = "batch"; break;
+      case 't': case 'n': piece = zero_padded(0, width); known = batch_step; break;
+      case 's': piece = "batch"; known = batch_step; break;
       case 'u': piece = std::string(f.user); break;
       case 'x': piece = std::string(f.job_name); break;
-      case 'N': piece = std::string(f.node); break;
-      case '%': piece = width == 0 ? "%" : ""; known = width == 0; break;
+      case 'N': piece = std::string(f.node); known = batch_step; break;
+      case '%': piece = width == 0 ? "%" : ""; known = width == 0 && batch_step; break;
       default: known = false;
     }
     if (!known) {

@@ -28,7 +28,11 @@ struct OutputNameFields {
 // %t and %n (0), %u, %x, %N, %%; a width between % and a number letter zero-pads it
 // ("%5j" -> 00042). Unknown letters stay as written, as Slurm leaves them. Made absolute
 // against the working dir when relative; an empty pattern gives `fallback`.
+// kJobOnly: what scontrol shows before the batch step runs, as Slurm's does: the job's own
+// letters (%j %J %A %a %u %x) expanded; the node's and task's (%N %n %t %s) and %% as written.
+enum class OutputExpansion : std::uint8_t { kBatchStep, kJobOnly };
 std::string expand_output_path(std::string_view pattern, const OutputNameFields& fields,
-                               std::string_view working_dir, std::string_view fallback);
+                               std::string_view working_dir, std::string_view fallback,
+                               OutputExpansion expansion = OutputExpansion::kBatchStep);
 
 }  // namespace fairway

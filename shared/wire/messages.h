@@ -330,9 +330,25 @@ struct JobView {
   // Cancelled while running, its processes not yet ended (state kCompleting meanwhile):
   // Slurm's CANCELLED with its COMPLETING flag, which sacct shows as CANCELLED at once.
   bool cancelling = false;
+  // Its processes being stopped (state kCompleting meanwhile), the state the stop was
+  // decided as: kCancelled (with `cancelling`), kTimeout (its time limit passed) or
+  // kRequeued (scontrol requeue). Slurm's accounting shows that state from the moment of
+  // the decision, not when the processes are gone.
+  std::optional<JobState> stopping_as;
   // sbatch --comment and --nice, as squeue (%k, %y) and scontrol show them; sent when set.
   std::string comment;
   std::int32_t nice = 0;
+  // What the job asked for, as scontrol shows it (NtasksPerN:B:S:C, OverSubscribe,
+  // ReqNodeList, ExcNodeList, Features, Requeue, MailUser/MailType); sent when set.
+  std::int32_t ntasks_per_node = 0;
+  bool exclusive = false;
+  std::vector<std::string> req_nodes;
+  std::vector<std::string> exc_nodes;
+  std::string features;
+  bool no_requeue = false;
+  std::uint8_t mail_events = 0;  // JobMailEvent bits
+  std::string mail_user;
+  GpuAsk gpu_ask;  // the GPU request as asked (TresPer*, CpusPerTres, MemPerTres, %b)
   bool operator==(const JobView&) const = default;
 };
 

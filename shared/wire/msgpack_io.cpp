@@ -1,5 +1,7 @@
 #include "shared/wire/msgpack_io.h"
 
+#include "shared/wire/field_list.h"
+
 #include "shared/base/terminal_text.h"
 
 #include <cmath>
@@ -105,34 +107,9 @@ void put(Packer& pk, const std::vector<JobId>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
   for (JobId id : v) put(pk, id.value());
 }
-void put(Packer& pk, const std::vector<DependencyClause>& v) {
-  pk.pack_array(static_cast<std::uint32_t>(v.size()));
-  for (const DependencyClause& c : v) {
-    pk.pack_map(2);
-    put_kv(pk, "type", static_cast<std::int32_t>(c.type));
-    put_kv(pk, "jobs", c.jobs);
-  }
-}
-void put(Packer& pk, const NodeTopology& t) {
-  pk.pack_map(5);
-  put_kv(pk, "name", std::string_view(t.name));
-  put(pk, std::string_view("sockets"));
-  pk.pack_array(static_cast<std::uint32_t>(t.sockets.size()));
-  for (const auto& s : t.sockets) {
-    pk.pack_map(2);
-    put_kv(pk, "cores", s.cores);
-    put_kv(pk, "threads_per_core", s.threads_per_core);
-  }
-  put(pk, std::string_view("gpus"));
-  pk.pack_array(static_cast<std::uint32_t>(t.gpus.size()));
-  for (const auto& g : t.gpus) {
-    pk.pack_map(2);
-    put_kv(pk, "type", std::string_view(g.type));
-    put_kv(pk, "socket", g.socket);
-  }
-  put_kv(pk, "memory_mb", t.memory_mb);
-  put_kv(pk, "features", t.features);
-}
+// Both by their field lists (field_codecs.h), as the messages that carry them.
+void put(Packer& pk, const std::vector<DependencyClause>& v) { Codec<std::vector<DependencyClause>>::put(pk, v); }
+void put(Packer& pk, const NodeTopology& t) { write_fields(pk, t); }
 void put(Packer& pk, const std::vector<std::int32_t>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
   for (std::int32_t x : v) put(pk, x);
@@ -260,46 +237,11 @@ double MapReader::f64(std::string_view key) {
   return v;
 }
 
-std::string MapReader::opt_str(std::string_view key, std::size_t max_bytes) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return {};
-  return read_str(*o, errors_, FieldPath{path_, key, {}}, max_bytes).value_or(std::string{});
-}
-
-std::optional<std::int32_t> MapReader::opt_i32(std::string_view key) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return std::nullopt;
-  auto r = read_i64(*o, errors_, FieldPath{path_, key, {}}, std::numeric_limits<std::int32_t>::min(),
-                    std::numeric_limits<std::int32_t>::max());
-  if (!r) return std::nullopt;
-  return static_cast<std::int32_t>(*r);
-}
-
 std::optional<std::int64_t> MapReader::opt_i64(std::string_view key) {
   const Obj* o = find_optional(key);
   if (o == nullptr) return std::nullopt;
   return read_i64(*o, errors_, FieldPath{path_, key, {}}, std::numeric_limits<std::int64_t>::min(),
                   std::numeric_limits<std::int64_t>::max());
-}
-
-std::optional<std::uint64_t> MapReader::opt_u64(std::string_view key) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return std::nullopt;
-  if (o->type != msgpack::type::POSITIVE_INTEGER) {
-    errors_.fail(path_of(key), "expected unsigned integer");
-    return std::nullopt;
-  }
-  return o->via.u64;
-}
-
-std::optional<bool> MapReader::opt_boolean(std::string_view key) {
-  const Obj* o = find_optional(key);
-  if (o == nullptr) return std::nullopt;
-  if (o->type != msgpack::type::BOOLEAN) {
-    errors_.fail(path_of(key), "expected boolean");
-    return std::nullopt;
-  }
-  return o->via.boolean;
 }
 
 std::vector<std::uint64_t> MapReader::u64_list(std::string_view key, std::size_t max_entries) {
@@ -346,46 +288,10 @@ std::vector<std::string> MapReader::str_list(std::string_view key, std::size_t m
   return out;
 }
 
-NodeTopology MapReader::topology(std::string_view key) {
-  MapReader r = map(key);
-  NodeTopology t;
-  t.name = r.str("name");
-  const auto sockets = r.list("sockets");
-  t.sockets.reserve(sockets.size());
-  for (std::size_t i = 0; i < sockets.size() && !r.failed(); ++i) {
-    MapReader s(errors_, sockets[i], index_path(r.path_of("sockets"), i));
-    SocketTopology st;
-    st.cores = s.i32("cores", 0);
-    st.threads_per_core = s.i32("threads_per_core", 1);
-    t.sockets.push_back(st);
-  }
-  const auto gpus = r.list("gpus");
-  t.gpus.reserve(gpus.size());
-  for (std::size_t i = 0; i < gpus.size() && !r.failed(); ++i) {
-    MapReader g(errors_, gpus[i], index_path(r.path_of("gpus"), i));
-    GpuDevice gd{g.str("type"), g.i32("socket", 0)};
-    t.gpus.push_back(std::move(gd));
-  }
-  t.memory_mb = r.i64("memory_mb", 0);
-  t.features = r.str_list("features");
-  return t;
-}
+NodeTopology MapReader::topology(std::string_view key) { return Codec<NodeTopology>::read(*this, key, {}); }
 
 std::vector<DependencyClause> MapReader::dependencies(std::string_view key) {
-  std::vector<DependencyClause> out;
-  const auto clauses = list(key);
-  for (std::size_t i = 0; i < clauses.size() && !errors_.failed(); ++i) {
-    MapReader c(errors_, clauses[i], index_path(path_of(key), i));
-    DependencyClause clause;
-    const std::int32_t type = c.i32("type", 0);
-    if (!c.failed() && type > static_cast<std::int32_t>(DependencyType::kSingleton)) {
-      errors_.fail(c.path_of("type"), "unknown dependency type " + std::to_string(type));
-    }
-    clause.type = static_cast<DependencyType>(type);
-    for (std::uint64_t id : c.u64_list("jobs")) clause.jobs.emplace_back(id);
-    out.push_back(std::move(clause));
-  }
-  return out;
+  return Codec<std::vector<DependencyClause>>::read(*this, key, {});
 }
 
 std::vector<EnvVar> MapReader::env(std::string_view key) {

@@ -89,13 +89,9 @@ class MapReader {
   bool boolean(std::string_view key);
   // A finite float; integers are accepted too, as a writer in another language may send them.
   double f64(std::string_view key);
-  // Absent or nil: nullopt.
-  std::optional<std::int32_t> opt_i32(std::string_view key);
-  // Absent or nil: "" (fields added after the first release are sent only when set).
-  std::string opt_str(std::string_view key, std::size_t max_bytes = kMaxStringBytes);
+  // Absent or nil: nullopt. (The wire's optional fields are read by field lists,
+  // field_list.h, which ask has() first.)
   std::optional<std::int64_t> opt_i64(std::string_view key);
-  std::optional<std::uint64_t> opt_u64(std::string_view key);
-  std::optional<bool> opt_boolean(std::string_view key);
   // Lists: more than `max_entries` (never more than kMaxListEntries) is an error naming
   // the field and the count, found from the array's header before any entry is read.
   std::vector<std::uint64_t> u64_list(std::string_view key, std::size_t max_entries = kMaxListEntries);

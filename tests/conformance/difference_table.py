@@ -4,6 +4,7 @@
 # difference printed): one line per differing key, the reason kept from the table as it
 # was, "open: ..." with example rows for a key not listed before. Edit the reasons after.
 import collections
+import fnmatch
 import re
 import sys
 
@@ -25,11 +26,25 @@ start = doc.index('| key | rows | why Fairway differs |')
 head_end = doc.index('|---|---|---|\n', start) + len('|---|---|---|\n')
 end = doc.index('\n\n', head_end)
 old = {}
+# Lines for particular rows (rows other than `*`: a request Fairway refuses or takes
+# otherwise, where every key differs for one reason) are kept as written, first, and
+# the differences they cover are not counted again per key.
+row_lines = []
+row_patterns = []
 for l in doc[head_end:end].split('\n'):
     m = re.match(r'^\| `(.*?)` \| `(.*?)` \| (.*) \|$', l)
-    if m:
+    if m and m.group(2) != '*':
+        row_lines.append(l)
+        row_patterns.append((m.group(1).replace('\\|', '|').split(), m.group(2).split()))
+    elif m:
         old[m.group(1).replace('\\|', '|')] = re.sub(r' \(\d+ rows\)$', '', m.group(3))
-lines = []
+for key in list(by_key):
+    by_key[key] = {r for r in by_key[key]
+                   if not any(any(fnmatch.fnmatchcase(key, k) for k in ks) and any(fnmatch.fnmatchcase(r, rp) for rp in rps)
+                              for ks, rps in row_patterns)}
+    if not by_key[key]:
+        del by_key[key]
+lines = list(row_lines)
 for key in sorted(by_key, key=lambda k: (-len(by_key[k]), k)):
     rows = sorted(by_key[key])
     why = old.get(key)

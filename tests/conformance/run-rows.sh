@@ -52,7 +52,8 @@ BODY
   # shellcheck disable=SC2086
   (cd "$w" && env -i $(caller_env) $envs sbatch --parsable $args job.sh) >"$c/submit.txt" 2>&1
   rc=$?
-  id=$(head -n1 "$c/submit.txt" | cut -d';' -f1)
+  # The id is sbatch's first line that is one, after any warning it printed first.
+  id=$(cut -d';' -f1 "$c/submit.txt" | grep -m1 -E '^[0-9]+$')
   echo "exit $rc" >>"$c/submit.txt"
   if [ "$rc" = 0 ] && [[ $id =~ ^[0-9]+$ ]]; then ids+=("$id"); names+=("$name"); echo "$id" >"$c/id.txt"; fi
 done <"$rows"

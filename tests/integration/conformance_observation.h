@@ -77,6 +77,8 @@ inline std::string gpu_count(const std::string& list) {
 // scheduler's choice and a lone node name reads {node}.
 inline bool pins_nodes(const Row& r) {
   const std::string all = r.args + " " + r.env + " " + r.head;
+  // -N2 with one task runs on one node (sbatch's "setting nnodes to 1"): the choice is free.
+  if (all.find("-N2 -n1") != std::string::npos || all.find("-N2 --ntasks=1") != std::string::npos) return false;
   for (const char* w : {"-w ", "--nodelist", "-x ", "--exclude", "-C ", "--constraint", "CONSTRAINT", "-N2", "-N 2",
                         "--nodes=2", "-n30", "-n56", "-n 30", "-n57"}) {
     if (all.find(w) != std::string::npos) return true;
@@ -92,7 +94,7 @@ class Observation {
     collect_ids();
     read_submit();
     std::vector<std::string> tasks;  // "" for a plain job, "N/" for array task N
-    if (std::filesystem::exists(cap_ / "env.txt")) tasks.emplace_back();
+    if (std::filesystem::exists(cap_ / "env.txt")) tasks.push_back(std::string(""));
     if (std::filesystem::exists(cap_)) {
       std::vector<std::string> subs;
       for (const auto& e : std::filesystem::directory_iterator(cap_)) {
@@ -116,6 +118,8 @@ class Observation {
       const std::string task = e.path().parent_path() == cap_ ? "" : e.path().parent_path().filename().string();
       for (const auto& l : lines_of(slurp(e.path()))) {
         if (l.starts_with("SLURM_JOB_ID=") && !task.empty()) task_ids_[l.substr(13)] = "{task" + task + "}";
+        // sbatch -Q printed no id (and -v's came after its report): the job's own says it.
+        if (l.starts_with("SLURM_JOB_ID=") && task.empty() && job_.empty()) job_ = l.substr(13);
       }
     }
   }

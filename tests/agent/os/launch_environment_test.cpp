@@ -96,7 +96,9 @@ TEST(LaunchEnvironmentTest, AStepKeepsTheJobsNamePartitionAndSubmitDir) {
   auto batch = build_job_environment(r, alice());
   ASSERT_TRUE(batch) << batch.error().message;
   EXPECT_EQ(value_of(*batch, "SLURM_JOB_NAME"), "other");
-  EXPECT_EQ(value_of(*batch, "SLURM_SUBMIT_DIR"), "/");
+  // SLURM_SUBMIT_DIR is the one fact sbatch itself sets in the job's environment (it
+  // replaces any the caller had), so the batch job takes it from there.
+  EXPECT_EQ(value_of(*batch, "SLURM_SUBMIT_DIR"), "/home/alice/run");
 }
 
 TEST(LaunchEnvironmentTest, SubmitterEnvKeptInOrderButFairwayVariablesWin) {
@@ -203,6 +205,10 @@ TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
       {"-N 3 --ntasks-per-node=4 -c 2", {0, 2, 4}, {8, 8, 8}, "12", "2", "4", "4(x3)", "8(x3)"},
       {"-n 5 spread 3+2", {5, 0, 0}, {3, 2}, "5", "<unset>", "<unset>", "3,2", "3,2"},
       {"-N 2", {0, 0, 0}, {1, 1}, "<unset>", "<unset>", "<unset>", "1(x2)", "1(x2)"},
+      // No task count: a task per CPU got (excl, excl_N2, cpg4 on twonode.sh's Slurm).
+      {"--exclusive", {0, 0, 0}, {28}, "<unset>", "<unset>", "<unset>", "28", "28"},
+      {"--exclusive -N 2", {0, 0, 0}, {28, 28}, "<unset>", "<unset>", "<unset>", "28(x2)", "28(x2)"},
+      {"--exclusive -c 4", {0, 4, 0}, {28}, "<unset>", "4", "<unset>", "7", "28"},
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(row.options);
@@ -225,6 +231,36 @@ TEST(LaunchEnvironmentTest, TaskVariablesMatchSbatchForEveryLayout) {
     EXPECT_EQ(value_of(*env, "SLURM_LOCALID"), "0");
     EXPECT_EQ(value_of(*env, "SLURM_JOB_NUM_NODES"), std::to_string(row.node_cores.size()));
   }
+}
+
+// A step's tasks see the step's GPUs as SLURM_STEP_GPUS (rows gpus1, mpg: Slurm's srun
+// tasks had it); a batch script has none.
+TEST(LaunchEnvironmentTest, AStepsTasksSeeTheStepsGpus) {
+  LaunchRequest r = sample();
+  auto batch = build_job_environment(r, alice());
+  ASSERT_TRUE(batch);
+  EXPECT_EQ(value_of(*batch, "SLURM_STEP_GPUS"), "<unset>");
+  r.step = 0;
+  auto step = build_job_environment(r, alice());
+  ASSERT_TRUE(step);
+  EXPECT_EQ(value_of(*step, "SLURM_STEP_GPUS"), value_of(*step, "SLURM_JOB_GPUS"));
+  EXPECT_NE(value_of(*step, "SLURM_STEP_GPUS"), "<unset>");
+}
+
+// sbatch -D sub (the D_sub conformance row): the job works in sub, and its SLURM_SUBMIT_DIR
+// is where sbatch ran, which sbatch passed on.
+TEST(LaunchEnvironmentTest, TheSubmitDirIsWhereSbatchRanNotTheWorkingDir) {
+  LaunchRequest r = sample();
+  r.program.working_dir = "/home/alice/run/sub";
+  r.program.env.emplace_back("SLURM_SUBMIT_DIR", "/home/alice/run");
+  auto env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run");
+  EXPECT_EQ(value_of(*env, "FAIRWAY_SUBMIT_DIR"), "/home/alice/run");
+  r.program.env.pop_back();  // a job submitted without it: its working dir, as before
+  env = build_job_environment(r, alice());
+  ASSERT_TRUE(env);
+  EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice/run/sub");
 }
 
 TEST(LaunchEnvironmentTest, OutputPatternsAsSbatchExpandsThem) {

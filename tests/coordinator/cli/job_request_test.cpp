@@ -49,6 +49,13 @@ TEST(MapResources, WithNodesEverythingIsPerNode) {
   EXPECT_EQ(map_ok({"-N", "4", "--gpus=8"}), (ResourceRequest{4, 1, 2, ""}));
 }
 
+// mincpus on twonode.sh: --mincpus=4 got 4 CPUs (and 4 tasks per node in SLURM_TASKS_PER_NODE).
+TEST(MapResources, MinCpusRaisesTheCoresOnEachNode) {
+  EXPECT_EQ(map_ok({"--mincpus=4"}), (ResourceRequest{0, 4, 0, ""}));
+  EXPECT_EQ(map_ok({"-N2", "--mincpus=3"}), (ResourceRequest{2, 3, 0, ""}));
+  EXPECT_EQ(map_ok({"-n8", "--mincpus=4"}), (ResourceRequest{0, 8, 0, ""}));
+}
+
 TEST(MapResources, Inconsistencies) {
   EXPECT_EQ(map_resources(options({"-N", "4", "-n", "2"})).error().message,
             "--ntasks=2 is fewer than --nodes=4: every node needs a task");
@@ -89,6 +96,7 @@ TEST(BuildSubmission, ScriptDirectivesAndCommandLineOverride) {
   EXPECT_EQ(r.program.stderr_path, "");
   std::vector<wire::EnvVar> env = context().env;
   env.emplace_back("SLURM_SUBMIT_HOST", "login1");
+  env.emplace_back("SLURM_SUBMIT_DIR", "/home/alice/proj");  // where it was submitted, not -D's out
   EXPECT_EQ(r.program.env, env);
 }
 
@@ -175,10 +183,14 @@ srun gmx mdrun
                                               {"HOME", "/home/alice"},
                                               {"OMP_NUM_THREADS", "2"},
                                               {"SLURM_SUBMIT_HOST", "login1"},
+                                              {"SLURM_SUBMIT_DIR", "/home/alice/proj"},
                                               {"SLURM_MEM_PER_CPU", "2048"},
                                               {"SLURM_EXPORT_ENV", "ALL,OMP_NUM_THREADS=2"},
                                               {"SLURM_GET_USER_ENV", "1"},
-                                              {"SLURM_OPEN_MODE", "a"}}));
+                                              {"SLURM_OPEN_MODE", "a"},
+                                              {"SLURM_HINT", "nomultithread"},
+                                              {"SLURM_THREADS_PER_CORE", "1"},
+                                              {"SLURM_JOB_DEPENDENCY", "afterok:41"}}));
   EXPECT_EQ(b->warnings, (std::vector<std::string>{
                              "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
@@ -212,7 +224,10 @@ TEST(BuildSubmission, ExportForms) {
     cmd.options.export_spec = spec;
     auto b = build_submission(cmd, "", ctx);
     EXPECT_TRUE(b.has_value()) << spec;
-    return b ? b->request.program.env : std::vector<wire::EnvVar>{};
+    std::vector<wire::EnvVar> env = b ? b->request.program.env : std::vector<wire::EnvVar>{};
+    // Always there, whatever --export says (where sbatch ran): checked on its own below.
+    std::erase_if(env, [](const wire::EnvVar& v) { return v.first == "SLURM_SUBMIT_DIR" && v.second == "/home/alice/proj"; });
+    return env;
   };
   EXPECT_EQ(env_for("ALL"), ctx.env);
   // Slurm's sbatch passes the --export given on as SLURM_EXPORT_ENV (not for ALL).
@@ -276,6 +291,55 @@ TEST(MapResources, GpuRelativeRequests) {
             "--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
   EXPECT_EQ(resolve_gpu_relative(options({"--ntasks-per-gpu=2"})).error().message,
             "--ntasks-per-gpu needs GPUs (--gpus, --gpus-per-node or --gres)");
+  // env_gpt: Slurm refuses GPUs per task with no task count.
+  EXPECT_EQ(resolve_gpu_relative(options({"--gpus-per-task=1"})).error().message,
+            "--gpus-per-task used without either --gpus or -n/--ntasks is not allowed");
+}
+
+// As sbatch on twonode.sh: -N1-2 -n2 ran on 2 nodes, --nodes=1-2 on 1, -N 2-2 on 2, and
+// -N2 -n1 on 1 with "can't run 1 processes on 2 nodes, setting nnodes to 1".
+TEST(ResolveNodeCount, RangesAndMoreNodesThanTasksAsSlurm) {
+  const auto resolved = [](const std::vector<std::string>& words) {
+    SubmitOptions o = options(words);
+    resolve_node_count(o);
+    return o;
+  };
+  EXPECT_EQ(resolved({"-N1-2", "-n2"}).nodes, 2);
+  EXPECT_EQ(resolved({"--nodes=1-2"}).nodes, 1);
+  EXPECT_EQ(resolved({"-N", "2-2"}).nodes, 2);
+  EXPECT_EQ(resolved({"-N", "2-4", "-n", "9"}).nodes, 4);
+  EXPECT_FALSE(resolved({"-N", "2-4"}).nodes_max.has_value());
+  const SubmitOptions fewer = resolved({"-N2", "-n1"});
+  EXPECT_EQ(fewer.nodes, 1);
+  ASSERT_EQ(fewer.warnings.size(), 1u);
+  EXPECT_EQ(fewer.warnings[0], "can't run 1 processes on 2 nodes, setting nnodes to 1");
+  EXPECT_EQ(resolved({"-N2", "--ntasks-per-node=1", "-n1"}).nodes, 2);  // map_resources refuses it
+  EXPECT_EQ(resolved({"-n4", "--ntasks-per-node=2"}).nodes, 2);  // n4tpn2
+  EXPECT_FALSE(resolved({"-n2", "--ntasks-per-node=2"}).nodes.has_value());
+  EXPECT_EQ(resolved({"-w", "vm,vm1"}).nodes, 2);  // w_both: every node named
+  EXPECT_EQ(resolved({"-w", "vm,vm1", "-n", "4"}).nodes, 2);
+  EXPECT_FALSE(resolved({"-w", "vm1"}).nodes.has_value());
+  SubmitOptions bad;
+  EXPECT_EQ(parse_directive_words({"--nodes=3-2"}, bad).error().message, "--nodes=3-2: the minimum is above the maximum");
+  EXPECT_EQ(parse_directive_words({"--nodes=1-x"}, bad).error().message, "--nodes=x: not a number");
+}
+
+// The GPU request's shape is kept as asked, for scontrol's TresPer* and squeue's %b.
+TEST(BuildSubmission, TheGpuRequestIsKeptAsAsked) {
+  const auto ask_of = [](const std::vector<std::string>& words) {
+    SubmitCommand cmd;
+    cmd.wrap = "true";
+    cmd.options = options(words);
+    auto b = build_submission(cmd, "", context());
+    EXPECT_TRUE(b.has_value()) << b.error().message;
+    return b ? b->request.spec.gpu_ask : GpuAsk{};
+  };
+  EXPECT_EQ(ask_of({}), GpuAsk{});
+  EXPECT_EQ(ask_of({"--gpus=3"}), (GpuAsk{GpuAskedPer::kJob, 3}));
+  EXPECT_EQ(ask_of({"-N2", "--gpus-per-node=1"}), (GpuAsk{GpuAskedPer::kNode, 1}));
+  EXPECT_EQ(ask_of({"--gres=gpu:v100:2"}), (GpuAsk{GpuAskedPer::kNode, 2}));
+  EXPECT_EQ(ask_of({"-n2", "--gpus-per-task=1"}), (GpuAsk{GpuAskedPer::kTask, 1}));
+  EXPECT_EQ(ask_of({"--gpus=1", "--cpus-per-gpu=4", "--mem-per-gpu=1000"}), (GpuAsk{GpuAskedPer::kJob, 1, 4, 1000}));
 }
 
 // sbatch tells the job what it asked for (mem1000, mpc500, mpg, gpus_typed, gpn1, gpt1_n2).
@@ -291,6 +355,7 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
       if (k.starts_with("SLURM_")) out[k] = v;
     }
     out.erase("SLURM_SUBMIT_HOST");
+    out.erase("SLURM_SUBMIT_DIR");
     return out;
   };
   using Env = std::map<std::string, std::string>;
@@ -305,6 +370,20 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
   EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
   EXPECT_EQ(env_of({"--open-mode=append"}), (Env{{"SLURM_OPEN_MODE", "a"}}));
   EXPECT_EQ(env_of({"--open-mode=truncate"}), (Env{{"SLURM_OPEN_MODE", "t"}}));
+  // Options passed on as sbatch passes them (hint_nomt, hint_compute, threads_pc, tps, tpc,
+  // get_user_env, dist_cyclic, dist_block, dist_plane, dep_single, dep_empty, mem0).
+  EXPECT_EQ(env_of({"--hint=nomultithread"}), (Env{{"SLURM_HINT", "nomultithread"}, {"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--hint=compute_bound"}), (Env{{"SLURM_HINT", "compute_bound"}, {"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--threads-per-core=1"}), (Env{{"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"-n4", "--ntasks-per-socket=2"}), (Env{{"SLURM_NTASKS_PER_SOCKET", "2"}}));
+  EXPECT_EQ(env_of({"-n2", "--ntasks-per-core=1"}), (Env{{"SLURM_NTASKS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--get-user-env"}), (Env{{"SLURM_GET_USER_ENV", "1"}}));
+  EXPECT_EQ(env_of({"-n4", "--distribution=cyclic"}), (Env{{"SLURM_DISTRIBUTION", "cyclic"}}));
+  EXPECT_EQ(env_of({"-N2", "-n4", "-m", "block:block"}), (Env{{"SLURM_DISTRIBUTION", "block:block"}}));
+  EXPECT_EQ(env_of({"-n4", "--distribution=plane=2"}), (Env{{"SLURM_DISTRIBUTION", "plane"}, {"SLURM_DIST_PLANESIZE", "2"}}));
+  EXPECT_EQ(env_of({"--dependency=singleton"}), (Env{{"SLURM_JOB_DEPENDENCY", "singleton"}}));
+  EXPECT_EQ(env_of({"--dependency="}), (Env{{"SLURM_JOB_DEPENDENCY", ""}}));
+  EXPECT_EQ(env_of({"--mem=0"}), Env{});
   // And the submitter's nice, as SLURM_PRIO_PROCESS (plain row of tests/conformance).
   SubmitContext ctx = context();
   ctx.priority = 5;

@@ -26,7 +26,7 @@ TEST_F(QueueFormat, FieldsHaveSqueuesLettersHeadersWidthsAndCuts) {
   ASSERT_TRUE(fields) << fields.error().message;
   EXPECT_EQ(render_queue_format(reply(), *fields, true),
             "JOBID|-PARTITION|USER ST TIME TIME_LEFT NODES CPUS TRES_PER_NODE NODELIST(REASON) %\n"
-            "  101|-gpu      |alice R 1:00:00 1:00:00 2 8 gres/gpu:a100:1 gpu-01,gpu-02 %\n"
+            "  101|-gpu      |alice R 1:00:00 1:00:00 2 8 gres:gpu:a100:1 gpu-01,gpu-02 %\n"
             "  102|-batch    |bob PD 0:00 30:00 - 64 N/A (Resources,Priority) %\n");
   auto memory = parse_queue_format("%i %m");
   ASSERT_TRUE(memory);

@@ -95,6 +95,59 @@ TEST(ScontrolJobView, FinishedAndWaitingJobs) {
 
 // scheduler.runtime_prediction: Fairway's own line after StartTime, the run planned and the
 // start were every job planned by its limit (docs/slurm-compat.md).
+// The request's own fields, as twonode.sh's Slurm showed them (rows tpn2, N2tpn2c2, excl,
+// w_both, x_vm, C_sky, norequeue, mail_begin_end, mail_all, mpc500, mem1G, excl).
+TEST(ScontrolJobView, WhatTheJobAskedForAsSlurmShowsIt) {
+  wire::JobView j;
+  j.id = JobId(7);
+  j.name = "job.sh";
+  j.user = "nobody";
+  j.state = JobState::kPending;
+  j.nodes = 2;
+  j.cores = 4;
+  j.ntasks_per_node = 2;
+  j.cpus_per_task = 2;
+  j.exclusive = true;
+  j.req_nodes = {"vm", "vm1"};
+  j.exc_nodes = {"vm2"};
+  j.features = "skylake";
+  j.no_requeue = true;
+  j.mail_events = kMailBegin | kMailEnd;
+  j.memory_per_node_mb = 1024;
+  const std::string out = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
+  for (const char* want : {" NumTasks=4 ", " NtasksPerN:B:S:C=2:0:*:* ", " MinCPUsNode=4 ", " MinMemoryNode=1G ",
+                           " OverSubscribe=NO ", " ReqNodeList=vm,vm1 ", " ExcNodeList=vm2\n", " Features=skylake ",
+                           " Requeue=0 ", " MailUser=nobody MailType=BEGIN,END\n"}) {
+    EXPECT_NE(out.find(want), std::string::npos) << want << " in\n" << out;
+  }
+  j = wire::JobView{};
+  j.user = "nobody";
+  j.memory_per_cpu_mb = 500;
+  j.mail_events = kMailBegin | kMailEnd | kMailFail | kMailRequeue;
+  j.mail_user = "a@example.org";
+  const std::string all = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
+  for (const char* want : {" MinMemoryCPU=500M ", " NumTasks=1 ", " OverSubscribe=OK ", " ReqNodeList=(null) ",
+                           " Requeue=1 ", "MailUser=a@example.org MailType=INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT\n"}) {
+    EXPECT_NE(all.find(want), std::string::npos) << want << " in\n" << all;
+  }
+  EXPECT_EQ(all.find("MinMemoryNode"), std::string::npos);
+  // The GPU request as asked (cpg4, mpg, gpt1_n2, N2gres1 on twonode.sh).
+  j = wire::JobView{};
+  j.gpus = 1;
+  j.memory_per_node_mb = 1000;
+  j.gpu_ask = GpuAsk{GpuAskedPer::kJob, 1, 4, 1000};
+  const std::string gpus = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
+  EXPECT_NE(gpus.find("   Power=\n   CpusPerTres=gres:gpu:4 MemPerTres=gres:gpu:1000 TresPerJob=gres:gpu:1\n"), std::string::npos) << gpus;
+  EXPECT_NE(gpus.find(" MinMemoryNode=0 "), std::string::npos) << gpus;  // memory is per GPU
+  j.gpu_ask = GpuAsk{GpuAskedPer::kTask, 1};
+  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; }).find(" TresPerTask=gres:gpu:1\n"),
+            std::string::npos);
+  j.gpu_type = "v100";
+  j.gpu_ask = GpuAsk{GpuAskedPer::kNode, 2};
+  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; }).find(" TresPerNode=gres:gpu:v100:2\n"),
+            std::string::npos);
+}
+
 TEST(ScontrolJobView, PredictionsAddTheirOwnLine) {
   ::setenv("TZ", "UTC", 1);
   wire::JobView j;

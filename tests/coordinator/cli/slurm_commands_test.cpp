@@ -91,6 +91,11 @@ TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
             (Args{"submit", "--default-output=slurm-%j.out", "--partition=gpu", "--time=10", "--wait", "-p", "cpu", "job.sh", "-p"}));
   EXPECT_EQ(fairway_args("srun", {"-N2", "hostname"}), (Args{"run", "-N2", "hostname"}));
   EXPECT_EQ(fairway_args("salloc", {"-n", "4"}), (Args{"alloc", "-n", "4"}));
+  // env_excl, env_gpt: the value is the option's, so sbatch judges it (SBATCH_EXCLUSIVE=1 is
+  // refused as --exclusive=1 is).
+  const SlurmInvocation values{"alice", {{"SBATCH_EXCLUSIVE", "1"}, {"SBATCH_GPUS_PER_TASK", "1"}, {"SBATCH_NO_REQUEUE", "1"}}};
+  EXPECT_EQ(fairway_args("sbatch", {"job.sh"}, values),
+            (Args{"submit", "--default-output=slurm-%j.out", "--gpus-per-task=1", "--exclusive=1", "--no-requeue", "job.sh"}));
 }
 
 TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {

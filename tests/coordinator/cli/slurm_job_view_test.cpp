@@ -38,6 +38,50 @@ TEST(SlurmJobView, HeldBlockedAndRequeuedJobsArePendingAsSlurmHasNoOtherWord) {
   EXPECT_EQ(failed.signal, 9);  // sacct: FAILED 0:9, as Slurm's
 }
 
+// What Slurm 22.05's scontrol showed for the same jobs (tests/conformance/over_time): an
+// ended job's ExitCode is its script's, where sacct's job line says 0:0, and the Reason says
+// why it ended; a job that has not ended shows no exit status of an earlier run.
+TEST(SlurmJobView, ScontrolShowsTheScriptsExitAndWhyTheJobEnded) {
+  wire::JobView cancelled;
+  cancelled.state = JobState::kCancelled;
+  cancelled.signal = 9;
+  to_scontrol_view(cancelled);
+  EXPECT_EQ(cancelled.signal, 9);
+  EXPECT_TRUE(cancelled.reasons.empty());  // Reason=None
+  wire::JobView timeout;
+  timeout.state = JobState::kTimeout;
+  timeout.signal = 9;
+  to_scontrol_view(timeout);
+  EXPECT_EQ(timeout.signal, 9);
+  EXPECT_EQ(timeout.reasons, std::vector<std::string>{"TimeLimit"});
+  wire::JobView failed;
+  failed.state = JobState::kFailed;
+  failed.exit_code = 3;
+  to_scontrol_view(failed);
+  EXPECT_EQ(failed.reasons, std::vector<std::string>{"NonZeroExitCode"});
+  wire::JobView completed;
+  completed.state = JobState::kCompleted;
+  completed.exit_code = 0;
+  to_scontrol_view(completed);
+  EXPECT_TRUE(completed.reasons.empty());
+  // sacct's job line keeps 0:0 for the cancelled one.
+  wire::JobView accounted;
+  accounted.state = JobState::kCancelled;
+  accounted.signal = 9;
+  to_slurm_view(accounted);
+  EXPECT_EQ(accounted.signal, 0);
+  // Requeued, running again: its first run's SIGKILL is not this run's exit status.
+  for (JobState s : {JobState::kRunning, JobState::kRequeued, JobState::kCompleting, JobState::kPending}) {
+    wire::JobView again;
+    again.state = s;
+    again.signal = 9;
+    again.exit_code = 0;
+    to_scontrol_view(again);
+    EXPECT_FALSE(again.signal) << to_string(s);
+    EXPECT_FALSE(again.exit_code) << to_string(s);
+  }
+}
+
 TEST(SlurmJobView, SacctNamesWhoCancelledAJobByUid) {
   wire::JobView j;
   j.state = JobState::kCancelled;

@@ -52,6 +52,16 @@ TEST_F(Submit, ScriptFromDiskIsSentAndReported) {
   EXPECT_EQ(sent[0].client_token, "tok-1");
 }
 
+// sbatch -Q (the quiet conformance row): Slurm printed no id, --parsable or not.
+TEST_F(Submit, QuietPrintsNoJobId) {
+  EXPECT_EQ(run_submit(command({"-Q", "--parsable", "--wrap", "true"}), context(), transport(), io), kExitOk);
+  EXPECT_EQ(out.str(), "");
+  ASSERT_EQ(sent.size(), 1u);
+  const std::string script = dir.write("q.sh", "#!/bin/sh\n#SBATCH --quiet\ntrue\n");
+  EXPECT_EQ(run_submit(command({script}), context(), transport(), io), kExitOk);
+  EXPECT_EQ(out.str(), "");
+}
+
 // --dependency=afterok:40_3: the CLI asks the coordinator for the task's own id (the array
 // with its waiting tasks expanded) and sends that; a task the array lacks is refused.
 TEST_F(Submit, AnArrayTaskInADependencyIsSentAsItsOwnId) {

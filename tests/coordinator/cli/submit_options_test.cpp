@@ -88,7 +88,8 @@ TEST(SubmitOptions, BadValuesNameOptionAndValue) {
   EXPECT_EQ(parse_error({"-n", "99999999999"}), "--ntasks=99999999999: number too large");
   EXPECT_EQ(parse_error({"--gpus=:2"}), "--gpus=:2: expected N or TYPE:N");
   EXPECT_NE(parse_error({"-t", "soon"}).find("--time=soon: "), std::string::npos);
-  EXPECT_EQ(parse_error({"-t", "0"}), "--time=0: must be positive");
+  EXPECT_TRUE(parse_ok({"-t", "0"}).time->is_infinite());  // sbatch(1): 0 is no limit
+  EXPECT_TRUE(parse_ok({"--time=UNLIMITED"}).time->is_infinite());
   EXPECT_EQ(parse_error({"-p", ""}), "--partition: empty value");
 }
 
@@ -156,7 +157,10 @@ TEST(SubmitOptions, NodeSelection) {
   EXPECT_EQ(o.exclude, (std::vector<std::string>{"cn02"}));
   EXPECT_EQ(o.constraint, "skylake&ib");
   EXPECT_NE(parse_error({"-w", "cn[3-1]"}).find("--nodelist=cn[3-1]: "), std::string::npos);
-  EXPECT_EQ(parse_error({"--exclusive=maybe"}), "--exclusive=maybe: expected no value, user or mcs");
+  EXPECT_EQ(parse_error({"--exclusive=maybe"}),
+            "--exclusive=maybe: Invalid --exclusive specification (expected no value, exclusive, oversubscribe, user or mcs)");
+  EXPECT_EQ(parse_ok({"--exclusive=exclusive"}).exclusive, true);
+  EXPECT_EQ(parse_ok({"--exclusive", "--exclusive=oversubscribe"}).exclusive, false);
 }
 
 TEST(SubmitOptions, OptionsThatWouldRunTheJobWronglyAreRefused) {

@@ -27,17 +27,25 @@ const E& at(const std::vector<JobEffect>& fx, std::size_t i) {
 
 TEST(JobLifecycle, ReportedEndIsFinishedAsReportedThenForgotten) {
   JobRecord r = running_job();
-  auto fx = apply(r, Reported{JobState::kFailed}, kNow);
+  auto fx = apply(r, Reported{JobState::kFailed, {}}, kNow);
   ASSERT_EQ(fx.size(), 2u);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kFailed);
   EXPECT_TRUE(at<Finish>(fx, 0).reported);
-  EXPECT_FALSE(at<Finish>(fx, 0).override_outcome);
   at<Forget>(fx, 1);
+}
+
+TEST(JobLifecycle, AReportedOutcomeIsKeptOnTheRecordAcrossARequeue) {
+  JobRecord r = running_job();
+  (void)apply(r, RequeueAsked{}, kNow);
+  (void)apply(r, Reported{JobState::kFailed, {std::int32_t{1}, std::nullopt, 1024, 20}}, kNow);
+  EXPECT_EQ(r.outcome.exit_code, 1);
+  EXPECT_EQ(r.outcome.peak_memory_bytes, 1024);
+  EXPECT_EQ(r.outcome.cpu_time_ms, 20);
 }
 
 TEST(JobLifecycle, ANonTerminalReportEndsAsFailed) {
   JobRecord r = running_job();
-  auto fx = apply(r, Reported{JobState::kRunning}, kNow);
+  auto fx = apply(r, Reported{JobState::kRunning, {}}, kNow);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kFailed);
 }
 
@@ -47,7 +55,7 @@ TEST(JobLifecycle, CancelSignalsThenTheEndIsACancelWithWhoDidIt) {
   ASSERT_EQ(fx.size(), 1u);
   EXPECT_EQ(at<Signal>(fx, 0).signal, 15);
   EXPECT_TRUE(r.stop.cancel);
-  fx = apply(r, Reported{JobState::kFailed}, kNow);
+  fx = apply(r, Reported{JobState::kFailed, {}}, kNow);
   ASSERT_EQ(fx.size(), 3u);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kCancelled);
   EXPECT_EQ(at<SetReason>(fx, 1).reason, "cancelled by ann (uid 1000)");
@@ -57,7 +65,7 @@ TEST(JobLifecycle, CancelSignalsThenTheEndIsACancelWithWhoDidIt) {
 TEST(JobLifecycle, ACancelledJobThatCompletedAnywayStaysCompleted) {
   JobRecord r = running_job();
   (void)apply(r, CancelAsked{"cancelled by ann (uid 1000)"}, kNow);
-  auto fx = apply(r, Reported{JobState::kCompleted}, kNow);
+  auto fx = apply(r, Reported{JobState::kCompleted, {}}, kNow);
   ASSERT_EQ(fx.size(), 2u);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kCompleted);
 }
@@ -65,49 +73,51 @@ TEST(JobLifecycle, ACancelledJobThatCompletedAnywayStaysCompleted) {
 TEST(JobLifecycle, AnEndedAllocationEndsAsItsCommand) {
   JobRecord ok = running_job();
   (void)apply(ok, AllocationEnded{0, 0}, kNow);
-  auto fx = apply(ok, Reported{JobState::kCancelled}, kNow);
+  auto fx = apply(ok, Reported{JobState::kCancelled, {}}, kNow);
   ASSERT_EQ(fx.size(), 2u);  // no cancel reason: its client ended it
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kCompleted);
-  EXPECT_TRUE(at<Finish>(fx, 0).override_outcome);
-  EXPECT_EQ(at<Finish>(fx, 0).exit_code, 0);
+  EXPECT_EQ(ok.outcome.exit_code, 0);
+  EXPECT_FALSE(ok.outcome.signal.has_value());
 
   JobRecord bad = running_job();
   (void)apply(bad, AllocationEnded{3, 0}, kNow);
-  EXPECT_EQ(at<Finish>(apply(bad, Reported{JobState::kFailed}, kNow), 0).exit_code, 3);
+  (void)apply(bad, Reported{JobState::kFailed, {std::int32_t{137}, std::nullopt, 4096, 50}}, kNow);
+  EXPECT_EQ(bad.outcome.exit_code, 3);           // the command's, not the holder's kill
+  EXPECT_EQ(bad.outcome.peak_memory_bytes, 4096);  // the report's usage stays
 
   JobRecord killed = running_job();
   (void)apply(killed, AllocationEnded{0, 9}, kNow);
-  fx = apply(killed, Reported{JobState::kFailed}, kNow);
+  fx = apply(killed, Reported{JobState::kFailed, {}}, kNow);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kFailed);
-  EXPECT_FALSE(at<Finish>(fx, 0).exit_code.has_value());
-  EXPECT_EQ(at<Finish>(fx, 0).signal, 9);
+  EXPECT_FALSE(killed.outcome.exit_code.has_value());
+  EXPECT_EQ(killed.outcome.signal, 9);
 }
 
 TEST(JobLifecycle, RequeueAskedGoesBackToTheQueueOnceAndThenEndsNormally) {
   JobRecord r = running_job();
   auto fx = apply(r, RequeueAsked{}, kNow);
   EXPECT_EQ(at<Signal>(fx, 0).signal, 15);
-  fx = apply(r, Reported{JobState::kFailed}, kNow);
+  fx = apply(r, Reported{JobState::kFailed, {}}, kNow);
   ASSERT_EQ(fx.size(), 4u);
   EXPECT_FALSE(at<Requeue>(fx, 0).lost);
   EXPECT_EQ(at<SetReason>(fx, 1).reason, "requeued on request");
   at<Persist>(fx, 2);
   at<MailRequeue>(fx, 3);
   EXPECT_FALSE(r.stop.requeue);  // asked once: the next run's end is its own
-  fx = apply(r, Reported{JobState::kCompleted}, kNow);
+  fx = apply(r, Reported{JobState::kCompleted, {}}, kNow);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kCompleted);
 }
 
 TEST(JobLifecycle, RequeueWinsOverASelfFencedReport) {
   JobRecord r = running_job();
   (void)apply(r, RequeueAsked{}, kNow);
-  auto fx = apply(r, Reported{JobState::kNodeFail}, kNow);
+  auto fx = apply(r, Reported{JobState::kNodeFail, {}}, kNow);
   at<Requeue>(fx, 0);
 }
 
 TEST(JobLifecycle, ASelfFencedNodeIsALostNode) {
   JobRecord r = running_job(/*requeue=*/true);
-  auto fx = apply(r, Reported{JobState::kNodeFail}, kNow);
+  auto fx = apply(r, Reported{JobState::kNodeFail, {}}, kNow);
   ASSERT_EQ(fx.size(), 4u);
   EXPECT_EQ(at<SetReason>(fx, 0).reason, "its node lost the coordinator and stopped it");
   EXPECT_TRUE(at<Requeue>(fx, 1).lost);
@@ -116,7 +126,7 @@ TEST(JobLifecycle, ASelfFencedNodeIsALostNode) {
 TEST(JobLifecycle, ACancelledJobWhoseNodeFencedEndsCancelled) {
   JobRecord r = running_job(/*requeue=*/true);
   (void)apply(r, CancelAsked{"cancelled by root (uid 0)"}, kNow);
-  auto fx = apply(r, Reported{JobState::kNodeFail}, kNow);
+  auto fx = apply(r, Reported{JobState::kNodeFail, {}}, kNow);
   EXPECT_EQ(at<Finish>(fx, 0).state, JobState::kCancelled);
 }
 
@@ -143,7 +153,7 @@ TEST(JobLifecycle, ALostNodeEndsAnyOtherJobAsNodeFail) {
 TEST(JobLifecycle, APreemptedJobsEndIsTheCoresToRead) {
   JobRecord r = running_job();
   r.preempting = PreemptionMark{};
-  auto fx = apply(r, Reported{JobState::kFailed}, kNow);
+  auto fx = apply(r, Reported{JobState::kFailed, {}}, kNow);
   ASSERT_EQ(fx.size(), 1u);
   at<StopPreempted>(fx, 0);
 }
@@ -151,17 +161,18 @@ TEST(JobLifecycle, APreemptedJobsEndIsTheCoresToRead) {
 TEST(JobLifecycle, APreemptedJobThatCompletedOrWasCancelledIsNotPreempted) {
   JobRecord done = running_job();
   done.preempting = PreemptionMark{};
-  EXPECT_EQ(at<Finish>(apply(done, Reported{JobState::kCompleted}, kNow), 0).state, JobState::kCompleted);
+  EXPECT_EQ(at<Finish>(apply(done, Reported{JobState::kCompleted, {}}, kNow), 0).state, JobState::kCompleted);
   JobRecord cancelled = running_job();
   cancelled.preempting = PreemptionMark{};
   (void)apply(cancelled, CancelAsked{"cancelled by ann (uid 1000)"}, kNow);
-  EXPECT_EQ(at<Finish>(apply(cancelled, Reported{JobState::kFailed}, kNow), 0).state, JobState::kCancelled);
+  EXPECT_EQ(at<Finish>(apply(cancelled, Reported{JobState::kFailed, {}}, kNow), 0).state, JobState::kCancelled);
 }
 
 TEST(JobLifecycle, EventsAboutAJobThatIsNotRunningDoNothing) {
   JobRecord r = running_job(/*requeue=*/true);
   r.state = JobState::kPending;
-  EXPECT_TRUE(apply(r, Reported{JobState::kCompleted}, kNow).empty());
+  EXPECT_TRUE(apply(r, Reported{JobState::kCompleted, {std::int32_t{2}, {}, {}, {}}}, kNow).empty());
+  EXPECT_FALSE(r.outcome.exit_code.has_value());  // a late report changes nothing
   EXPECT_TRUE(apply(r, NodeLost{"node n0 lost"}, kNow).empty());
   EXPECT_TRUE(apply(r, CancelAsked{"x"}, kNow).empty());
   EXPECT_TRUE(apply(r, RequeueAsked{}, kNow).empty());

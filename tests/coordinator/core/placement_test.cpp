@@ -26,6 +26,19 @@ TEST(Placement, SmallJobGoesOnOneNodeLowestCoresFirst) {
   EXPECT_EQ(a->nodes[0].cores, (std::vector<std::int32_t>{0, 1, 2, 3}));
 }
 
+// A job's nodes come in Slurm's host order whatever order they are configured or found in:
+// the first is its batch host (twonode.sh's Slurm: nodes vm1 then vm, a -N2 job "vm,vm1").
+TEST(Placement, AJobsNodesAreInSlurmsHostOrder) {
+  ClusterState c;
+  for (const char* name : {"vm1", "vm", "n10", "n9"}) c.add_node(NodeTopology::uniform(name, 2, 14));
+  ASSERT_TRUE(c.add_partition("batch", {"vm1", "vm", "n10", "n9"}));
+  const auto a = place_job(c, PartitionIndex(0), ResourceRequest{4, 28, 0, {}});
+  ASSERT_TRUE(a);
+  std::vector<std::string> names;
+  for (const NodeAllocation& na : a->nodes) names.push_back(c.node(na.node).topology.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"n9", "n10", "vm", "vm1"}));
+}
+
 // Allocations restored from the store keep the order they were stored in: a list whose
 // ends span as many cores as it holds ({2, 0, 1, 5}) is still not the run 2..5.
 TEST(Placement, AnUnsortedCoreListMarksExactlyItsCores) {

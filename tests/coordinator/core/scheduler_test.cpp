@@ -28,6 +28,36 @@ Config two_partitions() {
   return c;
 }
 
+// p_both, q_normal, c_too_many on twonode.sh: Slurm ran -p owner,batch and -q normal
+// (no such QOS configured), and refused -c29 on 28-core nodes.
+TEST(Scheduler, PartitionListsTheNormalQosAndCpusPerTaskAsSlurm) {
+  auto s = make(two_partitions());
+  JobSpec j = job(1, 1, 7200);
+  j.partition = "debug,batch";  // too long for debug: batch takes it
+  ASSERT_TRUE(s->submit(j, T(0)));
+  EXPECT_EQ(s->job(JobId(1))->spec.partition, "batch");
+  j = job(2, 1, 60);
+  j.partition = "debug,batch";
+  ASSERT_TRUE(s->submit(j, T(0)));
+  EXPECT_EQ(s->job(JobId(2))->spec.partition, "debug");
+  j = job(3, 1, 60);
+  j.partition = "gpu,cpu";
+  auto st = s->submit(j, T(0));
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("partition 'gpu' does not exist"), std::string::npos) << st.error().message;
+
+  j = job(4, 1, 60);
+  j.qos = "normal";
+  ASSERT_TRUE(s->submit(j, T(0)));
+  EXPECT_EQ(s->job(JobId(4))->spec.qos, "");  // the default: the partition's (none here)
+
+  j = job(5, 9, 60);
+  j.tasks.cpus_per_task = 9;  // the nodes have 2 x 4 cores
+  st = s->submit(j, T(0));
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message, "job 5: --cpus-per-task=9 is more CPUs than any node of partition 'batch' has (8)");
+}
+
 TEST(Scheduler, SubmitRejectsBadRequestsNamingFieldAndValue) {
   auto s = make(two_partitions());
   JobSpec j = job(1, 0, 60);
@@ -94,6 +124,21 @@ TEST(Scheduler, PriorityBreakdownSumsWeightedFactors) {
   EXPECT_DOUBLE_EQ(ra->priority.total, 20020.0);
   const JobRecord* rb = s->job(JobId(2));
   EXPECT_DOUBLE_EQ(rb->priority.partition, 1000.0);
+}
+
+// gpus_toomany on twonode.sh: --gpus=3 with one task on nodes of two GPUs. Slurm gave it a
+// second CPU and ran it on both nodes; it must never wait forever for a core it lacks.
+TEST(Scheduler, SpreadGpusGetACoreOnEveryNodeTheyComeFrom) {
+  auto s = make(uniform_cluster(2, 2, 4, BackfillMode::kEasy, 1, "v100"));
+  JobSpec j = job(1, 1, 60);
+  j.resources.gpus = 3;
+  ASSERT_TRUE(s->submit(j, T(0)));
+  EXPECT_EQ(s->job(JobId(1))->spec.resources.cores, 2);
+  s->schedule(T(0));
+  const JobRecord* r = s->job(JobId(1));
+  ASSERT_EQ(r->state, JobState::kRunning);
+  EXPECT_EQ(r->allocation.nodes.size(), 2u);
+  EXPECT_EQ(r->allocation.total_gpus(), 3);
 }
 
 TEST(Scheduler, AgeCapStopsAgeing) {

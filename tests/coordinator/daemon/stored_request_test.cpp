@@ -55,6 +55,7 @@ wire::SubmitRequest every_field() {
   s.warn_batch_only = true;
   s.mail_events = kMailEnd | kMailFail;
   s.mail_user = "ops@example.org";
+  s.gpu_ask = GpuAsk{GpuAskedPer::kTask, 1, 4, 2048};
   s.array = *parse_array_spec("1-9:2,20%3", kMaxArrayIndex);
   s.array_job = JobId(41);
   s.array_task = 5;
@@ -103,6 +104,7 @@ void expect_same(const wire::SubmitRequest& a, const wire::SubmitRequest& b) {
   EXPECT_EQ(x.warn_before_s, y.warn_before_s);
   EXPECT_EQ(x.warn_batch_only, y.warn_batch_only);
   EXPECT_EQ(x.mail_events, y.mail_events);
+  EXPECT_EQ(x.gpu_ask, y.gpu_ask);
   EXPECT_EQ(x.mail_user, y.mail_user);
   EXPECT_EQ(format_array_spec(x.array), format_array_spec(y.array));
   EXPECT_EQ(x.array_job, y.array_job);
@@ -154,14 +156,31 @@ TEST(StoredRequest, DefaultsComeBackAsDefaults) {
 
 // Version 1's bytes, frozen at schema 6 (stop 21): any change to how a field is written
 // fails here, and must come as version 2 with a reader for version 1 instead.
-TEST(StoredRequest, VersionOneGoldenRecordReadsAndIsWrittenTheSame) {
+// A version 1 record (before the GPU request's shape was kept) reads as the same request
+// with no shape; it is written again as the current version.
+TEST(StoredRequest, VersionOneGoldenRecordStillReads) {
   std::ifstream in(std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/store/request-v1.hex");
   ASSERT_TRUE(in);
   std::string text;
   std::getline(in, text);
   auto decoded = decode_stored_request(from_hex(text).value_or(""));
   ASSERT_TRUE(decoded) << decoded.error().message;
+  wire::SubmitRequest want = every_field();
+  want.spec.gpu_ask = GpuAsk{};
+  expect_same(*decoded, want);
+  EXPECT_EQ(decoded->spec.gpu_ask, GpuAsk{});
+}
+
+// The current version's golden record: every field, the GPU request's shape included.
+TEST(StoredRequest, VersionTwoGoldenRecordReadsAndIsWrittenTheSame) {
+  std::ifstream in(std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/store/request-v2.hex");
+  ASSERT_TRUE(in);
+  std::string text;
+  std::getline(in, text);
+  auto decoded = decode_stored_request(from_hex(text).value_or(""));
+  ASSERT_TRUE(decoded) << decoded.error().message;
   expect_same(*decoded, every_field());
+  EXPECT_EQ(decoded->spec.gpu_ask, every_field().spec.gpu_ask);
   EXPECT_EQ(to_hex(encode_stored_request(every_field())), text);
 }
 
@@ -185,10 +204,11 @@ TEST(StoredRequest, AWireFrameThatIsNotASubmitIsNamed) {
 }
 
 TEST(StoredRequest, ARecordOfANewerVersionNamesItsVersion) {
-  auto decoded = decode_stored_request(record(kStoredRequestMagic, 2, every_field()));
+  auto decoded = decode_stored_request(record(kStoredRequestMagic, kStoredRequestVersion + 1, every_field()));
   ASSERT_FALSE(decoded);
   EXPECT_EQ(decoded.error().code, ErrorCode::kFailedPrecondition);
-  EXPECT_NE(decoded.error().message.find("record version 2"), std::string::npos) << decoded.error().message;
+  EXPECT_NE(decoded.error().message.find("record version " + std::to_string(kStoredRequestVersion + 1)), std::string::npos)
+      << decoded.error().message;
   EXPECT_NE(decoded.error().message.find("newer Fairway"), std::string::npos);
 }
 

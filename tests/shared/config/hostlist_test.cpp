@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -125,6 +127,19 @@ TEST(CompressHostlist, FoldsNumberedNamesAsSlurmPrintsThem) {
     ASSERT_TRUE(back);
     EXPECT_EQ(*back, hosts);
   }
+}
+
+// Slurm 22.05 on twonode.sh lists its nodes vm1 and vm (configured in that order) as
+// "vm,vm1" and makes vm the batch host of a two-node job.
+TEST(HostlistOrder, IsSlurmsNameThenNumberOrder) {
+  EXPECT_TRUE(hostlist_less("vm", "vm1"));
+  EXPECT_FALSE(hostlist_less("vm1", "vm"));
+  EXPECT_TRUE(hostlist_less("n2", "n10"));
+  EXPECT_TRUE(hostlist_less("a10", "b1"));
+  EXPECT_FALSE(hostlist_less("n3", "n3"));
+  std::vector<std::string> names{"gpu2", "cn10", "vm1", "cn9", "vm", "cn"};
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return hostlist_less(a, b); });
+  EXPECT_EQ(names, (std::vector<std::string>{"cn", "cn9", "cn10", "gpu2", "vm", "vm1"}));
 }
 
 }  // namespace

@@ -145,6 +145,8 @@ const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimate
                                              "new_time_limit", "new_comment", "new_nice", "new_begin",
                                              // cancel --signal
                                              "batch_only",
+                                             // a running job's stop in progress (issue 35)
+                                             "stopping_as",
                                              // sprio -n: each priority term before its weight
                                              "raw",
                                              // a partition's access lists (issue 33): absent

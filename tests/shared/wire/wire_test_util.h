@@ -230,6 +230,7 @@ inline JobView sample_job_view(bool finished) {
     j.ntasks = 8;
     j.cpus_per_task = 1;
     j.interactive = true;
+    j.stopping_as = JobState::kTimeout;  // every optional field set in one of the two
     j.steps = {{0, "hostname", JobState::kCompleted, Time::from_seconds(1'700'000'100), Time::from_seconds(1'700'000'101), 0, 0, 8, 2,
                 2988, 1'234},
                {1, "sh", JobState::kCancelled, Time::from_seconds(1'700'000'200), Time::from_seconds(1'700'000'260), 0, 9, 1, 1},
