@@ -10,28 +10,20 @@ namespace {
 using P = NodeJobPhase;
 
 // Every move a job may make here; anything else is a programming error.
-constexpr std::array<std::pair<P, P>, 8> kTransitions{{
-    {P::kWaitingForCores, P::kLaunching},  // cores came free (LaunchAsked again)
+constexpr std::array<std::pair<P, P>, 7> kTransitions{{
+    {P::kLaunching, P::kWaitingForCores},  // CoresTaken while a job here is stopping
+    {P::kWaitingForCores, P::kLaunching},  // cores came free (LaunchAsked, retry)
     {P::kLaunching, P::kRunning},          // LaunchDone ok
-    {P::kLaunching, P::kAwaitingAck},      // LaunchDone failed: reported
-    {P::kWaitingForCores, P::kAwaitingAck},  // KillAsked before it started: reported
     {P::kRunning, P::kCompleting},         // ProcessExited with steps left
     {P::kRunning, P::kAwaitingAck},        // ProcessExited, nothing left
     {P::kCompleting, P::kAwaitingAck},     // StepsGone
-    {P::kAwaitingAck, P::kWaitingForCores},  // a new run before the Ack
+    {P::kAwaitingAck, P::kLaunching},      // a new run before the Ack
 }};
 
 HostAction act(HostActionKind k, JobId job) {
   HostAction a;
   a.kind = k;
   a.job = job;
-  return a;
-}
-
-HostAction report(JobId job, JobState state, std::string reason = {}) {
-  HostAction a = act(HostActionKind::kReport, job);
-  a.state = state;
-  a.reason = std::move(reason);
   return a;
 }
 
@@ -64,8 +56,16 @@ const NodeJobs::Record* NodeJobs::find(JobId job) const {
 
 bool NodeJobs::any_stopping() const {
   return std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) {
-    return kv.second.stopping && (kv.second.phase == P::kRunning || kv.second.phase == P::kCompleting);
+    return (kv.second.stopping && kv.second.phase == P::kRunning) || kv.second.phase == P::kCompleting;
   });
+}
+
+HostAction NodeJobs::report(JobId job, const Record& r, JobState state, std::string reason) const {
+  HostAction a = act(HostActionKind::kReport, job);
+  a.state = state;
+  a.reason = std::move(reason);
+  a.attempt = r.attempt;
+  return a;
 }
 
 std::vector<HostAction> NodeJobs::apply(const NodeEvent& event, Time now) {
@@ -76,33 +76,41 @@ std::vector<HostAction> NodeJobs::on(const node_event::LaunchAsked& e, Time) {
   auto it = jobs_.find(e.job.value());
   if (it != jobs_.end()) {
     Record& r = it->second;
-    // A new run while this one is being stopped: it starts once this one ended.
-    if ((r.phase == P::kRunning || r.phase == P::kCompleting) && r.stopping) {
+    // A new run while this one is being stopped (a requeue that came back to this node):
+    // it starts once this one ended, so that this end is not taken for the new run's.
+    if ((r.phase == P::kRunning && r.stopping) || r.phase == P::kCompleting) {
       r.next_run_deferred = true;
       return {};
     }
-    // A resent launch: already running or on its way.
-    if (r.phase != P::kAwaitingAck && r.phase != P::kWaitingForCores) return {};
-    if (r.phase == P::kWaitingForCores && !e.cores_free) return {};
+    // A resent launch: already running, on its way, or waiting for its cores.
+    if (r.phase == P::kRunning || r.phase == P::kLaunching) return {};
+    if (r.phase == P::kWaitingForCores && !e.retry) return {};
   } else {
     it = jobs_.emplace(e.job.value(), Record{}).first;
-    it->second.phase = P::kWaitingForCores;
   }
   Record& r = it->second;
-  r.attempt = e.attempt;
+  r.attempt = e.attempt;  // from here on its reports are about this run
   r.extern_only = e.extern_only;
-  if (r.phase == P::kAwaitingAck) {
-    // The earlier run's Ack must not clean up this run's spool.
-    r.final_seq = 0;
-    move_to(r, P::kWaitingForCores);
-  }
-  if (!e.cores_free) {
-    if (any_stopping()) return {};  // waits for the stopping job's end
-    jobs_.erase(it);  // its early steps go with it
-    return {report(e.job, JobState::kFailed, "the node refused the launch: its cores are taken")};
-  }
-  move_to(r, P::kLaunching);
+  // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
+  // up this run's spool.
+  r.final_seq = 0;
+  if (r.phase != P::kLaunching) move_to(r, P::kLaunching);
   return {act(HostActionKind::kStartProcess, e.job)};
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::CoresTaken& e, Time) {
+  auto it = jobs_.find(e.job.value());
+  if (it == jobs_.end() || it->second.phase != P::kLaunching) return {};
+  // The coordinator freed these cores with the end of a job still stopping here (a
+  // multi-node job's other node, its steps in their grace): the launch waits for it.
+  if (any_stopping()) {
+    move_to(it->second, P::kWaitingForCores);
+    return {};
+  }
+  const HostAction refused =
+      report(e.job, it->second, JobState::kFailed, "node " + node_ + " refused the launch: " + e.why);
+  jobs_.erase(it);  // its early steps go with it
+  return {refused};
 }
 
 std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
@@ -111,22 +119,21 @@ std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
   Record& r = it->second;
   std::vector<HostAction> out;
   if (!e.ok) {
-    r.steps_before_start.clear();
+    // Its cores, GPUs and cgroup are free again, and the user learns why (show job).
     out.push_back(act(HostActionKind::kReleaseCores, e.job));
     out.push_back(act(HostActionKind::kRemoveCgroup, e.job));
-    out.push_back(report(e.job, JobState::kFailed, "launch failed: " + e.error));
-    r.final_state = JobState::kFailed;
-    move_to(r, P::kAwaitingAck);
+    out.push_back(report(e.job, r, JobState::kFailed, "launch failed on node " + node_ + ": " + e.error));
+    jobs_.erase(it);
     return out;
   }
   move_to(r, P::kRunning);
-  if (!r.extern_only) out.push_back(report(e.job, JobState::kRunning));
+  if (!r.extern_only) out.push_back(report(e.job, r, JobState::kRunning));
   if (r.signal_while_launching) {
+    // As AgentService always did: the signal is sent, the job is not marked stopping.
     HostAction s = act(HostActionKind::kSignal, e.job);
     s.signal = r.signal_while_launching->first;
     s.grace = r.signal_while_launching->second;
     out.push_back(s);
-    r.stopping = true;
     r.signal_while_launching.reset();
   }
   for (std::int32_t step : std::exchange(r.steps_before_start, {})) {
@@ -135,6 +142,15 @@ std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
     out.push_back(s);
   }
   return out;
+}
+
+std::vector<HostAction> NodeJobs::on(const node_event::Readopted& e, Time) {
+  Record r;
+  r.phase = e.ended ? P::kAwaitingAck : P::kRunning;
+  r.attempt = e.attempt;
+  r.extern_only = e.extern_only;
+  jobs_.insert_or_assign(e.job.value(), std::move(r));
+  return {};
 }
 
 std::vector<HostAction> NodeJobs::on(const node_event::StepArrived& e, Time) {
@@ -164,11 +180,13 @@ std::vector<HostAction> NodeJobs::on(const node_event::KillAsked& e, Time) {
       return {};
     case P::kWaitingForCores: {
       // Stopped before its cores came free: it never ran here.
-      r.steps_before_start.clear();
-      const bool extern_only = r.extern_only;
-      jobs_.erase(it);
-      if (extern_only) return {};
-      return {report(e.job, JobState::kCancelled, "stopped before it started on this node")};
+      if (r.extern_only) {
+        jobs_.erase(it);
+        return {};
+      }
+      const HostAction cancelled = report(e.job, r, JobState::kCancelled, "stopped before it started on node " + node_);
+      jobs_.erase(it);  // its early steps go with it
+      return {cancelled};
     }
     case P::kRunning:
     case P::kCompleting: {
@@ -211,7 +229,7 @@ std::vector<HostAction> NodeJobs::end(JobId job, Record& r) {
     out.push_back(act(HostActionKind::kForgetJob, job));
     jobs_.erase(job.value());
   } else {
-    out.push_back(report(job, r.final_state));
+    out.push_back(report(job, r, r.final_state));
   }
   if (deferred) out.push_back(act(HostActionKind::kRetryLaunch, job));
   for (const auto& [id, w] : jobs_) {

@@ -1,12 +1,14 @@
 // What AgentService asks of the machine it runs on: launches (off its loop), signals,
-// reaping, liveness, and the spool's checkpoints, exit records and lease file. SystemHost is
-// the real one; tests drive the service through a fake, with no process and no file.
+// reaping, liveness, the jobs' cgroups and the GPUs' device nodes, and the spool's
+// checkpoints, exit records and lease file. SystemHost is the real one; tests drive the
+// service through a fake, with no process, no file and no cgroup.
 // Not thread-safe: the agent's loop thread owns it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "agent/os/child_reaper.h"
@@ -15,6 +17,7 @@
 #include "agent/os/launch_checkpoint.h"
 #include "agent/os/launch_request.h"
 #include "agent/os/launch_workers.h"
+#include "agent/os/topology_discovery.h"
 #include "shared/base/result.h"
 
 namespace fairway::agent {
@@ -52,10 +55,27 @@ class AgentHost {
   virtual void forget_step(JobId job, std::int32_t step) = 0;
   // The lease the jobs' keepers see (coordinator_lease_file.h).
   virtual Status publish_lease(Time deadline) = 0;
+
+  // How jobs are held to their cores, memory and GPUs here (JobCgroups::description), and
+  // whether by cgroups at all (false: affinity only).
+  virtual const std::string& enforcement() const = 0;
+  virtual bool has_cgroups() const = 0;
+  // The job's cgroup (made, or found again for a step or a re-adopted job) with `limits`.
+  virtual Result<CgroupAttach> prepare_cgroup(const CgroupLimits& limits) = 0;
+  // What the job's cgroup counted; then it goes (with anything left in it).
+  virtual JobUsage cgroup_usage(JobId job) = 0;
+  virtual Status remove_cgroup(JobId job) = 0;
+  // Job cgroups of no job in `keep` and with no process left: removed at start.
+  virtual void remove_stale_cgroups(const std::vector<JobId>& keep) = 0;
+  // The character devices of the node's GPU `index` (DiscoveredNode.gpus), which a job
+  // that does not hold it is denied; empty when none is known.
+  virtual std::vector<DeviceNumber> gpu_devices(std::size_t index) const = 0;
 };
 
 // The real machine: processes launched by `threads` worker threads through a
-// ProcessLauncher, files in `config.spool_dir`.
-Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads);
+// ProcessLauncher, files in `config.spool_dir`, job cgroups as `cgroups` asks (an error
+// when it names a version that is not there), and the device nodes of `gpus`.
+Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads,
+                                                    const CgroupOptions& cgroups, const std::vector<GpuIdentity>& gpus);
 
 }  // namespace fairway::agent

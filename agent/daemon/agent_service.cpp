@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <csignal>
 
-#include "agent/os/gpu_discovery.h"
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
 #include "shared/wire/codec.h"
@@ -21,11 +20,18 @@ constexpr Duration kStepReapPatience = Duration::seconds(10);
 }  // namespace
 
 AgentService::AgentService(DiscoveredNode node, AgentOptions options, std::unique_ptr<AgentHost> host)
-    : node_(std::move(node)), options_(std::move(options)), host_(std::move(host)), ledger_(node_.topology) {}
+    : node_(std::move(node)),
+      options_(std::move(options)),
+      host_(std::move(host)),
+      node_jobs_(node_.topology.name),
+      ledger_(node_.topology) {}
 
 Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now) {
+  // A --topology model's cores are not this machine's: nothing to confine them to.
+  CgroupOptions cgroups = options.cgroups;
+  if (!options.apply_binding) cgroups.mode = "off";
   FAIRWAY_TRY_ASSIGN(host, make_system_host(LauncherConfig{options.spool_dir, options.allow_root_jobs, options.kill_grace},
-                                            kLaunchThreads));
+                                            kLaunchThreads, cgroups, node.gpus));
   return start(std::move(node), std::move(options), now, std::move(host));
 }
 
@@ -33,21 +39,15 @@ Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, A
                                                           std::unique_ptr<AgentHost> host) {
   if (node.topology.name.empty()) return invalid_argument("the node has no name");
   std::unique_ptr<AgentService> s(new AgentService(std::move(node), std::move(options), std::move(host)));
-  // A --topology model's cores are not this machine's: nothing to confine them to.
-  CgroupOptions cg = s->options_.cgroups;
-  if (!s->options_.apply_binding) cg.mode = "off";
-  FAIRWAY_TRY_ASSIGN(cgroups, JobCgroups::open(cg));
-  s->cgroups_ = std::move(cgroups);
-  if (s->cgroups_->mode() == CgroupMode::kNone && s->options_.require_enforcement) {
+  if (!s->host_->has_cgroups() && s->options_.require_enforcement) {
     return make_error(ErrorCode::kFailedPrecondition,
                       "[agent] require_enforcement is set, but jobs could only be bound by affinity here (" +
-                          s->cgroups_->description() + ")");
+                          s->host_->enforcement() + ")");
   }
-  for (const GpuIdentity& g : s->node_.gpus) s->gpu_devices_.push_back(gpu_device_numbers(g));
   s->readopt(now);
   std::vector<JobId> live;
   for (const auto& [id, j] : s->jobs_) live.push_back(JobId(id));
-  s->cgroups_->remove_stale(live);
+  s->host_->remove_stale_cgroups(live);
   s->send_register(now);
   return s;
 }
@@ -70,9 +70,9 @@ void AgentService::readopt(Time now) {
     if (c.warn_signal != 0 && now < c.start + c.time_limit - Duration::seconds(c.warn_before_s)) {
       sup->set_warning(c.warn_signal, Duration::seconds(c.warn_before_s), c.warn_batch_only);
     }
-    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false,
-                                            std::nullopt, {}, c.extern_only, false, std::nullopt});
-    if (c.attempt) attempts_[c.job.value()] = *c.attempt;
+    jobs_.emplace(c.job.value(),
+                  RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false, std::nullopt, {}, std::nullopt});
+    (void)node_jobs_.apply(node_event::Readopted{c.job, c.attempt, c.extern_only, false}, now);
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
@@ -80,15 +80,16 @@ void AgentService::readopt(Time now) {
   for (const JobCheckpoint& c : scan.lost) {
     if (c.extern_only) {
       // It held the cgroup of a job run from another node: nothing to report.
-      (void)cgroups_->remove(c.job);
-      forget_ended(c.job);
+      (void)host_->remove_cgroup(c.job);
+      host_->forget_job(c.job);
       continue;
     }
     // It ended while no agent watched. Its keeper recorded how; without a record (the
     // keeper was killed) the exit status is gone and it cannot count as done. Whatever
     // of the job may still run without its keeper is stopped: nothing watches it.
     (void)host_->signal_group(c.pgid, SIGKILL);
-    if (c.attempt) attempts_[c.job.value()] = *c.attempt;  // its report names its run
+    // Its end is reported now, naming its run, and its files kept until the Ack.
+    (void)node_jobs_.apply(node_event::Readopted{c.job, c.attempt, false, true}, now);
     auto record = host_->read_exit_record(c.job);
     if (!record) {
       log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
@@ -99,7 +100,7 @@ void AgentService::readopt(Time now) {
     const JobUsage usage = collect_usage(c.job, away_state, away_reason, std::nullopt);
     if (record && *record && (*record)->fenced) {
       log_event(LogLevel::kWarning, "job_fenced_while_agent_away", {{"job", id_str(c.job)}, {"node", node_name()}});
-      seq = report(c.job, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
+      seq = report(c.job, c.attempt, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
                    "stopped by its keeper on " + node_name() + ": no agent renewed the coordinator lease");
     } else if (record && *record) {
       const ProcessExit e = (*record)->exit;
@@ -112,21 +113,15 @@ void AgentService::readopt(Time now) {
         state = JobState::kOutOfMemory;
         reason = away_reason;
       }
-      seq = report(c.job, state, exited ? std::optional(e.value) : std::nullopt,
+      seq = report(c.job, c.attempt, state, exited ? std::optional(e.value) : std::nullopt,
                    exited ? std::nullopt : std::optional(e.value), now, reason, &usage);
     } else {
       log_event(LogLevel::kWarning, "job_lost", {{"job", id_str(c.job)}, {"node", node_name()}});
-      seq = report(c.job, JobState::kFailed, std::nullopt, std::nullopt, now,
+      seq = report(c.job, c.attempt, JobState::kFailed, std::nullopt, std::nullopt, now,
                    "its exit status was lost while the agent on " + node_name() + " was down");
     }
-    keep_until_acknowledged(c.job, seq);
+    (void)node_jobs_.apply(node_event::Reported{c.job, seq}, now);
   }
-}
-
-void AgentService::keep_until_acknowledged(JobId job, std::uint64_t seq) { ended_awaiting_ack_[seq] = job; }
-
-void AgentService::forget_ended(JobId job) {
-  host_->forget_job(job);
 }
 
 void AgentService::publish_lease() {
@@ -144,36 +139,42 @@ void AgentService::send_register(Time now) {
   wire::AgentRegister r;
   r.node = node_name();
   r.agent_version = options_.version;
-  r.enforcement = cgroups_->description();
+  r.enforcement = host_->enforcement();
   r.topology = node_.topology;
   for (const auto& [id, j] : jobs_) {
     r.running.push_back({JobId(id), j.cores, j.gpus, j.supervisor.start(), j.supervisor.pid()});
   }
-  // Being launched: ours already, though no process is known yet.
-  for (const auto& [id, p] : launching_) r.running.push_back({JobId(id), p.launch.cores, p.launch.gpus, p.requested, 0});
-  for (const auto& [id, l] : waiting_for_cores_) r.running.push_back({JobId(id), l.cores, l.gpus, now, 0});
+  // Being launched, or waiting for cores a stopping job holds: ours already, though no
+  // process is known yet.
+  for (const NodeJobPhase phase : {NodeJobPhase::kLaunching, NodeJobPhase::kWaitingForCores}) {
+    for (const auto& [id, h] : held_) {
+      const NodeJobs::Record* job = node_jobs_.find(JobId(id));
+      if (job == nullptr || job->phase != phase) continue;
+      r.running.push_back({JobId(id), h.launch.cores, h.launch.gpus, phase == NodeJobPhase::kLaunching ? h.requested : now, 0});
+    }
+  }
   send(r);
   last_register_ = now;
 }
 
 JobUsage AgentService::collect_usage(JobId job, JobState& state, std::string& reason,
                                      std::optional<std::int64_t> memory_limit) {
-  const JobUsage usage = cgroups_->usage(job);
+  const JobUsage usage = host_->cgroup_usage(job);
   if (usage.oom_kills > 0 && (state == JobState::kFailed || state == JobState::kCompleted)) {
     state = JobState::kOutOfMemory;
     reason = "out of memory: the kernel killed " + std::to_string(usage.oom_kills) + " of its processes" +
              (memory_limit ? " at its limit of " + std::to_string(*memory_limit >> 20) + " MiB" : std::string()) +
              " on node " + node_name();
   }
-  if (auto st = cgroups_->remove(job); !st) {
+  if (auto st = host_->remove_cgroup(job); !st) {
     log_event(LogLevel::kWarning, "cgroup_cleanup_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", st.error().message}});
   }
   return usage;
 }
 
-std::uint64_t AgentService::report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-                                   std::optional<std::int32_t> signal, Time now, std::string reason,
-                                   const JobUsage* usage) {
+std::uint64_t AgentService::report(JobId job, std::optional<std::int32_t> attempt, JobState state,
+                                   std::optional<std::int32_t> exit_code, std::optional<std::int32_t> signal, Time now,
+                                   std::string reason, const JobUsage* usage) {
   wire::JobStatusUpdate u;
   if (usage != nullptr) {
     u.peak_memory_bytes = usage->peak_memory_bytes;
@@ -186,10 +187,7 @@ std::uint64_t AgentService::report(JobId job, JobState state, std::optional<std:
   u.signal = signal;
   u.time = now;
   u.reason = std::move(reason);
-  if (auto a = attempts_.find(job.value()); a != attempts_.end()) {
-    u.attempt = a->second;
-    if (is_terminal(state)) attempts_.erase(a);
-  }
+  u.attempt = attempt;
   u = outbox_.add(u, now);
   // Before registration the coordinator would refuse it; it goes out with the backlog.
   if (registered_) send(u);
@@ -219,10 +217,7 @@ void AgentService::on_frame(std::string_view frame, Time now) {
       }
     } else {
       outbox_.acknowledge(a->seq);
-      if (auto e = ended_awaiting_ack_.find(a->seq); e != ended_awaiting_ack_.end()) {
-        forget_ended(e->second);
-        ended_awaiting_ack_.erase(e);
-      }
+      carry_out(node_jobs_.apply(node_event::AckReceived{a->seq}, now), now);
     }
   } else if (auto* l = std::get_if<wire::LaunchJob>(&*decoded)) {
     on_launch(*l, now);
@@ -231,7 +226,7 @@ void AgentService::on_frame(std::string_view frame, Time now) {
   } else if (auto* t = std::get_if<wire::SetTimeLimit>(&*decoded)) {
     on_set_time_limit(*t);
   } else if (auto* st = std::get_if<wire::LaunchStep>(&*decoded)) {
-    on_launch_step(*st);
+    on_launch_step(*st, now);
   } else if (auto* g = std::get_if<wire::SendSignal>(&*decoded)) {
     on_send_signal(*g);
   } else if (auto* e = std::get_if<wire::ErrorReply>(&*decoded)) {
@@ -248,33 +243,14 @@ void AgentService::on_frame(std::string_view frame, Time now) {
 }
 
 void AgentService::on_signal(const wire::SignalJob& s, Time now) {
-  if (auto p = launching_.find(s.job.value()); p != launching_.end()) {
-    // Sent once it runs: a cancel must not be lost to a slow launch.
-    p->second.signal = std::pair{s.signal, s.grace};
-    return;
-  }
-  if (auto w = waiting_for_cores_.find(s.job.value()); w != waiting_for_cores_.end()) {
-    // Stopped before its cores came free: it never ran here.
-    const bool extern_only = w->second.extern_only;
-    waiting_for_cores_.erase(w);
-    steps_before_start_.erase(s.job.value());
+  const NodeJobs::Record* r = node_jobs_.find(s.job);
+  // Stopped before its cores came free: it never ran here.
+  if (r != nullptr && r->phase == NodeJobPhase::kWaitingForCores) {
     log_event(LogLevel::kInfo, "launch_dropped", {{"job", id_str(s.job)}, {"node", node_name()}});
-    if (!extern_only) {
-      report(s.job, JobState::kCancelled, std::nullopt, std::nullopt, now, "stopped before it started on node " + node_name());
-    }
-    return;
   }
-  auto it = jobs_.find(s.job.value());
-  if (it == jobs_.end()) return;  // already ended; its final report is on its way
-  it->second.stopping = true;
-  if (auto& c = it->second.completing) {
-    // Its script is gone, its steps are in their grace: a stop can only shorten it.
-    c->kill_at = std::min(c->kill_at, s.signal == SIGKILL ? now : now + s.grace);
-    press(s.job, it->second, now);
-    return;
-  }
-  log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(s.job)}, {"node", node_name()}, {"signal", std::to_string(s.signal)}});
-  apply(it->second.supervisor.on_signal_request(s.signal, s.grace, now));
+  // Being launched: sent once it runs, for a cancel must not be lost to a slow launch. Ended
+  // already: its final report is on its way.
+  dispatch(s.job, node_event::KillAsked{s.job, s.signal, s.grace}, now);
 }
 
 void AgentService::on_send_signal(const wire::SendSignal& m) {
@@ -366,40 +342,6 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
   wind_down(job, std::move(o), phase, stop_kill_at, now);
 }
 
-void AgentService::finalize(JobId job, Time now) {
-  auto it = jobs_.find(job.value());
-  if (it == jobs_.end()) return;
-  RunningJob& j = it->second;
-  RunningJob::Outcome o = j.completing.value_or(RunningJob::Outcome{});
-  // The session leader is gone; clean up anything it left behind in its group.
-  (void)host_->signal_group(j.supervisor.pgid(), SIGKILL);
-  stop_steps(j);
-  JobUsage usage = collect_usage(job, o.state, o.reason, j.memory_limit);
-  // Without a cgroup's count (none here, or v2 without memory.peak), what the keeper saw.
-  if (!usage.peak_memory_bytes && o.max_rss_kb) usage.peak_memory_bytes = *o.max_rss_kb * 1024;
-  if (!usage.cpu_time_ms && o.cpu_us) usage.cpu_time_ms = *o.cpu_us / 1000;
-  const bool extern_only = j.extern_only;
-  jobs_.erase(it);
-  ledger_.release(job);
-  if (extern_only) {
-    // It only held the job's cgroup here: the job's end is its first node's to report.
-    log_event(LogLevel::kInfo, "job_released", {{"job", id_str(job)}, {"node", node_name()}});
-    forget_ended(job);
-  } else {
-    log_event(LogLevel::kInfo, "job_exited",
-              {{"job", id_str(job)}, {"node", node_name()}, {"state", std::string(to_string(o.state))},
-               {"exit_code", o.exit_code ? std::to_string(*o.exit_code) : std::string("-")},
-               {"signal", o.signal ? std::to_string(*o.signal) : std::string("-")}});
-    keep_until_acknowledged(job, report(job, o.state, o.exit_code, o.signal, now, o.reason, &usage));
-  }
-  if (auto d = deferred_launches_.find(job.value()); d != deferred_launches_.end()) {
-    const wire::LaunchJob next = std::move(d->second);
-    deferred_launches_.erase(d);
-    on_launch(next, now);
-  }
-  retry_waiting_launches(now);
-}
-
 void AgentService::on_children(Time now) {
   for (const ReapedChild& c : host_->reap()) {
     auto it = by_pid_.find(c.pid);
@@ -468,11 +410,11 @@ void AgentService::on_timer(Time now) {
     }
   }
   for (JobId id : gone) ended(id, ProcessExit::signalled(0), now);
-  for (JobId id : done) finalize(id, now);
+  for (JobId id : done) finalize(id, node_event::StepsGone{id}, now);
   for (JobId id : overdue) {
     log_event(LogLevel::kWarning, "steps_not_reaped", {{"job", id_str(id)}, {"node", node_name()},
                                                        {"reason", "its steps were killed but not reaped; reporting its end"}});
-    finalize(id, now);
+    finalize(id, node_event::StepsGone{id}, now);
   }
 }
 

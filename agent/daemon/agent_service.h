@@ -4,7 +4,6 @@
 // Not thread-safe: the agent's one event-loop thread owns it.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,10 +13,10 @@
 #include <vector>
 
 #include "agent/core/job_supervisor.h"
+#include "agent/core/node_jobs.h"
 #include "agent/core/slot_ledger.h"
 #include "agent/daemon/status_outbox.h"
 #include "agent/daemon/agent_host.h"
-#include "agent/os/job_cgroups.h"
 #include "agent/os/topology_discovery.h"
 
 namespace fairway::agent {
@@ -74,7 +73,7 @@ class AgentService {
   const std::string& node_name() const { return node_.topology.name; }
   // How jobs are held to their cores, memory and GPUs here: "cgroup v1 (...)", or
   // "affinity only: why" (JobCgroups::description).
-  const std::string& enforcement() const { return cgroups_->description(); }
+  const std::string& enforcement() const { return host_->enforcement(); }
 
  private:
   struct RunningJob {
@@ -85,8 +84,6 @@ class AgentService {
     bool fenced = false;   // stopped because the coordinator was lost: reported node_fail
     std::optional<std::int64_t> memory_limit;  // bytes, when its cgroup has one
     std::vector<std::int64_t> step_groups;     // its steps' process groups, killed with it
-    bool extern_only = false;  // LaunchJob.extern_only: its end is not reported
-    bool stopping = false;     // signalled by the coordinator: a new run waits for its end
     // Set once its script ended while its steps still ran: how it ended, reported once
     // the steps are gone too (Slurm's completing); they get a stop's grace, then SIGKILL.
     struct Outcome {
@@ -101,12 +98,19 @@ class AgentService {
     std::optional<Outcome> completing;
   };
 
-  // A launch handed to the workers: what it was, and a signal that came meanwhile.
-  struct PendingLaunch {
+  // What a launch not yet running here carries (NodeJobs knows where it is: waiting for
+  // its cores, being launched, or a new run waiting for this run's end).
+  struct HeldLaunch {
     wire::LaunchJob launch;
     Time requested;
-    std::optional<std::pair<std::int32_t, Duration>> signal;
     std::vector<wire::LaunchStep> steps;  // came before the job ran here: started after it
+  };
+  // A job whose end is being carried out: its process record, taken off jobs_.
+  struct Ending {
+    JobId job;
+    RunningJob run;
+    RunningJob::Outcome outcome;
+    JobUsage usage;
   };
   // A step's relay: which job and step its keeper (the pid) belongs to.
   struct RunningStep {
@@ -124,17 +128,23 @@ class AgentService {
   static constexpr int kLaunchThreads = 4;
 
   AgentService(DiscoveredNode node, AgentOptions options, std::unique_ptr<AgentHost> host);
-  void finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now);
-  void launch_failed(JobId job, const std::string& why, Time now);
+  // The job's lifecycle event to NodeJobs, and its actions carried out on the host.
+  void dispatch(JobId job, const NodeEvent& event, Time now);
+  void carry_out(const std::vector<HostAction>& actions, Time now, Ending* ending = nullptr);
+  // The held launch goes once NodeJobs no longer holds the job back.
+  void tidy(JobId job);
+  void finish_launch(JobId job, Result<LaunchedProcess> launched, Time now);
   void readopt(Time now);
   // job_steps.cpp: the steps' relays that outlived the agent, with their jobs.
   void readopt_steps(const CheckpointScan& scan);
   void send(const wire::Message& m);
   void send_register(Time now);
   // Returns the update's sequence number, which the coordinator's Ack names.
-  std::uint64_t report(JobId job, JobState state, std::optional<std::int32_t> exit_code,
-                       std::optional<std::int32_t> signal, Time now, std::string reason = {},
-                       const JobUsage* usage = nullptr);
+  std::uint64_t report(JobId job, std::optional<std::int32_t> attempt, JobState state,
+                       std::optional<std::int32_t> exit_code, std::optional<std::int32_t> signal, Time now,
+                       std::string reason = {}, const JobUsage* usage = nullptr);
+  // The final report of a job whose end is carried out: how it ended and what it used.
+  std::uint64_t report_end(Ending& ending, std::optional<std::int32_t> attempt, Time now);
   // A job's cgroup limits: its PUs, its memory limit, and the node's GPUs it does not hold.
   CgroupLimits cgroup_limits(JobId job, const std::vector<std::int32_t>& pus, const std::vector<std::int32_t>& gpus,
                              std::optional<std::int64_t> memory_bytes) const;
@@ -144,17 +154,18 @@ class AgentService {
   // What its cgroup counted; its cgroup is removed. OOM kills turn a failure into oom.
   JobUsage collect_usage(JobId job, JobState& state, std::string& reason,
                          std::optional<std::int64_t> memory_limit);
-  // A job's end is reported: its checkpoint, exit record and script stay in the spool
-  // until the coordinator acknowledges it, so an agent restarted meanwhile reports it again.
-  void keep_until_acknowledged(JobId job, std::uint64_t seq);
-  void forget_ended(JobId job);
   // Renews the keepers' view of the lease (coordinator_lease_file.h).
   void publish_lease();
-  void on_launch(const wire::LaunchJob& l, Time now);
-  void retry_waiting_launches(Time now);
+  // job_launch.cpp: a launch asked by the coordinator (retry: a held one asked again), and
+  // its start: cores, cgroup, then the workers.
+  void on_launch(const wire::LaunchJob& l, Time now, bool retry = false);
+  void start_launch(JobId job, Time now);
+  void retry_launch(JobId job, Time now);
   // job_steps.cpp: a step's relay launched in its job's cgroup, on its cores; and what
   // runs on a node of a multi-node job that is not its first (fairway-step --hold).
-  void on_launch_step(const wire::LaunchStep& s);
+  void on_launch_step(const wire::LaunchStep& s, Time now);
+  // The held step `step` of `job`, taken off its launch (kStartStep, kRefuseStep).
+  std::optional<wire::LaunchStep> take_held_step(JobId job, std::int32_t step);
   void start_step(const wire::LaunchStep& s, const RunningJob& job);
   void finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched);
   bool step_ended(std::int64_t pid, Time now);
@@ -167,10 +178,13 @@ class AgentService {
   bool steps_done(const RunningJob& j);
   // SIGKILL for a completing job's processes once its grace is over.
   void press(JobId job, RunningJob& j, Time now);
-  // The job's end reported (or, for a holder, just forgotten): its cores are free.
-  void finalize(JobId job, Time now);
+  // The job's processes are done (`event`: its script exited, or its steps are gone): what
+  // is left is killed, and NodeJobs' end (report, or for a holder forget) carried out.
+  void finalize(JobId job, const NodeEvent& event, Time now);
   wire::JobProgram holder_program() const;
   void on_signal(const wire::SignalJob& s, Time now);
+  // kSignal: a stop for a running job; for a completing one it can only shorten the grace.
+  void signal_job(JobId job, std::int32_t signal, Duration grace, Time now);
   void on_set_time_limit(const wire::SetTimeLimit& m);
   void on_send_signal(const wire::SendSignal& m);
   // The supervisor's signals; one to the job's group reaches its steps' groups too.
@@ -180,17 +194,12 @@ class AgentService {
 
   DiscoveredNode node_;
   AgentOptions options_;
-  std::unique_ptr<JobCgroups> cgroups_;
-  std::vector<std::vector<DeviceNumber>> gpu_devices_;  // per node-local GPU: its /dev nodes
   std::unique_ptr<AgentHost> host_;
-  std::unordered_map<std::uint64_t, PendingLaunch> launching_;
-  // A new run of a job whose last run here is being stopped: launched once that ends.
-  std::unordered_map<std::uint64_t, wire::LaunchJob> deferred_launches_;
-  // Launches whose cores a stopping job still holds: tried again as each job here ends.
-  std::map<std::uint64_t, wire::LaunchJob> waiting_for_cores_;
-  // Steps of a job waiting for its cores here (srun starts one the moment its job starts
-  // anywhere): started once the job runs here, dropped with it.
-  std::unordered_map<std::uint64_t, std::vector<wire::LaunchStep>> steps_before_start_;
+  // Each job's place in its lifecycle here (waiting for cores, launching, running,
+  // completing, awaiting the Ack), its run, and what is held back for it.
+  NodeJobs node_jobs_;
+  // The launches NodeJobs holds back or has handed to the workers, with their early steps.
+  std::unordered_map<std::uint64_t, HeldLaunch> held_;
   // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
   std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
   SlotLedger ledger_;
@@ -206,11 +215,6 @@ class AgentService {
   Time mono_;                    // set_monotonic()
   std::optional<Time> heard_at_;  // monotonic; unset until the first turn
   bool fenced_ = false;           // jobs stopped for a silent coordinator, not heard since
-  std::unordered_map<std::uint64_t, JobId> ended_awaiting_ack_;  // final report's seq -> job
-  // The run (LaunchJob.restarts) each job here is, named in its reports so that the
-  // coordinator never takes an earlier run's end for a later one's. Dropped with its final
-  // report; absent for a job re-adopted from a checkpoint older than the field.
-  std::unordered_map<std::uint64_t, std::int32_t> attempts_;
 };
 
 }  // namespace fairway::agent

@@ -1,6 +1,7 @@
-// AgentService: starting jobs. The ledger and the cgroups are prepared on the loop; the
-// launch itself runs on a LaunchWorkers thread, and finish_launch supervises what it
-// started (or reports why it could not), applying whatever came for the job meanwhile.
+// AgentService: starting jobs. NodeJobs decides whether a launch starts, waits or is a
+// resend; the ledger and the cgroups are prepared on the loop; the launch itself runs on a
+// LaunchWorkers thread, and finish_launch supervises what it started (or reports why it
+// could not), and NodeJobs says what came for the job meanwhile.
 #include <algorithm>
 #include <csignal>
 
@@ -18,9 +19,10 @@ CgroupLimits AgentService::cgroup_limits(JobId job, const std::vector<std::int32
   lim.cpus = pus;
   lim.memory_bytes = memory_bytes;
   if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
-  for (std::size_t g = 0; g < gpu_devices_.size(); ++g) {
+  for (std::size_t g = 0; g < node_.gpus.size(); ++g) {
     if (std::find(gpus.begin(), gpus.end(), static_cast<std::int32_t>(g)) != gpus.end()) continue;
-    lim.denied_devices.insert(lim.denied_devices.end(), gpu_devices_[g].begin(), gpu_devices_[g].end());
+    const std::vector<DeviceNumber> devices = host_->gpu_devices(g);
+    lim.denied_devices.insert(lim.denied_devices.end(), devices.begin(), devices.end());
   }
   return lim;
 }
@@ -37,40 +39,38 @@ void AgentService::place_on_node(LaunchRequest& req, const std::vector<std::int3
   }
 }
 
-void AgentService::retry_waiting_launches(Time now) {
-  auto waiting = std::exchange(waiting_for_cores_, {});
-  for (const auto& [id, l] : waiting) on_launch(l, now);
+void AgentService::on_launch(const wire::LaunchJob& l, Time now, bool retry) {
+  const std::vector<HostAction> actions =
+      node_jobs_.apply(node_event::LaunchAsked{l.job, l.restarts, l.extern_only, retry}, now);
+  // Kept for its start (steps may come before it runs here), or until the run being
+  // stopped here has ended (a requeue that came back to this node).
+  const NodeJobs::Record* r = node_jobs_.find(l.job);
+  if (!actions.empty() || (r != nullptr && r->next_run_deferred)) {
+    HeldLaunch& h = held_[l.job.value()];
+    h.launch = l;
+    h.requested = now;
+  }
+  carry_out(actions, now);
+  tidy(l.job);
 }
 
-void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
-  // A new run while the last one here is being stopped (a requeue that came back to this
-  // node): it starts once that one ended, so that its end is not taken for this run's.
-  if (auto j = jobs_.find(l.job.value()); j != jobs_.end() && j->second.stopping) {
-    deferred_launches_[l.job.value()] = l;
-    return;
-  }
-  // A resent launch: already running, or being launched.
-  if (jobs_.contains(l.job.value()) || launching_.contains(l.job.value()) || waiting_for_cores_.contains(l.job.value())) {
-    return;
-  }
-  // From here on its reports are about this run.
-  attempts_[l.job.value()] = l.restarts;
-  // A new run of a job whose earlier end is not acknowledged yet: that Ack must not clean
-  // up this run's checkpoint.
-  std::erase_if(ended_awaiting_ack_, [&](const auto& kv) { return kv.second == l.job; });
+void AgentService::retry_launch(JobId job, Time now) {
+  auto h = held_.find(job.value());
+  if (h == held_.end()) return;
+  const wire::LaunchJob l = h->second.launch;
+  on_launch(l, now, true);
+}
+
+void AgentService::start_launch(JobId job, Time now) {
+  const wire::LaunchJob l = held_.at(job.value()).launch;
   if (auto st = ledger_.acquire(l.job, l.cores, l.gpus, l.fence_gpu_sockets); !st) {
-    // The coordinator freed these cores with the end of a job still stopping here (a
-    // multi-node job's other node, its steps in their grace): the launch waits for it.
-    if (std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) { return kv.second.stopping; })) {
+    dispatch(l.job, node_event::CoresTaken{l.job, st.error().message}, now);
+    if (node_jobs_.find(l.job) != nullptr) {
       log_event(LogLevel::kInfo, "launch_waits", {{"job", id_str(l.job)}, {"node", node_name()},
                                                   {"reason", st.error().message + "; a job is still stopping here"}});
-      waiting_for_cores_.emplace(l.job.value(), l);
-      return;
+    } else {
+      log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
     }
-    steps_before_start_.erase(l.job.value());
-    log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now,
-           "node " + node_name() + " refused the launch: " + st.error().message);
     return;
   }
   LaunchRequest req = launch_request_from(l, node_name());
@@ -85,29 +85,15 @@ void AgentService::on_launch(const wire::LaunchJob& l, Time now) {
   req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
       l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only,
       l.extern_only, l.restarts});
-  auto attach = cgroups_->prepare(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes));
+  auto attach = host_->prepare_cgroup(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes));
   if (!attach) {
-    launch_failed(l.job, attach.error().message, now);
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
+    dispatch(l.job, node_event::LaunchDone{l.job, false, attach.error().message}, now);
     return;
   }
   // The launch itself (user lookup, script, fork, the child's chdir and opens) may wait
   // on NSS or NFS: it runs on a worker, and finish_launch takes it from there.
-  std::vector<wire::LaunchStep> steps;
-  if (auto early = steps_before_start_.find(l.job.value()); early != steps_before_start_.end()) {
-    steps = std::move(early->second);
-    steps_before_start_.erase(early);
-  }
-  launching_.emplace(l.job.value(), PendingLaunch{l, now, std::nullopt, std::move(steps)});
   host_->launch(std::move(req), std::move(*attach));
-}
-
-// Its cores, GPUs and cgroups are free again, and the user learns why (show job).
-void AgentService::launch_failed(JobId job, const std::string& why, Time now) {
-  steps_before_start_.erase(job.value());
-  ledger_.release(job);
-  (void)cgroups_->remove(job);
-  log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", why}});
-  report(job, JobState::kFailed, std::nullopt, std::nullopt, now, "launch failed on node " + node_name() + ": " + why);
 }
 
 void AgentService::on_launches_done(Time now) {
@@ -116,26 +102,26 @@ void AgentService::on_launches_done(Time now) {
       finish_step_launch(d.job, *d.step, std::move(d.result));
       continue;
     }
-    auto p = launching_.find(d.job.value());
-    if (p == launching_.end()) continue;
-    PendingLaunch pending = std::move(p->second);
-    launching_.erase(p);
-    finish_launch(pending, std::move(d.result), now);
+    finish_launch(d.job, std::move(d.result), now);
   }
 }
 
-void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedProcess> launched, Time now) {
-  const wire::LaunchJob& l = pending.launch;
+void AgentService::finish_launch(JobId job, Result<LaunchedProcess> launched, Time now) {
+  const NodeJobs::Record* r = node_jobs_.find(job);
+  auto held = held_.find(job.value());
+  if (r == nullptr || r->phase != NodeJobPhase::kLaunching || held == held_.end()) return;
+  const wire::LaunchJob l = held->second.launch;
   if (!launched) {
-    launch_failed(l.job, launched.error().message, now);
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", launched.error().message}});
+    dispatch(job, node_event::LaunchDone{job, false, launched.error().message}, now);
     return;
   }
   auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
   if (!sup) {
     // Cannot supervise it: do not leave it running unwatched.
     (void)host_->signal_group(launched->pgid, SIGKILL);
-    ledger_.release(l.job);
-    report(l.job, JobState::kFailed, std::nullopt, std::nullopt, now);
+    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", sup.error().message}});
+    dispatch(job, node_event::LaunchDone{job, false, "cannot supervise it: " + sup.error().message}, now);
     return;
   }
   if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
@@ -147,21 +133,21 @@ void AgentService::finish_launch(const PendingLaunch& pending, Result<LaunchedPr
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
   jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,
-                                          l.memory_limit_bytes, {}, l.extern_only, false, std::nullopt});
+                                          l.memory_limit_bytes, {}, std::nullopt});
   by_pid_[launched->pid] = l.job;
   log_event(LogLevel::kInfo, "job_launched",
             {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},
              {"user", l.user}, {"cores", std::to_string(l.cores.size())}});
-  if (!l.extern_only) report(l.job, JobState::kRunning, std::nullopt, std::nullopt, now);
-  // What happened while it was being launched: a cancel, the coordinator lost, or its
-  // keeper already gone (reaped by on_children before we knew its pid).
-  RunningJob& job = jobs_.at(l.job.value());
-  if (pending.signal) apply(job.supervisor.on_signal_request(pending.signal->first, pending.signal->second, now));
-  if (fenced_ && !job.fenced) {
-    job.fenced = true;
-    apply(job.supervisor.on_signal_request(SIGTERM, options_.kill_grace, now));
+  // It runs: reported (unless it only holds a cgroup), and what came while it was being
+  // launched follows: a cancel, and its steps.
+  dispatch(job, node_event::LaunchDone{job, true, {}}, now);
+  // The coordinator lost meanwhile, or its keeper already gone (reaped by on_children
+  // before we knew its pid).
+  RunningJob& run = jobs_.at(l.job.value());
+  if (fenced_ && !run.fenced) {
+    run.fenced = true;
+    apply(run.supervisor.on_signal_request(SIGTERM, options_.kill_grace, now));
   }
-  for (const wire::LaunchStep& s : pending.steps) start_step(s, job);
   if (auto gone = unclaimed_exits_.find(launched->pid); gone != unclaimed_exits_.end()) {
     const ProcessExit exit = gone->second.exit;
     unclaimed_exits_.erase(gone);

@@ -30,23 +30,22 @@ wire::JobProgram AgentService::holder_program() const {
   return p;
 }
 
-void AgentService::on_launch_step(const wire::LaunchStep& s) {
-  const std::string id = id_str(s.job) + "." + std::to_string(s.step);
-  if (auto p = launching_.find(s.job.value()); p != launching_.end()) {
-    p->second.steps.push_back(s);
-    return;
-  }
-  if (waiting_for_cores_.contains(s.job.value())) {
-    steps_before_start_[s.job.value()].push_back(s);
-    return;
-  }
-  auto it = jobs_.find(s.job.value());
-  if (it == jobs_.end() || it->second.completing) {
-    // The client learns it from the missing node: nothing can reach it from here.
-    log_event(LogLevel::kWarning, "step_refused", {{"step", id}, {"node", node_name()}, {"error", "the job does not run here"}});
-    return;
-  }
-  start_step(s, it->second);
+void AgentService::on_launch_step(const wire::LaunchStep& s, Time now) {
+  // Held with its job's launch: a job not running here yet starts it once it runs (srun
+  // starts a step the moment its job starts anywhere); NodeJobs says which.
+  held_[s.job.value()].steps.push_back(s);
+  dispatch(s.job, node_event::StepArrived{s.job, s.step}, now);
+}
+
+std::optional<wire::LaunchStep> AgentService::take_held_step(JobId job, std::int32_t step) {
+  auto h = held_.find(job.value());
+  if (h == held_.end()) return std::nullopt;
+  auto& steps = h->second.steps;
+  auto it = std::find_if(steps.begin(), steps.end(), [&](const wire::LaunchStep& s) { return s.step == step; });
+  if (it == steps.end()) return std::nullopt;
+  wire::LaunchStep s = std::move(*it);
+  steps.erase(it);
+  return s;
 }
 
 void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) {
@@ -99,7 +98,7 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
     req.program.env.emplace_back(kStepEnvCorePus, cores);
   }
   // The job's own cgroup, found again: the step is held to what the job was given.
-  auto attach = cgroups_->prepare(cgroup_limits(s.job, req.bind_pus, job.gpus, job.memory_limit));
+  auto attach = host_->prepare_cgroup(cgroup_limits(s.job, req.bind_pus, job.gpus, job.memory_limit));
   if (!attach) {
     log_event(LogLevel::kError, "step_launch_failed", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
                                                        {"node", node_name()}, {"error", attach.error().message}});
@@ -151,7 +150,7 @@ bool AgentService::step_ended(std::int64_t pid, Time now) {
   log_event(LogLevel::kInfo, "step_ended", {{"step", id_str(step.job) + "." + std::to_string(step.step)}, {"node", node_name()}});
   if (auto j = jobs_.find(step.job.value()); j != jobs_.end()) {
     std::erase(j->second.step_groups, step.pgid);
-    if (steps_done(j->second)) finalize(step.job, now);
+    if (steps_done(j->second)) finalize(step.job, node_event::StepsGone{step.job}, now);
   }
   return true;
 }
@@ -195,8 +194,11 @@ void AgentService::wind_down(JobId job, RunningJob::Outcome outcome, SupervisorP
   // after signalling every process of the job; the script's own quick exit does not cut it.
   const bool others_in_grace = phase == SupervisorPhase::kTerminating && now < stop_kill_at &&
                                host_->group_alive(j.supervisor.pgid());
-  if (j.step_groups.empty() && !others_in_grace) return finalize(job, now);
-  j.stopping = true;  // a new run waits for this one's end
+  if (j.step_groups.empty() && !others_in_grace) {
+    return finalize(job, node_event::ProcessExited{job, j.completing->state, false}, now);
+  }
+  // Completing: a new run waits for this one's end, and launches for its cores wait too.
+  (void)node_jobs_.apply(node_event::ProcessExited{job, j.completing->state, true}, now);
   if (phase == SupervisorPhase::kTerminating) {
     j.completing->kill_at = stop_kill_at;  // the stop's signal reached the steps already
   } else if (phase == SupervisorPhase::kKilled) {

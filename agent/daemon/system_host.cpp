@@ -1,5 +1,5 @@
 // The AgentHost of a real node: ProcessLauncher on LaunchWorkers threads, waitpid, kill,
-// /proc, and the spool's files.
+// /proc, the jobs' cgroups, the GPUs' /dev nodes, and the spool's files.
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -9,6 +9,7 @@
 
 #include "agent/daemon/agent_host.h"
 #include "agent/os/coordinator_lease_file.h"
+#include "agent/os/gpu_discovery.h"
 #include "agent/os/proc_stat.h"
 #include "agent/os/process_launcher.h"
 #include "shared/base/try.h"
@@ -21,9 +22,12 @@ class SystemHost final : public AgentHost {
   explicit SystemHost(const LauncherConfig& config)
       : config_(config), launcher_(config), checkpoints_(config.spool_dir), lease_file_(config.spool_dir) {}
 
-  Status start(int threads) {
+  Status start(int threads, const CgroupOptions& cgroups, const std::vector<GpuIdentity>& gpus) {
     FAIRWAY_TRY_ASSIGN(workers, LaunchWorkers::start(launcher_, threads));
     workers_ = std::move(workers);
+    FAIRWAY_TRY_ASSIGN(opened, JobCgroups::open(cgroups));
+    cgroups_ = std::move(opened);
+    for (const GpuIdentity& g : gpus) gpu_devices_.push_back(gpu_device_numbers(g));
     return ok_status();
   }
 
@@ -80,19 +84,32 @@ class SystemHost final : public AgentHost {
   }
   Status publish_lease(Time deadline) override { return lease_file_.publish(deadline); }
 
+  const std::string& enforcement() const override { return cgroups_->description(); }
+  bool has_cgroups() const override { return cgroups_->mode() != CgroupMode::kNone; }
+  Result<CgroupAttach> prepare_cgroup(const CgroupLimits& limits) override { return cgroups_->prepare(limits); }
+  JobUsage cgroup_usage(JobId job) override { return cgroups_->usage(job); }
+  Status remove_cgroup(JobId job) override { return cgroups_->remove(job); }
+  void remove_stale_cgroups(const std::vector<JobId>& keep) override { cgroups_->remove_stale(keep); }
+  std::vector<DeviceNumber> gpu_devices(std::size_t index) const override {
+    return index < gpu_devices_.size() ? gpu_devices_[index] : std::vector<DeviceNumber>{};
+  }
+
  private:
   LauncherConfig config_;
   ProcessLauncher launcher_;
   std::unique_ptr<LaunchWorkers> workers_;
   LaunchCheckpoint checkpoints_;
   CoordinatorLeaseFile lease_file_;
+  std::unique_ptr<JobCgroups> cgroups_;
+  std::vector<std::vector<DeviceNumber>> gpu_devices_;  // per node-local GPU: its /dev nodes
 };
 
 }  // namespace
 
-Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads) {
+Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads,
+                                                    const CgroupOptions& cgroups, const std::vector<GpuIdentity>& gpus) {
   auto host = std::make_unique<SystemHost>(config);
-  FAIRWAY_TRY(host->start(threads));
+  FAIRWAY_TRY(host->start(threads, cgroups, gpus));
   return std::unique_ptr<AgentHost>(std::move(host));
 }
 

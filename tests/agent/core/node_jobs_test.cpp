@@ -30,7 +30,7 @@ NodeJobPhase phase(const NodeJobs& n, JobId job) {
 }
 
 TEST(NodeJobsTest, AJobGoesFromLaunchToAckAndLeavesNothing) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 0}, at(1))), std::vector{K::kStartProcess});
   EXPECT_EQ(phase(n, kJob), NodeJobPhase::kLaunching);
   const auto done = n.apply(ok(kJob), at(2));
@@ -47,7 +47,7 @@ TEST(NodeJobsTest, AJobGoesFromLaunchToAckAndLeavesNothing) {
 }
 
 TEST(NodeJobsTest, AResentLaunchStartsNothingTwice) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 0}, at(2)).empty());
   n.apply(ok(kJob), at(3));
@@ -57,7 +57,7 @@ TEST(NodeJobsTest, AResentLaunchStartsNothingTwice) {
 // srun starts a step the moment its job starts anywhere: one that comes before the job
 // runs here waits for it (steps_before_start_), and is started right after the launch.
 TEST(NodeJobsTest, StepsBeforeTheStartRunOnceTheJobRuns) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   EXPECT_TRUE(n.apply(ev::StepArrived{kJob, 0}, at(1)).empty());
   EXPECT_TRUE(n.apply(ev::StepArrived{kJob, 1}, at(1)).empty());
@@ -69,7 +69,7 @@ TEST(NodeJobsTest, StepsBeforeTheStartRunOnceTheJobRuns) {
 }
 
 TEST(NodeJobsTest, AStepForAJobNotHereOrEndingIsRefused) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   EXPECT_EQ(kinds(n.apply(ev::StepArrived{kJob, 0}, at(1))), std::vector{K::kRefuseStep});
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   n.apply(ok(kJob), at(2));
@@ -79,36 +79,38 @@ TEST(NodeJobsTest, AStepForAJobNotHereOrEndingIsRefused) {
 }
 
 TEST(NodeJobsTest, ACancelDuringTheLaunchIsSentOnceItRuns) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   EXPECT_TRUE(n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(2)).empty());
   const auto done = n.apply(ok(kJob), at(3));
   ASSERT_EQ(kinds(done), (std::vector{K::kReport, K::kSignal}));
   EXPECT_EQ(done[1].signal, SIGTERM);
   EXPECT_EQ(done[1].grace, Duration::seconds(30));
-  EXPECT_TRUE(n.find(kJob)->stopping);
 }
 
 TEST(NodeJobsTest, AFailedLaunchFreesItsCoresAndReportsWhy) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   n.apply(ev::StepArrived{kJob, 0}, at(1));
   const auto done = n.apply(ev::LaunchDone{kJob, false, "no such user"}, at(2));
   ASSERT_EQ(kinds(done), (std::vector{K::kReleaseCores, K::kRemoveCgroup, K::kReport}));
   EXPECT_EQ(done[2].state, JobState::kFailed);
-  EXPECT_NE(done[2].reason.find("no such user"), std::string::npos);
-  EXPECT_TRUE(n.find(kJob)->steps_before_start.empty());
+  EXPECT_EQ(done[2].reason, "launch failed on node n1: no such user");
+  EXPECT_EQ(n.find(kJob), nullptr);  // its early steps went with it
 }
 
 // The coordinator freed cores whose job is still stopping here: the launch waits, and is
 // asked again when that job ends; stopped meanwhile, it is reported cancelled.
 TEST(NodeJobsTest, ALaunchWaitsForTheCoresOfAStoppingJob) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kOther, 0}, at(1));
   n.apply(ok(kOther), at(2));
   n.apply(ev::KillAsked{kOther, SIGTERM, Duration::seconds(30)}, at(3));
-  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 0, false, false}, at(4)).empty());
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 0}, at(4))), std::vector{K::kStartProcess});
+  EXPECT_TRUE(n.apply(ev::CoresTaken{kJob, "core 0 is taken"}, at(4)).empty());
   EXPECT_EQ(phase(n, kJob), NodeJobPhase::kWaitingForCores);
+  // The coordinator resends it: still waiting, nothing started.
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 0}, at(4)).empty());
   n.apply(ev::StepArrived{kJob, 3}, at(4));
   const auto end = n.apply(ev::ProcessExited{kOther, JobState::kCancelled}, at(5));
   ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch}));
@@ -119,29 +121,34 @@ TEST(NodeJobsTest, ALaunchWaitsForTheCoresOfAStoppingJob) {
 }
 
 TEST(NodeJobsTest, AStopBeforeTheCoresCameFreeReportsItCancelled) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kOther, 0}, at(1));
   n.apply(ok(kOther), at(2));
   n.apply(ev::KillAsked{kOther, SIGTERM, Duration::seconds(30)}, at(3));
-  n.apply(ev::LaunchAsked{kJob, 0, false, false}, at(4));
+  n.apply(ev::LaunchAsked{kJob, 0}, at(4));
+  n.apply(ev::CoresTaken{kJob, "core 0 is taken"}, at(4));
   const auto stop = n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(5));
   ASSERT_EQ(kinds(stop), std::vector{K::kReport});
   EXPECT_EQ(stop[0].state, JobState::kCancelled);
+  EXPECT_EQ(stop[0].reason, "stopped before it started on node n1");
   EXPECT_EQ(n.find(kJob), nullptr);
 }
 
 TEST(NodeJobsTest, TakenCoresWithNothingStoppingRefuseTheLaunch) {
-  NodeJobs n;
-  const auto refused = n.apply(ev::LaunchAsked{kJob, 0, false, false}, at(1));
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 3}, at(1));
+  const auto refused = n.apply(ev::CoresTaken{kJob, "core 0 is taken"}, at(1));
   ASSERT_EQ(kinds(refused), std::vector{K::kReport});
   EXPECT_EQ(refused[0].state, JobState::kFailed);
+  EXPECT_EQ(refused[0].reason, "node n1 refused the launch: core 0 is taken");
+  EXPECT_EQ(refused[0].attempt, 3);
   EXPECT_EQ(n.find(kJob), nullptr);
 }
 
 // A requeue that comes back to this node while the last run is being stopped: the new
 // run starts once the old one ended, so that the old end is not taken for the new run's.
 TEST(NodeJobsTest, ANewRunOfAStoppingJobWaitsForItsEnd) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   n.apply(ok(kJob), at(2));
   n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(3));
@@ -149,7 +156,7 @@ TEST(NodeJobsTest, ANewRunOfAStoppingJobWaitsForItsEnd) {
   const auto end = n.apply(ev::ProcessExited{kJob, JobState::kCancelled}, at(5));
   EXPECT_EQ(kinds(end).back(), K::kRetryLaunch);
   n.apply(ev::Reported{kJob, 9}, at(5));
-  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 1}, at(5))), std::vector{K::kStartProcess});
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 1, false, true}, at(5))), std::vector{K::kStartProcess});
   EXPECT_EQ(n.find(kJob)->attempt, 1);
   // The old run's Ack no longer names this run: its spool stays.
   EXPECT_TRUE(n.apply(ev::AckReceived{9}, at(6)).empty());
@@ -158,7 +165,7 @@ TEST(NodeJobsTest, ANewRunOfAStoppingJobWaitsForItsEnd) {
 
 // Slurm's completing: the script ended while steps still run; reported once they are gone.
 TEST(NodeJobsTest, ACompletingJobIsReportedOnceItsStepsAreGone) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));
   n.apply(ok(kJob), at(2));
   EXPECT_TRUE(n.apply(ev::ProcessExited{kJob, JobState::kFailed, true}, at(3)).empty());
@@ -170,7 +177,7 @@ TEST(NodeJobsTest, ACompletingJobIsReportedOnceItsStepsAreGone) {
 }
 
 TEST(NodeJobsTest, AHolderIsForgottenWithoutAReport) {
-  NodeJobs n;
+  NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0, true}, at(1));
   EXPECT_TRUE(n.apply(ok(kJob), at(2)).empty());
   EXPECT_EQ(kinds(n.apply(ev::ProcessExited{kJob, JobState::kCompleted}, at(3))),
@@ -178,10 +185,57 @@ TEST(NodeJobsTest, AHolderIsForgottenWithoutAReport) {
   EXPECT_EQ(n.size(), 0u);
 }
 
+// A job whose steps are in their grace stops by itself: a new run of it waits for its
+// end, and a launch whose cores it still holds waits for them.
+TEST(NodeJobsTest, ACompletingJobHoldsBackANewRunAndALaunchForItsCores) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kOther, 0}, at(1));
+  n.apply(ok(kOther), at(2));
+  n.apply(ev::ProcessExited{kOther, JobState::kCompleted, true}, at(3));
+  EXPECT_TRUE(n.any_stopping());
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kOther, 1}, at(4)).empty());
+  EXPECT_TRUE(n.find(kOther)->next_run_deferred);
+  n.apply(ev::LaunchAsked{kJob, 0}, at(4));
+  EXPECT_TRUE(n.apply(ev::CoresTaken{kJob, "core 0 is taken"}, at(4)).empty());
+  const auto end = n.apply(ev::StepsGone{kOther}, at(5));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch, K::kRetryLaunch}));
+  EXPECT_EQ(end[3].job, kOther);
+  EXPECT_EQ(end[4].job, kJob);
+}
+
+// Every report names the run it is about; a job re-adopted from a checkpoint older than
+// the field names none.
+TEST(NodeJobsTest, ReportsNameTheirRun) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 2}, at(1));
+  const auto done = n.apply(ok(kJob), at(2));
+  ASSERT_EQ(kinds(done), std::vector{K::kReport});
+  EXPECT_EQ(done[0].attempt, 2);
+  n.apply(ev::Readopted{kOther, std::nullopt}, at(2));
+  EXPECT_EQ(phase(n, kOther), NodeJobPhase::kRunning);
+  const auto end = n.apply(ev::ProcessExited{kOther, JobState::kFailed}, at(3));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport}));
+  EXPECT_EQ(end[2].attempt, std::nullopt);
+}
+
+// Found ended at the agent's start: its end is reported, and its files go with the Ack.
+TEST(NodeJobsTest, AJobThatEndedWhileTheAgentWasAwayAwaitsItsAck) {
+  NodeJobs n{"n1"};
+  EXPECT_TRUE(n.apply(ev::Readopted{kJob, 1, false, true}, at(1)).empty());
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kAwaitingAck);
+  n.apply(ev::Reported{kJob, 5}, at(1));
+  EXPECT_EQ(kinds(n.apply(ev::StepArrived{kJob, 0}, at(1))), std::vector{K::kRefuseStep});
+  EXPECT_TRUE(n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(1)}, at(1)).empty());
+  EXPECT_EQ(kinds(n.apply(ev::AckReceived{5}, at(2))), std::vector{K::kForgetJob});
+  EXPECT_EQ(n.size(), 0u);
+}
+
 TEST(NodeJobsTest, TheLifecycleTableHoldsOnlyForwardMoves) {
   EXPECT_TRUE(node_job_transition_allowed(NodeJobPhase::kLaunching, NodeJobPhase::kRunning));
   EXPECT_FALSE(node_job_transition_allowed(NodeJobPhase::kRunning, NodeJobPhase::kLaunching));
   EXPECT_FALSE(node_job_transition_allowed(NodeJobPhase::kCompleting, NodeJobPhase::kRunning));
+  EXPECT_FALSE(node_job_transition_allowed(NodeJobPhase::kAwaitingAck, NodeJobPhase::kRunning));
+  EXPECT_TRUE(node_job_transition_allowed(NodeJobPhase::kAwaitingAck, NodeJobPhase::kLaunching));
 }
 
 }  // namespace

@@ -1,14 +1,11 @@
-// AgentService on its own, driven synchronously as the loop drives it (frames in, launch
-// completions, reaped children, timers), with real processes and a fake clock: what it
-// reports for launches that end at once, that are cancelled while they are under way, that
-// are resent, and that overrun their time limit.
+// AgentService on the real SystemHost, driven synchronously as the loop drives it (frames
+// in, launch completions, reaped children, timers), with real processes and a fake clock:
+// a job that overruns its time limit is signalled and reaped for real. Its lifecycle's
+// rules are checked on the fake host (agent_service_host_test, agent_service_lifecycle_test).
 #include "agent/daemon/agent_service.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <thread>
@@ -98,46 +95,6 @@ class AgentServiceTest : public ::testing::Test {
   std::map<std::uint64_t, wire::JobStatusUpdate> last_final;
 };
 
-TEST_F(AgentServiceTest, AJobThatEndsBeforeItsLaunchIsHandedBackKeepsItsExitCode) {
-  service->on_frame(wire::encode(launch(1, "exit 3")), T(1));
-  ASSERT_TRUE(launch_ready());
-  // The loop reaps first (a SIGCHLD came before the completion): the keeper's exit has no
-  // job yet.
-  std::this_thread::sleep_for(200ms);
-  service->on_children(T(1));
-  EXPECT_TRUE(reports(1).empty());
-  service->on_launches_done(T(1));
-  EXPECT_EQ(reports(1), (std::vector<JobState>{JobState::kRunning, JobState::kFailed}));
-  ASSERT_TRUE(last_final[1].exit_code);
-  EXPECT_EQ(*last_final[1].exit_code, 3);
-  EXPECT_EQ(service->running(), 0u);
-}
-
-TEST_F(AgentServiceTest, ACancelThatComesDuringTheLaunchEndsTheJobOnceItRuns) {
-  const std::string fifo = work.path() + "/slow.out";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0666), 0);
-  wire::LaunchJob l = launch(2, "sleep 30");
-  l.program.stdout_path = fifo;
-  service->on_frame(wire::encode(l), T(1));
-  // A resent launch and the cancel arrive while the first launch waits on its output.
-  service->on_frame(wire::encode(l), T(2));
-  service->on_frame(wire::encode(wire::SignalJob{JobId(2), SIGTERM, Duration::seconds(1)}), T(2));
-  EXPECT_FALSE(launch_ready(200ms));
-  EXPECT_TRUE(reports(2).empty());
-  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
-  ASSERT_GE(reader, 0);
-  ASSERT_TRUE(launch_ready());
-  service->on_launches_done(T(3));
-  ASSERT_TRUE(wait_final(2, T(3)));
-  ::close(reader);
-  const auto r = reports(2);
-  ASSERT_EQ(r.size(), 2u);  // one launch: the resend started nothing
-  EXPECT_EQ(r[0], JobState::kRunning);
-  EXPECT_TRUE(is_terminal(r[1]));
-  ASSERT_TRUE(last_final[2].signal);
-  EXPECT_EQ(*last_final[2].signal, SIGTERM);
-}
-
 TEST_F(AgentServiceTest, AJobPastItsLimitOnTheLoopsClockEndsAsTimeout) {
   service->on_frame(wire::encode(launch(3, "sleep 30", 10)), T(1));
   ASSERT_TRUE(launch_ready());
@@ -148,36 +105,6 @@ TEST_F(AgentServiceTest, AJobPastItsLimitOnTheLoopsClockEndsAsTimeout) {
   service->on_timer(T(12));  // past its 10 s: TERM, then KILL after the grace
   ASSERT_TRUE(wait_final(3, T(12)));
   EXPECT_EQ(reports(3).back(), JobState::kTimeout);
-}
-
-TEST_F(AgentServiceTest, ALaunchTheNodeCannotCarryOutIsReportedWithItsReason) {
-  wire::LaunchJob l = launch(4, "true");
-  l.program.working_dir = work.path() + "/gone";
-  service->on_frame(wire::encode(l), T(1));
-  ASSERT_TRUE(launch_ready());
-  service->on_launches_done(T(1));
-  EXPECT_EQ(reports(4), (std::vector<JobState>{JobState::kFailed}));
-  EXPECT_NE(last_final[4].reason.find("launch failed on node n1"), std::string::npos) << last_final[4].reason;
-  EXPECT_NE(last_final[4].reason.find("gone"), std::string::npos) << last_final[4].reason;
-  // Its cores are free again: the same cores take the next job.
-  service->on_frame(wire::encode(launch(5, "true")), T(2));
-  ASSERT_TRUE(launch_ready());
-  service->on_launches_done(T(2));
-  EXPECT_EQ(reports(5).front(), JobState::kRunning);
-}
-
-TEST_F(AgentServiceTest, AJobThatEndedWellAsTheFenceCameIsReportedCompletedNotLost) {
-  service->on_frame(wire::encode(launch(6, "true")), T(1));
-  ASSERT_TRUE(launch_ready());
-  service->on_launches_done(T(1));
-  EXPECT_EQ(reports(6), (std::vector<JobState>{JobState::kRunning}));
-  std::this_thread::sleep_for(200ms);  // it has ended; not reaped yet
-  // The coordinator has been silent past the lease: the agent fences its jobs.
-  service->set_monotonic(T(1000));
-  service->on_timer(T(1000));
-  ASSERT_TRUE(wait_final(6, T(1000)));
-  // Its run ended with exit code 0: done, so the coordinator must not run it again.
-  EXPECT_EQ(reports(6).back(), JobState::kCompleted);
 }
 
 }  // namespace
