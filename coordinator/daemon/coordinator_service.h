@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "coordinator/core/scheduler.h"
-#include "coordinator/core/step_cores.h"
 #include "coordinator/daemon/agent_routes.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/client_tokens.h"
 #include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
+#include "coordinator/daemon/step_book.h"
 #include "coordinator/daemon/stored_request.h"
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
@@ -74,14 +74,11 @@ struct JobTracking {
   bool array = false;
   bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
   // The other nodes of a running multi-node job, each holding its cores for its steps
-  // (LaunchJob.extern_only) until the job stops; and the number of its next step.
+  // (LaunchJob.extern_only) until the job stops.
   std::vector<std::string> member_nodes;
-  std::int32_t next_step = 0;
-  // Its steps that have not ended, as stored: their srun reports each one's end
-  // (StepEnded); those left when the job stops were killed with it.
-  std::map<std::int32_t, StoredStep> open_steps;
-  // The cores its srun --exclusive/--exact steps hold (other steps share the job's).
-  StepCores step_cores;
+  // Its steps: their numbers, the open ones (their srun reports each one's end), the cores
+  // its --exclusive/--exact steps hold.
+  StepBook steps;
 };
 
 inline bool is_member(const JobTracking& t, const std::string& node) {

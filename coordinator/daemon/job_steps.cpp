@@ -58,17 +58,8 @@ void CoordinatorService::release_members(JobTracking& t, JobId id, Time now) {
     reply(Channel::kAgents, node, wire::SignalJob{id, SIGTERM, config_.agent.kill_grace});
   }
   t.member_nodes.clear();
-  // Steps whose srun has not said how they ended were killed with the job (or their srun
-  // died): Slurm records those CANCELLED by SIGKILL too.
-  for (auto& [number, step] : t.open_steps) {
-    step.state = JobState::kCancelled;
-    step.end_time = std::max(now, step.start_time);
-    step.exit_code = 0;
-    step.signal = SIGKILL;
-    persist_step(step);
-  }
-  t.open_steps.clear();
-  t.step_cores = StepCores{};
+  // Steps whose srun has not said how they ended were killed with the job.
+  for (const StoredStep& step : t.steps.end_all(now)) persist_step(step);
 }
 
 void CoordinatorService::persist_step(const StoredStep& step) {
@@ -119,13 +110,13 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
       const NodeAllocation& na = alloc[layout->nodes[k]];
       needs.push_back({room[layout->nodes[k]].name, na.cores, layout->tasks_per_node[k] * cpus_per_task});
     }
-    auto taken = t.step_cores.take(t.next_step, needs);
+    auto taken = t.steps.take_cores(needs);
     if (!taken) return make_error(ErrorCode::kUnavailable, "Requested nodes are busy");
     held = std::move(*taken);
   }
   wire::StepReply r;
   r.job = m.job;
-  r.step = t.next_step++;
+  r.step = t.steps.next_number();
   r.tasks_per_node = layout->tasks_per_node;
   for (const std::size_t i : layout->nodes) r.nodes.push_back(room[i].name);
   wire::LaunchStep l;
@@ -153,15 +144,13 @@ Result<wire::StepReply> CoordinatorService::start_step(const wire::StepRequest& 
   }
   StoredStep row;
   row.job = m.job;
-  row.step = r.step;
   // Slurm names a step after its command's base name, as srun names its allocation.
   row.name = std::filesystem::path(m.argv.front()).filename().string();
   if (row.name.empty()) row.name = m.argv.front();
   for (std::int32_t n : r.tasks_per_node) row.ntasks += n;
   row.nodes = nodes;
   row.start_time = now;
-  persist_step(row);
-  t.open_steps[r.step] = std::move(row);
+  persist_step(t.steps.open(std::move(row)));
   log_event(LogLevel::kInfo, "step_requested",
             {{"job", id_str(m.job)}, {"step", std::to_string(r.step)}, {"by", caller.user},
              {"nodes", std::to_string(nodes)}, {"command", m.argv.front()}});
@@ -188,18 +177,9 @@ Status CoordinatorService::end_step(const wire::StepEnded& m, const Caller& call
     return make_error(ErrorCode::kPermissionDenied, "job " + id_str(m.job) + " belongs to '" + rec->spec.user +
                                                         "': only its owner ends its steps");
   }
-  auto open = t->second.open_steps.find(m.step);
-  if (open == t->second.open_steps.end()) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
-  StoredStep step = std::move(open->second);
-  t->second.open_steps.erase(open);
-  t->second.step_cores.release(m.step);
-  // Slurm's states for a step: killed by a signal CANCELLED, a non-zero exit FAILED.
-  step.state = m.signal != 0 ? JobState::kCancelled : m.exit_code != 0 ? JobState::kFailed : JobState::kCompleted;
-  step.end_time = std::max(now, step.start_time);
-  step.exit_code = m.exit_code;
-  step.signal = m.signal;
-  step.max_rss_kb = m.max_rss_kb;
-  step.cpu_us = m.cpu_us;
+  auto ended = t->second.steps.end(m, now);
+  if (!ended) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
+  const StoredStep& step = *ended;
   persist_step(step);
   log_event(LogLevel::kInfo, "step_ended",
             {{"step", id}, {"state", std::string(to_string(step.state))}, {"exit_code", std::to_string(m.exit_code)},
@@ -249,12 +229,12 @@ Status CoordinatorService::restore_steps() {
   FAIRWAY_TRY_ASSIGN(open, store_->load_open_steps());
   for (StoredStep& s : open) {
     auto t = tracking_.find(s.job.value());
-    if (t != tracking_.end()) t->second.open_steps[s.step] = std::move(s);
+    if (t != tracking_.end()) t->second.steps.restore_open(std::move(s));
   }
   // Step numbers are never reused within a job, across restarts and requeues.
   FAIRWAY_TRY_ASSIGN(next, store_->load_next_step_numbers());
   for (const auto& [job, number] : next) {
-    if (auto t = tracking_.find(job.value()); t != tracking_.end()) t->second.next_step = number;
+    if (auto t = tracking_.find(job.value()); t != tracking_.end()) t->second.steps.restore_next(number);
   }
   return ok_status();
 }
