@@ -16,12 +16,13 @@
 #include <vector>
 
 #include "coordinator/core/scheduler.h"
-#include "coordinator/core/step_cores.h"
 #include "coordinator/daemon/agent_routes.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/client_tokens.h"
+#include "coordinator/daemon/service_context.h"
 #include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
+#include "coordinator/daemon/step_book.h"
 #include "coordinator/daemon/stored_request.h"
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
@@ -32,13 +33,9 @@
 
 namespace fairway::daemon {
 
-enum class Channel { kAgents, kClients };
-
 // A job id as logs and messages write it.
 inline std::string id_str(JobId id) { return std::to_string(id.value()); }
 
-// Jobs per JobQueryReply page: a few MiB, well under the frame limit.
-inline constexpr std::size_t kJobQueryPage = 5000;
 // Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
 inline constexpr std::size_t kFinishedViewsKept = 100000;
 // Finished jobs one turn's purge deletes at most (keep_finished), and kept runs of purged
@@ -74,14 +71,11 @@ struct JobTracking {
   bool array = false;
   bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
   // The other nodes of a running multi-node job, each holding its cores for its steps
-  // (LaunchJob.extern_only) until the job stops; and the number of its next step.
+  // (LaunchJob.extern_only) until the job stops.
   std::vector<std::string> member_nodes;
-  std::int32_t next_step = 0;
-  // Its steps that have not ended, as stored: their srun reports each one's end
-  // (StepEnded); those left when the job stops were killed with it.
-  std::map<std::int32_t, StoredStep> open_steps;
-  // The cores its srun --exclusive/--exact steps hold (other steps share the job's).
-  StepCores step_cores;
+  // Its steps: their numbers, the open ones (their srun reports each one's end), the cores
+  // its --exclusive/--exact steps hold.
+  StepBook steps;
 };
 
 inline bool is_member(const JobTracking& t, const std::string& node) {
@@ -98,7 +92,9 @@ struct RestoredRunning {
   JobOutcome outcome;  // its last run's, as stored (an earlier run's, if it was requeued)
 };
 
-class CoordinatorService {
+// The client API (client_submit, client_query, client_control, client_steps) works on a
+// ServiceContext of its parts and asks the rest of the service through ServiceActions.
+class CoordinatorService : private ServiceActions {
  public:
   // Opens the store, builds the core (nodes from the config, or from registrations when
   // it declares none) and restores every job the store holds.
@@ -172,7 +168,7 @@ class CoordinatorService {
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
   bool carry_out(JobId id, const std::vector<JobEffect>& effects, Time now);
   // Applies `event` to job `id` in the core and carries out its effects.
-  bool on_job_event(JobId id, const JobEvent& event, Time now);
+  bool on_job_event(JobId id, const JobEvent& event, Time now) override;
 
   // Drops finished jobs older than [coordinator] keep_finished from the store, hourly.
   void purge_expired(Time now);
@@ -181,51 +177,13 @@ class CoordinatorService {
   // Counts a decoded frame in counters_.messages.
   void count_message(const wire::Message& m);
 
-  // Clients (client_requests.cpp).
+  // Clients (client_requests.cpp): each request goes to the client API's function for it.
   void serve_client(const std::string& peer, const wire::Message& m, const Caller& caller, Time now);
-  void on_submit(const std::string& peer, const wire::SubmitRequest& m, const Caller& caller, Time now);
-  // With [[accounts]] declared: the job's account is one of them, and one the user belongs
-  // to (admins may use any).
-  Status check_account(const std::string& account, const std::string& user, const Caller& caller) const;
-  // With security.private_data, a dependency may name only the caller's own jobs.
-  Status check_dependencies_visible(const JobSpec& spec, const Caller& caller) const;
-  // A user's Unix group names for partitions' allow_groups; looked up only when some
-  // partition has that rule (NSS may be LDAP).
-  std::vector<std::string> access_groups(const std::string& user, std::uint32_t gid) const;
-  Result<JobId> accept_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
-  // What every submission passes before the core sees it (submit_checks.cpp), and the
-  // spec it goes in with: the caller's identity, its default account and name.
-  Status check_named_user(const wire::SubmitRequest& m, const Caller& caller) const;
-  Status check_submission(const wire::SubmitRequest& m, const Caller& caller, Time now);
-  JobSpec submission_spec(const wire::SubmitRequest& m, const Caller& caller, Time now) const;
-  // The refusal of a user over the rate limit ("request" or "submission").
-  Error rate_limited(const std::string& user, const char* what, Time now) const;
-  // sbatch --test-only: checked as a submission, planned by the core, never queued.
-  Result<wire::SubmitReply> estimate_submit(const wire::SubmitRequest& m, const Caller& caller, Time now);
-  void on_submit_batch(const std::string& peer, const wire::SubmitBatch& m, const Caller& caller,
-                       Time now);
-  void on_job_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);
-  // JobQuery::from_store: finished jobs from the store (job_history.cpp).
-  void on_history_query(const std::string& peer, const wire::JobQuery& m, const Caller& caller, Time now);
-  void on_job_control(const std::string& peer, const wire::JobControl& m, const Caller& caller,
-                      Time now);
-  Status control_one(const wire::JobControl& m, JobId id, const Caller& caller, Time now);
-  // A job the caller may act on: not hidden from them, not ended, theirs unless admin.
-  Result<const JobRecord*> live_job_for(JobId id, const Caller& caller) const;
-  // `fairway update job` (job_update.cpp).
-  void on_job_update(const std::string& peer, const wire::JobUpdate& m, const Caller& caller);
-  Status update_one(const wire::JobUpdate& m, JobId id, const Caller& caller);
-  void on_node_query(const std::string& peer, const wire::NodeQuery& m, const Caller& caller, Time now);
-  void on_node_control(const std::string& peer, const wire::NodeControl& m, const Caller& caller, Time now);
-  Status control_node(const wire::NodeControl& m, const std::string& name, const Caller& caller, Time now);
   // A drain the store holds, onto a node entry (at recovery or when the node registers).
   static void apply_stored_drain(NodeEntry& n, const NodeAdminState& a);
-  // The caller owns the job (by uid; by name for jobs stored before uids were kept).
-  static bool owns(const Caller& caller, const JobSpec& spec);
-  static bool may_run_steps(const Caller& caller, const JobSpec& spec);
 
   // The job's request as the store keeps it (job_persistence.cpp); an error names the job.
-  Result<wire::SubmitRequest> stored_request(JobId id) const;
+  Result<wire::SubmitRequest> stored_request(JobId id) const override;
   // What a finished job's run used as fair-share charges it: its cores, its memory
   // (`resources` with its partition's default) and the types of its GPUs on nodes still
   // known (a node gone bills its cores only). Recovery charges it; a purge keeps it.
@@ -234,27 +192,17 @@ class CoordinatorService {
 
   // Job arrays (job_arrays.cpp). A made task gets its own row and tracking when it starts
   // or is acted on alone; false when its row could not be written.
-  bool adopt_array_task(JobId id);
+  bool adopt_array_task(JobId id) override;
   // The array's row: waiting or held, or (`ended`) what it ended as.
-  void persist_array(const ArrayJob& a, std::optional<Time> ended);
+  void persist_array(const ArrayJob& a, std::optional<Time> ended) override;
   // Arrays whose last task ended: their rows end, their tracking goes.
   void end_arrays(Time now);
-  Status control_array(const wire::JobControl& m, JobId id, const Caller& caller, Time now);
-  // "ID_INDEX": the task's job id, made a job of its own (with its row) if it was not.
-  Result<JobId> array_task_for(JobId array_id, std::int32_t index, const Caller& caller);
-  struct ArrayLine {
-    std::vector<std::int32_t> indices;  // ascending
-    PendingExplanation why;
-  };
-  using ArrayLines = std::unordered_map<std::uint64_t, ArrayLine>;
-  // Per array, the waiting tasks its queue line stands for.
-  ArrayLines waiting_array_lines() const;
 
   void run_pass(Time now);
   void launch(JobId id, Time now);
   // job_steps.cpp: the extern-only launches of a multi-node job's other nodes, their end
-  // (stop_run: the job stopped running, for any reason), and `fairway run`'s steps.
-  // A job's steps are recorded for sacct (ID.N): stored when they start, ended by their
+  // (stop_run: the job stopped running, for any reason), and the rows of `fairway run`'s
+  // steps (client_steps.cpp) for sacct (ID.N): stored when they start, ended by their
   // srun's report, or ended with the job when it stops with steps still open.
   void launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t);
   void release_members(JobTracking& t, JobId id, Time now);
@@ -262,13 +210,7 @@ class CoordinatorService {
     t.head_node.clear();
     release_members(t, id, now);
   }
-  void on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller, Time now);
-  Result<wire::StepReply> start_step(const wire::StepRequest& m, const Caller& caller, Time now);
-  void on_step_ended(const std::string& peer, const wire::StepEnded& m, const Caller& caller, Time now);
-  Status end_step(const wire::StepEnded& m, const Caller& caller, Time now);
-  void persist_step(const StoredStep& step);
-  // The stored steps of these jobs, onto their views (sacct).
-  Status attach_steps(std::vector<wire::JobView>& jobs) const;
+  void persist_step(const StoredStep& step) override;
   // At recovery: each live job's open steps and its next step number, from the store.
   Status restore_steps();
   // To every node of the job, with the agents' kill grace unless `grace` says otherwise.
@@ -276,16 +218,15 @@ class CoordinatorService {
 
   // Writes go into the turn's transaction, opened on first use. A failed write (or begin)
   // fails the turn: end_turn() answers nothing of it and stops (fail-stop).
-  bool write(const Status& st, std::string_view what, JobId id);
-  bool ensure_txn();
-  void persist(JobId id);
+  bool write(const Status& st, std::string_view what, JobId id) override;
+  bool ensure_txn() override;
+  void persist(JobId id) override;
   StoredJob stored_view(JobId id) const;
-  void mark_terminal(JobId id, Time now);
+  void mark_terminal(JobId id, Time now) override;
   void trim_finished();
-  std::string default_account(const std::string& user) const;
+  void changed() override { dirty_ = true; }
 
-  void reply(Channel ch, const std::string& peer, const wire::Message& m);
-  void send_agent(const std::string& node, const wire::Message& m);
+  void reply(Channel ch, const std::string& peer, const wire::Message& m) override;
   void error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message);
 
   Config config_;

@@ -1,20 +1,12 @@
-// What every submission passes before the core sees it, and sbatch --test-only: the same
-// checks, then a what-if plan of the core instead of a queued job.
+#include "coordinator/daemon/submit_checks.h"
+
+#include <algorithm>
 #include <cstdio>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "coordinator/daemon/unix_groups.h"
-#include "shared/base/log.h"
 #include "shared/base/try.h"
 
 namespace fairway::daemon {
-
-std::vector<std::string> CoordinatorService::access_groups(const std::string& user, std::uint32_t gid) const {
-  const bool wanted = std::any_of(config_.partitions.begin(), config_.partitions.end(),
-                                  [](const PartitionConfig& p) { return !p.access.allow_groups.empty(); });
-  return wanted ? unix_groups(user, gid) : std::vector<std::string>{};
-}
-
 namespace {
 
 Status check_program(const wire::JobProgram& p) {
@@ -36,16 +28,15 @@ std::string rate_text(double per_second) {
 
 }  // namespace
 
-Error CoordinatorService::rate_limited(const std::string& user, const char* what, Time now) const {
+Error rate_limited(const ServiceContext& ctx, const std::string& user, const char* what, Time now) {
   return Error{ErrorCode::kResourceExhausted,
                "user '" + user + "' is over the " + what + " rate limit (" +
-                   std::to_string(config_.coordinator.submit_burst) + " " + what + "s, refilled at " +
-                   rate_text(config_.coordinator.submit_refill_per_s) + "/s); retry in " +
-                   std::to_string(rate_limiter_.wait_for_token(user, now).count()) + " s"};
+                   std::to_string(ctx.config.coordinator.submit_burst) + " " + what + "s, refilled at " +
+                   rate_text(ctx.config.coordinator.submit_refill_per_s) + "/s); retry in " +
+                   std::to_string(ctx.rate_limiter.wait_for_token(user, now).count()) + " s"};
 }
 
-Status CoordinatorService::check_named_user(const wire::SubmitRequest& m, const Caller& caller) const {
-  // A client may name its user (the CLI does); naming anyone else is refused, not obeyed.
+Status check_named_user(const wire::SubmitRequest& m, const Caller& caller) {
   if (!m.spec.user.empty() && m.spec.user != caller.user) {
     return make_error(ErrorCode::kPermissionDenied, "the request names user '" + m.spec.user +
                                                         "', but it comes from '" + caller.user +
@@ -54,25 +45,46 @@ Status CoordinatorService::check_named_user(const wire::SubmitRequest& m, const 
   return ok_status();
 }
 
-Status CoordinatorService::check_submission(const wire::SubmitRequest& m, const Caller& caller, Time now) {
+Status check_submission(ServiceContext& ctx, const wire::SubmitRequest& m, const Caller& caller, Time now) {
   FAIRWAY_TRY(check_program(m.program));
   if (m.spec.nice < 0 && !caller.admin) {
     return make_error(ErrorCode::kPermissionDenied,
                       "--nice=" + std::to_string(m.spec.nice) +
                           ": only root and the admin group may give a negative nice (it raises priority)");
   }
-  FAIRWAY_TRY(check_dependencies_visible(m.spec, caller));
+  FAIRWAY_TRY(check_dependencies_visible(ctx, m.spec, caller));
   // Root and the admin group are not limited, for submissions as for every other request
   // (docs/config.md): an operator's requeue or recovery script must not be told to wait,
   // and root could bypass any limit anyway. Users are what the bucket protects against.
-  if (!caller.admin && !rate_limiter_.try_take(caller.user, now)) {
-    ++counters_.rate_limited;
-    return std::unexpected(rate_limited(caller.user, "submission", now));
+  if (!caller.admin && !ctx.rate_limiter.try_take(caller.user, now)) {
+    ++ctx.counters.rate_limited;
+    return std::unexpected(rate_limited(ctx, caller.user, "submission", now));
   }
   return ok_status();
 }
 
-JobSpec CoordinatorService::submission_spec(const wire::SubmitRequest& m, const Caller& caller, Time now) const {
+Status check_dependencies_visible(const ServiceContext& ctx, const JobSpec& spec, const Caller& caller) {
+  // With private_data, whether another user's job ended well is theirs to know: a
+  // dependency on it would tell (afterok vs afternotok). Named as "does not exist", as a
+  // query of that job would be.
+  if (!ctx.config.security.private_data || caller.admin) return ok_status();
+  for (const DependencyClause& c : spec.dependencies) {
+    for (JobId id : c.jobs) {
+      std::string owner;
+      if (const JobRecord* rec = ctx.scheduler.job(id)) {
+        owner = rec->spec.user;
+      } else if (auto t = ctx.tracking.find(id.value()); t != ctx.tracking.end() && t->second.final_view) {
+        owner = t->second.final_view->user;
+      }
+      if (!owner.empty() && owner != caller.user) {
+        return invalid_argument("--dependency names job " + id_str(id) + ", which does not exist");
+      }
+    }
+  }
+  return ok_status();
+}
+
+JobSpec submission_spec(const Config& config, const wire::SubmitRequest& m, const Caller& caller, Time now) {
   JobSpec spec = m.spec;
   spec.user = caller.user;
   spec.uid = caller.uid;
@@ -81,33 +93,16 @@ JobSpec CoordinatorService::submission_spec(const wire::SubmitRequest& m, const 
   // Only the coordinator makes tasks of arrays: a client cannot name itself one.
   spec.array_job = JobId();
   spec.array_task = 0;
-  if (spec.account.empty()) spec.account = default_account(caller.user);
+  if (spec.account.empty()) spec.account = default_account(config, caller.user);
   if (spec.name.empty()) spec.name = m.program.argv.empty() ? "script" : "wrap";
   return spec;
 }
 
-Result<wire::SubmitReply> CoordinatorService::estimate_submit(const wire::SubmitRequest& m,
-                                                              const Caller& caller, Time now) {
-  FAIRWAY_TRY(check_named_user(m, caller));
-  FAIRWAY_TRY(check_submission(m, caller, now));
-  JobSpec spec = submission_spec(m, caller, now);
-  // An array: when its first task would start.
-  spec.array = {};
-  FAIRWAY_TRY(check_account(spec.account, caller.user, caller));
-  FAIRWAY_TRY_ASSIGN(estimate, scheduler_->estimate_start(std::move(spec), now, access_groups(caller.user, caller.gid)));
-  wire::SubmitReply r;
-  r.test_only = true;
-  r.estimated_start = estimate.start;
-  r.partition = estimate.partition;
-  r.cores = estimate.allocation.total_cores();
-  for (const NodeAllocation& na : estimate.allocation.nodes) {
-    r.nodes.push_back(scheduler_->cluster().node(na.node).topology.name);
+std::string default_account(const Config& config, const std::string& user) {
+  for (const auto& a : config.accounts) {
+    if (std::find(a.users.begin(), a.users.end(), user) != a.users.end()) return a.name;
   }
-  if (!estimate.start) r.reason = estimate.why.codes();
-  log_event(LogLevel::kInfo, "submit_estimated",
-            {{"user", caller.user}, {"partition", r.partition},
-             {"start", r.estimated_start ? std::to_string(r.estimated_start->seconds()) : "none"}});
-  return r;
+  return "default";
 }
 
 }  // namespace fairway::daemon
