@@ -279,7 +279,6 @@ class CoordinatorService {
   bool write(const Status& st, std::string_view what, JobId id);
   bool ensure_txn();
   void persist(JobId id);
-  StoredJob stored_view(JobId id) const;
   void mark_terminal(JobId id, Time now);
   void trim_finished();
   std::string default_account(const std::string& user) const;

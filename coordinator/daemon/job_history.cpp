@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/wire/codec.h"
 
@@ -76,12 +77,10 @@ void CoordinatorService::on_history_query(const std::string& peer, const wire::J
           std::find(arrays_named.begin(), arrays_named.end(), req->spec.array_job) == arrays_named.end()) {
         continue;
       }
-      JobSpec spec = req->spec;
-      spec.id = row.id;
-      spec.submit_time = row.submit_time;
-      if (!m.account.empty() && spec.account != m.account) continue;
-      if (!m.partition.empty() && spec.partition != m.partition) continue;
-      r.jobs.push_back(stored_final_view(row, spec, stored_tracking(*req), *scheduler_));
+      const RowJob job = from_row(row, *req);
+      if (!m.account.empty() && job.record.spec.account != m.account) continue;
+      if (!m.partition.empty() && job.record.spec.partition != m.partition) continue;
+      r.jobs.push_back(job_view(job.record, job.tracking, *scheduler_, row.allocation));
       if (r.jobs.size() == limit) break;
     }
   }

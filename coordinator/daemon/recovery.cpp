@@ -5,6 +5,7 @@
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/known_nodes.h"
+#include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -56,11 +57,8 @@ Status CoordinatorService::recover(Time now) {
                             "); refusing to start rather than lose it: was the store written by a newer "
                             "Fairway? Start that version, or restore the store from a backup");
     }
-    const wire::SubmitRequest* req = &*decoded;
-    JobSpec spec = req->spec;
-    spec.id = s.id;
-    spec.submit_time = s.submit_time;
-    JobTracking t = stored_tracking(*req);
+    auto [rec, t] = from_row(s, *decoded);
+    const JobSpec& spec = rec.spec;
     // A task that started means its array's BEGIN mail went out before the restart.
     if (spec.is_array_task() && s.start_time) {
       if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end()) a->second.array_begin_mailed = true;
@@ -80,7 +78,6 @@ Status CoordinatorService::recover(Time now) {
         }
         return ok_status();
       }
-      spec.hold = s.state == JobState::kHeld;
       if (auto st = scheduler_->restore_waiting(spec, s.submit_time); !st) {
         log_event(LogLevel::kError, "job_not_restored",
                   {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
@@ -99,7 +96,7 @@ Status CoordinatorService::recover(Time now) {
         scheduler_->restore_runtime(spec.user, *s.end_time - *s.start_time, *s.end_time);
       }
       const bool kept = keeps_view();
-      if (kept) t.final_view = stored_final_view(s, spec, t, *scheduler_);
+      if (kept) t.final_view = job_view(rec, t, *scheduler_, s.allocation);
       if (s.start_time && s.end_time) {
         // Declared nodes are known from the start: GPUs are billed by their type now.
         if (!config_.nodes.empty()) {
@@ -118,21 +115,19 @@ Status CoordinatorService::recover(Time now) {
       return ok_status();
     }
     if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
-      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count, s.reason,
-                        stored_outcome(s)};
+      RestoredRunning r{spec, s.allocation, rec.start_time, rec.requeue_count, rec.reason, rec.outcome};
       tracking_[s.id.value()] = std::move(t);
       if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
       ++running;
       return ok_status();
     }
-    spec.hold = s.state == JobState::kHeld;
-    if (auto st = scheduler_->restore_waiting(spec, s.submit_time, s.requeue_count); !st) {
+    if (auto st = scheduler_->restore_waiting(spec, s.submit_time, rec.requeue_count); !st) {
       log_event(LogLevel::kError, "job_not_restored",
                 {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
       return ok_status();
     }
-    if (!s.reason.empty()) (void)scheduler_->set_reason(s.id, s.reason);
-    (void)scheduler_->set_outcome(s.id, stored_outcome(s));
+    if (!rec.reason.empty()) (void)scheduler_->set_reason(s.id, rec.reason);
+    (void)scheduler_->set_outcome(s.id, rec.outcome);
     ++waiting;
     tracking_[s.id.value()] = std::move(t);
     return ok_status();
