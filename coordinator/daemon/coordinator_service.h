@@ -88,16 +88,6 @@ inline bool is_member(const JobTracking& t, const std::string& node) {
   return std::find(t.member_nodes.begin(), t.member_nodes.end(), node) != t.member_nodes.end();
 }
 
-// A job the store says was running, waiting for the nodes it ran on to register.
-struct RestoredRunning {
-  JobSpec spec;
-  std::vector<StoredNodeAllocation> allocation;
-  Time start;
-  std::int32_t requeue_count = 0;
-  std::string reason;  // why it was last requeued, as stored
-  JobOutcome outcome;  // its last run's, as stored (an earlier run's, if it was requeued)
-};
-
 class CoordinatorService {
  public:
   // Opens the store, builds the core (nodes from the config, or from registrations when
@@ -165,8 +155,9 @@ class CoordinatorService {
   void release_jobs_of(NodeEntry& n, Time now);
   // A running job whose processes we lost track of: requeued if it allows, else node_fail.
   void lose_job(JobId id, const std::string& why, Time now);
-  // Puts a restored running job back on its cores once all its nodes exist.
-  bool adopt_restored(const RestoredRunning& r, Time now);
+  // Puts the record of a running job's row (from_row) back on its cores in the core once
+  // all its nodes exist; false while one does not. One the core refuses ends (NotRestored).
+  bool adopt_restored(const StoredJob& row, Time now);
   void job_ended(JobId id, JobState reported, const JobOutcome& outcome, Time now);
   // job_effects.cpp: carries out what the core's lifecycle decided for a job
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
@@ -307,7 +298,8 @@ class CoordinatorService {
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
   ClientTokens tokens_;
   std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
-  std::unordered_map<std::uint64_t, RestoredRunning> awaiting_nodes_;
+  // Rows of running jobs whose nodes have not all registered since the restart.
+  std::unordered_map<std::uint64_t, StoredJob> awaiting_nodes_;
   // Drains stored for nodes that have not registered since the restart.
   std::unordered_map<std::string, NodeAdminState> stored_drains_;
   std::unordered_map<std::string, std::uint64_t> agent_seq_;  // last status seq per node

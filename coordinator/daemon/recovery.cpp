@@ -115,9 +115,8 @@ Status CoordinatorService::recover(Time now) {
       return ok_status();
     }
     if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
-      RestoredRunning r{spec, s.allocation, rec.start_time, rec.requeue_count, rec.reason, rec.outcome};
       tracking_[s.id.value()] = std::move(t);
-      if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
+      if (!adopt_restored(s, now)) awaiting_nodes_.emplace(s.id.value(), std::move(s));
       ++running;
       return ok_status();
     }
@@ -191,35 +190,33 @@ Status CoordinatorService::recover(Time now) {
   return ok_status();
 }
 
-bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
-  Allocation alloc;
-  for (const auto& a : r.allocation) {
-    auto idx = scheduler_->cluster().find_node(a.node);
-    if (!idx) return false;  // that node has not registered yet
-    alloc.nodes.push_back({*idx, a.cores, a.gpus});
-  }
-  JobTracking& t = tracking_[r.spec.id.value()];
-  if (auto st = scheduler_->restore_running(r.spec, alloc, r.start, r.requeue_count); !st) {
-    // Cores taken by another restored job: the store disagrees with itself. Do not guess.
+bool CoordinatorService::adopt_restored(const StoredJob& row, Time now) {
+  auto alloc = allocation_on(row.allocation, scheduler_->cluster());
+  if (!alloc) return false;  // a node it ran on has not registered yet
+  JobTracking& t = tracking_[row.id.value()];
+  // Read once already: recovery refuses to start from a store whose request cannot be read.
+  auto request = decode_stored_request(row.request);
+  JobRecord rec = from_row(row, request ? *request : wire::SubmitRequest{}).record;
+  rec.allocation = std::move(*alloc);
+  Status st = status_of(request);
+  if (st) st = scheduler_->restore_running(rec.spec, rec.allocation, rec.start_time, rec.requeue_count);
+  if (!st) {
+    // Cores taken by another restored job: the store disagrees with itself. Do not guess:
+    // the lifecycle ends it, outside the core.
     log_event(LogLevel::kError, "running_job_not_restored",
-              {{"job", std::to_string(r.spec.id.value())}, {"error", st.error().message}});
-    JobRecord rec;
-    rec.spec = r.spec;
-    rec.requeue_count = r.requeue_count;
-    rec.state = JobState::kNodeFail;
-    rec.end_time = now;
-    rec.reason = "could not be restored: " + st.error().message;
-    rec.outcome = r.outcome;
+              {{"job", std::to_string(row.id.value())}, {"error", st.error().message}});
+    (void)lifecycle::apply(rec, lifecycle::NotRestored{st.error().message}, now);
     t.final_view = job_view(rec, t, *scheduler_);
-    finished_order_.push_back(r.spec.id.value());
+    finished_order_.push_back(row.id.value());
     return true;
   }
-  if (!r.reason.empty()) (void)scheduler_->set_reason(r.spec.id, r.reason);
-  (void)scheduler_->set_outcome(r.spec.id, r.outcome);
-  t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
+  if (!rec.reason.empty()) (void)scheduler_->set_reason(rec.spec.id, rec.reason);
+  (void)scheduler_->set_outcome(rec.spec.id, rec.outcome);
+  t.head_node = row.allocation.empty() ? std::string() : row.allocation.front().node;
   t.member_nodes.clear();
-  for (std::size_t i = 1; i < r.allocation.size(); ++i) t.member_nodes.push_back(r.allocation[i].node);
-  // Confirmed when its agent registers listing it; lost if no report comes in time.
+  for (std::size_t i = 1; i < row.allocation.size(); ++i) t.member_nodes.push_back(row.allocation[i].node);
+  // Confirmed when its agent registers listing it; lost (the lifecycle's NodeLost) if no
+  // report comes in time.
   t.unconfirmed_since = mono(now);
   return true;
 }
