@@ -8,6 +8,7 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/cluster_reports.h"
 #include "coordinator/daemon/config_report.h"
+#include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/reservation_report.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
@@ -306,13 +307,12 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
   const std::string& user = caller.user;
   FAIRWAY_TRY_ASSIGN(found, live_job_for(id, caller));
   const JobRecord* rec = found;
-  auto t = tracking_.find(id.value());
   const bool running = rec->state == JobState::kRunning || rec->state == JobState::kCompleting;
   switch (action) {
     case wire::JobAction::kCancel:
       if (running) {
         (void)on_job_event(id, lifecycle::CancelAsked{cancel_reason(caller)}, now);
-        log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", t->second.head_node}});
+        log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", head_node(rec->allocation, scheduler_->cluster())}});
         return ok_status();
       }
       FAIRWAY_TRY(scheduler_->cancel(id, now));
@@ -354,17 +354,17 @@ Status CoordinatorService::control_one(const wire::JobControl& m, JobId id, cons
       break;
     case wire::JobAction::kSignal:
       // scancel --signal: the job runs on; only a running job has processes to tell.
-      if (!running || t->second.head_node.empty()) {
+      if (!running || rec->allocation.empty()) {
         return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(id) + " is " +
                                                               std::string(to_string(rec->state)) +
                                                               ": only a running job can be signalled");
       }
-      reply(Channel::kAgents, t->second.head_node, wire::SendSignal{id, m.signal, m.batch_only});
+      reply(Channel::kAgents, head_node(rec->allocation, scheduler_->cluster()), wire::SendSignal{id, m.signal, m.batch_only});
       // Its steps' tasks on the other nodes too (the batch script runs on the first alone).
       if (!m.batch_only) {
-        for (const std::string& node : t->second.member_nodes) reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
+        for (const std::string& node : member_nodes(rec->allocation, scheduler_->cluster())) reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
       }
-      log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", t->second.head_node},
+      log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", head_node(rec->allocation, scheduler_->cluster())},
                                                      {"signal", std::to_string(m.signal)}, {"by", user}});
       return ok_status();
   }

@@ -61,7 +61,6 @@ struct Outgoing {
 // What the daemon knows about a job beyond the core's record.
 struct JobTracking {
   std::string working_dir, stdout_path, stderr_path;
-  std::string head_node;  // where its processes run; empty while waiting
   // Its stop intent (cancel, requeue, an ended allocation) and its outcome (exit, usage)
   // are the core's: JobRecord::stop and JobRecord::outcome.
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
@@ -73,20 +72,15 @@ struct JobTracking {
   // A job array's own entry (kept after it ends): a query naming it names its tasks.
   bool array = false;
   bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
-  // The other nodes of a running multi-node job, each holding its cores for its steps
-  // (LaunchJob.extern_only) until the job stops; and the number of its next step.
-  std::vector<std::string> member_nodes;
-  std::int32_t next_step = 0;
+  // Where it runs is not kept here: its head and members (which hold its cores for its
+  // steps, LaunchJob.extern_only) are its allocation's (job_nodes.h).
+  std::int32_t next_step = 0;  // the number of its next step
   // Its steps that have not ended, as stored: their srun reports each one's end
   // (StepEnded); those left when the job stops were killed with it.
   std::map<std::int32_t, StoredStep> open_steps;
   // The cores its srun --exclusive/--exact steps hold (other steps share the job's).
   StepCores step_cores;
 };
-
-inline bool is_member(const JobTracking& t, const std::string& node) {
-  return std::find(t.member_nodes.begin(), t.member_nodes.end(), node) != t.member_nodes.end();
-}
 
 class CoordinatorService {
  public:
@@ -247,11 +241,11 @@ class CoordinatorService {
   // (stop_run: the job stopped running, for any reason), and `fairway run`'s steps.
   // A job's steps are recorded for sacct (ID.N): stored when they start, ended by their
   // srun's report, or ended with the job when it stops with steps still open.
-  void launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t);
-  void release_members(JobTracking& t, JobId id, Time now);
-  void stop_run(JobTracking& t, JobId id, Time now) {
-    t.head_node.clear();
-    release_members(t, id, now);
+  // `members`: the nodes it held besides its head, read before the core freed them.
+  void launch_members(const JobRecord& rec, const wire::LaunchJob& head);
+  void release_members(JobTracking& t, JobId id, const std::vector<std::string>& members, Time now);
+  void stop_run(JobTracking& t, JobId id, const std::vector<std::string>& members, Time now) {
+    release_members(t, id, members, now);
   }
   void on_step_request(const std::string& peer, const wire::StepRequest& m, const Caller& caller, Time now);
   Result<wire::StepReply> start_step(const wire::StepRequest& m, const Caller& caller, Time now);
@@ -262,8 +256,10 @@ class CoordinatorService {
   Status attach_steps(std::vector<wire::JobView>& jobs) const;
   // At recovery: each live job's open steps and its next step number, from the store.
   Status restore_steps();
-  // To every node of the job, with the agents' kill grace unless `grace` says otherwise.
-  void signal_job(JobId id, std::int32_t signal, std::optional<Duration> grace = std::nullopt);
+  // To every node of `where` (the job's allocation), with the agents' kill grace unless
+  // `grace` says otherwise.
+  void signal_job(JobId id, const Allocation& where, std::int32_t signal,
+                  std::optional<Duration> grace = std::nullopt);
 
   // Writes go into the turn's transaction, opened on first use. A failed write (or begin)
   // fails the turn: end_turn() answers nothing of it and stops (fail-stop).

@@ -2,6 +2,7 @@
 // for jobs, and the probe of a store that could not be written (read-only mode).
 #include "coordinator/daemon/coordinator_service.h"
 
+#include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
@@ -93,7 +94,7 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
     else if (rec->state == JobState::kCancelled) ++counters_.ended_cancelled;
     else ++counters_.ended_failed;
   }
-  release_members(t, id, now);
+  release_members(t, id, member_nodes(*scheduler_, id), now);
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
   mail_about(id, kMailEnd);

@@ -3,6 +3,7 @@
 // core then checks the change as it checks a submission. The stored request follows, so a
 // restart keeps the change; a running job's node learns its new limit.
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_nodes.h"
 
 #include "shared/base/duration_format.h"
 #include "shared/base/log.h"
@@ -68,8 +69,8 @@ Status CoordinatorService::update_one(const wire::JobUpdate& m, JobId id, const 
     return make_error(ErrorCode::kIo, job + ": the change could not be stored");
   }
   if (running && m.time_limit) {
-    const JobTracking& t = tracking_[id.value()];
-    if (!t.head_node.empty()) reply(Channel::kAgents, t.head_node, wire::SetTimeLimit{id, *m.time_limit});
+    const std::string head = head_node(now_rec->allocation, scheduler_->cluster());
+    if (!head.empty()) reply(Channel::kAgents, head, wire::SetTimeLimit{id, *m.time_limit});
   }
   dirty_ = true;
   log_event(LogLevel::kInfo, "job_updated",

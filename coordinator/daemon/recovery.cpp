@@ -212,9 +212,6 @@ bool CoordinatorService::adopt_restored(const StoredJob& row, Time now) {
   }
   if (!rec.reason.empty()) (void)scheduler_->set_reason(rec.spec.id, rec.reason);
   (void)scheduler_->set_outcome(rec.spec.id, rec.outcome);
-  t.head_node = row.allocation.empty() ? std::string() : row.allocation.front().node;
-  t.member_nodes.clear();
-  for (std::size_t i = 1; i < row.allocation.size(); ++i) t.member_nodes.push_back(row.allocation[i].node);
   // Confirmed when its agent registers listing it; lost (the lifecycle's NodeLost) if no
   // report comes in time.
   t.unconfirmed_since = mono(now);
