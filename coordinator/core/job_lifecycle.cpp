@@ -65,11 +65,19 @@ std::vector<JobEffect> reported(JobRecord& rec, JobState state, const JobOutcome
 
 }  // namespace
 
-std::vector<JobEffect> apply(JobRecord& rec, const JobEvent& event, Time /*now*/) {
+std::vector<JobEffect> apply(JobRecord& rec, const JobEvent& event, Time now) {
   return std::visit(
-      [&rec](const auto& e) -> std::vector<JobEffect> {
+      [&rec, now](const auto& e) -> std::vector<JobEffect> {
         using E = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<E, Reported>) {
+        if constexpr (std::is_same_v<E, NotRestored>) {
+          if (!running(rec)) return {};
+          rec.state = JobState::kNodeFail;
+          rec.end_time = now;
+          rec.reason = "could not be restored: " + e.why;
+          rec.start_time = Time();
+          rec.allocation = {};
+          return {};
+        } else if constexpr (std::is_same_v<E, Reported>) {
           return reported(rec, e.state, e.outcome);
         } else if constexpr (std::is_same_v<E, NodeLost>) {
           return node_lost(rec, e.why);

@@ -36,7 +36,14 @@ struct RequeueAsked {};
 struct NodeLost {
   std::string why;
 };
-using JobEvent = std::variant<Reported, CancelAsked, AllocationEnded, RequeueAsked, NodeLost>;
+// A running job read back from the store that the core could not take back (its cores
+// are another restored job's: the store disagrees with itself). It ends as node_fail at
+// once, outside the core, with no run shown (what it held is another's); nothing is
+// stored or signalled: its row stays as found, for the next start to read again.
+struct NotRestored {
+  std::string why;
+};
+using JobEvent = std::variant<Reported, CancelAsked, AllocationEnded, RequeueAsked, NodeLost, NotRestored>;
 
 // ---- Effects: what the driver does, in order; a failed one stops the rest -------------
 
@@ -74,7 +81,8 @@ using JobEffect = std::variant<Signal, SetReason, Requeue, StopPreempted, Finish
 // Applies `event` to a running job: records the stop intent (rec.stop) and a reported
 // outcome (rec.outcome; an ended allocation's is its command's) on `rec` and
 // returns what must happen. The job's state is not changed here: the effects that change
-// it (Requeue, StopPreempted, Finish) go through the Scheduler, which keeps its lists.
+// it (Requeue, StopPreempted, Finish) go through the Scheduler, which keeps its lists
+// (NotRestored, about a record the core does not hold, ends it here).
 // An event about a job that is not running returns nothing.
 std::vector<JobEffect> apply(JobRecord& rec, const JobEvent& event, Time now);
 

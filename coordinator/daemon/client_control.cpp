@@ -4,6 +4,7 @@
 
 #include "coordinator/daemon/client_access.h"
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_nodes.h"
 #include "shared/base/duration_format.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
@@ -22,13 +23,13 @@ Status control_one(ServiceContext& ctx, const wire::JobControl& m, JobId id, con
   const std::string& user = caller.user;
   FAIRWAY_TRY_ASSIGN(found, live_job_for(ctx, id, caller));
   const JobRecord* rec = found;
-  auto t = ctx.tracking.find(id.value());
+  const std::string head = head_node(rec->allocation, ctx.scheduler.cluster());
   const bool running = rec->state == JobState::kRunning || rec->state == JobState::kCompleting;
   switch (action) {
     case wire::JobAction::kCancel:
       if (running) {
         (void)ctx.service.on_job_event(id, lifecycle::CancelAsked{cancel_reason(caller)}, now);
-        log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", t->second.head_node}});
+        log_event(LogLevel::kInfo, "job_cancel_requested", {{"job", id_str(id)}, {"node", head}});
         return ok_status();
       }
       FAIRWAY_TRY(ctx.scheduler.cancel(id, now));
@@ -70,17 +71,17 @@ Status control_one(ServiceContext& ctx, const wire::JobControl& m, JobId id, con
       break;
     case wire::JobAction::kSignal:
       // scancel --signal: the job runs on; only a running job has processes to tell.
-      if (!running || t->second.head_node.empty()) {
+      if (!running || head.empty()) {
         return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(id) + " is " +
                                                               std::string(to_string(rec->state)) +
                                                               ": only a running job can be signalled");
       }
-      ctx.service.reply(Channel::kAgents, t->second.head_node, wire::SendSignal{id, m.signal, m.batch_only});
+      ctx.service.reply(Channel::kAgents, head, wire::SendSignal{id, m.signal, m.batch_only});
       // Its steps' tasks on the other nodes too (the batch script runs on the first alone).
       if (!m.batch_only) {
-        for (const std::string& node : t->second.member_nodes) ctx.service.reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
+        for (const std::string& node : member_nodes(rec->allocation, ctx.scheduler.cluster())) ctx.service.reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
       }
-      log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", t->second.head_node},
+      log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", head},
                                                      {"signal", std::to_string(m.signal)}, {"by", user}});
       return ok_status();
   }
@@ -227,8 +228,8 @@ Status update_one(ServiceContext& ctx, const wire::JobUpdate& m, JobId id, const
     return make_error(ErrorCode::kIo, job + ": the change could not be stored");
   }
   if (running && m.time_limit) {
-    const JobTracking& t = ctx.tracking[id.value()];
-    if (!t.head_node.empty()) ctx.service.reply(Channel::kAgents, t.head_node, wire::SetTimeLimit{id, *m.time_limit});
+    const std::string head = head_node(now_rec->allocation, ctx.scheduler.cluster());
+    if (!head.empty()) ctx.service.reply(Channel::kAgents, head, wire::SetTimeLimit{id, *m.time_limit});
   }
   ctx.service.changed();
   log_event(LogLevel::kInfo, "job_updated",

@@ -6,6 +6,7 @@
 
 #include "coordinator/daemon/client_access.h"
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/try.h"
 
@@ -102,12 +103,10 @@ wire::Message history_query(const ServiceContext& ctx, const wire::JobQuery& m, 
           std::find(arrays_named.begin(), arrays_named.end(), req->spec.array_job) == arrays_named.end()) {
         continue;
       }
-      JobSpec spec = req->spec;
-      spec.id = row.id;
-      spec.submit_time = row.submit_time;
-      if (!m.account.empty() && spec.account != m.account) continue;
-      if (!m.partition.empty() && spec.partition != m.partition) continue;
-      r.jobs.push_back(stored_final_view(row, spec, stored_tracking(*req), ctx.scheduler));
+      const RowJob job = from_row(row, *req);
+      if (!m.account.empty() && job.record.spec.account != m.account) continue;
+      if (!m.partition.empty() && job.record.spec.partition != m.partition) continue;
+      r.jobs.push_back(job_view(job.record, job.tracking, ctx.scheduler, row.allocation));
       if (r.jobs.size() == limit) break;
     }
   }

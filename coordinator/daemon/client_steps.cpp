@@ -22,7 +22,7 @@ Result<wire::StepReply> start_step(ServiceContext& ctx, const wire::StepRequest&
                       "job " + id_str(m.job) + " belongs to '" + rec.spec.user + "': only its owner runs steps in it");
   }
   JobTracking& t = ctx.tracking[m.job.value()];
-  if (rec.state != JobState::kRunning || t.head_node.empty()) {
+  if (rec.state != JobState::kRunning || rec.allocation.empty()) {
     return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(m.job) + " is " +
                                                           std::string(to_string(rec.state)) +
                                                           ": steps run only in a running job");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <unordered_set>
 
+#include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/job_views.h"
 #include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
@@ -144,7 +145,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     const JobRecord* rec = scheduler_->job(r.job);
     auto t = tracking_.find(r.job.value());
     const bool ours = rec != nullptr && rec->state == JobState::kRunning && t != tracking_.end() &&
-                      (t->second.head_node == n->name || is_member(t->second, n->name));
+                      runs_on(rec->allocation, n->index);
     if (ours) {
       t->second.unconfirmed_since.reset();
       continue;
@@ -155,7 +156,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
   }
   for (JobRecord* rec : scheduler_->running()) {
     auto t = tracking_.find(rec->spec.id.value());
-    if (t == tracking_.end() || t->second.head_node != n->name) continue;
+    if (t == tracking_.end() || head_node(rec->allocation, scheduler_->cluster()) != n->name) continue;
     if (!reported.contains(rec->spec.id.value()) && !t->second.unconfirmed_since) {
       // Its final report may still be in the agent's resend queue; wait for it a while.
       t->second.unconfirmed_since = mono(now);
@@ -212,7 +213,7 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
     return;
   }
   const bool ours = t != tracking_.end() && rec != nullptr && rec->state == JobState::kRunning &&
-                    t->second.head_node == n->name;
+                    head_node(rec->allocation, scheduler_->cluster()) == n->name;
   if (ours) {
     t->second.unconfirmed_since.reset();
     if (is_terminal(m.state)) {
@@ -259,11 +260,12 @@ void CoordinatorService::on_timer(Time now) {
   std::vector<std::pair<JobId, std::string>> overdue;
   for (const auto& [id, t] : tracking_) {
     if (!t.unconfirmed_since) continue;
-    const NodeEntry* node = registry_.find(t.head_node);
+    const std::string head = head_node(*scheduler_, JobId(id));
+    const NodeEntry* node = registry_.find(head);
     const bool registered = node != nullptr && node->liveness == NodeLiveness::kUp;
     if (m - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
       overdue.emplace_back(JobId(id), registered ? "no report from its node after a restart"
-                                                 : "node " + t.head_node + " lost");
+                                                 : "node " + head + " lost");
     }
   }
   for (const auto& [id, why] : overdue) lose_job(id, why, now);
@@ -304,22 +306,23 @@ void CoordinatorService::run_pass(Time now) {
   // freed their cores; their processes must stop before the window.
   for (const JobPreemption& p : r.preempted) {
     JobTracking& t = tracking_[p.id.value()];
-    signal_job(p.id, SIGTERM);
-    log_event(LogLevel::kWarning, "job_preempted", {{"job", std::to_string(p.id.value())},
-                                                    {"node", t.head_node}, {"reason", p.reason}});
-    stop_run(t, p.id, now);
+    signal_job(p.id, p.allocation, SIGTERM);
+    log_event(LogLevel::kWarning, "job_preempted",
+              {{"job", std::to_string(p.id.value())},
+               {"node", head_node(p.allocation, scheduler_->cluster())}, {"reason", p.reason}});
+    stop_run(t, p.id, member_nodes(p.allocation, scheduler_->cluster()), now);
     persist(p.id);
   }
   // Owner partitions: these keep their cores until their agent reports them gone; then
   // stop_preempted requeues them and the owner starts in that turn's pass.
   for (const PreemptionOrder& p : r.preempting) {
-    JobTracking& t = tracking_[p.victim.value()];
+    const JobRecord* victim = scheduler_->job(p.victim);
     (void)scheduler_->set_reason(p.victim, "preempted by job " + id_str(p.by) + " (partition " + p.by_partition +
                                                ") at " + utc_time(now));
-    signal_job(p.victim, SIGTERM, p.grace);
+    if (victim != nullptr) signal_job(p.victim, victim->allocation, SIGTERM, p.grace);
     ++counters_.preempted;
     log_event(LogLevel::kWarning, "job_preempting",
-              {{"job", id_str(p.victim)}, {"node", t.head_node}, {"by", id_str(p.by)},
+              {{"job", id_str(p.victim)}, {"node", head_node(*scheduler_, p.victim)}, {"by", id_str(p.by)},
                {"partition", p.by_partition}, {"grace_s", std::to_string(p.grace.count())},
                {"then", p.requeue ? "requeue" : "end"}});
   }

@@ -58,7 +58,6 @@ struct Outgoing {
 // What the daemon knows about a job beyond the core's record.
 struct JobTracking {
   std::string working_dir, stdout_path, stderr_path;
-  std::string head_node;  // where its processes run; empty while waiting
   // Its stop intent (cancel, requeue, an ended allocation) and its outcome (exit, usage)
   // are the core's: JobRecord::stop and JobRecord::outcome.
   std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
@@ -70,26 +69,11 @@ struct JobTracking {
   // A job array's own entry (kept after it ends): a query naming it names its tasks.
   bool array = false;
   bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
-  // The other nodes of a running multi-node job, each holding its cores for its steps
-  // (LaunchJob.extern_only) until the job stops.
-  std::vector<std::string> member_nodes;
+  // Where it runs is not kept here: its head and members (which hold its cores for its
+  // steps, LaunchJob.extern_only) are its allocation's (job_nodes.h).
   // Its steps: their numbers, the open ones (their srun reports each one's end), the cores
   // its --exclusive/--exact steps hold.
   StepBook steps;
-};
-
-inline bool is_member(const JobTracking& t, const std::string& node) {
-  return std::find(t.member_nodes.begin(), t.member_nodes.end(), node) != t.member_nodes.end();
-}
-
-// A job the store says was running, waiting for the nodes it ran on to register.
-struct RestoredRunning {
-  JobSpec spec;
-  std::vector<StoredNodeAllocation> allocation;
-  Time start;
-  std::int32_t requeue_count = 0;
-  std::string reason;  // why it was last requeued, as stored
-  JobOutcome outcome;  // its last run's, as stored (an earlier run's, if it was requeued)
 };
 
 // The client API (client_submit, client_query, client_control, client_steps) works on a
@@ -161,8 +145,9 @@ class CoordinatorService : private ServiceActions {
   void release_jobs_of(NodeEntry& n, Time now);
   // A running job whose processes we lost track of: requeued if it allows, else node_fail.
   void lose_job(JobId id, const std::string& why, Time now);
-  // Puts a restored running job back on its cores once all its nodes exist.
-  bool adopt_restored(const RestoredRunning& r, Time now);
+  // Puts the record of a running job's row (from_row) back on its cores in the core once
+  // all its nodes exist; false while one does not. One the core refuses ends (NotRestored).
+  bool adopt_restored(const StoredJob& row, Time now);
   void job_ended(JobId id, JobState reported, const JobOutcome& outcome, Time now);
   // job_effects.cpp: carries out what the core's lifecycle decided for a job
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
@@ -204,24 +189,25 @@ class CoordinatorService : private ServiceActions {
   // (stop_run: the job stopped running, for any reason), and the rows of `fairway run`'s
   // steps (client_steps.cpp) for sacct (ID.N): stored when they start, ended by their
   // srun's report, or ended with the job when it stops with steps still open.
-  void launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t);
-  void release_members(JobTracking& t, JobId id, Time now);
-  void stop_run(JobTracking& t, JobId id, Time now) {
-    t.head_node.clear();
-    release_members(t, id, now);
+  // `members`: the nodes it held besides its head, read before the core freed them.
+  void launch_members(const JobRecord& rec, const wire::LaunchJob& head);
+  void release_members(JobTracking& t, JobId id, const std::vector<std::string>& members, Time now);
+  void stop_run(JobTracking& t, JobId id, const std::vector<std::string>& members, Time now) {
+    release_members(t, id, members, now);
   }
   void persist_step(const StoredStep& step) override;
   // At recovery: each live job's open steps and its next step number, from the store.
   Status restore_steps();
-  // To every node of the job, with the agents' kill grace unless `grace` says otherwise.
-  void signal_job(JobId id, std::int32_t signal, std::optional<Duration> grace = std::nullopt);
+  // To every node of `where` (the job's allocation), with the agents' kill grace unless
+  // `grace` says otherwise.
+  void signal_job(JobId id, const Allocation& where, std::int32_t signal,
+                  std::optional<Duration> grace = std::nullopt);
 
   // Writes go into the turn's transaction, opened on first use. A failed write (or begin)
   // fails the turn: end_turn() answers nothing of it and stops (fail-stop).
   bool write(const Status& st, std::string_view what, JobId id) override;
   bool ensure_txn() override;
   void persist(JobId id) override;
-  StoredJob stored_view(JobId id) const;
   void mark_terminal(JobId id, Time now) override;
   void trim_finished();
   void changed() override { dirty_ = true; }
@@ -249,7 +235,8 @@ class CoordinatorService : private ServiceActions {
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
   ClientTokens tokens_;
   std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
-  std::unordered_map<std::uint64_t, RestoredRunning> awaiting_nodes_;
+  // Rows of running jobs whose nodes have not all registered since the restart.
+  std::unordered_map<std::uint64_t, StoredJob> awaiting_nodes_;
   // Drains stored for nodes that have not registered since the restart.
   std::unordered_map<std::string, NodeAdminState> stored_drains_;
   std::unordered_map<std::string, std::uint64_t> agent_seq_;  // last status seq per node

@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
@@ -37,7 +38,7 @@ bool CoordinatorService::adopt_array_task(JobId id) {
     t.stderr_path = a->second.stderr_path;
   }
   tracking_[id.value()] = std::move(t);
-  StoredJob s = stored_view(id);
+  StoredJob s = to_row(*rec, scheduler_->cluster());
   s.request = encode_stored_request(task);
   if (!write(store_->insert_job(s), "insert", id)) return false;
   return true;

@@ -3,6 +3,7 @@
 #include "coordinator/daemon/coordinator_service.h"
 
 #include "coordinator/daemon/job_mail.h"
+#include "coordinator/daemon/job_nodes.h"
 #include "shared/base/log.h"
 
 namespace fairway::daemon {
@@ -19,21 +20,23 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
   for (const JobEffect& effect : effects) {
     JobTracking& t = tracking_[id.value()];
     if (const auto* sig = std::get_if<Signal>(&effect)) {
-      signal_job(id, sig->signal);
+      if (const JobRecord* rec = scheduler_->job(id)) signal_job(id, rec->allocation, sig->signal);
     } else if (const auto* why = std::get_if<SetReason>(&effect)) {
       (void)scheduler_->set_reason(id, why->reason);
     } else if (const auto* rq = std::get_if<Requeue>(&effect)) {
+      const auto members = member_nodes(*scheduler_, id);  // the requeue frees them
       if (!write(scheduler_->requeue(id, now), "requeue", id)) return false;
-      stop_run(t, id, now);
+      stop_run(t, id, members, now);
       log_event(rq->lost ? LogLevel::kWarning : LogLevel::kInfo, "job_requeued",
                 {{"job", id_str(id)}, {"reason", rq->reason}});
     } else if (std::holds_alternative<StopPreempted>(effect)) {
+      const auto members = member_nodes(*scheduler_, id);  // a requeue frees them
       auto after = scheduler_->stop_preempted(id, now);
       if (!write(status_of(after), "stop_preempted", id)) return false;
       const JobRecord* rec = scheduler_->job(id);
       const std::string reason = rec != nullptr ? rec->reason : std::string();
       if (*after == JobState::kPending) {
-        stop_run(t, id, now);
+        stop_run(t, id, members, now);
         persist(id);
         log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", reason}});
         mail_about(id, kMailRequeue);
@@ -53,7 +56,7 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
         log_event(LogLevel::kInfo, "job_ended",
                   {{"job", id_str(id)}, {"state", std::string(to_string(e->state))},
                    {"exit_code", code},
-                   {"node", t.head_node}});
+                   {"node", head_node(*scheduler_, id)}});
       } else {
         const JobRecord* rec = scheduler_->job(id);
         log_event(LogLevel::kWarning, "job_node_fail",

@@ -3,6 +3,7 @@
 #include <csignal>
 
 #include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/job_nodes.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
 
@@ -11,9 +12,9 @@ void CoordinatorService::launch(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   // A task of an array starts as a job of its own: its row first, the launch reads it.
   if (rec->spec.is_array_task()) (void)adopt_array_task(id);
-  JobTracking& t = tracking_[id.value()];
+  tracking_.try_emplace(id.value());  // one its array's adoption could not make
   const NodeAllocation& head = rec->allocation.nodes.front();
-  t.head_node = scheduler_->cluster().node(head.node).topology.name;
+  const std::string head_name = head_node(rec->allocation, scheduler_->cluster());
   ++counters_.started;
   persist(id);
 
@@ -66,22 +67,22 @@ void CoordinatorService::launch(JobId id, Time now) {
       l.array.step = shape.step();
     }
   }
-  turn_launches_.push_back({Channel::kAgents, t.head_node, wire::encode(l), {}});
-  launch_members(*rec, l, t);
+  turn_launches_.push_back({Channel::kAgents, head_name, wire::encode(l), {}});
+  launch_members(*rec, l);
   log_event(LogLevel::kInfo, "job_started",
-            {{"job", id_str(id)}, {"node", t.head_node}, {"cores", std::to_string(rec->allocation.total_cores())},
+            {{"job", id_str(id)}, {"node", head_name}, {"cores", std::to_string(rec->allocation.total_cores())},
              {"gpus", std::to_string(rec->allocation.total_gpus())}});
   mail_about(id, kMailBegin);
 }
 
-void CoordinatorService::signal_job(JobId id, std::int32_t signal, std::optional<Duration> grace) {
-  const JobTracking& t = tracking_[id.value()];
-  if (t.head_node.empty()) return;
+void CoordinatorService::signal_job(JobId id, const Allocation& where, std::int32_t signal,
+                                    std::optional<Duration> grace) {
   const wire::SignalJob stop{id, signal, grace.value_or(config_.agent.kill_grace)};
-  reply(Channel::kAgents, t.head_node, stop);
   // The other nodes hold its steps' tasks: they get the same signal and grace, not only
   // the SIGKILL that comes once the job has ended.
-  for (const std::string& node : t.member_nodes) reply(Channel::kAgents, node, stop);
+  for (const NodeAllocation& na : where.nodes) {
+    reply(Channel::kAgents, scheduler_->cluster().node(na.node).topology.name, stop);
+  }
 }
 
 }  // namespace fairway::daemon

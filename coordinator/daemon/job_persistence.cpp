@@ -2,6 +2,8 @@
 // for jobs, and the probe of a store that could not be written (read-only mode).
 #include "coordinator/daemon/coordinator_service.h"
 
+#include "coordinator/daemon/job_nodes.h"
+#include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
@@ -76,34 +78,12 @@ bool CoordinatorService::ensure_txn() {
   return true;
 }
 
-StoredJob CoordinatorService::stored_view(JobId id) const {
-  StoredJob s;
-  s.id = id;
-  const JobRecord* rec = scheduler_->job(id);
-  if (rec != nullptr) {
-    s.user = rec->spec.user;
-    s.state = rec->state == JobState::kBlocked ? JobState::kPending : rec->state;
-    s.submit_time = rec->spec.submit_time;
-    if (rec->state == JobState::kRunning || is_terminal(rec->state)) {
-      if (!rec->allocation.empty()) s.start_time = rec->start_time;
-    }
-    if (is_terminal(rec->state)) s.end_time = rec->end_time;
-    s.requeue_count = rec->requeue_count;
-    s.reason = rec->reason;
-    s.exit_code = rec->outcome.exit_code;
-    s.signal = rec->outcome.signal;
-    s.peak_memory_bytes = rec->outcome.peak_memory_bytes;
-    s.cpu_time_ms = rec->outcome.cpu_time_ms;
-    for (const auto& na : rec->allocation.nodes) {
-      s.allocation.push_back({scheduler_->cluster().node(na.node).topology.name, na.cores, na.gpus});
-    }
-  }
-  return s;
-}
-
 void CoordinatorService::persist(JobId id) {
   if (!ensure_txn()) return;
-  (void)write(store_->update_job(stored_view(id)), "update", id);
+  StoredJob row;
+  row.id = id;
+  if (const JobRecord* rec = scheduler_->job(id)) row = to_row(*rec, scheduler_->cluster());
+  (void)write(store_->update_job(row), "update", id);
 }
 
 void CoordinatorService::mark_terminal(JobId id, Time now) {
@@ -114,7 +94,7 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
     else if (rec->state == JobState::kCancelled) ++counters_.ended_cancelled;
     else ++counters_.ended_failed;
   }
-  release_members(t, id, now);
+  release_members(t, id, member_nodes(*scheduler_, id), now);
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
   mail_about(id, kMailEnd);

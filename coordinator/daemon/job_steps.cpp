@@ -11,8 +11,7 @@
 
 namespace fairway::daemon {
 
-void CoordinatorService::launch_members(const JobRecord& rec, const wire::LaunchJob& head, JobTracking& t) {
-  t.member_nodes.clear();
+void CoordinatorService::launch_members(const JobRecord& rec, const wire::LaunchJob& head) {
   constexpr std::int64_t kMiB = 1 << 20;
   for (std::size_t i = 1; i < rec.allocation.nodes.size(); ++i) {
     const NodeAllocation& na = rec.allocation.nodes[i];
@@ -29,20 +28,19 @@ void CoordinatorService::launch_members(const JobRecord& rec, const wire::Launch
     m.gpus = na.gpus;
     m.memory_limit_bytes = na.memory_mb > 0 ? std::optional(na.memory_mb * kMiB) : std::nullopt;
     m.fence_gpu_sockets = node.socket_exclusive;
-    t.member_nodes.push_back(node.topology.name);
     turn_launches_.push_back({Channel::kAgents, node.topology.name, wire::encode(m), {}});
   }
 }
 
-void CoordinatorService::release_members(JobTracking& t, JobId id, Time now) {
+void CoordinatorService::release_members(JobTracking& t, JobId id, const std::vector<std::string>& members,
+                                         Time now) {
   // Its steps' tasks there may still be in the grace of the stop that ended the job (they
   // heard it with the first node): a stop can only shorten that, and what merely holds
   // the job there ends at once. Their cores may go to the next job meanwhile: its launch
   // waits on the agent until they are free.
-  for (const std::string& node : t.member_nodes) {
+  for (const std::string& node : members) {
     reply(Channel::kAgents, node, wire::SignalJob{id, SIGTERM, config_.agent.kill_grace});
   }
-  t.member_nodes.clear();
   // Steps whose srun has not said how they ended were killed with the job.
   for (const StoredStep& step : t.steps.end_all(now)) persist_step(step);
 }

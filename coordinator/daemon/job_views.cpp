@@ -7,36 +7,23 @@
 
 namespace fairway::daemon {
 
-JobOutcome stored_outcome(const StoredJob& s) {
-  return {s.exit_code, s.signal, s.peak_memory_bytes, s.cpu_time_ms};
+namespace {
+
+// A waiting job's reasons, as the pass explained them.
+void show_why(wire::JobView& v, const PendingExplanation& why) {
+  v.reasons.clear();
+  v.reason_texts.clear();
+  for (PendingReason r : why.list()) {
+    v.reasons.emplace_back(reason_code(r));
+    v.reason_texts.emplace_back(reason_text(r));
+  }
+  v.estimated_start = why.estimated_start;
 }
 
-JobTracking stored_tracking(const wire::SubmitRequest& request) {
-  JobTracking t;
-  t.working_dir = request.program.working_dir;
-  t.stdout_path = request.program.stdout_path;
-  t.stderr_path = request.program.stderr_path;
-  return t;
-}
+}  // namespace
 
-wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const JobTracking& t,
-                                const Scheduler& scheduler) {
-  JobRecord rec;
-  rec.spec = spec;
-  rec.state = s.state;
-  rec.requeue_count = s.requeue_count;
-  rec.reason = s.reason;
-  rec.outcome = stored_outcome(s);
-  if (s.start_time) rec.start_time = *s.start_time;
-  if (s.end_time) rec.end_time = *s.end_time;
-  wire::JobView v = job_view(rec, t, scheduler);
-  if (!s.start_time) v.start_time.reset();
-  // By name: the nodes it ran on may be gone from the cluster since.
-  for (const auto& a : s.allocation) v.allocation.push_back({a.node, a.cores, a.gpus});
-  return v;
-}
-
-wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler) {
+wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler,
+                       std::span<const StoredNodeAllocation> ran_on) {
   const ClusterState& cluster = scheduler.cluster();
   wire::JobView v;
   const JobSpec& s = rec.spec;
@@ -58,13 +45,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   v.mail_user = s.mail_user;
   v.gpu_ask = s.gpu_ask;
   v.state = rec.state;
-  if (is_waiting(rec.state)) {
-    for (PendingReason r : rec.why.list()) {
-      v.reasons.emplace_back(reason_code(r));
-      v.reason_texts.emplace_back(reason_text(r));
-    }
-    v.estimated_start = rec.why.estimated_start;
-  }
+  if (is_waiting(rec.state)) show_why(v, rec.why);
   if (rec.predicted_runtime && (is_waiting(rec.state) || rec.state == JobState::kRunning)) {
     v.predicted_runtime = rec.planned_runtime();
   }
@@ -83,6 +64,7 @@ wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Schedul
   for (const auto& na : rec.allocation.nodes) {
     v.allocation.push_back({cluster.node(na.node).topology.name, na.cores, na.gpus});
   }
+  for (const auto& a : ran_on) v.allocation.push_back({a.node, a.cores, a.gpus});
   const PriorityBreakdown& p = rec.priority;
   v.priority = p.total;
   for (const PriorityTerm& term : priority_terms(scheduler.config(), p)) {
@@ -138,14 +120,16 @@ void show_stop_in_progress(wire::JobView& v, const JobRecord& rec, Time now) {
 
 wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,
                          std::span<const std::int32_t> indices, const PendingExplanation& why) {
-  JobRecord rec = a.prototype;
-  rec.state = a.held ? JobState::kHeld : JobState::kPending;
-  rec.why = why;
+  // The prototype waits (pending) for as long as the array has tasks not made.
+  wire::JobView v = job_view(a.prototype, t, scheduler);
+  v.state = a.held ? JobState::kHeld : JobState::kPending;
   if (a.held) {
-    rec.why = {};
-    rec.why.add(PendingReason::kHeld);
+    PendingExplanation held;
+    held.add(PendingReason::kHeld);
+    show_why(v, held);
+  } else {
+    show_why(v, why);
   }
-  wire::JobView v = job_view(rec, t, scheduler);
   v.array_job = a.id();
   v.array_tasks = "[" + format_index_list(indices);
   if (a.prototype.spec.array.max_running > 0) v.array_tasks += "%" + std::to_string(a.prototype.spec.array.max_running);

@@ -17,7 +17,11 @@ namespace fairway::daemon {
 
 struct JobTracking;
 
-wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler);
+// The one rendering of a job as a view. `ran_on`: for a record read from the store
+// (from_row), where it ran by node name (those nodes may be gone from the cluster since);
+// otherwise its allocation names its nodes.
+wire::JobView job_view(const JobRecord& rec, const JobTracking& t, const Scheduler& scheduler,
+                       std::span<const StoredNodeAllocation> ran_on = {});
 // A running job whose stop was decided, as Slurm shows it while its processes end (the
 // SIGTERM sent, the kill grace running): COMPLETING, with `stopping_as` the state decided
 // (cancelled, timed out at its limit, requeued), from that moment on, not RUNNING until
@@ -27,13 +31,6 @@ void show_stop_in_progress(wire::JobView& v, const JobRecord& rec, Time now);
 // `indices` (ascending) the tasks not run on their own, `why` the pass's verdict on the first.
 wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Scheduler& scheduler,
                          std::span<const std::int32_t> indices, const PendingExplanation& why);
-
-// What the store keeps of a job, with its decoded submit request: its outcome (exit,
-// usage), its tracking (paths) and, once it ended, its final view (recovery and `history`).
-JobOutcome stored_outcome(const StoredJob& s);
-JobTracking stored_tracking(const wire::SubmitRequest& request);
-wire::JobView stored_final_view(const StoredJob& s, const JobSpec& spec, const JobTracking& t,
-                                const Scheduler& scheduler);
 
 // `jobs_on_node`: running jobs per node index, built once per query.
 wire::NodeView node_view(const NodeEntry& n, const ClusterState& cluster,

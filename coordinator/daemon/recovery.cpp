@@ -5,6 +5,7 @@
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/known_nodes.h"
+#include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -56,11 +57,8 @@ Status CoordinatorService::recover(Time now) {
                             "); refusing to start rather than lose it: was the store written by a newer "
                             "Fairway? Start that version, or restore the store from a backup");
     }
-    const wire::SubmitRequest* req = &*decoded;
-    JobSpec spec = req->spec;
-    spec.id = s.id;
-    spec.submit_time = s.submit_time;
-    JobTracking t = stored_tracking(*req);
+    auto [rec, t] = from_row(s, *decoded);
+    const JobSpec& spec = rec.spec;
     // A task that started means its array's BEGIN mail went out before the restart.
     if (spec.is_array_task() && s.start_time) {
       if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end()) a->second.array_begin_mailed = true;
@@ -80,7 +78,6 @@ Status CoordinatorService::recover(Time now) {
         }
         return ok_status();
       }
-      spec.hold = s.state == JobState::kHeld;
       if (auto st = scheduler_->restore_waiting(spec, s.submit_time); !st) {
         log_event(LogLevel::kError, "job_not_restored",
                   {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
@@ -99,7 +96,7 @@ Status CoordinatorService::recover(Time now) {
         scheduler_->restore_runtime(spec.user, *s.end_time - *s.start_time, *s.end_time);
       }
       const bool kept = keeps_view();
-      if (kept) t.final_view = stored_final_view(s, spec, t, *scheduler_);
+      if (kept) t.final_view = job_view(rec, t, *scheduler_, s.allocation);
       if (s.start_time && s.end_time) {
         // Declared nodes are known from the start: GPUs are billed by their type now.
         if (!config_.nodes.empty()) {
@@ -118,21 +115,18 @@ Status CoordinatorService::recover(Time now) {
       return ok_status();
     }
     if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
-      RestoredRunning r{spec, s.allocation, s.start_time.value_or(s.submit_time), s.requeue_count, s.reason,
-                        stored_outcome(s)};
       tracking_[s.id.value()] = std::move(t);
-      if (!adopt_restored(r, now)) awaiting_nodes_.emplace(s.id.value(), std::move(r));
+      if (!adopt_restored(s, now)) awaiting_nodes_.emplace(s.id.value(), std::move(s));
       ++running;
       return ok_status();
     }
-    spec.hold = s.state == JobState::kHeld;
-    if (auto st = scheduler_->restore_waiting(spec, s.submit_time, s.requeue_count); !st) {
+    if (auto st = scheduler_->restore_waiting(spec, s.submit_time, rec.requeue_count); !st) {
       log_event(LogLevel::kError, "job_not_restored",
                 {{"job", std::to_string(s.id.value())}, {"error", st.error().message}});
       return ok_status();
     }
-    if (!s.reason.empty()) (void)scheduler_->set_reason(s.id, s.reason);
-    (void)scheduler_->set_outcome(s.id, stored_outcome(s));
+    if (!rec.reason.empty()) (void)scheduler_->set_reason(s.id, rec.reason);
+    (void)scheduler_->set_outcome(s.id, rec.outcome);
     ++waiting;
     tracking_[s.id.value()] = std::move(t);
     return ok_status();
@@ -196,35 +190,30 @@ Status CoordinatorService::recover(Time now) {
   return ok_status();
 }
 
-bool CoordinatorService::adopt_restored(const RestoredRunning& r, Time now) {
-  Allocation alloc;
-  for (const auto& a : r.allocation) {
-    auto idx = scheduler_->cluster().find_node(a.node);
-    if (!idx) return false;  // that node has not registered yet
-    alloc.nodes.push_back({*idx, a.cores, a.gpus});
-  }
-  JobTracking& t = tracking_[r.spec.id.value()];
-  if (auto st = scheduler_->restore_running(r.spec, alloc, r.start, r.requeue_count); !st) {
-    // Cores taken by another restored job: the store disagrees with itself. Do not guess.
+bool CoordinatorService::adopt_restored(const StoredJob& row, Time now) {
+  auto alloc = allocation_on(row.allocation, scheduler_->cluster());
+  if (!alloc) return false;  // a node it ran on has not registered yet
+  JobTracking& t = tracking_[row.id.value()];
+  // Read once already: recovery refuses to start from a store whose request cannot be read.
+  auto request = decode_stored_request(row.request);
+  JobRecord rec = from_row(row, request ? *request : wire::SubmitRequest{}).record;
+  rec.allocation = std::move(*alloc);
+  Status st = status_of(request);
+  if (st) st = scheduler_->restore_running(rec.spec, rec.allocation, rec.start_time, rec.requeue_count);
+  if (!st) {
+    // Cores taken by another restored job: the store disagrees with itself. Do not guess:
+    // the lifecycle ends it, outside the core.
     log_event(LogLevel::kError, "running_job_not_restored",
-              {{"job", std::to_string(r.spec.id.value())}, {"error", st.error().message}});
-    JobRecord rec;
-    rec.spec = r.spec;
-    rec.requeue_count = r.requeue_count;
-    rec.state = JobState::kNodeFail;
-    rec.end_time = now;
-    rec.reason = "could not be restored: " + st.error().message;
-    rec.outcome = r.outcome;
+              {{"job", std::to_string(row.id.value())}, {"error", st.error().message}});
+    (void)lifecycle::apply(rec, lifecycle::NotRestored{st.error().message}, now);
     t.final_view = job_view(rec, t, *scheduler_);
-    finished_order_.push_back(r.spec.id.value());
+    finished_order_.push_back(row.id.value());
     return true;
   }
-  if (!r.reason.empty()) (void)scheduler_->set_reason(r.spec.id, r.reason);
-  (void)scheduler_->set_outcome(r.spec.id, r.outcome);
-  t.head_node = r.allocation.empty() ? std::string() : r.allocation.front().node;
-  t.member_nodes.clear();
-  for (std::size_t i = 1; i < r.allocation.size(); ++i) t.member_nodes.push_back(r.allocation[i].node);
-  // Confirmed when its agent registers listing it; lost if no report comes in time.
+  if (!rec.reason.empty()) (void)scheduler_->set_reason(rec.spec.id, rec.reason);
+  (void)scheduler_->set_outcome(rec.spec.id, rec.outcome);
+  // Confirmed when its agent registers listing it; lost (the lifecycle's NodeLost) if no
+  // report comes in time.
   t.unconfirmed_since = mono(now);
   return true;
 }

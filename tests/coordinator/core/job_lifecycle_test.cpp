@@ -180,6 +180,22 @@ TEST(JobLifecycle, EventsAboutAJobThatIsNotRunningDoNothing) {
   EXPECT_FALSE(r.stop.requeue);
 }
 
+TEST(JobLifecycle, ARestoredJobTheCoreRefusedEndsAsNodeFailWithNoRunShown) {
+  JobRecord r = running_job(/*requeue=*/true);  // even one that may requeue: do not guess
+  r.start_time = Time::from_seconds(100);
+  r.allocation.nodes = {{NodeIndex(0), {1}, {}}};
+  const Time at = Time::from_seconds(500);
+  EXPECT_TRUE(apply(r, NotRestored{"core 1 of node 'n0' is not free"}, at).empty());  // nothing stored
+  EXPECT_EQ(r.state, JobState::kNodeFail);
+  EXPECT_EQ(r.end_time, at);
+  EXPECT_EQ(r.reason, "could not be restored: core 1 of node 'n0' is not free");
+  EXPECT_EQ(r.start_time, Time());  // what it held is another restored job's
+  EXPECT_TRUE(r.allocation.empty());
+  // Only a running record: an ended one stays as it is.
+  EXPECT_TRUE(apply(r, NotRestored{"again"}, kNow).empty());
+  EXPECT_EQ(r.end_time, at);
+}
+
 TEST(JobLifecycle, AStoppingJobStillTakesACancel) {
   JobRecord r = running_job();
   r.state = JobState::kCompleting;
