@@ -141,11 +141,10 @@ Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_
 Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
                         std::optional<std::span<const std::string>> access_groups) {
   const std::string job = "job " + std::to_string(spec.id.value());
-  if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id.value())) {
+  if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id)) {
     return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
   }
-  ArrayJob* claimed_from = nullptr;
-  FAIRWAY_TRY_ASSIGN(added, jobs_added_by(spec, claimed_from));
+  FAIRWAY_TRY_ASSIGN(added, arrays_.jobs_added_by(spec, config_.limits.max_array_size));
   const ResourceRequest& r = spec.resources;
   if (r.nodes < 0) return invalid_argument(job + ": nodes must be >= 0, got " + std::to_string(r.nodes));
   if (r.cores < 1) return invalid_argument(job + ": cores must be >= 1, got " + std::to_string(r.cores));
@@ -317,15 +316,21 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
   if (spec.hold) rec.why.add(PendingReason::kHeld);
   rec.spec = std::move(spec);
   if (!rec.spec.array.empty()) {
-    add_array(std::move(rec));
+    arrays_.add(std::move(rec));
     return ok_status();
   }
-  if (claimed_from != nullptr) claimed_from->unsplit.erase(claimed_from->position_of(rec.spec.id));
+  // A restored task takes its place back from its array (a no-op for any other job).
+  if (rec.spec.is_array_task()) arrays_.claim(rec.spec.id);
+  queue(std::move(rec));
+  return ok_status();
+}
+
+JobRecord& Scheduler::queue(JobRecord rec) {
   auto [it, inserted] = jobs_.emplace(rec.spec.id.value(), std::move(rec));
   assert(inserted);
   it->second.slot = waiting_.size();
   waiting_.push_back(&it->second);
-  return ok_status();
+  return it->second;
 }
 
 void Scheduler::remove_from(std::vector<JobRecord*>& list, JobRecord& j) {
@@ -340,9 +345,7 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   remove_from(waiting_, j);
   j.state = JobState::kRunning;
   j.start_time = now;
-  if (j.spec.is_array_task()) {
-    if (ArrayJob* a = array_holding(j.spec.id)) a->any_started = true;
-  }
+  if (j.spec.is_array_task()) arrays_.task_started(j.spec.id);
   cluster_.allocate(alloc);
   j.partition_amounts.clear();
   for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
@@ -408,7 +411,9 @@ PassResult Scheduler::schedule(Time now) {
   PassResult result;
   advance_reservations(now, result);
   preempt_for_maintenance(now, result);
-  make_array_tasks();
+  for (JobRecord& task : arrays_.make_tasks(waiting_, running_, cluster_, config_.scheduler.array_task_reservations)) {
+    queue(std::move(task));
+  }
   result.considered = waiting_.size();
   std::vector<JobRecord*> ordered;
   ordered.reserve(waiting_.size());
@@ -481,7 +486,7 @@ PassResult Scheduler::schedule(Time now) {
     result.cancelled.push_back({id, reason});
     // A task's dependency is its array's: the tasks not made yet go with it, as Slurm
     // cancels the whole array (the made ones are in cancel_now too).
-    if (array.value() != 0 && arrays_.contains(array.value())) (void)cancel_array(array);
+    if (array.value() != 0 && arrays_.contains(array)) (void)cancel_array(array);
   }
   rank(ordered);
   keep_rank_order(ordered, unranked);

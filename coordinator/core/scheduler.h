@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "coordinator/core/allocation_overuse.h"
-#include "coordinator/core/array_job.h"
+#include "coordinator/core/array_book.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_dependencies.h"
@@ -231,21 +231,21 @@ class Scheduler {
   // what the driver must do, in order. Error for an unknown job.
   Result<std::vector<JobEffect>> on_event(JobId id, const JobEvent& event, Time now);
 
-  // Job arrays (scheduler_arrays.cpp). submit() takes a spec with `array` set as one
-  // array; each pass makes jobs of as many of its tasks as could start now, plus
+  // Job arrays (array_book.h). submit() takes a spec with `array` set as one array; each
+  // pass makes jobs of as many of its tasks as could start now, plus
   // scheduler.array_task_reservations more to plan, within its %limit. Tasks then live as
   // jobs (waiting(), running(), job()) with spec.array_job set.
-  const ArrayJob* array(JobId id) const;
-  const std::map<std::uint64_t, ArrayJob>& arrays() const { return arrays_; }
+  const ArrayJob* array(JobId id) const { return arrays_.find(id); }
+  const std::map<std::uint64_t, ArrayJob>& arrays() const { return arrays_.all(); }
   // The array, still waiting or running, whose task ids include `task`.
-  const ArrayJob* array_holding(JobId task) const;
+  const ArrayJob* array_holding(JobId task) const { return arrays_.holding(task); }
   // Makes task `index` a job now, to hold, cancel or change it alone (a held array's task
   // is made held), and returns its id; a task already made keeps its record.
   Result<JobId> split_array_task(JobId array, std::int32_t index);
   // The array's tasks that are jobs now and have not ended, in task order.
   std::vector<JobId> live_array_tasks(JobId array) const;
   // Arrays whose last task ended since the last call (ArrayJob::outcome says how).
-  std::vector<ArrayJob> take_ended_arrays() { return std::exchange(ended_arrays_, {}); }
+  std::vector<ArrayJob> take_ended_arrays() { return arrays_.take_ended(); }
   std::span<JobRecord* const> waiting() const { return waiting_; }
   std::span<JobRecord* const> running() const { return running_; }
   const ClusterState& cluster() const { return cluster_; }
@@ -286,25 +286,13 @@ class Scheduler {
   // Keeps waiting_ in the pass's order, ranked jobs first and then the rest, so that the
   // next pass finds its keys nearly sorted (sorting the queue was a sixth of a pass).
   void keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked);
-  // Job arrays (scheduler_arrays.cpp).
-  void add_array(JobRecord prototype);
-  // Open jobs a spec adds for the per-user limits: an array counts every task at once (as
-  // Slurm's MaxSubmitJobs), a restored task that takes its place back in its array none
-  // (`claimed_from` is that array). Refuses indices over limits.max_array_size.
-  Result<std::int64_t> jobs_added_by(const JobSpec& spec, ArrayJob*& claimed_from);
-  void make_array_tasks();
-  JobRecord& make_array_task(ArrayJob& a, std::int64_t position);
-  ArrayJob* array_holding(JobId task);
+  // A new waiting job (admitted, restored, or an array's task made now) joins the queue.
+  JobRecord& queue(JobRecord rec);
   Status cancel_array(JobId id);
   Status hold_array(JobId id, bool hold, Time now);
-  // A task made into a job reached a terminal state.
-  void array_task_ended(const JobRecord& j);
-  // `n` tasks of `a` ended (`how`); the last one ends the array (it is erased then).
-  void array_tasks_ended(ArrayJob& a, std::int64_t n, JobState how);
   // Unsplit tasks leave the per-user open-job counts (their array counted them all).
   void uncount_array_tasks(const ArrayJob& a, std::int64_t n);
-  std::map<std::uint64_t, ArrayJob> arrays_;  // by id: a task id finds its array by bound
-  std::vector<ArrayJob> ended_arrays_;
+  ArrayBook arrays_;
   JobRecord* find(JobId id);
 
   Config config_;

@@ -11,22 +11,15 @@ namespace fairway {
 std::optional<JobState> Scheduler::state_of(JobId id) const {
   const JobRecord* r = job(id);
   if (r != nullptr) return r->state;
-  // An array is waiting until one of its tasks starts, running until all have ended.
-  if (const auto a = arrays_.find(id.value()); a != arrays_.end()) {
-    return a->second.any_started ? JobState::kRunning : JobState::kPending;
-  }
-  if (const ArrayJob* a = array_holding(id); a != nullptr && a->unsplit.contains(a->position_of(id))) {
-    return a->held ? JobState::kHeld : JobState::kPending;
-  }
-  return std::nullopt;
+  return arrays_.state_of(id);
 }
 
 void Scheduler::restore_outcome(JobId id, JobState final_state) {
   if (!is_terminal(final_state)) return;
   // A task that ended before the restart: its array holds it no more.
-  if (ArrayJob* a = array_holding(id); a != nullptr && a->unsplit.erase(a->position_of(id))) {
+  if (const ArrayJob* a = arrays_.unmade_holder(id)) {
     uncount_array_tasks(*a, 1);
-    array_tasks_ended(*a, 1, final_state);
+    arrays_.unmade_task_ended(id, final_state, ended_);
   }
   ended_.record(id, final_state);
 }

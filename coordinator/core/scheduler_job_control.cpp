@@ -27,13 +27,13 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
     restore_runtime(j->spec.user, now - j->start_time, now);
   }
   count_closed(*j);
-  if (j->spec.is_array_task()) array_task_ended(*j);
+  if (j->spec.is_array_task()) arrays_.task_ended(*j, ended_);
   return ok_status();
 }
 
 Status Scheduler::cancel(JobId id, Time now) {
   JobRecord* j = find(id);
-  if (j == nullptr && arrays_.contains(id.value())) return cancel_array(id);
+  if (j == nullptr && arrays_.contains(id)) return cancel_array(id);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state == JobState::kRunning || j->state == JobState::kCompleting) {
     return finish(id, JobState::kCancelled, now);
@@ -43,13 +43,13 @@ Status Scheduler::cancel(JobId id, Time now) {
   j->state = JobState::kCancelled;
   j->end_time = now;
   count_closed(*j);
-  if (j->spec.is_array_task()) array_task_ended(*j);
+  if (j->spec.is_array_task()) arrays_.task_ended(*j, ended_);
   return ok_status();
 }
 
 Status Scheduler::hold(JobId id) {
   JobRecord* j = find(id);
-  if (j == nullptr && arrays_.contains(id.value())) return hold_array(id, true, Time());
+  if (j == nullptr && arrays_.contains(id)) return hold_array(id, true, Time());
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state == JobState::kHeld) return ok_status();  // as scontrol hold: nothing to do
   if (j->state != JobState::kPending) {
@@ -68,7 +68,7 @@ Status Scheduler::hold(JobId id) {
 
 Status Scheduler::release(JobId id, Time now) {
   JobRecord* j = find(id);
-  if (j == nullptr && arrays_.contains(id.value())) return hold_array(id, false, now);
+  if (j == nullptr && arrays_.contains(id)) return hold_array(id, false, now);
   if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state != JobState::kHeld) {
     return make_error(ErrorCode::kFailedPrecondition,
@@ -78,6 +78,47 @@ Status Scheduler::release(JobId id, Time now) {
   j->why = {};
   j->eligible_since = now;  // age counts from release, as in Slurm
   return ok_status();
+}
+
+// Job arrays: the book (array_book.h) holds them; acting on one also acts on its tasks
+// that are jobs, and keeps the per-user counts.
+Result<JobId> Scheduler::split_array_task(JobId array_id, std::int32_t index) {
+  FAIRWAY_TRY_ASSIGN(split, arrays_.split(array_id, index));
+  if (split.made) queue(std::move(*split.made));
+  return split.id;
+}
+
+std::vector<JobId> Scheduler::live_array_tasks(JobId array_id) const {
+  std::vector<JobId> out;
+  const ArrayJob* a = array(array_id);
+  if (a == nullptr) return out;
+  for (std::int64_t p = 0; p < a->count(); ++p) {
+    const JobRecord* j = job(a->task_id(p));
+    if (j != nullptr && !is_terminal(j->state)) out.push_back(j->spec.id);
+  }
+  return out;
+}
+
+Status Scheduler::cancel_array(JobId id) {
+  const ArrayJob& a = *arrays_.find(id);
+  uncount_array_tasks(a, a.unsplit.size());
+  arrays_.cancel(id, ended_);
+  return ok_status();
+}
+
+Status Scheduler::hold_array(JobId id, bool hold, Time now) {
+  arrays_.set_held(id, hold, now);
+  for (JobId t : live_array_tasks(id)) {
+    const JobRecord* j = job(t);
+    if (hold && j->state == JobState::kPending) (void)this->hold(t);
+    if (!hold && j->state == JobState::kHeld) (void)release(t, now);
+  }
+  return ok_status();
+}
+
+void Scheduler::uncount_array_tasks(const ArrayJob& a, std::int64_t n) {
+  open_jobs_by_user_[a.prototype.spec.user] -= static_cast<std::int32_t>(n);
+  open_jobs_by_partition_user_[partition_user_key(a.prototype.spec)] -= static_cast<std::int32_t>(n);
 }
 
 }  // namespace fairway
