@@ -7,6 +7,7 @@
 
 #include "coordinator/core/access_rules.h"
 #include "coordinator/core/backfill_engine.h"
+#include "coordinator/core/billing_rate.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/node_count_bins.h"
@@ -34,18 +35,7 @@ Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeS
 Status Scheduler::init(NodeSource source) {
   node_source_ = source;
   maintenance_ = MaintenanceSchedule(config_);
-  for (const ReservationConfig& r : config_.reservations) {
-    if (!r.project()) continue;
-    ProjectReservationState st;
-    st.name = r.name;
-    st.account = r.account;
-    st.users = r.users;
-    st.cancel_below_use = r.cancel_below_use;
-    st.cancel_after = r.cancel_after;
-    st.start = r.start;
-    st.end = r.end();
-    project_reservations_.push_back(std::move(st));
-  }
+  reservations_ = ProjectReservations(config_);
   if (config_.nodes.empty() && source == NodeSource::kConfig) {
     return invalid_argument("config declares no nodes");
   }
@@ -207,7 +197,9 @@ Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
   const PartitionIndex pidx = *cluster_.find_partition(pc->name);
   spec.resources = with_default_memory(spec);
   if (!spec.reservation.empty()) {
-    if (auto st = check_reservation(spec, pidx, now, restoring); !st) return std::unexpected(st.error().with_context(job));
+    auto st = restoring ? reservations_.check_known(spec.reservation, maintenance_)
+                        : reservations_.check(spec, pidx, now, maintenance_, cluster_);
+    if (!st) return std::unexpected(st.error().with_context(job));
   }
   // Above one node's cores, or always with allocation_unit = "node", whole nodes: the
   // request becomes N nodes of that size, so the job is placed and billed as whole nodes.
@@ -353,12 +345,9 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
     const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
     if (a != ResourceAmount{}) j.partition_amounts.emplace_back(pi, a);
   }
-  j.billing_rate = allocation_billing_rate(alloc);
+  j.billing_rate = allocation_billing_rate(config_.billing, cluster_, alloc);
   // A project reservation's job is paid for by the reservation's own charge while it lasts.
-  if (!j.spec.reservation.empty()) {
-    const ProjectReservationState* r = find_project_reservation(j.spec.reservation);
-    if (r != nullptr && !r->cancelled_at && now < r->end && now >= r->start) j.billing_rate = 0.0;
-  }
+  if (!j.spec.reservation.empty() && reservations_.pays_for(j.spec.reservation, now)) j.billing_rate = 0.0;
   if (restored_usage_) {
     restored_usage_->push_back({now, j.association, j.billing_rate});
   } else {
@@ -367,25 +356,6 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   j.allocation = std::move(alloc);
   j.slot = running_.size();
   running_.push_back(&j);
-}
-
-double Scheduler::allocation_billing_rate(const Allocation& alloc) const {
-  std::vector<std::string> gpu_types;
-  for (const auto& na : alloc.nodes) {
-    for (std::int32_t g : na.gpus) gpu_types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
-  }
-  return billing_rate(alloc.total_cores(), gpu_types, alloc.total_memory_mb());
-}
-
-double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,
-                               std::int64_t memory_mb) const {
-  const bool cores_billed = config_.billing.gpu_jobs_bill_cores || gpu_types.empty();
-  double rate = cores_billed ? config_.billing.cpu * static_cast<double>(cores) : 0.0;
-  rate += config_.billing.memory_per_gb * static_cast<double>(memory_mb) / 1024.0;
-  for (const std::string& type : gpu_types) {
-    if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
-  }
-  return rate;
 }
 
 std::string Scheduler::partition_user_key(const JobSpec& spec) {
@@ -409,7 +379,7 @@ void Scheduler::forget(JobId id) {
 
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
-  advance_reservations(now, result);
+  reservations_.advance(now, maintenance_, cluster_, ledger_, config_.billing, running_, result.reservations_cancelled);
   preempt_for_maintenance(now, result);
   for (JobRecord& task : arrays_.make_tasks(waiting_, running_, cluster_, config_.scheduler.array_task_reservations)) {
     queue(std::move(task));
@@ -522,7 +492,12 @@ PassResult Scheduler::schedule(Time now) {
   // go first, and the engine plans the rest around the reservation.
   std::vector<JobRecord*> members, others;
   for (JobRecord* j : eligible) (j->spec.reservation.empty() ? others : members).push_back(j);
-  if (!members.empty()) start_reservation_jobs(members, now, result);
+  if (!members.empty()) {
+    reservations_.start_jobs(members, now, maintenance_, cluster_, [&](JobRecord& j, Allocation alloc) {
+      result.started.push_back({j.spec.id, std::nullopt, std::nullopt, false});
+      start_job(j, std::move(alloc), now);
+    });
+  }
   std::size_t lowest_waiting = 0;  // into others
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
   engine.set_maintenance(maintenance_, config_.partitions);
@@ -545,9 +520,9 @@ PassResult Scheduler::schedule(Time now) {
   preempt_for_owners(others, now, result);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
-  if (!project_reservations_.empty()) observe_reservation_use(now);
+  if (!reservations_.empty()) reservations_.observe_use(now, running_);
   // Reservations begin, end and run out of patience with no job event: pass again then.
-  if (auto at = next_reservation_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
+  if (auto at = reservations_.next_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
   return result;
 }
 

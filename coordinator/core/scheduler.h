@@ -20,6 +20,7 @@
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
+#include "coordinator/core/project_reservations.h"
 #include "coordinator/core/running_caps.h"
 #include "shared/base/result.h"
 #include "shared/config/config.h"
@@ -59,35 +60,6 @@ struct PreemptionOrder {
   std::string by_partition;
   Duration grace;
   bool requeue = true;  // false: it ends as preempted
-};
-
-// A project reservation given back before its end: under its use threshold too long.
-struct ReservationCancellation {
-  std::string name;
-  std::string reason;
-  Time at;
-};
-
-// A project reservation as the core tracks it (Titan, seed 000): charged from its start to
-// its end or cancellation, watched for low use.
-struct ProjectReservationState {
-  std::string name;
-  std::string account;
-  std::vector<std::string> users;  // empty: every user of the account
-  double cancel_below_use = 0.0;
-  Duration cancel_after;
-  Time start, end;                 // end: the configured one
-  std::optional<Time> cancelled_at;
-  std::string cancel_reason;
-  // Charged to (account, "reservation:NAME"), an association of no shares, so the
-  // account's usage carries it without moving its users' shares.
-  std::optional<AssociationIndex> association;
-  double rate = 0.0;  // billing units per second while charged
-  bool charging = false;
-  std::optional<Time> below_since;  // use under the threshold since then
-  std::int64_t cores = 0;           // of its nodes the cluster knows
-  std::int64_t cores_in_use = 0;    // by its jobs, at the last pass
-  Time effective_end() const { return cancelled_at ? min(*cancelled_at, end) : end; }
 };
 
 // What estimate_start answers: a start time (nullopt when none can be promised, `why`
@@ -250,7 +222,7 @@ class Scheduler {
   std::span<JobRecord* const> running() const { return running_; }
   const ClusterState& cluster() const { return cluster_; }
   const FairShareLedger& fair_share() const { return ledger_; }
-  std::span<const ProjectReservationState> project_reservations() const { return project_reservations_; }
+  std::span<const ProjectReservationState> project_reservations() const { return reservations_.all(); }
   // After a restart: a project reservation the coordinator had cancelled stays cancelled.
   void restore_reservation_cancelled(const std::string& name, Time at);
   const Config& config() const { return config_; }
@@ -269,11 +241,6 @@ class Scheduler {
   Status admit(JobSpec spec, Time now, bool restoring,
                std::optional<std::span<const std::string>> access_groups = std::nullopt);
   void start_job(JobRecord& j, Allocation alloc, Time now);
-  // Billing units per second for `cores` and GPUs of these types ([billing]).
-  double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,
-                      std::int64_t memory_mb = 0) const;
-  // ... for an allocation: its cores and the types of the GPUs it holds.
-  double allocation_billing_rate(const Allocation& alloc) const;
   struct UsageChange {
     Time at;
     AssociationIndex association;
@@ -303,20 +270,7 @@ class Scheduler {
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   AllocationOveruse overuse_;
   MaintenanceSchedule maintenance_;  // config.reservations; project ones end early when cancelled
-  std::vector<ProjectReservationState> project_reservations_;
-  // Project reservations (scheduler_reservations.cpp): who may submit into one, charging
-  // and low-use cancellation at each pass, and starting their jobs on their nodes.
-  Status check_reservation(const JobSpec& spec, PartitionIndex p, Time now, bool restoring) const;
-  void advance_reservations(Time now, PassResult& result);
-  void start_reservation_jobs(std::span<JobRecord* const> members, Time now, PassResult& result);
-  void observe_reservation_use(Time now);
-  std::optional<Time> next_reservation_event(Time now) const;
-  ProjectReservationState* find_project_reservation(const std::string& name);
-  // Sets r.cores from its nodes the cluster knows; returns their GPUs' types (for billing).
-  std::vector<std::string> measure_reservation(ProjectReservationState& r, const MaintenanceWindow& w) const;
-  // The association its charge goes to, made on first use: (account, "reservation:NAME"),
-  // with no shares, so the account's usage carries it without moving its users' shares.
-  AssociationIndex reservation_holder(ProjectReservationState& r);
+  ProjectReservations reservations_;  // their nodes are windows of maintenance_
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
   // Owner partitions: victims for the waiting jobs (`ordered`, tier then priority) that

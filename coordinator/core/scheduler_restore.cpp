@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "coordinator/core/billing_rate.h"
 #include "coordinator/core/scheduler.h"
 
 namespace fairway {
@@ -18,11 +19,9 @@ void Scheduler::restore_finished_usage(const std::string& account, const std::st
     return;
   }
   // A project reservation's job was paid for by the reservation while it lasted.
-  if (const ProjectReservationState* r = reservation.empty() ? nullptr : find_project_reservation(reservation)) {
-    if (start >= r->start && start < r->effective_end()) start = max(start, r->effective_end());
-  }
+  if (!reservation.empty()) start = reservations_.charged_from(reservation, start);
   if (end <= start) return;
-  const double rate = billing_rate(cores, gpu_types, memory_mb);
+  const double rate = billing_rate(config_.billing, cores, gpu_types, memory_mb);
   if (rate == 0) return;
   const AssociationIndex a = ledger_.association(account, user);
   restored_usage_->push_back({start, a, rate});
@@ -32,16 +31,9 @@ void Scheduler::restore_finished_usage(const std::string& account, const std::st
 void Scheduler::end_restore(std::optional<Time> now) {
   if (!restored_usage_) return;
   // Project reservations charged before the restart are charged again from their start.
-  for (ProjectReservationState& r : project_reservations_) {
-    if (!now || r.start >= *now) continue;
-    const MaintenanceWindow* w = maintenance_.find(r.name);
-    if (w == nullptr) continue;
-    r.rate = billing_rate(r.cores, measure_reservation(r, *w));
-    restored_usage_->push_back({r.start, reservation_holder(r), r.rate});
-    if (r.effective_end() <= *now) {
-      restored_usage_->push_back({r.effective_end(), *r.association, -r.rate});
-    } else {
-      r.charging = true;
+  if (now) {
+    for (const ReservationCharge& c : reservations_.restored_charges(*now, maintenance_, cluster_, ledger_, config_.billing)) {
+      restored_usage_->push_back({c.at, c.association, c.rate});
     }
   }
   std::vector<UsageChange> changes = std::move(*restored_usage_);
@@ -62,6 +54,10 @@ void Scheduler::restore_runtime(const std::string& user, Duration runtime, Time 
 Duration Scheduler::predicted_runtime(const std::string& user, Duration limit) const {
   if (config_.scheduler.runtime_prediction == RuntimePrediction::kNone) return limit;
   return runtimes_.predict(user, limit);
+}
+
+void Scheduler::restore_reservation_cancelled(const std::string& name, Time at) {
+  reservations_.restore_cancelled(name, at, maintenance_);
 }
 
 }  // namespace fairway
