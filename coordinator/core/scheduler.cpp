@@ -5,15 +5,11 @@
 #include <string>
 #include <unordered_set>
 
-#include "coordinator/core/access_rules.h"
 #include "coordinator/core/backfill_engine.h"
 #include "coordinator/core/billing_rate.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
-#include "coordinator/core/node_count_bins.h"
 #include "coordinator/core/placement.h"
-#include "coordinator/core/request_fit.h"
-#include "shared/base/duration_format.h"
 #include "shared/base/try.h"
 
 namespace fairway {
@@ -102,7 +98,7 @@ Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& eve
 }
 
 Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> groups) {
-  if (spec.partition.find(',') == std::string::npos) return admit(std::move(spec), now, false, groups);
+  if (spec.partition.find(',') == std::string::npos) return admit(std::move(spec), now, groups);
   // -p a,b: the first listed partition that takes the job (Slurm weighs where it would
   // start first); it is then the job's one partition, stored and restored as such.
   std::optional<Status> first_refusal;
@@ -113,7 +109,7 @@ Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> gr
     one.partition = list.substr(at, comma - at);
     at = comma + 1;
     if (one.partition.empty()) continue;
-    Status st = admit(std::move(one), now, false, groups);
+    Status st = admit(std::move(one), now, groups);
     if (st) return st;
     if (!first_refusal) first_refusal = std::move(st);
   }
@@ -123,198 +119,52 @@ Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> gr
 
 Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
   const JobId id = spec.id;
-  FAIRWAY_TRY(admit(std::move(spec), eligible_since, true));
+  FAIRWAY_TRY(readmit(std::move(spec), eligible_since));
   if (JobRecord* j = find(id)) j->requeue_count = requeue_count;
   return ok_status();
 }
 
-Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
-                        std::optional<std::span<const std::string>> access_groups) {
-  const std::string job = "job " + std::to_string(spec.id.value());
-  if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id)) {
-    return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
-  }
-  FAIRWAY_TRY_ASSIGN(added, arrays_.jobs_added_by(spec, config_.limits.max_array_size));
-  const ResourceRequest& r = spec.resources;
-  if (r.nodes < 0) return invalid_argument(job + ": nodes must be >= 0, got " + std::to_string(r.nodes));
-  if (r.cores < 1) return invalid_argument(job + ": cores must be >= 1, got " + std::to_string(r.cores));
-  if (r.gpus < 0) return invalid_argument(job + ": gpus must be >= 0, got " + std::to_string(r.gpus));
-  if (spec.time_limit < Duration()) {
-    return invalid_argument(job + ": time_limit must be >= 0, got " +
-                            std::to_string(spec.time_limit.count()) + " s");
-  }
-  if (!restoring) {
-    const LiveJobState live = [this](JobId id) { return state_of(id); };
-    if (const auto bad = unknown_dependency(spec, live, ended_)) {
-      return invalid_argument(job + ": --dependency names job " + std::to_string(bad->value()) +
-                              (*bad == spec.id ? ", itself" : ", which does not exist"));
-    }
-  }
+Status Scheduler::admit(JobSpec spec, Time now, std::optional<std::span<const std::string>> access_groups) {
+  const LiveJobState live = [this](JobId id) { return state_of(id); };
+  FAIRWAY_TRY_ASSIGN(decision, admission::admit(std::move(spec), admission_view(live), now, access_groups));
+  enter(std::move(decision), now);
+  return ok_status();
+}
 
-  const PartitionConfig* pc = partition_for(spec);
-  if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
-  spec.partition = pc->name;
-  // No limit stated (0): the partition's default_time, as Slurm's DefaultTime (else MaxTime).
-  if (!restoring && spec.time_limit == Duration()) spec.time_limit = pc->default_time;
-  // Palmetto's interact partition lowers an over-long request rather than refusing it.
-  if (pc->clamp_time_limit && spec.time_limit > pc->max_time) spec.time_limit = pc->max_time;
-  double qos_priority = 0;
-  std::optional<double> priority_cap;
-  std::optional<Duration> queue_target_time;
-  // "normal" is Slurm's QOS for a job that names none: where no QOS of that name is
-  // configured it asks for the default, so its limits still apply.
-  if (spec.qos == "normal" && std::none_of(config_.qos.begin(), config_.qos.end(),
-                                           [](const QosConfig& q) { return q.name == "normal"; })) {
-    spec.qos.clear();
-  }
-  if (spec.qos.empty()) spec.qos = pc->default_qos;
-  if (!spec.qos.empty()) {
-    const QosConfig* qc = nullptr;
-    for (const auto& q : config_.qos) {
-      if (q.name == spec.qos) qc = &q;
-    }
-    if (qc == nullptr) return invalid_argument(job + ": qos '" + spec.qos + "' does not exist");
-    if (spec.time_limit > qc->max_time) {
-      return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
-                              " exceeds qos '" + qc->name + "' max_time " + format_walltime(qc->max_time));
-    }
-    if (access_groups && !restoring) {
-      const AccessRequest who{spec.user, spec.account, spec.qos, spec.uid, *access_groups};
-      if (auto st = check_qos_access(*qc, who); !st) return std::unexpected(st.error().with_context(job));
-    }
-    qos_priority = qc->priority;
-    priority_cap = qc->max_priority;
-    queue_target_time = qc->queue_target_time;
-  }
-  if (access_groups && !restoring) {
-    const AccessRequest who{spec.user, spec.account, spec.qos, spec.uid, *access_groups};
-    if (auto st = check_partition_access(*pc, who); !st) return std::unexpected(st.error().with_context(job));
-  }
-  if (spec.time_limit > pc->max_time) {
-    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
-                            " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
-  }
-  const PartitionIndex pidx = *cluster_.find_partition(pc->name);
-  spec.resources = with_default_memory(spec);
-  if (!spec.reservation.empty()) {
-    auto st = restoring ? reservations_.check_known(spec.reservation, maintenance_)
-                        : reservations_.check(spec, pidx, now, maintenance_, cluster_);
-    if (!st) return std::unexpected(st.error().with_context(job));
-  }
-  // Above one node's cores, or always with allocation_unit = "node", whole nodes: the
-  // request becomes N nodes of that size, so the job is placed and billed as whole nodes.
-  const std::int32_t node_cores = cluster_.partition(pidx).largest_node_cores;
-  if (pc->placement.allocation_unit == AllocationUnit::kNode ||
-      (pc->whole_nodes_above_node_size && r.nodes == 0 && r.gpus == 0 && r.cores > node_cores)) {
-    spec.resources = whole_node_request(cluster_.partition(pidx), r);
-  } else if (spec.exclusive) {
-    // --exclusive: whole nodes of the partition's largest size, as allocation_unit = node.
-    spec.resources = whole_node_request(cluster_.partition(pidx), r);
-  }
-  // GPUs spread over nodes need a core on each node they come from (gpus_toomany: --gpus=3
-  // with one task on two-GPU nodes); as Slurm, the job gets those cores rather than
-  // waiting forever for a placement that cannot exist.
-  if (spec.resources.nodes == 0 && spec.resources.gpus > 0 && cluster_.partition(pidx).largest_node_gpus > 0) {
-    const std::int32_t per_node = cluster_.partition(pidx).largest_node_gpus;
-    const std::int32_t gpu_nodes = (spec.resources.gpus + per_node - 1) / per_node;
-    spec.resources.cores = std::max(spec.resources.cores, gpu_nodes);
-  }
-  std::optional<NodeMask> allowed;
-  if (has_node_constraints(spec)) {
-    auto mask = allowed_nodes(cluster_, pidx, spec, !restoring);
-    if (!mask) return std::unexpected(mask.error().with_context(job));
-    if (!restoring) {
-      if (auto st = fits_on_nodes(cluster_, *mask, spec.resources); !st) {
-        return std::unexpected(st.error().with_context(job));
-      }
-    }
-    allowed = std::move(*mask);
-  }
-  const std::optional<std::size_t> bin =
-      find_node_bin(config_.node_bins, requested_nodes(spec.resources, node_cores));
-  if (!restoring && bin && spec.time_limit > config_.node_bins[*bin].max_time) {
-    const NodeBinConfig& b = config_.node_bins[*bin];
-    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds node bin '" +
-                            b.name + "' (" + std::to_string(requested_nodes(spec.resources, node_cores)) +
-                            " nodes) max_time " + format_walltime(b.max_time));
-  }
-  if (!restoring && !can_ever_fit(cluster_, pidx, r)) {
-    const PartitionState& ps = cluster_.partition(pidx);
-    if (auto unknown = unknown_gpu_type(ps, r.gpu_type)) {
-      return make_error(ErrorCode::kResourceExhausted, job + ": no node in partition '" + pc->name +
-                                                          "' has GPUs of type '" + r.gpu_type + "' (" + *unknown + ")");
-    }
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
-                          std::to_string(r.total_gpus()) + " GPUs" + describe_memory_request(r) +
-                          (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " nodes" : std::string()) +
-                          (r.gpu_type.empty() ? std::string() : " of type '" + r.gpu_type + "'") +
-                          ", more than partition '" + pc->name + "' can ever hold (" +
-                          std::to_string(ps.capacity.cores) + " cores, " +
-                          std::to_string(ps.capacity.gpus) + " GPUs on " +
-                          std::to_string(ps.nodes.size()) + " nodes" + describe_node_memory(ps) + ")");
-  }
+Status Scheduler::readmit(JobSpec spec, Time eligible_since) {
+  const LiveJobState live = [this](JobId id) { return state_of(id); };
+  FAIRWAY_TRY_ASSIGN(decision, admission::restore(std::move(spec), admission_view(live)));
+  enter(std::move(decision), eligible_since);
+  return ok_status();
+}
 
-  // A task's CPUs are on one node: -c larger than every node here could never run.
-  if (!restoring && spec.tasks.cpus_per_task > cluster_.partition(pidx).largest_node_cores) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": --cpus-per-task=" + std::to_string(spec.tasks.cpus_per_task) +
-                          " is more CPUs than any node of partition '" + pc->name + "' has (" +
-                          std::to_string(cluster_.partition(pidx).largest_node_cores) + ")");
-  }
+AdmissionView Scheduler::admission_view(const LiveJobState& live) const {
+  return AdmissionView{config_, cluster_, maxps_, maintenance_, reservations_, arrays_, open_jobs_, jobs_, live, ended_};
+}
 
-  // "A job may never exceed a HARD limit": one that does on its own would wait forever.
-  if (auto hard = restoring ? std::nullopt : maxps_.hard_limit(spec.account)) {
-    const double ps = static_cast<double>(spec.time_limit.count()) * static_cast<double>(r.total_cores());
-    if (ps > *hard) {
-      return invalid_argument(job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(ps)) +
-                              " processor-seconds exceeds the MAXPS hard limit " +
-                              std::to_string(static_cast<std::int64_t>(*hard)) + " of account '" +
-                              spec.account + "'");
-    }
-  }
-  const auto& max_open = config_.limits.max_submitted_jobs_per_user;
-  if (!restoring && max_open && open_jobs_by_user_[spec.user] + added > *max_open) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": user '" + spec.user + "' already has " +
-                          std::to_string(open_jobs_by_user_[spec.user]) +
-                          " jobs pending or running (limits.max_submitted_jobs_per_user = " +
-                          std::to_string(*max_open) + ")");
-  }
-  if (!restoring && pc->max_jobs_per_user &&
-      open_jobs_by_partition_user_[partition_user_key(spec)] + added > *pc->max_jobs_per_user) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": user '" + spec.user + "' already has " +
-                          std::to_string(*pc->max_jobs_per_user) + " job(s) in partition '" +
-                          pc->name + "' (partitions.max_jobs_per_user)");
-  }
-  open_jobs_by_user_[spec.user] += static_cast<std::int32_t>(added);
-  open_jobs_by_partition_user_[partition_user_key(spec)] += static_cast<std::int32_t>(added);
-
+void Scheduler::enter(AdmissionDecision d, Time eligible_since) {
+  open_jobs_.add(d.spec, d.open_jobs_added);
   JobRecord rec;
-  rec.partition = pidx;
-  rec.allowed_nodes = std::move(allowed);
-  if (const ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources); fp != requested_amount(r)) {
-    rec.footprint = fp;
-  }
-  rec.partition_priority = partition_priority_[pidx.value()];
-  rec.qos_priority = qos_priority;
-  rec.priority_cap = priority_cap;
-  rec.queue_target_time = queue_target_time;
-  rec.association = ledger_.association(spec.account, spec.user);
-  rec.eligible_since = now;
-  rec.node_bin = bin;
-  rec.state = spec.hold ? JobState::kHeld : JobState::kPending;
-  if (spec.hold) rec.why.add(PendingReason::kHeld);
-  rec.spec = std::move(spec);
+  rec.partition = d.partition;
+  rec.allowed_nodes = std::move(d.allowed_nodes);
+  rec.footprint = d.footprint;
+  rec.partition_priority = partition_priority_[d.partition.value()];
+  rec.qos_priority = d.qos_priority;
+  rec.priority_cap = d.priority_cap;
+  rec.queue_target_time = d.queue_target_time;
+  rec.association = ledger_.association(d.spec.account, d.spec.user);
+  rec.eligible_since = eligible_since;
+  rec.node_bin = d.node_bin;
+  rec.state = d.spec.hold ? JobState::kHeld : JobState::kPending;
+  if (d.spec.hold) rec.why.add(PendingReason::kHeld);
+  rec.spec = std::move(d.spec);
   if (!rec.spec.array.empty()) {
     arrays_.add(std::move(rec));
-    return ok_status();
+    return;
   }
   // A restored task takes its place back from its array (a no-op for any other job).
   if (rec.spec.is_array_task()) arrays_.claim(rec.spec.id);
   queue(std::move(rec));
-  return ok_status();
 }
 
 JobRecord& Scheduler::queue(JobRecord rec) {
@@ -356,17 +206,6 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   j.allocation = std::move(alloc);
   j.slot = running_.size();
   running_.push_back(&j);
-}
-
-std::string Scheduler::partition_user_key(const JobSpec& spec) {
-  std::string key = spec.partition;
-  key.push_back('\0');
-  return key + spec.user;
-}
-
-void Scheduler::count_closed(const JobRecord& j) {
-  --open_jobs_by_user_[j.spec.user];
-  --open_jobs_by_partition_user_[partition_user_key(j.spec)];
 }
 
 void Scheduler::forget(JobId id) {

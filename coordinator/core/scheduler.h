@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "coordinator/core/admission.h"
 #include "coordinator/core/allocation_overuse.h"
 #include "coordinator/core/array_book.h"
 #include "coordinator/core/cluster_state.h"
@@ -20,6 +21,7 @@
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
+#include "coordinator/core/open_job_counts.h"
 #include "coordinator/core/project_reservations.h"
 #include "coordinator/core/running_caps.h"
 #include "shared/base/result.h"
@@ -154,10 +156,12 @@ class Scheduler {
   void begin_restore();
   // The partition a job asking `spec.partition` goes to (its name, or the default, or the
   // interactive default); nullptr when no partition has that name.
-  const PartitionConfig* partition_for(const JobSpec& spec) const;
+  const PartitionConfig* partition_for(const JobSpec& spec) const { return admission::partition_for(config_, spec); }
   // The job's request with its partition's default_mem_per_cpu_mb when it asks no memory:
   // what admission gives it, and what a restart bills a finished run for.
-  ResourceRequest with_default_memory(const JobSpec& spec) const;
+  ResourceRequest with_default_memory(const JobSpec& spec) const {
+    return admission::with_default_memory(config_, spec);
+  }
   // A run in a project reservation (`reservation`) is charged only past the reservation's
   // end or cancellation: the reservation paid for it until then.
   void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
@@ -236,10 +240,15 @@ class Scheduler {
   Scheduler(const Scheduler&) = default;
   Scheduler& operator=(const Scheduler&) = delete;
   Status init(NodeSource source);
-  // `access_groups` unset: the access rules are not checked (a restart, an update that
-  // moves nothing); set: the submitter's Unix groups for them.
-  Status admit(JobSpec spec, Time now, bool restoring,
-               std::optional<std::span<const std::string>> access_groups = std::nullopt);
+  // A new or changed job through admission's checks (admission::admit), then queued.
+  // `access_groups` unset: the access rules are not checked (an update that moves nothing).
+  Status admit(JobSpec spec, Time now, std::optional<std::span<const std::string>> access_groups);
+  // A job stored before a restart, through admission::restore, then queued.
+  Status readmit(JobSpec spec, Time eligible_since);
+  // What admission reads, borrowed from this scheduler for one call.
+  AdmissionView admission_view(const LiveJobState& live) const;
+  // Admission's decision becomes a waiting job (or array), eligible since `eligible_since`.
+  void enter(AdmissionDecision d, Time eligible_since);
   void start_job(JobRecord& j, Allocation alloc, Time now);
   struct UsageChange {
     Time at;
@@ -257,8 +266,6 @@ class Scheduler {
   JobRecord& queue(JobRecord rec);
   Status cancel_array(JobId id);
   Status hold_array(JobId id, bool hold, Time now);
-  // Unsplit tasks leave the per-user open-job counts (their array counted them all).
-  void uncount_array_tasks(const ArrayJob& a, std::int64_t n);
   ArrayBook arrays_;
   JobRecord* find(JobId id);
 
@@ -285,12 +292,7 @@ class Scheduler {
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
   std::vector<JobRecord*> waiting_;  // pending, held or blocked
   std::vector<JobRecord*> running_;
-  // Jobs each user has pending, blocked, held or running, for max_submitted_jobs_per_user.
-  std::unordered_map<std::string, std::int32_t> open_jobs_by_user_;
-  // The same per partition ("partition\0user"), for partitions.max_jobs_per_user.
-  std::unordered_map<std::string, std::int32_t> open_jobs_by_partition_user_;
-  static std::string partition_user_key(const JobSpec& spec);
-  void count_closed(const JobRecord& j);
+  OpenJobCounts open_jobs_;  // for max_submitted_jobs_per_user and max_jobs_per_user
   EndedJobs ended_;  // every forgotten job's outcome, for --dependency
   std::optional<JobState> state_of(JobId id) const;  // nullopt: not held (any more)
   // Whether a waiting job may be considered now (its --begin has come, its dependencies

@@ -18,7 +18,7 @@ void Scheduler::restore_outcome(JobId id, JobState final_state) {
   if (!is_terminal(final_state)) return;
   // A task that ended before the restart: its array holds it no more.
   if (const ArrayJob* a = arrays_.unmade_holder(id)) {
-    uncount_array_tasks(*a, 1);
+    open_jobs_.add(a->prototype.spec, -1);  // the array counted it
     arrays_.unmade_task_ended(id, final_state, ended_);
   }
   ended_.record(id, final_state);

@@ -26,7 +26,7 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
       final_state == JobState::kTimeout || final_state == JobState::kOutOfMemory) {
     restore_runtime(j->spec.user, now - j->start_time, now);
   }
-  count_closed(*j);
+  open_jobs_.add(j->spec, -1);
   if (j->spec.is_array_task()) arrays_.task_ended(*j, ended_);
   return ok_status();
 }
@@ -42,7 +42,7 @@ Status Scheduler::cancel(JobId id, Time now) {
   remove_from(waiting_, *j);
   j->state = JobState::kCancelled;
   j->end_time = now;
-  count_closed(*j);
+  open_jobs_.add(j->spec, -1);
   if (j->spec.is_array_task()) arrays_.task_ended(*j, ended_);
   return ok_status();
 }
@@ -101,7 +101,7 @@ std::vector<JobId> Scheduler::live_array_tasks(JobId array_id) const {
 
 Status Scheduler::cancel_array(JobId id) {
   const ArrayJob& a = *arrays_.find(id);
-  uncount_array_tasks(a, a.unsplit.size());
+  open_jobs_.add(a.prototype.spec, -a.unsplit.size());  // the array counted them all
   arrays_.cancel(id, ended_);
   return ok_status();
 }
@@ -114,11 +114,6 @@ Status Scheduler::hold_array(JobId id, bool hold, Time now) {
     if (!hold && j->state == JobState::kHeld) (void)release(t, now);
   }
   return ok_status();
-}
-
-void Scheduler::uncount_array_tasks(const ArrayJob& a, std::int64_t n) {
-  open_jobs_by_user_[a.prototype.spec.user] -= static_cast<std::int32_t>(n);
-  open_jobs_by_partition_user_[partition_user_key(a.prototype.spec)] -= static_cast<std::int32_t>(n);
 }
 
 }  // namespace fairway

@@ -100,7 +100,7 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, st
   }
   const JobId id = spec.id;
   spec.hold = false;
-  FAIRWAY_TRY(admit(std::move(spec), start, true));
+  FAIRWAY_TRY(readmit(std::move(spec), start));
   JobRecord& j = *find(id);
   j.requeue_count = requeue_count;
   // Stored allocations name cores, not memory: it follows from the admitted request.

@@ -47,22 +47,18 @@ Status Scheduler::update(JobId id, const JobChanges& c, std::span<const std::str
   // job has earned while waiting. Nothing else points at a waiting job's record.
   JobRecord old = std::move(*j);
   remove_from(waiting_, *j);
-  count_closed(old);
+  open_jobs_.add(old.spec, -1);
   jobs_.erase(id.value());
   // A move is checked against the access rules as a submission would be (bob may not walk
   // his job into alice's owner partition); a rename is not, so a tightened rule does not
   // pin jobs already inside.
   const bool moves = c.partition || c.qos || c.account;
-  if (auto st = admit(spec, old.eligible_since, false,
+  if (auto st = admit(spec, old.eligible_since,
                       moves ? std::optional<std::span<const std::string>>(owner_groups) : std::nullopt);
       !st) {
     // Put it back exactly as it was.
-    ++open_jobs_by_user_[old.spec.user];
-    ++open_jobs_by_partition_user_[partition_user_key(old.spec)];
-    auto [it, inserted] = jobs_.emplace(id.value(), std::move(old));
-    assert(inserted);
-    it->second.slot = waiting_.size();
-    waiting_.push_back(&it->second);
+    open_jobs_.add(old.spec, 1);
+    queue(std::move(old));
     return st;
   }
   JobRecord& fresh = jobs_.at(id.value());
