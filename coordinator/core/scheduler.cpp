@@ -1,3 +1,5 @@
+// The Scheduler itself: building the machine, taking jobs in (admission.h decides), and the
+// pass, which calls its collaborators in turn (reservations, arrays, limits, backfill).
 #include "coordinator/core/scheduler.h"
 
 #include <algorithm>
@@ -9,7 +11,9 @@
 #include "coordinator/core/billing_rate.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
+#include "coordinator/core/node_constraints.h"
 #include "coordinator/core/placement.h"
+#include "coordinator/core/rank_order.h"
 #include "shared/base/try.h"
 
 namespace fairway {
@@ -66,6 +70,44 @@ Status Scheduler::init(NodeSource source) {
   }
   return ok_status();
 }
+
+Result<NodeIndex> Scheduler::add_node(NodeTopology topology) {
+  if (cluster_.find_node(topology.name)) {
+    return make_error(ErrorCode::kAlreadyExists, "node '" + topology.name + "' already exists");
+  }
+  if (node_source_ == NodeSource::kConfig || !config_.nodes.empty()) {
+    return invalid_argument("node '" + topology.name +
+                            "' is not declared in the config's [[nodes]]");
+  }
+  if (topology.total_cores() < 1) {
+    return invalid_argument("node '" + topology.name + "' reports no cores");
+  }
+  for (const auto& g : topology.gpus) {
+    if (g.socket < 0 || static_cast<std::size_t>(g.socket) >= topology.sockets.size()) {
+      return invalid_argument("node '" + topology.name + "': a GPU names socket " +
+                              std::to_string(g.socket) + ", which does not exist");
+    }
+  }
+  std::vector<PartitionIndex> member_of;
+  for (std::size_t p = 0; p < config_.partitions.size(); ++p) {
+    if (config_.partitions[p].nodes.empty()) {
+      member_of.push_back(PartitionIndex(static_cast<std::uint32_t>(p)));
+    }
+  }
+  const NodeIndex added = cluster_.add_node_later(std::move(topology), member_of);
+  // A waiting job limited to named nodes or features may be able to use the new one.
+  for (JobRecord* j : waiting_) {
+    if (!j->allowed_nodes) continue;
+    if (auto mask = allowed_nodes(cluster_, j->partition, j->spec, false)) {
+      j->allowed_nodes = std::move(*mask);
+    } else {
+      j->allowed_nodes->resize(cluster_.node_count(), 0);
+    }
+  }
+  return added;
+}
+
+void Scheduler::set_node_up(NodeIndex n, bool up) { cluster_.set_node_up(n, up); }
 
 JobRecord* Scheduler::find(JobId id) {
   auto it = jobs_.find(id.value());
@@ -363,6 +405,50 @@ PassResult Scheduler::schedule(Time now) {
   // Reservations begin, end and run out of patience with no job event: pass again then.
   if (auto at = reservations_.next_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
   return result;
+}
+
+// A maintenance window's start requeues the killable jobs on its nodes (Titan, seed 000:
+// killed, and requeued after the outage).
+void Scheduler::preempt_for_maintenance(Time now, PassResult& result) {
+  for (JobId id : maintenance_.due_for_preemption(cluster_, config_, running_, now)) {
+    const JobRecord* j = find(id);
+    JobPreemption p{id, "maintenance on its nodes begins", j->start_time, j->allocation};
+    const Status st = requeue(id, now);
+    assert(st.has_value() && "a running job can always be requeued");
+    (void)st;
+    find(id)->reason = p.reason;
+    result.preempted.push_back(std::move(p));
+  }
+}
+
+// The pass order: waiting jobs ranked by rank_order.h, and waiting_ kept in that order
+// between passes so that the next ranking is mostly a check.
+void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
+  std::vector<RankKey> keys;
+  keys.reserve(ordered.size());
+  for (JobRecord* j : ordered) {
+    keys.push_back({partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
+  }
+  sort_ranked(keys);
+  for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = keys[i].job;
+}
+
+void Scheduler::keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked) {
+  // A job cancelled in this pass has left waiting_ already.
+  const auto still_waiting = [&](const JobRecord* j) { return j->slot < waiting_.size() && waiting_[j->slot] == j; };
+  std::vector<JobRecord*> next;
+  next.reserve(waiting_.size());
+  for (JobRecord* j : ranked) {
+    if (still_waiting(j)) next.push_back(j);
+  }
+  for (JobRecord* j : unranked) {
+    if (still_waiting(j)) next.push_back(j);
+  }
+  // ranked and unranked are disjoint and together were all of waiting_.
+  assert(next.size() == waiting_.size());
+  if (next.size() != waiting_.size()) return;
+  waiting_.swap(next);
+  for (std::size_t i = 0; i < waiting_.size(); ++i) waiting_[i]->slot = i;
 }
 
 }  // namespace fairway

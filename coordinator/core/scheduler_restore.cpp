@@ -1,12 +1,48 @@
-// Fair-share across a coordinator restart: the runs of restored jobs, finished runs from
-// the store and project reservations' charges, replayed into the ledger in time order.
+// A coordinator restart: running jobs back on their cores, and fair-share (the runs of
+// restored jobs, finished runs from the store and project reservations' charges) replayed
+// into the ledger in time order.
 #include <algorithm>
 #include <cassert>
 
 #include "coordinator/core/billing_rate.h"
+#include "coordinator/core/placement.h"
 #include "coordinator/core/scheduler.h"
+#include "shared/base/try.h"
 
 namespace fairway {
+
+Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count) {
+  const std::string job = "job " + std::to_string(spec.id.value());
+  for (const auto& na : alloc.nodes) {
+    if (na.node.value() >= cluster_.node_count()) return invalid_argument(job + ": unknown node index");
+    const NodeState& ns = cluster_.node(na.node);
+    for (std::int32_t c : na.cores) {
+      if (c < 0 || static_cast<std::size_t>(c) >= ns.core_used.size() ||
+          !ns.core_free(static_cast<std::size_t>(c))) {
+        return make_error(ErrorCode::kFailedPrecondition,
+                          job + ": core " + std::to_string(c) + " of node '" + ns.topology.name +
+                              "' is not free");
+      }
+    }
+    for (std::int32_t g : na.gpus) {
+      if (g < 0 || static_cast<std::size_t>(g) >= ns.gpu_used.size() ||
+          !ns.gpu_usable(static_cast<std::size_t>(g))) {
+        return make_error(ErrorCode::kFailedPrecondition,
+                          job + ": GPU " + std::to_string(g) + " of node '" + ns.topology.name +
+                              "' is not free");
+      }
+    }
+  }
+  const JobId id = spec.id;
+  spec.hold = false;
+  FAIRWAY_TRY(readmit(std::move(spec), start));
+  JobRecord& j = *find(id);
+  j.requeue_count = requeue_count;
+  // Stored allocations name cores, not memory: it follows from the admitted request.
+  assign_memory(alloc, j.spec.resources);
+  start_job(j, std::move(alloc), start);
+  return ok_status();
+}
 
 void Scheduler::begin_restore() { restored_usage_.emplace(); }
 
