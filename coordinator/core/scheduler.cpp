@@ -9,6 +9,7 @@
 
 #include "coordinator/core/backfill_engine.h"
 #include "coordinator/core/billing_rate.h"
+#include "coordinator/core/dependency_gate.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/node_constraints.h"
@@ -117,6 +118,12 @@ JobRecord* Scheduler::find(JobId id) {
 const JobRecord* Scheduler::job(JobId id) const {
   auto it = jobs_.find(id.value());
   return it == jobs_.end() ? nullptr : &it->second;
+}
+
+std::optional<JobState> Scheduler::state_of(JobId id) const {
+  const JobRecord* r = job(id);
+  if (r != nullptr) return r->state;
+  return arrays_.state_of(id);
 }
 
 Status Scheduler::set_reason(JobId id, std::string reason) {
@@ -273,7 +280,8 @@ PassResult Scheduler::schedule(Time now) {
   const bool fair_tree = needs_factor && config_.fairshare.mode == FairShareMode::kFairTree;
   const std::vector<double> tree_factors = fair_tree ? ledger_.fair_tree_factors(now) : std::vector<double>();
   const bool age_from_idle = config_.priority.age_from == AgeFrom::kIdle;
-  const std::unordered_set<const JobRecord*> singleton_clear = singletons_free_to_go();
+  const std::unordered_set<const JobRecord*> singleton_clear = singletons_free_to_go(waiting_, running_);
+  const LiveJobState live = [this](JobId id) { return state_of(id); };
   std::vector<JobRecord*> cancel_now;
   std::optional<Time> next_begin;
   std::vector<JobRecord*> unranked;  // held, not begun, or waiting on a dependency
@@ -283,7 +291,7 @@ PassResult Scheduler::schedule(Time now) {
       continue;
     }
     if ((j->spec.begin || !j->spec.dependencies.empty()) &&
-        !ready_to_consider(*j, now, singleton_clear.contains(j), cancel_now)) {
+        !ready_to_consider(*j, now, singleton_clear.contains(j), live, ended_, cancel_now)) {
       // A --begin still ahead: an event-driven caller passes again then.
       if (j->spec.begin && *j->spec.begin > now) {
         next_begin = next_begin ? min(*next_begin, *j->spec.begin) : *j->spec.begin;

@@ -295,13 +295,6 @@ class Scheduler {
   OpenJobCounts open_jobs_;  // for max_submitted_jobs_per_user and max_jobs_per_user
   EndedJobs ended_;  // every forgotten job's outcome, for --dependency
   std::optional<JobState> state_of(JobId id) const;  // nullopt: not held (any more)
-  // Whether a waiting job may be considered now (its --begin has come, its dependencies
-  // hold); sets its reason when not. Kill-on-invalid jobs go to `cancel_now`.
-  bool ready_to_consider(JobRecord& j, Time now, bool singleton_clear,
-                         std::vector<JobRecord*>& cancel_now);
-  // --dependency=singleton: per user and job name, nothing running and only the earliest
-  // submitted waiting job goes. The waiting singleton jobs that may go this pass.
-  std::unordered_set<const JobRecord*> singletons_free_to_go() const;
 };
 
 }  // namespace fairway

@@ -44,6 +44,16 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, st
   return ok_status();
 }
 
+void Scheduler::restore_outcome(JobId id, JobState final_state) {
+  if (!is_terminal(final_state)) return;
+  // A task that ended before the restart: its array holds it no more.
+  if (const ArrayJob* a = arrays_.unmade_holder(id)) {
+    open_jobs_.add(a->prototype.spec, -1);  // the array counted it
+    arrays_.unmade_task_ended(id, final_state, ended_);
+  }
+  ended_.record(id, final_state);
+}
+
 void Scheduler::begin_restore() { restored_usage_.emplace(); }
 
 void Scheduler::restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
