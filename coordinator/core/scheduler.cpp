@@ -1,3 +1,5 @@
+// The Scheduler itself: building the machine, taking jobs in (admission.h decides), and the
+// pass, which calls its collaborators in turn (reservations, arrays, limits, backfill).
 #include "coordinator/core/scheduler.h"
 
 #include <algorithm>
@@ -5,14 +7,14 @@
 #include <string>
 #include <unordered_set>
 
-#include "coordinator/core/access_rules.h"
 #include "coordinator/core/backfill_engine.h"
+#include "coordinator/core/billing_rate.h"
+#include "coordinator/core/dependency_gate.h"
 #include "coordinator/core/eligibility_limits.h"
 #include "coordinator/core/maxps_limit.h"
-#include "coordinator/core/node_count_bins.h"
+#include "coordinator/core/node_constraints.h"
 #include "coordinator/core/placement.h"
-#include "coordinator/core/request_fit.h"
-#include "shared/base/duration_format.h"
+#include "coordinator/core/rank_order.h"
 #include "shared/base/try.h"
 
 namespace fairway {
@@ -34,18 +36,7 @@ Result<std::unique_ptr<Scheduler>> Scheduler::create(const Config& config, NodeS
 Status Scheduler::init(NodeSource source) {
   node_source_ = source;
   maintenance_ = MaintenanceSchedule(config_);
-  for (const ReservationConfig& r : config_.reservations) {
-    if (!r.project()) continue;
-    ProjectReservationState st;
-    st.name = r.name;
-    st.account = r.account;
-    st.users = r.users;
-    st.cancel_below_use = r.cancel_below_use;
-    st.cancel_after = r.cancel_after;
-    st.start = r.start;
-    st.end = r.end();
-    project_reservations_.push_back(std::move(st));
-  }
+  reservations_ = ProjectReservations(config_);
   if (config_.nodes.empty() && source == NodeSource::kConfig) {
     return invalid_argument("config declares no nodes");
   }
@@ -81,6 +72,44 @@ Status Scheduler::init(NodeSource source) {
   return ok_status();
 }
 
+Result<NodeIndex> Scheduler::add_node(NodeTopology topology) {
+  if (cluster_.find_node(topology.name)) {
+    return make_error(ErrorCode::kAlreadyExists, "node '" + topology.name + "' already exists");
+  }
+  if (node_source_ == NodeSource::kConfig || !config_.nodes.empty()) {
+    return invalid_argument("node '" + topology.name +
+                            "' is not declared in the config's [[nodes]]");
+  }
+  if (topology.total_cores() < 1) {
+    return invalid_argument("node '" + topology.name + "' reports no cores");
+  }
+  for (const auto& g : topology.gpus) {
+    if (g.socket < 0 || static_cast<std::size_t>(g.socket) >= topology.sockets.size()) {
+      return invalid_argument("node '" + topology.name + "': a GPU names socket " +
+                              std::to_string(g.socket) + ", which does not exist");
+    }
+  }
+  std::vector<PartitionIndex> member_of;
+  for (std::size_t p = 0; p < config_.partitions.size(); ++p) {
+    if (config_.partitions[p].nodes.empty()) {
+      member_of.push_back(PartitionIndex(static_cast<std::uint32_t>(p)));
+    }
+  }
+  const NodeIndex added = cluster_.add_node_later(std::move(topology), member_of);
+  // A waiting job limited to named nodes or features may be able to use the new one.
+  for (JobRecord* j : waiting_) {
+    if (!j->allowed_nodes) continue;
+    if (auto mask = allowed_nodes(cluster_, j->partition, j->spec, false)) {
+      j->allowed_nodes = std::move(*mask);
+    } else {
+      j->allowed_nodes->resize(cluster_.node_count(), 0);
+    }
+  }
+  return added;
+}
+
+void Scheduler::set_node_up(NodeIndex n, bool up) { cluster_.set_node_up(n, up); }
+
 JobRecord* Scheduler::find(JobId id) {
   auto it = jobs_.find(id.value());
   return it == jobs_.end() ? nullptr : &it->second;
@@ -89,6 +118,12 @@ JobRecord* Scheduler::find(JobId id) {
 const JobRecord* Scheduler::job(JobId id) const {
   auto it = jobs_.find(id.value());
   return it == jobs_.end() ? nullptr : &it->second;
+}
+
+std::optional<JobState> Scheduler::state_of(JobId id) const {
+  const JobRecord* r = job(id);
+  if (r != nullptr) return r->state;
+  return arrays_.state_of(id);
 }
 
 Status Scheduler::set_reason(JobId id, std::string reason) {
@@ -112,7 +147,7 @@ Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& eve
 }
 
 Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> groups) {
-  if (spec.partition.find(',') == std::string::npos) return admit(std::move(spec), now, false, groups);
+  if (spec.partition.find(',') == std::string::npos) return admit(std::move(spec), now, groups);
   // -p a,b: the first listed partition that takes the job (Slurm weighs where it would
   // start first); it is then the job's one partition, stored and restored as such.
   std::optional<Status> first_refusal;
@@ -123,7 +158,7 @@ Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> gr
     one.partition = list.substr(at, comma - at);
     at = comma + 1;
     if (one.partition.empty()) continue;
-    Status st = admit(std::move(one), now, false, groups);
+    Status st = admit(std::move(one), now, groups);
     if (st) return st;
     if (!first_refusal) first_refusal = std::move(st);
   }
@@ -133,199 +168,60 @@ Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> gr
 
 Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
   const JobId id = spec.id;
-  FAIRWAY_TRY(admit(std::move(spec), eligible_since, true));
+  FAIRWAY_TRY(readmit(std::move(spec), eligible_since));
   if (JobRecord* j = find(id)) j->requeue_count = requeue_count;
   return ok_status();
 }
 
-Status Scheduler::admit(JobSpec spec, Time now, bool restoring,
-                        std::optional<std::span<const std::string>> access_groups) {
-  const std::string job = "job " + std::to_string(spec.id.value());
-  if (jobs_.contains(spec.id.value()) || arrays_.contains(spec.id.value())) {
-    return make_error(ErrorCode::kAlreadyExists, job + ": id already in use");
-  }
-  ArrayJob* claimed_from = nullptr;
-  FAIRWAY_TRY_ASSIGN(added, jobs_added_by(spec, claimed_from));
-  const ResourceRequest& r = spec.resources;
-  if (r.nodes < 0) return invalid_argument(job + ": nodes must be >= 0, got " + std::to_string(r.nodes));
-  if (r.cores < 1) return invalid_argument(job + ": cores must be >= 1, got " + std::to_string(r.cores));
-  if (r.gpus < 0) return invalid_argument(job + ": gpus must be >= 0, got " + std::to_string(r.gpus));
-  if (spec.time_limit < Duration()) {
-    return invalid_argument(job + ": time_limit must be >= 0, got " +
-                            std::to_string(spec.time_limit.count()) + " s");
-  }
-  if (!restoring) {
-    const LiveJobState live = [this](JobId id) { return state_of(id); };
-    if (const auto bad = unknown_dependency(spec, live, ended_)) {
-      return invalid_argument(job + ": --dependency names job " + std::to_string(bad->value()) +
-                              (*bad == spec.id ? ", itself" : ", which does not exist"));
-    }
-  }
+Status Scheduler::admit(JobSpec spec, Time now, std::optional<std::span<const std::string>> access_groups) {
+  const LiveJobState live = [this](JobId id) { return state_of(id); };
+  FAIRWAY_TRY_ASSIGN(decision, admission::admit(std::move(spec), admission_view(live), now, access_groups));
+  enter(std::move(decision), now);
+  return ok_status();
+}
 
-  const PartitionConfig* pc = partition_for(spec);
-  if (pc == nullptr) return invalid_argument(job + ": partition '" + spec.partition + "' does not exist");
-  spec.partition = pc->name;
-  // No limit stated (0): the partition's default_time, as Slurm's DefaultTime (else MaxTime).
-  if (!restoring && spec.time_limit == Duration()) spec.time_limit = pc->default_time;
-  // Palmetto's interact partition lowers an over-long request rather than refusing it.
-  if (pc->clamp_time_limit && spec.time_limit > pc->max_time) spec.time_limit = pc->max_time;
-  double qos_priority = 0;
-  std::optional<double> priority_cap;
-  std::optional<Duration> queue_target_time;
-  // "normal" is Slurm's QOS for a job that names none: where no QOS of that name is
-  // configured it asks for the default, so its limits still apply.
-  if (spec.qos == "normal" && std::none_of(config_.qos.begin(), config_.qos.end(),
-                                           [](const QosConfig& q) { return q.name == "normal"; })) {
-    spec.qos.clear();
-  }
-  if (spec.qos.empty()) spec.qos = pc->default_qos;
-  if (!spec.qos.empty()) {
-    const QosConfig* qc = nullptr;
-    for (const auto& q : config_.qos) {
-      if (q.name == spec.qos) qc = &q;
-    }
-    if (qc == nullptr) return invalid_argument(job + ": qos '" + spec.qos + "' does not exist");
-    if (spec.time_limit > qc->max_time) {
-      return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
-                              " exceeds qos '" + qc->name + "' max_time " + format_walltime(qc->max_time));
-    }
-    if (access_groups && !restoring) {
-      const AccessRequest who{spec.user, spec.account, spec.qos, spec.uid, *access_groups};
-      if (auto st = check_qos_access(*qc, who); !st) return std::unexpected(st.error().with_context(job));
-    }
-    qos_priority = qc->priority;
-    priority_cap = qc->max_priority;
-    queue_target_time = qc->queue_target_time;
-  }
-  if (access_groups && !restoring) {
-    const AccessRequest who{spec.user, spec.account, spec.qos, spec.uid, *access_groups};
-    if (auto st = check_partition_access(*pc, who); !st) return std::unexpected(st.error().with_context(job));
-  }
-  if (spec.time_limit > pc->max_time) {
-    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
-                            " exceeds partition '" + pc->name + "' max_time " + format_walltime(pc->max_time));
-  }
-  const PartitionIndex pidx = *cluster_.find_partition(pc->name);
-  spec.resources = with_default_memory(spec);
-  if (!spec.reservation.empty()) {
-    if (auto st = check_reservation(spec, pidx, now, restoring); !st) return std::unexpected(st.error().with_context(job));
-  }
-  // Above one node's cores, or always with allocation_unit = "node", whole nodes: the
-  // request becomes N nodes of that size, so the job is placed and billed as whole nodes.
-  const std::int32_t node_cores = cluster_.partition(pidx).largest_node_cores;
-  if (pc->placement.allocation_unit == AllocationUnit::kNode ||
-      (pc->whole_nodes_above_node_size && r.nodes == 0 && r.gpus == 0 && r.cores > node_cores)) {
-    spec.resources = whole_node_request(cluster_.partition(pidx), r);
-  } else if (spec.exclusive) {
-    // --exclusive: whole nodes of the partition's largest size, as allocation_unit = node.
-    spec.resources = whole_node_request(cluster_.partition(pidx), r);
-  }
-  // GPUs spread over nodes need a core on each node they come from (gpus_toomany: --gpus=3
-  // with one task on two-GPU nodes); as Slurm, the job gets those cores rather than
-  // waiting forever for a placement that cannot exist.
-  if (spec.resources.nodes == 0 && spec.resources.gpus > 0 && cluster_.partition(pidx).largest_node_gpus > 0) {
-    const std::int32_t per_node = cluster_.partition(pidx).largest_node_gpus;
-    const std::int32_t gpu_nodes = (spec.resources.gpus + per_node - 1) / per_node;
-    spec.resources.cores = std::max(spec.resources.cores, gpu_nodes);
-  }
-  std::optional<NodeMask> allowed;
-  if (has_node_constraints(spec)) {
-    auto mask = allowed_nodes(cluster_, pidx, spec, !restoring);
-    if (!mask) return std::unexpected(mask.error().with_context(job));
-    if (!restoring) {
-      if (auto st = fits_on_nodes(cluster_, *mask, spec.resources); !st) {
-        return std::unexpected(st.error().with_context(job));
-      }
-    }
-    allowed = std::move(*mask);
-  }
-  const std::optional<std::size_t> bin =
-      find_node_bin(config_.node_bins, requested_nodes(spec.resources, node_cores));
-  if (!restoring && bin && spec.time_limit > config_.node_bins[*bin].max_time) {
-    const NodeBinConfig& b = config_.node_bins[*bin];
-    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds node bin '" +
-                            b.name + "' (" + std::to_string(requested_nodes(spec.resources, node_cores)) +
-                            " nodes) max_time " + format_walltime(b.max_time));
-  }
-  if (!restoring && !can_ever_fit(cluster_, pidx, r)) {
-    const PartitionState& ps = cluster_.partition(pidx);
-    if (auto unknown = unknown_gpu_type(ps, r.gpu_type)) {
-      return make_error(ErrorCode::kResourceExhausted, job + ": no node in partition '" + pc->name +
-                                                          "' has GPUs of type '" + r.gpu_type + "' (" + *unknown + ")");
-    }
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
-                          std::to_string(r.total_gpus()) + " GPUs" + describe_memory_request(r) +
-                          (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " nodes" : std::string()) +
-                          (r.gpu_type.empty() ? std::string() : " of type '" + r.gpu_type + "'") +
-                          ", more than partition '" + pc->name + "' can ever hold (" +
-                          std::to_string(ps.capacity.cores) + " cores, " +
-                          std::to_string(ps.capacity.gpus) + " GPUs on " +
-                          std::to_string(ps.nodes.size()) + " nodes" + describe_node_memory(ps) + ")");
-  }
+Status Scheduler::readmit(JobSpec spec, Time eligible_since) {
+  const LiveJobState live = [this](JobId id) { return state_of(id); };
+  FAIRWAY_TRY_ASSIGN(decision, admission::restore(std::move(spec), admission_view(live)));
+  enter(std::move(decision), eligible_since);
+  return ok_status();
+}
 
-  // A task's CPUs are on one node: -c larger than every node here could never run.
-  if (!restoring && spec.tasks.cpus_per_task > cluster_.partition(pidx).largest_node_cores) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": --cpus-per-task=" + std::to_string(spec.tasks.cpus_per_task) +
-                          " is more CPUs than any node of partition '" + pc->name + "' has (" +
-                          std::to_string(cluster_.partition(pidx).largest_node_cores) + ")");
-  }
+AdmissionView Scheduler::admission_view(const LiveJobState& live) const {
+  return AdmissionView{config_, cluster_, maxps_, maintenance_, reservations_, arrays_, open_jobs_, jobs_, live, ended_};
+}
 
-  // "A job may never exceed a HARD limit": one that does on its own would wait forever.
-  if (auto hard = restoring ? std::nullopt : maxps_.hard_limit(spec.account)) {
-    const double ps = static_cast<double>(spec.time_limit.count()) * static_cast<double>(r.total_cores());
-    if (ps > *hard) {
-      return invalid_argument(job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(ps)) +
-                              " processor-seconds exceeds the MAXPS hard limit " +
-                              std::to_string(static_cast<std::int64_t>(*hard)) + " of account '" +
-                              spec.account + "'");
-    }
-  }
-  const auto& max_open = config_.limits.max_submitted_jobs_per_user;
-  if (!restoring && max_open && open_jobs_by_user_[spec.user] + added > *max_open) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": user '" + spec.user + "' already has " +
-                          std::to_string(open_jobs_by_user_[spec.user]) +
-                          " jobs pending or running (limits.max_submitted_jobs_per_user = " +
-                          std::to_string(*max_open) + ")");
-  }
-  if (!restoring && pc->max_jobs_per_user &&
-      open_jobs_by_partition_user_[partition_user_key(spec)] + added > *pc->max_jobs_per_user) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": user '" + spec.user + "' already has " +
-                          std::to_string(*pc->max_jobs_per_user) + " job(s) in partition '" +
-                          pc->name + "' (partitions.max_jobs_per_user)");
-  }
-  open_jobs_by_user_[spec.user] += static_cast<std::int32_t>(added);
-  open_jobs_by_partition_user_[partition_user_key(spec)] += static_cast<std::int32_t>(added);
-
+void Scheduler::enter(AdmissionDecision d, Time eligible_since) {
+  open_jobs_.add(d.spec, d.open_jobs_added);
   JobRecord rec;
-  rec.partition = pidx;
-  rec.allowed_nodes = std::move(allowed);
-  if (const ResourceAmount fp = expected_footprint(cluster_, pidx, spec.resources); fp != requested_amount(r)) {
-    rec.footprint = fp;
-  }
-  rec.partition_priority = partition_priority_[pidx.value()];
-  rec.qos_priority = qos_priority;
-  rec.priority_cap = priority_cap;
-  rec.queue_target_time = queue_target_time;
-  rec.association = ledger_.association(spec.account, spec.user);
-  rec.eligible_since = now;
-  rec.node_bin = bin;
-  rec.state = spec.hold ? JobState::kHeld : JobState::kPending;
-  if (spec.hold) rec.why.add(PendingReason::kHeld);
-  rec.spec = std::move(spec);
+  rec.partition = d.partition;
+  rec.allowed_nodes = std::move(d.allowed_nodes);
+  rec.footprint = d.footprint;
+  rec.partition_priority = partition_priority_[d.partition.value()];
+  rec.qos_priority = d.qos_priority;
+  rec.priority_cap = d.priority_cap;
+  rec.queue_target_time = d.queue_target_time;
+  rec.association = ledger_.association(d.spec.account, d.spec.user);
+  rec.eligible_since = eligible_since;
+  rec.node_bin = d.node_bin;
+  rec.state = d.spec.hold ? JobState::kHeld : JobState::kPending;
+  if (d.spec.hold) rec.why.add(PendingReason::kHeld);
+  rec.spec = std::move(d.spec);
   if (!rec.spec.array.empty()) {
-    add_array(std::move(rec));
-    return ok_status();
+    arrays_.add(std::move(rec));
+    return;
   }
-  if (claimed_from != nullptr) claimed_from->unsplit.erase(claimed_from->position_of(rec.spec.id));
+  // A restored task takes its place back from its array (a no-op for any other job).
+  if (rec.spec.is_array_task()) arrays_.claim(rec.spec.id);
+  queue(std::move(rec));
+}
+
+JobRecord& Scheduler::queue(JobRecord rec) {
   auto [it, inserted] = jobs_.emplace(rec.spec.id.value(), std::move(rec));
   assert(inserted);
   it->second.slot = waiting_.size();
   waiting_.push_back(&it->second);
-  return ok_status();
+  return it->second;
 }
 
 void Scheduler::remove_from(std::vector<JobRecord*>& list, JobRecord& j) {
@@ -340,9 +236,7 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   remove_from(waiting_, j);
   j.state = JobState::kRunning;
   j.start_time = now;
-  if (j.spec.is_array_task()) {
-    if (ArrayJob* a = array_holding(j.spec.id)) a->any_started = true;
-  }
+  if (j.spec.is_array_task()) arrays_.task_started(j.spec.id);
   cluster_.allocate(alloc);
   j.partition_amounts.clear();
   for (std::size_t p = 0; p < cluster_.partition_count(); ++p) {
@@ -350,12 +244,9 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
     const ResourceAmount a = cluster_.amount_in_partition(alloc, pi);
     if (a != ResourceAmount{}) j.partition_amounts.emplace_back(pi, a);
   }
-  j.billing_rate = allocation_billing_rate(alloc);
+  j.billing_rate = allocation_billing_rate(config_.billing, cluster_, alloc);
   // A project reservation's job is paid for by the reservation's own charge while it lasts.
-  if (!j.spec.reservation.empty()) {
-    const ProjectReservationState* r = find_project_reservation(j.spec.reservation);
-    if (r != nullptr && !r->cancelled_at && now < r->end && now >= r->start) j.billing_rate = 0.0;
-  }
+  if (!j.spec.reservation.empty() && reservations_.pays_for(j.spec.reservation, now)) j.billing_rate = 0.0;
   if (restored_usage_) {
     restored_usage_->push_back({now, j.association, j.billing_rate});
   } else {
@@ -364,36 +255,6 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   j.allocation = std::move(alloc);
   j.slot = running_.size();
   running_.push_back(&j);
-}
-
-double Scheduler::allocation_billing_rate(const Allocation& alloc) const {
-  std::vector<std::string> gpu_types;
-  for (const auto& na : alloc.nodes) {
-    for (std::int32_t g : na.gpus) gpu_types.push_back(cluster_.node(na.node).topology.gpus[static_cast<std::size_t>(g)].type);
-  }
-  return billing_rate(alloc.total_cores(), gpu_types, alloc.total_memory_mb());
-}
-
-double Scheduler::billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,
-                               std::int64_t memory_mb) const {
-  const bool cores_billed = config_.billing.gpu_jobs_bill_cores || gpu_types.empty();
-  double rate = cores_billed ? config_.billing.cpu * static_cast<double>(cores) : 0.0;
-  rate += config_.billing.memory_per_gb * static_cast<double>(memory_mb) / 1024.0;
-  for (const std::string& type : gpu_types) {
-    if (auto it = config_.billing.gpu.find(type); it != config_.billing.gpu.end()) rate += it->second;
-  }
-  return rate;
-}
-
-std::string Scheduler::partition_user_key(const JobSpec& spec) {
-  std::string key = spec.partition;
-  key.push_back('\0');
-  return key + spec.user;
-}
-
-void Scheduler::count_closed(const JobRecord& j) {
-  --open_jobs_by_user_[j.spec.user];
-  --open_jobs_by_partition_user_[partition_user_key(j.spec)];
 }
 
 void Scheduler::forget(JobId id) {
@@ -406,9 +267,11 @@ void Scheduler::forget(JobId id) {
 
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
-  advance_reservations(now, result);
+  reservations_.advance(now, maintenance_, cluster_, ledger_, config_.billing, running_, result.reservations_cancelled);
   preempt_for_maintenance(now, result);
-  make_array_tasks();
+  for (JobRecord& task : arrays_.make_tasks(waiting_, running_, cluster_, config_.scheduler.array_task_reservations)) {
+    queue(std::move(task));
+  }
   result.considered = waiting_.size();
   std::vector<JobRecord*> ordered;
   ordered.reserve(waiting_.size());
@@ -417,7 +280,8 @@ PassResult Scheduler::schedule(Time now) {
   const bool fair_tree = needs_factor && config_.fairshare.mode == FairShareMode::kFairTree;
   const std::vector<double> tree_factors = fair_tree ? ledger_.fair_tree_factors(now) : std::vector<double>();
   const bool age_from_idle = config_.priority.age_from == AgeFrom::kIdle;
-  const std::unordered_set<const JobRecord*> singleton_clear = singletons_free_to_go();
+  const std::unordered_set<const JobRecord*> singleton_clear = singletons_free_to_go(waiting_, running_);
+  const LiveJobState live = [this](JobId id) { return state_of(id); };
   std::vector<JobRecord*> cancel_now;
   std::optional<Time> next_begin;
   std::vector<JobRecord*> unranked;  // held, not begun, or waiting on a dependency
@@ -427,7 +291,7 @@ PassResult Scheduler::schedule(Time now) {
       continue;
     }
     if ((j->spec.begin || !j->spec.dependencies.empty()) &&
-        !ready_to_consider(*j, now, singleton_clear.contains(j), cancel_now)) {
+        !ready_to_consider(*j, now, singleton_clear.contains(j), live, ended_, cancel_now)) {
       // A --begin still ahead: an event-driven caller passes again then.
       if (j->spec.begin && *j->spec.begin > now) {
         next_begin = next_begin ? min(*next_begin, *j->spec.begin) : *j->spec.begin;
@@ -481,7 +345,7 @@ PassResult Scheduler::schedule(Time now) {
     result.cancelled.push_back({id, reason});
     // A task's dependency is its array's: the tasks not made yet go with it, as Slurm
     // cancels the whole array (the made ones are in cancel_now too).
-    if (array.value() != 0 && arrays_.contains(array.value())) (void)cancel_array(array);
+    if (array.value() != 0 && arrays_.contains(array)) (void)cancel_array(array);
   }
   rank(ordered);
   keep_rank_order(ordered, unranked);
@@ -517,7 +381,12 @@ PassResult Scheduler::schedule(Time now) {
   // go first, and the engine plans the rest around the reservation.
   std::vector<JobRecord*> members, others;
   for (JobRecord* j : eligible) (j->spec.reservation.empty() ? others : members).push_back(j);
-  if (!members.empty()) start_reservation_jobs(members, now, result);
+  if (!members.empty()) {
+    reservations_.start_jobs(members, now, maintenance_, cluster_, [&](JobRecord& j, Allocation alloc) {
+      result.started.push_back({j.spec.id, std::nullopt, std::nullopt, false});
+      start_job(j, std::move(alloc), now);
+    });
+  }
   std::size_t lowest_waiting = 0;  // into others
   BackfillEngine engine(cluster_, BackfillPolicy::from_config(config_.scheduler));
   engine.set_maintenance(maintenance_, config_.partitions);
@@ -540,10 +409,54 @@ PassResult Scheduler::schedule(Time now) {
   preempt_for_owners(others, now, result);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
-  if (!project_reservations_.empty()) observe_reservation_use(now);
+  if (!reservations_.empty()) reservations_.observe_use(now, running_);
   // Reservations begin, end and run out of patience with no job event: pass again then.
-  if (auto at = next_reservation_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
+  if (auto at = reservations_.next_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
   return result;
+}
+
+// A maintenance window's start requeues the killable jobs on its nodes (Titan, seed 000:
+// killed, and requeued after the outage).
+void Scheduler::preempt_for_maintenance(Time now, PassResult& result) {
+  for (JobId id : maintenance_.due_for_preemption(cluster_, config_, running_, now)) {
+    const JobRecord* j = find(id);
+    JobPreemption p{id, "maintenance on its nodes begins", j->start_time, j->allocation};
+    const Status st = requeue(id, now);
+    assert(st.has_value() && "a running job can always be requeued");
+    (void)st;
+    find(id)->reason = p.reason;
+    result.preempted.push_back(std::move(p));
+  }
+}
+
+// The pass order: waiting jobs ranked by rank_order.h, and waiting_ kept in that order
+// between passes so that the next ranking is mostly a check.
+void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
+  std::vector<RankKey> keys;
+  keys.reserve(ordered.size());
+  for (JobRecord* j : ordered) {
+    keys.push_back({partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
+  }
+  sort_ranked(keys);
+  for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = keys[i].job;
+}
+
+void Scheduler::keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked) {
+  // A job cancelled in this pass has left waiting_ already.
+  const auto still_waiting = [&](const JobRecord* j) { return j->slot < waiting_.size() && waiting_[j->slot] == j; };
+  std::vector<JobRecord*> next;
+  next.reserve(waiting_.size());
+  for (JobRecord* j : ranked) {
+    if (still_waiting(j)) next.push_back(j);
+  }
+  for (JobRecord* j : unranked) {
+    if (still_waiting(j)) next.push_back(j);
+  }
+  // ranked and unranked are disjoint and together were all of waiting_.
+  assert(next.size() == waiting_.size());
+  if (next.size() != waiting_.size()) return;
+  waiting_.swap(next);
+  for (std::size_t i = 0; i < waiting_.size(); ++i) waiting_[i]->slot = i;
 }
 
 }  // namespace fairway

@@ -11,8 +11,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "coordinator/core/admission.h"
 #include "coordinator/core/allocation_overuse.h"
-#include "coordinator/core/array_job.h"
+#include "coordinator/core/array_book.h"
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/fair_share_ledger.h"
 #include "coordinator/core/job_dependencies.h"
@@ -20,6 +21,8 @@
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
+#include "coordinator/core/open_job_counts.h"
+#include "coordinator/core/project_reservations.h"
 #include "coordinator/core/running_caps.h"
 #include "shared/base/result.h"
 #include "shared/config/config.h"
@@ -59,35 +62,6 @@ struct PreemptionOrder {
   std::string by_partition;
   Duration grace;
   bool requeue = true;  // false: it ends as preempted
-};
-
-// A project reservation given back before its end: under its use threshold too long.
-struct ReservationCancellation {
-  std::string name;
-  std::string reason;
-  Time at;
-};
-
-// A project reservation as the core tracks it (Titan, seed 000): charged from its start to
-// its end or cancellation, watched for low use.
-struct ProjectReservationState {
-  std::string name;
-  std::string account;
-  std::vector<std::string> users;  // empty: every user of the account
-  double cancel_below_use = 0.0;
-  Duration cancel_after;
-  Time start, end;                 // end: the configured one
-  std::optional<Time> cancelled_at;
-  std::string cancel_reason;
-  // Charged to (account, "reservation:NAME"), an association of no shares, so the
-  // account's usage carries it without moving its users' shares.
-  std::optional<AssociationIndex> association;
-  double rate = 0.0;  // billing units per second while charged
-  bool charging = false;
-  std::optional<Time> below_since;  // use under the threshold since then
-  std::int64_t cores = 0;           // of its nodes the cluster knows
-  std::int64_t cores_in_use = 0;    // by its jobs, at the last pass
-  Time effective_end() const { return cancelled_at ? min(*cancelled_at, end) : end; }
 };
 
 // What estimate_start answers: a start time (nullopt when none can be promised, `why`
@@ -182,10 +156,12 @@ class Scheduler {
   void begin_restore();
   // The partition a job asking `spec.partition` goes to (its name, or the default, or the
   // interactive default); nullptr when no partition has that name.
-  const PartitionConfig* partition_for(const JobSpec& spec) const;
+  const PartitionConfig* partition_for(const JobSpec& spec) const { return admission::partition_for(config_, spec); }
   // The job's request with its partition's default_mem_per_cpu_mb when it asks no memory:
   // what admission gives it, and what a restart bills a finished run for.
-  ResourceRequest with_default_memory(const JobSpec& spec) const;
+  ResourceRequest with_default_memory(const JobSpec& spec) const {
+    return admission::with_default_memory(config_, spec);
+  }
   // A run in a project reservation (`reservation`) is charged only past the reservation's
   // end or cancellation: the reservation paid for it until then.
   void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
@@ -231,26 +207,26 @@ class Scheduler {
   // what the driver must do, in order. Error for an unknown job.
   Result<std::vector<JobEffect>> on_event(JobId id, const JobEvent& event, Time now);
 
-  // Job arrays (scheduler_arrays.cpp). submit() takes a spec with `array` set as one
-  // array; each pass makes jobs of as many of its tasks as could start now, plus
+  // Job arrays (array_book.h). submit() takes a spec with `array` set as one array; each
+  // pass makes jobs of as many of its tasks as could start now, plus
   // scheduler.array_task_reservations more to plan, within its %limit. Tasks then live as
   // jobs (waiting(), running(), job()) with spec.array_job set.
-  const ArrayJob* array(JobId id) const;
-  const std::map<std::uint64_t, ArrayJob>& arrays() const { return arrays_; }
+  const ArrayJob* array(JobId id) const { return arrays_.find(id); }
+  const std::map<std::uint64_t, ArrayJob>& arrays() const { return arrays_.all(); }
   // The array, still waiting or running, whose task ids include `task`.
-  const ArrayJob* array_holding(JobId task) const;
+  const ArrayJob* array_holding(JobId task) const { return arrays_.holding(task); }
   // Makes task `index` a job now, to hold, cancel or change it alone (a held array's task
   // is made held), and returns its id; a task already made keeps its record.
   Result<JobId> split_array_task(JobId array, std::int32_t index);
   // The array's tasks that are jobs now and have not ended, in task order.
   std::vector<JobId> live_array_tasks(JobId array) const;
   // Arrays whose last task ended since the last call (ArrayJob::outcome says how).
-  std::vector<ArrayJob> take_ended_arrays() { return std::exchange(ended_arrays_, {}); }
+  std::vector<ArrayJob> take_ended_arrays() { return arrays_.take_ended(); }
   std::span<JobRecord* const> waiting() const { return waiting_; }
   std::span<JobRecord* const> running() const { return running_; }
   const ClusterState& cluster() const { return cluster_; }
   const FairShareLedger& fair_share() const { return ledger_; }
-  std::span<const ProjectReservationState> project_reservations() const { return project_reservations_; }
+  std::span<const ProjectReservationState> project_reservations() const { return reservations_.all(); }
   // After a restart: a project reservation the coordinator had cancelled stays cancelled.
   void restore_reservation_cancelled(const std::string& name, Time at);
   const Config& config() const { return config_; }
@@ -264,16 +240,16 @@ class Scheduler {
   Scheduler(const Scheduler&) = default;
   Scheduler& operator=(const Scheduler&) = delete;
   Status init(NodeSource source);
-  // `access_groups` unset: the access rules are not checked (a restart, an update that
-  // moves nothing); set: the submitter's Unix groups for them.
-  Status admit(JobSpec spec, Time now, bool restoring,
-               std::optional<std::span<const std::string>> access_groups = std::nullopt);
+  // A new or changed job through admission's checks (admission::admit), then queued.
+  // `access_groups` unset: the access rules are not checked (an update that moves nothing).
+  Status admit(JobSpec spec, Time now, std::optional<std::span<const std::string>> access_groups);
+  // A job stored before a restart, through admission::restore, then queued.
+  Status readmit(JobSpec spec, Time eligible_since);
+  // What admission reads, borrowed from this scheduler for one call.
+  AdmissionView admission_view(const LiveJobState& live) const;
+  // Admission's decision becomes a waiting job (or array), eligible since `eligible_since`.
+  void enter(AdmissionDecision d, Time eligible_since);
   void start_job(JobRecord& j, Allocation alloc, Time now);
-  // Billing units per second for `cores` and GPUs of these types ([billing]).
-  double billing_rate(std::int64_t cores, const std::vector<std::string>& gpu_types,
-                      std::int64_t memory_mb = 0) const;
-  // ... for an allocation: its cores and the types of the GPUs it holds.
-  double allocation_billing_rate(const Allocation& alloc) const;
   struct UsageChange {
     Time at;
     AssociationIndex association;
@@ -286,25 +262,11 @@ class Scheduler {
   // Keeps waiting_ in the pass's order, ranked jobs first and then the rest, so that the
   // next pass finds its keys nearly sorted (sorting the queue was a sixth of a pass).
   void keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked);
-  // Job arrays (scheduler_arrays.cpp).
-  void add_array(JobRecord prototype);
-  // Open jobs a spec adds for the per-user limits: an array counts every task at once (as
-  // Slurm's MaxSubmitJobs), a restored task that takes its place back in its array none
-  // (`claimed_from` is that array). Refuses indices over limits.max_array_size.
-  Result<std::int64_t> jobs_added_by(const JobSpec& spec, ArrayJob*& claimed_from);
-  void make_array_tasks();
-  JobRecord& make_array_task(ArrayJob& a, std::int64_t position);
-  ArrayJob* array_holding(JobId task);
+  // A new waiting job (admitted, restored, or an array's task made now) joins the queue.
+  JobRecord& queue(JobRecord rec);
   Status cancel_array(JobId id);
   Status hold_array(JobId id, bool hold, Time now);
-  // A task made into a job reached a terminal state.
-  void array_task_ended(const JobRecord& j);
-  // `n` tasks of `a` ended (`how`); the last one ends the array (it is erased then).
-  void array_tasks_ended(ArrayJob& a, std::int64_t n, JobState how);
-  // Unsplit tasks leave the per-user open-job counts (their array counted them all).
-  void uncount_array_tasks(const ArrayJob& a, std::int64_t n);
-  std::map<std::uint64_t, ArrayJob> arrays_;  // by id: a task id finds its array by bound
-  std::vector<ArrayJob> ended_arrays_;
+  ArrayBook arrays_;
   JobRecord* find(JobId id);
 
   Config config_;
@@ -315,20 +277,7 @@ class Scheduler {
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   AllocationOveruse overuse_;
   MaintenanceSchedule maintenance_;  // config.reservations; project ones end early when cancelled
-  std::vector<ProjectReservationState> project_reservations_;
-  // Project reservations (scheduler_reservations.cpp): who may submit into one, charging
-  // and low-use cancellation at each pass, and starting their jobs on their nodes.
-  Status check_reservation(const JobSpec& spec, PartitionIndex p, Time now, bool restoring) const;
-  void advance_reservations(Time now, PassResult& result);
-  void start_reservation_jobs(std::span<JobRecord* const> members, Time now, PassResult& result);
-  void observe_reservation_use(Time now);
-  std::optional<Time> next_reservation_event(Time now) const;
-  ProjectReservationState* find_project_reservation(const std::string& name);
-  // Sets r.cores from its nodes the cluster knows; returns their GPUs' types (for billing).
-  std::vector<std::string> measure_reservation(ProjectReservationState& r, const MaintenanceWindow& w) const;
-  // The association its charge goes to, made on first use: (account, "reservation:NAME"),
-  // with no shares, so the account's usage carries it without moving its users' shares.
-  AssociationIndex reservation_holder(ProjectReservationState& r);
+  ProjectReservations reservations_;  // their nodes are windows of maintenance_
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
   // Owner partitions: victims for the waiting jobs (`ordered`, tier then priority) that
@@ -343,21 +292,9 @@ class Scheduler {
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
   std::vector<JobRecord*> waiting_;  // pending, held or blocked
   std::vector<JobRecord*> running_;
-  // Jobs each user has pending, blocked, held or running, for max_submitted_jobs_per_user.
-  std::unordered_map<std::string, std::int32_t> open_jobs_by_user_;
-  // The same per partition ("partition\0user"), for partitions.max_jobs_per_user.
-  std::unordered_map<std::string, std::int32_t> open_jobs_by_partition_user_;
-  static std::string partition_user_key(const JobSpec& spec);
-  void count_closed(const JobRecord& j);
+  OpenJobCounts open_jobs_;  // for max_submitted_jobs_per_user and max_jobs_per_user
   EndedJobs ended_;  // every forgotten job's outcome, for --dependency
   std::optional<JobState> state_of(JobId id) const;  // nullopt: not held (any more)
-  // Whether a waiting job may be considered now (its --begin has come, its dependencies
-  // hold); sets its reason when not. Kill-on-invalid jobs go to `cancel_now`.
-  bool ready_to_consider(JobRecord& j, Time now, bool singleton_clear,
-                         std::vector<JobRecord*>& cancel_now);
-  // --dependency=singleton: per user and job name, nothing running and only the earliest
-  // submitted waiting job goes. The waiting singleton jobs that may go this pass.
-  std::unordered_set<const JobRecord*> singletons_free_to_go() const;
 };
 
 }  // namespace fairway

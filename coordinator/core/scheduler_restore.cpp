@@ -1,11 +1,58 @@
-// Fair-share across a coordinator restart: the runs of restored jobs, finished runs from
-// the store and project reservations' charges, replayed into the ledger in time order.
+// A coordinator restart: running jobs back on their cores, and fair-share (the runs of
+// restored jobs, finished runs from the store and project reservations' charges) replayed
+// into the ledger in time order.
 #include <algorithm>
 #include <cassert>
 
+#include "coordinator/core/billing_rate.h"
+#include "coordinator/core/placement.h"
 #include "coordinator/core/scheduler.h"
+#include "shared/base/try.h"
 
 namespace fairway {
+
+Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count) {
+  const std::string job = "job " + std::to_string(spec.id.value());
+  for (const auto& na : alloc.nodes) {
+    if (na.node.value() >= cluster_.node_count()) return invalid_argument(job + ": unknown node index");
+    const NodeState& ns = cluster_.node(na.node);
+    for (std::int32_t c : na.cores) {
+      if (c < 0 || static_cast<std::size_t>(c) >= ns.core_used.size() ||
+          !ns.core_free(static_cast<std::size_t>(c))) {
+        return make_error(ErrorCode::kFailedPrecondition,
+                          job + ": core " + std::to_string(c) + " of node '" + ns.topology.name +
+                              "' is not free");
+      }
+    }
+    for (std::int32_t g : na.gpus) {
+      if (g < 0 || static_cast<std::size_t>(g) >= ns.gpu_used.size() ||
+          !ns.gpu_usable(static_cast<std::size_t>(g))) {
+        return make_error(ErrorCode::kFailedPrecondition,
+                          job + ": GPU " + std::to_string(g) + " of node '" + ns.topology.name +
+                              "' is not free");
+      }
+    }
+  }
+  const JobId id = spec.id;
+  spec.hold = false;
+  FAIRWAY_TRY(readmit(std::move(spec), start));
+  JobRecord& j = *find(id);
+  j.requeue_count = requeue_count;
+  // Stored allocations name cores, not memory: it follows from the admitted request.
+  assign_memory(alloc, j.spec.resources);
+  start_job(j, std::move(alloc), start);
+  return ok_status();
+}
+
+void Scheduler::restore_outcome(JobId id, JobState final_state) {
+  if (!is_terminal(final_state)) return;
+  // A task that ended before the restart: its array holds it no more.
+  if (const ArrayJob* a = arrays_.unmade_holder(id)) {
+    open_jobs_.add(a->prototype.spec, -1);  // the array counted it
+    arrays_.unmade_task_ended(id, final_state, ended_);
+  }
+  ended_.record(id, final_state);
+}
 
 void Scheduler::begin_restore() { restored_usage_.emplace(); }
 
@@ -18,11 +65,9 @@ void Scheduler::restore_finished_usage(const std::string& account, const std::st
     return;
   }
   // A project reservation's job was paid for by the reservation while it lasted.
-  if (const ProjectReservationState* r = reservation.empty() ? nullptr : find_project_reservation(reservation)) {
-    if (start >= r->start && start < r->effective_end()) start = max(start, r->effective_end());
-  }
+  if (!reservation.empty()) start = reservations_.charged_from(reservation, start);
   if (end <= start) return;
-  const double rate = billing_rate(cores, gpu_types, memory_mb);
+  const double rate = billing_rate(config_.billing, cores, gpu_types, memory_mb);
   if (rate == 0) return;
   const AssociationIndex a = ledger_.association(account, user);
   restored_usage_->push_back({start, a, rate});
@@ -32,16 +77,9 @@ void Scheduler::restore_finished_usage(const std::string& account, const std::st
 void Scheduler::end_restore(std::optional<Time> now) {
   if (!restored_usage_) return;
   // Project reservations charged before the restart are charged again from their start.
-  for (ProjectReservationState& r : project_reservations_) {
-    if (!now || r.start >= *now) continue;
-    const MaintenanceWindow* w = maintenance_.find(r.name);
-    if (w == nullptr) continue;
-    r.rate = billing_rate(r.cores, measure_reservation(r, *w));
-    restored_usage_->push_back({r.start, reservation_holder(r), r.rate});
-    if (r.effective_end() <= *now) {
-      restored_usage_->push_back({r.effective_end(), *r.association, -r.rate});
-    } else {
-      r.charging = true;
+  if (now) {
+    for (const ReservationCharge& c : reservations_.restored_charges(*now, maintenance_, cluster_, ledger_, config_.billing)) {
+      restored_usage_->push_back({c.at, c.association, c.rate});
     }
   }
   std::vector<UsageChange> changes = std::move(*restored_usage_);
@@ -62,6 +100,10 @@ void Scheduler::restore_runtime(const std::string& user, Duration runtime, Time 
 Duration Scheduler::predicted_runtime(const std::string& user, Duration limit) const {
   if (config_.scheduler.runtime_prediction == RuntimePrediction::kNone) return limit;
   return runtimes_.predict(user, limit);
+}
+
+void Scheduler::restore_reservation_cancelled(const std::string& name, Time at) {
+  reservations_.restore_cancelled(name, at, maintenance_);
 }
 
 }  // namespace fairway

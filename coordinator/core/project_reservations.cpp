@@ -1,14 +1,11 @@
-// Project reservations (Titan, seed 000): nodes set aside for one account's jobs during a
-// window. Everyone else plans around them as around a maintenance (maintenance_schedule);
-// here: who may submit into one, charging the account cores x hours whether used or not,
-// giving the nodes back when under `cancel_below_use` of them are used for `cancel_after`,
-// and starting the reservation's own jobs on its nodes.
+#include "coordinator/core/project_reservations.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "coordinator/core/billing_rate.h"
 #include "coordinator/core/placement.h"
-#include "coordinator/core/scheduler.h"
 #include "shared/base/duration_format.h"
 
 namespace fairway {
@@ -43,30 +40,48 @@ std::string join(const std::vector<std::string>& names) {
 
 }  // namespace
 
-ProjectReservationState* Scheduler::find_project_reservation(const std::string& name) {
-  for (ProjectReservationState& r : project_reservations_) {
+ProjectReservations::ProjectReservations(const Config& config) {
+  for (const ReservationConfig& r : config.reservations) {
+    if (!r.project()) continue;
+    ProjectReservationState st;
+    st.name = r.name;
+    st.account = r.account;
+    st.users = r.users;
+    st.cancel_below_use = r.cancel_below_use;
+    st.cancel_after = r.cancel_after;
+    st.start = r.start;
+    st.end = r.end();
+    states_.push_back(std::move(st));
+  }
+}
+
+ProjectReservationState* ProjectReservations::find(const std::string& name) {
+  for (ProjectReservationState& r : states_) {
     if (r.name == name) return &r;
   }
   return nullptr;
 }
 
-Status Scheduler::check_reservation(const JobSpec& spec, PartitionIndex p, Time now, bool restoring) const {
-  const std::string& name = spec.reservation;
-  const auto it = std::find_if(project_reservations_.begin(), project_reservations_.end(),
-                               [&](const ProjectReservationState& r) { return r.name == name; });
-  if (it == project_reservations_.end()) {
-    if (maintenance_.find(name) != nullptr) {
-      return invalid_argument("--reservation=" + name + ": that reservation is a maintenance; no job runs in it");
-    }
-    std::vector<std::string> known;
-    for (const ProjectReservationState& r : project_reservations_) known.push_back(r.name);
-    return invalid_argument("--reservation=" + name + ": no such reservation" +
-                            (known.empty() ? std::string(" (none is configured)") : " (reservations: " + join(known) + ")"));
+const ProjectReservationState* ProjectReservations::find(const std::string& name) const {
+  return const_cast<ProjectReservations*>(this)->find(name);
+}
+
+Status ProjectReservations::check_known(const std::string& name, const MaintenanceSchedule& maintenance) const {
+  if (find(name) != nullptr) return ok_status();
+  if (maintenance.find(name) != nullptr) {
+    return invalid_argument("--reservation=" + name + ": that reservation is a maintenance; no job runs in it");
   }
-  // A job accepted into a reservation keeps its place across a restart, whatever happened
-  // to the reservation since (it then waits as ReservationDeleted).
-  if (restoring) return ok_status();
-  const ProjectReservationState& r = *it;
+  std::vector<std::string> known;
+  for (const ProjectReservationState& r : states_) known.push_back(r.name);
+  return invalid_argument("--reservation=" + name + ": no such reservation" +
+                          (known.empty() ? std::string(" (none is configured)") : " (reservations: " + join(known) + ")"));
+}
+
+Status ProjectReservations::check(const JobSpec& spec, PartitionIndex p, Time now,
+                                  const MaintenanceSchedule& maintenance, const ClusterState& cluster) const {
+  const std::string& name = spec.reservation;
+  if (auto st = check_known(name, maintenance); !st) return st;
+  const ProjectReservationState& r = *find(name);
   if (spec.account != r.account) {
     return make_error(ErrorCode::kPermissionDenied, "--reservation=" + name + " is for account '" + r.account +
                                                         "': submit with -A " + r.account +
@@ -88,68 +103,104 @@ Status Scheduler::check_reservation(const JobSpec& spec, PartitionIndex p, Time 
     return invalid_argument("time_limit " + format_walltime(spec.time_limit) + " is longer than reservation '" +
                             name + "' (" + format_walltime(r.end - r.start) + "), so it could never run in it");
   }
-  const MaintenanceWindow* w = maintenance_.find(name);
-  const PartitionState& ps = cluster_.partition(p);
+  const MaintenanceWindow* w = maintenance.find(name);
+  const PartitionState& ps = cluster.partition(p);
   if (w != nullptr) {
     std::int64_t cores = 0;
-    for (NodeIndex n : ps.nodes) cores += maintenance_.covers(*w, cluster_, n) ? cluster_.node(n).topology.total_cores() : 0;
+    for (NodeIndex n : ps.nodes) cores += maintenance.covers(*w, cluster, n) ? cluster.node(n).topology.total_cores() : 0;
     if (cores > 0 && spec.resources.total_cores() > cores) {
       return invalid_argument("requests " + std::to_string(spec.resources.total_cores()) + " cores, more than reservation '" +
                               name + "' holds in partition '" + spec.partition + "' (" + std::to_string(cores) + ")");
     }
   }
   if (w != nullptr && !ps.nodes.empty() &&
-      std::none_of(ps.nodes.begin(), ps.nodes.end(), [&](NodeIndex n) { return maintenance_.covers(*w, cluster_, n); })) {
+      std::none_of(ps.nodes.begin(), ps.nodes.end(), [&](NodeIndex n) { return maintenance.covers(*w, cluster, n); })) {
     return invalid_argument("partition '" + spec.partition + "' has none of reservation '" + name + "''s nodes");
   }
   return ok_status();
 }
 
-std::vector<std::string> Scheduler::measure_reservation(ProjectReservationState& r, const MaintenanceWindow& w) const {
+bool ProjectReservations::pays_for(const std::string& name, Time now) const {
+  const ProjectReservationState* r = find(name);
+  return r != nullptr && !r->cancelled_at && now < r->end && now >= r->start;
+}
+
+Time ProjectReservations::charged_from(const std::string& name, Time start) const {
+  const ProjectReservationState* r = find(name);
+  if (r != nullptr && start >= r->start && start < r->effective_end()) return max(start, r->effective_end());
+  return start;
+}
+
+std::vector<std::string> ProjectReservations::measure(ProjectReservationState& r, const MaintenanceWindow& w,
+                                                      const MaintenanceSchedule& maintenance,
+                                                      const ClusterState& cluster) {
   r.cores = 0;
   std::vector<std::string> gpu_types;
-  for (NodeIndex n : maintenance_.nodes(w, cluster_)) {
-    const NodeTopology& topo = cluster_.node(n).topology;
+  for (NodeIndex n : maintenance.nodes(w, cluster)) {
+    const NodeTopology& topo = cluster.node(n).topology;
     r.cores += topo.total_cores();
     for (const auto& g : topo.gpus) gpu_types.push_back(g.type);
   }
   return gpu_types;
 }
 
-AssociationIndex Scheduler::reservation_holder(ProjectReservationState& r) {
+AssociationIndex ProjectReservations::holder(ProjectReservationState& r, FairShareLedger& ledger) {
   if (!r.association) {
     const std::string holder = "reservation:" + r.name;
-    r.association = ledger_.association(r.account, holder);
-    ledger_.set_user_shares(r.account, holder, 0.0);
+    r.association = ledger.association(r.account, holder);
+    ledger.set_user_shares(r.account, holder, 0.0);
   }
   return *r.association;
 }
 
-void Scheduler::restore_reservation_cancelled(const std::string& name, Time at) {
-  ProjectReservationState* r = find_project_reservation(name);
+void ProjectReservations::restore_cancelled(const std::string& name, Time at, MaintenanceSchedule& maintenance) {
+  ProjectReservationState* r = find(name);
   if (r == nullptr || r->cancelled_at) return;
   r->cancelled_at = at;
   r->cancel_reason = "cancelled before the coordinator restarted (too little of it was in use)";
-  maintenance_.cancel(name, at);
+  maintenance.cancel(name, at);
+}
+
+std::vector<ReservationCharge> ProjectReservations::restored_charges(Time now, const MaintenanceSchedule& maintenance,
+                                                                     const ClusterState& cluster,
+                                                                     FairShareLedger& ledger,
+                                                                     const BillingConfig& billing) {
+  std::vector<ReservationCharge> charges;
+  for (ProjectReservationState& r : states_) {
+    if (r.start >= now) continue;
+    const MaintenanceWindow* w = maintenance.find(r.name);
+    if (w == nullptr) continue;
+    r.rate = billing_rate(billing, r.cores, measure(r, *w, maintenance, cluster));
+    charges.push_back({r.start, holder(r, ledger), r.rate});
+    if (r.effective_end() <= now) {
+      charges.push_back({r.effective_end(), *r.association, -r.rate});
+    } else {
+      r.charging = true;
+    }
+  }
+  return charges;
 }
 
 // Before the pass: each reservation's charge, and whether it is given back. Its use was
-// last looked at after the previous pass (observe_reservation_use); since only passes
-// start jobs, it has not risen since, so "below since" still holds.
-void Scheduler::advance_reservations(Time now, PassResult& result) {
-  for (ProjectReservationState& r : project_reservations_) {
-    const MaintenanceWindow* w = maintenance_.find(r.name);
+// last looked at after the previous pass (observe_use); since only passes start jobs, it
+// has not risen since, so "below since" still holds.
+void ProjectReservations::advance(Time now, MaintenanceSchedule& maintenance, const ClusterState& cluster,
+                                  FairShareLedger& ledger, const BillingConfig& billing,
+                                  std::span<JobRecord* const> running,
+                                  std::vector<ReservationCancellation>& cancelled) {
+  for (ProjectReservationState& r : states_) {
+    const MaintenanceWindow* w = maintenance.find(r.name);
     if (w == nullptr) continue;
-    const std::vector<std::string> gpu_types = measure_reservation(r, *w);
+    const std::vector<std::string> gpu_types = measure(r, *w, maintenance, cluster);
     const Time end = r.effective_end();
     if (!r.charging && now >= r.start && now < end) {
       // The rate is fixed while it is charged: the stop must take off what the start put on.
-      r.rate = billing_rate(r.cores, gpu_types);
-      ledger_.start_usage(reservation_holder(r), r.rate, now);
+      r.rate = billing_rate(billing, r.cores, gpu_types);
+      ledger.start_usage(holder(r, ledger), r.rate, now);
       r.charging = true;
     }
     if (r.charging && now >= end) {
-      ledger_.stop_usage(*r.association, r.rate, now);
+      ledger.stop_usage(*r.association, r.rate, now);
       r.charging = false;
     }
     if (!r.charging || r.cancel_below_use <= 0.0 || !r.below_since) continue;
@@ -157,29 +208,29 @@ void Scheduler::advance_reservations(Time now, PassResult& result) {
     // Given back: everyone may use its nodes from now on, and the account stops paying for
     // them. Its jobs still running finish there, charged as ordinary jobs from now.
     r.cancelled_at = now;
-    maintenance_.cancel(r.name, now);
-    ledger_.stop_usage(*r.association, r.rate, now);
+    maintenance.cancel(r.name, now);
+    ledger.stop_usage(*r.association, r.rate, now);
     r.charging = false;
-    for (JobRecord* j : running_) {
+    for (JobRecord* j : running) {
       if (j->spec.reservation != r.name) continue;
-      j->billing_rate = allocation_billing_rate(j->allocation);
-      ledger_.start_usage(j->association, j->billing_rate, now);
+      j->billing_rate = allocation_billing_rate(billing, cluster, j->allocation);
+      ledger.start_usage(j->association, j->billing_rate, now);
     }
     const std::string pct = std::to_string(std::lround(r.cancel_below_use * 100.0)) + "%";
     r.cancel_reason = "under " + pct + " of its " + std::to_string(r.cores) + " cores in use since " +
                       utc_text(*r.below_since) + " (" + format_walltime(now - *r.below_since) +
                       ", the limit is " + format_walltime(r.cancel_after) + ")";
-    result.reservations_cancelled.push_back({r.name, r.cancel_reason, now});
+    cancelled.push_back({r.name, r.cancel_reason, now});
   }
 }
 
-// The reservation's own jobs, best first: each starts on the reservation's nodes when it
-// fits there now and ends before the reservation does. They take nothing from anyone else,
-// so they hold no backfill reservations.
-void Scheduler::start_reservation_jobs(std::span<JobRecord* const> members, Time now, PassResult& result) {
+// They take nothing from anyone else, so they hold no backfill reservations.
+void ProjectReservations::start_jobs(std::span<JobRecord* const> members, Time now,
+                                     const MaintenanceSchedule& maintenance, const ClusterState& cluster,
+                                     const StartFn& start) const {
   for (JobRecord* j : members) {
-    ProjectReservationState* r = find_project_reservation(j->spec.reservation);
-    const MaintenanceWindow* w = maintenance_.find(j->spec.reservation);
+    const ProjectReservationState* r = find(j->spec.reservation);
+    const MaintenanceWindow* w = maintenance.find(j->spec.reservation);
     j->reserved_start.reset();
     j->reserved_at.reset();
     j->why = {};
@@ -193,18 +244,18 @@ void Scheduler::start_reservation_jobs(std::span<JobRecord* const> members, Time
       continue;
     }
     // Cheap first: is there that much free on its nodes at all?
-    if (maintenance_.free_in_partition(*w, cluster_, j->partition).cores < j->spec.resources.total_cores()) {
+    if (maintenance.free_in_partition(*w, cluster, j->partition).cores < j->spec.resources.total_cores()) {
       j->why.add(PendingReason::kResources);
       continue;
     }
-    ClusterState inside = cluster_;
-    for (std::size_t i = 0; i < cluster_.node_count(); ++i) {
+    ClusterState inside = cluster;
+    for (std::size_t i = 0; i < cluster.node_count(); ++i) {
       const NodeIndex n(static_cast<std::uint32_t>(i));
-      bool usable = maintenance_.covers(*w, cluster_, n);
+      bool usable = maintenance.covers(*w, cluster, n);
       // Another window (a maintenance) on the node before the job would end rules it out.
-      for (const MaintenanceWindow& other : maintenance_.windows()) {
+      for (const MaintenanceWindow& other : maintenance.windows()) {
         if (usable && other.name != w->name && other.start < now + j->spec.time_limit && other.end > now &&
-            maintenance_.covers(other, cluster_, n)) {
+            maintenance.covers(other, cluster, n)) {
           usable = false;
         }
       }
@@ -215,17 +266,16 @@ void Scheduler::start_reservation_jobs(std::span<JobRecord* const> members, Time
       j->why.add(PendingReason::kResources);
       continue;
     }
-    result.started.push_back({j->spec.id, std::nullopt, std::nullopt, false});
-    start_job(*j, std::move(*alloc), now);
+    start(*j, std::move(*alloc));
   }
 }
 
 // After the pass: what each reservation's jobs hold now, and since when that has been
 // under its threshold.
-void Scheduler::observe_reservation_use(Time now) {
-  for (ProjectReservationState& r : project_reservations_) {
+void ProjectReservations::observe_use(Time now, std::span<JobRecord* const> running) {
+  for (ProjectReservationState& r : states_) {
     r.cores_in_use = 0;
-    for (const JobRecord* j : running_) {
+    for (const JobRecord* j : running) {
       if (j->spec.reservation == r.name) r.cores_in_use += j->allocation.total_cores();
     }
     if (!r.charging || r.cancel_below_use <= 0.0) {
@@ -241,12 +291,12 @@ void Scheduler::observe_reservation_use(Time now) {
   }
 }
 
-std::optional<Time> Scheduler::next_reservation_event(Time now) const {
+std::optional<Time> ProjectReservations::next_event(Time now) const {
   std::optional<Time> next;
   auto consider = [&](Time t) {
     if (t > now) next = next ? min(*next, t) : t;
   };
-  for (const ProjectReservationState& r : project_reservations_) {
+  for (const ProjectReservationState& r : states_) {
     if (r.cancelled_at) continue;
     consider(r.start);
     consider(r.end);
