@@ -1,0 +1,524 @@
+#include "client/slurm/slurm_commands.h"
+
+#include <algorithm>
+#include <charconv>
+#include <span>
+#include <cctype>
+#include <map>
+#include <optional>
+
+#include "client/views/slurm/sinfo_view.h"
+#include "client/slurm/slurm_admin_commands.h"
+#include "client/views/text_format.h"
+#include "shared/base/try.h"
+#include "shared/config/hostlist.h"
+
+namespace fairway::cli {
+namespace {
+
+// squeue's own default layout (Slurm 22.05), which tools parse.
+constexpr const char* kSqueueDefaultFormat = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
+
+enum class Action : std::uint8_t {
+  kPass,    // fairway takes it as it is
+  kRename,  // fairway spells it `to`
+  kDrop,    // accepted, no effect here (verbosity, cluster-wide views that are the default)
+  kRefuse,  // cannot be honoured: a usage error naming it and `to` (why)
+};
+
+struct SlurmOption {
+  char short_name;  // '\0': none
+  std::string_view long_name;
+  bool takes_value;
+  Action action;
+  std::string_view to = {};  // kRename: the fairway option ("-u"); kRefuse: why
+};
+
+struct Scanned {
+  std::vector<std::string> out;
+  bool seen_format = false;  // -o/--format, -l, --json, --start: squeue's default layout is off
+  std::string help;          // --help/--usage: what to print instead of running anything
+  std::map<const void*, std::size_t> value_at;  // where each option's value is in `out`
+};
+
+// Options whose value is a comma-separated list in Slurm's commands: given twice, the
+// lists are joined.
+bool is_list_option(std::string_view name) {
+  static constexpr std::string_view kLists[] = {"jobs",  "user",  "users", "accounts", "account", "partition",
+                                                "state", "states", "name", "qos",      "nodes",   "nodelist",
+                                                "steps", "reservation"};
+  return std::find(std::begin(kLists), std::end(kLists), name) != std::end(kLists);
+}
+
+// --help: the options this front-end takes, from its table, and where their meaning is.
+std::string usage_text(std::string_view command, const std::vector<SlurmOption>& table) {
+  std::string out = "Usage: " + std::string(command) + " [OPTIONS]\n" + "Slurm's " + std::string(command) +
+                    " on Fairway (docs/slurm-compat.md). Options:\n";
+  for (const SlurmOption& o : table) {
+    std::string line = "  ";
+    line += o.short_name != '\0' ? std::string("-") + o.short_name + (o.long_name.empty() ? "" : ", ") : "    ";
+    if (!o.long_name.empty()) line += "--" + std::string(o.long_name) + (o.takes_value ? "=VALUE" : "");
+    if (o.action == Action::kDrop) line += "  (accepted, no effect here)";
+    if (o.action == Action::kRefuse) line += "  (not supported: " + std::string(o.to) + ")";
+    out += line + "\n";
+  }
+  return out;
+}
+
+
+// Rewrites the options of `args` by `table` up to the first word that is not an option
+// (sbatch's script, srun's command: what follows is theirs). An option not in the table is
+// refused in getopt's words, as Slurm's commands refuse it.
+Result<Scanned> scan(std::string_view command, std::vector<std::string> args, const std::vector<SlurmOption>& table,
+                     bool stop_at_word) {
+  Scanned s;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string a = args[i];
+    if (a == "--help" || a == "--usage") {
+      s.help = usage_text(command, table);
+      return s;
+    }
+    if (a == "--" || a.size() < 2 || a[0] != '-') {
+      if (stop_at_word) {
+        s.out.insert(s.out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+        return s;
+      }
+      s.out.push_back(a);
+      continue;
+    }
+    const SlurmOption* opt = nullptr;
+    std::optional<std::string> value;
+    if (a.starts_with("--")) {
+      const std::size_t eq = a.find('=');
+      const std::string_view name = std::string_view(a).substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      for (const SlurmOption& o : table) {
+        if (o.long_name == name) opt = &o;
+      }
+      if (opt != nullptr && eq != std::string::npos) value = a.substr(eq + 1);
+    } else {
+      for (const SlurmOption& o : table) {
+        if (o.short_name == a[1]) opt = &o;
+      }
+      if (opt != nullptr && a.size() > 2) {
+        if (opt->takes_value) {
+          value = a.substr(2);
+        } else {
+          // Bundled: -nu alice is -n -u alice; the rest is read next as an option of its own.
+          args.insert(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, "-" + a.substr(2));
+        }
+      }
+    }
+    if (opt == nullptr) {
+      return invalid_argument(a.starts_with("--") ? "unrecognized option '" + a + "'"
+                                                  : "invalid option -- '" + std::string(1, a[1]) + "'");
+    }
+    if (opt->takes_value && !value) {
+      if (i + 1 >= args.size()) {
+        return invalid_argument("option " + a + " needs a value");
+      }
+      value = args[++i];
+    }
+    const std::string spelled = opt->long_name.empty() ? std::string("-") + opt->short_name
+                                                       : "--" + std::string(opt->long_name);
+    // Given again: a list option's values add up (sacct -j 1 -j 2 is -j 1,2); any other
+    // option's later value wins, as Slurm's commands read them.
+    if (value && (opt->action == Action::kPass || opt->action == Action::kRename)) {
+      const auto seen = s.value_at.find(opt);
+      if (seen != s.value_at.end()) {
+        std::string& earlier = s.out[seen->second];
+        earlier = is_list_option(opt->long_name) ? earlier + "," + *value : *value;
+        continue;
+      }
+    }
+    switch (opt->action) {
+      case Action::kPass:
+        s.out.push_back(spelled);
+        break;
+      case Action::kRename:
+        s.out.emplace_back(opt->to);
+        break;
+      case Action::kDrop:
+        continue;
+      case Action::kRefuse:
+        return invalid_argument(spelled + " is not supported: " + std::string(opt->to));
+    }
+    if (value) {
+      s.value_at[opt] = s.out.size();
+      s.out.push_back(*value);
+    }
+    if (opt->long_name == "format" || opt->long_name == "long" || opt->long_name == "json" ||
+        opt->long_name == "start" || opt->long_name == "Format") {
+      s.seen_format = true;
+    }
+  }
+  return s;
+}
+
+std::vector<std::string> with_command(std::string sub, std::vector<std::string> rest) {
+  rest.insert(rest.begin(), std::move(sub));
+  return rest;
+}
+
+// squeue -O / sinfo -O "JobID:8,Name:.10,State,Partition:|": each name's %-letter, its
+// width (20 by default; '.' right-justifies) and a suffix written after it; with a suffix
+// and no width, the value alone. Unknown names are refused as the command words it
+// ("Invalid job format specification: X", sinfo's words too).
+Result<std::string> named_format(const std::string& spec, std::span<const std::pair<std::string_view, char>> fields,
+                                 const std::string& refusal) {
+  std::string out;
+  for (const std::string& item : comma_words(spec)) {
+    const std::size_t colon = item.find(':');
+    const std::string name = to_lower(item.substr(0, colon));
+    char letter = 0;
+    for (const auto& [n, l] : fields) {
+      if (n == name) letter = l;
+    }
+    if (letter == 0) return invalid_argument(refusal + item.substr(0, colon));
+    std::string width = "20", suffix;
+    bool right = false;
+    if (colon != std::string::npos) {
+      std::string rest = item.substr(colon + 1);
+      if (!rest.empty() && rest[0] == '.') {
+        right = true;
+        rest.erase(0, 1);
+      }
+      const std::size_t digits = rest.find_first_not_of("0123456789");
+      width = rest.substr(0, digits);
+      suffix = digits == std::string::npos ? std::string() : rest.substr(digits);
+      if (width.empty() && suffix.empty()) width = "20";
+    }
+    out += "%" + std::string(right ? "." : "") + width + letter + suffix;
+  }
+  if (out.empty()) return invalid_argument(refusal + spec);
+  return out;
+}
+
+Result<std::string> squeue_named_format(const std::string& spec) {
+  static const std::pair<std::string_view, char> fields[] = {
+      {"jobid", 'i'},        {"jobarrayid", 'i'},  {"name", 'j'},       {"state", 'T'},     {"statecompact", 't'},
+      {"username", 'u'},     {"partition", 'P'},   {"reason", 'r'},     {"numcpus", 'C'},   {"timelimit", 'l'},
+      {"numnodes", 'D'},     {"timeused", 'M'},    {"reasonlist", 'R'}, {"nodelist", 'N'},  {"account", 'a'},
+      {"qos", 'q'},          {"priority", 'p'},    {"starttime", 'S'},  {"submittime", 'V'}, {"endtime", 'e'},
+      {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
+      {"tres-per-node", 'b'}, {"comment", 'k'},   {"nice", 'y'}};
+  return named_format(spec, fields, "Invalid job format specification: ");
+}
+
+// sinfo -O's names for sinfo's %-letters.
+Result<std::string> sinfo_named_format(const std::string& spec) {
+  static const std::pair<std::string_view, char> fields[] = {
+      {"partition", 'P'},   {"partitionname", 'R'}, {"available", 'a'},  {"time", 'l'},        {"nodes", 'D'},
+      {"statecompact", 't'}, {"statelong", 'T'},    {"nodelist", 'N'},   {"cpus", 'c'},        {"memory", 'm'},
+      {"gres", 'G'},        {"cpusstate", 'C'},     {"reason", 'E'},     {"size", 's'},        {"root", 'r'},
+      {"oversubscribe", 'h'}, {"groups", 'g'},      {"user", 'u'},       {"userlong", 'U'},    {"timestamp", 'H'},
+      {"socketcorethread", 'z'}, {"disk", 'd'},     {"weight", 'w'},     {"features", 'f'}};
+  // Slurm's sinfo says "job" here too.
+  return named_format(spec, fields, "Invalid job format specification: ");
+}
+
+Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const SlurmInvocation& inv) {
+  static const std::vector<SlurmOption> table = {
+      {'u', "user", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'t', "states", true, Action::kPass},
+      {'j', "jobs", true, Action::kPass},
+      {'o', "format", true, Action::kPass},
+      {'S', "sort", true, Action::kPass},
+      {'l', "long", false, Action::kPass},
+      {'r', "array", false, Action::kPass},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'\0', "start", false, Action::kPass},
+      {'\0', "json", false, Action::kPass},
+      {'a', "all", false, Action::kDrop},  // every partition: the default here
+      {'v', "verbose", false, Action::kDrop},
+      {'\0', "me", false, Action::kDrop},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'i', "iterate", true, Action::kPass},
+      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
+      {'A', "account", true, Action::kPass},
+      {'n', "name", true, Action::kPass},
+      {'w', "nodelist", true, Action::kPass},
+      {'s', "steps", false, Action::kPass},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("squeue", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  // -O's named fields become -o's %-fields (the value follows the renamed option).
+  for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
+    if (s.out[i] != "--format") continue;
+    const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return a == "-O" || a.starts_with("-O") || a.starts_with("--Format");
+    });
+    if (named) {
+      FAIRWAY_TRY_ASSIGN(percent, squeue_named_format(s.out[i + 1]));
+      s.out[i + 1] = percent;
+    }
+  }
+  // -i's seconds, as squeue checks them (and says it, a blank line after).
+  for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
+    if (s.out[i] != "--iterate") continue;
+    const std::string& v = s.out[i + 1];
+    int seconds = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
+    if (ec != std::errc() || end != v.data() + v.size() || seconds < 1 || seconds > 86400) {
+      return invalid_argument("--iterate=" + v + "\n");
+    }
+  }
+  std::vector<std::string> out = {"queue", "--squeue-rules"};
+  if (std::find(args.begin(), args.end(), "--me") != args.end()) out.insert(out.end(), {"-u", inv.user});
+  out.insert(out.end(), s.out.begin(), s.out.end());
+  const bool steps = std::find(s.out.begin(), s.out.end(), "--steps") != s.out.end();
+  if (!s.seen_format && !steps) out.insert(out.end(), {"-o", kSqueueDefaultFormat});
+  return SlurmTranslation{out, std::nullopt};
+}
+
+Result<SlurmTranslation> sdiag(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'a', "all", false, Action::kDrop},  // every statistic: what it prints here
+      {'r', "reset", false, Action::kRefuse, "the counts run from the coordinator's start"},
+      {'M', "cluster", true, Action::kRefuse, "one cluster only"},
+      {'t', "sort-by-time", false, Action::kDrop},  // RPCs have no times here
+      {'T', "sort-by-time2", false, Action::kDrop},
+      {'\0', "json", false, Action::kPass},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sdiag", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  if (std::find(s.out.begin(), s.out.end(), "--json") == s.out.end()) s.out.emplace_back("--sdiag");
+  return SlurmTranslation{with_command("diag", s.out), std::nullopt};
+}
+
+Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const SlurmInvocation& inv) {
+  static const std::vector<SlurmOption> table = {
+      {'u', "user", true, Action::kPass},
+      {'t', "state", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'n', "name", true, Action::kRename, "--name"},
+      {'\0', "jobname", true, Action::kRename, "--name"},
+      {'A', "account", true, Action::kPass},
+      {'s', "signal", true, Action::kPass},
+      {'b', "batch", false, Action::kPass},
+      {'f', "full", false, Action::kDrop},  // every step and the script: what a signal reaches here
+      {'q', "quiet", false, Action::kDrop},
+      {'v', "verbose", false, Action::kDrop},
+      {'i', "interactive", false, Action::kPass},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'w', "nodelist", true, Action::kRefuse, "not yet: filter with -u, -p, -n or -t"},
+      {'\0', "me", false, Action::kDrop},  // the caller's jobs: -u below
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("scancel", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  // Slurm's scancel says nothing of a job that does not exist or has ended (unless -v).
+  const bool verbose = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-v" || a == "--verbose"; });
+  if (!verbose) s.out.insert(s.out.begin(), "--quiet-when-gone");
+  if (std::find(args.begin(), args.end(), "--me") != args.end()) s.out.insert(s.out.end(), {"-u", inv.user});
+  return SlurmTranslation{with_command("cancel", s.out), std::nullopt};
+}
+
+// Slurm's input variables that set sbatch, salloc and srun options; the command line wins
+// over them (it comes later), and they win over #SBATCH directives, as in Slurm.
+std::vector<std::string> options_from_environment(std::string_view prefix, const SlurmInvocation& inv) {
+  static const std::pair<std::string_view, std::string_view> names[] = {
+      {"ACCOUNT", "--account"},        {"PARTITION", "--partition"},   {"QOS", "--qos"},
+      {"TIMELIMIT", "--time"},         {"JOB_NAME", "--job-name"},     {"EXPORT", "--export"},
+      {"RESERVATION", "--reservation"}, {"CONSTRAINT", "--constraint"}, {"MEM_PER_NODE", "--mem"},
+      {"MEM_PER_CPU", "--mem-per-cpu"}, {"GPUS", "--gpus"},            {"ARRAY_INX", "--array"},
+      {"OUTPUT", "--output"},          {"ERROR", "--error"},           {"GPUS_PER_TASK", "--gpus-per-task"},
+      {"GPUS_PER_NODE", "--gpus-per-node"}, {"CPUS_PER_GPU", "--cpus-per-gpu"}, {"MEM_PER_GPU", "--mem-per-gpu"},
+      {"OPEN_MODE", "--open-mode"},     {"DISTRIBUTION", "--distribution"}, {"HINT", "--hint"}};
+  std::vector<std::string> out;
+  for (const auto& [suffix, option] : names) {
+    const std::string name = std::string(prefix) + std::string(suffix);
+    for (const auto& [k, v] : inv.env) {
+      if (k == name && !v.empty()) out.push_back(std::string(option) + "=" + v);
+    }
+  }
+  for (const auto& [k, v] : inv.env) {
+    // Its value is --exclusive's (user, mcs...): a bad one is refused as on the command line.
+    if (k == std::string(prefix) + "EXCLUSIVE") out.emplace_back(v.empty() ? "--exclusive" : "--exclusive=" + v);
+    if (k == std::string(prefix) + "WAIT" && prefix == "SBATCH_") out.emplace_back("--wait");
+    if (k == std::string(prefix) + "NO_REQUEUE") out.emplace_back("--no-requeue");
+    if (k == std::string(prefix) + "REQUEUE") out.emplace_back("--requeue");
+  }
+  return out;
+}
+
+Result<SlurmTranslation> submitting(std::string sub, std::string_view prefix, const std::vector<std::string>& args,
+                                    const SlurmInvocation& inv) {
+  std::vector<std::string> out = {sub};
+  // A batch job's output goes where Slurm's would when nothing names a file.
+  if (sub == "submit") out.emplace_back("--default-output=slurm-%j.out");
+  const auto from_env = options_from_environment(prefix, inv);
+  out.insert(out.end(), from_env.begin(), from_env.end());
+  out.insert(out.end(), args.begin(), args.end());
+  return SlurmTranslation{out, std::nullopt};
+}
+
+Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'j', "jobs", true, Action::kPass},
+      {'u', "user", true, Action::kPass},
+      {'\0', "name", true, Action::kPass},
+      {'A', "accounts", true, Action::kRename, "--account"},
+      {'r', "partition", true, Action::kPass},
+      {'s', "state", true, Action::kPass},
+      {'S', "starttime", true, Action::kPass},
+      {'E', "endtime", true, Action::kPass},
+      {'o', "format", true, Action::kPass},
+      {'P', "parsable2", false, Action::kPass},
+      {'\0', "json", false, Action::kPass},
+      {'X', "allocations", false, Action::kDrop},  // the job lines alone: no --batch-steps below
+      {'a', "allusers", false, Action::kDrop},
+      {'v', "verbose", false, Action::kDrop},
+      // The one cluster there is: sacct -M all (workflow engines pass it) lists its jobs.
+      {'M', "clusters", true, Action::kDrop},
+      {'n', "noheader", false, Action::kPass},
+      {'p', "parsable", false, Action::kPass},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sacct", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.
+  s.out.insert(s.out.begin(), {"--live", "--sacct-table"});
+  const bool allocations_only = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "-X" || a == "--allocations" || (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find('X') != std::string::npos);
+  });
+  if (!allocations_only) s.out.insert(s.out.begin() + 2, "--batch-steps");
+  return SlurmTranslation{with_command("history", s.out), std::nullopt};
+}
+
+Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'s', "summarize", false, Action::kPass},
+      {'N', "Node", false, Action::kRename, "--node-oriented"},
+      {'o', "format", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'\0', "json", false, Action::kRename, "--sinfo-json"},
+      {'a', "all", false, Action::kDrop},
+      {'v', "verbose", false, Action::kDrop},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+      {'l', "long", false, Action::kRename, "--time-line"},  // and the long layout, below
+      {'R', "list-reasons", false, Action::kPass},
+      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
+  // --json is fairway nodes' own view; everything else is a %-field layout, sinfo's
+  // default (or -s's, -l's) unless -o gave one.
+  const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a.starts_with("-O") || a.starts_with("--Format");
+  });
+  for (std::size_t i = 0; named && i + 1 < s.out.size(); ++i) {
+    if (s.out[i] != "--format") continue;
+    FAIRWAY_TRY_ASSIGN(percent, sinfo_named_format(s.out[i + 1]));
+    s.out[i + 1] = percent;
+  }
+  // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
+  if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
+  const bool reasons = has("--list-reasons");
+  if (!has("--sinfo-json") && !has("--format")) {
+    s.out.insert(s.out.end(), {"--format", has("--summarize") && !has("--node-oriented") ? kSinfoSummaryFormat
+                                           : has("--node-oriented") && has("--time-line") ? kSinfoNodeLongFormat
+                                           : has("--node-oriented")  ? kSinfoNodeFormat
+                                           : reasons && has("--time-line") ? kSinfoReasonsLongFormat
+                                           : reasons                       ? kSinfoReasonsFormat
+                                           : has("--time-line")            ? kSinfoLongFormat
+                                                                           : kSinfoDefaultFormat});
+  }
+  return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
+}
+
+// sprio's default and -l tables (slurm_report_views.h).
+Result<SlurmTranslation> sprio(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'j', "jobs", true, Action::kPass},
+      {'u', "user", true, Action::kPass},
+      {'p', "partition", true, Action::kPass},
+      {'l', "long", false, Action::kPass},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'v', "verbose", false, Action::kDrop},
+      {'n', "norm", false, Action::kRefuse, "fairway priority -n gives each term before its weight"},
+      {'w', "weights", false, Action::kRefuse, "fairway show config lists the weights"},
+      {'o', "format", true, Action::kRefuse, "the default and -l layouts only"},
+      {'S', "sort", true, Action::kRefuse, "highest priority first only"},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sprio", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  s.out.emplace_back("--sprio");
+  return SlurmTranslation{with_command("priority", s.out), std::nullopt};
+}
+
+// sshare's table (slurm_report_views.h): the caller's lines unless -a or -u.
+Result<SlurmTranslation> sshare(const std::vector<std::string>& args) {
+  static const std::vector<SlurmOption> table = {
+      {'a', "all", false, Action::kRename, "--all-users"},
+      {'A', "accounts", true, Action::kRename, "--account"},
+      {'u', "users", true, Action::kRename, "--user"},
+      {'P', "parsable2", false, Action::kRename, "--parsable2"},
+      {'p', "parsable", false, Action::kRename, "--parsable"},
+      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'v', "verbose", false, Action::kDrop},
+      {'l', "long", false, Action::kRefuse, "the default layout only (no LevelFS or TRES minutes)"},
+      {'o', "format", true, Action::kRefuse, "the default layout only"},
+      {'U', "Users", false, Action::kRefuse, "accounts and users together only"},
+      {'M', "clusters", true, Action::kRefuse, "one cluster only"},
+  };
+  FAIRWAY_TRY_ASSIGN(s, scan("sshare", args, table, false));
+  if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  s.out.emplace_back("--sshare");
+  return SlurmTranslation{with_command("shares", s.out), std::nullopt};
+}
+
+}  // namespace
+
+std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::string_view message) {
+  std::string line;
+  if (message.starts_with("unrecognized option '") || message.starts_with("invalid option -- '")) {
+    line = std::string(message);
+  } else if (constexpr std::string_view kOurs = "unknown option \""; message.starts_with(kOurs) && message.ends_with('"')) {
+    const std::string_view option = message.substr(kOurs.size(), message.size() - kOurs.size() - 1);
+    if (option.size() < 2 || option[0] != '-') return std::nullopt;
+    line = option.starts_with("--") ? "unrecognized option '" + std::string(option) + "'"
+                                    : "invalid option -- '" + std::string(1, option[1]) + "'";
+  } else {
+    return std::nullopt;
+  }
+  SlurmUsageError e;
+  e.text = std::string(command) + ": " + line + "\n";
+  if (command != "sacct") e.text += "Try \"" + std::string(command) + " --help\" for more information\n";
+  if (command == "sbatch" || command == "salloc" || command == "srun") e.exit_code = 255;
+  return e;
+}
+
+const std::vector<std::string_view>& slurm_command_names() {
+  static const std::vector<std::string_view> names = {"sbatch", "srun", "salloc", "squeue", "scancel", "sacct",
+                                                      "sinfo",  "scontrol", "sprio", "sshare", "sdiag", "sacctmgr"};
+  return names;
+}
+
+Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
+                                                 const SlurmInvocation& invocation) {
+  // --version/-V among the options, or `scontrol version`: worded as Debian's build words
+  // it ("slurm-wlm 22.05.8"), the interface's version second for the tools that read it.
+  const SlurmTranslation version{{}, std::string("slurm-fairway ") + kSlurmInterfaceVersion + "\n"};
+  if (command == "scontrol" && !args.empty() && to_lower(args[0]) == "version") return version;
+  for (const std::string& a : args) {
+    if (a == "--" || a.size() < 2 || a[0] != '-') break;
+    if (a == "--version" || a == "-V") return version;
+  }
+  if (command == "sbatch") return submitting("submit", "SBATCH_", args, invocation);
+  if (command == "salloc") return submitting("alloc", "SALLOC_", args, invocation);
+  if (command == "srun") return submitting("run", "SLURM_SRUN_", args, invocation);
+  if (command == "squeue") return squeue(args, invocation);
+  if (command == "scancel") return scancel(args, invocation);
+  if (command == "sacct") return sacct(args);
+  if (command == "sinfo") return sinfo(args);
+  if (command == "scontrol") return translate_scontrol(args, invocation);
+  if (command == "sprio") return sprio(args);
+  if (command == "sshare") return sshare(args);
+  if (command == "sdiag") return sdiag(args);
+  if (command == "sacctmgr") return translate_sacctmgr(args);
+  return invalid_argument("'" + std::string(command) + "' is not a Slurm command this front-end knows");
+}
+
+}  // namespace fairway::cli
