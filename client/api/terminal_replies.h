@@ -3,7 +3,7 @@
 // sacct's, scontrol's, sinfo's...) are safe at once. JSON views use the exact reply.
 #pragma once
 
-#include "client/fairway/commands.h"
+#include "client/api/transport.h"
 
 namespace fairway::cli {
 

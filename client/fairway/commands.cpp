@@ -38,11 +38,6 @@ std::vector<std::string> split_commas(const std::string& list) {
 
 }  // namespace
 
-int report_error(const Output& io, const std::string& message, int code) {
-  io.err << "fairway: error: " << message << "\n";
-  return code;
-}
-
 namespace {
 
 // `id` (the part of `word` before any '_') as a job number; `hint` ends the error.

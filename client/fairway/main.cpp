@@ -1,5 +1,5 @@
 // fairway: the user's command line to the coordinator (docs/architecture.md section 1); the whole of
-// it lives in entry/fairway_command.cpp, which the Slurm front-end shares.
+// it lives in fairway_command.cpp, which the Slurm front-end shares.
 #include <iostream>
 #include <string>
 #include <vector>

@@ -15,6 +15,7 @@
 #include "client/views/slurm/association_view.h"
 #include "client/views/fairway/config_view.h"
 #include "client/views/slurm/scontrol_node_view.h"
+#include "client/views/metric_value.h"
 #include "client/views/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
@@ -60,22 +61,6 @@ std::string by_label(const wire::MetricsReply& r, std::string_view name, std::st
 std::string duration_text(Duration d) { return format_walltime(d); }
 
 }  // namespace
-
-double metric_value(const wire::MetricsReply& r, std::string_view name, std::string_view suffix, std::string_view label,
-                    std::string_view value) {
-  const wire::MetricFamily* f = family(r, name);
-  if (f == nullptr) return 0;
-  double sum = 0;
-  for (const auto& s : f->samples) {
-    if (s.suffix != suffix) continue;
-    if (!label.empty() &&
-        std::none_of(s.labels.begin(), s.labels.end(), [&](const wire::EnvVar& l) { return l.first == label && l.second == value; })) {
-      continue;
-    }
-    sum += s.value;
-  }
-  return sum;
-}
 
 int run_diag(bool json, bool sdiag, const Transport& transport, const Output& io) {
   auto reply = ask<wire::MetricsReply>(wire::MetricsQuery{}, transport, io);

@@ -15,10 +15,6 @@ namespace fairway::cli {
 int run_diag(bool json, bool sdiag, const Transport& transport, const Output& io);
 std::string render_diag(const wire::MetricsReply& reply);
 std::string metrics_json(const wire::MetricsReply& reply);
-// A family's plain sample (no suffix, no labels), or the sum of its samples with `suffix`
-// whose labels include `label` = `value` (any when label is empty); 0 when absent.
-double metric_value(const wire::MetricsReply& r, std::string_view name, std::string_view suffix = "",
-                    std::string_view label = "", std::string_view value = "");
 
 // show config: the coordinator's settings, "key = value"; `scontrol`: Slurm's layout.
 int run_show_config(bool scontrol, const Transport& transport, const Output& io);

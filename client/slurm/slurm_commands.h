@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "client/views/slurm/slurm_version.h"
 #include "shared/base/result.h"
 
 namespace fairway::cli {
@@ -27,8 +28,6 @@ struct SlurmTranslation {
   std::optional<std::string> local_output;
 };
 
-// The Slurm release whose commands these front-ends follow (and were checked against).
-inline constexpr const char* kSlurmInterfaceVersion = "22.05.8";
 
 // The Slurm commands this front-end answers to, as installed links name them.
 const std::vector<std::string_view>& slurm_command_names();

@@ -32,15 +32,10 @@ const std::map<std::string, std::set<std::string>>& layer_table() {
         "shared/net", "shared/systemd", "shared/auth"}},
       // The client (fairway and Slurm's command names) links no coordinator or agent code:
       // api/ is the typed calls over the transport, views/ renders replies, fairway/ and
-      // slurm/ are the two command lines over them.
-      // Until the next commit: api/ and views/ still reach commands.h's Transport and
-      // slurm_commands.h's version string.
+      // slurm/ are the two command lines over them (Slurm's fill fairway's typed options).
       {"client/api",
-       {"client/fairway", "shared/base", "shared/model", "shared/config", "shared/wire", "shared/net",
-        "shared/auth"}},
-      {"client/views",
-       {"client/api", "client/fairway", "client/slurm", "shared/base", "shared/model", "shared/config",
-        "shared/wire"}},
+       {"shared/base", "shared/model", "shared/config", "shared/wire", "shared/net", "shared/auth"}},
+      {"client/views", {"client/api", "shared/base", "shared/model", "shared/config", "shared/wire"}},
       {"client/fairway",
        {"client/api", "client/views", "shared/base", "shared/model", "shared/config", "shared/wire",
         "shared/net", "shared/auth"}},

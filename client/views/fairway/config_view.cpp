@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "client/slurm/slurm_commands.h"
+#include "client/views/slurm/slurm_version.h"
 #include "client/views/slurm/slurm_config_keys.h"
 #include "client/views/text_format.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "client/fairway/commands.h"
+#include "client/api/transport.h"
 #include "shared/wire/messages.h"
 
 namespace fairway::cli {

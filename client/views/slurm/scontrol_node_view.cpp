@@ -1,6 +1,6 @@
 #include "client/views/slurm/scontrol_node_view.h"
 
-#include "client/slurm/slurm_commands.h"
+#include "client/views/slurm/slurm_version.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
 #include "client/views/text_format.h"

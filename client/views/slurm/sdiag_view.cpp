@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "client/fairway/report_commands.h"
+#include "client/views/metric_value.h"
 #include "client/views/text_format.h"
 #include "shared/model/job_state.h"
 

@@ -6,7 +6,7 @@
 
 #include "client/views/fairway/job_views.h"
 #include "client/views/slurm/scontrol_node_view.h"
-#include "client/slurm/slurm_commands.h"
+#include "client/views/slurm/slurm_version.h"
 #include "client/views/slurm/slurm_job_view.h"
 #include "client/views/text_format.h"
 
