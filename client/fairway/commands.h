@@ -117,6 +117,21 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const JobFilter& filter = {}, bool json = false,
                     const std::optional<SignalRequest>& signal = std::nullopt, bool quiet_when_gone = false,
                     std::istream* confirm_from = nullptr);
+// cancel, hold, release and requeue's options as both command lines fill them (scancel's
+// among them); `signal` a name or number (empty: end the jobs, not signal them).
+struct ControlOptions {
+  std::vector<std::string> ids;
+  JobFilter filter;
+  std::string signal;
+  bool batch = false;     // -b: with signal, to the batch script alone
+  bool json = false;
+  bool quiet_when_gone = false;
+  bool confirm = false;   // -i: ask on stdin before each job
+};
+// Checks -s and -b (usage errors exit 2), then run_job_control for `user`.
+int run_control(wire::JobAction action, const ControlOptions& o, const std::string& user, const Transport& transport,
+                const Output& io);
+
 // Prints each refused job ("VERB job N: why") or, with `json`, all results as JSON; exits
 // 1 when any was refused.
 int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,

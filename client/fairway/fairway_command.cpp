@@ -2,14 +2,12 @@
 // (fairway-slurm): parses the subcommand, finds the coordinator, hands over to the command
 // functions. See fairway_command.h.
 #include <ctime>
-#include <thread>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
 #include "client/fairway/fairway_command.h"
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -28,59 +26,19 @@
 #include "client/fairway/update_command.h"
 #include "client/fairway/usage_report.h"
 #include "client/api/coordinator_endpoint.h"
+#include "client/api/coordinator_transport.h"
+#include "client/fairway/queue_iterate.h"
 #include "client/fairway/alloc_command.h"
 #include "client/fairway/run_command.h"
 #include "shared/net/step_stream.h"
 #include "client/fairway/submit_command.h"
 #include "client/api/submit_options.h"
-#include "shared/auth/munge_credential.h"
-#include "shared/net/zmtp_request_client.h"
-#include "shared/wire/codec.h"
 #include "shared/base/try.h"
 
 namespace {
 
 using namespace fairway;
 using namespace fairway::cli;
-
-constexpr std::chrono::milliseconds kReplyTimeout{5000};
-
-// munged's socket: FAIRWAY_MUNGE_SOCKET, else libmunge's default.
-std::string munge_socket() {
-  const char* s = std::getenv("FAIRWAY_MUNGE_SOCKET");
-  return s != nullptr ? s : "";
-}
-
-// Connects lazily, on the first request, so that usage errors never need a coordinator.
-// On a local ipc:// socket the kernel tells the coordinator who we are; over TCP each
-// request carries a MUNGE credential bound to its bytes.
-class LazyTransport {
- public:
-  explicit LazyTransport(EndpointSources sources) : sources_(std::move(sources)) {}
-
-  Result<wire::Message> operator()(const wire::Message& request) {
-    if (!client_) {
-      FAIRWAY_TRY_ASSIGN(endpoint, resolve_coordinator_endpoint(sources_));
-      FAIRWAY_TRY_ASSIGN(client, net::ZmtpRequestClient::connect(endpoint));
-      client_.emplace(std::move(client));
-      sign_ = !endpoint.starts_with("ipc://");
-    }
-    if (!sign_) return client_->call(request, kReplyTimeout);
-    std::string frame = wire::encode(request);
-    auto credential = auth::sign_request(frame, munge_socket());
-    if (!credential) {
-      return std::unexpected(credential.error().with_context(
-          "cannot prove who you are to the coordinator at " + client_->endpoint()));
-    }
-    return client_->call(wire::AuthenticatedRequest{std::move(*credential), std::move(frame)},
-                         kReplyTimeout);
-  }
-
- private:
-  EndpointSources sources_;
-  std::optional<net::ZmtpRequestClient> client_;
-  bool sign_ = false;
-};
 
 // Requests name no user: the coordinator takes the caller from the kernel (ipc://) or a
 // MUNGE credential (tcp://), never from the message. So the CLI makes no user-database
@@ -126,7 +84,7 @@ int submit_main(const std::vector<std::string>& rest, const Globals& g, const Ou
   }
   auto ctx = current_submit_context();
   if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
-  LazyTransport transport(endpoint_sources_from_environment(
+  CoordinatorTransport transport(endpoint_sources_from_environment(
       cmd->coordinator ? cmd->coordinator : g.coordinator, cmd->config ? cmd->config : g.config));
   if (cmd->run_only()) return report_error(io, "--label, --jobid and --pty are options of fairway run", kExitUsage);
   return run_submit(*cmd, *ctx, std::ref(transport), io);
@@ -142,7 +100,7 @@ int alloc_main(const std::vector<std::string>& rest, const Globals& g, const Out
   }
   auto ctx = current_submit_context();
   if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
-  LazyTransport transport(endpoint_sources_from_environment(g.coordinator, g.config));
+  CoordinatorTransport transport(endpoint_sources_from_environment(g.coordinator, g.config));
   return run_alloc(rest, *ctx, std::ref(transport), io);
 }
 
@@ -166,7 +124,7 @@ int run_main(const std::vector<std::string>& rest, const Globals& g, const Outpu
   const EndpointSources sources = endpoint_sources_from_environment(g.coordinator, g.config);
   StepSettings settings;
   settings.listen_host = step_listen_host(sources);
-  LazyTransport transport(sources);
+  CoordinatorTransport transport(sources);
   return run_step_command(rest, *ctx, std::ref(transport), io, settings);
 }
 
@@ -198,16 +156,12 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   q->add_flag("--noheader", queue.noheader, "no header line");
   q->add_flag("--showq", queue.showq, "Maui's showq: active, idle and blocked jobs with processor use");
   q->add_flag("-s,--steps", queue.steps, "running jobs' running steps (squeue -s): STEPID NAME PARTITION USER TIME NODELIST");
-  q->add_flag("--scontrol-steps", queue.scontrol_steps, "with --steps: scontrol show step's Key=Value layout");
-  q->add_option("--step-id", queue.step_id, "with --steps: only this job's (JOB) or this step (JOB.STEP, JOB.batch)");
   q->add_option("-A,--account", queue.accounts, "only jobs charged to these accounts (comma-separated)");
   q->add_option("-n,--name", queue.names, "only jobs with these names (comma-separated)");
   q->add_option("-w,--nodelist", queue.nodes, "only jobs holding one of these nodes (a host list)");
   int iterate_s = 0;
   q->add_option("-i,--iterate", iterate_s, "list again every SECONDS, each time under its date (squeue -i), until interrupted")
       ->check(CLI::Range(1, 86400));
-  q->add_flag("--squeue-rules", queue.squeue_rules,
-              "squeue's listing rules: without -t, ended jobs are left out even when named by -j; one unknown id is an error");
 
   HistoryOptions history;
   auto* hist = app.add_subcommand("history", "finished jobs from the accounting store (sacct-like)")->fallthrough();
@@ -224,8 +178,6 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   hist->add_option("-o,--format", history.format, "sacct's fields: JobID,State,Elapsed,MaxRSS%10,...");
   hist->add_flag("--json", history.json, "JSON output");
   hist->add_flag("-n,--noheader", history.noheader, "no header line");
-  hist->add_flag("--live", history.live, "also the jobs still waiting or running (as sacct lists them)");
-  hist->add_flag("--sacct-table", history.sacct_table, "sacct's own table layout and default fields");
   hist->add_flag("--batch-steps", history.batch_steps, "each batch script's own line (ID.batch) under its job, as sacct without -X");
 
   ReportOptions report;
@@ -328,37 +280,29 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
                   "with -o: down and drained nodes by reason, who set it and when (sinfo -R)");
   nodes->add_option("-p,--partition", layout.partitions, "with -o: only these partitions")->delimiter(',');
 
-  std::vector<std::string> control_ids;
   const std::pair<const char*, wire::JobAction> actions[] = {
       {"cancel", wire::JobAction::kCancel},
       {"hold", wire::JobAction::kHold},
       {"release", wire::JobAction::kRelease},
       {"requeue", wire::JobAction::kRequeue}};
   std::vector<std::pair<CLI::App*, wire::JobAction>> control;
-  JobFilter cancel_filter;
-  std::string cancel_signal;
-  bool cancel_batch = false;
-  bool control_json = false;
-  bool cancel_quiet_gone = false;
-  bool cancel_confirm = false;
+  ControlOptions controls;
   for (const auto& [name, action] : actions) {
     auto* sub = app.add_subcommand(name, std::string(name) + " jobs")->fallthrough();
-    sub->add_flag("--json", control_json, "each job's result as JSON");
-    auto* ids = sub->add_option("ids", control_ids, "job ids");
+    sub->add_flag("--json", controls.json, "each job's result as JSON");
+    auto* ids = sub->add_option("ids", controls.ids, "job ids");
     if (action != wire::JobAction::kCancel) {
       ids->required();
     } else {
       // scancel's filters: cancel every job they match (among the ids, when given).
-      sub->add_option("-u,--user", cancel_filter.user, "jobs of this user");
-      sub->add_option("-t,--state", cancel_filter.states, "jobs in these states: PD,R,... or names");
-      sub->add_option("-p,--partition", cancel_filter.partition, "jobs in this partition");
-      sub->add_option("-n,--name", cancel_filter.name, "jobs with this name");
-      sub->add_option("-A,--account", cancel_filter.account, "jobs charged to this account");
-      sub->add_option("-s,--signal", cancel_signal, "send this signal (USR1, 10, ...) instead of ending the jobs");
-      sub->add_flag("-b,--batch", cancel_batch, "with --signal: to the batch script alone, not its children");
-      sub->add_flag("-i,--interactive", cancel_confirm, "ask before each job (y to act on it), as scancel -i");
-      sub->add_flag("--quiet-when-gone", cancel_quiet_gone,
-                    "a job that does not exist or has already ended is no error (scancel's way)");
+      sub->add_option("-u,--user", controls.filter.user, "jobs of this user");
+      sub->add_option("-t,--state", controls.filter.states, "jobs in these states: PD,R,... or names");
+      sub->add_option("-p,--partition", controls.filter.partition, "jobs in this partition");
+      sub->add_option("-n,--name", controls.filter.name, "jobs with this name");
+      sub->add_option("-A,--account", controls.filter.account, "jobs charged to this account");
+      sub->add_option("-s,--signal", controls.signal, "send this signal (USR1, 10, ...) instead of ending the jobs");
+      sub->add_flag("-b,--batch", controls.batch, "with --signal: to the batch script alone, not its children");
+      sub->add_flag("-i,--interactive", controls.confirm, "ask before each job (y to act on it), as scancel -i");
     }
     control.emplace_back(sub, action);
   }
@@ -384,26 +328,13 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     return report_error(io, e.what(), kExitUsage);
   }
 
-  LazyTransport transport(endpoint_sources_from_environment(coordinator, config));
+  CoordinatorTransport transport(endpoint_sources_from_environment(coordinator, config));
   // Text views get replies with control characters escaped (a job name's newline cannot
   // forge a line, nor its ESC drive the reader's terminal); JSON stays exact.
   const bool json = queue.json || history.json || report.json || prio.json || show_json || diag_json ||
-                    shares.json || update_json || nodes_json || nodes_slurm_json || control_json;
+                    shares.json || update_json || nodes_json || nodes_slurm_json || controls.json;
   const Transport call = json ? Transport(std::ref(transport)) : escaping_replies(std::ref(transport));
-  if (q->parsed()) {
-    if (iterate_s == 0) return run_queue(queue, call, io);
-    // squeue -i: each listing under the date it was taken (-l has its own date line, -h
-    // none), a blank line after it; until interrupted, or until the coordinator fails it.
-    for (;;) {
-      if (!queue.long_format && !queue.noheader) {
-        io.out << format_ctime(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
-      }
-      if (const int rc = run_queue(queue, call, io); rc != kExitOk) return rc;
-      io.out << "\n";
-      io.out.flush();
-      std::this_thread::sleep_for(std::chrono::seconds(iterate_s));
-    }
-  }
+  if (q->parsed()) return run_queue_iterating(queue, iterate_s, call, io);
   if (hist->parsed()) {
     return run_history(history, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
   }
@@ -437,17 +368,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   }
   if (resume->parsed()) return run_node_control(wire::NodeAction::kResume, admin_nodes, {}, current_user(), call, io);
   for (const auto& [sub, action] : control) {
-    if (!sub->parsed()) continue;
-    std::optional<SignalRequest> signal;
-    if (!cancel_signal.empty()) {
-      auto number = parse_signal_name(cancel_signal);
-      if (!number) return report_error(io, "--signal=" + cancel_signal + ": " + number.error().message, kExitUsage);
-      signal = SignalRequest{*number, cancel_batch};
-    } else if (cancel_batch) {
-      return report_error(io, "-b/--batch goes with --signal", kExitUsage);
-    }
-    return run_job_control(action, control_ids, current_user(), call, io, cancel_filter, control_json, signal,
-                           cancel_quiet_gone, cancel_confirm ? &std::cin : nullptr);
+    if (sub->parsed()) return run_control(action, controls, current_user(), call, io);
   }
   return report_error(io, "no subcommand given (try fairway --help)", kExitUsage);
 }

@@ -2,9 +2,11 @@
 // jobs they act on (ids, array tasks, scancel's filters, scancel -i's yeses) and the
 // coordinator's answer for each. Pure apart from the transport and streams given.
 #include <algorithm>
+#include <iostream>
 #include <istream>
 #include <ostream>
 
+#include "client/api/option_values.h"
 #include "client/fairway/commands.h"
 #include "client/views/fairway/json_output.h"
 
@@ -71,6 +73,20 @@ Result<std::vector<JobId>> confirmed_jobs(const std::vector<JobId>& jobs, std::s
 }
 
 }  // namespace
+
+int run_control(wire::JobAction action, const ControlOptions& o, const std::string& user, const Transport& transport,
+                const Output& io) {
+  std::optional<SignalRequest> signal;
+  if (!o.signal.empty()) {
+    auto number = parse_signal_name(o.signal);
+    if (!number) return report_error(io, "--signal=" + o.signal + ": " + number.error().message, kExitUsage);
+    signal = SignalRequest{*number, o.batch};
+  } else if (o.batch) {
+    return report_error(io, "-b/--batch goes with --signal", kExitUsage);
+  }
+  return run_job_control(action, o.ids, user, transport, io, o.filter, o.json, signal, o.quiet_when_gone,
+                         o.confirm ? &std::cin : nullptr);
+}
 
 int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                     const std::string& user, const Transport& transport, const Output& io,

@@ -1,7 +1,8 @@
 // fairway-slurm: Slurm's commands (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
 // salloc, sprio, sshare, sdiag) on Fairway, one binary called through links of those names
-// (or as `fairway-slurm squeue ...`). Each call is translated into the fairway command line
-// that does the same (slurm_commands.h) and run in this process; what it prints says
+// (or as `fairway-slurm squeue ...`). Each call is read into the typed options of the client
+// command that does the same and run in this process (slurm_call.h), or for the commands not
+// yet read so, translated into the fairway command line (slurm_commands.h); what it prints says
 // "squeue: error: ..." where fairway says "fairway: error: ...", as Slurm's commands do.
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "client/fairway/fairway_command.h"
+#include "client/slurm/slurm_call.h"
 #include "client/slurm/slurm_commands.h"
 #include "shared/base/standard_descriptors.h"
 
@@ -118,6 +120,17 @@ int main(int argc, char** argv) {
     err << "fairway: error: " << translated.error().message << "\n";
     err.flush();
     return err_lines.usage_exit().value_or(1);
+  }
+  if (translated->usage_error) {
+    const int code = fairway::cli::report_error(io, *translated->usage_error, fairway::cli::kExitUsage);
+    err.flush();
+    return err_lines.usage_exit().value_or(code);
+  }
+  if (translated->call) {
+    const int code = fairway::cli::run_slurm_call(*translated->call, io);
+    out.flush();
+    err.flush();
+    return err_lines.usage_exit().value_or(code);
   }
   if (translated->local_output) {
     out << *translated->local_output;

@@ -55,9 +55,11 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
     if (what == "steps") what = "step";
     if (what == "step") {
       // [JOB[.STEP]]: the running steps, of one job, or one step (".batch" for the script).
-      std::vector<std::string> out = {"queue", "--steps", "--scontrol-steps"};
-      if (words.size() > 2) out.insert(out.end(), {"--step-id", words[2]});
-      return SlurmTranslation{out, std::nullopt};
+      SlurmQueueCall call;
+      call.options.steps = true;
+      call.options.scontrol_steps = true;
+      if (words.size() > 2) call.options.step_id = words[2];
+      return SlurmTranslation{{}, std::nullopt, call};
     }
     if (what == "hostnames") {
       std::string list = words.size() > 2 ? words[2] : std::string();

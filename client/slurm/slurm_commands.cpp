@@ -39,6 +39,14 @@ struct Scanned {
   bool seen_format = false;  // -o/--format, -l, --json, --start: squeue's default layout is off
   std::string help;          // --help/--usage: what to print instead of running anything
   std::map<const void*, std::size_t> value_at;  // where each option's value is in `out`
+  // The same options read into the table's own entries, in order, for the commands that
+  // fill typed options: a flag with no value, a bare word with no option (nullptr).
+  struct Given {
+    const SlurmOption* option;
+    std::string value;
+  };
+  std::vector<Given> given;
+  std::map<const void*, std::size_t> given_at;  // where each option's value is in `given`
 };
 
 // Options whose value is a comma-separated list in Slurm's commands: given twice, the
@@ -84,6 +92,7 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
         return s;
       }
       s.out.push_back(a);
+      s.given.push_back({nullptr, a});
       continue;
     }
     const SlurmOption* opt = nullptr;
@@ -127,6 +136,7 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
       if (seen != s.value_at.end()) {
         std::string& earlier = s.out[seen->second];
         earlier = is_list_option(opt->long_name) ? earlier + "," + *value : *value;
+        s.given[s.given_at.at(opt)].value = earlier;
         continue;
       }
     }
@@ -145,13 +155,28 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
     if (value) {
       s.value_at[opt] = s.out.size();
       s.out.push_back(*value);
+      s.given_at[opt] = s.given.size();
     }
+    s.given.push_back({opt, value.value_or("")});
     if (opt->long_name == "format" || opt->long_name == "long" || opt->long_name == "json" ||
         opt->long_name == "start" || opt->long_name == "Format") {
       s.seen_format = true;
     }
   }
   return s;
+}
+
+// fairway's parser's words for bare words a command takes none of: the last named first.
+std::string unexpected_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (auto w = words.rbegin(); w != words.rend(); ++w) out += (out.empty() ? "" : " ") + *w;
+  return std::string(words.size() == 1 ? "The following argument was not expected: "
+                                       : "The following arguments were not expected: ") + out;
+}
+
+// fairway's parser's words for a value given by two options that fill one field.
+std::string given_twice(std::string_view field, int times) {
+  return "--" + std::string(field) + ": At Most 1 required but received " + std::to_string(times);
 }
 
 std::vector<std::string> with_command(std::string sub, std::vector<std::string> rest) {
@@ -242,33 +267,60 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
   };
   FAIRWAY_TRY_ASSIGN(s, scan("squeue", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  // -O's named fields become -o's %-fields (the value follows the renamed option).
-  for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
-    if (s.out[i] != "--format") continue;
-    const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-      return a == "-O" || a.starts_with("-O") || a.starts_with("--Format");
-    });
-    if (named) {
-      FAIRWAY_TRY_ASSIGN(percent, squeue_named_format(s.out[i + 1]));
-      s.out[i + 1] = percent;
+  // -O's named fields become -o's %-fields.
+  const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "-O" || a.starts_with("-O") || a.starts_with("--Format");
+  });
+  for (auto& g : s.given) {
+    if (named && g.option != nullptr && (g.option->long_name == "format" || g.option->long_name == "Format")) {
+      FAIRWAY_TRY_ASSIGN(percent, squeue_named_format(g.value));
+      g.value = percent;
     }
   }
   // -i's seconds, as squeue checks them (and says it, a blank line after).
-  for (std::size_t i = 0; i + 1 < s.out.size(); ++i) {
-    if (s.out[i] != "--iterate") continue;
-    const std::string& v = s.out[i + 1];
-    int seconds = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
-    if (ec != std::errc() || end != v.data() + v.size() || seconds < 1 || seconds > 86400) {
+  SlurmQueueCall call;
+  for (const auto& g : s.given) {
+    if (g.option == nullptr || g.option->long_name != "iterate") continue;
+    const std::string& v = g.value;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), call.iterate_s);
+    if (ec != std::errc() || end != v.data() + v.size() || call.iterate_s < 1 || call.iterate_s > 86400) {
       return invalid_argument("--iterate=" + v + "\n");
     }
   }
-  std::vector<std::string> out = {"queue", "--squeue-rules"};
-  if (std::find(args.begin(), args.end(), "--me") != args.end()) out.insert(out.end(), {"-u", inv.user});
-  out.insert(out.end(), s.out.begin(), s.out.end());
-  const bool steps = std::find(s.out.begin(), s.out.end(), "--steps") != s.out.end();
-  if (!s.seen_format && !steps) out.insert(out.end(), {"-o", kSqueueDefaultFormat});
-  return SlurmTranslation{out, std::nullopt};
+  QueueOptions& o = call.options;
+  o.squeue_rules = true;
+  int users = 0, formats = 0;
+  std::vector<std::string> unexpected;
+  if (std::find(args.begin(), args.end(), "--me") != args.end()) o.user = inv.user, ++users;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) {
+      unexpected.push_back(value);
+      continue;
+    }
+    const std::string_view name = option->long_name;
+    if (name == "user") o.user = value, ++users;
+    else if (name == "partition") o.partition = value;
+    else if (name == "states") o.states = value;
+    else if (name == "jobs") o.jobs = value;
+    else if (name == "format" || name == "Format") o.format = value, ++formats;
+    else if (name == "sort") o.sort = value;
+    else if (name == "long") o.long_format = true;
+    else if (name == "array") o.expand_arrays = true;
+    else if (name == "noheader") o.noheader = true;
+    else if (name == "start") o.start = true;
+    else if (name == "json") o.json = true;
+    else if (name == "account") o.accounts = value;
+    else if (name == "name") o.names = value;
+    else if (name == "nodelist") o.nodes = value;
+    else if (name == "steps") o.steps = true;
+  }
+  if (!s.seen_format && !o.steps) o.format = kSqueueDefaultFormat;
+  SlurmTranslation t{{}, std::nullopt, call};
+  // What fairway queue's parser refused before squeue read its options itself, in its words.
+  if (users > 1) t.usage_error = given_twice("user", users);
+  else if (formats > 1) t.usage_error = given_twice("format", formats);
+  else if (!unexpected.empty()) t.usage_error = unexpected_words(unexpected);
+  return t;
 }
 
 Result<SlurmTranslation> sdiag(const std::vector<std::string>& args) {
@@ -306,11 +358,32 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const Slu
   };
   FAIRWAY_TRY_ASSIGN(s, scan("scancel", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  SlurmCancelCall call;
+  ControlOptions& o = call.options;
   // Slurm's scancel says nothing of a job that does not exist or has ended (unless -v).
   const bool verbose = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-v" || a == "--verbose"; });
-  if (!verbose) s.out.insert(s.out.begin(), "--quiet-when-gone");
-  if (std::find(args.begin(), args.end(), "--me") != args.end()) s.out.insert(s.out.end(), {"-u", inv.user});
-  return SlurmTranslation{with_command("cancel", s.out), std::nullopt};
+  o.quiet_when_gone = !verbose;
+  int users = 0, names = 0;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) {
+      if (value != "--") o.ids.push_back(value);  // "--" ends the options, as fairway's parser read it
+      continue;
+    }
+    const std::string_view name = option->long_name;
+    if (name == "user") o.filter.user = value, ++users;
+    else if (name == "state") o.filter.states = value;
+    else if (name == "partition") o.filter.partition = value;
+    else if (name == "name" || name == "jobname") o.filter.name = value, ++names;
+    else if (name == "account") o.filter.account = value;
+    else if (name == "signal") o.signal = value;
+    else if (name == "batch") o.batch = true;
+    else if (name == "interactive") o.confirm = true;
+  }
+  if (std::find(args.begin(), args.end(), "--me") != args.end()) o.filter.user = inv.user, ++users;
+  SlurmTranslation t{{}, std::nullopt, call};
+  if (users > 1) t.usage_error = given_twice("user", users);
+  else if (names > 1) t.usage_error = given_twice("name", names);
+  return t;
 }
 
 // Slurm's input variables that set sbatch, salloc and srun options; the command line wins
@@ -375,13 +448,39 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sacct", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
+  SlurmHistoryCall call;
+  HistoryOptions& o = call.options;
   // Slurm's sacct lists waiting and running jobs with the finished ones: tools poll it.
-  s.out.insert(s.out.begin(), {"--live", "--sacct-table"});
+  o.live = true;
+  o.sacct_table = true;
   const bool allocations_only = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "-X" || a == "--allocations" || (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find('X') != std::string::npos);
   });
-  if (!allocations_only) s.out.insert(s.out.begin() + 2, "--batch-steps");
-  return SlurmTranslation{with_command("history", s.out), std::nullopt};
+  o.batch_steps = !allocations_only;
+  std::vector<std::string> unexpected;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) {
+      unexpected.push_back(value);
+      continue;
+    }
+    const std::string_view name = option->long_name;
+    if (name == "jobs") o.jobs = value;
+    else if (name == "user") o.user = value;
+    else if (name == "name") o.names = value;
+    else if (name == "accounts") o.account = value;
+    else if (name == "partition") o.partition = value;
+    else if (name == "state") o.states = value;
+    else if (name == "starttime") o.start = value;
+    else if (name == "endtime") o.end = value;
+    else if (name == "format") o.format = value;
+    else if (name == "parsable2") o.parsable = true;
+    else if (name == "json") o.json = true;
+    else if (name == "noheader") o.noheader = true;
+    else if (name == "parsable") o.trailing_bar = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  if (!unexpected.empty()) t.usage_error = unexpected_words(unexpected);
+  return t;
 }
 
 Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {

@@ -1,13 +1,18 @@
 // Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
-// salloc, sprio, sshare, sdiag): each invocation translated into the `fairway` command line
-// that does the same, so that both run the same client code. Pure; thread-safe.
+// salloc, sprio, sshare, sdiag): each invocation read into the typed options of the client
+// command that does the same (squeue, scontrol show step, sacct, scancel), or for the others
+// still into the
+// `fairway` command line, so that both run the same client code. Pure; thread-safe.
 #pragma once
 
 #include <optional>
+#include <variant>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "client/fairway/commands.h"
+#include "client/fairway/history_command.h"
 #include "client/views/slurm/slurm_version.h"
 #include "shared/base/result.h"
 
@@ -21,11 +26,32 @@ struct SlurmInvocation {
   std::vector<std::pair<std::string, std::string>> env;
 };
 
-// A translation: the fairway arguments, or `local_output` when the command is answered
-// here (scontrol show hostnames needs no coordinator).
+// squeue and scontrol show step: fairway queue's options, listed again every
+// `iterate_s` seconds when not 0 (squeue -i).
+struct SlurmQueueCall {
+  QueueOptions options;
+  int iterate_s = 0;
+};
+// sacct: fairway history's options (the live jobs too, sacct's table).
+struct SlurmHistoryCall {
+  HistoryOptions options;
+};
+// scancel: fairway cancel's options (a job that is gone is no error unless -v).
+struct SlurmCancelCall {
+  ControlOptions options;
+};
+// A Slurm command as a typed call of a client command (slurm_call.h runs it).
+using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall>;
+
+// A translation: the typed `call`, the fairway arguments, or `local_output` when the
+// command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
+// options that read but do not go together (given twice...), refused with exit 2 as
+// fairway's own parser refuses them.
 struct SlurmTranslation {
   std::vector<std::string> fairway_args;
   std::optional<std::string> local_output;
+  std::optional<SlurmCall> call = std::nullopt;
+  std::optional<std::string> usage_error = std::nullopt;
 };
 
 

@@ -60,6 +60,17 @@ TEST(FairwayBinary, UsageErrorsExitTwoNamingTheProblem) {
   expect_usage_error("--coordinator", "--coordinator needs a value");
 }
 
+// squeue's listing rules, scontrol show step's layout, sacct's table and scancel's quiet
+// are Slurm's commands' own typed options (client/slurm), not flags of fairway's.
+TEST(FairwayBinary, SlurmModesAreNoFlagsOfFairway) {
+  expect_usage_error("queue --squeue-rules", "--squeue-rules");
+  expect_usage_error("queue --steps --scontrol-steps", "--scontrol-steps");
+  expect_usage_error("queue --steps --step-id 4", "--step-id");
+  expect_usage_error("history --live", "--live");
+  expect_usage_error("history --sacct-table", "--sacct-table");
+  expect_usage_error("cancel --quiet-when-gone 4", "--quiet-when-gone");
+}
+
 TEST(FairwayBinary, DirectiveProblemsNameLineAndOption) {
   testing::TempDir dir;
   const std::string refused = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=4-1\ntrue\n");

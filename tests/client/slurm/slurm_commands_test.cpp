@@ -13,24 +13,80 @@ Args fairway_args(std::string_view command, const Args& args, const SlurmInvocat
   return t ? t->fairway_args : Args{};
 }
 
+// squeue and scontrol show step fill fairway queue's typed options.
+SlurmQueueCall queue_call(std::string_view command, const Args& args, const SlurmInvocation& inv = {"alice", {}}) {
+  auto t = translate_slurm_command(command, args, inv);
+  EXPECT_TRUE(t) << (t ? "" : t.error().message);
+  if (!t || !t->call) {
+    ADD_FAILURE() << "no typed call";
+    return {};
+  }
+  EXPECT_TRUE(t->fairway_args.empty());
+  return std::get<SlurmQueueCall>(*t->call);
+}
+
+ControlOptions cancel_call(const Args& args) {
+  auto t = translate_slurm_command("scancel", args, {"alice", {}});
+  EXPECT_TRUE(t && t->call && !t->usage_error);
+  return t && t->call ? std::get<SlurmCancelCall>(*t->call).options : ControlOptions{};
+}
+
+HistoryOptions history_call(const Args& args) {
+  auto t = translate_slurm_command("sacct", args, {"alice", {}});
+  EXPECT_TRUE(t && t->call && !t->usage_error);
+  return t && t->call ? std::get<SlurmHistoryCall>(*t->call).options : HistoryOptions{};
+}
+
+constexpr const char* kSqueueDefault = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
+
 std::string error_of(std::string_view command, const Args& args) {
   auto t = translate_slurm_command(command, args, {"alice", {}});
   return t ? "translated" : t.error().message;
 }
 
 TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
-  EXPECT_EQ(fairway_args("squeue", {}), (Args{"queue", "--squeue-rules", "-o", "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
-  EXPECT_EQ(fairway_args("squeue", {"--me", "-h", "-tPD,R", "--partition=gpu"}),
-            (Args{"queue", "--squeue-rules", "-u", "alice", "--noheader", "--states", "PD,R", "--partition", "gpu", "-o",
-                  "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  QueueOptions o = queue_call("squeue", {}).options;
+  EXPECT_TRUE(o.squeue_rules);
+  EXPECT_EQ(o.format, kSqueueDefault);
+  o = queue_call("squeue", {"--me", "-h", "-tPD,R", "--partition=gpu"}).options;
+  EXPECT_EQ(o.user, "alice");
+  EXPECT_TRUE(o.noheader);
+  EXPECT_EQ(o.states, "PD,R");
+  EXPECT_EQ(o.partition, "gpu");
+  EXPECT_EQ(o.format, kSqueueDefault);
   // A layout of its own replaces the default one.
-  EXPECT_EQ(fairway_args("squeue", {"-o", "%i %t", "-j", "42"}), (Args{"queue", "--squeue-rules", "--format", "%i %t", "--jobs", "42"}));
-  EXPECT_EQ(fairway_args("squeue", {"-l"}), (Args{"queue", "--squeue-rules", "--long"}));
-  EXPECT_EQ(fairway_args("squeue", {"-A", "physics", "-w", "cn[01-02]", "-o", "%i"}),
-            (Args{"queue", "--squeue-rules", "--account", "physics", "--nodelist", "cn[01-02]", "--format", "%i"}));
+  o = queue_call("squeue", {"-o", "%i %t", "-j", "42"}).options;
+  EXPECT_EQ(o.format, "%i %t");
+  EXPECT_EQ(o.jobs, "42");
+  o = queue_call("squeue", {"-l"}).options;
+  EXPECT_TRUE(o.long_format);
+  EXPECT_EQ(o.format, "");
+  o = queue_call("squeue", {"-A", "physics", "-w", "cn[01-02]", "-n", "x", "-r", "--start", "--json", "-S", "-p,i"}).options;
+  EXPECT_EQ(o.accounts, "physics");
+  EXPECT_EQ(o.nodes, "cn[01-02]");
+  EXPECT_EQ(o.names, "x");
+  EXPECT_TRUE(o.expand_arrays && o.start && o.json);
+  EXPECT_EQ(o.sort, "-p,i");
   // -s has its own layout: no default -o is added.
-  EXPECT_EQ(fairway_args("squeue", {"-s", "-h"}), (Args{"queue", "--squeue-rules", "--steps", "--noheader"}));
+  o = queue_call("squeue", {"-s", "-h"}).options;
+  EXPECT_TRUE(o.steps && o.noheader && o.squeue_rules);
+  EXPECT_EQ(o.format, "");
   EXPECT_EQ(error_of("squeue", {"-u"}), "option -u needs a value");
+}
+
+// What fairway queue's parser refused when squeue went through it, squeue still refuses in
+// the same words (exit 2).
+TEST(SlurmCommands, SqueueRefusesWhatDoesNotGoTogether) {
+  const auto usage_error = [](const Args& args) {
+    auto t = translate_slurm_command("squeue", args, {"alice", {}});
+    return t && t->usage_error ? *t->usage_error : std::string("none");
+  };
+  EXPECT_EQ(usage_error({"--me", "-u", "bob"}), "--user: At Most 1 required but received 2");
+  EXPECT_EQ(usage_error({"-o", "%i", "-O", "jobid"}), "none");  // -O's conversion refuses %i first
+  EXPECT_EQ(error_of("squeue", {"-o", "%i", "-O", "jobid"}), "Invalid job format specification: %i");
+  EXPECT_EQ(usage_error({"foo"}), "The following argument was not expected: foo");
+  EXPECT_EQ(usage_error({"foo", "bar"}), "The following arguments were not expected: bar foo");
+  EXPECT_EQ(usage_error({"-u", "a", "--user=b"}), "none");
 }
 
 // Tools read Slurm's version from `sinfo --version` (Debian's: "slurm-wlm 22.05.8").
@@ -49,12 +105,11 @@ TEST(SlurmCommands, VersionIsAnsweredHereAsSlurmWordsIt) {
 // squeue -O's named fields, as squeue 22.05 lays them out: 20 wide unless sized, '.'
 // right-justifies, a suffix is written after the value (alone: no padding).
 TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
-  EXPECT_EQ(fairway_args("squeue", {"-O", "JobID:8,Name:.10,State:5,Partition"}),
-            (Args{"queue", "--squeue-rules", "--format", "%8i%.10j%5T%20P"}));
-  EXPECT_EQ(fairway_args("squeue", {"-h", "--Format=jobid:|,NAME:|"}),
-            (Args{"queue", "--squeue-rules", "--noheader", "--format", "%i|%j|"}));
-  EXPECT_EQ(fairway_args("squeue", {"-O", "JobID:6,Comment:12,Nice"}),
-            (Args{"queue", "--squeue-rules", "--format", "%6i%12k%20y"}));
+  EXPECT_EQ(queue_call("squeue", {"-O", "JobID:8,Name:.10,State:5,Partition"}).options.format, "%8i%.10j%5T%20P");
+  const QueueOptions o = queue_call("squeue", {"-h", "--Format=jobid:|,NAME:|"}).options;
+  EXPECT_TRUE(o.noheader);
+  EXPECT_EQ(o.format, "%i|%j|");
+  EXPECT_EQ(queue_call("squeue", {"-O", "JobID:6,Comment:12,Nice"}).options.format, "%6i%12k%20y");
   EXPECT_EQ(error_of("squeue", {"-O", "JobID,Bogus"}), "Invalid job format specification: Bogus");
 }
 
@@ -80,8 +135,10 @@ TEST(SlurmCommands, HelpListsTheOptionsEachFrontEndTakes) {
   EXPECT_NE(squeue->local_output->find("-u, --user=VALUE"), std::string::npos) << *squeue->local_output;
   EXPECT_NE(squeue->local_output->find("--clusters=VALUE  (not supported: one cluster only)"), std::string::npos);
   // scancel --me: the caller's jobs.
-  EXPECT_EQ(fairway_args("scancel", {"--me", "-t", "PD"}),
-            (Args{"cancel", "--quiet-when-gone", "--state", "PD", "-u", "alice"}));
+  const ControlOptions mine = cancel_call({"--me", "-t", "PD"});
+  EXPECT_EQ(mine.filter.user, "alice");
+  EXPECT_EQ(mine.filter.states, "PD");
+  EXPECT_TRUE(mine.quiet_when_gone);
 }
 
 TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
@@ -99,33 +156,52 @@ TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
 }
 
 TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
-  EXPECT_EQ(fairway_args("scancel", {"-f", "--jobname=x", "-s", "USR1", "42_7"}),
-            (Args{"cancel", "--quiet-when-gone", "--name", "x", "--signal", "USR1", "42_7"}));
+  ControlOptions c = cancel_call({"-f", "--jobname=x", "-s", "USR1", "42_7"});
+  EXPECT_EQ(c.filter.name, "x");
+  EXPECT_EQ(c.signal, "USR1");
+  EXPECT_EQ(c.ids, (Args{"42_7"}));
+  EXPECT_TRUE(c.quiet_when_gone && !c.confirm && !c.batch);
   // Slurm's scancel speaks of a job that is gone only with -v.
-  EXPECT_EQ(fairway_args("scancel", {"-v", "42"}), (Args{"cancel", "42"}));
-  EXPECT_EQ(fairway_args("scancel", {"-i", "42"}), (Args{"cancel", "--quiet-when-gone", "--interactive", "42"}));
-  EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "42", "-P", "--format=JobID,State"}),
-            (Args{"history", "--live", "--sacct-table", "--jobs", "42", "--parsable2", "--format", "JobID,State"}));
+  c = cancel_call({"-v", "42"});
+  EXPECT_FALSE(c.quiet_when_gone);
+  c = cancel_call({"-i", "42", "--", "43"});
+  EXPECT_TRUE(c.quiet_when_gone && c.confirm);
+  EXPECT_EQ(c.ids, (Args{"42", "43"}));
+  HistoryOptions h = history_call({"-X", "-j", "42", "-P", "--format=JobID,State"});
+  EXPECT_TRUE(h.live && h.sacct_table && h.parsable && !h.batch_steps);
+  EXPECT_EQ(h.jobs, "42");
+  EXPECT_EQ(h.format, "JobID,State");
   // Bundled flags, the last taking the next word (Snakemake: sacct -nu "$USER" -o Account%20).
-  EXPECT_EQ(fairway_args("sacct", {"-nu", "alice", "-o", "Account%20"}),
-            (Args{"history", "--live", "--sacct-table", "--batch-steps", "--noheader", "--user", "alice", "--format",
-                  "Account%20"}));
+  h = history_call({"-nu", "alice", "-o", "Account%20"});
+  EXPECT_TRUE(h.live && h.sacct_table && h.batch_steps && h.noheader);
+  EXPECT_EQ(h.user, "alice");
+  EXPECT_EQ(h.format, "Account%20");
+}
+
+// What fairway's parser refused when scancel and sacct went through it, they still refuse
+// in the same words (exit 2).
+TEST(SlurmCommands, ScancelAndSacctRefuseWhatDoesNotGoTogether) {
+  const auto usage_error = [](std::string_view command, const Args& args) {
+    auto t = translate_slurm_command(command, args, {"alice", {}});
+    return t && t->usage_error ? *t->usage_error : std::string("none");
+  };
+  EXPECT_EQ(usage_error("scancel", {"-u", "bob", "--me"}), "--user: At Most 1 required but received 2");
+  EXPECT_EQ(usage_error("scancel", {"-n", "x", "--jobname", "y"}), "--name: At Most 1 required but received 2");
+  EXPECT_EQ(usage_error("sacct", {"42"}), "The following argument was not expected: 42");
+  EXPECT_EQ(usage_error("sacct", {"-j", "1", "-j", "2"}), "none");
 }
 
 // Options given twice, as Slurm's commands read them: list values add up, others the last
 // wins; sacct's -M/--clusters names the one cluster there is (workflow engines pass "all").
 TEST(SlurmCommands, RepeatedOptionsAndClusters) {
-  EXPECT_EQ(fairway_args("sacct", {"-X", "-j", "1", "-j", "2", "--jobs=3"}),
-            (Args{"history", "--live", "--sacct-table", "--jobs", "1,2,3"}));
-  EXPECT_EQ(fairway_args("sacct", {"-X", "-S", "2026-01-01", "-S", "2026-02-01"}),
-            (Args{"history", "--live", "--sacct-table", "--starttime", "2026-02-01"}));
-  EXPECT_EQ(fairway_args("sacct", {"-X", "--clusters", "all", "-j", "4"}),
-            (Args{"history", "--live", "--sacct-table", "--jobs", "4"}));
-  EXPECT_EQ(fairway_args("sacct", {"-X", "-M", "twonode", "-j", "4"}),
-            (Args{"history", "--live", "--sacct-table", "--jobs", "4"}));
-  EXPECT_EQ(fairway_args("squeue", {"-u", "a", "--user=b", "-t", "R", "-t", "PD"}),
-            (Args{"queue", "--squeue-rules", "--user", "a,b", "--states", "R,PD", "-o",
-                  "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  EXPECT_EQ(history_call({"-X", "-j", "1", "-j", "2", "--jobs=3"}).jobs, "1,2,3");
+  EXPECT_EQ(history_call({"-X", "-S", "2026-01-01", "-S", "2026-02-01"}).start, "2026-02-01");
+  EXPECT_EQ(history_call({"-X", "--clusters", "all", "-j", "4"}).jobs, "4");
+  EXPECT_EQ(history_call({"-X", "-M", "twonode", "-j", "4"}).jobs, "4");
+  const QueueOptions o = queue_call("squeue", {"-u", "a", "--user=b", "-t", "R", "-t", "PD"}).options;
+  EXPECT_EQ(o.user, "a,b");
+  EXPECT_EQ(o.states, "R,PD");
+  EXPECT_EQ(o.format, kSqueueDefault);
 }
 
 TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
@@ -138,9 +214,12 @@ TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
 }
 
 TEST(SlurmCommands, ScontrolShowStepListsRunningSteps) {
-  EXPECT_EQ(fairway_args("scontrol", {"show", "step", "42.0"}),
-            (Args{"queue", "--steps", "--scontrol-steps", "--step-id", "42.0"}));
-  EXPECT_EQ(fairway_args("scontrol", {"show", "steps"}), (Args{"queue", "--steps", "--scontrol-steps"}));
+  QueueOptions o = queue_call("scontrol", {"show", "step", "42.0"}).options;
+  EXPECT_TRUE(o.steps && o.scontrol_steps && !o.squeue_rules);
+  EXPECT_EQ(o.step_id, "42.0");
+  o = queue_call("scontrol", {"show", "steps"}).options;
+  EXPECT_TRUE(o.steps && o.scontrol_steps);
+  EXPECT_EQ(o.step_id, "");
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
@@ -184,8 +263,10 @@ TEST(SlurmCommands, SdiagAndSqueueIterateTranslateAsSlurmsOptions) {
   EXPECT_EQ(fairway_args("sdiag", {"-a", "-t"}), (Args{"diag", "--sdiag"}));
   EXPECT_EQ(fairway_args("sdiag", {"--json"}), (Args{"diag", "--json"}));
   EXPECT_EQ(error_of("sdiag", {"-r"}), "--reset is not supported: the counts run from the coordinator's start");
-  EXPECT_EQ(fairway_args("squeue", {"-i", "5", "-h"}), (Args{"queue", "--squeue-rules", "--iterate", "5", "--noheader", "-o",
-                                                              "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"}));
+  const SlurmQueueCall every = queue_call("squeue", {"-i", "5", "-h"});
+  EXPECT_EQ(every.iterate_s, 5);
+  EXPECT_TRUE(every.options.noheader);
+  EXPECT_EQ(every.options.format, kSqueueDefault);
   EXPECT_EQ(error_of("squeue", {"--iterate=0"}), "--iterate=0\n");
   EXPECT_EQ(error_of("squeue", {"-i", "2x"}), "--iterate=2x\n");
 }

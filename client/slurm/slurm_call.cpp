@@ -1,0 +1,30 @@
+#include "client/slurm/slurm_call.h"
+
+#include <ctime>
+#include <functional>
+
+#include "client/api/coordinator_transport.h"
+#include "client/api/terminal_replies.h"
+#include "client/fairway/queue_iterate.h"
+
+namespace fairway::cli {
+
+int run_slurm_call(const SlurmCall& call, const Output& io) {
+  CoordinatorTransport transport(endpoint_sources_from_environment(std::nullopt, std::nullopt));
+  // Text views get replies with control characters escaped; JSON stays exact (as fairway's).
+  const auto through = [&](bool json) {
+    return json ? Transport(std::ref(transport)) : escaping_replies(std::ref(transport));
+  };
+  if (const auto* queue = std::get_if<SlurmQueueCall>(&call)) {
+    return run_queue_iterating(queue->options, queue->iterate_s, through(queue->options.json), io);
+  }
+  if (const auto* history = std::get_if<SlurmHistoryCall>(&call)) {
+    const Time now = Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)));
+    return run_history(history->options, now, through(history->options.json), io);
+  }
+  // Requests name no user: the coordinator knows who asks (kernel or MUNGE).
+  const auto& cancel = std::get<SlurmCancelCall>(call);
+  return run_control(wire::JobAction::kCancel, cancel.options, {}, through(cancel.options.json), io);
+}
+
+}  // namespace fairway::cli
