@@ -207,23 +207,17 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   std::string show_id;
   bool show_json = false;
   auto* show_job = show->add_subcommand("job", "every field of a job")->fallthrough();
-  show_job->add_option("id", show_id, "job id (with --scontrol it may be left out: every job)");
+  show_job->add_option("id", show_id, "job id");
   show_job->add_flag("--json", show_json, "JSON output");
-  bool show_scontrol = false;
-  show_job->add_flag("--scontrol", show_scontrol, "scontrol show job's Key=Value layout");
   std::string show_name;
   auto* show_node = show->add_subcommand("node", "every field of a node")->fallthrough();
   show_node->add_option("name", show_name, "node name (default: every node)");
   show_node->add_flag("--json", show_json, "JSON output");
-  bool node_scontrol = false;
-  show_node->add_flag("--scontrol", node_scontrol, "scontrol show node's Key=Value layout");
 
   std::vector<std::string> partition_names;
   auto* show_partition = show->add_subcommand("partition", "a partition's limits, nodes and use")->fallthrough();
   show_partition->add_option("names", partition_names, "partition names (default: all)");
   show_partition->add_flag("--json", show_json, "JSON output");
-  bool partition_scontrol = false;
-  show_partition->add_flag("--scontrol", partition_scontrol, "scontrol show partition's Key=Value layout");
   std::vector<std::string> reservation_names;
   bool config_scontrol = false;
   auto* show_config = show->add_subcommand("config", "the coordinator's settings")->fallthrough();
@@ -269,13 +263,10 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   nodes->add_option("names", node_names, "only these nodes");
   nodes->add_flag("-s,--summarize", nodes_summary, "one line per partition (sinfo -s)");
   nodes->add_flag("--json", nodes_json, "JSON output");
-  bool nodes_slurm_json = false;
-  nodes->add_flag("--sinfo-json", nodes_slurm_json, "JSON output in sinfo --json's shape (the sinfo front-end)");
   NodeLayoutOptions layout;
   nodes->add_option("-o,--format", layout.format, "sinfo's %-fields (\"%#P %.5a %.10l %.6D %.6t %N\"): one line per partition and node state");
   nodes->add_flag("-N,--node-oriented", layout.node_oriented, "with -o: one line per node and partition (sinfo -N)");
   nodes->add_flag("--noheader", layout.noheader, "with -o: no header line");
-  nodes->add_flag("--time-line", layout.time_line, "with -o: the listing's time first (sinfo -l)");
   nodes->add_flag("--list-reasons", layout.list_reasons,
                   "with -o: down and drained nodes by reason, who set it and when (sinfo -R)");
   nodes->add_option("-p,--partition", layout.partitions, "with -o: only these partitions")->delimiter(',');
@@ -332,7 +323,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
   // Text views get replies with control characters escaped (a job name's newline cannot
   // forge a line, nor its ESC drive the reader's terminal); JSON stays exact.
   const bool json = queue.json || history.json || report.json || prio.json || show_json || diag_json ||
-                    shares.json || update_json || nodes_json || nodes_slurm_json || controls.json;
+                    shares.json || update_json || nodes_json || controls.json;
   const Transport call = json ? Transport(std::ref(transport)) : escaping_replies(std::ref(transport));
   if (q->parsed()) return run_queue_iterating(queue, iterate_s, call, io);
   if (hist->parsed()) {
@@ -343,13 +334,11 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     return run_usage_report(report, Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr))), call, io);
   }
   if (show_job->parsed()) {
-    const JobDetailLayout detail = show_json       ? JobDetailLayout::kJson
-                                   : show_scontrol ? JobDetailLayout::kScontrol
-                                                   : JobDetailLayout::kFairway;
+    const JobDetailLayout detail = show_json ? JobDetailLayout::kJson : JobDetailLayout::kFairway;
     return run_show_job(show_id, detail, call, io);
   }
-  if (show_node->parsed()) return run_show_node(show_name, show_json, node_scontrol, call, io);
-  if (show_partition->parsed()) return run_show_partition(partition_names, show_json, partition_scontrol, call, io);
+  if (show_node->parsed()) return run_show_node(show_name, show_json, false, call, io);
+  if (show_partition->parsed()) return run_show_partition(partition_names, show_json, false, call, io);
   if (show_config->parsed()) return run_show_config(config_scontrol, call, io);
   if (show_reservation->parsed()) return run_show_reservation(reservation_names, show_json, call, io);
   if (diag->parsed()) return run_diag(diag_json, diag_sdiag, call, io);
@@ -362,7 +351,7 @@ int cli11_main(std::vector<std::string> args, const Globals& g, const Output& io
     layout.summarize = nodes_summary;  // -o with -s: one row per partition, as sinfo -s
     return run_node_layout(layout, call, io);
   }
-  if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, nodes_slurm_json, call, io);
+  if (nodes->parsed()) return run_nodes(node_names, nodes_json, nodes_summary, false, call, io);
   if (drain->parsed()) {
     return run_node_control(wire::NodeAction::kDrain, admin_nodes, drain_reason, current_user(), call, io);
   }

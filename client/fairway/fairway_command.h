@@ -1,6 +1,6 @@
 // The `fairway` command line as a function: the fairway binary is this over its argv, and
-// the Slurm front-end (sbatch, squeue, ...) calls it with the translated arguments, so both
-// run the same client code in one process. Not thread-safe (signal handlers, stdin).
+// the Slurm commands not yet read into typed options (sbatch, sprio, ...; slurm_commands.h)
+// call it with translated arguments. Not thread-safe (signal handlers, stdin).
 #pragma once
 
 #include <string>

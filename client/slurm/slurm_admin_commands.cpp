@@ -86,10 +86,32 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
       if (what == "hostlistsorted") std::sort(hosts.begin(), hosts.end());
       return SlurmTranslation{{}, compress_hostlist(hosts) + "\n"};
     }
-    if (what == "job" || what == "node" || what == "partition" || what == "reservation") {
+    if (what == "job" || what == "node" || what == "partition") {
+      SlurmShowCall call;
+      call.what = what == "job" ? SlurmShowCall::What::kJob
+                  : what == "node" ? SlurmShowCall::What::kNode
+                                   : SlurmShowCall::What::kPartition;
+      // One job or node, any number of partitions, and fairway show's --json; the rest is
+      // refused in the words of fairway's parser, which these words once went through.
+      std::vector<std::string> unexpected;
+      for (const std::string& w : rest(2)) {
+        if (w == "--json") call.json = true;
+        else if (w == "--scontrol") continue;
+        else if (w.starts_with("-") || (call.what != SlurmShowCall::What::kPartition && !call.names.empty())) unexpected.push_back(w);
+        else call.names.push_back(w);
+      }
+      SlurmTranslation t{{}, std::nullopt, call};
+      if (!unexpected.empty()) {
+        std::string listed;
+        for (auto w = unexpected.rbegin(); w != unexpected.rend(); ++w) listed += (listed.empty() ? "" : " ") + *w;
+        t.usage_error = std::string(unexpected.size() == 1 ? "The following argument was not expected: "
+                                                           : "The following arguments were not expected: ") + listed;
+      }
+      return t;
+    }
+    if (what == "reservation") {
       auto out = rest(2);
       out.insert(out.begin(), {"show", what});
-      if (what == "job" || what == "node" || what == "partition") out.emplace_back("--scontrol");
       return SlurmTranslation{out, std::nullopt};
     }
     if (what == "config") return SlurmTranslation{{"show", "config", "--scontrol"}, std::nullopt};

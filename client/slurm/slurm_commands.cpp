@@ -500,30 +500,50 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  const auto has = [&](std::string_view option) { return std::find(s.out.begin(), s.out.end(), option) != s.out.end(); };
-  // --json is fairway nodes' own view; everything else is a %-field layout, sinfo's
-  // default (or -s's, -l's) unless -o gave one.
+  // -O's named fields become -o's %-fields (-o's too, when -O is among the options).
   const bool named = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a.starts_with("-O") || a.starts_with("--Format");
   });
-  for (std::size_t i = 0; named && i + 1 < s.out.size(); ++i) {
-    if (s.out[i] != "--format") continue;
-    FAIRWAY_TRY_ASSIGN(percent, sinfo_named_format(s.out[i + 1]));
-    s.out[i + 1] = percent;
+  for (auto& g : s.given) {
+    if (named && g.option != nullptr && (g.option->long_name == "format" || g.option->long_name == "Format")) {
+      FAIRWAY_TRY_ASSIGN(percent, sinfo_named_format(g.value));
+      g.value = percent;
+    }
+  }
+  SlurmNodesCall call;
+  NodeLayoutOptions& o = call.layout;
+  int formats = 0;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) {
+      call.names.push_back(value);
+      continue;
+    }
+    const std::string_view name = option->long_name;
+    if (name == "summarize") o.summarize = true;
+    else if (name == "Node") o.node_oriented = true;
+    else if (name == "format" || name == "Format") o.format = value, ++formats;
+    else if (name == "partition") o.partitions = comma_words(value);
+    else if (name == "noheader") o.noheader = true;
+    else if (name == "json") call.json = true;
+    else if (name == "long") o.time_line = true;
+    else if (name == "list-reasons") o.list_reasons = true;
   }
   // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
-  if (has("--node-oriented")) std::erase(s.out, "--list-reasons");
-  const bool reasons = has("--list-reasons");
-  if (!has("--sinfo-json") && !has("--format")) {
-    s.out.insert(s.out.end(), {"--format", has("--summarize") && !has("--node-oriented") ? kSinfoSummaryFormat
-                                           : has("--node-oriented") && has("--time-line") ? kSinfoNodeLongFormat
-                                           : has("--node-oriented")  ? kSinfoNodeFormat
-                                           : reasons && has("--time-line") ? kSinfoReasonsLongFormat
-                                           : reasons                       ? kSinfoReasonsFormat
-                                           : has("--time-line")            ? kSinfoLongFormat
-                                                                           : kSinfoDefaultFormat});
+  if (o.node_oriented) o.list_reasons = false;
+  // --json is sinfo's JSON of the nodes; everything else is a %-field layout, sinfo's
+  // default (or -s's, -l's) unless -o gave one.
+  if (!call.json && o.format.empty()) {
+    o.format = o.summarize && !o.node_oriented             ? kSinfoSummaryFormat
+               : o.node_oriented && o.time_line            ? kSinfoNodeLongFormat
+               : o.node_oriented                           ? kSinfoNodeFormat
+               : o.list_reasons && o.time_line             ? kSinfoReasonsLongFormat
+               : o.list_reasons                            ? kSinfoReasonsFormat
+               : o.time_line                               ? kSinfoLongFormat
+                                                           : kSinfoDefaultFormat;
   }
-  return SlurmTranslation{with_command("nodes", s.out), std::nullopt};
+  SlurmTranslation t{{}, std::nullopt, call};
+  if (formats > 1) t.usage_error = given_twice("format", formats);
+  return t;
 }
 
 // sprio's default and -l tables (slurm_report_views.h).

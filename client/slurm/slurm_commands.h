@@ -1,10 +1,11 @@
 // Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
 // salloc, sprio, sshare, sdiag): each invocation read into the typed options of the client
-// command that does the same (squeue, scontrol show step, sacct, scancel), or for the others
-// still into the
+// command that does the same (squeue, sacct, scancel, sinfo, scontrol show), or for the
+// others still into the
 // `fairway` command line, so that both run the same client code. Pure; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <variant>
 #include <string>
@@ -40,8 +41,23 @@ struct SlurmHistoryCall {
 struct SlurmCancelCall {
   ControlOptions options;
 };
+// sinfo: fairway nodes' %-field layout, or with `json` (and no -o) sinfo --json's shape of
+// `names` (or every node).
+struct SlurmNodesCall {
+  NodeLayoutOptions layout;
+  std::vector<std::string> names;
+  bool json = false;
+};
+// scontrol show job|node|partition: scontrol's Key=Value layout (fairway's JSON with --json)
+// of one job or node (none: every one), or of these partitions.
+struct SlurmShowCall {
+  enum class What : std::uint8_t { kJob, kNode, kPartition };
+  What what = What::kJob;
+  std::vector<std::string> names;
+  bool json = false;
+};
 // A Slurm command as a typed call of a client command (slurm_call.h runs it).
-using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall>;
+using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall, SlurmShowCall>;
 
 // A translation: the typed `call`, the fairway arguments, or `local_output` when the
 // command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:

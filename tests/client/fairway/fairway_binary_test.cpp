@@ -60,8 +60,8 @@ TEST(FairwayBinary, UsageErrorsExitTwoNamingTheProblem) {
   expect_usage_error("--coordinator", "--coordinator needs a value");
 }
 
-// squeue's listing rules, scontrol show step's layout, sacct's table and scancel's quiet
-// are Slurm's commands' own typed options (client/slurm), not flags of fairway's.
+// squeue's listing rules, scontrol show's layouts, sacct's table, sinfo's JSON and -l and
+// scancel's quiet are Slurm's commands' own typed options (client/slurm), not fairway's flags.
 TEST(FairwayBinary, SlurmModesAreNoFlagsOfFairway) {
   expect_usage_error("queue --squeue-rules", "--squeue-rules");
   expect_usage_error("queue --steps --scontrol-steps", "--scontrol-steps");
@@ -69,6 +69,11 @@ TEST(FairwayBinary, SlurmModesAreNoFlagsOfFairway) {
   expect_usage_error("history --live", "--live");
   expect_usage_error("history --sacct-table", "--sacct-table");
   expect_usage_error("cancel --quiet-when-gone 4", "--quiet-when-gone");
+  expect_usage_error("nodes --sinfo-json", "--sinfo-json");
+  expect_usage_error("nodes -o %P --time-line", "--time-line");
+  expect_usage_error("show job 4 --scontrol", "--scontrol");
+  expect_usage_error("show node n1 --scontrol", "--scontrol");
+  expect_usage_error("show partition --scontrol", "--scontrol");
 }
 
 TEST(FairwayBinary, DirectiveProblemsNameLineAndOption) {

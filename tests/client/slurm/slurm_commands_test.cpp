@@ -37,6 +37,18 @@ HistoryOptions history_call(const Args& args) {
   return t && t->call ? std::get<SlurmHistoryCall>(*t->call).options : HistoryOptions{};
 }
 
+SlurmNodesCall nodes_call(const Args& args) {
+  auto t = translate_slurm_command("sinfo", args, {"alice", {}});
+  EXPECT_TRUE(t && t->call && !t->usage_error);
+  return t && t->call ? std::get<SlurmNodesCall>(*t->call) : SlurmNodesCall{};
+}
+
+SlurmShowCall show_call(const Args& args) {
+  auto t = translate_slurm_command("scontrol", args, {"alice", {}});
+  EXPECT_TRUE(t && t->call && !t->usage_error);
+  return t && t->call ? std::get<SlurmShowCall>(*t->call) : SlurmShowCall{};
+}
+
 constexpr const char* kSqueueDefault = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
 
 std::string error_of(std::string_view command, const Args& args) {
@@ -115,11 +127,29 @@ TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
 
 // sinfo -O the same way, with sinfo's names (PartitionName: without the default's '*').
 TEST(SlurmCommands, SinfoNamedFieldsBecomePercentFields) {
-  EXPECT_EQ(fairway_args("sinfo", {"-O", "Partition:10,CPUs:.5,Nodes:|,StateLong"}),
-            (Args{"nodes", "--format", "%10P%.5c%D|%20T"}));
-  EXPECT_EQ(fairway_args("sinfo", {"-h", "-O", "PartitionName:|,NodeList"}),
-            (Args{"nodes", "--noheader", "--format", "%R|%20N"}));
+  EXPECT_EQ(nodes_call({"-O", "Partition:10,CPUs:.5,Nodes:|,StateLong"}).layout.format, "%10P%.5c%D|%20T");
+  const SlurmNodesCall c = nodes_call({"-h", "-O", "PartitionName:|,NodeList"});
+  EXPECT_TRUE(c.layout.noheader);
+  EXPECT_EQ(c.layout.format, "%R|%20N");
   EXPECT_EQ(error_of("sinfo", {"-O", "Nodes,Bogus"}), "Invalid job format specification: Bogus");
+}
+
+// sinfo fills fairway nodes' layout options: its default, -s's, -N's, -l's and -R's
+// layouts; --json alone is sinfo's JSON of the nodes.
+TEST(SlurmCommands, SinfoFillsTheNodeLayout) {
+  SlurmNodesCall c = nodes_call({});
+  EXPECT_EQ(c.layout.format, "%#P %.5a %.10l %.6D %.6t %N");
+  c = nodes_call({"-N", "-R", "-l", "-p", "gpu,cpu"});
+  EXPECT_TRUE(c.layout.node_oriented && c.layout.time_line && !c.layout.list_reasons);
+  EXPECT_EQ(c.layout.partitions, (Args{"gpu", "cpu"}));
+  c = nodes_call({"-R"});
+  EXPECT_EQ(c.layout.format, "%20E %9u %19H %N");
+  c = nodes_call({"--json", "cn01"});
+  EXPECT_TRUE(c.json);
+  EXPECT_EQ(c.layout.format, "");
+  EXPECT_EQ(c.names, (Args{"cn01"}));
+  auto t = translate_slurm_command("sinfo", {"-o", "%P", "-O", "Partition"}, {"alice", {}});
+  EXPECT_FALSE(t);  // -O's names turn -o's value too, and %P is no name
 }
 
 // "Try squeue --help" must lead somewhere: each front-end lists what it takes.
@@ -223,11 +253,27 @@ TEST(SlurmCommands, ScontrolShowStepListsRunningSteps) {
 }
 
 TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
-  EXPECT_EQ(fairway_args("scontrol", {"-dd", "SHOW", "Job", "42"}), (Args{"show", "job", "42", "--scontrol"}));
-  EXPECT_EQ(fairway_args("scontrol", {"show", "jobid", "-dd", "42"}), (Args{"show", "job", "42", "--scontrol"}));
-  EXPECT_EQ(fairway_args("scontrol", {"show", "partitions"}), (Args{"show", "partition", "--scontrol"}));
-  EXPECT_EQ(fairway_args("scontrol", {"show", "job"}), (Args{"show", "job", "--scontrol"}));
-  EXPECT_EQ(fairway_args("scontrol", {"show", "nodes"}), (Args{"show", "node", "--scontrol"}));
+  using What = SlurmShowCall::What;
+  SlurmShowCall c = show_call({"-dd", "SHOW", "Job", "42"});
+  EXPECT_EQ(c.what, What::kJob);
+  EXPECT_EQ(c.names, (Args{"42"}));
+  c = show_call({"show", "jobid", "-dd", "42"});
+  EXPECT_EQ(c.what, What::kJob);
+  EXPECT_EQ(c.names, (Args{"42"}));
+  c = show_call({"show", "partitions"});
+  EXPECT_EQ(c.what, What::kPartition);
+  EXPECT_TRUE(c.names.empty());
+  c = show_call({"show", "job"});
+  EXPECT_EQ(c.what, What::kJob);
+  EXPECT_TRUE(c.names.empty() && !c.json);
+  c = show_call({"show", "nodes"});
+  EXPECT_EQ(c.what, What::kNode);
+  c = show_call({"show", "job", "42", "--json"});
+  EXPECT_TRUE(c.json);
+  auto t = translate_slurm_command("scontrol", {"show", "job", "1", "2", "3"}, {"alice", {}});
+  ASSERT_TRUE(t && t->usage_error);
+  EXPECT_EQ(*t->usage_error, "The following arguments were not expected: 3 2");
+  EXPECT_EQ(fairway_args("scontrol", {"show", "reservation", "r1"}), (Args{"show", "reservation", "r1"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"}),
             (Args{"update", "job", "42", "TimeLimit=1:00:00"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "NodeName=cn01", "State=DRAIN", "Reason=disk failing"}),
