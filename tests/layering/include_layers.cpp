@@ -30,9 +30,18 @@ const std::map<std::string, std::set<std::string>>& layer_table() {
       {"coordinator/daemon",
        {"coordinator/core", "shared/base", "shared/model", "shared/config", "shared/wire",
         "shared/net", "shared/systemd", "shared/auth"}},
-      {"coordinator/cli",
-       {"shared/base", "shared/model", "shared/config", "shared/wire", "shared/net",
-        "shared/auth"}},
+      // The client (fairway and Slurm's command names) links no coordinator or agent code:
+      // api/ is the typed calls over the transport, views/ renders replies, fairway/ and
+      // slurm/ are the two command lines over them (Slurm's fill fairway's typed options).
+      {"client/api",
+       {"shared/base", "shared/model", "shared/config", "shared/wire", "shared/net", "shared/auth"}},
+      {"client/views", {"client/api", "shared/base", "shared/model", "shared/config", "shared/wire"}},
+      {"client/fairway",
+       {"client/api", "client/views", "shared/base", "shared/model", "shared/config", "shared/wire",
+        "shared/net", "shared/auth"}},
+      {"client/slurm",
+       {"client/api", "client/views", "client/fairway", "shared/base", "shared/model", "shared/config",
+        "shared/wire"}},
       {"agent/core", {"shared/base", "shared/model", "shared/config"}},
       {"agent/os", {"agent/core", "shared/base", "shared/model", "shared/wire"}},
       // fairway-step: runs as the job's user; no libzmq (shared/net's plain step stream).
@@ -62,7 +71,7 @@ const std::vector<OwnedHeader>& owned_headers() {
   return owned;
 }
 
-constexpr std::array<std::string_view, 3> kTopDirs = {"shared", "coordinator", "agent"};
+constexpr std::array<std::string_view, 4> kTopDirs = {"shared", "coordinator", "agent", "client"};
 
 // "coordinator/core/x.h" -> "coordinator/core"; empty when not two levels deep.
 std::string area_of(const std::string& rel) {

@@ -49,6 +49,11 @@ TEST_F(LayeringTest, AgentIncludingCoordinatorIsCaught) {
   EXPECT_NE(only_violation().find("agent/daemon may not include coordinator/core"), std::string::npos);
 }
 
+TEST_F(LayeringTest, ClientIncludingCoordinatorIsCaught) {
+  write("client/fairway/c.cpp", "#include \"coordinator/daemon/job_store.h\"\n");
+  EXPECT_NE(only_violation().find("client/fairway may not include coordinator/daemon"), std::string::npos);
+}
+
 TEST_F(LayeringTest, ZeroMqOutsideNetIsCaught) {
   write("coordinator/daemon/m.cpp", "#include <zmq.hpp>\n");
   EXPECT_NE(only_violation().find("<zmq.hpp> belongs to shared/net, not coordinator/daemon"),

@@ -1,0 +1,20 @@
+// scontrol's and sacctmgr's words on Fairway, translated into the fairway command lines
+// that do the same (slurm_commands.h dispatches here). Pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "client/slurm/slurm_commands.h"
+#include "shared/base/result.h"
+
+namespace fairway::cli {
+
+// show job|node|partition|reservation|hostnames|hostlist, hold, release, requeue, update
+// JobId=/NodeName=; words in any case. Errors name what is not supported.
+Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args, const SlurmInvocation& inv);
+
+// The read side (list|show user|account|association ...): accounts live in the config.
+Result<SlurmTranslation> translate_sacctmgr(const std::vector<std::string>& args);
+
+}  // namespace fairway::cli

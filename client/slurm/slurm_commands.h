@@ -1,0 +1,92 @@
+// Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
+// salloc, sprio, sshare, sdiag): each invocation read into the typed options of the client
+// command that does the same (squeue, sacct, scancel, sinfo, scontrol show), or for the
+// others still into the
+// `fairway` command line, so that both run the same client code. Pure; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/fairway/commands.h"
+#include "client/fairway/history_command.h"
+#include "client/views/slurm/slurm_version.h"
+#include "shared/base/result.h"
+
+namespace fairway::cli {
+
+// What a translation needs from the caller's environment.
+struct SlurmInvocation {
+  std::string user;  // $USER of the caller: squeue --me
+  // The SBATCH_* / SALLOC_* / SLURM_* input variables that set options (sbatch reads
+  // SBATCH_PARTITION as -p, ...), as NAME=value pairs.
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+// squeue and scontrol show step: fairway queue's options, listed again every
+// `iterate_s` seconds when not 0 (squeue -i).
+struct SlurmQueueCall {
+  QueueOptions options;
+  int iterate_s = 0;
+};
+// sacct: fairway history's options (the live jobs too, sacct's table).
+struct SlurmHistoryCall {
+  HistoryOptions options;
+};
+// scancel: fairway cancel's options (a job that is gone is no error unless -v).
+struct SlurmCancelCall {
+  ControlOptions options;
+};
+// sinfo: fairway nodes' %-field layout, or with `json` (and no -o) sinfo --json's shape of
+// `names` (or every node).
+struct SlurmNodesCall {
+  NodeLayoutOptions layout;
+  std::vector<std::string> names;
+  bool json = false;
+};
+// scontrol show job|node|partition: scontrol's Key=Value layout (fairway's JSON with --json)
+// of one job or node (none: every one), or of these partitions.
+struct SlurmShowCall {
+  enum class What : std::uint8_t { kJob, kNode, kPartition };
+  What what = What::kJob;
+  std::vector<std::string> names;
+  bool json = false;
+};
+// A Slurm command as a typed call of a client command (slurm_call.h runs it).
+using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall, SlurmShowCall>;
+
+// A translation: the typed `call`, the fairway arguments, or `local_output` when the
+// command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
+// options that read but do not go together (given twice...), refused with exit 2 as
+// fairway's own parser refuses them.
+struct SlurmTranslation {
+  std::vector<std::string> fairway_args;
+  std::optional<std::string> local_output;
+  std::optional<SlurmCall> call = std::nullopt;
+  std::optional<std::string> usage_error = std::nullopt;
+};
+
+
+// The Slurm commands this front-end answers to, as installed links name them.
+const std::vector<std::string_view>& slurm_command_names();
+
+// `command` (sbatch, squeue, ...) with its arguments. Errors name the option that Fairway
+// cannot honour ("--clusters is not supported: one cluster only"); the caller prefixes
+// them as Slurm does ("squeue: error: ").
+Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
+                                                 const SlurmInvocation& invocation);
+
+// Slurm's words for an option it does not know, from a translation's refusal
+// ("unrecognized option '--x'") or fairway's ("unknown option \"--x\""): getopt's line, then
+// "Try \"squeue --help\" ..." (sacct has no such line); nullopt for any other message.
+struct SlurmUsageError {
+  std::string text;
+  int exit_code = 1;  // 255 for sbatch, salloc and srun, as theirs
+};
+std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::string_view message);
+
+}  // namespace fairway::cli
