@@ -30,7 +30,8 @@ void prefill(const std::string& dir, std::uint64_t jobs, benchmark::State& state
   request.spec.resources.cores = 8;
   request.spec.time_limit = Duration::hours(2);
   request.program.script = "#!/bin/bash\n#SBATCH -n 8\n" + std::string(470, 'x');
-  for (int v = 0; v < 25; ++v) request.program.env.emplace_back("VAR" + std::to_string(v), "/opt/site/value/" + std::to_string(v));
+  for (int v = 0; v < 25; ++v)
+    request.program.env.emplace_back("VAR" + std::to_string(v), "/opt/site/value/" + std::to_string(v));
   request.program.working_dir = "/home/user/project";
   const Time base = Time::from_seconds(1'700'000'000);
   for (std::uint64_t i = 1; i <= jobs; ++i) {
@@ -59,8 +60,11 @@ void BM_CoordinatorRecovery(benchmark::State& state) {
   std::string dir = (std::filesystem::temp_directory_path() / "fairway-recovery-bench-XXXXXX").string();
   if (mkdtemp(dir.data()) == nullptr) std::abort();
   prefill(dir, jobs, state);
-  auto config = parse_config("[[nodes]]\nnames = \"n[1-100]\"\nsockets = 2\ncores_per_socket = 16\n"
-                             "[coordinator]\nstate_dir = \"" + dir + "\"\n", "bench");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n[1-100]\"\nsockets = 2\ncores_per_socket = 16\n"
+      "[coordinator]\nstate_dir = \"" +
+          dir + "\"\n",
+      "bench");
   if (!config) state.SkipWithError(config.error().message.c_str());
   const Time now = Time::from_seconds(1'700'000'000 + static_cast<std::int64_t>(jobs) + 7200);
   for (auto _ : state) {

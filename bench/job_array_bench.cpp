@@ -21,7 +21,9 @@ using daemon::CoordinatorService;
 
 class RootCaller final : public daemon::ClientAuthenticator {
  public:
-  Result<daemon::Caller> from_kernel(const net::PeerCredentials&) override { return daemon::Caller{0, 0, "root", true}; }
+  Result<daemon::Caller> from_kernel(const net::PeerCredentials&) override {
+    return daemon::Caller{0, 0, "root", true};
+  }
   Result<daemon::Caller> from_munge(std::string_view, std::string_view) override {
     return make_error(ErrorCode::kPermissionDenied, "no munge");
   }
@@ -37,8 +39,11 @@ struct Coordinator {
     std::string tmpl = (std::filesystem::temp_directory_path() / "fairway-array-bench-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) std::abort();
     dir = tmpl;
-    auto config = parse_config("[[nodes]]\nnames = \"n[001-100]\"\nsockets = 2\ncores_per_socket = 14\n"
-                               "[coordinator]\nstate_dir = \"" + dir.string() + "\"\n", "bench");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n[001-100]\"\nsockets = 2\ncores_per_socket = 14\n"
+        "[coordinator]\nstate_dir = \"" +
+            dir.string() + "\"\n",
+        "bench");
     if (!config) std::abort();
     auto s = CoordinatorService::open(*config, now, std::make_unique<RootCaller>());
     if (!s) std::abort();
@@ -87,7 +92,12 @@ void BM_SubmitArray(benchmark::State& state) {
   state.counters["launched"] = static_cast<double>(launches);
   state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
-BENCHMARK(BM_SubmitArray)->Arg(1'000)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_SubmitArray)
+    ->Arg(1'000)
+    ->Arg(100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 
 // A pass with the machine full and a 100,000-task array waiting behind it: the array
 // costs a planning window, not its size.

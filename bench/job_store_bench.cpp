@@ -25,8 +25,7 @@ constexpr int kWritesPerTurn = 1000;
 class BenchStore {
  public:
   BenchStore() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "fairway-store-bench-XXXXXX").string();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fairway-store-bench-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) std::abort();
     dir_ = tmpl;
     auto store = JobStore::open(dir_.string());
@@ -76,11 +75,7 @@ void BM_JobStoreInsert(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * per_turn);
 }
-BENCHMARK(BM_JobStoreInsert)
-    ->Arg(kWritesPerTurn)
-    ->Arg(1)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(BM_JobStoreInsert)->Arg(kWritesPerTurn)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_JobStoreUpdate(benchmark::State& state) {
   BenchStore store;
@@ -208,7 +203,8 @@ void BM_JobStoreMigrateRequests(benchmark::State& state) {
   request.spec.user = "alice";
   request.spec.resources.cores = 16;
   request.program.script = "#!/bin/bash\n#SBATCH -n 16\n" + std::string(470, 'x');
-  for (int v = 0; v < 25; ++v) request.program.env.emplace_back("VAR" + std::to_string(v), "/opt/site/value/" + std::to_string(v));
+  for (int v = 0; v < 25; ++v)
+    request.program.env.emplace_back("VAR" + std::to_string(v), "/opt/site/value/" + std::to_string(v));
   request.program.working_dir = "/home/alice/project";
   const std::string frame = wire::encode(request);
   for (auto _ : state) {

@@ -60,10 +60,21 @@ JobSpec owner_job(std::uint64_t id, std::int64_t k) {
   j.time_limit = Duration::hours(4);
   j.submit_time = Time::from_seconds(500);
   switch (k % 4) {
-    case 0: j.resources.nodes = 1; j.resources.cores = 8; break;
-    case 1: j.resources.nodes = 1; j.resources.cores = 28; break;
-    case 2: j.resources.nodes = 4; j.resources.cores = 28; break;
-    default: j.resources.cores = 40; break;
+    case 0:
+      j.resources.nodes = 1;
+      j.resources.cores = 8;
+      break;
+    case 1:
+      j.resources.nodes = 1;
+      j.resources.cores = 28;
+      break;
+    case 2:
+      j.resources.nodes = 4;
+      j.resources.cores = 28;
+      break;
+    default:
+      j.resources.cores = 40;
+      break;
   }
   return j;
 }

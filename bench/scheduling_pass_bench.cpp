@@ -104,7 +104,11 @@ void BM_EstimateStart(benchmark::State& state) {
 }
 
 // Args: pending jobs, nodes.
-BENCHMARK(BM_EstimateStart)->Args({10'000, 1'000})->Args({100'000, 10'000})->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EstimateStart)
+    ->Args({10'000, 1'000})
+    ->Args({100'000, 10'000})
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
 
 // Args: pending jobs, nodes, backfill mode.
 BENCHMARK(BM_SchedulingPass)

@@ -60,7 +60,8 @@ const sim::Workload& curie_sized() {
     out.max_procs = 92184;
     std::int64_t offset = 0;
     std::uint64_t id = 0;
-    for (const auto& [file, factor] : {std::pair{"LLNL-Thunder-2007-1.1-cln", 23}, std::pair{"HPC2N-2002-2.2-cln", 384}}) {
+    for (const auto& [file, factor] :
+         {std::pair{"LLNL-Thunder-2007-1.1-cln", 23}, std::pair{"HPC2N-2002-2.2-cln", 384}}) {
       auto part = sim::read_swf(std::string(FAIRWAY_SHARED_DIR) + "/traces/" + file + ".swf.gz");
       if (!part) return out;
       std::int64_t last = 0;
@@ -104,11 +105,7 @@ void BM_ReplayCurieSized(benchmark::State& state) {
   state.counters["peak_rss_MiB"] = peak_rss_mib();
   state.SetLabel(policy);
 }
-BENCHMARK(BM_ReplayCurieSized)
-    ->Arg(0)
-    ->Arg(1)
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(1);
+BENCHMARK(BM_ReplayCurieSized)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // The yardstick: the same jobs through a bare processor-counting EASY.
 void BM_CountingEasyCurieSized(benchmark::State& state) {

@@ -32,8 +32,8 @@ std::vector<CgroupWrite> cgroup_v1_writes(const CgroupLimits& l) {
   }
   if (l.max_pids) w.push_back({"pids", "pids.max", std::to_string(*l.max_pids)});
   for (const DeviceNumber& d : l.denied_devices) {
-    w.push_back({"devices", "devices.deny",
-                 "c " + std::to_string(d.major) + ":" + std::to_string(d.minor) + " rwm"});
+    w.push_back(
+        {"devices", "devices.deny", "c " + std::to_string(d.major) + ":" + std::to_string(d.minor) + " rwm"});
   }
   return w;
 }
@@ -50,6 +50,8 @@ std::vector<CgroupWrite> cgroup_v2_writes(const CgroupLimits& l) {
   return w;
 }
 
-std::string job_cgroup_name(JobId job) { return "job_" + std::to_string(job.value()); }
+std::string job_cgroup_name(JobId job) {
+  return "job_" + std::to_string(job.value());
+}
 
 }  // namespace fairway::agent

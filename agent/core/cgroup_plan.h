@@ -21,8 +21,8 @@ struct DeviceNumber {
 
 struct CgroupLimits {
   JobId job;
-  std::vector<std::int32_t> cpus;  // OS PU indices the job may run on
-  std::vector<std::int32_t> mems;  // NUMA nodes it may allocate from
+  std::vector<std::int32_t> cpus;            // OS PU indices the job may run on
+  std::vector<std::int32_t> mems;            // NUMA nodes it may allocate from
   std::optional<std::int64_t> memory_bytes;  // unset: no limit
   // The node's GPUs this job does not hold: opening them must fail, whatever
   // CUDA_VISIBLE_DEVICES says.

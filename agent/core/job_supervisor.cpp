@@ -5,16 +5,15 @@
 
 namespace fairway::agent {
 
-Result<JobSupervisor> JobSupervisor::launched(JobId job, std::int64_t pid, std::int64_t pgid,
-                                              Time start, Duration time_limit, Duration grace) {
+Result<JobSupervisor> JobSupervisor::launched(JobId job, std::int64_t pid, std::int64_t pgid, Time start,
+                                              Duration time_limit, Duration grace) {
   const std::string who = "job " + std::to_string(job.value()) + ": ";
   if (pid <= 0) return invalid_argument(who + "pid " + std::to_string(pid) + " is not positive");
   if (pgid <= 0) {
     return invalid_argument(who + "pgid " + std::to_string(pgid) + " is not positive");
   }
   if (time_limit <= Duration::seconds(0)) {
-    return invalid_argument(who + "time_limit " + std::to_string(time_limit.count()) +
-                            " s is not positive");
+    return invalid_argument(who + "time_limit " + std::to_string(time_limit.count()) + " s is not positive");
   }
   if (grace < Duration::seconds(0)) {
     return invalid_argument(who + "grace " + std::to_string(grace.count()) + " s is negative");
@@ -73,10 +72,9 @@ std::vector<SupervisorAction> JobSupervisor::on_time(Time now) {
   std::vector<SupervisorAction> actions;
   if (phase_ == SupervisorPhase::kRunning && warn_signal_ != 0 && !warned_ && now >= warn_at()) {
     warned_ = true;
-    actions.push_back(SupervisorAction{job_,
-                                       warn_batch_only_ ? SupervisorActionKind::kSignalProcess
-                                                        : SupervisorActionKind::kSignalGroup,
-                                       pgid_, warn_signal_});
+    actions.push_back(SupervisorAction{
+        job_, warn_batch_only_ ? SupervisorActionKind::kSignalProcess : SupervisorActionKind::kSignalGroup,
+        pgid_, warn_signal_});
   }
   if (phase_ == SupervisorPhase::kRunning && now >= walltime_end()) {
     actions.push_back(signal_action(SIGTERM));
@@ -93,8 +91,8 @@ std::vector<SupervisorAction> JobSupervisor::on_time(Time now) {
   return actions;
 }
 
-std::vector<SupervisorAction> JobSupervisor::on_signal_request(std::int32_t signal,
-                                                               Duration grace, Time now) {
+std::vector<SupervisorAction> JobSupervisor::on_signal_request(std::int32_t signal, Duration grace,
+                                                               Time now) {
   std::vector<SupervisorAction> actions;
   if (phase_ == SupervisorPhase::kEnded) return actions;
   if (reason_ == StopReason::kNone) reason_ = StopReason::kCancelled;

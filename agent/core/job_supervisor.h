@@ -50,9 +50,8 @@ class JobSupervisor {
   // re-adopt a job after an agent restart: an overdue walltime acts at the next on_time.
   // Errors name the bad field: pid/pgid must be positive, time_limit and grace too
   // (grace may be zero: KILL right after TERM).
-  static Result<JobSupervisor> launched(JobId job, std::int64_t pid, std::int64_t pgid,
-                                        Time start, Duration time_limit,
-                                        Duration grace = kDefaultGrace);
+  static Result<JobSupervisor> launched(JobId job, std::int64_t pid, std::int64_t pgid, Time start,
+                                        Duration time_limit, Duration grace = kDefaultGrace);
 
   // sbatch --signal: `signal` `before` the walltime, to the whole process group or, with
   // `batch_only` (B:), to the batch script's process alone. Once, while it still runs.

@@ -40,11 +40,16 @@ bool node_job_transition_allowed(NodeJobPhase from, NodeJobPhase to) {
 
 std::string_view to_string(NodeJobPhase p) {
   switch (p) {
-    case P::kWaitingForCores: return "waiting_for_cores";
-    case P::kLaunching: return "launching";
-    case P::kRunning: return "running";
-    case P::kCompleting: return "completing";
-    case P::kAwaitingAck: return "awaiting_ack";
+    case P::kWaitingForCores:
+      return "waiting_for_cores";
+    case P::kLaunching:
+      return "launching";
+    case P::kRunning:
+      return "running";
+    case P::kCompleting:
+      return "completing";
+    case P::kAwaitingAck:
+      return "awaiting_ack";
   }
   return "?";
 }
@@ -161,10 +166,15 @@ std::vector<HostAction> NodeJobs::on(const node_event::StepArrived& e, Time) {
   Record& r = it->second;
   switch (r.phase) {
     case P::kWaitingForCores:
-    case P::kLaunching: r.steps_before_start.push_back(e.step); return {};
-    case P::kRunning: a.kind = HostActionKind::kStartStep; return {a};
+    case P::kLaunching:
+      r.steps_before_start.push_back(e.step);
+      return {};
+    case P::kRunning:
+      a.kind = HostActionKind::kStartStep;
+      return {a};
     case P::kCompleting:
-    case P::kAwaitingAck: return {a};
+    case P::kAwaitingAck:
+      return {a};
   }
   return {a};
 }
@@ -184,7 +194,8 @@ std::vector<HostAction> NodeJobs::on(const node_event::KillAsked& e, Time) {
         jobs_.erase(it);
         return {};
       }
-      const HostAction cancelled = report(e.job, r, JobState::kCancelled, "stopped before it started on node " + node_);
+      const HostAction cancelled =
+          report(e.job, r, JobState::kCancelled, "stopped before it started on node " + node_);
       jobs_.erase(it);  // its early steps go with it
       return {cancelled};
     }
@@ -196,7 +207,8 @@ std::vector<HostAction> NodeJobs::on(const node_event::KillAsked& e, Time) {
       s.grace = e.grace;
       return {s};
     }
-    case P::kAwaitingAck: return {};  // already ended; its report is on its way
+    case P::kAwaitingAck:
+      return {};  // already ended; its report is on its way
   }
   return {};
 }
@@ -220,7 +232,8 @@ std::vector<HostAction> NodeJobs::on(const node_event::StepsGone& e, Time) {
 }
 
 std::vector<HostAction> NodeJobs::end(JobId job, Record& r) {
-  std::vector<HostAction> out{act(HostActionKind::kRemoveCgroup, job), act(HostActionKind::kReleaseCores, job)};
+  std::vector<HostAction> out{act(HostActionKind::kRemoveCgroup, job),
+                              act(HostActionKind::kReleaseCores, job)};
   const bool deferred = std::exchange(r.next_run_deferred, false);
   r.stopping = false;
   move_to(r, P::kAwaitingAck);

@@ -34,22 +34,57 @@ std::string_view to_string(NodeJobPhase p);
 
 namespace node_event {
 // The coordinator asked for a run (or, retry, a held-back launch is asked again).
-struct LaunchAsked { JobId job; std::int32_t attempt = 0; bool extern_only = false; bool retry = false; };
+struct LaunchAsked {
+  JobId job;
+  std::int32_t attempt = 0;
+  bool extern_only = false;
+  bool retry = false;
+};
 // The node's ledger refused the launch's cores (`why`).
-struct CoresTaken { JobId job; std::string why; };
+struct CoresTaken {
+  JobId job;
+  std::string why;
+};
 // The launch workers handed the job back: running, or not (`error`).
-struct LaunchDone { JobId job; bool ok = true; std::string error; };
+struct LaunchDone {
+  JobId job;
+  bool ok = true;
+  std::string error;
+};
 // Found in a checkpoint at the agent's start: running still, or ended while no agent
 // watched (its end is reported as it is found).
-struct Readopted { JobId job; std::optional<std::int32_t> attempt; bool extern_only = false; bool ended = false; };
-struct StepArrived { JobId job; std::int32_t step = 0; };
-struct KillAsked { JobId job; std::int32_t signal = 15; Duration grace; };
+struct Readopted {
+  JobId job;
+  std::optional<std::int32_t> attempt;
+  bool extern_only = false;
+  bool ended = false;
+};
+struct StepArrived {
+  JobId job;
+  std::int32_t step = 0;
+};
+struct KillAsked {
+  JobId job;
+  std::int32_t signal = 15;
+  Duration grace;
+};
 // Its script ended; steps_left: its steps (or its script's other processes) still run.
-struct ProcessExited { JobId job; JobState state = JobState::kCompleted; bool steps_left = false; };
-struct StepsGone { JobId job; };
+struct ProcessExited {
+  JobId job;
+  JobState state = JobState::kCompleted;
+  bool steps_left = false;
+};
+struct StepsGone {
+  JobId job;
+};
 // Its final report went out as update `seq`.
-struct Reported { JobId job; std::uint64_t seq = 0; };
-struct AckReceived { std::uint64_t seq = 0; };
+struct Reported {
+  JobId job;
+  std::uint64_t seq = 0;
+};
+struct AckReceived {
+  std::uint64_t seq = 0;
+};
 }  // namespace node_event
 using NodeEvent = std::variant<node_event::LaunchAsked, node_event::CoresTaken, node_event::LaunchDone,
                                node_event::Readopted, node_event::StepArrived, node_event::KillAsked,
@@ -64,8 +99,8 @@ enum class HostActionKind : std::uint8_t {
   kReport,        // a status update: `state`, `reason`, naming run `attempt`
   kRemoveCgroup,  // what it counted is read, then it goes
   kReleaseCores,
-  kForgetJob,     // its checkpoint, exit record and script leave the spool
-  kRetryLaunch,   // a launch held back (waiting or deferred) is asked again
+  kForgetJob,    // its checkpoint, exit record and script leave the spool
+  kRetryLaunch,  // a launch held back (waiting or deferred) is asked again
 };
 
 struct HostAction {
@@ -88,8 +123,8 @@ class NodeJobs {
     // an earlier run's end for a later one's; unset for a job re-adopted from a checkpoint
     // older than the field.
     std::optional<std::int32_t> attempt;
-    bool extern_only = false;  // it holds the cgroup of a job run from another node
-    bool stopping = false;     // the coordinator signalled it while it ran
+    bool extern_only = false;                      // it holds the cgroup of a job run from another node
+    bool stopping = false;                         // the coordinator signalled it while it ran
     std::vector<std::int32_t> steps_before_start;  // started once it runs here
     std::optional<std::pair<std::int32_t, Duration>> signal_while_launching;
     bool next_run_deferred = false;  // a new run waits for this one's end

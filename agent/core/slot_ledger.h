@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <utility>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "shared/base/ids.h"
@@ -53,11 +53,9 @@ class SlotLedger {
   };
 
   // The other job holding a GPU on `socket`, if any, and that GPU.
-  std::optional<std::pair<JobId, std::int32_t>> gpu_owner_on_socket(std::int32_t socket,
-                                                                    JobId except) const;
+  std::optional<std::pair<JobId, std::int32_t>> gpu_owner_on_socket(std::int32_t socket, JobId except) const;
   // The other job holding a core on `socket`, if any, and that core.
-  std::optional<std::pair<JobId, std::int32_t>> core_owner_on_socket(std::int32_t socket,
-                                                                     JobId except) const;
+  std::optional<std::pair<JobId, std::int32_t>> core_owner_on_socket(std::int32_t socket, JobId except) const;
 
   NodeTopology topology_;
   std::vector<std::optional<JobId>> core_holder_;

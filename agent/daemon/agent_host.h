@@ -76,6 +76,7 @@ class AgentHost {
 // ProcessLauncher, files in `config.spool_dir`, job cgroups as `cgroups` asks (an error
 // when it names a version that is not there), and the device nodes of `gpus`.
 Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads,
-                                                    const CgroupOptions& cgroups, const std::vector<GpuIdentity>& gpus);
+                                                    const CgroupOptions& cgroups,
+                                                    const std::vector<GpuIdentity>& gpus);
 
 }  // namespace fairway::agent

@@ -4,9 +4,9 @@
 #include <csignal>
 
 #include "shared/base/log.h"
+#include "shared/base/try.h"
 #include "shared/config/hostlist.h"
 #include "shared/wire/codec.h"
-#include "shared/base/try.h"
 
 namespace fairway::agent {
 namespace {
@@ -26,12 +26,14 @@ AgentService::AgentService(DiscoveredNode node, AgentOptions options, std::uniqu
       node_jobs_(node_.topology.name),
       ledger_(node_.topology) {}
 
-Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options, Time now) {
+Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, AgentOptions options,
+                                                          Time now) {
   // A --topology model's cores are not this machine's: nothing to confine them to.
   CgroupOptions cgroups = options.cgroups;
   if (!options.apply_binding) cgroups.mode = "off";
-  FAIRWAY_TRY_ASSIGN(host, make_system_host(LauncherConfig{options.spool_dir, options.allow_root_jobs, options.kill_grace},
-                                            kLaunchThreads, cgroups, node.gpus));
+  FAIRWAY_TRY_ASSIGN(
+      host, make_system_host(LauncherConfig{options.spool_dir, options.allow_root_jobs, options.kill_grace},
+                             kLaunchThreads, cgroups, node.gpus));
   return start(std::move(node), std::move(options), now, std::move(host));
 }
 
@@ -70,11 +72,19 @@ void AgentService::readopt(Time now) {
     if (c.warn_signal != 0 && now < c.start + c.time_limit - Duration::seconds(c.warn_before_s)) {
       sup->set_warning(c.warn_signal, Duration::seconds(c.warn_before_s), c.warn_batch_only);
     }
-    jobs_.emplace(c.job.value(),
-                  RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks, false, std::nullopt, {}, std::nullopt});
+    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup),
+                                            c.cores,
+                                            c.gpus,
+                                            true,
+                                            c.process_start_ticks,
+                                            false,
+                                            std::nullopt,
+                                            {},
+                                            std::nullopt});
     (void)node_jobs_.apply(node_event::Readopted{c.job, c.attempt, c.extern_only, false}, now);
     by_pid_[c.pid] = c.job;
-    log_event(LogLevel::kInfo, "job_readopted", {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
+    log_event(LogLevel::kInfo, "job_readopted",
+              {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
   readopt_steps(scan);
   for (const JobCheckpoint& c : scan.lost) {
@@ -92,21 +102,25 @@ void AgentService::readopt(Time now) {
     (void)node_jobs_.apply(node_event::Readopted{c.job, c.attempt, false, true}, now);
     auto record = host_->read_exit_record(c.job);
     if (!record) {
-      log_event(LogLevel::kWarning, "exit_record_unreadable", {{"job", id_str(c.job)}, {"error", record.error().message}});
+      log_event(LogLevel::kWarning, "exit_record_unreadable",
+                {{"job", id_str(c.job)}, {"error", record.error().message}});
     }
     std::uint64_t seq = 0;
     JobState away_state = JobState::kFailed;
     std::string away_reason;
     const JobUsage usage = collect_usage(c.job, away_state, away_reason, std::nullopt);
     if (record && *record && (*record)->fenced) {
-      log_event(LogLevel::kWarning, "job_fenced_while_agent_away", {{"job", id_str(c.job)}, {"node", node_name()}});
+      log_event(LogLevel::kWarning, "job_fenced_while_agent_away",
+                {{"job", id_str(c.job)}, {"node", node_name()}});
       seq = report(c.job, c.attempt, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
                    "stopped by its keeper on " + node_name() + ": no agent renewed the coordinator lease");
     } else if (record && *record) {
       const ProcessExit e = (*record)->exit;
       const bool exited = e.kind == ProcessExit::Kind::kExited;
       log_event(LogLevel::kInfo, "job_ended_while_agent_away",
-                {{"job", id_str(c.job)}, {"node", node_name()}, {"exit", (exited ? "code " : "signal ") + std::to_string(e.value)}});
+                {{"job", id_str(c.job)},
+                 {"node", node_name()},
+                 {"exit", (exited ? "code " : "signal ") + std::to_string(e.value)}});
       JobState state = e.succeeded() ? JobState::kCompleted : JobState::kFailed;
       std::string reason;
       if (usage.oom_kills > 0) {
@@ -127,13 +141,18 @@ void AgentService::readopt(Time now) {
 void AgentService::publish_lease() {
   if (!heard_at_) return;
   if (auto st = host_->publish_lease(*heard_at_ + options_.coordinator_lease); !st) {
-    log_event(LogLevel::kWarning, "lease_file_failed", {{"node", node_name()}, {"error", st.error().message}});
+    log_event(LogLevel::kWarning, "lease_file_failed",
+              {{"node", node_name()}, {"error", st.error().message}});
   }
 }
 
-void AgentService::send(const wire::Message& m) { outgoing_.push_back(wire::encode(m)); }
+void AgentService::send(const wire::Message& m) {
+  outgoing_.push_back(wire::encode(m));
+}
 
-std::vector<std::string> AgentService::take_outgoing() { return std::exchange(outgoing_, {}); }
+std::vector<std::string> AgentService::take_outgoing() {
+  return std::exchange(outgoing_, {});
+}
 
 void AgentService::send_register(Time now) {
   wire::AgentRegister r;
@@ -150,7 +169,8 @@ void AgentService::send_register(Time now) {
     for (const auto& [id, h] : held_) {
       const NodeJobs::Record* job = node_jobs_.find(JobId(id));
       if (job == nullptr || job->phase != phase) continue;
-      r.running.push_back({JobId(id), h.launch.cores, h.launch.gpus, phase == NodeJobPhase::kLaunching ? h.requested : now, 0});
+      r.running.push_back({JobId(id), h.launch.cores, h.launch.gpus,
+                           phase == NodeJobPhase::kLaunching ? h.requested : now, 0});
     }
   }
   send(r);
@@ -162,19 +182,21 @@ JobUsage AgentService::collect_usage(JobId job, JobState& state, std::string& re
   const JobUsage usage = host_->cgroup_usage(job);
   if (usage.oom_kills > 0 && (state == JobState::kFailed || state == JobState::kCompleted)) {
     state = JobState::kOutOfMemory;
-    reason = "out of memory: the kernel killed " + std::to_string(usage.oom_kills) + " of its processes" +
-             (memory_limit ? " at its limit of " + std::to_string(*memory_limit >> 20) + " MiB" : std::string()) +
-             " on node " + node_name();
+    reason =
+        "out of memory: the kernel killed " + std::to_string(usage.oom_kills) + " of its processes" +
+        (memory_limit ? " at its limit of " + std::to_string(*memory_limit >> 20) + " MiB" : std::string()) +
+        " on node " + node_name();
   }
   if (auto st = host_->remove_cgroup(job); !st) {
-    log_event(LogLevel::kWarning, "cgroup_cleanup_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", st.error().message}});
+    log_event(LogLevel::kWarning, "cgroup_cleanup_failed",
+              {{"job", id_str(job)}, {"node", node_name()}, {"error", st.error().message}});
   }
   return usage;
 }
 
 std::uint64_t AgentService::report(JobId job, std::optional<std::int32_t> attempt, JobState state,
-                                   std::optional<std::int32_t> exit_code, std::optional<std::int32_t> signal, Time now,
-                                   std::string reason, const JobUsage* usage) {
+                                   std::optional<std::int32_t> exit_code, std::optional<std::int32_t> signal,
+                                   Time now, std::string reason, const JobUsage* usage) {
   wire::JobStatusUpdate u;
   if (usage != nullptr) {
     u.peak_memory_bytes = usage->peak_memory_bytes;
@@ -197,7 +219,8 @@ std::uint64_t AgentService::report(JobId job, std::optional<std::int32_t> attemp
 void AgentService::on_frame(std::string_view frame, Time now) {
   auto decoded = wire::decode(frame);
   if (!decoded) {
-    log_event(LogLevel::kWarning, "bad_coordinator_frame", {{"node", node_name()}, {"error", decoded.error().message}});
+    log_event(LogLevel::kWarning, "bad_coordinator_frame",
+              {{"node", node_name()}, {"error", decoded.error().message}});
     return;
   }
   // Only the authenticated coordinator reaches this socket: any frame renews the lease.
@@ -257,11 +280,14 @@ void AgentService::on_send_signal(const wire::SendSignal& m) {
   auto it = jobs_.find(m.job.value());
   if (it == jobs_.end()) return;  // already ended
   const JobSupervisor& sup = it->second.supervisor;
-  log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(m.job)}, {"node", node_name()},
-                                               {"signal", std::to_string(m.signal)},
-                                               {"to", m.batch_only ? "batch script" : "process group"}});
-  apply({SupervisorAction{m.job, m.batch_only ? SupervisorActionKind::kSignalProcess : SupervisorActionKind::kSignalGroup,
-                          sup.pgid(), m.signal}});
+  log_event(LogLevel::kInfo, "job_signalled",
+            {{"job", id_str(m.job)},
+             {"node", node_name()},
+             {"signal", std::to_string(m.signal)},
+             {"to", m.batch_only ? "batch script" : "process group"}});
+  apply({SupervisorAction{
+      m.job, m.batch_only ? SupervisorActionKind::kSignalProcess : SupervisorActionKind::kSignalGroup,
+      sup.pgid(), m.signal}});
 }
 
 void AgentService::on_set_time_limit(const wire::SetTimeLimit& m) {
@@ -277,9 +303,13 @@ void AgentService::on_set_time_limit(const wire::SetTimeLimit& m) {
     c->time_limit = m.time_limit;
     if (auto st = host_->save_checkpoint(*c); !st) c = std::unexpected(st.error());
   }
-  if (!c) log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(m.job)}, {"error", c.error().message}});
-  log_event(LogLevel::kInfo, "job_time_limit", {{"job", id_str(m.job)}, {"node", node_name()},
-                                                {"time_limit_s", std::to_string(m.time_limit.count())}});
+  if (!c)
+    log_event(LogLevel::kWarning, "checkpoint_failed",
+              {{"job", id_str(m.job)}, {"error", c.error().message}});
+  log_event(LogLevel::kInfo, "job_time_limit",
+            {{"job", id_str(m.job)},
+             {"node", node_name()},
+             {"time_limit_s", std::to_string(m.time_limit.count())}});
 }
 
 void AgentService::apply(const std::vector<SupervisorAction>& actions) {
@@ -287,7 +317,8 @@ void AgentService::apply(const std::vector<SupervisorAction>& actions) {
     if (a.kind == SupervisorActionKind::kSignalProcess) {
       // The batch script alone (sbatch --signal=B:...); it leads its group, so pgid is its pid.
       if (auto st = host_->signal_process(a.pgid, a.signal); !st) {
-        log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
+        log_event(LogLevel::kWarning, "signal_failed",
+                  {{"job", id_str(a.job)}, {"error", st.error().message}});
       }
       continue;
     }
@@ -363,7 +394,8 @@ void AgentService::on_children(Time now) {
 void AgentService::fence(Time now) {
   fenced_ = true;
   log_event(LogLevel::kWarning, "self_fencing",
-            {{"node", node_name()}, {"jobs", std::to_string(jobs_.size())},
+            {{"node", node_name()},
+             {"jobs", std::to_string(jobs_.size())},
              {"lease_s", std::to_string(options_.coordinator_lease.count())},
              {"reason", "no word from the coordinator within the lease; stopping every job"}});
   for (auto& [id, j] : jobs_) {
@@ -401,7 +433,8 @@ void AgentService::on_timer(Time now) {
         continue;
       }
       // Killed, yet a relay's keeper has not been reaped: it is reported without it.
-      if (j.completing->killed && now - j.completing->kill_at >= kStepReapPatience) overdue.push_back(JobId(id));
+      if (j.completing->killed && now - j.completing->kill_at >= kStepReapPatience)
+        overdue.push_back(JobId(id));
       continue;
     }
     if (j.supervisor.deadline() <= now) apply(j.supervisor.on_time(now));
@@ -412,8 +445,10 @@ void AgentService::on_timer(Time now) {
   for (JobId id : gone) ended(id, ProcessExit::signalled(0), now);
   for (JobId id : done) finalize(id, node_event::StepsGone{id}, now);
   for (JobId id : overdue) {
-    log_event(LogLevel::kWarning, "steps_not_reaped", {{"job", id_str(id)}, {"node", node_name()},
-                                                       {"reason", "its steps were killed but not reaped; reporting its end"}});
+    log_event(LogLevel::kWarning, "steps_not_reaped",
+              {{"job", id_str(id)},
+               {"node", node_name()},
+               {"reason", "its steps were killed but not reaped; reporting its end"}});
     finalize(id, node_event::StepsGone{id}, now);
   }
 }

@@ -15,14 +15,16 @@
 #include "agent/core/job_supervisor.h"
 #include "agent/core/node_jobs.h"
 #include "agent/core/slot_ledger.h"
-#include "agent/daemon/status_outbox.h"
 #include "agent/daemon/agent_host.h"
+#include "agent/daemon/status_outbox.h"
 #include "agent/os/topology_discovery.h"
 
 namespace fairway::agent {
 
 // A job id as the logs show it.
-inline std::string id_str(JobId id) { return std::to_string(id.value()); }
+inline std::string id_str(JobId id) {
+  return std::to_string(id.value());
+}
 
 struct AgentOptions {
   std::string spool_dir;
@@ -81,7 +83,7 @@ class AgentService {
     std::vector<std::int32_t> cores, gpus;
     bool adopted = false;  // not our child: polled through /proc, exit status unknown
     std::uint64_t start_ticks = 0;
-    bool fenced = false;   // stopped because the coordinator was lost: reported node_fail
+    bool fenced = false;                       // stopped because the coordinator was lost: reported node_fail
     std::optional<std::int64_t> memory_limit;  // bytes, when its cgroup has one
     std::vector<std::int64_t> step_groups;     // its steps' process groups, killed with it
     // Set once its script ended while its steps still ran: how it ended, reported once
@@ -146,11 +148,13 @@ class AgentService {
   // The final report of a job whose end is carried out: how it ended and what it used.
   std::uint64_t report_end(Ending& ending, std::optional<std::int32_t> attempt, Time now);
   // A job's cgroup limits: its PUs, its memory limit, and the node's GPUs it does not hold.
-  CgroupLimits cgroup_limits(JobId job, const std::vector<std::int32_t>& pus, const std::vector<std::int32_t>& gpus,
+  CgroupLimits cgroup_limits(JobId job, const std::vector<std::int32_t>& pus,
+                             const std::vector<std::int32_t>& gpus,
                              std::optional<std::int64_t> memory_bytes) const;
   // What the launcher needs of the job's cores and GPUs here: the GPUs' visible ids and,
   // when binding, the cores' PUs.
-  void place_on_node(LaunchRequest& req, const std::vector<std::int32_t>& cores, const std::vector<std::int32_t>& gpus) const;
+  void place_on_node(LaunchRequest& req, const std::vector<std::int32_t>& cores,
+                     const std::vector<std::int32_t>& gpus) const;
   // What its cgroup counted; its cgroup is removed. OOM kills turn a failure into oom.
   JobUsage collect_usage(JobId job, JobState& state, std::string& reason,
                          std::optional<std::int64_t> memory_limit);
@@ -212,7 +216,7 @@ class AgentService {
   std::optional<Time> last_register_;
   Time last_heartbeat_;
   std::uint64_t heartbeat_seq_ = 0;
-  Time mono_;                    // set_monotonic()
+  Time mono_;                     // set_monotonic()
   std::optional<Time> heard_at_;  // monotonic; unset until the first turn
   bool fenced_ = false;           // jobs stopped for a silent coordinator, not heard since
 };

@@ -19,8 +19,8 @@ void AgentService::tidy(JobId job) {
   auto h = held_.find(job.value());
   if (h == held_.end()) return;
   const NodeJobs::Record* r = node_jobs_.find(job);
-  const bool held = r != nullptr && (r->phase == NodeJobPhase::kWaitingForCores || r->phase == NodeJobPhase::kLaunching ||
-                                     r->next_run_deferred);
+  const bool held = r != nullptr && (r->phase == NodeJobPhase::kWaitingForCores ||
+                                     r->phase == NodeJobPhase::kLaunching || r->next_run_deferred);
   if (!held) held_.erase(h);
 }
 
@@ -28,7 +28,9 @@ void AgentService::carry_out(const std::vector<HostAction>& actions, Time now, E
   for (const HostAction& a : actions) {
     const bool ends = ending != nullptr && ending->job == a.job;
     switch (a.kind) {
-      case HostActionKind::kStartProcess: start_launch(a.job, now); break;
+      case HostActionKind::kStartProcess:
+        start_launch(a.job, now);
+        break;
       case HostActionKind::kStartStep:
         if (auto s = take_held_step(a.job, a.step)) {
           if (auto j = jobs_.find(a.job.value()); j != jobs_.end()) start_step(*s, j->second);
@@ -37,21 +39,29 @@ void AgentService::carry_out(const std::vector<HostAction>& actions, Time now, E
       case HostActionKind::kRefuseStep:
         (void)take_held_step(a.job, a.step);
         // The client learns it from the missing node: nothing can reach it from here.
-        log_event(LogLevel::kWarning, "step_refused", {{"step", id_str(a.job) + "." + std::to_string(a.step)},
-                                                       {"node", node_name()}, {"error", "the job does not run here"}});
+        log_event(LogLevel::kWarning, "step_refused",
+                  {{"step", id_str(a.job) + "." + std::to_string(a.step)},
+                   {"node", node_name()},
+                   {"error", "the job does not run here"}});
         break;
-      case HostActionKind::kSignal: signal_job(a.job, a.signal, a.grace, now); break;
+      case HostActionKind::kSignal:
+        signal_job(a.job, a.signal, a.grace, now);
+        break;
       case HostActionKind::kRemoveCgroup:
         if (ends) {
-          ending->usage = collect_usage(a.job, ending->outcome.state, ending->outcome.reason, ending->run.memory_limit);
+          ending->usage =
+              collect_usage(a.job, ending->outcome.state, ending->outcome.reason, ending->run.memory_limit);
         } else {
           (void)host_->remove_cgroup(a.job);
         }
         break;
-      case HostActionKind::kReleaseCores: ledger_.release(a.job); break;
+      case HostActionKind::kReleaseCores:
+        ledger_.release(a.job);
+        break;
       case HostActionKind::kReport: {
-        const std::uint64_t seq = ends ? report_end(*std::exchange(ending, nullptr), a.attempt, now)
-                                       : report(a.job, a.attempt, a.state, std::nullopt, std::nullopt, now, a.reason);
+        const std::uint64_t seq =
+            ends ? report_end(*std::exchange(ending, nullptr), a.attempt, now)
+                 : report(a.job, a.attempt, a.state, std::nullopt, std::nullopt, now, a.reason);
         (void)node_jobs_.apply(node_event::Reported{a.job, seq}, now);
         break;
       }
@@ -63,7 +73,9 @@ void AgentService::carry_out(const std::vector<HostAction>& actions, Time now, E
         }
         host_->forget_job(a.job);
         break;
-      case HostActionKind::kRetryLaunch: retry_launch(a.job, now); break;
+      case HostActionKind::kRetryLaunch:
+        retry_launch(a.job, now);
+        break;
     }
   }
 }
@@ -77,7 +89,8 @@ void AgentService::signal_job(JobId job, std::int32_t signal, Duration grace, Ti
     press(job, it->second, now);
     return;
   }
-  log_event(LogLevel::kInfo, "job_signalled", {{"job", id_str(job)}, {"node", node_name()}, {"signal", std::to_string(signal)}});
+  log_event(LogLevel::kInfo, "job_signalled",
+            {{"job", id_str(job)}, {"node", node_name()}, {"signal", std::to_string(signal)}});
   apply(it->second.supervisor.on_signal_request(signal, grace, now));
 }
 
@@ -104,7 +117,9 @@ std::uint64_t AgentService::report_end(Ending& ending, std::optional<std::int32_
   if (!usage.peak_memory_bytes && o.max_rss_kb) usage.peak_memory_bytes = *o.max_rss_kb * 1024;
   if (!usage.cpu_time_ms && o.cpu_us) usage.cpu_time_ms = *o.cpu_us / 1000;
   log_event(LogLevel::kInfo, "job_exited",
-            {{"job", id_str(ending.job)}, {"node", node_name()}, {"state", std::string(to_string(o.state))},
+            {{"job", id_str(ending.job)},
+             {"node", node_name()},
+             {"state", std::string(to_string(o.state))},
              {"exit_code", o.exit_code ? std::to_string(*o.exit_code) : std::string("-")},
              {"signal", o.signal ? std::to_string(*o.signal) : std::string("-")}});
   return report(ending.job, attempt, o.state, o.exit_code, o.signal, now, o.reason, &usage);

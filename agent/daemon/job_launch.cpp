@@ -66,10 +66,13 @@ void AgentService::start_launch(JobId job, Time now) {
   if (auto st = ledger_.acquire(l.job, l.cores, l.gpus, l.fence_gpu_sockets); !st) {
     dispatch(l.job, node_event::CoresTaken{l.job, st.error().message}, now);
     if (node_jobs_.find(l.job) != nullptr) {
-      log_event(LogLevel::kInfo, "launch_waits", {{"job", id_str(l.job)}, {"node", node_name()},
-                                                  {"reason", st.error().message + "; a job is still stopping here"}});
+      log_event(LogLevel::kInfo, "launch_waits",
+                {{"job", id_str(l.job)},
+                 {"node", node_name()},
+                 {"reason", st.error().message + "; a job is still stopping here"}});
     } else {
-      log_event(LogLevel::kError, "launch_refused", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
+      log_event(LogLevel::kError, "launch_refused",
+                {{"job", id_str(l.job)}, {"node", node_name()}, {"error", st.error().message}});
     }
     return;
   }
@@ -82,12 +85,13 @@ void AgentService::start_launch(JobId job, Time now) {
   place_on_node(req, l.cores, l.gpus);
   // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
   // could write one itself still finds the job after a restart.
-  req.checkpoint_text = format_checkpoint_without_process(JobCheckpoint{
-      l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s, l.warn_batch_only,
-      l.extern_only, l.restarts});
+  req.checkpoint_text = format_checkpoint_without_process(
+      JobCheckpoint{l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s,
+                    l.warn_batch_only, l.extern_only, l.restarts});
   auto attach = host_->prepare_cgroup(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes));
   if (!attach) {
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
+    log_event(LogLevel::kError, "launch_failed",
+              {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
     dispatch(l.job, node_event::LaunchDone{l.job, false, attach.error().message}, now);
     return;
   }
@@ -112,32 +116,47 @@ void AgentService::finish_launch(JobId job, Result<LaunchedProcess> launched, Ti
   if (r == nullptr || r->phase != NodeJobPhase::kLaunching || held == held_.end()) return;
   const wire::LaunchJob l = held->second.launch;
   if (!launched) {
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", launched.error().message}});
+    log_event(LogLevel::kError, "launch_failed",
+              {{"job", id_str(job)}, {"node", node_name()}, {"error", launched.error().message}});
     dispatch(job, node_event::LaunchDone{job, false, launched.error().message}, now);
     return;
   }
-  auto sup = JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
+  auto sup =
+      JobSupervisor::launched(l.job, launched->pid, launched->pgid, now, l.time_limit, options_.kill_grace);
   if (!sup) {
     // Cannot supervise it: do not leave it running unwatched.
     (void)host_->signal_group(launched->pgid, SIGKILL);
-    log_event(LogLevel::kError, "launch_failed", {{"job", id_str(job)}, {"node", node_name()}, {"error", sup.error().message}});
+    log_event(LogLevel::kError, "launch_failed",
+              {{"job", id_str(job)}, {"node", node_name()}, {"error", sup.error().message}});
     dispatch(job, node_event::LaunchDone{job, false, "cannot supervise it: " + sup.error().message}, now);
     return;
   }
-  if (l.warn_signal != 0) sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
-  JobCheckpoint c{l.job,           launched->pid,     launched->pgid, now,          l.time_limit,
-                  l.cores,         l.gpus,            0,              l.warn_signal, l.warn_before_s,
-                  l.warn_batch_only, l.extern_only, l.restarts};
+  if (l.warn_signal != 0)
+    sup->set_warning(l.warn_signal, Duration::seconds(l.warn_before_s), l.warn_batch_only);
+  JobCheckpoint c{
+      l.job,         launched->pid,   launched->pgid,    now,           l.time_limit, l.cores, l.gpus, 0,
+      l.warn_signal, l.warn_before_s, l.warn_batch_only, l.extern_only, l.restarts};
   c.process_start_ticks = host_->start_ticks(launched->pid);
   if (auto st = host_->save_checkpoint(c); !st) {
-    log_event(LogLevel::kWarning, "checkpoint_failed", {{"job", id_str(l.job)}, {"error", st.error().message}});
+    log_event(LogLevel::kWarning, "checkpoint_failed",
+              {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
-  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks, false,
-                                          l.memory_limit_bytes, {}, std::nullopt});
+  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup),
+                                          l.cores,
+                                          l.gpus,
+                                          false,
+                                          c.process_start_ticks,
+                                          false,
+                                          l.memory_limit_bytes,
+                                          {},
+                                          std::nullopt});
   by_pid_[launched->pid] = l.job;
   log_event(LogLevel::kInfo, "job_launched",
-            {{"job", id_str(l.job)}, {"node", node_name()}, {"pid", std::to_string(launched->pid)},
-             {"user", l.user}, {"cores", std::to_string(l.cores.size())}});
+            {{"job", id_str(l.job)},
+             {"node", node_name()},
+             {"pid", std::to_string(launched->pid)},
+             {"user", l.user},
+             {"cores", std::to_string(l.cores.size())}});
   // It runs: reported (unless it only holds a cgroup), and what came while it was being
   // launched follows: a cancel, and its steps.
   dispatch(job, node_event::LaunchDone{job, true, {}}, now);

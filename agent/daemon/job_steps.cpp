@@ -41,7 +41,8 @@ std::optional<wire::LaunchStep> AgentService::take_held_step(JobId job, std::int
   auto h = held_.find(job.value());
   if (h == held_.end()) return std::nullopt;
   auto& steps = h->second.steps;
-  auto it = std::find_if(steps.begin(), steps.end(), [&](const wire::LaunchStep& s) { return s.step == step; });
+  auto it =
+      std::find_if(steps.begin(), steps.end(), [&](const wire::LaunchStep& s) { return s.step == step; });
   if (it == steps.end()) return std::nullopt;
   wire::LaunchStep s = std::move(*it);
   steps.erase(it);
@@ -92,7 +93,8 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
       // An --exclusive step binds its tasks to the cores it holds (those of the job's).
       if (!s.cores.empty() && std::find(s.cores.begin(), s.cores.end(), c) == s.cores.end()) continue;
       std::string pus;
-      for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) pus += (pus.empty() ? "" : ",") + std::to_string(pu);
+      for (int pu : node_.core_pus[static_cast<std::size_t>(c)])
+        pus += (pus.empty() ? "" : ",") + std::to_string(pu);
       cores += (cores.empty() ? "" : ";") + pus;
     }
     req.program.env.emplace_back(kStepEnvCorePus, cores);
@@ -100,19 +102,24 @@ void AgentService::start_step(const wire::LaunchStep& s, const RunningJob& job) 
   // The job's own cgroup, found again: the step is held to what the job was given.
   auto attach = host_->prepare_cgroup(cgroup_limits(s.job, req.bind_pus, job.gpus, job.memory_limit));
   if (!attach) {
-    log_event(LogLevel::kError, "step_launch_failed", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
-                                                       {"node", node_name()}, {"error", attach.error().message}});
+    log_event(LogLevel::kError, "step_launch_failed",
+              {{"step", id_str(s.job) + "." + std::to_string(s.step)},
+               {"node", node_name()},
+               {"error", attach.error().message}});
     return;
   }
-  log_event(LogLevel::kInfo, "step_launching", {{"step", id_str(s.job) + "." + std::to_string(s.step)},
-                                                {"node", node_name()}, {"tasks", std::to_string(s.tasks_per_node[static_cast<std::size_t>(s.node_index)])}});
+  log_event(LogLevel::kInfo, "step_launching",
+            {{"step", id_str(s.job) + "." + std::to_string(s.step)},
+             {"node", node_name()},
+             {"tasks", std::to_string(s.tasks_per_node[static_cast<std::size_t>(s.node_index)])}});
   host_->launch(std::move(req), std::move(*attach));
 }
 
 void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<LaunchedProcess> launched) {
   const std::string id = id_str(job) + "." + std::to_string(step);
   if (!launched) {
-    log_event(LogLevel::kError, "step_launch_failed", {{"step", id}, {"node", node_name()}, {"error", launched.error().message}});
+    log_event(LogLevel::kError, "step_launch_failed",
+              {{"step", id}, {"node", node_name()}, {"error", launched.error().message}});
     return;
   }
   auto it = jobs_.find(job.value());
@@ -137,7 +144,8 @@ void AgentService::finish_step_launch(JobId job, std::int32_t step, Result<Launc
   if (auto st = host_->save_step_checkpoint(c); !st) {
     log_event(LogLevel::kWarning, "checkpoint_failed", {{"step", id}, {"error", st.error().message}});
   }
-  log_event(LogLevel::kInfo, "step_started", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(launched->pid)}});
+  log_event(LogLevel::kInfo, "step_started",
+            {{"step", id}, {"node", node_name()}, {"pid", std::to_string(launched->pid)}});
 }
 
 bool AgentService::step_ended(std::int64_t pid, Time now) {
@@ -147,7 +155,8 @@ bool AgentService::step_ended(std::int64_t pid, Time now) {
   steps_.erase(s);
   host_->forget_step(step.job, step.step);
   (void)host_->signal_group(step.pgid, SIGKILL);
-  log_event(LogLevel::kInfo, "step_ended", {{"step", id_str(step.job) + "." + std::to_string(step.step)}, {"node", node_name()}});
+  log_event(LogLevel::kInfo, "step_ended",
+            {{"step", id_str(step.job) + "." + std::to_string(step.step)}, {"node", node_name()}});
   if (auto j = jobs_.find(step.job.value()); j != jobs_.end()) {
     std::erase(j->second.step_groups, step.pgid);
     if (steps_done(j->second)) finalize(step.job, node_event::StepsGone{step.job}, now);
@@ -161,14 +170,16 @@ void AgentService::readopt_steps(const CheckpointScan& scan) {
     auto j = jobs_.find(c.job.value());
     if (j == jobs_.end()) {
       // Its job is gone (it ended while no agent watched): nothing may run on in its place.
-      log_event(LogLevel::kWarning, "step_orphaned", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
+      log_event(LogLevel::kWarning, "step_orphaned",
+                {{"step", id}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
       (void)host_->signal_group(c.pgid, SIGKILL);
       host_->forget_step(c.job, c.step);
       continue;
     }
     steps_[c.pid] = RunningStep{c.job, c.step, c.pgid, true, c.process_start_ticks};
     j->second.step_groups.push_back(c.pgid);
-    log_event(LogLevel::kInfo, "step_readopted", {{"step", id}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
+    log_event(LogLevel::kInfo, "step_readopted",
+              {{"step", id}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
   // It ended while no agent watched: what srun reported of it stands; its file goes.
   for (const StepCheckpoint& c : scan.lost_steps) host_->forget_step(c.job, c.step);
@@ -186,14 +197,15 @@ void AgentService::poll_adopted_steps(Time now) {
 // run keeps its cores until they end; they get what a cancel gives the script, SIGTERM
 // and the grace (the stop's own, when one is under way), then SIGKILL. Without this a
 // cancelled job's tasks died at once with their srun, with no time to checkpoint.
-void AgentService::wind_down(JobId job, RunningJob::Outcome outcome, SupervisorPhase phase, Time stop_kill_at, Time now) {
+void AgentService::wind_down(JobId job, RunningJob::Outcome outcome, SupervisorPhase phase, Time stop_kill_at,
+                             Time now) {
   RunningJob& j = jobs_.at(job.value());
   j.completing = std::move(outcome);
   // A stop (scancel, the time limit) signalled the script's whole process group: its other
   // processes get the rest of the grace to finish their handlers, as Slurm waits KillWait
   // after signalling every process of the job; the script's own quick exit does not cut it.
-  const bool others_in_grace = phase == SupervisorPhase::kTerminating && now < stop_kill_at &&
-                               host_->group_alive(j.supervisor.pgid());
+  const bool others_in_grace =
+      phase == SupervisorPhase::kTerminating && now < stop_kill_at && host_->group_alive(j.supervisor.pgid());
   if (j.step_groups.empty() && !others_in_grace) {
     return finalize(job, node_event::ProcessExited{job, j.completing->state, false}, now);
   }
@@ -210,9 +222,12 @@ void AgentService::wind_down(JobId job, RunningJob::Outcome outcome, SupervisorP
     (void)host_->signal_group(j.supervisor.pgid(), SIGTERM);
     j.completing->kill_at = now + options_.kill_grace;
   }
-  log_event(LogLevel::kInfo, "job_completing",
-            {{"job", id_str(job)}, {"node", node_name()}, {"steps", std::to_string(j.step_groups.size())},
-             {"kill_in_s", std::to_string(std::max<std::int64_t>(0, (j.completing->kill_at - now).count()))}});
+  log_event(
+      LogLevel::kInfo, "job_completing",
+      {{"job", id_str(job)},
+       {"node", node_name()},
+       {"steps", std::to_string(j.step_groups.size())},
+       {"kill_in_s", std::to_string(std::max<std::int64_t>(0, (j.completing->kill_at - now).count()))}});
   press(job, j, now);
 }
 
@@ -224,8 +239,8 @@ bool AgentService::steps_done(const RunningJob& j) {
 void AgentService::press(JobId job, RunningJob& j, Time now) {
   if (!j.completing || j.completing->killed || now < j.completing->kill_at) return;
   j.completing->killed = true;
-  log_event(LogLevel::kInfo, "job_steps_killed", {{"job", id_str(job)}, {"node", node_name()},
-                                                  {"steps", std::to_string(j.step_groups.size())}});
+  log_event(LogLevel::kInfo, "job_steps_killed",
+            {{"job", id_str(job)}, {"node", node_name()}, {"steps", std::to_string(j.step_groups.size())}});
   for (std::int64_t pgid : j.step_groups) (void)host_->signal_group(pgid, SIGKILL);
   (void)host_->signal_group(j.supervisor.pgid(), SIGKILL);
 }

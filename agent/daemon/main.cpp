@@ -2,24 +2,24 @@
 // event-loop thread that owns the AgentService (docs/architecture.md section 4.2).
 #include <CLI/CLI.hpp>
 
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <string>
-#include <sys/signalfd.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "agent/daemon/agent_service.h"
 #include "shared/base/log.h"
 #include "shared/base/private_files.h"
+#include "shared/base/try.h"
 #include "shared/config/config_file.h"
 #include "shared/net/connection_id.h"
 #include "shared/net/curve_keys.h"
 #include "shared/net/message_socket.h"
 #include "shared/net/poller.h"
 #include "shared/systemd/systemd_integration.h"
-#include "shared/base/try.h"
 
 namespace {
 
@@ -27,15 +27,15 @@ using namespace fairway;
 
 // Steady time for leases: immune to wall-clock steps.
 Time mono_now() {
-  return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
-                                std::chrono::steady_clock::now().time_since_epoch())
-                                .count());
+  return Time::from_seconds(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 Time wall_now() {
-  return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count());
+  return Time::from_seconds(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 struct Flags {
@@ -48,21 +48,24 @@ Result<std::optional<net::CurveClient>> curve_client(const Flags& f, const Secur
   if (sec.agent_auth == AgentAuth::kNone) return std::optional<net::CurveClient>();
   FAIRWAY_TRY_ASSIGN(own, net::read_curve_secret_key(f.key.empty() ? sec.agent_secret_key : f.key));
   FAIRWAY_TRY_ASSIGN(server, net::read_curve_public_key(f.coordinator_key.empty() ? sec.coordinator_public_key
-                                                                                   : f.coordinator_key));
+                                                                                  : f.coordinator_key));
   return std::optional<net::CurveClient>(net::CurveClient{server, own.public_z85, own.secret_z85});
 }
 
 int run(const Flags& f, const Config& config) {
-  auto node = f.topology.empty() ? agent::discover_host(f.name) : agent::discover_from_xml(f.topology, f.name);
+  auto node =
+      f.topology.empty() ? agent::discover_host(f.name) : agent::discover_from_xml(f.topology, f.name);
   if (!node) {
     log_event(LogLevel::kError, "discovery_failed", {{"error", node.error().message}});
     return 1;
   }
   // What jobs may be given is what the node has less what the OS keeps.
-  if (const std::int64_t reserved = config.agent.reserved_memory_mb; reserved > 0 && node->topology.memory_mb > 0) {
+  if (const std::int64_t reserved = config.agent.reserved_memory_mb;
+      reserved > 0 && node->topology.memory_mb > 0) {
     if (reserved >= node->topology.memory_mb) {
       log_event(LogLevel::kError, "memory_reserve_too_large",
-                {{"node", node->topology.name}, {"reserved_memory_mb", std::to_string(reserved)},
+                {{"node", node->topology.name},
+                 {"reserved_memory_mb", std::to_string(reserved)},
                  {"memory_mb", std::to_string(node->topology.memory_mb)}});
       return 1;
     }
@@ -76,8 +79,8 @@ int run(const Flags& f, const Config& config) {
   opts.coordinator_lease = config.agent.coordinator_lease;
   opts.apply_binding = f.topology.empty();
   opts.cgroups.mode = config.agent.cgroups;
-  opts.cgroups.subtree = config.agent.cgroup_subtree.empty() ? "fairway/" + node->topology.name
-                                                             : config.agent.cgroup_subtree;
+  opts.cgroups.subtree =
+      config.agent.cgroup_subtree.empty() ? "fairway/" + node->topology.name : config.agent.cgroup_subtree;
   opts.require_enforcement = config.agent.require_enforcement;
   opts.max_pids_per_job = config.agent.max_pids_per_job;
   // fairway-step is installed beside us (and built beside us).
@@ -94,7 +97,8 @@ int run(const Flags& f, const Config& config) {
   std::error_code ec;
   std::filesystem::permissions(opts.spool_dir, std::filesystem::perms(0711), ec);
   if (ec) {
-    log_event(LogLevel::kError, "spool_failed", {{"path", opts.spool_dir}, {"error", "chmod 0711: " + ec.message()}});
+    log_event(LogLevel::kError, "spool_failed",
+              {{"path", opts.spool_dir}, {"error", "chmod 0711: " + ec.message()}});
     return 1;
   }
 
@@ -115,9 +119,10 @@ int run(const Flags& f, const Config& config) {
   }
   auto curve = curve_client(f, config.security);
   if (!curve) {
-    log_event(LogLevel::kError, "startup_failed",
-              {{"error", curve.error().message + " (the agent authenticates with CURVE keys: see "
-                                                 "docs/security.md, or set [security] agent_auth = \"none\")"}});
+    log_event(
+        LogLevel::kError, "startup_failed",
+        {{"error", curve.error().message + " (the agent authenticates with CURVE keys: see "
+                                           "docs/security.md, or set [security] agent_auth = \"none\")"}});
     return 1;
   }
   if (!*curve) {
@@ -148,7 +153,10 @@ int run(const Flags& f, const Config& config) {
   const std::size_t signal_i = poller.add_fd(sig_fd);
   const std::size_t launches_i = poller.add_fd((*service)->launch_fd());
   log_event(LogLevel::kInfo, "agent_started",
-            {{"node", name}, {"coordinator", f.coordinator}, {"route", routing_id}, {"spool", opts.spool_dir},
+            {{"node", name},
+             {"coordinator", f.coordinator},
+             {"route", routing_id},
+             {"spool", opts.spool_dir},
              {"binding", opts.apply_binding ? "applied" : "exported only"},
              {"enforcement", (*service)->enforcement()}});
   notify_ready();
@@ -181,7 +189,8 @@ int run(const Flags& f, const Config& config) {
       (*service)->on_children(now);
       if (stop) {
         // Jobs keep running: the next agent re-adopts them from their checkpoints.
-        log_event(LogLevel::kInfo, "agent_stopping", {{"node", name}, {"running", std::to_string((*service)->running())}});
+        log_event(LogLevel::kInfo, "agent_stopping",
+                  {{"node", name}, {"running", std::to_string((*service)->running())}});
         flush();
         break;
       }
@@ -216,7 +225,8 @@ int main(int argc, char** argv) {
   bool debug = false;
   app.add_option("--coordinator", f.coordinator, "coordinator endpoint (tcp://HOST:PORT)")->required();
   app.add_option("--name", f.name, "node name (default: the host name)");
-  app.add_option("--topology", f.topology, "model this hwloc XML instead of the host (binding is exported, not applied)");
+  app.add_option("--topology", f.topology,
+                 "model this hwloc XML instead of the host (binding is exported, not applied)");
   app.add_option("--spool", f.spool, "spool directory for job scripts and checkpoints");
   app.add_option("--config", f.config_path, "TOML config file ([agent] table)");
   app.add_option("--key", f.key, "this node's CURVE secret key (default: [security] agent_secret_key)");
@@ -229,7 +239,8 @@ int main(int argc, char** argv) {
   ::umask(077);
   use_journal_if_connected();
   if (debug) set_log_level(LogLevel::kDebug);
-  Result<Config> config = f.config_path.empty() ? parse_config("", "defaults") : load_config_file(f.config_path);
+  Result<Config> config =
+      f.config_path.empty() ? parse_config("", "defaults") : load_config_file(f.config_path);
   if (!config) {
     log_event(LogLevel::kError, "bad_config", {{"error", config.error().message}});
     return 2;

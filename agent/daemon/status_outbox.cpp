@@ -8,7 +8,9 @@ wire::JobStatusUpdate StatusOutbox::add(wire::JobStatusUpdate update, Time now) 
   return update;
 }
 
-void StatusOutbox::acknowledge(std::uint64_t seq) { pending_.erase(seq); }
+void StatusOutbox::acknowledge(std::uint64_t seq) {
+  pending_.erase(seq);
+}
 
 std::vector<wire::JobStatusUpdate> StatusOutbox::due(Time now, Duration patience) {
   std::vector<wire::JobStatusUpdate> out;

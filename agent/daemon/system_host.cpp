@@ -1,11 +1,11 @@
 // The AgentHost of a real node: ProcessLauncher on LaunchWorkers threads, waitpid, kill,
 // /proc, the jobs' cgroups, the GPUs' /dev nodes, and the spool's files.
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "agent/daemon/agent_host.h"
 #include "agent/os/coordinator_lease_file.h"
@@ -69,7 +69,9 @@ class SystemHost final : public AgentHost {
     return parse_checkpoint(text.str());
   }
   Status save_checkpoint(const JobCheckpoint& checkpoint) override { return checkpoints_.save(checkpoint); }
-  Status save_step_checkpoint(const StepCheckpoint& checkpoint) override { return checkpoints_.save_step(checkpoint); }
+  Status save_step_checkpoint(const StepCheckpoint& checkpoint) override {
+    return checkpoints_.save_step(checkpoint);
+  }
   Result<std::optional<ExitRecord>> read_exit_record(JobId job) override {
     return agent::read_exit_record(config_.spool_dir, job);
   }
@@ -86,7 +88,9 @@ class SystemHost final : public AgentHost {
 
   const std::string& enforcement() const override { return cgroups_->description(); }
   bool has_cgroups() const override { return cgroups_->mode() != CgroupMode::kNone; }
-  Result<CgroupAttach> prepare_cgroup(const CgroupLimits& limits) override { return cgroups_->prepare(limits); }
+  Result<CgroupAttach> prepare_cgroup(const CgroupLimits& limits) override {
+    return cgroups_->prepare(limits);
+  }
   JobUsage cgroup_usage(JobId job) override { return cgroups_->usage(job); }
   Status remove_cgroup(JobId job) override { return cgroups_->remove(job); }
   void remove_stale_cgroups(const std::vector<JobId>& keep) override { cgroups_->remove_stale(keep); }
@@ -107,7 +111,8 @@ class SystemHost final : public AgentHost {
 }  // namespace
 
 Result<std::unique_ptr<AgentHost>> make_system_host(const LauncherConfig& config, int threads,
-                                                    const CgroupOptions& cgroups, const std::vector<GpuIdentity>& gpus) {
+                                                    const CgroupOptions& cgroups,
+                                                    const std::vector<GpuIdentity>& gpus) {
   auto host = std::make_unique<SystemHost>(config);
   FAIRWAY_TRY(host->start(threads, cgroups, gpus));
   return std::unique_ptr<AgentHost>(std::move(host));

@@ -1,10 +1,10 @@
 #include "agent/os/cgroup_killer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <ctime>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace fairway::agent {
 namespace {
@@ -61,7 +61,8 @@ bool reads_frozen(const std::string& state) {
   char buf[16] = {};
   const ssize_t n = ::read(fd, buf, sizeof buf - 1);
   ::close(fd);
-  return n >= 6 && buf[0] == 'F' && buf[1] == 'R' && buf[2] == 'O' && buf[3] == 'Z' && buf[4] == 'E' && buf[5] == 'N';
+  return n >= 6 && buf[0] == 'F' && buf[1] == 'R' && buf[2] == 'O' && buf[3] == 'Z' && buf[4] == 'E' &&
+         buf[5] == 'N';
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 #include "agent/os/child_reaper.h"
 
+#include <sys/wait.h>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <string>
-#include <sys/wait.h>
 
 namespace fairway::agent {
 
@@ -36,8 +36,8 @@ Status ChildReaper::signal_group(pid_t pgid, int signal) {
     return invalid_argument("signal_group: pgid " + std::to_string(pgid) + " is not a job's group");
   }
   if (::kill(-pgid, signal) == 0 || errno == ESRCH) return ok_status();
-  return make_error(ErrorCode::kIo, "kill(-" + std::to_string(pgid) + ", " +
-                                        std::to_string(signal) + "): " + std::strerror(errno));
+  return make_error(ErrorCode::kIo, "kill(-" + std::to_string(pgid) + ", " + std::to_string(signal) +
+                                        "): " + std::strerror(errno));
 }
 
 }  // namespace fairway::agent

@@ -1,14 +1,16 @@
 #include "agent/os/coordinator_lease_file.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace fairway::agent {
 
-std::string coordinator_lease_path(const std::string& spool_dir) { return spool_dir + "/coordinator-lease"; }
+std::string coordinator_lease_path(const std::string& spool_dir) {
+  return spool_dir + "/coordinator-lease";
+}
 
 Status CoordinatorLeaseFile::publish(Time deadline) {
   if (deadline.seconds() == published_.seconds()) return ok_status();

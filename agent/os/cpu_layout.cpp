@@ -10,8 +10,8 @@ namespace {
 std::vector<int> pu_os_indices(hwloc_topology_t topology, hwloc_obj_t core) {
   std::vector<int> pus;
   hwloc_obj_t pu = nullptr;
-  while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topology, core->cpuset, HWLOC_OBJ_PU,
-                                                         pu)) != nullptr) {
+  while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topology, core->cpuset, HWLOC_OBJ_PU, pu)) !=
+         nullptr) {
     pus.push_back(static_cast<int>(pu->os_index));
   }
   return pus;
@@ -23,12 +23,12 @@ Result<std::int32_t> add_socket(hwloc_topology_t topology, hwloc_const_cpuset_t 
   std::int32_t cores = 0;
   std::int32_t min_pus = 0;
   hwloc_obj_t core = nullptr;
-  while ((core = hwloc_get_next_obj_inside_cpuset_by_type(topology, cpuset, HWLOC_OBJ_CORE,
-                                                           core)) != nullptr) {
+  while ((core = hwloc_get_next_obj_inside_cpuset_by_type(topology, cpuset, HWLOC_OBJ_CORE, core)) !=
+         nullptr) {
     std::vector<int> pus = pu_os_indices(topology, core);
     if (pus.empty()) {
-      return invalid_argument(where + ": core L#" + std::to_string(core->logical_index) +
-                              " (P#" + std::to_string(core->os_index) + ") has no PU");
+      return invalid_argument(where + ": core L#" + std::to_string(core->logical_index) + " (P#" +
+                              std::to_string(core->os_index) + ") has no PU");
     }
     const auto n = static_cast<std::int32_t>(pus.size());
     min_pus = cores == 0 ? n : std::min(min_pus, n);
@@ -66,10 +66,9 @@ Result<CpuLayout> read_cpu_layout(hwloc_topology_t topology, const std::string& 
     placed = taken;
   } else {
     for (int p = 0; p < packages; ++p) {
-      hwloc_obj_t package = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE,
-                                                  static_cast<unsigned>(p));
-      FAIRWAY_TRY_ASSIGN(taken, add_socket(topology, package->cpuset,
-                                           source + ": package L#" + std::to_string(p), layout));
+      hwloc_obj_t package = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, static_cast<unsigned>(p));
+      FAIRWAY_TRY_ASSIGN(
+          taken, add_socket(topology, package->cpuset, source + ": package L#" + std::to_string(p), layout));
       placed += taken;
     }
   }

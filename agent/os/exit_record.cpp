@@ -1,11 +1,11 @@
 #include "agent/os/exit_record.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace fairway::agent {
 
@@ -21,15 +21,16 @@ Result<std::optional<ExitRecord>> read_exit_record(const std::string& spool_dir,
   in >> kind >> number;
   std::int32_t value = -1;
   const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-  const bool numeric = ec == std::errc() && ptr == number.data() + number.size() && value >= 0 && value <= 255;
+  const bool numeric =
+      ec == std::errc() && ptr == number.data() + number.size() && value >= 0 && value <= 255;
   ExitRecord record;
   if (kind == "exited" && numeric) {
     record.exit = ProcessExit::exited(value);
   } else if (kind == "signalled" && numeric && value > 0) {
     record.exit = ProcessExit::signalled(value);
   } else {
-    return make_error(ErrorCode::kIo, "exit record " + path + " is not 'exited N' or 'signalled N': '" + kind +
-                                          " " + number + "'");
+    return make_error(ErrorCode::kIo, "exit record " + path + " is not 'exited N' or 'signalled N': '" +
+                                          kind + " " + number + "'");
   }
   // Then marks: "fenced", and the usage as NAME=N (a mark it does not know is skipped, a
   // bad number drops that figure: the exit status is what must not be lost).

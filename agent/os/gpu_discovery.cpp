@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
-#include <map>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -69,8 +69,7 @@ std::string backend_index(hwloc_obj_t osdev, std::string_view prefix) {
 }
 
 bool is_gpu_osdev(hwloc_obj_t osdev) {
-  return osdev->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU ||
-         osdev->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC;
+  return osdev->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU || osdev->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC;
 }
 
 hwloc_obj_t pci_ancestor(hwloc_obj_t obj) {
@@ -82,10 +81,14 @@ hwloc_obj_t pci_ancestor(hwloc_obj_t obj) {
 
 std::string_view vendor_of_pci_id(unsigned short vendor_id) {
   switch (vendor_id) {
-    case 0x10de: return "NVIDIA";
-    case 0x1002: return "AMD";
-    case 0x8086: return "Intel";
-    default: return {};
+    case 0x10de:
+      return "NVIDIA";
+    case 0x1002:
+      return "AMD";
+    case 0x8086:
+      return "Intel";
+    default:
+      return {};
   }
 }
 
@@ -122,15 +125,14 @@ std::int32_t socket_of(hwloc_topology_t topology, hwloc_obj_t io_obj) {
   }
   const int packages = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PACKAGE);
   for (int p = 0; p < packages; ++p) {
-    hwloc_obj_t package =
-        hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, static_cast<unsigned>(p));
+    hwloc_obj_t package = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PACKAGE, static_cast<unsigned>(p));
     if (hwloc_bitmap_isincluded(local->cpuset, package->cpuset)) return p;
   }
   return 0;
 }
 
 struct GpuGroup {
-  hwloc_obj_t pci = nullptr;             // the PCI device all these OS devices sit on
+  hwloc_obj_t pci = nullptr;  // the PCI device all these OS devices sit on
   std::vector<hwloc_obj_t> osdevs;
 };
 
@@ -150,9 +152,8 @@ SortKey sort_key(const GpuGroup& g) {
 // A PCI device showing only DRM nodes (card0, renderD128) may be a BMC's display adapter
 // (ASPEED, Matrox), not a compute GPU; such a device counts only from a GPU vendor.
 bool is_compute_gpu(const GpuGroup& g) {
-  const bool drm_only = std::all_of(g.osdevs.begin(), g.osdevs.end(), [](hwloc_obj_t o) {
-    return backend_of(o) == Backend::kDrm;
-  });
+  const bool drm_only = std::all_of(g.osdevs.begin(), g.osdevs.end(),
+                                    [](hwloc_obj_t o) { return backend_of(o) == Backend::kDrm; });
   if (!drm_only) return true;
   return g.pci != nullptr && !vendor_of_pci_id(g.pci->attr->pcidev.vendor_id).empty();
 }
@@ -167,9 +168,8 @@ std::string_view best_info(const std::vector<hwloc_obj_t>& ranked, const char* n
 
 GpuIdentity identify(const GpuGroup& g) {
   std::vector<hwloc_obj_t> ranked = g.osdevs;
-  std::stable_sort(ranked.begin(), ranked.end(), [](hwloc_obj_t a, hwloc_obj_t b) {
-    return backend_of(a) < backend_of(b);
-  });
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](hwloc_obj_t a, hwloc_obj_t b) { return backend_of(a) < backend_of(b); });
   GpuIdentity id;
   if (auto v = best_info(ranked, "GPUVendor"); !v.empty()) {
     id.vendor = normalize_vendor(v);
@@ -256,7 +256,8 @@ std::vector<DeviceNumber> gpu_device_numbers(const GpuIdentity& gpu, const std::
     const auto at = info.find("Device Minor:");
     if (at != std::string::npos) {
       unsigned minor = 0;
-      if (std::sscanf(info.c_str() + at, "Device Minor: %u", &minor) == 1) out.push_back({kNvidiaMajor, minor});
+      if (std::sscanf(info.c_str() + at, "Device Minor: %u", &minor) == 1)
+        out.push_back({kNvidiaMajor, minor});
     }
   }
   std::error_code ec;

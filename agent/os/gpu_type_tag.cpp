@@ -7,9 +7,15 @@
 namespace fairway::agent {
 namespace {
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
-bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+char lower(char c) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool is_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
 
 // A data-centre GPU family as vendors name it: a series letter (NVIDIA K, M, P, V, T, A, H,
 // L, B), "GH"/"GB" (Grace superchips) or "MI" (AMD Instinct), a number, and an optional

@@ -12,7 +12,9 @@ std::unexpected<Error> load_error(const std::string& source, const std::string& 
   return invalid_argument(source + ": " + what);
 }
 
-std::string errno_text(int err) { return err != 0 ? std::strerror(err) : "unknown error"; }
+std::string errno_text(int err) {
+  return err != 0 ? std::strerror(err) : "unknown error";
+}
 
 // hwloc reports a bad XML file only as a failed load; checking the file first lets the
 // error say whether it is missing, unreadable or empty rather than just "rejected".

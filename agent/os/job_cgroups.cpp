@@ -24,10 +24,12 @@ namespace {
 
 constexpr std::size_t kMaxCgroupFile = 64 * 1024;
 
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
 
 bool is_fs(const std::string& path, long magic) {
-  struct statfs st{};
+  struct statfs st {};
   return ::statfs(path.c_str(), &st) == 0 && static_cast<long>(st.f_type) == magic;
 }
 
@@ -114,7 +116,8 @@ Status kill_and_remove(const std::string& dir) {
   if (::access(dir.c_str(), F_OK) != 0) return ok_status();
   for (int attempt = 0; attempt < 50; ++attempt) {
     if (::rmdir(dir.c_str()) == 0 || errno == ENOENT) return ok_status();
-    if (errno != EBUSY) return make_error(ErrorCode::kIo, "cannot remove cgroup " + dir + ": " + errno_text(errno));
+    if (errno != EBUSY)
+      return make_error(ErrorCode::kIo, "cannot remove cgroup " + dir + ": " + errno_text(errno));
     if (write_text(dir + "/cgroup.kill", "1")) {
       // v2 (5.14+): every process in it, at once.
     } else if (auto procs = read_text(dir + "/cgroup.procs")) {
@@ -162,10 +165,10 @@ CgroupAttach::~CgroupAttach() {
 Result<int> load_device_deny_program(const std::vector<DeviceNumber>& denied) {
   // ctx: struct bpf_cgroup_dev_ctx { u32 access_type (type | access << 16); u32 major; u32 minor; }
   std::vector<bpf_insn> prog;
-  prog.push_back(insn(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 0, 0));   // r2 = access_type
+  prog.push_back(insn(BPF_LDX | BPF_MEM | BPF_W, 2, 1, 0, 0));       // r2 = access_type
   prog.push_back(insn(BPF_ALU | BPF_AND | BPF_K, 2, 0, 0, 0xffff));  // r2 = device type
-  prog.push_back(insn(BPF_LDX | BPF_MEM | BPF_W, 3, 1, 4, 0));   // r3 = major
-  prog.push_back(insn(BPF_LDX | BPF_MEM | BPF_W, 4, 1, 8, 0));   // r4 = minor
+  prog.push_back(insn(BPF_LDX | BPF_MEM | BPF_W, 3, 1, 4, 0));       // r3 = major
+  prog.push_back(insn(BPF_LDX | BPF_MEM | BPF_W, 4, 1, 8, 0));       // r4 = minor
   for (const DeviceNumber& d : denied) {
     prog.push_back(insn(BPF_JMP | BPF_JNE | BPF_K, 2, 0, 4, BPF_DEVCG_DEV_CHAR));
     prog.push_back(insn(BPF_JMP | BPF_JNE | BPF_K, 3, 0, 3, static_cast<std::int32_t>(d.major)));
@@ -177,7 +180,7 @@ Result<int> load_device_deny_program(const std::vector<DeviceNumber>& denied) {
   prog.push_back(insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
   static const char kLicense[] = "GPL";
   char log[4096] = {};
-  union bpf_attr attr{};
+  union bpf_attr attr {};
   attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
   attr.insns = reinterpret_cast<std::uint64_t>(prog.data());
   attr.insn_cnt = static_cast<std::uint32_t>(prog.size());
@@ -197,7 +200,7 @@ Result<int> load_device_deny_program(const std::vector<DeviceNumber>& denied) {
 Status attach_device_program(const std::string& dir, int prog_fd) {
   const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0) return make_error(ErrorCode::kIo, "cannot open cgroup " + dir + ": " + errno_text(errno));
-  union bpf_attr attr{};
+  union bpf_attr attr {};
   attr.target_fd = static_cast<std::uint32_t>(dir_fd);
   attr.attach_bpf_fd = static_cast<std::uint32_t>(prog_fd);
   attr.attach_type = BPF_CGROUP_DEVICE;
@@ -206,7 +209,8 @@ Status attach_device_program(const std::string& dir, int prog_fd) {
   const int err = errno;
   ::close(dir_fd);
   if (rc != 0) {
-    return make_error(ErrorCode::kIo, "cannot attach the device-control program to " + dir + ": " + errno_text(err));
+    return make_error(ErrorCode::kIo,
+                      "cannot attach the device-control program to " + dir + ": " + errno_text(err));
   }
   return ok_status();
 }
@@ -266,7 +270,8 @@ Result<std::unique_ptr<JobCgroups>> JobCgroups::open(const CgroupOptions& o) {
         why_not_v2 = st.error().message;
       }
     }
-    if (o.mode == "v2") return make_error(ErrorCode::kFailedPrecondition, "cgroup v2 is not usable: " + why_not_v2);
+    if (o.mode == "v2")
+      return make_error(ErrorCode::kFailedPrecondition, "cgroup v2 is not usable: " + why_not_v2);
   }
   // v1: cpuset and memory are required, devices and cpuacct used when present.
   std::string missing;
@@ -274,7 +279,8 @@ Result<std::unique_ptr<JobCgroups>> JobCgroups::open(const CgroupOptions& o) {
     const std::string hier = o.root + "/" + ctrl;
     const bool required = std::string_view(ctrl) == "cpuset" || std::string_view(ctrl) == "memory";
     if (!is_fs(hier, CGROUP_SUPER_MAGIC)) {
-      if (required) missing += std::string(missing.empty() ? "" : ", ") + hier + " is not a cgroup v1 hierarchy";
+      if (required)
+        missing += std::string(missing.empty() ? "" : ", ") + hier + " is not a cgroup v1 hierarchy";
       continue;
     }
     const std::string base = hier + "/" + o.subtree;
@@ -309,7 +315,8 @@ Result<std::unique_ptr<JobCgroups>> JobCgroups::open(const CgroupOptions& o) {
     g->bases_.emplace_back(ctrl, base);
   }
   if (!missing.empty()) {
-    if (o.mode == "v1") return make_error(ErrorCode::kFailedPrecondition, "cgroup v1 is not usable: " + missing);
+    if (o.mode == "v1")
+      return make_error(ErrorCode::kFailedPrecondition, "cgroup v1 is not usable: " + missing);
     g->bases_.clear();
     g->description_ = "affinity only: " + (why_not_v2.empty() ? std::string() : why_not_v2 + "; ") + missing;
     return g;
@@ -337,7 +344,8 @@ Result<CgroupAttach> JobCgroups::prepare(const CgroupLimits& limits) {
     for (const CgroupWrite& w : writes) {
       if (w.controller != ctrl) continue;
       if (w.file == "memory.memsw.limit_in_bytes" && !memsw_) continue;
-      if (w.file == "pids.max" && mode_ == CgroupMode::kV2 && ::access((dir + "/pids.max").c_str(), F_OK) != 0) {
+      if (w.file == "pids.max" && mode_ == CgroupMode::kV2 &&
+          ::access((dir + "/pids.max").c_str(), F_OK) != 0) {
         continue;  // no pids controller passed down here: the limit is not enforced
       }
       std::string value = w.value;
@@ -358,11 +366,13 @@ Result<CgroupAttach> JobCgroups::prepare(const CgroupLimits& limits) {
       if (!attached) return std::unexpected(attached.error().with_context(who));
     }
     const int fd = ::open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return make_error(ErrorCode::kIo, who + "cannot open " + dir + "/cgroup.procs: " + errno_text(errno));
+    if (fd < 0)
+      return make_error(ErrorCode::kIo, who + "cannot open " + dir + "/cgroup.procs: " + errno_text(errno));
     attach.add(fd);
     // Every process of the job is in every hierarchy's cgroup: one list serves; the
     // freezer's when there is one (v1), so that the frozen are the listed.
-    if (attach.kill_plan.procs_file.empty() || ctrl == "freezer") attach.kill_plan.procs_file = dir + "/cgroup.procs";
+    if (attach.kill_plan.procs_file.empty() || ctrl == "freezer")
+      attach.kill_plan.procs_file = dir + "/cgroup.procs";
     if (mode_ == CgroupMode::kV2) attach.kill_plan.kill_file = dir + "/cgroup.kill";
     if (ctrl == "freezer") attach.kill_plan.freezer_state = dir + "/freezer.state";
   }
@@ -380,13 +390,15 @@ JobUsage JobCgroups::usage(JobId job) const {
     const std::string dir = job_dir(base, job);
     if (mode_ == CgroupMode::kV2) {
       u.peak_memory_bytes = number_in(dir + "/memory.peak");
-      if (auto events = read_text(dir + "/memory.events")) u.oom_kills = keyed_value(*events, "oom_kill").value_or(0);
+      if (auto events = read_text(dir + "/memory.events"))
+        u.oom_kills = keyed_value(*events, "oom_kill").value_or(0);
       if (auto stat = read_text(dir + "/cpu.stat")) {
         if (auto us = keyed_value(*stat, "usage_usec")) u.cpu_time_ms = *us / 1000;
       }
     } else if (ctrl == "memory") {
       u.peak_memory_bytes = number_in(dir + "/memory.max_usage_in_bytes");
-      if (auto oom = read_text(dir + "/memory.oom_control")) u.oom_kills = keyed_value(*oom, "oom_kill").value_or(0);
+      if (auto oom = read_text(dir + "/memory.oom_control"))
+        u.oom_kills = keyed_value(*oom, "oom_kill").value_or(0);
     } else if (ctrl == "cpuacct") {
       if (auto ns = number_in(dir + "/cpuacct.usage")) u.cpu_time_ms = *ns / 1'000'000;
     }

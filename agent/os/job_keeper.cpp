@@ -1,13 +1,13 @@
 #include "agent/os/job_keeper.h"
 
-#include <cerrno>
-#include <csignal>
-#include <cstdint>
-#include <ctime>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <ctime>
 
 namespace fairway::agent {
 namespace {
@@ -77,10 +77,12 @@ void write_exit_record(const KeeperPlan& plan, int status, bool fenced, const ru
   n = append_text(buf, n, " rss_kb=");
   n = append_int(buf, n, used.ru_maxrss);
   n = append_text(buf, n, " cpu_us=");
-  n = append_int(buf, n, (used.ru_utime.tv_sec + used.ru_stime.tv_sec) * 1'000'000LL + used.ru_utime.tv_usec +
-                             used.ru_stime.tv_usec);
+  n = append_int(buf, n,
+                 (used.ru_utime.tv_sec + used.ru_stime.tv_sec) * 1'000'000LL + used.ru_utime.tv_usec +
+                     used.ru_stime.tv_usec);
   buf[n++] = '\n';
-  const int fd = ::open(plan.exit_record_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  const int fd =
+      ::open(plan.exit_record_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return;
   const bool written = ::write(fd, buf, n) == static_cast<ssize_t>(n);
   ::close(fd);
@@ -93,7 +95,7 @@ void write_exit_record(const KeeperPlan& plan, int status, bool fenced, const ru
     const int sig = WTERMSIG(status);
     const rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);  // the job may have dumped core; the keeper must not
-    struct sigaction dfl{};
+    struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     ::sigaction(sig, &dfl, nullptr);
     sigset_t only;
@@ -116,7 +118,8 @@ void write_checkpoint(const KeeperPlan& plan, pid_t keeper, pid_t job) {
   n = append_text(ids, n, "\npgid ");
   n = append_int(ids, n, job);
   ids[n++] = '\n';
-  const int fd = ::open(plan.checkpoint_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  const int fd =
+      ::open(plan.checkpoint_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return;
   const std::string& text = plan.checkpoint_text;
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
@@ -131,14 +134,15 @@ void send_pid(int fd, std::int32_t value) {
 
 }  // namespace
 
-void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn start_job, const void* context) {
+void run_keeper(const KeeperPlan& plan, int pid_fd, int report_fd, StartJobFn start_job,
+                const void* context) {
   // Its own session: the agent's process group signals (systemd stopping the agent) do
   // not reach it, and it outlives the agent (KillMode=process).
   if (::setsid() < 0) {
     send_pid(pid_fd, -errno);
     ::_exit(126);
   }
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = SIG_DFL;
   for (int sig = 1; sig < NSIG; ++sig) {
     if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &action, nullptr);

@@ -1,7 +1,8 @@
 // The job's keeper: a small root process between the agent and the job. It waits for the
 // job, writes its exit status to the spool (so an agent restarted meanwhile still learns
 // it), stops the job when the coordinator lease runs out with no agent to renew it, and
-// then ends the way the job ended; with cgroups, nothing of the job outlives it. Runs only in a freshly forked child: syscalls only.
+// then ends the way the job ended; with cgroups, nothing of the job outlives it. Runs only in a freshly
+// forked child: syscalls only.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +13,9 @@
 namespace fairway::agent {
 
 struct KeeperPlan {
-  std::string exit_record_path;  // spool/job-N.exit, written when the job ends
-  std::string exit_record_tmp;   // written first, then renamed: never read half-written
-  std::string lease_path;        // spool/coordinator-lease (see coordinator_lease_file.h)
+  std::string exit_record_path;     // spool/job-N.exit, written when the job ends
+  std::string exit_record_tmp;      // written first, then renamed: never read half-written
+  std::string lease_path;           // spool/coordinator-lease (see coordinator_lease_file.h)
   std::int64_t fence_grace_s = 30;  // SIGTERM, this long, SIGKILL, once the lease is out
   // The job's checkpoint (launch_checkpoint.h) less its pid and pgid lines, which the
   // keeper adds: written by the keeper as soon as the job runs, so an agent killed in

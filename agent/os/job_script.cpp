@@ -1,15 +1,17 @@
 #include "agent/os/job_script.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 namespace fairway::agent {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
 
 std::unexpected<Error> io_error(const std::string& what, const std::string& path, int err) {
   return make_error(ErrorCode::kIo, what + " " + path + ": " + std::strerror(err));
@@ -19,9 +21,8 @@ std::unexpected<Error> io_error(const std::string& what, const std::string& path
 
 std::vector<std::string> script_interpreter(std::string_view script) {
   if (!script.starts_with("#!")) return {"/bin/sh"};
-  std::string_view line = script.substr(2, script.find('\n') == std::string_view::npos
-                                               ? std::string_view::npos
-                                               : script.find('\n') - 2);
+  std::string_view line = script.substr(
+      2, script.find('\n') == std::string_view::npos ? std::string_view::npos : script.find('\n') - 2);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::size_t i = 0;
   while (i < line.size() && is_blank(line[i])) ++i;
@@ -42,8 +43,8 @@ std::string job_script_path(std::string_view spool_dir, JobId job) {
   return path + "fairway-job-" + std::to_string(job.value()) + ".sh";
 }
 
-Result<std::string> write_job_script(std::string_view spool_dir, JobId job,
-                                     std::string_view script, uid_t owner, gid_t group) {
+Result<std::string> write_job_script(std::string_view spool_dir, JobId job, std::string_view script,
+                                     uid_t owner, gid_t group) {
   const std::string path = job_script_path(spool_dir, job);
   // O_EXCL after unlinking: never write through a file or link someone else left there.
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) return io_error("unlink", path, errno);

@@ -1,10 +1,10 @@
 #include "agent/os/job_user.h"
 
-#include <cerrno>
-#include <cstring>
 #include <grp.h>
 #include <pwd.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 namespace fairway::agent {
 namespace {
@@ -26,9 +26,8 @@ Result<JobUser> from_passwd(const passwd& pw) {
     }
     count = n > count ? n : count * 2;  // n holds the needed size on failure
   }
-  return make_error(ErrorCode::kInternal,
-                    "user '" + user.name + "': getgrouplist kept growing past " +
-                        std::to_string(count) + " groups");
+  return make_error(ErrorCode::kInternal, "user '" + user.name + "': getgrouplist kept growing past " +
+                                              std::to_string(count) + " groups");
 }
 
 // Runs getpw*_r with a growing buffer; `call` fills pw/found and returns the error code.
@@ -62,8 +61,7 @@ Result<JobUser> look_up_job_user(const std::string& name) {
 
 Result<JobUser> look_up_current_user() {
   const uid_t uid = ::geteuid();
-  return look_up("uid " + std::to_string(uid), [&](passwd* pw, char* buf, std::size_t len,
-                                                    passwd** found) {
+  return look_up("uid " + std::to_string(uid), [&](passwd* pw, char* buf, std::size_t len, passwd** found) {
     return ::getpwuid_r(uid, pw, buf, len, found);
   });
 }

@@ -2,8 +2,8 @@
 // fork and exec, only makes async-signal-safe calls (setgroups/setgid/setuid). Thread-safe.
 #pragma once
 
-#include <string>
 #include <sys/types.h>
+#include <string>
 #include <vector>
 
 #include "shared/base/result.h"

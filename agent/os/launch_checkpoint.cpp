@@ -2,18 +2,18 @@
 
 #include "agent/os/small_file.h"
 
-#include <cstdio>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
-#include <dirent.h>
-#include <fcntl.h>
 #include <map>
 #include <optional>
 #include <span>
 #include <utility>
-#include <unistd.h>
 
 #include "agent/os/proc_stat.h"
 #include "shared/base/try.h"
@@ -68,8 +68,7 @@ std::string list(const std::vector<std::int32_t>& values) {
 // The job id in a file name "job-<id>.checkpoint", or nothing for other files.
 std::optional<std::uint64_t> job_of_file_name(std::string_view name) {
   if (!name.starts_with(kPrefix) || !name.ends_with(kSuffix)) return std::nullopt;
-  const std::string_view digits =
-      name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  const std::string_view digits = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
   auto id = parse_number<std::uint64_t>("job", digits);
   if (!id) return std::nullopt;
   return *id;
@@ -144,7 +143,6 @@ Status check_keys(const Fields& fields, std::span<const std::string_view> keys,
   return ok_status();
 }
 
-
 }  // namespace
 
 namespace {
@@ -193,8 +191,8 @@ std::string format_checkpoint(const JobCheckpoint& c) {
 
 Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   FAIRWAY_TRY_ASSIGN(fields, parse_fields(text, kHeader));
-  static constexpr std::string_view kKeys[] = {"job",   "pid",  "pgid", "start", "time_limit",
-                                               "cores", "gpus", "process_start_ticks"};
+  static constexpr std::string_view kKeys[] = {"job",        "pid",   "pgid", "start",
+                                               "time_limit", "cores", "gpus", "process_start_ticks"};
   static constexpr std::string_view kOptional[] = {"warning", "extern", "attempt"};
   FAIRWAY_TRY(check_keys(fields, kKeys, kOptional));
   JobCheckpoint c;
@@ -208,14 +206,13 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
   auto pgid = parse_number<std::int64_t>("pgid", fields.find("pgid")->second);
   auto start = parse_number<std::int64_t>("start", fields.find("start")->second);
   auto limit = parse_number<std::int64_t>("time_limit", fields.find("time_limit")->second);
-  auto ticks = parse_number<std::uint64_t>("process_start_ticks",
-                                           fields.find("process_start_ticks")->second);
+  auto ticks = parse_number<std::uint64_t>("process_start_ticks", fields.find("process_start_ticks")->second);
   auto cores = parse_list("cores", fields.find("cores")->second);
   auto gpus = parse_list("gpus", fields.find("gpus")->second);
-  for (const Error* e : {job ? nullptr : &job.error(), pid ? nullptr : &pid.error(),
-                         pgid ? nullptr : &pgid.error(), start ? nullptr : &start.error(),
-                         limit ? nullptr : &limit.error(), ticks ? nullptr : &ticks.error(),
-                         cores ? nullptr : &cores.error(), gpus ? nullptr : &gpus.error()}) {
+  for (const Error* e :
+       {job ? nullptr : &job.error(), pid ? nullptr : &pid.error(), pgid ? nullptr : &pgid.error(),
+        start ? nullptr : &start.error(), limit ? nullptr : &limit.error(), ticks ? nullptr : &ticks.error(),
+        cores ? nullptr : &cores.error(), gpus ? nullptr : &gpus.error()}) {
     if (e != nullptr) return std::unexpected(*e);
   }
   if (*pid <= 0) return invalid_argument("field 'pid': " + std::to_string(*pid) + " is not positive");
@@ -236,7 +233,8 @@ Result<JobCheckpoint> parse_checkpoint(std::string_view text) {
     char to[8] = {};
     if (std::sscanf(w->second.c_str(), "%d %d %7s", &sig, &before, to) != 3 || sig < 1 || sig > 64 ||
         before < 0 || (std::string_view(to) != "batch" && std::string_view(to) != "group")) {
-      return invalid_argument("field 'warning': '" + w->second.substr(0, 64) + "' is not SIG SECONDS batch|group");
+      return invalid_argument("field 'warning': '" + w->second.substr(0, 64) +
+                              "' is not SIG SECONDS batch|group");
     }
     c.warn_signal = sig;
     c.warn_before_s = before;
@@ -265,7 +263,8 @@ Result<StepCheckpoint> parse_step_checkpoint(std::string_view text) {
   FAIRWAY_TRY_ASSIGN(step, parse_number<std::int32_t>("step", fields.find("step")->second));
   FAIRWAY_TRY_ASSIGN(pid, parse_number<std::int64_t>("pid", fields.find("pid")->second));
   FAIRWAY_TRY_ASSIGN(pgid, parse_number<std::int64_t>("pgid", fields.find("pgid")->second));
-  FAIRWAY_TRY_ASSIGN(ticks, parse_number<std::uint64_t>("process_start_ticks", fields.find("process_start_ticks")->second));
+  FAIRWAY_TRY_ASSIGN(
+      ticks, parse_number<std::uint64_t>("process_start_ticks", fields.find("process_start_ticks")->second));
   // A pid of 0 or below would signal the agent's own group, or every process.
   if (pid <= 0) return invalid_argument("field 'pid': " + std::to_string(pid) + " is not positive");
   if (pgid <= 0) return invalid_argument("field 'pgid': " + std::to_string(pgid) + " is not positive");
@@ -296,7 +295,8 @@ std::string LaunchCheckpoint::path_of_step(JobId job, std::int32_t step) const {
 }
 
 Status LaunchCheckpoint::save_step(const StepCheckpoint& checkpoint) const {
-  return replace_small_file(path_of_step(checkpoint.job, checkpoint.step), format_step_checkpoint(checkpoint));
+  return replace_small_file(path_of_step(checkpoint.job, checkpoint.step),
+                            format_step_checkpoint(checkpoint));
 }
 
 Status LaunchCheckpoint::remove_step(JobId job, std::int32_t step) const {
@@ -335,7 +335,8 @@ CheckpointScan LaunchCheckpoint::load_all() const {
       continue;
     }
     if (std::pair{step->job.value(), step->step} != id) {
-      scan.errors.push_back(Error{ErrorCode::kInvalidArgument, path + ": its job and step do not match the file name"});
+      scan.errors.push_back(
+          Error{ErrorCode::kInvalidArgument, path + ": its job and step do not match the file name"});
       continue;
     }
     const bool alive = process_is_alive(static_cast<pid_t>(step->pid), step->process_start_ticks);
@@ -353,8 +354,7 @@ CheckpointScan LaunchCheckpoint::load_all() const {
                                       " does not match the file name"});
       continue;
     }
-    const bool alive = process_is_alive(static_cast<pid_t>(checkpoint->pid),
-                                        checkpoint->process_start_ticks);
+    const bool alive = process_is_alive(static_cast<pid_t>(checkpoint->pid), checkpoint->process_start_ticks);
     (alive ? scan.live : scan.lost).push_back(std::move(*checkpoint));
   }
   return scan;

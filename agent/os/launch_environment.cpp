@@ -61,21 +61,23 @@ std::string comma_list(const std::vector<std::int32_t>& values) {
 Result<OutputPaths> resolve_output_paths(const LaunchRequest& request) {
   const std::string& dir = request.program.working_dir;
   if (dir.empty() || dir.front() != '/') {
-    return invalid_argument("job " + std::to_string(request.job.value()) + ": working_dir '" +
-                            dir + "' is not an absolute path");
+    return invalid_argument("job " + std::to_string(request.job.value()) + ": working_dir '" + dir +
+                            "' is not an absolute path");
   }
   OutputPaths paths;
-  const OutputNameFields fields{request.job, request.user, request.name,
+  const OutputNameFields fields{request.job,
+                                request.user,
+                                request.name,
                                 request.node_name.empty() ? request.nodelist : request.node_name,
-                                request.array.array_job, request.array.task};
+                                request.array.array_job,
+                                request.array.task};
   const std::string default_stdout = expand_output_path(kDefaultOutputPattern, fields, dir, "");
   paths.stdout_path = expand_output_path(request.program.stdout_path, fields, dir, default_stdout);
   paths.stderr_path = expand_output_path(request.program.stderr_path, fields, dir, paths.stdout_path);
   return paths;
 }
 
-Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request,
-                                                       const JobUser& user) {
+Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request, const JobUser& user) {
   OrderedEnv env;
   // A step's request carries no job name, partition or submit dir: its tasks keep the
   // batch script's (srun's environment), as Slurm's step tasks do.
@@ -88,8 +90,7 @@ Result<std::vector<std::string>> build_job_environment(const LaunchRequest& requ
   };
   for (const auto& [name, value] : request.program.env) {
     if (auto ok = check_variable(name, value); !ok) {
-      return std::unexpected(
-          ok.error().with_context("job " + std::to_string(request.job.value())));
+      return std::unexpected(ok.error().with_context("job " + std::to_string(request.job.value())));
     }
     env.set(name, value);
   }

@@ -8,9 +8,9 @@
 
 #include "agent/os/job_user.h"
 #include "agent/os/launch_request.h"
+#include "shared/base/result.h"
 #include "shared/model/output_name.h"
 #include "shared/model/task_distribution.h"
-#include "shared/base/result.h"
 
 namespace fairway::agent {
 
@@ -28,8 +28,7 @@ Result<OutputPaths> resolve_output_paths(const LaunchRequest& request);
 // USER/LOGNAME filled in when absent, then the FAIRWAY_* and SLURM_* variables, which
 // override anything the submitter carried over (e.g. an enclosing job's SLURM_JOB_ID).
 // Errors name a bad variable (empty name, '=' or a NUL byte in it).
-Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request,
-                                                       const JobUser& user);
+Result<std::vector<std::string>> build_job_environment(const LaunchRequest& request, const JobUser& user);
 
 // "0,1,5": the form of FAIRWAY_CPUS and FAIRWAY_GPUS.
 std::string comma_list(const std::vector<std::int32_t>& values);

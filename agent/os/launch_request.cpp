@@ -5,7 +5,9 @@
 namespace fairway::agent {
 namespace {
 
-bool has_nul(const std::string& s) { return s.find('\0') != std::string::npos; }
+bool has_nul(const std::string& s) {
+  return s.find('\0') != std::string::npos;
+}
 
 }  // namespace
 
@@ -47,15 +49,14 @@ Status validate_launch_request(const LaunchRequest& r) {
   if (!r.program.argv.empty() && r.program.script.empty() && r.program.argv.front().empty()) {
     return invalid_argument(who + "argv[0] is empty");
   }
-  for (const std::string* path : {&r.program.working_dir, &r.program.stdout_path,
-                                  &r.program.stderr_path}) {
+  for (const std::string* path : {&r.program.working_dir, &r.program.stdout_path, &r.program.stderr_path}) {
     if (has_nul(*path)) return invalid_argument(who + "path '" + *path + "' contains a NUL byte");
   }
   if (r.nodelist.empty()) return invalid_argument(who + "nodelist is empty");
   if (r.nnodes < 1) return invalid_argument(who + "nnodes " + std::to_string(r.nnodes) + " < 1");
   if (!r.node_cores.empty() && r.node_cores.size() != static_cast<std::size_t>(r.nnodes)) {
-    return invalid_argument(who + "node_cores has " + std::to_string(r.node_cores.size()) +
-                            " entries for " + std::to_string(r.nnodes) + " nodes");
+    return invalid_argument(who + "node_cores has " + std::to_string(r.node_cores.size()) + " entries for " +
+                            std::to_string(r.nnodes) + " nodes");
   }
   if (!r.gpu_visible_ids.empty() && r.gpu_visible_ids.size() != r.gpus.size()) {
     return invalid_argument(who + "gpu_visible_ids has " + std::to_string(r.gpu_visible_ids.size()) +

@@ -15,7 +15,7 @@ namespace fairway::agent {
 
 struct LaunchRequest {
   JobId job;
-  std::string user;       // the job runs as this user; looked up with getpwnam_r
+  std::string user;  // the job runs as this user; looked up with getpwnam_r
   // The uid/gid the coordinator authenticated for the submitter: `user` must be this uid
   // here, and the job gets this primary gid. Unset: `user`'s own (jobs from before).
   std::optional<std::uint32_t> uid;
@@ -37,7 +37,7 @@ struct LaunchRequest {
   // only this node's): SLURM_NTASKS, SLURM_TASKS_PER_NODE, SLURM_JOB_CPUS_PER_NODE.
   TaskLayout tasks;
   std::vector<std::int32_t> node_cores;
-  std::string submit_dir;   // FAIRWAY_SUBMIT_DIR; empty: the working dir
+  std::string submit_dir;  // FAIRWAY_SUBMIT_DIR; empty: the working dir
   // A requeued job's later runs append to its output files instead of truncating them.
   bool append_output = false;
   // Earlier runs of this job (SLURM_RESTART_COUNT); a later run first writes a line that

@@ -58,7 +58,8 @@ LaunchWorkers::LaunchWorkers(std::shared_ptr<Shared> shared) : shared_(std::move
 Result<std::unique_ptr<LaunchWorkers>> LaunchWorkers::start(const ProcessLauncher& launcher, int threads) {
   auto shared = std::make_shared<Shared>(launcher);
   shared->event_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (shared->event_fd < 0) return make_error(ErrorCode::kIo, std::string("eventfd: ") + std::strerror(errno));
+  if (shared->event_fd < 0)
+    return make_error(ErrorCode::kIo, std::string("eventfd: ") + std::strerror(errno));
   for (int i = 0; i < std::max(threads, 1); ++i) {
     std::thread([shared] { shared->run(); }).detach();
   }
@@ -90,7 +91,9 @@ std::vector<LaunchWorkers::Done> LaunchWorkers::take_done() {
   return std::exchange(shared_->done, {});
 }
 
-int LaunchWorkers::fd() const { return shared_->event_fd; }
+int LaunchWorkers::fd() const {
+  return shared_->event_fd;
+}
 
 std::size_t LaunchWorkers::in_flight() const {
   std::lock_guard lock(shared_->mu);

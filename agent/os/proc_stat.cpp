@@ -3,12 +3,12 @@
 #include "agent/os/small_file.h"
 #include "shared/base/try.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fcntl.h>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace fairway::agent {

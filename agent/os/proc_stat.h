@@ -2,18 +2,18 @@
 // (field 22, clock ticks since boot), which tells a live job from a reused pid. Thread-safe.
 #pragma once
 
+#include <sys/types.h>
 #include <cstdint>
 #include <string_view>
-#include <sys/types.h>
 
 #include "shared/base/result.h"
 
 namespace fairway::agent {
 
 struct ProcStat {
-  char state = '?';                 // R, S, D, Z, T, ... (field 3)
-  std::int64_t pgid = 0;            // field 5
-  std::uint64_t start_ticks = 0;    // field 22
+  char state = '?';               // R, S, D, Z, T, ... (field 3)
+  std::int64_t pgid = 0;          // field 5
+  std::uint64_t start_ticks = 0;  // field 22
   bool is_dead() const { return state == 'Z' || state == 'X' || state == 'x'; }
 };
 

@@ -1,25 +1,25 @@
 #include "agent/os/process_launcher.h"
 
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
-#include <fcntl.h>
-#include <grp.h>
 #include <mutex>
 #include <string_view>
-#include <sched.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "agent/os/coordinator_lease_file.h"
 #include "agent/os/exit_record.h"
 #include "agent/os/job_keeper.h"
 #include "agent/os/job_script.h"
-#include "agent/os/launch_checkpoint.h"
 #include "agent/os/job_user.h"
+#include "agent/os/launch_checkpoint.h"
 #include "agent/os/launch_environment.h"
 #include "agent/os/program_search.h"
 #include "shared/base/try.h"
@@ -105,7 +105,9 @@ mode_t job_umask(const std::vector<std::string>& envp) {
   return mask & 0777;
 }
 
-std::string job_prefix(JobId job) { return "job " + std::to_string(job.value()) + ": "; }
+std::string job_prefix(JobId job) {
+  return "job " + std::to_string(job.value()) + ": ";
+}
 
 std::vector<char*> c_strings(std::vector<std::string>& strings) {
   std::vector<char*> out;
@@ -116,14 +118,13 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 }
 
 // Decides whose uid the job gets; errors when the agent may not or cannot run it so.
-Status choose_identity(const LaunchRequest& r, const JobUser& user, bool allow_root_jobs,
-                       ChildPlan& plan) {
+Status choose_identity(const LaunchRequest& r, const JobUser& user, bool allow_root_jobs, ChildPlan& plan) {
   const std::string who = job_prefix(r.job);
   if (::geteuid() == 0) {
     if (user.uid == 0 && !allow_root_jobs) {
-      return make_error(ErrorCode::kFailedPrecondition,
-                        who + "user '" + user.name +
-                            "' has uid 0 and root jobs are not allowed (allow_root_jobs)");
+      return make_error(
+          ErrorCode::kFailedPrecondition,
+          who + "user '" + user.name + "' has uid 0 and root jobs are not allowed (allow_root_jobs)");
     }
     plan.switch_user = user.uid != 0;
     plan.uid = user.uid;
@@ -132,10 +133,10 @@ Status choose_identity(const LaunchRequest& r, const JobUser& user, bool allow_r
     return ok_status();
   }
   if (user.uid != ::geteuid()) {
-    return make_error(ErrorCode::kFailedPrecondition,
-                      who + "the agent runs as uid " + std::to_string(::geteuid()) +
-                          " and cannot run a job as user '" + user.name + "' (uid " +
-                          std::to_string(user.uid) + ")");
+    return make_error(ErrorCode::kFailedPrecondition, who + "the agent runs as uid " +
+                                                          std::to_string(::geteuid()) +
+                                                          " and cannot run a job as user '" + user.name +
+                                                          "' (uid " + std::to_string(user.uid) + ")");
   }
   return ok_status();
 }
@@ -196,14 +197,13 @@ ErrorCode code_for_errno(int err) {
   ::_exit(127);
 }
 
-[[noreturn]] void run_child(const ChildPlan& plan, char* const* argv, char* const* envp,
-                            int report_fd) {
+[[noreturn]] void run_child(const ChildPlan& plan, char* const* argv, char* const* envp, int report_fd) {
   // The agent (and the keeper) block or ignore signals (signalfd, SIGPIPE, SIGTERM); the
   // job starts clean.
   sigset_t none;
   ::sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  struct sigaction default_action{};
+  struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   for (int sig = 1; sig < NSIG; ++sig) {
     if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &default_action, nullptr);
@@ -229,8 +229,8 @@ ErrorCode code_for_errno(int err) {
   if (::chdir(plan.working_dir.c_str()) != 0) fail_in_child(report_fd, ChildStep::kChdir);
   const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (in < 0) fail_in_child(report_fd, ChildStep::kOpenStdin);
-  const int kOutputFlags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC |
-                           (plan.append_output ? 0 : O_TRUNC);
+  const int kOutputFlags =
+      O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC | (plan.append_output ? 0 : O_TRUNC);
   const int out = ::open(plan.output.stdout_path.c_str(), kOutputFlags, 0644);
   if (out < 0) fail_in_child(report_fd, ChildStep::kOpenStdout);
   int err = out;
@@ -238,8 +238,7 @@ ErrorCode code_for_errno(int err) {
     err = ::open(plan.output.stderr_path.c_str(), kOutputFlags, 0644);
     if (err < 0) fail_in_child(report_fd, ChildStep::kOpenStderr);
   }
-  if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
-      ::dup2(err, STDERR_FILENO) < 0) {
+  if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 || ::dup2(err, STDERR_FILENO) < 0) {
     fail_in_child(report_fd, ChildStep::kRedirect);
   }
   // Best effort: a marker that cannot be written must not stop the job.
@@ -343,16 +342,15 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
   if (request.uid && *request.uid != user->uid) {
     return make_error(ErrorCode::kPermissionDenied,
                       who + "user '" + request.user + "' is uid " + std::to_string(user->uid) +
-                          " on this node, but the job was submitted by uid " +
-                          std::to_string(*request.uid));
+                          " on this node, but the job was submitted by uid " + std::to_string(*request.uid));
   }
   if (request.gid && *request.gid != user->gid) {
     // The submitter's gid as authenticated, if it is one of the user's groups on this node:
     // never one the user is not a member of (the coordinator checks it too).
     if (std::find(user->groups.begin(), user->groups.end(), *request.gid) == user->groups.end()) {
-      return make_error(ErrorCode::kPermissionDenied,
-                        who + "gid " + std::to_string(*request.gid) + " is not a group of user '" + request.user +
-                            "' on this node");
+      return make_error(ErrorCode::kPermissionDenied, who + "gid " + std::to_string(*request.gid) +
+                                                          " is not a group of user '" + request.user +
+                                                          "' on this node");
     }
     user->gid = *request.gid;
   }
@@ -390,9 +388,10 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
 
   LaunchedProcess launched;
   if (!request.program.script.empty()) {
-    auto script = write_job_script(config_.spool_dir, request.job, request.program.script,
-                                   user->uid, user->gid);
-    if (!script) return std::unexpected(script.error().with_context("job " + std::to_string(request.job.value())));
+    auto script =
+        write_job_script(config_.spool_dir, request.job, request.program.script, user->uid, user->gid);
+    if (!script)
+      return std::unexpected(script.error().with_context("job " + std::to_string(request.job.value())));
     launched.script_path = *script;
     plan.argv = script_interpreter(request.program.script);
     plan.argv.push_back(*script);
@@ -475,7 +474,8 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
     reap_keeper();
     const int err = pid_bytes < sizeof job_pid ? 0 : -job_pid;
     return make_error(ErrorCode::kResourceExhausted,
-                      who + "the job's keeper could not start it" + (err != 0 ? std::string(": ") + std::strerror(err) : ""));
+                      who + "the job's keeper could not start it" +
+                          (err != 0 ? std::string(": ") + std::strerror(err) : ""));
   }
   ChildFailure failure{};
   const std::size_t got = read_full(read_fd, &failure, sizeof failure);
@@ -494,14 +494,14 @@ Result<LaunchedProcess> ProcessLauncher::launch(const LaunchRequest& request,
     plan.exec_path = plan.exec_candidates[static_cast<std::size_t>(failure.candidate)];
   }
   if (failure.step == ChildStep::kSearch) {
-    return make_error(ErrorCode::kNotFound,
-                      who + step_description(failure.step, request, plan) +
-                          (failure.error == EACCES ? std::string(" (") + std::strerror(failure.error) + " on part of it)"
-                                                   : std::string()));
+    return make_error(
+        ErrorCode::kNotFound,
+        who + step_description(failure.step, request, plan) +
+            (failure.error == EACCES ? std::string(" (") + std::strerror(failure.error) + " on part of it)"
+                                     : std::string()));
   }
-  return make_error(code_for_errno(failure.error),
-                    who + step_description(failure.step, request, plan) + ": " +
-                        std::strerror(failure.error));
+  return make_error(code_for_errno(failure.error), who + step_description(failure.step, request, plan) +
+                                                       ": " + std::strerror(failure.error));
 }
 
 Status ProcessLauncher::clean_up(JobId job) const {

@@ -4,8 +4,8 @@
 // Thread-safe in the sense that launch() keeps no state; the agent calls it from its loop.
 #pragma once
 
-#include <string>
 #include <sys/types.h>
+#include <string>
 
 #include "agent/os/job_cgroups.h"
 #include "agent/os/launch_request.h"
@@ -14,8 +14,8 @@
 namespace fairway::agent {
 
 struct LaunchedProcess {
-  pid_t pid = 0;   // the job's keeper: the agent's child, which ends as the job ends
-  pid_t pgid = 0;  // the job's process group (its first process's pid): what to signal
+  pid_t pid = 0;            // the job's keeper: the agent's child, which ends as the job ends
+  pid_t pgid = 0;           // the job's process group (its first process's pid): what to signal
   std::string script_path;  // the spool copy of the batch script; empty for argv jobs
 };
 

@@ -1,20 +1,19 @@
 #include "agent/os/program_search.h"
 
-#include <string_view>
 #include <sys/stat.h>
+#include <string_view>
 
 namespace fairway::agent {
 namespace {
 
 bool is_executable_file(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
 }
 
 std::string env_value(const std::vector<std::string>& envp, std::string_view name) {
   for (const auto& entry : envp) {
-    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 &&
-        entry[name.size()] == '=') {
+    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 && entry[name.size()] == '=') {
       return entry.substr(name.size() + 1);
     }
   }
@@ -71,8 +70,7 @@ Result<std::string> find_program(const std::string& program, const std::vector<s
     if (is_executable_file(candidate)) return candidate;
     begin = end + 1;
   }
-  return make_error(ErrorCode::kNotFound,
-                    "command '" + program + "' not found in PATH '" + path + "'");
+  return make_error(ErrorCode::kNotFound, "command '" + program + "' not found in PATH '" + path + "'");
 }
 
 }  // namespace fairway::agent

@@ -1,9 +1,9 @@
 #include "agent/os/small_file.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 namespace fairway::agent {
 namespace {
@@ -16,8 +16,7 @@ Error file_error(const char* op, const std::string& path, int err) {
 
 }  // namespace
 
-Result<std::string> read_small_file(const std::string& path, std::size_t max_bytes,
-                                    bool follow_symlinks) {
+Result<std::string> read_small_file(const std::string& path, std::size_t max_bytes, bool follow_symlinks) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (follow_symlinks ? 0 : O_NOFOLLOW));
   if (fd < 0) return std::unexpected(file_error("open", path, errno));
   std::string text;

@@ -18,7 +18,9 @@ namespace {
 // relay without bound by fencing again and again with new keys.
 constexpr std::size_t kMaxKvsBytes = 16u << 20;
 
-std::string rc(bool ok) { return ok ? "0" : "-1"; }
+std::string rc(bool ok) {
+  return ok ? "0" : "-1";
+}
 
 }  // namespace
 
@@ -95,7 +97,8 @@ void PmiServer::on_readable(std::int32_t local) {
     auto cmd = take_pmi_command(c.input, c.wire);
     if (!cmd) {
       // Garbage on a PMI socket: the task cannot be spoken with; it is dropped, not the relay.
-      abort_ = "task " + std::to_string(job_.local_ranks[static_cast<std::size_t>(local)]) + ": " + cmd.error().message;
+      abort_ = "task " + std::to_string(job_.local_ranks[static_cast<std::size_t>(local)]) + ": " +
+               cmd.error().message;
       return hang_up(c);
     }
     if (!*cmd) return;
@@ -103,7 +106,8 @@ void PmiServer::on_readable(std::int32_t local) {
   }
 }
 
-void PmiServer::reply(Client& c, std::string_view cmd, const std::vector<std::pair<std::string, std::string>>& args) {
+void PmiServer::reply(Client& c, std::string_view cmd,
+                      const std::vector<std::pair<std::string, std::string>>& args) {
   if (c.fd < 0) return;
   // The task reads its reply before it sends more: a blocking write of one reply is short.
   const int flags = ::fcntl(c.fd, F_GETFL);
@@ -149,8 +153,11 @@ void PmiServer::handle_v1(Client& c, std::int32_t local, const PmiCommand& cmd) 
     return reply(c, "response_to_init", {{"pmi_version", "1"}, {"pmi_subversion", "1"}, {"rc", "0"}});
   }
   if (name == "get_maxes") {
-    return reply(c, "maxes", {{"rc", "0"}, {"kvsname_max", "256"}, {"keylen_max", std::to_string(kMaxPmiKeyBytes)},
-                              {"vallen_max", std::to_string(kMaxPmiValueBytes)}});
+    return reply(c, "maxes",
+                 {{"rc", "0"},
+                  {"kvsname_max", "256"},
+                  {"keylen_max", std::to_string(kMaxPmiKeyBytes)},
+                  {"vallen_max", std::to_string(kMaxPmiValueBytes)}});
   }
   if (name == "get_appnum") return reply(c, "appnum", {{"rc", "0"}, {"appnum", "0"}});
   if (name == "get_universe_size") return reply(c, "universe_size", {{"rc", "0"}, {"size", size}});
@@ -164,7 +171,8 @@ void PmiServer::handle_v1(Client& c, std::int32_t local, const PmiCommand& cmd) 
   if (name == "get") {
     const std::string key = cmd.get("key").value_or("");
     if (key == "PMI_process_mapping") {
-      return reply(c, "get_result", {{"rc", "0"}, {"msg", "success"}, {"value", pmi_process_mapping(job_.node_of_rank)}});
+      return reply(c, "get_result",
+                   {{"rc", "0"}, {"msg", "success"}, {"value", pmi_process_mapping(job_.node_of_rank)}});
     }
     if (auto it = kvs_.find(key); it != kvs_.end()) {
       return reply(c, "get_result", {{"rc", "0"}, {"msg", "success"}, {"value", it->second}});
@@ -174,8 +182,8 @@ void PmiServer::handle_v1(Client& c, std::int32_t local, const PmiCommand& cmd) 
   if (name == "barrier_in") return enter_fence(c);
   if (name == "finalize") return reply(c, "finalize_ack", {{"rc", "0"}});
   if (name == "abort") {
-    abort_ = "task " + std::to_string(job_.local_ranks[static_cast<std::size_t>(local)]) + " called PMI abort (exit code " +
-             cmd.get("exitcode").value_or("?") + ")";
+    abort_ = "task " + std::to_string(job_.local_ranks[static_cast<std::size_t>(local)]) +
+             " called PMI abort (exit code " + cmd.get("exitcode").value_or("?") + ")";
     return;
   }
   // spawn, publish_name, lookup_name...: not served; the task hears why.
@@ -187,16 +195,23 @@ void PmiServer::handle_v2(Client& c, std::int32_t local, const PmiCommand& cmd) 
   const std::string& name = cmd.cmd;
   const std::string response = name + "-response";
   if (name == "fullinit") {
-    return reply(c, response, {{"rc", "0"}, {"pmi-version", "2"}, {"pmi-subversion", "0"},
-                               {"rank", std::to_string(job_.local_ranks[static_cast<std::size_t>(local)])},
-                               {"size", size}, {"appnum", "0"}, {"spawner-jobid", ""}, {"debugged", "FALSE"},
-                               {"pmiverbose", "FALSE"}});
+    return reply(c, response,
+                 {{"rc", "0"},
+                  {"pmi-version", "2"},
+                  {"pmi-subversion", "0"},
+                  {"rank", std::to_string(job_.local_ranks[static_cast<std::size_t>(local)])},
+                  {"size", size},
+                  {"appnum", "0"},
+                  {"spawner-jobid", ""},
+                  {"debugged", "FALSE"},
+                  {"pmiverbose", "FALSE"}});
   }
   if (name == "job-getid") return reply(c, response, {{"rc", "0"}, {"jobid", job_.jobid}});
   if (name == "info-getjobattr") {
     const std::string key = cmd.get("key").value_or("");
     if (key == "PMI_process_mapping") {
-      return reply(c, response, {{"rc", "0"}, {"found", "TRUE"}, {"value", pmi_process_mapping(job_.node_of_rank)}});
+      return reply(c, response,
+                   {{"rc", "0"}, {"found", "TRUE"}, {"value", pmi_process_mapping(job_.node_of_rank)}});
     }
     if (key == "universeSize") return reply(c, response, {{"rc", "0"}, {"found", "TRUE"}, {"value", size}});
     return reply(c, response, {{"rc", "0"}, {"found", "FALSE"}});
@@ -204,8 +219,10 @@ void PmiServer::handle_v2(Client& c, std::int32_t local, const PmiCommand& cmd) 
   if (name == "info-putnodeattr") {
     const std::string key = cmd.get("key").value_or("");
     const std::string value = cmd.get("value").value_or("");
-    if (key.empty() || key.size() > kMaxPmiKeyBytes || value.size() > kMaxPmiValueBytes || node_attrs_.size() >= 4096) {
-      return reply(c, response, {{"rc", "-1"}, {"errmsg", "key or value too long, or too many node attributes"}});
+    if (key.empty() || key.size() > kMaxPmiKeyBytes || value.size() > kMaxPmiValueBytes ||
+        node_attrs_.size() >= 4096) {
+      return reply(c, response,
+                   {{"rc", "-1"}, {"errmsg", "key or value too long, or too many node attributes"}});
     }
     node_attrs_[key] = value;
     reply(c, response, {{"rc", "0"}});
@@ -239,8 +256,8 @@ void PmiServer::handle_v2(Client& c, std::int32_t local, const PmiCommand& cmd) 
   }
   if (name == "finalize") return reply(c, response, {{"rc", "0"}});
   if (name == "abort") {
-    abort_ = "task " + std::to_string(job_.local_ranks[static_cast<std::size_t>(local)]) + " called PMI abort: " +
-             cmd.get("msg").value_or("");
+    abort_ = "task " + std::to_string(job_.local_ranks[static_cast<std::size_t>(local)]) +
+             " called PMI abort: " + cmd.get("msg").value_or("");
     return;
   }
   reply(c, response, {{"rc", "-1"}, {"errmsg", "not supported by Fairway"}});
@@ -256,7 +273,9 @@ void PmiServer::answer_node_waiters() {
   }
 }
 
-void PmiServer::enter_fence(Client& c) { c.in_fence = true; }
+void PmiServer::enter_fence(Client& c) {
+  c.in_fence = true;
+}
 
 std::optional<std::pair<std::int64_t, std::string>> PmiServer::take_fence() {
   if (fence_sent_) return std::nullopt;
@@ -302,11 +321,14 @@ void PmiServer::answer_fence(bool ok, const std::string& why) {
     if (!c.in_fence) continue;
     c.in_fence = false;
     if (c.wire == PmiWire::kV1) {
-      reply(c, "barrier_out", ok ? std::vector<std::pair<std::string, std::string>>{{"rc", "0"}}
-                                 : std::vector<std::pair<std::string, std::string>>{{"rc", rc(false)}, {"msg", "fence_failed"}});
+      reply(
+          c, "barrier_out",
+          ok ? std::vector<std::pair<std::string, std::string>>{{"rc", "0"}}
+             : std::vector<std::pair<std::string, std::string>>{{"rc", rc(false)}, {"msg", "fence_failed"}});
     } else {
-      reply(c, "kvs-fence-response", ok ? std::vector<std::pair<std::string, std::string>>{{"rc", "0"}}
-                                        : std::vector<std::pair<std::string, std::string>>{{"rc", "-1"}, {"errmsg", why}});
+      reply(c, "kvs-fence-response",
+            ok ? std::vector<std::pair<std::string, std::string>>{{"rc", "0"}}
+               : std::vector<std::pair<std::string, std::string>>{{"rc", "-1"}, {"errmsg", why}});
     }
   }
   if (!ok && !abort_) abort_ = "a PMI fence failed: " + why;

@@ -18,7 +18,7 @@ namespace fairway::agent {
 
 // What every task of the step is told, the same on each node.
 struct PmiJob {
-  std::string jobid;                    // PMI_JOBID and the KVS's name: "JOB.STEP"
+  std::string jobid;                       // PMI_JOBID and the KVS's name: "JOB.STEP"
   std::vector<std::int32_t> node_of_rank;  // the step's layout, by global rank
   std::vector<std::int32_t> local_ranks;   // this node's tasks' global ranks, by local id
 };
@@ -53,8 +53,8 @@ class PmiServer final : public StepPmi {
 
  private:
   struct Client {
-    int fd = -1;        // the relay's end
-    int task_fd = -1;   // the task's end, until the fork
+    int fd = -1;       // the relay's end
+    int task_fd = -1;  // the task's end, until the fork
     PmiWire wire = PmiWire::kV1;
     std::string input;
     bool in_fence = false;
@@ -75,7 +75,7 @@ class PmiServer final : public StepPmi {
 
   PmiJob job_;
   std::vector<Client> clients_;
-  std::map<std::string, std::string> kvs_;        // every node's puts, as of the last fence
+  std::map<std::string, std::string> kvs_;                         // every node's puts, as of the last fence
   std::vector<std::pair<std::string, std::string>> pending_puts_;  // this node's since then
   std::size_t pending_bytes_ = 0;
   std::map<std::string, std::string> node_attrs_;  // PMI-2 info-putnodeattr

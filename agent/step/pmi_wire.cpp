@@ -8,7 +8,9 @@ namespace {
 
 constexpr std::size_t kV2LengthBytes = 6;
 
-Error pmi_error(const std::string& what) { return Error{ErrorCode::kInvalidArgument, "PMI: " + what}; }
+Error pmi_error(const std::string& what) {
+  return Error{ErrorCode::kInvalidArgument, "PMI: " + what};
+}
 
 // "a=b c=d" (PMI-1): tokens split on spaces, each key=value (a bare word is a key with no value).
 void add_v1_pairs(std::string_view line, std::vector<std::pair<std::string, std::string>>& out) {
@@ -30,9 +32,11 @@ void add_v1_pairs(std::string_view line, std::vector<std::pair<std::string, std:
   }
 }
 
-Result<PmiCommand> command_of(std::vector<std::pair<std::string, std::string>> pairs, std::string_view shown) {
+Result<PmiCommand> command_of(std::vector<std::pair<std::string, std::string>> pairs,
+                              std::string_view shown) {
   if (pairs.empty() || (pairs.front().first != "cmd" && pairs.front().first != "mcmd")) {
-    return std::unexpected(pmi_error("a command must start with cmd=: '" + std::string(shown.substr(0, 80)) + "'"));
+    return std::unexpected(
+        pmi_error("a command must start with cmd=: '" + std::string(shown.substr(0, 80)) + "'"));
   }
   PmiCommand c;
   c.cmd = pairs.front().second;
@@ -47,7 +51,8 @@ Result<std::optional<PmiCommand>> take_v1(std::string& buffer) {
   if (buffer.starts_with("mcmd=")) {
     const std::size_t end = buffer.find("endcmd\n");
     if (end == std::string::npos) {
-      if (buffer.size() > kMaxPmiCommandBytes) return std::unexpected(pmi_error("a spawn block longer than 64 KiB"));
+      if (buffer.size() > kMaxPmiCommandBytes)
+        return std::unexpected(pmi_error("a spawn block longer than 64 KiB"));
       return std::optional<PmiCommand>();
     }
     std::string block = buffer.substr(0, end);
@@ -61,7 +66,8 @@ Result<std::optional<PmiCommand>> take_v1(std::string& buffer) {
   }
   const std::size_t nl = buffer.find('\n');
   if (nl == std::string::npos) {
-    if (buffer.size() > kMaxPmiCommandBytes) return std::unexpected(pmi_error("a command line longer than 64 KiB"));
+    if (buffer.size() > kMaxPmiCommandBytes)
+      return std::unexpected(pmi_error("a command line longer than 64 KiB"));
     return std::optional<PmiCommand>();
   }
   if (nl > kMaxPmiCommandBytes) return std::unexpected(pmi_error("a command line longer than 64 KiB"));
@@ -83,10 +89,12 @@ Result<std::optional<PmiCommand>> take_v2(std::string& buffer) {
   std::size_t length = 0;
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), length);
   if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
-    return std::unexpected(pmi_error("a PMI-2 length field must be digits, got '" + buffer.substr(0, kV2LengthBytes) + "'"));
+    return std::unexpected(
+        pmi_error("a PMI-2 length field must be digits, got '" + buffer.substr(0, kV2LengthBytes) + "'"));
   }
   if (length > kMaxPmiCommandBytes) {
-    return std::unexpected(pmi_error("a PMI-2 command of " + std::to_string(length) + " bytes (at most 65536)"));
+    return std::unexpected(
+        pmi_error("a PMI-2 command of " + std::to_string(length) + " bytes (at most 65536)"));
   }
   if (buffer.size() < kV2LengthBytes + length) return std::optional<PmiCommand>();
   const std::string text = buffer.substr(kV2LengthBytes, length);
@@ -160,7 +168,8 @@ std::string pmi_process_mapping(const std::vector<std::int32_t>& node_of_rank) {
     std::size_t e = r;
     while (e < node_of_rank.size() && node_of_rank[e] == node_of_rank[r]) ++e;
     const Block run{node_of_rank[r], 1, static_cast<std::int32_t>(e - r)};
-    if (!blocks.empty() && blocks.back().ranks == run.ranks && blocks.back().node + blocks.back().nodes == run.node) {
+    if (!blocks.empty() && blocks.back().ranks == run.ranks &&
+        blocks.back().node + blocks.back().nodes == run.node) {
       ++blocks.back().nodes;
     } else {
       blocks.push_back(run);
@@ -169,7 +178,8 @@ std::string pmi_process_mapping(const std::vector<std::int32_t>& node_of_rank) {
   }
   std::string out = "(vector";
   for (const Block& b : blocks) {
-    out += ",(" + std::to_string(b.node) + "," + std::to_string(b.nodes) + "," + std::to_string(b.ranks) + ")";
+    out +=
+        ",(" + std::to_string(b.node) + "," + std::to_string(b.nodes) + "," + std::to_string(b.ranks) + ")";
   }
   return out + ")";
 }

@@ -48,15 +48,20 @@ struct Handoff {
 };
 Handoff* g_handoff = nullptr;
 
-pmix_status_t on_connected(const pmix_proc_t*, void*, pmix_op_cbfunc_t, void*) { return PMIX_OPERATION_SUCCEEDED; }
-pmix_status_t on_finalized(const pmix_proc_t*, void*, pmix_op_cbfunc_t, void*) { return PMIX_OPERATION_SUCCEEDED; }
+pmix_status_t on_connected(const pmix_proc_t*, void*, pmix_op_cbfunc_t, void*) {
+  return PMIX_OPERATION_SUCCEEDED;
+}
+pmix_status_t on_finalized(const pmix_proc_t*, void*, pmix_op_cbfunc_t, void*) {
+  return PMIX_OPERATION_SUCCEEDED;
+}
 
 pmix_status_t on_abort(const pmix_proc_t* proc, void*, int status, const char msg[], pmix_proc_t*, size_t,
                        pmix_op_cbfunc_t, void*) {
   std::lock_guard lock(g_handoff->mu);
   if (!g_handoff->abort) {
-    g_handoff->abort = "task " + std::to_string(proc != nullptr ? proc->rank : 0) + " called PMIx_Abort (status " +
-                       std::to_string(status) + ")" + (msg != nullptr && msg[0] != 0 ? std::string(": ") + msg : "");
+    g_handoff->abort = "task " + std::to_string(proc != nullptr ? proc->rank : 0) +
+                       " called PMIx_Abort (status " + std::to_string(status) + ")" +
+                       (msg != nullptr && msg[0] != 0 ? std::string(": ") + msg : "");
   }
   g_handoff->notify();
   return PMIX_OPERATION_SUCCEEDED;
@@ -78,7 +83,9 @@ pmix_status_t on_direct_modex(const pmix_proc_t*, const pmix_info_t*, size_t, pm
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-void release_blob(void* blob) { std::free(blob); }
+void release_blob(void* blob) {
+  std::free(blob);
+}
 
 // Waits for one of the library's non-blocking registrations.
 struct Completion {
@@ -270,8 +277,8 @@ class PmixServer final : public StepPmi {
       PMIX_DATA_ARRAY_FREE(array);
     }
     Completion c;
-    const pmix_status_t rc = c.wait(PMIx_server_register_nspace(step_.nspace.c_str(), static_cast<int>(local), info.data(),
-                                                                i, Completion::callback, &c));
+    const pmix_status_t rc = c.wait(PMIx_server_register_nspace(step_.nspace.c_str(), static_cast<int>(local),
+                                                                info.data(), i, Completion::callback, &c));
     for (std::size_t k = 0; k < i; ++k) PMIX_INFO_DESTRUCT(&info[k]);
     std::free(node_map);
     std::free(proc_map);
@@ -285,10 +292,13 @@ class PmixServer final : public StepPmi {
     Completion c;
     const pmix_status_t rc =
         c.wait(PMIx_server_register_client(&proc, ::getuid(), ::getgid(), nullptr, Completion::callback, &c));
-    if (rc != PMIX_SUCCESS) return std::unexpected(pmix_error("registering task " + std::to_string(step_.local_ranks[local]), rc));
+    if (rc != PMIX_SUCCESS)
+      return std::unexpected(pmix_error("registering task " + std::to_string(step_.local_ranks[local]), rc));
     char** env = nullptr;
     const pmix_status_t forked = PMIx_server_setup_fork(&proc, &env);
-    if (forked != PMIX_SUCCESS) return std::unexpected(pmix_error("setting up task " + std::to_string(step_.local_ranks[local]), forked));
+    if (forked != PMIX_SUCCESS)
+      return std::unexpected(
+          pmix_error("setting up task " + std::to_string(step_.local_ranks[local]), forked));
     std::vector<std::pair<std::string, std::string>> vars;
     for (char** e = env; e != nullptr && *e != nullptr; ++e) {
       const std::string entry = *e;
@@ -320,7 +330,8 @@ Result<std::unique_ptr<StepPmi>> open_pmix_server(const PmixStep& step) {
   std::string dir_template = std::string(tmp != nullptr && tmp[0] == '/' ? tmp : "/tmp") + "/fairway-pmix." +
                              std::to_string(::getpid()) + ".XXXXXX";
   if (::mkdtemp(dir_template.data()) == nullptr) {
-    return make_error(ErrorCode::kIo, "PMIx: cannot make its directory " + dir_template + ": " + std::strerror(errno));
+    return make_error(ErrorCode::kIo,
+                      "PMIx: cannot make its directory " + dir_template + ": " + std::strerror(errno));
   }
   auto server = std::make_unique<PmixServer>(step, dir_template);
   FAIRWAY_TRY(server->start());

@@ -60,12 +60,15 @@ Result<std::vector<std::vector<int>>> parse_core_pus(const std::string& text) {
   return out;
 }
 
-std::int32_t RelayPlan::total_tasks() const { return std::accumulate(tasks_per_node.begin(), tasks_per_node.end(), 0); }
+std::int32_t RelayPlan::total_tasks() const {
+  return std::accumulate(tasks_per_node.begin(), tasks_per_node.end(), 0);
+}
 
 std::vector<std::int32_t> RelayPlan::node_of_rank() const {
   std::vector<std::int32_t> out(static_cast<std::size_t>(total_tasks()), 0);
   for (std::size_t n = 0; n < tasks_per_node.size(); ++n) {
-    for (const std::int32_t r : node_ranks(tasks_per_node, n, cyclic)) out.at(static_cast<std::size_t>(r)) = static_cast<std::int32_t>(n);
+    for (const std::int32_t r : node_ranks(tasks_per_node, n, cyclic))
+      out.at(static_cast<std::size_t>(r)) = static_cast<std::int32_t>(n);
   }
   return out;
 }
@@ -148,7 +151,8 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
   return p;
 }
 
-std::vector<std::pair<std::string, std::string>> task_environment(const RelayPlan& plan, std::int32_t local_id) {
+std::vector<std::pair<std::string, std::string>> task_environment(const RelayPlan& plan,
+                                                                  std::int32_t local_id) {
   std::string nodelist;
   for (const std::string& n : plan.nodes) nodelist += (nodelist.empty() ? "" : ",") + n;
   const std::string step = std::to_string(plan.step);

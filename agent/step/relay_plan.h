@@ -18,7 +18,7 @@ inline constexpr const char* kStepEnvAddress = "FAIRWAY_STEP_ADDRESS";
 inline constexpr const char* kStepEnvKey = "FAIRWAY_STEP_KEY";
 inline constexpr const char* kStepEnvId = "FAIRWAY_STEP_ID";
 inline constexpr const char* kStepEnvNodeIndex = "FAIRWAY_STEP_NODE_INDEX";
-inline constexpr const char* kStepEnvNodes = "FAIRWAY_STEP_NODES";          // comma list
+inline constexpr const char* kStepEnvNodes = "FAIRWAY_STEP_NODES";           // comma list
 inline constexpr const char* kStepEnvTasks = "FAIRWAY_STEP_TASKS_PER_NODE";  // comma list
 inline constexpr const char* kStepEnvDir = "FAIRWAY_STEP_DIR";
 inline constexpr const char* kStepEnvCpusPerTask = "FAIRWAY_STEP_CPUS_PER_TASK";
@@ -50,11 +50,11 @@ struct RelayPlan {
   std::int32_t grace_s = 30;
   std::vector<std::string> command;
   CpuBind cpu_bind;
-  std::string cpu_bind_text;      // as srun was given it (SLURM_CPU_BIND_* come from the result)
+  std::string cpu_bind_text;  // as srun was given it (SLURM_CPU_BIND_* come from the result)
   bool cyclic = false;
   std::vector<std::vector<int>> core_pus;  // empty: unknown
-  std::string mpi;     // srun --mpi: "pmi2", "pmix", or empty (none)
-  std::string job_id;  // the job the step is in ("0" from an agent that does not say)
+  std::string mpi;                         // srun --mpi: "pmi2", "pmix", or empty (none)
+  std::string job_id;                      // the job the step is in ("0" from an agent that does not say)
 
   std::int32_t first_rank() const;
   // The global rank of local task `local` (block: first_rank() + local; cyclic: round the nodes).
@@ -70,7 +70,8 @@ Result<RelayPlan> relay_plan_from_values(const std::vector<std::pair<std::string
                                          std::vector<std::string> command);
 
 // The variables a task adds to the relay's environment (which holds the job's).
-std::vector<std::pair<std::string, std::string>> task_environment(const RelayPlan& plan, std::int32_t local_id);
+std::vector<std::pair<std::string, std::string>> task_environment(const RelayPlan& plan,
+                                                                  std::int32_t local_id);
 
 // "0,28;1,29" -> {{0,28},{1,29}}; errors name the variable.
 Result<std::vector<std::vector<int>>> parse_core_pus(const std::string& text);

@@ -1,8 +1,8 @@
 #include "agent/step/step_relay.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -67,7 +67,7 @@ struct Task {
   std::int32_t rank = 0;
   pid_t pid = -1;
   int out = -1, err = -1, in = -1;
-  std::optional<int> status;  // wait4's, once reaped
+  std::optional<int> status;    // wait4's, once reaped
   std::int64_t max_rss_kb = 0;  // its largest resident set (or its largest reaped child's)
   std::int64_t cpu_us = 0;      // user + system CPU time, its reaped children's included
   Clock::time_point reaped_at;
@@ -115,14 +115,15 @@ void bind_task(const RelayPlan& plan, std::int32_t local) {
   const std::string& node = plan.nodes[static_cast<std::size_t>(plan.node_index)];
   if (::sched_setaffinity(0, sizeof set, &set) != 0) {
     const std::string why = "fairway-step: " + node + ": task " + std::to_string(plan.rank_of(local)) +
-                            ": cannot bind to CPUs " + cpu_mask_hex(cpus) + ": " + std::strerror(errno) + "\n";
+                            ": cannot bind to CPUs " + cpu_mask_hex(cpus) + ": " + std::strerror(errno) +
+                            "\n";
     (void)!::write(STDERR_FILENO, why.data(), why.size());
     return;
   }
   if (plan.cpu_bind.verbose) {
     // Slurm's line for --cpu-bind=verbose.
-    const std::string line = "cpu-bind=MASK - " + node + ", task " + std::to_string(plan.rank_of(local)) + " " +
-                             std::to_string(local) + " [" + std::to_string(::getpid()) + "]: mask " +
+    const std::string line = "cpu-bind=MASK - " + node + ", task " + std::to_string(plan.rank_of(local)) +
+                             " " + std::to_string(local) + " [" + std::to_string(::getpid()) + "]: mask " +
                              cpu_mask_hex(cpus) + " set\n";
     (void)!::write(STDERR_FILENO, line.data(), line.size());
   }
@@ -144,7 +145,8 @@ void bind_task(const RelayPlan& plan, std::int32_t local) {
   argv.push_back(nullptr);
   ::execvp(argv[0], argv.data());
   const std::string why = "fairway-step: cannot run '" + plan.command.front() + "' on " +
-                          plan.nodes[static_cast<std::size_t>(plan.node_index)] + ": " + std::strerror(errno) + "\n";
+                          plan.nodes[static_cast<std::size_t>(plan.node_index)] + ": " +
+                          std::strerror(errno) + "\n";
   (void)!::write(STDERR_FILENO, why.data(), why.size());
   ::_exit(errno == ENOENT ? 127 : 126);
 }
@@ -189,7 +191,8 @@ Task start_task(const RelayPlan& plan, std::int32_t local, bool takes_stdin, int
   Task t;
   t.rank = plan.rank_of(local);
   int out[2], err[2], in[2] = {-1, -1};
-  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 || (takes_stdin && ::pipe2(in, O_CLOEXEC) != 0)) {
+  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0 ||
+      (takes_stdin && ::pipe2(in, O_CLOEXEC) != 0)) {
     return t;
   }
   t.pid = ::fork();
@@ -246,7 +249,8 @@ class Relay {
       const bool takes_stdin = plan_.rank_of(l) == 0;
       Task t = start_task(plan_, l, takes_stdin, stdin_);
       if (t.pid < 0) {
-        send({StepIoKind::kError, 0, t.rank, 0, std::string("cannot start the task: ") + std::strerror(errno)});
+        send({StepIoKind::kError, 0, t.rank, 0,
+              std::string("cannot start the task: ") + std::strerror(errno)});
         t.status = 127 << 8;
         t.reaped_at = Clock::now();
       }
@@ -280,8 +284,8 @@ class Relay {
       g_pmi = std::move(server);
       return ok_status();
     }
-    auto server = open_pmix_server(PmixStep{"slurm.pmix." + id, plan_.node_of_rank(), local_ranks, plan_.nodes,
-                                            plan_.node_index});
+    auto server = open_pmix_server(
+        PmixStep{"slurm.pmix." + id, plan_.node_of_rank(), local_ranks, plan_.nodes, plan_.node_index});
     if (!server) return std::unexpected(server.error());
     g_pmi = std::move(*server);
     return ok_status();
@@ -354,7 +358,8 @@ class Relay {
     note_direct_signals();  // before the client's messages: its copy of a signal comes later
     if (fds[0].revents != 0 && !from_client()) return false;
     for (std::size_t k = 0; k < pmi_fds.size(); ++k) {
-      if (pmi_fds[k] >= 0 && fds[first_pmi + k].revents != 0) g_pmi->on_readable(static_cast<std::int32_t>(k));
+      if (pmi_fds[k] >= 0 && fds[first_pmi + k].revents != 0)
+        g_pmi->on_readable(static_cast<std::int32_t>(k));
     }
     if (g_pmi) serve_pmi();
     if (fds[1].revents != 0) {
@@ -395,7 +400,8 @@ class Relay {
   // What the PMI server has for srun: this node's part of a fence, or a task's abort (the
   // step ends, as Slurm ends it on PMI_Abort).
   void serve_pmi() {
-    if (auto fence = g_pmi->take_fence()) send({StepIoKind::kFence, 0, -1, fence->first, std::move(fence->second)});
+    if (auto fence = g_pmi->take_fence())
+      send({StepIoKind::kFence, 0, -1, fence->first, std::move(fence->second)});
     if (auto why = g_pmi->take_abort()) {
       send({StepIoKind::kError, 0, -1, 0, *why});
       stop_tasks(SIGKILL);

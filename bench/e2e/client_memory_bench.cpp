@@ -64,7 +64,9 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
-std::string hello() { return net::zmtp::greeting() + net::zmtp::ready_frame("DEALER"); }
+std::string hello() {
+  return net::zmtp::greeting() + net::zmtp::ready_frame("DEALER");
+}
 
 // Runs `attack` in a child that became nobody; it writes one byte to `done` when it has
 // sent all it will, then holds its connections until the parent closes `hold`.
@@ -136,10 +138,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "client_memory_bench: cannot make the coordinator's keys in %s\n", dir.c_str());
     return 1;
   }
-  std::ofstream(dir + "/fairway.toml") << "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                                       << "[security]\ncoordinator_secret_key = \"" << dir << "/keys/coordinator.key\"\n"
-                                       << "coordinator_public_key = \"" << dir << "/keys/coordinator.pub\"\n"
-                                       << "agent_keys_dir = \"" << dir << "/keys/agents\"\n";
+  std::ofstream(dir + "/fairway.toml")
+      << "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+      << "[security]\ncoordinator_secret_key = \"" << dir << "/keys/coordinator.key\"\n"
+      << "coordinator_public_key = \"" << dir << "/keys/coordinator.pub\"\n"
+      << "agent_keys_dir = \"" << dir << "/keys/agents\"\n";
   const std::string sock = dir + "/c.sock";
   // A free port for the agents' endpoint (no agent comes).
   int port = 0;
@@ -160,9 +163,9 @@ int main(int argc, char** argv) {
     const int log = ::open((dir + "/coordinator.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     ::dup2(log, 1);
     ::dup2(log, 2);
-    ::execl(coordinator.c_str(), coordinator.c_str(), "--config", (dir + "/fairway.toml").c_str(), "--listen-agents",
-            agents.c_str(), "--listen-clients", ("ipc://" + sock).c_str(), "--state-dir", (dir + "/state").c_str(),
-            static_cast<char*>(nullptr));
+    ::execl(coordinator.c_str(), coordinator.c_str(), "--config", (dir + "/fairway.toml").c_str(),
+            "--listen-agents", agents.c_str(), "--listen-clients", ("ipc://" + sock).c_str(), "--state-dir",
+            (dir + "/state").c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   for (int i = 0; i < 500 && !std::filesystem::exists(sock); ++i) std::this_thread::sleep_for(20ms);
@@ -186,7 +189,8 @@ int main(int argc, char** argv) {
   });
   const double flood_peak = peak_until_done(daemon, flood);
   std::this_thread::sleep_for(500ms);
-  std::printf("ping_flood_mib %zu peak_rss_mib %.1f held_rss_mib %.1f\n", ping_mib, flood_peak, rss_mib(daemon));
+  std::printf("ping_flood_mib %zu peak_rss_mib %.1f held_rss_mib %.1f\n", ping_mib, flood_peak,
+              rss_mib(daemon));
   release(flood);
   std::this_thread::sleep_for(500ms);
   std::printf("after_ping_flood_rss_mib %.1f\n", rss_mib(daemon));
@@ -206,7 +210,8 @@ int main(int argc, char** argv) {
   });
   const double stall_peak = peak_until_done(daemon, stall);
   std::this_thread::sleep_for(500ms);
-  std::printf("stalled_frames %d peak_rss_mib %.1f held_rss_mib %.1f\n", stalled, stall_peak, rss_mib(daemon));
+  std::printf("stalled_frames %d peak_rss_mib %.1f held_rss_mib %.1f\n", stalled, stall_peak,
+              rss_mib(daemon));
   std::this_thread::sleep_for(12s);  // past the frame timeout (10 s)
   std::printf("stalled_frames_after_12s_rss_mib %.1f\n", rss_mib(daemon));
   release(stall);

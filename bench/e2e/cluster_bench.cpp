@@ -4,20 +4,20 @@
 //                         [--slurm-bin DIR] [--only preemption|slurm-commands]
 // --slurm-bin: fairway-slurm's links (build/slurm/bin): sbatch against `fairway submit`,
 // and squeue over 10,000 waiting jobs.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "shared/net/curve_keys.h"
@@ -96,7 +96,8 @@ struct Cluster {
         std::fprintf(stderr, "cannot make CURVE keys for %s\n", name.c_str());
         std::exit(1);
       }
-      if (name != "coordinator") std::ofstream(dir + "/keys/agents/" + name + ".pub") << keys->public_z85 << "\n";
+      if (name != "coordinator")
+        std::ofstream(dir + "/keys/agents/" + name + ".pub") << keys->public_z85 << "\n";
     };
     write_keys("coordinator");
     std::ofstream(dir + "/fairway.toml")
@@ -104,20 +105,21 @@ struct Cluster {
         << "[agent]\nallow_root_jobs = true\nkill_grace = 1\n"
         << "[security]\ncoordinator_secret_key = \"" << dir << "/keys/coordinator.key\"\n"
         << "coordinator_public_key = \"" << dir << "/keys/coordinator.pub\"\n"
-        << "agent_keys_dir = \"" << dir << "/keys/agents\"\n"
+        << "agent_keys_dir = \"" << dir
+        << "/keys/agents\"\n"
         // FAIRWAY_BENCH_AGENT_AUTH=none measures the open channel, to price CURVE (A/B).
-        << (open_channel() ? "agent_auth = \"none\"\n" : "")
-        << extra_config;
+        << (open_channel() ? "agent_auth = \"none\"\n" : "") << extra_config;
     coordinator = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir + "/fairway.toml", "--listen-agents",
                          agents_ep, "--listen-clients", clients_ep, "--state-dir", state_dir(dir)},
                         dir + "/coordinator.log");
-    const std::string topo = std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
+    const std::string topo =
+        std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml";
     for (int i = 0; i < agent_count; ++i) {
       const std::string name = "n" + std::to_string(i);
       write_keys(name);
-      agents.push_back(spawn({FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep, "--name", name,
-                              "--topology", topo, "--spool", dir + "/spool-" + name, "--config",
-                              dir + "/fairway.toml", "--key", dir + "/keys/" + name + ".key"},
+      agents.push_back(spawn({FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep, "--name", name, "--topology",
+                              topo, "--spool", dir + "/spool-" + name, "--config", dir + "/fairway.toml",
+                              "--key", dir + "/keys/" + name + ".key"},
                              dir + "/agent-" + name + ".log"));
     }
   }
@@ -175,9 +177,13 @@ void report(const char* name, double value, const char* unit) {
 // `ignores_term` (then it is killed at the grace's end). Reports the owner's submit to
 // start, and the victim's return to running once the owner (`true`) is done.
 bool bench_preemption(int grace_s, bool ignores_term, int rounds) {
-  Cluster cluster("[[partitions]]\nname = \"general\"\ndefault = true\npreempt = \"requeue\"\n"
-                  "preempt_grace = " + std::to_string(grace_s) + "\n"
-                  "[[partitions]]\nname = \"owner\"\npriority_tier = 1\n", 1);
+  Cluster cluster(
+      "[[partitions]]\nname = \"general\"\ndefault = true\npreempt = \"requeue\"\n"
+      "preempt_grace = " +
+          std::to_string(grace_s) +
+          "\n"
+          "[[partitions]]\nname = \"owner\"\npriority_tier = 1\n",
+      1);
   auto client = net::RequestClient::connect(cluster.clients_ep);
   if (!client || !wait_nodes(*client, 1)) {
     std::fprintf(stderr, "cluster did not come up (logs in %s)\n", cluster.dir.c_str());
@@ -199,7 +205,8 @@ bool bench_preemption(int grace_s, bool ignores_term, int rounds) {
   };
   std::vector<double> to_start, victim_back;
   for (int i = 0; i < rounds; ++i) {
-    auto victim = trivial(cluster.dir, 3000000 + i * 2, ignores_term ? "trap '' TERM; sleep 600" : "exec sleep 600");
+    auto victim =
+        trivial(cluster.dir, 3000000 + i * 2, ignores_term ? "trap '' TERM; sleep 600" : "exec sleep 600");
     victim.spec.resources.cores = 28;
     auto r = client->call(victim, 5s);
     if (!r || !std::holds_alternative<wire::SubmitReply>(*r)) return false;
@@ -229,7 +236,8 @@ bool bench_preemption(int grace_s, bool ignores_term, int rounds) {
   std::sort(to_start.begin(), to_start.end());
   std::sort(victim_back.begin(), victim_back.end());
   const std::string what = "grace " + std::to_string(grace_s) + " s" + (ignores_term ? ", TERM ignored" : "");
-  report(("owner submit-to-start, preempting (" + what + ", median)").c_str(), to_start[to_start.size() / 2], "ms");
+  report(("owner submit-to-start, preempting (" + what + ", median)").c_str(), to_start[to_start.size() / 2],
+         "ms");
   report(("victim requeued and running again after owner (" + what + ")").c_str(),
          victim_back[victim_back.size() / 2], "ms");
   return true;
@@ -260,10 +268,14 @@ bool bench_slurm_commands(const std::string& cli, const std::string& slurm_bin) 
   const int n = 50;
   for (int i = 0; i < n; ++i) {
     auto t0 = Clock::now();
-    if (std::system((env + slurm_bin + "/sbatch --hold --parsable -o /dev/null --wrap true >/dev/null").c_str()) != 0) return false;
+    if (std::system(
+            (env + slurm_bin + "/sbatch --hold --parsable -o /dev/null --wrap true >/dev/null").c_str()) != 0)
+      return false;
     sbatch_s += seconds_since(t0);
     t0 = Clock::now();
-    if (std::system((env + cli + " submit --hold --parsable -o /dev/null --wrap true >/dev/null").c_str()) != 0) return false;
+    if (std::system((env + cli + " submit --hold --parsable -o /dev/null --wrap true >/dev/null").c_str()) !=
+        0)
+      return false;
     submit_s += seconds_since(t0);
   }
   report("sbatch --hold --wrap true (mean of 50, interleaved)", sbatch_s / n * 1000, "ms");
@@ -277,10 +289,12 @@ bool bench_slurm_commands(const std::string& cli, const std::string& slurm_bin) 
     }
     if (!client->call(b, 60s)) return false;
   }
-  report("squeue, 10,000 waiting jobs (median of 5)", median_ms(env + slurm_bin + "/squeue >/dev/null", 5), "ms");
+  report("squeue, 10,000 waiting jobs (median of 5)", median_ms(env + slurm_bin + "/squeue >/dev/null", 5),
+         "ms");
   report("squeue -h -o %i, 10,000 waiting jobs (median of 5)",
          median_ms(env + slurm_bin + "/squeue -h -o %i >/dev/null", 5), "ms");
-  report("fairway queue, 10,000 waiting jobs (median of 5)", median_ms(env + cli + " queue >/dev/null", 5), "ms");
+  report("fairway queue, 10,000 waiting jobs (median of 5)", median_ms(env + cli + " queue >/dev/null", 5),
+         "ms");
   return true;
 }
 
@@ -296,7 +310,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--state-on") == 0) g_state_parent = argv[i + 1];
   }
   if (only == "preemption") {
-    const bool ok = bench_preemption(0, false, 5) && bench_preemption(30, false, 3) && bench_preemption(30, true, 1);
+    const bool ok =
+        bench_preemption(0, false, 5) && bench_preemption(30, false, 3) && bench_preemption(30, true, 1);
     return ok ? 0 : 1;
   }
   if (!slurm_bin.empty() && (cli.empty() || !bench_slurm_commands(cli, slurm_bin))) {
@@ -337,7 +352,8 @@ int main(int argc, char** argv) {
     int submitted = 0;
     while (submitted < jobs) {
       wire::SubmitBatch b;
-      for (int i = 0; i < per_call && submitted < jobs; ++i) b.requests.push_back(trivial(cluster.dir, submitted++));
+      for (int i = 0; i < per_call && submitted < jobs; ++i)
+        b.requests.push_back(trivial(cluster.dir, submitted++));
       if (!client->call(b, 30s)) return 1;
     }
     for (;;) {
@@ -386,7 +402,8 @@ int main(int argc, char** argv) {
       const int n = 100;
       t1 = Clock::now();
       for (int i = 0; i < n; ++i) {
-        const std::string cmd = cli + " --coordinator " + cluster.clients_ep + " submit --hold --parsable -o /dev/null --wrap true >/dev/null";
+        const std::string cmd = cli + " --coordinator " + cluster.clients_ep +
+                                " submit --hold --parsable -o /dev/null --wrap true >/dev/null";
         if (std::system(cmd.c_str()) != 0) return 1;
       }
       report("submissions, sequential `fairway submit`", n / seconds_since(t1), "jobs/s");
@@ -407,7 +424,8 @@ int main(int argc, char** argv) {
     report("queued jobs submitted (batch API)", queued / seconds_since(t0), "jobs/s");
     std::this_thread::sleep_for(1500ms);  // a few passes over the whole queue
     report("coordinator RSS, idle", static_cast<double>(before) / 1024.0, "MiB");
-    report("coordinator RSS with the queue", static_cast<double>(rss_kib(cluster.coordinator)) / 1024.0, "MiB");
+    report("coordinator RSS with the queue", static_cast<double>(rss_kib(cluster.coordinator)) / 1024.0,
+           "MiB");
     // The whole queue, page by page, as `fairway queue` fetches it.
     const auto tq = Clock::now();
     std::size_t listed = 0;

@@ -57,14 +57,19 @@ Result<Time> relative(std::string_view text, std::string_view offset, Time now) 
   }
   const std::string_view unit = offset.substr(digits);
   std::int64_t scale = 0;
-  if (unit.empty() || unit == "s" || unit == "sec" || unit == "second" || unit == "seconds") scale = 1;
-  else if (unit == "m" || unit == "min" || unit == "minute" || unit == "minutes") scale = 60;
-  else if (unit == "h" || unit == "hour" || unit == "hours") scale = 3600;
-  else if (unit == "d" || unit == "day" || unit == "days") scale = 86400;
-  else if (unit == "w" || unit == "week" || unit == "weeks") scale = 7 * 86400;
+  if (unit.empty() || unit == "s" || unit == "sec" || unit == "second" || unit == "seconds")
+    scale = 1;
+  else if (unit == "m" || unit == "min" || unit == "minute" || unit == "minutes")
+    scale = 60;
+  else if (unit == "h" || unit == "hour" || unit == "hours")
+    scale = 3600;
+  else if (unit == "d" || unit == "day" || unit == "days")
+    scale = 86400;
+  else if (unit == "w" || unit == "week" || unit == "weeks")
+    scale = 7 * 86400;
   else {
-    return std::unexpected(bad(text, "unknown unit \"" + std::string(unit) +
-                                         "\" (seconds, minutes, hours, days, weeks)"));
+    return std::unexpected(
+        bad(text, "unknown unit \"" + std::string(unit) + "\" (seconds, minutes, hours, days, weeks)"));
   }
   return now + Duration::seconds(count * scale);
 }
@@ -122,8 +127,9 @@ Result<Time> parse_begin_time(std::string_view text, Time now) {
     }
     return t;
   }
-  return std::unexpected(bad(text, "not a time Fairway reads (now+1hour, HH:MM[:SS], "
-                                   "YYYY-MM-DD[THH:MM[:SS]], midnight, noon, teatime, today, tomorrow)"));
+  return std::unexpected(bad(text,
+                             "not a time Fairway reads (now+1hour, HH:MM[:SS], "
+                             "YYYY-MM-DD[THH:MM[:SS]], midnight, noon, teatime, today, tomorrow)"));
 }
 
 Time begin_reference(std::int64_t unix_milliseconds) {

@@ -10,10 +10,10 @@
 namespace fairway::cli {
 
 struct EndpointSources {
-  std::optional<std::string> flag;             // --coordinator
-  std::optional<std::string> env_coordinator;  // $FAIRWAY_COORDINATOR
-  std::optional<std::string> config_flag;      // --config
-  std::optional<std::string> env_conf;         // $FAIRWAY_CONF
+  std::optional<std::string> flag;                           // --coordinator
+  std::optional<std::string> env_coordinator;                // $FAIRWAY_COORDINATOR
+  std::optional<std::string> config_flag;                    // --config
+  std::optional<std::string> env_conf;                       // $FAIRWAY_CONF
   std::string default_config = "/etc/fairway/fairway.toml";  // read only if it exists
 };
 

@@ -30,8 +30,8 @@ Result<wire::Message> CoordinatorTransport::operator()(const wire::Message& requ
   std::string frame = wire::encode(request);
   auto credential = auth::sign_request(frame, munge_socket());
   if (!credential) {
-    return std::unexpected(credential.error().with_context(
-        "cannot prove who you are to the coordinator at " + client_->endpoint()));
+    return std::unexpected(credential.error().with_context("cannot prove who you are to the coordinator at " +
+                                                           client_->endpoint()));
   }
   return client_->call(wire::AuthenticatedRequest{std::move(*credential), std::move(frame)}, kReplyTimeout);
 }

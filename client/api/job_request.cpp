@@ -22,8 +22,7 @@ std::string base_name(const std::string& path) {
 }
 
 // Merges the GPU model of one more source into `type`; two different models conflict.
-Status merge_gpu_type(std::string& type, const std::optional<GpuCount>& g,
-                      std::string_view option) {
+Status merge_gpu_type(std::string& type, const std::optional<GpuCount>& g, std::string_view option) {
   if (!g || g->type.empty()) return ok_status();
   if (!type.empty() && type != g->type) {
     return invalid_argument("--" + std::string(option) + " asks for GPU type \"" + g->type +
@@ -81,7 +80,8 @@ void add_request_variables(const SubmitOptions& o, std::vector<wire::EnvVar>& en
     env.emplace_back(name, value);
   };
   // --mem=0 (all of each node's memory) sets nothing, as sbatch.
-  if (o.mem_per_node_mb && *o.mem_per_node_mb > 0) set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
+  if (o.mem_per_node_mb && *o.mem_per_node_mb > 0)
+    set("SLURM_MEM_PER_NODE", std::to_string(*o.mem_per_node_mb));
   if (o.mem_per_cpu_mb) set("SLURM_MEM_PER_CPU", std::to_string(*o.mem_per_cpu_mb));
   if (o.mem_per_gpu_mb) set("SLURM_MEM_PER_GPU", std::to_string(*o.mem_per_gpu_mb));
   if (o.gpus_per_task) {
@@ -140,8 +140,8 @@ void resolve_node_count(SubmitOptions& o) {
   }
   // Fewer tasks than nodes: Slurm warns and gives the job one node per task.
   if (o.nodes && o.ntasks && !o.ntasks_per_node && *o.ntasks < *o.nodes) {
-    o.warnings.push_back("can't run " + std::to_string(*o.ntasks) + " processes on " + std::to_string(*o.nodes) +
-                         " nodes, setting nnodes to " + std::to_string(*o.ntasks));
+    o.warnings.push_back("can't run " + std::to_string(*o.ntasks) + " processes on " +
+                         std::to_string(*o.nodes) + " nodes, setting nnodes to " + std::to_string(*o.ntasks));
     o.nodes = o.ntasks;
   }
 }
@@ -149,7 +149,8 @@ void resolve_node_count(SubmitOptions& o) {
 Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o) {
   if (o.gpus_per_task) {
     if (o.gpus || o.gpus_per_node || o.gres) {
-      return invalid_argument("--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
+      return invalid_argument(
+          "--gpus-per-task cannot be combined with --gpus, --gpus-per-node or --gres here");
     }
     const GpuCount& g = *o.gpus_per_task;
     // As sbatch: GPUs per task mean nothing without a task count (or GPUs to share).
@@ -168,9 +169,12 @@ Result<SubmitOptions> resolve_gpu_relative(SubmitOptions o) {
   }
   if (o.ntasks_per_gpu && !o.ntasks) {
     std::int64_t gpus = 0;
-    if (o.gpus) gpus = o.gpus->count;
-    else if (o.gpus_per_node) gpus = static_cast<std::int64_t>(o.gpus_per_node->count) * o.nodes.value_or(1);
-    else if (o.gres) gpus = static_cast<std::int64_t>(o.gres->count) * o.nodes.value_or(1);
+    if (o.gpus)
+      gpus = o.gpus->count;
+    else if (o.gpus_per_node)
+      gpus = static_cast<std::int64_t>(o.gpus_per_node->count) * o.nodes.value_or(1);
+    else if (o.gres)
+      gpus = static_cast<std::int64_t>(o.gres->count) * o.nodes.value_or(1);
     if (gpus == 0) return invalid_argument("--ntasks-per-gpu needs GPUs (--gpus, --gpus-per-node or --gres)");
     o.ntasks = static_cast<std::int32_t>(gpus * *o.ntasks_per_gpu);
   }
@@ -204,8 +208,8 @@ Result<ResourceRequest> map_resources(const SubmitOptions& o) {
       tasks_per_node = *o.ntasks_per_node;
     } else if (o.ntasks) {
       if (*o.ntasks < n) {
-        return invalid_argument(flag("ntasks", *o.ntasks) + " is fewer than " +
-                                flag("nodes", n) + ": every node needs a task");
+        return invalid_argument(flag("ntasks", *o.ntasks) + " is fewer than " + flag("nodes", n) +
+                                ": every node needs a task");
       }
       tasks_per_node = (*o.ntasks + n - 1) / n;
     }
@@ -227,8 +231,7 @@ Result<ResourceRequest> map_resources(const SubmitOptions& o) {
   // --mincpus: at least that many on each node (the mincpus row: 4 CPUs for one task).
   if (o.mincpus) cores = std::max<std::int64_t>(cores, *o.mincpus);
   if (cores > std::numeric_limits<std::int32_t>::max()) {
-    return invalid_argument("--ntasks x --cpus-per-task = " + std::to_string(cores) +
-                            " cores is too many");
+    return invalid_argument("--ntasks x --cpus-per-task = " + std::to_string(cores) + " cores is too many");
   }
   r.cores = static_cast<std::int32_t>(cores);
   r.gpus = static_cast<std::int32_t>(gpus);
@@ -245,8 +248,9 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   } else {
     // As sbatch: a script saved with DOS line breaks would not run under its shell.
     if (script_text.find("\r\n") != std::string_view::npos) {
-      return invalid_argument(cmd.script_path +
-                              ": Batch script contains DOS line breaks (\\r\\n) instead of expected UNIX line breaks (\\n)");
+      return invalid_argument(
+          cmd.script_path +
+          ": Batch script contains DOS line breaks (\\r\\n) instead of expected UNIX line breaks (\\n)");
     }
     auto directives = read_directives(script_text);
     if (!directives) return std::unexpected(directives.error().with_context(cmd.script_path));
@@ -271,7 +275,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (options.gpus_per_task) {
     gpu_ask = GpuAsk{GpuAskedPer::kTask, options.gpus_per_task->count};
   } else if (options.gpus_per_node || options.gres) {
-    gpu_ask = GpuAsk{GpuAskedPer::kNode, (options.gpus_per_node ? options.gpus_per_node : options.gres)->count};
+    gpu_ask =
+        GpuAsk{GpuAskedPer::kNode, (options.gpus_per_node ? options.gpus_per_node : options.gres)->count};
   } else if (options.gpus) {
     gpu_ask = GpuAsk{GpuAskedPer::kJob, options.gpus->count};
   }
@@ -356,7 +361,8 @@ Result<BuiltSubmission> build_submission(const SubmitCommand& cmd, std::string_v
   if (!options.output && options.default_output) {
     program.stdout_path = *options.default_output;
     if (options.array) {
-      for (auto at = program.stdout_path.find("%j"); at != std::string::npos; at = program.stdout_path.find("%j", at + 5)) {
+      for (auto at = program.stdout_path.find("%j"); at != std::string::npos;
+           at = program.stdout_path.find("%j", at + 5)) {
         program.stdout_path.replace(at, 2, "%A_%a");
       }
     }

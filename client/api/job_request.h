@@ -19,11 +19,11 @@ namespace fairway::cli {
 // What the submitting process knows about itself; gathered by the caller.
 struct SubmitContext {
   std::string user;
-  std::string cwd;                     // absolute
-  std::vector<wire::EnvVar> env;       // the whole environment, as sbatch --export=ALL
+  std::string cwd;                // absolute
+  std::vector<wire::EnvVar> env;  // the whole environment, as sbatch --export=ALL
   std::string client_token;
-  Time now;          // for --begin's relative and local times
-  std::string host;  // SLURM_SUBMIT_HOST
+  Time now;           // for --begin's relative and local times
+  std::string host;   // SLURM_SUBMIT_HOST
   std::string umask;  // SLURM_UMASK ("0022"): the job's files get the submitter's modes
   // The submitter's scheduling priority (nice), which sbatch passes on as SLURM_PRIO_PROCESS.
   std::optional<std::int32_t> priority;

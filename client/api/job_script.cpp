@@ -7,7 +7,9 @@
 namespace fairway::cli {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 // The text after the marker when `line` is a directive line, else nullopt.
 std::optional<std::string_view> directive_body(std::string_view line) {
@@ -33,8 +35,8 @@ Result<std::vector<std::string>> split_words(std::string_view body, int line_num
       if (c == '"' || c == '\'') {
         const std::size_t close = body.find(c, i + 1);
         if (close == std::string_view::npos) {
-          return invalid_argument("line " + std::to_string(line_number) +
-                                  ": unterminated " + std::string(1, c) + " quote");
+          return invalid_argument("line " + std::to_string(line_number) + ": unterminated " +
+                                  std::string(1, c) + " quote");
         }
         word.append(body.substr(i + 1, close - i - 1));
         i = close + 1;

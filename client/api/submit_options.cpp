@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "shared/base/duration_format.h"
-#include "shared/config/hostlist.h"
 #include "shared/base/try.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -21,22 +21,21 @@ using namespace sbatch_options;
 // sbatch's range for --nice.
 constexpr std::int32_t kMaxNice = 2147483645;
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string quoted(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
 
 Result<std::int32_t> positive_count(std::string_view option, std::string_view value) {
   std::int32_t v = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
   if (ec == std::errc::result_out_of_range) {
-    return invalid_argument("--" + std::string(option) + "=" + std::string(value) +
-                            ": number too large");
+    return invalid_argument("--" + std::string(option) + "=" + std::string(value) + ": number too large");
   }
   if (ec != std::errc() || end != value.data() + value.size()) {
-    return invalid_argument("--" + std::string(option) + "=" + std::string(value) +
-                            ": not a number");
+    return invalid_argument("--" + std::string(option) + "=" + std::string(value) + ": not a number");
   }
   if (v <= 0) {
-    return invalid_argument("--" + std::string(option) + "=" + std::string(value) +
-                            ": must be at least 1");
+    return invalid_argument("--" + std::string(option) + "=" + std::string(value) + ": must be at least 1");
   }
   return v;
 }
@@ -78,7 +77,8 @@ void pass_on(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
   if (spec.variable.empty()) return;
   const auto eq = spec.variable.find('=');
   std::string name(spec.variable.substr(0, eq));
-  std::string shown = eq == std::string_view::npos ? std::string(value) : std::string(spec.variable.substr(eq + 1));
+  std::string shown =
+      eq == std::string_view::npos ? std::string(value) : std::string(spec.variable.substr(eq + 1));
   std::erase_if(o.passed_on, [&](const auto& v) { return v.first == name; });
   o.passed_on.emplace_back(std::move(name), std::move(shown));
 }
@@ -97,15 +97,24 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     return ok_status();
   };
   switch (opt) {
-    case Opt::kPartition: return set_text(o.partition);
-    case Opt::kAccount: return set_text(o.account);
-    case Opt::kQos: return set_text(o.qos);
-    case Opt::kJobName: return set_text(o.job_name);
-    case Opt::kOutput: return set_text(o.output);
-    case Opt::kError: return set_text(o.error);
-    case Opt::kDefaultOutput: return set_text(o.default_output);
-    case Opt::kChdir: return set_text(o.chdir);
-    case Opt::kNtasks: return set_count(o.ntasks);
+    case Opt::kPartition:
+      return set_text(o.partition);
+    case Opt::kAccount:
+      return set_text(o.account);
+    case Opt::kQos:
+      return set_text(o.qos);
+    case Opt::kJobName:
+      return set_text(o.job_name);
+    case Opt::kOutput:
+      return set_text(o.output);
+    case Opt::kError:
+      return set_text(o.error);
+    case Opt::kDefaultOutput:
+      return set_text(o.default_output);
+    case Opt::kChdir:
+      return set_text(o.chdir);
+    case Opt::kNtasks:
+      return set_count(o.ntasks);
     case Opt::kNodes: {
       // -N MIN-MAX as Slurm takes it; a job gets a node count in that range.
       const auto dash = value.find('-');
@@ -122,8 +131,10 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       o.nodes_max = hi;
       return ok_status();
     }
-    case Opt::kCpusPerTask: return set_count(o.cpus_per_task);
-    case Opt::kNtasksPerNode: return set_count(o.ntasks_per_node);
+    case Opt::kCpusPerTask:
+      return set_count(o.cpus_per_task);
+    case Opt::kNtasksPerNode:
+      return set_count(o.ntasks_per_node);
     case Opt::kGpus:
     case Opt::kGpusPerNode:
     case Opt::kGpusPerTask: {
@@ -131,10 +142,15 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       (opt == Opt::kGpus ? o.gpus : opt == Opt::kGpusPerNode ? o.gpus_per_node : o.gpus_per_task) = g;
       return ok_status();
     }
-    case Opt::kCpusPerGpu: return set_count(o.cpus_per_gpu);
-    case Opt::kMinCpus: return set_count(o.mincpus);
-    case Opt::kQuiet: o.quiet = true; return ok_status();
-    case Opt::kNtasksPerGpu: return set_count(o.ntasks_per_gpu);
+    case Opt::kCpusPerGpu:
+      return set_count(o.cpus_per_gpu);
+    case Opt::kMinCpus:
+      return set_count(o.mincpus);
+    case Opt::kQuiet:
+      o.quiet = true;
+      return ok_status();
+    case Opt::kNtasksPerGpu:
+      return set_count(o.ntasks_per_gpu);
     case Opt::kGres: {
       FAIRWAY_TRY_ASSIGN(g, gres_gpus(value));
       o.gres = g;
@@ -157,40 +173,60 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       o.time = d->is_infinite() ? *d : Duration::minutes((d->count() + 59) / 60);
       return ok_status();
     }
-    case Opt::kNoRequeue: o.requeue = false; return ok_status();
-    case Opt::kRequeue: o.requeue = true; return ok_status();
-    case Opt::kHold: o.hold = true; return ok_status();
+    case Opt::kNoRequeue:
+      o.requeue = false;
+      return ok_status();
+    case Opt::kRequeue:
+      o.requeue = true;
+      return ok_status();
+    case Opt::kHold:
+      o.hold = true;
+      return ok_status();
     case Opt::kMem:
     case Opt::kMemPerCpu:
     case Opt::kMemPerGpu: {
       auto mb = parse_memory_mb(value);
-      if (!mb) return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " + mb.error().message);
-      (opt == Opt::kMem ? o.mem_per_node_mb : opt == Opt::kMemPerCpu ? o.mem_per_cpu_mb : o.mem_per_gpu_mb) = *mb;
+      if (!mb)
+        return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " +
+                                mb.error().message);
+      (opt == Opt::kMem         ? o.mem_per_node_mb
+       : opt == Opt::kMemPerCpu ? o.mem_per_cpu_mb
+                                : o.mem_per_gpu_mb) = *mb;
       return ok_status();
     }
     case Opt::kWarnIgnored: {
-      const std::string shown = value.empty() ? "--" + std::string(name)
-                                              : "--" + std::string(name) + "=" + std::string(value);
+      const std::string shown =
+          value.empty() ? "--" + std::string(name) : "--" + std::string(name) + "=" + std::string(value);
       o.warnings.push_back(shown + " ignored: " + std::string(spec.why));
       pass_on(spec, value, o);
       return ok_status();
     }
-    case Opt::kSilent: pass_on(spec, value, o); return ok_status();
+    case Opt::kSilent:
+      pass_on(spec, value, o);
+      return ok_status();
     // srun's: a batch job as a whole has no tasks to bind or kill (the srun in it reads
     // its own options).
     case Opt::kKillOnBadExit:
     case Opt::kCpuBind:
-    case Opt::kExact: return ok_status();
-    case Opt::kDistribution: return set_text(o.distribution);
+    case Opt::kExact:
+      return ok_status();
+    case Opt::kDistribution:
+      return set_text(o.distribution);
     case Opt::kRefused:
       return invalid_argument("--" + std::string(name) + ": " + std::string(spec.why));
-    case Opt::kComment: o.comment = std::string(value); return ok_status();
+    case Opt::kComment:
+      o.comment = std::string(value);
+      return ok_status();
     case Opt::kReservation:
       if (value.empty()) return invalid_argument("--reservation needs a reservation name");
       o.reservation = std::string(value);
       return ok_status();
-    case Opt::kWait: o.wait = true; return ok_status();
-    case Opt::kTestOnly: o.test_only = true; return ok_status();
+    case Opt::kWait:
+      o.wait = true;
+      return ok_status();
+    case Opt::kTestOnly:
+      o.test_only = true;
+      return ok_status();
     case Opt::kMailType: {
       FAIRWAY_TRY_ASSIGN(events, parse_mail_types(value, o.warnings));
       o.mail_events = events;
@@ -198,10 +234,11 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
     }
     case Opt::kMailUser: {
       // It becomes a mail header: nothing that could start another one.
-      const bool ok = !value.empty() && value.size() <= 254 &&
-                      std::all_of(value.begin(), value.end(), [](char c) {
-                        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("@._%+-").find(c) != std::string_view::npos;
-                      });
+      const bool ok =
+          !value.empty() && value.size() <= 254 && std::all_of(value.begin(), value.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) ||
+                   std::string_view("@._%+-").find(c) != std::string_view::npos;
+          });
       if (!ok) return invalid_argument("--mail-user=" + std::string(value) + ": not a mail address");
       o.mail_user = std::string(value);
       return ok_status();
@@ -218,27 +255,32 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
         return ok_status();
       }
       if (!value.empty() && value != "exclusive" && value != "user" && value != "mcs") {
-        return invalid_argument("--exclusive=" + std::string(value) +
-                                ": Invalid --exclusive specification (expected no value, exclusive, oversubscribe, user or mcs)");
+        return invalid_argument(
+            "--exclusive=" + std::string(value) +
+            ": Invalid --exclusive specification (expected no value, exclusive, oversubscribe, user or mcs)");
       }
       o.exclusive = true;  // user/mcs sharing rules come down to whole nodes here
       return ok_status();
     case Opt::kNodelist:
     case Opt::kExclude: {
       auto hosts = expand_hostlist(value);
-      if (!hosts) return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " + hosts.error().message);
+      if (!hosts)
+        return invalid_argument("--" + std::string(name) + "=" + std::string(value) + ": " +
+                                hosts.error().message);
       if (hosts->empty()) return invalid_argument("--" + std::string(name) + ": empty node list");
       (opt == Opt::kNodelist ? o.nodelist : o.exclude) = std::move(*hosts);
       return ok_status();
     }
-    case Opt::kConstraint: return set_text(o.constraint);
+    case Opt::kConstraint:
+      return set_text(o.constraint);
     case Opt::kOpenMode:
       if (value != "append" && value != "truncate") {
         return invalid_argument("--open-mode=" + std::string(value) + ": expected append or truncate");
       }
       o.open_append = value == "append";
       return ok_status();
-    case Opt::kExport: return set_text(o.export_spec);
+    case Opt::kExport:
+      return set_text(o.export_spec);
     case Opt::kDependency: {
       o.dependency_text = std::string(value);
       if (value.empty()) {  // Slurm: an empty dependency clears the earlier ones
@@ -255,7 +297,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       }
       o.kill_on_invalid_dep = value == "yes";
       return ok_status();
-    case Opt::kBegin: return set_text(o.begin);
+    case Opt::kBegin:
+      return set_text(o.begin);
     case Opt::kArray: {
       // The coordinator holds the indices to its limits.max_array_size.
       FAIRWAY_TRY_ASSIGN(a, parse_array_spec(value, kMaxArrayIndex));
@@ -276,7 +319,8 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       o.nice = v;
       return ok_status();
     }
-    default: break;
+    default:
+      break;
   }
   return invalid_argument("--" + std::string(name) + ": not a job option");
 }
@@ -310,7 +354,8 @@ Result<Parsed> next_option(std::span<const std::string> words, std::size_t& i) {
     case Value::kOptional:
       if (inline_value) p.value = *inline_value;
       return p;
-    case Value::kRequired: break;
+    case Value::kRequired:
+      break;
   }
   if (inline_value) {
     p.value = *inline_value;
@@ -322,7 +367,9 @@ Result<Parsed> next_option(std::span<const std::string> words, std::size_t& i) {
   return p;
 }
 
-bool is_option_word(const std::string& w) { return w.size() > 1 && w[0] == '-'; }
+bool is_option_word(const std::string& w) {
+  return w.size() > 1 && w[0] == '-';
+}
 
 }  // namespace
 
@@ -408,8 +455,7 @@ Status parse_directive_words(const std::vector<std::string>& words, SubmitOption
     }
     if (!p) return std::unexpected(p.error());
     if (p->spec->command_line_only) {
-      return invalid_argument("--" + std::string(p->spec->long_name) +
-                              " is not allowed in a job script");
+      return invalid_argument("--" + std::string(p->spec->long_name) + " is not allowed in a job script");
     }
     FAIRWAY_TRY(apply(*p->spec, p->value, out));
   }
@@ -426,33 +472,58 @@ Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& 
     }
     FAIRWAY_TRY_ASSIGN(p, next_option(args, i));
     switch (p.spec->opt) {
-      case Opt::kWrap: cmd.wrap = p.value; break;
-      case Opt::kParsable: cmd.parsable = true; break;
-      case Opt::kJson: cmd.json = true; break;
-      case Opt::kLabel: cmd.label = true; break;
-      case Opt::kJobId: cmd.jobid = p.value; break;
-      case Opt::kPty: cmd.pty = true; break;
+      case Opt::kWrap:
+        cmd.wrap = p.value;
+        break;
+      case Opt::kParsable:
+        cmd.parsable = true;
+        break;
+      case Opt::kJson:
+        cmd.json = true;
+        break;
+      case Opt::kLabel:
+        cmd.label = true;
+        break;
+      case Opt::kJobId:
+        cmd.jobid = p.value;
+        break;
+      case Opt::kPty:
+        cmd.pty = true;
+        break;
       case Opt::kKillOnBadExit:
         if (p.value != "" && p.value != "0" && p.value != "1") {
           return invalid_argument("--kill-on-bad-exit=" + p.value + ": expected 0 or 1");
         }
         cmd.kill_on_bad_exit = p.value != "0";
         break;
-      case Opt::kMpi: cmd.mpi = p.value; break;
-      case Opt::kCpuBind: cmd.cpu_bind = p.value; break;
-      case Opt::kExact: cmd.exact = true; break;
-      case Opt::kDistribution: cmd.distribution = p.value; break;
-      case Opt::kCoordinator: cmd.coordinator = p.value; break;
-      case Opt::kConfig: cmd.config = p.value; break;
-      case Opt::kHelp: cmd.help = true; return cmd;
+      case Opt::kMpi:
+        cmd.mpi = p.value;
+        break;
+      case Opt::kCpuBind:
+        cmd.cpu_bind = p.value;
+        break;
+      case Opt::kExact:
+        cmd.exact = true;
+        break;
+      case Opt::kDistribution:
+        cmd.distribution = p.value;
+        break;
+      case Opt::kCoordinator:
+        cmd.coordinator = p.value;
+        break;
+      case Opt::kConfig:
+        cmd.config = p.value;
+        break;
+      case Opt::kHelp:
+        cmd.help = true;
+        return cmd;
       default:
         FAIRWAY_TRY(apply(*p.spec, p.value, cmd.options));
     }
   }
   if (i < args.size()) {
     if (cmd.wrap) {
-      return invalid_argument("--wrap and a script " + quoted(args[i]) +
-                              " cannot be given together");
+      return invalid_argument("--wrap and a script " + quoted(args[i]) + " cannot be given together");
     }
     cmd.script_path = args[i++];
     cmd.script_args.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "shared/model/dependency_syntax.h"
 #include "client/api/option_values.h"
 #include "shared/base/result.h"
-#include "shared/model/job_spec.h"
 #include "shared/base/time.h"
+#include "shared/model/dependency_syntax.h"
+#include "shared/model/job_spec.h"
 
 namespace fairway::cli {
 
@@ -40,15 +40,15 @@ struct SubmitOptions {
   std::optional<std::string> comment;
   std::optional<std::string> reservation;
   std::optional<bool> open_append;
-  std::optional<std::string> export_spec;   // --export, applied to the environment later
+  std::optional<std::string> export_spec;  // --export, applied to the environment later
   std::optional<DependencyOption> dependency;
   std::optional<bool> kill_on_invalid_dep;
-  std::optional<std::string> begin;         // --begin as written; resolved against the clock later
+  std::optional<std::string> begin;  // --begin as written; resolved against the clock later
   std::optional<std::int32_t> nice;
   std::optional<ArraySpec> array;  // --array=1-100%10
-  std::optional<bool> wait;  // -W/--wait: the CLI returns when the job ends
-  std::optional<bool> quiet;  // -Q: sbatch prints no job id
-  std::optional<bool> test_only;  // --test-only: when it would start; nothing is queued
+  std::optional<bool> wait;        // -W/--wait: the CLI returns when the job ends
+  std::optional<bool> quiet;       // -Q: sbatch prints no job id
+  std::optional<bool> test_only;   // --test-only: when it would start; nothing is queued
   std::optional<WarningSignal> signal;
   std::optional<std::uint8_t> mail_events;  // JobMailEvent bits
   std::optional<std::string> mail_user;
@@ -67,7 +67,7 @@ struct SubmitOptions {
   std::vector<std::pair<std::string, std::string>> passed_on;
   std::optional<std::string> distribution;     // -m/--distribution as written
   std::optional<std::string> dependency_text;  // --dependency as written: SLURM_JOB_DEPENDENCY
-  std::vector<std::string> warnings;  // accepted but ignored options, for stderr
+  std::vector<std::string> warnings;           // accepted but ignored options, for stderr
 
   // Fields set in `over` replace ours (the command line overrides directives).
   void overlay(const SubmitOptions& over);
@@ -105,7 +105,8 @@ Status parse_directive_words(const std::vector<std::string>& words, SubmitOption
 // `fairway submit` arguments (after "submit"): options up to the script path, then the
 // script's own arguments. Also takes --wrap, --parsable, --coordinator, --config, --help.
 // command_optional: no script is fine (fairway alloc runs the user's shell then).
-Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args, bool command_optional = false);
+Result<SubmitCommand> parse_submit_command_line(const std::vector<std::string>& args,
+                                                bool command_optional = false);
 
 // The usage text for `fairway submit --help`.
 std::string submit_usage();

@@ -43,8 +43,8 @@ std::optional<T> ask(const wire::Message& request, const Transport& transport, c
   }
   if (const auto* t = std::get_if<T>(&*reply)) return *t;
   report_error(io,
-               "unexpected " + std::string(to_string(wire::message_type(*reply))) +
-                   " in reply to " + std::string(to_string(wire::message_type(request))),
+               "unexpected " + std::string(to_string(wire::message_type(*reply))) + " in reply to " +
+                   std::string(to_string(wire::message_type(request))),
                kExitFailure);
   return std::nullopt;
 }

@@ -4,15 +4,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
-#include <algorithm>
 
-#include "client/fairway/submit_command.h"
 #include "client/api/submit_options.h"
+#include "client/fairway/submit_command.h"
 #include "client/views/text_format.h"
 #include "shared/base/count_list.h"
 #include "shared/config/hostlist.h"
@@ -21,7 +21,9 @@ namespace fairway::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted = true; }
+extern "C" void on_interrupt(int) {
+  g_interrupted = true;
+}
 
 // The allocation's environment for the command, as salloc sets it.
 std::vector<std::string> allocation_env(const wire::JobView& v, const SubmitContext& ctx) {
@@ -61,7 +63,8 @@ std::vector<std::string> allocation_env(const wire::JobView& v, const SubmitCont
 // Runs argv with env in the foreground; its exit code, or 128+signal.
 int run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   // The terminal's Ctrl-C goes to the command; we outlive it to end the allocation.
-  struct sigaction ignore {}, old_int {}, old_quit {};
+  struct sigaction ignore {
+  }, old_int{}, old_quit{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ignore, &old_int);
   sigaction(SIGQUIT, &ignore, &old_quit);
@@ -124,21 +127,22 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
   // No command: the user's shell.
   auto cmd = parse_submit_command_line(args, true);
   if (!cmd) return report_error(io, cmd.error().message, kExitUsage);
-  if (cmd->run_only()) return report_error(io, "--label, --jobid and --pty are options of fairway run", kExitUsage);
+  if (cmd->run_only())
+    return report_error(io, "--label, --jobid and --pty are options of fairway run", kExitUsage);
   std::vector<std::string> command = cmd->script_args;
   if (!cmd->script_path.empty()) command.insert(command.begin(), cmd->script_path);
   if (command.empty()) {
     const char* shell = std::getenv("SHELL");
     command = {shell != nullptr && *shell != '\0' ? shell : "/bin/sh"};
   }
-  return with_allocation(std::move(*cmd), command.front(), ctx, transport, io, poll, true, [&](const wire::JobView& granted) {
-    return run_command(command, allocation_env(granted, ctx));
-  });
+  return with_allocation(
+      std::move(*cmd), command.front(), ctx, transport, io, poll, true,
+      [&](const wire::JobView& granted) { return run_command(command, allocation_env(granted, ctx)); });
 }
 
 int with_allocation(SubmitCommand cmd, const std::string& command_name, const SubmitContext& ctx,
-                    const Transport& transport, const Output& io, std::chrono::milliseconds poll, bool announce,
-                    const std::function<int(const wire::JobView&)>& body) {
+                    const Transport& transport, const Output& io, std::chrono::milliseconds poll,
+                    bool announce, const std::function<int(const wire::JobView&)>& body) {
   // The allocation itself is a job that holds its resources until we end it.
   cmd.script_path.clear();
   cmd.script_args.clear();
@@ -147,12 +151,14 @@ int with_allocation(SubmitCommand cmd, const std::string& command_name, const Su
   if (!built) return report_error(io, built.error().message, kExitUsage);
   for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
   if (auto st = resolve_task_dependencies(*built, transport); !st) {
-    return report_error(io, st.error().message, st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
+    return report_error(io, st.error().message,
+                        st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
   }
   built->request.spec.interactive = true;
   // Slurm names an allocation after its command (srun hostname: "hostname").
   if (built->request.spec.name.empty() || built->request.spec.name == "wrap") {
-    built->request.spec.name = command_name.empty() ? "interactive" : std::filesystem::path(command_name).filename().string();
+    built->request.spec.name =
+        command_name.empty() ? "interactive" : std::filesystem::path(command_name).filename().string();
   }
 
   auto reply = transport(built->request);
@@ -180,11 +186,12 @@ int with_allocation(SubmitCommand cmd, const std::string& command_name, const Su
   };
 
   g_interrupted = false;
-  struct sigaction on_int {}, old_int {};
+  struct sigaction on_int {
+  }, old_int{};
   on_int.sa_handler = on_interrupt;
   sigaction(SIGINT, &on_int, &old_int);
-  auto granted = poll_job(id, transport, granted_or_ended, poll, std::max(poll, std::chrono::milliseconds(2000)),
-                          &g_interrupted);
+  auto granted = poll_job(id, transport, granted_or_ended, poll,
+                          std::max(poll, std::chrono::milliseconds(2000)), &g_interrupted);
   if (!granted || granted->state != JobState::kRunning) {
     sigaction(SIGINT, &old_int, nullptr);
     if (g_interrupted) {
@@ -192,8 +199,9 @@ int with_allocation(SubmitCommand cmd, const std::string& command_name, const Su
       return kExitFailure;
     }
     if (!granted) return report_error(io, granted.error().message, kExitFailure);
-    return report_error(io, "job allocation " + std::to_string(id.value()) + " ended " +
-                                state_name(granted->state) + " before it was granted",
+    return report_error(io,
+                        "job allocation " + std::to_string(id.value()) + " ended " +
+                            state_name(granted->state) + " before it was granted",
                         kExitFailure);
   }
   sigaction(SIGINT, &old_int, nullptr);

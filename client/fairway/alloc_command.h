@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "client/fairway/commands.h"
 #include "client/api/job_request.h"
 #include "client/api/submit_options.h"
+#include "client/fairway/commands.h"
 
 namespace fairway::cli {
 
@@ -29,7 +29,7 @@ int run_alloc(const std::vector<std::string>& args, const SubmitContext& ctx, co
 // -J names it, the job is named after `command_name`'s file name; it ends COMPLETED or
 // FAILED with body's code.
 int with_allocation(SubmitCommand cmd, const std::string& command_name, const SubmitContext& ctx,
-                    const Transport& transport, const Output& io, std::chrono::milliseconds poll, bool announce,
-                    const std::function<int(const wire::JobView&)>& body);
+                    const Transport& transport, const Output& io, std::chrono::milliseconds poll,
+                    bool announce, const std::function<int(const wire::JobView&)>& body);
 
 }  // namespace fairway::cli

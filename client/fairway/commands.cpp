@@ -11,16 +11,16 @@
 
 #include "client/views/fairway/job_views.h"
 #include "client/views/fairway/json_output.h"
+#include "client/views/fairway/node_views.h"
 #include "client/views/slurm/queue_format.h"
 #include "client/views/slurm/scontrol_job_view.h"
-#include "client/views/slurm/slurm_json.h"
-#include "client/views/slurm/sinfo_view.h"
 #include "client/views/slurm/showq_view.h"
+#include "client/views/slurm/sinfo_view.h"
 #include "client/views/slurm/slurm_job_view.h"
-#include "client/views/fairway/node_views.h"
+#include "client/views/slurm/slurm_json.h"
 #include "client/views/text_format.h"
-#include "shared/config/hostlist.h"
 #include "shared/base/try.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -88,13 +88,15 @@ Result<JobRefs> parse_job_refs(const std::vector<std::string>& words) {
   for (const std::string& word : words) {
     for (const std::string& id : split_ids(word)) {
       const auto underscore = id.find('_');
-      FAIRWAY_TRY_ASSIGN(number, job_number(std::string_view(id).substr(0, underscore), id, " (or ID_TASK, ID_[TASKS])"));
+      FAIRWAY_TRY_ASSIGN(
+          number, job_number(std::string_view(id).substr(0, underscore), id, " (or ID_TASK, ID_[TASKS])"));
       if (underscore == std::string::npos) {
         refs.jobs.emplace_back(number);
         continue;
       }
       std::string tasks = id.substr(underscore + 1);
-      if (tasks.size() >= 2 && tasks.front() == '[' && tasks.back() == ']') tasks = tasks.substr(1, tasks.size() - 2);
+      if (tasks.size() >= 2 && tasks.front() == '[' && tasks.back() == ']')
+        tasks = tasks.substr(1, tasks.size() - 2);
       auto spec = parse_array_spec(tasks, kMaxArrayIndex);
       if (!spec || spec->max_running > 0) {
         return invalid_argument("job id \"" + id + "\": the tasks after '_' are not task indices" +
@@ -189,7 +191,8 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
   }
   if (o.steps) {
     if (!o.format.empty() || o.long_format || o.json || o.start || o.showq) {
-      return report_error(io, "--steps has a layout of its own: no -o, -l, --json, --start or --showq with it", kExitUsage);
+      return report_error(
+          io, "--steps has a layout of its own: no -o, -l, --json, --start or --showq with it", kExitUsage);
     }
     q.states = {JobState::kRunning};
     q.with_steps = true;
@@ -198,7 +201,8 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
       const std::string job = o.step_id.substr(0, o.step_id.find('.'));
       if (o.step_id.find('.') != std::string::npos) step = o.step_id.substr(o.step_id.find('.') + 1);
       std::uint64_t id = 0;
-      if (std::from_chars(job.data(), job.data() + job.size(), id).ptr != job.data() + job.size() || id == 0) {
+      if (std::from_chars(job.data(), job.data() + job.size(), id).ptr != job.data() + job.size() ||
+          id == 0) {
         return report_error(io, "invalid step id '" + o.step_id + "' (expected JOB or JOB.STEP)", kExitUsage);
       }
       q.jobs = {JobId(id)};
@@ -272,12 +276,14 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
     auto cluster = ask_cluster_name(transport, io);
     if (!cluster) return kExitFailure;
     std::vector<wire::NodeView> nodes;
-    if (std::any_of(reply->jobs.begin(), reply->jobs.end(), [](const wire::JobView& j) { return !j.allocation.empty(); })) {
+    if (std::any_of(reply->jobs.begin(), reply->jobs.end(),
+                    [](const wire::JobView& j) { return !j.allocation.empty(); })) {
       auto all = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
       if (!all) return kExitFailure;
       nodes = std::move(all->nodes);
     }
-    io.out << squeue_json(*reply, *cluster, nodes, [](std::uint32_t gid) { return group_name_from_file(gid); });
+    io.out << squeue_json(*reply, *cluster, nodes,
+                          [](std::uint32_t gid) { return group_name_from_file(gid); });
   } else if (o.json) {
     io.out << jobs_json(*reply);
   } else if (!fields.empty()) {
@@ -298,7 +304,8 @@ std::optional<std::string> ask_cluster_name(const Transport& transport, const Ou
   return std::string();
 }
 
-std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io) {
+std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport,
+                                                 const Output& io) {
   // The coordinator answers in pages; gather them into one listing.
   auto reply = ask<wire::JobQueryReply>(q, transport, io);
   if (!reply) return std::nullopt;
@@ -314,7 +321,8 @@ std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transpo
   return reply;
 }
 
-int run_show_job(const std::string& id, JobDetailLayout layout, const Transport& transport, const Output& io) {
+int run_show_job(const std::string& id, JobDetailLayout layout, const Transport& transport,
+                 const Output& io) {
   if (id.empty()) {
     // scontrol show job: every job the coordinator holds, waiting or running.
     if (layout != JobDetailLayout::kScontrol) return report_error(io, "show job needs a job id", kExitUsage);
@@ -328,11 +336,13 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
     auto recent = ask_all_pages(ended, transport, io);
     if (!recent) return kExitFailure;
     for (auto& j : recent->jobs) {
-      const bool listed = std::any_of(all->jobs.begin(), all->jobs.end(), [&](const wire::JobView& v) { return v.id == j.id; });
+      const bool listed = std::any_of(all->jobs.begin(), all->jobs.end(),
+                                      [&](const wire::JobView& v) { return v.id == j.id; });
       if (!listed) all->jobs.push_back(std::move(j));
     }
-    std::stable_sort(all->jobs.begin(), all->jobs.end(),
-                     [](const wire::JobView& a, const wire::JobView& b) { return a.id.value() < b.id.value(); });
+    std::stable_sort(all->jobs.begin(), all->jobs.end(), [](const wire::JobView& a, const wire::JobView& b) {
+      return a.id.value() < b.id.value();
+    });
     if (all->jobs.empty()) io.out << "No jobs in the system\n";
     for (auto& j : all->jobs) {
       to_scontrol_view(j);
@@ -354,7 +364,8 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
   if (!refs->task_arrays.empty()) {
     const auto named = [&](const wire::JobView& j) {
       for (std::size_t i = 0; i < refs->task_arrays.size(); ++i) {
-        if (j.array_job == refs->task_arrays[i] && j.array_tasks == std::to_string(refs->task_indices[i])) return true;
+        if (j.array_job == refs->task_arrays[i] && j.array_tasks == std::to_string(refs->task_indices[i]))
+          return true;
       }
       return std::find(refs->jobs.begin(), refs->jobs.end(), j.id) != refs->jobs.end();
     };
@@ -374,17 +385,23 @@ int run_show_job(const std::string& id, JobDetailLayout layout, const Transport&
     for (wire::JobView& j : reply->jobs) to_scontrol_view(j);
   }
   if (reply->jobs.empty()) {
-    if (layout != JobDetailLayout::kScontrol) return report_error(io, "job " + id + " not found", kExitFailure);
+    if (layout != JobDetailLayout::kScontrol)
+      return report_error(io, "job " + id + " not found", kExitFailure);
     io.err << "slurm_load_jobs error: Invalid job id specified\n";  // as scontrol words it
     return kExitFailure;
   }
   for (const auto& j : reply->jobs) {
     switch (layout) {
-      case JobDetailLayout::kJson: io.out << job_json(j); break;
-      case JobDetailLayout::kScontrol:
-        io.out << render_scontrol_job(j, reply->now, [](std::uint32_t gid) { return group_name_from_file(gid); });
+      case JobDetailLayout::kJson:
+        io.out << job_json(j);
         break;
-      case JobDetailLayout::kFairway: io.out << render_job_detail(j, reply->now); break;
+      case JobDetailLayout::kScontrol:
+        io.out << render_scontrol_job(j, reply->now,
+                                      [](std::uint32_t gid) { return group_name_from_file(gid); });
+        break;
+      case JobDetailLayout::kFairway:
+        io.out << render_job_detail(j, reply->now);
+        break;
     }
   }
   return kExitOk;

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
-#include <optional>
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,7 +59,8 @@ int run_queue(const QueueOptions& o, const Transport& transport, const Output& i
 Status add_state_and_id_filters(wire::JobQuery& q, const std::string& states, const std::string& jobs);
 
 // Every page of a JobQuery's answer, as one reply; nullopt after printing the failure.
-std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport, const Output& io);
+std::optional<wire::JobQueryReply> ask_all_pages(wire::JobQuery q, const Transport& transport,
+                                                 const Output& io);
 // The cluster's name ([cluster] name), as Slurm's JSON outputs carry it.
 std::optional<std::string> ask_cluster_name(const Transport& transport, const Output& io);
 
@@ -81,7 +82,7 @@ struct NodeLayoutOptions {
   std::string format;
   bool node_oriented = false;
   bool noheader = false;
-  bool time_line = false;  // sinfo -l: the listing's time first, as ctime writes it
+  bool time_line = false;     // sinfo -l: the listing's time first, as ctime writes it
   bool list_reasons = false;  // sinfo -R: nodes by the reason they are down or drained
   bool summarize = false;     // sinfo -s: one row per partition
   std::vector<std::string> partitions;
@@ -112,34 +113,33 @@ struct SignalRequest {
 // `confirm_from` (scancel -i): each job is named ("Cancel job_id=N name=X partition=P
 // [y/n]? ") and acted on only when the line read from it starts with y; a job that is not
 // waiting or running is an error in scancel's words. Array task ids are refused with it.
-int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
-                    const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter = {}, bool json = false,
-                    const std::optional<SignalRequest>& signal = std::nullopt, bool quiet_when_gone = false,
-                    std::istream* confirm_from = nullptr);
+int run_job_control(wire::JobAction action, const std::vector<std::string>& ids, const std::string& user,
+                    const Transport& transport, const Output& io, const JobFilter& filter = {},
+                    bool json = false, const std::optional<SignalRequest>& signal = std::nullopt,
+                    bool quiet_when_gone = false, std::istream* confirm_from = nullptr);
 // cancel, hold, release and requeue's options as both command lines fill them (scancel's
 // among them); `signal` a name or number (empty: end the jobs, not signal them).
 struct ControlOptions {
   std::vector<std::string> ids;
   JobFilter filter;
   std::string signal;
-  bool batch = false;     // -b: with signal, to the batch script alone
+  bool batch = false;  // -b: with signal, to the batch script alone
   bool json = false;
   bool quiet_when_gone = false;
-  bool confirm = false;   // -i: ask on stdin before each job
+  bool confirm = false;  // -i: ask on stdin before each job
 };
 // Checks -s and -b (usage errors exit 2), then run_job_control for `user`.
-int run_control(wire::JobAction action, const ControlOptions& o, const std::string& user, const Transport& transport,
-                const Output& io);
+int run_control(wire::JobAction action, const ControlOptions& o, const std::string& user,
+                const Transport& transport, const Output& io);
 
 // Prints each refused job ("VERB job N: why") or, with `json`, all results as JSON; exits
 // 1 when any was refused.
-int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,
-                           bool quiet_when_gone = false);
+int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json,
+                           const Output& io, bool quiet_when_gone = false);
 
 // drain / resume (admins): prints each failure and exits 1 if any failed.
 int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,
-                     const std::string& reason, const std::string& user,
-                     const Transport& transport, const Output& io);
+                     const std::string& reason, const std::string& user, const Transport& transport,
+                     const Output& io);
 
 }  // namespace fairway::cli

@@ -1,8 +1,8 @@
 #include "client/fairway/history_command.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -10,12 +10,12 @@
 #include "client/views/fairway/job_views.h"
 #include "client/views/fairway/json_output.h"
 #include "client/views/slurm/scontrol_job_view.h"
-#include "client/views/slurm/slurm_json.h"
 #include "client/views/slurm/slurm_job_view.h"
+#include "client/views/slurm/slurm_json.h"
 #include "client/views/text_format.h"
 #include "shared/base/duration_format.h"
-#include "shared/config/hostlist.h"
 #include "shared/base/try.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::cli {
 namespace {
@@ -25,7 +25,9 @@ std::string exit_text(const wire::JobView& j) {
   return std::to_string(j.exit_code.value_or(0)) + ":" + std::to_string(j.signal.value_or(0));
 }
 
-std::string nodes_text(const wire::JobView& j) { return j.allocation.empty() ? "None" : allocated_hostlist(j); }
+std::string nodes_text(const wire::JobView& j) {
+  return j.allocation.empty() ? "None" : allocated_hostlist(j);
+}
 
 // The seconds a job or step has run (to now while it runs): CPUTime's factor.
 std::int64_t elapsed_seconds(const wire::JobView& j, Time now) {
@@ -34,7 +36,9 @@ std::int64_t elapsed_seconds(const wire::JobView& j, Time now) {
 }
 
 // sacct's CPUTime is what was allocated, not used: elapsed times the CPUs.
-std::int64_t cpu_time_raw(const wire::JobView& j, Time now) { return elapsed_seconds(j, now) * job_cores(j); }
+std::int64_t cpu_time_raw(const wire::JobView& j, Time now) {
+  return elapsed_seconds(j, now) * job_cores(j);
+}
 
 }  // namespace
 
@@ -55,21 +59,24 @@ std::string sacct_cpu_time(std::optional<std::int64_t> ms) {
   if (!ms) return "";
   const std::int64_t total = std::max<std::int64_t>(0, *ms);
   const std::int64_t secs = total / 1000, millis = total % 1000;
-  const std::int64_t days = secs / 86400, hours = secs / 3600 % 24, minutes = secs / 60 % 60, seconds = secs % 60;
+  const std::int64_t days = secs / 86400, hours = secs / 3600 % 24, minutes = secs / 60 % 60,
+                     seconds = secs % 60;
   char out[48];
   // sacct's TotalCPU: D-HH:MM:SS past a day, HH:MM:SS past an hour, else MM:SS.mmm (the
   // milliseconds only when there are some).
   if (days > 0) {
-    std::snprintf(out, sizeof out, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(days), static_cast<long long>(hours),
-                  static_cast<long long>(minutes), static_cast<long long>(seconds));
-  } else if (hours > 0) {
-    std::snprintf(out, sizeof out, "%02lld:%02lld:%02lld", static_cast<long long>(hours), static_cast<long long>(minutes),
+    std::snprintf(out, sizeof out, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(days),
+                  static_cast<long long>(hours), static_cast<long long>(minutes),
                   static_cast<long long>(seconds));
+  } else if (hours > 0) {
+    std::snprintf(out, sizeof out, "%02lld:%02lld:%02lld", static_cast<long long>(hours),
+                  static_cast<long long>(minutes), static_cast<long long>(seconds));
   } else if (millis > 0) {
-    std::snprintf(out, sizeof out, "%02lld:%02lld.%03lld", static_cast<long long>(minutes), static_cast<long long>(seconds),
-                  static_cast<long long>(millis));
+    std::snprintf(out, sizeof out, "%02lld:%02lld.%03lld", static_cast<long long>(minutes),
+                  static_cast<long long>(seconds), static_cast<long long>(millis));
   } else {
-    std::snprintf(out, sizeof out, "00:%02lld:%02lld", static_cast<long long>(minutes), static_cast<long long>(seconds));
+    std::snprintf(out, sizeof out, "00:%02lld:%02lld", static_cast<long long>(minutes),
+                  static_cast<long long>(seconds));
   }
   return out;
 }
@@ -95,7 +102,8 @@ std::string slurm_megabytes(std::int64_t mb) {
 std::string requested_memory(const wire::JobView& j) {
   if (j.memory_per_node_mb > 0) return slurm_megabytes(j.memory_per_node_mb);
   if (j.memory_per_cpu_mb > 0) {
-    const std::int64_t nodes = std::max<std::int64_t>(1, std::max<std::int64_t>(j.nodes, std::ssize(j.allocation)));
+    const std::int64_t nodes =
+        std::max<std::int64_t>(1, std::max<std::int64_t>(j.nodes, std::ssize(j.allocation)));
     return slurm_megabytes(j.memory_per_cpu_mb * std::max<std::int64_t>(1, job_cores(j) / nodes));
   }
   return "0";
@@ -109,8 +117,8 @@ std::string allocated_tres(const wire::JobView& j) {
   for (const auto& a : j.allocation) gpus += std::ssize(a.gpus);
   const std::string gres = gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : "";
   const std::string memory = requested_memory(j);
-  return "billing=" + cpus + ",cpu=" + cpus + gres + (memory == "0" ? "" : ",mem=" + memory) + ",node=" +
-         std::to_string(j.allocation.size());
+  return "billing=" + cpus + ",cpu=" + cpus + gres + (memory == "0" ? "" : ",mem=" + memory) +
+         ",node=" + std::to_string(j.allocation.size());
 }
 
 // The highest exit of the job's steps (srun's), as sacct's DerivedExitCode: by wait
@@ -134,7 +142,8 @@ Result<Time> parse_history_time(std::string_view option, std::string_view text, 
   if (text.starts_with("now-")) {
     // The begin-time reader counts forward; history counts back by the same units.
     auto ahead = parse_begin_time("now+" + std::string(text.substr(4)), now);
-    if (!ahead) return invalid_argument(std::string(option) + "=" + std::string(text) + ": expected now-COUNT[units]");
+    if (!ahead)
+      return invalid_argument(std::string(option) + "=" + std::string(text) + ": expected now-COUNT[units]");
     return now - (*ahead - now);
   }
   if (text.size() < 10 || text[4] != '-') {
@@ -148,8 +157,8 @@ Result<Time> parse_history_time(std::string_view option, std::string_view text, 
 
 Result<TimeWindow> parse_history_window(const std::string& start, const std::string& end, Time now) {
   TimeWindow w;
-  for (const auto& [text, option, out] : {std::tuple{&start, "--starttime", &w.from},
-                                          std::tuple{&end, "--endtime", &w.to}}) {
+  for (const auto& [text, option, out] :
+       {std::tuple{&start, "--starttime", &w.from}, std::tuple{&end, "--endtime", &w.to}}) {
     if (text->empty()) continue;
     FAIRWAY_TRY_ASSIGN(t, parse_history_time(option, *text, now));
     *out = t;
@@ -201,8 +210,10 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
       if (is_terminal(v.state)) continue;  // in the store's answer already
       // Slurm's accounting records a cancel, a time limit or a requeue at once, while the
       // processes still end.
-      if (v.stopping_as) v.state = *v.stopping_as;
-      else if (v.cancelling) v.state = JobState::kCancelled;
+      if (v.stopping_as)
+        v.state = *v.stopping_as;
+      else if (v.cancelling)
+        v.state = JobState::kCancelled;
       reply->jobs.push_back(std::move(v));
     }
     std::stable_sort(reply->jobs.begin(), reply->jobs.end(),
@@ -248,13 +259,15 @@ int run_history(const HistoryOptions& o, Time now, const Transport& transport, c
   if (o.json && o.sacct_table) {
     auto cluster = ask_cluster_name(transport, io);
     if (!cluster) return kExitFailure;
-    io.out << sacct_json(reply->jobs, job_steps, *cluster, [](std::uint32_t gid) { return group_name_from_file(gid); });
+    io.out << sacct_json(reply->jobs, job_steps, *cluster,
+                         [](std::uint32_t gid) { return group_name_from_file(gid); });
   } else if (o.json) {
     io.out << jobs_json(*reply);
   } else if (o.sacct_table && !o.parsable && !o.trailing_bar) {
     io.out << render_sacct_table(*reply, columns, !o.noheader, id_suffixes);
   } else {
-    io.out << render_history(*reply, o.parsable || o.trailing_bar, columns, !o.noheader, o.trailing_bar, id_suffixes);
+    io.out << render_history(*reply, o.parsable || o.trailing_bar, columns, !o.noheader, o.trailing_bar,
+                             id_suffixes);
   }
   return kExitOk;
 }
@@ -266,7 +279,9 @@ struct HistoryField {
   std::string (*value)(const wire::JobView& j, Time now);
 };
 
-std::string opt_time_text(const std::optional<Time>& t) { return t ? format_local_time(*t) : "Unknown"; }
+std::string opt_time_text(const std::optional<Time>& t) {
+  return t ? format_local_time(*t) : "Unknown";
+}
 
 // sacct's field names, with what each shows for a Fairway job.
 const HistoryField kHistoryFields[] = {
@@ -282,7 +297,8 @@ const HistoryField kHistoryFields[] = {
     {"Submit", [](const wire::JobView& j, Time) { return format_local_time(j.submit_time); }},
     {"Start", [](const wire::JobView& j, Time) { return opt_time_text(j.start_time); }},
     {"End", [](const wire::JobView& j, Time) { return opt_time_text(j.end_time); }},
-    {"Elapsed", [](const wire::JobView& j, Time now) { return format_walltime(Duration::seconds(elapsed_seconds(j, now))); }},
+    {"Elapsed", [](const wire::JobView& j,
+                   Time now) { return format_walltime(Duration::seconds(elapsed_seconds(j, now))); }},
     {"ElapsedRaw",
      [](const wire::JobView& j, Time now) {
        if (!j.start_time) return std::string("0");
@@ -299,11 +315,13 @@ const HistoryField kHistoryFields[] = {
     // The job's and its script's: the peak of the job's cgroup on its first node (its
     // steps there included); a step's: its largest task's, as its node's relay measured it.
     {"MaxRSS", [](const wire::JobView& j, Time) { return sacct_memory(j.peak_memory_bytes); }},
-    {"CPUTime", [](const wire::JobView& j, Time now) { return format_walltime(Duration::seconds(cpu_time_raw(j, now))); }},
+    {"CPUTime", [](const wire::JobView& j,
+                   Time now) { return format_walltime(Duration::seconds(cpu_time_raw(j, now))); }},
     {"CPUTimeRAW", [](const wire::JobView& j, Time now) { return std::to_string(cpu_time_raw(j, now)); }},
     // What was used: the job's cgroup's CPU time on its first node; a step's, its tasks'.
     {"TotalCPU", [](const wire::JobView& j, Time) { return sacct_cpu_time(j.cpu_time_ms); }},
-    {"Reason", [](const wire::JobView& j, Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
+    {"Reason", [](const wire::JobView& j,
+                  Time) { return j.state_reason.empty() ? std::string("None") : j.state_reason; }},
     // A step's line has its own (field_text).
     {"DerivedExitCode", [](const wire::JobView& j, Time) { return derived_exit(j); }},
     {"AllocTRES", [](const wire::JobView& j, Time) { return allocated_tres(j); }},
@@ -341,8 +359,8 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
     HistoryColumn c;
     if (const auto pct = word.find('%'); pct != std::string::npos) {
       const std::string digits = word.substr(pct + 1);
-      if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos ||
-          std::stoi(digits) == 0) {
+      if (digits.empty() || digits.size() > 3 ||
+          digits.find_first_not_of("0123456789") != std::string::npos || std::stoi(digits) == 0) {
         return invalid_argument("--format: \"" + word + "\": the width after % must be 1-999");
       }
       c.width = std::stoi(digits);
@@ -364,8 +382,9 @@ Result<std::vector<HistoryColumn>> parse_history_format(const std::string& forma
   return columns;
 }
 
-std::string render_history(const wire::JobQueryReply& reply, bool parsable, const std::vector<HistoryColumn>& columns,
-                           bool header_line, bool trailing_bar, const std::vector<std::string>* id_suffixes) {
+std::string render_history(const wire::JobQueryReply& reply, bool parsable,
+                           const std::vector<HistoryColumn>& columns, bool header_line, bool trailing_bar,
+                           const std::vector<std::string>* id_suffixes) {
   std::vector<HistoryColumn> shown = columns;
   if (shown.empty()) shown = *parse_history_format(kHistoryDefaultFormat);
   // -P shows whole values (tools split on '|'); widths shape the table only.
@@ -377,7 +396,8 @@ std::string render_history(const wire::JobQueryReply& reply, bool parsable, cons
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < reply.jobs.size(); ++i) {
     std::vector<std::string> row;
-    for (const auto& c : shown) row.push_back(cell(field_text(c, reply.jobs[i], reply.now, id_suffixes, i), c));
+    for (const auto& c : shown)
+      row.push_back(cell(field_text(c, reply.jobs[i], reply.now, id_suffixes, i), c));
     rows.push_back(std::move(row));
   }
   if (!parsable) {
@@ -395,8 +415,9 @@ namespace {
 // sacct's default width of a field (Slurm 22.05), 10 unless named here.
 int sacct_width(std::string_view field) {
   static const std::pair<std::string_view, int> widths[] = {
-      {"JobID", 12}, {"JobIDRaw", 12}, {"ExitCode", 8}, {"User", 9}, {"NNodes", 8}, {"NodeList", 15},
-      {"Submit", 19}, {"Start", 19}, {"End", 19}, {"Reason", 25}, {"DerivedExitCode", 15}};
+      {"JobID", 12}, {"JobIDRaw", 12}, {"ExitCode", 8},        {"User", 9},
+      {"NNodes", 8}, {"NodeList", 15}, {"Submit", 19},         {"Start", 19},
+      {"End", 19},   {"Reason", 25},   {"DerivedExitCode", 15}};
   for (const auto& [name, w] : widths) {
     if (name == field) return w;
   }
@@ -418,7 +439,9 @@ std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vect
   const auto width_of = [](const HistoryColumn& c) {
     return c.width > 0 ? c.width : sacct_width(kHistoryFields[c.field].name);
   };
-  const auto left = [](const HistoryColumn& c) { return std::string_view(kHistoryFields[c.field].name).starts_with("JobID"); };
+  const auto left = [](const HistoryColumn& c) {
+    return std::string_view(kHistoryFields[c.field].name).starts_with("JobID");
+  };
   if (header) {
     for (const auto& c : columns) out += cell(kHistoryFields[c.field].name, width_of(c), left(c), true);
     out += "\n";
@@ -426,7 +449,8 @@ std::string render_sacct_table(const wire::JobQueryReply& reply, const std::vect
     out += "\n";
   }
   for (std::size_t i = 0; i < reply.jobs.size(); ++i) {
-    for (const auto& c : columns) out += cell(field_text(c, reply.jobs[i], reply.now, id_suffixes, i), width_of(c), left(c));
+    for (const auto& c : columns)
+      out += cell(field_text(c, reply.jobs[i], reply.now, id_suffixes, i), width_of(c), left(c));
     out += "\n";
   }
   return out;

@@ -16,11 +16,11 @@ struct HistoryOptions {
   std::string names;  // --name: only jobs with one of these names (comma-separated)
   // -S/-E: YYYY-MM-DD[THH:MM[:SS]] or now-N[units]. Without -S (and -j): since midnight.
   std::string start, end;
-  std::string format;      // -o/--format: sacct field names
-  bool parsable = false;   // -P: "|" between fields, as sacct --parsable2
+  std::string format;         // -o/--format: sacct field names
+  bool parsable = false;      // -P: "|" between fields, as sacct --parsable2
   bool trailing_bar = false;  // -p: and after the last, as sacct --parsable
   bool json = false;
-  bool noheader = false;   // -n: rows only, as sacct --noheader
+  bool noheader = false;  // -n: rows only, as sacct --noheader
   // --live: the jobs still waiting or running too (Slurm's sacct lists them with the
   // finished ones; tools poll it for a job's state).
   bool live = false;
@@ -50,7 +50,8 @@ struct HistoryColumn {
   int width = 0;  // 0: as wide as the column's widest value
 };
 inline constexpr const char* kHistoryDefaultFormat =
-    "JobID,JobName,User,Account,Partition,State,ExitCode,Start,End,Elapsed,AllocCPUS,NodeList,MaxRSS,TotalCPU";
+    "JobID,JobName,User,Account,Partition,State,ExitCode,Start,End,Elapsed,AllocCPUS,NodeList,MaxRSS,"
+    "TotalCPU";
 Result<std::vector<HistoryColumn>> parse_history_format(const std::string& format);
 
 inline constexpr const char* kSacctDefaultFormat = "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode";

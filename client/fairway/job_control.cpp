@@ -35,21 +35,24 @@ std::optional<std::vector<JobId>> matching_jobs(const JobFilter& f, const std::v
   // each task again, which would find the ones the array already ended.
   std::vector<JobId> whole_arrays;
   for (const auto& j : reply->jobs) {
-    if (wanted(j) && j.array_job.value() != 0 && j.array_tasks.starts_with("[")) whole_arrays.push_back(j.array_job);
+    if (wanted(j) && j.array_job.value() != 0 && j.array_tasks.starts_with("["))
+      whole_arrays.push_back(j.array_job);
   }
   std::vector<JobId> out;
   for (const auto& j : reply->jobs) {
     if (!wanted(j)) continue;
     const bool task = j.array_job.value() != 0 && !j.array_tasks.starts_with("[");
-    if (task && std::find(whole_arrays.begin(), whole_arrays.end(), j.array_job) != whole_arrays.end()) continue;
+    if (task && std::find(whole_arrays.begin(), whole_arrays.end(), j.array_job) != whole_arrays.end())
+      continue;
     out.push_back(j.id);
   }
   return out;
 }
 
 // scancel -i: the jobs among `jobs` the user says yes to, asked one by one in order.
-Result<std::vector<JobId>> confirmed_jobs(const std::vector<JobId>& jobs, std::string_view verb, const Transport& transport,
-                                         const Output& io, std::istream& answers) {
+Result<std::vector<JobId>> confirmed_jobs(const std::vector<JobId>& jobs, std::string_view verb,
+                                          const Transport& transport, const Output& io,
+                                          std::istream& answers) {
   wire::JobQuery q;
   q.jobs = jobs;
   auto reply = ask_all_pages(q, transport, io);
@@ -74,8 +77,8 @@ Result<std::vector<JobId>> confirmed_jobs(const std::vector<JobId>& jobs, std::s
 
 }  // namespace
 
-int run_control(wire::JobAction action, const ControlOptions& o, const std::string& user, const Transport& transport,
-                const Output& io) {
+int run_control(wire::JobAction action, const ControlOptions& o, const std::string& user,
+                const Transport& transport, const Output& io) {
   std::optional<SignalRequest> signal;
   if (!o.signal.empty()) {
     auto number = parse_signal_name(o.signal);
@@ -88,10 +91,10 @@ int run_control(wire::JobAction action, const ControlOptions& o, const std::stri
                          o.confirm ? &std::cin : nullptr);
 }
 
-int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
-                    const std::string& user, const Transport& transport, const Output& io,
-                    const JobFilter& filter, bool json, const std::optional<SignalRequest>& signal,
-                    bool quiet_when_gone, std::istream* confirm_from) {
+int run_job_control(wire::JobAction action, const std::vector<std::string>& ids, const std::string& user,
+                    const Transport& transport, const Output& io, const JobFilter& filter, bool json,
+                    const std::optional<SignalRequest>& signal, bool quiet_when_gone,
+                    std::istream* confirm_from) {
   auto refs = parse_job_refs(ids);
   if (!refs) return report_error(io, refs.error().message, kExitUsage);
   std::optional<std::vector<JobId>> jobs = refs->jobs;
@@ -104,13 +107,15 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     if (matched->empty()) return kExitOk;  // as scancel: nothing matched, nothing to do
     jobs = std::move(*matched);
   } else if (jobs->empty() && refs->task_arrays.empty()) {
-    return report_error(io, std::string(to_string(action)) + " needs at least one job id" +
-                                (action == wire::JobAction::kCancel ? " or a filter (-u, -t, -p, -n, -A)" : ""),
+    return report_error(io,
+                        std::string(to_string(action)) + " needs at least one job id" +
+                            (action == wire::JobAction::kCancel ? " or a filter (-u, -t, -p, -n, -A)" : ""),
                         kExitUsage);
   }
   if (confirm_from != nullptr) {
     if (!refs->task_arrays.empty()) {
-      return report_error(io, "--interactive takes whole jobs, not array tasks (" + ids.front() + ")", kExitUsage);
+      return report_error(io, "--interactive takes whole jobs, not array tasks (" + ids.front() + ")",
+                          kExitUsage);
     }
     auto yes = confirmed_jobs(*jobs, signal ? "signal" : to_string(action), transport, io, *confirm_from);
     if (!yes) return report_error(io, yes.error().message, kExitFailure);
@@ -123,8 +128,9 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
   // Single tasks go with the first request (a filter replaces the ids given).
   const bool tasks = filter.empty() && !refs->task_arrays.empty();
   for (std::size_t at = 0; at < jobs->size() || (at == 0 && tasks); at += kChunk) {
-    const std::vector<JobId> chunk(jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at, jobs->size())),
-                                   jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, jobs->size())));
+    const std::vector<JobId> chunk(
+        jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at, jobs->size())),
+        jobs->begin() + static_cast<std::ptrdiff_t>(std::min(at + kChunk, jobs->size())));
     wire::JobControl request;
     request.action = action;
     request.jobs = chunk;
@@ -143,8 +149,8 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
     const std::size_t asked = chunk.size() + request.task_arrays.size();
     if (reply->results.size() != asked) {
       return report_error(io,
-                          "coordinator answered for " + std::to_string(reply->results.size()) +
-                              " of " + std::to_string(asked) + " jobs",
+                          "coordinator answered for " + std::to_string(reply->results.size()) + " of " +
+                              std::to_string(asked) + " jobs",
                           kExitFailure);
     }
     all.results.insert(all.results.end(), reply->results.begin(), reply->results.end());
@@ -155,16 +161,19 @@ int run_job_control(wire::JobAction action, const std::vector<std::string>& ids,
                                 quiet_when_gone && !signal && action == wire::JobAction::kCancel);
 }
 
-int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json, const Output& io,
-                           bool quiet_when_gone) {
+int report_control_results(const std::string& verb, const wire::JobControlReply& reply, bool json,
+                           const Output& io, bool quiet_when_gone) {
   int failed = 0;
   for (const auto& r : reply.results) {
     if (r.ok) continue;
-    if (quiet_when_gone && (r.code == ErrorCode::kNotFound || r.code == ErrorCode::kFailedPrecondition)) continue;
+    if (quiet_when_gone && (r.code == ErrorCode::kNotFound || r.code == ErrorCode::kFailedPrecondition))
+      continue;
     ++failed;
     if (!json) {
-      report_error(io, verb + " job " + std::to_string(r.job.value()) + ": " + (r.message.empty() ? "refused" : r.message),
-                   kExitFailure);
+      report_error(
+          io,
+          verb + " job " + std::to_string(r.job.value()) + ": " + (r.message.empty() ? "refused" : r.message),
+          kExitFailure);
     }
   }
   if (json) io.out << control_json(reply);

@@ -5,8 +5,8 @@
 
 #include "client/views/fairway/json_output.h"
 #include "client/views/fairway/node_views.h"
-#include "client/views/slurm/sinfo_view.h"
 #include "client/views/slurm/scontrol_node_view.h"
+#include "client/views/slurm/sinfo_view.h"
 #include "client/views/slurm/slurm_json.h"
 #include "client/views/text_format.h"
 
@@ -34,7 +34,8 @@ int run_show_node(const std::string& name, bool json, bool scontrol, const Trans
   }
   // No name: every node (scontrol show node).
   auto reply = ask<wire::NodeQueryReply>(
-      wire::NodeQuery{name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name}}, transport, io);
+      wire::NodeQuery{name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name}}, transport,
+      io);
   if (!reply) return kExitFailure;
   if (reply->nodes.empty()) return report_error(io, "node " + name + " not found", kExitFailure);
   for (const auto& n : reply->nodes) io.out << (json ? node_json(n) : render_node_detail(n));
@@ -62,15 +63,17 @@ int run_node_layout(const NodeLayoutOptions& o, const Transport& transport, cons
   if (!partitions) return kExitFailure;
   auto nodes = ask<wire::NodeQueryReply>(wire::NodeQuery{}, transport, io);
   if (!nodes) return kExitFailure;
-  if (o.time_line && !o.noheader) io.out << format_ctime(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
-  io.out << (o.list_reasons ? render_sinfo_reasons(*nodes, *fields, !o.noheader)
-                            : render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader, o.summarize));
+  if (o.time_line && !o.noheader)
+    io.out << format_ctime(Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)))) << "\n";
+  io.out << (o.list_reasons
+                 ? render_sinfo_reasons(*nodes, *fields, !o.noheader)
+                 : render_sinfo(*partitions, *nodes, *fields, o.node_oriented, !o.noheader, o.summarize));
   return kExitOk;
 }
 
 int run_node_control(wire::NodeAction action, const std::vector<std::string>& nodes,
-                     const std::string& reason, const std::string& user,
-                     const Transport& transport, const Output& io) {
+                     const std::string& reason, const std::string& user, const Transport& transport,
+                     const Output& io) {
   const char* verb = action == wire::NodeAction::kDrain ? "drain" : "resume";
   if (action == wire::NodeAction::kDrain && reason.empty()) {
     return report_error(io, "drain needs --reason TEXT (shown by fairway nodes)", kExitUsage);

@@ -11,11 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-
-#include "client/views/slurm/association_view.h"
 #include "client/views/fairway/config_view.h"
-#include "client/views/slurm/scontrol_node_view.h"
 #include "client/views/metric_value.h"
+#include "client/views/slurm/association_view.h"
+#include "client/views/slurm/scontrol_node_view.h"
 #include "client/views/text_format.h"
 #include "shared/base/duration_format.h"
 #include "shared/config/hostlist.h"
@@ -38,7 +37,9 @@ std::string ms(double seconds) {
   return buf;
 }
 
-std::string count(double v) { return std::to_string(static_cast<std::uint64_t>(v)); }
+std::string count(double v) {
+  return std::to_string(static_cast<std::uint64_t>(v));
+}
 
 // "pending 12, running 3" from a family's samples grouped by one label.
 std::string by_label(const wire::MetricsReply& r, std::string_view name, std::string_view label) {
@@ -58,14 +59,18 @@ std::string by_label(const wire::MetricsReply& r, std::string_view name, std::st
   return out.empty() ? "none" : out;
 }
 
-std::string duration_text(Duration d) { return format_walltime(d); }
+std::string duration_text(Duration d) {
+  return format_walltime(d);
+}
 
 }  // namespace
 
 int run_diag(bool json, bool sdiag, const Transport& transport, const Output& io) {
   auto reply = ask<wire::MetricsReply>(wire::MetricsQuery{}, transport, io);
   if (!reply) return kExitFailure;
-  io.out << (json ? metrics_json(*reply) : sdiag ? render_sdiag(*reply, gettimeofday_latency_us()) : render_diag(*reply));
+  io.out << (json    ? metrics_json(*reply)
+             : sdiag ? render_sdiag(*reply, gettimeofday_latency_us())
+                     : render_diag(*reply));
   return kExitOk;
 }
 
@@ -85,21 +90,26 @@ std::string render_diag(const wire::MetricsReply& r) {
            ms(timed > 0 ? metric_value(r, "fairway_pass_duration_seconds", "_sum") / timed : 0) + " / " +
            ms(metric_value(r, "fairway_max_pass_duration_seconds")));
   char mean[32];
-  std::snprintf(mean, sizeof mean, "%.1f", passes > 0 ? metric_value(r, "fairway_pass_jobs_considered_total") / passes : 0);
-  line("  jobs considered last / mean:", count(metric_value(r, "fairway_last_pass_jobs_considered")) + " / " + mean);
+  std::snprintf(mean, sizeof mean, "%.1f",
+                passes > 0 ? metric_value(r, "fairway_pass_jobs_considered_total") / passes : 0);
+  line("  jobs considered last / mean:",
+       count(metric_value(r, "fairway_last_pass_jobs_considered")) + " / " + mean);
   line("  jobs started all / last pass:", count(metric_value(r, "fairway_pass_jobs_started_total")) + " / " +
-                                             count(metric_value(r, "fairway_last_pass_jobs_started")));
+                                              count(metric_value(r, "fairway_last_pass_jobs_started")));
   line("  of them backfilled:", count(metric_value(r, "fairway_backfill_jobs_started_total")));
-  line("  backfill depth (reservations):", count(metric_value(r, "fairway_last_pass_reservations")) + " in the last pass");
-  line("Jobs submitted / started / finished:", count(metric_value(r, "fairway_jobs_submitted_total")) + " / " +
-                                                   count(metric_value(r, "fairway_jobs_started_total")) + " / " +
-                                                   count(metric_value(r, "fairway_jobs_finished_total")));
+  line("  backfill depth (reservations):",
+       count(metric_value(r, "fairway_last_pass_reservations")) + " in the last pass");
+  line("Jobs submitted / started / finished:",
+       count(metric_value(r, "fairway_jobs_submitted_total")) + " / " +
+           count(metric_value(r, "fairway_jobs_started_total")) + " / " +
+           count(metric_value(r, "fairway_jobs_finished_total")));
   line("Jobs in the queue now:", by_label(r, "fairway_jobs", "state"));
   line("Preemptions:", count(metric_value(r, "fairway_preemptions_total")));
   line("Nodes:", by_label(r, "fairway_nodes", "state"));
   const double commits = metric_value(r, "fairway_store_commit_duration_seconds", "_count");
-  line("Store commits:", count(commits) + ", mean " +
-                             ms(commits > 0 ? metric_value(r, "fairway_store_commit_duration_seconds", "_sum") / commits : 0));
+  line("Store commits:",
+       count(commits) + ", mean " +
+           ms(commits > 0 ? metric_value(r, "fairway_store_commit_duration_seconds", "_sum") / commits : 0));
   line("Store errors:", count(metric_value(r, "fairway_store_errors_total")));
   line("Refused requests:", count(metric_value(r, "fairway_requests_refused_total")) + " (rate limit " +
                                 count(metric_value(r, "fairway_rate_limited_total")) + ", unauthenticated " +
@@ -137,8 +147,8 @@ int run_show_config(bool scontrol, const Transport& transport, const Output& io)
   return kExitOk;
 }
 
-int run_show_partition(const std::vector<std::string>& names, bool json, bool scontrol, const Transport& transport,
-                       const Output& io) {
+int run_show_partition(const std::vector<std::string>& names, bool json, bool scontrol,
+                       const Transport& transport, const Output& io) {
   if (scontrol) {
     // Every partition, filtered here: an unknown name is then scontrol's own words.
     auto all = ask<wire::PartitionQueryReply>(wire::PartitionQuery{}, transport, io);
@@ -191,9 +201,10 @@ std::string render_partition_detail(const wire::PartitionView& p) {
   line("Jobs", std::to_string(p.jobs_pending) + " waiting, " + std::to_string(p.jobs_running) + " running");
   line("Flags", p.flags.empty() ? "(none)" : join(p.flags, ","));
   // Who may use it: only the rules it has (an open partition shows none).
-  for (const auto& [name, list] : {std::pair{"AllowAccounts", &p.allow_accounts}, std::pair{"DenyAccounts", &p.deny_accounts},
-                                   std::pair{"AllowGroups", &p.allow_groups}, std::pair{"AllowQos", &p.allow_qos},
-                                   std::pair{"DenyQos", &p.deny_qos}}) {
+  for (const auto& [name, list] :
+       {std::pair{"AllowAccounts", &p.allow_accounts}, std::pair{"DenyAccounts", &p.deny_accounts},
+        std::pair{"AllowGroups", &p.allow_groups}, std::pair{"AllowQos", &p.allow_qos},
+        std::pair{"DenyQos", &p.deny_qos}}) {
     if (!list->empty()) line(name, join(*list, ","));
   }
   return out;
@@ -272,22 +283,20 @@ std::string render_shares(const wire::SharesReply& reply) {
     const bool user_row = !s.user.empty();
     // As sshare: users sit one level under their account.
     rows.push_back({user_row ? " " + s.account : s.account, s.user, format_number(s.raw_shares),
-                    fixed(s.norm_shares, "%.6f"), fixed(s.raw_usage, "%.0f"), fixed(s.effective_usage, "%.6f"),
-                    user_row ? fixed(s.fairshare, "%.6f") : ""});
+                    fixed(s.norm_shares, "%.6f"), fixed(s.raw_usage, "%.0f"),
+                    fixed(s.effective_usage, "%.6f"), user_row ? fixed(s.fairshare, "%.6f") : ""});
   }
   return "Fair-share algorithm: " + reply.algorithm + "\n" +
-         render_table({"Account", "User", "RawShares", "NormShares", "RawUsage", "EffectvUsage", "FairShare"}, rows);
+         render_table({"Account", "User", "RawShares", "NormShares", "RawUsage", "EffectvUsage", "FairShare"},
+                      rows);
 }
 
 std::string shares_json(const wire::SharesReply& reply) {
   Json rows = Json::array();
   for (const auto& s : reply.rows) {
-    Json row = {{"account", s.account},
-                {"user", s.user.empty() ? Json(nullptr) : Json(s.user)},
-                {"raw_shares", s.raw_shares},
-                {"norm_shares", s.norm_shares},
-                {"raw_usage", s.raw_usage},
-                {"effective_usage", s.effective_usage}};
+    Json row = {{"account", s.account},       {"user", s.user.empty() ? Json(nullptr) : Json(s.user)},
+                {"raw_shares", s.raw_shares}, {"norm_shares", s.norm_shares},
+                {"raw_usage", s.raw_usage},   {"effective_usage", s.effective_usage}};
     if (!s.user.empty()) row["fairshare"] = s.fairshare;
     rows.push_back(std::move(row));
   }

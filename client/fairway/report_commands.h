@@ -19,8 +19,8 @@ std::string metrics_json(const wire::MetricsReply& reply);
 // show config: the coordinator's settings, "key = value"; `scontrol`: Slurm's layout.
 int run_show_config(bool scontrol, const Transport& transport, const Output& io);
 // `scontrol`: scontrol show partition's Key=Value layout and its "Partition X not found".
-int run_show_partition(const std::vector<std::string>& names, bool json, bool scontrol, const Transport& transport,
-                       const Output& io);
+int run_show_partition(const std::vector<std::string>& names, bool json, bool scontrol,
+                       const Transport& transport, const Output& io);
 std::string render_partition_detail(const wire::PartitionView& p);
 std::string partitions_json(const wire::PartitionQueryReply& reply);
 

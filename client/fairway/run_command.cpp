@@ -9,9 +9,9 @@
 #include <optional>
 #include <thread>
 
+#include "client/api/submit_options.h"
 #include "client/fairway/alloc_command.h"
 #include "client/fairway/step_session.h"
-#include "client/api/submit_options.h"
 #include "shared/base/hex.h"
 #include "shared/model/cpu_bind.h"
 #include "shared/net/step_stream.h"
@@ -35,7 +35,7 @@ struct StepChoices {
   bool kill_on_bad_exit = false;
   std::string cpu_bind;
   std::string distribution;
-  std::string mpi;  // "pmi2", "pmix", or empty: no PMI
+  std::string mpi;         // "pmi2", "pmix", or empty: no PMI
   bool exclusive = false;  // --exclusive or --exact: cores of its own, waiting for them
 };
 
@@ -55,8 +55,9 @@ Result<std::string> check_mpi(const std::optional<std::string>& mpi) {
 
 // The step's end to end: Ctrl-C from the request on, the caller's terminal raw for --pty,
 // the session until every node is done.
-int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options, const StepChoices& choices,
-             const SubmitContext& ctx, const Transport& transport, const Output& io, const StepSettings& settings) {
+int run_step(JobId job, const std::vector<std::string>& command, const SubmitOptions& options,
+             const StepChoices& choices, const SubmitContext& ctx, const Transport& transport,
+             const Output& io, const StepSettings& settings) {
   auto listening = net::listen_step_stream(settings.listen_host);
   if (!listening) return report_error(io, listening.error().message, kExitFailure);
   const auto [listen_fd, address] = *listening;
@@ -121,16 +122,19 @@ int run_step(JobId job, const std::vector<std::string>& command, const SubmitOpt
                             : std::holds_alternative<wire::ErrorReply>(*reply)
                                 ? std::get<wire::ErrorReply>(*reply).message
                                 : "unexpected reply to the step request";
-    return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why, kExitFailure);
+    return report_error(io, "cannot run a step in job " + std::to_string(job.value()) + ": " + why,
+                        kExitFailure);
   }
   const auto& started = std::get<wire::StepReply>(*reply);
   StepSettings step_settings = settings;
   step_settings.kill_on_bad_exit = choices.kill_on_bad_exit;
-  const StepOutcome outcome = serve_step(started, *key, listen_fd, choices.label, choices.pty, io, step_settings);
+  const StepOutcome outcome =
+      serve_step(started, *key, listen_fd, choices.label, choices.pty, io, step_settings);
   ::close(listen_fd);
   // For sacct's ID.N line. Its output and exit are the user's whatever the coordinator
   // answers: a step it cannot record is no reason to fail the command that ran.
-  (void)transport(wire::StepEnded{job, started.step, outcome.exit_code, outcome.signal, outcome.max_rss_kb, outcome.cpu_us});
+  (void)transport(wire::StepEnded{job, started.step, outcome.exit_code, outcome.signal, outcome.max_rss_kb,
+                                  outcome.cpu_us});
   return outcome.exit;
 }
 
@@ -138,7 +142,8 @@ std::optional<JobId> job_from_environment(const SubmitContext& ctx) {
   for (const char* name : {"FAIRWAY_JOB_ID", "SLURM_JOB_ID"}) {
     for (const auto& [k, v] : ctx.env) {
       std::uint64_t id = 0;
-      if (k == name && std::from_chars(v.data(), v.data() + v.size(), id).ec == std::errc() && id > 0) return JobId(id);
+      if (k == name && std::from_chars(v.data(), v.data() + v.size(), id).ec == std::errc() && id > 0)
+        return JobId(id);
     }
   }
   return std::nullopt;
@@ -162,8 +167,8 @@ is the worst task's (128+N for a task killed by signal N).
 )";
 }
 
-int run_step_command(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
-                     const Output& io, const StepSettings& settings) {
+int run_step_command(const std::vector<std::string>& args, const SubmitContext& ctx,
+                     const Transport& transport, const Output& io, const StepSettings& settings) {
   // srun --mpi=list needs no command.
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--mpi=list" || (args[i] == "--mpi" && i + 1 < args.size() && args[i + 1] == "list")) {
@@ -174,7 +179,8 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
   auto cmd = parse_submit_command_line(args);
   if (!cmd) {
     // "submit needs a script path": here it is the command that is missing.
-    if (cmd.error().message.starts_with("submit needs")) return report_error(io, "fairway run needs a COMMAND", kExitUsage);
+    if (cmd.error().message.starts_with("submit needs"))
+      return report_error(io, "fairway run needs a COMMAND", kExitUsage);
     return report_error(io, cmd.error().message, kExitUsage);
   }
   if (cmd->help) {
@@ -197,18 +203,23 @@ int run_step_command(const std::vector<std::string>& args, const SubmitContext& 
   }
   auto mpi = check_mpi(cmd->mpi);
   if (!mpi) return report_error(io, mpi.error().message, kExitUsage);
-  if (auto b = parse_cpu_bind(cmd->cpu_bind.value_or("")); !b) return report_error(io, b.error().message, kExitUsage);
+  if (auto b = parse_cpu_bind(cmd->cpu_bind.value_or("")); !b)
+    return report_error(io, b.error().message, kExitUsage);
   if (auto d = parse_cyclic_distribution(cmd->distribution.value_or("")); !d) {
     return report_error(io, d.error().message, kExitUsage);
   }
-  const StepChoices choices{cmd->label, cmd->pty, cmd->kill_on_bad_exit.value_or(false), cmd->cpu_bind.value_or(""),
-                            cmd->distribution.value_or(""), *mpi,
+  const StepChoices choices{cmd->label,
+                            cmd->pty,
+                            cmd->kill_on_bad_exit.value_or(false),
+                            cmd->cpu_bind.value_or(""),
+                            cmd->distribution.value_or(""),
+                            *mpi,
                             cmd->exact || cmd->options.exclusive.value_or(false)};
   if (job) return run_step(*job, command, cmd->options, choices, ctx, transport, io, settings);
   // srun outside a job: an allocation of its own, with one task per core asked for.
   const SubmitOptions options = cmd->options;
-  return with_allocation(std::move(*cmd), command.front(), ctx, transport, io, std::chrono::milliseconds(200), false,
-                         [&](const wire::JobView& granted) {
+  return with_allocation(std::move(*cmd), command.front(), ctx, transport, io, std::chrono::milliseconds(200),
+                         false, [&](const wire::JobView& granted) {
                            SubmitOptions step = options;
                            step.nodes.reset();
                            return run_step(granted.id, command, step, choices, ctx, transport, io, settings);

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "client/fairway/commands.h"
 #include "client/api/job_request.h"
+#include "client/fairway/commands.h"
 
 namespace fairway::cli {
 
@@ -25,8 +25,8 @@ struct StepSettings {
 // arguments. The job is --jobid, else $FAIRWAY_JOB_ID or $SLURM_JOB_ID, else a new
 // allocation made with the options. Exit: the worst task's code (128+N for signal N),
 // 1 when the step could not run, 2 for bad options.
-int run_step_command(const std::vector<std::string>& args, const SubmitContext& ctx, const Transport& transport,
-                     const Output& io, const StepSettings& settings);
+int run_step_command(const std::vector<std::string>& args, const SubmitContext& ctx,
+                     const Transport& transport, const Output& io, const StepSettings& settings);
 
 std::string run_usage();
 

@@ -28,15 +28,21 @@ using wire::StepIo;
 using wire::StepIoKind;
 
 std::atomic<int> g_interrupts{0};
-extern "C" void on_step_interrupt(int) { g_interrupts.fetch_add(1); }
+extern "C" void on_step_interrupt(int) {
+  g_interrupts.fetch_add(1);
+}
 std::atomic<bool> g_resized{false};
-extern "C" void on_step_resize(int) { g_resized = true; }
+extern "C" void on_step_resize(int) {
+  g_resized = true;
+}
 
 // srun passes these on to the tasks and goes on waiting for them; a batch script that
 // dies of a cancel's SIGTERM no longer takes its srun's tasks along before their grace.
 constexpr int kForwarded[] = {SIGHUP, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2};
 std::atomic<std::uint32_t> g_forward{0};  // bit N: signal N came
-extern "C" void on_step_forward(int sig) { g_forward.fetch_or(1u << sig); }
+extern "C" void on_step_forward(int sig) {
+  g_forward.fetch_or(1u << sig);
+}
 
 // Installs the forwarding handlers for a scope, and puts the old ones back.
 class ForwardedSignals {
@@ -54,7 +60,7 @@ class ForwardedSignals {
   ForwardedSignals& operator=(const ForwardedSignals&) = delete;
 
  private:
-  struct sigaction saved_[std::size(kForwarded)] {};
+  struct sigaction saved_[std::size(kForwarded)]{};
 };
 
 // This terminal's size as a kResize value (rows << 16 | columns); nullopt when stdin is
@@ -93,7 +99,6 @@ bool same_secret(const std::string& a, const std::string& b) {
   return diff == 0;
 }
 
-
 // One node's relay as seen from here.
 struct NodeStream {
   int fd = -1;
@@ -104,10 +109,16 @@ struct NodeStream {
 
 class StepSession {
  public:
-  StepSession(const wire::StepReply& reply, std::string key, int listen_fd, bool label, bool pty, const Output& io,
-              const StepSettings& settings)
-      : reply_(reply), key_(std::move(key)), listen_fd_(listen_fd), label_(label && !pty), pty_(pty), io_(io),
-        settings_(settings), fence_(reply.nodes.size()) {
+  StepSession(const wire::StepReply& reply, std::string key, int listen_fd, bool label, bool pty,
+              const Output& io, const StepSettings& settings)
+      : reply_(reply),
+        key_(std::move(key)),
+        listen_fd_(listen_fd),
+        label_(label && !pty),
+        pty_(pty),
+        io_(io),
+        settings_(settings),
+        fence_(reply.nodes.size()) {
     nodes_.resize(reply.nodes.size());
     std::int32_t total = 0;
     for (std::int32_t t : reply.tasks_per_node) total += t;
@@ -129,8 +140,9 @@ class StepSession {
       // Task 0's stdin: ours, once node 0's relay is there to take it. Each descriptor is
       // polled once and each entry handled by its place: were 0 also a socket of ours (a
       // caller that closed our stdin), reading it twice as both would block.
-      const bool read_stdin = stdin_open && nodes_[0].greeted && nodes_[0].fd >= 0 &&
-                              std::none_of(fds.begin(), fds.end(), [](const pollfd& p) { return p.fd == STDIN_FILENO; });
+      const bool read_stdin =
+          stdin_open && nodes_[0].greeted && nodes_[0].fd >= 0 &&
+          std::none_of(fds.begin(), fds.end(), [](const pollfd& p) { return p.fd == STDIN_FILENO; });
       if (read_stdin) fds.push_back({STDIN_FILENO, POLLIN, 0});
       const int ready = ::poll(fds.data(), fds.size(), 250);
       if (ready < 0 && errno != EINTR) break;
@@ -195,7 +207,10 @@ class StepSession {
     // srun's rule: a second Ctrl-C within a second kills the tasks; one asks them to stop.
     const bool kill = seen > 1 || (last_interrupt_ && now - *last_interrupt_ < std::chrono::seconds(1));
     last_interrupt_ = now;
-    io_.err << "fairway: " << (kill ? "killing the step's tasks" : "interrupt: SIGINT sent to the step's tasks (again within 1 s to kill them)") << "\n";
+    io_.err << "fairway: "
+            << (kill ? "killing the step's tasks"
+                     : "interrupt: SIGINT sent to the step's tasks (again within 1 s to kill them)")
+            << "\n";
     io_.err.flush();
     last_signal_ = kill ? SIGKILL : SIGINT;
     send_all({StepIoKind::kSignal, 0, 0, *last_signal_, ""});
@@ -211,7 +226,8 @@ class StepSession {
   // Task 0's terminal takes our size (it is on node 0).
   void send_size() {
     const auto size = terminal_size();
-    if (size && nodes_[0].fd >= 0) (void)net::write_all(nodes_[0].fd, net::step_frame({StepIoKind::kResize, 0, 0, *size, ""}));
+    if (size && nodes_[0].fd >= 0)
+      (void)net::write_all(nodes_[0].fd, net::step_frame({StepIoKind::kResize, 0, 0, *size, ""}));
   }
 
   // Connections that have not said hello yet are few and short-lived; past a small number
@@ -240,7 +256,8 @@ class StepSession {
       (void)net::write_all(first.fd, net::step_frame({StepIoKind::kStdinEnd, 0, 0, 0, ""}));
       return false;
     }
-    (void)net::write_all(first.fd, net::step_frame({StepIoKind::kStdin, 0, 0, 0, std::string(buf, static_cast<std::size_t>(n))}));
+    (void)net::write_all(first.fd, net::step_frame({StepIoKind::kStdin, 0, 0, 0,
+                                                    std::string(buf, static_cast<std::size_t>(n))}));
     return true;
   }
 
@@ -266,7 +283,8 @@ class StepSession {
       }
       node->fd = -1;
       if (!node->done) {
-        io_.err << "fairway: error: " << reply_.nodes[index] << ": the step ended before its tasks reported (did the job end?)\n";
+        io_.err << "fairway: error: " << reply_.nodes[index]
+                << ": the step ended before its tasks reported (did the job end?)\n";
         node->done = true;
         failed_ = true;
       }
@@ -278,8 +296,9 @@ class StepSession {
       probe.feed(std::string_view(buf, static_cast<std::size_t>(n)));
       auto hello = probe.next();
       pending_.erase(pend);
-      const bool ok = hello && *hello && (*hello)->kind == StepIoKind::kHello && same_secret((*hello)->data, key_) &&
-                      (*hello)->node_index >= 0 && static_cast<std::size_t>((*hello)->node_index) < nodes_.size() &&
+      const bool ok = hello && *hello && (*hello)->kind == StepIoKind::kHello &&
+                      same_secret((*hello)->data, key_) && (*hello)->node_index >= 0 &&
+                      static_cast<std::size_t>((*hello)->node_index) < nodes_.size() &&
                       nodes_[static_cast<std::size_t>((*hello)->node_index)].fd < 0 &&
                       !nodes_[static_cast<std::size_t>((*hello)->node_index)].done;
       if (!ok) {
@@ -292,7 +311,8 @@ class StepSession {
       node->greeted = true;
       node->reader = std::move(probe);
       // A Ctrl-C that came before this node called in still reaches its tasks.
-      if (last_signal_) (void)net::write_all(fd, net::step_frame({StepIoKind::kSignal, 0, 0, *last_signal_, ""}));
+      if (last_signal_)
+        (void)net::write_all(fd, net::step_frame({StepIoKind::kSignal, 0, 0, *last_signal_, ""}));
       if (pty_ && index == 0) send_size();
     } else {
       node->reader.feed(std::string_view(buf, static_cast<std::size_t>(n)));
@@ -323,7 +343,8 @@ class StepSession {
         exits_[m.rank] = m.value;
         if (auto u = wire::parse_task_usage(m.data)) usage_[m.rank] = *u;
         if (m.value != 0) {
-          io_.err << "fairway: error: " << node << ": task " << m.rank << ": "
+          io_.err << "fairway: error: " << node << ": task " << m.rank
+                  << ": "
                   // Slurm's words: "Exited with exit code 3", "Killed", "Terminated".
                   << (m.value > 0 ? "Exited with exit code " + std::to_string(m.value)
                                   : std::string(strsignal(static_cast<int>(-m.value))))
@@ -332,15 +353,17 @@ class StepSession {
           // not leave the rest waiting for it).
           if (settings_.kill_on_bad_exit && !killed_for_bad_exit_) {
             killed_for_bad_exit_ = true;
-            io_.err << "fairway: error: task " << m.rank << " failed: killing the step's other tasks (--kill-on-bad-exit)\n";
+            io_.err << "fairway: error: task " << m.rank
+                    << " failed: killing the step's other tasks (--kill-on-bad-exit)\n";
             last_signal_ = SIGKILL;
             send_all({StepIoKind::kSignal, 0, 0, SIGKILL, ""});
           }
         }
         break;
       case StepIoKind::kError:
-        io_.err << "fairway: error: " << node << (m.rank >= 0 ? ": task " + std::to_string(m.rank) : std::string())
-                << ": " << m.data << "\n";
+        io_.err << "fairway: error: " << node
+                << (m.rank >= 0 ? ": task " + std::to_string(m.rank) : std::string()) << ": " << m.data
+                << "\n";
         if (m.rank < 0) failed_ = true;
         break;
       case StepIoKind::kFence: {
@@ -416,7 +439,8 @@ class StepSession {
 
 }  // namespace
 
-StepOutcome step_outcome(const std::map<std::int32_t, std::int64_t>& exits, std::int32_t tasks, bool node_failed) {
+StepOutcome step_outcome(const std::map<std::int32_t, std::int64_t>& exits, std::int32_t tasks,
+                         bool node_failed) {
   // Ranked by wait status, as Slurm ranks a step's tasks: any exit code above any signal.
   int worst = node_failed ? 1 << 8 : 0;
   for (std::int32_t r = 0; r < tasks; ++r) {
@@ -440,11 +464,14 @@ StepInterrupts::StepInterrupts() {
   sigaction(SIGINT, &on_int, &saved_);
 }
 
-StepInterrupts::~StepInterrupts() { sigaction(SIGINT, &saved_, nullptr); }
+StepInterrupts::~StepInterrupts() {
+  sigaction(SIGINT, &saved_, nullptr);
+}
 
-StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
-                       const Output& io, const StepSettings& settings) {
-  struct sigaction on_winch {}, old_winch {};
+StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label,
+                       bool pty, const Output& io, const StepSettings& settings) {
+  struct sigaction on_winch {
+  }, old_winch{};
   on_winch.sa_handler = on_step_resize;
   sigaction(SIGWINCH, &on_winch, &old_winch);
   StepOutcome outcome;

@@ -43,11 +43,12 @@ struct StepOutcome {
 
 // From each task's end by rank (>= 0: exit code, < 0: -signal) of `tasks` tasks: a task
 // never heard of, or a node that failed, counts as exit code 1.
-StepOutcome step_outcome(const std::map<std::int32_t, std::int64_t>& exits, std::int32_t tasks, bool node_failed);
+StepOutcome step_outcome(const std::map<std::int32_t, std::int64_t>& exits, std::int32_t tasks,
+                         bool node_failed);
 
 // Serves `step` on `listen_fd` until every node's relay is done (or did not call in within
 // settings.start_timeout_ms). With `pty`, this terminal is raw meanwhile.
-StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label, bool pty,
-               const Output& io, const StepSettings& settings);
+StepOutcome serve_step(const wire::StepReply& step, const std::string& key, int listen_fd, bool label,
+                       bool pty, const Output& io, const StepSettings& settings);
 
 }  // namespace fairway::cli

@@ -102,8 +102,8 @@ namespace {
 // nodes n1 in partition batch".
 std::string describe_estimate(const wire::SubmitReply& r) {
   if (!r.estimated_start) {
-    return "Job cannot be promised a start now in partition " + r.partition + " (reason: " +
-           (r.reason.empty() ? std::string("None") : r.reason) + ")\n";
+    return "Job cannot be promised a start now in partition " + r.partition +
+           " (reason: " + (r.reason.empty() ? std::string("None") : r.reason) + ")\n";
   }
   std::string out = "Job to start at " + format_local_time(*r.estimated_start);
   if (!r.nodes.empty()) {
@@ -154,7 +154,8 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
     for (const auto& w : built->warnings) io.err << "fairway: warning: " << w << "\n";
   }
   if (auto st = resolve_task_dependencies(*built, transport); !st) {
-    return report_error(io, st.error().message, st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
+    return report_error(io, st.error().message,
+                        st.error().code == ErrorCode::kInvalidArgument ? kExitUsage : kExitFailure);
   }
 
   const wire::Message request = built->request;
@@ -167,10 +168,9 @@ int run_submit(const SubmitCommand& cmd, const SubmitContext& ctx, const Transpo
   }
   const auto* ok = std::get_if<wire::SubmitReply>(&*reply);
   if (ok == nullptr) {
-    return report_error(io,
-                        "unexpected " + std::string(to_string(wire::message_type(*reply))) +
-                            " in reply to SubmitRequest",
-                        kExitFailure);
+    return report_error(
+        io, "unexpected " + std::string(to_string(wire::message_type(*reply))) + " in reply to SubmitRequest",
+        kExitFailure);
   }
   if (ok->test_only) {
     io.out << describe_estimate(*ok);
@@ -196,17 +196,17 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
                                const std::function<bool(const wire::JobView&)>& done,
                                std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause,
                                const std::atomic<bool>* interrupted) {
-  FAIRWAY_TRY_ASSIGN(views, poll_jobs(job, false, transport,
-                                      [&](const std::vector<wire::JobView>& v) { return done(v.front()); },
-                                      first_pause, longest_pause, interrupted));
+  FAIRWAY_TRY_ASSIGN(
+      views, poll_jobs(
+                 job, false, transport, [&](const std::vector<wire::JobView>& v) { return done(v.front()); },
+                 first_pause, longest_pause, interrupted));
   return views.front();
 }
 
-Result<std::vector<wire::JobView>> poll_jobs(JobId job, bool expand_arrays, const Transport& transport,
-                                             const std::function<bool(const std::vector<wire::JobView>&)>& done,
-                                             std::chrono::milliseconds first_pause,
-                                             std::chrono::milliseconds longest_pause,
-                                             const std::atomic<bool>* interrupted) {
+Result<std::vector<wire::JobView>> poll_jobs(
+    JobId job, bool expand_arrays, const Transport& transport,
+    const std::function<bool(const std::vector<wire::JobView>&)>& done, std::chrono::milliseconds first_pause,
+    std::chrono::milliseconds longest_pause, const std::atomic<bool>* interrupted) {
   wire::JobQuery q;
   q.jobs = {job};
   q.include_finished = true;
@@ -233,11 +233,12 @@ Result<std::vector<wire::JobView>> poll_jobs(JobId job, bool expand_arrays, cons
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, longest_pause);
   }
-  return make_error(ErrorCode::kUnavailable, "interrupted while waiting for job " + std::to_string(job.value()));
+  return make_error(ErrorCode::kUnavailable,
+                    "interrupted while waiting for job " + std::to_string(job.value()));
 }
 
-int wait_for_array(JobId array, const Transport& transport, const Output& io, std::chrono::milliseconds first_pause,
-                   std::chrono::milliseconds longest_pause) {
+int wait_for_array(JobId array, const Transport& transport, const Output& io,
+                   std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause) {
   // Every task is listed under its own id (expand_arrays); a folded "[...]" line would
   // stand for tasks not made yet.
   const auto all_ended = [&](const std::vector<wire::JobView>& views) {
@@ -263,14 +264,16 @@ int wait_for_array(JobId array, const Transport& transport, const Output& io, st
     const bool coded = v.state == JobState::kFailed && v.exit_code && *v.exit_code > 0 && *v.exit_code < 256;
     worst = std::max(worst, coded ? *v.exit_code : kExitFailure);
   }
-  if (not_completed > 5) io.err << "fairway: ... and " << not_completed - 5 << " more tasks did not complete\n";
+  if (not_completed > 5)
+    io.err << "fairway: ... and " << not_completed - 5 << " more tasks did not complete\n";
   return worst;
 }
 
 int wait_for_job(JobId job, const Transport& transport, const Output& io,
                  std::chrono::milliseconds first_pause, std::chrono::milliseconds longest_pause) {
-  auto ended = poll_job(job, transport, [](const wire::JobView& v) { return is_terminal(v.state); }, first_pause,
-                        longest_pause);
+  auto ended = poll_job(
+      job, transport, [](const wire::JobView& v) { return is_terminal(v.state); }, first_pause,
+      longest_pause);
   if (!ended) return report_error(io, ended.error().message, kExitFailure);
   const wire::JobView& v = *ended;
   if (v.state == JobState::kCompleted) return kExitOk;

@@ -8,9 +8,9 @@
 #include <functional>
 #include <string>
 
-#include "client/fairway/commands.h"
 #include "client/api/job_request.h"
 #include "client/api/submit_options.h"
+#include "client/fairway/commands.h"
 
 namespace fairway::cli {
 
@@ -41,11 +41,10 @@ Result<wire::JobView> poll_job(JobId job, const Transport& transport,
 
 // As poll_job, with the query's every view (expand_arrays: an array's waiting tasks each
 // under its own id) until `done` holds for them.
-Result<std::vector<wire::JobView>> poll_jobs(JobId job, bool expand_arrays, const Transport& transport,
-                                             const std::function<bool(const std::vector<wire::JobView>&)>& done,
-                                             std::chrono::milliseconds first_pause,
-                                             std::chrono::milliseconds longest_pause,
-                                             const std::atomic<bool>* interrupted = nullptr);
+Result<std::vector<wire::JobView>> poll_jobs(
+    JobId job, bool expand_arrays, const Transport& transport,
+    const std::function<bool(const std::vector<wire::JobView>&)>& done, std::chrono::milliseconds first_pause,
+    std::chrono::milliseconds longest_pause, const std::atomic<bool>* interrupted = nullptr);
 
 // --wait with --array: until every task of the array ended; 0 when all completed, else
 // the highest exit code of a failed task (1 when none has one), naming the first few.

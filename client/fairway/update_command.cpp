@@ -27,7 +27,9 @@ Result<wire::JobUpdate> parse_job_update(const std::vector<std::string>& words, 
     }
     const std::string key = to_lower(w.substr(0, eq));
     const std::string value = w.substr(eq + 1);
-    const auto bad = [&](const std::string& why) { return invalid_argument("update job: " + w + ": " + why); };
+    const auto bad = [&](const std::string& why) {
+      return invalid_argument("update job: " + w + ": " + why);
+    };
     if (key == "timelimit") {
       auto d = parse_walltime(value);
       if (!d) return bad(d.error().message);

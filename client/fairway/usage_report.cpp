@@ -45,8 +45,9 @@ int run_usage_report(const ReportOptions& o, Time now, const Transport& transpor
   const Time from = window->from.value_or(month_start(now));
   const Time to = window->to.value_or(now);
   if (!(from < to)) {
-    return report_error(io, "report: the period is empty (" + format_local_time(from) + " is not before " +
-                                format_local_time(to) + ")",
+    return report_error(io,
+                        "report: the period is empty (" + format_local_time(from) + " is not before " +
+                            format_local_time(to) + ")",
                         kExitUsage);
   }
   wire::JobQuery q;
@@ -61,7 +62,8 @@ int run_usage_report(const ReportOptions& o, Time now, const Transport& transpor
   return kExitOk;
 }
 
-std::string render_usage_report(const wire::JobQueryReply& reply, Time from, Time to, bool parsable, bool json) {
+std::string render_usage_report(const wire::JobQueryReply& reply, Time from, Time to, bool parsable,
+                                bool json) {
   std::map<std::string, Usage> by_account;
   std::map<std::pair<std::string, std::string>, Usage> by_user;
   for (const auto& j : reply.jobs) {
@@ -84,15 +86,22 @@ std::string render_usage_report(const wire::JobQueryReply& reply, Time from, Tim
   if (json) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& [account, u] : by_account) {
-      rows.push_back({{"account", account}, {"user", nullptr}, {"jobs", u.jobs}, {"core_hours", u.core_hours},
+      rows.push_back({{"account", account},
+                      {"user", nullptr},
+                      {"jobs", u.jobs},
+                      {"core_hours", u.core_hours},
                       {"gpu_hours", u.gpu_hours}});
       for (const auto& [key, uu] : by_user) {
         if (key.first != account) continue;
-        rows.push_back({{"account", account}, {"user", key.second}, {"jobs", uu.jobs}, {"core_hours", uu.core_hours},
+        rows.push_back({{"account", account},
+                        {"user", key.second},
+                        {"jobs", uu.jobs},
+                        {"core_hours", uu.core_hours},
                         {"gpu_hours", uu.gpu_hours}});
       }
     }
-    return nlohmann::ordered_json{{"from", from.seconds()}, {"to", to.seconds()}, {"usage", rows}}.dump(2) + "\n";
+    return nlohmann::ordered_json{{"from", from.seconds()}, {"to", to.seconds()}, {"usage", rows}}.dump(2) +
+           "\n";
   }
   const std::vector<std::string> header = {"Account", "User", "Jobs", "CoreHours", "GPUHours"};
   std::vector<std::vector<std::string>> rows;
@@ -100,7 +109,8 @@ std::string render_usage_report(const wire::JobQueryReply& reply, Time from, Tim
     rows.push_back({account, "", std::to_string(u.jobs), hours(u.core_hours), hours(u.gpu_hours)});
     for (const auto& [key, uu] : by_user) {
       if (key.first != account) continue;
-      rows.push_back({account, key.second, std::to_string(uu.jobs), hours(uu.core_hours), hours(uu.gpu_hours)});
+      rows.push_back(
+          {account, key.second, std::to_string(uu.jobs), hours(uu.core_hours), hours(uu.gpu_hours)});
     }
   }
   std::string out;

@@ -19,6 +19,7 @@ struct ReportOptions {
 int run_usage_report(const ReportOptions& o, Time now, const Transport& transport, const Output& io);
 
 // Usage of `reply`'s jobs within [from, to): each job's run clipped to the period.
-std::string render_usage_report(const wire::JobQueryReply& reply, Time from, Time to, bool parsable, bool json);
+std::string render_usage_report(const wire::JobQueryReply& reply, Time from, Time to, bool parsable,
+                                bool json);
 
 }  // namespace fairway::cli

@@ -25,7 +25,8 @@ namespace {
 // an unknown option refused in Slurm's words (with Slurm's exit code, usage_exit()).
 class RenamedLines final : public std::streambuf {
  public:
-  RenamedLines(std::ostream& out, std::string command) : out_(out), command_(command), prefix_(std::move(command) + ": ") {}
+  RenamedLines(std::ostream& out, std::string command)
+      : out_(out), command_(command), prefix_(std::move(command) + ": ") {}
   std::optional<int> usage_exit() const { return usage_exit_; }
   ~RenamedLines() override { flush_line(); }
   RenamedLines(const RenamedLines&) = delete;
@@ -62,7 +63,8 @@ class RenamedLines final : public std::streambuf {
     static constexpr std::string_view kOurs = "fairway: ";
     static constexpr std::string_view kError = "fairway: error: ";
     if (line_.starts_with(kError) && line_.ends_with('\n')) {
-      const std::string_view message = std::string_view(line_).substr(kError.size(), line_.size() - kError.size() - 1);
+      const std::string_view message =
+          std::string_view(line_).substr(kError.size(), line_.size() - kError.size() - 1);
       if (auto usage = fairway::cli::slurm_usage_error(command_, message)) {
         line_ = usage->text;
         usage_exit_ = usage->exit_code;
@@ -102,7 +104,8 @@ int main(int argc, char** argv) {
   fairway::cli::SlurmInvocation invocation;
   // A static binary makes no NSS calls: the login name comes from the environment.
   for (const char* name : {"USER", "LOGNAME"}) {
-    if (const char* v = std::getenv(name); v != nullptr && *v != '\0' && invocation.user.empty()) invocation.user = v;
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0' && invocation.user.empty())
+      invocation.user = v;
   }
   for (char** e = environ; *e != nullptr; ++e) {
     const char* eq = std::strchr(*e, '=');

@@ -21,21 +21,25 @@ std::vector<std::string> with_command(const std::string& sub, const std::vector<
 }  // namespace
 
 // scontrol's words are case-insensitive: `show job 42`, `SHOW JOB 42`, `update JobId=42 ...`.
-Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args, const SlurmInvocation& inv) {
-  if (std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) ||
+Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args,
+                                            const SlurmInvocation& inv) {
+  if (std::any_of(args.begin(), args.end(),
+                  [](const std::string& a) { return a == "--help" || a == "-h"; }) ||
       (!args.empty() && to_lower(args[0]) == "help")) {
-    return SlurmTranslation{{},
-                            "Usage: scontrol [-d] COMMAND\n"
-                            "Slurm's scontrol on Fairway (docs/slurm-compat.md). Commands:\n"
-                            "  show job [ID] | node [NAME] | partition [NAME] | reservation [NAME] | config\n"
-                            "  show hostnames [LIST] | hostlist NAMES | hostlistsorted NAMES\n"
-                            "  hold | uhold | release | requeue | requeuehold ID...\n"
-                            "  update JobId=ID KEY=VALUE... | update NodeName=NODE State=DRAIN|RESUME Reason=TEXT\n"
-                            "  version\n"};
+    return SlurmTranslation{
+        {},
+        "Usage: scontrol [-d] COMMAND\n"
+        "Slurm's scontrol on Fairway (docs/slurm-compat.md). Commands:\n"
+        "  show job [ID] | node [NAME] | partition [NAME] | reservation [NAME] | config\n"
+        "  show hostnames [LIST] | hostlist NAMES | hostlistsorted NAMES\n"
+        "  hold | uhold | release | requeue | requeuehold ID...\n"
+        "  update JobId=ID KEY=VALUE... | update NodeName=NODE State=DRAIN|RESUME Reason=TEXT\n"
+        "  version\n"};
   }
   std::vector<std::string> words;
   for (const std::string& a : args) {
-    if (a == "-d" || a == "--details" || a == "-dd" || a == "-o" || a == "--oneliner" || a == "-Q" || a == "--quiet") {
+    if (a == "-d" || a == "--details" || a == "-dd" || a == "-o" || a == "--oneliner" || a == "-Q" ||
+        a == "--quiet") {
       continue;  // detail and layout switches: fairway show's one layout
     }
     words.push_back(a);
@@ -43,10 +47,12 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
   if (words.empty()) return invalid_argument("no command given (show, hold, release, requeue, update)");
   const std::string verb = to_lower(words[0]);
   const auto rest = [&](std::size_t from) {
-    return std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(std::min(from, words.size())), words.end());
+    return std::vector<std::string>(words.begin() + static_cast<std::ptrdiff_t>(std::min(from, words.size())),
+                                    words.end());
   };
   if (verb == "show") {
-    if (words.size() < 2) return invalid_argument("show what? (job, node, partition, reservation, hostnames, hostlist)");
+    if (words.size() < 2)
+      return invalid_argument("show what? (job, node, partition, reservation, hostnames, hostlist)");
     std::string what = to_lower(words[1]);
     if (what == "jobs" || what == "jobid") what = "job";
     if (what == "nodes") what = "node";
@@ -68,7 +74,8 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
           if (k == "SLURM_JOB_NODELIST") list = v;
         }
       }
-      if (list.empty()) return invalid_argument("show hostnames: no host list given and SLURM_JOB_NODELIST is not set");
+      if (list.empty())
+        return invalid_argument("show hostnames: no host list given and SLURM_JOB_NODELIST is not set");
       auto hosts = expand_hostlist(list);
       if (!hosts) return invalid_argument("show hostnames: " + hosts.error().message);
       std::string out;
@@ -88,24 +95,30 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
     }
     if (what == "job" || what == "node" || what == "partition") {
       SlurmShowCall call;
-      call.what = what == "job" ? SlurmShowCall::What::kJob
+      call.what = what == "job"    ? SlurmShowCall::What::kJob
                   : what == "node" ? SlurmShowCall::What::kNode
                                    : SlurmShowCall::What::kPartition;
       // One job or node, any number of partitions, and fairway show's --json; the rest is
       // refused in the words of fairway's parser, which these words once went through.
       std::vector<std::string> unexpected;
       for (const std::string& w : rest(2)) {
-        if (w == "--json") call.json = true;
-        else if (w == "--scontrol") continue;
-        else if (w.starts_with("-") || (call.what != SlurmShowCall::What::kPartition && !call.names.empty())) unexpected.push_back(w);
-        else call.names.push_back(w);
+        if (w == "--json")
+          call.json = true;
+        else if (w == "--scontrol")
+          continue;
+        else if (w.starts_with("-") || (call.what != SlurmShowCall::What::kPartition && !call.names.empty()))
+          unexpected.push_back(w);
+        else
+          call.names.push_back(w);
       }
       SlurmTranslation t{{}, std::nullopt, call};
       if (!unexpected.empty()) {
         std::string listed;
-        for (auto w = unexpected.rbegin(); w != unexpected.rend(); ++w) listed += (listed.empty() ? "" : " ") + *w;
+        for (auto w = unexpected.rbegin(); w != unexpected.rend(); ++w)
+          listed += (listed.empty() ? "" : " ") + *w;
         t.usage_error = std::string(unexpected.size() == 1 ? "The following argument was not expected: "
-                                                           : "The following arguments were not expected: ") + listed;
+                                                           : "The following arguments were not expected: ") +
+                        listed;
       }
       return t;
     }
@@ -129,11 +142,16 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
       const std::size_t eq = w.find('=');
       const std::string key = to_lower(w.substr(0, eq));
       const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
-      if (key == "jobid" || key == "job") job = value;
-      else if (key == "nodename" || key == "node") node = value;
-      else if (key == "state") state = to_lower(value);
-      else if (key == "reason") reason = value;
-      else keys.push_back(w);
+      if (key == "jobid" || key == "job")
+        job = value;
+      else if (key == "nodename" || key == "node")
+        node = value;
+      else if (key == "state")
+        state = to_lower(value);
+      else if (key == "reason")
+        reason = value;
+      else
+        keys.push_back(w);
     }
     if (job) {
       if (node || state) return invalid_argument("update names both a job and a node");
@@ -142,13 +160,16 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
       return SlurmTranslation{out, std::nullopt};
     }
     if (node) {
-      if (!keys.empty()) return invalid_argument("update node: only State= and Reason= are supported, not " + keys[0]);
+      if (!keys.empty())
+        return invalid_argument("update node: only State= and Reason= are supported, not " + keys[0]);
       if (state == "drain" || state == "down") {
         if (!reason) return invalid_argument("update node: State=" + *state + " needs a Reason=");
         return SlurmTranslation{{"drain", *node, "--reason", *reason}, std::nullopt};
       }
-      if (state == "resume" || state == "idle" || state == "undrain") return SlurmTranslation{{"resume", *node}, std::nullopt};
-      return invalid_argument("update node: State=" + state.value_or("") + " is not supported (DRAIN, RESUME)");
+      if (state == "resume" || state == "idle" || state == "undrain")
+        return SlurmTranslation{{"resume", *node}, std::nullopt};
+      return invalid_argument("update node: State=" + state.value_or("") +
+                              " is not supported (DRAIN, RESUME)");
     }
     return invalid_argument("update needs JobId= or NodeName=");
   }
@@ -158,34 +179,45 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
 // sacctmgr's read side: `[-n] [-P] [-s] list|show user|account|association [NAME] [user=X]
 // [account=X] [format=...]`. Accounts and users live in the config: nothing is changed.
 Result<SlurmTranslation> translate_sacctmgr(const std::vector<std::string>& args) {
-  if (std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "help"; })) {
-    return SlurmTranslation{{},
-                            "Usage: sacctmgr [-n] [-P] [-s] list|show user|account|association [NAME] [user=U]\n"
-                            "                [account=A] [format=Account,User,Share,DefaultAccount,Admin]\n"
-                            "Slurm's sacctmgr on Fairway, read only: accounts and users are set in the\n"
-                            "coordinator's config ([[accounts]]); docs/slurm-compat.md.\n"};
+  if (std::any_of(args.begin(), args.end(),
+                  [](const std::string& a) { return a == "--help" || a == "help"; })) {
+    return SlurmTranslation{
+        {},
+        "Usage: sacctmgr [-n] [-P] [-s] list|show user|account|association [NAME] [user=U]\n"
+        "                [account=A] [format=Account,User,Share,DefaultAccount,Admin]\n"
+        "Slurm's sacctmgr on Fairway, read only: accounts and users are set in the\n"
+        "coordinator's config ([[accounts]]); docs/slurm-compat.md.\n"};
   }
   bool noheader = false, parsable = false, with_assoc = false;
   std::vector<std::string> words;
   for (const std::string& a : args) {
-    if (a == "-n" || a == "--noheader") noheader = true;
-    else if (a == "-P" || a == "--parsable2") parsable = true;
-    else if (a == "-s" || a == "--associations") with_assoc = true;
-    else if (a == "-i" || a == "--immediate" || a == "-Q" || a == "--quiet") continue;
+    if (a == "-n" || a == "--noheader")
+      noheader = true;
+    else if (a == "-P" || a == "--parsable2")
+      parsable = true;
+    else if (a == "-s" || a == "--associations")
+      with_assoc = true;
+    else if (a == "-i" || a == "--immediate" || a == "-Q" || a == "--quiet")
+      continue;
     else if (a.starts_with("-")) {
       // Bundled flags (-nP, -snP).
       for (char c : a.substr(1)) {
-        if (c == 'n') noheader = true;
-        else if (c == 'P') parsable = true;
-        else if (c == 's') with_assoc = true;
-        else return invalid_argument("option -" + std::string(1, c) + " is not supported");
+        if (c == 'n')
+          noheader = true;
+        else if (c == 'P')
+          parsable = true;
+        else if (c == 's')
+          with_assoc = true;
+        else
+          return invalid_argument("option -" + std::string(1, c) + " is not supported");
       }
     } else {
       words.push_back(a);
     }
   }
   if (words.size() < 2 || (to_lower(words[0]) != "list" && to_lower(words[0]) != "show")) {
-    return invalid_argument("only list and show are supported: accounts and users are set in the coordinator's config");
+    return invalid_argument(
+        "only list and show are supported: accounts and users are set in the coordinator's config");
   }
   std::string what = to_lower(words[1]);
   if (with_assoc && (what == "user" || what == "users")) what = "user-associations";
@@ -199,7 +231,9 @@ Result<SlurmTranslation> translate_sacctmgr(const std::vector<std::string>& args
       // A bare name: the user or account listed.
       out.insert(out.end(), {to_lower(words[1]).starts_with("acc") ? "--account" : "--user", w});
     } else if (key == "user" || key == "users" || key == "name" || key == "names") {
-      out.insert(out.end(), {to_lower(words[1]).starts_with("acc") && key.starts_with("name") ? "--account" : "--user", value});
+      out.insert(
+          out.end(),
+          {to_lower(words[1]).starts_with("acc") && key.starts_with("name") ? "--account" : "--user", value});
     } else if (key == "account" || key == "accounts") {
       out.insert(out.end(), {"--account", value});
     } else if (key == "format") {

@@ -1,14 +1,14 @@
 #include "client/slurm/slurm_commands.h"
 
 #include <algorithm>
-#include <charconv>
-#include <span>
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <optional>
+#include <span>
 
-#include "client/views/slurm/sinfo_view.h"
 #include "client/slurm/slurm_admin_commands.h"
+#include "client/views/slurm/sinfo_view.h"
 #include "client/views/text_format.h"
 #include "shared/base/try.h"
 #include "shared/config/hostlist.h"
@@ -52,9 +52,9 @@ struct Scanned {
 // Options whose value is a comma-separated list in Slurm's commands: given twice, the
 // lists are joined.
 bool is_list_option(std::string_view name) {
-  static constexpr std::string_view kLists[] = {"jobs",  "user",  "users", "accounts", "account", "partition",
-                                                "state", "states", "name", "qos",      "nodes",   "nodelist",
-                                                "steps", "reservation"};
+  static constexpr std::string_view kLists[] = {"jobs",      "user",     "users",  "accounts",   "account",
+                                                "partition", "state",    "states", "name",       "qos",
+                                                "nodes",     "nodelist", "steps",  "reservation"};
   return std::find(std::begin(kLists), std::end(kLists), name) != std::end(kLists);
 }
 
@@ -64,7 +64,8 @@ std::string usage_text(std::string_view command, const std::vector<SlurmOption>&
                     " on Fairway (docs/slurm-compat.md). Options:\n";
   for (const SlurmOption& o : table) {
     std::string line = "  ";
-    line += o.short_name != '\0' ? std::string("-") + o.short_name + (o.long_name.empty() ? "" : ", ") : "    ";
+    line +=
+        o.short_name != '\0' ? std::string("-") + o.short_name + (o.long_name.empty() ? "" : ", ") : "    ";
     if (!o.long_name.empty()) line += "--" + std::string(o.long_name) + (o.takes_value ? "=VALUE" : "");
     if (o.action == Action::kDrop) line += "  (accepted, no effect here)";
     if (o.action == Action::kRefuse) line += "  (not supported: " + std::string(o.to) + ")";
@@ -73,12 +74,11 @@ std::string usage_text(std::string_view command, const std::vector<SlurmOption>&
   return out;
 }
 
-
 // Rewrites the options of `args` by `table` up to the first word that is not an option
 // (sbatch's script, srun's command: what follows is theirs). An option not in the table is
 // refused in getopt's words, as Slurm's commands refuse it.
-Result<Scanned> scan(std::string_view command, std::vector<std::string> args, const std::vector<SlurmOption>& table,
-                     bool stop_at_word) {
+Result<Scanned> scan(std::string_view command, std::vector<std::string> args,
+                     const std::vector<SlurmOption>& table, bool stop_at_word) {
   Scanned s;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string a = args[i];
@@ -99,7 +99,8 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
     std::optional<std::string> value;
     if (a.starts_with("--")) {
       const std::size_t eq = a.find('=');
-      const std::string_view name = std::string_view(a).substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+      const std::string_view name =
+          std::string_view(a).substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
       for (const SlurmOption& o : table) {
         if (o.long_name == name) opt = &o;
       }
@@ -127,8 +128,8 @@ Result<Scanned> scan(std::string_view command, std::vector<std::string> args, co
       }
       value = args[++i];
     }
-    const std::string spelled = opt->long_name.empty() ? std::string("-") + opt->short_name
-                                                       : "--" + std::string(opt->long_name);
+    const std::string spelled =
+        opt->long_name.empty() ? std::string("-") + opt->short_name : "--" + std::string(opt->long_name);
     // Given again: a list option's values add up (sacct -j 1 -j 2 is -j 1,2); any other
     // option's later value wins, as Slurm's commands read them.
     if (value && (opt->action == Action::kPass || opt->action == Action::kRename)) {
@@ -171,7 +172,8 @@ std::string unexpected_words(const std::vector<std::string>& words) {
   std::string out;
   for (auto w = words.rbegin(); w != words.rend(); ++w) out += (out.empty() ? "" : " ") + *w;
   return std::string(words.size() == 1 ? "The following argument was not expected: "
-                                       : "The following arguments were not expected: ") + out;
+                                       : "The following arguments were not expected: ") +
+         out;
 }
 
 // fairway's parser's words for a value given by two options that fill one field.
@@ -188,7 +190,8 @@ std::vector<std::string> with_command(std::string sub, std::vector<std::string> 
 // width (20 by default; '.' right-justifies) and a suffix written after it; with a suffix
 // and no width, the value alone. Unknown names are refused as the command words it
 // ("Invalid job format specification: X", sinfo's words too).
-Result<std::string> named_format(const std::string& spec, std::span<const std::pair<std::string_view, char>> fields,
+Result<std::string> named_format(const std::string& spec,
+                                 std::span<const std::pair<std::string_view, char>> fields,
                                  const std::string& refusal) {
   std::string out;
   for (const std::string& item : comma_words(spec)) {
@@ -220,23 +223,27 @@ Result<std::string> named_format(const std::string& spec, std::span<const std::p
 
 Result<std::string> squeue_named_format(const std::string& spec) {
   static const std::pair<std::string_view, char> fields[] = {
-      {"jobid", 'i'},        {"jobarrayid", 'i'},  {"name", 'j'},       {"state", 'T'},     {"statecompact", 't'},
-      {"username", 'u'},     {"partition", 'P'},   {"reason", 'r'},     {"numcpus", 'C'},   {"timelimit", 'l'},
-      {"numnodes", 'D'},     {"timeused", 'M'},    {"reasonlist", 'R'}, {"nodelist", 'N'},  {"account", 'a'},
-      {"qos", 'q'},          {"priority", 'p'},    {"starttime", 'S'},  {"submittime", 'V'}, {"endtime", 'e'},
-      {"timeleft", 'L'},     {"workdir", 'Z'},     {"arrayjobid", 'F'}, {"arraytaskid", 'K'}, {"minmemory", 'm'},
-      {"tres-per-node", 'b'}, {"comment", 'k'},   {"nice", 'y'}};
+      {"jobid", 'i'},        {"jobarrayid", 'i'},    {"name", 'j'},       {"state", 'T'},
+      {"statecompact", 't'}, {"username", 'u'},      {"partition", 'P'},  {"reason", 'r'},
+      {"numcpus", 'C'},      {"timelimit", 'l'},     {"numnodes", 'D'},   {"timeused", 'M'},
+      {"reasonlist", 'R'},   {"nodelist", 'N'},      {"account", 'a'},    {"qos", 'q'},
+      {"priority", 'p'},     {"starttime", 'S'},     {"submittime", 'V'}, {"endtime", 'e'},
+      {"timeleft", 'L'},     {"workdir", 'Z'},       {"arrayjobid", 'F'}, {"arraytaskid", 'K'},
+      {"minmemory", 'm'},    {"tres-per-node", 'b'}, {"comment", 'k'},    {"nice", 'y'}};
   return named_format(spec, fields, "Invalid job format specification: ");
 }
 
 // sinfo -O's names for sinfo's %-letters.
 Result<std::string> sinfo_named_format(const std::string& spec) {
   static const std::pair<std::string_view, char> fields[] = {
-      {"partition", 'P'},   {"partitionname", 'R'}, {"available", 'a'},  {"time", 'l'},        {"nodes", 'D'},
-      {"statecompact", 't'}, {"statelong", 'T'},    {"nodelist", 'N'},   {"cpus", 'c'},        {"memory", 'm'},
-      {"gres", 'G'},        {"cpusstate", 'C'},     {"reason", 'E'},     {"size", 's'},        {"root", 'r'},
-      {"oversubscribe", 'h'}, {"groups", 'g'},      {"user", 'u'},       {"userlong", 'U'},    {"timestamp", 'H'},
-      {"socketcorethread", 'z'}, {"disk", 'd'},     {"weight", 'w'},     {"features", 'f'}};
+      {"partition", 'P'},     {"partitionname", 'R'}, {"available", 'a'},
+      {"time", 'l'},          {"nodes", 'D'},         {"statecompact", 't'},
+      {"statelong", 'T'},     {"nodelist", 'N'},      {"cpus", 'c'},
+      {"memory", 'm'},        {"gres", 'G'},          {"cpusstate", 'C'},
+      {"reason", 'E'},        {"size", 's'},          {"root", 'r'},
+      {"oversubscribe", 'h'}, {"groups", 'g'},        {"user", 'u'},
+      {"userlong", 'U'},      {"timestamp", 'H'},     {"socketcorethread", 'z'},
+      {"disk", 'd'},          {"weight", 'w'},        {"features", 'f'}};
   // Slurm's sinfo says "job" here too.
   return named_format(spec, fields, "Invalid job format specification: ");
 }
@@ -272,7 +279,8 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
     return a == "-O" || a.starts_with("-O") || a.starts_with("--Format");
   });
   for (auto& g : s.given) {
-    if (named && g.option != nullptr && (g.option->long_name == "format" || g.option->long_name == "Format")) {
+    if (named && g.option != nullptr &&
+        (g.option->long_name == "format" || g.option->long_name == "Format")) {
       FAIRWAY_TRY_ASSIGN(percent, squeue_named_format(g.value));
       g.value = percent;
     }
@@ -298,28 +306,46 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       continue;
     }
     const std::string_view name = option->long_name;
-    if (name == "user") o.user = value, ++users;
-    else if (name == "partition") o.partition = value;
-    else if (name == "states") o.states = value;
-    else if (name == "jobs") o.jobs = value;
-    else if (name == "format" || name == "Format") o.format = value, ++formats;
-    else if (name == "sort") o.sort = value;
-    else if (name == "long") o.long_format = true;
-    else if (name == "array") o.expand_arrays = true;
-    else if (name == "noheader") o.noheader = true;
-    else if (name == "start") o.start = true;
-    else if (name == "json") o.json = true;
-    else if (name == "account") o.accounts = value;
-    else if (name == "name") o.names = value;
-    else if (name == "nodelist") o.nodes = value;
-    else if (name == "steps") o.steps = true;
+    if (name == "user")
+      o.user = value, ++users;
+    else if (name == "partition")
+      o.partition = value;
+    else if (name == "states")
+      o.states = value;
+    else if (name == "jobs")
+      o.jobs = value;
+    else if (name == "format" || name == "Format")
+      o.format = value, ++formats;
+    else if (name == "sort")
+      o.sort = value;
+    else if (name == "long")
+      o.long_format = true;
+    else if (name == "array")
+      o.expand_arrays = true;
+    else if (name == "noheader")
+      o.noheader = true;
+    else if (name == "start")
+      o.start = true;
+    else if (name == "json")
+      o.json = true;
+    else if (name == "account")
+      o.accounts = value;
+    else if (name == "name")
+      o.names = value;
+    else if (name == "nodelist")
+      o.nodes = value;
+    else if (name == "steps")
+      o.steps = true;
   }
   if (!s.seen_format && !o.steps) o.format = kSqueueDefaultFormat;
   SlurmTranslation t{{}, std::nullopt, call};
   // What fairway queue's parser refused before squeue read its options itself, in its words.
-  if (users > 1) t.usage_error = given_twice("user", users);
-  else if (formats > 1) t.usage_error = given_twice("format", formats);
-  else if (!unexpected.empty()) t.usage_error = unexpected_words(unexpected);
+  if (users > 1)
+    t.usage_error = given_twice("user", users);
+  else if (formats > 1)
+    t.usage_error = given_twice("format", formats);
+  else if (!unexpected.empty())
+    t.usage_error = unexpected_words(unexpected);
   return t;
 }
 
@@ -361,7 +387,8 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const Slu
   SlurmCancelCall call;
   ControlOptions& o = call.options;
   // Slurm's scancel says nothing of a job that does not exist or has ended (unless -v).
-  const bool verbose = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-v" || a == "--verbose"; });
+  const bool verbose = std::any_of(args.begin(), args.end(),
+                                   [](const std::string& a) { return a == "-v" || a == "--verbose"; });
   o.quiet_when_gone = !verbose;
   int users = 0, names = 0;
   for (const auto& [option, value] : s.given) {
@@ -370,33 +397,56 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const Slu
       continue;
     }
     const std::string_view name = option->long_name;
-    if (name == "user") o.filter.user = value, ++users;
-    else if (name == "state") o.filter.states = value;
-    else if (name == "partition") o.filter.partition = value;
-    else if (name == "name" || name == "jobname") o.filter.name = value, ++names;
-    else if (name == "account") o.filter.account = value;
-    else if (name == "signal") o.signal = value;
-    else if (name == "batch") o.batch = true;
-    else if (name == "interactive") o.confirm = true;
+    if (name == "user")
+      o.filter.user = value, ++users;
+    else if (name == "state")
+      o.filter.states = value;
+    else if (name == "partition")
+      o.filter.partition = value;
+    else if (name == "name" || name == "jobname")
+      o.filter.name = value, ++names;
+    else if (name == "account")
+      o.filter.account = value;
+    else if (name == "signal")
+      o.signal = value;
+    else if (name == "batch")
+      o.batch = true;
+    else if (name == "interactive")
+      o.confirm = true;
   }
   if (std::find(args.begin(), args.end(), "--me") != args.end()) o.filter.user = inv.user, ++users;
   SlurmTranslation t{{}, std::nullopt, call};
-  if (users > 1) t.usage_error = given_twice("user", users);
-  else if (names > 1) t.usage_error = given_twice("name", names);
+  if (users > 1)
+    t.usage_error = given_twice("user", users);
+  else if (names > 1)
+    t.usage_error = given_twice("name", names);
   return t;
 }
 
 // Slurm's input variables that set sbatch, salloc and srun options; the command line wins
 // over them (it comes later), and they win over #SBATCH directives, as in Slurm.
 std::vector<std::string> options_from_environment(std::string_view prefix, const SlurmInvocation& inv) {
-  static const std::pair<std::string_view, std::string_view> names[] = {
-      {"ACCOUNT", "--account"},        {"PARTITION", "--partition"},   {"QOS", "--qos"},
-      {"TIMELIMIT", "--time"},         {"JOB_NAME", "--job-name"},     {"EXPORT", "--export"},
-      {"RESERVATION", "--reservation"}, {"CONSTRAINT", "--constraint"}, {"MEM_PER_NODE", "--mem"},
-      {"MEM_PER_CPU", "--mem-per-cpu"}, {"GPUS", "--gpus"},            {"ARRAY_INX", "--array"},
-      {"OUTPUT", "--output"},          {"ERROR", "--error"},           {"GPUS_PER_TASK", "--gpus-per-task"},
-      {"GPUS_PER_NODE", "--gpus-per-node"}, {"CPUS_PER_GPU", "--cpus-per-gpu"}, {"MEM_PER_GPU", "--mem-per-gpu"},
-      {"OPEN_MODE", "--open-mode"},     {"DISTRIBUTION", "--distribution"}, {"HINT", "--hint"}};
+  static const std::pair<std::string_view, std::string_view> names[] = {{"ACCOUNT", "--account"},
+                                                                        {"PARTITION", "--partition"},
+                                                                        {"QOS", "--qos"},
+                                                                        {"TIMELIMIT", "--time"},
+                                                                        {"JOB_NAME", "--job-name"},
+                                                                        {"EXPORT", "--export"},
+                                                                        {"RESERVATION", "--reservation"},
+                                                                        {"CONSTRAINT", "--constraint"},
+                                                                        {"MEM_PER_NODE", "--mem"},
+                                                                        {"MEM_PER_CPU", "--mem-per-cpu"},
+                                                                        {"GPUS", "--gpus"},
+                                                                        {"ARRAY_INX", "--array"},
+                                                                        {"OUTPUT", "--output"},
+                                                                        {"ERROR", "--error"},
+                                                                        {"GPUS_PER_TASK", "--gpus-per-task"},
+                                                                        {"GPUS_PER_NODE", "--gpus-per-node"},
+                                                                        {"CPUS_PER_GPU", "--cpus-per-gpu"},
+                                                                        {"MEM_PER_GPU", "--mem-per-gpu"},
+                                                                        {"OPEN_MODE", "--open-mode"},
+                                                                        {"DISTRIBUTION", "--distribution"},
+                                                                        {"HINT", "--hint"}};
   std::vector<std::string> out;
   for (const auto& [suffix, option] : names) {
     const std::string name = std::string(prefix) + std::string(suffix);
@@ -406,7 +456,8 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
   }
   for (const auto& [k, v] : inv.env) {
     // Its value is --exclusive's (user, mcs...): a bad one is refused as on the command line.
-    if (k == std::string(prefix) + "EXCLUSIVE") out.emplace_back(v.empty() ? "--exclusive" : "--exclusive=" + v);
+    if (k == std::string(prefix) + "EXCLUSIVE")
+      out.emplace_back(v.empty() ? "--exclusive" : "--exclusive=" + v);
     if (k == std::string(prefix) + "WAIT" && prefix == "SBATCH_") out.emplace_back("--wait");
     if (k == std::string(prefix) + "NO_REQUEUE") out.emplace_back("--no-requeue");
     if (k == std::string(prefix) + "REQUEUE") out.emplace_back("--requeue");
@@ -414,8 +465,8 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
   return out;
 }
 
-Result<SlurmTranslation> submitting(std::string sub, std::string_view prefix, const std::vector<std::string>& args,
-                                    const SlurmInvocation& inv) {
+Result<SlurmTranslation> submitting(std::string sub, std::string_view prefix,
+                                    const std::vector<std::string>& args, const SlurmInvocation& inv) {
   std::vector<std::string> out = {sub};
   // A batch job's output goes where Slurm's would when nothing names a file.
   if (sub == "submit") out.emplace_back("--default-output=slurm-%j.out");
@@ -454,7 +505,8 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
   o.live = true;
   o.sacct_table = true;
   const bool allocations_only = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    return a == "-X" || a == "--allocations" || (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find('X') != std::string::npos);
+    return a == "-X" || a == "--allocations" ||
+           (a.size() > 2 && a[0] == '-' && a[1] != '-' && a.find('X') != std::string::npos);
   });
   o.batch_steps = !allocations_only;
   std::vector<std::string> unexpected;
@@ -464,19 +516,32 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       continue;
     }
     const std::string_view name = option->long_name;
-    if (name == "jobs") o.jobs = value;
-    else if (name == "user") o.user = value;
-    else if (name == "name") o.names = value;
-    else if (name == "accounts") o.account = value;
-    else if (name == "partition") o.partition = value;
-    else if (name == "state") o.states = value;
-    else if (name == "starttime") o.start = value;
-    else if (name == "endtime") o.end = value;
-    else if (name == "format") o.format = value;
-    else if (name == "parsable2") o.parsable = true;
-    else if (name == "json") o.json = true;
-    else if (name == "noheader") o.noheader = true;
-    else if (name == "parsable") o.trailing_bar = true;
+    if (name == "jobs")
+      o.jobs = value;
+    else if (name == "user")
+      o.user = value;
+    else if (name == "name")
+      o.names = value;
+    else if (name == "accounts")
+      o.account = value;
+    else if (name == "partition")
+      o.partition = value;
+    else if (name == "state")
+      o.states = value;
+    else if (name == "starttime")
+      o.start = value;
+    else if (name == "endtime")
+      o.end = value;
+    else if (name == "format")
+      o.format = value;
+    else if (name == "parsable2")
+      o.parsable = true;
+    else if (name == "json")
+      o.json = true;
+    else if (name == "noheader")
+      o.noheader = true;
+    else if (name == "parsable")
+      o.trailing_bar = true;
   }
   SlurmTranslation t{{}, std::nullopt, call};
   if (!unexpected.empty()) t.usage_error = unexpected_words(unexpected);
@@ -505,7 +570,8 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
     return a.starts_with("-O") || a.starts_with("--Format");
   });
   for (auto& g : s.given) {
-    if (named && g.option != nullptr && (g.option->long_name == "format" || g.option->long_name == "Format")) {
+    if (named && g.option != nullptr &&
+        (g.option->long_name == "format" || g.option->long_name == "Format")) {
       FAIRWAY_TRY_ASSIGN(percent, sinfo_named_format(g.value));
       g.value = percent;
     }
@@ -519,27 +585,35 @@ Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
       continue;
     }
     const std::string_view name = option->long_name;
-    if (name == "summarize") o.summarize = true;
-    else if (name == "Node") o.node_oriented = true;
-    else if (name == "format" || name == "Format") o.format = value, ++formats;
-    else if (name == "partition") o.partitions = comma_words(value);
-    else if (name == "noheader") o.noheader = true;
-    else if (name == "json") call.json = true;
-    else if (name == "long") o.time_line = true;
-    else if (name == "list-reasons") o.list_reasons = true;
+    if (name == "summarize")
+      o.summarize = true;
+    else if (name == "Node")
+      o.node_oriented = true;
+    else if (name == "format" || name == "Format")
+      o.format = value, ++formats;
+    else if (name == "partition")
+      o.partitions = comma_words(value);
+    else if (name == "noheader")
+      o.noheader = true;
+    else if (name == "json")
+      call.json = true;
+    else if (name == "long")
+      o.time_line = true;
+    else if (name == "list-reasons")
+      o.list_reasons = true;
   }
   // As Slurm's: -N overrides -R (sinfo -N -R is sinfo -N).
   if (o.node_oriented) o.list_reasons = false;
   // --json is sinfo's JSON of the nodes; everything else is a %-field layout, sinfo's
   // default (or -s's, -l's) unless -o gave one.
   if (!call.json && o.format.empty()) {
-    o.format = o.summarize && !o.node_oriented             ? kSinfoSummaryFormat
-               : o.node_oriented && o.time_line            ? kSinfoNodeLongFormat
-               : o.node_oriented                           ? kSinfoNodeFormat
-               : o.list_reasons && o.time_line             ? kSinfoReasonsLongFormat
-               : o.list_reasons                            ? kSinfoReasonsFormat
-               : o.time_line                               ? kSinfoLongFormat
-                                                           : kSinfoDefaultFormat;
+    o.format = o.summarize && !o.node_oriented  ? kSinfoSummaryFormat
+               : o.node_oriented && o.time_line ? kSinfoNodeLongFormat
+               : o.node_oriented                ? kSinfoNodeFormat
+               : o.list_reasons && o.time_line  ? kSinfoReasonsLongFormat
+               : o.list_reasons                 ? kSinfoReasonsFormat
+               : o.time_line                    ? kSinfoLongFormat
+                                                : kSinfoDefaultFormat;
   }
   SlurmTranslation t{{}, std::nullopt, call};
   if (formats > 1) t.usage_error = given_twice("format", formats);
@@ -594,7 +668,8 @@ std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::
   std::string line;
   if (message.starts_with("unrecognized option '") || message.starts_with("invalid option -- '")) {
     line = std::string(message);
-  } else if (constexpr std::string_view kOurs = "unknown option \""; message.starts_with(kOurs) && message.ends_with('"')) {
+  } else if (constexpr std::string_view kOurs = "unknown option \"";
+             message.starts_with(kOurs) && message.ends_with('"')) {
     const std::string_view option = message.substr(kOurs.size(), message.size() - kOurs.size() - 1);
     if (option.size() < 2 || option[0] != '-') return std::nullopt;
     line = option.starts_with("--") ? "unrecognized option '" + std::string(option) + "'"
@@ -610,12 +685,14 @@ std::optional<SlurmUsageError> slurm_usage_error(std::string_view command, std::
 }
 
 const std::vector<std::string_view>& slurm_command_names() {
-  static const std::vector<std::string_view> names = {"sbatch", "srun", "salloc", "squeue", "scancel", "sacct",
-                                                      "sinfo",  "scontrol", "sprio", "sshare", "sdiag", "sacctmgr"};
+  static const std::vector<std::string_view> names = {"sbatch",  "srun",   "salloc", "squeue",
+                                                      "scancel", "sacct",  "sinfo",  "scontrol",
+                                                      "sprio",   "sshare", "sdiag",  "sacctmgr"};
   return names;
 }
 
-Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
+Result<SlurmTranslation> translate_slurm_command(std::string_view command,
+                                                 const std::vector<std::string>& args,
                                                  const SlurmInvocation& invocation) {
   // --version/-V among the options, or `scontrol version`: worded as Debian's build words
   // it ("slurm-wlm 22.05.8"), the interface's version second for the tools that read it.

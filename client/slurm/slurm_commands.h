@@ -7,9 +7,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <variant>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "client/fairway/commands.h"
@@ -57,7 +57,8 @@ struct SlurmShowCall {
   bool json = false;
 };
 // A Slurm command as a typed call of a client command (slurm_call.h runs it).
-using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall, SlurmShowCall>;
+using SlurmCall =
+    std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall, SlurmShowCall>;
 
 // A translation: the typed `call`, the fairway arguments, or `local_output` when the
 // command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
@@ -70,14 +71,14 @@ struct SlurmTranslation {
   std::optional<std::string> usage_error = std::nullopt;
 };
 
-
 // The Slurm commands this front-end answers to, as installed links name them.
 const std::vector<std::string_view>& slurm_command_names();
 
 // `command` (sbatch, squeue, ...) with its arguments. Errors name the option that Fairway
 // cannot honour ("--clusters is not supported: one cluster only"); the caller prefixes
 // them as Slurm does ("squeue: error: ").
-Result<SlurmTranslation> translate_slurm_command(std::string_view command, const std::vector<std::string>& args,
+Result<SlurmTranslation> translate_slurm_command(std::string_view command,
+                                                 const std::vector<std::string>& args,
                                                  const SlurmInvocation& invocation);
 
 // Slurm's words for an option it does not know, from a translation's refusal

@@ -4,8 +4,8 @@
 
 namespace fairway::cli {
 
-double metric_value(const wire::MetricsReply& r, std::string_view name, std::string_view suffix, std::string_view label,
-                    std::string_view value) {
+double metric_value(const wire::MetricsReply& r, std::string_view name, std::string_view suffix,
+                    std::string_view label, std::string_view value) {
   double sum = 0;
   for (const auto& f : r.families) {
     if (f.name != name) continue;

@@ -27,33 +27,44 @@ std::string format_elapsed(Duration d) {
   char buf[64];
   if (days > 0) {
     std::snprintf(buf, sizeof buf, "%lld-%02lld:%02lld:%02lld", static_cast<long long>(days),
-                  static_cast<long long>(h), static_cast<long long>(m),
-                  static_cast<long long>(sec));
+                  static_cast<long long>(h), static_cast<long long>(m), static_cast<long long>(sec));
   } else if (h > 0) {
-    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(h),
-                  static_cast<long long>(m), static_cast<long long>(sec));
-  } else {
-    std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(m),
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(h), static_cast<long long>(m),
                   static_cast<long long>(sec));
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(m), static_cast<long long>(sec));
   }
   return buf;
 }
 
 std::string state_code(JobState s) {
   switch (s) {
-    case JobState::kPending: return "PD";
-    case JobState::kHeld: return "H";
-    case JobState::kBlocked: return "BL";
-    case JobState::kRunning: return "R";
-    case JobState::kCompleting: return "CG";
-    case JobState::kCompleted: return "CD";
-    case JobState::kFailed: return "F";
-    case JobState::kCancelled: return "CA";
-    case JobState::kTimeout: return "TO";
-    case JobState::kPreempted: return "PR";
-    case JobState::kRequeued: return "RQ";
-    case JobState::kNodeFail: return "NF";
-    case JobState::kOutOfMemory: return "OOM";
+    case JobState::kPending:
+      return "PD";
+    case JobState::kHeld:
+      return "H";
+    case JobState::kBlocked:
+      return "BL";
+    case JobState::kRunning:
+      return "R";
+    case JobState::kCompleting:
+      return "CG";
+    case JobState::kCompleted:
+      return "CD";
+    case JobState::kFailed:
+      return "F";
+    case JobState::kCancelled:
+      return "CA";
+    case JobState::kTimeout:
+      return "TO";
+    case JobState::kPreempted:
+      return "PR";
+    case JobState::kRequeued:
+      return "RQ";
+    case JobState::kNodeFail:
+      return "NF";
+    case JobState::kOutOfMemory:
+      return "OOM";
   }
   return "?";
 }
@@ -126,7 +137,8 @@ std::string format_ctime(Time t) {
   const auto secs = static_cast<std::time_t>(t.seconds());
   std::tm tm{};
   char buf[64];
-  if (localtime_r(&secs, &tm) == nullptr || std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm) == 0) return "";
+  if (localtime_r(&secs, &tm) == nullptr || std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm) == 0)
+    return "";
   return buf;
 }
 

@@ -45,7 +45,8 @@ Status check_list(const std::vector<std::string>& allow, const std::vector<std::
 Status check_partition_access(const PartitionConfig& p, const AccessRequest& job) {
   const AccessRules& a = p.access;
   const std::string owner = "partition '" + p.name + "'";
-  FAIRWAY_TRY(check_list(a.allow_accounts, a.deny_accounts, job.account, "account", "partition", owner, "accounts"));
+  FAIRWAY_TRY(
+      check_list(a.allow_accounts, a.deny_accounts, job.account, "account", "partition", owner, "accounts"));
   if (!a.allow_groups.empty() && job.uid != std::uint32_t{0}) {
     const bool member = std::any_of(job.groups.begin(), job.groups.end(),
                                     [&](const std::string& g) { return has(a.allow_groups, g); });

@@ -31,7 +31,8 @@ Status check_identity(AdmissionDecision& d, const AdmissionView& v, const std::s
   if (r.cores < 1) return invalid_argument(job + ": cores must be >= 1, got " + std::to_string(r.cores));
   if (r.gpus < 0) return invalid_argument(job + ": gpus must be >= 0, got " + std::to_string(r.gpus));
   if (spec.time_limit < Duration()) {
-    return invalid_argument(job + ": time_limit must be >= 0, got " + std::to_string(spec.time_limit.count()) + " s");
+    return invalid_argument(job + ": time_limit must be >= 0, got " +
+                            std::to_string(spec.time_limit.count()) + " s");
   }
   return ok_status();
 }
@@ -44,7 +45,8 @@ Status check_dependencies(const JobSpec& spec, const AdmissionView& v, const std
   return ok_status();
 }
 
-Result<const PartitionConfig*> choose_partition(AdmissionDecision& d, const AdmissionView& v, const std::string& job) {
+Result<const PartitionConfig*> choose_partition(AdmissionDecision& d, const AdmissionView& v,
+                                                const std::string& job) {
   const PartitionConfig* pc = partition_for(v.config, d.spec);
   if (pc == nullptr) return invalid_argument(job + ": partition '" + d.spec.partition + "' does not exist");
   d.spec.partition = pc->name;
@@ -64,7 +66,8 @@ Result<const QosConfig*> choose_qos(AdmissionDecision& d, const AdmissionView& v
   const auto& all = v.config.qos;
   // "normal" is Slurm's QOS for a job that names none: where no QOS of that name is
   // configured it asks for the default, so its limits still apply.
-  if (spec.qos == "normal" && std::none_of(all.begin(), all.end(), [](const QosConfig& q) { return q.name == "normal"; })) {
+  if (spec.qos == "normal" &&
+      std::none_of(all.begin(), all.end(), [](const QosConfig& q) { return q.name == "normal"; })) {
     spec.qos.clear();
   }
   if (spec.qos.empty()) spec.qos = pc.default_qos;
@@ -75,8 +78,8 @@ Result<const QosConfig*> choose_qos(AdmissionDecision& d, const AdmissionView& v
   }
   if (qc == nullptr) return invalid_argument(job + ": qos '" + spec.qos + "' does not exist");
   if (spec.time_limit > qc->max_time) {
-    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds qos '" + qc->name +
-                            "' max_time " + format_walltime(qc->max_time));
+    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds qos '" +
+                            qc->name + "' max_time " + format_walltime(qc->max_time));
   }
   d.qos_priority = qc->priority;
   d.priority_cap = qc->max_priority;
@@ -93,8 +96,8 @@ Status check_access(const JobSpec& spec, const QosConfig* qc, const PartitionCon
 
 Status check_partition_time(const JobSpec& spec, const PartitionConfig& pc, const std::string& job) {
   if (spec.time_limit > pc.max_time) {
-    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds partition '" +
-                            pc.name + "' max_time " + format_walltime(pc.max_time));
+    return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) +
+                            " exceeds partition '" + pc.name + "' max_time " + format_walltime(pc.max_time));
   }
   return ok_status();
 }
@@ -160,14 +163,15 @@ Status check_size(const AdmissionDecision& d, const AdmissionView& v, const Part
   if (d.node_bin && spec.time_limit > v.config.node_bins[*d.node_bin].max_time) {
     const NodeBinConfig& b = v.config.node_bins[*d.node_bin];
     return invalid_argument(job + ": time_limit " + format_walltime(spec.time_limit) + " exceeds node bin '" +
-                            b.name + "' (" + std::to_string(requested_node_count(d, v)) + " nodes) max_time " +
-                            format_walltime(b.max_time));
+                            b.name + "' (" + std::to_string(requested_node_count(d, v)) +
+                            " nodes) max_time " + format_walltime(b.max_time));
   }
   const PartitionState& ps = v.cluster.partition(d.partition);
   if (!can_ever_fit(v.cluster, d.partition, r)) {
     if (auto unknown = unknown_gpu_type(ps, r.gpu_type)) {
       return make_error(ErrorCode::kResourceExhausted, job + ": no node in partition '" + pc.name +
-                                                          "' has GPUs of type '" + r.gpu_type + "' (" + *unknown + ")");
+                                                           "' has GPUs of type '" + r.gpu_type + "' (" +
+                                                           *unknown + ")");
     }
     return make_error(ErrorCode::kResourceExhausted,
                       job + ": requests " + std::to_string(r.total_cores()) + " cores and " +
@@ -176,7 +180,8 @@ Status check_size(const AdmissionDecision& d, const AdmissionView& v, const Part
                           (r.gpu_type.empty() ? std::string() : " of type '" + r.gpu_type + "'") +
                           ", more than partition '" + pc.name + "' can ever hold (" +
                           std::to_string(ps.capacity.cores) + " cores, " + std::to_string(ps.capacity.gpus) +
-                          " GPUs on " + std::to_string(ps.nodes.size()) + " nodes" + describe_node_memory(ps) + ")");
+                          " GPUs on " + std::to_string(ps.nodes.size()) + " nodes" +
+                          describe_node_memory(ps) + ")");
   }
   // A task's CPUs are on one node: -c larger than every node here could never run.
   if (spec.tasks.cpus_per_task > ps.largest_node_cores) {
@@ -189,10 +194,10 @@ Status check_size(const AdmissionDecision& d, const AdmissionView& v, const Part
   if (auto hard = v.maxps.hard_limit(spec.account)) {
     const double psec = static_cast<double>(spec.time_limit.count()) * static_cast<double>(r.total_cores());
     if (psec > *hard) {
-      return invalid_argument(job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(psec)) +
-                              " processor-seconds exceeds the MAXPS hard limit " +
-                              std::to_string(static_cast<std::int64_t>(*hard)) + " of account '" + spec.account +
-                              "'");
+      return invalid_argument(
+          job + ": time_limit x cores = " + std::to_string(static_cast<std::int64_t>(psec)) +
+          " processor-seconds exceeds the MAXPS hard limit " +
+          std::to_string(static_cast<std::int64_t>(*hard)) + " of account '" + spec.account + "'");
     }
   }
   return ok_status();
@@ -212,14 +217,17 @@ Status check_open_jobs(const AdmissionDecision& d, const AdmissionView& v, const
                           std::to_string(*max_open) + ")");
   }
   if (pc.max_jobs_per_user && v.open_jobs.in_partition(spec) + d.open_jobs_added > *pc.max_jobs_per_user) {
-    return make_error(ErrorCode::kResourceExhausted,
-                      job + ": user '" + spec.user + "' already has " + std::to_string(*pc.max_jobs_per_user) +
-                          " job(s) in partition '" + pc.name + "' (partitions.max_jobs_per_user)");
+    return make_error(ErrorCode::kResourceExhausted, job + ": user '" + spec.user + "' already has " +
+                                                         std::to_string(*pc.max_jobs_per_user) +
+                                                         " job(s) in partition '" + pc.name +
+                                                         "' (partitions.max_jobs_per_user)");
   }
   return ok_status();
 }
 
-std::string job_name(const JobSpec& spec) { return "job " + std::to_string(spec.id.value()); }
+std::string job_name(const JobSpec& spec) {
+  return "job " + std::to_string(spec.id.value());
+}
 
 }  // namespace
 

@@ -8,8 +8,7 @@ AllocationOveruse::AllocationOveruse(const Config& config) : tiers_(config.alloc
   }
 }
 
-std::optional<double> AllocationOveruse::percent_used(const std::string& account,
-                                                      double used_units) const {
+std::optional<double> AllocationOveruse::percent_used(const std::string& account, double used_units) const {
   auto it = allocation_units_.find(account);
   if (it == allocation_units_.end()) return std::nullopt;
   return 100.0 * used_units / it->second;  // allocation > 0: the config parser checks

@@ -30,7 +30,9 @@ ArrayJob* ArrayBook::holding(JobId task) {
   return it->second.holds_id(task) ? &it->second : nullptr;
 }
 
-const ArrayJob* ArrayBook::holding(JobId task) const { return const_cast<ArrayBook*>(this)->holding(task); }
+const ArrayJob* ArrayBook::holding(JobId task) const {
+  return const_cast<ArrayBook*>(this)->holding(task);
+}
 
 const ArrayJob* ArrayBook::unmade_holder(JobId task) const {
   const ArrayJob* a = holding(task);
@@ -72,15 +74,17 @@ JobRecord ArrayBook::make_task(const ArrayJob& a, std::int64_t position) {
   return rec;
 }
 
-std::vector<JobRecord> ArrayBook::make_tasks(std::span<JobRecord* const> waiting, std::span<JobRecord* const> running,
-                                             const ClusterState& cluster, std::int64_t reservations) {
+std::vector<JobRecord> ArrayBook::make_tasks(std::span<JobRecord* const> waiting,
+                                             std::span<JobRecord* const> running, const ClusterState& cluster,
+                                             std::int64_t reservations) {
   std::vector<JobRecord> made;
   if (arrays_.empty()) return made;
   // Each array's tasks that run or would start (its %limit counts them; a held one would
   // not), and those of them waiting to start (its planning window counts them).
   std::unordered_map<std::uint64_t, std::int64_t> live, queued;
   for (const JobRecord* j : waiting) {
-    if (!j->spec.is_array_task() || (j->state != JobState::kPending && j->state != JobState::kBlocked)) continue;
+    if (!j->spec.is_array_task() || (j->state != JobState::kPending && j->state != JobState::kBlocked))
+      continue;
     ++live[j->spec.array_job.value()];
     ++queued[j->spec.array_job.value()];
   }

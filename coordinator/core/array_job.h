@@ -17,14 +17,18 @@ struct ArrayJob {
   bool held = false;      // no task is made from it while held
   bool cancelled = false;
   bool any_started = false;
-  std::int64_t ended = 0;  // tasks in a terminal state, unsplit ones cancelled included
+  std::int64_t ended = 0;   // tasks in a terminal state, unsplit ones cancelled included
   bool any_failed = false;  // a task ended other than completed
 
   JobId id() const { return prototype.spec.id; }
   std::int64_t count() const { return prototype.spec.array.count(); }
   // Task ids follow the array's: id + 1 + position.
-  JobId task_id(std::int64_t position) const { return JobId(id().value() + 1 + static_cast<std::uint64_t>(position)); }
-  std::int64_t position_of(JobId task) const { return static_cast<std::int64_t>(task.value() - id().value() - 1); }
+  JobId task_id(std::int64_t position) const {
+    return JobId(id().value() + 1 + static_cast<std::uint64_t>(position));
+  }
+  std::int64_t position_of(JobId task) const {
+    return static_cast<std::int64_t>(task.value() - id().value() - 1);
+  }
   bool holds_id(JobId task) const {
     return task.value() > id().value() && task.value() <= id().value() + static_cast<std::uint64_t>(count());
   }

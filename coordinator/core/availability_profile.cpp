@@ -72,8 +72,8 @@ void AvailabilityProfile::push_back_point(Time t, ResourceAmount value) {
   if (with_memory_) b.memory.push_back(value.memory_mb);
 }
 
-void AvailabilityProfile::reset(Time now, ResourceAmount free_now,
-                                std::span<const ResourceRelease> releases, bool with_memory) {
+void AvailabilityProfile::reset(Time now, ResourceAmount free_now, std::span<const ResourceRelease> releases,
+                                bool with_memory) {
   origin_ = now;
   with_memory_ = with_memory;
   free_now = kept(free_now);
@@ -135,9 +135,8 @@ AvailabilityProfile::Pos AvailabilityProfile::first_where(Pos p, ResourceAmount 
     if (need.gpus <= 0 && need.memory_mb <= 0) {
       i = find_first(p.index, n, [&](std::uint32_t k) { return (c[k] >= rel.cores) == kCovering; });
     } else if (need.memory_mb <= 0) {
-      i = find_first(p.index, n, [&](std::uint32_t k) {
-        return (c[k] >= rel.cores && g[k] >= rel.gpus) == kCovering;
-      });
+      i = find_first(p.index, n,
+                     [&](std::uint32_t k) { return (c[k] >= rel.cores && g[k] >= rel.gpus) == kCovering; });
     } else {
       i = find_first(p.index, n, [&](std::uint32_t k) {
         return (c[k] >= rel.cores && g[k] >= rel.gpus && m[k] >= rel.memory_mb) == kCovering;
@@ -153,8 +152,7 @@ AvailabilityProfile::Pos AvailabilityProfile::first_covering(Pos p, ResourceAmou
   return first_where<true>(p, need);
 }
 
-AvailabilityProfile::Pos AvailabilityProfile::first_not_covering(Pos p,
-                                                                 ResourceAmount need) const {
+AvailabilityProfile::Pos AvailabilityProfile::first_not_covering(Pos p, ResourceAmount need) const {
   return first_where<false>(p, need);
 }
 
@@ -167,8 +165,7 @@ bool AvailabilityProfile::fits(Time start, Duration duration, ResourceAmount nee
   return !valid(q) || time_of(q) >= start + duration;
 }
 
-AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to,
-                                                                ResourceAmount need) const {
+AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to, ResourceAmount need) const {
   if (!(from < to)) return end();
   need = kept(need);
   // Walk blocks right to left; a block whose minimum covers has no dip and is skipped.
@@ -192,8 +189,7 @@ AvailabilityProfile::Pos AvailabilityProfile::last_not_covering(Pos from, Pos to
   }
 }
 
-Time AvailabilityProfile::earliest_start(ResourceAmount need, Duration duration,
-                                         Time not_before) const {
+Time AvailabilityProfile::earliest_start(ResourceAmount need, Duration duration, Time not_before) const {
   duration = at_least_one_second(duration);
   not_before = max(not_before, origin_);
   need = kept(need);
@@ -262,8 +258,8 @@ void AvailabilityProfile::add_range(Pos from, Pos to, ResourceAmount delta) {
   for (std::uint32_t bi = from.block; bi <= last_block && bi < blocks_.size(); ++bi) {
     Block& b = blocks_[bi];
     const std::uint32_t lo = bi == from.block ? from.index : 0;
-    const std::uint32_t hi = (valid(to) && bi == to.block) ? to.index
-                                                           : static_cast<std::uint32_t>(b.times.size());
+    const std::uint32_t hi =
+        (valid(to) && bi == to.block) ? to.index : static_cast<std::uint32_t>(b.times.size());
     if (lo >= hi) continue;
     if (lo == 0 && hi == b.times.size()) {
       b.lazy += delta;
@@ -290,8 +286,7 @@ void AvailabilityProfile::reserve(Time start, Duration duration, ResourceAmount 
   if (!end.is_never()) split_at(end);
   split_at(start);
   const Pos from = segment_of(start);
-  const Pos to = end.is_never() ? Pos{static_cast<std::uint32_t>(blocks_.size()), 0}
-                                : segment_of(end);
+  const Pos to = end.is_never() ? Pos{static_cast<std::uint32_t>(blocks_.size()), 0} : segment_of(end);
   add_range(from, to, ResourceAmount{} - amount);
 }
 

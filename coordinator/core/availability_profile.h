@@ -55,15 +55,13 @@ class AvailabilityProfile {
  private:
   // Columns rather than structs: the hot scans compare one column of int64 in chunks.
   struct Block {
-    std::vector<Time> times;           // segment i covers [times[i], next breakpoint)
-    std::vector<std::int64_t> cores;   // real value = stored + lazy
+    std::vector<Time> times;          // segment i covers [times[i], next breakpoint)
+    std::vector<std::int64_t> cores;  // real value = stored + lazy
     std::vector<std::int64_t> gpus;
     std::vector<std::int64_t> memory;  // empty when the profile keeps no memory
     ResourceAmount lazy;
-    ResourceAmount min, max;           // componentwise, real values
-    ResourceAmount stored(std::size_t i) const {
-      return {cores[i], gpus[i], memory.empty() ? 0 : memory[i]};
-    }
+    ResourceAmount min, max;  // componentwise, real values
+    ResourceAmount stored(std::size_t i) const { return {cores[i], gpus[i], memory.empty() ? 0 : memory[i]}; }
     void insert(std::size_t at, Time t, ResourceAmount v, bool with_memory);
     void recompute_bounds();
   };
@@ -88,7 +86,7 @@ class AvailabilityProfile {
   // The last segment in [from, to) whose value does not cover `need`; end() if none.
   Pos last_not_covering(Pos from, Pos to, ResourceAmount need) const;
   Pos end() const { return {static_cast<std::uint32_t>(blocks_.size()), 0}; }
-  Pos split_at(Time t);  // ensures a breakpoint at t; returns it
+  Pos split_at(Time t);                                    // ensures a breakpoint at t; returns it
   void add_range(Pos from, Pos to, ResourceAmount delta);  // [from, to), to may be end
   void push_back_point(Time t, ResourceAmount value);
 

@@ -10,9 +10,15 @@ BackfillPolicy BackfillPolicy::from_config(const SchedulerConfig& c) {
   BackfillPolicy p;
   p.mode = c.backfill;
   switch (c.backfill) {
-    case BackfillMode::kNone: p.depth = 0; break;
-    case BackfillMode::kEasy: p.depth = 1; break;
-    case BackfillMode::kConservative: p.depth = INT64_MAX; break;
+    case BackfillMode::kNone:
+      p.depth = 0;
+      break;
+    case BackfillMode::kEasy:
+      p.depth = 1;
+      break;
+    case BackfillMode::kConservative:
+      p.depth = INT64_MAX;
+      break;
   }
   if (c.reservation_depth && c.backfill != BackfillMode::kNone) p.depth = *c.reservation_depth;
   if (c.reservation_min_priority) p.min_priority_for_reservation = *c.reservation_min_priority;
@@ -72,12 +78,11 @@ void BackfillEngine::build_profiles(std::span<JobRecord* const> running, Time no
 
 // A reservation or start in one partition also takes from the partitions sharing its
 // nodes: exactly the allocation's share when known, else the whole need (conservative).
-void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d,
-                                        const Allocation* alloc, ResourceAmount need) {
+void BackfillEngine::reserve_everywhere(PartitionIndex p, Time start, Duration d, const Allocation* alloc,
+                                        ResourceAmount need) {
   for (PartitionIndex q : cluster_.partition(p).overlapping) {
     // A placed job's own share includes what it fences, which `need` may not.
-    const ResourceAmount amount =
-        alloc == nullptr ? need : cluster_.amount_in_partition(*alloc, q);
+    const ResourceAmount amount = alloc == nullptr ? need : cluster_.amount_in_partition(*alloc, q);
     if (amount != ResourceAmount{}) profiles_[q.value()].reserve(start, d, amount);
   }
 }
@@ -129,9 +134,8 @@ NodeAvailability::Slot BackfillEngine::earliest_on_nodes(const JobRecord& j, Tim
   return {};
 }
 
-std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const> ordered,
-                                                      Time now, const StartFn& start,
-                                                      const GateFn& gate) {
+std::vector<JobRecord*> BackfillEngine::run_main_loop(std::span<JobRecord* const> ordered, Time now,
+                                                      const StartFn& start, const GateFn& gate) {
   std::vector<JobRecord*> left;
   std::vector<std::vector<ResourceClass>> wanted(cluster_.partition_count());
   for (JobRecord* j : ordered) {
@@ -186,9 +190,8 @@ bool BackfillEngine::over_backfill_cap(JobRecord& j) {
   return true;
 }
 
-std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
-                                std::span<JobRecord* const> running, Time now,
-                                const StartFn& start, const GateFn& gate) {
+std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in, std::span<JobRecord* const> running,
+                                Time now, const StartFn& start, const GateFn& gate) {
   build_profiles(running, now);
   running_at_start_.assign(running.begin(), running.end());
   std::vector<JobRecord*> left;
@@ -243,13 +246,12 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
       return;
     }
 
-    const bool shaped = j->spec.resources.nodes > 0 &&
-                        node_aware_reservations_ < policy_.node_aware_reservations_per_pass;
+    const bool shaped =
+        j->spec.resources.nodes > 0 && node_aware_reservations_ < policy_.node_aware_reservations_per_pass;
     if (shaped) ensure_node_availability(now);
     bool fragmented = false;
     if (free_now && profile.fits(now, limit, need)) {
-      std::optional<Allocation> alloc =
-          place_job(cluster_, *j);
+      std::optional<Allocation> alloc = place_job(cluster_, *j);
       if (alloc && maintenance_forbids(*j, *alloc, now)) {
         // Placement chose a node under (or about to be under) maintenance: try the others.
         alloc = place_avoiding_maintenance(*j, now);
@@ -259,7 +261,7 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
         why.add(PendingReason::kFragmented);
       }
       if (alloc && node_availability_built_ &&
-                 !node_availability_.fits(*alloc, now, planned_span(*j, *alloc, now))) {
+          !node_availability_.fits(*alloc, now, planned_span(*j, *alloc, now))) {
         // Placement's choice would run into a reservation pinned to one of its nodes;
         // other nodes may not. (When placement finds no nodes at all, none are free now.)
         alloc.reset();
@@ -291,9 +293,11 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
     passed.emplace_back(j, starts[p.value()]);
     clear_reservation(*j);
     // Starving: reserved beyond the depth, and not counted in it (the head keeps its own).
-    const bool starving = policy_.reserve_after_wait && now - j->eligible_since >= *policy_.reserve_after_wait &&
+    const bool starving = policy_.reserve_after_wait &&
+                          now - j->eligible_since >= *policy_.reserve_after_wait &&
                           starving_reservations[p.value()] < policy_.starving_depth;
-    const bool in_depth = reservations[p.value()] < policy_.depth && j->priority.total >= policy_.min_priority_for_reservation;
+    const bool in_depth =
+        reservations[p.value()] < policy_.depth && j->priority.total >= policy_.min_priority_for_reservation;
     if (in_depth || starving) {
       Time at;
       std::vector<NodeIndex> pinned;
@@ -336,8 +340,10 @@ std::size_t BackfillEngine::run(std::span<JobRecord* const> ordered_in,
   for (JobRecord* j : ordered) {
     const std::size_t p = j->partition.value();
     if (shortest_first && someone_waits[p]) {
-      const bool may_reserve = reservations[p] < policy_.depth && j->priority.total >= policy_.min_priority_for_reservation;
-      const bool may_starve = policy_.reserve_after_wait && now - j->eligible_since >= *policy_.reserve_after_wait &&
+      const bool may_reserve =
+          reservations[p] < policy_.depth && j->priority.total >= policy_.min_priority_for_reservation;
+      const bool may_starve = policy_.reserve_after_wait &&
+                              now - j->eligible_since >= *policy_.reserve_after_wait &&
                               starving_reservations[p] < policy_.starving_depth;
       if (!may_reserve && !may_starve) {
         fillers.push_back(j);

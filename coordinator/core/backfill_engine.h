@@ -59,21 +59,20 @@ class BackfillEngine {
   // Maintenance reservations take their nodes from every partition; a killable partition
   // (its config, indexed like the cluster's partitions) may run into them. Both must
   // outlive the engine.
-  void set_maintenance(const MaintenanceSchedule& maintenance,
-                       std::span<const PartitionConfig> partitions);
+  void set_maintenance(const MaintenanceSchedule& maintenance, std::span<const PartitionConfig> partitions);
 
   // `ordered`: waiting, not held jobs, highest priority first. `running`: running jobs.
   // Fills each job's `why` and reservation; returns the number of reservations made.
-  std::size_t run(std::span<JobRecord* const> ordered, std::span<JobRecord* const> running,
-                  Time now, const StartFn& start, const GateFn& gate = {});
+  std::size_t run(std::span<JobRecord* const> ordered, std::span<JobRecord* const> running, Time now,
+                  const StartFn& start, const GateFn& gate = {});
 
  private:
   void build_profiles(std::span<JobRecord* const> running, Time now);
   // Slurm's main loop: in priority order, start what fits now; a job that cannot start
   // keeps lower-priority jobs wanting overlapping resources from starting in this loop.
   // Returns the jobs left for the backfill loop, in the same order.
-  std::vector<JobRecord*> run_main_loop(std::span<JobRecord* const> ordered, Time now,
-                                        const StartFn& start, const GateFn& gate);
+  std::vector<JobRecord*> run_main_loop(std::span<JobRecord* const> ordered, Time now, const StartFn& start,
+                                        const GateFn& gate);
   // True when the job is over the backfill loop's per-user or per-partition cap; then
   // its reason says which.
   bool over_backfill_cap(JobRecord& j);

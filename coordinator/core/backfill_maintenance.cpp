@@ -109,8 +109,7 @@ bool BackfillEngine::maintenance_forbids(const JobRecord& j, const Allocation& a
   return maintenance_->overlaps_allocation(cluster_, alloc, now, now + j.spec.time_limit);
 }
 
-std::optional<Allocation> BackfillEngine::place_avoiding_maintenance(const JobRecord& j,
-                                                                    Time now) const {
+std::optional<Allocation> BackfillEngine::place_avoiding_maintenance(const JobRecord& j, Time now) const {
   const Time to = killable(j.partition)
                       ? now + partition_configs_[j.partition.value()].killable_cutoff + Duration::seconds(1)
                       : now + j.spec.time_limit;

@@ -12,9 +12,10 @@
 namespace fairway {
 
 // Billing units per second for `cores`, `memory_mb` and GPUs of these types.
-double billing_rate(const BillingConfig& billing, std::int64_t cores, const std::vector<std::string>& gpu_types,
-                    std::int64_t memory_mb = 0);
+double billing_rate(const BillingConfig& billing, std::int64_t cores,
+                    const std::vector<std::string>& gpu_types, std::int64_t memory_mb = 0);
 // ... for an allocation: its cores, memory and the types of the GPUs it holds.
-double allocation_billing_rate(const BillingConfig& billing, const ClusterState& cluster, const Allocation& alloc);
+double allocation_billing_rate(const BillingConfig& billing, const ClusterState& cluster,
+                               const Allocation& alloc);
 
 }  // namespace fairway

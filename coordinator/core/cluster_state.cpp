@@ -11,11 +11,13 @@ namespace {
 // Sets the cores' core_used to `mark` and moves their sockets' used counts by `delta`.
 // A trace replay spends most of its time here: placement gives sorted lists, usually one
 // run of cores, and most nodes have one socket, so both take a bulk path.
-void mark_cores(NodeState& ns, const std::vector<std::int32_t>& cores, std::uint8_t mark, std::int32_t delta) {
+void mark_cores(NodeState& ns, const std::vector<std::int32_t>& cores, std::uint8_t mark,
+                std::int32_t delta) {
   if (cores.empty()) return;
   const std::int32_t first = cores.front();
   bool one_run = true;
-  for (std::size_t i = 1; i < cores.size() && one_run; ++i) one_run = cores[i] == first + static_cast<std::int32_t>(i);
+  for (std::size_t i = 1; i < cores.size() && one_run; ++i)
+    one_run = cores[i] == first + static_cast<std::int32_t>(i);
   if (one_run) {
     std::fill_n(ns.core_used.begin() + first, cores.size(), mark);
   } else {
@@ -25,7 +27,8 @@ void mark_cores(NodeState& ns, const std::vector<std::int32_t>& cores, std::uint
     ns.socket_used_cores[0] += delta * static_cast<std::int32_t>(cores.size());
     return;
   }
-  for (std::int32_t c : cores) ns.socket_used_cores[static_cast<std::size_t>(ns.socket_of_core[static_cast<std::size_t>(c)])] += delta;
+  for (std::int32_t c : cores)
+    ns.socket_used_cores[static_cast<std::size_t>(ns.socket_of_core[static_cast<std::size_t>(c)])] += delta;
 }
 
 }  // namespace
@@ -38,8 +41,7 @@ NodeState ClusterState::make_node(NodeTopology topology) {
   n.gpu_fenced.assign(n.gpu_used.size(), 0);
   n.socket_used_cores.assign(topology.sockets.size(), 0);
   for (std::size_t s = 0; s < topology.sockets.size(); ++s) {
-    n.socket_of_core.insert(n.socket_of_core.end(),
-                            static_cast<std::size_t>(topology.sockets[s].cores),
+    n.socket_of_core.insert(n.socket_of_core.end(), static_cast<std::size_t>(topology.sockets[s].cores),
                             static_cast<std::int32_t>(s));
   }
   n.free_cores = topology.total_cores();
@@ -62,8 +64,7 @@ NodeIndex ClusterState::add_node(NodeTopology topology) {
   return idx;
 }
 
-NodeIndex ClusterState::add_node_later(NodeTopology topology,
-                                       const std::vector<PartitionIndex>& partitions) {
+NodeIndex ClusterState::add_node_later(NodeTopology topology, const std::vector<PartitionIndex>& partitions) {
   const NodeIndex idx(static_cast<std::uint32_t>(nodes_.size()));
   node_by_name_.emplace(topology.name, idx);
   nodes_.push_back(make_node(std::move(topology)));
@@ -163,11 +164,10 @@ void ClusterState::rebuild_overlaps() {
     const PartitionIndex pa(static_cast<std::uint32_t>(a));
     for (std::size_t b = 0; b < partitions_.size(); ++b) {
       const bool shares =
-          a == b || std::any_of(partitions_[b].nodes.begin(), partitions_[b].nodes.end(),
-                                [&](NodeIndex n) {
-                                  const auto& parts = nodes_[n.value()].partitions;
-                                  return std::find(parts.begin(), parts.end(), pa) != parts.end();
-                                });
+          a == b || std::any_of(partitions_[b].nodes.begin(), partitions_[b].nodes.end(), [&](NodeIndex n) {
+            const auto& parts = nodes_[n.value()].partitions;
+            return std::find(parts.begin(), parts.end(), pa) != parts.end();
+          });
       if (shares) partitions_[a].overlapping.push_back(PartitionIndex(static_cast<std::uint32_t>(b)));
     }
   }
@@ -206,8 +206,10 @@ void ClusterState::set_node_up(NodeIndex n, bool up) {
   }
   ns.free_cores = 0;
   ns.free_gpus = 0;
-  for (std::size_t c = 0; c < ns.core_used.size(); ++c) ns.free_cores += ns.core_used[c] == 0 && !ns.core_fenced[c];
-  for (std::size_t g = 0; g < ns.gpu_used.size(); ++g) ns.free_gpus += ns.gpu_used[g] == 0 && !ns.gpu_fenced[g];
+  for (std::size_t c = 0; c < ns.core_used.size(); ++c)
+    ns.free_cores += ns.core_used[c] == 0 && !ns.core_fenced[c];
+  for (std::size_t g = 0; g < ns.gpu_used.size(); ++g)
+    ns.free_gpus += ns.gpu_used[g] == 0 && !ns.gpu_fenced[g];
   set_node_free(n, before);
 }
 
@@ -262,9 +264,8 @@ void ClusterState::allocate(const Allocation& a) {
   for (const auto& na : a.nodes) {
     NodeState& ns = nodes_[na.node.value()];
     const ResourceAmount before = ns.free();
-    assert(std::all_of(na.gpus.begin(), na.gpus.end(), [&](std::int32_t g) {
-      return ns.gpu_usable(static_cast<std::size_t>(g));
-    }));
+    assert(std::all_of(na.gpus.begin(), na.gpus.end(),
+                       [&](std::int32_t g) { return ns.gpu_usable(static_cast<std::size_t>(g)); }));
     assert(std::all_of(na.cores.begin(), na.cores.end(),
                        [&](std::int32_t c) { return ns.core_free(static_cast<std::size_t>(c)); }));
     mark_cores(ns, na.cores, 1, +1);
@@ -320,7 +321,8 @@ ResourceAmount ClusterState::amount_in_partition(const Allocation& a, PartitionI
       if (counted[socket]) continue;
       counted[socket] = 1;
       std::int64_t own_cores = 0;
-      for (std::int32_t c : na.cores) own_cores += ns.socket_of_core[static_cast<std::size_t>(c)] == static_cast<std::int32_t>(socket);
+      for (std::int32_t c : na.cores)
+        own_cores += ns.socket_of_core[static_cast<std::size_t>(c)] == static_cast<std::int32_t>(socket);
       std::int64_t socket_gpus = 0;
       std::int64_t own_gpus = 0;
       for (std::size_t h = 0; h < t.gpus.size(); ++h) {

@@ -36,7 +36,7 @@ struct NodeState {
   bool up = true;
 
   static constexpr std::uint8_t kOffline = 2;
-  std::int32_t island = -1;                // interned NodeTopology::island; -1: none
+  std::int32_t island = -1;  // interned NodeTopology::island; -1: none
   // The node's place in Slurm's host order (hostlist_less): a job's nodes are kept in
   // this order, so its node list, node ids and batch host are those Slurm would give.
   std::uint32_t name_rank = 0;
@@ -44,10 +44,10 @@ struct NodeState {
   // GPU-socket fencing (PlacementConfig::socket_exclusive_gpus): a job holding a GPU keeps
   // the rest of its socket, so those cores and GPUs are fenced: neither used nor free.
   bool socket_exclusive = false;
-  std::vector<std::uint8_t> core_fenced;          // per core
-  std::vector<std::uint8_t> gpu_fenced;           // per GPU
-  std::vector<std::int32_t> socket_used_cores;    // per socket; kept when socket_exclusive
-  std::vector<std::int32_t> socket_of_core;       // per core: its socket
+  std::vector<std::uint8_t> core_fenced;        // per core
+  std::vector<std::uint8_t> gpu_fenced;         // per GPU
+  std::vector<std::int32_t> socket_used_cores;  // per socket; kept when socket_exclusive
+  std::vector<std::int32_t> socket_of_core;     // per core: its socket
 
   // Never below zero (jobs adopted after a restart may hold more than a node now has), so
   // that a job asking no memory is never held back by memory.
@@ -111,8 +111,7 @@ class ClusterState {
   // Node names must already be added; each partition is a set of nodes.
   // `placement.socket_exclusive_gpus` makes the partition's GPU nodes fence GPU sockets
   // (for every partition holding them: the rule is the node's).
-  Result<PartitionIndex> add_partition(const std::string& name,
-                                       const std::vector<std::string>& node_names,
+  Result<PartitionIndex> add_partition(const std::string& name, const std::vector<std::string>& node_names,
                                        const PlacementConfig& placement = {});
 
   std::size_t node_count() const { return nodes_.size(); }

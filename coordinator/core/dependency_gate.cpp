@@ -19,8 +19,10 @@ bool ready_to_consider(JobRecord& j, Time now, bool singleton_clear, const LiveJ
   if (j.spec.begin && *j.spec.begin > now) return defer(PendingReason::kBeginTime);
   if (!j.spec.dependencies.empty()) {
     switch (evaluate_dependencies(j.spec, live, ended, singleton_clear)) {
-      case DependencyStatus::kSatisfied: break;
-      case DependencyStatus::kWaiting: return defer(PendingReason::kDependency);
+      case DependencyStatus::kSatisfied:
+        break;
+      case DependencyStatus::kWaiting:
+        return defer(PendingReason::kDependency);
       case DependencyStatus::kNeverSatisfied:
         if (j.spec.kill_on_invalid_dep) cancel_now.push_back(&j);
         return defer(PendingReason::kDependencyNeverSatisfied);

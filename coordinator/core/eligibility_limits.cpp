@@ -12,8 +12,8 @@ std::vector<JobRecord*> EligibilityLimits::filter(std::span<JobRecord* const> or
   std::vector<JobRecord*> eligible;
   eligible.reserve(ordered.size());
   const LimitsConfig& l = limits_;
-  const bool any = l.max_eligible_jobs_per_user || l.max_eligible_jobs_per_account ||
-                   l.max_active_jobs_per_user;
+  const bool any =
+      l.max_eligible_jobs_per_user || l.max_eligible_jobs_per_account || l.max_active_jobs_per_user;
   if (!any) {
     for (JobRecord* j : ordered) {
       j->state = JobState::kPending;
@@ -77,9 +77,8 @@ std::vector<JobRecord*> EligibilityLimits::filter(std::span<JobRecord* const> or
     return a->spec.id < b->spec.id;
   };
   std::sort(arrived.begin(), arrived.end(), by_submission);
-  std::sort(blocked.begin(), blocked.end(), [&](const JobRecord* a, const JobRecord* b) {
-    return by_submission(b, a);
-  });
+  std::sort(blocked.begin(), blocked.end(),
+            [&](const JobRecord* a, const JobRecord* b) { return by_submission(b, a); });
   for (JobRecord* j : arrived) admitted[j] = admit(j);
   for (JobRecord* j : blocked) admitted[j] = admit(j);
   for (JobRecord* j : ordered) {

@@ -25,8 +25,7 @@ class EligibilityLimits {
   // count limits set (Maui's idle queue), a job `held` forbids is blocked and takes no
   // idle slot: seed 002, "if a job is not allowed to start because it currently breaks
   // the policy rules, it is put in the blocked part of the queue".
-  std::vector<JobRecord*> filter(std::span<JobRecord* const> ordered,
-                                 std::span<JobRecord* const> running,
+  std::vector<JobRecord*> filter(std::span<JobRecord* const> ordered, std::span<JobRecord* const> running,
                                  const HoldFn& held = {}) const;
 
  private:

@@ -4,8 +4,8 @@
 
 namespace fairway {
 
-FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> window,
-                                 bool window_fades, CalendarPeriod allocation_period)
+FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> window, bool window_fades,
+                                 CalendarPeriod allocation_period)
     : lambda_(half_life.is_infinite() || half_life.count() <= 0
                   ? 0.0
                   : std::log(2.0) / static_cast<double>(half_life.count())),
@@ -15,8 +15,7 @@ FairShareLedger::FairShareLedger(Duration half_life, std::optional<Duration> win
 
 double FairShareLedger::value(const Usage& u, Time now) const {
   if (!window_) return u.decayed.value_at(now, lambda_);
-  return window_fades_ ? u.windowed.linear_value_at(now, *window_)
-                       : u.windowed.value_at(now, *window_);
+  return window_fades_ ? u.windowed.linear_value_at(now, *window_) : u.windowed.value_at(now, *window_);
 }
 
 void FairShareLedger::add_rate(Usage& u, Time now, double delta) const {
@@ -43,8 +42,7 @@ void FairShareLedger::set_account_shares(const std::string& account, double shar
   acct.shares = shares;
 }
 
-AssociationIndex FairShareLedger::association(const std::string& account,
-                                              const std::string& user) {
+AssociationIndex FairShareLedger::association(const std::string& account, const std::string& user) {
   std::string key = account;
   key.push_back('\0');
   key += user;
@@ -58,8 +56,7 @@ AssociationIndex FairShareLedger::association(const std::string& account,
   return idx;
 }
 
-void FairShareLedger::set_user_shares(const std::string& account, const std::string& user,
-                                      double shares) {
+void FairShareLedger::set_user_shares(const std::string& account, const std::string& user, double shares) {
   Association& a = associations_[association(account, user)];
   accounts_[a.account].user_shares_total += shares - a.shares;
   a.shares = shares;
@@ -86,7 +83,9 @@ double FairShareLedger::account_usage(AssociationIndex a, Time now) const {
   return value(accounts_[associations_[a].account].usage, now);
 }
 
-double FairShareLedger::total_usage(Time now) const { return value(total_, now); }
+double FairShareLedger::total_usage(Time now) const {
+  return value(total_, now);
+}
 
 double FairShareLedger::account_allocation_usage(AssociationIndex a, Time now) const {
   return accounts_[associations_[a].account].allocation_usage.value_at(now, allocation_period_);
@@ -114,10 +113,8 @@ double FairShareLedger::factor(AssociationIndex a, Time now) const {
   return std::exp2(-usage_share / shares);
 }
 
-double FairShareLedger::target_share_minutes(AssociationIndex a, Time now,
-                                             double user_target_percent,
-                                             double user_minutes_per_percent,
-                                             double account_target_percent,
+double FairShareLedger::target_share_minutes(AssociationIndex a, Time now, double user_target_percent,
+                                             double user_minutes_per_percent, double account_target_percent,
                                              double account_minutes_per_percent) const {
   const double total = total_usage(now);
   const double user_pct = total > 0 ? 100.0 * user_usage(a, now) / total : 0.0;

@@ -25,8 +25,7 @@ class FairShareLedger {
   // `window` set: usage is what ran within it (fading linearly over it with
   // `window_fades`), and half_life is unused.
   explicit FairShareLedger(Duration half_life = Duration::days(14),
-                           std::optional<Duration> window = std::nullopt,
-                           bool window_fades = false,
+                           std::optional<Duration> window = std::nullopt, bool window_fades = false,
                            CalendarPeriod allocation_period = CalendarPeriod::kNone);
 
   void set_account_shares(const std::string& account, double shares);

@@ -34,8 +34,8 @@ std::vector<double> FairShareLedger::fair_tree_factors(Time now) const {
   for (std::size_t i = 0; i < n; ++i) {
     const Association& as = associations_[i];
     const Account& acct = accounts_[as.account];
-    user_lf[i] = level_fair_share(as.shares, acct.user_shares_total, value(as.usage, now),
-                                  account_used[as.account]);
+    user_lf[i] =
+        level_fair_share(as.shares, acct.user_shares_total, value(as.usage, now), account_used[as.account]);
   }
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -54,8 +54,7 @@ std::vector<double> FairShareLedger::fair_tree_factors(Time now) const {
     const std::size_t cur = order[k];
     if (k > 0) {
       const std::size_t prev = order[k - 1];
-      const bool tied = account_lf[associations_[prev].account] ==
-                            account_lf[associations_[cur].account] &&
+      const bool tied = account_lf[associations_[prev].account] == account_lf[associations_[cur].account] &&
                         user_lf[prev] == user_lf[cur];
       if (!tied) rank_start = k;
     }

@@ -8,8 +8,7 @@ namespace {
 constexpr std::uint64_t kDenseSlack = 1u << 20;
 
 // One job's part in one clause.
-DependencyStatus one_job(DependencyType type, JobId id, const LiveJobState& live,
-                         const EndedJobs& ended) {
+DependencyStatus one_job(DependencyType type, JobId id, const LiveJobState& live, const EndedJobs& ended) {
   using S = DependencyStatus;
   EndedJobs::Outcome outcome = EndedJobs::Outcome::kUnknown;
   if (const auto state = live(id)) {
@@ -17,8 +16,7 @@ DependencyStatus one_job(DependencyType type, JobId id, const LiveJobState& live
       const bool started = !is_waiting(*state);
       return type == DependencyType::kAfter && started ? S::kSatisfied : S::kWaiting;
     }
-    outcome = *state == JobState::kCompleted ? EndedJobs::Outcome::kSucceeded
-                                             : EndedJobs::Outcome::kFailed;
+    outcome = *state == JobState::kCompleted ? EndedJobs::Outcome::kSucceeded : EndedJobs::Outcome::kFailed;
   } else {
     outcome = ended.outcome(id);
   }
@@ -26,16 +24,20 @@ DependencyStatus one_job(DependencyType type, JobId id, const LiveJobState& live
   const bool ok = outcome == EndedJobs::Outcome::kSucceeded;
   switch (type) {
     case DependencyType::kAfter:
-    case DependencyType::kAfterAny: return S::kSatisfied;
-    case DependencyType::kAfterOk: return ok ? S::kSatisfied : S::kNeverSatisfied;
-    case DependencyType::kAfterNotOk: return ok ? S::kNeverSatisfied : S::kSatisfied;
-    case DependencyType::kSingleton: return S::kSatisfied;
+    case DependencyType::kAfterAny:
+      return S::kSatisfied;
+    case DependencyType::kAfterOk:
+      return ok ? S::kSatisfied : S::kNeverSatisfied;
+    case DependencyType::kAfterNotOk:
+      return ok ? S::kNeverSatisfied : S::kSatisfied;
+    case DependencyType::kSingleton:
+      return S::kSatisfied;
   }
   return S::kNeverSatisfied;
 }
 
-DependencyStatus clause_status(const DependencyClause& c, const LiveJobState& live,
-                               const EndedJobs& ended, bool singleton_clear) {
+DependencyStatus clause_status(const DependencyClause& c, const LiveJobState& live, const EndedJobs& ended,
+                               bool singleton_clear) {
   if (c.type == DependencyType::kSingleton) {
     return singleton_clear ? DependencyStatus::kSatisfied : DependencyStatus::kWaiting;
   }
@@ -51,8 +53,8 @@ DependencyStatus clause_status(const DependencyClause& c, const LiveJobState& li
 }  // namespace
 
 void EndedJobs::record(JobId id, JobState final_state) {
-  const std::uint8_t v = static_cast<std::uint8_t>(
-      final_state == JobState::kCompleted ? Outcome::kSucceeded : Outcome::kFailed);
+  const std::uint8_t v =
+      static_cast<std::uint8_t>(final_state == JobState::kCompleted ? Outcome::kSucceeded : Outcome::kFailed);
   const std::uint64_t i = id.value();
   if (i < dense_.size() + kDenseSlack) {
     if (i >= dense_.size()) dense_.resize(static_cast<std::size_t>(i) + 1 + dense_.size() / 2, 0);
@@ -69,8 +71,8 @@ EndedJobs::Outcome EndedJobs::outcome(JobId id) const {
   return it == sparse_.end() ? Outcome::kUnknown : static_cast<Outcome>(it->second);
 }
 
-DependencyStatus evaluate_dependencies(const JobSpec& spec, const LiveJobState& live,
-                                       const EndedJobs& ended, bool singleton_clear) {
+DependencyStatus evaluate_dependencies(const JobSpec& spec, const LiveJobState& live, const EndedJobs& ended,
+                                       bool singleton_clear) {
   if (spec.dependencies.empty()) return DependencyStatus::kSatisfied;
   if (spec.dependency_any) {
     bool waiting = false;

@@ -35,8 +35,8 @@ using LiveJobState = std::function<std::optional<JobState>(JobId)>;
 // `spec`'s clauses against live jobs and ended ones. A singleton clause holds when
 // `singleton_clear` (the scheduler decides that per pass, from every job of the user). A
 // job id neither live nor ended is "never": it cannot have run under this coordinator.
-DependencyStatus evaluate_dependencies(const JobSpec& spec, const LiveJobState& live,
-                                       const EndedJobs& ended, bool singleton_clear);
+DependencyStatus evaluate_dependencies(const JobSpec& spec, const LiveJobState& live, const EndedJobs& ended,
+                                       bool singleton_clear);
 
 // Whether the spec names a job that neither exists nor ended: refused at submit, as
 // Slurm's "Job dependency problem". Returns the first such id.

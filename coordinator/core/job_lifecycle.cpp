@@ -10,9 +10,13 @@ namespace {
 
 constexpr std::int32_t kTerm = 15;  // SIGTERM; the core names no OS headers
 
-bool running(const JobRecord& rec) { return rec.state == JobState::kRunning; }
+bool running(const JobRecord& rec) {
+  return rec.state == JobState::kRunning;
+}
 // Control requests also reach a job whose processes are being stopped.
-bool live(const JobRecord& rec) { return running(rec) || rec.state == JobState::kCompleting; }
+bool live(const JobRecord& rec) {
+  return running(rec) || rec.state == JobState::kCompleting;
+}
 
 std::vector<JobEffect> node_lost(const JobRecord& rec, const std::string& why) {
   if (!running(rec)) return {};
@@ -53,12 +57,15 @@ std::vector<JobEffect> reported(JobRecord& rec, JobState state, const JobOutcome
     finish.state = code == 0 && sig == 0 ? JobState::kCompleted : JobState::kFailed;
     rec.outcome.exit_code.reset();
     rec.outcome.signal.reset();
-    if (sig == 0) rec.outcome.exit_code = code;
-    else rec.outcome.signal = sig;
+    if (sig == 0)
+      rec.outcome.exit_code = code;
+    else
+      rec.outcome.signal = sig;
   }
   if (finish.state == JobState::kRunning || !is_terminal(finish.state)) finish.state = JobState::kFailed;
   std::vector<JobEffect> out{finish};
-  if (finish.state == JobState::kCancelled && !stop.cancelled_by.empty()) out.emplace_back(SetReason{stop.cancelled_by});
+  if (finish.state == JobState::kCancelled && !stop.cancelled_by.empty())
+    out.emplace_back(SetReason{stop.cancelled_by});
   out.emplace_back(Forget{});
   return out;
 }

@@ -76,7 +76,8 @@ struct Persist {};
 struct MailRequeue {};
 // It is over: store it, keep its final view, mail END, and let the core forget it.
 struct Forget {};
-using JobEffect = std::variant<Signal, SetReason, Requeue, StopPreempted, Finish, Persist, MailRequeue, Forget>;
+using JobEffect =
+    std::variant<Signal, SetReason, Requeue, StopPreempted, Finish, Persist, MailRequeue, Forget>;
 
 // Applies `event` to a running job: records the stop intent (rec.stop) and a reported
 // outcome (rec.outcome; an ended allocation's is its command's) on `rec` and

@@ -24,19 +24,19 @@ namespace fairway {
 // A running job chosen as a victim: it keeps its cores until its processes are confirmed
 // stopped (Scheduler::stop_preempted), so nothing else is placed on them before that.
 struct PreemptionMark {
-  JobId by;                 // the higher-tier job it makes room for
+  JobId by;  // the higher-tier job it makes room for
   PartitionIndex by_partition;
-  Time at;                  // when the pass chose it
-  Time stop_by;             // at + its partition's preempt_grace: SIGKILL by then
-  bool requeue = true;      // back to the queue; false: ends as preempted
+  Time at;              // when the pass chose it
+  Time stop_by;         // at + its partition's preempt_grace: SIGKILL by then
+  bool requeue = true;  // back to the queue; false: ends as preempted
 };
 
 // What was asked of a running job that decides how its end is read (job_lifecycle.h):
 // set when asked, read when its head node reports the end.
 struct StopIntent {
-  bool cancel = false;        // scancel: a failed or killed end is a cancel
-  std::string cancelled_by;   // the reason recorded once it has ended ("cancelled by ...")
-  bool requeue = false;       // scontrol requeue: back to the queue once its processes stop
+  bool cancel = false;       // scancel: a failed or killed end is a cancel
+  std::string cancelled_by;  // the reason recorded once it has ended ("cancelled by ...")
+  bool requeue = false;      // scontrol requeue: back to the queue once its processes stop
   // An allocation its client ended (salloc's command): that command's exit code and signal,
   // which decide how it ended instead of the kill that ends its holder.
   std::optional<std::pair<std::int32_t, std::int32_t>> allocation_outcome;
@@ -64,7 +64,7 @@ struct JobRecord {
   std::optional<Time> idle_since;
   std::optional<std::size_t> node_bin;      // index into Config::node_bins
   std::optional<std::size_t> overuse_tier;  // index into Config::allocation_overuse, per pass
-  std::int64_t bypass_count = 0;  // lower-priority jobs started while this one waited
+  std::int64_t bypass_count = 0;            // lower-priority jobs started while this one waited
   // Its --begin or --dependency held it out of the last pass: age restarts once it may run.
   bool deferred = false;
   // -w/-x/-C: one flag per node of the cluster (node_constraints.h); unset: any node of

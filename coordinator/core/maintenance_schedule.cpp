@@ -35,8 +35,7 @@ ResourceAmount MaintenanceSchedule::free_in_partition(const MaintenanceWindow& w
   return total;
 }
 
-bool MaintenanceSchedule::covers(const MaintenanceWindow& w, const ClusterState& cluster,
-                                 NodeIndex n) const {
+bool MaintenanceSchedule::covers(const MaintenanceWindow& w, const ClusterState& cluster, NodeIndex n) const {
   if (w.all_nodes) return true;
   return w.node_names.contains(cluster.node(n).topology.name);
 }
@@ -55,8 +54,7 @@ std::vector<NodeIndex> MaintenanceSchedule::nodes(const MaintenanceWindow& w,
 }
 
 ResourceAmount MaintenanceSchedule::amount_in_partition(const MaintenanceWindow& w,
-                                                        const ClusterState& cluster,
-                                                        PartitionIndex p) const {
+                                                        const ClusterState& cluster, PartitionIndex p) const {
   ResourceAmount total;
   for (NodeIndex n : cluster.partition(p).nodes) {
     if (covers(w, cluster, n)) total = total + cluster.node(n).capacity();
@@ -64,8 +62,8 @@ ResourceAmount MaintenanceSchedule::amount_in_partition(const MaintenanceWindow&
   return total;
 }
 
-bool MaintenanceSchedule::overlaps_allocation(const ClusterState& cluster, const Allocation& alloc,
-                                              Time from, Time to) const {
+bool MaintenanceSchedule::overlaps_allocation(const ClusterState& cluster, const Allocation& alloc, Time from,
+                                              Time to) const {
   for (const MaintenanceWindow& w : windows_) {
     if (w.start >= to || w.end <= from) continue;
     for (const NodeAllocation& a : alloc.nodes) {
@@ -75,8 +73,8 @@ bool MaintenanceSchedule::overlaps_allocation(const ClusterState& cluster, const
   return false;
 }
 
-Time MaintenanceSchedule::next_on_allocation(const ClusterState& cluster, const Allocation& alloc,
-                                             Time from, const std::string& own) const {
+Time MaintenanceSchedule::next_on_allocation(const ClusterState& cluster, const Allocation& alloc, Time from,
+                                             const std::string& own) const {
   for (const MaintenanceWindow& w : windows_) {
     if (w.end <= from || (!own.empty() && w.name == own)) continue;
     for (const NodeAllocation& a : alloc.nodes) {
@@ -86,15 +84,15 @@ Time MaintenanceSchedule::next_on_allocation(const ClusterState& cluster, const 
   return Time::never();
 }
 
-std::vector<JobId> MaintenanceSchedule::due_for_preemption(const ClusterState& cluster,
-                                                           const Config& config,
+std::vector<JobId> MaintenanceSchedule::due_for_preemption(const ClusterState& cluster, const Config& config,
                                                            std::span<JobRecord* const> running,
                                                            Time now) const {
   std::vector<JobId> out;
   if (windows_.empty()) return out;
   for (const JobRecord* j : running) {
     if (!config.partitions[j->partition.value()].killable) continue;
-    if (next_on_allocation(cluster, j->allocation, now, j->spec.reservation) == now) out.push_back(j->spec.id);
+    if (next_on_allocation(cluster, j->allocation, now, j->spec.reservation) == now)
+      out.push_back(j->spec.id);
   }
   return out;
 }

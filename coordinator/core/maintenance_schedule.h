@@ -52,8 +52,7 @@ class MaintenanceSchedule {
   std::vector<NodeIndex> nodes(const MaintenanceWindow& w, const ClusterState& cluster) const;
 
   // True when some node of the allocation is under a maintenance overlapping [from, to).
-  bool overlaps_allocation(const ClusterState& cluster, const Allocation& alloc, Time from,
-                           Time to) const;
+  bool overlaps_allocation(const ClusterState& cluster, const Allocation& alloc, Time from, Time to) const;
   // The start of the first window on the allocation's nodes that is under way at or
   // begins after `from`, other than the one named `own` (a job's own reservation);
   // Time::never() when none.

@@ -7,8 +7,7 @@ namespace fairway {
 namespace {
 
 double job_ps(const JobRecord& j) {
-  return static_cast<double>(j.spec.time_limit.count()) *
-         static_cast<double>(j.spec.resources.total_cores());
+  return static_cast<double>(j.spec.time_limit.count()) * static_cast<double>(j.spec.resources.total_cores());
 }
 
 }  // namespace
@@ -45,8 +44,8 @@ double MaxPsLimit::owed(const JobRecord& j) const {
   return (it == running_ps_.end() ? 0.0 : it->second) + job_ps(j);
 }
 
-void MaxPsLimit::begin_pass(std::span<JobRecord* const> running,
-                            std::span<JobRecord* const> eligible, Time now) {
+void MaxPsLimit::begin_pass(std::span<JobRecord* const> running, std::span<JobRecord* const> eligible,
+                            Time now) {
   count_running(running, now);
   relaxed_ = true;
   for (const JobRecord* j : eligible) {
@@ -129,8 +128,7 @@ std::optional<Time> MaxPsLimit::release_time(const JobRecord& j, Time now) const
   }
 }
 
-std::optional<Time> MaxPsLimit::earliest_release(std::span<JobRecord* const> waiting,
-                                                 Time now) const {
+std::optional<Time> MaxPsLimit::earliest_release(std::span<JobRecord* const> waiting, Time now) const {
   std::optional<Time> earliest;
   for (const JobRecord* j : waiting) {
     if (j->state != JobState::kPending && j->state != JobState::kBlocked) continue;

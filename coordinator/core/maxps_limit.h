@@ -20,7 +20,9 @@ class MaxPsLimit {
  public:
   MaxPsLimit(const LimitsConfig& limits, const std::vector<AccountConfig>& accounts);
 
-  bool enabled() const { return default_soft_.has_value() || default_hard_.has_value() || !per_account_.empty(); }
+  bool enabled() const {
+    return default_soft_.has_value() || default_hard_.has_value() || !per_account_.empty();
+  }
   // The hard limit that applies to a job of this account, if any.
   std::optional<double> hard_limit(const std::string& account) const;
   // Sums what running jobs still owe (begin_pass does it too).
@@ -30,8 +32,7 @@ class MaxPsLimit {
   std::optional<PendingReason> check_hard(const JobRecord& j) const;
   // Sums what running jobs still owe, and decides whether this pass may go up to the hard
   // limit (no eligible job fits under its soft limit).
-  void begin_pass(std::span<JobRecord* const> running, std::span<JobRecord* const> eligible,
-                  Time now);
+  void begin_pass(std::span<JobRecord* const> running, std::span<JobRecord* const> eligible, Time now);
   // The limit that stops `j` from starting now, if any.
   std::optional<PendingReason> check(const JobRecord& j) const;
   // A job started this pass counts against its scope from now on.

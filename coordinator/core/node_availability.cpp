@@ -18,8 +18,7 @@ std::int32_t matching_gpus(const NodeState& n, const std::string& type) {
 
 }  // namespace
 
-void NodeAvailability::reset(const ClusterState& cluster, Time now,
-                             std::span<const Release> releases) {
+void NodeAvailability::reset(const ClusterState& cluster, Time now, std::span<const Release> releases) {
   origin_ = now;
   nodes_.assign(cluster.node_count(), {});
   for (std::size_t n = 0; n < nodes_.size(); ++n) {
@@ -46,8 +45,7 @@ std::size_t NodeAvailability::step_of(const Timeline& tl, Time t) {
   return static_cast<std::size_t>(it - tl.begin()) - 1;
 }
 
-Time NodeAvailability::earliest_on(const Timeline& tl, ResourceAmount need, Duration duration,
-                                   Time t) {
+Time NodeAvailability::earliest_on(const Timeline& tl, ResourceAmount need, Duration duration, Time t) {
   Time start = t;
   for (std::size_t i = step_of(tl, t); i < tl.size(); ++i) {
     if (tl[i].at >= start + duration) return start;
@@ -59,8 +57,7 @@ Time NodeAvailability::earliest_on(const Timeline& tl, ResourceAmount need, Dura
   return start;
 }
 
-bool NodeAvailability::fits_on(const Timeline& tl, ResourceAmount need, Duration duration,
-                               Time t) {
+bool NodeAvailability::fits_on(const Timeline& tl, ResourceAmount need, Duration duration, Time t) {
   for (std::size_t i = step_of(tl, t); i < tl.size() && tl[i].at < t + duration; ++i) {
     if (!tl[i].free.covers(need)) return false;
   }
@@ -100,8 +97,7 @@ NodeAvailability::Slot NodeAvailability::earliest(const ClusterState& cluster, P
   return slot;
 }
 
-std::vector<NodeIndex> NodeAvailability::suitable_nodes(const ClusterState& cluster,
-                                                        PartitionIndex p,
+std::vector<NodeIndex> NodeAvailability::suitable_nodes(const ClusterState& cluster, PartitionIndex p,
                                                         const ResourceRequest& r) {
   std::vector<NodeIndex> suitable;
   for (NodeIndex n : cluster.partition(p).nodes) {
@@ -119,8 +115,7 @@ std::vector<NodeIndex> NodeAvailability::suitable_nodes(const ClusterState& clus
 }
 
 NodeAvailability::Slot NodeAvailability::at(const ClusterState& cluster, PartitionIndex p,
-                                            const ResourceRequest& r, Duration duration,
-                                            Time start) const {
+                                            const ResourceRequest& r, Duration duration, Time start) const {
   duration = at_least_one_second(duration);
   start = max(start, origin_);
   const ResourceAmount need{r.cores, r.gpus, r.memory_on_node(r.cores)};

@@ -38,13 +38,13 @@ class NodeAvailability {
   // The earliest t >= not_before at which `r.nodes` nodes of partition p, each able to
   // hold r.cores cores and r.gpus GPUs of r.gpu_type, are free for [t, t + duration).
   // Nodes without GPUs come first for jobs that ask none, as placement prefers.
-  Slot earliest(const ClusterState& cluster, PartitionIndex p, const ResourceRequest& r,
-                Duration duration, Time not_before) const;
+  Slot earliest(const ClusterState& cluster, PartitionIndex p, const ResourceRequest& r, Duration duration,
+                Time not_before) const;
 
   // `r.nodes` suitable nodes free for [start, start + duration), or an empty slot: one
   // pass over the nodes that stops as soon as enough are found.
-  Slot at(const ClusterState& cluster, PartitionIndex p, const ResourceRequest& r,
-          Duration duration, Time start) const;
+  Slot at(const ClusterState& cluster, PartitionIndex p, const ResourceRequest& r, Duration duration,
+          Time start) const;
 
   // True when every node of `alloc` has its share free during [start, start + duration).
   bool fits(const Allocation& alloc, Time start, Duration duration) const;

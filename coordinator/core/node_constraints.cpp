@@ -39,8 +39,8 @@ Result<bool> features_match(const std::vector<std::string>& features, std::strin
     const auto at = rest.find(sep);
     const std::string_view word = rest.substr(0, at);
     if (word.empty() || !std::all_of(word.begin(), word.end(), is_feature_char)) {
-      return std::unexpected(bad_constraint(c, "bad feature \"" + std::string(word) +
-                                                   "\" (letters, digits, '_', '-' and '.')"));
+      return std::unexpected(
+          bad_constraint(c, "bad feature \"" + std::string(word) + "\" (letters, digits, '_', '-' and '.')"));
     }
     const bool has = std::find(features.begin(), features.end(), word) != features.end();
     result = any ? (result || has) : (result && has);
@@ -104,8 +104,9 @@ Status fits_on_nodes(const ClusterState& cluster, const NodeMask& allowed, const
   const bool fits = r.nodes > 0 ? suitable >= r.nodes : cores >= r.cores && gpus >= r.gpus;
   if (fits) return ok_status();
   return make_error(ErrorCode::kResourceExhausted,
-                    "requests " + std::to_string(r.total_cores()) + " cores and " + std::to_string(r.total_gpus()) +
-                        " GPUs" + (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " nodes" : std::string()) +
+                    "requests " + std::to_string(r.total_cores()) + " cores and " +
+                        std::to_string(r.total_gpus()) + " GPUs" +
+                        (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " nodes" : std::string()) +
                         ", more than the nodes its --nodelist/--exclude/--constraint leave can ever hold (" +
                         std::to_string(cores) + " cores, " + std::to_string(gpus) + " GPUs on " +
                         std::to_string(nodes) + " nodes)");

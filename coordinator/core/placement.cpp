@@ -54,8 +54,8 @@ struct Scope {
 std::int32_t most_gpus_on_a_node(const ClusterState& cluster, const PartitionState& p, const Scope& scope,
                                  const std::string& type) {
   const auto matching = [&](const std::vector<std::string>& types) {
-    return static_cast<std::int32_t>(
-        std::count_if(types.begin(), types.end(), [&](const std::string& t) { return type.empty() || t == type; }));
+    return static_cast<std::int32_t>(std::count_if(
+        types.begin(), types.end(), [&](const std::string& t) { return type.empty() || t == type; }));
   };
   std::int32_t most = 0;
   if (scope.allowed == nullptr && scope.island < 0) {
@@ -155,12 +155,13 @@ std::optional<Allocation> place_per_node(const ClusterState& cluster, const Part
   Allocation alloc;
   const std::int32_t max_free = p.free_index.max_cores();
   for (std::int32_t f = std::max(r.cores, 0); f <= max_free; ++f) {
-    const bool done = for_each_in_bucket(cluster, p.free_index.with_free(f), r.gpus == 0, scope, [&](NodeIndex n) {
-      if (r.gpus > 0 && usable_gpus(cluster.node(n), r.gpu_type) < r.gpus) return false;
-      if (!memory_room(cluster.node(n), r, r.cores)) return false;
-      alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
-      return std::ssize(alloc.nodes) == r.nodes;
-    });
+    const bool done =
+        for_each_in_bucket(cluster, p.free_index.with_free(f), r.gpus == 0, scope, [&](NodeIndex n) {
+          if (r.gpus > 0 && usable_gpus(cluster.node(n), r.gpu_type) < r.gpus) return false;
+          if (!memory_room(cluster.node(n), r, r.cores)) return false;
+          alloc.nodes.push_back(take_on_node(cluster, n, r.cores, r.gpus, r.gpu_type));
+          return std::ssize(alloc.nodes) == r.nodes;
+        });
     if (done) return alloc;
   }
   return std::nullopt;
@@ -227,12 +228,14 @@ std::optional<Allocation> place_spread(const ClusterState& cluster, const Partit
     // Leave a core for each further node the rest of the GPUs need (they come from the
     // nodes with the most first), or those nodes could not take any of them.
     std::int32_t later_nodes = 0;
-    for (std::int32_t need = gpus_left - g; need > 0 && i + 1 + static_cast<std::size_t>(later_nodes) < gpu_nodes.size();) {
+    for (std::int32_t need = gpus_left - g;
+         need > 0 && i + 1 + static_cast<std::size_t>(later_nodes) < gpu_nodes.size();) {
       need -= gpu_nodes[i + 1 + static_cast<std::size_t>(later_nodes)].first;
       ++later_nodes;
     }
     const std::int32_t room = std::max(0, cores_left - later_nodes);
-    const std::int32_t c = cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, room));
+    const std::int32_t c =
+        cores_memory_allows(cluster.node(n), r, std::min(cluster.node(n).free_cores, room));
     // A GPU with no core to drive it is useless, and a node with none of the job's cores
     // cannot run any of it (its launch would carry 0 cores): such a node is never taken.
     if (c == 0) continue;
@@ -280,9 +283,8 @@ std::int32_t whole_free_socket_cores(const NodeState& n) {
 // with matching GPUs first when GPUs are wanted, GPU-less sockets first otherwise). The
 // allocation holds every core of the sockets taken. With `partial`, what the node has
 // when it cannot cover the request; otherwise nullopt then.
-std::optional<NodeAllocation> take_sockets(const ClusterState& cluster, NodeIndex node,
-                                           std::int32_t cores, std::int32_t gpus,
-                                           const ResourceRequest& r, bool partial) {
+std::optional<NodeAllocation> take_sockets(const ClusterState& cluster, NodeIndex node, std::int32_t cores,
+                                           std::int32_t gpus, const ResourceRequest& r, bool partial) {
   const std::string& gpu_type = r.gpu_type;
   const NodeState& n = cluster.node(node);
   const auto& t = n.topology;
@@ -379,7 +381,7 @@ std::optional<Allocation> place_by_island(const ClusterState& cluster, const Par
                                           const NodeMask* allowed) {
   std::optional<Allocation> anywhere = place_in(cluster, p, r, Scope{-1, allowed});
   if (anywhere && anywhere->nodes.size() <= 1) return anywhere;  // one node: one island
-  std::vector<std::pair<std::int64_t, std::int32_t>> islands;  // free cores, island
+  std::vector<std::pair<std::int64_t, std::int32_t>> islands;    // free cores, island
   for (std::int32_t island : p.islands) islands.emplace_back(0, island);
   // Whether an island, empty, could ever hold the request: by its node count and node
   // shapes as well as its cores (a 300-node job never fits a 250-node island, however
@@ -409,14 +411,14 @@ std::optional<Allocation> place_by_island(const ClusterState& cluster, const Par
   std::sort(islands.begin(), islands.end());
   bool some_island_could_hold = false;
   for (const auto& [free, island] : islands) {
-    const auto idx = static_cast<std::size_t>(
-        std::find(p.islands.begin(), p.islands.end(), island) - p.islands.begin());
+    const auto idx =
+        static_cast<std::size_t>(std::find(p.islands.begin(), p.islands.end(), island) - p.islands.begin());
     if (could_ever_hold(capacity[idx])) some_island_could_hold = true;
     if (free < r.total_cores()) continue;
     if (auto a = place_in(cluster, p, r, Scope{island, allowed})) return a;
   }
-  const bool may_span = p.placement.island_placement == IslandPlacement::kPrefer ||
-                        allow_multi_island || !some_island_could_hold;
+  const bool may_span = p.placement.island_placement == IslandPlacement::kPrefer || allow_multi_island ||
+                        !some_island_could_hold;
   if (may_span) return anywhere;
   return std::nullopt;
 }
@@ -429,8 +431,7 @@ std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex 
   const PartitionState& p = cluster.partition(partition);
   if (!p.free.covers(requested_amount(request))) return std::nullopt;
   std::optional<Allocation> a;
-  if (p.islands.size() > 1 && p.placement.island_placement != IslandPlacement::kAny &&
-      request.nodes != 1) {
+  if (p.islands.size() > 1 && p.placement.island_placement != IslandPlacement::kAny && request.nodes != 1) {
     a = place_by_island(cluster, p, request, allow_multi_island, allowed);
   } else {
     a = place_in(cluster, p, request, Scope{-1, allowed});

@@ -24,8 +24,7 @@ namespace fairway {
 // span islands where the partition would have it wait for one.
 // `allowed` (node_constraints.h): only these nodes, for a job with -w/-x/-C.
 std::optional<Allocation> place_job(const ClusterState& cluster, PartitionIndex partition,
-                                    const ResourceRequest& request,
-                                    bool allow_multi_island = false,
+                                    const ResourceRequest& request, bool allow_multi_island = false,
                                     const NodeMask* allowed = nullptr);
 // A waiting job as it is: its partition, request, island override and allowed nodes.
 std::optional<Allocation> place_job(const ClusterState& cluster, const JobRecord& job);

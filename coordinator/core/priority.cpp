@@ -11,7 +11,9 @@ namespace {
 constexpr double kQueueTargetSteepness = 4.0;
 constexpr double kQueueTargetCap = 2.0;  // in targets: keeps the factor bounded
 
-double minutes(Duration d) { return static_cast<double>(d.count()) / 60.0; }
+double minutes(Duration d) {
+  return static_cast<double>(d.count()) / 60.0;
+}
 
 }  // namespace
 
@@ -33,8 +35,8 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   Duration waited = in.waited < Duration() ? Duration() : in.waited;
   if (waited > w.age_cap) waited = w.age_cap;
   b.age = w.age_per_minute * minutes(waited);
-  b.fairshare = in.fairshare_minutes ? *in.fairshare_minutes * w.age_per_minute
-                                     : w.fairshare * in.fairshare_factor;
+  b.fairshare =
+      in.fairshare_minutes ? *in.fairshare_minutes * w.age_per_minute : w.fairshare * in.fairshare_factor;
   b.size = w.size * in.size_fraction;
   b.partition = w.partition * in.partition_priority;
   b.qos = w.qos * in.qos_priority;
@@ -42,11 +44,13 @@ PriorityBreakdown compute_priority(const PriorityWeights& w, const PriorityInput
   b.overuse = -w.age_per_minute * minutes(in.overuse_penalty);
   if (w.expansion_factor != 0) b.expansion = w.expansion_factor * expansion_factor(in.waited, in.time_limit);
   b.bypass = w.bypass * static_cast<double>(in.bypass_count);
-  if (w.queue_target != 0) b.queue_target = w.queue_target * queue_target_factor(in.waited, in.queue_target_time.value_or(w.queue_target_time));
+  if (w.queue_target != 0)
+    b.queue_target =
+        w.queue_target * queue_target_factor(in.waited, in.queue_target_time.value_or(w.queue_target_time));
   b.resources = w.resources_per_core * static_cast<double>(in.cores) +
                 w.resources_per_gpu * static_cast<double>(in.gpus);
-  b.total = b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse +
-            b.expansion + b.bypass + b.queue_target + b.resources;
+  b.total = b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse + b.expansion +
+            b.bypass + b.queue_target + b.resources;
   if (in.cap && b.total > *in.cap) b.total = *in.cap;
   // After the cap: a user's own nice lowers even a capped job, as in Slurm.
   b.nice = -static_cast<double>(in.nice);

@@ -37,7 +37,7 @@ struct PriorityBreakdown {
 };
 
 struct PriorityInputs {
-  Duration waited;          // since the job became eligible (or idle, per age_from)
+  Duration waited;              // since the job became eligible (or idle, per age_from)
   double fairshare_factor = 0;  // in [0, 1]; weighted by PriorityWeights::fairshare
   // Titan-style fair-share, in minutes of apparent waiting (weighted like age). When set it
   // replaces the weighted factor.

@@ -11,7 +11,9 @@
 namespace fairway {
 namespace {
 
-std::string two_digits(std::int64_t v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+std::string two_digits(std::int64_t v) {
+  return (v < 10 ? "0" : "") + std::to_string(v);
+}
 
 // "2026-11-25T08:00:00Z", computed from the value (the core reads no clock or locale):
 // days since 1970 to a civil date by the usual era arithmetic (400-year cycles).
@@ -28,8 +30,8 @@ std::string utc_text(Time t) {
   const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
   const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
   const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return std::to_string(year) + "-" + two_digits(month) + "-" + two_digits(day) + "T" + two_digits(in_day / 3600) +
-         ":" + two_digits(in_day / 60 % 60) + ":" + two_digits(in_day % 60) + "Z";
+  return std::to_string(year) + "-" + two_digits(month) + "-" + two_digits(day) + "T" +
+         two_digits(in_day / 3600) + ":" + two_digits(in_day / 60 % 60) + ":" + two_digits(in_day % 60) + "Z";
 }
 
 std::string join(const std::vector<std::string>& names) {
@@ -66,15 +68,18 @@ const ProjectReservationState* ProjectReservations::find(const std::string& name
   return const_cast<ProjectReservations*>(this)->find(name);
 }
 
-Status ProjectReservations::check_known(const std::string& name, const MaintenanceSchedule& maintenance) const {
+Status ProjectReservations::check_known(const std::string& name,
+                                        const MaintenanceSchedule& maintenance) const {
   if (find(name) != nullptr) return ok_status();
   if (maintenance.find(name) != nullptr) {
-    return invalid_argument("--reservation=" + name + ": that reservation is a maintenance; no job runs in it");
+    return invalid_argument("--reservation=" + name +
+                            ": that reservation is a maintenance; no job runs in it");
   }
   std::vector<std::string> known;
   for (const ProjectReservationState& r : states_) known.push_back(r.name);
-  return invalid_argument("--reservation=" + name + ": no such reservation" +
-                          (known.empty() ? std::string(" (none is configured)") : " (reservations: " + join(known) + ")"));
+  return invalid_argument(
+      "--reservation=" + name + ": no such reservation" +
+      (known.empty() ? std::string(" (none is configured)") : " (reservations: " + join(known) + ")"));
 }
 
 Status ProjectReservations::check(const JobSpec& spec, PartitionIndex p, Time now,
@@ -83,9 +88,10 @@ Status ProjectReservations::check(const JobSpec& spec, PartitionIndex p, Time no
   if (auto st = check_known(name, maintenance); !st) return st;
   const ProjectReservationState& r = *find(name);
   if (spec.account != r.account) {
-    return make_error(ErrorCode::kPermissionDenied, "--reservation=" + name + " is for account '" + r.account +
-                                                        "': submit with -A " + r.account +
-                                                        (spec.account.empty() ? std::string() : ", not '" + spec.account + "'"));
+    return make_error(ErrorCode::kPermissionDenied,
+                      "--reservation=" + name + " is for account '" + r.account + "': submit with -A " +
+                          r.account +
+                          (spec.account.empty() ? std::string() : ", not '" + spec.account + "'"));
   }
   if (!r.users.empty() && std::find(r.users.begin(), r.users.end(), spec.user) == r.users.end()) {
     return make_error(ErrorCode::kPermissionDenied, "--reservation=" + name + ": user '" + spec.user +
@@ -97,25 +103,31 @@ Status ProjectReservations::check(const JobSpec& spec, PartitionIndex p, Time no
                           " (too little of it was in use); a new reservation must be requested");
   }
   if (now >= r.end) {
-    return make_error(ErrorCode::kFailedPrecondition, "--reservation=" + name + " ended at " + utc_text(r.end));
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "--reservation=" + name + " ended at " + utc_text(r.end));
   }
   if (spec.time_limit > r.end - r.start) {
-    return invalid_argument("time_limit " + format_walltime(spec.time_limit) + " is longer than reservation '" +
-                            name + "' (" + format_walltime(r.end - r.start) + "), so it could never run in it");
+    return invalid_argument("time_limit " + format_walltime(spec.time_limit) +
+                            " is longer than reservation '" + name + "' (" +
+                            format_walltime(r.end - r.start) + "), so it could never run in it");
   }
   const MaintenanceWindow* w = maintenance.find(name);
   const PartitionState& ps = cluster.partition(p);
   if (w != nullptr) {
     std::int64_t cores = 0;
-    for (NodeIndex n : ps.nodes) cores += maintenance.covers(*w, cluster, n) ? cluster.node(n).topology.total_cores() : 0;
+    for (NodeIndex n : ps.nodes)
+      cores += maintenance.covers(*w, cluster, n) ? cluster.node(n).topology.total_cores() : 0;
     if (cores > 0 && spec.resources.total_cores() > cores) {
-      return invalid_argument("requests " + std::to_string(spec.resources.total_cores()) + " cores, more than reservation '" +
-                              name + "' holds in partition '" + spec.partition + "' (" + std::to_string(cores) + ")");
+      return invalid_argument("requests " + std::to_string(spec.resources.total_cores()) +
+                              " cores, more than reservation '" + name + "' holds in partition '" +
+                              spec.partition + "' (" + std::to_string(cores) + ")");
     }
   }
-  if (w != nullptr && !ps.nodes.empty() &&
-      std::none_of(ps.nodes.begin(), ps.nodes.end(), [&](NodeIndex n) { return maintenance.covers(*w, cluster, n); })) {
-    return invalid_argument("partition '" + spec.partition + "' has none of reservation '" + name + "''s nodes");
+  if (w != nullptr && !ps.nodes.empty() && std::none_of(ps.nodes.begin(), ps.nodes.end(), [&](NodeIndex n) {
+        return maintenance.covers(*w, cluster, n);
+      })) {
+    return invalid_argument("partition '" + spec.partition + "' has none of reservation '" + name +
+                            "''s nodes");
   }
   return ok_status();
 }
@@ -153,7 +165,8 @@ AssociationIndex ProjectReservations::holder(ProjectReservationState& r, FairSha
   return *r.association;
 }
 
-void ProjectReservations::restore_cancelled(const std::string& name, Time at, MaintenanceSchedule& maintenance) {
+void ProjectReservations::restore_cancelled(const std::string& name, Time at,
+                                            MaintenanceSchedule& maintenance) {
   ProjectReservationState* r = find(name);
   if (r == nullptr || r->cancelled_at) return;
   r->cancelled_at = at;
@@ -161,7 +174,8 @@ void ProjectReservations::restore_cancelled(const std::string& name, Time at, Ma
   maintenance.cancel(name, at);
 }
 
-std::vector<ReservationCharge> ProjectReservations::restored_charges(Time now, const MaintenanceSchedule& maintenance,
+std::vector<ReservationCharge> ProjectReservations::restored_charges(Time now,
+                                                                     const MaintenanceSchedule& maintenance,
                                                                      const ClusterState& cluster,
                                                                      FairShareLedger& ledger,
                                                                      const BillingConfig& billing) {

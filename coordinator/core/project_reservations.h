@@ -32,7 +32,7 @@ struct ProjectReservationState {
   std::vector<std::string> users;  // empty: every user of the account
   double cancel_below_use = 0.0;
   Duration cancel_after;
-  Time start, end;                 // end: the configured one
+  Time start, end;  // end: the configured one
   std::optional<Time> cancelled_at;
   std::string cancel_reason;
   // Charged to (account, "reservation:NAME"), an association of no shares, so the
@@ -81,8 +81,8 @@ class ProjectReservations {
   // Before a pass: each reservation's charge starts or stops, and one under its use
   // threshold for cancel_after is given back (`cancelled` says why): its running jobs are
   // charged as ordinary jobs from then.
-  void advance(Time now, MaintenanceSchedule& maintenance, const ClusterState& cluster, FairShareLedger& ledger,
-               const BillingConfig& billing, std::span<JobRecord* const> running,
+  void advance(Time now, MaintenanceSchedule& maintenance, const ClusterState& cluster,
+               FairShareLedger& ledger, const BillingConfig& billing, std::span<JobRecord* const> running,
                std::vector<ReservationCancellation>& cancelled);
   // The reservations' own jobs, best first: `start` each that fits on its reservation's
   // nodes now and ends before the reservation does; the others get their pending reason.
@@ -106,7 +106,8 @@ class ProjectReservations {
   ProjectReservationState* find(const std::string& name);
   // Sets r.cores from its nodes the cluster knows; returns their GPUs' types (for billing).
   static std::vector<std::string> measure(ProjectReservationState& r, const MaintenanceWindow& w,
-                                          const MaintenanceSchedule& maintenance, const ClusterState& cluster);
+                                          const MaintenanceSchedule& maintenance,
+                                          const ClusterState& cluster);
   // The association its charge goes to, made on first use: (account, "reservation:NAME"),
   // with no shares, so the account's usage carries it without moving its users' shares.
   static AssociationIndex holder(ProjectReservationState& r, FairShareLedger& ledger);

@@ -6,14 +6,13 @@
 
 namespace fairway {
 
-bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
-                  const ResourceRequest& r) {
+bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition, const ResourceRequest& r) {
   const PartitionState& p = cluster.partition(partition);
   if (r.cores < 0 || r.gpus < 0 || r.nodes < 0) return false;
   auto matching = [&](const NodeShape& s) {
-    return static_cast<std::int64_t>(std::count_if(
-        s.gpu_types.begin(), s.gpu_types.end(),
-        [&](const std::string& type) { return r.gpu_type.empty() || type == r.gpu_type; }));
+    return static_cast<std::int64_t>(
+        std::count_if(s.gpu_types.begin(), s.gpu_types.end(),
+                      [&](const std::string& type) { return r.gpu_type.empty() || type == r.gpu_type; }));
   };
   std::int64_t suitable_nodes = 0;
   std::int64_t gpus = 0;
@@ -21,7 +20,8 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
   for (const NodeShape& s : p.shapes) {
     const std::int64_t g = matching(s);
     gpus += g * s.count;
-    if (s.cores >= r.cores && g >= r.gpus && s.memory_mb >= r.memory_on_node(r.cores)) suitable_nodes += s.count;
+    if (s.cores >= r.cores && g >= r.gpus && s.memory_mb >= r.memory_on_node(r.cores))
+      suitable_nodes += s.count;
     std::int64_t usable = s.cores;
     if (r.memory_per_node_mb > 0 && s.memory_mb < r.memory_per_node_mb) usable = 0;
     if (r.memory_per_cpu_mb > 0) usable = std::min(usable, s.memory_mb / r.memory_per_cpu_mb);
@@ -32,8 +32,10 @@ bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
 }
 
 std::string describe_memory_request(const ResourceRequest& r) {
-  if (r.memory_per_node_mb > 0) return " with " + std::to_string(r.memory_per_node_mb) + " MiB of memory per node";
-  if (r.memory_per_cpu_mb > 0) return " with " + std::to_string(r.memory_per_cpu_mb) + " MiB of memory per core";
+  if (r.memory_per_node_mb > 0)
+    return " with " + std::to_string(r.memory_per_node_mb) + " MiB of memory per node";
+  if (r.memory_per_cpu_mb > 0)
+    return " with " + std::to_string(r.memory_per_cpu_mb) + " MiB of memory per core";
   return {};
 }
 

@@ -13,8 +13,7 @@
 namespace fairway {
 
 // Whether the partition could ever hold the request on an empty machine.
-bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition,
-                  const ResourceRequest& request);
+bool can_ever_fit(const ClusterState& cluster, PartitionIndex partition, const ResourceRequest& request);
 
 // For refusals: " with 4096 MiB of memory per node" (or "per core"), "" when the
 // request asks no memory; ", the largest node 192000 MiB of memory", "" when no node of

@@ -27,8 +27,8 @@ Duration RuntimePredictor::predict(const std::string& user, Duration limit) cons
 }
 
 Duration RuntimePredictor::extend(Duration elapsed, Duration limit) {
-  static constexpr std::array<std::int64_t, 11> kSteps = {
-      60, 300, 900, 1800, 3600, 7200, 18000, 36000, 72000, 180000, 360000};
+  static constexpr std::array<std::int64_t, 11> kSteps = {60,    300,   900,   1800,   3600,  7200,
+                                                          18000, 36000, 72000, 180000, 360000};
   for (std::int64_t step : kSteps) {
     if (step > elapsed.count()) return std::min(Duration::seconds(step), limit);
   }

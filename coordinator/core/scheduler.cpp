@@ -77,16 +77,15 @@ Result<NodeIndex> Scheduler::add_node(NodeTopology topology) {
     return make_error(ErrorCode::kAlreadyExists, "node '" + topology.name + "' already exists");
   }
   if (node_source_ == NodeSource::kConfig || !config_.nodes.empty()) {
-    return invalid_argument("node '" + topology.name +
-                            "' is not declared in the config's [[nodes]]");
+    return invalid_argument("node '" + topology.name + "' is not declared in the config's [[nodes]]");
   }
   if (topology.total_cores() < 1) {
     return invalid_argument("node '" + topology.name + "' reports no cores");
   }
   for (const auto& g : topology.gpus) {
     if (g.socket < 0 || static_cast<std::size_t>(g.socket) >= topology.sockets.size()) {
-      return invalid_argument("node '" + topology.name + "': a GPU names socket " +
-                              std::to_string(g.socket) + ", which does not exist");
+      return invalid_argument("node '" + topology.name + "': a GPU names socket " + std::to_string(g.socket) +
+                              ", which does not exist");
     }
   }
   std::vector<PartitionIndex> member_of;
@@ -108,7 +107,9 @@ Result<NodeIndex> Scheduler::add_node(NodeTopology topology) {
   return added;
 }
 
-void Scheduler::set_node_up(NodeIndex n, bool up) { cluster_.set_node_up(n, up); }
+void Scheduler::set_node_up(NodeIndex n, bool up) {
+  cluster_.set_node_up(n, up);
+}
 
 JobRecord* Scheduler::find(JobId id) {
   auto it = jobs_.find(id.value());
@@ -128,21 +129,24 @@ std::optional<JobState> Scheduler::state_of(JobId id) const {
 
 Status Scheduler::set_reason(JobId id, std::string reason) {
   JobRecord* j = find(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   j->reason = std::move(reason);
   return ok_status();
 }
 
 Status Scheduler::set_outcome(JobId id, const JobOutcome& outcome) {
   JobRecord* j = find(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   j->outcome = outcome;
   return ok_status();
 }
 
 Result<std::vector<JobEffect>> Scheduler::on_event(JobId id, const JobEvent& event, Time now) {
   JobRecord* j = find(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   return lifecycle::apply(*j, event, now);
 }
 
@@ -163,7 +167,8 @@ Status Scheduler::submit(JobSpec spec, Time now, std::span<const std::string> gr
     if (!first_refusal) first_refusal = std::move(st);
   }
   if (first_refusal) return *first_refusal;
-  return invalid_argument("job " + std::to_string(spec.id.value()) + ": partition list '" + list + "' names no partition");
+  return invalid_argument("job " + std::to_string(spec.id.value()) + ": partition list '" + list +
+                          "' names no partition");
 }
 
 Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count) {
@@ -188,7 +193,8 @@ Status Scheduler::readmit(JobSpec spec, Time eligible_since) {
 }
 
 AdmissionView Scheduler::admission_view(const LiveJobState& live) const {
-  return AdmissionView{config_, cluster_, maxps_, maintenance_, reservations_, arrays_, open_jobs_, jobs_, live, ended_};
+  return AdmissionView{config_, cluster_,   maxps_, maintenance_, reservations_,
+                       arrays_, open_jobs_, jobs_,  live,         ended_};
 }
 
 void Scheduler::enter(AdmissionDecision d, Time eligible_since) {
@@ -267,9 +273,11 @@ void Scheduler::forget(JobId id) {
 
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
-  reservations_.advance(now, maintenance_, cluster_, ledger_, config_.billing, running_, result.reservations_cancelled);
+  reservations_.advance(now, maintenance_, cluster_, ledger_, config_.billing, running_,
+                        result.reservations_cancelled);
   preempt_for_maintenance(now, result);
-  for (JobRecord& task : arrays_.make_tasks(waiting_, running_, cluster_, config_.scheduler.array_task_reservations)) {
+  for (JobRecord& task :
+       arrays_.make_tasks(waiting_, running_, cluster_, config_.scheduler.array_task_reservations)) {
     queue(std::move(task));
   }
   result.considered = waiting_.size();
@@ -325,9 +333,9 @@ PassResult Scheduler::schedule(Time now) {
     }
     // A partition of a registering cluster may have no nodes yet.
     const std::int64_t capacity = cluster_.partition(j->partition).capacity.cores;
-    in.size_fraction = capacity > 0 ? static_cast<double>(j->spec.resources.total_cores()) /
-                                          static_cast<double>(capacity)
-                                    : 0.0;
+    in.size_fraction =
+        capacity > 0 ? static_cast<double>(j->spec.resources.total_cores()) / static_cast<double>(capacity)
+                     : 0.0;
     in.partition_priority = j->partition_priority;
     in.qos_priority = j->qos_priority;
     in.cap = j->priority_cap;
@@ -399,7 +407,8 @@ PassResult Scheduler::schedule(Time now) {
                (others[lowest_waiting] == &j || others[lowest_waiting]->state != JobState::kPending)) {
           ++lowest_waiting;
         }
-        const bool backfilled = lowest_waiting < others.size() && others[lowest_waiting]->pass_rank < j.pass_rank;
+        const bool backfilled =
+            lowest_waiting < others.size() && others[lowest_waiting]->pass_rank < j.pass_rank;
         result.started.push_back({j.spec.id, j.reserved_start, j.reserved_at, backfilled});
         if (maxps_.enabled()) maxps_.on_start(j);
         if (running_caps_.enabled()) running_caps_.on_start(j);
@@ -411,7 +420,8 @@ PassResult Scheduler::schedule(Time now) {
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
   if (!reservations_.empty()) reservations_.observe_use(now, running_);
   // Reservations begin, end and run out of patience with no job event: pass again then.
-  if (auto at = reservations_.next_event(now)) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
+  if (auto at = reservations_.next_event(now))
+    result.recheck_at = result.recheck_at ? min(*result.recheck_at, *at) : *at;
   return result;
 }
 
@@ -435,7 +445,8 @@ void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
   std::vector<RankKey> keys;
   keys.reserve(ordered.size());
   for (JobRecord* j : ordered) {
-    keys.push_back({partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
+    keys.push_back(
+        {partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
   }
   sort_ranked(keys);
   for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = keys[i].job;
@@ -443,7 +454,9 @@ void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
 
 void Scheduler::keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked) {
   // A job cancelled in this pass has left waiting_ already.
-  const auto still_waiting = [&](const JobRecord* j) { return j->slot < waiting_.size() && waiting_[j->slot] == j; };
+  const auto still_waiting = [&](const JobRecord* j) {
+    return j->slot < waiting_.size() && waiting_[j->slot] == j;
+  };
   std::vector<JobRecord*> next;
   next.reserve(waiting_.size());
   for (JobRecord* j : ranked) {

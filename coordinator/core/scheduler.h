@@ -156,7 +156,9 @@ class Scheduler {
   void begin_restore();
   // The partition a job asking `spec.partition` goes to (its name, or the default, or the
   // interactive default); nullptr when no partition has that name.
-  const PartitionConfig* partition_for(const JobSpec& spec) const { return admission::partition_for(config_, spec); }
+  const PartitionConfig* partition_for(const JobSpec& spec) const {
+    return admission::partition_for(config_, spec);
+  }
   // The job's request with its partition's default_mem_per_cpu_mb when it asks no memory:
   // what admission gives it, and what a restart bills a finished run for.
   ResourceRequest with_default_memory(const JobSpec& spec) const {
@@ -165,8 +167,8 @@ class Scheduler {
   // A run in a project reservation (`reservation`) is charged only past the reservation's
   // end or cancellation: the reservation paid for it until then.
   void restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
-                              const std::vector<std::string>& gpu_types, std::int64_t memory_mb, Time start, Time end,
-                              const std::string& reservation = {});
+                              const std::vector<std::string>& gpu_types, std::int64_t memory_mb, Time start,
+                              Time end, const std::string& reservation = {});
   // With `now`, project reservations that began before it are charged again from their
   // start (restore_reservation_cancelled first, so a cancelled one stops where it did).
   void end_restore(std::optional<Time> now = std::nullopt);
@@ -276,7 +278,7 @@ class Scheduler {
   NodeSource node_source_ = NodeSource::kConfig;
   MaxPsLimit maxps_;  // built once from config; per-pass sums are reset by begin_pass
   AllocationOveruse overuse_;
-  MaintenanceSchedule maintenance_;  // config.reservations; project ones end early when cancelled
+  MaintenanceSchedule maintenance_;   // config.reservations; project ones end early when cancelled
   ProjectReservations reservations_;  // their nodes are windows of maintenance_
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
@@ -287,13 +289,13 @@ class Scheduler {
   void victim_gone(JobRecord& victim);
   std::vector<std::int32_t> partition_tier_;
   bool preemption_configured_ = false;  // some partition is preemptable by a higher tier
-  RunningCaps running_caps_;  // per-pass counts reset by begin_pass
+  RunningCaps running_caps_;            // per-pass counts reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
-  std::vector<JobRecord*> waiting_;  // pending, held or blocked
+  std::vector<JobRecord*> waiting_;                    // pending, held or blocked
   std::vector<JobRecord*> running_;
-  OpenJobCounts open_jobs_;  // for max_submitted_jobs_per_user and max_jobs_per_user
-  EndedJobs ended_;  // every forgotten job's outcome, for --dependency
+  OpenJobCounts open_jobs_;                          // for max_submitted_jobs_per_user and max_jobs_per_user
+  EndedJobs ended_;                                  // every forgotten job's outcome, for --dependency
   std::optional<JobState> state_of(JobId id) const;  // nullopt: not held (any more)
 };
 

@@ -10,10 +10,11 @@ namespace fairway {
 
 Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   JobRecord* j = find(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state != JobState::kRunning && j->state != JobState::kCompleting) {
-    return make_error(ErrorCode::kFailedPrecondition,
-                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not running");
+    return make_error(ErrorCode::kFailedPrecondition, "job " + std::to_string(id.value()) + " is " +
+                                                          std::string(to_string(j->state)) + ", not running");
   }
   FAIRWAY_TRY(check_transition(j->state, final_state));
   cluster_.release(j->allocation);
@@ -36,7 +37,8 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
 Status Scheduler::cancel(JobId id, Time now) {
   JobRecord* j = find(id);
   if (j == nullptr && arrays_.contains(id)) return cancel_array(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state == JobState::kRunning || j->state == JobState::kCompleting) {
     return finish(id, JobState::kCancelled, now);
   }
@@ -52,12 +54,13 @@ Status Scheduler::cancel(JobId id, Time now) {
 Status Scheduler::hold(JobId id) {
   JobRecord* j = find(id);
   if (j == nullptr && arrays_.contains(id)) return hold_array(id, true, Time());
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state == JobState::kHeld) return ok_status();  // as scontrol hold: nothing to do
   if (j->state != JobState::kPending) {
-    return make_error(ErrorCode::kFailedPrecondition,
-                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) +
-                          ": only pending jobs can be held");
+    return make_error(ErrorCode::kFailedPrecondition, "job " + std::to_string(id.value()) + " is " +
+                                                          std::string(to_string(j->state)) +
+                                                          ": only pending jobs can be held");
   }
   j->state = JobState::kHeld;
   j->why = {};
@@ -71,10 +74,11 @@ Status Scheduler::hold(JobId id) {
 Status Scheduler::release(JobId id, Time now) {
   JobRecord* j = find(id);
   if (j == nullptr && arrays_.contains(id)) return hold_array(id, false, now);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state != JobState::kHeld) {
-    return make_error(ErrorCode::kFailedPrecondition,
-                      "job " + std::to_string(id.value()) + " is " + std::string(to_string(j->state)) + ", not held");
+    return make_error(ErrorCode::kFailedPrecondition, "job " + std::to_string(id.value()) + " is " +
+                                                          std::string(to_string(j->state)) + ", not held");
   }
   j->state = JobState::kPending;
   j->why = {};
@@ -84,11 +88,11 @@ Status Scheduler::release(JobId id, Time now) {
 
 Status Scheduler::requeue(JobId id, Time now) {
   JobRecord* j = find(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state != JobState::kRunning && j->state != JobState::kCompleting) {
     return make_error(ErrorCode::kFailedPrecondition, "job " + std::to_string(id.value()) + " is " +
-                                                          std::string(to_string(j->state)) +
-                                                          ", not running");
+                                                          std::string(to_string(j->state)) + ", not running");
   }
   FAIRWAY_TRY(check_transition(j->state, JobState::kRequeued));
   ++j->requeue_count;

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cassert>
 
-#include "coordinator/core/scheduler.h"
 #include "coordinator/core/placement.h"
+#include "coordinator/core/scheduler.h"
 #include "coordinator/core/victim_selection.h"
 #include "shared/base/try.h"
 
@@ -49,8 +49,8 @@ void Scheduler::preempt_for_owners(std::span<JobRecord* const> ordered, Time now
 
   std::vector<Allocation> planned;  // owners' future allocations, taken for this pass only
   std::vector<JobRecord*> chosen;
-  std::vector<JobRecord*> unstart;      // victims this very pass started: they never ran
-  std::vector<JobRecord*> owners;       // owners whose victims are all such
+  std::vector<JobRecord*> unstart;  // victims this very pass started: they never ran
+  std::vector<JobRecord*> owners;   // owners whose victims are all such
   for (JobRecord* owner : ordered) {
     if (owner->state != JobState::kPending) continue;
     if (owner->victims_stopping > 0) {
@@ -78,12 +78,13 @@ void Scheduler::preempt_for_owners(std::span<JobRecord* const> ordered, Time now
       // Backfilled in this pass into cores the owner needs: it has not been launched, so
       // it goes back to the queue unstarted instead of being started and killed.
       if (v->start_time == now && std::any_of(result.started.begin(), result.started.end(),
-                                                [&](const JobStart& s) { return s.id == v->spec.id; })) {
+                                              [&](const JobStart& s) { return s.id == v->spec.id; })) {
         unstart.push_back(v);
         continue;
       }
       ++stopping;
-      result.preempting.push_back({v->spec.id, owner->spec.id, owner->spec.partition, vp.preempt_grace, requeue});
+      result.preempting.push_back(
+          {v->spec.id, owner->spec.id, owner->spec.partition, vp.preempt_grace, requeue});
     }
     owner->victims_stopping += stopping;
     owner->why.add(PendingReason::kPreempting);
@@ -120,7 +121,8 @@ void Scheduler::victim_gone(JobRecord& victim) {
 
 Result<JobState> Scheduler::stop_preempted(JobId id, Time now) {
   JobRecord* j = find(id);
-  if (j == nullptr) return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
   if (j->state != JobState::kRunning || !j->preempting) {
     return make_error(ErrorCode::kFailedPrecondition,
                       "job " + std::to_string(id.value()) + " is not being preempted");

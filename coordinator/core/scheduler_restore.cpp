@@ -19,17 +19,15 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, st
     for (std::int32_t c : na.cores) {
       if (c < 0 || static_cast<std::size_t>(c) >= ns.core_used.size() ||
           !ns.core_free(static_cast<std::size_t>(c))) {
-        return make_error(ErrorCode::kFailedPrecondition,
-                          job + ": core " + std::to_string(c) + " of node '" + ns.topology.name +
-                              "' is not free");
+        return make_error(ErrorCode::kFailedPrecondition, job + ": core " + std::to_string(c) + " of node '" +
+                                                              ns.topology.name + "' is not free");
       }
     }
     for (std::int32_t g : na.gpus) {
       if (g < 0 || static_cast<std::size_t>(g) >= ns.gpu_used.size() ||
           !ns.gpu_usable(static_cast<std::size_t>(g))) {
-        return make_error(ErrorCode::kFailedPrecondition,
-                          job + ": GPU " + std::to_string(g) + " of node '" + ns.topology.name +
-                              "' is not free");
+        return make_error(ErrorCode::kFailedPrecondition, job + ": GPU " + std::to_string(g) + " of node '" +
+                                                              ns.topology.name + "' is not free");
       }
     }
   }
@@ -54,11 +52,13 @@ void Scheduler::restore_outcome(JobId id, JobState final_state) {
   ended_.record(id, final_state);
 }
 
-void Scheduler::begin_restore() { restored_usage_.emplace(); }
+void Scheduler::begin_restore() {
+  restored_usage_.emplace();
+}
 
-void Scheduler::restore_finished_usage(const std::string& account, const std::string& user, std::int64_t cores,
-                                       const std::vector<std::string>& gpu_types, std::int64_t memory_mb,
-                                       Time start, Time end,
+void Scheduler::restore_finished_usage(const std::string& account, const std::string& user,
+                                       std::int64_t cores, const std::vector<std::string>& gpu_types,
+                                       std::int64_t memory_mb, Time start, Time end,
                                        const std::string& reservation) {
   if (!restored_usage_) {
     assert(false && "restore_finished_usage outside begin_restore/end_restore");
@@ -78,7 +78,8 @@ void Scheduler::end_restore(std::optional<Time> now) {
   if (!restored_usage_) return;
   // Project reservations charged before the restart are charged again from their start.
   if (now) {
-    for (const ReservationCharge& c : reservations_.restored_charges(*now, maintenance_, cluster_, ledger_, config_.billing)) {
+    for (const ReservationCharge& c :
+         reservations_.restored_charges(*now, maintenance_, cluster_, ledger_, config_.billing)) {
       restored_usage_->push_back({c.at, c.association, c.rate});
     }
   }

@@ -7,12 +7,14 @@ namespace fairway {
 std::vector<std::int32_t> StepCores::held_on(const std::string& node) const {
   std::vector<std::int32_t> out;
   for (const auto& [step, nodes] : held_) {
-    if (auto it = nodes.find(node); it != nodes.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    if (auto it = nodes.find(node); it != nodes.end())
+      out.insert(out.end(), it->second.begin(), it->second.end());
   }
   return out;
 }
 
-std::optional<std::vector<std::vector<std::int32_t>>> StepCores::take(std::int32_t step, const std::vector<Need>& needs) {
+std::optional<std::vector<std::vector<std::int32_t>>> StepCores::take(std::int32_t step,
+                                                                      const std::vector<Need>& needs) {
   std::vector<std::vector<std::int32_t>> chosen;
   for (const Need& need : needs) {
     const std::vector<std::int32_t> held = held_on(need.node);

@@ -22,7 +22,8 @@ class StepCores {
   // For step `step`, on each node, the first of the job's cores there that no other step
   // holds, as many as it needs: then they are the step's until release(step). nullopt
   // (and nothing taken) when some node has too few free.
-  std::optional<std::vector<std::vector<std::int32_t>>> take(std::int32_t step, const std::vector<Need>& needs);
+  std::optional<std::vector<std::vector<std::int32_t>>> take(std::int32_t step,
+                                                             const std::vector<Need>& needs);
   void release(std::int32_t step) { held_.erase(step); }
   // The cores other steps hold on `node`.
   std::vector<std::int32_t> held_on(const std::string& node) const;

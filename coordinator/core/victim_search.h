@@ -14,10 +14,10 @@
 namespace fairway {
 
 struct SearchItem {
-  std::size_t id = 0;     // the caller's name for it (the same job in several spaces)
-  ResourceAmount frees;   // what releasing it gives toward the need: never less than real
+  std::size_t id = 0;    // the caller's name for it (the same job in several spaces)
+  ResourceAmount frees;  // what releasing it gives toward the need: never less than real
   double priority = 0;
-  std::size_t rank = 0;   // the caller's order; equal priorities resolve to lower ranks
+  std::size_t rank = 0;  // the caller's order; equal priorities resolve to lower ranks
 };
 
 // One place a set may be drawn from (a node's victims, or the partition's): its items, in

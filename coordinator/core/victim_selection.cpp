@@ -117,10 +117,10 @@ std::vector<SearchSpace> search_spaces(const ClusterState& cluster, const JobRec
       if (owner.allowed_nodes && !(*owner.allowed_nodes)[na.node.value()]) continue;
       // A socket-exclusive node also unfences what the victim held apart: count the whole
       // node, so the bound stays an upper bound and the judge decides.
-      const ResourceAmount frees = ns.socket_exclusive
-                                       ? ns.capacity()
-                                       : ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
-                                                        static_cast<std::int64_t>(na.gpus.size()), na.memory_mb};
+      const ResourceAmount frees =
+          ns.socket_exclusive ? ns.capacity()
+                              : ResourceAmount{static_cast<std::int64_t>(na.cores.size()),
+                                               static_cast<std::int64_t>(na.gpus.size()), na.memory_mb};
       by_node[na.node.value()].push_back({i, frees, useful[i]->priority.total, rank.at(useful[i])});
     }
   }

@@ -35,7 +35,7 @@ class WindowedUsage {
   struct Bucket {
     std::int64_t index;  // covers [index * kBucketSeconds, (index + 1) * kBucketSeconds)
     double units;
-    double moment;       // sum of units x the second they accrued at (their first moment)
+    double moment;  // sum of units x the second they accrued at (their first moment)
   };
   // Moves accrual up to `now` into buckets and drops buckets wholly outside the window.
   void advance(Time now, Duration window);
@@ -44,7 +44,7 @@ class WindowedUsage {
   double sum_ = 0;              // of buckets_
   double moment_ = 0;           // of buckets_
   double rate_ = 0;
-  Time at_;                     // accrual before this instant is in buckets_
+  Time at_;  // accrual before this instant is in buckets_
 };
 
 }  // namespace fairway

@@ -71,8 +71,9 @@ void CoordinatorService::on_agent_frame(const std::string& route, std::string_vi
         break;
       case AgentRoutes::Verdict::kReplaced:
         // The old connection is closed to us: nothing of it is read or answered again.
-        log_event(LogLevel::kWarning, "agent_connection_replaced",
-                  {{"node", node}, {"old_route", route_text(d.replaced_route)}, {"route", route_text(route)}});
+        log_event(
+            LogLevel::kWarning, "agent_connection_replaced",
+            {{"node", node}, {"old_route", route_text(d.replaced_route)}, {"route", route_text(route)}});
         turn_replies_.push_back({Channel::kAgents, node,
                                  wire::encode(wire::ErrorReply{ErrorCode::kPermissionDenied,
                                                                "a newer connection of node " + node +
@@ -81,11 +82,11 @@ void CoordinatorService::on_agent_frame(const std::string& route, std::string_vi
         break;
       case AgentRoutes::Verdict::kRegister:
         // A second connection of the key that has not registered: answered only there.
-        turn_replies_.push_back({Channel::kAgents, node,
-                                 wire::encode(wire::ErrorReply{ErrorCode::kFailedPrecondition,
-                                                               "node '" + node +
-                                                                   "' speaks on a new connection; register again"}),
-                                 route});
+        turn_replies_.push_back(
+            {Channel::kAgents, node,
+             wire::encode(wire::ErrorReply{ErrorCode::kFailedPrecondition,
+                                           "node '" + node + "' speaks on a new connection; register again"}),
+             route});
         return;
       case AgentRoutes::Verdict::kSuperseded:
         refuse_agent(route, node, node, "a newer connection of this node's key replaced this one");

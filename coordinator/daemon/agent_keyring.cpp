@@ -10,7 +10,7 @@
 namespace fairway::daemon {
 
 void AgentKeyring::reload_if_changed() {
-  struct stat st{};
+  struct stat st {};
   if (::stat(dir_.c_str(), &st) != 0) {
     node_by_key_.clear();
     return;

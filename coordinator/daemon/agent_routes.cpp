@@ -4,7 +4,8 @@
 
 namespace fairway::daemon {
 
-AgentRoutes::Decision AgentRoutes::heard(const std::string& node, const std::string& route, bool registering) {
+AgentRoutes::Decision AgentRoutes::heard(const std::string& node, const std::string& route,
+                                         bool registering) {
   NodeRoutes& n = nodes_[node];
   if (n.current.empty() || n.current == route) {
     if (n.current.empty()) {
@@ -17,7 +18,8 @@ AgentRoutes::Decision AgentRoutes::heard(const std::string& node, const std::str
     }
     return {Verdict::kServe, {}};
   }
-  if (std::find(n.retired.begin(), n.retired.end(), route) != n.retired.end()) return {Verdict::kSuperseded, {}};
+  if (std::find(n.retired.begin(), n.retired.end(), route) != n.retired.end())
+    return {Verdict::kSuperseded, {}};
   if (!registering) return {Verdict::kRegister, {}};
   // The same key registered on a second connection: the newer one is the node's agent.
   Decision d{Verdict::kReplaced, n.current};

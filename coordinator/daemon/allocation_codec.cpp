@@ -14,8 +14,8 @@ constexpr std::size_t kMaxNumbersPerList = std::size_t{1} << 20;
 // Shorter runs are written one by one: "3,4" is no longer than "3-4".
 constexpr std::size_t kMinRunForRange = 3;
 
-Status append_numbers(std::string& out, const std::vector<std::int32_t>& numbers,
-                      const std::string& node, std::string_view what) {
+Status append_numbers(std::string& out, const std::vector<std::int32_t>& numbers, const std::string& node,
+                      std::string_view what) {
   std::size_t i = 0;
   bool first = true;
   while (i < numbers.size()) {
@@ -24,8 +24,7 @@ Status append_numbers(std::string& out, const std::vector<std::int32_t>& numbers
                               std::to_string(numbers[i]) + " is negative");
     }
     std::size_t run_end = i + 1;
-    while (run_end < numbers.size() &&
-           numbers[run_end - 1] < std::numeric_limits<std::int32_t>::max() &&
+    while (run_end < numbers.size() && numbers[run_end - 1] < std::numeric_limits<std::int32_t>::max() &&
            numbers[run_end] == numbers[run_end - 1] + 1) {
       ++run_end;
     }
@@ -61,8 +60,7 @@ Result<std::vector<std::int32_t>> parse_numbers(std::string_view text, std::stri
   std::size_t pos = 0;
   while (true) {
     std::size_t comma = text.find(',', pos);
-    std::string_view item =
-        text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
+    std::string_view item = text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
     std::size_t dash = item.find('-');
     if (dash == std::string_view::npos) {
       FAIRWAY_TRY_ASSIGN(n, parse_number(item, where));
@@ -71,12 +69,10 @@ Result<std::vector<std::int32_t>> parse_numbers(std::string_view text, std::stri
       FAIRWAY_TRY_ASSIGN(lo, parse_number(item.substr(0, dash), where));
       FAIRWAY_TRY_ASSIGN(hi, parse_number(item.substr(dash + 1), where));
       if (hi <= lo) {
-        return invalid_argument(std::string(where) + ": range '" + std::string(item) +
-                                "' does not ascend");
+        return invalid_argument(std::string(where) + ": range '" + std::string(item) + "' does not ascend");
       }
       if (static_cast<std::size_t>(hi - lo) + 1 > kMaxNumbersPerList - numbers.size()) {
-        return invalid_argument(std::string(where) + ": range '" + std::string(item) +
-                                "' is too large");
+        return invalid_argument(std::string(where) + ": range '" + std::string(item) + "' is too large");
       }
       for (std::int32_t n = lo;; ++n) {
         numbers.push_back(n);
@@ -84,8 +80,8 @@ Result<std::vector<std::int32_t>> parse_numbers(std::string_view text, std::stri
       }
     }
     if (numbers.size() > kMaxNumbersPerList) {
-      return invalid_argument(std::string(where) + ": more than " +
-                              std::to_string(kMaxNumbersPerList) + " numbers");
+      return invalid_argument(std::string(where) + ": more than " + std::to_string(kMaxNumbersPerList) +
+                              " numbers");
     }
     if (comma == std::string_view::npos) break;
     pos = comma + 1;
@@ -103,14 +99,12 @@ Result<std::string> encode_allocation(const std::vector<StoredNodeAllocation>& a
       return invalid_argument("allocation: entry " + std::to_string(i) + " has an empty node name");
     }
     if (a.node.find_first_of(":;/,") != std::string::npos) {
-      return invalid_argument("allocation: node name '" + a.node +
-                              "' holds one of ':', ';', '/', ','");
+      return invalid_argument("allocation: node name '" + a.node + "' holds one of ':', ';', '/', ','");
     }
     if (i > 0) out += ';';
     out += a.node;
     out += ':';
-    if (auto s = append_numbers(out, a.cores, a.node, "core"); !s)
-      return std::unexpected(s.error());
+    if (auto s = append_numbers(out, a.cores, a.node, "core"); !s) return std::unexpected(s.error());
     out += '/';
     FAIRWAY_TRY(append_numbers(out, a.gpus, a.node, "gpu"));
   }
@@ -129,8 +123,8 @@ Result<std::vector<StoredNodeAllocation>> decode_allocation(std::string_view tex
         "allocation entry " + std::to_string(allocation.size()) + " '" + std::string(entry) + "'";
     std::size_t colon = entry.find(':');
     std::size_t slash = entry.find('/');
-    if (colon == std::string_view::npos || colon == 0 || slash == std::string_view::npos ||
-        slash < colon || entry.find('/', slash + 1) != std::string_view::npos) {
+    if (colon == std::string_view::npos || colon == 0 || slash == std::string_view::npos || slash < colon ||
+        entry.find('/', slash + 1) != std::string_view::npos) {
       return invalid_argument(where + ": expected 'node:cores/gpus'");
     }
     StoredNodeAllocation a;

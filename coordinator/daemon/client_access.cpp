@@ -12,13 +12,15 @@ bool owns(const Caller& caller, const JobSpec& spec) {
 }
 
 // An admin who is not root may cancel any job, but must not run commands as its owner.
-bool may_run_steps(const Caller& caller, const JobSpec& spec) { return owns(caller, spec) || caller.uid == 0; }
+bool may_run_steps(const Caller& caller, const JobSpec& spec) {
+  return owns(caller, spec) || caller.uid == 0;
+}
 
 Result<const JobRecord*> live_job_for(const ServiceContext& ctx, JobId id, const Caller& caller) {
   const JobRecord* rec = ctx.scheduler.job(id);
   auto t = ctx.tracking.find(id.value());
-  const bool hidden = ctx.config.security.private_data && !caller.admin && rec != nullptr &&
-                      !owns(caller, rec->spec);
+  const bool hidden =
+      ctx.config.security.private_data && !caller.admin && rec != nullptr && !owns(caller, rec->spec);
   if (t == ctx.tracking.end() || hidden) {
     return make_error(ErrorCode::kNotFound, "job " + id_str(id) + " does not exist");
   }
@@ -29,8 +31,8 @@ Result<const JobRecord*> live_job_for(const ServiceContext& ctx, JobId id, const
   }
   // Root and the admin group may act on any job, others on their own.
   if (!caller.admin && !owns(caller, rec->spec)) {
-    return make_error(ErrorCode::kPermissionDenied,
-                      "job " + id_str(id) + " belongs to '" + rec->spec.user + "', not '" + caller.user + "'");
+    return make_error(ErrorCode::kPermissionDenied, "job " + id_str(id) + " belongs to '" + rec->spec.user +
+                                                        "', not '" + caller.user + "'");
   }
   return rec;
 }
@@ -43,8 +45,7 @@ Status check_account(const Config& config, const std::string& account, const std
   std::string names;
   for (const auto& a : config.accounts) {
     if (a.name == account) {
-      const bool member = a.users.empty() ||
-                          std::find(a.users.begin(), a.users.end(), user) != a.users.end();
+      const bool member = a.users.empty() || std::find(a.users.begin(), a.users.end(), user) != a.users.end();
       if (member || caller.admin) return ok_status();
       return make_error(ErrorCode::kPermissionDenied,
                         "account '" + account + "': user '" + user + "' is not one of its users");

@@ -19,7 +19,8 @@ bool may_run_steps(const Caller& caller, const JobSpec& spec);
 Result<const JobRecord*> live_job_for(const ServiceContext& ctx, JobId id, const Caller& caller);
 // With [[accounts]] declared: the job's account is one of them, and one the user belongs
 // to (admins may use any).
-Status check_account(const Config& config, const std::string& account, const std::string& user, const Caller& caller);
+Status check_account(const Config& config, const std::string& account, const std::string& user,
+                     const Caller& caller);
 // A user's Unix group names for partitions' allow_groups; looked up only when some
 // partition has that rule (NSS may be LDAP).
 std::vector<std::string> access_groups(const Config& config, const std::string& user, std::uint32_t gid);

@@ -25,9 +25,13 @@ void ClientChannel::serve(std::chrono::steady_clock::time_point now) {
   if (local_) local_->serve(now);
 }
 
-std::optional<net::Inbound> ClientChannel::receive() { return local_ ? local_->receive() : remote_->receive(); }
+std::optional<net::Inbound> ClientChannel::receive() {
+  return local_ ? local_->receive() : remote_->receive();
+}
 
-bool ClientChannel::has_pending() const { return local_ && local_->has_pending(); }
+bool ClientChannel::has_pending() const {
+  return local_ && local_->has_pending();
+}
 
 Status ClientChannel::send(std::string_view peer, std::string_view frame) {
   return local_ ? local_->send(peer, frame) : remote_->send(peer, frame);

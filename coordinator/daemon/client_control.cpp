@@ -79,10 +79,11 @@ Status control_one(ServiceContext& ctx, const wire::JobControl& m, JobId id, con
       ctx.service.reply(Channel::kAgents, head, wire::SendSignal{id, m.signal, m.batch_only});
       // Its steps' tasks on the other nodes too (the batch script runs on the first alone).
       if (!m.batch_only) {
-        for (const std::string& node : member_nodes(rec->allocation, ctx.scheduler.cluster())) ctx.service.reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
+        for (const std::string& node : member_nodes(rec->allocation, ctx.scheduler.cluster()))
+          ctx.service.reply(Channel::kAgents, node, wire::SendSignal{id, m.signal, false});
       }
-      log_event(LogLevel::kInfo, "job_signal_sent", {{"job", id_str(id)}, {"node", head},
-                                                     {"signal", std::to_string(m.signal)}, {"by", user}});
+      log_event(LogLevel::kInfo, "job_signal_sent",
+                {{"job", id_str(id)}, {"node", head}, {"signal", std::to_string(m.signal)}, {"by", user}});
       return ok_status();
   }
   ctx.service.changed();
@@ -91,14 +92,15 @@ Status control_one(ServiceContext& ctx, const wire::JobControl& m, JobId id, con
 
 // A whole array: its tasks that run or were acted on alone each as one job, the rest
 // (folded into the array's row) with the array.
-Status control_array(ServiceContext& ctx, const wire::JobControl& m, JobId id, const Caller& caller, Time now) {
+Status control_array(ServiceContext& ctx, const wire::JobControl& m, JobId id, const Caller& caller,
+                     Time now) {
   const ArrayJob* a = ctx.scheduler.array(id);
   const JobSpec& spec = a->prototype.spec;
   const bool hidden = ctx.config.security.private_data && !caller.admin && !owns(caller, spec);
   if (hidden) return make_error(ErrorCode::kNotFound, "job " + id_str(id) + " does not exist");
   if (!caller.admin && !owns(caller, spec)) {
-    return make_error(ErrorCode::kPermissionDenied,
-                      "job array " + id_str(id) + " belongs to '" + spec.user + "', not '" + caller.user + "'");
+    return make_error(ErrorCode::kPermissionDenied, "job array " + id_str(id) + " belongs to '" + spec.user +
+                                                        "', not '" + caller.user + "'");
   }
   std::string failures;
   const auto each_task = [&](auto&& act) {
@@ -141,7 +143,8 @@ Status control_array(ServiceContext& ctx, const wire::JobControl& m, JobId id, c
       });
       break;
     case wire::JobAction::kEndAllocation:
-      return make_error(ErrorCode::kFailedPrecondition, "job " + id_str(id) + " is a job array, not an allocation");
+      return make_error(ErrorCode::kFailedPrecondition,
+                        "job " + id_str(id) + " is a job array, not an allocation");
   }
   ctx.service.changed();
   if (!failures.empty()) return make_error(ErrorCode::kFailedPrecondition, failures);
@@ -155,7 +158,8 @@ Result<JobId> array_task_for(ServiceContext& ctx, JobId array_id, std::int32_t i
   if (a == nullptr) {
     // Ended: its tasks are jobs of their own, kept with their ids.
     for (const auto& [task, t] : ctx.tracking) {
-      if (t.final_view && t.final_view->array_job == array_id && t.final_view->array_tasks == std::to_string(index)) {
+      if (t.final_view && t.final_view->array_job == array_id &&
+          t.final_view->array_tasks == std::to_string(index)) {
         return JobId(task);
       }
     }
@@ -164,8 +168,8 @@ Result<JobId> array_task_for(ServiceContext& ctx, JobId array_id, std::int32_t i
   const bool hidden = ctx.config.security.private_data && !caller.admin && !owns(caller, a->prototype.spec);
   if (hidden) return make_error(ErrorCode::kNotFound, "job " + name + " does not exist");
   if (!caller.admin && !owns(caller, a->prototype.spec)) {
-    return make_error(ErrorCode::kPermissionDenied,
-                      "job " + name + " belongs to '" + a->prototype.spec.user + "', not '" + caller.user + "'");
+    return make_error(ErrorCode::kPermissionDenied, "job " + name + " belongs to '" + a->prototype.spec.user +
+                                                        "', not '" + caller.user + "'");
   }
   FAIRWAY_TRY_ASSIGN(task, ctx.scheduler.split_array_task(array_id, index));
   const JobRecord* rec = ctx.scheduler.job(task);
@@ -182,8 +186,9 @@ Result<JobId> array_task_for(ServiceContext& ctx, JobId array_id, std::int32_t i
 Status update_one(ServiceContext& ctx, const wire::JobUpdate& m, JobId id, const Caller& caller) {
   if (ctx.scheduler.array(id) != nullptr) {
     return make_error(ErrorCode::kFailedPrecondition,
-                      "job " + id_str(id) + " is a job array: changing all its tasks at once is not supported yet "
-                      "(hold it, or cancel it and submit again)");
+                      "job " + id_str(id) +
+                          " is a job array: changing all its tasks at once is not supported yet "
+                          "(hold it, or cancel it and submit again)");
   }
   FAIRWAY_TRY_ASSIGN(found, live_job_for(ctx, id, caller));
   const JobRecord& rec = *found;
@@ -193,7 +198,8 @@ Status update_one(ServiceContext& ctx, const wire::JobUpdate& m, JobId id, const
   if (m.time_limit && *m.time_limit > rec.spec.time_limit && !caller.admin) {
     return make_error(ErrorCode::kPermissionDenied,
                       job + ": only root and the admin group may raise a time limit (" +
-                          format_walltime(rec.spec.time_limit) + " -> " + format_walltime(*m.time_limit) + ")");
+                          format_walltime(rec.spec.time_limit) + " -> " + format_walltime(*m.time_limit) +
+                          ")");
   }
   if (m.nice && *m.nice < 0 && !caller.admin) {
     return make_error(ErrorCode::kPermissionDenied,
@@ -219,12 +225,14 @@ Status update_one(ServiceContext& ctx, const wire::JobUpdate& m, JobId id, const
   if (!stored) return make_error(ErrorCode::kInternal, job + ": " + stored.error().message);
   const bool running = !is_waiting(rec.state);
   // The rules see the job's owner, as Slurm checks the job's user, whoever asks.
-  FAIRWAY_TRY(ctx.scheduler.update(id, c, access_groups(ctx.config, rec.spec.user, rec.spec.gid.value_or(0))));
+  FAIRWAY_TRY(
+      ctx.scheduler.update(id, c, access_groups(ctx.config, rec.spec.user, rec.spec.gid.value_or(0))));
   // The record may have been rebuilt: read it again.
   const JobRecord* now_rec = ctx.scheduler.job(id);
   stored->spec = now_rec->spec;
   if (!ctx.service.ensure_txn()) return make_error(ErrorCode::kIo, "the job store is unavailable");
-  if (!ctx.service.write(ctx.store.update_request(id, encode_stored_request(*stored)), "update_request", id)) {
+  if (!ctx.service.write(ctx.store.update_request(id, encode_stored_request(*stored)), "update_request",
+                         id)) {
     return make_error(ErrorCode::kIo, job + ": the change could not be stored");
   }
   if (running && m.time_limit) {
@@ -233,14 +241,17 @@ Status update_one(ServiceContext& ctx, const wire::JobUpdate& m, JobId id, const
   }
   ctx.service.changed();
   log_event(LogLevel::kInfo, "job_updated",
-            {{"job", id_str(id)}, {"by", caller.user},
+            {{"job", id_str(id)},
+             {"by", caller.user},
              {"time_limit", m.time_limit ? format_walltime(*m.time_limit) : ""},
-             {"partition", m.partition}, {"qos", m.qos}, {"account", m.account}});
+             {"partition", m.partition},
+             {"qos", m.qos},
+             {"account", m.account}});
   return ok_status();
 }
 
-Status control_node(ServiceContext& ctx, const wire::NodeControl& m, const std::string& name, const Caller& caller,
-                    Time now) {
+Status control_node(ServiceContext& ctx, const wire::NodeControl& m, const std::string& name,
+                    const Caller& caller, Time now) {
   NodeEntry* n = ctx.registry.find(name);
   if (n == nullptr) return make_error(ErrorCode::kNotFound, "node '" + name + "' does not exist");
   const bool drain = m.action == wire::NodeAction::kDrain;
@@ -297,8 +308,9 @@ wire::Message job_update(ServiceContext& ctx, const wire::JobUpdate& m, const Ca
 
 wire::Message node_control(ServiceContext& ctx, const wire::NodeControl& m, const Caller& caller, Time now) {
   if (!caller.admin) {
-    return wire::ErrorReply{ErrorCode::kPermissionDenied,
-                            "only root and the admin group may drain or resume nodes, not '" + caller.user + "'"};
+    return wire::ErrorReply{
+        ErrorCode::kPermissionDenied,
+        "only root and the admin group may drain or resume nodes, not '" + caller.user + "'"};
   }
   if (m.action == wire::NodeAction::kDrain && m.reason.empty()) {
     return wire::ErrorReply{ErrorCode::kInvalidArgument, "a drain needs a reason (--reason)"};

@@ -1,11 +1,11 @@
 #include "coordinator/daemon/client_identity.h"
 
+#include <grp.h>
+#include <pwd.h>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <grp.h>
-#include <pwd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -24,9 +24,7 @@ class SystemAuthenticator final : public ClientAuthenticator {
  public:
   explicit SystemAuthenticator(SecurityConfig security) : security_(std::move(security)) {}
 
-  Result<Caller> from_kernel(const net::PeerCredentials& peer) override {
-    return caller(peer.uid, peer.gid);
-  }
+  Result<Caller> from_kernel(const net::PeerCredentials& peer) override { return caller(peer.uid, peer.gid); }
 
   Result<Caller> from_munge(std::string_view credential, std::string_view request) override {
     FAIRWAY_TRY_ASSIGN(who, auth::verify_request(credential, request, security_.munge_socket));
@@ -54,11 +52,13 @@ class SystemAuthenticator final : public ClientAuthenticator {
     // A job runs with the caller's gid: one the user is not a member of (a setgid program's
     // egid, `sg` with a group password) would give the job that group's files. Root is root.
     const Entry& e = it->second;
-    if (uid != 0 && gid != e.primary_gid && std::find(e.groups.begin(), e.groups.end(), gid) == e.groups.end()) {
+    if (uid != 0 && gid != e.primary_gid &&
+        std::find(e.groups.begin(), e.groups.end(), gid) == e.groups.end()) {
       std::string groups;
       for (const gid_t g : e.groups) groups += (groups.empty() ? "" : ", ") + std::to_string(g);
       return make_error(ErrorCode::kPermissionDenied,
-                        "gid " + std::to_string(gid) + " is not a group of user '" + e.user + "' (its groups: " + groups +
+                        "gid " + std::to_string(gid) + " is not a group of user '" + e.user +
+                            "' (its groups: " + groups +
                             "); a job runs with its submitter's effective gid, which must be one of them");
     }
     return Caller{uid, gid, e.user, e.admin};

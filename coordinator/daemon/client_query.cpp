@@ -31,7 +31,8 @@ ArrayLines waiting_array_lines(const ServiceContext& ctx) {
   if (ctx.scheduler.arrays().empty()) return lines;
   // Tasks made for the pass but not run nor acted on alone still count as the array's.
   for (const JobRecord* j : ctx.scheduler.waiting()) {
-    if (!j->spec.is_array_task() || ctx.tracking.contains(j->spec.id.value()) || !is_waiting(j->state)) continue;
+    if (!j->spec.is_array_task() || ctx.tracking.contains(j->spec.id.value()) || !is_waiting(j->state))
+      continue;
     ArrayLine& line = lines[j->spec.array_job.value()];
     if (line.indices.empty()) line.why = j->why;
     line.indices.push_back(j->spec.array_task);
@@ -48,7 +49,8 @@ ArrayLines waiting_array_lines(const ServiceContext& ctx) {
   return lines;
 }
 
-wire::Message history_query(const ServiceContext& ctx, const wire::JobQuery& m, const Caller& caller, Time now) {
+wire::Message history_query(const ServiceContext& ctx, const wire::JobQuery& m, const Caller& caller,
+                            Time now) {
   wire::JobQueryReply r;
   r.now = now;
   std::string user = m.user;
@@ -70,7 +72,8 @@ wire::Message history_query(const ServiceContext& ctx, const wire::JobQuery& m, 
   bool exhausted = false;
   while (r.jobs.size() < limit && !exhausted) {
     auto rows = ctx.store.load_finished(after, kRowsPerRead, user, m.ended_after, m.ended_before);
-    if (!rows) return wire::ErrorReply{ErrorCode::kIo, "cannot read the job history: " + rows.error().message};
+    if (!rows)
+      return wire::ErrorReply{ErrorCode::kIo, "cannot read the job history: " + rows.error().message};
     exhausted = rows->size() < kRowsPerRead;
     for (const StoredJob& row : *rows) {
       after = row.id;
@@ -84,17 +87,20 @@ wire::Message history_query(const ServiceContext& ctx, const wire::JobQuery& m, 
         named = std::find(m.jobs.begin(), m.jobs.end(), row.id) != m.jobs.end();
         if (!named && arrays_named.empty()) continue;
       }
-      const bool state_ok = m.states.empty() || std::find(m.states.begin(), m.states.end(), row.state) != m.states.end();
+      const bool state_ok =
+          m.states.empty() || std::find(m.states.begin(), m.states.end(), row.state) != m.states.end();
       if (!state_ok && !named) continue;  // before decoding: the common filter stays cheap
       auto decoded = decode_stored_request(row.request);
       if (!decoded) continue;
-      const wire::SubmitRequest* req = &*decoded;  // recovery refuses a store with such a row; none is written since
+      const wire::SubmitRequest* req =
+          &*decoded;  // recovery refuses a store with such a row; none is written since
       if (!req->spec.array.empty()) {
         // An array's own row: its tasks are the jobs. Named by id, as `sacct -j A`, it
         // stands for its tasks, whose ids follow it (A + 1 + position).
         if (named) {
           arrays_named.push_back(row.id);
-          last_wanted = std::max(last_wanted, JobId(row.id.value() + static_cast<std::uint64_t>(req->spec.array.count())));
+          last_wanted = std::max(last_wanted,
+                                 JobId(row.id.value() + static_cast<std::uint64_t>(req->spec.array.count())));
         }
         continue;
       }
@@ -129,8 +135,8 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
   // deep queue costs a scan, not a view per job.
   struct Match {
     JobId id;
-    const JobRecord* live;          // waiting or running: viewed from the core
-    const wire::JobView* finished;  // terminal: the kept view
+    const JobRecord* live;            // waiting or running: viewed from the core
+    const wire::JobView* finished;    // terminal: the kept view
     const ArrayJob* array = nullptr;  // an array's line for its waiting tasks
     std::int32_t task_index = -1;     // with expand_arrays: the one waiting task it stands for
   };
@@ -180,12 +186,15 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
     // An array's id names all its tasks too, as squeue -j and scontrol show job read it.
     std::unordered_set<std::uint64_t> asked;
     for (JobId id : m.jobs) {
-      if (auto t = ctx.tracking.find(id.value()); t != ctx.tracking.end() && t->second.array) asked.insert(id.value());
+      if (auto t = ctx.tracking.find(id.value()); t != ctx.tracking.end() && t->second.array)
+        asked.insert(id.value());
     }
     if (!asked.empty()) {
       for (const auto& [id, t] : ctx.tracking) {
         const JobRecord* rec = ctx.scheduler.job(JobId(id));
-        const JobId array = rec != nullptr ? rec->spec.array_job : t.final_view ? t.final_view->array_job : JobId();
+        const JobId array = rec != nullptr ? rec->spec.array_job
+                            : t.final_view ? t.final_view->array_job
+                                           : JobId();
         if (array.value() != 0 && asked.contains(array.value())) consider(JobId(id));
       }
     }
@@ -213,12 +222,14 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
       const std::uint64_t array = it->array->id().value();
       const ArrayLine& line = array_lines.at(array);
       if (it->task_index < 0) {
-        r.jobs.push_back(array_view(*it->array, ctx.tracking.at(array), ctx.scheduler, line.indices, line.why));
+        r.jobs.push_back(
+            array_view(*it->array, ctx.tracking.at(array), ctx.scheduler, line.indices, line.why));
         continue;
       }
       // One waiting task on its own line (squeue -r): the array's view, under the task's id.
       const std::int32_t index = it->task_index;
-      wire::JobView v = array_view(*it->array, ctx.tracking.at(array), ctx.scheduler, std::span(&index, 1), line.why);
+      wire::JobView v =
+          array_view(*it->array, ctx.tracking.at(array), ctx.scheduler, std::span(&index, 1), line.why);
       v.id = it->id;
       v.array_tasks = std::to_string(index);
       r.jobs.push_back(std::move(v));
@@ -275,12 +286,13 @@ Status attach_steps(const JobStore& store, std::vector<wire::JobView>& jobs) {
     for (const StoredStep& s : steps) {
       auto j = by_id.find(s.job.value());
       if (j == by_id.end()) continue;
-      j->second->steps.push_back(
-          wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time, s.exit_code, s.signal, s.ntasks, s.nodes,
-                         s.max_rss_kb, s.cpu_us});
+      j->second->steps.push_back(wire::StepView{s.step, s.name, s.state, s.start_time, s.end_time,
+                                                s.exit_code, s.signal, s.ntasks, s.nodes, s.max_rss_kb,
+                                                s.cpu_us});
     }
   };
-  const auto [lo, hi] = std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  const auto [lo, hi] =
+      std::minmax_element(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   // One read for a page of neighbouring ids; a sparse page (one user's jobs over years)
   // reads job by job rather than every step in between.
   if (hi->id.value() - lo->id.value() <= 4 * jobs.size()) {

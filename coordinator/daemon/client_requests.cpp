@@ -12,8 +12,8 @@
 #include "coordinator/daemon/reservation_report.h"
 #include "coordinator/daemon/submit_checks.h"
 #include "shared/base/log.h"
-#include "shared/wire/codec.h"
 #include "shared/base/try.h"
+#include "shared/wire/codec.h"
 
 namespace fairway::daemon {
 
@@ -31,9 +31,10 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
   count_message(*decoded);
   auto refuse = [&](const Error& e) {
     ++counters_.unauthenticated;
-    log_event(LogLevel::kWarning, "client_refused", {{"peer_uid", kernel ? std::to_string(kernel->uid) : ""},
-                                                      {"error", e.message}});
-    error_reply(Channel::kClients, peer, ErrorCode::kPermissionDenied, "unauthenticated request: " + e.message);
+    log_event(LogLevel::kWarning, "client_refused",
+              {{"peer_uid", kernel ? std::to_string(kernel->uid) : ""}, {"error", e.message}});
+    error_reply(Channel::kClients, peer, ErrorCode::kPermissionDenied,
+                "unauthenticated request: " + e.message);
   };
   if (const auto* a = std::get_if<wire::AuthenticatedRequest>(&*decoded)) {
     auto caller = auth_->from_munge(a->credential, a->request);
@@ -58,15 +59,15 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
   serve_client(peer, *decoded, *caller, now);
 }
 
-void CoordinatorService::serve_client(const std::string& peer, const wire::Message& msg,
-                                      const Caller& caller, Time now) {
-  ServiceContext ctx{config_, *scheduler_, *store_, registry_, tracking_, finished_order_, tokens_,
-                     rate_limiter_, counters_, *this};
+void CoordinatorService::serve_client(const std::string& peer, const wire::Message& msg, const Caller& caller,
+                                      Time now) {
+  ServiceContext ctx{config_,         *scheduler_, *store_,       registry_, tracking_,
+                     finished_order_, tokens_,     rate_limiter_, counters_, *this};
   // Palmetto (seed 004) counts every request of a user, not only submissions: queries and
   // controls take a token from the same bucket (submissions take one per job below).
   // Root and admins are not limited, so that monitoring and recovery always get through.
-  const bool submits = std::holds_alternative<wire::SubmitRequest>(msg) ||
-                       std::holds_alternative<wire::SubmitBatch>(msg);
+  const bool submits =
+      std::holds_alternative<wire::SubmitRequest>(msg) || std::holds_alternative<wire::SubmitBatch>(msg);
   if (!submits && !caller.admin && !rate_limiter_.try_take(caller.user, now)) {
     ++counters_.refused;
     ++counters_.rate_limited;
@@ -97,10 +98,12 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   if (auto* m = std::get_if<wire::StepEnded>(&msg)) return answer(step_ended(ctx, *m, caller, now));
   const ReportSources sources{*scheduler_, registry_, counters_, now};
   if (std::holds_alternative<wire::MetricsQuery>(msg)) {
-    return reply(Channel::kClients, peer, metrics_report(sources, !config_.security.private_data || caller.admin));
+    return reply(Channel::kClients, peer,
+                 metrics_report(sources, !config_.security.private_data || caller.admin));
   }
   // Anyone may read the settings, as anyone may run scontrol show config: none is secret.
-  if (std::holds_alternative<wire::ConfigQuery>(msg)) return reply(Channel::kClients, peer, config_report(config_, now));
+  if (std::holds_alternative<wire::ConfigQuery>(msg))
+    return reply(Channel::kClients, peer, config_report(config_, now));
   if (auto* m = std::get_if<wire::PartitionQuery>(&msg)) {
     auto r = partition_report(sources, *m);
     if (!r) return error_reply(Channel::kClients, peer, r.error().code, r.error().message);
@@ -115,7 +118,8 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
     // As sshare under PrivateData=usage: a user sees their own usage and their accounts'.
     const bool private_usage = config_.security.private_data && !caller.admin;
     return reply(Channel::kClients, peer,
-                 shares_report(sources, *m, private_usage || m->callers_own ? std::optional(caller.user) : std::nullopt));
+                 shares_report(sources, *m,
+                               private_usage || m->callers_own ? std::optional(caller.user) : std::nullopt));
   }
   ++counters_.bad_frames;
   error_reply(Channel::kClients, peer, ErrorCode::kInvalidArgument,

@@ -14,12 +14,13 @@ namespace {
 // The key proves a relay to its client; a short one could be guessed.
 constexpr std::size_t kMinStepKeyBytes = 16;
 
-Result<wire::StepReply> start_step(ServiceContext& ctx, const wire::StepRequest& m, const Caller& caller, Time now) {
+Result<wire::StepReply> start_step(ServiceContext& ctx, const wire::StepRequest& m, const Caller& caller,
+                                   Time now) {
   FAIRWAY_TRY_ASSIGN(found, live_job_for(ctx, m.job, caller));
   const JobRecord& rec = *found;
   if (!may_run_steps(caller, rec.spec)) {
-    return make_error(ErrorCode::kPermissionDenied,
-                      "job " + id_str(m.job) + " belongs to '" + rec.spec.user + "': only its owner runs steps in it");
+    return make_error(ErrorCode::kPermissionDenied, "job " + id_str(m.job) + " belongs to '" + rec.spec.user +
+                                                        "': only its owner runs steps in it");
   }
   JobTracking& t = ctx.tracking[m.job.value()];
   if (rec.state != JobState::kRunning || rec.allocation.empty()) {
@@ -39,7 +40,8 @@ Result<wire::StepReply> start_step(ServiceContext& ctx, const wire::StepRequest&
   // starts one daemon on each other node with -N1 -w NODE).
   std::vector<JobNodeRoom> room;
   for (const NodeAllocation& na : alloc) {
-    room.push_back({ctx.scheduler.cluster().node(na.node).topology.name, static_cast<std::int32_t>(na.cores.size())});
+    room.push_back(
+        {ctx.scheduler.cluster().node(na.node).topology.name, static_cast<std::int32_t>(na.cores.size())});
   }
   const StepAsk ask{m.nodes, m.ntasks, m.ntasks_per_node, m.cpus_per_task, m.nodelist, m.exclude};
   auto layout = step_layout(ask, room, rec.spec.tasks);
@@ -97,8 +99,11 @@ Result<wire::StepReply> start_step(ServiceContext& ctx, const wire::StepRequest&
   row.start_time = now;
   ctx.service.persist_step(t.steps.open(std::move(row)));
   log_event(LogLevel::kInfo, "step_requested",
-            {{"job", id_str(m.job)}, {"step", std::to_string(r.step)}, {"by", caller.user},
-             {"nodes", std::to_string(nodes)}, {"command", m.argv.front()}});
+            {{"job", id_str(m.job)},
+             {"step", std::to_string(r.step)},
+             {"by", caller.user},
+             {"nodes", std::to_string(nodes)},
+             {"command", m.argv.front()}});
   return r;
 }
 
@@ -106,18 +111,21 @@ Status end_step(ServiceContext& ctx, const wire::StepEnded& m, const Caller& cal
   const std::string id = id_str(m.job) + "." + std::to_string(m.step);
   const JobRecord* rec = ctx.scheduler.job(m.job);
   auto t = ctx.tracking.find(m.job.value());
-  if (rec == nullptr || t == ctx.tracking.end()) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
+  if (rec == nullptr || t == ctx.tracking.end())
+    return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
   // The step's end is its srun's word, so only who may run steps in the job says it.
   if (!may_run_steps(caller, rec->spec)) {
-    return make_error(ErrorCode::kPermissionDenied, "job " + id_str(m.job) + " belongs to '" + rec->spec.user +
-                                                        "': only its owner ends its steps");
+    return make_error(ErrorCode::kPermissionDenied, "job " + id_str(m.job) + " belongs to '" +
+                                                        rec->spec.user + "': only its owner ends its steps");
   }
   auto ended = t->second.steps.end(m, now);
   if (!ended) return make_error(ErrorCode::kNotFound, "step " + id + " is not running");
   const StoredStep& step = *ended;
   ctx.service.persist_step(step);
   log_event(LogLevel::kInfo, "step_ended",
-            {{"step", id}, {"state", std::string(to_string(step.state))}, {"exit_code", std::to_string(m.exit_code)},
+            {{"step", id},
+             {"state", std::string(to_string(step.state))},
+             {"exit_code", std::to_string(m.exit_code)},
              {"signal", std::to_string(m.signal)}});
   return ok_status();
 }
@@ -127,7 +135,8 @@ Status end_step(ServiceContext& ctx, const wire::StepEnded& m, const Caller& cal
 wire::Message step_request(ServiceContext& ctx, const wire::StepRequest& m, const Caller& caller, Time now) {
   auto r = start_step(ctx, m, caller, now);
   if (!r) {
-    log_event(LogLevel::kInfo, "step_refused", {{"job", id_str(m.job)}, {"by", caller.user}, {"error", r.error().message}});
+    log_event(LogLevel::kInfo, "step_refused",
+              {{"job", id_str(m.job)}, {"by", caller.user}, {"error", r.error().message}});
     return error_message(r.error());
   }
   return *r;
@@ -136,7 +145,10 @@ wire::Message step_request(ServiceContext& ctx, const wire::StepRequest& m, cons
 wire::Message step_ended(ServiceContext& ctx, const wire::StepEnded& m, const Caller& caller, Time now) {
   if (Status s = end_step(ctx, m, caller, now); !s) {
     log_event(LogLevel::kInfo, "step_end_refused",
-              {{"job", id_str(m.job)}, {"step", std::to_string(m.step)}, {"by", caller.user}, {"error", s.error().message}});
+              {{"job", id_str(m.job)},
+               {"step", std::to_string(m.step)},
+               {"by", caller.user},
+               {"error", s.error().message}});
     return error_message(s.error());
   }
   return wire::Ack{};

@@ -9,7 +9,8 @@
 namespace fairway::daemon {
 namespace {
 
-Result<JobId> accept_submit(ServiceContext& ctx, const wire::SubmitRequest& m, const Caller& caller, Time now) {
+Result<JobId> accept_submit(ServiceContext& ctx, const wire::SubmitRequest& m, const Caller& caller,
+                            Time now) {
   const std::string& user = caller.user;
   FAIRWAY_TRY(check_named_user(m, caller));
   // A retried submit (the reply was lost) gets the job the first attempt made.
@@ -27,7 +28,8 @@ Result<JobId> accept_submit(ServiceContext& ctx, const wire::SubmitRequest& m, c
     ctx.store.return_job_id(id, ids);
     return std::unexpected(st.error());
   }
-  if (auto st = ctx.scheduler.submit(stored.spec, now, access_groups(ctx.config, caller.user, caller.gid)); !st) {
+  if (auto st = ctx.scheduler.submit(stored.spec, now, access_groups(ctx.config, caller.user, caller.gid));
+      !st) {
     // The core names the job by the id it would have had; a refused job has none.
     ctx.store.return_job_id(id, ids);
     Error e = st.error();
@@ -60,25 +62,28 @@ Result<JobId> accept_submit(ServiceContext& ctx, const wire::SubmitRequest& m, c
   ++ctx.counters.submitted;
   ctx.service.changed();
   log_event(LogLevel::kInfo, "job_submitted",
-            {{"job", id_str(id)}, {"user", user}, {"partition", stored.spec.partition},
+            {{"job", id_str(id)},
+             {"user", user},
+             {"partition", stored.spec.partition},
              {"cores", std::to_string(stored.spec.resources.total_cores())}});
   if (!stored.spec.array.empty()) {
-    log_event(LogLevel::kInfo, "array_submitted", {{"job", id_str(id)}, {"tasks", format_array_spec(stored.spec.array)}});
+    log_event(LogLevel::kInfo, "array_submitted",
+              {{"job", id_str(id)}, {"tasks", format_array_spec(stored.spec.array)}});
   }
   return id;
 }
 
 // sbatch --test-only: checked as a submission, planned by the core, never queued.
-Result<wire::SubmitReply> estimate_submit(ServiceContext& ctx, const wire::SubmitRequest& m, const Caller& caller,
-                                          Time now) {
+Result<wire::SubmitReply> estimate_submit(ServiceContext& ctx, const wire::SubmitRequest& m,
+                                          const Caller& caller, Time now) {
   FAIRWAY_TRY(check_named_user(m, caller));
   FAIRWAY_TRY(check_submission(ctx, m, caller, now));
   JobSpec spec = submission_spec(ctx.config, m, caller, now);
   // An array: when its first task would start.
   spec.array = {};
   FAIRWAY_TRY(check_account(ctx.config, spec.account, caller.user, caller));
-  FAIRWAY_TRY_ASSIGN(estimate,
-                     ctx.scheduler.estimate_start(std::move(spec), now, access_groups(ctx.config, caller.user, caller.gid)));
+  FAIRWAY_TRY_ASSIGN(estimate, ctx.scheduler.estimate_start(
+                                   std::move(spec), now, access_groups(ctx.config, caller.user, caller.gid)));
   wire::SubmitReply r;
   r.test_only = true;
   r.estimated_start = estimate.start;
@@ -89,7 +94,8 @@ Result<wire::SubmitReply> estimate_submit(ServiceContext& ctx, const wire::Submi
   }
   if (!estimate.start) r.reason = estimate.why.codes();
   log_event(LogLevel::kInfo, "submit_estimated",
-            {{"user", caller.user}, {"partition", r.partition},
+            {{"user", caller.user},
+             {"partition", r.partition},
              {"start", r.estimated_start ? std::to_string(r.estimated_start->seconds()) : "none"}});
   return r;
 }
@@ -116,7 +122,8 @@ wire::Message submit_batch(ServiceContext& ctx, const wire::SubmitBatch& m, cons
   r.results.reserve(m.requests.size());
   for (const auto& req : m.requests) {
     if (req.test_only) {
-      r.results.push_back({std::nullopt, "--test-only is answered for one submission at a time, not in a batch"});
+      r.results.push_back(
+          {std::nullopt, "--test-only is answered for one submission at a time, not in a batch"});
       continue;
     }
     auto id = accept_submit(ctx, req, caller, now);

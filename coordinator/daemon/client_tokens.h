@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "shared/base/time.h"
 #include "shared/base/ids.h"
+#include "shared/base/time.h"
 
 namespace fairway::daemon {
 

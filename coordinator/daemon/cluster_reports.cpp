@@ -73,9 +73,12 @@ const PartitionConfig* partition_config(const Config& c, const std::string& name
 
 std::string preempt_name(PreemptMode m) {
   switch (m) {
-    case PreemptMode::kOff: return "off";
-    case PreemptMode::kRequeue: return "requeue";
-    case PreemptMode::kCancel: return "cancel";
+    case PreemptMode::kOff:
+      return "off";
+    case PreemptMode::kRequeue:
+      return "requeue";
+    case PreemptMode::kCancel:
+      return "cancel";
   }
   return "off";
 }
@@ -95,7 +98,8 @@ wire::MetricsReply metrics_report(const ReportSources& s, bool account_usage) {
     }
   }
   FamilyBuilder job_family(r, "fairway_jobs", "gauge", "Jobs the coordinator holds, by state and partition.");
-  for (const auto& [key, n] : jobs) job_family.add({{"state", key.first}, {"partition", key.second}}, static_cast<double>(n));
+  for (const auto& [key, n] : jobs)
+    job_family.add({{"state", key.first}, {"partition", key.second}}, static_cast<double>(n));
 
   std::map<std::string, std::int64_t> nodes_by_state;
   std::map<std::pair<std::string, std::string>, std::int64_t> cores, gpus;  // (partition, state)
@@ -113,50 +117,71 @@ wire::MetricsReply metrics_report(const ReportSources& s, bool account_usage) {
   for (std::size_t i = 0; i < cluster.node_count(); ++i) {
     ++nodes_by_state[node_state(s.registry.at(NodeIndex(static_cast<std::uint32_t>(i))))];
   }
-  FamilyBuilder node_family(r, "fairway_nodes", "gauge", "Nodes by state: up, down, drained, unknown (never registered).");
+  FamilyBuilder node_family(r, "fairway_nodes", "gauge",
+                            "Nodes by state: up, down, drained, unknown (never registered).");
   for (const auto& [state, n] : nodes_by_state) node_family.add({{"state", state}}, static_cast<double>(n));
-  FamilyBuilder core_family(r, "fairway_cores", "gauge", "Cores per partition: allocated, idle, down, drained, unknown.");
-  for (const auto& [key, n] : cores) core_family.add({{"partition", key.first}, {"state", key.second}}, static_cast<double>(n));
-  FamilyBuilder gpu_family(r, "fairway_gpus", "gauge", "GPUs per partition: allocated, idle, down, drained, unknown.");
-  for (const auto& [key, n] : gpus) gpu_family.add({{"partition", key.first}, {"state", key.second}}, static_cast<double>(n));
+  FamilyBuilder core_family(r, "fairway_cores", "gauge",
+                            "Cores per partition: allocated, idle, down, drained, unknown.");
+  for (const auto& [key, n] : cores)
+    core_family.add({{"partition", key.first}, {"state", key.second}}, static_cast<double>(n));
+  FamilyBuilder gpu_family(r, "fairway_gpus", "gauge",
+                           "GPUs per partition: allocated, idle, down, drained, unknown.");
+  for (const auto& [key, n] : gpus)
+    gpu_family.add({{"partition", key.first}, {"state", key.second}}, static_cast<double>(n));
 
   const ServiceCounters& c = s.counters;
   counter(r, "fairway_passes_total", "Scheduling passes run.", c.passes);
   histogram(r, "fairway_pass_duration_seconds", "Time the scheduling core took per pass.", c.pass_seconds);
   gauge(r, "fairway_last_pass_duration_seconds", "Time the last scheduling pass took.", c.pass_seconds.last);
-  gauge(r, "fairway_max_pass_duration_seconds", "Longest scheduling pass since the coordinator started.", c.pass_seconds.max);
-  counter(r, "fairway_pass_jobs_considered_total", "Waiting jobs looked at, summed over passes.", c.considered);
+  gauge(r, "fairway_max_pass_duration_seconds", "Longest scheduling pass since the coordinator started.",
+        c.pass_seconds.max);
+  counter(r, "fairway_pass_jobs_considered_total", "Waiting jobs looked at, summed over passes.",
+          c.considered);
   counter(r, "fairway_pass_jobs_started_total", "Jobs started by passes.", c.pass_started);
   counter(r, "fairway_backfill_jobs_started_total",
           "Jobs started ahead of a higher-priority pending job (backfill starts).", c.backfill_started);
-  counter(r, "fairway_pass_reservations_total", "Reservations made for waiting jobs, summed over passes.", c.reservations);
-  gauge(r, "fairway_last_pass_jobs_considered", "Waiting jobs the last pass looked at.", static_cast<double>(c.last_considered));
-  gauge(r, "fairway_last_pass_jobs_started", "Jobs the last pass started.", static_cast<double>(c.last_started));
-  gauge(r, "fairway_last_pass_reservations", "Reservations (backfill depth) the last pass made.", static_cast<double>(c.last_reservations));
+  counter(r, "fairway_pass_reservations_total", "Reservations made for waiting jobs, summed over passes.",
+          c.reservations);
+  gauge(r, "fairway_last_pass_jobs_considered", "Waiting jobs the last pass looked at.",
+        static_cast<double>(c.last_considered));
+  gauge(r, "fairway_last_pass_jobs_started", "Jobs the last pass started.",
+        static_cast<double>(c.last_started));
+  gauge(r, "fairway_last_pass_reservations", "Reservations (backfill depth) the last pass made.",
+        static_cast<double>(c.last_reservations));
   counter(r, "fairway_jobs_submitted_total", "Jobs accepted.", c.submitted);
   counter(r, "fairway_jobs_started_total", "Job launches sent to agents.", c.started);
   counter(r, "fairway_jobs_finished_total", "Jobs that reached an end state.", c.finished);
   FamilyBuilder ended(r, "fairway_jobs_ended_total", "counter",
-                     "Jobs that ended, by how: completed, cancelled, failed (failed, timeout, out of memory, node failure).");
+                      "Jobs that ended, by how: completed, cancelled, failed (failed, timeout, out of "
+                      "memory, node failure).");
   ended.add({{"state", "completed"}}, static_cast<double>(c.ended_completed));
   ended.add({{"state", "cancelled"}}, static_cast<double>(c.ended_cancelled));
   ended.add({{"state", "failed"}}, static_cast<double>(c.ended_failed));
-  gauge(r, "fairway_start_time_seconds", "When the coordinator started (Unix time): what its counts run since.",
+  gauge(r, "fairway_start_time_seconds",
+        "When the coordinator started (Unix time): what its counts run since.",
         static_cast<double>(c.started_at.seconds()));
   if (c.last_pass_at) {
     gauge(r, "fairway_last_pass_time_seconds", "When the last scheduling pass ran (Unix time).",
           static_cast<double>(c.last_pass_at->seconds()));
   }
   counter(r, "fairway_preemptions_total", "Running jobs chosen as victims of higher-tier jobs.", c.preempted);
-  counter(r, "fairway_requests_refused_total", "Client requests and submissions refused, for any reason.", c.refused);
-  counter(r, "fairway_rate_limited_total", "Client requests and submissions refused by the per-user rate limit.", c.rate_limited);
-  counter(r, "fairway_unauthenticated_requests_total", "Client requests refused for want of proof of who asks.", c.unauthenticated);
-  counter(r, "fairway_bad_frames_total", "Frames that could not be decoded or were not expected.", c.bad_frames);
-  counter(r, "fairway_impostor_frames_total", "Agent frames refused: naming another node than their key's, or on a replaced connection.", c.impostor_frames);
+  counter(r, "fairway_requests_refused_total", "Client requests and submissions refused, for any reason.",
+          c.refused);
+  counter(r, "fairway_rate_limited_total",
+          "Client requests and submissions refused by the per-user rate limit.", c.rate_limited);
+  counter(r, "fairway_unauthenticated_requests_total",
+          "Client requests refused for want of proof of who asks.", c.unauthenticated);
+  counter(r, "fairway_bad_frames_total", "Frames that could not be decoded or were not expected.",
+          c.bad_frames);
+  counter(r, "fairway_impostor_frames_total",
+          "Agent frames refused: naming another node than their key's, or on a replaced connection.",
+          c.impostor_frames);
   counter(r, "fairway_store_errors_total", "Job store writes or commits that failed.", c.store_errors);
-  histogram(r, "fairway_store_commit_duration_seconds", "Time each job store transaction took to commit.", c.commit_seconds);
+  histogram(r, "fairway_store_commit_duration_seconds", "Time each job store transaction took to commit.",
+            c.commit_seconds);
 
-  FamilyBuilder messages(r, "fairway_messages_total", "counter", "Decoded messages by type, agents and clients.");
+  FamilyBuilder messages(r, "fairway_messages_total", "counter",
+                         "Decoded messages by type, agents and clients.");
   for (std::size_t t = 1; t < c.messages.size(); ++t) {
     const std::string_view name = wire::to_string(static_cast<wire::MessageType>(t));
     if (name == "Unknown") continue;
@@ -169,8 +194,9 @@ wire::MetricsReply metrics_report(const ReportSources& s, bool account_usage) {
   for (AssociationIndex a = 0; a < ledger.association_count(); ++a) {
     usage[ledger.account_name(a)] = ledger.account_usage(a, s.now);
   }
-  FamilyBuilder usage_family(r, "fairway_account_usage", "gauge",
-                             "Fair-share usage per account in billing units (decayed or windowed as configured).");
+  FamilyBuilder usage_family(
+      r, "fairway_account_usage", "gauge",
+      "Fair-share usage per account in billing units (decayed or windowed as configured).");
   for (const auto& [account, u] : usage) usage_family.add({{"account", account}}, u);
   return r;
 }
@@ -180,16 +206,19 @@ Result<wire::PartitionQueryReply> partition_report(const ReportSources& s, const
   const ClusterState& cluster = sched.cluster();
   std::vector<PartitionIndex> chosen;
   if (q.partitions.empty()) {
-    for (std::size_t p = 0; p < cluster.partition_count(); ++p) chosen.emplace_back(static_cast<std::uint32_t>(p));
+    for (std::size_t p = 0; p < cluster.partition_count(); ++p)
+      chosen.emplace_back(static_cast<std::uint32_t>(p));
   }
   for (const std::string& name : q.partitions) {
     auto p = cluster.find_partition(name);
     if (!p) {
       std::string known;
       for (std::size_t i = 0; i < cluster.partition_count(); ++i) {
-        known += (known.empty() ? "" : ", ") + cluster.partition(PartitionIndex(static_cast<std::uint32_t>(i))).name;
+        known += (known.empty() ? "" : ", ") +
+                 cluster.partition(PartitionIndex(static_cast<std::uint32_t>(i))).name;
       }
-      return make_error(ErrorCode::kNotFound, "partition '" + name + "' does not exist (partitions: " + known + ")");
+      return make_error(ErrorCode::kNotFound,
+                        "partition '" + name + "' does not exist (partitions: " + known + ")");
     }
     chosen.push_back(*p);
   }
@@ -262,7 +291,8 @@ wire::SharesReply shares_report(const ReportSources& s, const wire::SharesQuery&
   }
   // Accounts with no association yet (nobody ran under them) still show, from the config.
   std::map<std::string, std::vector<AssociationIndex>> by_account;
-  for (AssociationIndex a = 0; a < ledger.association_count(); ++a) by_account[ledger.account_name(a)].push_back(a);
+  for (AssociationIndex a = 0; a < ledger.association_count(); ++a)
+    by_account[ledger.account_name(a)].push_back(a);
   double all_account_shares = 0;
   for (const auto& a : config.accounts) all_account_shares += a.shares;
   for (const auto& a : config.accounts) by_account.try_emplace(a.name);
@@ -285,8 +315,9 @@ wire::SharesReply shares_report(const ReportSources& s, const wire::SharesQuery&
     }
     row.effective_usage = share_of(row.raw_usage);
     reply.rows.push_back(row);  // the account's line frames its users
-    std::sort(members.begin(), members.end(),
-              [&](AssociationIndex x, AssociationIndex y) { return ledger.user_name(x) < ledger.user_name(y); });
+    std::sort(members.begin(), members.end(), [&](AssociationIndex x, AssociationIndex y) {
+      return ledger.user_name(x) < ledger.user_name(y);
+    });
     for (AssociationIndex a : members) {
       const std::string& user = ledger.user_name(a);
       if (!q.user.empty() && user != q.user) continue;

@@ -16,7 +16,8 @@ ReloadPlan plan_reload(const Config& running, Config fresh) {
   keep("coordinator.state_dir", fresh.coordinator.state_dir, running.coordinator.state_dir);
   keep("coordinator.metrics_listen", fresh.coordinator.metrics_listen, running.coordinator.metrics_listen);
   keep("security.agent_auth", fresh.security.agent_auth, running.security.agent_auth);
-  keep("security.coordinator_secret_key", fresh.security.coordinator_secret_key, running.security.coordinator_secret_key);
+  keep("security.coordinator_secret_key", fresh.security.coordinator_secret_key,
+       running.security.coordinator_secret_key);
   keep("security.agent_keys_dir", fresh.security.agent_keys_dir, running.security.agent_keys_dir);
   plan.apply = std::move(fresh);
   return plan;

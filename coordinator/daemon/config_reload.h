@@ -11,8 +11,8 @@
 namespace fairway::daemon {
 
 struct ReloadPlan {
-  Config apply;                              // the new config, restart-only keys as running
-  std::vector<std::string> needs_restart;    // "coordinator.listen_agents", ... that differ
+  Config apply;                            // the new config, restart-only keys as running
+  std::vector<std::string> needs_restart;  // "coordinator.listen_agents", ... that differ
 };
 
 ReloadPlan plan_reload(const Config& running, Config fresh);

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <sstream>
 
-
 namespace fairway::daemon {
 namespace {
 
-std::string span(Duration d) { return d.is_infinite() ? "UNLIMITED" : std::to_string(d.count()) + "s"; }
+std::string span(Duration d) {
+  return d.is_infinite() ? "UNLIMITED" : std::to_string(d.count()) + "s";
+}
 
 std::string number(double v) {
   std::ostringstream out;
@@ -25,7 +26,9 @@ std::string optional_text(const std::optional<T>& v, std::string (*text)(T)) {
 wire::ConfigReply config_report(const Config& c, Time now) {
   wire::ConfigReply r;
   r.now = now;
-  const auto add = [&](std::string key, std::string value) { r.entries.push_back({std::move(key), std::move(value)}); };
+  const auto add = [&](std::string key, std::string value) {
+    r.entries.push_back({std::move(key), std::move(value)});
+  };
   const auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
   add("cluster.name", c.cluster_name);
   add("coordinator.listen_agents", c.coordinator.listen_agents);
@@ -43,7 +46,8 @@ wire::ConfigReply config_report(const Config& c, Time now) {
   add("agent.cgroups", c.agent.cgroups);
   add("scheduler.backfill", std::string(to_string(c.scheduler.backfill)));
   add("scheduler.reservation_depth",
-      optional_text<std::int32_t>(c.scheduler.reservation_depth, [](std::int32_t v) { return std::to_string(v); }));
+      optional_text<std::int32_t>(c.scheduler.reservation_depth,
+                                  [](std::int32_t v) { return std::to_string(v); }));
   add("scheduler.reservation_min_priority",
       optional_text<double>(c.scheduler.reservation_min_priority, [](double v) { return number(v); }));
   add("scheduler.reserve_after_wait", optional_text<Duration>(c.scheduler.reserve_after_wait, span));

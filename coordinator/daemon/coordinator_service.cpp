@@ -15,8 +15,8 @@
 #include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
 #include "shared/base/private_files.h"
-#include "shared/wire/codec.h"
 #include "shared/base/try.h"
+#include "shared/wire/codec.h"
 
 namespace fairway::daemon {
 namespace {
@@ -34,8 +34,7 @@ std::string utc_time(Time t) {
 }  // namespace
 
 CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
-                                       std::unique_ptr<Scheduler> scheduler,
-                                       std::unique_ptr<JobStore> store,
+                                       std::unique_ptr<Scheduler> scheduler, std::unique_ptr<JobStore> store,
                                        std::unique_ptr<ClientAuthenticator> auth)
     : config_(config),
       lock_(std::move(lock)),
@@ -53,13 +52,13 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   store->raise_next_job_id(static_cast<std::uint64_t>(config.coordinator.first_job_id));
   const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
   FAIRWAY_TRY_ASSIGN(scheduler, Scheduler::create(config, source));
-  std::unique_ptr<CoordinatorService> s(
-      new CoordinatorService(config, std::move(lock), std::move(scheduler), std::move(store),
-                             std::move(auth)));
+  std::unique_ptr<CoordinatorService> s(new CoordinatorService(config, std::move(lock), std::move(scheduler),
+                                                               std::move(store), std::move(auth)));
   s->read_only_ = std::move(read_only_because);
   s->counters_.started_at = now;
   // The user the coordinator runs as names the reasons it sets itself (Slurm's SlurmUser).
-  const net::PeerCredentials self{static_cast<std::uint32_t>(::geteuid()), static_cast<std::uint32_t>(::getegid()), ::getpid()};
+  const net::PeerCredentials self{static_cast<std::uint32_t>(::geteuid()),
+                                  static_cast<std::uint32_t>(::getegid()), ::getpid()};
   if (auto me = s->auth_->from_kernel(self)) {
     s->registry_.set_system_user({me->user, me->uid});
   } else {
@@ -88,8 +87,9 @@ void CoordinatorService::count_message(const wire::Message& m) {
 
 void CoordinatorService::on_register(const std::string& peer, const wire::AgentRegister& m, Time now) {
   if (m.node.empty() || m.node != peer) {
-    error_reply(Channel::kAgents, peer, ErrorCode::kInvalidArgument,
-                "AgentRegister.node '" + m.node + "' does not match the connection's identity '" + peer + "'");
+    error_reply(
+        Channel::kAgents, peer, ErrorCode::kInvalidArgument,
+        "AgentRegister.node '" + m.node + "' does not match the connection's identity '" + peer + "'");
     return;
   }
   NodeEntry* n = registry_.find(m.node);
@@ -163,7 +163,8 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     }
   }
   log_event(LogLevel::kInfo, "node_registered",
-            {{"node", n->name}, {"cores", std::to_string(m.topology.total_cores())},
+            {{"node", n->name},
+             {"cores", std::to_string(m.topology.total_cores())},
              {"gpus", std::to_string(m.topology.total_gpus())},
              {"running", std::to_string(m.running.size())}});
   reply(Channel::kAgents, n->name, wire::Ack{0});
@@ -174,14 +175,16 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
   NodeEntry* n = registry_.find(peer);
   if (n == nullptr || m.node != peer) {
     // An agent we do not know (e.g. after our restart): it must register first.
-    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition,
+                "node '" + peer + "' is not registered");
     return;
   }
   if (n->liveness != NodeLiveness::kUp) {
     // Declared down while silent, or known only from the config or the store since our
     // restart: it must register (with its running jobs) before we believe it is up.
-    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition,
-                "node '" + peer + "' is not registered since it was marked down or we restarted; register again");
+    error_reply(
+        Channel::kAgents, peer, ErrorCode::kFailedPrecondition,
+        "node '" + peer + "' is not registered since it was marked down or we restarted; register again");
     return;
   }
   registry_.heard(*n, now, mono(now));
@@ -192,7 +195,8 @@ void CoordinatorService::on_heartbeat(const std::string& peer, const wire::Heart
 void CoordinatorService::on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now) {
   NodeEntry* n = registry_.find(peer);
   if (n == nullptr || m.node != peer || n->liveness == NodeLiveness::kUnknown) {
-    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition, "node '" + peer + "' is not registered");
+    error_reply(Channel::kAgents, peer, ErrorCode::kFailedPrecondition,
+                "node '" + peer + "' is not registered");
     return;
   }
   registry_.heard(*n, now, mono(now));
@@ -207,8 +211,11 @@ void CoordinatorService::on_status(const std::string& peer, const wire::JobStatu
     // About another run of the job (an earlier run's end, resent after an agent restart,
     // while its relaunch runs): acknowledged, so the agent forgets it, and not applied.
     log_event(LogLevel::kWarning, "status_stale_attempt",
-              {{"job", id_str(m.job)}, {"node", n->name}, {"attempt_expected", std::to_string(rec->requeue_count)},
-               {"attempt_got", std::to_string(*m.attempt)}, {"state", std::string(to_string(m.state))}});
+              {{"job", id_str(m.job)},
+               {"node", n->name},
+               {"attempt_expected", std::to_string(rec->requeue_count)},
+               {"attempt_got", std::to_string(*m.attempt)},
+               {"state", std::string(to_string(m.state))}});
     reply(Channel::kAgents, n->name, wire::Ack{m.seq});
     return;
   }
@@ -264,8 +271,8 @@ void CoordinatorService::on_timer(Time now) {
     const NodeEntry* node = registry_.find(head);
     const bool registered = node != nullptr && node->liveness == NodeLiveness::kUp;
     if (m - *t.unconfirmed_since > (registered ? config_.coordinator.heartbeat_timeout : lease_out)) {
-      overdue.emplace_back(JobId(id), registered ? "no report from its node after a restart"
-                                                 : "node " + head + " lost");
+      overdue.emplace_back(JobId(id),
+                           registered ? "no report from its node after a restart" : "node " + head + " lost");
     }
   }
   for (const auto& [id, why] : overdue) lose_job(id, why, now);
@@ -298,8 +305,9 @@ void CoordinatorService::run_pass(Time now) {
     // Kept, so that a restarted coordinator neither gives the nodes back to the project
     // nor charges it again.
     if (ensure_txn()) {
-      (void)write(store_->set_meta(std::string(kReservationCancelledPrefix) + c.name, std::to_string(c.at.seconds())),
-                  "remember reservation " + c.name + " cancelled", JobId());
+      (void)write(
+          store_->set_meta(std::string(kReservationCancelledPrefix) + c.name, std::to_string(c.at.seconds())),
+          "remember reservation " + c.name + " cancelled", JobId());
     }
   }
   // The core already requeued these (a maintenance window reached a killable job) and
@@ -309,7 +317,8 @@ void CoordinatorService::run_pass(Time now) {
     signal_job(p.id, p.allocation, SIGTERM);
     log_event(LogLevel::kWarning, "job_preempted",
               {{"job", std::to_string(p.id.value())},
-               {"node", head_node(p.allocation, scheduler_->cluster())}, {"reason", p.reason}});
+               {"node", head_node(p.allocation, scheduler_->cluster())},
+               {"reason", p.reason}});
     stop_run(t, p.id, member_nodes(p.allocation, scheduler_->cluster()), now);
     persist(p.id);
   }
@@ -317,13 +326,16 @@ void CoordinatorService::run_pass(Time now) {
   // stop_preempted requeues them and the owner starts in that turn's pass.
   for (const PreemptionOrder& p : r.preempting) {
     const JobRecord* victim = scheduler_->job(p.victim);
-    (void)scheduler_->set_reason(p.victim, "preempted by job " + id_str(p.by) + " (partition " + p.by_partition +
-                                               ") at " + utc_time(now));
+    (void)scheduler_->set_reason(p.victim, "preempted by job " + id_str(p.by) + " (partition " +
+                                               p.by_partition + ") at " + utc_time(now));
     if (victim != nullptr) signal_job(p.victim, victim->allocation, SIGTERM, p.grace);
     ++counters_.preempted;
     log_event(LogLevel::kWarning, "job_preempting",
-              {{"job", id_str(p.victim)}, {"node", head_node(*scheduler_, p.victim)}, {"by", id_str(p.by)},
-               {"partition", p.by_partition}, {"grace_s", std::to_string(p.grace.count())},
+              {{"job", id_str(p.victim)},
+               {"node", head_node(*scheduler_, p.victim)},
+               {"by", id_str(p.by)},
+               {"partition", p.by_partition},
+               {"grace_s", std::to_string(p.grace.count())},
                {"then", p.requeue ? "requeue" : "end"}});
   }
   for (const JobCancellation& c : r.cancelled) {
@@ -347,7 +359,8 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
   if (in_txn_ || txn_failed_) {
     in_txn_ = false;
     const auto began = std::chrono::steady_clock::now();
-    Status st = txn_failed_ ? make_error(ErrorCode::kIo, "a write failed earlier in the turn") : store_->commit();
+    Status st =
+        txn_failed_ ? make_error(ErrorCode::kIo, "a write failed earlier in the turn") : store_->commit();
     if (st) counters_.commit_seconds.observe(seconds_since(began));
     if (!st) {
       store_->rollback();
@@ -389,7 +402,8 @@ void CoordinatorService::reply(Channel ch, const std::string& peer, const wire::
   turn_replies_.push_back({ch, peer, wire::encode(m), {}});
 }
 
-void CoordinatorService::error_reply(Channel ch, const std::string& peer, ErrorCode code, std::string message) {
+void CoordinatorService::error_reply(Channel ch, const std::string& peer, ErrorCode code,
+                                     std::string message) {
   reply(ch, peer, wire::ErrorReply{code, std::move(message)});
 }
 

@@ -19,14 +19,14 @@
 #include "coordinator/daemon/agent_routes.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/client_tokens.h"
+#include "coordinator/daemon/job_mail.h"
+#include "coordinator/daemon/job_store.h"
+#include "coordinator/daemon/node_registry.h"
 #include "coordinator/daemon/service_context.h"
 #include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
 #include "coordinator/daemon/step_book.h"
 #include "coordinator/daemon/stored_request.h"
-#include "coordinator/daemon/job_mail.h"
-#include "coordinator/daemon/job_store.h"
-#include "coordinator/daemon/node_registry.h"
 #include "coordinator/daemon/submit_rate_limiter.h"
 #include "shared/config/config.h"
 #include "shared/wire/messages.h"
@@ -34,7 +34,9 @@
 namespace fairway::daemon {
 
 // A job id as logs and messages write it.
-inline std::string id_str(JobId id) { return std::to_string(id.value()); }
+inline std::string id_str(JobId id) {
+  return std::to_string(id.value());
+}
 
 // Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
 inline constexpr std::size_t kFinishedViewsKept = 100000;
@@ -60,7 +62,7 @@ struct JobTracking {
   std::string working_dir, stdout_path, stderr_path;
   // Its stop intent (cancel, requeue, an ended allocation) and its outcome (exit, usage)
   // are the core's: JobRecord::stop and JobRecord::outcome.
-  std::optional<Time> unconfirmed_since;  // its agent re-registered without it (monotonic)
+  std::optional<Time> unconfirmed_since;    // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
   // --mail-type=TIME_LIMIT*: the shares of its limit mailed about for the run that
   // started at time_mails_run (a requeued run starts over).
@@ -86,9 +88,10 @@ class CoordinatorService : private ServiceActions {
   // `read_only_because`: the store cannot be written (a full disk; why, for users): the
   // service then serves queries but refuses new work, stores and acknowledges nothing, and
   // probes the store every few seconds (writable_again()).
-  static Result<std::unique_ptr<CoordinatorService>> open(
-      const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth = nullptr,
-      std::string read_only_because = {}, std::optional<Time> mono = std::nullopt);
+  static Result<std::unique_ptr<CoordinatorService>> open(const Config& config, Time now,
+                                                          std::unique_ptr<ClientAuthenticator> auth = nullptr,
+                                                          std::string read_only_because = {},
+                                                          std::optional<Time> mono = std::nullopt);
 
   // `route`: the connection's ROUTER routing id; `authenticated`: the node the sender's
   // CURVE key belongs to (empty without CURVE). With [security] agent_auth = "curve" the
@@ -234,7 +237,7 @@ class CoordinatorService : private ServiceActions {
   std::unique_ptr<ClientAuthenticator> auth_;
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
   ClientTokens tokens_;
-  std::deque<std::uint64_t> finished_order_;         // terminal jobs, oldest first
+  std::deque<std::uint64_t> finished_order_;  // terminal jobs, oldest first
   // Rows of running jobs whose nodes have not all registered since the restart.
   std::unordered_map<std::uint64_t, StoredJob> awaiting_nodes_;
   // Drains stored for nodes that have not registered since the restart.

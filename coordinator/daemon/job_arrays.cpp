@@ -63,7 +63,8 @@ void CoordinatorService::end_arrays(Time now) {
     // Its entry (a query by its id lists its tasks) ages out with the finished jobs'.
     finished_order_.push_back(a.id().value());
     log_event(LogLevel::kInfo, "array_ended",
-              {{"job", id_str(a.id())}, {"state", std::string(to_string(a.outcome()))},
+              {{"job", id_str(a.id())},
+               {"state", std::string(to_string(a.outcome()))},
                {"tasks", std::to_string(a.count())}});
   }
 }

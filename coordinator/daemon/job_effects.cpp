@@ -41,20 +41,24 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
         log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", reason}});
         mail_about(id, kMailRequeue);
       } else {
-        log_event(LogLevel::kInfo, "job_ended", {{"job", id_str(id)}, {"state", "preempted"}, {"reason", reason}});
+        log_event(LogLevel::kInfo, "job_ended",
+                  {{"job", id_str(id)}, {"state", "preempted"}, {"reason", reason}});
         mark_terminal(id, now);
       }
     } else if (const auto* e = std::get_if<Finish>(&effect)) {
       if (auto st = scheduler_->finish(id, e->state, now); !st) {
-        if (e->reported) log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});
+        if (e->reported)
+          log_event(LogLevel::kError, "finish_failed", {{"job", id_str(id)}, {"error", st.error().message}});
         return false;
       }
       if (e->reported) {
         ++counters_.finished;
         const JobRecord* rec = scheduler_->job(id);
-        const std::string code = rec != nullptr && rec->outcome.exit_code ? std::to_string(*rec->outcome.exit_code) : "-";
+        const std::string code =
+            rec != nullptr && rec->outcome.exit_code ? std::to_string(*rec->outcome.exit_code) : "-";
         log_event(LogLevel::kInfo, "job_ended",
-                  {{"job", id_str(id)}, {"state", std::string(to_string(e->state))},
+                  {{"job", id_str(id)},
+                   {"state", std::string(to_string(e->state))},
                    {"exit_code", code},
                    {"node", head_node(*scheduler_, id)}});
       } else {

@@ -70,7 +70,9 @@ void CoordinatorService::launch(JobId id, Time now) {
   turn_launches_.push_back({Channel::kAgents, head_name, wire::encode(l), {}});
   launch_members(*rec, l);
   log_event(LogLevel::kInfo, "job_started",
-            {{"job", id_str(id)}, {"node", head_name}, {"cores", std::to_string(rec->allocation.total_cores())},
+            {{"job", id_str(id)},
+             {"node", head_name},
+             {"cores", std::to_string(rec->allocation.total_cores())},
              {"gpus", std::to_string(rec->allocation.total_gpus())}});
   mail_about(id, kMailBegin);
 }

@@ -29,14 +29,22 @@ std::string header_safe(std::string_view s) {
 
 std::string event_word(JobMailEvent e) {
   switch (e) {
-    case kMailBegin: return "Began";
-    case kMailEnd: return "Ended";
-    case kMailFail: return "Failed";
-    case kMailRequeue: return "Requeued";
-    case kMailTimeLimit: return "Reached time limit";
-    case kMailTimeLimit90: return "Reached 90% of time limit";
-    case kMailTimeLimit80: return "Reached 80% of time limit";
-    case kMailTimeLimit50: return "Reached 50% of time limit";
+    case kMailBegin:
+      return "Began";
+    case kMailEnd:
+      return "Ended";
+    case kMailFail:
+      return "Failed";
+    case kMailRequeue:
+      return "Requeued";
+    case kMailTimeLimit:
+      return "Reached time limit";
+    case kMailTimeLimit90:
+      return "Reached 90% of time limit";
+    case kMailTimeLimit80:
+      return "Reached 80% of time limit";
+    case kMailTimeLimit50:
+      return "Reached 50% of time limit";
   }
   return "Changed";
 }
@@ -51,31 +59,35 @@ std::string upper(std::string_view s) {
 
 std::string compose_job_mail(const JobMailFacts& f) {
   const std::string id = std::to_string(f.job.value());
-  std::string subject = "Fairway " + std::string(f.array ? "Array " : "") + "Job_id=" +
-                        (f.array ? id + "_* (" + id + ")" : id) + " Name=" + header_safe(f.name) + " " +
-                        event_word(f.event);
+  std::string subject = "Fairway " + std::string(f.array ? "Array " : "") +
+                        "Job_id=" + (f.array ? id + "_* (" + id + ")" : id) + " Name=" + header_safe(f.name) +
+                        " " + event_word(f.event);
   if (f.event != kMailBegin) {
     if (f.run_time) subject += ", Run time " + format_walltime(*f.run_time);
     subject += ", " + upper(to_string(f.state));
     if (f.exit_code) subject += ", ExitCode " + std::to_string(*f.exit_code);
     if (f.signal) subject += ", Signal " + std::to_string(*f.signal);
   }
-  std::string body = "Job " + std::to_string(f.job.value()) + " (" + header_safe(f.name) + ") of user " + f.user + ": " +
-                     event_word(f.event) + ", state " + upper(to_string(f.state)) + ".\n";
+  std::string body = "Job " + std::to_string(f.job.value()) + " (" + header_safe(f.name) + ") of user " +
+                     f.user + ": " + event_word(f.event) + ", state " + upper(to_string(f.state)) + ".\n";
   if (!f.reason.empty()) body += "Reason: " + f.reason + "\n";
   return "To: " + header_safe(f.to) + "\nSubject: " + subject + "\nAuto-Submitted: auto-generated\n\n" + body;
 }
 
-JobMailer::~JobMailer() { reap(); }
+JobMailer::~JobMailer() {
+  reap();
+}
 
 Status JobMailer::send(const std::string& message) {
   if (program_.empty()) return ok_status();
   if (::access(program_.c_str(), X_OK) != 0) {
-    return make_error(ErrorCode::kNotFound, "no mail sent: " + program_ + " is not there (" + std::strerror(errno) +
+    return make_error(ErrorCode::kNotFound, "no mail sent: " + program_ + " is not there (" +
+                                                std::strerror(errno) +
                                                 "); set [coordinator] mail_program, or \"\" to stop trying");
   }
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return make_error(ErrorCode::kIo, std::string("pipe2: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return make_error(ErrorCode::kIo, std::string("pipe2: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
@@ -205,7 +217,8 @@ void CoordinatorService::mail_time_limits(Time now) {
     JobMailEvent event;
     std::int64_t percent;
   };
-  constexpr Share kShares[] = {{kMailTimeLimit50, 50}, {kMailTimeLimit80, 80}, {kMailTimeLimit90, 90}, {kMailTimeLimit, 100}};
+  constexpr Share kShares[] = {
+      {kMailTimeLimit50, 50}, {kMailTimeLimit80, 80}, {kMailTimeLimit90, 90}, {kMailTimeLimit, 100}};
   for (const JobRecord* j : scheduler_->running()) {
     const std::uint8_t asked = j->spec.mail_events & kTimeMails;
     const Duration limit = j->spec.time_limit;

@@ -38,8 +38,15 @@ void CoordinatorService::probe_store(Time now) {
 StoredUsageRun CoordinatorService::usage_run_of(const StoredJob& s, const std::string& account,
                                                 const std::string& user, const std::string& reservation,
                                                 const ResourceRequest& resources) const {
-  StoredUsageRun run{s.id, account, user, reservation, s.start_time.value_or(s.submit_time),
-                     s.end_time.value_or(s.submit_time), 0, 0, {}};
+  StoredUsageRun run{s.id,
+                     account,
+                     user,
+                     reservation,
+                     s.start_time.value_or(s.submit_time),
+                     s.end_time.value_or(s.submit_time),
+                     0,
+                     0,
+                     {}};
   for (const StoredNodeAllocation& a : s.allocation) {
     run.cores += static_cast<std::int64_t>(a.cores.size());
     run.memory_mb += resources.memory_on_node(std::ssize(a.cores));
@@ -47,7 +54,8 @@ StoredUsageRun CoordinatorService::usage_run_of(const StoredJob& s, const std::s
     if (!idx) continue;
     const auto& gpus = scheduler_->cluster().node(*idx).topology.gpus;
     for (std::int32_t g : a.gpus) {
-      if (g >= 0 && static_cast<std::size_t>(g) < gpus.size()) run.gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
+      if (g >= 0 && static_cast<std::size_t>(g) < gpus.size())
+        run.gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
     }
   }
   return run;
@@ -55,7 +63,8 @@ StoredUsageRun CoordinatorService::usage_run_of(const StoredJob& s, const std::s
 
 bool CoordinatorService::write(const Status& st, std::string_view what, JobId id) {
   if (st) return true;
-  log_event(LogLevel::kError, "write_failed", {{"job", id_str(id)}, {"op", std::string(what)}, {"error", st.error().message}});
+  log_event(LogLevel::kError, "write_failed",
+            {{"job", id_str(id)}, {"op", std::string(what)}, {"error", st.error().message}});
   // Memory already holds what the write was to record: the turn must not commit without it.
   txn_failed_ = true;
   return false;
@@ -90,9 +99,12 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   JobTracking& t = tracking_[id.value()];
   if (rec != nullptr) {
-    if (rec->state == JobState::kCompleted) ++counters_.ended_completed;
-    else if (rec->state == JobState::kCancelled) ++counters_.ended_cancelled;
-    else ++counters_.ended_failed;
+    if (rec->state == JobState::kCompleted)
+      ++counters_.ended_completed;
+    else if (rec->state == JobState::kCancelled)
+      ++counters_.ended_cancelled;
+    else
+      ++counters_.ended_failed;
   }
   release_members(t, id, member_nodes(*scheduler_, id), now);
   persist(id);

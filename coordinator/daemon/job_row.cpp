@@ -23,8 +23,7 @@ std::optional<std::int64_t> seconds_of(const std::optional<Time>& t) {
 }
 
 // Binds the columns that update_job may change (state .. requeue_count).
-Status bind_mutable_columns(SqliteStatement& stmt, const StoredJob& job,
-                            const std::string& allocation_text) {
+Status bind_mutable_columns(SqliteStatement& stmt, const StoredJob& job, const std::string& allocation_text) {
   Status s = stmt.bind_text(kState + 1, to_string(job.state));
   if (s) s = stmt.bind_int64(kSubmitTime + 1, job.submit_time.seconds());
   if (s) s = bind_optional(stmt, kStartTime + 1, seconds_of(job.start_time));
@@ -44,20 +43,19 @@ class JobRowReader {
   JobRowReader(const SqliteStatement& stmt, JobId id) : stmt_(stmt), id_(id) {}
 
   std::unexpected<Error> corrupt(std::string_view column, const std::string& what) const {
-    return make_error(ErrorCode::kIo, "load_jobs: " + job_name(id_) + ": column " +
-                                          std::string(column) + ": " + what);
+    return make_error(ErrorCode::kIo,
+                      "load_jobs: " + job_name(id_) + ": column " + std::string(column) + ": " + what);
   }
 
-  Result<std::int64_t> integer(int column, std::string_view name, std::int64_t lo,
-                               std::int64_t hi) const {
+  Result<std::int64_t> integer(int column, std::string_view name, std::int64_t lo, std::int64_t hi) const {
     if (stmt_.column_type(column) != SQLITE_INTEGER) return corrupt(name, "not an integer");
     std::int64_t v = stmt_.column_int64(column);
     if (v < lo || v > hi) return corrupt(name, std::to_string(v) + " is out of range");
     return v;
   }
 
-  Result<std::optional<std::int64_t>> optional_integer(int column, std::string_view name,
-                                                       std::int64_t lo, std::int64_t hi) const {
+  Result<std::optional<std::int64_t>> optional_integer(int column, std::string_view name, std::int64_t lo,
+                                                       std::int64_t hi) const {
     if (stmt_.column_type(column) == SQLITE_NULL) return std::optional<std::int64_t>();
     FAIRWAY_TRY_ASSIGN(v, integer(column, name, lo, hi));
     return std::optional<std::int64_t>(v);
@@ -132,10 +130,11 @@ Result<StoredJob> read_job_row(const SqliteStatement& stmt) {
   return job;
 }
 
-std::string job_name(JobId id) { return "job " + std::to_string(id.value()); }
+std::string job_name(JobId id) {
+  return "job " + std::to_string(id.value());
+}
 
-Status bind_job_insert(SqliteStatement& stmt, const StoredJob& job,
-                       const std::string& allocation_text) {
+Status bind_job_insert(SqliteStatement& stmt, const StoredJob& job, const std::string& allocation_text) {
   Status s = stmt.bind_int64(kId + 1, static_cast<std::int64_t>(job.id.value()));
   if (s) s = stmt.bind_text(kUser + 1, job.user);
   if (s)
@@ -146,8 +145,7 @@ Status bind_job_insert(SqliteStatement& stmt, const StoredJob& job,
   return s;
 }
 
-Status bind_job_update(SqliteStatement& stmt, const StoredJob& job,
-                       const std::string& allocation_text) {
+Status bind_job_update(SqliteStatement& stmt, const StoredJob& job, const std::string& allocation_text) {
   Status s = stmt.bind_int64(kId + 1, static_cast<std::int64_t>(job.id.value()));
   if (s) s = bind_mutable_columns(stmt, job, allocation_text);
   return s;

@@ -46,11 +46,9 @@ enum JobColumn : int {
 std::string job_name(JobId id);
 
 // Binds every column of kInsertJob. An empty client_token is bound as NULL (no dedup).
-Status bind_job_insert(SqliteStatement& stmt, const StoredJob& job,
-                       const std::string& allocation_text);
+Status bind_job_insert(SqliteStatement& stmt, const StoredJob& job, const std::string& allocation_text);
 // Binds the id and the columns kUpdateJob changes (all but user, token and request).
-Status bind_job_update(SqliteStatement& stmt, const StoredJob& job,
-                       const std::string& allocation_text);
+Status bind_job_update(SqliteStatement& stmt, const StoredJob& job, const std::string& allocation_text);
 
 // The current row of a kSelectJobs statement. Every column is checked, since the file may
 // have been damaged or edited by hand: a bad one is kIo naming the job id and the column.

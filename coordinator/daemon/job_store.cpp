@@ -22,8 +22,7 @@
 namespace fairway::daemon {
 namespace {
 
-constexpr std::uint64_t kMaxJobId =
-    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+constexpr std::uint64_t kMaxJobId = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 // The terminal states as an SQL list, from the state machine itself so the two agree.
 const std::string& terminal_states_sql() {
@@ -47,7 +46,8 @@ const std::string& purge_sql() {
     // store holding years of jobs is many short transactions, not one that stalls the loop.
     // RETURNING the columns of kSelectJobs, in its order, so that read_job_row reads them.
     return "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE end_time IS NOT NULL AND end_time < ?1 "
-           "AND state IN (" + states + ") ORDER BY end_time LIMIT ?2) RETURNING " +
+           "AND state IN (" +
+           states + ") ORDER BY end_time LIMIT ?2) RETURNING " +
            std::string(kSelectJobs.substr(7, kSelectJobs.find(" FROM ") - 7));
   }();
   return sql;
@@ -58,8 +58,8 @@ Result<std::string> validate_job(const StoredJob& job, std::string_view operatio
   // Built only on failure: this runs for every job of a busy turn.
   auto where = [&] { return std::string(operation) + ": " + job_name(job.id); };
   if (job.id.value() == 0 || job.id.value() > kMaxJobId) {
-    return invalid_argument(where() + ": id " + std::to_string(job.id.value()) +
-                            " is out of range 1.." + std::to_string(kMaxJobId));
+    return invalid_argument(where() + ": id " + std::to_string(job.id.value()) + " is out of range 1.." +
+                            std::to_string(kMaxJobId));
   }
   if (job.requeue_count < 0) {
     return invalid_argument(where() + ": requeue_count " + std::to_string(job.requeue_count) +
@@ -83,8 +83,7 @@ Status check_sqlite_header(const std::string& path) {
   if (head.empty() || head == kHeader) return ok_status();
   return make_error(ErrorCode::kIo, "cannot open job store '" + path +
                                         "': file is not an SQLite database (its first " +
-                                        std::to_string(head.size()) +
-                                        " bytes are not the SQLite header)");
+                                        std::to_string(head.size()) + " bytes are not the SQLite header)");
 }
 
 // SQLite creates a new database 0644 less the umask, and its -wal and -shm files with the
@@ -99,7 +98,8 @@ Status create_private_store_file(const std::string& path) {
   const bool chmodded = ::fchmod(fd, 0600) == 0;
   const int err = errno;
   ::close(fd);
-  if (!chmodded) return make_error(ErrorCode::kIo, "cannot chmod 0600 job store '" + path + "': " + std::strerror(err));
+  if (!chmodded)
+    return make_error(ErrorCode::kIo, "cannot chmod 0600 job store '" + path + "': " + std::strerror(err));
   return ok_status();
 }
 
@@ -108,14 +108,17 @@ Status create_private_store_file(const std::string& path) {
 JobStore::JobStore(std::unique_ptr<SqliteDb> db, std::uint64_t next_job_id)
     : db_(std::move(db)), next_job_id_(next_job_id) {}
 
-JobStore::~JobStore() { rollback(); }
+JobStore::~JobStore() {
+  rollback();
+}
 
 Result<std::unique_ptr<JobStore>> JobStore::open(const std::string& state_dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   // 0700 whatever the umask: the store holds every job's script and environment.
   if (auto made = make_private_dir(state_dir); !made) {
-    return make_error(ErrorCode::kIo, "cannot create state directory '" + state_dir + "': " + made.error().message);
+    return make_error(ErrorCode::kIo,
+                      "cannot create state directory '" + state_dir + "': " + made.error().message);
   }
   if (!fs::is_directory(state_dir, ec)) {
     return make_error(ErrorCode::kIo, "state directory '" + state_dir + "' is not a directory");
@@ -171,10 +174,9 @@ Status JobStore::commit() {
   if (db_->in_autocommit()) {
     // SQLite rolls a whole transaction back on some errors (disk full, I/O error).
     in_transaction_ = false;
-    return make_error(ErrorCode::kIo,
-                      "commit on '" + db_->path() +
-                          "': SQLite rolled the transaction back after an earlier error; "
-                          "nothing written since begin() was stored");
+    return make_error(ErrorCode::kIo, "commit on '" + db_->path() +
+                                          "': SQLite rolled the transaction back after an earlier error; "
+                                          "nothing written since begin() was stored");
   }
   FAIRWAY_TRY(injected_failure("commit"));
   if (fail_next_commit_) {
@@ -197,7 +199,8 @@ void JobStore::rollback() {
 
 Status JobStore::injected_failure(std::string_view operation) {
   if (fail_operation_in_ == 0 || --fail_operation_in_ > 0) return ok_status();
-  return make_error(ErrorCode::kIo, std::string(operation) + " on '" + db_->path() + "': injected failure (test)");
+  return make_error(ErrorCode::kIo,
+                    std::string(operation) + " on '" + db_->path() + "': injected failure (test)");
 }
 
 Status JobStore::persist_job_id_counter() {
@@ -247,18 +250,16 @@ Status JobStore::insert_job(const StoredJob& job) {
   if (done) return ok_status();
   if (done.error().code == ErrorCode::kAlreadyExists) {
     if ((stmt)->last_error_code() == SQLITE_CONSTRAINT_PRIMARYKEY) {
-      return make_error(ErrorCode::kAlreadyExists,
-                        "insert_job: " + job_name(job.id) + " already exists");
+      return make_error(ErrorCode::kAlreadyExists, "insert_job: " + job_name(job.id) + " already exists");
     }
-    return make_error(ErrorCode::kAlreadyExists,
-                      "insert_job: " + job_name(job.id) + ": user '" + job.user +
-                          "' already has a job with client_token '" + job.client_token + "'");
+    return make_error(ErrorCode::kAlreadyExists, "insert_job: " + job_name(job.id) + ": user '" + job.user +
+                                                     "' already has a job with client_token '" +
+                                                     job.client_token + "'");
   }
   return std::unexpected(done.error().with_context("insert_job: " + job_name(job.id)));
 }
 
-Result<std::optional<JobId>> JobStore::find_by_token(const std::string& user,
-                                                     const std::string& token) {
+Result<std::optional<JobId>> JobStore::find_by_token(const std::string& user, const std::string& token) {
   if (token.empty()) return std::optional<JobId>();
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT id FROM jobs WHERE user = ?1 AND client_token = ?2"));
   Status s = (stmt)->bind_text(1, user);
@@ -352,8 +353,9 @@ Status JobStore::scan_jobs(const std::function<Status(StoredJob&&)>& fn) const {
   }
 }
 
-Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t limit, const std::string& user,
-                                                       std::optional<Time> from, std::optional<Time> to) const {
+Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t limit,
+                                                       const std::string& user, std::optional<Time> from,
+                                                       std::optional<Time> to) const {
   // One statement per combination of filters (four, each cached), so that SQLite can use
   // the user index or the end-time index; "x IS NULL OR" forms defeat both.
   std::string sql = std::string(kSelectJobs.substr(0, kSelectJobs.find(" ORDER BY"))) +
@@ -373,9 +375,11 @@ Result<std::vector<StoredJob>> JobStore::load_finished(JobId after, std::size_t 
   return read_job_rows(*stmt, "load_finished");
 }
 
-Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit, std::vector<StoredJob>* purged_rows) {
+Result<std::int64_t> JobStore::purge_finished_before(Time t, std::int64_t limit,
+                                                     std::vector<StoredJob>* purged_rows) {
   FAIRWAY_TRY(injected_failure("purge_finished_before"));
-  if (limit < 1) return invalid_argument("purge_finished_before: limit must be >= 1, got " + std::to_string(limit));
+  if (limit < 1)
+    return invalid_argument("purge_finished_before: limit must be >= 1, got " + std::to_string(limit));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(purge_sql()));
   FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
   FAIRWAY_TRY((stmt)->bind_int64(2, limit));
@@ -410,15 +414,15 @@ Status JobStore::set_node_admin_state(const NodeAdminState& state) {
   if (s) s = state.at ? (*stmt)->bind_int64(6, state.at->seconds()) : (*stmt)->bind_null(6);
   auto done = s ? (*stmt)->step() : Result<bool>(std::unexpected(s.error()));
   if (!done) {
-    return std::unexpected(
-        done.error().with_context("set_node_admin_state: node '" + state.node + "'"));
+    return std::unexpected(done.error().with_context("set_node_admin_state: node '" + state.node + "'"));
   }
   return ok_status();
 }
 
 Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
-  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(
-                               "SELECT node, drained, reason, by_user, by_uid, at FROM node_admin ORDER BY node"));
+  FAIRWAY_TRY_ASSIGN(
+      stmt,
+      db_->prepare_cached("SELECT node, drained, reason, by_user, by_uid, at FROM node_admin ORDER BY node"));
   std::vector<NodeAdminState> states;
   while (true) {
     auto row = (stmt)->step();
@@ -434,8 +438,7 @@ Result<std::vector<NodeAdminState>> JobStore::load_node_admin_states() const {
     NodeAdminState state;
     state.node = (stmt)->column_text(0);
     auto corrupt = [&](const std::string& what) {
-      return make_error(ErrorCode::kIo,
-                        "load_node_admin_states: node '" + state.node + "': column " + what);
+      return make_error(ErrorCode::kIo, "load_node_admin_states: node '" + state.node + "': column " + what);
     };
     if (!node_is_text) return corrupt("node: not text");
     if (!reason_is_text) return corrupt("reason: not text");
@@ -467,7 +470,8 @@ Result<std::optional<std::string>> JobStore::get_meta(const std::string& key) co
 
 Result<std::vector<std::pair<std::string, std::string>>> JobStore::load_meta_prefix(
     const std::string& prefix) const {
-  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key"));
+  FAIRWAY_TRY_ASSIGN(
+      stmt, db_->prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key"));
   Status s = (stmt)->bind_text(1, prefix);
   if (s) s = (stmt)->bind_int64(2, static_cast<std::int64_t>(prefix.size()));
   FAIRWAY_TRY(s);

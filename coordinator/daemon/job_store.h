@@ -97,7 +97,8 @@ class JobStore {
   // first), with their steps; waiting, running and requeued jobs stay. Returns how many
   // went: `limit` means there may be more, for the next call. `purged`, when given, gets
   // the rows that went (in no particular order), for what must outlive them.
-  Result<std::int64_t> purge_finished_before(Time t, std::int64_t limit = std::numeric_limits<std::int64_t>::max(),
+  Result<std::int64_t> purge_finished_before(Time t,
+                                             std::int64_t limit = std::numeric_limits<std::int64_t>::max(),
                                              std::vector<StoredJob>* purged = nullptr);
 
   // Purged jobs' runs, for fair-share (job_store_usage.cpp). Error (kAlreadyExists) if the

@@ -140,7 +140,8 @@ Status create_schema(SqliteDb& db) {
 // frame that cannot be read stops the migration naming the job: dropping it would lose it.
 Status requests_to_store_records(SqliteDb& db) {
   constexpr int kBatch = 1000;
-  FAIRWAY_TRY_ASSIGN(select, db.prepare_cached("SELECT id, request FROM jobs WHERE id > ?1 ORDER BY id LIMIT ?2"));
+  FAIRWAY_TRY_ASSIGN(select,
+                     db.prepare_cached("SELECT id, request FROM jobs WHERE id > ?1 ORDER BY id LIMIT ?2"));
   FAIRWAY_TRY_ASSIGN(update, db.prepare_cached("UPDATE jobs SET request = ?2 WHERE id = ?1"));
   std::int64_t after = 0;
   for (;;) {
@@ -175,7 +176,8 @@ Status requests_to_store_records(SqliteDb& db) {
 Status node_records_to_store_records(SqliteDb& db) {
   std::vector<std::pair<std::string, std::string>> rewritten;
   {
-    FAIRWAY_TRY_ASSIGN(select, db.prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1"));
+    FAIRWAY_TRY_ASSIGN(select,
+                       db.prepare_cached("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1"));
     FAIRWAY_TRY(select->bind_text(1, kKnownNodePrefix));
     FAIRWAY_TRY(select->bind_int64(2, static_cast<std::int64_t>(kKnownNodePrefix.size())));
     for (;;) {
@@ -213,12 +215,8 @@ constexpr Migration kMigrations[] = {
      "ALTER TABLE node_admin ADD COLUMN by_uid INTEGER;"
      "ALTER TABLE node_admin ADD COLUMN at INTEGER;",
      "add who drained a node and when (schema 2 -> 3)"},
-    {4,
-     kCreateStepsTable,
-     "add the job steps table (schema 3 -> 4)"},
-    {5,
-     kAddStepUsage,
-     "add the job steps' usage columns (schema 4 -> 5)"},
+    {4, kCreateStepsTable, "add the job steps table (schema 3 -> 4)"},
+    {5, kAddStepUsage, "add the job steps' usage columns (schema 4 -> 5)"},
     {6, "", "store each job's request as a record of the store's own (schema 5 -> 6)",
      requests_to_store_records},
     {7, kCreateUsageRuns, "keep purged jobs' runs for fair-share (schema 6 -> 7)"},
@@ -229,7 +227,8 @@ static_assert(kMigrations[std::size(kMigrations) - 1].to == kJobStoreSchemaVersi
               "every schema version has its migration");
 
 Status check_schema(SqliteDb& db) {
-  FAIRWAY_TRY_ASSIGN(has_meta, count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'"));
+  FAIRWAY_TRY_ASSIGN(
+      has_meta, count_rows(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'"));
   if (has_meta == 0) {
     return make_error(ErrorCode::kIo, "'" + db.path() +
                                           "' holds tables but is not a Fairway job store "
@@ -237,13 +236,12 @@ Status check_schema(SqliteDb& db) {
   }
   FAIRWAY_TRY_ASSIGN(version_text, read_meta(db, kMetaSchemaVersion));
   if (!version_text) {
-    return make_error(ErrorCode::kIo,
-                      "'" + db.path() + "' has no schema_version in its meta table");
+    return make_error(ErrorCode::kIo, "'" + db.path() + "' has no schema_version in its meta table");
   }
   auto version = parse_int<std::int64_t>(*version_text);
   if (!version || *version < 1) {
-    return make_error(ErrorCode::kIo, "'" + db.path() + "' has an unreadable schema_version '" +
-                                          *version_text + "'");
+    return make_error(ErrorCode::kIo,
+                      "'" + db.path() + "' has an unreadable schema_version '" + *version_text + "'");
   }
   if (*version > kJobStoreSchemaVersion) {
     return make_error(ErrorCode::kFailedPrecondition,

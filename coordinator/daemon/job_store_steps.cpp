@@ -15,7 +15,8 @@ namespace {
 #define FAIRWAY_STEP_COLUMNS \
   "job, step, name, ntasks, nodes, state, start_time, end_time, exit_code, signal, max_rss_kb, cpu_us"
 constexpr std::string_view kPutStep =
-    "INSERT INTO job_steps (" FAIRWAY_STEP_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+    "INSERT INTO job_steps (" FAIRWAY_STEP_COLUMNS
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
     "ON CONFLICT (job, step) DO UPDATE SET name = excluded.name, ntasks = excluded.ntasks, "
     "nodes = excluded.nodes, state = excluded.state, start_time = excluded.start_time, "
     "end_time = excluded.end_time, exit_code = excluded.exit_code, signal = excluded.signal, "
@@ -34,13 +35,14 @@ Result<StoredStep> read_step_row(const SqliteStatement& stmt, std::string_view o
   StoredStep s;
   for (int c : {0, 1, 3, 4, 6, 8, 9}) {
     if (stmt.column_type(c) != SQLITE_INTEGER) {
-      return make_error(ErrorCode::kIo, std::string(operation) + ": a step row's column " + std::to_string(c) +
-                                            " is not an integer");
+      return make_error(ErrorCode::kIo, std::string(operation) + ": a step row's column " +
+                                            std::to_string(c) + " is not an integer");
     }
   }
   s.job = JobId(static_cast<std::uint64_t>(stmt.column_int64(0)));
   s.step = static_cast<std::int32_t>(stmt.column_int64(1));
-  const std::string where = std::string(operation) + ": step " + std::to_string(s.job.value()) + "." + std::to_string(s.step);
+  const std::string where =
+      std::string(operation) + ": step " + std::to_string(s.job.value()) + "." + std::to_string(s.step);
   if (stmt.column_type(2) != SQLITE_TEXT || stmt.column_type(5) != SQLITE_TEXT) {
     return make_error(ErrorCode::kIo, where + ": name or state is not text");
   }
@@ -53,12 +55,14 @@ Result<StoredStep> read_step_row(const SqliteStatement& stmt, std::string_view o
   s.state = *parsed;
   s.start_time = Time::from_seconds(stmt.column_int64(6));
   if (stmt.column_type(7) != SQLITE_NULL) {
-    if (stmt.column_type(7) != SQLITE_INTEGER) return make_error(ErrorCode::kIo, where + ": column end_time: not an integer");
+    if (stmt.column_type(7) != SQLITE_INTEGER)
+      return make_error(ErrorCode::kIo, where + ": column end_time: not an integer");
     s.end_time = Time::from_seconds(stmt.column_int64(7));
   }
   s.exit_code = static_cast<std::int32_t>(stmt.column_int64(8));
   s.signal = static_cast<std::int32_t>(stmt.column_int64(9));
-  for (auto [column, value, name] : {std::tuple{10, &s.max_rss_kb, "max_rss_kb"}, std::tuple{11, &s.cpu_us, "cpu_us"}}) {
+  for (auto [column, value, name] :
+       {std::tuple{10, &s.max_rss_kb, "max_rss_kb"}, std::tuple{11, &s.cpu_us, "cpu_us"}}) {
     if (stmt.column_type(column) == SQLITE_NULL) continue;
     if (stmt.column_type(column) != SQLITE_INTEGER || stmt.column_int64(column) < 0) {
       return make_error(ErrorCode::kIo, where + ": column " + name + ": not a non-negative integer");
@@ -134,10 +138,12 @@ Result<std::vector<std::pair<JobId, std::int32_t>>> JobStore::load_next_step_num
 }
 
 Status JobStore::purge_orphan_steps() {
-  FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(
-                               "DELETE FROM job_steps WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_steps.job)"));
+  FAIRWAY_TRY_ASSIGN(
+      stmt, db_->prepare_cached(
+                "DELETE FROM job_steps WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_steps.job)"));
   auto done = (stmt)->step();
-  if (!done) return std::unexpected(done.error().with_context("purge_finished_before: the purged jobs' steps"));
+  if (!done)
+    return std::unexpected(done.error().with_context("purge_finished_before: the purged jobs' steps"));
   return ok_status();
 }
 

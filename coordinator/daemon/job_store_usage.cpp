@@ -11,13 +11,16 @@ namespace fairway::daemon {
 namespace {
 
 constexpr std::string_view kAddRun =
-    "INSERT INTO usage_runs (job, account, user, reservation, start_time, end_time, cores, memory_mb, gpu_types) "
+    "INSERT INTO usage_runs (job, account, user, reservation, start_time, end_time, cores, memory_mb, "
+    "gpu_types) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 constexpr std::string_view kLoadRuns =
-    "SELECT job, account, user, reservation, start_time, end_time, cores, memory_mb, gpu_types FROM usage_runs "
+    "SELECT job, account, user, reservation, start_time, end_time, cores, memory_mb, gpu_types FROM "
+    "usage_runs "
     "ORDER BY end_time, job";
 constexpr std::string_view kPurgeRuns =
-    "DELETE FROM usage_runs WHERE job IN (SELECT job FROM usage_runs WHERE end_time < ?1 ORDER BY end_time LIMIT ?2)";
+    "DELETE FROM usage_runs WHERE job IN (SELECT job FROM usage_runs WHERE end_time < ?1 ORDER BY end_time "
+    "LIMIT ?2)";
 
 std::string join_types(const std::vector<std::string>& types) {
   std::string out;
@@ -79,7 +82,8 @@ Status JobStore::add_usage_run(const StoredUsageRun& run) {
   if (run.end < run.start) return invalid_argument(where + ": ends before it starts");
   if (run.cores < 0 || run.memory_mb < 0) return invalid_argument(where + ": negative cores or memory");
   for (const std::string& t : run.gpu_types) {
-    if (t.find(',') != std::string::npos) return invalid_argument(where + ": GPU type '" + t + "' holds a comma");
+    if (t.find(',') != std::string::npos)
+      return invalid_argument(where + ": GPU type '" + t + "' holds a comma");
   }
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kAddRun));
   Status s = (stmt)->bind_int64(1, static_cast<std::int64_t>(run.job.value()));
@@ -117,7 +121,8 @@ Result<std::vector<StoredUsageRun>> JobStore::load_usage_runs() const {
 
 Result<std::int64_t> JobStore::purge_usage_runs_before(Time t, std::int64_t limit) {
   FAIRWAY_TRY(injected_failure("purge_usage_runs_before"));
-  if (limit < 1) return invalid_argument("purge_usage_runs_before: limit must be >= 1, got " + std::to_string(limit));
+  if (limit < 1)
+    return invalid_argument("purge_usage_runs_before: limit must be >= 1, got " + std::to_string(limit));
   FAIRWAY_TRY_ASSIGN(stmt, db_->prepare_cached(kPurgeRuns));
   FAIRWAY_TRY((stmt)->bind_int64(1, t.seconds()));
   FAIRWAY_TRY((stmt)->bind_int64(2, limit));

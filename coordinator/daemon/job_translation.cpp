@@ -19,7 +19,8 @@ StoredJob to_row(const JobRecord& rec, const ClusterState& cluster) {
   s.peak_memory_bytes = rec.outcome.peak_memory_bytes;
   s.cpu_time_ms = rec.outcome.cpu_time_ms;
   // By name: node indices hold only within one cluster layout (stored_job.h).
-  for (const auto& na : rec.allocation.nodes) s.allocation.push_back({cluster.node(na.node).topology.name, na.cores, na.gpus});
+  for (const auto& na : rec.allocation.nodes)
+    s.allocation.push_back({cluster.node(na.node).topology.name, na.cores, na.gpus});
   return s;
 }
 
@@ -47,7 +48,8 @@ RowJob from_row(const StoredJob& row, const wire::SubmitRequest& request) {
   return out;
 }
 
-std::optional<Allocation> allocation_on(const std::vector<StoredNodeAllocation>& nodes, const ClusterState& cluster) {
+std::optional<Allocation> allocation_on(const std::vector<StoredNodeAllocation>& nodes,
+                                        const ClusterState& cluster) {
   Allocation alloc;
   for (const auto& a : nodes) {
     auto idx = cluster.find_node(a.node);

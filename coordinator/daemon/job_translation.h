@@ -32,6 +32,7 @@ struct RowJob {
 RowJob from_row(const StoredJob& row, const wire::SubmitRequest& request);
 
 // A row's allocation on `cluster`'s nodes; unset while one of them is not known there.
-std::optional<Allocation> allocation_on(const std::vector<StoredNodeAllocation>& nodes, const ClusterState& cluster);
+std::optional<Allocation> allocation_on(const std::vector<StoredNodeAllocation>& nodes,
+                                        const ClusterState& cluster);
 
 }  // namespace fairway::daemon

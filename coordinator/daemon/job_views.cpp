@@ -132,7 +132,8 @@ wire::JobView array_view(const ArrayJob& a, const JobTracking& t, const Schedule
   }
   v.array_job = a.id();
   v.array_tasks = "[" + format_index_list(indices);
-  if (a.prototype.spec.array.max_running > 0) v.array_tasks += "%" + std::to_string(a.prototype.spec.array.max_running);
+  if (a.prototype.spec.array.max_running > 0)
+    v.array_tasks += "%" + std::to_string(a.prototype.spec.array.max_running);
   v.array_tasks += "]";
   return v;
 }

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "coordinator/core/cluster_state.h"
-#include "coordinator/core/scheduler.h"
 #include "coordinator/core/job_record.h"
+#include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/node_registry.h"
 #include "coordinator/daemon/stored_job.h"
 #include "shared/wire/messages.h"

@@ -31,9 +31,8 @@ std::string known_node_record(const NodeTopology& topology) {
 Result<NodeTopology> parse_known_node_record(std::string_view record) {
   FAIRWAY_TRY_ASSIGN(bytes, bytes_of(record));
   NodeTopology t;
-  FAIRWAY_TRY(open_record(bytes, kRecord, "node", [&](std::uint32_t, wire::detail::MapReader& r) {
-    t = r.topology("topology");
-  }));
+  FAIRWAY_TRY(open_record(bytes, kRecord, "node",
+                          [&](std::uint32_t, wire::detail::MapReader& r) { t = r.topology("topology"); }));
   return t;
 }
 

@@ -2,16 +2,17 @@
 // thread that owns the CoordinatorService (docs/architecture.md section 4.1).
 #include <CLI/CLI.hpp>
 
-#include <chrono>
-#include <cstdint>
-#include <optional>
-#include <csignal>
-#include <filesystem>
-#include <string>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
 
+#include "coordinator/daemon/agent_keyring.h"
 #include "coordinator/daemon/client_channel.h"
 #include "coordinator/daemon/config_reload.h"
 #include "coordinator/daemon/coordinator_service.h"
@@ -20,11 +21,10 @@
 #include "coordinator/daemon/prometheus_text.h"
 #include "shared/base/log.h"
 #include "shared/config/config_file.h"
-#include "coordinator/daemon/agent_keyring.h"
 #include "shared/net/curve_keys.h"
 #include "shared/net/message_socket.h"
-#include "shared/net/zap_handler.h"
 #include "shared/net/poller.h"
+#include "shared/net/zap_handler.h"
 #include "shared/systemd/systemd_integration.h"
 
 namespace {
@@ -33,15 +33,16 @@ using namespace fairway;
 using Clock = std::chrono::steady_clock;
 
 Time wall_now() {
-  return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count());
+  return Time::from_seconds(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 // Timeouts (heartbeats, leases) run on this: a wall-clock step cannot fake a silence.
 Time mono_now() {
   return Time::from_seconds(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 // An ipc:// socket file needs its directory; create it rather than fail on a fresh host.
@@ -62,7 +63,8 @@ void open_ipc_to_users(const std::string& endpoint) {
   if (!endpoint.starts_with("ipc://")) return;
   std::error_code ec;
   std::filesystem::permissions(endpoint.substr(6), std::filesystem::perms(0666), ec);
-  if (ec) log_event(LogLevel::kWarning, "socket_permissions", {{"endpoint", endpoint}, {"error", ec.message()}});
+  if (ec)
+    log_event(LogLevel::kWarning, "socket_permissions", {{"endpoint", endpoint}, {"error", ec.message()}});
 }
 
 // Frames handled per socket per turn: bounds a turn so that passes and replies keep
@@ -77,7 +79,7 @@ constexpr int kExitStoreFailed = 75;
 
 // Where the config came from, so that SIGHUP can read it again with the same overrides.
 struct ConfigSource {
-  std::string path;  // empty: built-in defaults (nothing to reload)
+  std::string path;                                      // empty: built-in defaults (nothing to reload)
   std::string listen_agents, listen_clients, state_dir;  // command-line overrides
 };
 
@@ -119,21 +121,24 @@ int run(Config config, const ConfigSource& source) {
   if (sec.agent_auth == AgentAuth::kCurve) {
     auto keys = net::read_curve_secret_key(sec.coordinator_secret_key);
     if (!keys) {
-      log_event(LogLevel::kError, "startup_failed",
-                {{"error", keys.error().message + " (agents authenticate with CURVE keys: see "
-                                                  "docs/security.md, or set [security] agent_auth = \"none\")"}});
+      log_event(
+          LogLevel::kError, "startup_failed",
+          {{"error", keys.error().message + " (agents authenticate with CURVE keys: see "
+                                            "docs/security.md, or set [security] agent_auth = \"none\")"}});
       return 1;
     }
-    auto handler = net::ZapHandler::bind(ctx, [&keyring](const net::ZapRequest& r) -> std::optional<std::string> {
-      if (r.domain != "agents") return std::string();  // sockets without authentication
-      if (r.mechanism != "CURVE") return std::nullopt;
-      auto node = keyring.node_for(r.client_key);
-      if (!node) {
-        log_event(LogLevel::kWarning, "agent_refused",
-                  {{"address", r.address}, {"key", r.client_key}, {"error", "key not in agent_keys_dir"}});
-      }
-      return node;
-    });
+    auto handler =
+        net::ZapHandler::bind(ctx, [&keyring](const net::ZapRequest& r) -> std::optional<std::string> {
+          if (r.domain != "agents") return std::string();  // sockets without authentication
+          if (r.mechanism != "CURVE") return std::nullopt;
+          auto node = keyring.node_for(r.client_key);
+          if (!node) {
+            log_event(
+                LogLevel::kWarning, "agent_refused",
+                {{"address", r.address}, {"key", r.client_key}, {"error", "key not in agent_keys_dir"}});
+          }
+          return node;
+        });
     if (!handler) {
       log_event(LogLevel::kError, "startup_failed", {{"error", handler.error().message}});
       return 1;
@@ -145,8 +150,8 @@ int run(Config config, const ConfigSource& source) {
               {{"error", "[security] agent_auth = \"none\": anyone who reaches " +
                              config.coordinator.listen_agents + " can register as a node and receive jobs"}});
   }
-  auto agents = net::MessageSocket::bind_router(ctx, config.coordinator.listen_agents,
-                                                curve ? &*curve : nullptr);
+  auto agents =
+      net::MessageSocket::bind_router(ctx, config.coordinator.listen_agents, curve ? &*curve : nullptr);
   if (!agents) {
     log_event(LogLevel::kError, "startup_failed", {{"error", agents.error().message}});
     return 1;
@@ -186,7 +191,8 @@ int run(Config config, const ConfigSource& source) {
   }
 
   log_event(LogLevel::kInfo, "coordinator_started",
-            {{"agents", config.coordinator.listen_agents}, {"clients", config.coordinator.listen_clients},
+            {{"agents", config.coordinator.listen_agents},
+             {"clients", config.coordinator.listen_clients},
              {"state_dir", config.coordinator.state_dir}});
   notify_ready();
   auto last_pass = Clock::now() - kMinPassGap;
@@ -197,8 +203,8 @@ int run(Config config, const ConfigSource& source) {
     if (clients->has_pending()) {
       wait = std::chrono::milliseconds(0);
     } else if ((*service)->pass_wanted()) {
-      wait = std::max(std::chrono::milliseconds(0),
-                      std::chrono::duration_cast<std::chrono::milliseconds>(last_pass + kMinPassGap - Clock::now()));
+      wait = std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                        last_pass + kMinPassGap - Clock::now()));
     }
     auto ready = poller.wait(wait);
     if (!ready) {
@@ -228,13 +234,15 @@ int run(Config config, const ConfigSource& source) {
       notify_reloading();
       auto fresh = load(source);
       if (!fresh) {
-        log_event(LogLevel::kError, "reload_failed", {{"error", fresh.error().message}, {"kept", "the running config"}});
+        log_event(LogLevel::kError, "reload_failed",
+                  {{"error", fresh.error().message}, {"kept", "the running config"}});
       } else {
         daemon::ReloadPlan plan = daemon::plan_reload(config, std::move(*fresh));
         if (!plan.needs_restart.empty()) {
           std::string keys;
           for (const auto& k : plan.needs_restart) keys += (keys.empty() ? "" : ",") + k;
-          log_event(LogLevel::kWarning, "reload_needs_restart", {{"keys", keys}, {"kept", "their running values"}});
+          log_event(LogLevel::kWarning, "reload_needs_restart",
+                    {{"keys", keys}, {"kept", "their running values"}});
         }
         service->reset();
         auto reopened = daemon::CoordinatorService::open(plan.apply, wall_now(), nullptr, {}, mono_now());
@@ -243,7 +251,8 @@ int run(Config config, const ConfigSource& source) {
           service = std::move(reopened);
           log_event(LogLevel::kInfo, "config_reloaded", {{"config", source.path}});
         } else {
-          log_event(LogLevel::kError, "reload_failed", {{"error", reopened.error().message}, {"kept", "the running config"}});
+          log_event(LogLevel::kError, "reload_failed",
+                    {{"error", reopened.error().message}, {"kept", "the running config"}});
           service = daemon::CoordinatorService::open(config, wall_now(), nullptr, {}, mono_now());
           if (!service) {
             log_event(LogLevel::kError, "coordinator_fail_stop", {{"error", service.error().message}});

@@ -19,8 +19,8 @@ namespace {
 constexpr std::size_t kMaxRequestBytes = 8192;
 
 std::string response(const std::string& status, const std::string& type, const std::string& body) {
-  return "HTTP/1.1 " + status + "\r\nContent-Type: " + type + "\r\nContent-Length: " +
-         std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  return "HTTP/1.1 " + status + "\r\nContent-Type: " + type +
+         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
 }  // namespace
@@ -28,7 +28,8 @@ std::string response(const std::string& status, const std::string& type, const s
 Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::string& listen,
                                                                 std::chrono::milliseconds deadline) {
   const auto colon = listen.rfind(':');
-  if (colon == std::string::npos) return invalid_argument("metrics_listen \"" + listen + "\": expected HOST:PORT");
+  if (colon == std::string::npos)
+    return invalid_argument("metrics_listen \"" + listen + "\": expected HOST:PORT");
   std::string host = listen.substr(0, colon);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   const std::string port = listen.substr(colon + 1);
@@ -37,7 +38,8 @@ Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const std::strin
   hints.ai_flags = AI_PASSIVE;
   addrinfo* found = nullptr;
   if (const int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    return make_error(ErrorCode::kInvalidArgument, "metrics_listen \"" + listen + "\": " + ::gai_strerror(rc));
+    return make_error(ErrorCode::kInvalidArgument,
+                      "metrics_listen \"" + listen + "\": " + ::gai_strerror(rc));
   }
   int fd = -1;
   int err = 0;
@@ -102,7 +104,8 @@ void MetricsEndpoint::serve() {
     const auto now = SteadyClock::now();
     for (const Client& c : clients) {
       polls.push_back(pollfd{c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
-      wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(std::max(c.deadline - now, SteadyClock::duration{})));
+      wait = std::min(wait, std::chrono::ceil<std::chrono::milliseconds>(
+                                std::max(c.deadline - now, SteadyClock::duration{})));
     }
     if (::poll(polls.data(), polls.size(), static_cast<int>(wait.count())) < 0) continue;
     const auto after = SteadyClock::now();

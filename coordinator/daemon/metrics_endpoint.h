@@ -25,7 +25,7 @@ class MetricsEndpoint {
 
   // `listen`: HOST:PORT (port 0: any free port, see port()). Error names the address.
   static Result<std::unique_ptr<MetricsEndpoint>> start(const std::string& listen,
-                                                       std::chrono::milliseconds deadline = kDeadline);
+                                                        std::chrono::milliseconds deadline = kDeadline);
   ~MetricsEndpoint();
   MetricsEndpoint(const MetricsEndpoint&) = delete;
   MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;

@@ -21,7 +21,8 @@ void CoordinatorService::node_lost(NodeEntry& n, Time now) {
   const Time last = n.last_heard_mono.value_or(mono(now));
   n.release_jobs_at = last + lease_out();
   log_event(LogLevel::kWarning, "node_down",
-            {{"node", n.name}, {"reason", n.reason},
+            {{"node", n.name},
+             {"reason", n.reason},
              {"jobs_released_in_s", std::to_string((*n.release_jobs_at - mono(now)).count())}});
 }
 

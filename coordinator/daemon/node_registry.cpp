@@ -44,7 +44,9 @@ std::vector<NodeEntry*> NodeRegistry::expire_silent(Time now, Time mono, Duratio
     if (mono - *n.last_heard_mono <= timeout) continue;
     n.liveness = NodeLiveness::kDown;
     // A drained node keeps the admin's reason (sinfo -R names who drained it).
-    if (!n.drained) set_reason(n, "no heartbeat for " + std::to_string((mono - *n.last_heard_mono).count()) + " s", system_, now);
+    if (!n.drained)
+      set_reason(n, "no heartbeat for " + std::to_string((mono - *n.last_heard_mono).count()) + " s", system_,
+                 now);
     expired.push_back(&n);
   }
   return expired;

@@ -71,9 +71,7 @@ class NodeRegistry {
   const ReasonSetter& system_user() const { return system_; }
 
   // Whether the scheduler may place jobs on it.
-  static bool schedulable(const NodeEntry& n) {
-    return n.liveness == NodeLiveness::kUp && !n.drained;
-  }
+  static bool schedulable(const NodeEntry& n) { return n.liveness == NodeLiveness::kUp && !n.drained; }
 
   const std::vector<NodeEntry>& nodes() const { return nodes_; }
 

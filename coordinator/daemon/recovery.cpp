@@ -4,12 +4,12 @@
 #include <charconv>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
+#include "coordinator/daemon/known_nodes.h"
 #include "shared/base/log.h"
-#include "shared/wire/codec.h"
 #include "shared/base/try.h"
+#include "shared/wire/codec.h"
 
 namespace fairway::daemon {
 
@@ -27,7 +27,8 @@ Status CoordinatorService::recover(Time now) {
     if (ec != std::errc() || end != value.data() + value.size()) {
       return make_error(ErrorCode::kIo, "the store's record of " + key + " is unreadable: '" + value + "'");
     }
-    scheduler_->restore_reservation_cancelled(key.substr(kReservationCancelledPrefix.size()), Time::from_seconds(at));
+    scheduler_->restore_reservation_cancelled(key.substr(kReservationCancelledPrefix.size()),
+                                              Time::from_seconds(at));
   }
   // A finished run whose nodes are not known yet (remembered ones, added below): charged
   // once they are, with what it needs of its row.
@@ -38,14 +39,16 @@ Status CoordinatorService::recover(Time now) {
   };
   std::vector<FinishedRun> finished_runs;
   const auto charge = [&](const StoredUsageRun& run) {
-    scheduler_->restore_finished_usage(run.account, run.user, run.cores, run.gpu_types, run.memory_mb, run.start,
-                                       run.end, run.reservation);
+    scheduler_->restore_finished_usage(run.account, run.user, run.cores, run.gpu_types, run.memory_mb,
+                                       run.start, run.end, run.reservation);
   };
   // One row at a time: a store of millions of finished jobs is never in memory at once, and
   // only the newest kFinishedViewsKept get a view (older ones: their outcome and usage).
   FAIRWAY_TRY_ASSIGN(finished_rows, store_->count_finished_jobs());
   std::int64_t finished_seen = 0;
-  const auto keeps_view = [&] { return finished_rows - ++finished_seen < static_cast<std::int64_t>(kFinishedViewsKept); };
+  const auto keeps_view = [&] {
+    return finished_rows - ++finished_seen < static_cast<std::int64_t>(kFinishedViewsKept);
+  };
   FAIRWAY_TRY(store_->scan_jobs([&](StoredJob&& s) -> Status {
     auto decoded = decode_stored_request(s.request);
     if (!decoded) {
@@ -61,10 +64,12 @@ Status CoordinatorService::recover(Time now) {
     const JobSpec& spec = rec.spec;
     // A task that started means its array's BEGIN mail went out before the restart.
     if (spec.is_array_task() && s.start_time) {
-      if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end()) a->second.array_begin_mailed = true;
+      if (auto a = tracking_.find(spec.array_job.value()); a != tracking_.end())
+        a->second.array_begin_mailed = true;
     }
     // Only a retry could still ask for a token; older ones would be dropped at the first submit.
-    if (now - s.submit_time <= ClientTokens::kKept) tokens_.remember(s.user, s.client_token, s.id, s.submit_time);
+    if (now - s.submit_time <= ClientTokens::kKept)
+      tokens_.remember(s.user, s.client_token, s.id, s.submit_time);
 
     if (!spec.array.empty()) {
       // An array's own row: its tasks not stored on their own wait again with it; the
@@ -100,7 +105,8 @@ Status CoordinatorService::recover(Time now) {
       if (s.start_time && s.end_time) {
         // Declared nodes are known from the start: GPUs are billed by their type now.
         if (!config_.nodes.empty()) {
-          charge(usage_run_of(s, spec.account, spec.user, spec.reservation, scheduler_->with_default_memory(spec)));
+          charge(usage_run_of(s, spec.account, spec.user, spec.reservation,
+                              scheduler_->with_default_memory(spec)));
         } else {
           s.request.clear();
           finished_runs.push_back({std::move(s), spec.account, spec.user, spec.reservation,
@@ -155,16 +161,18 @@ Status CoordinatorService::recover(Time now) {
     for (const auto& [key, record] : known) {
       auto topology = parse_known_node_record(record);
       if (!topology) {
-        return make_error(ErrorCode::kIo, "the store's record of " + key + " is unreadable: " +
-                                              topology.error().message);
+        return make_error(ErrorCode::kIo,
+                          "the store's record of " + key + " is unreadable: " + topology.error().message);
       }
       auto idx = scheduler_->add_node(*topology);
       if (!idx) {
-        log_event(LogLevel::kWarning, "known_node_skipped", {{"node", topology->name}, {"error", idx.error().message}});
+        log_event(LogLevel::kWarning, "known_node_skipped",
+                  {{"node", topology->name}, {"error", idx.error().message}});
         continue;
       }
       NodeEntry& e = registry_.add(topology->name, *idx, *topology);
-      NodeRegistry::set_reason(e, "not registered since the coordinator restarted", registry_.system_user(), now);
+      NodeRegistry::set_reason(e, "not registered since the coordinator restarted", registry_.system_user(),
+                               now);
       if (auto d = stored_drains_.find(e.name); d != stored_drains_.end()) apply_stored_drain(e, d->second);
     }
     // Running jobs go back on their nodes while those still count as up (a down node
@@ -178,14 +186,16 @@ Status CoordinatorService::recover(Time now) {
   }
   // Remembered nodes are known now: GPUs are billed by their type. Purged jobs' runs were
   // resolved when they were purged.
-  for (const FinishedRun& f : finished_runs) charge(usage_run_of(f.row, f.account, f.user, f.reservation, f.resources));
+  for (const FinishedRun& f : finished_runs)
+    charge(usage_run_of(f.row, f.account, f.user, f.reservation, f.resources));
   FAIRWAY_TRY_ASSIGN(purged_runs, store_->load_usage_runs());
   for (const StoredUsageRun& run : purged_runs) charge(run);
   FAIRWAY_TRY(restore_steps());
   scheduler_->end_restore(now);
   last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",
-            {{"waiting", std::to_string(waiting)}, {"running", std::to_string(running)},
+            {{"waiting", std::to_string(waiting)},
+             {"running", std::to_string(running)},
              {"finished", std::to_string(finished)}});
   return ok_status();
 }

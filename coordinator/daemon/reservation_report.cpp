@@ -13,8 +13,8 @@ std::string state_at(Time now, Time start, Time end, bool cancelled) {
 
 }  // namespace
 
-Result<wire::ReservationQueryReply> reservation_report(const Scheduler& scheduler, const wire::ReservationQuery& q,
-                                                       Time now) {
+Result<wire::ReservationQueryReply> reservation_report(const Scheduler& scheduler,
+                                                       const wire::ReservationQuery& q, Time now) {
   const auto& all = scheduler.config().reservations;
   for (const std::string& name : q.names) {
     if (std::none_of(all.begin(), all.end(), [&](const ReservationConfig& r) { return r.name == name; })) {

@@ -9,7 +9,7 @@
 namespace fairway::daemon {
 
 // Every reservation, or those named (an unknown name is kNotFound, naming the known ones).
-Result<wire::ReservationQueryReply> reservation_report(const Scheduler& scheduler, const wire::ReservationQuery& q,
-                                                       Time now);
+Result<wire::ReservationQueryReply> reservation_report(const Scheduler& scheduler,
+                                                       const wire::ReservationQuery& q, Time now);
 
 }  // namespace fairway::daemon

@@ -65,6 +65,8 @@ struct ServiceContext {
 };
 
 // A refusal as the client reads it.
-inline wire::Message error_message(const Error& e) { return wire::ErrorReply{e.code, e.message}; }
+inline wire::Message error_message(const Error& e) {
+  return wire::ErrorReply{e.code, e.message};
+}
 
 }  // namespace fairway::daemon

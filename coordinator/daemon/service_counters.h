@@ -3,8 +3,8 @@
 #pragma once
 
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <optional>
 
 #include "coordinator/daemon/duration_stats.h"
 #include "shared/base/time.h"
@@ -13,11 +13,11 @@ namespace fairway::daemon {
 
 struct ServiceCounters {
   std::uint64_t submitted = 0, refused = 0, started = 0, finished = 0, passes = 0;
-  std::uint64_t bad_frames = 0;  // undecodable or unexpected frames, never fatal
+  std::uint64_t bad_frames = 0;       // undecodable or unexpected frames, never fatal
   std::uint64_t unauthenticated = 0;  // client requests refused for want of proof of who asks
   std::uint64_t impostor_frames = 0;  // agent frames refused: another node's name, a replaced connection
   std::uint64_t store_errors = 0;
-  std::uint64_t preempted = 0;  // victims chosen for higher-tier jobs
+  std::uint64_t preempted = 0;     // victims chosen for higher-tier jobs
   std::uint64_t rate_limited = 0;  // requests and submissions refused by the rate limit
   // What the passes did (`fairway diag`): waiting jobs looked at, jobs started, reservations
   // made, in all passes and in the last one.

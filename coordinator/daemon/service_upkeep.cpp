@@ -17,8 +17,8 @@ std::string CoordinatorService::status_line() const {
   std::size_t up = 0;
   for (const NodeEntry& n : registry_.nodes()) up += n.liveness == NodeLiveness::kUp ? 1 : 0;
   std::string line = std::to_string(scheduler_->waiting().size()) + " jobs waiting, " +
-                     std::to_string(scheduler_->running().size()) + " running; " + std::to_string(up) + " of " +
-                     std::to_string(registry_.nodes().size()) + " nodes up";
+                     std::to_string(scheduler_->running().size()) + " running; " + std::to_string(up) +
+                     " of " + std::to_string(registry_.nodes().size()) + " nodes up";
   if (!read_only_.empty()) line += "; READ-ONLY: " + read_only_;
   return line;
 }
@@ -28,10 +28,14 @@ Duration usage_horizon(const Config& config) {
   Duration horizon = f.window ? *f.window : f.half_life * 20;  // 2^-20: under a millionth left
   const Duration period = [&] {
     switch (config.billing.allocation_period) {
-      case CalendarPeriod::kNone: return Duration::seconds(0);
-      case CalendarPeriod::kMonth: return Duration::days(31);
-      case CalendarPeriod::kQuarter: return Duration::days(92);
-      case CalendarPeriod::kYear: return Duration::days(366);
+      case CalendarPeriod::kNone:
+        return Duration::seconds(0);
+      case CalendarPeriod::kMonth:
+        return Duration::days(31);
+      case CalendarPeriod::kQuarter:
+        return Duration::days(92);
+      case CalendarPeriod::kYear:
+        return Duration::days(366);
     }
     return Duration::seconds(0);
   }();
@@ -42,7 +46,8 @@ void CoordinatorService::purge_expired(Time now) {
   // Hourly, each turn's purge a bounded batch: a store holding years of finished jobs when
   // keep_finished is first set is emptied over many short turns, never in one that stalls
   // the loop. A full batch means more are due: the next turn goes on.
-  if (config_.coordinator.keep_finished.is_infinite() || (last_purge_ && now - *last_purge_ < Duration::hours(1))) {
+  if (config_.coordinator.keep_finished.is_infinite() ||
+      (last_purge_ && now - *last_purge_ < Duration::hours(1))) {
     return;
   }
   if (!ensure_txn()) return;
@@ -66,8 +71,9 @@ void CoordinatorService::purge_expired(Time now) {
   if (!write(status_of(forgotten), "purge usage runs", JobId())) return;
   if (*purged < kPurgeBatch && *forgotten < kPurgeBatch) last_purge_ = now;
   if (*purged > 0) {
-    log_event(LogLevel::kDebug, "finished_jobs_purged",
-              {{"jobs", std::to_string(*purged)}, {"ended_before_epoch_s", std::to_string(before.seconds())}});
+    log_event(
+        LogLevel::kDebug, "finished_jobs_purged",
+        {{"jobs", std::to_string(*purged)}, {"ended_before_epoch_s", std::to_string(before.seconds())}});
   }
 }
 

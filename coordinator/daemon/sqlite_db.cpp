@@ -27,12 +27,14 @@ ErrorCode error_code_for(int extended_rc) {
 SqliteStatement::SqliteStatement(sqlite3* db, sqlite3_stmt* stmt, std::string sql)
     : db_(db), stmt_(stmt), sql_(std::move(sql)) {}
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+  sqlite3_finalize(stmt_);
+}
 
 Status SqliteStatement::bind_result(int rc, int index) {
   if (rc == SQLITE_OK) return ok_status();
-  return make_error(ErrorCode::kIo, "sqlite bind of parameter " + std::to_string(index) + " in '" +
-                                        sql_ + "': " + message_of(db_, rc));
+  return make_error(ErrorCode::kIo, "sqlite bind of parameter " + std::to_string(index) + " in '" + sql_ +
+                                        "': " + message_of(db_, rc));
 }
 
 Status SqliteStatement::bind_int64(int index, std::int64_t value) {
@@ -42,16 +44,15 @@ Status SqliteStatement::bind_int64(int index, std::int64_t value) {
 Status SqliteStatement::bind_text(int index, std::string_view value) {
   // A null pointer would bind NULL, and an empty string_view may carry one.
   const char* data = value.data() != nullptr ? value.data() : "";
-  return bind_result(
-      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8), index);
+  return bind_result(sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+                     index);
 }
 
 Status SqliteStatement::bind_blob(int index, std::string_view bytes) {
   // A null pointer would bind NULL; an empty request is still a (zero-length) blob.
   static const char kEmpty = 0;
   const char* data = bytes.empty() ? &kEmpty : bytes.data();
-  return bind_result(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), SQLITE_TRANSIENT),
-                     index);
+  return bind_result(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), SQLITE_TRANSIENT), index);
 }
 
 Status SqliteStatement::bind_null(int index) {
@@ -73,7 +74,9 @@ void SqliteStatement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-int SqliteStatement::column_type(int column) const { return sqlite3_column_type(stmt_, column); }
+int SqliteStatement::column_type(int column) const {
+  return sqlite3_column_type(stmt_, column);
+}
 
 std::int64_t SqliteStatement::column_int64(int column) const {
   return sqlite3_column_int64(stmt_, column);
@@ -104,8 +107,8 @@ SqliteDb::~SqliteDb() {
 Result<std::unique_ptr<SqliteDb>> SqliteDb::open(const std::string& path) {
   sqlite3* db = nullptr;
   // NOMUTEX: the owner is a single thread (the event loop), so SQLite's locks are waste.
-  int rc = sqlite3_open_v2(
-      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = sqlite3_open_v2(path.c_str(), &db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = message_of(db, rc);
     sqlite3_close_v2(db);  // a handle is allocated even when the open fails
@@ -131,12 +134,12 @@ Result<StatementUse> SqliteDb::prepare_cached(std::string_view sql) {
   auto it = statements_.find(sql);
   if (it == statements_.end()) {
     sqlite3_stmt* stmt = nullptr;
-    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                                SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                &stmt, nullptr);
     if (rc != SQLITE_OK) {
       sqlite3_finalize(stmt);
-      return make_error(ErrorCode::kIo, "sqlite prepare of '" + std::string(sql) + "' on '" +
-                                            path_ + "': " + message_of(db_, rc));
+      return make_error(ErrorCode::kIo, "sqlite prepare of '" + std::string(sql) + "' on '" + path_ +
+                                            "': " + message_of(db_, rc));
     }
     assert(stmt != nullptr && "prepare_cached needs one SQL statement, not empty text");
     auto owned = std::make_unique<SqliteStatement>(db_, stmt, std::string(sql));
@@ -146,10 +149,16 @@ Result<StatementUse> SqliteDb::prepare_cached(std::string_view sql) {
   return StatementUse(it->second.get());
 }
 
-bool SqliteDb::in_autocommit() const { return sqlite3_get_autocommit(db_) != 0; }
+bool SqliteDb::in_autocommit() const {
+  return sqlite3_get_autocommit(db_) != 0;
+}
 
-std::int64_t SqliteDb::changes() const { return sqlite3_changes64(db_); }
+std::int64_t SqliteDb::changes() const {
+  return sqlite3_changes64(db_);
+}
 
-std::string SqliteDb::error_message() const { return sqlite3_errmsg(db_); }
+std::string SqliteDb::error_message() const {
+  return sqlite3_errmsg(db_);
+}
 
 }  // namespace fairway::daemon

@@ -112,16 +112,13 @@ class SqliteDb {
 
   struct StringHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept {
-      return std::hash<std::string_view>{}(s);
-    }
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
   };
 
   sqlite3* db_;
   std::string path_;
   // Destroyed before db_ is closed (see the destructor): finalize before close.
-  std::unordered_map<std::string, std::unique_ptr<SqliteStatement>, StringHash, std::equal_to<>>
-      statements_;
+  std::unordered_map<std::string, std::unique_ptr<SqliteStatement>, StringHash, std::equal_to<>> statements_;
 };
 
 }  // namespace fairway::daemon

@@ -1,12 +1,12 @@
 #include "coordinator/daemon/state_dir_lock.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <string_view>
@@ -78,8 +78,9 @@ Status claim_ipc_endpoint(const std::string& endpoint) {
   ::close(fd);
   if (live) {
     return make_error(ErrorCode::kFailedPrecondition,
-                      endpoint + " is served by another live process (another coordinator?); "
-                                 "refusing to take it over");
+                      endpoint +
+                          " is served by another live process (another coordinator?); "
+                          "refusing to take it over");
   }
   std::filesystem::remove(path, ec);  // left by a process that died
   return ok_status();

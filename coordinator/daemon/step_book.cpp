@@ -6,7 +6,8 @@
 
 namespace fairway::daemon {
 
-std::optional<std::vector<std::vector<std::int32_t>>> StepBook::take_cores(const std::vector<StepCores::Need>& needs) {
+std::optional<std::vector<std::vector<std::int32_t>>> StepBook::take_cores(
+    const std::vector<StepCores::Need>& needs) {
   return cores_.take(next_, needs);
 }
 
@@ -23,7 +24,9 @@ std::optional<StoredStep> StepBook::end(const wire::StepEnded& m, Time now) {
   StoredStep step = std::move(open->second);
   open_.erase(open);
   cores_.release(m.step);
-  step.state = m.signal != 0 ? JobState::kCancelled : m.exit_code != 0 ? JobState::kFailed : JobState::kCompleted;
+  step.state = m.signal != 0      ? JobState::kCancelled
+               : m.exit_code != 0 ? JobState::kFailed
+                                  : JobState::kCompleted;
   step.end_time = std::max(now, step.start_time);
   step.exit_code = m.exit_code;
   step.signal = m.signal;

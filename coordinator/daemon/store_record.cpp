@@ -2,7 +2,8 @@
 
 namespace fairway::daemon {
 
-std::string seal_record(const RecordKind& kind, const std::function<void(wire::detail::Packer&)>& write_payload) {
+std::string seal_record(const RecordKind& kind,
+                        const std::function<void(wire::detail::Packer&)>& write_payload) {
   msgpack::sbuffer buf;
   wire::detail::Packer pk(buf);
   pk.pack_array(3);
@@ -32,8 +33,9 @@ Status open_record(std::string_view bytes, const RecordKind& kind, std::string_v
   }
   if (parts[1].via.u64 > kind.version) {
     return make_error(ErrorCode::kFailedPrecondition,
-                      name + ": record version " + std::to_string(parts[1].via.u64) + " is newer than version " +
-                          std::to_string(kind.version) + " that this coordinator reads (written by a newer Fairway)");
+                      name + ": record version " + std::to_string(parts[1].via.u64) +
+                          " is newer than version " + std::to_string(kind.version) +
+                          " that this coordinator reads (written by a newer Fairway)");
   }
   wire::detail::Errors errors;
   wire::detail::MapReader payload(errors, &parts[2], std::string(payload_path));

@@ -19,7 +19,8 @@ struct RecordKind {
 };
 
 // A record of `kind`; `write_payload` packs exactly one map, its payload.
-std::string seal_record(const RecordKind& kind, const std::function<void(wire::detail::Packer&)>& write_payload);
+std::string seal_record(const RecordKind& kind,
+                        const std::function<void(wire::detail::Packer&)>& write_payload);
 
 // Reads a record of `kind`: `read_payload` gets its version (1 to kind.version) and its
 // payload map (named `payload_path` in errors), and records what it finds wrong in the

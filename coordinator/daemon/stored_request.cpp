@@ -109,7 +109,9 @@ struct FieldWriter {
   }
   void put(const std::string& v) { wire::detail::put(pk, std::string_view(v)); }
   template <typename T>
-  void put(const T& v) { wire::detail::put(pk, v); }
+  void put(const T& v) {
+    wire::detail::put(pk, v);
+  }
   void put(std::uint8_t v) { wire::detail::put(pk, static_cast<std::int32_t>(v)); }
   void put(Duration v) { wire::detail::put(pk, v.count()); }
   void put(JobId v) { wire::detail::put(pk, v.value()); }
@@ -219,9 +221,12 @@ Result<wire::SubmitRequest> decode_stored_request(std::string_view record) {
 
 Result<std::string> stored_request_from_wire_frame(std::string_view frame) {
   auto decoded = wire::decode(frame);
-  if (!decoded) return make_error(ErrorCode::kIo, "stored request: a wire frame that cannot be read: " + decoded.error().message);
+  if (!decoded)
+    return make_error(ErrorCode::kIo,
+                      "stored request: a wire frame that cannot be read: " + decoded.error().message);
   const auto* submit = std::get_if<wire::SubmitRequest>(&*decoded);
-  if (submit == nullptr) return make_error(ErrorCode::kIo, "stored request: a wire frame that is not a submit request");
+  if (submit == nullptr)
+    return make_error(ErrorCode::kIo, "stored request: a wire frame that is not a submit request");
   return encode_stored_request(*submit);
 }
 

@@ -39,8 +39,8 @@ Error rate_limited(const ServiceContext& ctx, const std::string& user, const cha
 Status check_named_user(const wire::SubmitRequest& m, const Caller& caller) {
   if (!m.spec.user.empty() && m.spec.user != caller.user) {
     return make_error(ErrorCode::kPermissionDenied, "the request names user '" + m.spec.user +
-                                                        "', but it comes from '" + caller.user +
-                                                        "' (uid " + std::to_string(caller.uid) + ")");
+                                                        "', but it comes from '" + caller.user + "' (uid " +
+                                                        std::to_string(caller.uid) + ")");
   }
   return ok_status();
 }

@@ -27,7 +27,8 @@ std::vector<std::string> unix_groups(const std::string& user, std::uint32_t prim
     group gr{};
     group* found = nullptr;
     int rc = 0;
-    while ((rc = ::getgrgid_r(gid, &gr, buf.data(), buf.size(), &found)) == ERANGE && buf.size() < (1u << 20)) {
+    while ((rc = ::getgrgid_r(gid, &gr, buf.data(), buf.size(), &found)) == ERANGE &&
+           buf.size() < (1u << 20)) {
       buf.resize(buf.size() * 2);
     }
     if (rc == 0 && found != nullptr) names.emplace_back(gr.gr_name);

@@ -25,15 +25,16 @@ struct Holders {
 };
 
 Status take(const std::vector<NodeTopology>& nodes, const std::vector<ScheduleRecord>& recs, Holders& h,
-            const char* what, std::size_t base, const NodeAllocation& na, const std::vector<std::int32_t>& units,
-            std::size_t rec) {
+            const char* what, std::size_t base, const NodeAllocation& na,
+            const std::vector<std::int32_t>& units, std::size_t rec) {
   const ScheduleRecord& r = recs[rec];
   for (const std::int32_t u : units) {
     const std::size_t slot = base + static_cast<std::size_t>(u);
     if (h.until[slot] > r.start.seconds()) {
       const ScheduleRecord& other = recs[h.by[slot]];
-      return violation(std::string(what) + " " + str(u) + " of node " + nodes[na.node.value()].name + " is used by " +
-                       job(other.id) + " " + span(other) + " and by " + job(r.id) + " " + span(r) + " at the same time");
+      return violation(std::string(what) + " " + str(u) + " of node " + nodes[na.node.value()].name +
+                       " is used by " + job(other.id) + " " + span(other) + " and by " + job(r.id) + " " +
+                       span(r) + " at the same time");
     }
     h.until[slot] = r.end.seconds();
     h.by[slot] = rec;
@@ -58,8 +59,9 @@ Status check_capacity(const std::vector<NodeTopology>& nodes, const std::vector<
   for (std::size_t i = 0; i < recs.size(); ++i) {
     if (recs[i].end > recs[i].start) order.push_back(i);  // zero-length jobs hold nothing
   }
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t x, std::size_t y) { return std::pair{recs[x].start, x} < std::pair{recs[y].start, y}; });
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::pair{recs[x].start, x} < std::pair{recs[y].start, y};
+  });
   Holders cores(core_base.back());
   Holders gpus(gpu_base.back());
   for (const std::size_t i : order) {

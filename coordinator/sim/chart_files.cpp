@@ -16,7 +16,8 @@ Result<std::vector<std::string>> write_charts(const std::string& dir, const std:
       {"wait_by_size.svg", wait_by_size_chart(runs)},
   };
   if (!runs.empty()) {
-    if (std::string gantt = gantt_chart(runs.front(), nodes); !gantt.empty()) files.emplace_back("gantt.svg", gantt);
+    if (std::string gantt = gantt_chart(runs.front(), nodes); !gantt.empty())
+      files.emplace_back("gantt.svg", gantt);
   }
   std::vector<std::string> written;
   for (const auto& [name, svg] : files) {

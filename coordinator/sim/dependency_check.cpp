@@ -16,7 +16,9 @@ std::unexpected<Error> violation(std::string message) {
 }
 
 using check_text::job;
-std::string at(Time t) { return "t=" + std::to_string(t.seconds()); }
+std::string at(Time t) {
+  return "t=" + std::to_string(t.seconds());
+}
 
 // What the schedule says of one job: its first start and its final record.
 struct Runs {
@@ -38,8 +40,7 @@ std::optional<Time> clause_holds_from(const DependencyClause& c,
       if (!from && r.final_record != nullptr) from = r.final_record->end;
     } else if (r.final_record != nullptr) {
       const bool ok = r.final_record->state == JobState::kCompleted;
-      const bool wanted = c.type == DependencyType::kAfterAny ||
-                          (c.type == DependencyType::kAfterOk && ok) ||
+      const bool wanted = c.type == DependencyType::kAfterAny || (c.type == DependencyType::kAfterOk && ok) ||
                           (c.type == DependencyType::kAfterNotOk && !ok);
       if (wanted) from = r.final_record->end;
     }
@@ -99,7 +100,8 @@ Status check_dependencies(const DependencyCheckInput& in) {
   std::unordered_map<std::string, std::vector<const ScheduleRecord*>> by_name;
   bool any_singleton = false;
   for (const WorkloadJob& w : in.workload.jobs) {
-    for (const DependencyClause& c : w.spec.dependencies) any_singleton |= c.type == DependencyType::kSingleton;
+    for (const DependencyClause& c : w.spec.dependencies)
+      any_singleton |= c.type == DependencyType::kSingleton;
   }
   std::unordered_map<std::uint64_t, const JobSpec*> spec_of;
   if (any_singleton) {
@@ -121,7 +123,8 @@ Status check_dependencies(const DependencyCheckInput& in) {
       started = *mine->second.first_start;
     }
     if (ran && spec.begin && started < *spec.begin) {
-      return violation(job(spec.id) + " started at " + at(started) + ", before its --begin " + at(*spec.begin));
+      return violation(job(spec.id) + " started at " + at(started) + ", before its --begin " +
+                       at(*spec.begin));
     }
     if (spec.dependencies.empty()) continue;
     // When the dependency as a whole held (nullopt: never).
@@ -158,9 +161,11 @@ Status check_dependencies(const DependencyCheckInput& in) {
       }
       continue;
     }
-    if (!held) return violation(job(spec.id) + " started at " + at(started) + " but its dependency never held");
+    if (!held)
+      return violation(job(spec.id) + " started at " + at(started) + " but its dependency never held");
     if (started < *held) {
-      return violation(job(spec.id) + " started at " + at(started) + ", before its dependency held at " + at(*held));
+      return violation(job(spec.id) + " started at " + at(started) + ", before its dependency held at " +
+                       at(*held));
     }
     for (const DependencyClause& c : spec.dependencies) {
       if (c.type != DependencyType::kSingleton) continue;

@@ -11,9 +11,9 @@
 
 #include "coordinator/sim/trace_input.h"
 #include "coordinator/sim/workload.h"
+#include "shared/base/try.h"
 #include "shared/config/hostlist.h"
 #include "shared/model/dependency_syntax.h"
-#include "shared/base/try.h"
 
 namespace fairway::sim {
 namespace {
@@ -24,12 +24,21 @@ constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;  // ~35,000 years; n
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int64_t>::max();
 
-constexpr std::array<std::string_view, 30> kKnownKeys = {
-    "id",         "submit",  "user",    "account",        "partition", "qos",
-    "name",       "cores",   "nodes",   "cores_per_node", "gpus",      "gpu_type",
-    "time_limit", "runtime", "requeue", "interactive",    "hold",      "allow_multi_island",
-    "dependency", "begin",   "nice",    "kill_on_invalid_dep", "nodelist",  "exclude",
-    "constraint", "exclusive", "reservation", "mem", "mem_per_cpu", "array"};
+constexpr std::array<std::string_view, 30> kKnownKeys = {"id",          "submit",
+                                                         "user",        "account",
+                                                         "partition",   "qos",
+                                                         "name",        "cores",
+                                                         "nodes",       "cores_per_node",
+                                                         "gpus",        "gpu_type",
+                                                         "time_limit",  "runtime",
+                                                         "requeue",     "interactive",
+                                                         "hold",        "allow_multi_island",
+                                                         "dependency",  "begin",
+                                                         "nice",        "kill_on_invalid_dep",
+                                                         "nodelist",    "exclude",
+                                                         "constraint",  "exclusive",
+                                                         "reservation", "mem",
+                                                         "mem_per_cpu", "array"};
 // 1 PiB in MiB: a bound on memory values, so that sums over nodes cannot overflow.
 constexpr std::int64_t kMaxMemoryMb = std::int64_t{1} << 30;
 
@@ -57,8 +66,7 @@ class ErrorCapture : public nlohmann::json_sax<json> {
   bool end_object() override { return true; }
   bool start_array(std::size_t) override { return true; }
   bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string&,
-                   const nlohmann::detail::exception& ex) override {
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
     // Drop nlohmann's "[json.exception...] parse error at line 1, column N: " preamble,
     // which repeats what we say better ourselves.
     std::string_view what = ex.what();
@@ -88,8 +96,7 @@ class Fields {
     return it == obj_.end() ? nullptr : &*it;
   }
 
-  Result<std::optional<std::int64_t>> integer(std::string_view key, std::int64_t lo,
-                                              std::int64_t hi) const {
+  Result<std::optional<std::int64_t>> integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
     const json* v = find(key);
     if (v == nullptr) return std::optional<std::int64_t>{};
     if (!v->is_number_integer()) return bad(key, "expected an integer, got " + show(*v));
@@ -102,8 +109,7 @@ class Fields {
     return std::optional<std::int64_t>{n};
   }
 
-  Result<std::int64_t> required_integer(std::string_view key, std::int64_t lo,
-                                        std::int64_t hi) const {
+  Result<std::int64_t> required_integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
     FAIRWAY_TRY_ASSIGN(v, integer(key, lo, hi));
     if (!v) return bad(key, "required");
     return *v;
@@ -217,9 +223,10 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
     auto parsed = parse_dependency_option(*dependency);
     if (!parsed) return Fields::bad("dependency", parsed.error().message);
     if (!parsed->tasks.empty()) {
-      return Fields::bad("dependency", "an array task (\"" + std::to_string(parsed->tasks[0].array.value()) + "_" +
-                                           std::to_string(parsed->tasks[0].index) +
-                                           "\") is named by its own id in a trace: the array's id + 1 + its position");
+      return Fields::bad("dependency",
+                         "an array task (\"" + std::to_string(parsed->tasks[0].array.value()) + "_" +
+                             std::to_string(parsed->tasks[0].index) +
+                             "\") is named by its own id in a trace: the array's id + 1 + its position");
     }
     s.dependencies = std::move(parsed->clauses);
     s.dependency_any = parsed->any;
@@ -229,7 +236,8 @@ Status read_scheduling_hints(const Fields& f, JobSpec& s) {
   FAIRWAY_TRY_ASSIGN(nice, f.integer("nice", -kMaxCount + 2, kMaxCount - 2));
   s.nice = static_cast<std::int32_t>(nice.value_or(0));
   // Node selection: host lists as sbatch -w/-x take them, and a -C expression.
-  for (const auto& [key, out] : {std::pair{"nodelist", &s.only_nodes}, std::pair{"exclude", &s.excluded_nodes}}) {
+  for (const auto& [key, out] :
+       {std::pair{"nodelist", &s.only_nodes}, std::pair{"exclude", &s.excluded_nodes}}) {
     FAIRWAY_TRY_ASSIGN(text, f.string(key));
     if (!text) continue;
     auto hosts = expand_hostlist(*text);

@@ -1,15 +1,15 @@
 // fairway-sim: replays a workload trace through the scheduling core in virtual time and
 // reports SUMMARY.json figures (interface fixed in docs/architecture.md section 7.1).
 #include <algorithm>
-#include <unordered_map>
 #include <chrono>
-#include <new>
-#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include <unistd.h>
 
@@ -64,8 +64,10 @@ class ProgressLine {
     const double eta = rate > 0 ? static_cast<double>(total - std::min(total, finished)) / rate : 0;
     // SWF times count from the trace's start, so the virtual clock reads as a trace day.
     const double day = static_cast<double>((now - first_submit_).count()) / 86400.0;
-    std::fprintf(stderr, "\rfairway-sim: %zu/%zu jobs done (%zu submitted), trace day %.1f, %.0f jobs/s, about %.0f s left   ",
-                 finished, total, submitted, day, rate, eta);
+    std::fprintf(
+        stderr,
+        "\rfairway-sim: %zu/%zu jobs done (%zu submitted), trace day %.1f, %.0f jobs/s, about %.0f s left   ",
+        finished, total, submitted, day, rate, eta);
     shown_ = true;
   }
   ~ProgressLine() {
@@ -113,12 +115,14 @@ int run(int argc, char** argv) {
   app.add_option("--format", format_name, "swf or jsonl (default: from the extension)");
   app.add_option("--out", out_path, "write SUMMARY.json here");
   app.add_option("--schedule", schedule_path, "write SCHEDULE.jsonl here");
-  app.add_flag("--check,!--no-check", check,
-               "validate the produced schedule (the default; --no-check skips it); exit 3 on the first violation");
+  app.add_flag(
+      "--check,!--no-check", check,
+      "validate the produced schedule (the default; --no-check skips it); exit 3 on the first violation");
   bool quiet = false;
   app.add_flag("--quiet", quiet, "no progress line (there is none anyway when stderr is not a terminal)");
   std::string plots_dir, compare_path;
-  app.add_option("--plots", plots_dir, "write SVG charts here: utilization, waiting jobs, wait by size, nodes");
+  app.add_option("--plots", plots_dir,
+                 "write SVG charts here: utilization, waiting jobs, wait by size, nodes");
   app.add_option("--compare", compare_path, "with --plots: replay under this config too and draw both");
   app.add_option("--queue-partition", queue_partitions,
                  "QUEUE=PARTITION[,...]: SWF jobs of that queue number go to that partition");
@@ -200,7 +204,8 @@ int run(int argc, char** argv) {
   summary.sched_passes = result->passes;
   summary.reservations_cancelled = static_cast<std::int64_t>(result->reservations_cancelled.size());
   for (const ReservationCancellation& c : result->reservations_cancelled) {
-    std::cerr << "fairway-sim: reservation " << c.name << " cancelled at " << c.at.seconds() << ": " << c.reason << "\n";
+    std::cerr << "fairway-sim: reservation " << c.name << " cancelled at " << c.at.seconds() << ": "
+              << c.reason << "\n";
   }
 
   if (!schedule_path.empty()) {
@@ -211,8 +216,7 @@ int run(int argc, char** argv) {
     }
     for (const auto& r : result->records) f << sim::schedule_record_json(r, result->nodes) << '\n';
   }
-  summary.sim_wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  summary.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   if (check) {
     sim::ValidationInput in;

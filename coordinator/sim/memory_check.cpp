@@ -42,9 +42,8 @@ Status check_memory(const MemoryCheckInput& in) {
     if (mb > 0 && has > 0 && held[node] > has) {
       return make_error(ErrorCode::kFailedPrecondition,
                         "node " + in.nodes[node].name + " holds " + std::to_string(held[node]) +
-                            " MiB at t=" + std::to_string(at.seconds()) + " when job " +
-                            std::to_string(job) + " starts, more than its " + std::to_string(has) +
-                            " MiB");
+                            " MiB at t=" + std::to_string(at.seconds()) + " when job " + std::to_string(job) +
+                            " starts, more than its " + std::to_string(has) + " MiB");
     }
   }
   return ok_status();

@@ -25,8 +25,8 @@ Summary summarize(const std::vector<ScheduleRecord>& records, std::int64_t total
       // The machine was used, but the job's wait and slowdown are its final run's.
       ++s.preemptions;
       if (r.state == JobState::kRequeued) ++s.requeues;
-      core_seconds += static_cast<double>((r.end - r.start).count()) *
-                      static_cast<double>(r.allocation.total_cores());
+      core_seconds +=
+          static_cast<double>((r.end - r.start).count()) * static_cast<double>(r.allocation.total_cores());
       last_end = std::max(last_end, r.end.seconds());
       continue;
     }

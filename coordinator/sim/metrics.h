@@ -10,7 +10,7 @@
 namespace fairway::sim {
 
 struct Summary {
-  std::int64_t jobs = 0;       // jobs in the workload (skipped ones excluded)
+  std::int64_t jobs = 0;  // jobs in the workload (skipped ones excluded)
   std::int64_t completed = 0;
   std::int64_t skipped = 0;
   std::int64_t rejected = 0;

@@ -10,7 +10,9 @@ namespace fairway::sim {
 using namespace check_text;
 
 Status check_owner_start_times(const OwnerWaitInput& in) {
-  const auto partition_of = [&](const JobSpec& s) { return s.partition.empty() ? in.default_partition : s.partition; };
+  const auto partition_of = [&](const JobSpec& s) {
+    return s.partition.empty() ? in.default_partition : s.partition;
+  };
   const auto tier_of = [&](const std::string& p) {
     const auto it = in.preemption.find(p);
     return it == in.preemption.end() ? std::pair<std::int32_t, bool>{0, false} : it->second;
@@ -77,10 +79,11 @@ Status check_owner_start_times(const OwnerWaitInput& in) {
     }
     if (rival || room < spec.resources.cores) continue;
     if (j.start > t0 + grace + Duration::seconds(1)) {
-      return make_error(ErrorCode::kFailedPrecondition, job(j.id) + " (tier " + str(tier) + ") arrived at " + str(t0) +
-                       " when free and preemptable lower-tier cores covered its " +
-                       str(spec.resources.cores) + " cores, but started only at " + str(j.start) +
-                       " (longest grace " + str(grace.count()) + " s)");
+      return make_error(ErrorCode::kFailedPrecondition,
+                        job(j.id) + " (tier " + str(tier) + ") arrived at " + str(t0) +
+                            " when free and preemptable lower-tier cores covered its " +
+                            str(spec.resources.cores) + " cores, but started only at " + str(j.start) +
+                            " (longest grace " + str(grace.count()) + " s)");
     }
   }
   return ok_status();

@@ -55,9 +55,9 @@ Status check_reservations(const std::vector<ScheduleRecord>& recs, std::span<con
       max_end = max(max_end, recs[over[next]].end);
     }
     if (max_end > max(at, promised)) continue;
-    return violation(job(r.id) + " was promised a start by " + str(promised) +
-                     " (reservation made at " + str(at) + ") but started at " + str(r.start) +
-                     ", and no job running at " + str(at) + " overran its time limit");
+    return violation(job(r.id) + " was promised a start by " + str(promised) + " (reservation made at " +
+                     str(at) + ") but started at " + str(r.start) + ", and no job running at " + str(at) +
+                     " overran its time limit");
   }
   return ok_status();
 }

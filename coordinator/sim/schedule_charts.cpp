@@ -26,17 +26,28 @@ std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
     }
   }
   return out;
 }
 
-const char* colour(std::size_t i) { return kColours[i % std::size(kColours)]; }
+const char* colour(std::size_t i) {
+  return kColours[i % std::size(kColours)];
+}
 
 std::string text(double x, double y, const std::string& s, const char* anchor = "middle", int size = 12) {
   return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" font-size=\"" + std::to_string(size) +
@@ -46,25 +57,27 @@ std::string text(double x, double y, const std::string& s, const char* anchor = 
 // The frame every chart shares: title, axes, y ticks from 0 to y_max, x labels given.
 std::string frame(const std::string& title, const std::string& y_label, double y_max,
                   const std::vector<std::pair<double, std::string>>& x_ticks, const std::string& x_label) {
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" + num(kHeight) +
-                  "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) + "\">\n";
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
+                  num(kHeight) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(kHeight) + "\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s += text(kWidth / 2, 28, title, "middle", 16);
-  s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + kPlotH) + "\" x2=\"" + num(kLeft + kPlotW) + "\" y2=\"" +
+  s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop + kPlotH) + "\" x2=\"" + num(kLeft + kPlotW) +
+       "\" y2=\"" + num(kTop + kPlotH) + "\" stroke=\"black\"/>\n";
+  s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop) + "\" x2=\"" + num(kLeft) + "\" y2=\"" +
        num(kTop + kPlotH) + "\" stroke=\"black\"/>\n";
-  s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(kTop) + "\" x2=\"" + num(kLeft) + "\" y2=\"" + num(kTop + kPlotH) +
-       "\" stroke=\"black\"/>\n";
   for (int i = 0; i <= 4; ++i) {
     const double v = y_max * i / 4.0;
     const double y = kTop + kPlotH - kPlotH * i / 4.0;
-    s += "<line x1=\"" + num(kLeft - 4) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + kPlotW) + "\" y2=\"" + num(y) +
-         "\" stroke=\"#dddddd\"/>\n";
+    s += "<line x1=\"" + num(kLeft - 4) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + kPlotW) +
+         "\" y2=\"" + num(y) + "\" stroke=\"#dddddd\"/>\n";
     s += text(kLeft - 8, y + 4, num(v), "end", 11);
   }
   for (const auto& [x, label] : x_ticks) s += text(x, kTop + kPlotH + 18, label, "middle", 11);
   s += text(kLeft + kPlotW / 2, kHeight - 12, x_label);
-  s += "<text x=\"18\" y=\"" + num(kTop + kPlotH / 2) + "\" font-size=\"12\" font-family=\"sans-serif\" text-anchor=\"middle\" "
-       "transform=\"rotate(-90 18 " + num(kTop + kPlotH / 2) + ")\">" + escape(y_label) + "</text>\n";
+  s += "<text x=\"18\" y=\"" + num(kTop + kPlotH / 2) +
+       "\" font-size=\"12\" font-family=\"sans-serif\" text-anchor=\"middle\" "
+       "transform=\"rotate(-90 18 " +
+       num(kTop + kPlotH / 2) + ")\">" + escape(y_label) + "</text>\n";
   return s;
 }
 
@@ -133,11 +146,13 @@ std::string polyline(const std::vector<double>& values, double y_max, std::size_
     const double y = kTop + kPlotH - kPlotH * std::min(values[i] / y_max, 1.0);
     pts += num(x) + "," + num(y) + " ";
   }
-  return "<polyline fill=\"none\" stroke=\"" + std::string(colour(run)) + "\" stroke-width=\"1.5\" points=\"" + pts + "\"/>\n";
+  return "<polyline fill=\"none\" stroke=\"" + std::string(colour(run)) +
+         "\" stroke-width=\"1.5\" points=\"" + pts + "\"/>\n";
 }
 
 // Each job's first run: its wait is to its first start.
-std::unordered_map<std::uint64_t, const ScheduleRecord*> first_runs(const std::vector<ScheduleRecord>& records) {
+std::unordered_map<std::uint64_t, const ScheduleRecord*> first_runs(
+    const std::vector<ScheduleRecord>& records) {
   std::unordered_map<std::uint64_t, const ScheduleRecord*> first;
   for (const ScheduleRecord& r : records) {
     auto [it, inserted] = first.emplace(r.id.value(), &r);
@@ -189,8 +204,9 @@ std::string wait_by_size_chart(const std::vector<ChartRun>& runs) {
     std::int64_t up_to;
     const char* label;
   };
-  constexpr Bucket kBuckets[] = {{1, "1"}, {4, "2-4"}, {16, "5-16"}, {64, "17-64"}, {256, "65-256"},
-                                 {std::numeric_limits<std::int64_t>::max(), "257+"}};
+  constexpr Bucket kBuckets[] = {{1, "1"},        {4, "2-4"},
+                                 {16, "5-16"},    {64, "17-64"},
+                                 {256, "65-256"}, {std::numeric_limits<std::int64_t>::max(), "257+"}};
   constexpr std::size_t kN = std::size(kBuckets);
   std::vector<std::vector<double>> mean(runs.size(), std::vector<double>(kN, 0.0));
   double y_max = 1;
@@ -210,16 +226,17 @@ std::string wait_by_size_chart(const std::vector<ChartRun>& runs) {
   }
   std::vector<std::pair<double, std::string>> ticks;
   const double group = kPlotW / static_cast<double>(kN);
-  for (std::size_t b = 0; b < kN; ++b) ticks.emplace_back(kLeft + group * (static_cast<double>(b) + 0.5), kBuckets[b].label);
+  for (std::size_t b = 0; b < kN; ++b)
+    ticks.emplace_back(kLeft + group * (static_cast<double>(b) + 0.5), kBuckets[b].label);
   std::string s = frame("Mean wait by job size", "mean wait (minutes)", y_max, ticks, "cores per job");
   const double bar = group * 0.8 / static_cast<double>(std::max<std::size_t>(runs.size(), 1));
   for (std::size_t i = 0; i < runs.size(); ++i) {
     for (std::size_t b = 0; b < kN; ++b) {
       const double h = kPlotH * mean[i][b] / y_max;
       const double x = kLeft + group * static_cast<double>(b) + group * 0.1 + bar * static_cast<double>(i);
-      s += "<rect x=\"" + num(x) + "\" y=\"" + num(kTop + kPlotH - h) + "\" width=\"" + num(bar) + "\" height=\"" + num(h) +
-           "\" fill=\"" + colour(i) + "\"><title>" + escape(runs[i].label) + ": " + num(mean[i][b]) +
-           " min</title></rect>\n";
+      s += "<rect x=\"" + num(x) + "\" y=\"" + num(kTop + kPlotH - h) + "\" width=\"" + num(bar) +
+           "\" height=\"" + num(h) + "\" fill=\"" + colour(i) + "\"><title>" + escape(runs[i].label) + ": " +
+           num(mean[i][b]) + " min</title></rect>\n";
     }
   }
   return s + legend(runs) + "</svg>\n";
@@ -229,7 +246,8 @@ std::string gantt_chart(const ChartRun& run, const std::vector<NodeTopology>& no
   if (nodes.empty() || nodes.size() > kGanttMaxNodes || run.records->size() > kGanttMaxRuns) return {};
   const Span sp = span_of({run});
   std::string unit;
-  std::string s = frame("Jobs on nodes", "node", static_cast<double>(nodes.size()), time_ticks(sp, unit), unit);
+  std::string s =
+      frame("Jobs on nodes", "node", static_cast<double>(nodes.size()), time_ticks(sp, unit), unit);
   const double secs = static_cast<double>((sp.to - sp.from).count());
   const double row = kPlotH / static_cast<double>(nodes.size());
   for (const ScheduleRecord& r : *run.records) {
@@ -239,9 +257,9 @@ std::string gantt_chart(const ChartRun& run, const std::vector<NodeTopology>& no
     auto cursor = r.allocation.cursor();
     for (NodeAllocation a; cursor.next(a);) {
       const double y = kTop + kPlotH - row * static_cast<double>(a.node.value() + 1);
-      s += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" + num(row * 0.9) +
-           "\" fill=\"" + fill + "\" fill-opacity=\"0.7\"><title>job " + std::to_string(r.id.value()) + " on " +
-           escape(nodes[a.node.value()].name) + "</title></rect>\n";
+      s += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" +
+           num(row * 0.9) + "\" fill=\"" + fill + "\" fill-opacity=\"0.7\"><title>job " +
+           std::to_string(r.id.value()) + " on " + escape(nodes[a.node.value()].name) + "</title></rect>\n";
     }
   }
   return s + "</svg>\n";

@@ -24,15 +24,19 @@ using namespace check_text;
 
 namespace {
 
-
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
 class Checker {
  public:
   explicit Checker(const ValidationInput& in)
-      : nodes_(*in.nodes), wl_(*in.workload), recs_(*in.records), rounding_(in.rounding),
-        default_partition_(in.default_partition), preemption_(in.preemption),
-        check_owner_waits_(in.check_owner_waits), terms_(in.preemption_terms),
+      : nodes_(*in.nodes),
+        wl_(*in.workload),
+        recs_(*in.records),
+        rounding_(in.rounding),
+        default_partition_(in.default_partition),
+        preemption_(in.preemption),
+        check_owner_waits_(in.check_owner_waits),
+        terms_(in.preemption_terms),
         default_mem_per_cpu_(in.default_mem_per_cpu) {}
 
   Status run(const std::vector<JobId>& rejected, bool reservations) {
@@ -107,19 +111,17 @@ class Checker {
       preempted_runs_.push_back(i);
     } else {
       if (record_of_[w] != kNone) {
-        return violation(job(r.id) + " has two records: " + span(recs_[record_of_[w]]) + " and " +
-                         span(r));
+        return violation(job(r.id) + " has two records: " + span(recs_[record_of_[w]]) + " and " + span(r));
       }
       record_of_[w] = i;
     }
     const WorkloadJob& wj = wl_.jobs[w];
     if (r.submit != wj.spec.submit_time) {
-      return violation(job(r.id) + ": record submit " + str(r.submit) +
-                       " differs from the workload submit " + str(wj.spec.submit_time));
+      return violation(job(r.id) + ": record submit " + str(r.submit) + " differs from the workload submit " +
+                       str(wj.spec.submit_time));
     }
     if (r.start < r.submit) {
-      return violation(job(r.id) + " started at " + str(r.start) + ", before its submit " +
-                       str(r.submit));
+      return violation(job(r.id) + " started at " + str(r.start) + ", before its submit " + str(r.submit));
     }
     if (r.end < r.start) {
       return violation(job(r.id) + " ends at " + str(r.end) + ", before its start " + str(r.start));
@@ -131,9 +133,8 @@ class Checker {
                        " but its workload runtime is " + str(runtime) + " s");
     }
     if (ran > runtime) {  // a job cut short can run less than its runtime, never more
-      return violation(job(r.id) + " (" + std::string(to_string(r.state)) + ") ran " + str(ran) +
-                       " s " + span(r) + ", longer than its workload runtime " + str(runtime) +
-                       " s");
+      return violation(job(r.id) + " (" + std::string(to_string(r.state)) + ") ran " + str(ran) + " s " +
+                       span(r) + ", longer than its workload runtime " + str(runtime) + " s");
     }
     // Cancelled while waiting (--kill-on-invalid-dep): a record with no run, only for a
     // job whose dependency can fail (check_dependencies judges when).
@@ -167,8 +168,7 @@ class Checker {
     const ResourceRequest& req = spec.resources;
     const std::int64_t given = a.total_cores(), asked = req.total_cores();
     const auto refuse = [&](const std::string& why) {
-      return violation(job(r.id) + " was given " + str(given) + " cores but requested " +
-                       str(asked) + why);
+      return violation(job(r.id) + " was given " + str(given) + " cores but requested " + str(asked) + why);
     };
     Rounding rule = rounding_of(spec);
     if (rule == Rounding::kWholeNodesAboveOneNode) {
@@ -188,8 +188,8 @@ class Checker {
       if (rule == Rounding::kWholeNodes) {
         if (std::cmp_not_equal(na.cores.size(), node.total_cores())) {
           return refuse(" and node " + node.name + " is not given whole (" +
-                        str(static_cast<std::int64_t>(na.cores.size())) + " of " +
-                        str(node.total_cores()) + " cores)");
+                        str(static_cast<std::int64_t>(na.cores.size())) + " of " + str(node.total_cores()) +
+                        " cores)");
         }
         smallest_piece = std::min<std::int64_t>(smallest_piece, node.total_cores());
         continue;
@@ -230,7 +230,8 @@ class Checker {
     if (!spec.only_nodes.empty() && !listed(spec.only_nodes)) {
       return violation(job(r.id) + " ran on node " + node.name + ", not one of its --nodelist");
     }
-    if (listed(spec.excluded_nodes)) return violation(job(r.id) + " ran on node " + node.name + ", which it excluded");
+    if (listed(spec.excluded_nodes))
+      return violation(job(r.id) + " ran on node " + node.name + ", which it excluded");
     if (spec.constraint.empty()) return ok_status();
     const bool any = spec.constraint.find('|') != std::string::npos;
     std::size_t start = 0;
@@ -243,7 +244,9 @@ class Checker {
       if (end == std::string::npos) break;
       start = end + 1;
     }
-    if (!ok) return violation(job(r.id) + " ran on node " + node.name + ", whose features do not meet " + spec.constraint);
+    if (!ok)
+      return violation(job(r.id) + " ran on node " + node.name + ", whose features do not meet " +
+                       spec.constraint);
     return ok_status();
   }
 
@@ -266,21 +269,20 @@ class Checker {
     seen.reserve(a.nodes.size());
     for (const NodeAllocation& na : a.nodes) {
       if (na.node.value() >= nodes_.size()) {
-        return violation(
-            job(r.id) + " was given node index " + str(static_cast<std::int64_t>(na.node.value())) +
-            ", but the machine has " + str(static_cast<std::int64_t>(nodes_.size())) + " nodes");
+        return violation(job(r.id) + " was given node index " +
+                         str(static_cast<std::int64_t>(na.node.value())) + ", but the machine has " +
+                         str(static_cast<std::int64_t>(nodes_.size())) + " nodes");
       }
       seen.push_back(na.node);
       FAIRWAY_TRY(check_node_allowed(r, spec, nodes_[na.node.value()]));
       if (req.nodes > 0 && ((!rounded && std::cmp_not_equal(na.cores.size(), req.cores)) ||
                             std::cmp_not_equal(na.gpus.size(), req.gpus))) {
         return violation(job(r.id) + " got " + str(static_cast<std::int64_t>(na.cores.size())) +
-                         " cores and " + str(static_cast<std::int64_t>(na.gpus.size())) +
-                         " GPUs on node " + node_name(na.node) + " but requested " +
-                         str(req.cores) + " cores and " + str(req.gpus) + " GPUs per node");
+                         " cores and " + str(static_cast<std::int64_t>(na.gpus.size())) + " GPUs on node " +
+                         node_name(na.node) + " but requested " + str(req.cores) + " cores and " +
+                         str(req.gpus) + " GPUs per node");
       }
-      if (auto st = check_units(r, na, "core", na.cores, nodes_[na.node.value()].total_cores());
-          !st) {
+      if (auto st = check_units(r, na, "core", na.cores, nodes_[na.node.value()].total_cores()); !st) {
         return st;
       }
       if (auto st = check_units(r, na, "GPU", na.gpus, nodes_[na.node.value()].total_gpus()); !st) {
@@ -320,15 +322,14 @@ class Checker {
     return result;
   }
 
-  Status check_gpu_type(const ScheduleRecord& r, const NodeAllocation& na,
-                        const std::string& type) const {
+  Status check_gpu_type(const ScheduleRecord& r, const NodeAllocation& na, const std::string& type) const {
     if (type.empty()) return ok_status();
     const NodeTopology& node = nodes_[na.node.value()];
     for (const std::int32_t g : na.gpus) {
       const std::string& have = node.gpus[static_cast<std::size_t>(g)].type;
       if (have != type) {
-        return violation(job(r.id) + " requested GPU type '" + type + "' but was given GPU " +
-                         str(g) + " of node " + node.name + ", of type '" + have + "'");
+        return violation(job(r.id) + " requested GPU type '" + type + "' but was given GPU " + str(g) +
+                         " of node " + node.name + ", of type '" + have + "'");
       }
     }
     return ok_status();
@@ -341,8 +342,7 @@ class Checker {
     for (std::size_t w = 0; w < wl_.jobs.size(); ++w) {
       const WorkloadJob& wj = wl_.jobs[w];
       if (record_of_[w] == kNone && !rejected_[w] && !wj.spec.hold && wj.spec.dependencies.empty()) {
-        return violation(job(wj.spec.id) + " (line " + str(wj.line) +
-                         ") has no record in the schedule");
+        return violation(job(wj.spec.id) + " (line " + str(wj.line) + ") has no record in the schedule");
       }
     }
     return ok_status();
@@ -364,8 +364,8 @@ class Checker {
         return violation(job(r.id) + " was preempted " + span(r) + " but never ran to the end");
       }
       if (recs_[next].start < r.end) {
-        return violation(job(r.id) + " runs again " + span(recs_[next]) +
-                         " before its preempted run " + span(r) + " ended");
+        return violation(job(r.id) + " runs again " + span(recs_[next]) + " before its preempted run " +
+                         span(r) + " ended");
       }
     }
     return ok_status();
@@ -376,7 +376,9 @@ class Checker {
   // is (d)'s: the cut run holds its cores until its end. The owner may start earlier
   // elsewhere, when other cores free up during the victim's grace.)
   Status check_preemptors() const {
-    const auto partition_of = [&](const JobSpec& s) { return s.partition.empty() ? default_partition_ : s.partition; };
+    const auto partition_of = [&](const JobSpec& s) {
+      return s.partition.empty() ? default_partition_ : s.partition;
+    };
     const auto tier_of = [&](const std::string& p) {
       const auto it = preemption_.find(p);
       return it == preemption_.end() ? std::pair<std::int32_t, bool>{0, false} : it->second;
@@ -389,8 +391,8 @@ class Checker {
       const auto victim = tier_of(partition_of(spec_of(i)));
       const auto owner = tier_of(partition_of(wl_.jobs[w].spec));
       if (!victim.second) {
-        return violation(job(r.id) + " was preempted " + span(r) + " in partition '" + partition_of(spec_of(i)) +
-                         "', whose jobs are not preemptable");
+        return violation(job(r.id) + " was preempted " + span(r) + " in partition '" +
+                         partition_of(spec_of(i)) + "', whose jobs are not preemptable");
       }
       if (owner.first <= victim.first) {
         return violation(job(r.id) + " (tier " + str(victim.first) + ") was preempted " + span(r) + " by " +
@@ -408,7 +410,8 @@ class Checker {
       specs[i] = &spec_of(i);
       exact[i] = rounding_of(spec_of(i)) == Rounding::kExact;
     }
-    return check_owner_start_times(OwnerWaitInput{nodes_, recs_, specs, exact, default_partition_, preemption_, terms_});
+    return check_owner_start_times(
+        OwnerWaitInput{nodes_, recs_, specs, exact, default_partition_, preemption_, terms_});
   }
 
   // (d) is check_capacity (capacity_check.h), (e) check_reservations (reservation_check.h).
@@ -455,9 +458,9 @@ void take_partition_rounding(const Config& config, ValidationInput& in) {
   }
   bool gpus = false;
   for (const NodeTopology& n : config.nodes) gpus = gpus || n.total_gpus() > 0;
-  in.check_owner_waits = tiers && !gpus && !l.max_eligible_jobs_per_user && !l.max_eligible_jobs_per_account &&
-                         !l.max_active_jobs_per_user && !l.maxps_soft && !l.maxps_hard &&
-                         config.node_bins.empty() && config.allocation_overuse.empty() &&
+  in.check_owner_waits = tiers && !gpus && !l.max_eligible_jobs_per_user &&
+                         !l.max_eligible_jobs_per_account && !l.max_active_jobs_per_user && !l.maxps_soft &&
+                         !l.maxps_hard && config.node_bins.empty() && config.allocation_overuse.empty() &&
                          config.reservations.empty() && !config.scheduler.backfill_max_jobs_per_user &&
                          !config.scheduler.backfill_max_jobs_per_partition;
 }

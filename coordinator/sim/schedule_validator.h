@@ -16,17 +16,17 @@ namespace fairway::sim {
 
 // How much more than it asked for a partition may give a job, as the site bills it.
 enum class Rounding {
-  kExact,        // exactly the cores asked for
-  kWholeSockets, // the cores asked for, rounded up to whole sockets of each node used
-  kWholeNodes,   // whole nodes
+  kExact,                   // exactly the cores asked for
+  kWholeSockets,            // the cores asked for, rounded up to whole sockets of each node used
+  kWholeNodes,              // whole nodes
   kWholeNodesAboveOneNode,  // exact up to one node's cores, whole nodes above (Kebnekaise)
 };
 
 struct ValidationInput {
-  const std::vector<NodeTopology>* nodes = nullptr;   // the machine (node index = position)
-  const Workload* workload = nullptr;                 // what was submitted
+  const std::vector<NodeTopology>* nodes = nullptr;      // the machine (node index = position)
+  const Workload* workload = nullptr;                    // what was submitted
   const std::vector<ScheduleRecord>* records = nullptr;  // what ran
-  std::vector<JobId> rejected;  // jobs the scheduler refused at submission (never run)
+  std::vector<JobId> rejected;      // jobs the scheduler refused at submission (never run)
   bool check_reservations = false;  // EASY/conservative: reserved jobs start on time
   // Per partition name; a partition not listed, and a job naming none (the default
   // partition's name is in `default_partition`), is kExact.

@@ -18,8 +18,10 @@ std::string machine_size_warning(const Config& config, const Workload& workload)
   for (const NodeTopology& n : config.nodes) cores += n.total_cores();
   if (cores <= 2 * procs && procs <= 2 * cores) return {};
   const bool bigger = cores > procs;
-  return "the trace's machine has " + std::to_string(procs) + " processors (its MaxProcs/MaxNodes header) and the "
-         "config's " + std::to_string(cores) + " cores, " + (bigger ? "more than twice as many" : "less than half") +
+  return "the trace's machine has " + std::to_string(procs) +
+         " processors (its MaxProcs/MaxNodes header) and the "
+         "config's " +
+         std::to_string(cores) + " cores, " + (bigger ? "more than twice as many" : "less than half") +
          ": waits and utilization will not be those of the trace's site";
 }
 
@@ -71,8 +73,7 @@ Result<Config> machine_for_workload(Config config, const Workload& workload) {
   // Partitions parsed against an empty machine name no nodes; they now span all of it.
   for (auto& p : config.partitions) {
     if (!p.nodes.empty()) {
-      return invalid_argument("partition '" + p.name +
-                              "' names nodes but the config declares none");
+      return invalid_argument("partition '" + p.name + "' names nodes but the config declares none");
     }
   }
   return config;
@@ -94,9 +95,7 @@ struct Completion {
   std::uint32_t run = 0;
   // A victim's preemption grace has run out: its processes are gone (SIGKILL at the latest).
   bool preemption_stop = false;
-  bool operator>(const Completion& o) const {
-    return at != o.at ? at > o.at : id > o.id;
-  }
+  bool operator>(const Completion& o) const { return at != o.at ? at > o.at : id > o.id; }
 };
 
 // Starts and ends of maintenance windows, latest first (popped from the back).
@@ -112,8 +111,8 @@ std::vector<Time> maintenance_wakeups(const Config& config) {
 
 // Stops a preempted job at the end of its grace: a cut run is recorded, and the job waits
 // again (requeue) or its record is final (preempted).
-Status stop_victim(Scheduler& scheduler, JobId id, Time now,
-                   std::unordered_map<std::uint64_t, LiveJob>& live, SimulationResult& out) {
+Status stop_victim(Scheduler& scheduler, JobId id, Time now, std::unordered_map<std::uint64_t, LiveJob>& live,
+                   SimulationResult& out) {
   const JobRecord* j = scheduler.job(id);
   if (j == nullptr || j->state != JobState::kRunning || !j->preempting) return ok_status();
   ScheduleRecord r;
@@ -145,7 +144,8 @@ Status stop_victim(Scheduler& scheduler, JobId id, Time now,
 
 }  // namespace
 
-Result<SimulationResult> simulate(const Config& input_config, const Workload& workload, const ProgressFn& progress) {
+Result<SimulationResult> simulate(const Config& input_config, const Workload& workload,
+                                  const ProgressFn& progress) {
   FAIRWAY_TRY_ASSIGN(config, machine_for_workload(input_config, workload));
   FAIRWAY_TRY_ASSIGN(created, Scheduler::create(config));
   Scheduler& scheduler = *created;
@@ -227,7 +227,8 @@ Result<SimulationResult> simulate(const Config& input_config, const Workload& wo
     PassResult pass = scheduler.schedule(now);
     ++out.passes;
     recheck = pass.recheck_at && *pass.recheck_at > now ? *pass.recheck_at : Time::never();
-    for (ReservationCancellation& c : pass.reservations_cancelled) out.reservations_cancelled.push_back(std::move(c));
+    for (ReservationCancellation& c : pass.reservations_cancelled)
+      out.reservations_cancelled.push_back(std::move(c));
     for (const JobPreemption& p : pass.preempted) {
       LiveJob& lj = live.at(p.id.value());
       ScheduleRecord& r = out.records.emplace_back();

@@ -17,9 +17,9 @@
 namespace fairway::sim {
 
 struct SimulationResult {
-  std::vector<NodeTopology> nodes;        // the machine that was simulated
-  std::vector<ScheduleRecord> records;    // one per job run, in completion order
-  std::vector<JobId> rejected;            // refused at submission
+  std::vector<NodeTopology> nodes;      // the machine that was simulated
+  std::vector<ScheduleRecord> records;  // one per job run, in completion order
+  std::vector<JobId> rejected;          // refused at submission
   std::vector<std::string> rejection_messages;
   std::int64_t passes = 0;
   // Project reservations given back for low use, in time order.
@@ -41,8 +41,10 @@ std::string machine_size_warning(const Config& config, const Workload& workload)
 
 // Called once per event instant: jobs submitted and finished so far, of `total`, and the
 // virtual time. For a progress line; the replay does not depend on it.
-using ProgressFn = std::function<void(std::size_t submitted, std::size_t finished, std::size_t total, Time now)>;
+using ProgressFn =
+    std::function<void(std::size_t submitted, std::size_t finished, std::size_t total, Time now)>;
 
-Result<SimulationResult> simulate(const Config& config, const Workload& workload, const ProgressFn& progress = {});
+Result<SimulationResult> simulate(const Config& config, const Workload& workload,
+                                  const ProgressFn& progress = {});
 
 }  // namespace fairway::sim

@@ -18,18 +18,40 @@ namespace {
 
 constexpr int kFields = 18;
 // Indexed by field number - 1, as in the field table of traces/README.md in the shared folder.
-constexpr std::array<std::string_view, kFields> kFieldNames = {
-    "job number",           "submit time",       "wait time",    "run time",
-    "allocated processors", "average CPU time",  "used memory",  "requested processors",
-    "requested time",       "requested memory",  "status",       "user id",
-    "group id",             "executable number", "queue number", "partition number",
-    "preceding job number", "think time"};
+constexpr std::array<std::string_view, kFields> kFieldNames = {"job number",
+                                                               "submit time",
+                                                               "wait time",
+                                                               "run time",
+                                                               "allocated processors",
+                                                               "average CPU time",
+                                                               "used memory",
+                                                               "requested processors",
+                                                               "requested time",
+                                                               "requested memory",
+                                                               "status",
+                                                               "user id",
+                                                               "group id",
+                                                               "executable number",
+                                                               "queue number",
+                                                               "partition number",
+                                                               "preceding job number",
+                                                               "think time"};
 // The fields the job mapping reads (docs/architecture.md section 7.1); the others only have to be
 // numbers, and may be fractional (field 6 is, in several PWA logs).
 constexpr bool is_used(int field) {
   switch (field) {
-    case 1: case 2: case 4: case 5: case 8: case 9: case 12: case 13: case 15: return true;
-    default: return false;
+    case 1:
+    case 2:
+    case 4:
+    case 5:
+    case 8:
+    case 9:
+    case 12:
+    case 13:
+    case 15:
+      return true;
+    default:
+      return false;
   }
 }
 // Memory fields (KB per processor), read where present: they may be fractional.
@@ -42,8 +64,12 @@ constexpr double kMaxKilobytes = 1e12;
 constexpr std::int64_t kMaxSeconds = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxReserve = 20'000'000;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Decimal numbers as they appear in unused fields ("552.21", "-1", "1e3").
 bool is_decimal(std::string_view t) {
@@ -156,8 +182,7 @@ class SwfReader {
     std::int64_t v = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || v > std::numeric_limits<std::int32_t>::max()) {
-      return fail(std::string(key) + ": expected a leading integer, got '" + std::string(text) +
-                  "'");
+      return fail(std::string(key) + ": expected a leading integer, got '" + std::string(text) + "'");
     }
     out = v < 0 ? 0 : static_cast<std::int32_t>(v);  // -1 is SWF for "unknown"
     return ok_status();
@@ -186,12 +211,10 @@ class SwfReader {
 
   Status check_range(int field, std::int64_t v, std::int64_t lo, std::int64_t hi) const {
     if (v < lo) {
-      return fail(field_prefix(field) + "must be >= " + std::to_string(lo) + ", got " +
-                  std::to_string(v));
+      return fail(field_prefix(field) + "must be >= " + std::to_string(lo) + ", got " + std::to_string(v));
     }
     if (v > hi) {
-      return fail(field_prefix(field) + "must be <= " + std::to_string(hi) + ", got " +
-                  std::to_string(v));
+      return fail(field_prefix(field) + "must be <= " + std::to_string(hi) + ", got " + std::to_string(v));
     }
     return ok_status();
   }
@@ -214,7 +237,9 @@ class SwfReader {
 
     WorkloadJob& j = w_.jobs.emplace_back();
     j.line = line_;
-    j.swf_queue = f[15] >= 0 && f[15] <= std::numeric_limits<std::int32_t>::max() ? static_cast<std::int32_t>(f[15]) : -1;
+    j.swf_queue = f[15] >= 0 && f[15] <= std::numeric_limits<std::int32_t>::max()
+                      ? static_cast<std::int32_t>(f[15])
+                      : -1;
     j.runtime = Duration::seconds(runtime);
     JobSpec& s = j.spec;
     s.id = JobId(static_cast<std::uint64_t>(f[1]));
@@ -239,6 +264,8 @@ class SwfReader {
 
 }  // namespace
 
-Result<Workload> read_swf(const std::string& path) { return SwfReader(path).read(); }
+Result<Workload> read_swf(const std::string& path) {
+  return SwfReader(path).read();
+}
 
 }  // namespace fairway::sim

@@ -15,7 +15,9 @@ constexpr std::size_t kInitialBuffer = std::size_t{1} << 18;
 // zlib's own input buffer; the default 8 KiB makes gzread noticeably slower.
 constexpr unsigned kZlibBuffer = 1u << 17;
 
-gzFile as_gz(void* f) { return static_cast<gzFile>(f); }
+gzFile as_gz(void* f) {
+  return static_cast<gzFile>(f);
+}
 
 }  // namespace
 
@@ -56,9 +58,8 @@ Status LineReader::refill() {
   const char* msg = gzerror(as_gz(file_.get()), &err);
   if (n < 0 || (err != Z_OK && err != Z_STREAM_END)) {
     // A truncated .gz lands here ("unexpected end of file"), not as a silent short read.
-    return make_error(ErrorCode::kIo, "error reading " + path_ + " after line " +
-                                          std::to_string(line_no_) + ": " +
-                                          (msg != nullptr ? msg : "read failed"));
+    return make_error(ErrorCode::kIo, "error reading " + path_ + " after line " + std::to_string(line_no_) +
+                                          ": " + (msg != nullptr ? msg : "read failed"));
   }
   if (n == 0) eof_ = true;
   end_ += static_cast<std::size_t>(n);
@@ -91,8 +92,7 @@ Result<bool> LineReader::next(std::string_view& line) {
 }
 
 Error line_error(const std::string& path, std::int64_t line, std::string message) {
-  return Error{ErrorCode::kInvalidArgument,
-               path + ":" + std::to_string(line) + ": " + std::move(message)};
+  return Error{ErrorCode::kInvalidArgument, path + ":" + std::to_string(line) + ": " + std::move(message)};
 }
 
 Status finish_workload(Workload& w, const std::string& path) {
@@ -104,8 +104,8 @@ Status finish_workload(Workload& w, const std::string& path) {
     if (ids[i].first == ids[i - 1].first) {
       return std::unexpected(line_error(path, ids[i].second,
                                         "duplicate job id " + std::to_string(ids[i].first) +
-                                            " (first used on line " +
-                                            std::to_string(ids[i - 1].second) + ")"));
+                                            " (first used on line " + std::to_string(ids[i - 1].second) +
+                                            ")"));
     }
   }
   // A job array's tasks take the ids after its own: no other job may use one.
@@ -115,11 +115,11 @@ Status finish_workload(Workload& w, const std::string& path) {
     const std::uint64_t last = j.spec.id.value() + static_cast<std::uint64_t>(j.spec.array.count());
     const auto clash = std::lower_bound(ids.begin(), ids.end(), std::pair{first, std::int64_t{0}});
     if (clash != ids.end() && clash->first <= last) {
-      return std::unexpected(line_error(path, clash->second,
-                                        "job id " + std::to_string(clash->first) + " is taken by the tasks of array " +
-                                            std::to_string(j.spec.id.value()) + " (line " + std::to_string(j.line) +
-                                            ", ids " + std::to_string(first) + "-" + std::to_string(last) +
-                                            "): leave the array's tasks their ids"));
+      return std::unexpected(line_error(
+          path, clash->second,
+          "job id " + std::to_string(clash->first) + " is taken by the tasks of array " +
+              std::to_string(j.spec.id.value()) + " (line " + std::to_string(j.line) + ", ids " +
+              std::to_string(first) + "-" + std::to_string(last) + "): leave the array's tasks their ids"));
     }
   }
   const auto before = [](const WorkloadJob& a, const WorkloadJob& b) {

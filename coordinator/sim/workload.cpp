@@ -20,14 +20,15 @@ Result<WorkloadFormat> workload_format_from_path(const std::string& path) {
 Result<WorkloadFormat> parse_workload_format(std::string_view name) {
   if (name == "swf") return WorkloadFormat::kSwf;
   if (name == "jsonl") return WorkloadFormat::kJsonl;
-  return invalid_argument("unknown workload format '" + std::string(name) +
-                          "' (expected swf or jsonl)");
+  return invalid_argument("unknown workload format '" + std::string(name) + "' (expected swf or jsonl)");
 }
 
 Result<Workload> read_workload(const std::string& path, WorkloadFormat format) {
   switch (format) {
-    case WorkloadFormat::kSwf: return read_swf(path);
-    case WorkloadFormat::kJsonl: return read_jsonl(path);
+    case WorkloadFormat::kSwf:
+      return read_swf(path);
+    case WorkloadFormat::kJsonl:
+      return read_jsonl(path);
   }
   return make_error(ErrorCode::kInternal, "unhandled workload format");
 }
@@ -40,8 +41,10 @@ Status assign_queue_partitions(Workload& w, const std::vector<std::string>& rule
     const std::string_view q = std::string_view(rule).substr(0, eq == std::string::npos ? 0 : eq);
     std::int32_t queue = 0;
     const auto [ptr, ec] = std::from_chars(q.data(), q.data() + q.size(), queue);
-    if (eq == std::string::npos || q.empty() || ec != std::errc() || ptr != q.data() + q.size() || queue < 0) {
-      return invalid_argument("--queue-partition '" + rule + "': expected QUEUE=PARTITION, QUEUE a number >= 0");
+    if (eq == std::string::npos || q.empty() || ec != std::errc() || ptr != q.data() + q.size() ||
+        queue < 0) {
+      return invalid_argument("--queue-partition '" + rule +
+                              "': expected QUEUE=PARTITION, QUEUE a number >= 0");
     }
     const std::string name = rule.substr(eq + 1);
     if (std::none_of(partitions.begin(), partitions.end(),
@@ -61,7 +64,8 @@ Status assign_queue_partitions(Workload& w, const std::vector<std::string>& rule
 }
 
 bool has_array_jobs(const Workload& w) {
-  return std::any_of(w.jobs.begin(), w.jobs.end(), [](const WorkloadJob& j) { return !j.spec.array.empty(); });
+  return std::any_of(w.jobs.begin(), w.jobs.end(),
+                     [](const WorkloadJob& j) { return !j.spec.array.empty(); });
 }
 
 Workload with_array_tasks(const Workload& w) {

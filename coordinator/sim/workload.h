@@ -15,8 +15,8 @@ namespace fairway::sim {
 
 struct WorkloadJob {
   JobSpec spec;
-  Duration runtime;       // how long it really runs once started (may exceed its limit)
-  std::int64_t line = 0;  // line in the source file, for error messages
+  Duration runtime;             // how long it really runs once started (may exceed its limit)
+  std::int64_t line = 0;        // line in the source file, for error messages
   std::int32_t swf_queue = -1;  // SWF field 15 (queue number); -1: none or not SWF
 };
 

@@ -16,8 +16,7 @@ using Digest = std::array<unsigned char, crypto_hash_sha256_BYTES>;
 
 Digest digest_of(std::string_view request) {
   Digest d{};
-  crypto_hash_sha256(d.data(), reinterpret_cast<const unsigned char*>(request.data()),
-                     request.size());
+  crypto_hash_sha256(d.data(), reinterpret_cast<const unsigned char*>(request.data()), request.size());
   return d;
 }
 
@@ -48,9 +47,9 @@ Result<std::string> sign_request(std::string_view request, const std::string& so
   const munge_err_t e = munge_encode(&cred, ctx.get(), d.data(), static_cast<int>(d.size()));
   if (e != EMUNGE_SUCCESS) {
     std::free(cred);
-    return make_error(e == EMUNGE_SOCKET ? ErrorCode::kUnavailable : ErrorCode::kInternal,
-                      "cannot get a MUNGE credential from " + where(socket) + ": " +
-                          munge_ctx_strerror(ctx.get()));
+    return make_error(
+        e == EMUNGE_SOCKET ? ErrorCode::kUnavailable : ErrorCode::kInternal,
+        "cannot get a MUNGE credential from " + where(socket) + ": " + munge_ctx_strerror(ctx.get()));
   }
   std::string out(cred);
   std::free(cred);
@@ -68,7 +67,8 @@ Result<VerifiedCaller> verify_request(std::string_view credential, std::string_v
   const munge_err_t e = munge_decode(cred.c_str(), ctx.get(), &payload, &len, &uid, &gid);
   std::unique_ptr<void, decltype(&std::free)> owned(payload, &std::free);
   switch (e) {
-    case EMUNGE_SUCCESS: break;
+    case EMUNGE_SUCCESS:
+      break;
     case EMUNGE_CRED_EXPIRED:
       return make_error(ErrorCode::kPermissionDenied, "MUNGE credential expired (check the clocks)");
     case EMUNGE_CRED_REWOUND:
@@ -76,8 +76,9 @@ Result<VerifiedCaller> verify_request(std::string_view credential, std::string_v
     case EMUNGE_CRED_REPLAYED:
       return make_error(ErrorCode::kPermissionDenied, "MUNGE credential replayed");
     case EMUNGE_SOCKET:
-      return make_error(ErrorCode::kUnavailable, "cannot reach " + where(socket) + " to check a credential: " +
-                                                      munge_ctx_strerror(ctx.get()));
+      return make_error(
+          ErrorCode::kUnavailable,
+          "cannot reach " + where(socket) + " to check a credential: " + munge_ctx_strerror(ctx.get()));
     default:
       return make_error(ErrorCode::kPermissionDenied,
                         std::string("invalid MUNGE credential: ") + munge_strerror(e));

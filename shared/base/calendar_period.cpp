@@ -18,10 +18,14 @@ Time period_start(Time t, CalendarPeriod p) {
 
 std::string_view to_string(CalendarPeriod p) {
   switch (p) {
-    case CalendarPeriod::kNone: return "none";
-    case CalendarPeriod::kMonth: return "month";
-    case CalendarPeriod::kQuarter: return "quarter";
-    case CalendarPeriod::kYear: return "year";
+    case CalendarPeriod::kNone:
+      return "none";
+    case CalendarPeriod::kMonth:
+      return "month";
+    case CalendarPeriod::kQuarter:
+      return "quarter";
+    case CalendarPeriod::kYear:
+      return "year";
   }
   return "none";
 }

@@ -74,12 +74,23 @@ Result<Duration> parse_span(std::string_view text) {
   char unit = text.back();
   std::int64_t mult = 0;
   switch (unit) {
-    case 's': mult = 1; break;
-    case 'm': mult = 60; break;
-    case 'h': mult = 3600; break;
-    case 'd': mult = 86400; break;
-    case 'w': mult = 7 * 86400; break;
-    default: break;
+    case 's':
+      mult = 1;
+      break;
+    case 'm':
+      mult = 60;
+      break;
+    case 'h':
+      mult = 3600;
+      break;
+    case 'd':
+      mult = 86400;
+      break;
+    case 'w':
+      mult = 7 * 86400;
+      break;
+    default:
+      break;
   }
   if (mult != 0) {
     std::int64_t n = 0;
@@ -96,7 +107,10 @@ std::string format_walltime(Duration d) {
   if (d.is_infinite()) return "UNLIMITED";
   std::int64_t s = d.count();
   const char* sign = "";
-  if (s < 0) { sign = "-"; s = -s; }
+  if (s < 0) {
+    sign = "-";
+    s = -s;
+  }
   std::int64_t days = s / 86400;
   s %= 86400;
   char buf[64];

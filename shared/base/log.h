@@ -15,8 +15,8 @@ enum class LogLevel { kDebug, kInfo, kWarning, kError };
 using LogField = std::pair<std::string_view, std::string>;
 
 // Receives each event with its fields already rendered into `line`.
-using LogSink = void (*)(LogLevel level, std::string_view event,
-                         std::initializer_list<LogField> fields, const std::string& line);
+using LogSink = void (*)(LogLevel level, std::string_view event, std::initializer_list<LogField> fields,
+                         const std::string& line);
 
 void set_log_sink(LogSink sink);
 void set_log_level(LogLevel min_level);

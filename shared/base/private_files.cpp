@@ -1,9 +1,9 @@
 #include "shared/base/private_files.h"
 
+#include <sys/stat.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <sys/stat.h>
 #include <vector>
 
 namespace fairway {
@@ -21,12 +21,13 @@ Status make_dirs(const std::string& path, unsigned mode) {
   std::vector<std::string> missing;
   std::string at = path;
   while (!at.empty() && at != "/") {
-    struct stat st{};
+    struct stat st {};
     if (::stat(at.c_str(), &st) == 0) {
       if (!S_ISDIR(st.st_mode)) return make_error(ErrorCode::kIo, "'" + at + "' is not a directory");
       break;
     }
-    if (errno != ENOENT) return make_error(ErrorCode::kIo, "cannot stat '" + at + "': " + std::strerror(errno));
+    if (errno != ENOENT)
+      return make_error(ErrorCode::kIo, "cannot stat '" + at + "': " + std::strerror(errno));
     missing.push_back(at);
     while (at.size() > 1 && at.back() == '/') at.pop_back();
     const auto slash = at.rfind('/');
@@ -38,17 +39,19 @@ Status make_dirs(const std::string& path, unsigned mode) {
       return make_error(ErrorCode::kIo, "cannot create directory '" + *dir + "': " + std::strerror(errno));
     }
     if (::chmod(dir->c_str(), static_cast<mode_t>(mode)) != 0) {
-      return make_error(ErrorCode::kIo, "cannot chmod " + mode_text(mode) + " '" + *dir + "': " + std::strerror(errno));
+      return make_error(ErrorCode::kIo,
+                        "cannot chmod " + mode_text(mode) + " '" + *dir + "': " + std::strerror(errno));
     }
   }
   return ok_status();
 }
 
 Status check_private(const std::string& path, std::string_view what) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT) return ok_status();
-    return make_error(ErrorCode::kIo, std::string(what) + " '" + path + "': cannot stat: " + std::strerror(errno));
+    return make_error(ErrorCode::kIo,
+                      std::string(what) + " '" + path + "': cannot stat: " + std::strerror(errno));
   }
   const unsigned mode = st.st_mode & 07777U;
   if ((mode & 077U) == 0) return ok_status();

@@ -17,7 +17,9 @@ std::string mode_text(unsigned mode);
 // whatever the umask (a directory that exists is left as it is). Errors name the path.
 Status make_dirs(const std::string& path, unsigned mode);
 // make_dirs with 0700.
-inline Status make_private_dir(const std::string& path) { return make_dirs(path, 0700); }
+inline Status make_private_dir(const std::string& path) {
+  return make_dirs(path, 0700);
+}
 
 // kPermissionDenied when `path` exists and group or others have any permission on it:
 // "<what> /x is mode 0755 (open to group or others) ...: chmod 0700 /x". A path that does

@@ -26,9 +26,7 @@ struct Error {
   std::string message;
 
   // Prefixes context ("file.swf:12: ") so callers can add where without losing what.
-  Error with_context(const std::string& where) const {
-    return Error{code, where + ": " + message};
-  }
+  Error with_context(const std::string& where) const { return Error{code, where + ": " + message}; }
 };
 
 template <typename T>
@@ -44,7 +42,9 @@ inline std::unexpected<Error> invalid_argument(std::string message) {
   return make_error(ErrorCode::kInvalidArgument, std::move(message));
 }
 
-inline Status ok_status() { return {}; }
+inline Status ok_status() {
+  return {};
+}
 
 // A result's outcome without its value: for a caller that only checks or logs it.
 template <typename T>

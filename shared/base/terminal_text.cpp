@@ -8,7 +8,9 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
-bool is_c0(unsigned char c) { return c < 0x20 || c == 0x7f; }
+bool is_c0(unsigned char c) {
+  return c < 0x20 || c == 0x7f;
+}
 bool is_c1_at(std::string_view s, std::size_t i) {
   return static_cast<unsigned char>(s[i]) == 0xc2 && i + 1 < s.size() &&
          static_cast<unsigned char>(s[i + 1]) >= 0x80 && static_cast<unsigned char>(s[i + 1]) <= 0x9f;

@@ -24,8 +24,14 @@ class Duration {
   constexpr Duration operator+(Duration o) const { return Duration(s_ + o.s_); }
   constexpr Duration operator-(Duration o) const { return Duration(s_ - o.s_); }
   constexpr Duration operator*(std::int64_t k) const { return Duration(s_ * k); }
-  constexpr Duration& operator+=(Duration o) { s_ += o.s_; return *this; }
-  constexpr Duration& operator-=(Duration o) { s_ -= o.s_; return *this; }
+  constexpr Duration& operator+=(Duration o) {
+    s_ += o.s_;
+    return *this;
+  }
+  constexpr Duration& operator-=(Duration o) {
+    s_ -= o.s_;
+    return *this;
+  }
 
  private:
   constexpr explicit Duration(std::int64_t s) : s_(s) {}
@@ -49,14 +55,21 @@ class Time {
   }
   constexpr Time operator-(Duration d) const { return Time(s_ - d.count()); }
   constexpr Duration operator-(Time o) const { return Duration::seconds(s_ - o.s_); }
-  constexpr Time& operator+=(Duration d) { *this = *this + d; return *this; }
+  constexpr Time& operator+=(Duration d) {
+    *this = *this + d;
+    return *this;
+  }
 
  private:
   constexpr explicit Time(std::int64_t s) : s_(s) {}
   std::int64_t s_ = 0;
 };
 
-constexpr Time max(Time a, Time b) { return a < b ? b : a; }
-constexpr Time min(Time a, Time b) { return a < b ? a : b; }
+constexpr Time max(Time a, Time b) {
+  return a < b ? b : a;
+}
+constexpr Time min(Time a, Time b) {
+  return a < b ? a : b;
+}
 
 }  // namespace fairway

@@ -15,7 +15,7 @@
   } while (false)
 
 // FAIRWAY_TRY_ASSIGN(n, parse(x)); : returns parse's error, or declares `n` as its value.
-#define FAIRWAY_TRY_ASSIGN(var, expr)                                         \
-  auto var##_result_ = (expr);                                                \
+#define FAIRWAY_TRY_ASSIGN(var, expr)                                           \
+  auto var##_result_ = (expr);                                                  \
   if (!var##_result_) return std::unexpected(std::move(var##_result_.error())); \
   auto var = std::move(*var##_result_)

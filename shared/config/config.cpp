@@ -21,18 +21,18 @@ Status parse_cluster(const TomlReader& r, const toml::table& root, Config& cfg) 
   FAIRWAY_TRY(r.check_keys(t, "cluster", {"name"}));
   FAIRWAY_TRY(r.read_string(t, "name", "cluster", cfg.cluster_name));
   if (!is_token(cfg.cluster_name)) {
-    return r.fail("cluster.name", "invalid name '" + cfg.cluster_name +
-                                      "' (must be non-empty, without spaces or commas)");
+    return r.fail("cluster.name",
+                  "invalid name '" + cfg.cluster_name + "' (must be non-empty, without spaces or commas)");
   }
   return ok_status();
 }
 
 Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   Config cfg;
-  FAIRWAY_TRY(r.check_keys(root, "", {"cluster", "nodes", "partitions", "qos", "accounts",
-                                      "scheduler", "priority", "fairshare", "billing",
-                                      "limits", "coordinator", "agent", "security", "node_bins",
-                                      "allocation_overuse", "reservations"}));
+  FAIRWAY_TRY(r.check_keys(
+      root, "",
+      {"cluster", "nodes", "partitions", "qos", "accounts", "scheduler", "priority", "fairshare", "billing",
+       "limits", "coordinator", "agent", "security", "node_bins", "allocation_overuse", "reservations"}));
   FAIRWAY_TRY(parse_cluster(r, root, cfg));
   NodeGroups node_group;
   FAIRWAY_TRY(parse_nodes(r, root, cfg, node_group));
@@ -52,8 +52,8 @@ Result<Config> parse_root(const TomlReader& r, const toml::table& root) {
   for (std::size_t i = 0; i < cfg.partitions.size(); ++i) {
     const std::string& q = cfg.partitions[i].default_qos;
     if (q.empty()) continue;
-    const bool known = std::any_of(cfg.qos.begin(), cfg.qos.end(),
-                                   [&](const QosConfig& c) { return c.name == q; });
+    const bool known =
+        std::any_of(cfg.qos.begin(), cfg.qos.end(), [&](const QosConfig& c) { return c.name == q; });
     if (!known) return r.fail(indexed("partitions", i) + ".default_qos", "unknown qos '" + q + "'");
   }
   return cfg;
@@ -110,8 +110,8 @@ Result<Config> parse_config(std::string_view toml_text, std::string_view source)
       root = toml::parse(toml_text, src);
     } catch (const toml::parse_error& e) {
       const auto& where = e.source().begin;
-      return invalid_argument(src + ":" + std::to_string(where.line) + ":" +
-                              std::to_string(where.column) + ": " + std::string(e.description()));
+      return invalid_argument(src + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
+                              ": " + std::string(e.description()));
     }
     return config_internal::parse_root(config_internal::TomlReader(src), root);
   } catch (const std::exception& e) {

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "shared/base/calendar_period.h"
 #include "shared/base/result.h"
 #include "shared/base/time.h"
-#include "shared/base/calendar_period.h"
 #include "shared/config/placement_config.h"
 #include "shared/model/topology.h"
 
@@ -71,12 +71,12 @@ struct SchedulerConfig {
 enum class AgeFrom { kEligible, kIdle };
 
 struct PriorityWeights {
-  double age_per_minute = 1.0;                 // points for each minute waited
-  Duration age_cap = Duration::infinite();     // waiting beyond this earns nothing more
-  double fairshare = 0.0;                      // x fair-share factor in [0, 1]
-  double size = 0.0;                           // x (job cores / cluster cores)
-  double partition = 1.0;                      // x the partition's priority
-  double qos = 1.0;                            // x the QOS's priority
+  double age_per_minute = 1.0;              // points for each minute waited
+  Duration age_cap = Duration::infinite();  // waiting beyond this earns nothing more
+  double fairshare = 0.0;                   // x fair-share factor in [0, 1]
+  double size = 0.0;                        // x (job cores / cluster cores)
+  double partition = 1.0;                   // x the partition's priority
+  double qos = 1.0;                         // x the QOS's priority
   // Maui factors (seed 002). x (wait + time limit) / time limit.
   double expansion_factor = 0.0;
   double bypass = 0.0;  // x times a lower-priority job started while this one waited
@@ -142,8 +142,8 @@ struct FairShareConfig {
 };
 
 struct BillingConfig {
-  double cpu = 1.0;                    // billing units per core-second
-  std::map<std::string, double> gpu;   // units per GPU-second by GPU type; absent types: 0
+  double cpu = 1.0;                   // billing units per core-second
+  std::map<std::string, double> gpu;  // units per GPU-second by GPU type; absent types: 0
   // Units per GiB-second of memory held (Slurm's TRESBillingWeights "Mem=...G"); 0: memory
   // is not billed. Added to the cores' and GPUs' units.
   double memory_per_gb = 0.0;
@@ -207,8 +207,8 @@ struct PartitionConfig {
   // Jobs of higher tiers are also considered first in every pass.
   std::int32_t priority_tier = 0;
   PreemptMode preempt = PreemptMode::kOff;  // what happens to this partition's jobs as victims
-  Duration preempt_exempt_time;  // a job that has run less than this is not a victim
-  Duration preempt_grace;        // SIGTERM, this long, then SIGKILL of the process group
+  Duration preempt_exempt_time;             // a job that has run less than this is not a victim
+  Duration preempt_grace;                   // SIGTERM, this long, then SIGKILL of the process group
   // Slurm's DefMemPerCPU: the memory limit per allocated core, in MiB, of a job that asks
   // for none (--mem, --mem-per-cpu); enforced by its cgroup. 0: no limit.
   std::int64_t default_mem_per_cpu_mb = 0;
@@ -272,10 +272,10 @@ enum class LimitScope { kUser, kAccount };
 enum class BlockedPromotion { kPriority, kNewest };
 
 struct LimitsConfig {
-  std::optional<std::int32_t> max_eligible_jobs_per_user;     // idle (eligible) jobs
+  std::optional<std::int32_t> max_eligible_jobs_per_user;  // idle (eligible) jobs
   std::optional<std::int32_t> max_eligible_jobs_per_account;
-  std::optional<std::int32_t> max_active_jobs_per_user;       // running + eligible
-  std::optional<std::int32_t> max_submitted_jobs_per_user;    // pending + running
+  std::optional<std::int32_t> max_active_jobs_per_user;     // running + eligible
+  std::optional<std::int32_t> max_submitted_jobs_per_user;  // pending + running
   // Slurm's MaxArraySize: array task indices run from 0 to this - 1.
   std::int32_t max_array_size = 100001;
   // Maui MAXPS: processor-seconds = remaining walltime x cores over the scope's running
@@ -294,7 +294,7 @@ struct CoordinatorConfig {
   std::string state_dir = "/var/lib/fairway";
   Duration heartbeat_timeout = Duration::seconds(30);  // a silent node goes down after this
   Duration pass_interval = Duration::seconds(5);       // a pass runs at least this often
-  std::int32_t submit_burst = 1000;                    // per-user token bucket (docs/architecture.md section 8)
+  std::int32_t submit_burst = 1000;  // per-user token bucket (docs/architecture.md section 8)
   double submit_refill_per_s = 2;
   // Job mail (sbatch --mail-type) goes through this program as `PROG -t -oi`, message on
   // stdin (sendmail's interface; Debian's exim4 and postfix provide it). Empty: no mail.
@@ -366,7 +366,7 @@ struct Config {
   CoordinatorConfig coordinator;
   AgentConfig agent;
   SecurityConfig security;
-  std::vector<NodeTopology> nodes;        // expanded, one per node, names unique
+  std::vector<NodeTopology> nodes;  // expanded, one per node, names unique
   // Never empty after parse_config, and exactly one is_default: without [[partitions]]
   // one default "batch" over every node; with partitions but no `default = true`, the first.
   std::vector<PartitionConfig> partitions;
@@ -377,7 +377,7 @@ struct Config {
   FairShareConfig fairshare;
   BillingConfig billing;
   LimitsConfig limits;
-  std::vector<NodeBinConfig> node_bins;             // disjoint, any order
+  std::vector<NodeBinConfig> node_bins;               // disjoint, any order
   std::vector<OveruseTierConfig> allocation_overuse;  // min_percent ascending
   std::vector<ReservationConfig> reservations;        // [[reservations]], names unique
 

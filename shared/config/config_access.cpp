@@ -30,8 +30,8 @@ Status exclusive(const TomlReader& r, const toml::table& t, const std::string& p
 
 }  // namespace
 
-Status parse_access_rules(const TomlReader& r, const toml::table& t, const std::string& path,
-                          bool partition, AccessRules& out) {
+Status parse_access_rules(const TomlReader& r, const toml::table& t, const std::string& path, bool partition,
+                          AccessRules& out) {
   FAIRWAY_TRY(exclusive(r, t, path, "allow_accounts", "deny_accounts"));
   FAIRWAY_TRY(read_names(r, t, path, "allow_accounts", out.allow_accounts));
   FAIRWAY_TRY(read_names(r, t, path, "deny_accounts", out.deny_accounts));

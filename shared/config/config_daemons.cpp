@@ -22,10 +22,10 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   if (tbl == nullptr) return ok_status();
   const toml::table& t = *tbl;
   const char* p = "coordinator";
-  FAIRWAY_TRY(r.check_keys(t, p, {"listen_agents", "listen_clients", "state_dir",
-                                  "heartbeat_timeout", "pass_interval", "submit_burst",
-                                  "submit_refill_per_s", "mail_program", "metrics_listen",
-                                  "keep_finished", "first_job_id"}));
+  FAIRWAY_TRY(r.check_keys(
+      t, p,
+      {"listen_agents", "listen_clients", "state_dir", "heartbeat_timeout", "pass_interval", "submit_burst",
+       "submit_refill_per_s", "mail_program", "metrics_listen", "keep_finished", "first_job_id"}));
   FAIRWAY_TRY(r.read_string(t, "listen_agents", p, c.listen_agents));
   FAIRWAY_TRY(check_endpoint(r, "coordinator.listen_agents", c.listen_agents));
   FAIRWAY_TRY(r.read_string(t, "listen_clients", p, c.listen_clients));
@@ -38,7 +38,8 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
   FAIRWAY_TRY(r.read_number(t, "submit_refill_per_s", p, false, c.submit_refill_per_s));
   FAIRWAY_TRY(r.read_string(t, "mail_program", p, c.mail_program));
   if (!c.mail_program.empty() && c.mail_program.front() != '/') {
-    return r.fail("coordinator.mail_program", "\"" + c.mail_program + "\" must be an absolute path (or empty: no mail)");
+    return r.fail("coordinator.mail_program",
+                  "\"" + c.mail_program + "\" must be an absolute path (or empty: no mail)");
   }
   FAIRWAY_TRY(r.read_time(t, "keep_finished", p, true, c.keep_finished));
   // Below 2^53, as every job id (JSON readers take numbers as doubles).
@@ -50,7 +51,8 @@ Status parse_coordinator(const TomlReader& r, const toml::table& root, Coordinat
     const bool digits = !port.empty() && port.size() <= 5 &&
                         port.find_first_not_of("0123456789") == std::string::npos && std::stoi(port) <= 65535;
     if (colon == std::string::npos || colon == 0 || !digits) {
-      return r.fail("coordinator.metrics_listen", "\"" + c.metrics_listen + "\" is not HOST:PORT (e.g. 127.0.0.1:9810)");
+      return r.fail("coordinator.metrics_listen",
+                    "\"" + c.metrics_listen + "\" is not HOST:PORT (e.g. 127.0.0.1:9810)");
     }
   }
   return ok_status();
@@ -61,10 +63,10 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   if (tbl == nullptr) return ok_status();
   const toml::table& t = *tbl;
   const char* p = "agent";
-  FAIRWAY_TRY(r.check_keys(t, p, {"spool_dir", "heartbeat_interval", "kill_grace",
-                                  "allow_root_jobs", "coordinator_lease", "cgroups",
-                                  "require_enforcement", "cgroup_subtree", "max_pids_per_job",
-                                  "reserved_memory_mb"}));
+  FAIRWAY_TRY(r.check_keys(
+      t, p,
+      {"spool_dir", "heartbeat_interval", "kill_grace", "allow_root_jobs", "coordinator_lease", "cgroups",
+       "require_enforcement", "cgroup_subtree", "max_pids_per_job", "reserved_memory_mb"}));
   FAIRWAY_TRY(r.read_string(t, "spool_dir", p, a.spool_dir));
   if (a.spool_dir.empty()) return r.fail("agent.spool_dir", "must not be empty");
   FAIRWAY_TRY(r.read_time(t, "heartbeat_interval", p, true, a.heartbeat_interval));
@@ -81,7 +83,8 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   FAIRWAY_TRY(r.read_int(t, "reserved_memory_mb", p, 0, std::int64_t{1} << 40, a.reserved_memory_mb));
   if (a.cgroup_subtree.starts_with('/') || a.cgroup_subtree.ends_with('/') ||
       a.cgroup_subtree.find("..") != std::string::npos || a.cgroup_subtree.find("//") != std::string::npos) {
-    return r.fail("agent.cgroup_subtree", "\"" + a.cgroup_subtree + "\" must be a relative path such as fairway/cn01");
+    return r.fail("agent.cgroup_subtree",
+                  "\"" + a.cgroup_subtree + "\" must be a relative path such as fairway/cn01");
   }
   if (a.require_enforcement && a.cgroups == "off") {
     return r.fail("agent.require_enforcement", "is true but agent.cgroups is \"off\"");
@@ -89,7 +92,8 @@ Status parse_agent(const TomlReader& r, const toml::table& root, AgentConfig& a)
   if (a.coordinator_lease < a.heartbeat_interval * 3) {
     return r.fail("agent.coordinator_lease", "must be at least 3 heartbeat intervals (" +
                                                  std::to_string(a.heartbeat_interval.count() * 3) +
-                                                 " s), got " + std::to_string(a.coordinator_lease.count()) + " s");
+                                                 " s), got " + std::to_string(a.coordinator_lease.count()) +
+                                                 " s");
   }
   return ok_status();
 }
@@ -99,12 +103,12 @@ Status parse_security(const TomlReader& r, const toml::table& root, SecurityConf
   if (tbl == nullptr) return ok_status();
   const toml::table& t = *tbl;
   const char* p = "security";
-  FAIRWAY_TRY(r.check_keys(t, p, {"admin_group", "private_data", "munge_socket", "agent_auth",
-                                  "coordinator_secret_key", "agent_keys_dir",
-                                  "coordinator_public_key", "agent_secret_key"}));
-  FAIRWAY_TRY(r.read_choice(t, "agent_auth", p,
-                            {std::pair{"curve", AgentAuth::kCurve}, {"none", AgentAuth::kNone}},
-                            s.agent_auth));
+  FAIRWAY_TRY(
+      r.check_keys(t, p,
+                   {"admin_group", "private_data", "munge_socket", "agent_auth", "coordinator_secret_key",
+                    "agent_keys_dir", "coordinator_public_key", "agent_secret_key"}));
+  FAIRWAY_TRY(r.read_choice(
+      t, "agent_auth", p, {std::pair{"curve", AgentAuth::kCurve}, {"none", AgentAuth::kNone}}, s.agent_auth));
   for (auto [key, out] : {std::pair{"coordinator_secret_key", &s.coordinator_secret_key},
                           std::pair{"agent_keys_dir", &s.agent_keys_dir},
                           std::pair{"coordinator_public_key", &s.coordinator_public_key},

@@ -38,8 +38,7 @@ Result<Config> load_config_file(const std::string& path) {
     text.append(buf, n);
     if (text.size() > kMaxConfigBytes) {
       return make_error(ErrorCode::kInvalidArgument,
-                        path + ": config file larger than " +
-                            std::to_string(kMaxConfigBytes >> 20) + " MiB");
+                        path + ": config file larger than " + std::to_string(kMaxConfigBytes >> 20) + " MiB");
     }
     if (n < sizeof buf) break;
   }

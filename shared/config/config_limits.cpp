@@ -9,10 +9,10 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
   if (tbl == nullptr) return ok_status();
   const toml::table& t = *tbl;
   const char* p = "limits";
-  FAIRWAY_TRY(r.check_keys(t, p, {"max_eligible_jobs_per_user", "max_eligible_jobs_per_account",
-                                  "max_active_jobs_per_user", "max_submitted_jobs_per_user",
-                                  "maxps_soft", "maxps_hard", "maxps_per", "promote_blocked",
-                                  "max_array_size"}));
+  FAIRWAY_TRY(r.check_keys(t, p,
+                           {"max_eligible_jobs_per_user", "max_eligible_jobs_per_account",
+                            "max_active_jobs_per_user", "max_submitted_jobs_per_user", "maxps_soft",
+                            "maxps_hard", "maxps_per", "promote_blocked", "max_array_size"}));
   LimitsConfig& l = cfg.limits;
   const std::pair<const char*, std::optional<std::int32_t>*> counts[] = {
       {"max_eligible_jobs_per_user", &l.max_eligible_jobs_per_user},
@@ -41,10 +41,10 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg) {
   FAIRWAY_TRY(r.read_choice(t, "maxps_per", p,
                             {std::pair{"user", LimitScope::kUser}, {"account", LimitScope::kAccount}},
                             l.maxps_scope));
-  FAIRWAY_TRY(r.read_choice(t, "promote_blocked", p,
-                            {std::pair{"priority", BlockedPromotion::kPriority},
-                             {"newest", BlockedPromotion::kNewest}},
-                            l.promote_blocked));
+  FAIRWAY_TRY(r.read_choice(
+      t, "promote_blocked", p,
+      {std::pair{"priority", BlockedPromotion::kPriority}, {"newest", BlockedPromotion::kNewest}},
+      l.promote_blocked));
   return ok_status();
 }
 

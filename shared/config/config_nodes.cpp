@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "shared/base/duration_format.h"
-#include "shared/config/hostlist.h"
 #include "shared/base/try.h"
+#include "shared/config/hostlist.h"
 
 namespace fairway::config_internal {
 namespace {
@@ -32,8 +32,7 @@ std::vector<std::string> all_node_names(const Config& cfg) {
 }  // namespace
 
 Result<std::vector<std::string>> declared_hosts(const TomlReader& r, const std::string& path,
-                                                const std::string& hostlist,
-                                                const NodeGroups& node_group) {
+                                                const std::string& hostlist, const NodeGroups& node_group) {
   auto hosts = expand_hostlist(hostlist);
   if (!hosts) return r.fail(path, hosts.error().message);
   std::vector<std::string> out;
@@ -48,15 +47,14 @@ Result<std::vector<std::string>> declared_hosts(const TomlReader& r, const std::
   return out;
 }
 
-Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
-                   NodeGroups& node_group) {
+Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg, NodeGroups& node_group) {
   FAIRWAY_TRY_ASSIGN(groups, r.table_array(root, "nodes"));
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const toml::table& t = *(groups)[g];
     std::string path = indexed("nodes", g);
-    FAIRWAY_TRY(r.check_keys(t, path, {"names", "sockets", "cores_per_socket", "threads_per_core",
-                                       "memory_mb", "gpus_per_socket", "gpu_type", "features",
-                                       "island"}));
+    FAIRWAY_TRY(r.check_keys(t, path,
+                             {"names", "sockets", "cores_per_socket", "threads_per_core", "memory_mb",
+                              "gpus_per_socket", "gpu_type", "features", "island"}));
     FAIRWAY_TRY(r.require(t, "names", path));
     FAIRWAY_TRY(r.require(t, "cores_per_socket", path));
     std::string names;
@@ -71,8 +69,7 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
     FAIRWAY_TRY(r.read_int(t, "sockets", path, 1, kMaxSockets, sockets));
     FAIRWAY_TRY(r.read_int(t, "cores_per_socket", path, 1, kMaxCoresPerSocket, cores_per_socket));
     FAIRWAY_TRY(r.read_int(t, "threads_per_core", path, 1, kMaxThreadsPerCore, threads_per_core));
-    FAIRWAY_TRY(r.read_int(t, "memory_mb", path, 0, std::numeric_limits<std::int64_t>::max(),
-                           memory_mb));
+    FAIRWAY_TRY(r.read_int(t, "memory_mb", path, 0, std::numeric_limits<std::int64_t>::max(), memory_mb));
     FAIRWAY_TRY(r.read_int(t, "gpus_per_socket", path, 0, kMaxGpusPerSocket, gpus_per_socket));
     FAIRWAY_TRY(r.read_string(t, "gpu_type", path, gpu_type));
     FAIRWAY_TRY(r.read_string_array(t, "features", path, features));
@@ -80,8 +77,8 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
     FAIRWAY_TRY(read_node_island(r, t, path, island));
 
     if (t.contains("gpu_type") && !is_gpu_type(gpu_type)) {
-      return r.fail(path + ".gpu_type", "invalid GPU type '" + gpu_type +
-                                            "' (lower-case letters, digits, '_' and '-')");
+      return r.fail(path + ".gpu_type",
+                    "invalid GPU type '" + gpu_type + "' (lower-case letters, digits, '_' and '-')");
     }
     if (gpus_per_socket > 0 && !t.contains("gpu_type")) {
       return r.fail(path + ".gpu_type", "required when gpus_per_socket > 0 (gpus_per_socket = " +
@@ -99,11 +96,11 @@ Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
     for (auto& host : *hosts) {
       auto [it, inserted] = node_group.emplace(host, g);
       if (!inserted) {
-        return r.fail(path + ".names", "duplicate node '" + host + "' (already in " +
-                                           indexed("nodes", it->second) + ")");
+        return r.fail(path + ".names",
+                      "duplicate node '" + host + "' (already in " + indexed("nodes", it->second) + ")");
       }
-      NodeTopology node = NodeTopology::uniform(std::move(host), sockets, cores_per_socket,
-                                                gpus_per_socket, gpu_type, threads_per_core);
+      NodeTopology node = NodeTopology::uniform(std::move(host), sockets, cores_per_socket, gpus_per_socket,
+                                                gpu_type, threads_per_core);
       node.memory_mb = memory_mb;
       node.features = features;
       node.island = island;
@@ -120,27 +117,43 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const toml::table& t = *(parts)[p];
     std::string path = indexed("partitions", p);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "nodes", "default", "max_time", "default_time",
-                                       "priority", "default_qos",
-                                       "whole_nodes_above_node_size", "max_jobs_per_user",
-                                       "allocation_unit", "socket_exclusive_gpus",
-                                       "island_placement", "clamp_time_limit",
-                                       "default_for_interactive", "killable",
-                                       "killable_cutoff", "priority_tier", "preempt",
-                                       "preempt_exempt_time", "preempt_grace", "default_mem_per_cpu_mb",
-                                       "allow_accounts", "deny_accounts", "allow_groups",
-                                       "allow_qos", "deny_qos"}));
+    FAIRWAY_TRY(r.check_keys(t, path,
+                             {"name",
+                              "nodes",
+                              "default",
+                              "max_time",
+                              "default_time",
+                              "priority",
+                              "default_qos",
+                              "whole_nodes_above_node_size",
+                              "max_jobs_per_user",
+                              "allocation_unit",
+                              "socket_exclusive_gpus",
+                              "island_placement",
+                              "clamp_time_limit",
+                              "default_for_interactive",
+                              "killable",
+                              "killable_cutoff",
+                              "priority_tier",
+                              "preempt",
+                              "preempt_exempt_time",
+                              "preempt_grace",
+                              "default_mem_per_cpu_mb",
+                              "allow_accounts",
+                              "deny_accounts",
+                              "allow_groups",
+                              "allow_qos",
+                              "deny_qos"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     PartitionConfig part;
     FAIRWAY_TRY(r.read_string(t, "name", path, part.name));
     if (!is_name(part.name)) {
-      return r.fail(path + ".name", "invalid name '" + part.name +
-                                        "' (letters, digits, '_' and '-' only)");
+      return r.fail(path + ".name", "invalid name '" + part.name + "' (letters, digits, '_' and '-' only)");
     }
     for (std::size_t q = 0; q < p; ++q) {
       if (cfg.partitions[q].name == part.name) {
-        return r.fail(path + ".name", "duplicate partition '" + part.name + "' (already " +
-                                          indexed("partitions", q) + ")");
+        return r.fail(path + ".name",
+                      "duplicate partition '" + part.name + "' (already " + indexed("partitions", q) + ")");
       }
     }
 
@@ -157,9 +170,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (part.is_default) {
       if (default_index) {
         return r.fail(path + ".default",
-                      "more than one default partition ('" + cfg.partitions[*default_index].name +
-                          "' in " + indexed("partitions", *default_index) + " and '" +
-                          part.name + "' here)");
+                      "more than one default partition ('" + cfg.partitions[*default_index].name + "' in " +
+                          indexed("partitions", *default_index) + " and '" + part.name + "' here)");
       }
       default_index = p;
     }
@@ -170,8 +182,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
       part.default_time = std::min(part.default_time, part.max_time);
     } else if (part.default_time > part.max_time) {
       return r.fail(path + ".default_time", "'" + format_walltime(part.default_time) +
-                                                "' exceeds max_time '" +
-                                                format_walltime(part.max_time) + "'");
+                                                "' exceeds max_time '" + format_walltime(part.max_time) +
+                                                "'");
     }
     FAIRWAY_TRY(r.read_number(t, "priority", path, false, part.priority));
     FAIRWAY_TRY(r.read_bool(t, "whole_nodes_above_node_size", path, part.whole_nodes_above_node_size));
@@ -183,7 +195,8 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (t.contains("default_qos")) {
       FAIRWAY_TRY(r.read_string(t, "default_qos", path, part.default_qos));
     }
-    FAIRWAY_TRY(r.read_int(t, "default_mem_per_cpu_mb", path, 0, std::int64_t{1} << 40, part.default_mem_per_cpu_mb));
+    FAIRWAY_TRY(
+        r.read_int(t, "default_mem_per_cpu_mb", path, 0, std::int64_t{1} << 40, part.default_mem_per_cpu_mb));
     FAIRWAY_TRY(parse_partition_placement(r, t, path, cfg, part));
     FAIRWAY_TRY(r.read_bool(t, "clamp_time_limit", path, part.clamp_time_limit));
     if (part.clamp_time_limit && part.max_time.is_infinite()) {
@@ -197,9 +210,9 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
     if (part.default_for_interactive) {
       for (std::size_t q = 0; q < p; ++q) {
         if (cfg.partitions[q].default_for_interactive) {
-          return r.fail(path + ".default_for_interactive",
-                        "more than one interactive default ('" + cfg.partitions[q].name +
-                            "' and '" + part.name + "')");
+          return r.fail(
+              path + ".default_for_interactive",
+              "more than one interactive default ('" + cfg.partitions[q].name + "' and '" + part.name + "')");
         }
       }
     }

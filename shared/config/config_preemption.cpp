@@ -4,14 +4,13 @@
 
 namespace fairway::config_internal {
 
-Status parse_partition_preemption(const TomlReader& r, const toml::table& t,
-                                  const std::string& path, PartitionConfig& part) {
+Status parse_partition_preemption(const TomlReader& r, const toml::table& t, const std::string& path,
+                                  PartitionConfig& part) {
   FAIRWAY_TRY(r.read_int(t, "priority_tier", path, 0, 65535, part.priority_tier));
-  FAIRWAY_TRY(r.read_choice(t, "preempt", path,
-                            {{"off", PreemptMode::kOff},
-                             {"requeue", PreemptMode::kRequeue},
-                             {"cancel", PreemptMode::kCancel}},
-                            part.preempt));
+  FAIRWAY_TRY(r.read_choice(
+      t, "preempt", path,
+      {{"off", PreemptMode::kOff}, {"requeue", PreemptMode::kRequeue}, {"cancel", PreemptMode::kCancel}},
+      part.preempt));
   FAIRWAY_TRY(r.read_time(t, "preempt_exempt_time", path, false, part.preempt_exempt_time));
   FAIRWAY_TRY(r.read_time(t, "preempt_grace", path, false, part.preempt_grace));
   for (const char* key : {"preempt_exempt_time", "preempt_grace"}) {

@@ -31,9 +31,8 @@ Status parse_priority_factors(const TomlReader& r, const toml::table& t, Config&
   FAIRWAY_TRY(r.read_number(t, "resources_per_gpu", p, false, w.resources_per_gpu));
   FAIRWAY_TRY(r.read_number(t, "queue_target", p, false, w.queue_target));
   FAIRWAY_TRY(r.read_time(t, "queue_target_time", p, true, w.queue_target_time));
-  const bool some_qos_target = std::any_of(cfg.qos.begin(), cfg.qos.end(), [](const QosConfig& q) {
-    return q.queue_target_time.has_value();
-  });
+  const bool some_qos_target = std::any_of(
+      cfg.qos.begin(), cfg.qos.end(), [](const QosConfig& q) { return q.queue_target_time.has_value(); });
   if (w.queue_target != 0 && w.queue_target_time.is_infinite() && !some_qos_target) {
     return r.fail("priority.queue_target", "is " + std::to_string(w.queue_target) +
                                                " but neither priority.queue_target_time nor any"
@@ -62,8 +61,8 @@ Status parse_fairshare_factors(const TomlReader& r, const toml::table& t, Config
     Duration window;
     FAIRWAY_TRY(r.read_time(t, "window", p, true, window));
     if (window.is_infinite() || window < Duration::hours(1)) {
-      return r.fail("fairshare.window", "must be finite and >= 1 hour (the bucket size), got " +
-                                            format_walltime(window));
+      return r.fail("fairshare.window",
+                    "must be finite and >= 1 hour (the bucket size), got " + format_walltime(window));
     }
     cfg.fairshare.window = window;
   }
@@ -91,8 +90,8 @@ Status parse_node_bins(const TomlReader& r, const toml::table& root, Config& cfg
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const toml::table& t = *(entries)[i];
     const std::string path = indexed("node_bins", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "min_nodes", "max_nodes", "aging_boost", "max_time",
-                                       "max_running_jobs_per_user"}));
+    FAIRWAY_TRY(r.check_keys(
+        t, path, {"name", "min_nodes", "max_nodes", "aging_boost", "max_time", "max_running_jobs_per_user"}));
     FAIRWAY_TRY(r.require(t, "name", path));
     FAIRWAY_TRY(r.require(t, "min_nodes", path));
     NodeBinConfig b;
@@ -117,13 +116,13 @@ Status parse_node_bins(const TomlReader& r, const toml::table& root, Config& cfg
     for (std::size_t j = 0; j < i; ++j) {
       const NodeBinConfig& o = cfg.node_bins[j];
       if (o.name == b.name) {
-        return r.fail(path + ".name", "duplicate bin '" + b.name + "' (already " + indexed("node_bins", j) + ")");
+        return r.fail(path + ".name",
+                      "duplicate bin '" + b.name + "' (already " + indexed("node_bins", j) + ")");
       }
-      const bool disjoint = (b.max_nodes && *b.max_nodes < o.min_nodes) ||
-                            (o.max_nodes && *o.max_nodes < b.min_nodes);
+      const bool disjoint =
+          (b.max_nodes && *b.max_nodes < o.min_nodes) || (o.max_nodes && *o.max_nodes < b.min_nodes);
       if (!disjoint) {
-        return r.fail(path, "nodes " + bin_range(b) + " overlap bin '" + o.name + "' (" +
-                                bin_range(o) + ")");
+        return r.fail(path, "nodes " + bin_range(b) + " overlap bin '" + o.name + "' (" + bin_range(o) + ")");
       }
     }
     cfg.node_bins.push_back(std::move(b));
@@ -141,10 +140,9 @@ Status parse_allocation_overuse(const TomlReader& r, const toml::table& root, Co
     OveruseTierConfig tier;
     FAIRWAY_TRY(r.read_number(t, "min_percent", path, true, tier.min_percent));
     if (i > 0 && tier.min_percent <= cfg.allocation_overuse.back().min_percent) {
-      return r.fail(path + ".min_percent",
-                    "must be above the previous tier's " +
-                        std::to_string(cfg.allocation_overuse.back().min_percent) + ", got " +
-                        std::to_string(tier.min_percent));
+      return r.fail(path + ".min_percent", "must be above the previous tier's " +
+                                               std::to_string(cfg.allocation_overuse.back().min_percent) +
+                                               ", got " + std::to_string(tier.min_percent));
     }
     FAIRWAY_TRY(r.read_time(t, "priority_penalty", path, false, tier.priority_penalty));
     if (tier.priority_penalty.is_infinite()) return r.fail(path + ".priority_penalty", "must be finite");

@@ -13,12 +13,10 @@ namespace fairway::config_internal {
 
 namespace {
 
-std::int64_t epoch_seconds(int year, unsigned month, unsigned day, int hour, int minute,
-                           int second, int offset_minutes) {
-  const std::chrono::sys_days d{std::chrono::year{year} / std::chrono::month{month} /
-                                std::chrono::day{day}};
-  return d.time_since_epoch().count() * 86400 + hour * 3600 + minute * 60 + second -
-         offset_minutes * 60;
+std::int64_t epoch_seconds(int year, unsigned month, unsigned day, int hour, int minute, int second,
+                           int offset_minutes) {
+  const std::chrono::sys_days d{std::chrono::year{year} / std::chrono::month{month} / std::chrono::day{day}};
+  return d.time_since_epoch().count() * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
 }
 
 // "2026-11-22T08:00:00Z": UTC only, so a config never depends on the host's time zone.
@@ -26,8 +24,7 @@ std::optional<std::int64_t> parse_iso_utc(const std::string& s) {
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
   char z = 0;
   int consumed = 0;
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &y, &mo, &d, &h, &mi, &se, &z,
-                  &consumed) != 7 ||
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &y, &mo, &d, &h, &mi, &se, &z, &consumed) != 7 ||
       z != 'Z' || static_cast<std::size_t>(consumed) != s.size()) {
     return std::nullopt;
   }
@@ -49,8 +46,8 @@ Status read_start(const TomlReader& r, const toml::table& t, const std::string& 
   if (const auto* s = n->as_string()) {
     auto secs = parse_iso_utc(s->get());
     if (!secs) {
-      return r.fail(where, "invalid time '" + s->get() +
-                               "' (expected epoch seconds or UTC 'YYYY-MM-DDTHH:MM:SSZ')");
+      return r.fail(where,
+                    "invalid time '" + s->get() + "' (expected epoch seconds or UTC 'YYYY-MM-DDTHH:MM:SSZ')");
     }
     out = Time::from_seconds(*secs);
     return ok_status();
@@ -58,8 +55,8 @@ Status read_start(const TomlReader& r, const toml::table& t, const std::string& 
   if (const auto* dt = n->as_date_time()) {
     const toml::date_time& v = dt->get();
     if (!v.offset) return r.fail(where, "a TOML date-time needs an offset (Z or +HH:MM), got a local one");
-    out = Time::from_seconds(epoch_seconds(v.date.year, v.date.month, v.date.day, v.time.hour,
-                                           v.time.minute, v.time.second, v.offset->minutes));
+    out = Time::from_seconds(epoch_seconds(v.date.year, v.date.month, v.date.day, v.time.hour, v.time.minute,
+                                           v.time.second, v.offset->minutes));
     return ok_status();
   }
   return r.wrong_type(where, "epoch seconds or a UTC time 'YYYY-MM-DDTHH:MM:SSZ'", *n);
@@ -70,15 +67,17 @@ Status parse_project_reservation(const TomlReader& r, const toml::table& t, cons
                                  const Config& cfg, ReservationConfig& res) {
   if (t.contains("account")) FAIRWAY_TRY(r.read_string(t, "account", path, res.account));
   if (t.contains("users")) FAIRWAY_TRY(r.read_string_array(t, "users", path, res.users));
-  if (t.contains("cancel_below_use")) FAIRWAY_TRY(r.read_number(t, "cancel_below_use", path, false, res.cancel_below_use));
+  if (t.contains("cancel_below_use"))
+    FAIRWAY_TRY(r.read_number(t, "cancel_below_use", path, false, res.cancel_below_use));
   if (t.contains("cancel_after")) FAIRWAY_TRY(r.read_time(t, "cancel_after", path, true, res.cancel_after));
   if (res.maintenance && res.project()) {
     return r.fail(path + ".account", "set on maintenance reservation '" + res.name +
                                          "': a reservation is either a maintenance or a project's");
   }
   if (!res.maintenance && !res.project()) {
-    return r.fail(path, "reservation '" + res.name + "' is neither a maintenance (flags = [\"maintenance\"]) nor "
-                        "a project's (account = \"...\")");
+    return r.fail(path, "reservation '" + res.name +
+                            "' is neither a maintenance (flags = [\"maintenance\"]) nor "
+                            "a project's (account = \"...\")");
   }
   if (!res.project()) {
     for (const char* key : {"users", "cancel_below_use", "cancel_after"}) {
@@ -87,7 +86,8 @@ Status parse_project_reservation(const TomlReader& r, const toml::table& t, cons
     return ok_status();
   }
   if (!is_name(res.account)) {
-    return r.fail(path + ".account", "invalid account name '" + res.account + "' (letters, digits, '_' and '-' only)");
+    return r.fail(path + ".account",
+                  "invalid account name '" + res.account + "' (letters, digits, '_' and '-' only)");
   }
   if (!cfg.accounts.empty() && std::none_of(cfg.accounts.begin(), cfg.accounts.end(),
                                             [&](const AccountConfig& a) { return a.name == res.account; })) {
@@ -115,8 +115,9 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
   for (std::size_t i = 0; i < arr.size(); ++i) {
     const toml::table& t = *(arr)[i];
     const std::string path = indexed("reservations", i);
-    FAIRWAY_TRY(r.check_keys(t, path, {"name", "start", "duration", "nodes", "flags", "account", "users",
-                                        "cancel_below_use", "cancel_after"}));
+    FAIRWAY_TRY(r.check_keys(t, path,
+                             {"name", "start", "duration", "nodes", "flags", "account", "users",
+                              "cancel_below_use", "cancel_after"}));
     for (const char* key : {"name", "start", "duration", "nodes"}) {
       FAIRWAY_TRY(r.require(t, key, path));
     }
@@ -156,8 +157,8 @@ Status parse_reservations(const TomlReader& r, const toml::table& root, Config& 
   return ok_status();
 }
 
-Status parse_partition_killable(const TomlReader& r, const toml::table& t,
-                                const std::string& path, PartitionConfig& part) {
+Status parse_partition_killable(const TomlReader& r, const toml::table& t, const std::string& path,
+                                PartitionConfig& part) {
   FAIRWAY_TRY(r.read_bool(t, "killable", path, part.killable));
   FAIRWAY_TRY(r.read_time(t, "killable_cutoff", path, false, part.killable_cutoff));
   if (t.contains("killable_cutoff") && !part.killable) {

@@ -20,12 +20,10 @@ using NodeGroups = std::unordered_map<std::string, std::size_t>;
 // A host list ("cn[01-04],gpu1") expanded to declared node names, each once, in order;
 // an unknown name fails at `path`, naming it and the list.
 Result<std::vector<std::string>> declared_hosts(const TomlReader& r, const std::string& path,
-                                                const std::string& hostlist,
-                                                const NodeGroups& node_group);
+                                                const std::string& hostlist, const NodeGroups& node_group);
 
 // [[nodes]] and [[partitions]]: partitions refer to nodes by name, so nodes come first.
-Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg,
-                   NodeGroups& node_group);
+Status parse_nodes(const TomlReader& r, const toml::table& root, Config& cfg, NodeGroups& node_group);
 Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cfg,
                         const NodeGroups& node_group);
 
@@ -33,14 +31,13 @@ Status parse_partitions(const TomlReader& r, const toml::table& root, Config& cf
 // allocation_unit, socket_exclusive_gpus and island_placement (after its nodes are read).
 Status read_node_island(const TomlReader& r, const toml::table& t, const std::string& path,
                         std::string& island);
-Status parse_partition_placement(const TomlReader& r, const toml::table& t,
-                                 const std::string& path, const Config& cfg,
-                                 PartitionConfig& part);
+Status parse_partition_placement(const TomlReader& r, const toml::table& t, const std::string& path,
+                                 const Config& cfg, PartitionConfig& part);
 
 // Who may use a partition (partition = true: every access key) or a QOS (accounts only),
 // config_access.cpp.
-Status parse_access_rules(const TomlReader& r, const toml::table& t, const std::string& path,
-                          bool partition, AccessRules& out);
+Status parse_access_rules(const TomlReader& r, const toml::table& t, const std::string& path, bool partition,
+                          AccessRules& out);
 
 // Scheduling policy: [[qos]], [[accounts]], [scheduler], [priority], [fairshare], [billing].
 Status parse_qos(const TomlReader& r, const toml::table& root, Config& cfg);
@@ -60,12 +57,12 @@ Status parse_limits(const TomlReader& r, const toml::table& root, Config& cfg);
 // (config_reservations.cpp); reservations come after nodes, whose names they use.
 Status parse_reservations(const TomlReader& r, const toml::table& root, Config& cfg,
                           const NodeGroups& node_group);
-Status parse_partition_killable(const TomlReader& r, const toml::table& t,
-                                const std::string& path, PartitionConfig& part);
+Status parse_partition_killable(const TomlReader& r, const toml::table& t, const std::string& path,
+                                PartitionConfig& part);
 // A partition's preemption keys (config_preemption.cpp): priority_tier, preempt,
 // preempt_exempt_time, preempt_grace.
-Status parse_partition_preemption(const TomlReader& r, const toml::table& t,
-                                  const std::string& path, PartitionConfig& part);
+Status parse_partition_preemption(const TomlReader& r, const toml::table& t, const std::string& path,
+                                  PartitionConfig& part);
 // [coordinator] and [agent]: the daemons' endpoints, paths and timers.
 Status parse_daemons(const TomlReader& r, const toml::table& root, Config& cfg);
 

@@ -92,8 +92,7 @@ class Expander {
     std::int64_t v = 0;
     for (char c : text) {
       if (c < '0' || c > '9') {
-        return fail("non-numeric range '" + std::string(text) + "' in '" + std::string(item) +
-                    "'");
+        return fail("non-numeric range '" + std::string(text) + "' in '" + std::string(item) + "'");
       }
       v = v * 10 + (c - '0');
     }
@@ -127,8 +126,7 @@ class Expander {
       }
       total += static_cast<std::size_t>(r.hi - r.lo + 1);
       if (total > kMaxHosts) {
-        return fail("'" + std::string(item) + "' names more than " + std::to_string(kMaxHosts) +
-                    " hosts");
+        return fail("'" + std::string(item) + "' names more than " + std::to_string(kMaxHosts) + " hosts");
       }
       seg.ranges.push_back(r);
     }
@@ -211,8 +209,8 @@ struct NumberedName {
 
 NumberedName split_number(std::string_view host) {
   std::size_t digits = 0;
-  while (digits < host.size() && digits < kMaxDigits &&
-         host[host.size() - 1 - digits] >= '0' && host[host.size() - 1 - digits] <= '9') {
+  while (digits < host.size() && digits < kMaxDigits && host[host.size() - 1 - digits] >= '0' &&
+         host[host.size() - 1 - digits] <= '9') {
     ++digits;
   }
   NumberedName n{std::string(host.substr(0, host.size() - digits)), digits, 0};

@@ -68,9 +68,7 @@ bool is_gpu_type(std::string_view s) {
 }
 
 bool is_feature(std::string_view s) {
-  return chars_all(s, [](unsigned char c) {
-    return is_alnum(c) || c == '_' || c == '-' || c == '.';
-  });
+  return chars_all(s, [](unsigned char c) { return is_alnum(c) || c == '_' || c == '-' || c == '.'; });
 }
 
 bool is_token(std::string_view s) {
@@ -111,8 +109,7 @@ Status TomlReader::check_keys(const toml::table& t, std::string_view path,
   return ok_status();
 }
 
-Status TomlReader::require(const toml::table& t, std::string_view key,
-                           std::string_view path) const {
+Status TomlReader::require(const toml::table& t, std::string_view key, std::string_view path) const {
   if (t.contains(key)) return ok_status();
   return fail(key_path(path, key), "required key is missing");
 }
@@ -143,8 +140,8 @@ Result<std::vector<const toml::table*>> TomlReader::table_array(const toml::tabl
   return out;
 }
 
-Status TomlReader::read_string(const toml::table& t, std::string_view key,
-                               std::string_view path, std::string& out) const {
+Status TomlReader::read_string(const toml::table& t, std::string_view key, std::string_view path,
+                               std::string& out) const {
   const toml::node* n = t.get(key);
   if (n == nullptr) return ok_status();
   const auto* s = n->as_string();
@@ -163,15 +160,15 @@ Status TomlReader::read_bool(const toml::table& t, std::string_view key, std::st
   return ok_status();
 }
 
-Status TomlReader::read_number(const toml::table& t, std::string_view key,
-                               std::string_view path, bool must_be_positive, double& out) const {
+Status TomlReader::read_number(const toml::table& t, std::string_view key, std::string_view path,
+                               bool must_be_positive, double& out) const {
   const toml::node* n = t.get(key);
   if (n == nullptr) return ok_status();
   return number_value(*n, key_path(path, key), must_be_positive, out);
 }
 
-Status TomlReader::number_value(const toml::node& n, const std::string& path,
-                                bool must_be_positive, double& out) const {
+Status TomlReader::number_value(const toml::node& n, const std::string& path, bool must_be_positive,
+                                double& out) const {
   double v = 0.0;
   if (const auto* i = n.as_integer()) {
     v = static_cast<double>(i->get());
@@ -211,8 +208,7 @@ Status TomlReader::read_time(const toml::table& t, std::string_view key, std::st
   return ok_status();
 }
 
-Status TomlReader::read_string_array(const toml::table& t, std::string_view key,
-                                     std::string_view path,
+Status TomlReader::read_string_array(const toml::table& t, std::string_view key, std::string_view path,
                                      std::vector<std::string>& out) const {
   const toml::node* n = t.get(key);
   if (n == nullptr) return ok_status();

@@ -48,13 +48,11 @@ class TomlReader {
   Result<const toml::table*> sub_table(const toml::table& t, std::string_view key,
                                        std::string_view path) const;
   // [[name]] arrays of tables; empty when absent.
-  Result<std::vector<const toml::table*>> table_array(const toml::table& t,
-                                                      std::string_view key) const;
+  Result<std::vector<const toml::table*>> table_array(const toml::table& t, std::string_view key) const;
 
   Status read_string(const toml::table& t, std::string_view key, std::string_view path,
                      std::string& out) const;
-  Status read_bool(const toml::table& t, std::string_view key, std::string_view path,
-                   bool& out) const;
+  Status read_bool(const toml::table& t, std::string_view key, std::string_view path, bool& out) const;
 
   // A string naming one of `choices`; absent leaves `out` as it is. Anything else is
   // "invalid value 'x' (expected a, b or c)".
@@ -78,34 +76,31 @@ class TomlReader {
   }
 
   template <typename Int>
-  Status read_int(const toml::table& t, std::string_view key, std::string_view path,
-                  std::int64_t min, std::int64_t max, Int& out) const {
+  Status read_int(const toml::table& t, std::string_view key, std::string_view path, std::int64_t min,
+                  std::int64_t max, Int& out) const {
     const toml::node* n = t.get(key);
     if (n == nullptr) return ok_status();
     const auto* i = n->as_integer();
     if (i == nullptr) return wrong_type(key_path(path, key), "an integer", *n);
     std::int64_t v = i->get();
     if (v < min) {
-      return fail(key_path(path, key),
-                  "must be >= " + std::to_string(min) + ", got " + std::to_string(v));
+      return fail(key_path(path, key), "must be >= " + std::to_string(min) + ", got " + std::to_string(v));
     }
     if (v > max) {
-      return fail(key_path(path, key),
-                  "must be <= " + std::to_string(max) + ", got " + std::to_string(v));
+      return fail(key_path(path, key), "must be <= " + std::to_string(max) + ", got " + std::to_string(v));
     }
     out = static_cast<Int>(v);
     return ok_status();
   }
 
   // Weights, priorities and shares: TOML integers or floats, finite, >= 0 (or > 0).
-  Status read_number(const toml::table& t, std::string_view key, std::string_view path,
-                     bool must_be_positive, double& out) const;
-  Status number_value(const toml::node& n, const std::string& path, bool must_be_positive,
-                      double& out) const;
+  Status read_number(const toml::table& t, std::string_view key, std::string_view path, bool must_be_positive,
+                     double& out) const;
+  Status number_value(const toml::node& n, const std::string& path, bool must_be_positive, double& out) const;
 
   // A time value: integer seconds, or a string in parse_span's grammar ("14d", "1:00:00").
-  Status read_time(const toml::table& t, std::string_view key, std::string_view path,
-                   bool must_be_positive, Duration& out) const;
+  Status read_time(const toml::table& t, std::string_view key, std::string_view path, bool must_be_positive,
+                   Duration& out) const;
 
   Status read_string_array(const toml::table& t, std::string_view key, std::string_view path,
                            std::vector<std::string>& out) const;

@@ -68,7 +68,8 @@ void get_list(Reader& r, std::vector<std::int32_t>& units) {
   for (std::uint64_t k = 0; k < runs; ++k) {
     const std::int64_t first = end + unzigzag(r.get());
     const std::uint64_t length = r.get() + 1;
-    for (std::uint64_t u = 0; u < length; ++u) units.push_back(static_cast<std::int32_t>(first + static_cast<std::int64_t>(u)));
+    for (std::uint64_t u = 0; u < length; ++u)
+      units.push_back(static_cast<std::int32_t>(first + static_cast<std::int64_t>(u)));
     end = first + static_cast<std::int64_t>(length);
   }
 }

@@ -29,7 +29,8 @@ Result<std::vector<int>> cpus_of_mask(std::string_view word) {
   for (auto it = word.rbegin(); it != word.rend(); ++it, bit += 4) {
     int v = 0;
     const auto [end, ec] = std::from_chars(&*it, &*it + 1, v, 16);
-    if (ec != std::errc() || bit > kMaxCpu) return invalid_argument("'" + std::string(word) + "' is not a hex mask");
+    if (ec != std::errc() || bit > kMaxCpu)
+      return invalid_argument("'" + std::string(word) + "' is not a hex mask");
     for (int b = 0; b < 4; ++b) {
       if ((v >> b) & 1) cpus.push_back(bit + b);
     }
@@ -82,7 +83,8 @@ Result<CpuBind> parse_cpu_bind(std::string_view text) {
       b.type = CpuBindType::kMaskCpu, typed = true;
       word.remove_prefix(9);
     } else {
-      return fail("'" + std::string(word) + "' is not one of none, cores, threads, sockets, map_cpu:, mask_cpu:, verbose");
+      return fail("'" + std::string(word) +
+                  "' is not one of none, cores, threads, sockets, map_cpu:, mask_cpu:, verbose");
     }
     if (b.type == CpuBindType::kMapCpu) {
       int cpu = -1;
@@ -119,7 +121,8 @@ Result<bool> parse_cyclic_distribution(std::string_view text) {
   return levels.front() == "cyclic";
 }
 
-std::vector<std::int32_t> node_ranks(const std::vector<std::int32_t>& tasks_per_node, std::size_t node_index, bool cyclic) {
+std::vector<std::int32_t> node_ranks(const std::vector<std::int32_t>& tasks_per_node, std::size_t node_index,
+                                     bool cyclic) {
   std::vector<std::int32_t> out;
   if (node_index >= tasks_per_node.size()) return out;
   if (!cyclic) {
@@ -152,7 +155,8 @@ std::vector<std::vector<int>> task_cpus(const CpuBind& bind, const std::vector<s
   for (const auto& c : core_pus) all.insert(all.end(), c.begin(), c.end());
   std::sort(all.begin(), all.end());
   switch (bind.type) {
-    case CpuBindType::kNone: return out;
+    case CpuBindType::kNone:
+      return out;
     case CpuBindType::kMapCpu:
     case CpuBindType::kMaskCpu:
       for (std::size_t t = 0; t < n; ++t) out[t] = bind.lists[t % bind.lists.size()];
@@ -162,7 +166,8 @@ std::vector<std::vector<int>> task_cpus(const CpuBind& bind, const std::vector<s
       for (auto& t : out) t = all;
       return out;
     case CpuBindType::kCores:
-    case CpuBindType::kThreads: break;
+    case CpuBindType::kThreads:
+      break;
   }
   const bool threads = bind.type == CpuBindType::kThreads;
   // The units tasks are bound to: cores (with their PUs) or single PUs.
@@ -173,7 +178,8 @@ std::vector<std::vector<int>> task_cpus(const CpuBind& bind, const std::vector<s
     units = core_pus;
   }
   if (units.empty() || n == 0) return out;
-  const std::size_t share = std::max<std::size_t>({1, static_cast<std::size_t>(std::max(0, cpus_per_task)), units.size() / n});
+  const std::size_t share =
+      std::max<std::size_t>({1, static_cast<std::size_t>(std::max(0, cpus_per_task)), units.size() / n});
   for (std::size_t t = 0; t < n; ++t) {
     std::set<int> cpus;
     for (std::size_t k = 0; k < share; ++k) {
@@ -198,12 +204,14 @@ std::string cpu_mask_hex(const std::vector<int>& cpus) {
   return "0x" + digits;
 }
 
-std::vector<std::pair<std::string, std::string>> cpu_bind_environment(const CpuBind& bind,
-                                                                      const std::vector<std::vector<int>>& per_task) {
+std::vector<std::pair<std::string, std::string>> cpu_bind_environment(
+    const CpuBind& bind, const std::vector<std::vector<int>>& per_task) {
   const std::string verbose = bind.verbose ? "verbose" : "quiet";
   if (bind.type == CpuBindType::kNone) {
-    return {{"SLURM_CPU_BIND", verbose + ",none"}, {"SLURM_CPU_BIND_TYPE", "none"},
-            {"SLURM_CPU_BIND_LIST", ""}, {"SLURM_CPU_BIND_VERBOSE", verbose}};
+    return {{"SLURM_CPU_BIND", verbose + ",none"},
+            {"SLURM_CPU_BIND_TYPE", "none"},
+            {"SLURM_CPU_BIND_LIST", ""},
+            {"SLURM_CPU_BIND_VERBOSE", verbose}};
   }
   // Slurm hands every binding to the tasks as the masks it computed (mask_cpu:).
   std::string list;

@@ -30,7 +30,8 @@ Result<CpuBind> parse_cpu_bind(std::string_view text);
 Result<bool> parse_cyclic_distribution(std::string_view text);
 
 // The global ranks of node `node_index`'s tasks, in local order.
-std::vector<std::int32_t> node_ranks(const std::vector<std::int32_t>& tasks_per_node, std::size_t node_index, bool cyclic);
+std::vector<std::int32_t> node_ranks(const std::vector<std::int32_t>& tasks_per_node, std::size_t node_index,
+                                     bool cyclic);
 
 // Each local task's CPUs (OS numbers; empty: not bound). `core_pus`: the step's cores on the
 // node, each with its PUs, in order. A task takes its share of the cores (cores / tasks, as
@@ -42,7 +43,7 @@ std::vector<std::vector<int>> task_cpus(const CpuBind& bind, const std::vector<s
 std::string cpu_mask_hex(const std::vector<int>& cpus);
 
 // What Slurm tells each task of its node's binding: SLURM_CPU_BIND, _TYPE, _LIST, _VERBOSE.
-std::vector<std::pair<std::string, std::string>> cpu_bind_environment(const CpuBind& bind,
-                                                                      const std::vector<std::vector<int>>& per_task);
+std::vector<std::pair<std::string, std::string>> cpu_bind_environment(
+    const CpuBind& bind, const std::vector<std::vector<int>>& per_task);
 
 }  // namespace fairway

@@ -8,8 +8,7 @@ namespace fairway {
 namespace {
 
 Error bad(std::string_view text, std::string_view why) {
-  return Error{ErrorCode::kInvalidArgument,
-               "--dependency=" + std::string(text) + ": " + std::string(why)};
+  return Error{ErrorCode::kInvalidArgument, "--dependency=" + std::string(text) + ": " + std::string(why)};
 }
 
 struct TypeName {
@@ -73,9 +72,11 @@ Result<DependencyClause> parse_clause(std::string_view all, std::string_view cla
       std::int32_t task = -1;
       const auto [ap, aec] = std::from_chars(array_text.data(), array_text.data() + array_text.size(), array);
       const auto [tp, tec] = std::from_chars(task_text.data(), task_text.data() + task_text.size(), task);
-      if (aec != std::errc() || ap != array_text.data() + array_text.size() || array == 0 || tec != std::errc() ||
-          tp != task_text.data() + task_text.size() || task < 0 || task > kMaxArrayIndex) {
-        return std::unexpected(bad(all, "bad array task \"" + std::string(id_text) + "\" (ARRAY_INDEX, e.g. 12_3)"));
+      if (aec != std::errc() || ap != array_text.data() + array_text.size() || array == 0 ||
+          tec != std::errc() || tp != task_text.data() + task_text.size() || task < 0 ||
+          task > kMaxArrayIndex) {
+        return std::unexpected(
+            bad(all, "bad array task \"" + std::string(id_text) + "\" (ARRAY_INDEX, e.g. 12_3)"));
       }
       tasks.push_back({index, JobId(array), task});
       if (next == std::string_view::npos) break;

@@ -21,7 +21,7 @@ struct DependencyTaskRef {
 
 struct DependencyOption {
   std::vector<DependencyClause> clauses;
-  bool any = false;  // clauses joined with '?': one of them is enough
+  bool any = false;                      // clauses joined with '?': one of them is enough
   std::vector<DependencyTaskRef> tasks;  // still to be resolved into clauses' job ids
 };
 

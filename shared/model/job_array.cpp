@@ -96,7 +96,8 @@ Result<ArraySpec> parse_array_spec(std::string_view text, std::int32_t max_index
     const std::string_view limit = text.substr(pct + 1);
     std::int64_t v = 0;
     const auto [end, ec] = std::from_chars(limit.data(), limit.data() + limit.size(), v);
-    if (limit.empty() || ec != std::errc() || end != limit.data() + limit.size() || v < 1 || v > 1'000'000'000) {
+    if (limit.empty() || ec != std::errc() || end != limit.data() + limit.size() || v < 1 ||
+        v > 1'000'000'000) {
       return invalid_argument("--array: the running-task limit '%" + std::string(limit) + "' in '" +
                               std::string(text) + "' is not a whole number >= 1");
     }
@@ -172,7 +173,9 @@ std::string format_array_spec(const ArraySpec& spec) {
   return out;
 }
 
-std::string format_index_list(std::span<const std::int32_t> ascending) { return format_ranges(compress(ascending)); }
+std::string format_index_list(std::span<const std::int32_t> ascending) {
+  return format_ranges(compress(ascending));
+}
 
 TaskPositions::TaskPositions(std::int64_t count) {
   if (count > 0) intervals_.emplace_back(0, count);

@@ -78,7 +78,10 @@ class TaskPositions {
   std::int64_t take_front();
   // Removes one position; false when it was not there.
   bool erase(std::int64_t position);
-  void clear() { intervals_.clear(); size_ = 0; }
+  void clear() {
+    intervals_.clear();
+    size_ = 0;
+  }
   const std::vector<std::pair<std::int64_t, std::int64_t>>& intervals() const { return intervals_; }
 
  private:

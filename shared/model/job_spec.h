@@ -103,9 +103,9 @@ struct JobSpec {
   std::string mail_user;
   Duration time_limit = Duration::hours(1);
   Time submit_time;
-  bool requeue = true;      // may be requeued after preemption or node failure
+  bool requeue = true;  // may be requeued after preemption or node failure
   bool interactive = false;
-  bool hold = false;        // submitted held (sbatch --hold)
+  bool hold = false;  // submitted held (sbatch --hold)
   // sbatch --array: the array's tasks (empty: not an array). The spec of one task has this
   // empty and names its array and index instead; its id is array_job + 1 + its position.
   ArraySpec array;

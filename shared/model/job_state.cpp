@@ -7,12 +7,14 @@ namespace fairway {
 namespace {
 
 constexpr std::array<std::string_view, 13> kNames = {
-    "pending", "held",      "blocked", "running",   "completing", "completed", "failed",
-    "cancelled", "timeout", "preempted", "requeued", "node_fail", "oom"};
+    "pending",   "held",    "blocked",   "running",  "completing", "completed", "failed",
+    "cancelled", "timeout", "preempted", "requeued", "node_fail",  "oom"};
 
 }  // namespace
 
-std::string_view to_string(JobState s) { return kNames[static_cast<std::size_t>(s)]; }
+std::string_view to_string(JobState s) {
+  return kNames[static_cast<std::size_t>(s)];
+}
 
 std::optional<JobState> job_state_from_string(std::string_view s) {
   for (std::size_t i = 0; i < kNames.size(); ++i) {
@@ -51,12 +53,12 @@ bool is_legal_transition(JobState from, JobState to) {
     case S::kBlocked:
       return to == S::kPending || to == S::kHeld || to == S::kCancelled;
     case S::kRunning:
-      return to == S::kCompleting || to == S::kCompleted || to == S::kFailed ||
-             to == S::kCancelled || to == S::kTimeout || to == S::kPreempted ||
-             to == S::kRequeued || to == S::kNodeFail || to == S::kOutOfMemory;
+      return to == S::kCompleting || to == S::kCompleted || to == S::kFailed || to == S::kCancelled ||
+             to == S::kTimeout || to == S::kPreempted || to == S::kRequeued || to == S::kNodeFail ||
+             to == S::kOutOfMemory;
     case S::kCompleting:
-      return to == S::kCompleted || to == S::kFailed || to == S::kCancelled ||
-             to == S::kTimeout || to == S::kNodeFail || to == S::kOutOfMemory;
+      return to == S::kCompleted || to == S::kFailed || to == S::kCancelled || to == S::kTimeout ||
+             to == S::kNodeFail || to == S::kOutOfMemory;
     case S::kRequeued:
       return to == S::kPending || to == S::kHeld || to == S::kCancelled;
     default:
@@ -66,9 +68,9 @@ bool is_legal_transition(JobState from, JobState to) {
 
 Status check_transition(JobState from, JobState to) {
   if (is_legal_transition(from, to)) return ok_status();
-  return make_error(ErrorCode::kFailedPrecondition, "illegal job state transition " +
-                                                        std::string(to_string(from)) + " -> " +
-                                                        std::string(to_string(to)));
+  return make_error(
+      ErrorCode::kFailedPrecondition,
+      "illegal job state transition " + std::string(to_string(from)) + " -> " + std::string(to_string(to)));
 }
 
 }  // namespace fairway

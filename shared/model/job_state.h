@@ -11,19 +11,19 @@
 namespace fairway {
 
 enum class JobState : std::uint8_t {
-  kPending,     // eligible, waiting for resources or priority
-  kHeld,        // held by the user or an admin; never considered until released
-  kBlocked,     // held back by a policy limit (eligible-job caps, MAXPS, allocation)
+  kPending,  // eligible, waiting for resources or priority
+  kHeld,     // held by the user or an admin; never considered until released
+  kBlocked,  // held back by a policy limit (eligible-job caps, MAXPS, allocation)
   kRunning,
   kCompleting,  // processes ended, node cleanup under way
   kCompleted,   // exit code 0
   kFailed,      // non-zero exit or launch failure
   kCancelled,
-  kTimeout,     // killed at its walltime
-  kPreempted,   // stopped for a higher-priority job and not requeued
-  kRequeued,    // stopped (preemption, node failure, admin) and going back to the queue
-  kNodeFail,    // its node died and it was not requeued
-  kOutOfMemory, // the kernel killed it for exceeding its memory (Slurm's OUT_OF_MEMORY)
+  kTimeout,      // killed at its walltime
+  kPreempted,    // stopped for a higher-priority job and not requeued
+  kRequeued,     // stopped (preemption, node failure, admin) and going back to the queue
+  kNodeFail,     // its node died and it was not requeued
+  kOutOfMemory,  // the kernel killed it for exceeding its memory (Slurm's OUT_OF_MEMORY)
 };
 
 // The last state, for loops over all of them.

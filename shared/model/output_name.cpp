@@ -38,18 +38,42 @@ std::string expand_output_path(std::string_view pattern, const OutputNameFields&
     std::string piece;
     bool known = true;
     switch (pattern[k]) {
-      case 'j': case 'J': piece = zero_padded(f.job.value(), width); break;
-      case 'A': piece = zero_padded(f.array_job.value() != 0 ? f.array_job.value() : f.job.value(), width); break;
-      case 'a':
-        piece = zero_padded(f.array_job.value() != 0 ? static_cast<std::uint64_t>(f.array_task) : kNoArrayTask, width);
+      case 'j':
+      case 'J':
+        piece = zero_padded(f.job.value(), width);
         break;
-      case 't': case 'n': piece = zero_padded(0, width); known = batch_step; break;
-      case 's': piece = "batch"; known = batch_step; break;
-      case 'u': piece = std::string(f.user); break;
-      case 'x': piece = std::string(f.job_name); break;
-      case 'N': piece = std::string(f.node); known = batch_step; break;
-      case '%': piece = width == 0 ? "%" : ""; known = width == 0 && batch_step; break;
-      default: known = false;
+      case 'A':
+        piece = zero_padded(f.array_job.value() != 0 ? f.array_job.value() : f.job.value(), width);
+        break;
+      case 'a':
+        piece = zero_padded(
+            f.array_job.value() != 0 ? static_cast<std::uint64_t>(f.array_task) : kNoArrayTask, width);
+        break;
+      case 't':
+      case 'n':
+        piece = zero_padded(0, width);
+        known = batch_step;
+        break;
+      case 's':
+        piece = "batch";
+        known = batch_step;
+        break;
+      case 'u':
+        piece = std::string(f.user);
+        break;
+      case 'x':
+        piece = std::string(f.job_name);
+        break;
+      case 'N':
+        piece = std::string(f.node);
+        known = batch_step;
+        break;
+      case '%':
+        piece = width == 0 ? "%" : "";
+        known = width == 0 && batch_step;
+        break;
+      default:
+        known = false;
     }
     if (!known) {
       path += pattern[i];  // "%b" stays "%b"

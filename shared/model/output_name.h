@@ -16,10 +16,10 @@ inline constexpr std::string_view kDefaultOutputPattern = "fairway-%j.out";
 // What an output file name pattern may refer to.
 struct OutputNameFields {
   JobId job;
-  std::string_view user;      // %u
-  std::string_view job_name;  // %x
-  std::string_view node;      // %N: the node the batch script runs on
-  JobId array_job;            // %A for an array's task (0: not one, %A is the job id)
+  std::string_view user;        // %u
+  std::string_view job_name;    // %x
+  std::string_view node;        // %N: the node the batch script runs on
+  JobId array_job;              // %A for an array's task (0: not one, %A is the job id)
   std::int32_t array_task = 0;  // %a, when array_job is set
 };
 

@@ -17,12 +17,8 @@ struct ResourceRequest {
   std::int64_t memory_per_node_mb = 0;
   std::int64_t memory_per_cpu_mb = 0;
 
-  std::int64_t total_cores() const {
-    return nodes == 0 ? cores : static_cast<std::int64_t>(nodes) * cores;
-  }
-  std::int64_t total_gpus() const {
-    return nodes == 0 ? gpus : static_cast<std::int64_t>(nodes) * gpus;
-  }
+  std::int64_t total_cores() const { return nodes == 0 ? cores : static_cast<std::int64_t>(nodes) * cores; }
+  std::int64_t total_gpus() const { return nodes == 0 ? gpus : static_cast<std::int64_t>(nodes) * gpus; }
   // What the job holds on a node where it has `cores_on_node` cores.
   std::int64_t memory_on_node(std::int64_t cores_on_node) const {
     return memory_per_node_mb > 0 ? memory_per_node_mb : memory_per_cpu_mb * cores_on_node;

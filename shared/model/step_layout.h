@@ -16,9 +16,9 @@ struct StepAsk {
   std::int32_t nodes = 0;
   std::int32_t ntasks = 0;
   std::int32_t ntasks_per_node = 0;
-  std::int32_t cpus_per_task = 0;       // 0: the job's (1 when it gave none)
-  std::vector<std::string> nodelist;    // -w: each must be a node of the job and of the step
-  std::vector<std::string> exclude;     // -x: none of these
+  std::int32_t cpus_per_task = 0;     // 0: the job's (1 when it gave none)
+  std::vector<std::string> nodelist;  // -w: each must be a node of the job and of the step
+  std::vector<std::string> exclude;   // -x: none of these
 };
 
 // One of the job's nodes as a step sees it: its name and the job's cores there.
@@ -35,6 +35,7 @@ struct StepLayout {
 
 // The step's nodes and tasks, or an error that names the option that cannot be met
 // (a node not in the job, more nodes, tasks or cores than the job holds).
-Result<StepLayout> step_layout(const StepAsk& ask, const std::vector<JobNodeRoom>& job_nodes, const TaskLayout& job_tasks);
+Result<StepLayout> step_layout(const StepAsk& ask, const std::vector<JobNodeRoom>& job_nodes,
+                               const TaskLayout& job_tasks);
 
 }  // namespace fairway

@@ -12,6 +12,7 @@ namespace fairway {
 // Tasks on each node of `node_cores` (cores per node, in node order): with ntasks, each
 // node takes as many as its cores fit (cpus_per_task each), leaving one for every later
 // node; with ntasks_per_node, that many each; otherwise one each.
-std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks, const std::vector<std::int32_t>& node_cores);
+std::vector<std::int32_t> tasks_per_node(const TaskLayout& tasks,
+                                         const std::vector<std::int32_t>& node_cores);
 
 }  // namespace fairway

@@ -3,14 +3,14 @@
 
 #include <zmq.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace fairway::net {
 namespace {
@@ -25,9 +25,9 @@ Result<std::string> read_key_text(const std::string& path, const char* what) {
   std::string text = ss.str();
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   if (text.size() != kZ85KeyChars) {
-    return make_error(ErrorCode::kInvalidArgument, what + std::string(" ") + path + ": expected one Z85 key of " +
-                                                       std::to_string(kZ85KeyChars) + " characters, found " +
-                                                       std::to_string(text.size()));
+    return make_error(ErrorCode::kInvalidArgument,
+                      what + std::string(" ") + path + ": expected one Z85 key of " +
+                          std::to_string(kZ85KeyChars) + " characters, found " + std::to_string(text.size()));
   }
   unsigned char raw[32];
   if (zmq_z85_decode(raw, text.c_str()) == nullptr) {
@@ -63,13 +63,12 @@ Status write_curve_keypair(const std::string& dir, const std::string& name, cons
 }
 
 Result<CurveKeyPair> read_curve_secret_key(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%03o", static_cast<unsigned>(st.st_mode & 0777));
-    return make_error(ErrorCode::kPermissionDenied, "secret key " + path +
-                                                        " is open to group or others (mode " + mode +
-                                                        "): chmod 600 it");
+    return make_error(ErrorCode::kPermissionDenied,
+                      "secret key " + path + " is open to group or others (mode " + mode + "): chmod 600 it");
   }
   FAIRWAY_TRY_ASSIGN(secret, read_key_text(path, "secret key"));
   char pub[41];

@@ -7,7 +7,8 @@ constexpr auto kScanGap = std::chrono::milliseconds(100);
 
 }  // namespace
 
-void FrameDeadlines::after_read(std::uint64_t key, bool unfinished, bool finished_one, Clock::time_point now) {
+void FrameDeadlines::after_read(std::uint64_t key, bool unfinished, bool finished_one,
+                                Clock::time_point now) {
   if (!unfinished) {
     since_.erase(key);
     return;
@@ -16,7 +17,8 @@ void FrameDeadlines::after_read(std::uint64_t key, bool unfinished, bool finishe
   if (!added && finished_one) it->second = now;
 }
 
-std::vector<std::pair<std::uint64_t, std::chrono::milliseconds>> FrameDeadlines::expired(Clock::time_point now) {
+std::vector<std::pair<std::uint64_t, std::chrono::milliseconds>> FrameDeadlines::expired(
+    Clock::time_point now) {
   std::vector<std::pair<std::uint64_t, std::chrono::milliseconds>> out;
   if (since_.empty() || now < next_scan_) return out;
   next_scan_ = now + kScanGap;

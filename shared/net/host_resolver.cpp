@@ -6,17 +6,18 @@
 #include <resolv.h>
 
 #include <algorithm>
-#include <optional>
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace fairway::net {
 namespace {
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -42,7 +43,8 @@ std::optional<ResolvedAddress> numeric(const std::string& text, std::uint16_t po
   return std::nullopt;
 }
 
-std::vector<ResolvedAddress> from_hosts_file(const std::string& path, const std::string& name, std::uint16_t port) {
+std::vector<ResolvedAddress> from_hosts_file(const std::string& path, const std::string& name,
+                                             std::uint16_t port) {
   std::vector<ResolvedAddress> found;
   std::ifstream in(path);
   std::string line;
@@ -122,8 +124,9 @@ Result<std::vector<ResolvedAddress>> resolve_host(const std::string& host_in, st
   auto found = from_hosts_file(sources.hosts_file, host, port);
   if (found.empty() && sources.use_dns) from_dns(host, port, sources, found);
   if (found.empty()) {
-    return make_error(ErrorCode::kNotFound, "cannot resolve host \"" + host + "\" (looked in " + sources.hosts_file +
-                                                (sources.use_dns ? " and DNS" : "") + ")");
+    return make_error(ErrorCode::kNotFound, "cannot resolve host \"" + host + "\" (looked in " +
+                                                sources.hosts_file + (sources.use_dns ? " and DNS" : "") +
+                                                ")");
   }
   return found;
 }

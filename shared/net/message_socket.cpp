@@ -16,7 +16,9 @@ struct NetContextAccess {
   static zmq::context_t& get(NetContext& c) { return c.impl_->ctx; }
 };
 
-zmq::context_t& context_of(NetContext& ctx) { return NetContextAccess::get(ctx); }
+zmq::context_t& context_of(NetContext& ctx) {
+  return NetContextAccess::get(ctx);
+}
 
 NetContext::NetContext() : impl_(std::make_unique<Impl>()) {}
 NetContext::~NetContext() = default;
@@ -30,7 +32,7 @@ struct MessageSocket::Impl {
   zmq::socket_t socket;
   std::string endpoint;
   bool router;
-  bool ipc;  // a ROUTER on a Unix socket: the kernel tells who each peer is
+  bool ipc;                    // a ROUTER on a Unix socket: the kernel tells who each peer is
   bool authenticated = false;  // CURVE server: each message names its ZAP user id
   std::uint64_t dropped = 0;
 };
@@ -88,8 +90,7 @@ Result<MessageSocket> MessageSocket::bind_router(NetContext& ctx, const std::str
 }
 
 Result<MessageSocket> MessageSocket::connect_dealer(NetContext& ctx, const std::string& endpoint,
-                                                    const std::string& identity,
-                                                    const CurveClient* curve) {
+                                                    const std::string& identity, const CurveClient* curve) {
   try {
     auto impl = std::make_unique<Impl>(ctx.impl_->ctx, zmq::socket_type::dealer, endpoint);
     common_options(impl->socket);
@@ -117,8 +118,8 @@ std::optional<Inbound> MessageSocket::receive() {
     try {
       while (more) {
         zmq::message_t m;
-        const auto got = impl_->socket.recv(m, parts == 0 ? zmq::recv_flags::dontwait
-                                                          : zmq::recv_flags::none);
+        const auto got =
+            impl_->socket.recv(m, parts == 0 ? zmq::recv_flags::dontwait : zmq::recv_flags::none);
         if (!got) return std::nullopt;  // nothing waiting (only possible on the first part)
         more = m.more();
         if (parts == 0 && impl_->router) {
@@ -157,13 +158,19 @@ Status MessageSocket::send(std::string_view peer, std::string_view frame) {
     return ok_status();
   } catch (const zmq::error_t& e) {
     // EHOSTUNREACH with ROUTER_MANDATORY: that peer is gone.
-    return make_error(ErrorCode::kIo, "cannot send to '" + std::string(peer) + "' on " +
-                                          impl_->endpoint + ": " + e.what());
+    return make_error(ErrorCode::kIo,
+                      "cannot send to '" + std::string(peer) + "' on " + impl_->endpoint + ": " + e.what());
   }
 }
 
-std::uint64_t MessageSocket::dropped() const { return impl_->dropped; }
-const std::string& MessageSocket::endpoint() const { return impl_->endpoint; }
-void* MessageSocket::handle() const { return impl_->socket.handle(); }
+std::uint64_t MessageSocket::dropped() const {
+  return impl_->dropped;
+}
+const std::string& MessageSocket::endpoint() const {
+  return impl_->endpoint;
+}
+void* MessageSocket::handle() const {
+  return impl_->socket.handle();
+}
 
 }  // namespace fairway::net

@@ -4,8 +4,8 @@
 
 #include <utility>
 
-#include "shared/wire/codec.h"
 #include "shared/base/try.h"
+#include "shared/wire/codec.h"
 
 namespace fairway::net {
 
@@ -23,8 +23,7 @@ struct RequestClient::Impl {
       socket = std::move(s);
       return ok_status();
     } catch (const zmq::error_t& e) {
-      return invalid_argument("cannot connect to the coordinator at \"" + endpoint +
-                              "\": " + e.what());
+      return invalid_argument("cannot connect to the coordinator at \"" + endpoint + "\": " + e.what());
     }
   }
 };
@@ -34,7 +33,9 @@ RequestClient::RequestClient(RequestClient&&) noexcept = default;
 RequestClient& RequestClient::operator=(RequestClient&&) noexcept = default;
 RequestClient::~RequestClient() = default;
 
-const std::string& RequestClient::endpoint() const { return impl_->endpoint; }
+const std::string& RequestClient::endpoint() const {
+  return impl_->endpoint;
+}
 
 Result<RequestClient> RequestClient::connect(const std::string& endpoint) {
   if (endpoint.empty()) return invalid_argument("coordinator endpoint is empty");
@@ -44,15 +45,13 @@ Result<RequestClient> RequestClient::connect(const std::string& endpoint) {
   return RequestClient(std::move(impl));
 }
 
-
-Result<wire::Message> RequestClient::call(const wire::Message& request,
-                                          std::chrono::milliseconds timeout) {
+Result<wire::Message> RequestClient::call(const wire::Message& request, std::chrono::milliseconds timeout) {
   Impl& im = *impl_;
   const auto no_reply = [&]() -> std::unexpected<Error> {
     // Drop the socket with its queued request: a late reply must not answer the next call.
     FAIRWAY_TRY(im.open());
-    return make_error(ErrorCode::kIo, "no reply from the coordinator at " + im.endpoint +
-                                          " within " + describe_timeout(timeout));
+    return make_error(ErrorCode::kIo, "no reply from the coordinator at " + im.endpoint + " within " +
+                                          describe_timeout(timeout));
   };
   try {
     const std::string frame = wire::encode(request);
@@ -72,19 +71,17 @@ Result<wire::Message> RequestClient::call(const wire::Message& request,
       more = rest.more();
     }
     if (extra_parts > 0) {
-      return make_error(ErrorCode::kIo, "reply from the coordinator at " + im.endpoint +
-                                            " has " + std::to_string(extra_parts + 1) +
-                                            " parts; expected one");
+      return make_error(ErrorCode::kIo, "reply from the coordinator at " + im.endpoint + " has " +
+                                            std::to_string(extra_parts + 1) + " parts; expected one");
     }
     auto decoded = wire::decode(reply.to_string_view());
     if (!decoded) {
-      return std::unexpected(decoded.error().with_context("bad reply from the coordinator at " +
-                                                          im.endpoint));
+      return std::unexpected(
+          decoded.error().with_context("bad reply from the coordinator at " + im.endpoint));
     }
     return decoded;
   } catch (const zmq::error_t& e) {
-    return make_error(ErrorCode::kIo,
-                      "talking to the coordinator at " + im.endpoint + ": " + e.what());
+    return make_error(ErrorCode::kIo, "talking to the coordinator at " + im.endpoint + ": " + e.what());
   }
 }
 

@@ -1,14 +1,14 @@
 #include "shared/net/step_stream.h"
 
 #include <arpa/inet.h>
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 #include <charconv>
 
@@ -108,7 +108,8 @@ Result<std::pair<int, std::string>> listen_step_stream(const std::string& host) 
 Result<std::string> local_address_towards(const std::string& host) {
   auto resolved = resolve_host(host, 9);
   if (!resolved || resolved->empty()) {
-    return std::unexpected(resolved ? Error{ErrorCode::kNotFound, "no address for " + host} : resolved.error());
+    return std::unexpected(resolved ? Error{ErrorCode::kNotFound, "no address for " + host}
+                                    : resolved.error());
   }
   const ResolvedAddress& a = resolved->front();
   const int fd = ::socket(a.family, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -10,7 +10,9 @@ bool UidBudget::may_connect(std::uint32_t uid) const {
   return it == users_.end() || it->second.connections < max_connections_;
 }
 
-void UidBudget::connected(std::uint32_t uid) { ++users_[uid].connections; }
+void UidBudget::connected(std::uint32_t uid) {
+  ++users_[uid].connections;
+}
 
 void UidBudget::disconnected(std::uint32_t uid) {
   auto it = users_.find(uid);

@@ -15,7 +15,8 @@ class UidBudget {
   // `max_bytes`: what one uid's connections may hold together (partial inbound frames,
   // messages read and not yet taken, queued replies and PONGs). Root (uid 0) is not
   // limited, as it is not in connection slots: it can stop the coordinator anyway.
-  UidBudget(std::size_t max_connections, std::size_t max_bytes) : max_connections_(max_connections), max_bytes_(max_bytes) {}
+  UidBudget(std::size_t max_connections, std::size_t max_bytes)
+      : max_connections_(max_connections), max_bytes_(max_bytes) {}
 
   // Whether `uid` may open one more connection (it has fewer than the limit).
   bool may_connect(std::uint32_t uid) const;

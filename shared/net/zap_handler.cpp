@@ -30,7 +30,9 @@ Result<ZapHandler> ZapHandler::bind(NetContext& ctx, Decide decide) {
   }
 }
 
-void* ZapHandler::handle() const { return impl_->socket.handle(); }
+void* ZapHandler::handle() const {
+  return impl_->socket.handle();
+}
 
 void ZapHandler::serve() {
   for (;;) {
@@ -39,8 +41,8 @@ void ZapHandler::serve() {
       bool more = true;
       while (more) {
         zmq::message_t m;
-        const auto got = impl_->socket.recv(m, parts.empty() ? zmq::recv_flags::dontwait
-                                                             : zmq::recv_flags::none);
+        const auto got =
+            impl_->socket.recv(m, parts.empty() ? zmq::recv_flags::dontwait : zmq::recv_flags::none);
         if (!got) return;
         more = m.more();
         parts.push_back(std::move(m));

@@ -20,7 +20,8 @@ std::string check_greeting(std::string_view g) {
   if (static_cast<unsigned char>(g[0]) != 0xff || (static_cast<unsigned char>(g[9]) & 0x01) == 0) {
     return "not a ZMTP greeting";
   }
-  if (static_cast<unsigned char>(g[10]) < 3) return "ZMTP version " + std::to_string(static_cast<unsigned char>(g[10])) + " (3 needed)";
+  if (static_cast<unsigned char>(g[10]) < 3)
+    return "ZMTP version " + std::to_string(static_cast<unsigned char>(g[10])) + " (3 needed)";
   // The mechanism is 20 bytes, NUL-padded.
   if (g.substr(12, 4) != "NULL" || g[16] != '\0') return "a security mechanism other than NULL";
   return {};
@@ -42,7 +43,9 @@ std::string frame_header(std::uint8_t flags, std::size_t size) {
 
 namespace {
 
-std::string command_frame(std::string_view body) { return frame_header(kCommand, body.size()) + std::string(body); }
+std::string command_frame(std::string_view body) {
+  return frame_header(kCommand, body.size()) + std::string(body);
+}
 
 }  // namespace
 
@@ -51,14 +54,17 @@ std::string ready_frame(std::string_view socket_type) {
   constexpr std::string_view key = "Socket-Type";
   body.push_back(static_cast<char>(key.size()));
   body += key;
-  for (int shift = 24; shift >= 0; shift -= 8) body.push_back(static_cast<char>((socket_type.size() >> shift) & 0xff));
+  for (int shift = 24; shift >= 0; shift -= 8)
+    body.push_back(static_cast<char>((socket_type.size() >> shift) & 0xff));
   body += socket_type;
   return command_frame(body);
 }
 
 std::string error_frame(std::string_view reason) {
   reason = reason.substr(0, 255);
-  std::string body = "\x05" "ERROR";
+  std::string body =
+      "\x05"
+      "ERROR";
   body.push_back(static_cast<char>(reason.size()));
   body += reason;
   return command_frame(body);
@@ -83,13 +89,16 @@ Result<std::vector<std::pair<std::string, std::string>>> ready_properties(std::s
   std::size_t at = 6;
   while (at < body.size()) {
     const std::size_t name_len = static_cast<unsigned char>(body[at]);
-    if (name_len == 0 || at + 1 + name_len + 4 > body.size()) return invalid_argument("ZMTP: READY property name cut short");
+    if (name_len == 0 || at + 1 + name_len + 4 > body.size())
+      return invalid_argument("ZMTP: READY property name cut short");
     std::string name(body.substr(at + 1, name_len));
     at += 1 + name_len;
     std::uint64_t value_len = 0;
-    for (int i = 0; i < 4; ++i) value_len = (value_len << 8) | static_cast<unsigned char>(body[at + static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 4; ++i)
+      value_len = (value_len << 8) | static_cast<unsigned char>(body[at + static_cast<std::size_t>(i)]);
     at += 4;
-    if (value_len > body.size() - at) return invalid_argument("ZMTP: READY property \"" + name + "\" value cut short");
+    if (value_len > body.size() - at)
+      return invalid_argument("ZMTP: READY property \"" + name + "\" value cut short");
     props.emplace_back(std::move(name), std::string(body.substr(at, static_cast<std::size_t>(value_len))));
     at += static_cast<std::size_t>(value_len);
   }

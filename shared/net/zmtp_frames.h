@@ -44,10 +44,10 @@ std::string error_reason(std::string_view body);
 struct ParsedFrame {
   enum class Kind { kFrame, kNeedMore, kBad } kind = Kind::kNeedMore;
   std::uint8_t flags = 0;
-  std::string_view body;      // points into the parsed buffer (kFrame)
-  std::size_t consumed = 0;   // bytes of header and body (kFrame)
-  std::size_t needed = 0;     // kNeedMore once the header is whole: the frame's whole length
-  std::string why;            // kBad: what is wrong
+  std::string_view body;     // points into the parsed buffer (kFrame)
+  std::size_t consumed = 0;  // bytes of header and body (kFrame)
+  std::size_t needed = 0;    // kNeedMore once the header is whole: the frame's whole length
+  std::string why;           // kBad: what is wrong
 };
 // Never reads past `buffer`; a declared size above `max_body` is kBad before any of it
 // arrives, so a peer cannot make us buffer more than that.

@@ -1,8 +1,5 @@
 #include "shared/net/zmtp_request_client.h"
 
-#include <cerrno>
-#include <charconv>
-#include <cstring>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -10,6 +7,9 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
 
 #include <string_view>
 #include <utility>
@@ -124,7 +124,9 @@ IoResult recv_frame(int fd, std::string& in, std::size_t& at, Frame& f, Clock::t
 }  // namespace
 
 ZmtpRequestClient::ZmtpRequestClient(ZmtpRequestClient&& o) noexcept
-    : endpoint_(std::move(o.endpoint_)), fd_(std::exchange(o.fd_, -1)), in_(std::move(o.in_)),
+    : endpoint_(std::move(o.endpoint_)),
+      fd_(std::exchange(o.fd_, -1)),
+      in_(std::move(o.in_)),
       in_at_(std::exchange(o.in_at_, 0)) {}
 
 ZmtpRequestClient& ZmtpRequestClient::operator=(ZmtpRequestClient&& o) noexcept {
@@ -138,7 +140,9 @@ ZmtpRequestClient& ZmtpRequestClient::operator=(ZmtpRequestClient&& o) noexcept 
   return *this;
 }
 
-ZmtpRequestClient::~ZmtpRequestClient() { close_socket(); }
+ZmtpRequestClient::~ZmtpRequestClient() {
+  close_socket();
+}
 
 void ZmtpRequestClient::close_socket() {
   if (fd_ >= 0) ::close(fd_);
@@ -158,7 +162,8 @@ Result<ZmtpRequestClient> ZmtpRequestClient::connect(const std::string& endpoint
   } else if (endpoint.starts_with("tcp://")) {
     const std::string rest = endpoint.substr(6);
     const auto colon = rest.rfind(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == rest.size()) return bad("expected tcp://HOST:PORT");
+    if (colon == std::string::npos || colon == 0 || colon + 1 == rest.size())
+      return bad("expected tcp://HOST:PORT");
   } else {
     return bad("expected ipc://PATH or tcp://HOST:PORT");
   }
@@ -244,9 +249,11 @@ Status ZmtpRequestClient::open(Clock::time_point deadline, std::string_view firs
   if (auto r = fill(fd_, in_, in_at_, zmtp::kGreetingSize, deadline); r != IoResult::kOk) {
     if (!sent) return fail(kBroke);
     if (hung_up != nullptr) *hung_up = r == IoResult::kClosed;
-    return fail(r == IoResult::kTimeout ? "no ZMTP greeting in time" : "the connection closed during the handshake");
+    return fail(r == IoResult::kTimeout ? "no ZMTP greeting in time"
+                                        : "the connection closed during the handshake");
   }
-  if (std::string why = zmtp::check_greeting(std::string_view(in_).substr(in_at_, zmtp::kGreetingSize)); !why.empty()) {
+  if (std::string why = zmtp::check_greeting(std::string_view(in_).substr(in_at_, zmtp::kGreetingSize));
+      !why.empty()) {
     return fail("the peer does not speak ZMTP 3 with the NULL mechanism: " + why);
   }
   in_at_ += zmtp::kGreetingSize;
@@ -265,12 +272,14 @@ Status ZmtpRequestClient::open(Clock::time_point deadline, std::string_view firs
   return ok_status();
 }
 
-Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request, std::chrono::milliseconds timeout) {
+Result<wire::Message> ZmtpRequestClient::call(const wire::Message& request,
+                                              std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   const auto lost = [&](IoResult r, const std::string& why = {}) -> std::unexpected<Error> {
     close_socket();  // a late reply must not answer a later call
     if (r == IoResult::kTimeout) {
-      return make_error(ErrorCode::kIo, "no reply from the coordinator at " + endpoint_ + " within " + describe_timeout(timeout));
+      return make_error(ErrorCode::kIo, "no reply from the coordinator at " + endpoint_ + " within " +
+                                            describe_timeout(timeout));
     }
     return make_error(ErrorCode::kIo, "the connection to the coordinator at " + endpoint_ + " " +
                                           (why.empty() ? std::string("closed before its reply") : why));

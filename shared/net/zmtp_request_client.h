@@ -41,7 +41,7 @@ class ZmtpRequestClient {
 
   std::string endpoint_;
   int fd_ = -1;
-  std::string in_;         // received, not yet parsed from in_at_
+  std::string in_;  // received, not yet parsed from in_at_
   std::size_t in_at_ = 0;
 };
 

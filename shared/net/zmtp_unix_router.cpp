@@ -1,15 +1,15 @@
 #include "shared/net/zmtp_unix_router.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <charconv>
-#include <cstring>
-#include <deque>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <deque>
 #include <unordered_map>
 #include <utility>
 
@@ -117,7 +117,8 @@ struct ZmtpUnixRouter::State {
 
   void flush(std::uint64_t key, Connection& c) {
     while (c.out_at < c.out.size()) {
-      const ssize_t n = ::send(c.fd, c.out.data() + c.out_at, c.out.size() - c.out_at, MSG_NOSIGNAL | MSG_DONTWAIT);
+      const ssize_t n =
+          ::send(c.fd, c.out.data() + c.out_at, c.out.size() - c.out_at, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n > 0) {
         c.out_at += static_cast<std::size_t>(n);
         continue;
@@ -144,7 +145,8 @@ struct ZmtpUnixRouter::State {
   // Brings the uid's charge for this connection's buffers up to date.
   void recount(Connection& c) {
     const std::size_t bytes = c.in.size() + c.out.size() + c.first_part.size();
-    budget.charge(c.credentials.uid, static_cast<std::ptrdiff_t>(bytes) - static_cast<std::ptrdiff_t>(c.charged));
+    budget.charge(c.credentials.uid,
+                  static_cast<std::ptrdiff_t>(bytes) - static_cast<std::ptrdiff_t>(c.charged));
     c.charged = bytes;
   }
 
@@ -226,8 +228,8 @@ struct ZmtpUnixRouter::State {
         refusal = "the coordinator has its maximum of " + std::to_string(limits.max_connections) +
                   " client connections open; try again shortly";
       } else if (!budget.may_connect(cred.uid)) {
-        refusal = "uid " + std::to_string(cred.uid) + " already has " + std::to_string(limits.max_connections_per_uid) +
-                  " connections open to the coordinator";
+        refusal = "uid " + std::to_string(cred.uid) + " already has " +
+                  std::to_string(limits.max_connections_per_uid) + " connections open to the coordinator";
       }
       if (!refusal.empty()) {
         // Said in ZMTP, best effort and without waiting, so the CLI can tell its user why.
@@ -273,7 +275,8 @@ struct ZmtpUnixRouter::State {
           break;
         }
         hang_up(c,
-                "uid " + std::to_string(c.credentials.uid) + " holds " + std::to_string(budget.held(c.credentials.uid)) +
+                "uid " + std::to_string(c.credentials.uid) + " holds " +
+                    std::to_string(budget.held(c.credentials.uid)) +
                     " bytes in the coordinator, its limit, and sent more",
                 "client_over_budget");
         break;
@@ -303,8 +306,8 @@ struct ZmtpUnixRouter::State {
       Connection& c = it->second;
       hang_up(c,
               "a message begun " + std::to_string(age.count()) + " ms ago is unfinished (" +
-                  std::to_string(c.in.size() - c.in_at + c.first_part.size()) + " bytes held); the limit is " +
-                  std::to_string(limits.frame_timeout.count()) + " ms",
+                  std::to_string(c.in.size() - c.in_at + c.first_part.size()) +
+                  " bytes held); the limit is " + std::to_string(limits.frame_timeout.count()) + " ms",
               "client_frame_timeout");
       close_connection(key);
     }
@@ -388,9 +391,9 @@ struct ZmtpUnixRouter::State {
     const std::size_t to_come = needed - c.in.size();
     if (to_come > budget.room(uid)) {
       hang_up(c,
-              "a frame of " + std::to_string(needed) + " bytes would take uid " + std::to_string(uid) + " past its limit of " +
-                  std::to_string(budget.max_bytes()) + " bytes held in the coordinator (it holds " +
-                  std::to_string(budget.held(uid)) + ")",
+              "a frame of " + std::to_string(needed) + " bytes would take uid " + std::to_string(uid) +
+                  " past its limit of " + std::to_string(budget.max_bytes()) +
+                  " bytes held in the coordinator (it holds " + std::to_string(budget.held(uid)) + ")",
               "client_over_budget");
       return;
     }
@@ -430,7 +433,8 @@ Result<ZmtpUnixRouter> ZmtpUnixRouter::bind(const std::string& path, Limits limi
     return make_error(ErrorCode::kIo, "cannot listen on ipc://" + path + ": " + why);
   };
   sockaddr_un addr{};
-  if (path.empty() || path.size() >= sizeof addr.sun_path) return fail("the socket path is empty or too long");
+  if (path.empty() || path.size() >= sizeof addr.sun_path)
+    return fail("the socket path is empty or too long");
   auto s = std::make_unique<State>();
   s->path = path;
   s->limits = limits;
@@ -455,7 +459,9 @@ Result<ZmtpUnixRouter> ZmtpUnixRouter::bind(const std::string& path, Limits limi
   return ZmtpUnixRouter(std::move(s));
 }
 
-int ZmtpUnixRouter::fd() const { return s_->epoll_fd; }
+int ZmtpUnixRouter::fd() const {
+  return s_->epoll_fd;
+}
 
 void ZmtpUnixRouter::serve(Clock::time_point now) {
   State& s = *s_;
@@ -502,7 +508,9 @@ std::optional<Inbound> ZmtpUnixRouter::receive() {
   return in;
 }
 
-bool ZmtpUnixRouter::has_pending() const { return !s_->pending.empty(); }
+bool ZmtpUnixRouter::has_pending() const {
+  return !s_->pending.empty();
+}
 
 Status ZmtpUnixRouter::send(std::string_view peer, std::string_view frame) {
   State& s = *s_;
@@ -524,9 +532,10 @@ Status ZmtpUnixRouter::send(std::string_view peer, std::string_view frame) {
   if (const std::uint32_t uid = c.credentials.uid; !s.room_for(c, header.size() + frame.size(), "a reply")) {
     const std::size_t held = s.budget.held(uid);
     s.close_connection(key);
-    return make_error(ErrorCode::kIo, "peer " + std::string(peer) + " is closed: its uid " + std::to_string(uid) +
-                                          " holds " + std::to_string(held) + " bytes, and a reply of " +
-                                          std::to_string(frame.size()) + " would pass its limit");
+    return make_error(ErrorCode::kIo, "peer " + std::string(peer) + " is closed: its uid " +
+                                          std::to_string(uid) + " holds " + std::to_string(held) +
+                                          " bytes, and a reply of " + std::to_string(frame.size()) +
+                                          " would pass its limit");
   }
   c.out += header;
   c.out += frame;
@@ -538,9 +547,17 @@ Status ZmtpUnixRouter::send(std::string_view peer, std::string_view frame) {
   return ok_status();
 }
 
-std::uint64_t ZmtpUnixRouter::dropped() const { return s_->dropped; }
-std::size_t ZmtpUnixRouter::connections() const { return s_->connections.size(); }
-std::size_t ZmtpUnixRouter::held_by(std::uint32_t uid) const { return s_->budget.held(uid); }
-const std::string& ZmtpUnixRouter::path() const { return s_->path; }
+std::uint64_t ZmtpUnixRouter::dropped() const {
+  return s_->dropped;
+}
+std::size_t ZmtpUnixRouter::connections() const {
+  return s_->connections.size();
+}
+std::size_t ZmtpUnixRouter::held_by(std::uint32_t uid) const {
+  return s_->budget.held(uid);
+}
+const std::string& ZmtpUnixRouter::path() const {
+  return s_->path;
+}
 
 }  // namespace fairway::net

@@ -3,11 +3,11 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 
+#include <sys/stat.h>
 #include <cctype>
 #include <cstdlib>
 #include <ctime>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 #include "shared/base/log.h"
@@ -17,10 +17,14 @@ namespace {
 
 int priority_of(LogLevel l) {
   switch (l) {
-    case LogLevel::kDebug: return 7;
-    case LogLevel::kInfo: return 6;
-    case LogLevel::kWarning: return 4;
-    case LogLevel::kError: return 3;
+    case LogLevel::kDebug:
+      return 7;
+    case LogLevel::kInfo:
+      return 6;
+    case LogLevel::kWarning:
+      return 4;
+    case LogLevel::kError:
+      return 3;
   }
   return 6;
 }
@@ -68,8 +72,12 @@ void use_journal_if_connected() {
   if (mine == js) set_log_sink(&journal_sink);
 }
 
-void notify_ready() { sd_notify(0, "READY=1"); }
-void notify_stopping() { sd_notify(0, "STOPPING=1"); }
+void notify_ready() {
+  sd_notify(0, "READY=1");
+}
+void notify_stopping() {
+  sd_notify(0, "STOPPING=1");
+}
 
 void notify_reloading() {
   timespec ts{};
@@ -79,7 +87,9 @@ void notify_reloading() {
   sd_notify(0, msg.c_str());
 }
 
-void notify_status(const std::string& line) { sd_notify(0, ("STATUS=" + line).c_str()); }
+void notify_status(const std::string& line) {
+  sd_notify(0, ("STATUS=" + line).c_str());
+}
 
 void notify_watchdog() {
   // sd_watchdog_enabled also checks WATCHDOG_PID, so a child that inherited the

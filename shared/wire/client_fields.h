@@ -15,7 +15,9 @@ namespace fairway::wire::detail {
 
 // A reason's uid: any 32-bit value.
 struct ReasonUid {
-  static void put(Packer& pk, const std::optional<std::uint32_t>& v) { detail::put(pk, static_cast<std::int64_t>(*v)); }
+  static void put(Packer& pk, const std::optional<std::uint32_t>& v) {
+    detail::put(pk, static_cast<std::int64_t>(*v));
+  }
   static std::optional<std::uint32_t> read(MapReader& r, std::string_view key, const Rule&) {
     const std::int64_t uid = r.i64(key);
     if (r.failed()) return std::nullopt;
@@ -124,12 +126,15 @@ void fields(V& v, M& m) {
 }
 
 inline void check_fields(MapReader& r, JobControl& m) {
-  const auto fail = [&](std::string_view key, const std::string& what) { r.errors().fail(r.path_of(key), what); };
+  const auto fail = [&](std::string_view key, const std::string& what) {
+    r.errors().fail(r.path_of(key), what);
+  };
   if (m.task_arrays.size() != m.task_indices.size()) {
     fail("task_indices", "has " + std::to_string(m.task_indices.size()) + " entries for " +
                              std::to_string(m.task_arrays.size()) + " task_arrays");
   }
-  if (m.action == JobAction::kSignal && m.signal > 64) fail("signal", "must be 1-64, got " + std::to_string(m.signal));
+  if (m.action == JobAction::kSignal && m.signal > 64)
+    fail("signal", "must be 1-64, got " + std::to_string(m.signal));
   if (m.action == JobAction::kEndAllocation) {
     if (m.exit_code > 255) fail("exit_code", "must be 0-255, got " + std::to_string(m.exit_code));
     if (m.signal > 64) fail("signal", "must be 0-64, got " + std::to_string(m.signal));

@@ -27,7 +27,9 @@ using ReadPayload = Message (*)(MapReader&);
 // Message's alternatives are in MessageType order: the reader of type t is at t - 1.
 template <std::size_t... I>
 constexpr std::array<ReadPayload, sizeof...(I)> payload_readers(std::index_sequence<I...>) {
-  return {+[](MapReader& r) -> Message { return detail::read_fields<std::variant_alternative_t<I, Message>>(r); }...};
+  return {+[](MapReader& r) -> Message {
+    return detail::read_fields<std::variant_alternative_t<I, Message>>(r);
+  }...};
 }
 constexpr auto kReaders = payload_readers(std::make_index_sequence<std::variant_size_v<Message>>());
 
@@ -63,8 +65,12 @@ std::string encode(const Message& m) {
   return detail::seal(message_type(m), payload);
 }
 
-Result<Message> decode(std::string_view frame) { return decode_frame(frame, false); }
+Result<Message> decode(std::string_view frame) {
+  return decode_frame(frame, false);
+}
 
-Result<Message> decode_for_terminal(std::string_view frame) { return decode_frame(frame, true); }
+Result<Message> decode_for_terminal(std::string_view frame) {
+  return decode_frame(frame, true);
+}
 
 }  // namespace fairway::wire

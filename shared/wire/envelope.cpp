@@ -4,8 +4,8 @@
 #include <type_traits>
 #include <variant>
 
-#include "shared/wire/msgpack_io.h"
 #include "shared/base/try.h"
+#include "shared/wire/msgpack_io.h"
 
 namespace fairway::wire {
 namespace {
@@ -56,100 +56,136 @@ std::unexpected<Error> frame_error(std::string what) {
 
 std::string_view to_string(MessageType t) {
   switch (t) {
-    case MessageType::kAgentRegister: return "AgentRegister";
-    case MessageType::kHeartbeat: return "Heartbeat";
-    case MessageType::kJobStatusUpdate: return "JobStatusUpdate";
-    case MessageType::kLaunchJob: return "LaunchJob";
-    case MessageType::kSignalJob: return "SignalJob";
-    case MessageType::kAck: return "Ack";
-    case MessageType::kErrorReply: return "ErrorReply";
-    case MessageType::kSubmitRequest: return "SubmitRequest";
-    case MessageType::kSubmitReply: return "SubmitReply";
-    case MessageType::kJobQuery: return "JobQuery";
-    case MessageType::kJobQueryReply: return "JobQueryReply";
-    case MessageType::kJobControl: return "JobControl";
-    case MessageType::kJobControlReply: return "JobControlReply";
-    case MessageType::kNodeQuery: return "NodeQuery";
-    case MessageType::kNodeQueryReply: return "NodeQueryReply";
-    case MessageType::kSubmitBatch: return "SubmitBatch";
-    case MessageType::kSubmitBatchReply: return "SubmitBatchReply";
-    case MessageType::kNodeControl: return "NodeControl";
-    case MessageType::kNodeControlReply: return "NodeControlReply";
-    case MessageType::kAuthenticatedRequest: return "AuthenticatedRequest";
-    case MessageType::kHeartbeatReply: return "HeartbeatReply";
-    case MessageType::kMetricsQuery: return "MetricsQuery";
-    case MessageType::kMetricsReply: return "MetricsReply";
-    case MessageType::kPartitionQuery: return "PartitionQuery";
-    case MessageType::kPartitionQueryReply: return "PartitionQueryReply";
-    case MessageType::kSharesQuery: return "SharesQuery";
-    case MessageType::kSharesReply: return "SharesReply";
-    case MessageType::kJobUpdate: return "JobUpdate";
-    case MessageType::kSetTimeLimit: return "SetTimeLimit";
-    case MessageType::kSendSignal: return "SendSignal";
-    case MessageType::kReservationQuery: return "ReservationQuery";
-    case MessageType::kReservationQueryReply: return "ReservationQueryReply";
-    case MessageType::kStepRequest: return "StepRequest";
-    case MessageType::kStepReply: return "StepReply";
-    case MessageType::kLaunchStep: return "LaunchStep";
-    case MessageType::kStepIo: return "StepIo";
-    case MessageType::kConfigQuery: return "ConfigQuery";
-    case MessageType::kConfigReply: return "ConfigReply";
-    case MessageType::kStepEnded: return "StepEnded";
+    case MessageType::kAgentRegister:
+      return "AgentRegister";
+    case MessageType::kHeartbeat:
+      return "Heartbeat";
+    case MessageType::kJobStatusUpdate:
+      return "JobStatusUpdate";
+    case MessageType::kLaunchJob:
+      return "LaunchJob";
+    case MessageType::kSignalJob:
+      return "SignalJob";
+    case MessageType::kAck:
+      return "Ack";
+    case MessageType::kErrorReply:
+      return "ErrorReply";
+    case MessageType::kSubmitRequest:
+      return "SubmitRequest";
+    case MessageType::kSubmitReply:
+      return "SubmitReply";
+    case MessageType::kJobQuery:
+      return "JobQuery";
+    case MessageType::kJobQueryReply:
+      return "JobQueryReply";
+    case MessageType::kJobControl:
+      return "JobControl";
+    case MessageType::kJobControlReply:
+      return "JobControlReply";
+    case MessageType::kNodeQuery:
+      return "NodeQuery";
+    case MessageType::kNodeQueryReply:
+      return "NodeQueryReply";
+    case MessageType::kSubmitBatch:
+      return "SubmitBatch";
+    case MessageType::kSubmitBatchReply:
+      return "SubmitBatchReply";
+    case MessageType::kNodeControl:
+      return "NodeControl";
+    case MessageType::kNodeControlReply:
+      return "NodeControlReply";
+    case MessageType::kAuthenticatedRequest:
+      return "AuthenticatedRequest";
+    case MessageType::kHeartbeatReply:
+      return "HeartbeatReply";
+    case MessageType::kMetricsQuery:
+      return "MetricsQuery";
+    case MessageType::kMetricsReply:
+      return "MetricsReply";
+    case MessageType::kPartitionQuery:
+      return "PartitionQuery";
+    case MessageType::kPartitionQueryReply:
+      return "PartitionQueryReply";
+    case MessageType::kSharesQuery:
+      return "SharesQuery";
+    case MessageType::kSharesReply:
+      return "SharesReply";
+    case MessageType::kJobUpdate:
+      return "JobUpdate";
+    case MessageType::kSetTimeLimit:
+      return "SetTimeLimit";
+    case MessageType::kSendSignal:
+      return "SendSignal";
+    case MessageType::kReservationQuery:
+      return "ReservationQuery";
+    case MessageType::kReservationQueryReply:
+      return "ReservationQueryReply";
+    case MessageType::kStepRequest:
+      return "StepRequest";
+    case MessageType::kStepReply:
+      return "StepReply";
+    case MessageType::kLaunchStep:
+      return "LaunchStep";
+    case MessageType::kStepIo:
+      return "StepIo";
+    case MessageType::kConfigQuery:
+      return "ConfigQuery";
+    case MessageType::kConfigReply:
+      return "ConfigReply";
+    case MessageType::kStepEnded:
+      return "StepEnded";
   }
   return "Unknown";
 }
 
 std::string_view to_string(JobAction a) {
   switch (a) {
-    case JobAction::kCancel: return "cancel";
-    case JobAction::kHold: return "hold";
-    case JobAction::kRelease: return "release";
-    case JobAction::kRequeue: return "requeue";
-    case JobAction::kSignal: return "signal";
-    case JobAction::kEndAllocation: return "end allocation";
+    case JobAction::kCancel:
+      return "cancel";
+    case JobAction::kHold:
+      return "hold";
+    case JobAction::kRelease:
+      return "release";
+    case JobAction::kRequeue:
+      return "requeue";
+    case JobAction::kSignal:
+      return "signal";
+    case JobAction::kEndAllocation:
+      return "end allocation";
   }
   return "unknown";
 }
 
 // message_type() relies on the variant listing its alternatives in MessageType order.
 template <MessageType T, typename M>
-constexpr bool kAt = std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(T) - 1,
-                                                               Message>, M>;
-static_assert(kAt<MessageType::kAgentRegister, AgentRegister> &&
-              kAt<MessageType::kHeartbeat, Heartbeat> &&
-              kAt<MessageType::kJobStatusUpdate, JobStatusUpdate> &&
-              kAt<MessageType::kLaunchJob, LaunchJob> && kAt<MessageType::kSignalJob, SignalJob> &&
-              kAt<MessageType::kAck, Ack> && kAt<MessageType::kErrorReply, ErrorReply> &&
-              kAt<MessageType::kSubmitRequest, SubmitRequest> &&
-              kAt<MessageType::kSubmitReply, SubmitReply> &&
-              kAt<MessageType::kJobQuery, JobQuery> &&
-              kAt<MessageType::kJobQueryReply, JobQueryReply> &&
-              kAt<MessageType::kJobControl, JobControl> &&
-              kAt<MessageType::kJobControlReply, JobControlReply> &&
-              kAt<MessageType::kNodeQuery, NodeQuery> &&
-              kAt<MessageType::kNodeQueryReply, NodeQueryReply> &&
-              kAt<MessageType::kSubmitBatch, SubmitBatch> &&
-              kAt<MessageType::kSubmitBatchReply, SubmitBatchReply> &&
-              kAt<MessageType::kNodeControl, NodeControl> &&
-              kAt<MessageType::kNodeControlReply, NodeControlReply> &&
-              kAt<MessageType::kAuthenticatedRequest, AuthenticatedRequest> &&
-              kAt<MessageType::kHeartbeatReply, HeartbeatReply> &&
-              kAt<MessageType::kMetricsQuery, MetricsQuery> &&
-              kAt<MessageType::kMetricsReply, MetricsReply> &&
-              kAt<MessageType::kPartitionQuery, PartitionQuery> &&
-              kAt<MessageType::kPartitionQueryReply, PartitionQueryReply> &&
-              kAt<MessageType::kSharesQuery, SharesQuery> &&
-              kAt<MessageType::kSharesReply, SharesReply> &&
-              kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit> &&
-              kAt<MessageType::kSendSignal, SendSignal> &&
-              kAt<MessageType::kReservationQuery, ReservationQuery> &&
-              kAt<MessageType::kReservationQueryReply, ReservationQueryReply> &&
-              kAt<MessageType::kStepRequest, StepRequest> && kAt<MessageType::kStepReply, StepReply> &&
-              kAt<MessageType::kLaunchStep, LaunchStep> && kAt<MessageType::kStepIo, StepIo> &&
-              kAt<MessageType::kConfigQuery, ConfigQuery> && kAt<MessageType::kConfigReply, ConfigReply> &&
-              kAt<MessageType::kStepEnded, StepEnded>);
+constexpr bool kAt = std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(T) - 1, Message>, M>;
+static_assert(
+    kAt<MessageType::kAgentRegister, AgentRegister> && kAt<MessageType::kHeartbeat, Heartbeat> &&
+    kAt<MessageType::kJobStatusUpdate, JobStatusUpdate> && kAt<MessageType::kLaunchJob, LaunchJob> &&
+    kAt<MessageType::kSignalJob, SignalJob> && kAt<MessageType::kAck, Ack> &&
+    kAt<MessageType::kErrorReply, ErrorReply> && kAt<MessageType::kSubmitRequest, SubmitRequest> &&
+    kAt<MessageType::kSubmitReply, SubmitReply> && kAt<MessageType::kJobQuery, JobQuery> &&
+    kAt<MessageType::kJobQueryReply, JobQueryReply> && kAt<MessageType::kJobControl, JobControl> &&
+    kAt<MessageType::kJobControlReply, JobControlReply> && kAt<MessageType::kNodeQuery, NodeQuery> &&
+    kAt<MessageType::kNodeQueryReply, NodeQueryReply> && kAt<MessageType::kSubmitBatch, SubmitBatch> &&
+    kAt<MessageType::kSubmitBatchReply, SubmitBatchReply> && kAt<MessageType::kNodeControl, NodeControl> &&
+    kAt<MessageType::kNodeControlReply, NodeControlReply> &&
+    kAt<MessageType::kAuthenticatedRequest, AuthenticatedRequest> &&
+    kAt<MessageType::kHeartbeatReply, HeartbeatReply> && kAt<MessageType::kMetricsQuery, MetricsQuery> &&
+    kAt<MessageType::kMetricsReply, MetricsReply> && kAt<MessageType::kPartitionQuery, PartitionQuery> &&
+    kAt<MessageType::kPartitionQueryReply, PartitionQueryReply> &&
+    kAt<MessageType::kSharesQuery, SharesQuery> && kAt<MessageType::kSharesReply, SharesReply> &&
+    kAt<MessageType::kJobUpdate, JobUpdate> && kAt<MessageType::kSetTimeLimit, SetTimeLimit> &&
+    kAt<MessageType::kSendSignal, SendSignal> && kAt<MessageType::kReservationQuery, ReservationQuery> &&
+    kAt<MessageType::kReservationQueryReply, ReservationQueryReply> &&
+    kAt<MessageType::kStepRequest, StepRequest> && kAt<MessageType::kStepReply, StepReply> &&
+    kAt<MessageType::kLaunchStep, LaunchStep> && kAt<MessageType::kStepIo, StepIo> &&
+    kAt<MessageType::kConfigQuery, ConfigQuery> && kAt<MessageType::kConfigReply, ConfigReply> &&
+    kAt<MessageType::kStepEnded, StepEnded>);
 
-MessageType message_type(const Message& m) { return static_cast<MessageType>(m.index() + 1); }
+MessageType message_type(const Message& m) {
+  return static_cast<MessageType>(m.index() + 1);
+}
 
 Status check_frame_size(std::size_t bytes) {
   if (bytes == 0) return frame_error("empty");
@@ -187,7 +223,8 @@ Result<msgpack::object_handle> parse_bounded(std::string_view bytes, std::string
   };
   if (bytes.empty()) return fail("empty");
   if (bytes.size() > kMaxFrameBytes) {
-    return fail(std::to_string(bytes.size()) + " bytes exceeds the limit of " + std::to_string(kMaxFrameBytes));
+    return fail(std::to_string(bytes.size()) + " bytes exceeds the limit of " +
+                std::to_string(kMaxFrameBytes));
   }
   try {
     BoundsVisitor bounds;
@@ -197,8 +234,8 @@ Result<msgpack::object_handle> parse_bounded(std::string_view bytes, std::string
     if (!parsed) return fail("malformed msgpack");
     if (off != bytes.size()) return fail("trailing bytes after the frame");
     off = 0;
-    const msgpack::unpack_limit limit(kMaxListEntries, kMaxListEntries, kMaxFrameBytes,
-                                      kMaxFrameBytes, kMaxFrameBytes, kMaxNestingDepth + 1);
+    const msgpack::unpack_limit limit(kMaxListEntries, kMaxListEntries, kMaxFrameBytes, kMaxFrameBytes,
+                                      kMaxFrameBytes, kMaxNestingDepth + 1);
     return msgpack::unpack(bytes.data(), bytes.size(), off, nullptr, nullptr, limit);
   } catch (const std::exception& e) {
     return fail(std::string("malformed msgpack (") + e.what() + ")");
@@ -225,8 +262,8 @@ Result<OpenFrame> open_frame(std::string_view frame) {
     return frame_error("version: expected unsigned integer");
   }
   if (parts[1].via.u64 != kWireVersion) {
-    return frame_error("unsupported version " + std::to_string(parts[1].via.u64) +
-                       " (this build speaks " + std::to_string(kWireVersion) + ")");
+    return frame_error("unsupported version " + std::to_string(parts[1].via.u64) + " (this build speaks " +
+                       std::to_string(kWireVersion) + ")");
   }
   if (parts[2].type != msgpack::type::POSITIVE_INTEGER) {
     return frame_error("type: expected unsigned integer");

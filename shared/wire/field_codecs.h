@@ -16,7 +16,9 @@ namespace fairway::wire::detail {
 template <>
 struct Codec<std::string> {
   static void put(Packer& pk, const std::string& v) { detail::put(pk, std::string_view(v)); }
-  static std::string read(MapReader& r, std::string_view key, const Rule& rule) { return r.str(key, rule.max_bytes); }
+  static std::string read(MapReader& r, std::string_view key, const Rule& rule) {
+    return r.str(key, rule.max_bytes);
+  }
 };
 
 template <>
@@ -162,11 +164,21 @@ struct Codec<std::vector<JobState>> {
 };
 
 // What an enum's error names it by.
-inline std::string_view enum_noun(ErrorCode) { return "error code"; }
-inline std::string_view enum_noun(DependencyType) { return "dependency type"; }
-inline std::string_view enum_noun(JobAction) { return "job action"; }
-inline std::string_view enum_noun(NodeAction) { return "node action"; }
-inline std::string_view enum_noun(GpuAskedPer) { return "GPU request shape"; }
+inline std::string_view enum_noun(ErrorCode) {
+  return "error code";
+}
+inline std::string_view enum_noun(DependencyType) {
+  return "dependency type";
+}
+inline std::string_view enum_noun(JobAction) {
+  return "job action";
+}
+inline std::string_view enum_noun(NodeAction) {
+  return "node action";
+}
+inline std::string_view enum_noun(GpuAskedPer) {
+  return "GPU request shape";
+}
 
 // An enum sent as its number, `lo` to `hi`; any other number is an error naming it
 // ("unknown job action 9"). Below rule.min it is out of range, as for any integer.
@@ -185,7 +197,8 @@ struct EnumNumber {
 template <>
 struct Codec<ErrorCode> : EnumNumber<ErrorCode, ErrorCode::kInvalidArgument, ErrorCode::kUnavailable> {};
 template <>
-struct Codec<DependencyType> : EnumNumber<DependencyType, DependencyType::kAfter, DependencyType::kSingleton> {};
+struct Codec<DependencyType>
+    : EnumNumber<DependencyType, DependencyType::kAfter, DependencyType::kSingleton> {};
 template <>
 struct Codec<JobAction> : EnumNumber<JobAction, JobAction::kCancel, JobAction::kEndAllocation> {};
 template <>

@@ -61,7 +61,9 @@ inline constexpr bool kIsOptional<std::optional<T>> = true;
 template <class T>
 struct Codec;
 
-inline std::uint32_t size32(std::size_t n) { return static_cast<std::uint32_t>(n); }
+inline std::uint32_t size32(std::size_t n) {
+  return static_cast<std::uint32_t>(n);
+}
 
 // "Type.key[i]": where an array element sits, for error messages.
 inline std::string item_path(const MapReader& r, std::string_view key, std::size_t i) {

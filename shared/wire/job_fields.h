@@ -28,7 +28,8 @@ struct SignalNumber {
   static void put(Packer& pk, std::int32_t v) { detail::put(pk, v); }
   static std::int32_t read(MapReader& r, std::string_view key, const Rule& rule) {
     const std::int32_t v = Codec<std::int32_t>::read(r, key, rule);
-    if (!r.failed() && (v < 0 || v > 64)) r.errors().fail(r.path_of(key), "not a signal: " + std::to_string(v));
+    if (!r.failed() && (v < 0 || v > 64))
+      r.errors().fail(r.path_of(key), "not a signal: " + std::to_string(v));
     return v;
   }
 };
@@ -133,7 +134,8 @@ void fields(V& v, M& m) {
   v.field("mem_per_cpu_mb", res.memory_per_cpu_mb, kDefaulted, NonNegative<std::int64_t>{});
   v.field("exclusive", s.exclusive, kDefaulted);
   v.field("only_nodes", s.only_nodes, {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
-  v.field("excluded_nodes", s.excluded_nodes, {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
+  v.field("excluded_nodes", s.excluded_nodes,
+          {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
   v.field("constraint", s.constraint, kDefaulted);
   warning_fields(v, s.warn_signal, s.warn_before_s, s.warn_batch_only);
   v.field("mail_events", s.mail_events, kDefaulted, MailEvents{});

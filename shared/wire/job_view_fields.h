@@ -40,7 +40,8 @@ inline void check_fields(MapReader& r, StepView& s) {
   if (s.exit_code < 0 || s.signal < 0) {
     r.errors().fail(r.path_of(s.exit_code < 0 ? "exit_code" : "signal"), "must not be negative");
   } else if ((s.max_rss_kb && *s.max_rss_kb < 0) || (s.cpu_us && *s.cpu_us < 0)) {
-    r.errors().fail(r.path_of(s.max_rss_kb && *s.max_rss_kb < 0 ? "max_rss_kb" : "cpu_us"), "must not be negative");
+    r.errors().fail(r.path_of(s.max_rss_kb && *s.max_rss_kb < 0 ? "max_rss_kb" : "cpu_us"),
+                    "must not be negative");
   }
 }
 

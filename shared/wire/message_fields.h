@@ -90,7 +90,8 @@ void fields(V& v, M& m) {
 
 inline void check_fields(MapReader& r, LaunchJob& m) {
   if (m.memory_limit_bytes && *m.memory_limit_bytes <= 0) {
-    r.errors().fail(r.path_of("memory_limit_bytes"), "must be positive, got " + std::to_string(*m.memory_limit_bytes));
+    r.errors().fail(r.path_of("memory_limit_bytes"),
+                    "must be positive, got " + std::to_string(*m.memory_limit_bytes));
   }
 }
 

@@ -122,10 +122,10 @@ struct JobStatusUpdate {
 // What to run and where its output goes: written by the user at submission and carried
 // unchanged to the agent that launches it.
 struct JobProgram {
-  std::string script;             // empty when argv is used (--wrap)
+  std::string script;  // empty when argv is used (--wrap)
   std::vector<std::string> argv;
   std::string working_dir;
-  std::vector<EnvVar> env;        // order kept: later entries override earlier ones
+  std::vector<EnvVar> env;  // order kept: later entries override earlier ones
   std::string stdout_path;
   std::string stderr_path;
   bool open_append = false;  // --open-mode=append: never truncate the output files
@@ -325,7 +325,7 @@ struct JobView {
   std::optional<std::uint32_t> uid, gid;
   std::int32_t ntasks = 0;
   std::int32_t cpus_per_task = 0;
-  bool interactive = false;  // an allocation (alloc, run outside a job): it has no batch script
+  bool interactive = false;     // an allocation (alloc, run outside a job): it has no batch script
   std::vector<StepView> steps;  // its steps, by number (history only; sent when any)
   // Cancelled while running, its processes not yet ended (state kCompleting meanwhile):
   // Slurm's CANCELLED with its COMPLETING flag, which sacct shows as CANCELLED at once.
@@ -355,8 +355,8 @@ struct JobView {
 struct JobQueryReply {
   Time now;  // the coordinator's clock, so elapsed times do not depend on the client's
   std::vector<JobView> jobs;
-  bool more = false;         // further pages: ask again with `after` = the last job's id
-  std::uint64_t total = 0;   // jobs matching the query, over all pages
+  bool more = false;        // further pages: ask again with `after` = the last job's id
+  std::uint64_t total = 0;  // jobs matching the query, over all pages
   bool operator==(const JobQueryReply&) const = default;
 };
 
@@ -364,7 +364,14 @@ struct JobQueryReply {
 // kEndAllocation: an allocation's own client (salloc, srun outside a job) ends it with
 // its command's outcome, so that it ends COMPLETED or FAILED with that exit code, as in
 // Slurm, not CANCELLED. Only for interactive jobs.
-enum class JobAction : std::uint8_t { kCancel = 1, kHold = 2, kRelease = 3, kRequeue = 4, kSignal = 5, kEndAllocation = 6 };
+enum class JobAction : std::uint8_t {
+  kCancel = 1,
+  kHold = 2,
+  kRelease = 3,
+  kRequeue = 4,
+  kSignal = 5,
+  kEndAllocation = 6
+};
 
 std::string_view to_string(JobAction a);
 
@@ -424,14 +431,14 @@ struct NodeView {
   std::int64_t memory_mb = 0;       // offered to jobs; 0: not declared, not scheduled
   std::int64_t memory_used_mb = 0;  // held by its running jobs
   std::optional<Time> last_heartbeat;
-  std::string reason;      // why it is down or drained
+  std::string reason;  // why it is down or drained
   // Who set the reason and when (sinfo -R): the admin who drained it, or the coordinator's
   // own user for a node that stopped answering. Optional keys: unset when no reason.
   std::string reason_user;
   std::optional<std::uint32_t> reason_uid;
   std::optional<Time> reason_time;
-  std::vector<JobId> jobs;  // running on it
-  std::string enforcement;  // as its agent registered it (AgentRegister::enforcement)
+  std::vector<JobId> jobs;            // running on it
+  std::string enforcement;            // as its agent registered it (AgentRegister::enforcement)
   std::vector<std::string> features;  // [[nodes]] features (-C); an optional key
   bool operator==(const NodeView&) const = default;
 };
@@ -494,15 +501,13 @@ struct HeartbeatReply {
   bool operator==(const HeartbeatReply&) const = default;
 };
 
-using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob,
-                             Ack, ErrorReply, SubmitRequest, SubmitReply, JobQuery,
-                             JobQueryReply, JobControl, JobControlReply, NodeQuery,
-                             NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
-                             NodeControlReply, AuthenticatedRequest, HeartbeatReply,
-                             MetricsQuery, MetricsReply, PartitionQuery, PartitionQueryReply,
-                             SharesQuery, SharesReply, JobUpdate, SetTimeLimit,
-                             SendSignal, ReservationQuery, ReservationQueryReply, StepRequest,
-                             StepReply, LaunchStep, StepIo, ConfigQuery, ConfigReply, StepEnded>;
+using Message = std::variant<AgentRegister, Heartbeat, JobStatusUpdate, LaunchJob, SignalJob, Ack, ErrorReply,
+                             SubmitRequest, SubmitReply, JobQuery, JobQueryReply, JobControl, JobControlReply,
+                             NodeQuery, NodeQueryReply, SubmitBatch, SubmitBatchReply, NodeControl,
+                             NodeControlReply, AuthenticatedRequest, HeartbeatReply, MetricsQuery,
+                             MetricsReply, PartitionQuery, PartitionQueryReply, SharesQuery, SharesReply,
+                             JobUpdate, SetTimeLimit, SendSignal, ReservationQuery, ReservationQueryReply,
+                             StepRequest, StepReply, LaunchStep, StepIo, ConfigQuery, ConfigReply, StepEnded>;
 
 MessageType message_type(const Message& m);
 

@@ -4,8 +4,8 @@
 
 #include "shared/base/terminal_text.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace fairway::wire::detail {
@@ -31,8 +31,8 @@ struct FieldPath {
 
 // Each reader checks the type tag before touching the union, so a hostile frame can never
 // make us read the wrong member.
-std::optional<std::int64_t> read_i64(const Obj& o, Errors& e, const FieldPath& path,
-                                     std::int64_t min, std::int64_t max) {
+std::optional<std::int64_t> read_i64(const Obj& o, Errors& e, const FieldPath& path, std::int64_t min,
+                                     std::int64_t max) {
   std::int64_t v = 0;
   if (o.type == msgpack::type::POSITIVE_INTEGER) {
     if (o.via.u64 > static_cast<std::uint64_t>(max)) {
@@ -53,8 +53,7 @@ std::optional<std::int64_t> read_i64(const Obj& o, Errors& e, const FieldPath& p
   return v;
 }
 
-std::optional<std::string> read_str(const Obj& o, Errors& e, const FieldPath& path,
-                                    std::size_t max_bytes) {
+std::optional<std::string> read_str(const Obj& o, Errors& e, const FieldPath& path, std::size_t max_bytes) {
   if (o.type != msgpack::type::STR) {
     e.fail(path.str(), "expected string");
     return std::nullopt;
@@ -69,15 +68,15 @@ std::optional<std::string> read_str(const Obj& o, Errors& e, const FieldPath& pa
 
 // The elements of an array, or nullopt (error recorded) when `o` is not an array within
 // bounds.
-std::optional<std::vector<const Obj*>> read_array(const Obj& o, Errors& e,
-                                                  const FieldPath& path, std::size_t max_entries) {
+std::optional<std::vector<const Obj*>> read_array(const Obj& o, Errors& e, const FieldPath& path,
+                                                  std::size_t max_entries) {
   if (o.type != msgpack::type::ARRAY) {
     e.fail(path.str(), "expected array");
     return std::nullopt;
   }
   if (o.via.array.size > max_entries) {
-    e.fail(path.str(), "has " + std::to_string(o.via.array.size) + " entries; at most " + std::to_string(max_entries) +
-                           " are accepted");
+    e.fail(path.str(), "has " + std::to_string(o.via.array.size) + " entries; at most " +
+                           std::to_string(max_entries) + " are accepted");
     return std::nullopt;
   }
   std::vector<const Obj*> out;
@@ -92,9 +91,15 @@ void put(Packer& pk, std::string_view s) {
   pk.pack_str(static_cast<std::uint32_t>(s.size()));
   pk.pack_str_body(s.data(), static_cast<std::uint32_t>(s.size()));
 }
-void put(Packer& pk, std::int64_t v) { pk.pack_int64(v); }
-void put(Packer& pk, std::uint64_t v) { pk.pack_uint64(v); }
-void put(Packer& pk, std::int32_t v) { pk.pack_int32(v); }
+void put(Packer& pk, std::int64_t v) {
+  pk.pack_int64(v);
+}
+void put(Packer& pk, std::uint64_t v) {
+  pk.pack_uint64(v);
+}
+void put(Packer& pk, std::int32_t v) {
+  pk.pack_int32(v);
+}
 void put(Packer& pk, bool v) {
   if (v) {
     pk.pack_true();
@@ -102,14 +107,20 @@ void put(Packer& pk, bool v) {
     pk.pack_false();
   }
 }
-void put(Packer& pk, double v) { pk.pack_double(v); }
+void put(Packer& pk, double v) {
+  pk.pack_double(v);
+}
 void put(Packer& pk, const std::vector<JobId>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
   for (JobId id : v) put(pk, id.value());
 }
 // Both by their field lists (field_codecs.h), as the messages that carry them.
-void put(Packer& pk, const std::vector<DependencyClause>& v) { Codec<std::vector<DependencyClause>>::put(pk, v); }
-void put(Packer& pk, const NodeTopology& t) { write_fields(pk, t); }
+void put(Packer& pk, const std::vector<DependencyClause>& v) {
+  Codec<std::vector<DependencyClause>>::put(pk, v);
+}
+void put(Packer& pk, const NodeTopology& t) {
+  write_fields(pk, t);
+}
 void put(Packer& pk, const std::vector<std::int32_t>& v) {
   pk.pack_array(static_cast<std::uint32_t>(v.size()));
   for (std::int32_t x : v) put(pk, x);
@@ -265,13 +276,14 @@ std::vector<const msgpack::object*> MapReader::list(std::string_view key, std::s
       .value_or(std::vector<const Obj*>{});
 }
 
-std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t min, std::size_t max_entries) {
+std::vector<std::int32_t> MapReader::i32_list(std::string_view key, std::int32_t min,
+                                              std::size_t max_entries) {
   std::vector<std::int32_t> out;
   const auto items = list(key, max_entries);
   out.reserve(items.size());
   for (std::size_t i = 0; i < items.size() && !errors_.failed(); ++i) {
-    auto v = read_i64(*items[i], errors_, FieldPath{path_, key, i}, min,
-                      std::numeric_limits<std::int32_t>::max());
+    auto v =
+        read_i64(*items[i], errors_, FieldPath{path_, key, i}, min, std::numeric_limits<std::int32_t>::max());
     if (v) out.push_back(static_cast<std::int32_t>(*v));
   }
   return out;
@@ -288,7 +300,9 @@ std::vector<std::string> MapReader::str_list(std::string_view key, std::size_t m
   return out;
 }
 
-NodeTopology MapReader::topology(std::string_view key) { return Codec<NodeTopology>::read(*this, key, {}); }
+NodeTopology MapReader::topology(std::string_view key) {
+  return Codec<NodeTopology>::read(*this, key, {});
+}
 
 std::vector<DependencyClause> MapReader::dependencies(std::string_view key) {
   return Codec<std::vector<DependencyClause>>::read(*this, key, {});

@@ -82,10 +82,8 @@ class MapReader {
 
   std::string str(std::string_view key, std::size_t max_bytes = kMaxStringBytes);
   std::uint64_t u64(std::string_view key);
-  std::int64_t i64(std::string_view key,
-                   std::int64_t min = std::numeric_limits<std::int64_t>::min());
-  std::int32_t i32(std::string_view key,
-                   std::int32_t min = std::numeric_limits<std::int32_t>::min());
+  std::int64_t i64(std::string_view key, std::int64_t min = std::numeric_limits<std::int64_t>::min());
+  std::int32_t i32(std::string_view key, std::int32_t min = std::numeric_limits<std::int32_t>::min());
   bool boolean(std::string_view key);
   // A finite float; integers are accepted too, as a writer in another language may send them.
   double f64(std::string_view key);
@@ -111,7 +109,7 @@ class MapReader {
   bool has(std::string_view key) { return find_optional(key) != nullptr; }
 
  private:
-  const msgpack::object* find(std::string_view key);  // records "missing" when absent
+  const msgpack::object* find(std::string_view key);           // records "missing" when absent
   const msgpack::object* find_optional(std::string_view key);  // absent or nil: nullptr
 
   Errors& errors_;

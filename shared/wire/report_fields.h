@@ -47,7 +47,8 @@ void fields(V& v, M& s) {
 inline void check_fields(MapReader& r, MetricSample& s) {
   for (std::size_t i = 0; i < s.labels.size() && !r.failed(); ++i) {
     if (!prometheus_name(s.labels[i].first)) {
-      r.errors().fail(item_path(r, "labels", i), "not a label name: \"" + s.labels[i].first.substr(0, 64) + "\"");
+      r.errors().fail(item_path(r, "labels", i),
+                      "not a label name: \"" + s.labels[i].first.substr(0, 64) + "\"");
     }
   }
 }
@@ -170,7 +171,6 @@ void fields(V& v, M& m) {
 inline void check_fields(MapReader& r, SendSignal& m) {
   if (m.signal > 64) r.errors().fail(r.path_of("signal"), "must be 1-64, got " + std::to_string(m.signal));
 }
-
 
 template <class V, FieldsOf<ReservationQuery> M>
 void fields(V& v, M& m) {

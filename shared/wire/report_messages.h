@@ -64,7 +64,7 @@ struct PartitionView {
   std::int32_t priority_tier = 0;
   std::string preempt;  // what happens to its jobs as victims: "off", "requeue", "cancel"
   std::string default_qos;
-  std::string allocation_unit;  // "core", "socket" or "node"
+  std::string allocation_unit;    // "core", "socket" or "node"
   std::int32_t jobs_pending = 0;  // waiting in any way: pending, held, blocked
   std::int32_t jobs_running = 0;
   // Behaviours the partition switches on: "default_for_interactive", "killable",
@@ -105,7 +105,7 @@ struct ShareView {
 
 struct SharesReply {
   Time now;
-  std::string algorithm;  // "classic" or "fair_tree"
+  std::string algorithm;        // "classic" or "fair_tree"
   std::vector<ShareView> rows;  // each account, then its users
   bool operator==(const SharesReply&) const = default;
 };
@@ -163,7 +163,7 @@ struct ReservationView {
   std::string account;
   std::vector<std::string> users;  // empty: every user of the account
   std::int64_t cores = 0;
-  std::int64_t cores_in_use = 0;   // by its jobs, at the last pass
+  std::int64_t cores_in_use = 0;  // by its jobs, at the last pass
   double cancel_below_use = 0;
   Duration cancel_after;
   std::optional<Time> below_since;

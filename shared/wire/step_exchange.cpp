@@ -9,13 +9,17 @@ void put_length(std::string& out, std::size_t n) {
 
 // The next length-prefixed piece of `bytes` from `at`; an error names `what` when cut short.
 Result<std::string_view> take_piece(std::string_view bytes, std::size_t& at, const char* what) {
-  if (bytes.size() - at < 4) return invalid_argument(std::string("fence data: ") + what + " length cut short at byte " + std::to_string(at));
+  if (bytes.size() - at < 4)
+    return invalid_argument(std::string("fence data: ") + what + " length cut short at byte " +
+                            std::to_string(at));
   std::size_t n = 0;
-  for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 4; ++i)
+    n = (n << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
   at += 4;
   if (bytes.size() - at < n) {
-    return invalid_argument(std::string("fence data: ") + what + " of " + std::to_string(n) + " bytes at byte " +
-                            std::to_string(at) + " runs past the end (" + std::to_string(bytes.size()) + " bytes)");
+    return invalid_argument(std::string("fence data: ") + what + " of " + std::to_string(n) +
+                            " bytes at byte " + std::to_string(at) + " runs past the end (" +
+                            std::to_string(bytes.size()) + " bytes)");
   }
   std::string_view piece = bytes.substr(at, n);
   at += n;
@@ -42,8 +46,8 @@ Result<std::vector<std::string>> split_fence_blobs(std::string_view bytes, std::
     blobs.emplace_back(*piece);
   }
   if (at != bytes.size()) {
-    return invalid_argument("fence data: " + std::to_string(bytes.size() - at) + " bytes after the blobs of " +
-                            std::to_string(nodes) + " nodes");
+    return invalid_argument("fence data: " + std::to_string(bytes.size() - at) +
+                            " bytes after the blobs of " + std::to_string(nodes) + " nodes");
   }
   return blobs;
 }
@@ -72,7 +76,8 @@ Result<std::vector<std::pair<std::string, std::string>>> decode_fence_pairs(std:
   return pairs;
 }
 
-Result<std::optional<std::string>> FenceGather::add(std::int32_t node, std::int64_t number, std::string blob) {
+Result<std::optional<std::string>> FenceGather::add(std::int32_t node, std::int64_t number,
+                                                    std::string blob) {
   const std::string which = "fence " + std::to_string(number) + " from node " + std::to_string(node);
   if (node < 0 || static_cast<std::size_t>(node) >= blobs_.size()) {
     return invalid_argument(which + ": the step has nodes 0-" + std::to_string(blobs_.size() - 1));
@@ -83,7 +88,8 @@ Result<std::optional<std::string>> FenceGather::add(std::int32_t node, std::int6
   bytes_ += blob.size() + 4;
   if (bytes_ > kMaxFenceBytes) {
     return make_error(ErrorCode::kResourceExhausted, which + ": the step's tasks published more than " +
-                                                         std::to_string(kMaxFenceBytes) + " bytes for one fence");
+                                                         std::to_string(kMaxFenceBytes) +
+                                                         " bytes for one fence");
   }
   slot = std::move(blob);
   if (++received_ < blobs_.size()) return std::optional<std::string>();

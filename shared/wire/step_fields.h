@@ -17,7 +17,8 @@ inline constexpr std::int32_t kMaxStepTasks = 10000000;
 inline constexpr std::size_t kMaxKeyBytes = 256;
 inline constexpr std::size_t kMaxAddressBytes = 512;
 
-inline void check_range(MapReader& r, std::string_view key, std::int64_t value, std::int64_t lo, std::int64_t hi) {
+inline void check_range(MapReader& r, std::string_view key, std::int64_t value, std::int64_t lo,
+                        std::int64_t hi) {
   if (!r.failed() && (value < lo || value > hi)) {
     r.errors().fail(r.path_of(key), "must be " + std::to_string(lo) + "-" + std::to_string(hi) + ", got " +
                                         std::to_string(value));
@@ -26,11 +27,12 @@ inline void check_range(MapReader& r, std::string_view key, std::int64_t value, 
 
 // Node names and their task counts come together, one count per node, each at least 1.
 // (Whether a request names a command and nodes is its receiver's to judge.)
-inline void check_layout(MapReader& r, const std::vector<std::string>& nodes, const std::vector<std::int32_t>& tasks) {
+inline void check_layout(MapReader& r, const std::vector<std::string>& nodes,
+                         const std::vector<std::int32_t>& tasks) {
   if (r.failed()) return;
   if (nodes.size() > static_cast<std::size_t>(kMaxStepNodes)) {
-    r.errors().fail(r.path_of("nodes"), "must name at most " + std::to_string(kMaxStepNodes) + " nodes, got " +
-                                            std::to_string(nodes.size()));
+    r.errors().fail(r.path_of("nodes"), "must name at most " + std::to_string(kMaxStepNodes) +
+                                            " nodes, got " + std::to_string(nodes.size()));
   } else if (tasks.size() != nodes.size()) {
     r.errors().fail(r.path_of("tasks_per_node"), "has " + std::to_string(tasks.size()) + " entries for " +
                                                      std::to_string(nodes.size()) + " nodes");
@@ -104,7 +106,9 @@ void fields(V& v, M& m) {
   v.field("tasks_per_node", m.tasks_per_node, {.min = 1});
 }
 
-inline void check_fields(MapReader& r, StepReply& m) { check_layout(r, m.nodes, m.tasks_per_node); }
+inline void check_fields(MapReader& r, StepReply& m) {
+  check_layout(r, m.nodes, m.tasks_per_node);
+}
 
 template <class V, FieldsOf<LaunchStep> M>
 void fields(V& v, M& m) {
@@ -123,7 +127,8 @@ void fields(V& v, M& m) {
 
 inline void check_fields(MapReader& r, LaunchStep& m) {
   check_layout(r, m.nodes, m.tasks_per_node);
-  check_range(r, "node_index", m.node_index, 0, std::max<std::int64_t>(0, static_cast<std::int64_t>(m.nodes.size()) - 1));
+  check_range(r, "node_index", m.node_index, 0,
+              std::max<std::int64_t>(0, static_cast<std::int64_t>(m.nodes.size()) - 1));
 }
 
 template <class V, FieldsOf<StepIo> M>

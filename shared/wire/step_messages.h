@@ -95,11 +95,11 @@ struct StepEnded {
 
 // Between a node's step relay and the client, both ways on the relay's own connection.
 enum class StepIoKind : std::uint8_t {
-  kHello = 1,     // relay: data = the key; rank = its first rank, value = its task count
-  kStdout = 2,    // relay: data = bytes task `rank` wrote
+  kHello = 1,   // relay: data = the key; rank = its first rank, value = its task count
+  kStdout = 2,  // relay: data = bytes task `rank` wrote
   kStderr = 3,
-  kExit = 4,      // relay: task `rank` ended; value >= 0: exit code, < 0: -signal; data: its usage (task_usage.h)
-  kDone = 5,      // relay: every task of the node ended and all output was sent
+  kExit = 4,  // relay: task `rank` ended; value >= 0: exit code, < 0: -signal; data: its usage (task_usage.h)
+  kDone = 5,  // relay: every task of the node ended and all output was sent
   kError = 6,     // relay: data = why (rank: the task, or -1 for the node)
   kSignal = 7,    // client: send signal `value` to every task
   kStdin = 8,     // client: data for task 0's stdin

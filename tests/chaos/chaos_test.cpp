@@ -120,19 +120,19 @@ class Chaos : public ::testing::Test {
   }
 
   void start_coordinator() {
-    coordinator_ = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir_ + "/fairway.toml",
-                          "--listen-agents", agents_ep_, "--listen-clients", clients_ep_,
-                          "--state-dir", dir_ + "/state"},
+    coordinator_ = spawn({FAIRWAY_COORDINATOR_BINARY, "--config", dir_ + "/fairway.toml", "--listen-agents",
+                          agents_ep_, "--listen-clients", clients_ep_, "--state-dir", dir_ + "/state"},
                          dir_ + "/coordinator.log");
   }
 
   void start_agent(std::size_t i) {
     const std::string& name = names_[i];
-    agent_pids_[i] = spawn({FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep_, "--name", name,
-                            "--spool", dir_ + "/spool-" + name, "--config", dir_ + "/fairway.toml",
-                            "--key", dir_ + "/keys/" + name + ".key", "--topology",
-                            std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml"},
-                           dir_ + "/agent-" + name + ".log");
+    agent_pids_[i] =
+        spawn({FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep_, "--name", name, "--spool",
+               dir_ + "/spool-" + name, "--config", dir_ + "/fairway.toml", "--key",
+               dir_ + "/keys/" + name + ".key", "--topology",
+               std::string(FAIRWAY_SOURCE_DIR) + "/tests/fixtures/topologies/kebnekaise-v100.xml"},
+              dir_ + "/agent-" + name + ".log");
   }
 
   Result<wire::Message> call(const wire::Message& m, std::chrono::milliseconds timeout = 3000ms) {
@@ -183,11 +183,13 @@ class Chaos : public ::testing::Test {
     r.spec.name = token;
     r.spec.resources.cores = 2;
     r.spec.time_limit = Duration::minutes(5);
-    const std::string script =
-        "L=" + dir_ + "/runs.log; R=\"$FAIRWAY_JOB_ID $FAIRWAY_NODELIST $$\"\n"
-        "t() { printf '%s %s %s\\n' \"$1\" \"$R\" \"$(date +%s%N)\" >> \"$L\"; }\n"
-        "t start; i=0; while [ $i -lt " + std::to_string(ticks) + " ]; do sleep 0.1; t tick; "
-        "i=$((i+1)); done; t end\n";
+    const std::string script = "L=" + dir_ +
+                               "/runs.log; R=\"$FAIRWAY_JOB_ID $FAIRWAY_NODELIST $$\"\n"
+                               "t() { printf '%s %s %s\\n' \"$1\" \"$R\" \"$(date +%s%N)\" >> \"$L\"; }\n"
+                               "t start; i=0; while [ $i -lt " +
+                               std::to_string(ticks) +
+                               " ]; do sleep 0.1; t tick; "
+                               "i=$((i+1)); done; t end\n";
     r.program.argv = {"/bin/sh", "-c", script};
     r.program.working_dir = dir_;
     r.program.stdout_path = "/dev/null";
@@ -205,8 +207,8 @@ class Chaos : public ::testing::Test {
 
 TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
   const Options& o = g_opt;
-  std::cout << "chaos: seed " << o.seed << " rounds " << o.rounds << " clients " << o.clients
-            << " jobs " << o.jobs << " agents " << o.agents << " dir " << dir_ << std::endl;
+  std::cout << "chaos: seed " << o.seed << " rounds " << o.rounds << " clients " << o.clients << " jobs "
+            << o.jobs << " agents " << o.agents << " dir " << dir_ << std::endl;
   std::mt19937_64 rng(o.seed);
 
   start_coordinator();
@@ -217,7 +219,7 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
   // The storm: each client submits its share; a call without a reply is retried with the
   // same token, as the CLI does, until acknowledged or the storm's deadline passes.
   std::mutex mu;
-  std::map<std::string, std::int64_t> acked;     // token -> job id
+  std::map<std::string, std::int64_t> acked;  // token -> job id
   std::map<std::string, std::set<std::int64_t>> ids_per_token;
   std::atomic<int> timeouts{0}, refusals{0}, gave_up{0};
   std::map<std::string, int> refusal_texts;
@@ -243,7 +245,8 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
       for (std::size_t n = 0; n < ticks[c].size(); ++n) {
         std::this_thread::sleep_for(std::chrono::milliseconds(pauses_ms[c][n]));
         const int t = ticks[c][n];
-        const std::string token = "s" + std::to_string(o.seed) + "-c" + std::to_string(c) + "-" + std::to_string(k++);
+        const std::string token =
+            "s" + std::to_string(o.seed) + "-c" + std::to_string(c) + "-" + std::to_string(k++);
         const auto req = job_request(token, t);
         bool done = false;
         while (!done && Clock::now() < storm_deadline) {
@@ -279,7 +282,8 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
     const bool coordinator = rng() % 3 == 0;
     // Mostly short outages; sometimes longer than heartbeat_timeout + lease, so that nodes
     // are declared down and their jobs requeued, or agents fence themselves.
-    const int down_ms = rng() % 4 == 0 ? 4000 + static_cast<int>(rng() % 5000) : static_cast<int>(rng() % 1500);
+    const int down_ms =
+        rng() % 4 == 0 ? 4000 + static_cast<int>(rng() % 5000) : static_cast<int>(rng() % 1500);
     if (coordinator) {
       kill_and_wait(coordinator_);
       ++coordinator_kills;
@@ -296,10 +300,10 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
               << " for " << down_ms << " ms" << std::endl;
   }
   for (auto& t : clients) t.join();
-  std::cout << "chaos: storm over: " << acked.size() << " acknowledged, " << timeouts
-            << " timeouts retried, " << refusals << " refusals retried, " << gave_up << " gave up"
-            << std::endl;
-  for (const auto& [text, n] : refusal_texts) std::cout << "chaos:   refused " << n << "x: " << text << std::endl;
+  std::cout << "chaos: storm over: " << acked.size() << " acknowledged, " << timeouts << " timeouts retried, "
+            << refusals << " refusals retried, " << gave_up << " gave up" << std::endl;
+  for (const auto& [text, n] : refusal_texts)
+    std::cout << "chaos:   refused " << n << "x: " << text << std::endl;
 
   // Quiet: everything acknowledged must reach a terminal state.
   std::set<std::int64_t> acked_ids;
@@ -334,8 +338,8 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
     if (it == by_id.end()) {
       lost.push_back("job " + std::to_string(id) + " (" + token + ") unknown to the coordinator");
     } else if (!is_terminal(it->second->state)) {
-      lost.push_back("job " + std::to_string(id) + " (" + token + ") never terminal: " +
-                     std::string(to_string(it->second->state)));
+      lost.push_back("job " + std::to_string(id) + " (" + token +
+                     ") never terminal: " + std::string(to_string(it->second->state)));
     } else if (it->second->name != token) {
       lost.push_back("job " + std::to_string(id) + " acknowledged for " + token + " is " + it->second->name);
     }
@@ -398,8 +402,8 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
       for (const JobRun* r : runs_of[job]) {
         if (r->node == rq.node && r->start < rq.at + 1000000 && r->last > rq.at + 1000000) {
           ran_after_requeue.push_back("job " + std::to_string(job) + " requeued (node " + rq.node +
-                                      " lost) still ran there " + std::to_string((r->last - rq.at) / 1000000) +
-                                      " ms later");
+                                      " lost) still ran there " +
+                                      std::to_string((r->last - rq.at) / 1000000) + " ms later");
         }
       }
     }
@@ -435,8 +439,8 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
           if (node_lost) {
             ++reruns_after_node_lost;
           } else {
-            ran_after_completion.push_back("job " + std::to_string(job) + " ran to its end on " + rs[a]->node +
-                                           " and started again on " + rs[b]->node + " " +
+            ran_after_completion.push_back("job " + std::to_string(job) + " ran to its end on " +
+                                           rs[a]->node + " and started again on " + rs[b]->node + " " +
                                            std::to_string((rs[b]->start - rs[a]->end) / 1000000) +
                                            " ms later, its node not declared lost");
           }
@@ -450,21 +454,22 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
   std::vector<std::string> wrong_outcome;
   for (const auto& id : acked_ids) {
     auto it = by_id.find(id);
-    if (it == by_id.end() || !is_terminal(it->second->state) || it->second->state == JobState::kCompleted) continue;
+    if (it == by_id.end() || !is_terminal(it->second->state) || it->second->state == JobState::kCompleted)
+      continue;
     for (const JobRun* r : runs_of[id]) {
       if (r->ended) {
-        wrong_outcome.push_back("job " + std::to_string(id) + " ran to its end (exit 0) on " + r->node +
-                                " but ended " + std::string(to_string(it->second->state)) +
-                                (it->second->state_reason.empty() ? "" : " (" + it->second->state_reason + ")"));
+        wrong_outcome.push_back(
+            "job " + std::to_string(id) + " ran to its end (exit 0) on " + r->node + " but ended " +
+            std::string(to_string(it->second->state)) +
+            (it->second->state_reason.empty() ? "" : " (" + it->second->state_reason + ")"));
         break;
       }
     }
   }
 
   std::cout << "chaos: SUMMARY seed=" << o.seed << " kills coordinator=" << coordinator_kills
-            << " agents=" << agent_kills << " acknowledged=" << acked.size()
-            << " jobs_known=" << jobs.size() << " runs=" << runs.size()
-            << " lost=" << lost.size() << " duplicated=" << duplicated.size()
+            << " agents=" << agent_kills << " acknowledged=" << acked.size() << " jobs_known=" << jobs.size()
+            << " runs=" << runs.size() << " lost=" << lost.size() << " duplicated=" << duplicated.size()
             << " double_runs=" << double_runs.size() << " ran_after_requeue=" << ran_after_requeue.size()
             << " ran_after_completion=" << ran_after_completion.size()
             << " wrong_outcome=" << wrong_outcome.size()
@@ -486,16 +491,19 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
     if (text.find("can ever hold") != std::string::npos) capacity_refusals += n;
   }
   EXPECT_EQ(capacity_refusals, 0) << "submissions refused as bigger than the partition (its nodes forgotten "
-                                     "after a coordinator restart), seed " << o.seed;
+                                     "after a coordinator restart), seed "
+                                  << o.seed;
   EXPECT_EQ(gave_up.load(), 0) << "submissions never acknowledged within the storm's deadline";
   EXPECT_TRUE(lost.empty()) << "acknowledged jobs lost (seed " << o.seed << "):" << show(lost);
-  EXPECT_TRUE(duplicated.empty()) << "one client token, several jobs (seed " << o.seed << "):" << show(duplicated);
-  EXPECT_TRUE(double_runs.empty()) << "jobs running twice at the same time (seed " << o.seed << "):"
-                                   << show(double_runs);
+  EXPECT_TRUE(duplicated.empty()) << "one client token, several jobs (seed " << o.seed
+                                  << "):" << show(duplicated);
+  EXPECT_TRUE(double_runs.empty()) << "jobs running twice at the same time (seed " << o.seed
+                                   << "):" << show(double_runs);
   EXPECT_TRUE(ran_after_requeue.empty()) << "jobs still running on a node after it was declared down and "
-                                            "the job requeued (seed " << o.seed << "):" << show(ran_after_requeue);
-  EXPECT_TRUE(ran_after_completion.empty()) << "jobs that ran again after completing (seed "
-                                            << o.seed << "):" << show(ran_after_completion);
+                                            "the job requeued (seed "
+                                         << o.seed << "):" << show(ran_after_requeue);
+  EXPECT_TRUE(ran_after_completion.empty())
+      << "jobs that ran again after completing (seed " << o.seed << "):" << show(ran_after_completion);
   EXPECT_TRUE(wrong_outcome.empty()) << "jobs whose script exited 0 but did not end COMPLETED (seed "
                                      << o.seed << "):" << show(wrong_outcome);
 }
@@ -506,9 +514,11 @@ TEST_F(Chaos, EveryAcknowledgedJobRunsExactlyOnceThroughKillsAndRestarts) {
 int main(int argc, char** argv) {
   using fairway::chaos::g_opt;
   auto env = [](const char* name, auto& into) {
-    if (const char* v = std::getenv(name)) into = static_cast<std::remove_reference_t<decltype(into)>>(std::strtoull(v, nullptr, 10));
+    if (const char* v = std::getenv(name))
+      into = static_cast<std::remove_reference_t<decltype(into)>>(std::strtoull(v, nullptr, 10));
   };
-  g_opt.seed = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000;
+  g_opt.seed =
+      static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000;
   env("CHAOS_SEED", g_opt.seed);
   env("CHAOS_ROUNDS", g_opt.rounds);
   env("CHAOS_CLIENTS", g_opt.clients);
@@ -518,13 +528,19 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const auto value = std::strtoull(argv[i + 1], nullptr, 10);
-    if (flag == "--seed") g_opt.seed = value;
-    else if (flag == "--rounds") g_opt.rounds = static_cast<int>(value);
-    else if (flag == "--clients") g_opt.clients = static_cast<int>(value);
-    else if (flag == "--jobs") g_opt.jobs = static_cast<int>(value);
-    else if (flag == "--agents") g_opt.agents = static_cast<int>(value);
+    if (flag == "--seed")
+      g_opt.seed = value;
+    else if (flag == "--rounds")
+      g_opt.rounds = static_cast<int>(value);
+    else if (flag == "--clients")
+      g_opt.clients = static_cast<int>(value);
+    else if (flag == "--jobs")
+      g_opt.jobs = static_cast<int>(value);
+    else if (flag == "--agents")
+      g_opt.agents = static_cast<int>(value);
     else {
-      std::cerr << "chaos_test: unknown flag " << flag << " (--seed, --rounds, --clients, --jobs, --agents)\n";
+      std::cerr << "chaos_test: unknown flag " << flag
+                << " (--seed, --rounds, --clients, --jobs, --agents)\n";
       return 2;
     }
   }

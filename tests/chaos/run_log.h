@@ -29,8 +29,8 @@ struct JobRun {
 inline std::int64_t parse_stamp(const std::string& s) {
   std::tm tm{};
   int ms = 0;
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) != 7) {
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &ms) != 7) {
     return 0;
   }
   tm.tm_year -= 1900;

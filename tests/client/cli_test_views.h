@@ -80,8 +80,7 @@ inline wire::JobView failed_job() {
 }
 
 inline wire::JobQueryReply queue_reply() {
-  return wire::JobQueryReply{Time::from_seconds(kEpoch + 3723),
-                             {running_job(), pending_job(), failed_job()}};
+  return wire::JobQueryReply{Time::from_seconds(kEpoch + 3723), {running_job(), pending_job(), failed_job()}};
 }
 
 inline wire::NodeView gpu_node() {

@@ -40,7 +40,8 @@ TEST(JobLifecycle, ACancelSignalsTheJobsNodeAndItsCoresGoToTheNextJob) {
   EXPECT_EQ(cluster.state(first), JobState::kRunning);
   EXPECT_EQ(cluster.state(second), JobState::kPending);
   ASSERT_TRUE(cluster.control(wire::JobAction::kCancel, first).has_value());
-  EXPECT_EQ(cluster.state(second), JobState::kPending) << "its cores are not free until the job's processes end";
+  EXPECT_EQ(cluster.state(second), JobState::kPending)
+      << "its cores are not free until the job's processes end";
   cluster.signalled_die(SIGTERM);
   EXPECT_EQ(cluster.state(first), JobState::kCancelled);
   EXPECT_EQ(cluster.state(second), JobState::kRunning);

@@ -16,13 +16,16 @@ using namespace fairway;
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const char* dir = std::getenv("FAIRWAY_FUZZ_SEED_DIR");
   if (dir == nullptr) return 0;
-  std::ofstream(std::string(dir) + "/seed-pmi1") << "\x01" << "cmd=init pmi_version=1 pmi_subversion=1\ncmd=get_maxes\n"
-                                                  << "cmd=put kvsname=1.0 key=P0 value=x\ncmd=barrier_in\n"
-                                                  << "mcmd=spawn\nnprocs=1\nendcmd\n";
-  std::ofstream(std::string(dir) + "/seed-pmi2") << "\x02" << "45    cmd=fullinit;pmijobid=1.0;pmirank=0;threaded=FALSE;"
-                                                  << "30    cmd=kvs-put;key=k;value=a;;b;";
-  std::ofstream(std::string(dir) + "/seed-fence") << "\x03"
-                                                   << wire::join_fence_blobs({wire::encode_fence_pairs({{"k", "v"}}), ""});
+  std::ofstream(std::string(dir) + "/seed-pmi1") << "\x01"
+                                                 << "cmd=init pmi_version=1 pmi_subversion=1\ncmd=get_maxes\n"
+                                                 << "cmd=put kvsname=1.0 key=P0 value=x\ncmd=barrier_in\n"
+                                                 << "mcmd=spawn\nnprocs=1\nendcmd\n";
+  std::ofstream(std::string(dir) + "/seed-pmi2")
+      << "\x02"
+      << "45    cmd=fullinit;pmijobid=1.0;pmirank=0;threaded=FALSE;"
+      << "30    cmd=kvs-put;key=k;value=a;;b;";
+  std::ofstream(std::string(dir) + "/seed-fence")
+      << "\x03" << wire::join_fence_blobs({wire::encode_fence_pairs({{"k", "v"}}), ""});
   return 0;
 }
 

@@ -24,8 +24,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (dir == nullptr) return 0;
   int i = 0;
   for (const auto& m : fairway::wire::testing::sample_messages()) {
-    std::ofstream out(std::string(dir) + "/seed-" + std::to_string(i++) + ".fwy",
-                      std::ios::binary);
+    std::ofstream out(std::string(dir) + "/seed-" + std::to_string(i++) + ".fwy", std::ios::binary);
     const std::string frame = fairway::wire::encode(m);
     out.write(frame.data(), static_cast<std::streamsize>(frame.size()));
     // A store record: the same request as the job store keeps it.
@@ -81,7 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // And a remembered node's record: the bytes as its text, and their hex (the record itself).
   for (const std::string& record : {std::string(frame), fairway::to_hex(frame)}) {
     if (auto node = fairway::daemon::parse_known_node_record(record)) {
-      if (!fairway::daemon::parse_known_node_record(fairway::daemon::known_node_record(*node))) __builtin_trap();
+      if (!fairway::daemon::parse_known_node_record(fairway::daemon::known_node_record(*node)))
+        __builtin_trap();
     }
   }
   auto decoded = fairway::wire::decode(frame);

@@ -20,9 +20,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (dir == nullptr) return 0;
   std::string ping = "\x04PING";
   ping += std::string("\x00\x0a", 2) + "context";
-  const std::string stream = zmtp::greeting() + zmtp::ready_frame("DEALER") + zmtp::frame_header(0, 3) + "abc" +
-                             zmtp::frame_header(zmtp::kMore, 300) + std::string(300, 'x') +
-                             zmtp::frame_header(zmtp::kCommand, ping.size()) + ping + zmtp::error_frame("why");
+  const std::string stream = zmtp::greeting() + zmtp::ready_frame("DEALER") + zmtp::frame_header(0, 3) +
+                             "abc" + zmtp::frame_header(zmtp::kMore, 300) + std::string(300, 'x') +
+                             zmtp::frame_header(zmtp::kCommand, ping.size()) + ping +
+                             zmtp::error_frame("why");
   std::ofstream(std::string(dir) + "/seed-dealer.zmtp", std::ios::binary) << stream;
   return 0;
 }

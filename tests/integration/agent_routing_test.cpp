@@ -22,8 +22,8 @@ namespace {
 // Its socket lives on its own thread, as each socket has one owner.
 class Impostor {
  public:
-  Impostor(const std::string& dir, const std::string& ep, const std::string& routing_id, const std::string& key_name,
-           const std::string& claims)
+  Impostor(const std::string& dir, const std::string& ep, const std::string& routing_id,
+           const std::string& key_name, const std::string& claims)
       : thread_([=, this] { run(dir, ep, routing_id, key_name, claims); }) {}
   ~Impostor() {
     stop_ = true;
@@ -36,8 +36,8 @@ class Impostor {
   bool connected() const { return sent_ > 0; }
 
  private:
-  void run(const std::string& dir, const std::string& ep, const std::string& routing_id, const std::string& key_name,
-           const std::string& claims) {
+  void run(const std::string& dir, const std::string& ep, const std::string& routing_id,
+           const std::string& key_name, const std::string& claims) {
     auto own = net::read_curve_secret_key(dir + "/keys/" + key_name + ".key");
     auto server = net::read_curve_public_key(dir + "/keys/coordinator.pub");
     if (!own || !server) return;
@@ -119,7 +119,8 @@ TEST_F(Cluster, AnImpostorCallingItselfByANodesNameNeverGetsThatNodesJobs) {
 
   // n1's own agent comes back: it gets the job (requeued from its lost launch) and runs it.
   start_agent("n1", kebnekaise_xml());
-  auto v = wait_state(*id, [](JobState s) { return is_terminal(s); }, 45000ms);
+  auto v = wait_state(
+      *id, [](JobState s) { return is_terminal(s); }, 45000ms);
   ASSERT_TRUE(v);
   EXPECT_EQ(v->state, JobState::kCompleted) << read_file(dir_ + "/coordinator.log");
   EXPECT_EQ(read_file(dir_ + "/ran-on"), "n1\n");
@@ -145,8 +146,8 @@ TEST_F(Cluster, ASecondConnectionOfANodesKeyReplacesTheFirst) {
     return read_file(dir_ + "/agent-n1.log").find("this one is closed") != std::string::npos;
   })) << read_file(dir_ + "/agent-n1.log");
   ASSERT_TRUE(eventually([&] {
-    return read_file(dir_ + "/coordinator.log").find("a newer connection of this node's key replaced this one") !=
-           std::string::npos;
+    return read_file(dir_ + "/coordinator.log")
+               .find("a newer connection of this node's key replaced this one") != std::string::npos;
   }));
   // n1's job goes to the newer connection.
   auto id = submit(wrap("true"));

@@ -1,9 +1,9 @@
 // The everyday commands (issue 12) through the real CLI, coordinator and agent: priority,
 // queue layouts, filtered cancel, the partition summary, and the errors that say what to do.
 #include <arpa/inet.h>
-#include <ctime>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <ctime>
 
 #include "tests/integration/cluster_fixture.h"
 
@@ -83,12 +83,14 @@ TEST_F(CliCommands, PriorityQueueLayoutsFilteredCancelAndPartitionSummary) {
   EXPECT_TRUE(contains(prio, "JOBID")) << prio;
   EXPECT_TRUE(contains(prio, "PRIORITY")) << prio;
   EXPECT_TRUE(contains(prio, "\n" + sa)) << prio;
-  EXPECT_FALSE(contains(prio, "\n" + std::to_string(big->value()) + " ")) << "running jobs do not compete:\n" << prio;
+  EXPECT_FALSE(contains(prio, "\n" + std::to_string(big->value()) + " ")) << "running jobs do not compete:\n"
+                                                                          << prio;
   EXPECT_TRUE(contains(cli({"priority", "--json"}), "\"raw_factors\""));
   EXPECT_TRUE(contains(cli({"priority", "-n"}), "AGE")) << "the terms before their weights";
 
   const std::string formatted = cli({"queue", "-o", "%i|%j|%t|%C", "--sort=-i", "--noheader"});
-  EXPECT_EQ(formatted, sb + "|post|PD|2\n" + sa + "|sweep|PD|4\n" + std::to_string(big->value()) + "|it|R|28\n");
+  EXPECT_EQ(formatted,
+            sb + "|post|PD|2\n" + sa + "|sweep|PD|4\n" + std::to_string(big->value()) + "|it|R|28\n");
   EXPECT_TRUE(contains(cli({"queue", "--start"}), "START_TIME"));
   EXPECT_TRUE(contains(cli({"queue", "-l"}), "TIME_LIMI "));  // cut to its width, as squeue -l shows it
   EXPECT_TRUE(contains(cli({"queue", "-o", "%i %Y"}, 2), "unknown field %Y"));
@@ -188,7 +190,8 @@ TEST_F(CliCommands, AProjectReservationRunsItsJobsAndKeepsOthersOut) {
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
 
-  const std::string in = cli({"submit", "--parsable", "--reservation=proj-run", "-t", "10", "--wrap", "true"});
+  const std::string in =
+      cli({"submit", "--parsable", "--reservation=proj-run", "-t", "10", "--wrap", "true"});
   const JobId member(std::stoull(in));
   ASSERT_TRUE(wait_state(member, [](JobState s) { return s == JobState::kCompleted; }));
   EXPECT_TRUE(contains(cli({"show", "job", in.substr(0, in.find('\n'))}), "Reservation: proj-run\n"));
@@ -198,7 +201,8 @@ TEST_F(CliCommands, AProjectReservationRunsItsJobsAndKeepsOthersOut) {
   std::string queue;
   ASSERT_TRUE(eventually([&] {
     queue = cli({"queue", "-o", "%i %R"});
-    return contains(queue, std::to_string(outsider.value()) + " (") && contains(queue, "ReqNodeNotAvail_Maintenance");
+    return contains(queue, std::to_string(outsider.value()) + " (") &&
+           contains(queue, "ReqNodeNotAvail_Maintenance");
   })) << queue;
 
   EXPECT_TRUE(contains(cli({"submit", "--reservation=nope", "--wrap", "true"}, 1),
@@ -230,10 +234,13 @@ TEST_F(CliCommands, SighupReloadsPolicyAndKeepsEveryJob) {
   ASSERT_TRUE(wait_state(*running, [](JobState s) { return s == JobState::kRunning; }));
   EXPECT_TRUE(contains(cli({"show", "partition", "long"}, 1), "partition 'long' does not exist"));
 
-  write_config("[[partitions]]\nname = \"batch\"\ndefault = true\n"
-               "[[partitions]]\nname = \"long\"\nmax_time = \"7d\"\n");
+  write_config(
+      "[[partitions]]\nname = \"batch\"\ndefault = true\n"
+      "[[partitions]]\nname = \"long\"\nmax_time = \"7d\"\n");
   ASSERT_EQ(::kill(coordinator_.pid(), SIGHUP), 0);
-  ASSERT_TRUE(eventually([&] { return contains(cli({"show", "partition", "long"}, -1), "MaxTime: 7-00:00:00"); }));
+  ASSERT_TRUE(eventually([&] {
+    return contains(cli({"show", "partition", "long"}, -1), "MaxTime: 7-00:00:00");
+  }));
   ASSERT_TRUE(eventually([&] { return contains(cli({"nodes"}), "kb01      mixed"); })) << cli({"nodes"});
   EXPECT_EQ(job(*running)->state, JobState::kRunning) << "re-adopted from its agent, not restarted";
   EXPECT_EQ(job(*waiting)->state, JobState::kHeld);
@@ -241,15 +248,17 @@ TEST_F(CliCommands, SighupReloadsPolicyAndKeepsEveryJob) {
   std::ofstream(dir_ + "/fairway.toml") << "[[partitions]\nthis is not toml\n";
   ASSERT_EQ(::kill(coordinator_.pid(), SIGHUP), 0);
   ASSERT_TRUE(eventually([&] { return contains(read_file(dir_ + "/coordinator.log"), "reload_failed"); }));
-  EXPECT_TRUE(contains(cli({"show", "partition", "long"}), "MaxTime: 7-00:00:00")) << "the running config stays";
+  EXPECT_TRUE(contains(cli({"show", "partition", "long"}), "MaxTime: 7-00:00:00"))
+      << "the running config stays";
   cli({"cancel", std::to_string(running->value())});
 }
 
 // fairway update job: a waiting job moves to another partition with a shorter limit; a
 // running job's shortened limit reaches its node, which ends it as TIMEOUT.
 TEST_F(CliCommands, UpdateJobChangesAWaitingJobAndShortensARunningOne) {
-  write_config("[[partitions]]\nname = \"batch\"\ndefault = true\n"
-               "[[partitions]]\nname = \"quick\"\nmax_time = \"30m\"\n");
+  write_config(
+      "[[partitions]]\nname = \"batch\"\ndefault = true\n"
+      "[[partitions]]\nname = \"quick\"\nmax_time = \"30m\"\n");
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
@@ -261,7 +270,8 @@ TEST_F(CliCommands, UpdateJobChangesAWaitingJobAndShortensARunningOne) {
   ASSERT_TRUE(wait_state(*running, [](JobState s) { return s == JobState::kRunning; }));
   const std::string w = std::to_string(waiting->value()), r = std::to_string(running->value());
 
-  EXPECT_TRUE(contains(cli({"update", "job", w, "Partition=quick"}, 1), "exceeds partition 'quick' max_time"));
+  EXPECT_TRUE(
+      contains(cli({"update", "job", w, "Partition=quick"}, 1), "exceeds partition 'quick' max_time"));
   cli({"update", "job", w, "Partition=quick", "TimeLimit=20:00", "JobName=moved"});
   auto v = job(*waiting);
   ASSERT_TRUE(v);
@@ -270,7 +280,8 @@ TEST_F(CliCommands, UpdateJobChangesAWaitingJobAndShortensARunningOne) {
   EXPECT_EQ(v->name, "moved");
   EXPECT_EQ(v->state, JobState::kHeld);
 
-  EXPECT_TRUE(contains(cli({"update", "job", r, "Partition=quick"}, 1), "only TimeLimit, JobName and Comment"));
+  EXPECT_TRUE(
+      contains(cli({"update", "job", r, "Partition=quick"}, 1), "only TimeLimit, JobName and Comment"));
   cli({"update", "job", r, "TimeLimit=0:02"});
   auto ended = wait_state(*running, [](JobState s) { return is_terminal(s); });
   ASSERT_TRUE(ended);
@@ -293,7 +304,8 @@ TEST_F(CliCommands, CancelSignalTellsARunningJobWithoutEndingIt) {
   ASSERT_TRUE(id && waiting);
   ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }));
   ASSERT_TRUE(eventually([&] { return std::filesystem::exists(trapped); }));  // the trap is set
-  EXPECT_TRUE(contains(cli({"cancel", "--signal=TERMINATE", std::to_string(id->value())}, 2), "unknown signal"));
+  EXPECT_TRUE(
+      contains(cli({"cancel", "--signal=TERMINATE", std::to_string(id->value())}, 2), "unknown signal"));
   EXPECT_TRUE(contains(cli({"cancel", "-s", "USR1", std::to_string(waiting->value())}, 1),
                        "only a running job can be signalled"));
   cli({"cancel", "--signal", "USR1", std::to_string(id->value())});
@@ -307,7 +319,8 @@ TEST_F(CliCommands, NoCoordinatorSaysWhereToPointTheCli) {
   std::string out;
   const int rc = run_cli_as(current_user(), {"queue"}, out);
   EXPECT_EQ(rc, 1) << out;
-  EXPECT_TRUE(contains(out, "(socket missing): is fairway-coordinator running? set FAIRWAY_COORDINATOR")) << out;
+  EXPECT_TRUE(contains(out, "(socket missing): is fairway-coordinator running? set FAIRWAY_COORDINATOR"))
+      << out;
 }
 
 }  // namespace

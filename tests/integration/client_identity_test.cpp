@@ -50,8 +50,9 @@ TEST_F(ClientIdentity, AForgedRootUidGainsNothingTheRealUserRunsAsItself) {
   // The job inherits the shim through its environment, so `id` would lie inside it too:
   // the kernel's view of its real uid is read from /proc instead.
   const std::string real_uid = dir_ + "/real-uid";
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--wrap",
-                                  "awk '/^Uid:/ {print $2}' /proc/self/status > " + real_uid},
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "--wrap",
+                        "awk '/^Uid:/ {print $2}' /proc/self/status > " + real_uid},
                        out, {std::string("LD_PRELOAD=") + FAIRWAY_FAKE_ROOT_SHIM}),
             0)
       << out;
@@ -133,7 +134,8 @@ TEST_F(ClientIdentity, PrivateDataHidesOtherUsersHistoryAndDependencies) {
   EXPECT_FALSE(contains(out, "\n" + ids + "|")) << "nobody sees root's finished job:\n" << out;
   EXPECT_EQ(run_cli_as("nobody", {"history", "-P", "-u", "root"}, out), 0) << out;
   EXPECT_FALSE(contains(out, "\n" + ids + "|")) << out;
-  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", dir_, "-d", "afternotok:" + ids, "--wrap", "true"}, out), 1) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", dir_, "-d", "afternotok:" + ids, "--wrap", "true"}, out), 1)
+      << out;
   EXPECT_TRUE(contains(out, "--dependency names job " + ids + ", which does not exist")) << out;
   // Root (an admin) sees it in the history.
   wire::JobQuery q;
@@ -147,17 +149,21 @@ TEST_F(ClientIdentity, PrivateDataHidesOtherUsersHistoryAndDependencies) {
 // A site that declares its accounts bills every job to one of them: an unknown account is
 // refused naming the known ones, and a user may charge only an account they belong to.
 TEST_F(ClientIdentity, DeclaredAccountsAreTheOnlyOnesAUserMayCharge) {
-  write_config("[[accounts]]\nname = \"physics\"\nusers = [\"nobody\"]\n"
-               "[[accounts]]\nname = \"chem\"\nusers = [\"daemon\"]\n");
+  write_config(
+      "[[accounts]]\nname = \"physics\"\nusers = [\"nobody\"]\n"
+      "[[accounts]]\nname = \"chem\"\nusers = [\"daemon\"]\n");
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
   std::string out;
-  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-A", "astro", "--hold", "--wrap", "true"}, out), 1) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-A", "astro", "--hold", "--wrap", "true"}, out), 1)
+      << out;
   EXPECT_TRUE(contains(out, "account 'astro' is not a known account (accounts: physics, chem)")) << out;
-  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-A", "chem", "--hold", "--wrap", "true"}, out), 1) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-A", "chem", "--hold", "--wrap", "true"}, out), 1)
+      << out;
   EXPECT_TRUE(contains(out, "account 'chem': user 'nobody' is not one of its users")) << out;
-  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "--parsable", "--hold", "--wrap", "true"}, out), 0) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "--parsable", "--hold", "--wrap", "true"}, out), 0)
+      << out;
   const std::uint64_t first = std::stoull(out);
   auto v = job(JobId(first));
   ASSERT_TRUE(v);
@@ -180,7 +186,10 @@ TEST_F(ClientIdentity, TheAdminGroupManagesNodesAndOthersDoNot) {
   ASSERT_TRUE(wait_nodes_up(1));
   std::string out;
   EXPECT_EQ(run_cli_as("nobody", {"drain", "kb01", "--reason", "admin group"}, out), 0) << out;
-  ASSERT_TRUE(eventually([&] { auto n = nodes(); return n.size() == 1 && n[0].state == "drained"; }));
+  ASSERT_TRUE(eventually([&] {
+    auto n = nodes();
+    return n.size() == 1 && n[0].state == "drained";
+  }));
   const JobId id = held_root_job();
   EXPECT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out), 0) << out;
 }

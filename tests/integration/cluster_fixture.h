@@ -5,22 +5,22 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <algorithm>
-#include <csignal>
 #include <fcntl.h>
-#include <iostream>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <grp.h>
-#include <pwd.h>
+#include <iostream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "shared/net/curve_keys.h"
@@ -137,8 +137,7 @@ class Cluster : public ::testing::Test {
   void write_config(const std::string& extra, const std::string& security = "") {
     std::ofstream(dir_ + "/fairway.toml")
         << "[coordinator]\nheartbeat_timeout = 5\npass_interval = 1\nsubmit_burst = 100000\n"
-        << coordinator_extra_
-        << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
+        << coordinator_extra_ << "[agent]\nallow_root_jobs = true\nheartbeat_interval = 1\nkill_grace = 1\n"
         << "cgroup_subtree = \"" << cgroup_subtree() << "\"\n"
         << "[security]\ncoordinator_secret_key = \"" << dir_ << "/keys/coordinator.key\"\n"
         << "coordinator_public_key = \"" << dir_ << "/keys/coordinator.pub\"\n"
@@ -158,20 +157,25 @@ class Cluster : public ::testing::Test {
   }
 
   void start_coordinator() {
-    coordinator_ = Daemon({FAIRWAY_COORDINATOR_BINARY, "--config", dir_ + "/fairway.toml",
-                           "--listen-agents", agents_ep_, "--listen-clients", clients_ep_,
-                           "--state-dir", dir_ + "/state"},
+    coordinator_ = Daemon({FAIRWAY_COORDINATOR_BINARY, "--config", dir_ + "/fairway.toml", "--listen-agents",
+                           agents_ep_, "--listen-clients", clients_ep_, "--state-dir", dir_ + "/state"},
                           dir_ + "/coordinator.log");
   }
 
   // An agent modelling `topology` (empty: the host itself, with real binding).
-  void start_agent(const std::string& name, const std::string& topology = {},
-                   const std::string& key = {}) {
+  void start_agent(const std::string& name, const std::string& topology = {}, const std::string& key = {}) {
     make_keys(name);
-    std::vector<std::string> argv = {FAIRWAY_AGENT_BINARY, "--coordinator", agents_ep_,
-                                     "--name", name, "--spool", dir_ + "/spool-" + name,
-                                     "--config", dir_ + "/fairway.toml",
-                                     "--key", key.empty() ? dir_ + "/keys/" + name + ".key" : key};
+    std::vector<std::string> argv = {FAIRWAY_AGENT_BINARY,
+                                     "--coordinator",
+                                     agents_ep_,
+                                     "--name",
+                                     name,
+                                     "--spool",
+                                     dir_ + "/spool-" + name,
+                                     "--config",
+                                     dir_ + "/fairway.toml",
+                                     "--key",
+                                     key.empty() ? dir_ + "/keys/" + name + ".key" : key};
     if (!topology.empty()) {
       argv.push_back("--topology");
       argv.push_back(topology);
@@ -197,8 +201,9 @@ class Cluster : public ::testing::Test {
   }
 
   // Starts the CLI as run_cli_as does, writing to `out_path`; the caller reaps the pid.
-  pid_t start_cli_as(const std::string& user, const std::vector<std::string>& args, const std::string& out_path,
-                     const std::vector<std::string>& env = {}, const std::string& stdin_path = {}) {
+  pid_t start_cli_as(const std::string& user, const std::vector<std::string>& args,
+                     const std::string& out_path, const std::vector<std::string>& env = {},
+                     const std::string& stdin_path = {}) {
     std::vector<std::string> argv = {"fairway", "--coordinator", clients_ep_};
     argv.insert(argv.end(), args.begin(), args.end());
     return start_as({user, FAIRWAY_CLI_BINARY, argv, env, false, {}}, out_path, stdin_path);
@@ -207,11 +212,11 @@ class Cluster : public ::testing::Test {
   // A program run as another user (the test must be root).
   struct RunAs {
     std::string user;
-    std::string program;             // its path
-    std::vector<std::string> argv;   // argv[0] included
-    std::vector<std::string> env;    // NAME=value, added to the test's (or alone: clear_env)
+    std::string program;            // its path
+    std::vector<std::string> argv;  // argv[0] included
+    std::vector<std::string> env;   // NAME=value, added to the test's (or alone: clear_env)
     bool clear_env = false;
-    std::string cwd;                 // empty: the test's
+    std::string cwd;  // empty: the test's
   };
   // In a just-forked child whose stdin/stdout/stderr are set: becomes the user, takes the
   // environment and directory, execs. Never returns (exit 90/91: setuid/exec failed).
@@ -304,11 +309,13 @@ class Cluster : public ::testing::Test {
   bool wait_nodes_up(std::size_t n) {
     return eventually([&] {
       auto ns = nodes();
-      return ns.size() == n && std::all_of(ns.begin(), ns.end(), [](const auto& v) { return v.state != "down"; });
+      return ns.size() == n &&
+             std::all_of(ns.begin(), ns.end(), [](const auto& v) { return v.state != "down"; });
     });
   }
 
-  wire::SubmitRequest wrap(const std::string& cmd, std::int32_t cores = 1, Duration limit = Duration::minutes(5)) {
+  wire::SubmitRequest wrap(const std::string& cmd, std::int32_t cores = 1,
+                           Duration limit = Duration::minutes(5)) {
     wire::SubmitRequest r;
     r.client_token = "t" + std::to_string(++token_);
     r.spec.user = current_user();
@@ -347,10 +354,12 @@ class Cluster : public ::testing::Test {
   std::optional<wire::JobView> wait_state(JobId id, const std::function<bool(JobState)>& pred,
                                           std::chrono::milliseconds limit = 15000ms) {
     std::optional<wire::JobView> v;
-    eventually([&] {
-      v = job(id);
-      return v && pred(v->state);
-    }, limit);
+    eventually(
+        [&] {
+          v = job(id);
+          return v && pred(v->state);
+        },
+        limit);
     return v;
   }
 

@@ -51,7 +51,8 @@ inline std::vector<std::string> lines_of(const std::string& text) {
 
 inline void replace_all(std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) return;
-  for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
 }
 
 // "0-3,8" -> 5: how many CPUs a Cpus_allowed_list names.
@@ -62,7 +63,8 @@ inline std::string cpu_count(const std::string& list) {
   while (std::getline(ss, part, ',')) {
     if (part.empty()) continue;
     const auto dash = part.find('-');
-    n += dash == std::string::npos ? 1 : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
+    n += dash == std::string::npos ? 1
+                                   : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
   }
   return std::to_string(n);
 }
@@ -78,9 +80,10 @@ inline std::string gpu_count(const std::string& list) {
 inline bool pins_nodes(const Row& r) {
   const std::string all = r.args + " " + r.env + " " + r.head;
   // -N2 with one task runs on one node (sbatch's "setting nnodes to 1"): the choice is free.
-  if (all.find("-N2 -n1") != std::string::npos || all.find("-N2 --ntasks=1") != std::string::npos) return false;
-  for (const char* w : {"-w ", "--nodelist", "-x ", "--exclude", "-C ", "--constraint", "CONSTRAINT", "-N2", "-N 2",
-                        "--nodes=2", "-n30", "-n56", "-n 30", "-n57"}) {
+  if (all.find("-N2 -n1") != std::string::npos || all.find("-N2 --ntasks=1") != std::string::npos)
+    return false;
+  for (const char* w : {"-w ", "--nodelist", "-x ", "--exclude", "-C ", "--constraint", "CONSTRAINT", "-N2",
+                        "-N 2", "--nodes=2", "-n30", "-n56", "-n 30", "-n57"}) {
     if (all.find(w) != std::string::npos) return true;
   }
   return false;
@@ -115,7 +118,8 @@ class Observation {
     if (!std::filesystem::exists(cap_)) return;
     for (const auto& e : std::filesystem::recursive_directory_iterator(cap_)) {
       if (e.path().filename() != "env.txt") continue;
-      const std::string task = e.path().parent_path() == cap_ ? "" : e.path().parent_path().filename().string();
+      const std::string task =
+          e.path().parent_path() == cap_ ? "" : e.path().parent_path().filename().string();
       for (const auto& l : lines_of(slurp(e.path()))) {
         if (l.starts_with("SLURM_JOB_ID=") && !task.empty()) task_ids_[l.substr(13)] = "{task" + task + "}";
         // sbatch -Q printed no id (and -v's came after its report): the job's own says it.
@@ -153,16 +157,19 @@ class Observation {
   }
 
   void read_env(const std::string& t, const std::string& file, const std::string& prefix) {
-    static const std::set<std::string> kIgnored = {"PWD", "SHLVL", "_", "OLDPWD", "SLURM_CONF", "FAIRWAY_COORDINATOR"};
+    static const std::set<std::string> kIgnored = {"PWD",    "SHLVL",      "_",
+                                                   "OLDPWD", "SLURM_CONF", "FAIRWAY_COORDINATOR"};
     for (const auto& l : lines_of(slurp(cap_ / (t + file)))) {
       const auto eq = l.find('=');
       if (eq == std::string::npos) continue;
       const std::string k = l.substr(0, eq);
       if (kIgnored.contains(k) || k.starts_with("FAIRWAY_")) continue;
       std::string v = l.substr(eq + 1);
-      if (k == "SLURM_TASK_PID" || k == "SLURM_SRUN_COMM_PORT" || k == "SLURM_STEP_LAUNCHER_PORT") v = "{pid}";
+      if (k == "SLURM_TASK_PID" || k == "SLURM_SRUN_COMM_PORT" || k == "SLURM_STEP_LAUNCHER_PORT")
+        v = "{pid}";
       if (k == "SLURM_SUBMIT_HOST" || k == "HOSTNAME") v = "{host}";
-      if (k == "PATH") v = std::regex_replace(v, std::regex("^[^:]*/slurm/bin:"), "");  // Fairway's links first
+      if (k == "PATH")
+        v = std::regex_replace(v, std::regex("^[^:]*/slurm/bin:"), "");  // Fairway's links first
       // An array task's own id: which task runs under the array's id is Slurm's choice.
       if ((k == "SLURM_JOB_ID" || k == "SLURM_JOBID") && !t.empty()) v = "{task}";
       if (k == "CUDA_VISIBLE_DEVICES" || k == "GPU_DEVICE_ORDINAL" || k == "ROCR_VISIBLE_DEVICES" ||
@@ -179,7 +186,8 @@ class Observation {
     // a node are fake on a 2-CPU host, where Slurm's binding lands on whatever CPU exists.
     read_scontrol(t + "scontrol.", slurp(cap_ / (t + "scontrol.txt")));
     const auto sq = lines_of(slurp(cap_ / (t + "squeue.txt")));
-    static const char* kSqueue[] = {"%j", "%P", "%l", "%D", "%C", "%b", "%m", "%c", "%t", "%y", "%k", "%a", "%q"};
+    static const char* kSqueue[] = {"%j", "%P", "%l", "%D", "%C", "%b", "%m",
+                                    "%c", "%t", "%y", "%k", "%a", "%q"};
     std::vector<std::string> cells;
     if (sq.size() == 1 && sq[0].find('|') != std::string::npos) {  // all fields on one line
       std::stringstream ss(sq[0]);
@@ -234,9 +242,10 @@ class Observation {
 
   void read_scontrol(const std::string& prefix, const std::string& text) {
     static const std::set<std::string> kTimes = {
-        "SubmitTime", "EligibleTime", "AccrueTime", "StartTime", "EndTime", "Deadline", "PreemptEligibleTime",
-        "PreemptTime", "SuspendTime", "SecsPreSuspend", "LastSchedEval", "Scheduler", "RunTime", "Priority",
-        "AllocNode:Sid", "JobId", "ArrayJobId", "Reason", "ArrayTaskId", "Power"};
+        "SubmitTime",    "EligibleTime",        "AccrueTime",  "StartTime",   "EndTime",
+        "Deadline",      "PreemptEligibleTime", "PreemptTime", "SuspendTime", "SecsPreSuspend",
+        "LastSchedEval", "Scheduler",           "RunTime",     "Priority",    "AllocNode:Sid",
+        "JobId",         "ArrayJobId",          "Reason",      "ArrayTaskId", "Power"};
     std::stringstream ss(text);
     std::string w, key;
     while (ss >> w) {

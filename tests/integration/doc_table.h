@@ -11,7 +11,8 @@ namespace fairway::integration {
 
 // Rows of the tables under the heading `## SECTION` (to the next "## "), that is lines
 // starting "| `": the header and separator rows are not returned.
-inline std::vector<std::vector<std::string>> doc_table_rows(const std::string& path, const std::string& section) {
+inline std::vector<std::vector<std::string>> doc_table_rows(const std::string& path,
+                                                            const std::string& section) {
   std::ifstream file(path);
   std::stringstream text;
   text << file.rdbuf();

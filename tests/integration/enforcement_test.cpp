@@ -10,7 +10,9 @@
 namespace fairway::integration {
 namespace {
 
-bool terminal(JobState s) { return is_terminal(s); }
+bool terminal(JobState s) {
+  return is_terminal(s);
+}
 
 // How many CPUs a Cpus_allowed_list value ("0-1,4") names.
 int cpus_in(const std::string& list) {
@@ -19,7 +21,8 @@ int cpus_in(const std::string& list) {
   std::string part;
   while (std::getline(in, part, ',')) {
     const auto dash = part.find('-');
-    n += dash == std::string::npos ? 1 : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
+    n += dash == std::string::npos ? 1
+                                   : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
   }
   return n;
 }
@@ -37,14 +40,20 @@ TEST_F(Cluster, CgroupsHoldJobsToTheirMemoryAndCores) {
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"show", "node", "host"}, out), 0) << out;
   EXPECT_NE(out.find("Enforcement: cgroup v"), std::string::npos) << out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--mem=64M", "--wrap",
-                                  "dd if=/dev/zero of=/dev/null bs=512M count=1"}, out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "--mem=64M", "--wrap",
+                        "dd if=/dev/zero of=/dev/null bs=512M count=1"},
+                       out),
+            0)
+      << out;
   const JobId hog(std::stoull(out));
   auto v = wait_state(hog, terminal, 20000ms);
   ASSERT_TRUE(v);
   EXPECT_EQ(v->state, JobState::kOutOfMemory) << v->state_reason;
-  EXPECT_NE(v->state_reason.find("out of memory: the kernel killed 1 of its processes at its limit of 64 MiB"),
-            std::string::npos) << v->state_reason;
+  EXPECT_NE(
+      v->state_reason.find("out of memory: the kernel killed 1 of its processes at its limit of 64 MiB"),
+      std::string::npos)
+      << v->state_reason;
   // v1 always counts the peak; v2 only from kernel 5.19 (memory.peak).
   const bool v1 = agent_log.find("enforcement=\"cgroup v1") != std::string::npos;
   if (v1 || v->peak_memory_bytes) {
@@ -68,9 +77,13 @@ TEST_F(Cluster, CgroupsHoldJobsToTheirMemoryAndCores) {
   ASSERT_TRUE(wait_nodes_up(1));
 
   const std::string affinity = dir_ + "/affinity.txt";
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-n", "1", "--wrap",
-                                  "taskset -cp 0-1023 $$ >/dev/null 2>&1; grep Cpus_allowed_list /proc/self/status > " +
-                                      affinity}, out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "-n", "1", "--wrap",
+                        "taskset -cp 0-1023 $$ >/dev/null 2>&1; grep Cpus_allowed_list /proc/self/status > " +
+                            affinity},
+                       out),
+            0)
+      << out;
   auto w = wait_state(JobId(std::stoull(out)), terminal);
   ASSERT_TRUE(w);
   EXPECT_EQ(w->state, JobState::kCompleted);

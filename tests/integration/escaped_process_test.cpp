@@ -19,16 +19,19 @@ class EscapedProcess : public Cluster {
     Cluster::SetUp();
     if (geteuid() != 0) GTEST_SKIP() << "cgroups need root";
     std::string cfg = read_file(dir_ + "/fairway.toml");
-    cfg.replace(cfg.find("kill_grace = 1\n"), 15, "kill_grace = 1\ncoordinator_lease = 3\nrequire_enforcement = true\n");
+    cfg.replace(cfg.find("kill_grace = 1\n"), 15,
+                "kill_grace = 1\ncoordinator_lease = 3\nrequire_enforcement = true\n");
     std::ofstream(dir_ + "/fairway.toml") << cfg;
     start_coordinator();
     start_agent("host1");
-    if (!wait_nodes_up(1)) GTEST_SKIP() << "no agent with cgroups here:\n" << read_file(dir_ + "/agent-host1.log");
+    if (!wait_nodes_up(1))
+      GTEST_SKIP() << "no agent with cgroups here:\n" << read_file(dir_ + "/agent-host1.log");
   }
   // A job whose child leaves its process group (setsid), ignores TERM, and writes its pid.
   std::optional<JobId> submit_escaping(const std::string& pid_file) {
-    return submit(wrap("setsid sh -c 'echo $$ > " + pid_file +
-                       "; trap \"\" TERM; while :; do sleep 1; done' </dev/null >/dev/null 2>&1 & exec sleep 300"));
+    return submit(
+        wrap("setsid sh -c 'echo $$ > " + pid_file +
+             "; trap \"\" TERM; while :; do sleep 1; done' </dev/null >/dev/null 2>&1 & exec sleep 300"));
   }
   pid_t read_pid(const std::string& pid_file) {
     pid_t pid = 0;
@@ -51,7 +54,8 @@ TEST_F(EscapedProcess, AFencedJobsSetsidChildEndsWithIt) {
   agents_.pop_back();
   // Lease 3 s, the keeper's margin, the kill grace: well within 12 s. Before the coordinator
   // may start the job again elsewhere, nothing of it runs here.
-  EXPECT_TRUE(eventually([&] { return !alive(child); }, 12000ms)) << "the setsid child outlived its fenced job";
+  EXPECT_TRUE(eventually([&] { return !alive(child); }, 12000ms))
+      << "the setsid child outlived its fenced job";
   kill(child, SIGKILL);
 }
 
@@ -64,7 +68,8 @@ TEST_F(EscapedProcess, ACancelledJobsSetsidChildEndsWithIt) {
   std::string out;
   ASSERT_EQ(run_cli_as(current_user(), {"cancel", std::to_string(id->value())}, out), 0) << out;
   ASSERT_TRUE(wait_state(*id, [](JobState s) { return is_terminal(s); }));
-  EXPECT_TRUE(eventually([&] { return !alive(child); }, 5000ms)) << "the setsid child outlived its cancelled job";
+  EXPECT_TRUE(eventually([&] { return !alive(child); }, 5000ms))
+      << "the setsid child outlived its cancelled job";
   kill(child, SIGKILL);
 }
 

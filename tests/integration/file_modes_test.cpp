@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kSecret = "tok-3b1f9e2a7c-secret";
 
 unsigned mode_of(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777U : 07777U;
 }
 
@@ -56,8 +56,8 @@ TEST_F(FileModes, NoOtherUserCanReadAJobsScriptOrEnvironment) {
   const std::string out_path = dir_ + "/job.out";
   wire::SubmitRequest r = wrap("");
   r.program.argv.clear();
-  r.program.script = std::string("#!/bin/sh\n# uses ") + kSecret + "\necho started; sleep 2; touch " + dir_ +
-                     "/job.made\n";
+  r.program.script =
+      std::string("#!/bin/sh\n# uses ") + kSecret + "\necho started; sleep 2; touch " + dir_ + "/job.made\n";
   r.program.env.push_back({"API_TOKEN", kSecret});
   r.program.stdout_path = out_path;
   auto id = submit(r);
@@ -82,9 +82,9 @@ TEST_F(FileModes, NoOtherUserCanReadAJobsScriptOrEnvironment) {
   std::string listing;
   for (const auto& [path, mode] : files) listing += octal(mode) + " " + path + "\n";
   std::cout << listing;
-  for (const std::string& must : {state + "/fairway.db", state + "/fairway.db-wal", state + "/fairway.db-shm",
-                                  exit_record, spool + "/coordinator-lease",
-                                  spool + "/fairway-job-" + std::to_string(id->value()) + ".sh"}) {
+  for (const std::string& must :
+       {state + "/fairway.db", state + "/fairway.db-wal", state + "/fairway.db-shm", exit_record,
+        spool + "/coordinator-lease", spool + "/fairway-job-" + std::to_string(id->value()) + ".sh"}) {
     EXPECT_TRUE(std::filesystem::exists(must)) << must << " was not made: the walk misses it\n" << listing;
   }
   for (const auto& [path, mode] : files) {

@@ -75,11 +75,13 @@ TEST_F(FullDisk, QueriesGoOnNewWorkIsRefusedAndWorkResumesWhenSpaceIsBack) {
   // Space comes back: within a few probes the coordinator takes work again.
   std::filesystem::remove(state_ + "/filler");
   std::optional<JobId> after;
-  ASSERT_TRUE(eventually([&] {
-    auto r = try_submit(big(50));
-    if (r && std::holds_alternative<wire::SubmitReply>(*r)) after = std::get<wire::SubmitReply>(*r).job;
-    return after.has_value();
-  }, 20000ms));
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto r = try_submit(big(50));
+        if (r && std::holds_alternative<wire::SubmitReply>(*r)) after = std::get<wire::SubmitReply>(*r).job;
+        return after.has_value();
+      },
+      20000ms));
   EXPECT_TRUE(job(*kept));
   EXPECT_TRUE(job(*after));
 }

@@ -42,7 +42,8 @@ TEST_F(JobGroup, AnEgidThatIsNotTheUsersGroupIsRefused) {
   ASSERT_TRUE(wait_nodes_up(1));
   const std::string gid_file = dir_ + "/gid";
   std::string out;
-  const int rc = run_cli_with_gid(0, {"submit", "--parsable", "-D", dir_, "--wrap", "id -g > " + gid_file}, out);
+  const int rc =
+      run_cli_with_gid(0, {"submit", "--parsable", "-D", dir_, "--wrap", "id -g > " + gid_file}, out);
   if (rc == 0) {
     auto v = wait_state(JobId(std::stoull(out)), [](JobState s) { return is_terminal(s); });
     FAIL() << "the job was accepted and ran with gid " << read_file(gid_file);
@@ -51,7 +52,9 @@ TEST_F(JobGroup, AnEgidThatIsNotTheUsersGroupIsRefused) {
   // nobody's own group is fine.
   const passwd* pw = getpwnam("nobody");
   ASSERT_NE(pw, nullptr);
-  ASSERT_EQ(run_cli_with_gid(pw->pw_gid, {"submit", "--parsable", "-D", dir_, "--wrap", "id -g > " + gid_file}, out), 0)
+  ASSERT_EQ(run_cli_with_gid(pw->pw_gid,
+                             {"submit", "--parsable", "-D", dir_, "--wrap", "id -g > " + gid_file}, out),
+            0)
       << out;
   auto v = wait_state(JobId(std::stoull(out)), [](JobState s) { return is_terminal(s); });
   ASSERT_TRUE(v);

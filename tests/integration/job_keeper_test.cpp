@@ -68,10 +68,12 @@ TEST_F(JobKeeper, AJobWhoseAgentWasKilledStopsWhenTheLeaseRunsOut) {
   // requeued (and runs again), never FAILED.
   start_agent("kb01", kebnekaise_xml());
   std::optional<wire::JobView> v;
-  eventually([&] {
-    v = job(*id);
-    return v && (v->requeue_count >= 1 || is_terminal(v->state));
-  }, 20000ms);
+  eventually(
+      [&] {
+        v = job(*id);
+        return v && (v->requeue_count >= 1 || is_terminal(v->state));
+      },
+      20000ms);
   ASSERT_TRUE(v);
   EXPECT_FALSE(is_terminal(v->state)) << to_string(v->state) << ": " << v->state_reason;
   EXPECT_GE(v->requeue_count, 1);

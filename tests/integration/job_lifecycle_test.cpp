@@ -10,13 +10,16 @@
 namespace fairway::integration {
 namespace {
 
-bool terminal(JobState s) { return is_terminal(s); }
+bool terminal(JobState s) {
+  return is_terminal(s);
+}
 
 TEST_F(Cluster, AJobRunsWritesItsOutputAndItsExitCodeIsRecorded) {
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
-  auto id = submit(wrap("echo hello from $FAIRWAY_JOB_ID on $SLURM_JOB_NODELIST cpus $FAIRWAY_CPUS; exit 3", 2));
+  auto id =
+      submit(wrap("echo hello from $FAIRWAY_JOB_ID on $SLURM_JOB_NODELIST cpus $FAIRWAY_CPUS; exit 3", 2));
   ASSERT_TRUE(id);
   auto v = wait_state(*id, terminal);
   ASSERT_TRUE(v);
@@ -27,7 +30,8 @@ TEST_F(Cluster, AJobRunsWritesItsOutputAndItsExitCodeIsRecorded) {
   EXPECT_EQ(v->allocation[0].node, "kb01");
   EXPECT_EQ(v->allocation[0].cores.size(), 2u);
   const std::string out = read_file(dir_ + "/fairway-" + std::to_string(id->value()) + ".out");
-  EXPECT_NE(out.find("hello from " + std::to_string(id->value()) + " on kb01 cpus "), std::string::npos) << out;
+  EXPECT_NE(out.find("hello from " + std::to_string(id->value()) + " on kb01 cpus "), std::string::npos)
+      << out;
 
   // A refused submission uses up no id: users read a gap as a lost job.
   auto refused = call(wrap("true", 100000));
@@ -159,7 +163,8 @@ TEST_F(Cluster, ADeepQueueIsListedInPages) {
     }
     auto reply = call(batch, 10000ms);
     ASSERT_TRUE(reply) << reply.error().message;
-    for (const auto& res : std::get<wire::SubmitBatchReply>(*reply).results) ASSERT_TRUE(res.job) << res.error;
+    for (const auto& res : std::get<wire::SubmitBatchReply>(*reply).results)
+      ASSERT_TRUE(res.job) << res.error;
   }
   wire::JobQuery q;
   q.limit = 2500;
@@ -201,7 +206,8 @@ TEST_F(Cluster, ADrainedNodeTakesNoNewJobsEvenAfterARestartUntilResumed) {
     std::string out;
     EXPECT_EQ(run_cli_as("nobody", {"resume", "kb01"}, out), 1) << out;
     EXPECT_NE(out.find("only root and the admin group may drain or resume nodes, not 'nobody'"),
-              std::string::npos) << out;
+              std::string::npos)
+        << out;
   }
   auto unknown = call(wire::NodeControl{wire::NodeAction::kDrain, {"nope"}, "x", "root"});
   ASSERT_TRUE(unknown);
@@ -218,7 +224,10 @@ TEST_F(Cluster, ADrainedNodeTakesNoNewJobsEvenAfterARestartUntilResumed) {
 
   coordinator_.stop(SIGKILL);
   start_coordinator();
-  ASSERT_TRUE(eventually([&] { auto v = nodes(); return v.size() == 1 && v[0].state == "drained"; }));
+  ASSERT_TRUE(eventually([&] {
+    auto v = nodes();
+    return v.size() == 1 && v[0].state == "drained";
+  }));
   EXPECT_EQ(job(*id)->state, JobState::kPending);
 
   auto resumed = call(wire::NodeControl{wire::NodeAction::kResume, {"kb01"}, "", "root"});
@@ -236,12 +245,14 @@ namespace fairway::integration {
 namespace {
 
 TEST_F(Cluster, AKillableJobIsStoppedForAMaintenanceAndRunsAgainAfterIt) {
-  const auto now_s = std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch()).count();
-  write_config("[[partitions]]\nname = \"batch\"\ndefault = true\n"
-               "[[partitions]]\nname = \"killable\"\nkillable = true\n"
-               "[[reservations]]\nname = \"outage\"\nstart = " + std::to_string(now_s + 4) +
-               "\nduration = 4\nnodes = \"ALL\"\nflags = [\"maintenance\"]\n");
+  const auto now_s =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  write_config(
+      "[[partitions]]\nname = \"batch\"\ndefault = true\n"
+      "[[partitions]]\nname = \"killable\"\nkillable = true\n"
+      "[[reservations]]\nname = \"outage\"\nstart = " +
+      std::to_string(now_s + 4) + "\nduration = 4\nnodes = \"ALL\"\nflags = [\"maintenance\"]\n");
   start_coordinator();
   start_agent("kb01", kebnekaise_xml());
   ASSERT_TRUE(wait_nodes_up(1));
@@ -251,17 +262,22 @@ TEST_F(Cluster, AKillableJobIsStoppedForAMaintenanceAndRunsAgainAfterIt) {
   ASSERT_TRUE(id);
   ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }));
   // At the window's start the job goes back to the queue and its processes are stopped.
-  auto requeued = wait_state(*id, [](JobState s) { return s == JobState::kPending; }, 10000ms);
+  auto requeued = wait_state(
+      *id, [](JobState s) { return s == JobState::kPending; }, 10000ms);
   ASSERT_TRUE(requeued);
   EXPECT_EQ(requeued->state, JobState::kPending);
   EXPECT_EQ(requeued->requeue_count, 1);
   // After the window it runs again: the output file shows two runs.
-  ASSERT_TRUE(wait_state(*id, [](JobState s) { return s == JobState::kRunning; }, 15000ms));
+  ASSERT_TRUE(wait_state(
+      *id, [](JobState s) { return s == JobState::kRunning; }, 15000ms));
   const std::string out_path = dir_ + "/fairway-" + std::to_string(id->value()) + ".out";
-  EXPECT_TRUE(eventually([&] {
-    const std::string out = read_file(out_path);
-    return out.find("run") != out.rfind("run");
-  }, 5000ms)) << read_file(out_path);
+  EXPECT_TRUE(eventually(
+      [&] {
+        const std::string out = read_file(out_path);
+        return out.find("run") != out.rfind("run");
+      },
+      5000ms))
+      << read_file(out_path);
 }
 
 }  // namespace

@@ -36,17 +36,20 @@ class JobStep : public Cluster {
                         << "echo ready $SLURM_PROCID\nwhile :; do sleep 0.1; done\n";
     const std::string script = dir_ + "/grace.sh";
     std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/grace-%j.out\n"
-                          << "\"$FAIRWAY_CLI\" run -l sh " << task << "\n" << after_srun;
+                          << "\"$FAIRWAY_CLI\" run -l sh " << task << "\n"
+                          << after_srun;
     std::string out;
-    EXPECT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                         {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
-              0)
+    EXPECT_EQ(
+        run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                   {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY}),
+        0)
         << out;
     const JobId id(std::stoull(out));
     output = dir_ + "/grace-" + std::to_string(id.value()) + ".out";
     EXPECT_TRUE(eventually([&] {
       const std::string printed = read_file(output);
-      return printed.find("0: ready 0\n") != std::string::npos && printed.find("1: ready 1\n") != std::string::npos;
+      return printed.find("0: ready 0\n") != std::string::npos &&
+             printed.find("1: ready 1\n") != std::string::npos;
     })) << read_file(output);
     return id;
   }
@@ -55,8 +58,9 @@ class JobStep : public Cluster {
   // job 0 (the test failed) when it was refused.
   JobId submit_with_cli(const std::string& script) {
     std::string out;
-    const int rc = run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
-                              {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY});
+    const int rc =
+        run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out,
+                   {"FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY});
     EXPECT_EQ(rc, 0) << out;
     return rc == 0 ? JobId(std::stoull(out)) : JobId(0);
   }
@@ -73,7 +77,10 @@ class JobStep : public Cluster {
   // A two-node job of nobody's that sleeps, running.
   JobId running_two_node_job() {
     std::string out;
-    EXPECT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-N", "2", "-n", "4", "--wrap", "sleep 300"}, out), 0)
+    EXPECT_EQ(
+        run_cli_as("nobody",
+                   {"submit", "--parsable", "-D", dir_, "-N", "2", "-n", "4", "--wrap", "sleep 300"}, out),
+        0)
         << out;
     const JobId id(std::stoull(out));
     EXPECT_TRUE(wait_state(id, [](JobState s) { return s == JobState::kRunning; }));
@@ -84,9 +91,11 @@ class JobStep : public Cluster {
 TEST_F(JobStep, RunsOnEveryNodeOfTheJobWithItsOutputLabelled) {
   const JobId id = running_two_node_job();
   std::string out;
-  const int rc = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-l", "sh", "-c",
-                                       "echo task $SLURM_PROCID of $SLURM_STEP_NUM_TASKS on $SLURMD_NODENAME node $SLURM_NODEID"},
-                            out);
+  const int rc =
+      run_cli_as("nobody",
+                 {"run", "--jobid", std::to_string(id.value()), "-l", "sh", "-c",
+                  "echo task $SLURM_PROCID of $SLURM_STEP_NUM_TASKS on $SLURMD_NODENAME node $SLURM_NODEID"},
+                 out);
   EXPECT_EQ(rc, 0) << out;
   // The job holds 2 cores on each node: Slurm's block distribution puts 2 tasks on each,
   // ranks 0-1 on the job's first node (kb01 or kb02, as placement chose).
@@ -94,29 +103,37 @@ TEST_F(JobStep, RunsOnEveryNodeOfTheJobWithItsOutputLabelled) {
   ASSERT_TRUE(views && views->allocation.size() == 2);
   const std::string first = views->allocation[0].node, second = views->allocation[1].node;
   ASSERT_NE(first, second);
-  for (const std::string& line : {"0: task 0 of 4 on " + first + " node 0\n", "1: task 1 of 4 on " + first + " node 0\n",
-                                  "2: task 2 of 4 on " + second + " node 1\n", "3: task 3 of 4 on " + second + " node 1\n"}) {
+  for (const std::string& line :
+       {"0: task 0 of 4 on " + first + " node 0\n", "1: task 1 of 4 on " + first + " node 0\n",
+        "2: task 2 of 4 on " + second + " node 1\n", "3: task 3 of 4 on " + second + " node 1\n"}) {
     EXPECT_NE(out.find(line), std::string::npos) << line << "in:\n" << out;
   }
   // The other node holds the job for its steps (an extern-only launch), not its script.
-  EXPECT_NE(read_file(dir_ + "/agent-" + second + ".log").find("job_launched job=" + std::to_string(id.value())),
-            std::string::npos);
+  EXPECT_NE(
+      read_file(dir_ + "/agent-" + second + ".log").find("job_launched job=" + std::to_string(id.value())),
+      std::string::npos);
   EXPECT_EQ(read_file(dir_ + "/agent-" + second + ".log").find("job_exited"), std::string::npos);
 
   // -N 2 alone: one task per node; the worst task's exit is the command's.
-  const int worst = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sh", "-c",
-                                          "exit $((SLURM_NODEID + 3))"},
-                               out);
+  const int worst = run_cli_as(
+      "nobody",
+      {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sh", "-c", "exit $((SLURM_NODEID + 3))"},
+      out);
   EXPECT_EQ(worst, 4) << out;
   EXPECT_NE(out.find(second + ": task 1: Exited with exit code 4"), std::string::npos) << out;
   // A command that is not there fails its tasks, named (126 when a PATH directory is
   // closed to the user, as execvp reports it).
-  const int missing = run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-n", "1", "no-such-command-here"}, out);
+  const int missing = run_cli_as(
+      "nobody", {"run", "--jobid", std::to_string(id.value()), "-n", "1", "no-such-command-here"}, out);
   EXPECT_TRUE(missing == 127 || missing == 126) << missing << out;
   EXPECT_NE(out.find("cannot run 'no-such-command-here' on " + first), std::string::npos) << out;
 
   // A task ignores no signal (the relay ignores SIGPIPE; `yes | head` must still end).
-  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-n", "1", "grep", "SigIgn", "/proc/self/status"}, out), 0)
+  EXPECT_EQ(run_cli_as("nobody",
+                       {"run", "--jobid", std::to_string(id.value()), "-n", "1", "grep", "SigIgn",
+                        "/proc/self/status"},
+                       out),
+            0)
       << out;
   EXPECT_NE(out.find("SigIgn:\t0000000000000000\n"), std::string::npos) << out;
 
@@ -124,18 +141,22 @@ TEST_F(JobStep, RunsOnEveryNodeOfTheJobWithItsOutputLabelled) {
   std::string cancel_out;
   ASSERT_EQ(run_cli_as("nobody", {"cancel", std::to_string(id.value())}, cancel_out), 0) << cancel_out;
   EXPECT_TRUE(eventually([&] {
-    return read_file(dir_ + "/agent-" + second + ".log").find("job_released job=" + std::to_string(id.value())) !=
-           std::string::npos;
+    return read_file(dir_ + "/agent-" + second + ".log")
+               .find("job_released job=" + std::to_string(id.value())) != std::string::npos;
   }));
 }
 
 TEST_F(JobStep, OutsideAJobItMakesAnAllocationOfItsOwn) {
   std::string out;
-  const int rc = run_cli_as("nobody", {"run", "-D", dir_, "-N", "2", "-n", "2", "-t", "5", "-l", "printenv", "SLURMD_NODENAME"}, out);
+  const int rc = run_cli_as(
+      "nobody", {"run", "-D", dir_, "-N", "2", "-n", "2", "-t", "5", "-l", "printenv", "SLURMD_NODENAME"},
+      out);
   EXPECT_EQ(rc, 0) << out;
   // One task on each node, whichever the allocation lists first.
-  const bool kb01_first = out.find("0: kb01\n") != std::string::npos && out.find("1: kb02\n") != std::string::npos;
-  const bool kb02_first = out.find("0: kb02\n") != std::string::npos && out.find("1: kb01\n") != std::string::npos;
+  const bool kb01_first =
+      out.find("0: kb01\n") != std::string::npos && out.find("1: kb02\n") != std::string::npos;
+  const bool kb02_first =
+      out.find("0: kb02\n") != std::string::npos && out.find("1: kb01\n") != std::string::npos;
   EXPECT_TRUE(kb01_first || kb02_first) << out;
   // As srun: nothing said of an allocation granted at once.
   EXPECT_EQ(out.find("job allocation"), std::string::npos) << out;
@@ -162,8 +183,9 @@ namespace {
 // srun's most common use: inside a batch script, on every node the script was given.
 TEST_F(JobStep, ABatchScriptRunsItsStepOnEveryNode) {
   const std::string script = dir_ + "/two-nodes.sh";
-  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/batch-%j.out\n"
-                        << "\"$FAIRWAY_CLI\" run -l printenv SLURM_PROCID SLURMD_NODENAME\necho step exit $?\n";
+  std::ofstream(script)
+      << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/batch-%j.out\n"
+      << "\"$FAIRWAY_CLI\" run -l printenv SLURM_PROCID SLURMD_NODENAME\necho step exit $?\n";
   const JobId id = submit_with_cli(script);
   ASSERT_NE(id.value(), 0u);
   auto v = wait_state(id, [](JobState s) { return is_terminal(s); });
@@ -186,8 +208,9 @@ TEST_F(JobStep, AStepRunsWhereItsNodelistSaysAndKillOnBadExitEndsIt) {
   const std::string second = views->allocation[1].node;
   const std::string job_id = std::to_string(id.value());
   std::string out;
-  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-K", "--mpi=none", "-N1", "-n1", "-w", second, "printenv",
-                                  "SLURMD_NODENAME"},
+  EXPECT_EQ(run_cli_as("nobody",
+                       {"run", "--jobid", job_id, "-K", "--mpi=none", "-N1", "-n1", "-w", second, "printenv",
+                        "SLURMD_NODENAME"},
                        out),
             0)
       << out;
@@ -198,22 +221,28 @@ TEST_F(JobStep, AStepRunsWhereItsNodelistSaysAndKillOnBadExitEndsIt) {
   EXPECT_NE(out.find("--mpi=pmi3: expected none, pmi2, pmix or pmix_v4"), std::string::npos) << out;
   // srun --mpi=list lists what is served, in Slurm's words.
   EXPECT_EQ(run_cli_as("nobody", {"run", "--mpi=list"}, out), 0) << out;
-  EXPECT_EQ(out, "MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\nspecific pmix plugin versions available: pmix_v4\n");
+  EXPECT_EQ(
+      out,
+      "MPI plugin types are...\n\tnone\n\tpmi2\n\tpmix\nspecific pmix plugin versions available: pmix_v4\n");
   // With pmi2, every task is told its PMI socket, rank and the step's id as Slurm's pmi2.
-  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "--mpi=pmi2", "-N2", "-n2", "-l", "sh", "-c",
-                                  "echo $PMI_RANK/$PMI_SIZE/$PMI_JOBID/$SLURM_MPI_TYPE; [ -S /proc/self/fd/$PMI_FD ] || "
-                                  "readlink /proc/self/fd/$PMI_FD"},
-                       out),
-            0)
+  EXPECT_EQ(
+      run_cli_as("nobody",
+                 {"run", "--jobid", job_id, "--mpi=pmi2", "-N2", "-n2", "-l", "sh", "-c",
+                  "echo $PMI_RANK/$PMI_SIZE/$PMI_JOBID/$SLURM_MPI_TYPE; [ -S /proc/self/fd/$PMI_FD ] || "
+                  "readlink /proc/self/fd/$PMI_FD"},
+                 out),
+      0)
       << out;
-  EXPECT_NE(out.find("0: 0/2/" + job_id + ".") , std::string::npos) << out;
+  EXPECT_NE(out.find("0: 0/2/" + job_id + "."), std::string::npos) << out;
   EXPECT_NE(out.find("1: 1/2/" + job_id + "."), std::string::npos) << out;
   EXPECT_NE(out.find("/pmi2"), std::string::npos) << out;
-  EXPECT_EQ(out.find("socket:"), std::string::npos) << "readlink printed only when PMI_FD is not a socket: " << out;
+  EXPECT_EQ(out.find("socket:"), std::string::npos)
+      << "readlink printed only when PMI_FD is not a socket: " << out;
   // Task 1 fails at once; task 0 would sleep a minute but for -K.
   const auto started = std::chrono::steady_clock::now();
-  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", job_id, "-K", "-N", "2", "sh", "-c",
-                                  "[ $SLURM_NODEID = 1 ] && exit 3; exec sleep 60"},
+  EXPECT_EQ(run_cli_as("nobody",
+                       {"run", "--jobid", job_id, "-K", "-N", "2", "sh", "-c",
+                        "[ $SLURM_NODEID = 1 ] && exit 3; exec sleep 60"},
                        out),
             3)
       << out;
@@ -225,17 +254,20 @@ TEST_F(JobStep, AStepRunsWhereItsNodelistSaysAndKillOnBadExitEndsIt) {
 // listener once took descriptor 0 and was read as stdin too, and 7 of 20 such sruns hung.
 TEST_F(JobStep, AStepWhoseStdinIsClosedEnds) {
   const std::string script = dir_ + "/closed-stdin.sh";
-  std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/closed-%j.out\n"
-                        << "for i in 1 2 3 4 5 6 7 8 9 10; do \"$FAIRWAY_CLI\" run -N 2 -n 2 true <&-; echo \"rc $?\"; done\n";
+  std::ofstream(script)
+      << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 2\n#SBATCH -o " << dir_ << "/closed-%j.out\n"
+      << "for i in 1 2 3 4 5 6 7 8 9 10; do \"$FAIRWAY_CLI\" run -N 2 -n 2 true <&-; echo \"rc $?\"; done\n";
   std::string out;
   const JobId id = submit_with_cli(script);
   ASSERT_NE(id.value(), 0u);
-  auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
+  auto v = wait_state(
+      id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
   const std::string printed = read_file(dir_ + "/closed-" + std::to_string(id.value()) + ".out");
   if (!v || !is_terminal(v->state)) (void)run_cli_as("nobody", {"cancel", std::to_string(id.value())}, out);
   ASSERT_TRUE(v && v->state == JobState::kCompleted) << printed;
   std::size_t ok = 0;
-  for (std::size_t at = printed.find("rc 0\n"); at != std::string::npos; at = printed.find("rc 0\n", at + 1)) ++ok;
+  for (std::size_t at = printed.find("rc 0\n"); at != std::string::npos; at = printed.find("rc 0\n", at + 1))
+    ++ok;
   EXPECT_EQ(ok, 10u) << printed;
 }
 
@@ -266,7 +298,9 @@ TEST_F(JobStep, ATaskKeepsItsGraceAcrossARestartOfItsAgent) {
   const auto registrations = [&] {
     const std::string text = read_file(log);
     std::size_t n = 0;
-    for (std::size_t at = text.find("agent_registered"); at != std::string::npos; at = text.find("agent_registered", at + 1)) ++n;
+    for (std::size_t at = text.find("agent_registered"); at != std::string::npos;
+         at = text.find("agent_registered", at + 1))
+      ++n;
     return n;
   };
   ASSERT_TRUE(eventually([&] { return registrations() >= 2; })) << read_file(log);
@@ -282,8 +316,9 @@ TEST_F(JobStep, StdinGoesToTaskZeroAndCtrlCToEveryTask) {
   const std::string input = dir_ + "/input.txt";
   std::ofstream(input) << "first line\nsecond line\n";
   std::string out;
-  EXPECT_EQ(run_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "-l", "sh", "-c",
-                                  "wc -l | sed \"s/^/lines: /\""},
+  EXPECT_EQ(run_cli_as("nobody",
+                       {"run", "--jobid", std::to_string(id.value()), "-N", "2", "-l", "sh", "-c",
+                        "wc -l | sed \"s/^/lines: /\""},
                        out, {}, input),
             0)
       << out;
@@ -291,12 +326,12 @@ TEST_F(JobStep, StdinGoesToTaskZeroAndCtrlCToEveryTask) {
   EXPECT_NE(out.find("1: lines: 0\n"), std::string::npos) << out;
 
   const std::string out_path = dir_ + "/interrupted.out";
-  const pid_t cli = start_cli_as("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sleep", "300"},
-                                 out_path);
+  const pid_t cli = start_cli_as(
+      "nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "2", "sleep", "300"}, out_path);
   // Both relays have started when both agents logged the step (the job's second: .1).
   const auto started = [&](const std::string& node) {
-    return read_file(dir_ + "/agent-" + node + ".log").find("step_started step=" + std::to_string(id.value()) + ".1 ") !=
-           std::string::npos;
+    return read_file(dir_ + "/agent-" + node + ".log")
+               .find("step_started step=" + std::to_string(id.value()) + ".1 ") != std::string::npos;
   };
   ASSERT_TRUE(eventually([&] { return started("kb01") && started("kb02"); }));
   // Whether or not a relay has called in yet, the interrupt reaches its tasks.
@@ -362,8 +397,10 @@ TEST_F(AtATerminal, AllocGivesAShellWhoseStepsRunOnTheAllocation) {
   std::string shown;
   const int rc = run_on_terminal(
       "nobody", {"alloc", "-D", dir_, "-N", "2", "-n", "2", "-t", "5"},
-      {"SHELL=/bin/sh", "FAIRWAY_COORDINATOR=" + clients_ep_, std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY},
-      "\"$FAIRWAY_CLI\" run -l printenv SLURMD_NODENAME; echo alloc-$SLURM_JOB_NUM_NODES-nodes; exit 7\n", shown);
+      {"SHELL=/bin/sh", "FAIRWAY_COORDINATOR=" + clients_ep_,
+       std::string("FAIRWAY_CLI=") + FAIRWAY_CLI_BINARY},
+      "\"$FAIRWAY_CLI\" run -l printenv SLURMD_NODENAME; echo alloc-$SLURM_JOB_NUM_NODES-nodes; exit 7\n",
+      shown);
   EXPECT_EQ(rc, 7) << shown;
   EXPECT_NE(shown.find("Granted job allocation"), std::string::npos) << shown;
   EXPECT_NE(shown.find("0: kb0"), std::string::npos) << shown;
@@ -376,8 +413,9 @@ TEST_F(AtATerminal, AllocGivesAShellWhoseStepsRunOnTheAllocation) {
 TEST_F(AtATerminal, RunPtyGivesTaskZeroATerminalOfItsOwn) {
   const JobId id = running_two_node_job();
   std::string shown;
-  const int rc = run_on_terminal("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "1", "--pty", "/bin/sh"},
-                                 {}, "tty; echo on-$SLURMD_NODENAME-$((6 * 7)); exit 3\n", shown);
+  const int rc =
+      run_on_terminal("nobody", {"run", "--jobid", std::to_string(id.value()), "-N", "1", "--pty", "/bin/sh"},
+                      {}, "tty; echo on-$SLURMD_NODENAME-$((6 * 7)); exit 3\n", shown);
   EXPECT_EQ(rc, 3) << shown;
   EXPECT_NE(shown.find("/dev/pts/"), std::string::npos) << shown;
   EXPECT_NE(shown.find("on-kb0"), std::string::npos) << shown;
@@ -397,11 +435,13 @@ TEST_F(JobStep, AThirdExclusiveStepWaitsForACoreOfTwo) {
                         << "wait\n";
   const JobId id = submit_with_cli(script);
   ASSERT_NE(id.value(), 0u);
-  auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
+  auto v = wait_state(
+      id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(60));
   ASSERT_TRUE(v && v->state == JobState::kCompleted) << (v ? to_string(v->state) : "not ended");
   const std::string printed = read_file(dir_ + "/farm-" + std::to_string(id.value()) + ".out");
   const std::string job = std::to_string(id.value());
-  EXPECT_NE(printed.find("srun: Job " + job + " step creation temporarily disabled, retrying (Requested nodes are busy)\n"),
+  EXPECT_NE(printed.find("srun: Job " + job +
+                         " step creation temporarily disabled, retrying (Requested nodes are busy)\n"),
             std::string::npos)
       << printed;
   EXPECT_NE(printed.find("srun: Step created for job " + job + "\n"), std::string::npos) << printed;

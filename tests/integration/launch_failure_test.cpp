@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #include "tests/integration/cluster_fixture.h"
 
 namespace fairway::integration {
@@ -56,7 +55,8 @@ TEST_F(Cluster, AHungLaunchNeitherStopsTheNodeNorLosesItsCancel) {
     return ns.empty() || !ns.front().last_heartbeat ? Time::from_seconds(0) : *ns.front().last_heartbeat;
   };
   const Time hanging_since = heard();
-  ASSERT_TRUE(eventually([&] { return heard() >= hanging_since + Duration::seconds(3); }, std::chrono::seconds(20)))
+  ASSERT_TRUE(
+      eventually([&] { return heard() >= hanging_since + Duration::seconds(3); }, std::chrono::seconds(20)))
       << "no heartbeat from the node while a launch hangs";
   auto other = submit(wrap("true"));
   ASSERT_TRUE(other);

@@ -31,8 +31,14 @@ std::optional<net::Inbound> receive_within(net::MessageSocket& s, std::chrono::m
 
 std::vector<std::string> garbage_frames() {
   std::string valid = wire::encode(wire::Heartbeat{"x", 1, Time::from_seconds(5)});
-  return {"", "not msgpack at all", std::string(1, '\xc1'), valid.substr(0, valid.size() / 2),
-          std::string("\x94\xa3" "FWY\x09\x01\x80", 8), std::string(3000, '\xff')};
+  return {"",
+          "not msgpack at all",
+          std::string(1, '\xc1'),
+          valid.substr(0, valid.size() / 2),
+          std::string("\x94\xa3"
+                      "FWY\x09\x01\x80",
+                      8),
+          std::string(3000, '\xff')};
 }
 
 TEST_F(Cluster, GarbageOnTheClientSocketGetsAnErrorAndTheCoordinatorKeepsServing) {
@@ -79,7 +85,8 @@ TEST_F(Cluster, GarbageOnTheAgentSocketIsDroppedAndTheCoordinatorKeepsServing) {
   ASSERT_TRUE(raw);
   for (const auto& g : garbage_frames()) ASSERT_TRUE(raw->send(g));
   // A well-formed status update from a node that never registered is refused, not applied.
-  ASSERT_TRUE(raw->send(wire::encode(wire::JobStatusUpdate{"kb02", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time(), "", std::nullopt, std::nullopt})));
+  ASSERT_TRUE(raw->send(wire::encode(wire::JobStatusUpdate{
+      "kb02", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time(), "", std::nullopt, std::nullopt})));
   auto refused = receive_within(*raw, 3000ms);
   ASSERT_TRUE(refused);
   EXPECT_TRUE(std::holds_alternative<wire::ErrorReply>(*wire::decode(refused->frame)));
@@ -120,8 +127,8 @@ TEST_F(Cluster, AnAgentWithoutItsNodesKeyIsRefused) {
   ASSERT_TRUE(a_as_b->send(wire::encode(reg)));
   auto b_as_a = agent_link(ctx, dir_, agents_ep_, "kb01x", "kb09");
   ASSERT_TRUE(b_as_a);
-  ASSERT_TRUE(b_as_a->send(wire::encode(wire::JobStatusUpdate{"kb01", 1, JobId(1), JobState::kCompleted, 0,
-                                                              std::nullopt, Time(), "", std::nullopt, std::nullopt})));
+  ASSERT_TRUE(b_as_a->send(wire::encode(wire::JobStatusUpdate{
+      "kb01", 1, JobId(1), JobState::kCompleted, 0, std::nullopt, Time(), "", std::nullopt, std::nullopt})));
   // The refusals are logged; no node but kb01 ever appears, and kb01 still runs jobs.
   ASSERT_TRUE(eventually([&] {
     const std::string log = read_file(dir_ + "/coordinator.log");
@@ -141,7 +148,8 @@ TEST_F(Cluster, AnAgentWithoutItsNodesKeyIsRefused) {
 // not its registration, so it can send no job.
 TEST_F(Cluster, AFakeCoordinatorGetsNothingFromAnAgent) {
   net::NetContext ctx;
-  auto zap = net::ZapHandler::bind(ctx, [](const net::ZapRequest&) { return std::optional<std::string>("x"); });
+  auto zap =
+      net::ZapHandler::bind(ctx, [](const net::ZapRequest&) { return std::optional<std::string>("x"); });
   ASSERT_TRUE(zap);
   auto other = net::generate_curve_keypair();
   ASSERT_TRUE(other);
@@ -163,7 +171,8 @@ TEST_F(Cluster, AFakeCoordinatorGetsNothingFromAnAgent) {
 TEST_F(Cluster, GarbageFromTheCoordinatorLeavesTheAgentServing) {
   // The test plays the coordinator, with the coordinator's key.
   net::NetContext ctx;
-  auto zap = net::ZapHandler::bind(ctx, [](const net::ZapRequest&) { return std::optional<std::string>("kb01"); });
+  auto zap =
+      net::ZapHandler::bind(ctx, [](const net::ZapRequest&) { return std::optional<std::string>("kb01"); });
   ASSERT_TRUE(zap);
   auto keys = net::read_curve_secret_key(dir_ + "/keys/coordinator.key");
   ASSERT_TRUE(keys);
@@ -183,12 +192,16 @@ TEST_F(Cluster, GarbageFromTheCoordinatorLeavesTheAgentServing) {
   struct Join {
     std::atomic<bool>& s;
     std::thread& t;
-    ~Join() { s = true; t.join(); }
+    ~Join() {
+      s = true;
+      t.join();
+    }
   } join{stop, zap_thread};
   start_agent("kb01", kebnekaise_xml());
   auto reg = receive_within(*fake, 5000ms);
   ASSERT_TRUE(reg);
-  EXPECT_TRUE(reg->peer.starts_with("kb01.")) << "the agent connects under its name and a random suffix, not " << reg->peer;
+  EXPECT_TRUE(reg->peer.starts_with("kb01."))
+      << "the agent connects under its name and a random suffix, not " << reg->peer;
   auto decoded = wire::decode(reg->frame);
   ASSERT_TRUE(decoded);
   ASSERT_TRUE(std::holds_alternative<wire::AgentRegister>(*decoded));

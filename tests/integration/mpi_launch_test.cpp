@@ -26,16 +26,21 @@ namespace {
 // them (it does the same under the real Slurm on twonode.sh). TCP between all ranks.
 const std::string kOpenMpiOnOneHost = "export OMPI_MCA_btl=self,tcp\n";
 
-bool exists(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+bool exists(const std::string& path) {
+  return ::access(path.c_str(), X_OK) == 0;
+}
 
 class MpiLaunch : public Cluster {
  protected:
   void SetUp() override {
     Cluster::SetUp();
     if (geteuid() != 0) GTEST_SKIP() << "runs MPI as nobody, which needs root";
-    for (const char* p : {"/usr/bin/mpicc.openmpi", "/usr/bin/mpirun.openmpi", "/usr/bin/mpicc.mpich", "/usr/bin/mpiexec.hydra"}) {
+    for (const char* p : {"/usr/bin/mpicc.openmpi", "/usr/bin/mpirun.openmpi", "/usr/bin/mpicc.mpich",
+                          "/usr/bin/mpiexec.hydra"}) {
       if (!exists(p)) {
-        GTEST_SKIP() << p << " is missing: install openmpi-bin libopenmpi-dev mpich libmpich-dev (scripts/install-deps)";
+        GTEST_SKIP()
+            << p
+            << " is missing: install openmpi-bin libopenmpi-dev mpich libmpich-dev (scripts/install-deps)";
       }
     }
     if (const char* r = std::getenv("FAIRWAY_MPI_REPEAT")) repeat_ = std::max(1, std::atoi(r));
@@ -47,8 +52,12 @@ class MpiLaunch : public Cluster {
     ASSERT_TRUE(wait_nodes_up(2));
     std::string out;
     const std::string source = std::string(FAIRWAY_SOURCE_DIR) + "/tests/integration/mpi/allreduce.c";
-    for (const auto& [cc, exe] : {std::pair{"/usr/bin/mpicc.openmpi", "allreduce-openmpi"}, std::pair{"/usr/bin/mpicc.mpich", "allreduce-mpich"}}) {
-      ASSERT_EQ(run_as({"nobody", cc, {cc, "-O1", "-o", dir_ + "/" + exe, source}, {"TMPDIR=" + dir_}, false, dir_}, out), 0)
+    for (const auto& [cc, exe] : {std::pair{"/usr/bin/mpicc.openmpi", "allreduce-openmpi"},
+                                  std::pair{"/usr/bin/mpicc.mpich", "allreduce-mpich"}}) {
+      ASSERT_EQ(
+          run_as({"nobody", cc, {cc, "-O1", "-o", dir_ + "/" + exe, source}, {"TMPDIR=" + dir_}, false, dir_},
+                 out),
+          0)
           << cc << ": " << out;
     }
   }
@@ -57,20 +66,25 @@ class MpiLaunch : public Cluster {
   // PATH; returns its output once it ended (failing the test if it did not end COMPLETED).
   std::string run_job(const std::string& name, const std::string& body) {
     const std::string script = dir_ + "/" + name + ".sh";
-    std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 4\n#SBATCH -t 5\n#SBATCH -o " << dir_ << "/" << name
-                          << "-%j.out\n" << body << "\necho \"ENDED AT $(date +%s.%N)\"\n";
+    std::ofstream(script) << "#!/bin/sh\n#SBATCH -N 2\n#SBATCH -n 4\n#SBATCH -t 5\n#SBATCH -o " << dir_ << "/"
+                          << name << "-%j.out\n"
+                          << body << "\necho \"ENDED AT $(date +%s.%N)\"\n";
     std::string out;
     const std::string bin = FAIRWAY_SLURM_BIN_DIR;
-    EXPECT_EQ(run_as({"nobody", bin + "/sbatch", {"sbatch", "--parsable", "-D", dir_, script},
-                      {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody", "HOME=" + dir_,
-                       "TMPDIR=" + dir_},
-                      true, dir_},
+    EXPECT_EQ(run_as({"nobody",
+                      bin + "/sbatch",
+                      {"sbatch", "--parsable", "-D", dir_, script},
+                      {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody",
+                       "HOME=" + dir_, "TMPDIR=" + dir_},
+                      true,
+                      dir_},
                      out),
               0)
         << out;
     const auto submitted = std::chrono::system_clock::now();
     const JobId id(std::stoull(out));
-    auto v = wait_state(id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(120));
+    auto v = wait_state(
+        id, [](JobState s) { return is_terminal(s); }, std::chrono::seconds(120));
 
     const std::string printed = read_file(dir_ + "/" + name + "-" + std::to_string(id.value()) + ".out");
     // For bench/e2e/mpi_launch.sh: from sbatch to the program's end, as the script saw it
@@ -80,8 +94,9 @@ class MpiLaunch : public Cluster {
       const double started = std::chrono::duration<double>(submitted.time_since_epoch()).count();
       std::cout << name << ": sbatch to end " << ended - started << " s\n";
     }
-    EXPECT_TRUE(v && v->state == JobState::kCompleted) << name << " " << (v ? to_string(v->state) : "did not end") << ":\n"
-                                                       << printed;
+    EXPECT_TRUE(v && v->state == JobState::kCompleted)
+        << name << " " << (v ? to_string(v->state) : "did not end") << ":\n"
+        << printed;
     if (v && !is_terminal(v->state)) {
       std::string ignored;
       (void)run_cli_as("nobody", {"cancel", std::to_string(id.value())}, ignored);
@@ -95,16 +110,19 @@ class MpiLaunch : public Cluster {
     static const std::regex line(R"(RANK (\d+) SIZE 4 NODE (\S+) CPUS (\S+) SUM 10 OK)");
     std::map<std::string, std::set<std::string>> cpus_by_node;
     std::set<int> ranks;
-    for (auto it = std::sregex_iterator(printed.begin(), printed.end(), line); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(printed.begin(), printed.end(), line); it != std::sregex_iterator();
+         ++it) {
       ranks.insert(std::stoi((*it)[1]));
       const std::string cpus = (*it)[3];
-      EXPECT_EQ(cpus.find(','), std::string::npos) << how << ": rank " << (*it)[1] << " may run on CPUs " << cpus;
+      EXPECT_EQ(cpus.find(','), std::string::npos)
+          << how << ": rank " << (*it)[1] << " may run on CPUs " << cpus;
       cpus_by_node[(*it)[2]].insert(cpus);
     }
     EXPECT_EQ(ranks, (std::set<int>{0, 1, 2, 3})) << how << ":\n" << printed;
     ASSERT_EQ(cpus_by_node.size(), 2u) << how << ":\n" << printed;
     for (const auto& [node, cpus] : cpus_by_node) {
-      EXPECT_EQ(cpus.size(), 2u) << how << ": the ranks on " << node << " share a CPU or are not 2:\n" << printed;
+      EXPECT_EQ(cpus.size(), 2u) << how << ": the ranks on " << node << " share a CPU or are not 2:\n"
+                                 << printed;
     }
   }
 
@@ -114,14 +132,16 @@ class MpiLaunch : public Cluster {
 TEST_F(MpiLaunch, OpenMpisMpirunInsideTheJob) {
   for (int i = 0; i < repeat_; ++i) {
     expect_allreduce("mpirun, run " + std::to_string(i),
-                     run_job("ompi-mpirun-" + std::to_string(i), kOpenMpiOnOneHost + "mpirun.openmpi --bind-to core ./allreduce-openmpi"));
+                     run_job("ompi-mpirun-" + std::to_string(i),
+                             kOpenMpiOnOneHost + "mpirun.openmpi --bind-to core ./allreduce-openmpi"));
   }
 }
 
 TEST_F(MpiLaunch, MpichsHydraFindsTheJobAndUsesSrun) {
   for (int i = 0; i < repeat_; ++i) {
-    expect_allreduce("mpiexec, run " + std::to_string(i),
-                     run_job("hydra-auto-" + std::to_string(i), "mpiexec.hydra -bind-to core ./allreduce-mpich"));
+    expect_allreduce(
+        "mpiexec, run " + std::to_string(i),
+        run_job("hydra-auto-" + std::to_string(i), "mpiexec.hydra -bind-to core ./allreduce-mpich"));
     expect_allreduce("mpiexec -launcher slurm, run " + std::to_string(i),
                      run_job("hydra-slurm-" + std::to_string(i),
                              "mpiexec.hydra -launcher slurm -bind-to core ./allreduce-mpich"));
@@ -141,11 +161,13 @@ TEST_F(MpiLaunch, MpichBySrunWithPmi2) {
 // fences exchanged between the nodes through srun.
 TEST_F(MpiLaunch, OpenMpiBySrunWithPmix) {
 #if !FAIRWAY_HAVE_PMIX
-  GTEST_SKIP() << "fairway-step was built without OpenPMIx: install libpmix-dev (scripts/install-deps) and rebuild";
+  GTEST_SKIP()
+      << "fairway-step was built without OpenPMIx: install libpmix-dev (scripts/install-deps) and rebuild";
 #endif
   for (int i = 0; i < repeat_; ++i) {
-    expect_allreduce("srun --mpi=pmix, run " + std::to_string(i),
-                     run_job("srun-pmix-" + std::to_string(i), kOpenMpiOnOneHost + "srun --mpi=pmix ./allreduce-openmpi"));
+    expect_allreduce(
+        "srun --mpi=pmix, run " + std::to_string(i),
+        run_job("srun-pmix-" + std::to_string(i), kOpenMpiOnOneHost + "srun --mpi=pmix ./allreduce-openmpi"));
   }
 }
 

@@ -33,7 +33,8 @@ class OwnerPreemption : public Cluster {
 
   // Fills the node; says so on SIGTERM and exits after a short cleanup.
   wire::SubmitRequest victim(const std::string& out) {
-    auto r = wrap("echo run-${SLURM_RESTART_COUNT-none}; trap 'echo got-term; exit 3' TERM; sleep 300 & wait", 28);
+    auto r =
+        wrap("echo run-${SLURM_RESTART_COUNT-none}; trap 'echo got-term; exit 3' TERM; sleep 300 & wait", 28);
     r.program.stdout_path = out;
     return r;
   }

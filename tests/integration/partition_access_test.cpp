@@ -22,8 +22,10 @@ class PartitionAccess : public Cluster {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to act as other users";
   }
   void start(const std::string& owner_rule) {
-    write_config("[[partitions]]\nname = \"work\"\ndefault = true\npreempt = \"requeue\"\n"
-                 "[[partitions]]\nname = \"owner\"\npriority_tier = 1\n" + owner_rule);
+    write_config(
+        "[[partitions]]\nname = \"work\"\ndefault = true\npreempt = \"requeue\"\n"
+        "[[partitions]]\nname = \"owner\"\npriority_tier = 1\n" +
+        owner_rule);
     start_coordinator();
     start_agent("kb01", kebnekaise_xml());
     ASSERT_TRUE(wait_nodes_up(1));
@@ -33,12 +35,16 @@ class PartitionAccess : public Cluster {
 TEST_F(PartitionAccess, AnotherAccountCannotSubmitIntoOrMoveAJobIntoAnOwnerPartition) {
   start("allow_accounts = [\"alice-lab\"]\n");
   std::string out;
-  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-p", "owner", "--hold", "--wrap", "true"}, out), 1) << out;
-  EXPECT_TRUE(contains(out, "Job's account not permitted to use this partition (partition 'owner' "
-                            "allow_accounts = alice-lab, not account '")) << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-p", "owner", "--hold", "--wrap", "true"}, out), 1)
+      << out;
+  EXPECT_TRUE(contains(out,
+                       "Job's account not permitted to use this partition (partition 'owner' "
+                       "allow_accounts = alice-lab, not account '"))
+      << out;
   // Charging the owners' account instead is refused too: nobody is not one of its users
   // where accounts are declared; here, with none declared, the rule is what stops it.
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "--parsable", "--hold", "--wrap", "true"}, out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "--parsable", "--hold", "--wrap", "true"}, out), 0)
+      << out;
   const std::string id = out.substr(0, out.find_first_of("\n;"));
   EXPECT_EQ(run_cli_as("nobody", {"update", "job", id, "Partition=owner"}, out), 1) << out;
   EXPECT_TRUE(contains(out, "not permitted to use this partition")) << out;
@@ -78,10 +84,14 @@ TEST_F(PartitionAccess, AllowGroupsAdmitsMembersOfTheGroupTheDaemonResolves) {
   if (outsider.empty()) GTEST_SKIP() << "no system user outside group " << owners;
   start("allow_groups = [\"" + owners + "\"]\n");
   std::string out;
-  EXPECT_EQ(run_cli_as(outsider, {"submit", "-D", "/tmp", "-p", "owner", "--hold", "--wrap", "true"}, out), 1) << out;
-  EXPECT_TRUE(contains(out, "User's group not permitted to use this partition (partition 'owner' allow_groups = " +
-                                owners + ", and user '" + outsider + "' is in none)")) << out;
-  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-p", "owner", "--hold", "--wrap", "true"}, out), 0) << out;
+  EXPECT_EQ(run_cli_as(outsider, {"submit", "-D", "/tmp", "-p", "owner", "--hold", "--wrap", "true"}, out), 1)
+      << out;
+  EXPECT_TRUE(contains(
+      out, "User's group not permitted to use this partition (partition 'owner' allow_groups = " + owners +
+               ", and user '" + outsider + "' is in none)"))
+      << out;
+  EXPECT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "-p", "owner", "--hold", "--wrap", "true"}, out), 0)
+      << out;
 }
 
 }  // namespace

@@ -35,8 +35,12 @@ class PrivateViews : public Cluster {
     const std::string bin = std::string(FAIRWAY_SLURM_BIN_DIR);
     std::vector<std::string> argv = {command};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_as({user, bin + "/" + command, argv,
-                   {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=" + user}, true, dir_},
+    return run_as({user,
+                   bin + "/" + command,
+                   argv,
+                   {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=" + user},
+                   true,
+                   dir_},
                   out);
   }
 };
@@ -48,7 +52,8 @@ TEST_F(PrivateViews, ANewlineInAnotherUsersJobNameCannotForgeALine) {
   ASSERT_TRUE(wait_nodes_up(1));
   const std::string forged = "x\nroot 999 normal R \x1b[2J";
   std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "-D", "/tmp", "--parsable", "--hold", "-J", forged, "--wrap", "true"}, out),
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "-D", "/tmp", "--parsable", "--hold", "-J", forged, "--wrap", "true"}, out),
             0)
       << out;
   const std::string id = out.substr(0, out.find_first_of("\n;"));
@@ -62,7 +67,9 @@ TEST_F(PrivateViews, ANewlineInAnotherUsersJobNameCannotForgeALine) {
   ASSERT_EQ(run_cli_as("root", {"show", "job", id}, out), 0) << out;
   EXPECT_TRUE(contains(out, "x\\nroot 999 normal R \\x1b[2J")) << out;
   for (const auto& [command, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-           {"squeue", {"-o", "%i %j %u"}}, {"scontrol", {"show", "job", id}}, {"sacct", {"-j", id, "-o", "JobName%60"}}}) {
+           {"squeue", {"-o", "%i %j %u"}},
+           {"scontrol", {"show", "job", id}},
+           {"sacct", {"-j", id, "-o", "JobName%60"}}}) {
     ASSERT_EQ(slurm_as("root", command, args, out), 0) << command << ": " << out;
     EXPECT_EQ(lines_starting(out, "root"), 0) << command << " printed a forged line:\n" << out;
     EXPECT_TRUE(contains(out, "x\\nroot 999")) << command << ": " << out;

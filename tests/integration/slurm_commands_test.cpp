@@ -48,10 +48,14 @@ class SlurmCommands : public Cluster {
 TEST_F(SlurmCommands, SqueueIterateListsAgainUnderEachDate) {
   const std::string bin = std::string(FAIRWAY_SLURM_BIN_DIR);
   const std::string out_path = dir_ + "/iterate.out";
-  const pid_t pid = start_as({"nobody", bin + "/squeue", {"squeue", "-i", "1", "-o", "%i %t"},
-                              {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody"},
-                              false, dir_},
-                             out_path);
+  const pid_t pid =
+      start_as({"nobody",
+                bin + "/squeue",
+                {"squeue", "-i", "1", "-o", "%i %t"},
+                {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody"},
+                false,
+                dir_},
+               out_path);
   const std::regex date(R"([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\nJOBID ST\n\n)");
   const auto listings = [&] {
     const std::string text = read_file(out_path);
@@ -81,18 +85,22 @@ TEST_F(SlurmCommands, ScancelInteractiveAsksFirst) {
   const std::string bin = std::string(FAIRWAY_SLURM_BIN_DIR);
   const auto ask = [&](const std::string& answer) {
     std::ofstream(dir_ + "/answer") << answer << "\n";
-    const pid_t pid = start_as({"nobody", bin + "/scancel", {"scancel", "-i", std::to_string(id.value())},
-                                {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody"},
-                                false, dir_},
-                               dir_ + "/asked.out", dir_ + "/answer");
+    const pid_t pid =
+        start_as({"nobody",
+                  bin + "/scancel",
+                  {"scancel", "-i", std::to_string(id.value())},
+                  {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + bin + ":/usr/bin:/bin", "USER=nobody"},
+                  false,
+                  dir_},
+                 dir_ + "/asked.out", dir_ + "/answer");
     int status = 0;
     ::waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   };
   EXPECT_EQ(ask("n"), 0);
   const auto partition = job(id)->partition;
-  EXPECT_EQ(read_file(dir_ + "/asked.out"),
-            "Cancel job_id=" + std::to_string(id.value()) + " name=asked partition=" + partition + " [y/n]? ");
+  EXPECT_EQ(read_file(dir_ + "/asked.out"), "Cancel job_id=" + std::to_string(id.value()) +
+                                                " name=asked partition=" + partition + " [y/n]? ");
   EXPECT_EQ(job(id)->state, JobState::kRunning);
   EXPECT_EQ(ask("y"), 0);
   EXPECT_TRUE(wait_state(id, [](JobState s) { return s == JobState::kCancelled; }));
@@ -105,10 +113,13 @@ TEST_F(SlurmCommands, SdiagCountsWhatTheCoordinatorDid) {
   ASSERT_EQ(slurm("sbatch", {"--parsable", "--wrap", "true"}, out), 0) << out;
   ASSERT_TRUE(wait_state(JobId(std::stoull(out)), [](JobState s) { return is_terminal(s); }));
   ASSERT_EQ(slurm("sdiag", {}, out), 0) << out;
-  EXPECT_TRUE(out.starts_with("*******************************************************\nsdiag output at ")) << out;
-  for (const char* line : {"\nJobs submitted: 1\n", "\nJobs completed: 1\n", "\nJobs running:   0\n",
-                           "Main schedule statistics (microseconds):\n\tLast cycle:   ", "\tTotal backfilled jobs (since last slurm start): 0\n",
-                           "\n\tSubmitRequest                           (    8) count:1      ave_time:0      total_time:0\n"}) {
+  EXPECT_TRUE(out.starts_with("*******************************************************\nsdiag output at "))
+      << out;
+  for (const char* line :
+       {"\nJobs submitted: 1\n", "\nJobs completed: 1\n", "\nJobs running:   0\n",
+        "Main schedule statistics (microseconds):\n\tLast cycle:   ",
+        "\tTotal backfilled jobs (since last slurm start): 0\n",
+        "\n\tSubmitRequest                           (    8) count:1      ave_time:0      total_time:0\n"}) {
     EXPECT_NE(out.find(line), std::string::npos) << line << " in:\n" << out;
   }
   EXPECT_EQ(slurm("sdiag", {"-r"}, out), 1) << out;
@@ -117,7 +128,9 @@ TEST_F(SlurmCommands, SdiagCountsWhatTheCoordinatorDid) {
 TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
   std::string out;
   // srun inside sbatch's job, on both nodes; SBATCH_JOB_NAME names the job.
-  ASSERT_EQ(slurm("sbatch", {"--parsable", "-N", "2", "-n", "2", "-o", "two-%j.out", "--wrap", "srun -l printenv SLURMD_NODENAME"},
+  ASSERT_EQ(slurm("sbatch",
+                  {"--parsable", "-N", "2", "-n", "2", "-o", "two-%j.out", "--wrap",
+                   "srun -l printenv SLURMD_NODENAME"},
                   out, {"SBATCH_JOB_NAME=fromenv"}),
             0)
       << out;
@@ -135,7 +148,8 @@ TEST_F(SlurmCommands, AScriptWrittenForSlurmRunsThroughSlurmsCommands) {
   const std::string id = out.substr(20, out.find('\n') - 20);
   ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return s == JobState::kRunning; }));
   ASSERT_EQ(slurm("squeue", {}, out), 0) << out;
-  EXPECT_TRUE(out.starts_with("             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n"))
+  EXPECT_TRUE(out.starts_with(
+      "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n"))
       << out;
   ASSERT_EQ(slurm("squeue", {"--me", "-h", "-o", "%i %t"}, out), 0) << out;
   EXPECT_EQ(out, id + " R\n");
@@ -161,7 +175,9 @@ TEST_F(SlurmCommands, RecentlyEndedJobsAreStillShownAndRepeatedOptionsAddUp) {
   EXPECT_NE(out.find("JobId=" + first + " "), std::string::npos) << out;
   EXPECT_NE(out.find("JobId=" + second + " "), std::string::npos) << out;
   EXPECT_NE(out.find("JobState=COMPLETED"), std::string::npos) << out;
-  ASSERT_EQ(slurm("sacct", {"-X", "-n", "-P", "-o", "JobID", "--clusters", "all", "-j", first, "-j", second}, out), 0)
+  ASSERT_EQ(
+      slurm("sacct", {"-X", "-n", "-P", "-o", "JobID", "--clusters", "all", "-j", first, "-j", second}, out),
+      0)
       << out;
   EXPECT_EQ(out, first + "\n" + second + "\n");
 }
@@ -200,7 +216,9 @@ srun printenv SLURMD_NODENAME | sort
 
   ASSERT_EQ(slurm("sbatch", {"--parsable", "sweep.sh"}, out), 0) << out;
   const std::string array = out.substr(0, out.find('\n'));
-  ASSERT_EQ(slurm("sbatch", {"--parsable", "-d", "afterok:" + array, "-o", "after.out", "--wrap", "echo after"}, out), 0)
+  ASSERT_EQ(slurm("sbatch",
+                  {"--parsable", "-d", "afterok:" + array, "-o", "after.out", "--wrap", "echo after"}, out),
+            0)
       << out;
   const JobId after(std::stoull(out));
   auto v = wait_state(after, [](JobState s) { return is_terminal(s); });
@@ -208,8 +226,10 @@ srun printenv SLURMD_NODENAME | sort
   EXPECT_EQ(v->state, JobState::kCompleted);
   for (int task = 1; task <= 3; ++task) {
     const std::string name = dir_ + "/sweep-" + array + "_" + std::to_string(task) + ".out";
-    EXPECT_EQ(read_file(name), "task " + std::to_string(task) + " of 3 in " + array + " on 2 nodes\nkb01\nkb02\n")
-        << name << "\n" << read_file(dir_ + "/sweep-" + array + "_" + std::to_string(task) + ".err");
+    EXPECT_EQ(read_file(name),
+              "task " + std::to_string(task) + " of 3 in " + array + " on 2 nodes\nkb01\nkb02\n")
+        << name << "\n"
+        << read_file(dir_ + "/sweep-" + array + "_" + std::to_string(task) + ".err");
   }
   ASSERT_EQ(slurm("sacct", {"-X", "-n", "-P", "-j", array, "-o", "JobID,State"}, out), 0) << out;
   EXPECT_EQ(out, array + "_1|COMPLETED\n" + array + "_2|COMPLETED\n" + array + "_3|COMPLETED\n");
@@ -246,8 +266,9 @@ TEST_F(SlurmCommands, SnakemakesCommandsGetTheAnswersItParses) {
   ASSERT_EQ(slurm("sinfo", {"-o", "%P"}, out), 0) << out;
   EXPECT_EQ(out, "PARTITION\nbatch*\n");
   ASSERT_EQ(slurm("sacct", {"-nu", "nobody", "-o", "Account%20"}, out), 0) << out;
-  ASSERT_EQ(slurm("sbatch", {"-J", "rule_a", "-o", "a-%j.log", "--export=ALL", "-p", "batch", "-t", "5", "--mem", "100",
-                             "--cpus-per-task=2", "-D", dir_, "--wrap=sleep 2; echo done"},
+  ASSERT_EQ(slurm("sbatch",
+                  {"-J", "rule_a", "-o", "a-%j.log", "--export=ALL", "-p", "batch", "-t", "5", "--mem", "100",
+                   "--cpus-per-task=2", "-D", dir_, "--wrap=sleep 2; echo done"},
                   out),
             0)
       << out;
@@ -288,16 +309,18 @@ TEST_F(SlurmCommands, SnakemakeRunsAWorkflowUnchanged) {
       << "rule align:\n    output: 'out/{s}.txt'\n    threads: 2\n    resources: mem_mb=100, runtime=5\n"
       << "    shell: 'echo {wildcards.s} on $SLURMD_NODENAME with $SLURM_CPUS_PER_TASK cpus > {output}'\n"
       << "rule flaky:\n    input: 'out/a.txt'\n    output: 'out/flaky.txt'\n    retries: 1\n"
-      << "    shell: 'if [ ! -e out/failed-once ]; then touch out/failed-once; exit 1; fi; echo second try > {output}'\n"
+      << "    shell: 'if [ ! -e out/failed-once ]; then touch out/failed-once; exit 1; fi; echo second try > "
+         "{output}'\n"
       << "rule summary:\n    input: expand('out/{s}.txt', s=SAMPLES), 'out/flaky.txt'\n"
       << "    output: 'out/summary.txt'\n    resources: runtime=5\n"
       << "    shell: 'cat {input} > {output}'\n";
   std::string out;
   // Snakemake 7.21 asks sacct once every 33 s on Slurm (any rate above 1/s becomes that);
   // the test asks once a second.
-  const int rc = slurm("/usr/bin/snakemake", {"--slurm", "--jobs", "4", "--max-status-checks-per-second", "1", "-d", wf,
-                                              "-s", wf + "/Snakefile"},
-                       out, {"HOME=" + dir_});
+  const int rc = slurm(
+      "/usr/bin/snakemake",
+      {"--slurm", "--jobs", "4", "--max-status-checks-per-second", "1", "-d", wf, "-s", wf + "/Snakefile"},
+      out, {"HOME=" + dir_});
   EXPECT_EQ(rc, 0) << out;
   const std::string summary = read_file(wf + "/out/summary.txt");
   for (const char* s : {"a", "b", "c", "d"}) {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "cluster_fixture.h"
-#include "doc_table.h"
 #include "conformance_observation.h"
+#include "doc_table.h"
 
 namespace fairway::integration {
 namespace {
@@ -33,7 +33,8 @@ struct Listed {
 // KEY and ROWS shell patterns, several separated by spaces (array tasks' keys start "N/").
 std::vector<Listed> listed_differences() {
   std::vector<Listed> out;
-  for (const auto& cells : doc_table_rows(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md", "Conformance differences")) {
+  for (const auto& cells :
+       doc_table_rows(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md", "Conformance differences")) {
     if (cells.size() >= 3) out.push_back(Listed{cells[0], cells[1], cells[2]});
   }
   return out;
@@ -62,7 +63,8 @@ class SlurmConformance : public Cluster {
         "gpus_per_socket = 1\ngpu_type = \"v100\"\nfeatures = [\"skylake\"]\n"
         "[[nodes]]\nnames = \"vm1\"\nsockets = 2\ncores_per_socket = 14\nmemory_mb = 128000\n"
         "gpus_per_socket = 1\ngpu_type = \"v100\"\n"
-        "[[partitions]]\nname = \"batch\"\ndefault = true\ndefault_time = \"UNLIMITED\"\nsocket_exclusive_gpus = false\n"
+        "[[partitions]]\nname = \"batch\"\ndefault = true\ndefault_time = "
+        "\"UNLIMITED\"\nsocket_exclusive_gpus = false\n"
         "[[partitions]]\nname = \"owner\"\ndefault_time = \"UNLIMITED\"\nsocket_exclusive_gpus = false\n");
     start_coordinator();
     start_agent("vm", kebnekaise_xml());
@@ -81,13 +83,17 @@ TEST_F(SlurmConformance, EveryRowAsSlurmShowedItOrADocumentedDifference) {
   // printed; for working on a few rows without running all 266.
   const char* only_rows = std::getenv("FAIRWAY_CONFORMANCE_ROWS");
   const std::string rows_file = only_rows != nullptr ? std::string(only_rows) : kConformance + "/rows.tsv";
-  const int rc = run_as({"nobody", "/bin/bash", {"bash", kConformance + "/run-rows.sh", rows_file, out},
+  const int rc = run_as({"nobody",
+                         "/bin/bash",
+                         {"bash", kConformance + "/run-rows.sh", rows_file, out},
                          {"SYSENV=FAIRWAY_COORDINATOR=" + clients_ep_, "RUN_PATH=" + path, "PATH=" + path},
-                         true, out},
+                         true,
+                         out},
                         printed);
   ASSERT_EQ(rc, 0) << printed;
 
-  const std::string slurm_work = conformance::lines_of(conformance::slurp(kConformance + "/expected/WORKDIR")).at(0);
+  const std::string slurm_work =
+      conformance::lines_of(conformance::slurp(kConformance + "/expected/WORKDIR")).at(0);
   // FAIRWAY_CONFORMANCE_ALL=1: every difference is printed, listed or not, for
   // tests/conformance/difference_table.py to write the table again.
   const bool print_all = std::getenv("FAIRWAY_CONFORMANCE_ALL") != nullptr || only_rows != nullptr;
@@ -101,7 +107,8 @@ TEST_F(SlurmConformance, EveryRowAsSlurmShowedItOrADocumentedDifference) {
   for (const auto& row : rows) {
     const conformance::Observation slurm(row, kConformance + "/expected/" + row.name, slurm_work);
     const conformance::Observation ours(row, out + "/cap/" + row.name, out + "/work");
-    if (only_rows != nullptr) std::cout << row.name << " submit: " << conformance::slurp(out + "/cap/" + row.name + "/submit.txt");
+    if (only_rows != nullptr)
+      std::cout << row.name << " submit: " << conformance::slurp(out + "/cap/" + row.name + "/submit.txt");
     std::map<std::string, std::pair<std::string, std::string>> keys;
     for (const auto& [k, v] : slurm.keys()) keys[k].first = v;
     for (const auto& [k, v] : ours.keys()) keys[k].second = v;
@@ -117,12 +124,14 @@ TEST_F(SlurmConformance, EveryRowAsSlurmShowedItOrADocumentedDifference) {
         }
       }
       if (!known) {
-        unlisted += row.name + "\t" + k + "\tSlurm: " + (slurm.keys().contains(k) ? "'" + want + "'" : "(none)") +
+        unlisted += row.name + "\t" + k +
+                    "\tSlurm: " + (slurm.keys().contains(k) ? "'" + want + "'" : "(none)") +
                     "\tFairway: " + (ours.keys().contains(k) ? "'" + got + "'" : "(none)") + "\n";
       }
     }
   }
-  EXPECT_TRUE(unlisted.empty()) << "differences from Slurm that docs/slurm-compat.md does not list:\n" << unlisted;
+  EXPECT_TRUE(unlisted.empty()) << "differences from Slurm that docs/slurm-compat.md does not list:\n"
+                                << unlisted;
   for (const Listed& d : listed) {
     EXPECT_GT(d.seen, 0) << "docs/slurm-compat.md lists `" << d.key << "` for rows `" << d.rows
                          << "` as a difference, and it no longer appears: remove it from the table";

@@ -29,9 +29,11 @@ std::string trim_line(std::string s) {
 // What may differ between two runs of the scenario, on any scheduler: the working
 // directory, wall-clock times and durations (digits become 9s, so widths still count),
 // the submitting host and session, the priority number (its scale is each scheduler's
-// own), and which of Slurm's two schedulers started a job (main loop or backfill: timing). Job ids are not normalized: Fairway's first_job_id makes them equal.
+// own), and which of Slurm's two schedulers started a job (main loop or backfill: timing). Job ids are not
+// normalized: Fairway's first_job_id makes them equal.
 std::string normalize(std::string text, const std::string& workdir) {
-  for (auto at = text.find(workdir); !workdir.empty() && at != std::string::npos; at = text.find(workdir, at)) {
+  for (auto at = text.find(workdir); !workdir.empty() && at != std::string::npos;
+       at = text.find(workdir, at)) {
     text.replace(at, workdir.size(), "{dir}");
   }
   static const std::regex kAllocNode(R"(AllocNode:Sid=\S+)");
@@ -49,13 +51,15 @@ std::string normalize(std::string text, const std::string& workdir) {
   text = std::regex_replace(text, kSrunHost, "SrunHost:Pid={host}:{pid}");
   // Dates anywhere; durations after a blank or '=' (squeue's TIME, RunTime=), not after
   // '|' where sacct -P's ExitCode 0:15 or squeue's %l would read as one.
-  static const std::regex kTime(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|(^|[ =])(\d+-)?\d{1,2}(:\d\d){1,2}(?=[ \n]|$))");
+  static const std::regex kTime(
+      R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d|(^|[ =])(\d+-)?\d{1,2}(:\d\d){1,2}(?=[ \n]|$))");
   std::string out;
   std::size_t from = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), kTime); it != std::sregex_iterator(); ++it) {
     out.append(text, from, static_cast<std::size_t>(it->position()) - from);
     std::string t = it->str();
-    std::replace_if(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }, '9');
+    std::replace_if(
+        t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }, '9');
     out += t;
     from = static_cast<std::size_t>(it->position() + it->length());
   }
@@ -136,10 +140,26 @@ void compare_json(const std::string& name, const std::string& ours_text, const s
 // 62.50G, Fairway's declares none), its default time (Slurm's NONE, Fairway's default of
 // one hour) and its priorities (each scheduler's scale: Slurm's default 1, Fairway's 0).
 void compare_node_layout(const std::string& name, const std::string& ours, const std::string& slurm) {
-  static const std::set<std::string> kOwn = {"Arch", "CoresPerSocket", "CPULoad", "Gres", "NodeAddr", "NodeHostName",
-                                             "OS", "RealMemory", "AllocMem", "FreeMem", "Sockets", "ThreadsPerCore",
-                                             "BootTime", "SlurmdStartTime", "LastBusyTime", "CfgTRES", "TRES",
-                                             "DefaultTime", "PriorityJobFactor", "PriorityTier"};
+  static const std::set<std::string> kOwn = {"Arch",
+                                             "CoresPerSocket",
+                                             "CPULoad",
+                                             "Gres",
+                                             "NodeAddr",
+                                             "NodeHostName",
+                                             "OS",
+                                             "RealMemory",
+                                             "AllocMem",
+                                             "FreeMem",
+                                             "Sockets",
+                                             "ThreadsPerCore",
+                                             "BootTime",
+                                             "SlurmdStartTime",
+                                             "LastBusyTime",
+                                             "CfgTRES",
+                                             "TRES",
+                                             "DefaultTime",
+                                             "PriorityJobFactor",
+                                             "PriorityTier"};
   std::istringstream a(ours), b(slurm);
   std::string la, lb;
   int line = 0;
@@ -187,7 +207,8 @@ void compare_columns(const std::string& name, const std::string& ours, const std
     for (auto it = std::sregex_iterator(lb.begin(), lb.end(), kWord); it != std::sregex_iterator(); ++it) {
       wb.emplace_back(static_cast<std::size_t>(it->position()), it->str());
     }
-    const std::string where = name + " line " + std::to_string(line) + ":\n  Fairway: " + la + "\n  Slurm:   " + lb;
+    const std::string where =
+        name + " line " + std::to_string(line) + ":\n  Fairway: " + la + "\n  Slurm:   " + lb;
     EXPECT_EQ(la.size(), lb.size()) << where;
     ASSERT_EQ(wa.size(), wb.size()) << where;
     for (std::size_t i = 0; i < wa.size(); ++i) {
@@ -231,21 +252,33 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
   std::filesystem::create_directories(work);
   std::filesystem::permissions(work, std::filesystem::perms::all);
   std::string printed;
-  const int rc = run_as({"nobody", "/bin/bash", {"bash", kGolden + "/scenario.sh", work + "/out"},
-                         {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
-                         true, work},
+  const int rc = run_as({"nobody",
+                         "/bin/bash",
+                         {"bash", kGolden + "/scenario.sh", work + "/out"},
+                         {"FAIRWAY_COORDINATOR=" + clients_ep_,
+                          "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
+                         true,
+                         work},
                         printed);
   ASSERT_EQ(rc, 0) << printed;
   // Then the admin's commands about the node, as root (its captures go with the others).
-  const int admin_rc = run_as({"root", "/bin/bash", {"bash", kGolden + "/admin-scenario.sh", work + "/out"},
-                               {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
-                               true, work},
+  const int admin_rc = run_as({"root",
+                               "/bin/bash",
+                               {"bash", kGolden + "/admin-scenario.sh", work + "/out"},
+                               {"FAIRWAY_COORDINATOR=" + clients_ep_,
+                                "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
+                               true,
+                               work},
                               printed);
   ASSERT_EQ(admin_rc, 0) << printed;
   // Then sprio and sshare on a full node, as nobody again.
-  const int priority_rc = run_as({"nobody", "/bin/bash", {"bash", kGolden + "/priority-scenario.sh", work + "/out"},
-                                  {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
-                                  true, work},
+  const int priority_rc = run_as({"nobody",
+                                  "/bin/bash",
+                                  {"bash", kGolden + "/priority-scenario.sh", work + "/out"},
+                                  {"FAIRWAY_COORDINATOR=" + clients_ep_,
+                                   "PATH=" + std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin"},
+                                  true,
+                                  work},
                                  printed);
   ASSERT_EQ(priority_rc, 0) << printed;
   EXPECT_EQ(read_file(work + "/out/ids"), read_file(kGolden + "/expected/ids"));
@@ -268,7 +301,8 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
         const std::string prefix = line.substr(0, line.find(" = ") + 3);
         // The capture's cluster ran priority/basic; Fairway says priority/multifactor, with
         // whose keys Slurm also prints these (as on ../shared/slurm-anchor/twonode.sh).
-        const bool multifactor = prefix.starts_with("Priority") || prefix.starts_with("FairShareDampeningFactor");
+        const bool multifactor =
+            prefix.starts_with("Priority") || prefix.starts_with("FairShareDampeningFactor");
         EXPECT_TRUE(multifactor || slurm.find("\n" + prefix) != std::string::npos)
             << "\"" << prefix << "\" is not one of Slurm's lines";
         ++keys;
@@ -288,9 +322,12 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
     }
     if (name == "squeue-json.txt") {
       compare_json(name, read_file(ours), read_file(e.path().string()), work, slurm_dir,
-                   {"/account", "/array_job_id", "/array_task_id", "/batch_flag", "/batch_host", "/cpus", "/cpus_per_task",
-                    "/exit_code", "/flags", "/job_id", "/job_state", "/name", "/node_count", "/nodes", "/partition", "/qos",
-                    "/state_reason", "/tasks", "/time_limit", "/user_name", "/memory_per_cpu", "/memory_per_node"},
+                   {"/account",        "/array_job_id",   "/array_task_id", "/batch_flag",
+                    "/batch_host",     "/cpus",           "/cpus_per_task", "/exit_code",
+                    "/flags",          "/job_id",         "/job_state",     "/name",
+                    "/node_count",     "/nodes",          "/partition",     "/qos",
+                    "/state_reason",   "/tasks",          "/time_limit",    "/user_name",
+                    "/memory_per_cpu", "/memory_per_node"},
                    "current_working_directory");
       ++compared;
       continue;
@@ -305,10 +342,11 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
       // The node's hardware as each cluster describes it (Slurm's c2 is 16 one-core
       // sockets and no GPU, Fairway's its hwloc topology with one) and its OS are each
       // cluster's own.
-      compare_json(name, read_file(ours), read_file(e.path().string()), work, slurm_dir,
-                   {"/name", "/cpus", "/partitions", "/state", "/state_flags", "/reason", "/reason_set_by_user",
-                    "/alloc_cpus", "/idle_cpus", "/features", "/weight", "/slurmd_version"},
-                   "", "nodes", "name");
+      compare_json(
+          name, read_file(ours), read_file(e.path().string()), work, slurm_dir,
+          {"/name", "/cpus", "/partitions", "/state", "/state_flags", "/reason", "/reason_set_by_user",
+           "/alloc_cpus", "/idle_cpus", "/features", "/weight", "/slurmd_version"},
+          "", "nodes", "name");
       ++compared;
       continue;
     }
@@ -318,10 +356,26 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
       // jobs' reasons: Slurm keeps a held job's JobHeldUser after its cancel, Fairway's
       // ended jobs have none ("None").
       compare_json(name, read_file(ours), read_file(e.path().string()), work, slurm_dir,
-                   {"/account", "/allocation_nodes", "/array/job_id", "/array/task_id", "/association/account",
-                    "/association/user", "/job_id", "/name", "/nodes", "/partition", "/qos", "/required/CPUs",
-                    "/kill_request_user", "/state/current", "/time/limit", "/user",
-                    "/steps/0/step/id", "/steps/0/state", "/steps/0/nodes/list", "/steps/0/tasks/count"},
+                   {"/account",
+                    "/allocation_nodes",
+                    "/array/job_id",
+                    "/array/task_id",
+                    "/association/account",
+                    "/association/user",
+                    "/job_id",
+                    "/name",
+                    "/nodes",
+                    "/partition",
+                    "/qos",
+                    "/required/CPUs",
+                    "/kill_request_user",
+                    "/state/current",
+                    "/time/limit",
+                    "/user",
+                    "/steps/0/step/id",
+                    "/steps/0/state",
+                    "/steps/0/nodes/list",
+                    "/steps/0/tasks/count"},
                    "working_directory");
       ++compared;
       continue;
@@ -352,7 +406,8 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
       std::size_t at = 0;
       for (const std::string& l : theirs) {
         while (at < mine.size() && mine[at] != l) ++at;
-        EXPECT_LT(at, mine.size()) << name << ": Slurm's line '" << l << "' is not in Fairway's, in order:\n" << read_file(ours);
+        EXPECT_LT(at, mine.size()) << name << ": Slurm's line '" << l << "' is not in Fairway's, in order:\n"
+                                   << read_file(ours);
         if (at == mine.size()) break;
         ++at;
       }
@@ -369,7 +424,8 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
         static const std::regex kDigits("[0-9]+");
         static const std::regex kCpu(R"(9:9\.9)");
         static const std::regex kUnit("9[KMG]");
-        return std::regex_replace(std::regex_replace(std::regex_replace(t, kDigits, "9"), kCpu, "9:9:9"), kUnit, "9U");
+        return std::regex_replace(std::regex_replace(std::regex_replace(t, kDigits, "9"), kCpu, "9:9:9"),
+                                  kUnit, "9U");
       };
       EXPECT_EQ(shape(read_file(ours)), shape(read_file(e.path().string()))) << name;
       ++compared;
@@ -391,12 +447,26 @@ TEST_F(SlurmGolden, EveryCaptureMatchesWhatSlurmPrinted) {
       // state; the killed one's signal. Not the failed step's exit code: Slurm 22.05 writes
       // SUCCESS 0 for it (the same bug as above).
       compare_json(name, read_file(ours), read_file(e.path().string()), work, slurm_dir,
-                   {"/job_id", "/name", "/state/current", "/steps/0/step/id", "/steps/0/state",
-                    "/steps/1/step/id", "/steps/1/step/name", "/steps/1/state", "/steps/1/tasks/count",
-                    "/steps/1/task/distribution", "/steps/1/nodes/list",
-                    "/steps/2/step/id", "/steps/2/step/name", "/steps/2/state", "/steps/2/tasks/count",
+                   {"/job_id",
+                    "/name",
+                    "/state/current",
+                    "/steps/0/step/id",
+                    "/steps/0/state",
+                    "/steps/1/step/id",
+                    "/steps/1/step/name",
+                    "/steps/1/state",
+                    "/steps/1/tasks/count",
+                    "/steps/1/task/distribution",
+                    "/steps/1/nodes/list",
+                    "/steps/2/step/id",
+                    "/steps/2/step/name",
+                    "/steps/2/state",
+                    "/steps/2/tasks/count",
                     "/steps/2/task/distribution",
-                    "/steps/3/step/id", "/steps/3/step/name", "/steps/3/state", "/steps/3/exit_code",
+                    "/steps/3/step/id",
+                    "/steps/3/step/name",
+                    "/steps/3/state",
+                    "/steps/3/exit_code",
                     "/steps/3/tasks/count"},
                    "working_directory");
       ++compared;

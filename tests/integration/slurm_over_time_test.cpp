@@ -64,15 +64,17 @@ double lasted(const std::vector<Shown>& seq, std::size_t i) {
 // one at most 2 s after Slurm showed it.
 constexpr double kTransient = 1.0;
 constexpr double kLate = 2.0;
-double deadline(double slurm_at) { return slurm_at <= 1.0 ? 2.0 : slurm_at + kLate; }
+double deadline(double slurm_at) {
+  return slurm_at <= 1.0 ? 2.0 : slurm_at + kLate;
+}
 
 struct Difference {
   std::string scenario, view, slurm, fairway, detail;
 };
 
 // Slurm's sequence against Fairway's: the same states in the same order, each in time.
-std::vector<Difference> compare(const std::string& scenario, const std::string& view, const std::vector<Shown>& slurm,
-                                const std::vector<Shown>& ours) {
+std::vector<Difference> compare(const std::string& scenario, const std::string& view,
+                                const std::vector<Shown>& slurm, const std::vector<Shown>& ours) {
   std::vector<Difference> out;
   std::size_t j = 0;
   for (std::size_t i = 0; i < slurm.size(); ++i) {
@@ -113,7 +115,8 @@ struct Listed {
 // `FAIRWAY` | why |, the first four shell patterns.
 std::vector<Listed> listed_differences() {
   std::vector<Listed> out;
-  for (const auto& cells : doc_table_rows(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md", "Over time")) {
+  for (const auto& cells :
+       doc_table_rows(std::string(FAIRWAY_SOURCE_DIR) + "/docs/slurm-compat.md", "Over time")) {
     if (cells.size() >= 5) out.push_back({cells[0], cells[1], cells[2], cells[3], cells[4]});
   }
   return out;
@@ -146,8 +149,12 @@ TEST_F(SlurmOverTime, EachStateChangeShowsAsSlurmShowedIt) {
   std::filesystem::permissions(out, std::filesystem::perms::all);
   const std::string path = std::string(FAIRWAY_SLURM_BIN_DIR) + ":/usr/bin:/bin";
   std::string printed;
-  const int rc = run_as({"nobody", "/bin/bash", {"bash", kOverTime + "/scenarios.sh", out},
-                         {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + path}, true, out},
+  const int rc = run_as({"nobody",
+                         "/bin/bash",
+                         {"bash", kOverTime + "/scenarios.sh", out},
+                         {"FAIRWAY_COORDINATOR=" + clients_ep_, "PATH=" + path},
+                         true,
+                         out},
                         printed);
   ASSERT_EQ(rc, 0) << printed;
 
@@ -156,8 +163,12 @@ TEST_F(SlurmOverTime, EachStateChangeShowsAsSlurmShowedIt) {
   int compared = 0;
   for (const std::string scenario : {"cancel", "timeout", "requeue", "complete", "fail"}) {
     std::string ours_text;
-    ASSERT_EQ(run_as({"root", "/bin/bash", {"bash", kOverTime + "/summarize.sh", out + "/" + scenario + ".samples"},
-                      {"PATH=/usr/bin:/bin"}, true, out},
+    ASSERT_EQ(run_as({"root",
+                      "/bin/bash",
+                      {"bash", kOverTime + "/summarize.sh", out + "/" + scenario + ".samples"},
+                      {"PATH=/usr/bin:/bin"},
+                      true,
+                      out},
                      ours_text),
               0)
         << ours_text;
@@ -171,23 +182,26 @@ TEST_F(SlurmOverTime, EachStateChangeShowsAsSlurmShowedIt) {
       for (const Difference& d : compare(scenario, view, from_event(seq), from_event(mine->second))) {
         bool known = false;
         for (Listed& l : listed) {
-          if (fnmatch(l.scenario.c_str(), d.scenario.c_str(), 0) == 0 && fnmatch(l.view.c_str(), d.view.c_str(), 0) == 0 &&
-              fnmatch(l.slurm.c_str(), d.slurm.c_str(), 0) == 0 && fnmatch(l.fairway.c_str(), d.fairway.c_str(), 0) == 0) {
+          if (fnmatch(l.scenario.c_str(), d.scenario.c_str(), 0) == 0 &&
+              fnmatch(l.view.c_str(), d.view.c_str(), 0) == 0 &&
+              fnmatch(l.slurm.c_str(), d.slurm.c_str(), 0) == 0 &&
+              fnmatch(l.fairway.c_str(), d.fairway.c_str(), 0) == 0) {
             ++l.seen;
             known = true;
           }
         }
         if (!known) {
-          unlisted += d.scenario + "\t" + d.view + "\tSlurm: '" + d.slurm + "'\tFairway: '" + d.fairway + "'\t" +
-                      d.detail + "\n";
+          unlisted += d.scenario + "\t" + d.view + "\tSlurm: '" + d.slurm + "'\tFairway: '" + d.fairway +
+                      "'\t" + d.detail + "\n";
         }
       }
     }
     if (HasFailure() || !unlisted.empty()) std::cerr << "---- Fairway's " << scenario << ":\n" << ours_text;
   }
   EXPECT_EQ(compared, 15);
-  EXPECT_TRUE(unlisted.empty()) << "differences from Slurm over time that docs/slurm-compat.md does not list:\n"
-                                << unlisted;
+  EXPECT_TRUE(unlisted.empty())
+      << "differences from Slurm over time that docs/slurm-compat.md does not list:\n"
+      << unlisted;
   for (const Listed& l : listed) {
     EXPECT_GT(l.seen, 0) << "docs/slurm-compat.md lists " << l.scenario << " " << l.view << " '" << l.slurm
                          << "' / '" << l.fairway << "' as a difference over time, and it no longer appears";

@@ -16,13 +16,16 @@
 namespace fairway::integration {
 namespace {
 
-bool terminal(JobState s) { return is_terminal(s); }
+bool terminal(JobState s) {
+  return is_terminal(s);
+}
 
 // --parsable prints the id last, after any warnings on stderr.
 std::string last_line(const std::string& out) {
   const auto end = out.find_last_not_of('\n');
   const auto start = out.rfind('\n', end);
-  return out.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+  return out.substr(start == std::string::npos ? 0 : start + 1,
+                    end - (start == std::string::npos ? 0 : start + 1) + 1);
 }
 
 std::string line_of(const std::string& text, const std::string& prefix) {
@@ -55,14 +58,20 @@ sleep 1
   std::string out;
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, script}, out), 0) << out;
   EXPECT_NE(out.find("warning: " + script + " line 7: --tmp=1G ignored"), std::string::npos) << out;
-  EXPECT_NE(out.find("warning: " + script + " line 10: unknown directive \"--a-directive-from-the-future\" ignored"),
-            std::string::npos) << out;
+  EXPECT_NE(out.find("warning: " + script +
+                     " line 10: unknown directive \"--a-directive-from-the-future\" ignored"),
+            std::string::npos)
+      << out;
   const std::string first_id = last_line(out);
   const JobId first(std::stoull(first_id));
 
   // The second waits for the first to succeed, however idle the node is.
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--dependency=afterok:" + first_id,
-                                  "--wrap", "echo second"}, out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "--dependency=afterok:" + first_id, "--wrap",
+                        "echo second"},
+                       out),
+            0)
+      << out;
   const JobId second(std::stoull(out));
   // While the first runs (it sleeps a second), a pass gives the second its reason.
   std::optional<wire::JobView> pending;
@@ -97,11 +106,18 @@ sleep 1
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--wrap", "exit 4"}, out), 0) << out;
   const std::string failing = out.substr(0, out.find('\n'));
   ASSERT_TRUE(wait_state(JobId(std::stoull(failing)), terminal));
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-d", "afterok:" + failing,
-                                  "--wrap", "true"}, out), 0) << out;
+  ASSERT_EQ(
+      run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-d", "afterok:" + failing, "--wrap", "true"},
+                 out),
+      0)
+      << out;
   const JobId stuck(std::stoull(out));
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-d", "afterok:" + failing,
-                                  "--kill-on-invalid-dep=yes", "--wrap", "true"}, out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "-d", "afterok:" + failing,
+                        "--kill-on-invalid-dep=yes", "--wrap", "true"},
+                       out),
+            0)
+      << out;
   const JobId killed(std::stoull(out));
   auto k = wait_state(killed, terminal);
   ASSERT_TRUE(k);
@@ -125,9 +141,14 @@ sleep 1
   // --signal=B:USR1@58: the batch script hears USR1 58 seconds before its 1-minute limit
   // (limits are whole minutes, as Slurm's) and can wrap up (here: it exits 0, so the job
   // completes instead of timing out).
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "1", "--signal=B:USR1@58",
-                                  "--wrap", "trap 'echo warned > " + dir_ + "/warned; exit 0' USR1; "
-                                            "sleep 20 & wait"}, out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "-t", "1", "--signal=B:USR1@58", "--wrap",
+                        "trap 'echo warned > " + dir_ +
+                            "/warned; exit 0' USR1; "
+                            "sleep 20 & wait"},
+                       out),
+            0)
+      << out;
   auto warned = wait_state(JobId(std::stoull(out)), terminal, 20000ms);
   ASSERT_TRUE(warned);
   EXPECT_EQ(warned->state, JobState::kCompleted) << warned->state_reason;
@@ -192,7 +213,8 @@ class JobMail : public Cluster {
   // True once the node is up.
   bool start_with_fake_sendmail() {
     const std::string program = dir_ + "/fake-sendmail";
-    std::ofstream(program) << "#!/bin/sh\n[ \"$1 $2\" = \"-t -oi\" ] || exit 3\ncat > " << dir_ << "/mail.$$\n";
+    std::ofstream(program) << "#!/bin/sh\n[ \"$1 $2\" = \"-t -oi\" ] || exit 3\ncat > " << dir_
+                           << "/mail.$$\n";
     std::filesystem::permissions(program, std::filesystem::perms(0755));
     coordinator_extra_ = "mail_program = \"" + program + "\"\n";
     write_config("");
@@ -208,9 +230,12 @@ TEST_F(JobMail, GoesToTheMailProgramAtTheEventsAskedFor) {
   if (geteuid() != 0) GTEST_SKIP() << "runs the CLI as nobody, which needs root";
   ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-J", "evil\nBcc: x@y",
-                                  "--mail-type=BEGIN,FAIL", "--mail-user=ann@example.org", "--wrap", "exit 2"},
-                       out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "-J", "evil\nBcc: x@y", "--mail-type=BEGIN,FAIL",
+                        "--mail-user=ann@example.org", "--wrap", "exit 2"},
+                       out),
+            0)
+      << out;
   const std::string id = out.substr(0, out.find('\n'));
   ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }));
   ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "--wrap", "true"}, out), 0) << out;
@@ -223,8 +248,11 @@ TEST_F(JobMail, GoesToTheMailProgramAtTheEventsAskedFor) {
   ASSERT_EQ(mails.size(), 2u);  // the job that asked for none sent none
   std::string all = mails[0] + mails[1];
   EXPECT_NE(all.find("To: ann@example.org\n"), std::string::npos) << all;
-  EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Began\n"), std::string::npos) << all;
-  EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Failed, Run time"), std::string::npos) << all;
+  EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Began\n"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("Subject: Fairway Job_id=" + id + " Name=evil Bcc: x@y Failed, Run time"),
+            std::string::npos)
+      << all;
   EXPECT_NE(all.find("FAILED, ExitCode 2\n"), std::string::npos) << all;
   EXPECT_EQ(all.find("\nBcc:"), std::string::npos) << all;  // the name could not add a header
 }
@@ -235,9 +263,12 @@ TEST_F(JobMail, AnArrayMailsOnceAtItsStartAndOnceAtItsEnd) {
   if (geteuid() != 0) GTEST_SKIP() << "runs the CLI as nobody, which needs root";
   ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-J", "sweep", "--array=0-9",
-                                  "--mail-type=ALL", "--wrap", "test $SLURM_ARRAY_TASK_ID != 3"},
-                       out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "-J", "sweep", "--array=0-9", "--mail-type=ALL",
+                        "--wrap", "test $SLURM_ARRAY_TASK_ID != 3"},
+                       out),
+            0)
+      << out;
   const std::uint64_t id = std::stoull(out);
   for (std::uint64_t task = 1; task <= 10; ++task) {
     ASSERT_TRUE(wait_state(JobId(id + task), [](JobState s) { return is_terminal(s); })) << "task " << task;
@@ -249,7 +280,8 @@ TEST_F(JobMail, AnArrayMailsOnceAtItsStartAndOnceAtItsEnd) {
   }));
   ASSERT_EQ(mails.size(), 2u);
   const std::string all = mails[0] + mails[1];
-  const std::string name = "Fairway Array Job_id=" + std::to_string(id) + "_* (" + std::to_string(id) + ") Name=sweep ";
+  const std::string name =
+      "Fairway Array Job_id=" + std::to_string(id) + "_* (" + std::to_string(id) + ") Name=sweep ";
   EXPECT_NE(all.find("Subject: " + name + "Began\n"), std::string::npos) << all;
   EXPECT_NE(all.find("Subject: " + name + "Failed, FAILED\n"), std::string::npos) << all;
 }
@@ -262,13 +294,18 @@ TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
   ASSERT_TRUE(start_with_fake_sendmail());
   std::string out;
   // Limits are whole minutes (as Slurm's): 50 % is at 30 s, 80 % (48 s) is never reached.
-  ASSERT_EQ(run_cli_as("nobody", {"submit", "--parsable", "-D", dir_, "-t", "1", "-J", "half",
-                                  "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80,END", "--wrap", "sleep 33"},
-                       out), 0) << out;
+  ASSERT_EQ(run_cli_as("nobody",
+                       {"submit", "--parsable", "-D", dir_, "-t", "1", "-J", "half",
+                        "--mail-type=TIME_LIMIT_50,TIME_LIMIT_80,END", "--wrap", "sleep 33"},
+                       out),
+            0)
+      << out;
   const std::string id = out.substr(0, out.find('\n'));
-  ASSERT_TRUE(wait_state(JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }, 60000ms));
+  ASSERT_TRUE(wait_state(
+      JobId(std::stoull(id)), [](JobState s) { return is_terminal(s); }, 60000ms));
   const auto has = [](const std::vector<std::string>& mails, const std::string& what) {
-    return std::any_of(mails.begin(), mails.end(), [&](const std::string& m) { return m.find(what) != std::string::npos; });
+    return std::any_of(mails.begin(), mails.end(),
+                       [&](const std::string& m) { return m.find(what) != std::string::npos; });
   };
   std::vector<std::string> mails;
   ASSERT_TRUE(eventually([&] {
@@ -281,8 +318,9 @@ TEST_F(JobMail, TimeLimitMailsComeAsTheJobPassesSharesOfItsLimit) {
   for (const std::string& m : mails) {
     if (m.find("Reached 50%") != std::string::npos) half = m;
   }
-  EXPECT_NE(half.find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:3"),
-            std::string::npos)
+  EXPECT_NE(
+      half.find("Subject: Fairway Job_id=" + id + " Name=half Reached 50% of time limit, Run time 00:00:3"),
+      std::string::npos)
       << half;
   EXPECT_NE(half.find(", RUNNING\n"), std::string::npos) << half;
 }

@@ -28,8 +28,8 @@ const std::map<std::string, std::set<std::string>>& layer_table() {
       {"coordinator/core", {"shared/base", "shared/model", "shared/config"}},
       {"coordinator/sim", {"coordinator/core", "shared/base", "shared/model", "shared/config"}},
       {"coordinator/daemon",
-       {"coordinator/core", "shared/base", "shared/model", "shared/config", "shared/wire",
-        "shared/net", "shared/systemd", "shared/auth"}},
+       {"coordinator/core", "shared/base", "shared/model", "shared/config", "shared/wire", "shared/net",
+        "shared/systemd", "shared/auth"}},
       // The client (fairway and Slurm's command names) links no coordinator or agent code:
       // api/ is the typed calls over the transport, views/ renders replies, fairway/ and
       // slurm/ are the two command lines over them (Slurm's fill fairway's typed options).

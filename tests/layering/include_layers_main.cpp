@@ -10,8 +10,7 @@ int main(int argc, char** argv) {
   }
   const auto violations = fairway::layering::check_tree(argv[1]);
   for (const auto& v : violations) {
-    std::cout << v.file << (v.line > 0 ? ":" + std::to_string(v.line) : "") << ": " << v.what
-              << "\n";
+    std::cout << v.file << (v.line > 0 ? ":" + std::to_string(v.line) : "") << ": " << v.what << "\n";
   }
   if (!violations.empty()) return 1;
   std::cout << "layering: ok\n";

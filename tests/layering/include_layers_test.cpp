@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <unistd.h>
+#include <fstream>
 
 namespace fairway::layering {
 namespace {

@@ -49,8 +49,8 @@ class ClusterHarness {
     dir_ = mkdtemp(tmpl.data());
     std::string text;
     for (int i = 1; i <= nodes; ++i) {
-      text += "[[nodes]]\nnames = \"n" + std::to_string(i) + "\"\nsockets = 1\ncores_per_socket = " +
-              std::to_string(cores) + "\n";
+      text += "[[nodes]]\nnames = \"n" + std::to_string(i) +
+              "\"\nsockets = 1\ncores_per_socket = " + std::to_string(cores) + "\n";
     }
     text += "[coordinator]\nstate_dir = \"" + dir_ + "\"\n" + extra_config;
     auto config = parse_config(text, "cluster harness");
@@ -273,7 +273,8 @@ class ClusterHarness {
     for (; a.launches_seen < a.machine->launches.size(); ++a.launches_seen) {
       const LaunchRequest& r = a.machine->launches[a.launches_seen];
       const std::int64_t pid = next_pid_++;
-      a.machine->finished.push_back({r.job, r.step, LaunchedProcess{static_cast<pid_t>(pid), static_cast<pid_t>(pid), {}}});
+      a.machine->finished.push_back(
+          {r.job, r.step, LaunchedProcess{static_cast<pid_t>(pid), static_cast<pid_t>(pid), {}}});
       a.machine->alive.insert(pid);
       if (!r.step) a.pids[r.job.value()] = pid;
     }

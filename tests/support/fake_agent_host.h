@@ -53,7 +53,9 @@ class FakeHost final : public AgentHost {
     return ok_status();
   }
   bool is_alive(std::int64_t pid, std::uint64_t) override { return m_->alive.contains(pid); }
-  bool group_alive(std::int64_t pgid) override { return m_->alive.contains(pgid) || m_->live_groups.contains(pgid); }
+  bool group_alive(std::int64_t pgid) override {
+    return m_->alive.contains(pgid) || m_->live_groups.contains(pgid);
+  }
   std::uint64_t start_ticks(std::int64_t pid) override { return static_cast<std::uint64_t>(pid) * 10; }
   CheckpointScan load_checkpoints() override { return m_->at_start; }
   Result<JobCheckpoint> load_checkpoint(JobId job) override {

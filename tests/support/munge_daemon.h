@@ -2,15 +2,15 @@
 // the foreground as a child and killed with the object. Needs the munge package.
 #pragma once
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 namespace fairway::testing {
 
@@ -36,8 +36,8 @@ class MungeDaemon {
       const std::string pid = dir_ + "/munged.pid", seed = dir_ + "/munged.seed", sock = socket();
       // Debian installs it in /usr/sbin, which a CI user's PATH may lack.
       for (const char* bin : {"/usr/sbin/munged", "munged"}) {
-        execlp(bin, "munged", "-F", "--force", "-S", sock.c_str(), "--key-file", key.c_str(),
-               "--pid-file", pid.c_str(), "--seed-file", seed.c_str(), static_cast<char*>(nullptr));
+        execlp(bin, "munged", "-F", "--force", "-S", sock.c_str(), "--key-file", key.c_str(), "--pid-file",
+               pid.c_str(), "--seed-file", seed.c_str(), static_cast<char*>(nullptr));
       }
       _exit(127);
     }

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "client/views/slurm/slurm_version.h"
 #include "client/views/slurm/slurm_config_keys.h"
+#include "client/views/slurm/slurm_version.h"
 #include "client/views/text_format.h"
 
 namespace fairway::cli {

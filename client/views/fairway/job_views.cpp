@@ -27,7 +27,9 @@ std::string numbers(const std::vector<std::int32_t>& v) {
   return join(parts, ",");
 }
 
-std::string or_none(const std::string& s) { return s.empty() ? "(none)" : s; }
+std::string or_none(const std::string& s) {
+  return s.empty() ? "(none)" : s;
+}
 
 }  // namespace
 
@@ -43,7 +45,9 @@ std::string start_text(const wire::JobView& job) {
   return job.start_time ? format_local_time(*job.start_time) : "N/A";
 }
 
-std::string allocated_hostlist(const wire::JobView& job) { return compress_hostlist(allocated_nodes(job)); }
+std::string allocated_hostlist(const wire::JobView& job) {
+  return compress_hostlist(allocated_nodes(job));
+}
 
 std::int64_t job_cores(const wire::JobView& job) {
   if (!job.allocation.empty()) {
@@ -76,13 +80,11 @@ std::string render_queue(const wire::JobQueryReply& reply) {
   std::vector<std::vector<std::string>> rows;
   rows.reserve(reply.jobs.size());
   for (const auto& j : reply.jobs) {
-    rows.push_back({job_id_text(j), j.partition, j.name, j.user,
-                    state_code(j.state), elapsed_text(j, reply.now), node_count_text(j),
-                    nodelist_or_reason(j), start_text(j)});
+    rows.push_back({job_id_text(j), j.partition, j.name, j.user, state_code(j.state),
+                    elapsed_text(j, reply.now), node_count_text(j), nodelist_or_reason(j), start_text(j)});
   }
-  return render_table({"JOBID", "PARTITION", "NAME", "USER", "ST", "TIME", "NODES",
-                       "NODELIST(REASON)", "START"},
-                      rows);
+  return render_table(
+      {"JOBID", "PARTITION", "NAME", "USER", "ST", "TIME", "NODES", "NODELIST(REASON)", "START"}, rows);
 }
 
 std::string render_job_detail(const wire::JobView& j, Time now) {
@@ -138,7 +140,8 @@ std::string render_job_detail(const wire::JobView& j, Time now) {
   line("Requeues", std::to_string(j.requeue_count));
   if (!j.state_reason.empty()) line("StateReason", j.state_reason);
   if (!j.reservation.empty()) line("Reservation", j.reservation);
-  if (j.peak_memory_bytes) line("PeakMemory", std::to_string((*j.peak_memory_bytes + (1 << 20) - 1) >> 20) + " MiB");
+  if (j.peak_memory_bytes)
+    line("PeakMemory", std::to_string((*j.peak_memory_bytes + (1 << 20) - 1) >> 20) + " MiB");
   if (j.cpu_time_ms) line("CPUTime", format_walltime(Duration::seconds(*j.cpu_time_ms / 1000)));
   return out;
 }
@@ -157,11 +160,14 @@ std::string mail_type_text(std::uint8_t events) {
   constexpr std::uint8_t kAll = kMailBegin | kMailEnd | kMailFail | kMailRequeue;
   const bool all = (events & kAll) == kAll;
   std::string out = all ? "INVALID_DEPEND" : "";
-  const std::pair<std::uint8_t, const char*> names[] = {
-      {kMailBegin, "BEGIN"},         {kMailEnd, "END"},
-      {kMailFail, "FAIL"},           {kMailRequeue, "REQUEUE"},
-      {kMailTimeLimit, "TIME_LIMIT"}, {kMailTimeLimit90, "TIME_LIMIT_90"},
-      {kMailTimeLimit80, "TIME_LIMIT_80"}, {kMailTimeLimit50, "TIME_LIMIT_50"}};
+  const std::pair<std::uint8_t, const char*> names[] = {{kMailBegin, "BEGIN"},
+                                                        {kMailEnd, "END"},
+                                                        {kMailFail, "FAIL"},
+                                                        {kMailRequeue, "REQUEUE"},
+                                                        {kMailTimeLimit, "TIME_LIMIT"},
+                                                        {kMailTimeLimit90, "TIME_LIMIT_90"},
+                                                        {kMailTimeLimit80, "TIME_LIMIT_80"},
+                                                        {kMailTimeLimit50, "TIME_LIMIT_50"}};
   for (const auto& [bit, name] : names) {
     if ((events & bit) == 0) continue;
     if (!out.empty()) out += ',';

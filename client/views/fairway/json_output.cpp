@@ -37,8 +37,7 @@ json to_json(const wire::JobView& j) {
   }
   json reasons = json::array();
   for (std::size_t i = 0; i < j.reasons.size(); ++i) {
-    reasons.push_back({{"code", j.reasons[i]},
-                       {"text", i < j.reason_texts.size() ? j.reason_texts[i] : ""}});
+    reasons.push_back({{"code", j.reasons[i]}, {"text", i < j.reason_texts.size() ? j.reason_texts[i] : ""}});
   }
   return json{
       {"id", j.id.value()},
@@ -111,7 +110,9 @@ std::string jobs_json(const wire::JobQueryReply& reply) {
   return json{{"now", reply.now.seconds()}, {"jobs", jobs}}.dump(2) + "\n";
 }
 
-std::string job_json(const wire::JobView& job) { return to_json(job).dump(2) + "\n"; }
+std::string job_json(const wire::JobView& job) {
+  return to_json(job).dump(2) + "\n";
+}
 
 std::string nodes_json(const wire::NodeQueryReply& reply) {
   json nodes = json::array();
@@ -119,7 +120,9 @@ std::string nodes_json(const wire::NodeQueryReply& reply) {
   return json{{"nodes", nodes}}.dump(2) + "\n";
 }
 
-std::string node_json(const wire::NodeView& node) { return to_json(node).dump(2) + "\n"; }
+std::string node_json(const wire::NodeView& node) {
+  return to_json(node).dump(2) + "\n";
+}
 
 std::string submit_json(JobId job, const std::vector<std::string>& warnings) {
   return nlohmann::ordered_json{{"job", job.value()}, {"warnings", warnings}}.dump(2) + "\n";

@@ -23,12 +23,11 @@ std::vector<std::string> job_ids(const std::vector<JobId>& jobs) {
 std::string render_nodes(const wire::NodeQueryReply& reply) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& n : reply.nodes) {
-    rows.push_back({n.name, n.state, used_of_total(n.cores_used, n.cores),
-                    used_of_total(n.gpus_used, n.gpus), join(n.partitions, ",")});
+    rows.push_back({n.name, n.state, used_of_total(n.cores_used, n.cores), used_of_total(n.gpus_used, n.gpus),
+                    join(n.partitions, ",")});
   }
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i].push_back(reply.nodes[i].reason);
-  return render_table({"NODELIST", "STATE", "CPUS(A/T)", "GPUS(A/T)", "PARTITIONS", "REASON"},
-                      rows);
+  return render_table({"NODELIST", "STATE", "CPUS(A/T)", "GPUS(A/T)", "PARTITIONS", "REASON"}, rows);
 }
 
 namespace {
@@ -71,8 +70,7 @@ std::string render_partition_summary(const wire::NodeQueryReply& reply) {
   for (const auto& [name, s] : by_partition) {
     rows.push_back({name, s.nodes.text(), s.cores.text(), s.gpus.text(), compress_hostlist(s.names)});
   }
-  return render_table({"PARTITION", "NODES(A/I/O/T)", "CPUS(A/I/O/T)", "GPUS(A/I/O/T)", "NODELIST"},
-                      rows);
+  return render_table({"PARTITION", "NODES(A/I/O/T)", "CPUS(A/I/O/T)", "GPUS(A/I/O/T)", "NODELIST"}, rows);
 }
 
 std::string render_node_detail(const wire::NodeView& n) {
@@ -84,10 +82,11 @@ std::string render_node_detail(const wire::NodeView& n) {
   line("State", n.state);
   // Who set it and when, as scontrol writes it: "disk check [root@2026-11-26T10:27:41]".
   if (!n.reason.empty()) {
-    line("Reason", n.reason + (n.reason_user.empty() && !n.reason_time
-                                   ? ""
-                                   : " [" + (n.reason_user.empty() ? "Unknown" : n.reason_user) + "@" +
-                                         (n.reason_time ? format_local_time(*n.reason_time) : "Unknown") + "]"));
+    line("Reason",
+         n.reason + (n.reason_user.empty() && !n.reason_time
+                         ? ""
+                         : " [" + (n.reason_user.empty() ? "Unknown" : n.reason_user) + "@" +
+                               (n.reason_time ? format_local_time(*n.reason_time) : "Unknown") + "]"));
   }
   line("Partitions", n.partitions.empty() ? "(none)" : join(n.partitions, ","));
   line("Sockets", std::to_string(n.sockets));
@@ -95,8 +94,10 @@ std::string render_node_detail(const wire::NodeView& n) {
   line("ThreadsPerCore", std::to_string(n.threads_per_core));
   line("GPUs", used_of_total(n.gpus_used, n.gpus) + " allocated" +
                    (n.gpu_types.empty() ? "" : " (" + join(n.gpu_types, ",") + ")"));
-  line("Memory", n.memory_mb > 0 ? std::to_string(n.memory_used_mb) + "/" + std::to_string(n.memory_mb) + " MiB allocated"
-                                  : std::to_string(n.memory_used_mb) + " MiB allocated (node declares no memory: not scheduled)");
+  line("Memory",
+       n.memory_mb > 0
+           ? std::to_string(n.memory_used_mb) + "/" + std::to_string(n.memory_mb) + " MiB allocated"
+           : std::to_string(n.memory_used_mb) + " MiB allocated (node declares no memory: not scheduled)");
   line("Enforcement", n.enforcement.empty() ? "unknown (agent too old to say)" : n.enforcement);
   line("LastHeartbeat", n.last_heartbeat ? format_local_time(*n.last_heartbeat) : "never");
   line("Jobs", n.jobs.empty() ? "(none)" : join(job_ids(n.jobs), ","));

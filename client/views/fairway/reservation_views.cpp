@@ -62,7 +62,9 @@ std::string render_reservation_detail(const wire::ReservationView& r, Time now) 
 std::string reservations_json(const wire::ReservationQueryReply& reply) {
   using Json = nlohmann::ordered_json;
   Json list = Json::array();
-  const auto time_or_null = [](const std::optional<Time>& t) { return t ? Json(t->seconds()) : Json(nullptr); };
+  const auto time_or_null = [](const std::optional<Time>& t) {
+    return t ? Json(t->seconds()) : Json(nullptr);
+  };
   for (const auto& r : reply.reservations) {
     list.push_back({{"name", r.name},
                     {"kind", r.kind},

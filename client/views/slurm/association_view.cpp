@@ -42,7 +42,8 @@ Result<std::vector<Column>> parse_columns(const std::string& format) {
     } else if (key == "admin" || key == "adminlevel") {
       out.push_back({"Admin", "Admin", sized ? width : 9});
     } else {
-      return invalid_argument("format: unknown field \"" + word + "\" (Account, User, Share, DefaultAccount, Admin)");
+      return invalid_argument("format: unknown field \"" + word +
+                              "\" (Account, User, Share, DefaultAccount, Admin)");
     }
   }
   return out;

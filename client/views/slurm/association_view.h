@@ -17,7 +17,7 @@ enum class AssociationList : std::uint8_t { kUsers, kUserAssociations, kAccounts
 
 struct AssociationLayout {
   AssociationList list = AssociationList::kAssociations;
-  std::string format;  // "Account,User%20,Share"; empty: the list's own default
+  std::string format;     // "Account,User%20,Share"; empty: the list's own default
   bool parsable = false;  // -P: '|' between fields, nothing padded
   bool header = true;
   // sacctmgr list assoc user=X: the user's associations, not their accounts' own rows.

@@ -33,7 +33,8 @@ Result<std::vector<PercentField>> parse_percent_format(const std::string& format
     }
     while (i + 1 < format.size() && std::isdigit(static_cast<unsigned char>(format[i + 1])) != 0) {
       f.width = f.width * 10 + (format[i + 1] - '0');
-      if (f.width > 1000) return invalid_argument("--format: width over 1000 at position " + std::to_string(at + 1));
+      if (f.width > 1000)
+        return invalid_argument("--format: width over 1000 at position " + std::to_string(at + 1));
       ++i;
     }
     if (i + 1 >= format.size()) {
@@ -43,7 +44,8 @@ Result<std::vector<PercentField>> parse_percent_format(const std::string& format
     f.letter = format[++i];
     if (!known(f.letter)) {
       return invalid_argument("--format \"" + format + "\": unknown field %" + std::string(1, f.letter) +
-                              " at position " + std::to_string(at + 1) + " (known: " + std::string(known_text) + ")");
+                              " at position " + std::to_string(at + 1) +
+                              " (known: " + std::string(known_text) + ")");
     }
     if (!literal.empty()) fields.push_back(PercentField{0, std::exchange(literal, {}), 0, false, false});
     fields.push_back(f);
@@ -62,7 +64,8 @@ std::string fit_field(std::string value, const PercentField& f) {
 
 std::string render_percent_rows(const std::vector<PercentField>& fields, std::size_t rows,
                                 const std::function<std::string(std::size_t row, char letter)>& cell,
-                                const std::function<std::string(char letter)>& title, bool header, bool trim) {
+                                const std::function<std::string(char letter)>& title, bool header,
+                                bool trim) {
   // "%#X": the column's widest value, its title or sinfo's 9 columns, whichever is widest.
   std::vector<PercentField> sized = fields;
   for (PercentField& f : sized) {

@@ -14,10 +14,10 @@
 namespace fairway::cli {
 
 struct PercentField {
-  char letter = 0;     // 0: literal text
+  char letter = 0;  // 0: literal text
   std::string literal;
-  int width = 0;       // 0: as wide as the value
-  bool right = false;  // "%.10i": right-justified
+  int width = 0;        // 0: as wide as the value
+  bool right = false;   // "%.10i": right-justified
   bool widest = false;  // "%#P": as wide as the column's widest value, its title, or 9 (sinfo)
 };
 
@@ -35,6 +35,7 @@ std::string fit_field(std::string value, const PercentField& f);
 // end in an unpadded field; sinfo -N keeps its padding, as Slurm prints it).
 std::string render_percent_rows(const std::vector<PercentField>& fields, std::size_t rows,
                                 const std::function<std::string(std::size_t row, char letter)>& cell,
-                                const std::function<std::string(char letter)>& title, bool header, bool trim = true);
+                                const std::function<std::string(char letter)>& title, bool header,
+                                bool trim = true);
 
 }  // namespace fairway::cli

@@ -21,13 +21,36 @@ struct FieldInfo {
 
 // squeue's letters that mean something for a Fairway job, with squeue's headers.
 constexpr FieldInfo kFields[] = {
-    {'A', "JOBID"},     {'a', "ACCOUNT"},          {'b', "TRES_PER_NODE"}, {'C', "CPUS"}, {'c', "MIN_CPUS"},
-    {'D', "NODES"},     {'e', "END_TIME"},         {'k', "COMMENT"},       {'y', "NICE"},         {'F', "ARRAY_JOB_ID"},  {'K', "ARRAY_TASK_ID"},         {'i', "JOBID"},         {'j', "NAME"},
-    {'L', "TIME_LEFT"}, {'l', "TIME_LIMIT"},       {'M', "TIME"},          {'m', "MIN_MEMORY"},
+    {'A', "JOBID"},
+    {'a', "ACCOUNT"},
+    {'b', "TRES_PER_NODE"},
+    {'C', "CPUS"},
+    {'c', "MIN_CPUS"},
+    {'D', "NODES"},
+    {'e', "END_TIME"},
+    {'k', "COMMENT"},
+    {'y', "NICE"},
+    {'F', "ARRAY_JOB_ID"},
+    {'K', "ARRAY_TASK_ID"},
+    {'i', "JOBID"},
+    {'j', "NAME"},
+    {'L', "TIME_LEFT"},
+    {'l', "TIME_LIMIT"},
+    {'M', "TIME"},
+    {'m', "MIN_MEMORY"},
     {'N', "NODELIST"},
-    {'P', "PARTITION"}, {'p', "PRIORITY"},         {'Q', "PRIORITY"},      {'q', "QOS"},
-    {'R', "NODELIST(REASON)"}, {'r', "REASON"},    {'S', "START_TIME"},    {'T', "STATE"},
-    {'t', "ST"},        {'u', "USER"},             {'V', "SUBMIT_TIME"},   {'Z', "WORK_DIR"},
+    {'P', "PARTITION"},
+    {'p', "PRIORITY"},
+    {'Q', "PRIORITY"},
+    {'q', "QOS"},
+    {'R', "NODELIST(REASON)"},
+    {'r', "REASON"},
+    {'S', "START_TIME"},
+    {'T', "STATE"},
+    {'t', "ST"},
+    {'u', "USER"},
+    {'V', "SUBMIT_TIME"},
+    {'Z', "WORK_DIR"},
 };
 
 const FieldInfo* field_info(char letter) {
@@ -43,7 +66,6 @@ std::string known_letters() {
   return s;
 }
 
-
 std::optional<Duration> time_left(const wire::JobView& j, Time now) {
   if (j.time_limit.is_infinite()) return std::nullopt;
   if (!j.start_time || is_waiting(j.state)) return j.time_limit;
@@ -53,28 +75,40 @@ std::optional<Duration> time_left(const wire::JobView& j, Time now) {
 
 std::string value_of(const wire::JobView& j, char letter, Time now) {
   switch (letter) {
-    case 'A': return std::to_string(j.id.value());
-    case 'i': return job_id_text(j);
-    case 'F': return std::to_string((j.array_job.value() != 0 ? j.array_job : j.id).value());
-    case 'K': return j.array_job.value() != 0 ? j.array_tasks : "N/A";
-    case 'a': return j.account;
+    case 'A':
+      return std::to_string(j.id.value());
+    case 'i':
+      return job_id_text(j);
+    case 'F':
+      return std::to_string((j.array_job.value() != 0 ? j.array_job : j.id).value());
+    case 'K':
+      return j.array_job.value() != 0 ? j.array_tasks : "N/A";
+    case 'a':
+      return j.account;
     // Slurm's tres_per_node: GPUs asked per node (--gpus-per-node, --gres), else N/A. A
     // job from before the request's shape was kept: its GPUs per node, when it has nodes.
     case 'b':
       if (j.gpu_ask.per == GpuAskedPer::kNode) return gpu_tres_text(j, j.gpu_ask.count);
       if (j.gpu_ask.per == GpuAskedPer::kNone && j.gpus > 0 && j.nodes > 0) return gpu_tres_text(j, j.gpus);
       return "N/A";
-    case 'C': return std::to_string(job_cores(j));
-    case 'c': return std::to_string(min_cpus_per_node(j));  // Slurm's pn_min_cpus
-    case 'D': return node_count_text(j);
-    case 'e': return j.end_time ? format_local_time(*j.end_time) : "N/A";
-    case 'j': return j.name;
+    case 'C':
+      return std::to_string(job_cores(j));
+    case 'c':
+      return std::to_string(min_cpus_per_node(j));  // Slurm's pn_min_cpus
+    case 'D':
+      return node_count_text(j);
+    case 'e':
+      return j.end_time ? format_local_time(*j.end_time) : "N/A";
+    case 'j':
+      return j.name;
     case 'L': {
       auto left = time_left(j, now);
       return left ? format_elapsed(*left) : "UNLIMITED";
     }
-    case 'l': return j.time_limit.is_infinite() ? "UNLIMITED" : format_elapsed(j.time_limit);
-    case 'M': return elapsed_text(j, now);
+    case 'l':
+      return j.time_limit.is_infinite() ? "UNLIMITED" : format_elapsed(j.time_limit);
+    case 'M':
+      return elapsed_text(j, now);
     case 'm': {
       // As squeue: per node or per core, whichever the job has; "4G" when whole GiB.
       // Memory per GPU is its own (scontrol MemPerTres): squeue shows none per node.
@@ -84,25 +118,39 @@ std::string value_of(const wire::JobView& j, char letter, Time now) {
       if (mb == 0) return "0";
       return mb % 1024 == 0 ? std::to_string(mb / 1024) + "G" : std::to_string(mb) + "M";
     }
-    case 'N': return allocated_hostlist(j);
-    case 'P': return j.partition;
-    case 'p': return format_number(j.priority);
-    case 'Q': return std::to_string(static_cast<std::int64_t>(j.priority));
-    case 'q': return j.qos.empty() ? "normal" : j.qos;  // as scontrol: Slurm's default QOS
-    case 'k': return j.comment.empty() ? "(null)" : j.comment;
-    case 'y': return std::to_string(j.nice);
-    case 'R': return nodelist_or_reason(j);
-    case 'r': return j.reasons.empty() ? "None" : join(j.reasons, ",");
-    case 'S': return start_text(j);
-    case 'T': return state_name(j.state);
-    case 't': return state_code(j.state);
-    case 'u': return j.user;
-    case 'V': return format_local_time(j.submit_time);
-    case 'Z': return j.working_dir;
+    case 'N':
+      return allocated_hostlist(j);
+    case 'P':
+      return j.partition;
+    case 'p':
+      return format_number(j.priority);
+    case 'Q':
+      return std::to_string(static_cast<std::int64_t>(j.priority));
+    case 'q':
+      return j.qos.empty() ? "normal" : j.qos;  // as scontrol: Slurm's default QOS
+    case 'k':
+      return j.comment.empty() ? "(null)" : j.comment;
+    case 'y':
+      return std::to_string(j.nice);
+    case 'R':
+      return nodelist_or_reason(j);
+    case 'r':
+      return j.reasons.empty() ? "None" : join(j.reasons, ",");
+    case 'S':
+      return start_text(j);
+    case 'T':
+      return state_name(j.state);
+    case 't':
+      return state_code(j.state);
+    case 'u':
+      return j.user;
+    case 'V':
+      return format_local_time(j.submit_time);
+    case 'Z':
+      return j.working_dir;
   }
   return {};
 }
-
 
 // Sort order of one field: numbers and times by value, text as text.
 struct SortValue {
@@ -112,30 +160,37 @@ struct SortValue {
 };
 
 SortValue sort_value(const wire::JobView& j, char letter, Time now) {
-  const auto seconds = [](std::optional<Time> t) {
-    return t ? static_cast<double>(t->seconds()) : 0.0;
-  };
+  const auto seconds = [](std::optional<Time> t) { return t ? static_cast<double>(t->seconds()) : 0.0; };
   switch (letter) {
     case 'A':
-    case 'i': return {static_cast<double>(j.id.value()), {}};
-    case 'C': return {static_cast<double>(job_cores(j)), {}};
-    case 'D': return {static_cast<double>(j.allocation.empty() ? j.nodes : j.allocation.size()), {}};
-    case 'e': return {seconds(j.end_time), {}};
+    case 'i':
+      return {static_cast<double>(j.id.value()), {}};
+    case 'C':
+      return {static_cast<double>(job_cores(j)), {}};
+    case 'D':
+      return {static_cast<double>(j.allocation.empty() ? j.nodes : j.allocation.size()), {}};
+    case 'e':
+      return {seconds(j.end_time), {}};
     case 'L': {
       auto left = time_left(j, now);
       return {left ? static_cast<double>(left->count()) : 1e300, {}};
     }
-    case 'l': return {static_cast<double>(j.time_limit.count()), {}};
+    case 'l':
+      return {static_cast<double>(j.time_limit.count()), {}};
     case 'M': {
       if (!j.start_time || is_waiting(j.state)) return {0, {}};
       return {static_cast<double>((j.end_time.value_or(now) - *j.start_time).count()), {}};
     }
     case 'p':
-    case 'Q': return {j.state == JobState::kHeld ? -1e300 : j.priority, {}};  // held: below all, as Slurm's 0
-    case 'S': return {seconds(is_waiting(j.state) ? j.estimated_start : j.start_time), {}};
+    case 'Q':
+      return {j.state == JobState::kHeld ? -1e300 : j.priority, {}};  // held: below all, as Slurm's 0
+    case 'S':
+      return {seconds(is_waiting(j.state) ? j.estimated_start : j.start_time), {}};
     case 't':
-    case 'T': return {static_cast<double>(slurm_state_rank(j.state)), {}};
-    case 'V': return {seconds(j.submit_time), {}};
+    case 'T':
+      return {static_cast<double>(slurm_state_rank(j.state)), {}};
+    case 'V':
+      return {seconds(j.submit_time), {}};
   }
   return {0, value_of(j, letter, now)};
 }
@@ -143,7 +198,8 @@ SortValue sort_value(const wire::JobView& j, char letter, Time now) {
 }  // namespace
 
 Result<std::vector<QueueField>> parse_queue_format(const std::string& format) {
-  return parse_percent_format(format, [](char letter) { return field_info(letter) != nullptr; }, known_letters());
+  return parse_percent_format(
+      format, [](char letter) { return field_info(letter) != nullptr; }, known_letters());
 }
 
 Result<std::vector<SortKey>> parse_sort_keys(const std::string& keys) {
@@ -160,8 +216,8 @@ Result<std::vector<SortKey>> parse_sort_keys(const std::string& keys) {
       word.remove_prefix(1);
     }
     if (word.size() != 1 || field_info(word[0]) == nullptr) {
-      return invalid_argument("--sort \"" + keys + "\": unknown key \"" + std::string(word) +
-                              "\" (one of " + known_letters() + ", with - for descending)");
+      return invalid_argument("--sort \"" + keys + "\": unknown key \"" + std::string(word) + "\" (one of " +
+                              known_letters() + ", with - for descending)");
     }
     k.letter = word[0];
     out.push_back(k);

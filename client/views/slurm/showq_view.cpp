@@ -18,7 +18,8 @@ std::string maui_time(Duration d) {
   char buf[48];
   if (days > 0) {
     std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld:%02lld", static_cast<long long>(days),
-                  static_cast<long long>(s / 3600), static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
+                  static_cast<long long>(s / 3600), static_cast<long long>(s / 60 % 60),
+                  static_cast<long long>(s % 60));
   } else {
     std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
                   static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
@@ -26,7 +27,9 @@ std::string maui_time(Duration d) {
   return buf;
 }
 
-std::string limit_text(Duration d) { return d.is_infinite() ? "INFINITY" : maui_time(d); }
+std::string limit_text(Duration d) {
+  return d.is_infinite() ? "INFINITY" : maui_time(d);
+}
 
 // "Thu Mar 24 10:50:09", as Maui prints times.
 std::string maui_date(Time t) {
@@ -46,7 +49,8 @@ bool has_reason(const wire::JobView& j, std::string_view r) {
 std::string blocked_state(const wire::JobView& j) {
   if (j.state == JobState::kHeld) return "Hold";
   if (j.state == JobState::kBlocked) return "Idle";
-  if (has_reason(j, "Dependency") || has_reason(j, "DependencyNeverSatisfied") || has_reason(j, "BeginTime")) {
+  if (has_reason(j, "Dependency") || has_reason(j, "DependencyNeverSatisfied") ||
+      has_reason(j, "BeginTime")) {
     return "Deferred";
   }
   return {};
@@ -54,7 +58,8 @@ std::string blocked_state(const wire::JobView& j) {
 
 std::string percent(std::int64_t part, std::int64_t whole) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "(%.2f%%)", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  std::snprintf(buf, sizeof buf, "(%.2f%%)",
+                whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
   return buf;
 }
 
@@ -90,7 +95,8 @@ std::string render_showq(const wire::JobQueryReply& reply, const wire::NodeQuery
   for (const auto* j : active) {
     const Duration left = remaining(j);
     rows.push_back({std::to_string(j->id.value()), j->user, "Running", std::to_string(job_cores(*j)),
-                    left.is_infinite() ? "INFINITY" : maui_time(left), j->start_time ? maui_date(*j->start_time) : ""});
+                    left.is_infinite() ? "INFINITY" : maui_time(left),
+                    j->start_time ? maui_date(*j->start_time) : ""});
   }
   out += render_table({"JOBNAME", "USERNAME", "STATE", "PROC", "REMAINING", "STARTTIME"}, rows) + "\n";
   std::int64_t cores = 0, cores_used = 0, busy_nodes = 0;
@@ -101,8 +107,9 @@ std::string render_showq(const wire::JobQueryReply& reply, const wire::NodeQuery
   }
   out += "     " + plural(active.size(), "Active Job") + "     " + std::to_string(cores_used) + " of " +
          std::to_string(cores) + " Processors Active " + percent(cores_used, cores) + "\n";
-  out += "                       " + std::to_string(busy_nodes) + " of " + std::to_string(nodes.nodes.size()) +
-         " Nodes Active      " + percent(busy_nodes, static_cast<std::int64_t>(nodes.nodes.size())) + "\n\n";
+  out += "                       " + std::to_string(busy_nodes) + " of " +
+         std::to_string(nodes.nodes.size()) + " Nodes Active      " +
+         percent(busy_nodes, static_cast<std::int64_t>(nodes.nodes.size())) + "\n\n";
 
   const auto waiting_table = [&](const std::vector<const wire::JobView*>& jobs, bool with_blocked_state) {
     std::vector<std::vector<std::string>> r;
@@ -112,7 +119,8 @@ std::string render_showq(const wire::JobQueryReply& reply, const wire::NodeQuery
     }
     return render_table({"JOBNAME", "USERNAME", "STATE", "PROC", "WCLIMIT", "QUEUETIME"}, r);
   };
-  out += "IDLE JOBS----------------------\n" + waiting_table(idle, false) + "\n" + plural(idle.size(), "Idle Job") + "\n\n";
+  out += "IDLE JOBS----------------------\n" + waiting_table(idle, false) + "\n" +
+         plural(idle.size(), "Idle Job") + "\n\n";
   out += "BLOCKED JOBS----------------\n" + waiting_table(blocked, true) + "\n";
   out += "Total Jobs: " + std::to_string(active.size() + idle.size() + blocked.size()) +
          "   Active Jobs: " + std::to_string(active.size()) + "   Idle Jobs: " + std::to_string(idle.size()) +

@@ -216,6 +216,8 @@ constexpr std::pair<std::string_view, std::string_view> kKeys[] = {
 
 }  // namespace
 
-std::span<const std::pair<std::string_view, std::string_view>> slurm_config_keys() { return kKeys; }
+std::span<const std::pair<std::string_view, std::string_view>> slurm_config_keys() {
+  return kKeys;
+}
 
 }  // namespace fairway::cli

@@ -69,7 +69,8 @@ std::optional<wire::JobView> batch_step_view(const wire::JobView& job) {
   b.partition.clear();
   if (b.allocation.size() > 1) b.allocation.resize(1);  // the script runs on the job's first node
   b.state_reason.clear();
-  if (job.state == JobState::kTimeout || job.state == JobState::kPreempted || job.state == JobState::kNodeFail) {
+  if (job.state == JobState::kTimeout || job.state == JobState::kPreempted ||
+      job.state == JobState::kNodeFail) {
     b.state = JobState::kCancelled;  // the script was killed: Slurm's batch step says so
   }
   b.exit_code = job.exit_code.value_or(0);
@@ -86,7 +87,8 @@ std::vector<StepLine> step_lines(const wire::JobView& job) {
     v.name = s.name;
     v.partition.clear();
     v.state_reason.clear();
-    if (v.allocation.size() > static_cast<std::size_t>(s.nodes)) v.allocation.resize(static_cast<std::size_t>(s.nodes));
+    if (v.allocation.size() > static_cast<std::size_t>(s.nodes))
+      v.allocation.resize(static_cast<std::size_t>(s.nodes));
     v.state = s.state;
     v.start_time = s.start_time;
     v.end_time = s.end_time;
@@ -108,8 +110,8 @@ std::string step_tres(const wire::JobView& step) {
     cores += std::ssize(a.cores);
     gpus += std::ssize(a.gpus);
   }
-  return "cpu=" + std::to_string(cores) + (gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : "") + ",mem=0,node=" +
-         std::to_string(step.allocation.size());
+  return "cpu=" + std::to_string(cores) + (gpus > 0 ? ",gres/gpu=" + std::to_string(gpus) : "") +
+         ",mem=0,node=" + std::to_string(step.allocation.size());
 }
 
 std::string step_distribution(const wire::JobView& step) {
@@ -121,16 +123,25 @@ int slurm_state_rank(JobState s) {
     case JobState::kPending:
     case JobState::kHeld:
     case JobState::kBlocked:
-    case JobState::kRequeued: return 0;
+    case JobState::kRequeued:
+      return 0;
     case JobState::kRunning:
-    case JobState::kCompleting: return 1;
-    case JobState::kCompleted: return 3;
-    case JobState::kCancelled: return 4;
-    case JobState::kFailed: return 5;
-    case JobState::kTimeout: return 6;
-    case JobState::kNodeFail: return 7;
-    case JobState::kPreempted: return 8;
-    case JobState::kOutOfMemory: return 11;
+    case JobState::kCompleting:
+      return 1;
+    case JobState::kCompleted:
+      return 3;
+    case JobState::kCancelled:
+      return 4;
+    case JobState::kFailed:
+      return 5;
+    case JobState::kTimeout:
+      return 6;
+    case JobState::kNodeFail:
+      return 7;
+    case JobState::kPreempted:
+      return 8;
+    case JobState::kOutOfMemory:
+      return 11;
   }
   return 12;
 }

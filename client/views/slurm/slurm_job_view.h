@@ -27,8 +27,8 @@ void to_scontrol_view(wire::JobView& job);
 
 // The line sacct prints for a job's batch script (ID.batch), from the job as the
 // coordinator answered it (before to_slurm_view): named "batch", no partition, on the
-// job's first node only (its cores there), the script's own state and exit status (a cancelled or timed-out script: CANCELLED, its
-// signal). nullopt for a job that has not started or has no script (an allocation).
+// job's first node only (its cores there), the script's own state and exit status (a cancelled or timed-out
+// script: CANCELLED, its signal). nullopt for a job that has not started or has no script (an allocation).
 std::optional<wire::JobView> batch_step_view(const wire::JobView& job);
 
 // A line sacct prints under its job's: its batch script's (id "batch") or a step's (id

@@ -6,8 +6,8 @@
 
 #include "client/views/fairway/job_views.h"
 #include "client/views/slurm/scontrol_node_view.h"
-#include "client/views/slurm/slurm_version.h"
 #include "client/views/slurm/slurm_job_view.h"
+#include "client/views/slurm/slurm_version.h"
 #include "client/views/text_format.h"
 
 namespace fairway::cli {
@@ -18,7 +18,8 @@ using Json = nlohmann::ordered_json;  // Slurm's key order, which people diff by
 Json meta() {
   Json m;
   m["plugin"] = {{"type", "openapi/v0.0.38"}, {"name", "Slurm OpenAPI v0.0.38"}};
-  m["Slurm"] = {{"version", {{"major", 22}, {"micro", 8}, {"minor", 5}}}, {"release", kSlurmInterfaceVersion}};
+  m["Slurm"] = {{"version", {{"major", 22}, {"micro", 8}, {"minor", 5}}},
+                {"release", kSlurmInterfaceVersion}};
   return m;
 }
 
@@ -36,10 +37,12 @@ bool held(const wire::JobView& j) {
 
 // "cpu=2,mem=4000M,node=1,billing=2": what a job asks (req) or holds (alloc).
 std::string tres(const wire::JobView& j, std::int64_t cpus, bool with_memory) {
-  const std::int64_t nodes = j.allocation.empty() ? std::max(j.nodes, 1) : static_cast<std::int64_t>(j.allocation.size());
+  const std::int64_t nodes =
+      j.allocation.empty() ? std::max(j.nodes, 1) : static_cast<std::int64_t>(j.allocation.size());
   std::string out = "cpu=" + std::to_string(cpus);
   if (with_memory) {
-    const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb * nodes : j.memory_per_cpu_mb * cpus;
+    const std::int64_t mb =
+        j.memory_per_node_mb > 0 ? j.memory_per_node_mb * nodes : j.memory_per_cpu_mb * cpus;
     if (mb > 0) out += ",mem=" + std::to_string(mb) + "M";
   }
   out += ",node=" + std::to_string(nodes) + ",billing=" + std::to_string(cpus);
@@ -61,7 +64,8 @@ void put_array(Json& o, const wire::JobView& j) {
   o["array_job_id"] = j.array_job.value();
   std::int64_t index = 0;
   const std::string& t = j.array_tasks;
-  const bool single = !t.empty() && std::from_chars(t.data(), t.data() + t.size(), index).ptr == t.data() + t.size();
+  const bool single =
+      !t.empty() && std::from_chars(t.data(), t.data() + t.size(), index).ptr == t.data() + t.size();
   o["array_task_id"] = or_null(single, index);
   std::int64_t max_tasks = 0;
   std::string list = single ? std::string() : t;
@@ -92,17 +96,21 @@ Json job_resources(const wire::JobView& j, const std::vector<wire::NodeView>& no
       const std::int32_t core = per_socket > 0 ? c % per_socket : c;
       sockets[std::to_string(s)]["cores"][std::to_string(core)] = "allocated";
     }
-    const std::int64_t mb = j.memory_per_node_mb > 0 ? j.memory_per_node_mb
-                                                     : j.memory_per_cpu_mb * static_cast<std::int64_t>(a.cores.size());
-    list.push_back({{"sockets", sockets}, {"nodename", a.node}, {"cpus_used", 0}, {"memory_used", 0},
+    const std::int64_t mb = j.memory_per_node_mb > 0
+                                ? j.memory_per_node_mb
+                                : j.memory_per_cpu_mb * static_cast<std::int64_t>(a.cores.size());
+    list.push_back({{"sockets", sockets},
+                    {"nodename", a.node},
+                    {"cpus_used", 0},
+                    {"memory_used", 0},
                     {"memory_allocated", mb}});
   }
   r["allocated_nodes"] = list;
   return r;
 }
 
-Json job_object(const wire::JobView& j, const std::string& cluster, Time now, const std::vector<wire::NodeView>& nodes,
-                const GroupNameFn& group_name) {
+Json job_object(const wire::JobView& j, const std::string& cluster, Time now,
+                const std::vector<wire::NodeView>& nodes, const GroupNameFn& group_name) {
   const bool running = j.state == JobState::kRunning;
   const bool pending = j.state == JobState::kPending;
   const bool waits_eligible = pending && !held(j);
@@ -175,7 +183,8 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
   o["tasks_per_socket"] = nullptr;
   o["tasks_per_board"] = zero;
   o["cpus"] = cpus;
-  o["node_count"] = j.allocation.empty() ? std::max(j.nodes, 1) : static_cast<std::int32_t>(j.allocation.size());
+  o["node_count"] =
+      j.allocation.empty() ? std::max(j.nodes, 1) : static_cast<std::int32_t>(j.allocation.size());
   o["tasks"] = j.ntasks > 0 ? j.ntasks : std::max<std::int64_t>(1, cpus / std::max(1, j.cpus_per_task));
   o["het_job_id"] = zero;
   o["het_job_id_set"] = "";
@@ -201,7 +210,9 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
   o["show_flags"] = Json::array({"SHOW_ALL", "SHOW_DETAIL", "SHOW_LOCAL"});
   o["sockets_per_board"] = zero;
   o["sockets_per_node"] = nullptr;
-  o["start_time"] = j.start_time ? j.start_time->seconds() : j.estimated_start ? j.estimated_start->seconds() : 0;
+  o["start_time"] = j.start_time        ? j.start_time->seconds()
+                    : j.estimated_start ? j.estimated_start->seconds()
+                                        : 0;
   o["state_description"] = "";
   o["state_reason"] = state_reason(j);
   o["standard_error"] = j.stderr_path;
@@ -232,7 +243,8 @@ Json job_object(const wire::JobView& j, const std::string& cluster, Time now, co
 // names it.
 Json exit_json(std::optional<std::int32_t> code, std::optional<std::int32_t> signal) {
   if (signal.value_or(0) != 0) {
-    return {{"status", "SIGNALED"}, {"return_code", nullptr},
+    return {{"status", "SIGNALED"},
+            {"return_code", nullptr},
             {"signal", {{"signal_id", *signal}, {"name", std::string(strsignal(*signal))}}}};
   }
   if (code.value_or(0) != 0) return {{"status", "FAILED"}, {"return_code", *code}};
@@ -270,18 +282,20 @@ Json step_json(const wire::JobView& job, const StepLine& line) {
                {"allocated", Json::array({tres_entry("cpu", 1, job_cores(step)), tres_entry("mem", 2, 0),
                                           tres_entry("node", 4, nodes)})}};
   const std::int64_t start = step.start_time ? step.start_time->seconds() : 0;
-  s["time"] = {{"elapsed", step.end_time && step.start_time ? (*step.end_time - *step.start_time).count() : 0},
-               {"end", step.end_time ? step.end_time->seconds() : 0},
-               {"start", start},
-               {"suspended", 0},
-               {"system", cpu_seconds(std::nullopt)},
-               {"total", cpu_seconds(step.cpu_time_ms)},
-               {"user", cpu_seconds(std::nullopt)}};
+  s["time"] = {
+      {"elapsed", step.end_time && step.start_time ? (*step.end_time - *step.start_time).count() : 0},
+      {"end", step.end_time ? step.end_time->seconds() : 0},
+      {"start", start},
+      {"suspended", 0},
+      {"system", cpu_seconds(std::nullopt)},
+      {"total", cpu_seconds(step.cpu_time_ms)},
+      {"user", cpu_seconds(std::nullopt)}};
   s["exit_code"] = exit_json(step.exit_code, step.signal);
   const std::int64_t tasks = batch ? 1 : std::max(1, step.ntasks);
   s["tasks"] = {{"count", tasks}};
   s["pid"] = nullptr;
-  s["CPU"] = {{"requested_frequency", {{"min", batch ? Json(0) : Json(nullptr)}, {"max", batch ? Json(0) : Json(nullptr)}}},
+  s["CPU"] = {{"requested_frequency",
+               {{"min", batch ? Json(0) : Json(nullptr)}, {"max", batch ? Json(0) : Json(nullptr)}}},
               {"governor", Json::array()}};
   s["kill_request_user"] = nullptr;
   s["state"] = state_name(step.state);
@@ -343,7 +357,8 @@ Json sacct_job(const wire::JobView& j, const std::vector<StepLine>& lines, const
   o["partition"] = j.partition;
   o["priority"] = held_job ? 0 : static_cast<std::int64_t>(j.priority);
   o["qos"] = j.qos.empty() ? "normal" : j.qos;
-  o["required"] = {{"CPUs", cpus}, {"memory", j.memory_per_node_mb > 0 ? j.memory_per_node_mb : j.memory_per_cpu_mb}};
+  o["required"] = {{"CPUs", cpus},
+                   {"memory", j.memory_per_node_mb > 0 ? j.memory_per_node_mb : j.memory_per_cpu_mb}};
   o["kill_request_user"] = canceller(j);
   o["reservation"] = {{"id", 0}, {"name", j.reservation.empty() ? Json(0) : Json(j.reservation)}};
   o["state"] = {{"current", state_name(j.state)}, {"reason", j.reasons.empty() ? "None" : j.reasons.front()}};
@@ -357,8 +372,8 @@ Json sacct_job(const wire::JobView& j, const std::vector<StepLine>& lines, const
   requested.push_back(tres_entry("billing", 5, cpus));
   Json allocated = Json::array();
   if (ran) {
-    allocated = Json::array({tres_entry("cpu", 1, cpus), tres_entry("energy", 3, nullptr), tres_entry("node", 4, nodes),
-                             tres_entry("billing", 5, cpus)});
+    allocated = Json::array({tres_entry("cpu", 1, cpus), tres_entry("energy", 3, nullptr),
+                             tres_entry("node", 4, nodes), tres_entry("billing", 5, cpus)});
   }
   o["tres"] = {{"allocated", allocated}, {"requested", requested}};
   o["user"] = j.user;
@@ -380,8 +395,9 @@ std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& clus
   return out.dump(2) + "\n";
 }
 
-std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::vector<StepLine>>& steps,
-                       const std::string& cluster, const GroupNameFn& group_name) {
+std::string sacct_json(const std::vector<wire::JobView>& jobs,
+                       const std::vector<std::vector<StepLine>>& steps, const std::string& cluster,
+                       const GroupNameFn& group_name) {
   Json out;
   out["meta"] = meta();
   out["meta"]["plugin"] = {{"type", "openapi/dbv0.0.38"}, {"name", "Slurm OpenAPI DB v0.0.38"}};
@@ -404,7 +420,9 @@ Json sinfo_node(const wire::NodeView& n) {
   if (state.drain) flags.push_back("DRAIN");
   if (state.not_responding) flags.push_back("NOT_RESPONDING");
   std::string gres;
-  if (n.gpus > 0) gres = "gpu:" + (n.gpu_types.empty() ? std::string() : n.gpu_types.front() + ":") + std::to_string(n.gpus);
+  if (n.gpus > 0)
+    gres =
+        "gpu:" + (n.gpu_types.empty() ? std::string() : n.gpu_types.front() + ":") + std::to_string(n.gpus);
   Json o;
   o["architecture"] = "";
   o["burstbuffer_network_address"] = "";
@@ -444,7 +462,8 @@ Json sinfo_node(const wire::NodeView& n) {
   o["threads"] = n.threads_per_core;
   o["temporary_disk"] = 0;
   o["weight"] = 1;
-  o["tres"] = "cpu=" + std::to_string(cpus) + (n.memory_mb > 0 ? ",mem=" + std::to_string(n.memory_mb) + "M" : "") +
+  o["tres"] = "cpu=" + std::to_string(cpus) +
+              (n.memory_mb > 0 ? ",mem=" + std::to_string(n.memory_mb) + "M" : "") +
               ",billing=" + std::to_string(cpus);
   o["slurmd_version"] = kSlurmInterfaceVersion;
   o["alloc_memory"] = n.memory_used_mb;

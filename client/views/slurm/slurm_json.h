@@ -26,8 +26,9 @@ std::string squeue_json(const wire::JobQueryReply& jobs, const std::string& clus
 // applied), each with its lines from step_lines (taken before): its batch script, its steps.
 // Exit codes are the jobs' own: Slurm 22.05 writes SUCCESS 0 for a failed job here, a
 // bug not copied. Per-step usage statistics Fairway does not gather are empty lists.
-std::string sacct_json(const std::vector<wire::JobView>& jobs, const std::vector<std::vector<StepLine>>& steps,
-                       const std::string& cluster, const GroupNameFn& group_name);
+std::string sacct_json(const std::vector<wire::JobView>& jobs,
+                       const std::vector<std::vector<StepLine>>& steps, const std::string& cluster,
+                       const GroupNameFn& group_name);
 
 // sinfo --json (openapi v0.0.38): every node's 48 keys. A drained node is "idle" (or
 // "mixed", "allocated" while jobs finish) with the flag DRAIN, as Slurm reports it; what

@@ -32,7 +32,8 @@ std::vector<RunningStep> running_steps(const wire::JobQueryReply& reply) {
   for (const auto& j : reply.jobs) {
     if (j.state == JobState::kRunning) jobs.push_back(&j);
   }
-  std::stable_sort(jobs.begin(), jobs.end(), [](const wire::JobView* a, const wire::JobView* b) { return a->id < b->id; });
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const wire::JobView* a, const wire::JobView* b) { return a->id < b->id; });
   std::vector<RunningStep> out;
   for (const wire::JobView* j : jobs) {
     for (StepLine& l : step_lines(*j)) {
@@ -63,9 +64,10 @@ struct FactorColumn {
   std::size_t width = 10;
 };
 constexpr FactorColumn kColumns[] = {
-    {"SITE", nullptr, true},          {"AGE", "age", true},         {"ASSOC", "assoc", false},
-    {"FAIRSHARE", "fairshare", true}, {"JOBSIZE", "size", true},    {"PARTITION", "partition", true},
-    {"QOS", "qos", true},             {"NICE", "nice", false, 11},
+    {"SITE", nullptr, true},   {"AGE", "age", true},
+    {"ASSOC", "assoc", false}, {"FAIRSHARE", "fairshare", true},
+    {"JOBSIZE", "size", true}, {"PARTITION", "partition", true},
+    {"QOS", "qos", true},      {"NICE", "nice", false, 11},
 };
 constexpr const char* kMapped[] = {"age", "fairshare", "size", "partition", "qos", "nice"};
 
@@ -90,13 +92,15 @@ std::string render_sprio(const wire::JobQueryReply& reply, const SprioLayout& la
   }
   std::vector<const FactorColumn*> columns;
   for (const FactorColumn& c : kColumns) {
-    if (layout.long_format || (c.in_default && (c.term == nullptr || weighed.contains(c.term)))) columns.push_back(&c);
+    if (layout.long_format || (c.in_default && (c.term == nullptr || weighed.contains(c.term))))
+      columns.push_back(&c);
   }
   const bool user = layout.long_format || layout.user_column;
   std::string out;
   // The header is a line like any other, with the column names for values.
   const auto line = [&](const std::string& id, const std::string& partition, const std::string& owner,
-                        const std::string& priority, const std::vector<std::string>& values, const std::string& tres) {
+                        const std::string& priority, const std::vector<std::string>& values,
+                        const std::string& tres) {
     std::string l = field(id, 15) + " " + field(partition, 9, true) + " ";
     if (user) l += field(owner, 8) + " ";
     l += field(priority, 10);
@@ -125,8 +129,8 @@ std::string render_sprio(const wire::JobQueryReply& reply, const SprioLayout& la
 
 std::string render_sshare(const wire::SharesReply& reply, const SshareLayout& layout) {
   static constexpr std::size_t kWidths[] = {20, 10, 10, 11, 11, 13, 10};
-  static constexpr const char* kHeaders[] = {"Account", "User", "RawShares", "NormShares", "RawUsage",
-                                             "EffectvUsage", "FairShare"};
+  static constexpr const char* kHeaders[] = {"Account",  "User",         "RawShares", "NormShares",
+                                             "RawUsage", "EffectvUsage", "FairShare"};
   std::string out;
   const auto emit = [&](const std::vector<std::string>& cells) {
     std::string l;
@@ -179,27 +183,40 @@ std::string render_squeue_steps(const wire::JobQueryReply& reply, bool header) {
   std::stable_sort(steps.begin(), steps.end(), [](const RunningStep& a, const RunningStep& b) {
     return a.job->id < b.job->id || (a.job->id == b.job->id && a.line.id != "batch" && b.line.id == "batch");
   });
-  const auto fields = parse_percent_format(kSqueueStepsFormat, [](char) { return true; }, "");
+  const auto fields = parse_percent_format(
+      kSqueueStepsFormat, [](char) { return true; }, "");
   assert(fields);
   const auto cell = [&](std::size_t row, char letter) -> std::string {
     const RunningStep& s = steps[row];
     switch (letter) {
-      case 'i': return std::to_string(s.job->id.value()) + "." + s.line.id;
-      case 'j': return s.line.view.name;
-      case 'P': return s.job->partition;
-      case 'u': return s.job->user;
-      case 'M': return elapsed_text(s.line.view, reply.now);
-      default: return allocated_hostlist(s.line.view);
+      case 'i':
+        return std::to_string(s.job->id.value()) + "." + s.line.id;
+      case 'j':
+        return s.line.view.name;
+      case 'P':
+        return s.job->partition;
+      case 'u':
+        return s.job->user;
+      case 'M':
+        return elapsed_text(s.line.view, reply.now);
+      default:
+        return allocated_hostlist(s.line.view);
     }
   };
   const auto title = [](char letter) -> std::string {
     switch (letter) {
-      case 'i': return "STEPID";
-      case 'j': return "NAME";
-      case 'P': return "PARTITION";
-      case 'u': return "USER";
-      case 'M': return "TIME";
-      default: return "NODELIST";
+      case 'i':
+        return "STEPID";
+      case 'j':
+        return "NAME";
+      case 'P':
+        return "PARTITION";
+      case 'u':
+        return "USER";
+      case 'M':
+        return "TIME";
+      default:
+        return "NODELIST";
     }
   };
   return render_percent_rows(*fields, steps.size(), cell, title, header);
@@ -212,12 +229,16 @@ std::string render_scontrol_steps(const wire::JobQueryReply& reply, const std::s
     const wire::JobView& j = *job;
     const wire::JobView& v = line.view;
     const bool batch = line.id == "batch";
-    out += "StepId=" + std::to_string(j.id.value()) + "." + line.id + " UserId=" + (j.uid ? std::to_string(*j.uid) : j.user) +
-           " StartTime=" + (v.start_time ? format_local_time(*v.start_time) : "Unknown") + " TimeLimit=UNLIMITED\n";
+    out += "StepId=" + std::to_string(j.id.value()) + "." + line.id +
+           " UserId=" + (j.uid ? std::to_string(*j.uid) : j.user) +
+           " StartTime=" + (v.start_time ? format_local_time(*v.start_time) : "Unknown") +
+           " TimeLimit=UNLIMITED\n";
     out += "   State=RUNNING Partition=" + j.partition + " NodeList=" + allocated_hostlist(v) + "\n";
     // Slurm counts no CPUs, and no TRES, of the batch step's own.
-    out += "   Nodes=" + std::to_string(v.allocation.size()) + " CPUs=" + (batch ? "0" : std::to_string(job_cores(v))) +
-           " Tasks=" + std::to_string(batch ? 1 : std::max(1, v.ntasks)) + " Name=" + v.name + " Network=(null)\n";
+    out += "   Nodes=" + std::to_string(v.allocation.size()) +
+           " CPUs=" + (batch ? "0" : std::to_string(job_cores(v))) +
+           " Tasks=" + std::to_string(batch ? 1 : std::max(1, v.ntasks)) + " Name=" + v.name +
+           " Network=(null)\n";
     out += "   TRES=" + (batch ? std::string("(null)") : step_tres(v)) + "\n";
     out += "   ResvPorts=(null)\n";
     out += "   CPUFreqReq=Default" + (batch ? std::string() : " Dist=" + step_distribution(v)) + "\n";

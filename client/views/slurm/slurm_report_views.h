@@ -29,8 +29,8 @@ struct SshareLayout {
   // -A: the tree from these accounts down (no root line); empty: from the root.
   bool from_accounts = false;
   bool header = true;
-  bool parsable = false;       // -P: fields separated by '|'
-  bool trailing_bar = false;   // -p: and one after the last
+  bool parsable = false;      // -P: fields separated by '|'
+  bool trailing_bar = false;  // -p: and one after the last
 };
 
 // sshare's table: the root's line (usage 1.0 of itself), each account one space in, its

@@ -7,7 +7,9 @@
 namespace fairway::agent {
 namespace {
 
-Time at(std::int64_t s) { return Time::from_seconds(s); }
+Time at(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 JobSupervisor make(Duration limit = Duration::seconds(100), Duration grace = Duration::seconds(30)) {
   auto s = JobSupervisor::launched(JobId(5), 1234, 1234, at(1000), limit, grace);
@@ -43,7 +45,8 @@ TEST(JobSupervisorTest, AWarningSignalGoesOutBeforeTheWalltime) {
   EXPECT_EQ(s.deadline(), at(600));
   JobSupervisor late = make();
   late.set_warning(SIGUSR2, Duration::seconds(10), false);
-  EXPECT_EQ(late.on_time(at(1100)), (std::vector<SupervisorAction>{group_signal(SIGUSR2), group_signal(SIGTERM)}));
+  EXPECT_EQ(late.on_time(at(1100)),
+            (std::vector<SupervisorAction>{group_signal(SIGUSR2), group_signal(SIGTERM)}));
 }
 
 // fairway update job TimeLimit=: the walltime moves, counted from the start; a limit
@@ -117,8 +120,7 @@ TEST(JobSupervisorTest, ReadoptedOverdueJobIsStoppedAtOnce) {
 
 TEST(JobSupervisorTest, CancelSendsItsSignalThenKillAndEndsCancelled) {
   JobSupervisor s = make();
-  EXPECT_EQ(s.on_signal_request(SIGINT, Duration::seconds(10), at(1020)),
-            std::vector{group_signal(SIGINT)});
+  EXPECT_EQ(s.on_signal_request(SIGINT, Duration::seconds(10), at(1020)), std::vector{group_signal(SIGINT)});
   EXPECT_EQ(s.stop_reason(), StopReason::kCancelled);
   EXPECT_EQ(s.deadline(), at(1031));  // the walltime no longer matters
   EXPECT_TRUE(s.on_time(at(1030)).empty());
@@ -147,8 +149,7 @@ TEST(JobSupervisorTest, CancelDuringTimeoutGraceKeepsTimeoutAndEarlierKill) {
   EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(60), at(1105)),
             std::vector{group_signal(SIGTERM)});
   EXPECT_EQ(s.deadline(), at(1131));
-  EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(5), at(1106)),
-            std::vector{group_signal(SIGTERM)});
+  EXPECT_EQ(s.on_signal_request(SIGTERM, Duration::seconds(5), at(1106)), std::vector{group_signal(SIGTERM)});
   EXPECT_EQ(s.deadline(), at(1112));
   EXPECT_EQ(s.stop_reason(), StopReason::kTimeout);
   EXPECT_EQ(s.on_exit(ProcessExit::signalled(SIGTERM), at(1107)), JobState::kTimeout);

@@ -10,12 +10,16 @@ namespace {
 namespace ev = node_event;
 using K = HostActionKind;
 
-Time at(std::int64_t s) { return Time::from_seconds(s); }
+Time at(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 const JobId kJob(7);
 const JobId kOther(8);
 
 // The launch workers handed the job back running.
-ev::LaunchDone ok(JobId job) { return ev::LaunchDone{job, true, {}}; }
+ev::LaunchDone ok(JobId job) {
+  return ev::LaunchDone{job, true, {}};
+}
 
 std::vector<K> kinds(const std::vector<HostAction>& actions) {
   std::vector<K> out;
@@ -198,7 +202,8 @@ TEST(NodeJobsTest, ACompletingJobHoldsBackANewRunAndALaunchForItsCores) {
   n.apply(ev::LaunchAsked{kJob, 0}, at(4));
   EXPECT_TRUE(n.apply(ev::CoresTaken{kJob, "core 0 is taken"}, at(4)).empty());
   const auto end = n.apply(ev::StepsGone{kOther}, at(5));
-  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch, K::kRetryLaunch}));
+  ASSERT_EQ(kinds(end),
+            (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch, K::kRetryLaunch}));
   EXPECT_EQ(end[3].job, kOther);
   EXPECT_EQ(end[4].job, kJob);
 }

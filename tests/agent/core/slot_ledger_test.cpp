@@ -45,8 +45,7 @@ TEST(SlotLedgerTest, RefusesHeldGpu) {
   ASSERT_TRUE(ledger.acquire(JobId(1), {0}, {0}));
   const Status s = ledger.acquire(JobId(2), {4}, {0});
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("GPU 0 is held by job 1"), std::string::npos)
-      << s.error().message;
+  EXPECT_NE(s.error().message.find("GPU 0 is held by job 1"), std::string::npos) << s.error().message;
 }
 
 TEST(SlotLedgerTest, GpuHolderKeepsTheRestOfItsSocket) {
@@ -85,7 +84,8 @@ TEST(SlotLedgerTest, AGpuBesideAnotherJobsCoresIsRefusedAsPlacementRefusesIt) {
   EXPECT_EQ(s.error().code, ErrorCode::kResourceExhausted);
   EXPECT_NE(s.error().message.find("GPU 0 is on socket 0, where job 1 holds core 0"), std::string::npos)
       << s.error().message;
-  EXPECT_TRUE(ledger.acquire(JobId(2), {2}, {0}, false)) << "unfenced, the socket's other holders do not matter";
+  EXPECT_TRUE(ledger.acquire(JobId(2), {2}, {0}, false))
+      << "unfenced, the socket's other holders do not matter";
   ASSERT_TRUE(ledger.release(JobId(2)));
   // The job's own cores on the socket do not close its GPU; once job 1 ends the socket is open.
   ASSERT_TRUE(ledger.release(JobId(1)));

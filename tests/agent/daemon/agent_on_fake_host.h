@@ -19,12 +19,31 @@
 
 namespace fairway::agent::testing {
 
-inline Time T(std::int64_t s) { return Time::from_seconds(1'700'000'000 + s); }
+inline Time T(std::int64_t s) {
+  return Time::from_seconds(1'700'000'000 + s);
+}
 
 // A one-node step of `job` (its relay runs the command "sim").
 inline wire::LaunchStep step_of(std::uint64_t job, std::int32_t step) {
-  return wire::LaunchStep{JobId(job), step, "alice", 1001, 100, {"sim"}, {}, "/home/alice",
-                          {"n1"}, {1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef", false, "", "", "", {}};
+  return wire::LaunchStep{JobId(job),
+                          step,
+                          "alice",
+                          1001,
+                          100,
+                          {"sim"},
+                          {},
+                          "/home/alice",
+                          {"n1"},
+                          {1},
+                          0,
+                          1,
+                          "tcp://10.0.0.9:4000",
+                          "0123456789abcdef0123456789abcdef",
+                          false,
+                          "",
+                          "",
+                          "",
+                          {}};
 }
 
 class AgentOnFakeHost : public ::testing::Test {
@@ -81,8 +100,10 @@ class AgentOnFakeHost : public ::testing::Test {
   }
   void send(const wire::Message& m, Time now) { service->on_frame(wire::encode(m), now); }
   // The host hands the launch of `job` back: it runs as `pid` (its own group).
-  void launched(std::uint64_t job, std::int64_t pid, Time now, std::optional<std::int32_t> step = std::nullopt) {
-    machine->finished.push_back({JobId(job), step, LaunchedProcess{static_cast<pid_t>(pid), static_cast<pid_t>(pid), {}}});
+  void launched(std::uint64_t job, std::int64_t pid, Time now,
+                std::optional<std::int32_t> step = std::nullopt) {
+    machine->finished.push_back(
+        {JobId(job), step, LaunchedProcess{static_cast<pid_t>(pid), static_cast<pid_t>(pid), {}}});
     machine->alive.insert(pid);
     service->on_launches_done(now);
   }

@@ -82,7 +82,8 @@ TEST_F(AgentOnFakeHost, ARestartedAgentReadoptsWhatRunsAndReportsWhatEndedMeanwh
   EXPECT_EQ(states[6], JobState::kCompleted);
   EXPECT_EQ(states[7], JobState::kNodeFail);
   EXPECT_FALSE(states.contains(8)) << "a holder's end is not a job's";
-  EXPECT_NE(std::find(machine->forgotten.begin(), machine->forgotten.end(), JobId(8)), machine->forgotten.end());
+  EXPECT_NE(std::find(machine->forgotten.begin(), machine->forgotten.end(), JobId(8)),
+            machine->forgotten.end());
   // The adopted job is polled: once its process is gone, it is reported with its record.
   machine->exit_records[5] = ExitRecord{ProcessExit::exited(0), false};
   machine->alive.clear();
@@ -156,9 +157,25 @@ TEST_F(AgentOnFakeHost, AHolderIsNeverReportedAndANewRunWaitsForItsEnd) {
 
 TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   send(launch(10), T(1));
-  wire::LaunchStep step{JobId(10), 0, "alice", 1001, 100, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice",
-                        {"n1", "n2"}, {2, 1}, 0, 1, "tcp://10.0.0.9:4000", "0123456789abcdef0123456789abcdef",
-                        false, "map_cpu:1,0", "cyclic", "", {}};
+  wire::LaunchStep step{JobId(10),
+                        0,
+                        "alice",
+                        1001,
+                        100,
+                        {"hostname"},
+                        {{"HOME", "/home/alice"}},
+                        "/home/alice",
+                        {"n1", "n2"},
+                        {2, 1},
+                        0,
+                        1,
+                        "tcp://10.0.0.9:4000",
+                        "0123456789abcdef0123456789abcdef",
+                        false,
+                        "map_cpu:1,0",
+                        "cyclic",
+                        "",
+                        {}};
   send(step, T(1));
   EXPECT_EQ(machine->launches.size(), 1u) << "a step that comes before its job runs waits for it";
   launched(10, 1000, T(1));
@@ -166,7 +183,8 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   const LaunchRequest& relay = machine->launches[1];
   EXPECT_EQ(relay.step, 0);
   EXPECT_EQ(relay.uid, 1001u);
-  EXPECT_EQ(relay.program.argv, (std::vector<std::string>{"/usr/lib/fairway/fairway-step", "--", "hostname"}));
+  EXPECT_EQ(relay.program.argv,
+            (std::vector<std::string>{"/usr/lib/fairway/fairway-step", "--", "hostname"}));
   std::map<std::string, std::string> env(relay.program.env.begin(), relay.program.env.end());
   EXPECT_EQ(env[kStepEnvKey], step.io_key);
   EXPECT_EQ(env[kStepEnvTasks], "2,1");
@@ -178,13 +196,33 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
   EXPECT_EQ(relay.program.working_dir, "/") << "the relay enters the step's directory itself";
   launched(10, 1010, T(2), 0);
   // A step for a job not held here starts nothing.
-  send(wire::LaunchStep{JobId(99), 0, "alice", 1001, 100, {"x"}, {}, "/", {"n1"}, {1}, 0, 1, "tcp://h:1", "k", false, "", "", "", {}}, T(2));
+  send(wire::LaunchStep{JobId(99),
+                        0,
+                        "alice",
+                        1001,
+                        100,
+                        {"x"},
+                        {},
+                        "/",
+                        {"n1"},
+                        {1},
+                        0,
+                        1,
+                        "tcp://h:1",
+                        "k",
+                        false,
+                        "",
+                        "",
+                        "",
+                        {}},
+       T(2));
   EXPECT_EQ(machine->launches.size(), 2u);
   // The script ends with its step still running (an srun left in the background): the
   // step gets SIGTERM and the grace, and the job holds its cores (unreported) meanwhile.
   machine->group_signals.clear();
   exits(1000, ProcessExit::exited(0), T(3));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1010, SIGTERM}, {1000, SIGTERM}}));
+  EXPECT_EQ(machine->group_signals,
+            (std::vector<std::pair<std::int64_t, int>>{{1010, SIGTERM}, {1000, SIGTERM}}));
   EXPECT_TRUE(reported(10).size() == 1u) << "only its start: it is completing";
   EXPECT_EQ(service->running(), 1u);
   // The step's own end clears its record and reports the job, as its script ended.
@@ -199,7 +237,8 @@ TEST_F(AgentOnFakeHost, AStepRunsAsTheJobsUserAndEndsWithTheJob) {
 TEST_F(AgentOnFakeHost, ACancelGivesTheStepsTasksTheGraceBeforeTheKill) {
   running_with_step(12, 1200, T(1));
   send(wire::SignalJob{JobId(12), SIGTERM, Duration::seconds(5)}, T(2));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1210, SIGTERM}, {1200, SIGTERM}}))
+  EXPECT_EQ(machine->group_signals,
+            (std::vector<std::pair<std::int64_t, int>>{{1210, SIGTERM}, {1200, SIGTERM}}))
       << "the step's group first, then the script's";
   // The script dies of it at once; the step's tasks are still saving their work.
   exits(1200, ProcessExit::signalled(SIGTERM), T(3));
@@ -227,7 +266,8 @@ TEST_F(AgentOnFakeHost, ACompletingJobIsKilledAtOnceByAKillAndReportedEvenIfASte
   EXPECT_EQ(machine->launches.size(), 2u);
   machine->group_signals.clear();
   send(wire::SignalJob{JobId(13), SIGKILL, Duration()}, T(2));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1310, SIGKILL}, {1300, SIGKILL}}));
+  EXPECT_EQ(machine->group_signals,
+            (std::vector<std::pair<std::int64_t, int>>{{1310, SIGKILL}, {1300, SIGKILL}}));
   service->on_timer(T(5));
   EXPECT_TRUE(reported(13).empty());
   // Its relay's keeper never comes back: the job is reported all the same, its cores freed.
@@ -265,7 +305,8 @@ TEST_F(AgentOnFakeHost, ACancelGivesTheScriptsOtherProcessesTheGraceOnceTheScrip
   machine->live_groups.insert(1700);  // the worker, saving its work
   exits(1700, ProcessExit::signalled(SIGTERM), T(2));
   service->on_timer(T(4));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1700, SIGTERM}})) << "no SIGKILL in the grace";
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1700, SIGTERM}}))
+      << "no SIGKILL in the grace";
   EXPECT_TRUE(reported(17).empty()) << "completing: its cores stay held";
   machine->live_groups.clear();  // the worker finished its handler
   service->on_timer(T(5));
@@ -282,7 +323,8 @@ TEST_F(AgentOnFakeHost, ACancelGivesTheScriptsOtherProcessesTheGraceOnceTheScrip
   service->on_timer(T(15));
   EXPECT_EQ(machine->group_signals.size(), 1u);
   service->on_timer(T(17));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1800, SIGTERM}, {1800, SIGKILL}}));
+  EXPECT_EQ(machine->group_signals,
+            (std::vector<std::pair<std::int64_t, int>>{{1800, SIGTERM}, {1800, SIGKILL}}));
   machine->live_groups.clear();
   service->on_timer(T(18));
   EXPECT_EQ(reported(18), (std::vector<JobState>{JobState::kCancelled}));
@@ -330,7 +372,8 @@ TEST_F(AgentOnFakeHost, ALaunchWaitsForTheCoresOfAJobStillStoppingHere) {
   EXPECT_EQ(machine->launches[2].job, JobId(24));
   EXPECT_TRUE(reported(20).empty()) << "a holder's end is not reported";
   launched(24, 2400, T(5));
-  ASSERT_EQ(machine->launches.size(), 4u) << "the step that came while its job waited starts once the job runs";
+  ASSERT_EQ(machine->launches.size(), 4u)
+      << "the step that came while its job waited starts once the job runs";
   EXPECT_EQ(machine->launches[3].step, std::optional<std::int32_t>(0));
   launched(24, 2410, T(5), 0);
 
@@ -368,7 +411,8 @@ TEST_F(AgentOnFakeHost, ARestartedAgentKeepsItsJobsStepsAndWaitsForThem) {
   // The agent restarts: job 14 and its step still run. A step of job 15, whose job ended
   // while no agent watched, must not run on; one of job 14 that ended meanwhile is let go.
   machine->at_start.live = {machine->checkpoints[14]};
-  machine->at_start.live_steps = {machine->step_checkpoints[key], StepCheckpoint{JobId(15), 0, 1510, 1510, 15100}};
+  machine->at_start.live_steps = {machine->step_checkpoints[key],
+                                  StepCheckpoint{JobId(15), 0, 1510, 1510, 15100}};
   machine->at_start.lost_steps = {StepCheckpoint{JobId(14), 1, 1420, 1420, 14200}};
   machine->alive = {1400, 1410, 1510};
   machine->group_signals.clear();
@@ -376,10 +420,12 @@ TEST_F(AgentOnFakeHost, ARestartedAgentKeepsItsJobsStepsAndWaitsForThem) {
   start();
   seen_seqs.clear();  // the new agent numbers its reports afresh
   EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1510, SIGKILL}}));
-  EXPECT_EQ(machine->forgotten_steps, (std::vector<std::pair<JobId, std::int32_t>>{{JobId(15), 0}, {JobId(14), 1}}));
+  EXPECT_EQ(machine->forgotten_steps,
+            (std::vector<std::pair<JobId, std::int32_t>>{{JobId(15), 0}, {JobId(14), 1}}));
   machine->group_signals.clear();
   send(wire::SignalJob{JobId(14), SIGTERM, Duration::seconds(5)}, T(2));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1410, SIGTERM}, {1400, SIGTERM}}))
+  EXPECT_EQ(machine->group_signals,
+            (std::vector<std::pair<std::int64_t, int>>{{1410, SIGTERM}, {1400, SIGTERM}}))
       << "the step's group first, as before the restart";
   // The adopted script is gone (polled); its step is still saving its work.
   machine->alive.erase(1400);
@@ -387,7 +433,8 @@ TEST_F(AgentOnFakeHost, ARestartedAgentKeepsItsJobsStepsAndWaitsForThem) {
   EXPECT_TRUE(reported(14).empty()) << "completing: its cores stay held";
   service->on_timer(T(8));
   EXPECT_EQ(machine->group_signals.back(), (std::pair<std::int64_t, int>{1400, SIGKILL}));
-  EXPECT_NE(std::find(machine->group_signals.begin(), machine->group_signals.end(), std::pair<std::int64_t, int>{1410, SIGKILL}),
+  EXPECT_NE(std::find(machine->group_signals.begin(), machine->group_signals.end(),
+                      std::pair<std::int64_t, int>{1410, SIGKILL}),
             machine->group_signals.end());
   // The relay is not the new agent's child: its end is found by polling.
   machine->alive.erase(1410);
@@ -400,9 +447,11 @@ TEST_F(AgentOnFakeHost, ARestartedAgentKeepsItsJobsStepsAndWaitsForThem) {
 TEST_F(AgentOnFakeHost, ASignalForTheJobReachesItsSteps) {
   running_with_step(14, 1400, T(1));
   send(wire::SendSignal{JobId(14), SIGUSR1, false}, T(2));
-  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{1410, SIGUSR1}, {1400, SIGUSR1}}));
+  EXPECT_EQ(machine->group_signals,
+            (std::vector<std::pair<std::int64_t, int>>{{1410, SIGUSR1}, {1400, SIGUSR1}}));
   send(wire::SendSignal{JobId(14), SIGUSR2, true}, T(2));
-  EXPECT_EQ(machine->process_signals, (std::vector<std::pair<std::int64_t, int>>{{1400, SIGUSR2}})) << "-b: the script alone";
+  EXPECT_EQ(machine->process_signals, (std::vector<std::pair<std::int64_t, int>>{{1400, SIGUSR2}}))
+      << "-b: the script alone";
 }
 
 TEST_F(AgentOnFakeHost, ASilentCoordinatorGetsItsJobsStoppedAndTheLeaseIsPublished) {

@@ -24,7 +24,8 @@ TEST_F(AgentOnFakeHost, AJobThatEndsBeforeItsLaunchIsHandedBackKeepsItsExitCode)
 
 TEST_F(AgentOnFakeHost, ALaunchTheNodeCannotCarryOutIsReportedWithItsReasonAndFreesItsCores) {
   send(launch(4), T(1));
-  machine->finished.push_back({JobId(4), std::nullopt, make_error(ErrorCode::kIo, "chdir /home/alice/gone: no such directory")});
+  machine->finished.push_back(
+      {JobId(4), std::nullopt, make_error(ErrorCode::kIo, "chdir /home/alice/gone: no such directory")});
   service->on_launches_done(T(1));
   EXPECT_EQ(reported(4), std::vector<JobState>{JobState::kFailed});
   EXPECT_EQ(last[4].reason, "launch failed on node n1: chdir /home/alice/gone: no such directory");
@@ -59,7 +60,8 @@ TEST_F(AgentOnFakeHost, TheFenceStopsJobsAndOneThatEndedWellMeanwhileIsCompleted
   (void)reported(7);
   service->set_monotonic(T(1000));
   service->on_timer(T(1000));
-  std::set<std::pair<std::int64_t, int>> signalled(machine->group_signals.begin(), machine->group_signals.end());
+  std::set<std::pair<std::int64_t, int>> signalled(machine->group_signals.begin(),
+                                                   machine->group_signals.end());
   EXPECT_EQ(signalled, (std::set<std::pair<std::int64_t, int>>{{600, SIGTERM}, {700, SIGTERM}}));
   exits(600, ProcessExit::exited(0), T(1000));
   EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kCompleted});
@@ -81,7 +83,8 @@ TEST_F(AgentOnFakeHost, AJobKilledAtItsMemoryLimitEndsOutOfMemoryWithWhatItsCgro
   machine->usage[1] = JobUsage{std::int64_t{1} << 29, 1234, 2};
   exits(100, ProcessExit::signalled(SIGKILL), T(2));
   EXPECT_EQ(reported(1), std::vector<JobState>{JobState::kOutOfMemory});
-  EXPECT_EQ(last[1].reason, "out of memory: the kernel killed 2 of its processes at its limit of 512 MiB on node n1");
+  EXPECT_EQ(last[1].reason,
+            "out of memory: the kernel killed 2 of its processes at its limit of 512 MiB on node n1");
   EXPECT_EQ(last[1].peak_memory_bytes, std::int64_t{1} << 29);
   EXPECT_EQ(last[1].cpu_time_ms, 1234);
   EXPECT_EQ(machine->removed_cgroups, std::vector<JobId>{JobId(1)});
@@ -102,7 +105,8 @@ TEST_F(AgentOnFakeHost, AStepIsHeldToItsJobsCgroup) {
 // A job may open only the GPUs it holds: the others' device nodes are denied in its cgroup.
 TEST_F(AgentOnFakeHost, AJobIsDeniedTheDevicesOfTheGpusItDoesNotHold) {
   node.topology = NodeTopology::uniform("n1", 1, 4, 2, "a100");
-  node.gpus = {GpuIdentity{"NVIDIA", "A100", "0000:01:00.0", "0"}, GpuIdentity{"NVIDIA", "A100", "0000:02:00.0", "1"}};
+  node.gpus = {GpuIdentity{"NVIDIA", "A100", "0000:01:00.0", "0"},
+               GpuIdentity{"NVIDIA", "A100", "0000:02:00.0", "1"}};
   machine->gpu_devices = {{DeviceNumber{195, 0}}, {DeviceNumber{195, 1}}};
   service.reset();
   start();
@@ -123,7 +127,8 @@ TEST_F(AgentOnFakeHost, ANodeThatMustEnforceLimitsDoesNotStartWithoutCgroups) {
   auto refused = AgentService::start(node, o, T(0), std::make_unique<FakeHost>(machine));
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kFailedPrecondition);
-  EXPECT_NE(refused.error().message.find("affinity only: a fake host"), std::string::npos) << refused.error().message;
+  EXPECT_NE(refused.error().message.find("affinity only: a fake host"), std::string::npos)
+      << refused.error().message;
   machine->cgroups = true;
   EXPECT_TRUE(AgentService::start(node, o, T(0), std::make_unique<FakeHost>(machine)));
 }

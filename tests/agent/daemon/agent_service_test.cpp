@@ -19,7 +19,9 @@ namespace {
 using namespace std::chrono_literals;
 using testing::TempDir;
 
-Time T(std::int64_t s) { return Time::from_seconds(1'700'000'000 + s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(1'700'000'000 + s);
+}
 
 class AgentServiceTest : public ::testing::Test {
  protected:

@@ -5,7 +5,9 @@
 namespace fairway::agent {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 wire::JobStatusUpdate update(std::uint64_t job, JobState s) {
   wire::JobStatusUpdate u;

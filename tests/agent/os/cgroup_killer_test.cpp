@@ -5,9 +5,9 @@
 // cannot be written.
 #include "agent/os/cgroup_killer.h"
 
+#include <unistd.h>
 #include <csignal>
 #include <ctime>
-#include <unistd.h>
 
 #include "agent/os/coordinator_lease_file.h"
 #include "agent/os/job_cgroups.h"
@@ -76,7 +76,9 @@ class CgroupKiller : public ::testing::Test {
     }
     return !alive(pid);
   }
-  CgroupLimits limits(std::uint64_t id) const { return CgroupLimits{JobId(id), {0}, {}, std::nullopt, {}, std::nullopt}; }
+  CgroupLimits limits(std::uint64_t id) const {
+    return CgroupLimits{JobId(id), {0}, {}, std::nullopt, {}, std::nullopt};
+  }
 
   CgroupOptions options;
   std::unique_ptr<JobCgroups> cgroups;
@@ -151,7 +153,8 @@ TEST_F(CgroupKiller, WithoutAFreezerAForkingCgroupIsEmptiedAllTheSame) {
   plan.freezer_state.clear();
   plan.kill_file.clear();
   ProcessLauncher launcher(LauncherConfig{spool.path(), true});
-  auto launched = launcher.launch(job(4, "while :; do sleep 0.01 & sleep 0.005; done", "sleep 300"), &*attach);
+  auto launched =
+      launcher.launch(job(4, "while :; do sleep 0.01 & sleep 0.005; done", "sleep 300"), &*attach);
   ASSERT_TRUE(launched) << launched.error().message;
   const pid_t child = child_pid(4);
   ASSERT_GT(child, 0);

@@ -1,7 +1,7 @@
 #include "agent/os/child_reaper.h"
 
-#include <csignal>
 #include <sys/wait.h>
+#include <csignal>
 
 #include "tests/agent/os/os_test_support.h"
 

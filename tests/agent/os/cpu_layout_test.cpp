@@ -61,8 +61,7 @@ TEST(CpuLayout, CoreWithoutPuIsAnErrorNamingTheFileAndCore) {
   ASSERT_FALSE(node.has_value());
   EXPECT_EQ(node.error().code, ErrorCode::kInvalidArgument);
   EXPECT_NE(node.error().message.find(path), std::string::npos) << node.error().message;
-  EXPECT_NE(node.error().message.find("core L#1 (P#1) has no PU"), std::string::npos)
-      << node.error().message;
+  EXPECT_NE(node.error().message.find("core L#1 (P#1) has no PU"), std::string::npos) << node.error().message;
 }
 
 }  // namespace

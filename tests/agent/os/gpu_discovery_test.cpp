@@ -25,7 +25,7 @@ TEST(GpuDiscovery, BmcDisplayIsNoGpuAndDrmOnlyDevicesTakeVendorFromPciId) {
   EXPECT_EQ(gpus[0].identity.vendor, "AMD");
   EXPECT_EQ(gpus[0].identity.model, "");
   EXPECT_EQ(gpus[0].identity.visible_id, "0");  // first AMD GPU, no backend index
-  EXPECT_EQ(gpus[0].socket, 0);                  // no package: the only socket
+  EXPECT_EQ(gpus[0].socket, 0);                 // no package: the only socket
   EXPECT_EQ(gpus[1].identity.pci_bus_id, "0000:03:00.0");
   EXPECT_EQ(gpus[1].identity.vendor, "AMD");
   EXPECT_EQ(gpus[1].identity.model, "AMD Instinct MI100");

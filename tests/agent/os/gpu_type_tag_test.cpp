@@ -22,8 +22,7 @@ TEST(GpuTypeTag, KnownFamilies) {
 TEST(GpuTypeTag, UnknownModelIsLowerCasedWithDashes) {
   EXPECT_EQ(gpu_type_tag("NVIDIA GeForce RTX 4090"), "nvidia-geforce-rtx-4090");
   EXPECT_EQ(gpu_type_tag("Intel Data Center GPU Max 1550"), "intel-data-center-gpu-max-1550");
-  EXPECT_EQ(gpu_type_tag("AMD Radeon R9 200 / HD 7900 Series"),
-            "amd-radeon-r9-200-/-hd-7900-series");
+  EXPECT_EQ(gpu_type_tag("AMD Radeon R9 200 / HD 7900 Series"), "amd-radeon-r9-200-/-hd-7900-series");
   EXPECT_EQ(gpu_type_tag(""), "");
 }
 

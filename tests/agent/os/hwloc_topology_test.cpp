@@ -51,8 +51,9 @@ TEST(HwlocTopologyLoadXml, EmptyFileNamesThePath) {
 }
 
 TEST(HwlocTopologyLoadXml, GarbageFileNamesThePath) {
-  const std::string path =
-      write_temp_file("garbage.xml", "\x7f" "ELF\x02\x01 this is not XML at all");
+  const std::string path = write_temp_file("garbage.xml",
+                                           "\x7f"
+                                           "ELF\x02\x01 this is not XML at all");
   auto node = discover_from_xml(path);
   ASSERT_FALSE(node.has_value());
   // With libhwloc-plugins (pulled in by Open MPI and PMIx) the libxml2 backend refuses the

@@ -64,7 +64,9 @@ class JobCgroupsTest : public ::testing::Test {
     if (!launched) return std::nullopt;
     return testing::wait_for_exit(launched->pid, std::chrono::seconds(20));
   }
-  std::string output(std::uint64_t id) { return testing::read_text(work / ("fairway-" + std::to_string(id) + ".out")); }
+  std::string output(std::uint64_t id) {
+    return testing::read_text(work / ("fairway-" + std::to_string(id) + ".out"));
+  }
 
   CgroupOptions options;
   std::unique_ptr<JobCgroups> cgroups;
@@ -105,7 +107,8 @@ TEST_F(JobCgroupsTest, AJobOverItsMemoryIsKilledAndCounted) {
 }
 
 TEST_F(JobCgroupsTest, AForkBombStopsAtItsPidsLimit) {
-  if (::access((options.root + "/pids/" + options.subtree).c_str(), F_OK) != 0) GTEST_SKIP() << "no pids hierarchy";
+  if (::access((options.root + "/pids/" + options.subtree).c_str(), F_OK) != 0)
+    GTEST_SKIP() << "no pids hierarchy";
   CgroupLimits l{{}, {0}, {}, std::nullopt, {}, std::nullopt};
   l.max_pids = 8;
   std::string script = "for i in";
@@ -118,7 +121,7 @@ TEST_F(JobCgroupsTest, AForkBombStopsAtItsPidsLimit) {
   for (std::size_t at = out.find("ok\n"); at != std::string::npos; at = out.find("ok\n", at + 1)) ++started;
   EXPECT_NE(out.find("fork"), std::string::npos) << out;  // the shell says it could not
   EXPECT_GT(started, 0) << out;
-  EXPECT_LT(started, 8) << out;  // the script itself counts too
+  EXPECT_LT(started, 8) << out;            // the script itself counts too
   EXPECT_TRUE(cgroups->remove(JobId(5)));  // and its leftover sleeps go with the cgroup
 }
 
@@ -143,7 +146,7 @@ TEST(CgroupV2Devices, TheDenyProgramRefusesExactlyTheListedDevices) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root";
   std::string mount;
   for (const char* m : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}) {
-    struct statfs st{};
+    struct statfs st {};
     if (::statfs(m, &st) == 0 && static_cast<long>(st.f_type) == CGROUP2_SUPER_MAGIC) mount = m;
   }
   if (mount.empty()) GTEST_SKIP() << "no cgroup2 mount";
@@ -153,7 +156,8 @@ TEST(CgroupV2Devices, TheDenyProgramRefusesExactlyTheListedDevices) {
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << std::strerror(errno);
   TempDir work;
   for (unsigned minor : {0u, 1u, 2u}) {
-    ASSERT_EQ(::mknod((work / ("d" + std::to_string(minor))).c_str(), S_IFCHR | 0666, makedev(240, minor)), 0);
+    ASSERT_EQ(::mknod((work / ("d" + std::to_string(minor))).c_str(), S_IFCHR | 0666, makedev(240, minor)),
+              0);
   }
   auto attached = attach_device_program(dir, *prog);
   ::close(*prog);

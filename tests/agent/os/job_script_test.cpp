@@ -11,8 +11,7 @@ using Args = std::vector<std::string>;
 
 TEST(JobScriptTest, InterpreterComesFromTheShebangLine) {
   EXPECT_EQ(script_interpreter("#!/bin/bash\necho\n"), (Args{"/bin/bash"}));
-  EXPECT_EQ(script_interpreter("#! /usr/bin/env  python3 \nprint()\n"),
-            (Args{"/usr/bin/env", "python3"}));
+  EXPECT_EQ(script_interpreter("#! /usr/bin/env  python3 \nprint()\n"), (Args{"/usr/bin/env", "python3"}));
   EXPECT_EQ(script_interpreter("#!/bin/bash -l -e\r\n"), (Args{"/bin/bash", "-l -e"}));
   EXPECT_EQ(script_interpreter("#!/bin/zsh"), (Args{"/bin/zsh"}));
 }
@@ -28,12 +27,11 @@ TEST(JobScriptTest, WritesAPrivateCopyReplacingAStaleOne) {
   const std::string stale = job_script_path(spool.path(), JobId(5));
   EXPECT_EQ(stale, spool / "fairway-job-5.sh");
   testing::write_text(stale, "old");
-  auto path = write_job_script(spool.path(), JobId(5), "#!/bin/sh\necho new\n", ::geteuid(),
-                               ::getegid());
+  auto path = write_job_script(spool.path(), JobId(5), "#!/bin/sh\necho new\n", ::geteuid(), ::getegid());
   ASSERT_TRUE(path) << path.error().message;
   EXPECT_EQ(*path, stale);
   EXPECT_EQ(testing::read_text(*path), "#!/bin/sh\necho new\n");
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(path->c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0700u);
   ASSERT_TRUE(remove_job_script(spool.path(), JobId(5)));
@@ -42,11 +40,9 @@ TEST(JobScriptTest, WritesAPrivateCopyReplacingAStaleOne) {
 }
 
 TEST(JobScriptTest, MissingSpoolDirIsNamed) {
-  auto path = write_job_script("/nonexistent-fairway-spool", JobId(5), "true\n", ::geteuid(),
-                               ::getegid());
+  auto path = write_job_script("/nonexistent-fairway-spool", JobId(5), "true\n", ::geteuid(), ::getegid());
   ASSERT_FALSE(path);
-  EXPECT_NE(path.error().message.find("/nonexistent-fairway-spool/fairway-job-5.sh"),
-            std::string::npos);
+  EXPECT_NE(path.error().message.find("/nonexistent-fairway-spool/fairway-job-5.sh"), std::string::npos);
 }
 
 }  // namespace

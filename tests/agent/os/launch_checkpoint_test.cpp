@@ -12,14 +12,8 @@ using testing::TempDir;
 JobCheckpoint of_this_process(std::uint64_t job) {
   auto stat = read_proc_stat(::getpid());
   EXPECT_TRUE(stat);
-  return JobCheckpoint{JobId(job),
-                       ::getpid(),
-                       ::getpgrp(),
-                       Time::from_seconds(1'700'000'000),
-                       Duration::hours(2),
-                       {0, 1, 5},
-                       {1},
-                       stat ? stat->start_ticks : 0};
+  return JobCheckpoint{JobId(job),         ::getpid(), ::getpgrp(), Time::from_seconds(1'700'000'000),
+                       Duration::hours(2), {0, 1, 5},  {1},         stat ? stat->start_ticks : 0};
 }
 
 TEST(LaunchCheckpointTest, FormatAndParseRoundTrip) {
@@ -70,7 +64,7 @@ TEST(LaunchCheckpointTest, SavedLiveJobIsLoadedAsLive) {
   const LaunchCheckpoint store(dir.path());
   const JobCheckpoint c = of_this_process(12);
   ASSERT_TRUE(store.save(c));
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(store.path_of(JobId(12)).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
   EXPECT_FALSE(std::filesystem::exists(store.path_of(JobId(12)) + ".tmp"));
@@ -145,16 +139,14 @@ TEST(LaunchCheckpointTest, CorruptFilesAreSkippedWithAnError) {
       << scan.errors[0].message;
   EXPECT_NE(scan.errors[1].message.find("job-3.checkpoint: field 'pid': 'x"), std::string::npos)
       << scan.errors[1].message;
-  EXPECT_NE(scan.errors[2].message.find("field 'job': 5 does not match the file name"),
-            std::string::npos)
+  EXPECT_NE(scan.errors[2].message.find("field 'job': 5 does not match the file name"), std::string::npos)
       << scan.errors[2].message;
 }
 
 TEST(LaunchCheckpointTest, ParseNamesMissingUnknownAndRepeatedFields) {
   const std::string good = format_checkpoint(of_this_process(9));
   std::string missing = good;
-  missing.erase(missing.find("gpus "), missing.find('\n', missing.find("gpus ")) -
-                                           missing.find("gpus ") + 1);
+  missing.erase(missing.find("gpus "), missing.find('\n', missing.find("gpus ")) - missing.find("gpus ") + 1);
   auto a = parse_checkpoint(missing);
   ASSERT_FALSE(a);
   EXPECT_EQ(a.error().message, "missing field 'gpus'");
@@ -191,7 +183,7 @@ TEST(LaunchCheckpointTest, AStepsRelayIsKeptBesideItsJobAndSplitLiveOrLost) {
   StepCheckpoint reused = step_of_this_process(7, 3);  // our pid, another start time
   reused.process_start_ticks += 1;
   ASSERT_TRUE(store.save_step(reused));
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(store.path_of_step(JobId(7), 2).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
   const CheckpointScan scan = store.load_all();
@@ -216,7 +208,8 @@ TEST(LaunchCheckpointTest, AStepCheckpointIsParsedStrictly) {
   EXPECT_EQ(parse_step_checkpoint(good + "colour blue\n").error().message, "unknown field 'colour'");
   StepCheckpoint zero = c;
   zero.pgid = 0;
-  EXPECT_EQ(parse_step_checkpoint(format_step_checkpoint(zero)).error().message, "field 'pgid': 0 is not positive")
+  EXPECT_EQ(parse_step_checkpoint(format_step_checkpoint(zero)).error().message,
+            "field 'pgid': 0 is not positive")
       << "a group of 0 would signal the agent's own";
   TempDir dir;
   const LaunchCheckpoint store(dir.path());
@@ -225,8 +218,10 @@ TEST(LaunchCheckpointTest, AStepCheckpointIsParsedStrictly) {
   const CheckpointScan scan = store.load_all();
   EXPECT_TRUE(scan.live_steps.empty());
   ASSERT_EQ(scan.errors.size(), 2u);
-  EXPECT_NE(scan.errors[0].message.find("do not match the file name"), std::string::npos) << scan.errors[0].message;
-  EXPECT_NE(scan.errors[1].message.find("job-5.step-1.checkpoint: header"), std::string::npos) << scan.errors[1].message;
+  EXPECT_NE(scan.errors[0].message.find("do not match the file name"), std::string::npos)
+      << scan.errors[0].message;
+  EXPECT_NE(scan.errors[1].message.find("job-5.step-1.checkpoint: header"), std::string::npos)
+      << scan.errors[1].message;
 }
 
 TEST(LaunchCheckpointTest, MissingDirIsAnErrorNotACrash) {
@@ -236,8 +231,7 @@ TEST(LaunchCheckpointTest, MissingDirIsAnErrorNotACrash) {
   EXPECT_NE(scan.errors[0].message.find("/nonexistent-fairway-spool"), std::string::npos);
   const Status s = store.save(of_this_process(1));
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("/nonexistent-fairway-spool/job-1.checkpoint.tmp"),
-            std::string::npos);
+  EXPECT_NE(s.error().message.find("/nonexistent-fairway-spool/job-1.checkpoint.tmp"), std::string::npos);
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ LaunchRequest sample() {
   return r;
 }
 
-JobUser alice() { return JobUser{"alice", 1000, 1000, "/home/alice", "/bin/bash", {1000}}; }
+JobUser alice() {
+  return JobUser{"alice", 1000, 1000, "/home/alice", "/bin/bash", {1000}};
+}
 
 std::string value_of(const std::vector<std::string>& env, const std::string& name) {
   std::string found = "<unset>";
@@ -79,8 +81,10 @@ TEST(LaunchEnvironmentTest, AStepKeepsTheJobsNamePartitionAndSubmitDir) {
   r.partition.clear();
   r.submit_dir.clear();
   r.program.working_dir = "/";
-  r.program.env = {{"SLURM_JOB_NAME", "md-run"}, {"SLURM_JOB_PARTITION", "gpu"},
-                   {"SLURM_SUBMIT_DIR", "/home/alice/run"}, {"FAIRWAY_SUBMIT_DIR", "/home/alice/run"},
+  r.program.env = {{"SLURM_JOB_NAME", "md-run"},
+                   {"SLURM_JOB_PARTITION", "gpu"},
+                   {"SLURM_SUBMIT_DIR", "/home/alice/run"},
+                   {"FAIRWAY_SUBMIT_DIR", "/home/alice/run"},
                    {"SLURM_JOB_CPUS_PER_NODE", "3,1"}};
   r.node_cores.clear();
   auto env = build_job_environment(r, alice());
@@ -111,9 +115,8 @@ TEST(LaunchEnvironmentTest, SubmitterEnvKeptInOrderButFairwayVariablesWin) {
   EXPECT_EQ(value_of(*env, "FOO"), "2");
   EXPECT_EQ(value_of(*env, "SLURM_JOB_ID"), "31");
   EXPECT_EQ(value_of(*env, "SLURM_SUBMIT_DIR"), "/home/alice");
-  EXPECT_EQ(std::count_if(env->begin(), env->end(),
-                          [](const std::string& e) { return e.starts_with("FOO="); }),
-            1);
+  EXPECT_EQ(
+      std::count_if(env->begin(), env->end(), [](const std::string& e) { return e.starts_with("FOO="); }), 1);
   EXPECT_EQ(env->front(), "PATH=/opt/bin");  // first-appearance order kept
 }
 

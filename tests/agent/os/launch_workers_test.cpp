@@ -155,7 +155,8 @@ TEST_F(LaunchWorkersTest, AFailedLaunchComesBackAsItsError) {
   auto done = wait_done(**workers, 5s);
   ASSERT_EQ(done.size(), 1u);
   ASSERT_FALSE(done[0].result);
-  EXPECT_NE(done[0].result.error().message.find("missing"), std::string::npos) << done[0].result.error().message;
+  EXPECT_NE(done[0].result.error().message.find("missing"), std::string::npos)
+      << done[0].result.error().message;
   EXPECT_TRUE(testing::children_of_this_process().empty());
 }
 

@@ -63,7 +63,9 @@ TEST_F(LaunchAsUser, APathSearchTellsNothingOfWhatTheUserCannotSee) {
   b.replace(b.find("absent-tool"), 11, "NAME");
   EXPECT_EQ(a, b) << "the answers differ: the user learns what is in " << hidden_.path();
   EXPECT_EQ(there.error().code, absent.error().code);
-  EXPECT_NE(b.find("command 'NAME' not found in PATH '" + hidden_.path() + "' as user 'nobody'"), std::string::npos) << b;
+  EXPECT_NE(b.find("command 'NAME' not found in PATH '" + hidden_.path() + "' as user 'nobody'"),
+            std::string::npos)
+      << b;
   EXPECT_EQ(a.find(hidden_ / "probe-tool"), std::string::npos) << a;
   EXPECT_TRUE(testing::children_of_this_process().empty());
 }

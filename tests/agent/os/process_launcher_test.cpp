@@ -5,11 +5,11 @@
 #include "agent/os/launch_checkpoint.h"
 #include "agent/os/proc_stat.h"
 
-#include <csignal>
-#include <fstream>
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
+#include <csignal>
+#include <fstream>
 
 #include "tests/agent/os/os_test_support.h"
 
@@ -106,9 +106,7 @@ TEST_F(ProcessLauncherTest, OutputPathsExpandJobIdAndAreRelativeToWorkingDir) {
 TEST_F(ProcessLauncherTest, OutputIsTruncatedUnlessAppendIsAsked) {
   const auto out = work / "out.txt";
   for (const bool append : {false, true}) {
-    {
-      std::ofstream(out) << "before\n";
-    }
+    { std::ofstream(out) << "before\n"; }
     ::chmod(out.c_str(), 0666);
     LaunchRequest r = request(append ? 9 : 8, "echo now\n");
     r.program.stdout_path = out;
@@ -173,8 +171,7 @@ TEST_F(ProcessLauncherTest, SignalGroupKillsTheJobAndWhatItSpawned) {
   ASSERT_EQ(group.size(), 3u);
   ASSERT_TRUE(ChildReaper::signal_group(launched->pgid, SIGTERM));
   EXPECT_EQ(testing::wait_for_exit(launched->pid), ProcessExit::signalled(SIGTERM));
-  EXPECT_EQ(recorded_exit(spool.path(), 10),
-            std::optional(ProcessExit::signalled(SIGTERM)));
+  EXPECT_EQ(recorded_exit(spool.path(), 10), std::optional(ProcessExit::signalled(SIGTERM)));
   for (int i = 0; i < 200; ++i) {
     bool all_gone = true;
     for (const pid_t pid : group) all_gone = all_gone && testing::process_is_gone(pid);
@@ -200,8 +197,7 @@ TEST_F(ProcessLauncherTest, BindingToAMissingPuFailsClearly) {
   r.bind_pus = {1000};
   auto launched = launcher().launch(r);
   ASSERT_FALSE(launched);
-  EXPECT_NE(launched.error().message.find("bind to PUs 1000 (sched_setaffinity)"),
-            std::string::npos)
+  EXPECT_NE(launched.error().message.find("bind to PUs 1000 (sched_setaffinity)"), std::string::npos)
       << launched.error().message;
   expect_no_children();
 }
@@ -266,8 +262,7 @@ TEST_F(ProcessLauncherTest, UnknownArgvCommandFailsNamingIt) {
   r.program.argv = {"fairway-no-such-command"};
   auto launched = launcher().launch(r);
   ASSERT_FALSE(launched);
-  EXPECT_NE(launched.error().message.find("command 'fairway-no-such-command' not found"),
-            std::string::npos)
+  EXPECT_NE(launched.error().message.find("command 'fairway-no-such-command' not found"), std::string::npos)
       << launched.error().message;
 }
 
@@ -311,7 +306,7 @@ TEST_F(ProcessLauncherAsRootTest, JobRunsAsItsUser) {
   r.user = "nobody";
   auto launched = launcher(false).launch(r);
   ASSERT_TRUE(launched) << launched.error().message;
-  struct stat script{};
+  struct stat script {};
   ASSERT_EQ(::stat(launched->script_path.c_str(), &script), 0);
   EXPECT_EQ(script.st_uid, nobody_uid);
   EXPECT_EQ(script.st_mode & 07777, 0700u);
@@ -319,7 +314,7 @@ TEST_F(ProcessLauncherAsRootTest, JobRunsAsItsUser) {
   const std::string out_path = work / "fairway-20.out";
   EXPECT_EQ(testing::read_text(out_path),
             std::to_string(nobody_uid) + "\n" + std::to_string(nobody->pw_gid) + "\n");
-  struct stat out{};
+  struct stat out {};
   ASSERT_EQ(::stat(out_path.c_str(), &out), 0);
   EXPECT_EQ(out.st_uid, nobody_uid);  // created by the job's user, not by root
 }
@@ -333,9 +328,9 @@ TEST_F(ProcessLauncherAsRootTest, JobUserCannotWriteWhereItHasNoRight) {
   auto launched = launcher(false).launch(r);
   ASSERT_FALSE(launched);
   EXPECT_EQ(launched.error().code, ErrorCode::kFailedPrecondition);
-  EXPECT_NE(launched.error().message.find("open stdout file '" + root_only.path() +
-                                          "/out': Permission denied"),
-            std::string::npos)
+  EXPECT_NE(
+      launched.error().message.find("open stdout file '" + root_only.path() + "/out': Permission denied"),
+      std::string::npos)
       << launched.error().message;
   expect_no_children();
 }
@@ -368,8 +363,8 @@ TEST_F(ProcessLauncherHygieneTest, AgentDescriptorsDoNotLeakIntoTheJob) {
   const int fd = ::open("/dev/null", O_RDONLY);  // deliberately not CLOEXEC
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::dup2(fd, 57), 57);
-  auto launched = launcher().launch(
-      request(30, "if [ -e /proc/$$/fd/57 ]; then echo leaked; else echo clean; fi\n"));
+  auto launched =
+      launcher().launch(request(30, "if [ -e /proc/$$/fd/57 ]; then echo leaked; else echo clean; fi\n"));
   ::close(57);
   ::close(fd);
   ASSERT_TRUE(launched) << launched.error().message;
@@ -382,7 +377,8 @@ TEST_F(ProcessLauncherHygieneTest, JobStartsWithNoBlockedOrIgnoredSignals) {
   ::sigemptyset(&blocked);
   ::sigaddset(&blocked, SIGUSR2);
   ASSERT_EQ(::sigprocmask(SIG_BLOCK, &blocked, &previous), 0);
-  struct sigaction ignore{}, old_pipe{};
+  struct sigaction ignore {
+  }, old_pipe{};
   ignore.sa_handler = SIG_IGN;
   ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &old_pipe), 0);
   auto launched = launcher().launch(request(31, "grep -E '^(SigBlk|SigIgn)' /proc/self/status\n"));
@@ -501,7 +497,8 @@ TEST_F(ProcessLauncherTest, AnUnreadableExitRecordIsAnErrorNamingIt) {
   EXPECT_FALSE(read_exit_record(spool.path(), JobId(64)));
   // An older keeper's record has no usage; a garbled figure is dropped, the exit kept.
   std::ofstream(exit_record_path(spool.path(), JobId(65))) << "signalled 15 fenced\n";
-  EXPECT_EQ(read_exit_record(spool.path(), JobId(65)).value(), std::optional(ExitRecord{ProcessExit::signalled(15), true}));
+  EXPECT_EQ(read_exit_record(spool.path(), JobId(65)).value(),
+            std::optional(ExitRecord{ProcessExit::signalled(15), true}));
   std::ofstream(exit_record_path(spool.path(), JobId(66))) << "exited 0 rss_kb=-4 cpu_us=1200 later=1\n";
   EXPECT_EQ(read_exit_record(spool.path(), JobId(66)).value(),
             std::optional(ExitRecord{ProcessExit::exited(0), false, std::nullopt, 1200}));

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -239,8 +239,7 @@ TEST(HostDiscovery, MatchesAnIndependentHwlocLoad) {
   auto node = discover_host();
   ASSERT_TRUE(node.has_value()) << node.error().message;
   HostTopology reference;
-  EXPECT_EQ(node->topology.total_cores(),
-            hwloc_get_nbobjs_by_type(reference.topology, HWLOC_OBJ_CORE));
+  EXPECT_EQ(node->topology.total_cores(), hwloc_get_nbobjs_by_type(reference.topology, HWLOC_OBJ_CORE));
   EXPECT_EQ(total_pus(*node), hwloc_get_nbobjs_by_type(reference.topology, HWLOC_OBJ_PU));
   EXPECT_EQ(static_cast<int>(node->topology.sockets.size()),
             std::max(1, hwloc_get_nbobjs_by_type(reference.topology, HWLOC_OBJ_PACKAGE)));

@@ -28,8 +28,8 @@ TEST(WalltimeEnforcementTest, JobIgnoringTermIsKilledAfterGraceAndEndsTimeout) {
     const auto elapsed = std::chrono::steady_clock::now() - t0;
     return Time::from_seconds(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count());
   };
-  auto supervisor = JobSupervisor::launched(r.job, launched->pid, launched->pgid, now(),
-                                            Duration::seconds(1), Duration::seconds(1));
+  auto supervisor = JobSupervisor::launched(r.job, launched->pid, launched->pgid, now(), Duration::seconds(1),
+                                            Duration::seconds(1));
   ASSERT_TRUE(supervisor);
   std::vector<std::pair<std::int32_t, std::int64_t>> sent;  // signal, second sent
   std::optional<JobState> final_state;

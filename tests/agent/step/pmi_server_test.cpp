@@ -57,7 +57,8 @@ TEST_F(PmiServerTest, EachTaskIsToldItsSocketRankAndJobAsSlurmsPmi2Does) {
 }
 
 TEST_F(PmiServerTest, MpichsPmiOneConversationWithAFenceThroughSrun) {
-  EXPECT_EQ(ask(0, "cmd=init pmi_version=1 pmi_subversion=1\n"), "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
+  EXPECT_EQ(ask(0, "cmd=init pmi_version=1 pmi_subversion=1\n"),
+            "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
   EXPECT_EQ(ask(0, "cmd=get_maxes\n"), "cmd=maxes rc=0 kvsname_max=256 keylen_max=256 vallen_max=1024\n");
   EXPECT_EQ(ask(0, "cmd=get_my_kvsname\n"), "cmd=my_kvsname rc=0 kvsname=77.0\n");
   EXPECT_EQ(ask(0, "cmd=get_universe_size\n"), "cmd=universe_size rc=0 size=4\n");
@@ -70,12 +71,13 @@ TEST_F(PmiServerTest, MpichsPmiOneConversationWithAFenceThroughSrun) {
   // Rank 2 enters the fence: not complete while rank 3 is out of it.
   EXPECT_EQ(ask(0, "cmd=barrier_in\n"), "");
   EXPECT_FALSE(server_->take_fence());
-  EXPECT_EQ(ask(1, "cmd=put kvsname=77.0 key=P3-card value=host-b:3\ncmd=barrier_in\n"), "cmd=put_result rc=0 msg=success\n");
+  EXPECT_EQ(ask(1, "cmd=put kvsname=77.0 key=P3-card value=host-b:3\ncmd=barrier_in\n"),
+            "cmd=put_result rc=0 msg=success\n");
   auto fence = server_->take_fence();
   ASSERT_TRUE(fence);
   EXPECT_EQ(fence->first, 1);
-  EXPECT_EQ(*wire::decode_fence_pairs(fence->second),
-            (std::vector<std::pair<std::string, std::string>>{{"P2-card", "host-b:2"}, {"P3-card", "host-b:3"}}));
+  EXPECT_EQ(*wire::decode_fence_pairs(fence->second), (std::vector<std::pair<std::string, std::string>>{
+                                                          {"P2-card", "host-b:2"}, {"P3-card", "host-b:3"}}));
   EXPECT_FALSE(server_->take_fence()) << "sent once";
   // srun answers with both nodes' blobs: both ranks leave the barrier and see node 0's keys.
   const std::string node0 = wire::encode_fence_pairs({{"P0-card", "host-a:0"}, {"P1-card", "host-a:1"}});
@@ -89,7 +91,8 @@ TEST_F(PmiServerTest, MpichsPmiOneConversationWithAFenceThroughSrun) {
 }
 
 TEST_F(PmiServerTest, APmiTwoClientSwitchesFormatAfterInit) {
-  EXPECT_EQ(ask(0, "cmd=init pmi_version=2 pmi_subversion=0\n"), "cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
+  EXPECT_EQ(ask(0, "cmd=init pmi_version=2 pmi_subversion=0\n"),
+            "cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
   auto v2 = [](const std::string& text) {
     std::string length = std::to_string(text.size());
     length.resize(6, ' ');
@@ -100,8 +103,9 @@ TEST_F(PmiServerTest, APmiTwoClientSwitchesFormatAfterInit) {
             std::string::npos)
       << init;
   EXPECT_NE(ask(0, v2("cmd=job-getid;")).find("jobid=77.0;"), std::string::npos);
-  EXPECT_NE(ask(0, v2("cmd=info-getjobattr;key=PMI_process_mapping;")).find("found=TRUE;value=(vector,(0,2,2));"),
-            std::string::npos);
+  EXPECT_NE(
+      ask(0, v2("cmd=info-getjobattr;key=PMI_process_mapping;")).find("found=TRUE;value=(vector,(0,2,2));"),
+      std::string::npos);
   // A node attribute waited for is answered when another task puts it.
   EXPECT_EQ(ask(0, v2("cmd=info-getnodeattr;key=shm;wait=TRUE;")), "");
   EXPECT_EQ(ask(1, "cmd=init pmi_version=2 pmi_subversion=0\n").substr(0, 20), "cmd=response_to_init");
@@ -115,7 +119,8 @@ TEST_F(PmiServerTest, APmiTwoClientSwitchesFormatAfterInit) {
   server_->fence_done(1, wire::join_fence_blobs({wire::encode_fence_pairs({{"k0", "v0"}}), fence->second}));
   EXPECT_NE(answer(0).find("cmd=kvs-fence-response;rc=0;"), std::string::npos);
   EXPECT_NE(answer(1).find("cmd=kvs-fence-response;rc=0;"), std::string::npos);
-  EXPECT_NE(ask(1, v2("cmd=kvs-get;jobid=77.0;srcid=-1;key=k0;")).find("found=TRUE;value=v0;"), std::string::npos);
+  EXPECT_NE(ask(1, v2("cmd=kvs-get;jobid=77.0;srcid=-1;key=k0;")).find("found=TRUE;value=v0;"),
+            std::string::npos);
   EXPECT_NE(ask(1, v2("cmd=kvs-get;jobid=77.0;srcid=-1;key=nope;")).find("found=FALSE"), std::string::npos);
   EXPECT_NE(ask(1, v2("cmd=name-publish;name=x;port=y;")).find("rc=-1"), std::string::npos);
 }

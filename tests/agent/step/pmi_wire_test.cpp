@@ -73,7 +73,8 @@ TEST(PmiWire, PmiTwoCommandsHaveALengthAndEscapedSemicolons) {
 }
 
 TEST(PmiWire, RepliesInEachFormat) {
-  EXPECT_EQ(format_pmi_reply(PmiWire::kV1, "get_result", {{"rc", "0"}, {"value", "v"}}), "cmd=get_result rc=0 value=v\n");
+  EXPECT_EQ(format_pmi_reply(PmiWire::kV1, "get_result", {{"rc", "0"}, {"value", "v"}}),
+            "cmd=get_result rc=0 value=v\n");
   const std::string v2 = format_pmi_reply(PmiWire::kV2, "kvs-get-response", {{"rc", "0"}, {"value", "a;b"}});
   EXPECT_EQ(v2, "37    cmd=kvs-get-response;rc=0;value=a;;b;");
   // What we write, we read back.

@@ -8,9 +8,14 @@ namespace fairway::agent {
 namespace {
 
 std::vector<std::pair<std::string, std::string>> good_env() {
-  return {{kStepEnvAddress, "tcp://10.0.0.1:4000"}, {kStepEnvKey, "0123456789abcdef0123456789abcdef"},
-          {kStepEnvId, "3"}, {kStepEnvNodeIndex, "1"}, {kStepEnvNodes, "cn01,cn02,cn03"},
-          {kStepEnvTasks, "3,2,2"}, {kStepEnvDir, "/home/alice"}, {kStepEnvCpusPerTask, "2"},
+  return {{kStepEnvAddress, "tcp://10.0.0.1:4000"},
+          {kStepEnvKey, "0123456789abcdef0123456789abcdef"},
+          {kStepEnvId, "3"},
+          {kStepEnvNodeIndex, "1"},
+          {kStepEnvNodes, "cn01,cn02,cn03"},
+          {kStepEnvTasks, "3,2,2"},
+          {kStepEnvDir, "/home/alice"},
+          {kStepEnvCpusPerTask, "2"},
           {kStepEnvGrace, "7"}};
 }
 
@@ -77,18 +82,21 @@ TEST(RelayPlan, MpiAndTheStepsLayoutByRank) {
   EXPECT_EQ(p->job_id, "812");
   EXPECT_EQ(p->node_of_rank(), (std::vector<std::int32_t>{0, 0, 0, 1, 1, 2, 2}));
   env.emplace_back(kStepEnvDistribution, "cyclic");
-  EXPECT_EQ(relay_plan_from_values(env, {"true"})->node_of_rank(), (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0}));
+  EXPECT_EQ(relay_plan_from_values(env, {"true"})->node_of_rank(),
+            (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0}));
   env.pop_back();
   EXPECT_EQ(relay_plan_from_values(good_env(), {"true"})->mpi, "");
   for (auto& [k, v] : env) {
     if (k == kStepEnvMpi) v = "pmi3";
   }
-  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message, "FAIRWAY_STEP_MPI 'pmi3': expected none, pmi2 or pmix");
+  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message,
+            "FAIRWAY_STEP_MPI 'pmi3': expected none, pmi2 or pmix");
   for (auto& [k, v] : env) {
     if (k == kStepEnvJob) v = "8x";
     if (k == kStepEnvMpi) v = "none";
   }
-  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message, "FAIRWAY_STEP_JOB must be a job id, got '8x'");
+  EXPECT_EQ(relay_plan_from_values(env, {"true"}).error().message,
+            "FAIRWAY_STEP_JOB must be a job id, got '8x'");
 }
 
 TEST(RelayPlan, EveryBadValueIsNamed) {
@@ -105,7 +113,8 @@ TEST(RelayPlan, EveryBadValueIsNamed) {
   };
   EXPECT_EQ(error_of(with(kStepEnvNodeIndex, "3")), "FAIRWAY_STEP_NODE_INDEX 3 is past the step's 3 nodes");
   EXPECT_EQ(error_of(with(kStepEnvTasks, "3,2")), "FAIRWAY_STEP_TASKS_PER_NODE has 2 entries for 3 nodes");
-  EXPECT_EQ(error_of(with(kStepEnvTasks, "3,0,1")), "FAIRWAY_STEP_TASKS_PER_NODE must be an integer >= 1, got '0'");
+  EXPECT_EQ(error_of(with(kStepEnvTasks, "3,0,1")),
+            "FAIRWAY_STEP_TASKS_PER_NODE must be an integer >= 1, got '0'");
   EXPECT_EQ(error_of(with(kStepEnvId, "x")), "FAIRWAY_STEP_ID must be an integer >= 0, got 'x'");
   EXPECT_EQ(error_of(with(kStepEnvGrace, "-1")), "FAIRWAY_STEP_GRACE_S must be an integer >= 0, got '-1'");
   auto env = good_env();

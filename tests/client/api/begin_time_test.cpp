@@ -43,14 +43,14 @@ TEST_F(BeginTime, Forms) {
   EXPECT_EQ(at("now+1hour"), 3600);
   EXPECT_EQ(at("now+2days"), 2 * 86400);
   EXPECT_EQ(at("now+1week"), 7 * 86400);
-  EXPECT_EQ(at("16:00"), 3600);                      // later today
-  EXPECT_EQ(at("14:30"), 86400 - 1800);              // passed: tomorrow
+  EXPECT_EQ(at("16:00"), 3600);          // later today
+  EXPECT_EQ(at("14:30"), 86400 - 1800);  // passed: tomorrow
   EXPECT_EQ(at("15:00:30"), 30);
-  EXPECT_EQ(at("2026-11-26"), 9 * 3600);             // midnight of that day
+  EXPECT_EQ(at("2026-11-26"), 9 * 3600);  // midnight of that day
   EXPECT_EQ(at("2026-11-25T18:00:00"), 3 * 3600);
   EXPECT_EQ(at("2026-11-25T18:00"), 3 * 3600);
   EXPECT_EQ(at("midnight"), 9 * 3600);
-  EXPECT_EQ(at("noon"), 86400 - 3 * 3600);           // today's noon has passed
+  EXPECT_EQ(at("noon"), 86400 - 3 * 3600);  // today's noon has passed
   EXPECT_EQ(at("teatime"), 3600);
   EXPECT_EQ(at("tomorrow"), 9 * 3600);
 }
@@ -63,8 +63,9 @@ TEST_F(BeginTime, ErrorsNameTheValue) {
             "--begin=now+3fortnights: unknown unit \"fortnights\" (seconds, minutes, hours, days, weeks)");
   EXPECT_EQ(error("now-1"), "--begin=now-1: expected now+COUNT[units]");
   EXPECT_EQ(error("2026-13-01"), "--begin=2026-13-01: expected YYYY-MM-DD[THH:MM[:SS]]");
-  EXPECT_EQ(error("25:00"), "--begin=25:00: not a time Fairway reads (now+1hour, HH:MM[:SS], "
-                            "YYYY-MM-DD[THH:MM[:SS]], midnight, noon, teatime, today, tomorrow)");
+  EXPECT_EQ(error("25:00"),
+            "--begin=25:00: not a time Fairway reads (now+1hour, HH:MM[:SS], "
+            "YYYY-MM-DD[THH:MM[:SS]], midnight, noon, teatime, today, tomorrow)");
   EXPECT_EQ(error(""), "--begin=: empty");
 }
 

@@ -55,8 +55,7 @@ TEST_F(Endpoint, NamedConfigMustLoad) {
   s.config_flag = dir.path() + "/missing.toml";
   auto r = resolve_coordinator_endpoint(s);
   ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().message.rfind("config " + *s.config_flag + ": ", 0), 0u)
-      << r.error().message;
+  EXPECT_EQ(r.error().message.rfind("config " + *s.config_flag + ": ", 0), 0u) << r.error().message;
   s.config_flag = dir.write("bad.toml", "[coordinator\n");
   EXPECT_FALSE(resolve_coordinator_endpoint(s).has_value());
 }

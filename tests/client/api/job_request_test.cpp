@@ -23,8 +23,14 @@ ResourceRequest map_ok(const std::vector<std::string>& words) {
 }
 
 SubmitContext context() {
-  return SubmitContext{"alice", "/home/alice/proj", {{"PATH", "/usr/bin"}, {"HOME", "/home/alice"}},
-                       "00112233445566778899aabbccddeeff", Time::from_seconds(1'800'000'000), "login1", "", std::nullopt};
+  return SubmitContext{"alice",
+                       "/home/alice/proj",
+                       {{"PATH", "/usr/bin"}, {"HOME", "/home/alice"}},
+                       "00112233445566778899aabbccddeeff",
+                       Time::from_seconds(1'800'000'000),
+                       "login1",
+                       "",
+                       std::nullopt};
 }
 
 TEST(MapResources, DefaultsToOneCore) {
@@ -44,8 +50,7 @@ TEST(MapResources, WithNodesEverythingIsPerNode) {
   EXPECT_EQ(map_ok({"-N", "2", "--ntasks-per-node=4", "-n", "100", "-c", "3"}),
             (ResourceRequest{2, 12, 0, ""}));
   EXPECT_EQ(map_ok({"-N", "2", "--gres=gpu:v100:4"}), (ResourceRequest{2, 1, 4, "v100"}));
-  EXPECT_EQ(map_ok({"-N", "2", "--gpus-per-node=1", "--gres=gpu:4"}),
-            (ResourceRequest{2, 1, 1, ""}));
+  EXPECT_EQ(map_ok({"-N", "2", "--gpus-per-node=1", "--gres=gpu:4"}), (ResourceRequest{2, 1, 1, ""}));
   EXPECT_EQ(map_ok({"-N", "4", "--gpus=8"}), (ResourceRequest{4, 1, 2, ""}));
 }
 
@@ -63,8 +68,9 @@ TEST(MapResources, Inconsistencies) {
             "--gpus=3 cannot be spread evenly over --nodes=2; use --gpus-per-node");
   EXPECT_EQ(map_resources(options({"--gpus=a100:1", "--gres=gpu:v100:1"})).error().message,
             "--gres asks for GPU type \"v100\" but another option asks for \"a100\"");
-  EXPECT_NE(map_resources(options({"-n", "100000", "-c", "100000"})).error().message.find(
-                "10000000000 cores is too many"),
+  EXPECT_NE(map_resources(options({"-n", "100000", "-c", "100000"}))
+                .error()
+                .message.find("10000000000 cores is too many"),
             std::string::npos);
 }
 
@@ -130,7 +136,8 @@ TEST(BuildSubmission, DirectiveErrorsNameScriptLineAndOption) {
   EXPECT_EQ(format_array_spec(b->request.spec.array), "1-10:3%2");
   b = build_submission(cmd, "#!/bin/sh\n#SBATCH -a 1-x\nls\n", context());
   ASSERT_FALSE(b.has_value());
-  EXPECT_EQ(b.error().message.rfind("job.sh line 2: --array: 'x' in '1-x' is not a task index", 0), 0u) << b.error().message;
+  EXPECT_EQ(b.error().message.rfind("job.sh line 2: --array: 'x' in '1-x' is not a task index", 0), 0u)
+      << b.error().message;
   b = build_submission(cmd, "#SBATCH -t never\n", context());
   ASSERT_FALSE(b.has_value());
   EXPECT_EQ(b.error().message.rfind("job.sh line 1: --time=never: ", 0), 0u) << b.error().message;
@@ -191,8 +198,8 @@ srun gmx mdrun
                                               {"SLURM_HINT", "nomultithread"},
                                               {"SLURM_THREADS_PER_CORE", "1"},
                                               {"SLURM_JOB_DEPENDENCY", "afterok:41"}}));
-  EXPECT_EQ(b->warnings, (std::vector<std::string>{
-                             "md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
+  EXPECT_EQ(b->warnings,
+            (std::vector<std::string>{"md.sh line 17: unknown directive \"--some-new-option=7\" ignored"}));
 }
 
 // As sbatch: the job's files get the submitter's umask (SLURM_UMASK), unless the caller
@@ -226,20 +233,22 @@ TEST(BuildSubmission, ExportForms) {
     EXPECT_TRUE(b.has_value()) << spec;
     std::vector<wire::EnvVar> env = b ? b->request.program.env : std::vector<wire::EnvVar>{};
     // Always there, whatever --export says (where sbatch ran): checked on its own below.
-    std::erase_if(env, [](const wire::EnvVar& v) { return v.first == "SLURM_SUBMIT_DIR" && v.second == "/home/alice/proj"; });
+    std::erase_if(env, [](const wire::EnvVar& v) {
+      return v.first == "SLURM_SUBMIT_DIR" && v.second == "/home/alice/proj";
+    });
     return env;
   };
   EXPECT_EQ(env_for("ALL"), ctx.env);
   // Slurm's sbatch passes the --export given on as SLURM_EXPORT_ENV (not for ALL).
   // and says the environment was chosen (SLURM_GET_USER_ENV), as the conformance captures show.
   EXPECT_EQ(env_for("NONE"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"},
-                                                       {"SLURM_EXPORT_ENV", "NONE"},
-                                                       {"SLURM_GET_USER_ENV", "1"}}));
+                                                        {"SLURM_EXPORT_ENV", "NONE"},
+                                                        {"SLURM_GET_USER_ENV", "1"}}));
   EXPECT_EQ(env_for("HOME,X=1"), (std::vector<wire::EnvVar>{{"SLURM_CONF", "/etc/slurm.conf"},
-                                                           {"HOME", "/home/alice"},
-                                                           {"X", "1"},
-                                                           {"SLURM_EXPORT_ENV", "HOME,X=1"},
-                                                           {"SLURM_GET_USER_ENV", "1"}}));
+                                                            {"HOME", "/home/alice"},
+                                                            {"X", "1"},
+                                                            {"SLURM_EXPORT_ENV", "HOME,X=1"},
+                                                            {"SLURM_GET_USER_ENV", "1"}}));
   SubmitCommand bad;
   bad.wrap = "true";
   bad.options.export_spec = "HOME,ALL";
@@ -271,7 +280,8 @@ TEST(BuildSubmission, DosLineBreaksAreRefused) {
   cmd.script_path = "job.sh";
   auto b = build_submission(cmd, "#!/bin/bash\r\n#SBATCH -n2\r\necho hi\r\n", context());
   ASSERT_FALSE(b);
-  EXPECT_EQ(b.error().message.rfind("job.sh: Batch script contains DOS line breaks", 0), 0u) << b.error().message;
+  EXPECT_EQ(b.error().message.rfind("job.sh: Batch script contains DOS line breaks", 0), 0u)
+      << b.error().message;
 }
 
 // As Slurm 22.05 sized them (tests/conformance/expected: gpt1_n2, gpt1_N2n2, cpg2_g2, tpg2).
@@ -314,13 +324,14 @@ TEST(ResolveNodeCount, RangesAndMoreNodesThanTasksAsSlurm) {
   ASSERT_EQ(fewer.warnings.size(), 1u);
   EXPECT_EQ(fewer.warnings[0], "can't run 1 processes on 2 nodes, setting nnodes to 1");
   EXPECT_EQ(resolved({"-N2", "--ntasks-per-node=1", "-n1"}).nodes, 2);  // map_resources refuses it
-  EXPECT_EQ(resolved({"-n4", "--ntasks-per-node=2"}).nodes, 2);  // n4tpn2
+  EXPECT_EQ(resolved({"-n4", "--ntasks-per-node=2"}).nodes, 2);         // n4tpn2
   EXPECT_FALSE(resolved({"-n2", "--ntasks-per-node=2"}).nodes.has_value());
   EXPECT_EQ(resolved({"-w", "vm,vm1"}).nodes, 2);  // w_both: every node named
   EXPECT_EQ(resolved({"-w", "vm,vm1", "-n", "4"}).nodes, 2);
   EXPECT_FALSE(resolved({"-w", "vm1"}).nodes.has_value());
   SubmitOptions bad;
-  EXPECT_EQ(parse_directive_words({"--nodes=3-2"}, bad).error().message, "--nodes=3-2: the minimum is above the maximum");
+  EXPECT_EQ(parse_directive_words({"--nodes=3-2"}, bad).error().message,
+            "--nodes=3-2: the minimum is above the maximum");
   EXPECT_EQ(parse_directive_words({"--nodes=1-x"}, bad).error().message, "--nodes=x: not a number");
 }
 
@@ -339,7 +350,8 @@ TEST(BuildSubmission, TheGpuRequestIsKeptAsAsked) {
   EXPECT_EQ(ask_of({"-N2", "--gpus-per-node=1"}), (GpuAsk{GpuAskedPer::kNode, 1}));
   EXPECT_EQ(ask_of({"--gres=gpu:v100:2"}), (GpuAsk{GpuAskedPer::kNode, 2}));
   EXPECT_EQ(ask_of({"-n2", "--gpus-per-task=1"}), (GpuAsk{GpuAskedPer::kTask, 1}));
-  EXPECT_EQ(ask_of({"--gpus=1", "--cpus-per-gpu=4", "--mem-per-gpu=1000"}), (GpuAsk{GpuAskedPer::kJob, 1, 4, 1000}));
+  EXPECT_EQ(ask_of({"--gpus=1", "--cpus-per-gpu=4", "--mem-per-gpu=1000"}),
+            (GpuAsk{GpuAskedPer::kJob, 1, 4, 1000}));
 }
 
 // sbatch tells the job what it asked for (mem1000, mpc500, mpg, gpus_typed, gpn1, gpt1_n2).
@@ -362,25 +374,31 @@ TEST(BuildSubmission, RequestVariablesAsSbatchSetsThem) {
   EXPECT_EQ(env_of({}), Env{});
   EXPECT_EQ(env_of({"--mem=1000"}), (Env{{"SLURM_MEM_PER_NODE", "1000"}}));
   EXPECT_EQ(env_of({"--mem-per-cpu=1G"}), (Env{{"SLURM_MEM_PER_CPU", "1024"}}));
-  EXPECT_EQ(env_of({"--mem-per-gpu=500", "--gpus=2"}), (Env{{"SLURM_MEM_PER_GPU", "500"}, {"SLURM_GPUS", "2"}}));
+  EXPECT_EQ(env_of({"--mem-per-gpu=500", "--gpus=2"}),
+            (Env{{"SLURM_MEM_PER_GPU", "500"}, {"SLURM_GPUS", "2"}}));
   EXPECT_EQ(env_of({"--gpus=v100:1"}), (Env{{"SLURM_GPUS", "v100:1"}}));
   EXPECT_EQ(env_of({"--gpus-per-node=1"}), (Env{{"SLURM_GPUS_PER_NODE", "1"}}));
   EXPECT_EQ(env_of({"--gpus-per-task=1", "-n", "2"}), (Env{{"SLURM_GPUS_PER_TASK", "1"}}));
-  EXPECT_EQ(env_of({"--cpus-per-gpu=4", "--gpus=1"}), (Env{{"SLURM_CPUS_PER_GPU", "4"}, {"SLURM_GPUS", "1"}}));
-  EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}), (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
+  EXPECT_EQ(env_of({"--cpus-per-gpu=4", "--gpus=1"}),
+            (Env{{"SLURM_CPUS_PER_GPU", "4"}, {"SLURM_GPUS", "1"}}));
+  EXPECT_EQ(env_of({"--ntasks-per-gpu=2", "--gpus=1"}),
+            (Env{{"SLURM_NTASKS_PER_GPU", "2"}, {"SLURM_GPUS", "1"}}));
   EXPECT_EQ(env_of({"--open-mode=append"}), (Env{{"SLURM_OPEN_MODE", "a"}}));
   EXPECT_EQ(env_of({"--open-mode=truncate"}), (Env{{"SLURM_OPEN_MODE", "t"}}));
   // Options passed on as sbatch passes them (hint_nomt, hint_compute, threads_pc, tps, tpc,
   // get_user_env, dist_cyclic, dist_block, dist_plane, dep_single, dep_empty, mem0).
-  EXPECT_EQ(env_of({"--hint=nomultithread"}), (Env{{"SLURM_HINT", "nomultithread"}, {"SLURM_THREADS_PER_CORE", "1"}}));
-  EXPECT_EQ(env_of({"--hint=compute_bound"}), (Env{{"SLURM_HINT", "compute_bound"}, {"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--hint=nomultithread"}),
+            (Env{{"SLURM_HINT", "nomultithread"}, {"SLURM_THREADS_PER_CORE", "1"}}));
+  EXPECT_EQ(env_of({"--hint=compute_bound"}),
+            (Env{{"SLURM_HINT", "compute_bound"}, {"SLURM_THREADS_PER_CORE", "1"}}));
   EXPECT_EQ(env_of({"--threads-per-core=1"}), (Env{{"SLURM_THREADS_PER_CORE", "1"}}));
   EXPECT_EQ(env_of({"-n4", "--ntasks-per-socket=2"}), (Env{{"SLURM_NTASKS_PER_SOCKET", "2"}}));
   EXPECT_EQ(env_of({"-n2", "--ntasks-per-core=1"}), (Env{{"SLURM_NTASKS_PER_CORE", "1"}}));
   EXPECT_EQ(env_of({"--get-user-env"}), (Env{{"SLURM_GET_USER_ENV", "1"}}));
   EXPECT_EQ(env_of({"-n4", "--distribution=cyclic"}), (Env{{"SLURM_DISTRIBUTION", "cyclic"}}));
   EXPECT_EQ(env_of({"-N2", "-n4", "-m", "block:block"}), (Env{{"SLURM_DISTRIBUTION", "block:block"}}));
-  EXPECT_EQ(env_of({"-n4", "--distribution=plane=2"}), (Env{{"SLURM_DISTRIBUTION", "plane"}, {"SLURM_DIST_PLANESIZE", "2"}}));
+  EXPECT_EQ(env_of({"-n4", "--distribution=plane=2"}),
+            (Env{{"SLURM_DISTRIBUTION", "plane"}, {"SLURM_DIST_PLANESIZE", "2"}}));
   EXPECT_EQ(env_of({"--dependency=singleton"}), (Env{{"SLURM_JOB_DEPENDENCY", "singleton"}}));
   EXPECT_EQ(env_of({"--dependency="}), (Env{{"SLURM_JOB_DEPENDENCY", ""}}));
   EXPECT_EQ(env_of({"--mem=0"}), Env{});

@@ -23,11 +23,31 @@ std::string parse_error(const std::vector<std::string>& words) {
 }
 
 TEST(SubmitOptions, EveryOptionInEverySpelling) {
-  SubmitOptions o = parse_ok({"-p", "gpu", "-Aphys", "--qos=long", "--ntasks", "8", "-N2",
-                              "-c", "4", "--ntasks-per-node=4", "--gpus=a100:4",
-                              "--gpus-per-node", "2", "--gres=gpu:v100:1", "-t", "2-00:00:00",
-                              "-J", "name", "-o", "out", "-eerr", "--no-requeue", "--hold",
-                              "-D", "/tmp"});
+  SubmitOptions o = parse_ok({"-p",
+                              "gpu",
+                              "-Aphys",
+                              "--qos=long",
+                              "--ntasks",
+                              "8",
+                              "-N2",
+                              "-c",
+                              "4",
+                              "--ntasks-per-node=4",
+                              "--gpus=a100:4",
+                              "--gpus-per-node",
+                              "2",
+                              "--gres=gpu:v100:1",
+                              "-t",
+                              "2-00:00:00",
+                              "-J",
+                              "name",
+                              "-o",
+                              "out",
+                              "-eerr",
+                              "--no-requeue",
+                              "--hold",
+                              "-D",
+                              "/tmp"});
   EXPECT_EQ(o.partition, "gpu");
   EXPECT_EQ(o.account, "phys");
   EXPECT_EQ(o.qos, "long");
@@ -62,8 +82,7 @@ TEST(SubmitOptions, GresForms) {
   EXPECT_EQ(parse_error({"--gres=mic:2"}), "--gres=mic:2: only gpu[:TYPE]:N is supported");
   EXPECT_EQ(parse_error({"--gres=gpu:a100:x"}),
             "--gres=gpu:a100:x: expected gpu[:TYPE]:N with N a positive number");
-  EXPECT_EQ(parse_error({"--gres=gpu:0"}),
-            "--gres=gpu:0: expected gpu[:TYPE]:N with N a positive number");
+  EXPECT_EQ(parse_error({"--gres=gpu:0"}), "--gres=gpu:0: expected gpu[:TYPE]:N with N a positive number");
 }
 
 TEST(SubmitOptions, MemorySizes) {
@@ -103,18 +122,16 @@ TEST(SubmitOptions, UnknownDirectivesAreSkippedWithAWarning) {
 }
 
 TEST(SubmitOptions, SlurmScriptOptions) {
-  SubmitOptions o = parse_ok({"--comment=run 3", "--open-mode=append", "--export=NONE",
-                              "-d", "afterok:12:13,singleton", "--kill-on-invalid-dep=yes",
-                              "--begin=now+1hour", "--nice", "--mail-type=END,FAIL",
-                              "--mail-user=a@b.c", "--mem-per-cpu=2G", "--exclusive",
-                              "--get-user-env", "--hint=nomultithread", "-Q"});
+  SubmitOptions o = parse_ok({"--comment=run 3", "--open-mode=append", "--export=NONE", "-d",
+                              "afterok:12:13,singleton", "--kill-on-invalid-dep=yes", "--begin=now+1hour",
+                              "--nice", "--mail-type=END,FAIL", "--mail-user=a@b.c", "--mem-per-cpu=2G",
+                              "--exclusive", "--get-user-env", "--hint=nomultithread", "-Q"});
   EXPECT_EQ(o.comment, "run 3");
   EXPECT_EQ(o.open_append, true);
   EXPECT_EQ(o.export_spec, "NONE");
   ASSERT_TRUE(o.dependency);
   ASSERT_EQ(o.dependency->clauses.size(), 2u);
-  EXPECT_EQ(o.dependency->clauses[0],
-            (DependencyClause{DependencyType::kAfterOk, {JobId(12), JobId(13)}}));
+  EXPECT_EQ(o.dependency->clauses[0], (DependencyClause{DependencyType::kAfterOk, {JobId(12), JobId(13)}}));
   EXPECT_EQ(o.dependency->clauses[1].type, DependencyType::kSingleton);
   EXPECT_FALSE(o.dependency->any);
   EXPECT_EQ(o.kill_on_invalid_dep, true);
@@ -135,7 +152,8 @@ TEST(SubmitOptions, MailTypesAndAddresses) {
   EXPECT_TRUE(t.warnings.empty());
   SubmitOptions d = parse_ok({"--mail-type=INVALID_DEPEND,TIME_LIMIT_50,TIME_LIMIT_90"});
   EXPECT_EQ(d.mail_events, kMailTimeLimit50 | kMailTimeLimit90);
-  EXPECT_EQ(d.warnings, std::vector<std::string>{"--mail-type=INVALID_DEPEND ignored: no mail is sent for it yet"});
+  EXPECT_EQ(d.warnings,
+            std::vector<std::string>{"--mail-type=INVALID_DEPEND ignored: no mail is sent for it yet"});
   EXPECT_EQ(parse_error({"--mail-type=SOMETIMES"}),
             "--mail-type=SOMETIMES: unknown event \"SOMETIMES\" (NONE, BEGIN, END, FAIL, REQUEUE, ALL, ...)");
   EXPECT_EQ(parse_error({"--mail-user=a@b.c\nBcc: x"}), "--mail-user=a@b.c\nBcc: x: not a mail address");
@@ -147,7 +165,8 @@ TEST(SubmitOptions, SignalBeforeTheTimeLimit) {
   EXPECT_EQ(parse_ok({"--signal=R:10@0"}).signal, (WarningSignal{10, 0, false}));
   EXPECT_EQ(parse_error({"--signal=USR3"}), "--signal=USR3: unknown signal \"USR3\"");
   EXPECT_EQ(parse_error({"--signal=99"}), "--signal=99: signal numbers are 1 to 64");
-  EXPECT_EQ(parse_error({"--signal=USR1@soon"}), "--signal=USR1@soon: the time after @ is 0 to 65535 seconds");
+  EXPECT_EQ(parse_error({"--signal=USR1@soon"}),
+            "--signal=USR1@soon: the time after @ is 0 to 65535 seconds");
   EXPECT_EQ(parse_error({"--signal=X:USR1"}), "--signal=X:USR1: the prefix is B: (batch script only) or R:");
 }
 
@@ -158,7 +177,8 @@ TEST(SubmitOptions, NodeSelection) {
   EXPECT_EQ(o.constraint, "skylake&ib");
   EXPECT_NE(parse_error({"-w", "cn[3-1]"}).find("--nodelist=cn[3-1]: "), std::string::npos);
   EXPECT_EQ(parse_error({"--exclusive=maybe"}),
-            "--exclusive=maybe: Invalid --exclusive specification (expected no value, exclusive, oversubscribe, user or mcs)");
+            "--exclusive=maybe: Invalid --exclusive specification (expected no value, exclusive, "
+            "oversubscribe, user or mcs)");
   EXPECT_EQ(parse_ok({"--exclusive=exclusive"}).exclusive, true);
   EXPECT_EQ(parse_ok({"--exclusive", "--exclusive=oversubscribe"}).exclusive, false);
 }
@@ -171,17 +191,16 @@ TEST(SubmitOptions, OptionsThatWouldRunTheJobWronglyAreRefused) {
   EXPECT_EQ(parse_error({"--array=1-10%0"}),
             "--array: the running-task limit '%0' in '1-10%0' is not a whole number >= 1");
   EXPECT_EQ(parse_error({"--uid=0"}), "--uid: jobs run as the user who submits them");
-  EXPECT_EQ(parse_error({"--open-mode=sometimes"}),
-            "--open-mode=sometimes: expected append or truncate");
+  EXPECT_EQ(parse_error({"--open-mode=sometimes"}), "--open-mode=sometimes: expected append or truncate");
   EXPECT_EQ(parse_error({"--nice=lots"}),
             "--nice=lots: expected a whole number from -2147483645 to 2147483645");
-  EXPECT_EQ(parse_error({"--kill-on-invalid-dep=maybe"}),
-            "--kill-on-invalid-dep=maybe: expected yes or no");
+  EXPECT_EQ(parse_error({"--kill-on-invalid-dep=maybe"}), "--kill-on-invalid-dep=maybe: expected yes or no");
 }
 
 // srun's own options reach fairway run (mpirun starts its daemons with -K and --mpi=none).
 TEST(SubmitOptions, SrunsOwnOptionsAreReadForTheStep) {
-  auto cmd = parse_submit_command_line({"--kill-on-bad-exit", "--mpi=none", "--cpu-bind=cores", "-m", "cyclic", "prog"});
+  auto cmd = parse_submit_command_line(
+      {"--kill-on-bad-exit", "--mpi=none", "--cpu-bind=cores", "-m", "cyclic", "prog"});
   ASSERT_TRUE(cmd) << cmd.error().message;
   EXPECT_EQ(cmd->kill_on_bad_exit, true);
   EXPECT_EQ(cmd->mpi, "none");
@@ -200,30 +219,147 @@ TEST(SubmitOptions, SrunsOwnOptionsAreReadForTheStep) {
 // done, accepted or refused with the reason, never "unknown", which a script would skip.
 TEST(SubmitOptions, EverySlurmOptionHasAStatus) {
   for (const std::string_view name : {
-    "accel-bind", "account", "acctg-freq", "array", "batch", "bb", "bbf", "bcast",
-    "bcast-exclude", "begin", "bell", "chdir", "cluster-constraint", "clusters", "comment",
-    "compress", "constraint", "container", "contiguous", "core-spec", "cores-per-socket",
-    "cpu-bind", "cpu-freq", "cpus-per-gpu", "cpus-per-task", "deadline", "delay-boot",
-    "dependency", "disable-status", "distribution", "epilog", "error", "exact", "exclude",
-    "exclusive", "export", "export-file", "extra-node-info", "get-user-env", "gid", "gpu-bind",
-    "gpu-freq", "gpus", "gpus-per-node", "gpus-per-socket", "gpus-per-task", "gres", "gres-flags",
-    "help", "het-group", "hint", "ignore-pbs", "immediate", "input", "job-name", "jobid",
-    "kill-command", "kill-on-bad-exit", "kill-on-invalid-dep", "label", "licenses", "mail-type",
-    "mail-user", "mcs-label", "mem", "mem-bind", "mem-per-cpu", "mem-per-gpu", "mincpus", "mpi",
-    "msg-timeout", "multi-prog", "network", "nice", "no-allocate", "no-bell", "no-kill",
-    "no-requeue", "no-shell", "nodefile", "nodelist", "nodes", "ntasks", "ntasks-per-core",
-    "ntasks-per-gpu", "ntasks-per-node", "tasks-per-node", "ntasks-per-socket", "open-mode", "output", "overcommit",
-    "overlap", "oversubscribe", "parsable", "partition", "power", "prefer", "preserve-env",
-    "priority", "profile", "prolog", "propagate", "pty", "qos", "quiet", "quit-on-interrupt",
-    "reboot", "relative", "requeue", "reservation", "resv-ports", "send-libs", "signal",
-    "slurmd-debug", "sockets-per-node", "spread-job", "switches", "task-epilog", "task-prolog",
-    "test-only", "thread-spec", "threads", "threads-per-core", "time", "time-min", "tmp", "uid",
-    "unbuffered", "use-min-nodes", "verbose", "wait", "wait-all-nodes", "wckey", "wrap", "x11",
+           "accel-bind",
+           "account",
+           "acctg-freq",
+           "array",
+           "batch",
+           "bb",
+           "bbf",
+           "bcast",
+           "bcast-exclude",
+           "begin",
+           "bell",
+           "chdir",
+           "cluster-constraint",
+           "clusters",
+           "comment",
+           "compress",
+           "constraint",
+           "container",
+           "contiguous",
+           "core-spec",
+           "cores-per-socket",
+           "cpu-bind",
+           "cpu-freq",
+           "cpus-per-gpu",
+           "cpus-per-task",
+           "deadline",
+           "delay-boot",
+           "dependency",
+           "disable-status",
+           "distribution",
+           "epilog",
+           "error",
+           "exact",
+           "exclude",
+           "exclusive",
+           "export",
+           "export-file",
+           "extra-node-info",
+           "get-user-env",
+           "gid",
+           "gpu-bind",
+           "gpu-freq",
+           "gpus",
+           "gpus-per-node",
+           "gpus-per-socket",
+           "gpus-per-task",
+           "gres",
+           "gres-flags",
+           "help",
+           "het-group",
+           "hint",
+           "ignore-pbs",
+           "immediate",
+           "input",
+           "job-name",
+           "jobid",
+           "kill-command",
+           "kill-on-bad-exit",
+           "kill-on-invalid-dep",
+           "label",
+           "licenses",
+           "mail-type",
+           "mail-user",
+           "mcs-label",
+           "mem",
+           "mem-bind",
+           "mem-per-cpu",
+           "mem-per-gpu",
+           "mincpus",
+           "mpi",
+           "msg-timeout",
+           "multi-prog",
+           "network",
+           "nice",
+           "no-allocate",
+           "no-bell",
+           "no-kill",
+           "no-requeue",
+           "no-shell",
+           "nodefile",
+           "nodelist",
+           "nodes",
+           "ntasks",
+           "ntasks-per-core",
+           "ntasks-per-gpu",
+           "ntasks-per-node",
+           "tasks-per-node",
+           "ntasks-per-socket",
+           "open-mode",
+           "output",
+           "overcommit",
+           "overlap",
+           "oversubscribe",
+           "parsable",
+           "partition",
+           "power",
+           "prefer",
+           "preserve-env",
+           "priority",
+           "profile",
+           "prolog",
+           "propagate",
+           "pty",
+           "qos",
+           "quiet",
+           "quit-on-interrupt",
+           "reboot",
+           "relative",
+           "requeue",
+           "reservation",
+           "resv-ports",
+           "send-libs",
+           "signal",
+           "slurmd-debug",
+           "sockets-per-node",
+           "spread-job",
+           "switches",
+           "task-epilog",
+           "task-prolog",
+           "test-only",
+           "thread-spec",
+           "threads",
+           "threads-per-core",
+           "time",
+           "time-min",
+           "tmp",
+           "uid",
+           "unbuffered",
+           "use-min-nodes",
+           "verbose",
+           "wait",
+           "wait-all-nodes",
+           "wckey",
+           "wrap",
+           "x11",
        }) {
     EXPECT_NE(sbatch_options::find_long(name), nullptr) << name;
   }
   EXPECT_EQ(parse_error({"--gpus-per-socket=1"}),
-            "--gpus-per-socket: GPUs are asked per job, per node or per task here (-G, --gpus-per-node, --gpus-per-task, --gres)");
+            "--gpus-per-socket: GPUs are asked per job, per node or per task here (-G, --gpus-per-node, "
+            "--gpus-per-task, --gres)");
   EXPECT_EQ(parse_error({"--mpi=pmix"}), "--mpi is not allowed in a job script");
   EXPECT_EQ(parse_error({"-F", "hosts"}), "--nodefile: name the nodes with -w/--nodelist");
   EXPECT_EQ(parse_ok({"--time-min=10"}).warnings,
@@ -258,7 +394,8 @@ TEST(DependencyOption, Grammar) {
   EXPECT_EQ(task->clauses[0], (DependencyClause{DependencyType::kAfterOk, {JobId(15)}}));
   EXPECT_TRUE(task->clauses[1].jobs.empty());
   EXPECT_EQ(task->tasks, (std::vector<DependencyTaskRef>{{0, JobId(12), 3}, {1, JobId(7), 0}}));
-  EXPECT_EQ(error("afterok:12_x"), "--dependency=afterok:12_x: bad array task \"12_x\" (ARRAY_INDEX, e.g. 12_3)");
+  EXPECT_EQ(error("afterok:12_x"),
+            "--dependency=afterok:12_x: bad array task \"12_x\" (ARRAY_INDEX, e.g. 12_3)");
   EXPECT_EQ(error("afterok:_3"), "--dependency=afterok:_3: bad array task \"_3\" (ARRAY_INDEX, e.g. 12_3)");
   EXPECT_EQ(error("after:5+10"), "--dependency=after:5+10: delays (\"5+10\") are not supported yet");
   EXPECT_EQ(error("aftercorr:5"),
@@ -301,8 +438,8 @@ TEST(SubmitCommandLine, ScriptAndItsArguments) {
 }
 
 TEST(SubmitCommandLine, WrapCoordinatorConfigAndHelp) {
-  auto c = parse_submit_command_line(
-      {"--wrap", "hostname -f", "--coordinator=tcp://c:1", "--config", "/f.toml"});
+  auto c =
+      parse_submit_command_line({"--wrap", "hostname -f", "--coordinator=tcp://c:1", "--config", "/f.toml"});
   ASSERT_TRUE(c.has_value()) << c.error().message;
   EXPECT_EQ(c->wrap, "hostname -f");
   EXPECT_EQ(c->coordinator, "tcp://c:1");
@@ -319,8 +456,7 @@ TEST(SubmitCommandLine, Errors) {
             "submit needs a script path or --wrap \"command\"");
   EXPECT_EQ(parse_submit_command_line({"--wrap=ls", "job.sh"}).error().message,
             "--wrap and a script \"job.sh\" cannot be given together");
-  EXPECT_EQ(parse_submit_command_line({"-N", "x", "job.sh"}).error().message,
-            "--nodes=x: not a number");
+  EXPECT_EQ(parse_submit_command_line({"-N", "x", "job.sh"}).error().message, "--nodes=x: not a number");
   EXPECT_NE(submit_usage().find("--gres=gpu[:TYPE]:N"), std::string::npos);
 }
 
@@ -342,7 +478,8 @@ TEST(SubmitOptions, MailTypesInAnyCase) {
 
 TEST(SubmitOptions, SlurmAliasesAndGpuRelativeOptions) {
   EXPECT_EQ(parse_ok({"--tasks-per-node=4"}).ntasks_per_node, 4);
-  SubmitOptions o = parse_ok({"--gpus-per-task=v100:1", "--cpus-per-gpu=4", "--ntasks-per-gpu=2", "--mem-per-gpu=2G"});
+  SubmitOptions o =
+      parse_ok({"--gpus-per-task=v100:1", "--cpus-per-gpu=4", "--ntasks-per-gpu=2", "--mem-per-gpu=2G"});
   EXPECT_EQ(o.gpus_per_task, (GpuCount{"v100", 1}));
   EXPECT_EQ(o.cpus_per_gpu, 4);
   EXPECT_EQ(o.ntasks_per_gpu, 2);

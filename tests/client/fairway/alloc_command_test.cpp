@@ -23,8 +23,14 @@ class Alloc : public ::testing::Test {
   JobState final_state = JobState::kRunning;
 
   SubmitContext context() {
-    return SubmitContext{"alice", dir.path(), {{"PATH", "/usr/bin:/bin"}, {"SLURM_JOB_ID", "stale"}},
-                         "tok-1", Time::from_seconds(1'800'000'000), "login1", "", std::nullopt};
+    return SubmitContext{"alice",
+                         dir.path(),
+                         {{"PATH", "/usr/bin:/bin"}, {"SLURM_JOB_ID", "stale"}},
+                         "tok-1",
+                         Time::from_seconds(1'800'000'000),
+                         "login1",
+                         "",
+                         std::nullopt};
   }
   Transport transport() {
     return [this](const wire::Message& m) -> Result<wire::Message> {
@@ -56,8 +62,10 @@ class Alloc : public ::testing::Test {
 };
 
 TEST_F(Alloc, RunsTheCommandWithTheAllocationsEnvironmentAndEndsItAfter) {
-  const std::string script = "echo $SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_NTASKS $SLURM_JOB_CPUS_PER_NODE $SLURM_JOB_PARTITION > " +
-                             dir.path() + "/env.txt; exit 3";
+  const std::string script =
+      "echo $SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_NTASKS $SLURM_JOB_CPUS_PER_NODE $SLURM_JOB_PARTITION "
+      "> " +
+      dir.path() + "/env.txt; exit 3";
   const int code = run_alloc({"-n", "4", "/bin/sh", "-c", script}, context(), transport(), io,
                              std::chrono::milliseconds(1));
   EXPECT_EQ(code, 3) << err.str();
@@ -101,7 +109,10 @@ TEST_F(Alloc, WithoutACommandItRunsTheUsersShell) {
   const std::string old = saved != nullptr ? saved : "";
   ::setenv("SHELL", shell.c_str(), 1);
   const int code = run_alloc({"-n", "1"}, context(), transport(), io, std::chrono::milliseconds(1));
-  if (saved != nullptr) ::setenv("SHELL", old.c_str(), 1); else ::unsetenv("SHELL");
+  if (saved != nullptr)
+    ::setenv("SHELL", old.c_str(), 1);
+  else
+    ::unsetenv("SHELL");
   EXPECT_EQ(code, 4) << err.str();
   EXPECT_TRUE(std::ifstream(dir.path() + "/shell-ran").good());
 }

@@ -44,8 +44,7 @@ TEST_F(Commands, QueueSendsFiltersAndPrintsTable) {
   const auto& q = std::get<wire::JobQuery>(fake.requests[0]);
   EXPECT_EQ(q.user, "alice");
   EXPECT_EQ(q.partition, "gpu");
-  EXPECT_EQ(q.states, (std::vector<JobState>{JobState::kPending, JobState::kRunning,
-                                             JobState::kHeld}));
+  EXPECT_EQ(q.states, (std::vector<JobState>{JobState::kPending, JobState::kRunning, JobState::kHeld}));
   EXPECT_EQ(q.jobs, (std::vector<JobId>{JobId(101), JobId(102)}));
   EXPECT_TRUE(q.include_finished);
   EXPECT_EQ(out.str().rfind("JOBID  PARTITION", 0), 0u);
@@ -78,7 +77,8 @@ TEST_F(Commands, QueueGathersEveryPage) {
 TEST_F(Commands, QueueKeepsTheAccountsNamesAndNodesAsked) {
   fake.answer = [](const wire::Message&) -> Result<wire::Message> {
     wire::JobQueryReply r;
-    const auto job = [&](std::uint64_t id, const std::string& account, const std::string& name, const std::string& node) {
+    const auto job = [&](std::uint64_t id, const std::string& account, const std::string& name,
+                         const std::string& node) {
       wire::JobView v;
       v.id = JobId(id);
       v.account = account;
@@ -172,32 +172,36 @@ TEST_F(Commands, InteractiveCancelAsksForEachJob) {
       return r;
     }
     wire::JobControlReply r;
-    for (JobId id : std::get<wire::JobControl>(m).jobs) r.results.push_back(wire::control_result(id, ok_status()));
+    for (JobId id : std::get<wire::JobControl>(m).jobs)
+      r.results.push_back(wire::control_result(id, ok_status()));
     return r;
   };
   std::istringstream answers("y\nn\nyes\n");
   EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io, {}, false,
                             std::nullopt, true, &answers),
             kExitOk);
-  EXPECT_EQ(out.str(), "Cancel job_id=11 name=job11 partition=main [y/n]? Cancel job_id=12 name=job12 partition=main [y/n]? "
-                       "Cancel job_id=13 name=job13 partition=main [y/n]? ");
+  EXPECT_EQ(
+      out.str(),
+      "Cancel job_id=11 name=job11 partition=main [y/n]? Cancel job_id=12 name=job12 partition=main [y/n]? "
+      "Cancel job_id=13 name=job13 partition=main [y/n]? ");
   ASSERT_EQ(fake.requests.size(), 2u);
   EXPECT_EQ(std::get<wire::JobControl>(fake.requests[1]).jobs, (std::vector<JobId>{JobId(11), JobId(13)}));
   fake.requests.clear();
   std::istringstream no("n\n");
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11"}, "alice", fake.transport(), io, {}, false, std::nullopt,
-                            true, &no),
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11"}, "alice", fake.transport(), io, {}, false,
+                            std::nullopt, true, &no),
             kExitOk);
   EXPECT_EQ(fake.requests.size(), 1u) << "nothing to cancel: only the question";
   fake.requests.clear();
   std::istringstream any("y\n");
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,99"}, "alice", fake.transport(), io, {}, false, std::nullopt,
-                            true, &any),
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,99"}, "alice", fake.transport(), io, {}, false,
+                            std::nullopt, true, &any),
             kExitFailure);
-  EXPECT_NE(err.str().find("Kill job error on job id 99: Invalid job id specified"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("Kill job error on job id 99: Invalid job id specified"), std::string::npos)
+      << err.str();
   EXPECT_EQ(fake.requests.size(), 1u) << "no cancel sent";
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"42_7"}, "alice", fake.transport(), io, {}, false, std::nullopt,
-                            true, &any),
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"42_7"}, "alice", fake.transport(), io, {}, false,
+                            std::nullopt, true, &any),
             kExitUsage);
 }
 
@@ -206,27 +210,32 @@ TEST_F(Commands, JobControlCanKeepQuietAboutJobsThatAreGone) {
   fake.answer = [](const wire::Message& m) {
     const auto& c = std::get<wire::JobControl>(m);
     wire::JobControlReply r;
-    r.results = {wire::control_result(c.jobs.at(0), make_error(ErrorCode::kNotFound, "job 11 does not exist")),
-                 wire::control_result(c.jobs.at(1), make_error(ErrorCode::kFailedPrecondition, "job 12 has already ended")),
-                 wire::control_result(c.jobs.at(2), ok_status())};
+    r.results = {
+        wire::control_result(c.jobs.at(0), make_error(ErrorCode::kNotFound, "job 11 does not exist")),
+        wire::control_result(c.jobs.at(1),
+                             make_error(ErrorCode::kFailedPrecondition, "job 12 has already ended")),
+        wire::control_result(c.jobs.at(2), ok_status())};
     return r;
   };
   EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io, {}, false,
                             std::nullopt, true),
             kExitOk);
   EXPECT_EQ(err.str(), "");
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io), kExitFailure);
-  EXPECT_EQ(err.str(), "fairway: error: cancel job 11: job 11 does not exist\n"
-                       "fairway: error: cancel job 12: job 12 has already ended\n");
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12,13"}, "alice", fake.transport(), io),
+            kExitFailure);
+  EXPECT_EQ(err.str(),
+            "fairway: error: cancel job 11: job 11 does not exist\n"
+            "fairway: error: cancel job 12: job 12 has already ended\n");
   err.str("");
   fake.answer = [](const wire::Message& m) {
     wire::JobControlReply r;
-    r.results = {wire::control_result(std::get<wire::JobControl>(m).jobs.at(0),
-                                      make_error(ErrorCode::kPermissionDenied, "job 14 belongs to 'bob', not 'alice'"))};
+    r.results = {wire::control_result(
+        std::get<wire::JobControl>(m).jobs.at(0),
+        make_error(ErrorCode::kPermissionDenied, "job 14 belongs to 'bob', not 'alice'"))};
     return r;
   };
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"14"}, "alice", fake.transport(), io, {}, false, std::nullopt,
-                            true),
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"14"}, "alice", fake.transport(), io, {}, false,
+                            std::nullopt, true),
             kExitFailure);
   EXPECT_NE(err.str().find("belongs to 'bob'"), std::string::npos);
 }
@@ -238,7 +247,8 @@ TEST_F(Commands, ShowJobWithoutAnIdListsEveryJobInScontrolsLayout) {
   EXPECT_EQ(run_show_job("", JobDetailLayout::kScontrol, fake.transport(), io), kExitOk) << err.str();
   const auto jobs = testing::queue_reply().jobs;
   ASSERT_FALSE(jobs.empty());
-  for (const auto& j : jobs) EXPECT_NE(out.str().find("JobId=" + std::to_string(j.id.value()) + " "), std::string::npos);
+  for (const auto& j : jobs)
+    EXPECT_NE(out.str().find("JobId=" + std::to_string(j.id.value()) + " "), std::string::npos);
   EXPECT_TRUE(std::get<wire::JobQuery>(fake.requests.at(0)).jobs.empty());
   EXPECT_EQ(run_show_job("", JobDetailLayout::kFairway, fake.transport(), io), kExitUsage);
 }
@@ -252,7 +262,8 @@ TEST_F(Commands, QueueLongStartsWithTheTime) {
   const std::string text = out.str();
   const std::string first = text.substr(0, text.find('\n'));
   EXPECT_EQ(first.size(), 24u) << first;  // "Thu Nov 26 05:11:13 2026"
-  EXPECT_NE(text.find("\n             JOBID PARTITION     NAME     USER    STATE"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n             JOBID PARTITION     NAME     USER    STATE"), std::string::npos)
+      << text;
   out.str("");
   o.noheader = true;
   EXPECT_EQ(run_queue(o, fake.transport(), io), kExitOk);
@@ -321,12 +332,9 @@ TEST_F(Commands, ShowJobAsksIncludingFinished) {
 }
 
 TEST_F(Commands, ShowNodeAndNodes) {
-  fake.answer = [](const wire::Message&) {
-    return wire::NodeQueryReply{{testing::gpu_node()}};
-  };
+  fake.answer = [](const wire::Message&) { return wire::NodeQueryReply{{testing::gpu_node()}}; };
   EXPECT_EQ(run_show_node("gpu-01", false, false, fake.transport(), io), kExitOk);
-  EXPECT_EQ(std::get<wire::NodeQuery>(fake.requests.at(0)).nodes,
-            std::vector<std::string>{"gpu-01"});
+  EXPECT_EQ(std::get<wire::NodeQuery>(fake.requests.at(0)).nodes, std::vector<std::string>{"gpu-01"});
   EXPECT_NE(out.str().find("NodeName: gpu-01"), std::string::npos);
   out.str("");
   EXPECT_EQ(run_nodes({}, true, false, false, fake.transport(), io), kExitOk);
@@ -348,8 +356,7 @@ TEST_F(Commands, JobControlReportsEachFailure) {
     }
     return r;
   };
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12", "13"}, "alice", fake.transport(),
-                            io),
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"11,12", "13"}, "alice", fake.transport(), io),
             kExitFailure);
   const auto& c = std::get<wire::JobControl>(fake.requests.at(0));
   EXPECT_EQ(c.action, wire::JobAction::kCancel);
@@ -358,25 +365,26 @@ TEST_F(Commands, JobControlReportsEachFailure) {
   EXPECT_EQ(err.str(), "fairway: error: cancel job 12: job 12 belongs to bob\n");
 
   err.str("");
-  EXPECT_EQ(run_job_control(wire::JobAction::kHold, {"11"}, "alice", fake.transport(), io),
-            kExitOk);
+  EXPECT_EQ(run_job_control(wire::JobAction::kHold, {"11"}, "alice", fake.transport(), io), kExitOk);
   EXPECT_EQ(err.str(), "");
-  EXPECT_EQ(run_job_control(wire::JobAction::kRelease, {"0"}, "alice", fake.transport(), io),
-            kExitUsage);
+  EXPECT_EQ(run_job_control(wire::JobAction::kRelease, {"0"}, "alice", fake.transport(), io), kExitUsage);
   EXPECT_EQ(fake.requests.size(), 2u);
 }
 
 TEST_F(Commands, JobControlJsonListsEveryResult) {
   fake.answer = [](const wire::Message& m) {
     wire::JobControlReply r;
-    for (JobId id : std::get<wire::JobControl>(m).jobs) r.results.push_back({id, id.value() != 12, id.value() == 12 ? "no" : ""});
+    for (JobId id : std::get<wire::JobControl>(m).jobs)
+      r.results.push_back({id, id.value() != 12, id.value() == 12 ? "no" : ""});
     return r;
   };
-  EXPECT_EQ(run_job_control(wire::JobAction::kHold, {"11,12"}, "alice", fake.transport(), io, {}, true), kExitFailure);
+  EXPECT_EQ(run_job_control(wire::JobAction::kHold, {"11,12"}, "alice", fake.transport(), io, {}, true),
+            kExitFailure);
   EXPECT_EQ(err.str(), "");
-  EXPECT_EQ(out.str(),
-            "{\n  \"results\": [\n    {\n      \"job\": 11,\n      \"ok\": true,\n      \"message\": \"\"\n    },\n"
-            "    {\n      \"job\": 12,\n      \"ok\": false,\n      \"message\": \"no\"\n    }\n  ]\n}\n");
+  EXPECT_EQ(
+      out.str(),
+      "{\n  \"results\": [\n    {\n      \"job\": 11,\n      \"ok\": true,\n      \"message\": \"\"\n    },\n"
+      "    {\n      \"job\": 12,\n      \"ok\": false,\n      \"message\": \"no\"\n    }\n  ]\n}\n");
 }
 
 TEST_F(Commands, CancelSignalSendsASignalAction) {
@@ -404,7 +412,8 @@ TEST_F(Commands, CancelWithFiltersActsOnTheJobsTheyMatch) {
         v.user = "alice";
         v.name = id == 22 ? "other" : "sweep";
         v.account = "chem";
-        if (q->jobs.empty() || std::find(q->jobs.begin(), q->jobs.end(), v.id) != q->jobs.end()) r.jobs.push_back(v);
+        if (q->jobs.empty() || std::find(q->jobs.begin(), q->jobs.end(), v.id) != q->jobs.end())
+          r.jobs.push_back(v);
       }
       return r;
     }
@@ -416,7 +425,8 @@ TEST_F(Commands, CancelWithFiltersActsOnTheJobsTheyMatch) {
   f.user = "alice";
   f.states = "PD";
   f.name = "sweep";
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk) << err.str();
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk)
+      << err.str();
   ASSERT_EQ(fake.requests.size(), 2u);
   const auto& q = std::get<wire::JobQuery>(fake.requests[0]);
   EXPECT_EQ(q.user, "alice");
@@ -457,8 +467,8 @@ TEST_F(Commands, CancelActsOnWholeArraysAndSingleTasks) {
       view(40, 40, "[2-9]");  // array 40's waiting line
       view(41, 40, "0");      // its running tasks
       view(42, 40, "1");
-      view(60, 0, "");        // a plain job
-      view(71, 70, "0");      // a task of an array with nothing waiting
+      view(60, 0, "");    // a plain job
+      view(71, 70, "0");  // a task of an array with nothing waiting
       return r;
     }
     wire::JobControlReply r;
@@ -469,18 +479,22 @@ TEST_F(Commands, CancelActsOnWholeArraysAndSingleTasks) {
   };
   JobFilter f;
   f.user = "alice";
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk) << err.str();
-  EXPECT_EQ(std::get<wire::JobControl>(fake.requests.at(1)).jobs, (std::vector<JobId>{JobId(40), JobId(60), JobId(71)}));
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {}, "alice", fake.transport(), io, f), kExitOk)
+      << err.str();
+  EXPECT_EQ(std::get<wire::JobControl>(fake.requests.at(1)).jobs,
+            (std::vector<JobId>{JobId(40), JobId(60), JobId(71)}));
 
   fake.requests.clear();
-  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"40_3,40_[5-6]", "60"}, "alice", fake.transport(), io), kExitOk)
+  EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"40_3,40_[5-6]", "60"}, "alice", fake.transport(), io),
+            kExitOk)
       << err.str();
   const auto& c = std::get<wire::JobControl>(fake.requests.at(0));
   EXPECT_EQ(c.jobs, std::vector<JobId>{JobId(60)});
   EXPECT_EQ(c.task_arrays, (std::vector<JobId>{JobId(40), JobId(40), JobId(40)}));
   EXPECT_EQ(c.task_indices, (std::vector<std::int32_t>{3, 5, 6}));
   EXPECT_EQ(run_job_control(wire::JobAction::kCancel, {"40_x"}, "alice", fake.transport(), io), kExitUsage);
-  EXPECT_NE(err.str().find("job id \"40_x\": the tasks after '_' are not task indices"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("job id \"40_x\": the tasks after '_' are not task indices"), std::string::npos)
+      << err.str();
 }
 
 TEST_F(Commands, ParseHelpers) {

@@ -22,8 +22,8 @@ struct BinaryRun {
 
 BinaryRun run_fairway(const std::string& args) {
   // No coordinator may be found by accident from the caller's environment.
-  const std::string cmd = "env -u FAIRWAY_COORDINATOR -u FAIRWAY_CONF " +
-                          std::string(FAIRWAY_CLI_BINARY) + " " + args + " 2>&1";
+  const std::string cmd =
+      "env -u FAIRWAY_COORDINATOR -u FAIRWAY_CONF " + std::string(FAIRWAY_CLI_BINARY) + " " + args + " 2>&1";
   BinaryRun r;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
@@ -79,13 +79,16 @@ TEST(FairwayBinary, SlurmModesAreNoFlagsOfFairway) {
 TEST(FairwayBinary, DirectiveProblemsNameLineAndOption) {
   testing::TempDir dir;
   const std::string refused = dir.write("job.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --array=4-1\ntrue\n");
-  expect_usage_error("submit " + refused, refused + " line 3: --array: the range '4-1' ends before it starts");
+  expect_usage_error("submit " + refused,
+                     refused + " line 3: --array: the range '4-1' ends before it starts");
   // An unknown directive is only a warning: the submission goes on (and here finds no
   // coordinator).
   const std::string unknown = dir.write("job2.sh", "#!/bin/sh\n#SBATCH -n 2\n#SBATCH --bogus\ntrue\n");
   const BinaryRun r = run_fairway("submit " + unknown);
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_EQ(r.output.rfind("fairway: warning: " + unknown + " line 3: unknown directive \"--bogus\" ignored\n", 0), 0u)
+  EXPECT_EQ(
+      r.output.rfind("fairway: warning: " + unknown + " line 3: unknown directive \"--bogus\" ignored\n", 0),
+      0u)
       << r.output;
 }
 
@@ -137,8 +140,7 @@ TEST(FairwayBinary, SubmitAndQueueThroughACoordinatorStandIn) {
   EXPECT_EQ(submit.exit_code, 0) << submit.output;
   EXPECT_EQ(submit.output, "Submitted batch job 5\n");
   EXPECT_EQ(queue.exit_code, 0) << queue.output;
-  EXPECT_NE(queue.output.find("5      batch      wrap  alice  R   1:05  1      node-1"),
-            std::string::npos)
+  EXPECT_NE(queue.output.find("5      batch      wrap  alice  R   1:05  1      node-1"), std::string::npos)
       << queue.output;
   ASSERT_EQ(seen.size(), 2u);
   const auto& request = std::get<wire::SubmitRequest>(seen[0]);

@@ -1,6 +1,6 @@
 #include "client/fairway/history_command.h"
-#include "shared/base/duration_format.h"
 #include "client/slurm/slurm_commands.h"
+#include "shared/base/duration_format.h"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +61,8 @@ TEST(History, SendsAStoreQueryAndPrintsSacctFields) {
   EXPECT_EQ(sent[0].ended_after, Time::from_seconds(1'800'000'000 - 86400));
   const std::string text = out.str();
   EXPECT_EQ(text.substr(0, text.find('\n')),
-            "JobID|JobName|User|Account|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS|NodeList|MaxRSS|TotalCPU");
+            "JobID|JobName|User|Account|Partition|State|ExitCode|Start|End|Elapsed|AllocCPUS|NodeList|MaxRSS|"
+            "TotalCPU");
   EXPECT_NE(text.find("42|md|alice|chem|batch|OOM|0:9|"), std::string::npos) << text;
   EXPECT_NE(text.find("|4|cn[01-02]|64M|00:01:01\n"), std::string::npos) << text;
 }
@@ -152,10 +153,11 @@ TEST(History, AWindowEndingNowHoldsTheLiveJobsAndNamesFilter) {
     }
     return r;
   };
-  auto translated = translate_slurm_command(
-      "sacct", {"-X", "--parsable2", "--noheader", "--format=JobIdRaw,State", "--starttime", "now-2days", "--endtime", "now",
-                "--name", "run-a"},
-      {"alice", {}});
+  auto translated =
+      translate_slurm_command("sacct",
+                              {"-X", "--parsable2", "--noheader", "--format=JobIdRaw,State", "--starttime",
+                               "now-2days", "--endtime", "now", "--name", "run-a"},
+                              {"alice", {}});
   ASSERT_TRUE(translated) << translated.error().message;
   ASSERT_TRUE(translated->call);
   // sacct fills fairway history's options itself.
@@ -182,8 +184,10 @@ TEST(History, FormatPicksSacctFieldsWithWidths) {
   v.start_time = Time::from_seconds(100);
   v.end_time = Time::from_seconds(700);
   r.jobs.push_back(v);
-  EXPECT_EQ(render_history(r, true, *cols), "JobID|State|ElapsedRaw|JobName|MaxRSS\n42|TIMEOUT|600|longname|\n");
-  EXPECT_NE(render_history(r, false, *cols).find("lon+"), std::string::npos) << "cut to 4, marked as sacct does";
+  EXPECT_EQ(render_history(r, true, *cols),
+            "JobID|State|ElapsedRaw|JobName|MaxRSS\n42|TIMEOUT|600|longname|\n");
+  EXPECT_NE(render_history(r, false, *cols).find("lon+"), std::string::npos)
+      << "cut to 4, marked as sacct does";
   auto bad = parse_history_format("JobID,Bogus");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("unknown field \"Bogus\""), std::string::npos) << bad.error().message;
@@ -212,7 +216,8 @@ TEST(History, SacctTableHasSlurmsLayout) {
             "3            a-rather-+      debug       root          1  COMPLETED      0:0 \n");
   EXPECT_EQ(render_sacct_table(r, *parse_history_format("Account%20"), false), "                root \n");
   // sacct -p: every field ended by '|'.
-  EXPECT_EQ(render_history(r, true, *parse_history_format("JobID,State"), true, true), "JobID|State|\n3|COMPLETED|\n");
+  EXPECT_EQ(render_history(r, true, *parse_history_format("JobID,State"), true, true),
+            "JobID|State|\n3|COMPLETED|\n");
 }
 
 // DerivedExitCode is the worst of the job's steps; a step's line has its own TRES and no

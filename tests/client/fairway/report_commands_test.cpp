@@ -27,12 +27,17 @@ wire::MetricsReply sample_metrics() {
       {"fairway_max_pass_duration_seconds", "gauge", "", {{"", {}, 0.002}}},
       {"fairway_pass_jobs_considered_total", "counter", "", {{"", {}, 10}}},
       {"fairway_last_pass_reservations", "gauge", "", {{"", {}, 3}}},
-      {"fairway_jobs", "gauge", "",
-       {{"", {{"state", "pending"}, {"partition", "a"}}, 2}, {"", {{"state", "pending"}, {"partition", "b"}}, 1},
+      {"fairway_jobs",
+       "gauge",
+       "",
+       {{"", {{"state", "pending"}, {"partition", "a"}}, 2},
+        {"", {{"state", "pending"}, {"partition", "b"}}, 1},
         {"", {{"state", "running"}, {"partition", "a"}}, 5}}},
       {"fairway_nodes", "gauge", "", {{"", {{"state", "up"}}, 3}, {"", {{"state", "down"}}, 1}}},
       {"fairway_rate_limited_total", "counter", "", {{"", {}, 7}}},
-      {"fairway_messages_total", "counter", "",
+      {"fairway_messages_total",
+       "counter",
+       "",
        {{"", {{"type", "SubmitRequest"}}, 9}, {"", {{"type", "Heartbeat"}}, 0}}},
   };
   return m;
@@ -43,45 +48,61 @@ wire::MetricsReply sample_metrics() {
 // here), from the coordinator's metrics. Monitoring exporters parse it by these labels.
 TEST_F(Reports, SdiagIsSlurmsLayoutOverTheMetrics) {
   wire::MetricsReply m = sample_metrics();
-  m.families.push_back({"fairway_start_time_seconds", "gauge", "", {{"", {}, static_cast<double>(testing::kEpoch - 600)}}});
-  m.families.push_back({"fairway_last_pass_time_seconds", "gauge", "", {{"", {}, static_cast<double>(testing::kEpoch - 5)}}});
+  m.families.push_back(
+      {"fairway_start_time_seconds", "gauge", "", {{"", {}, static_cast<double>(testing::kEpoch - 600)}}});
+  m.families.push_back(
+      {"fairway_last_pass_time_seconds", "gauge", "", {{"", {}, static_cast<double>(testing::kEpoch - 5)}}});
   m.families.push_back({"fairway_jobs_submitted_total", "counter", "", {{"", {}, 12}}});
   m.families.push_back({"fairway_jobs_started_total", "counter", "", {{"", {}, 8}}});
   m.families.push_back({"fairway_backfill_jobs_started_total", "counter", "", {{"", {}, 2}}});
   m.families.push_back({"fairway_pass_reservations_total", "counter", "", {{"", {}, 6}}});
   m.families.push_back({"fairway_last_pass_jobs_considered", "gauge", "", {{"", {}, 3}}});
-  m.families.push_back({"fairway_jobs_ended_total", "counter", "",
-                        {{"", {{"state", "completed"}}, 4}, {"", {{"state", "cancelled"}}, 1}, {"", {{"state", "failed"}}, 2}}});
+  m.families.push_back({"fairway_jobs_ended_total",
+                        "counter",
+                        "",
+                        {{"", {{"state", "completed"}}, 4},
+                         {"", {{"state", "cancelled"}}, 1},
+                         {"", {{"state", "failed"}}, 2}}});
   const std::string at = format_ctime(Time::from_seconds(testing::kEpoch));
   const std::string since = format_ctime(Time::from_seconds(testing::kEpoch - 600));
   const std::string last = format_ctime(Time::from_seconds(testing::kEpoch - 5));
   const std::string e = std::to_string(testing::kEpoch);
-  EXPECT_EQ(render_sdiag(m, 25),
-            "*******************************************************\n"
-            "sdiag output at " + at + " (" + e + ")\n"
-            "Data since      " + since + " (" + std::to_string(testing::kEpoch - 600) + ")\n"
-            "*******************************************************\n"
-            "Server thread count:  1\nAgent queue size:     0\nAgent count:          0\nAgent thread count:   0\n"
-            "DBD Agent queue size: 0\n\n"
-            "Jobs submitted: 12\nJobs started:   8\nJobs completed: 4\nJobs canceled:  1\nJobs failed:    2\n\n"
-            "Job states ts:  " + at + " (" + e + ")\nJobs pending:   3\nJobs running:   5\n\n"
-            "Main schedule statistics (microseconds):\n"
-            "\tLast cycle:   500\n\tMax cycle:    2000\n\tTotal cycles: 4\n\tMean cycle:   1000\n"
-            "\tMean depth cycle:  3\n\tCycles per minute: 0\n\tLast queue length: 3\n\n"
-            "Backfilling stats\n"
-            "\tTotal backfilled jobs (since last slurm start): 2\n"
-            "\tTotal backfilled jobs (since last stats cycle start): 2\n"
-            "\tTotal backfilled heterogeneous job components: 0\n"
-            "\tTotal cycles: 4\n"
-            "\tLast cycle when: " + last + " (" + std::to_string(testing::kEpoch - 5) + ")\n"
-            "\tLast cycle: 500\n\tMax cycle:  2000\n\tMean cycle: 1000\n"
-            "\tLast depth cycle: 3\n\tLast depth cycle (try sched): 3\n"
-            "\tDepth Mean: 2\n\tDepth Mean (try depth): 2\n"
-            "\tLast queue length: 3\n\tQueue length mean: 3\n\tLast table size: 0\n\tMean table size: 0\n\n"
-            "Latency for 1000 calls to gettimeofday(): 25 microseconds\n\n"
-            "Remote Procedure Call statistics by message type\n"
-            "\tSubmitRequest                           (    8) count:9      ave_time:0      total_time:0\n\n"
-            "Remote Procedure Call statistics by user\n\nPending RPC statistics\n\tNo pending RPCs\n");
+  EXPECT_EQ(
+      render_sdiag(m, 25),
+      "*******************************************************\n"
+      "sdiag output at " +
+          at + " (" + e +
+          ")\n"
+          "Data since      " +
+          since + " (" + std::to_string(testing::kEpoch - 600) +
+          ")\n"
+          "*******************************************************\n"
+          "Server thread count:  1\nAgent queue size:     0\nAgent count:          0\nAgent thread count:   "
+          "0\n"
+          "DBD Agent queue size: 0\n\n"
+          "Jobs submitted: 12\nJobs started:   8\nJobs completed: 4\nJobs canceled:  1\nJobs failed:    2\n\n"
+          "Job states ts:  " +
+          at + " (" + e +
+          ")\nJobs pending:   3\nJobs running:   5\n\n"
+          "Main schedule statistics (microseconds):\n"
+          "\tLast cycle:   500\n\tMax cycle:    2000\n\tTotal cycles: 4\n\tMean cycle:   1000\n"
+          "\tMean depth cycle:  3\n\tCycles per minute: 0\n\tLast queue length: 3\n\n"
+          "Backfilling stats\n"
+          "\tTotal backfilled jobs (since last slurm start): 2\n"
+          "\tTotal backfilled jobs (since last stats cycle start): 2\n"
+          "\tTotal backfilled heterogeneous job components: 0\n"
+          "\tTotal cycles: 4\n"
+          "\tLast cycle when: " +
+          last + " (" + std::to_string(testing::kEpoch - 5) +
+          ")\n"
+          "\tLast cycle: 500\n\tMax cycle:  2000\n\tMean cycle: 1000\n"
+          "\tLast depth cycle: 3\n\tLast depth cycle (try sched): 3\n"
+          "\tDepth Mean: 2\n\tDepth Mean (try depth): 2\n"
+          "\tLast queue length: 3\n\tQueue length mean: 3\n\tLast table size: 0\n\tMean table size: 0\n\n"
+          "Latency for 1000 calls to gettimeofday(): 25 microseconds\n\n"
+          "Remote Procedure Call statistics by message type\n"
+          "\tSubmitRequest                           (    8) count:9      ave_time:0      total_time:0\n\n"
+          "Remote Procedure Call statistics by user\n\nPending RPC statistics\n\tNo pending RPCs\n");
   // Before the first pass: no means, and no last cycle.
   wire::MetricsReply fresh;
   fresh.now = Time::from_seconds(testing::kEpoch);
@@ -102,7 +123,8 @@ TEST_F(Reports, DiagSummarisesPassesJobsNodesAndMessages) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
   }
   EXPECT_EQ(text.find("Heartbeat"), std::string::npos) << "types never seen are left out";
-  EXPECT_NE(metrics_json(sample_metrics()).find("\"name\": \"fairway_pass_duration_seconds_sum\""), std::string::npos);
+  EXPECT_NE(metrics_json(sample_metrics()).find("\"name\": \"fairway_pass_duration_seconds_sum\""),
+            std::string::npos);
 }
 
 TEST_F(Reports, PartitionDetailAndSharesTable) {
@@ -119,13 +141,16 @@ TEST_F(Reports, PartitionDetailAndSharesTable) {
   p.jobs_pending = 4;
   p.flags = {"socket_exclusive_gpus"};
   const std::string text = render_partition_detail(p);
-  for (const char* line : {"PartitionName: gpu\n", "Nodes: gpu-[01-03]\n", "NodesUp: 2/3\n", "Cores: 40/96 allocated\n",
-                           "MaxTime: 2-00:00:00\n", "PreemptMode: requeue\n", "Jobs: 4 waiting, 0 running\n",
-                           "Flags: socket_exclusive_gpus\n", "Default: NO\n"}) {
+  for (const char* line :
+       {"PartitionName: gpu\n", "Nodes: gpu-[01-03]\n", "NodesUp: 2/3\n", "Cores: 40/96 allocated\n",
+        "MaxTime: 2-00:00:00\n", "PreemptMode: requeue\n", "Jobs: 4 waiting, 0 running\n",
+        "Flags: socket_exclusive_gpus\n", "Default: NO\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
   }
-  wire::SharesReply s{Time::from_seconds(testing::kEpoch), "classic",
-                      {{"physics", "", 3, 0.75, 1000, 0.8, 0}, {"physics", "alice", 1, 0.375, 600, 0.48, 0.41}}};
+  wire::SharesReply s{
+      Time::from_seconds(testing::kEpoch),
+      "classic",
+      {{"physics", "", 3, 0.75, 1000, 0.8, 0}, {"physics", "alice", 1, 0.375, 600, 0.48, 0.41}}};
   EXPECT_EQ(render_shares(s),
             "Fair-share algorithm: classic\n"
             "Account   User   RawShares  NormShares  RawUsage  EffectvUsage  FairShare\n"
@@ -148,7 +173,8 @@ TEST(ReportCommands, PartitionAccessListsShowInBothLayouts) {
   wire::PartitionView p;
   p.name = "condo";
   p.preempt = "off";
-  EXPECT_NE(render_scontrol_partition(p).find("   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n"), std::string::npos);
+  EXPECT_NE(render_scontrol_partition(p).find("   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n"),
+            std::string::npos);
   p.allow_accounts = {"lab", "lab2"};
   p.allow_groups = {"condo"};
   p.deny_qos = {"long"};

@@ -4,15 +4,15 @@
 #include "client/fairway/step_session.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -99,8 +99,10 @@ TEST(StepSession, OnlyARelayWithTheKeyForANodeOfTheStepIsHeard) {
       ASSERT_TRUE(net::write_all(*fd, net::step_frame(f)));
     }
     // A second relay claiming the same node while the first is connected is refused.
-    second = refused(address, {{StepIoKind::kHello, 0, 0, 1, kKey}, {StepIoKind::kStdout, 0, 0, 0, "twice\n"}});
-    for (const StepIo& f : std::vector<StepIo>{{StepIoKind::kExit, 0, 0, 3, ""}, {StepIoKind::kDone, 0, -1, 0, ""}}) {
+    second =
+        refused(address, {{StepIoKind::kHello, 0, 0, 1, kKey}, {StepIoKind::kStdout, 0, 0, 0, "twice\n"}});
+    for (const StepIo& f :
+         std::vector<StepIo>{{StepIoKind::kExit, 0, 0, 3, ""}, {StepIoKind::kDone, 0, -1, 0, ""}}) {
       ASSERT_TRUE(net::write_all(*fd, net::step_frame(f)));
     }
     // Until the client closes it, having everything (bounded: a client that never does
@@ -186,7 +188,8 @@ TEST(StepSession, AListenerOnDescriptorZeroIsPolledOnceAndTheStepEnds) {
     return *fd;
   };
   const auto finish = [](int fd, std::int32_t node) {
-    for (const StepIo& f : std::vector<StepIo>{{StepIoKind::kExit, node, node, 0, ""}, {StepIoKind::kDone, node, -1, 0, ""}}) {
+    for (const StepIo& f :
+         std::vector<StepIo>{{StepIoKind::kExit, node, node, 0, ""}, {StepIoKind::kDone, node, -1, 0, ""}}) {
       (void)net::write_all(fd, net::step_frame(f));
     }
   };

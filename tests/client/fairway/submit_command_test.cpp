@@ -19,7 +19,8 @@ class Submit : public ::testing::Test {
   int timeouts_left = 0;
 
   SubmitContext context() {
-    return SubmitContext{"alice", dir.path(), {{"A", "1"}}, "tok-1", Time::from_seconds(1'800'000'000), "", "", std::nullopt};
+    return SubmitContext{"alice", dir.path(), {{"A", "1"}}, "tok-1", Time::from_seconds(1'800'000'000),
+                         "",      "",         std::nullopt};
   }
 
   // Answers job 77 after `timeouts_left` timeouts.
@@ -82,7 +83,8 @@ TEST_F(Submit, AnArrayTaskInADependencyIsSentAsItsOwnId) {
     sent.push_back(std::get<wire::SubmitRequest>(m));
     return wire::SubmitReply{.job = JobId(77)};
   };
-  EXPECT_EQ(run_submit(command({"-d", "afterok:40_3:9", "--wrap", "true"}), context(), t, io), kExitOk) << err.str();
+  EXPECT_EQ(run_submit(command({"-d", "afterok:40_3:9", "--wrap", "true"}), context(), t, io), kExitOk)
+      << err.str();
   ASSERT_EQ(queries.size(), 1u);
   EXPECT_EQ(queries[0].jobs, std::vector<JobId>{JobId(40)});
   EXPECT_TRUE(queries[0].expand_arrays);
@@ -118,7 +120,8 @@ TEST_F(Submit, TestOnlyPrintsWhenAndWhereItWouldStart) {
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_TRUE(sent[0].test_only);
   EXPECT_NE(out.str().find("Job to start at "), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find(" using 8 cores on nodes n1,n2 in partition batch\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(" using 8 cores on nodes n1,n2 in partition batch\n"), std::string::npos)
+      << out.str();
   EXPECT_EQ(out.str().find("Submitted"), std::string::npos);
   out.str("");
   EXPECT_EQ(run_submit(cmd, context(), t, io), kExitOk);
@@ -154,7 +157,8 @@ TEST_F(Submit, WaitPollsUntilTheJobEndsAndExitsWithItsCode) {
   EXPECT_GE(polls, 3u);
 
   // Direct: a completed job is 0, a timeout 1.
-  for (const auto& [state, code] : {std::pair{JobState::kCompleted, kExitOk}, std::pair{JobState::kTimeout, kExitFailure}}) {
+  for (const auto& [state, code] :
+       {std::pair{JobState::kCompleted, kExitOk}, std::pair{JobState::kTimeout, kExitFailure}}) {
     const Transport done = [state](const wire::Message&) -> Result<wire::Message> {
       wire::JobQueryReply r;
       wire::JobView v;
@@ -162,7 +166,8 @@ TEST_F(Submit, WaitPollsUntilTheJobEndsAndExitsWithItsCode) {
       r.jobs.push_back(v);
       return r;
     };
-    EXPECT_EQ(wait_for_job(JobId(1), done, io, std::chrono::milliseconds(1), std::chrono::milliseconds(1)), code);
+    EXPECT_EQ(wait_for_job(JobId(1), done, io, std::chrono::milliseconds(1), std::chrono::milliseconds(1)),
+              code);
   }
 }
 
@@ -174,7 +179,8 @@ TEST_F(Submit, WaitWithAnArrayWaitsForEveryTask) {
     const auto& q = std::get<wire::JobQuery>(m);
     EXPECT_TRUE(q.expand_arrays);
     wire::JobQueryReply r;
-    const auto task = [&](std::uint64_t id, const std::string& index, JobState state, std::optional<std::int32_t> code) {
+    const auto task = [&](std::uint64_t id, const std::string& index, JobState state,
+                          std::optional<std::int32_t> code) {
       wire::JobView v;
       v.id = JobId(id);
       v.array_job = JobId(80);
@@ -185,24 +191,26 @@ TEST_F(Submit, WaitWithAnArrayWaitsForEveryTask) {
     };
     ++polls;
     // First a task still running and two not made yet, then all ended: 0 and 2 failed.
-    task(81, "0", polls < 3 ? JobState::kRunning : JobState::kFailed, polls < 3 ? std::nullopt : std::optional(2));
+    task(81, "0", polls < 3 ? JobState::kRunning : JobState::kFailed,
+         polls < 3 ? std::nullopt : std::optional(2));
     if (polls < 2) {
       task(80, "[1-2]", JobState::kPending, std::nullopt);
     } else {
       task(82, "1", JobState::kCompleted, 0);
-      task(83, "2", polls < 3 ? JobState::kPending : JobState::kFailed, polls < 3 ? std::nullopt : std::optional(5));
+      task(83, "2", polls < 3 ? JobState::kPending : JobState::kFailed,
+           polls < 3 ? std::nullopt : std::optional(5));
     }
     return r;
   };
   EXPECT_EQ(run_submit(command({"--wait", "--array=0-2", "--wrap", "exit 2"}), context(), t, io), 5);
   EXPECT_EQ(polls, 3u);
-  EXPECT_EQ(err.str(), "fairway: job 80_0 ended FAILED (exit code 2)\nfairway: job 80_2 ended FAILED (exit code 5)\n");
+  EXPECT_EQ(err.str(),
+            "fairway: job 80_0 ended FAILED (exit code 2)\nfairway: job 80_2 ended FAILED (exit code 5)\n");
 }
 
 TEST_F(Submit, ParsableAndRetryWithTheSameToken) {
   timeouts_left = 1;
-  EXPECT_EQ(run_submit(command({"--parsable", "--wrap", "true"}), context(), transport(), io),
-            kExitOk);
+  EXPECT_EQ(run_submit(command({"--parsable", "--wrap", "true"}), context(), transport(), io), kExitOk);
   EXPECT_EQ(out.str(), "77\n");
   ASSERT_EQ(sent.size(), 2u);
   EXPECT_EQ(sent[0].client_token, sent[1].client_token);
@@ -219,8 +227,7 @@ TEST_F(Submit, RefusalAndMissingScript) {
   Transport refuse = [](const wire::Message&) -> Result<wire::Message> {
     return wire::ErrorReply{ErrorCode::kInvalidArgument, "partition \"x\" does not exist"};
   };
-  EXPECT_EQ(run_submit(command({"-p", "x", "--wrap", "true"}), context(), refuse, io),
-            kExitFailure);
+  EXPECT_EQ(run_submit(command({"-p", "x", "--wrap", "true"}), context(), refuse, io), kExitFailure);
   EXPECT_EQ(err.str(), "fairway: error: submission refused: partition \"x\" does not exist\n");
 
   err.str("");
@@ -237,9 +244,12 @@ TEST_F(Submit, WarningsGoToStderr) {
 }
 
 TEST_F(Submit, JsonCarriesTheJobAndItsWarnings) {
-  EXPECT_EQ(run_submit(command({"--json", "--tmp=1G", "--wrap", "true"}), context(), transport(), io), kExitOk);
+  EXPECT_EQ(run_submit(command({"--json", "--tmp=1G", "--wrap", "true"}), context(), transport(), io),
+            kExitOk);
   EXPECT_EQ(err.str(), "") << "warnings go into the JSON";
-  EXPECT_EQ(out.str(), "{\n  \"job\": 77,\n  \"warnings\": [\n    \"--tmp=1G ignored: local disk is not scheduled\"\n  ]\n}\n");
+  EXPECT_EQ(out.str(),
+            "{\n  \"job\": 77,\n  \"warnings\": [\n    \"--tmp=1G ignored: local disk is not scheduled\"\n  "
+            "]\n}\n");
 }
 
 TEST(SubmitContextTest, TokensAreRandomHexAndContextIsComplete) {

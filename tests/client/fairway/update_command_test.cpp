@@ -45,7 +45,8 @@ TEST(UpdateCommand, EachRefusalIsPrintedAndTheExitSaysSo) {
   const Transport t = [](const wire::Message& m) -> Result<wire::Message> {
     wire::JobControlReply r;
     for (JobId id : std::get<wire::JobUpdate>(m).jobs) {
-      r.results.push_back({id, id.value() != 9, id.value() == 9 ? "job 9 belongs to 'bob', not 'alice'" : ""});
+      r.results.push_back(
+          {id, id.value() != 9, id.value() == 9 ? "job 9 belongs to 'bob', not 'alice'" : ""});
     }
     return r;
   };

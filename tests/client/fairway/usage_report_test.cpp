@@ -9,8 +9,8 @@
 namespace fairway::cli {
 namespace {
 
-wire::JobView finished(std::uint64_t id, const std::string& account, const std::string& user, std::int64_t start,
-                       std::int64_t end, int cores, int gpus) {
+wire::JobView finished(std::uint64_t id, const std::string& account, const std::string& user,
+                       std::int64_t start, std::int64_t end, int cores, int gpus) {
   wire::JobView j;
   j.id = JobId(id);
   j.account = account;
@@ -33,7 +33,7 @@ TEST(UsageReport, RunsAreClippedToThePeriodAndSummedPerAccountAndUser) {
   r.jobs = {finished(1, "chem", "alice", 100'000, 100'000 + 7200, 4, 0),       // 2 h x 4 cores
             finished(2, "chem", "bob", 100'000 - 3600, 100'000 + 3600, 2, 1),  // 1 h inside, 1 GPU
             finished(3, "phys", "carol", 100'000 + 9 * 3600, 100'000 + 12 * 3600, 10, 0),  // 1 h inside
-            finished(4, "phys", "carol", 10, 20, 10, 0)};                        // before: none
+            finished(4, "phys", "carol", 10, 20, 10, 0)};                                  // before: none
   wire::JobView never = finished(5, "phys", "carol", 0, 0, 1, 0);
   never.start_time.reset();
   r.jobs.push_back(never);

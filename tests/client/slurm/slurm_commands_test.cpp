@@ -14,7 +14,8 @@ Args fairway_args(std::string_view command, const Args& args, const SlurmInvocat
 }
 
 // squeue and scontrol show step fill fairway queue's typed options.
-SlurmQueueCall queue_call(std::string_view command, const Args& args, const SlurmInvocation& inv = {"alice", {}}) {
+SlurmQueueCall queue_call(std::string_view command, const Args& args,
+                          const SlurmInvocation& inv = {"alice", {}}) {
   auto t = translate_slurm_command(command, args, inv);
   EXPECT_TRUE(t) << (t ? "" : t.error().message);
   if (!t || !t->call) {
@@ -73,7 +74,9 @@ TEST(SlurmCommands, SqueueKeepsSlurmsDefaultLayoutAndSpellings) {
   o = queue_call("squeue", {"-l"}).options;
   EXPECT_TRUE(o.long_format);
   EXPECT_EQ(o.format, "");
-  o = queue_call("squeue", {"-A", "physics", "-w", "cn[01-02]", "-n", "x", "-r", "--start", "--json", "-S", "-p,i"}).options;
+  o = queue_call("squeue",
+                 {"-A", "physics", "-w", "cn[01-02]", "-n", "x", "-r", "--start", "--json", "-S", "-p,i"})
+          .options;
   EXPECT_EQ(o.accounts, "physics");
   EXPECT_EQ(o.nodes, "cn[01-02]");
   EXPECT_EQ(o.names, "x");
@@ -103,21 +106,26 @@ TEST(SlurmCommands, SqueueRefusesWhatDoesNotGoTogether) {
 
 // Tools read Slurm's version from `sinfo --version` (Debian's: "slurm-wlm 22.05.8").
 TEST(SlurmCommands, VersionIsAnsweredHereAsSlurmWordsIt) {
-  for (const auto& [command, args] : std::vector<std::pair<std::string, Args>>{
-           {"sinfo", {"--version"}}, {"sbatch", {"-V"}}, {"squeue", {"-V"}}, {"scontrol", {"version"}},
-           {"srun", {"--version"}}, {"sacct", {"--version"}}}) {
+  for (const auto& [command, args] : std::vector<std::pair<std::string, Args>>{{"sinfo", {"--version"}},
+                                                                               {"sbatch", {"-V"}},
+                                                                               {"squeue", {"-V"}},
+                                                                               {"scontrol", {"version"}},
+                                                                               {"srun", {"--version"}},
+                                                                               {"sacct", {"--version"}}}) {
     auto t = translate_slurm_command(command, args, {"alice", {}});
     ASSERT_TRUE(t) << command;
     EXPECT_EQ(t->local_output, "slurm-fairway 22.05.8\n") << command;
   }
   // A script's own -V is the script's.
-  EXPECT_EQ(fairway_args("sbatch", {"job.sh", "-V"}), (Args{"submit", "--default-output=slurm-%j.out", "job.sh", "-V"}));
+  EXPECT_EQ(fairway_args("sbatch", {"job.sh", "-V"}),
+            (Args{"submit", "--default-output=slurm-%j.out", "job.sh", "-V"}));
 }
 
 // squeue -O's named fields, as squeue 22.05 lays them out: 20 wide unless sized, '.'
 // right-justifies, a suffix is written after the value (alone: no padding).
 TEST(SlurmCommands, SqueueNamedFieldsBecomePercentFields) {
-  EXPECT_EQ(queue_call("squeue", {"-O", "JobID:8,Name:.10,State:5,Partition"}).options.format, "%8i%.10j%5T%20P");
+  EXPECT_EQ(queue_call("squeue", {"-O", "JobID:8,Name:.10,State:5,Partition"}).options.format,
+            "%8i%.10j%5T%20P");
   const QueueOptions o = queue_call("squeue", {"-h", "--Format=jobid:|,NAME:|"}).options;
   EXPECT_TRUE(o.noheader);
   EXPECT_EQ(o.format, "%i|%j|");
@@ -163,7 +171,8 @@ TEST(SlurmCommands, HelpListsTheOptionsEachFrontEndTakes) {
   auto squeue = translate_slurm_command("squeue", {"--usage"}, {"alice", {}});
   ASSERT_TRUE(squeue && squeue->local_output);
   EXPECT_NE(squeue->local_output->find("-u, --user=VALUE"), std::string::npos) << *squeue->local_output;
-  EXPECT_NE(squeue->local_output->find("--clusters=VALUE  (not supported: one cluster only)"), std::string::npos);
+  EXPECT_NE(squeue->local_output->find("--clusters=VALUE  (not supported: one cluster only)"),
+            std::string::npos);
   // scancel --me: the caller's jobs.
   const ControlOptions mine = cancel_call({"--me", "-t", "PD"});
   EXPECT_EQ(mine.filter.user, "alice");
@@ -172,17 +181,21 @@ TEST(SlurmCommands, HelpListsTheOptionsEachFrontEndTakes) {
 }
 
 TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
-  const SlurmInvocation inv{"alice", {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""},
-                                      {"SLURM_JOB_ID", "7"}}};
+  const SlurmInvocation inv{
+      "alice",
+      {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""}, {"SLURM_JOB_ID", "7"}}};
   EXPECT_EQ(fairway_args("sbatch", {"-p", "cpu", "job.sh", "-p"}, inv),
-            (Args{"submit", "--default-output=slurm-%j.out", "--partition=gpu", "--time=10", "--wait", "-p", "cpu", "job.sh", "-p"}));
+            (Args{"submit", "--default-output=slurm-%j.out", "--partition=gpu", "--time=10", "--wait", "-p",
+                  "cpu", "job.sh", "-p"}));
   EXPECT_EQ(fairway_args("srun", {"-N2", "hostname"}), (Args{"run", "-N2", "hostname"}));
   EXPECT_EQ(fairway_args("salloc", {"-n", "4"}), (Args{"alloc", "-n", "4"}));
   // env_excl, env_gpt: the value is the option's, so sbatch judges it (SBATCH_EXCLUSIVE=1 is
   // refused as --exclusive=1 is).
-  const SlurmInvocation values{"alice", {{"SBATCH_EXCLUSIVE", "1"}, {"SBATCH_GPUS_PER_TASK", "1"}, {"SBATCH_NO_REQUEUE", "1"}}};
+  const SlurmInvocation values{
+      "alice", {{"SBATCH_EXCLUSIVE", "1"}, {"SBATCH_GPUS_PER_TASK", "1"}, {"SBATCH_NO_REQUEUE", "1"}}};
   EXPECT_EQ(fairway_args("sbatch", {"job.sh"}, values),
-            (Args{"submit", "--default-output=slurm-%j.out", "--gpus-per-task=1", "--exclusive=1", "--no-requeue", "job.sh"}));
+            (Args{"submit", "--default-output=slurm-%j.out", "--gpus-per-task=1", "--exclusive=1",
+                  "--no-requeue", "job.sh"}));
 }
 
 TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
@@ -216,7 +229,8 @@ TEST(SlurmCommands, ScancelAndSacctRefuseWhatDoesNotGoTogether) {
     return t && t->usage_error ? *t->usage_error : std::string("none");
   };
   EXPECT_EQ(usage_error("scancel", {"-u", "bob", "--me"}), "--user: At Most 1 required but received 2");
-  EXPECT_EQ(usage_error("scancel", {"-n", "x", "--jobname", "y"}), "--name: At Most 1 required but received 2");
+  EXPECT_EQ(usage_error("scancel", {"-n", "x", "--jobname", "y"}),
+            "--name: At Most 1 required but received 2");
   EXPECT_EQ(usage_error("sacct", {"42"}), "The following argument was not expected: 42");
   EXPECT_EQ(usage_error("sacct", {"-j", "1", "-j", "2"}), "none");
 }
@@ -235,12 +249,15 @@ TEST(SlurmCommands, RepeatedOptionsAndClusters) {
 }
 
 TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
-  EXPECT_EQ(fairway_args("sprio", {"-l", "-h", "-u", "bob"}), (Args{"priority", "--long", "--noheader", "--user", "bob", "--sprio"}));
-  EXPECT_EQ(error_of("sprio", {"-n"}), "--norm is not supported: fairway priority -n gives each term before its weight");
+  EXPECT_EQ(fairway_args("sprio", {"-l", "-h", "-u", "bob"}),
+            (Args{"priority", "--long", "--noheader", "--user", "bob", "--sprio"}));
+  EXPECT_EQ(error_of("sprio", {"-n"}),
+            "--norm is not supported: fairway priority -n gives each term before its weight");
   EXPECT_EQ(fairway_args("sshare", {"-a", "-P", "-A", "science"}),
             (Args{"shares", "--all-users", "--parsable2", "--account", "science", "--sshare"}));
   EXPECT_EQ(fairway_args("sshare", {"-h"}), (Args{"shares", "--noheader", "--sshare"}));
-  EXPECT_EQ(error_of("sshare", {"-l"}), "--long is not supported: the default layout only (no LevelFS or TRES minutes)");
+  EXPECT_EQ(error_of("sshare", {"-l"}),
+            "--long is not supported: the default layout only (no LevelFS or TRES minutes)");
 }
 
 TEST(SlurmCommands, ScontrolShowStepListsRunningSteps) {
@@ -280,21 +297,25 @@ TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
             (Args{"drain", "cn01", "--reason", "disk failing"}));
   EXPECT_EQ(fairway_args("scontrol", {"update", "nodename=cn01", "state=resume"}), (Args{"resume", "cn01"}));
   EXPECT_EQ(fairway_args("scontrol", {"uhold", "42"}), (Args{"hold", "42"}));
-  EXPECT_EQ(error_of("scontrol", {"update", "NodeName=cn01", "State=DRAIN"}), "update node: State=drain needs a Reason=");
-  EXPECT_EQ(error_of("scontrol", {"reconfigure"}), "reconfigure is not supported (show, hold, release, requeue, update)");
+  EXPECT_EQ(error_of("scontrol", {"update", "NodeName=cn01", "State=DRAIN"}),
+            "update node: State=drain needs a Reason=");
+  EXPECT_EQ(error_of("scontrol", {"reconfigure"}),
+            "reconfigure is not supported (show, hold, release, requeue, update)");
 }
 
 TEST(SlurmCommands, HostListsAreAnsweredHere) {
   auto t = translate_slurm_command("scontrol", {"show", "hostnames", "cn[01-03],gpu1"}, {"alice", {}});
   ASSERT_TRUE(t && t->local_output);
   EXPECT_EQ(*t->local_output, "cn01\ncn02\ncn03\ngpu1\n");
-  t = translate_slurm_command("scontrol", {"show", "hostnames"}, {"alice", {{"SLURM_JOB_NODELIST", "n[7-8]"}}});
+  t = translate_slurm_command("scontrol", {"show", "hostnames"},
+                              {"alice", {{"SLURM_JOB_NODELIST", "n[7-8]"}}});
   ASSERT_TRUE(t && t->local_output);
   EXPECT_EQ(*t->local_output, "n7\nn8\n");
   t = translate_slurm_command("scontrol", {"show", "hostlist", "cn01,cn02,cn03"}, {"alice", {}});
   ASSERT_TRUE(t && t->local_output);
   EXPECT_EQ(*t->local_output, "cn[01-03]\n");
-  EXPECT_EQ(error_of("scontrol", {"show", "hostnames"}), "show hostnames: no host list given and SLURM_JOB_NODELIST is not set");
+  EXPECT_EQ(error_of("scontrol", {"show", "hostnames"}),
+            "show hostnames: no host list given and SLURM_JOB_NODELIST is not set");
   EXPECT_EQ(error_of("sfoo", {}), "'sfoo' is not a Slurm command this front-end knows");
 }
 
@@ -308,7 +329,8 @@ TEST(SlurmCommands, SdiagAndSqueueIterateTranslateAsSlurmsOptions) {
   EXPECT_EQ(fairway_args("sdiag", {}), (Args{"diag", "--sdiag"}));
   EXPECT_EQ(fairway_args("sdiag", {"-a", "-t"}), (Args{"diag", "--sdiag"}));
   EXPECT_EQ(fairway_args("sdiag", {"--json"}), (Args{"diag", "--json"}));
-  EXPECT_EQ(error_of("sdiag", {"-r"}), "--reset is not supported: the counts run from the coordinator's start");
+  EXPECT_EQ(error_of("sdiag", {"-r"}),
+            "--reset is not supported: the counts run from the coordinator's start");
   const SlurmQueueCall every = queue_call("squeue", {"-i", "5", "-h"});
   EXPECT_EQ(every.iterate_s, 5);
   EXPECT_TRUE(every.options.noheader);

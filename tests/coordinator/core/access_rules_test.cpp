@@ -11,7 +11,9 @@ namespace {
 
 constexpr std::int64_t kHour = 3600;
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 AccessRequest who(std::string_view user, std::string_view account, std::string_view qos = {},
                   std::optional<std::uint32_t> uid = std::nullopt, std::span<const std::string> groups = {}) {
@@ -72,7 +74,8 @@ TEST(AccessRules, BobCannotMoveHisWaitingJobIntoTheOwnerPartitionNorChargeItTher
   auto refused = s->update(JobId(1), move);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kPermissionDenied);
-  EXPECT_NE(refused.error().message.find("allow_accounts = alice-lab, not account 'bob-lab'"), std::string::npos)
+  EXPECT_NE(refused.error().message.find("allow_accounts = alice-lab, not account 'bob-lab'"),
+            std::string::npos)
       << refused.error().message;
   EXPECT_EQ(s->job(JobId(1))->spec.partition, "work") << "a refused move leaves the job as it was";
   // A rename moves nothing and is not checked again.
@@ -125,8 +128,9 @@ TEST(AccessRules, PartitionQosListsAndQosAccountLists) {
   EXPECT_TRUE(check_partition_access(p, who("a", "x", "debug")));
   auto none = check_partition_access(p, who("a", "x"));
   ASSERT_FALSE(none);
-  EXPECT_EQ(none.error().message,
-            "Job's QOS not permitted to use this partition (partition 'debug' allow_qos = debug, not QOS (none))");
+  EXPECT_EQ(
+      none.error().message,
+      "Job's QOS not permitted to use this partition (partition 'debug' allow_qos = debug, not QOS (none))");
   p.access.allow_qos.clear();
   p.access.deny_qos = {"long"};
   EXPECT_TRUE(check_partition_access(p, who("a", "x")));
@@ -137,8 +141,9 @@ TEST(AccessRules, PartitionQosListsAndQosAccountLists) {
   q.access.allow_accounts = {"paying"};
   auto st = check_qos_access(q, who("a", "free"));
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().message,
-            "Job's account not permitted to use this QOS (qos 'high' allow_accounts = paying, not account 'free')");
+  EXPECT_EQ(
+      st.error().message,
+      "Job's account not permitted to use this QOS (qos 'high' allow_accounts = paying, not account 'free')");
   EXPECT_TRUE(check_qos_access(q, who("a", "paying")));
 }
 

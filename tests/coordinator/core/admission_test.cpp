@@ -44,8 +44,8 @@ struct Fixture {
 TEST(Admission, AdmitReturnsTheSpecAsItWillRunAndChangesNothing) {
   Fixture f;
   const MaxPsLimit maxps = f.maxps();
-  const AdmissionView view{f.config, f.cluster, maxps, f.maintenance, f.reservations, f.arrays,
-                           f.open_jobs, f.jobs, f.live, f.ended};
+  const AdmissionView view{f.config, f.cluster,   maxps,  f.maintenance, f.reservations,
+                           f.arrays, f.open_jobs, f.jobs, f.live,        f.ended};
   JobSpec spec = job(1, 4, 0);  // no partition, no time limit
   auto d = admission::admit(spec, view, testing::T(0), std::nullopt);
   ASSERT_TRUE(d) << d.error().message;
@@ -61,8 +61,8 @@ TEST(Admission, AUserAtTheLimitIsRefusedButHerStoredJobComesBack) {
   Fixture f(1);
   f.open_jobs.add(job(1, 1, 60), 1);  // alice has one open job already
   const MaxPsLimit maxps = f.maxps();
-  const AdmissionView view{f.config, f.cluster, maxps, f.maintenance, f.reservations, f.arrays,
-                           f.open_jobs, f.jobs, f.live, f.ended};
+  const AdmissionView view{f.config, f.cluster,   maxps,  f.maintenance, f.reservations,
+                           f.arrays, f.open_jobs, f.jobs, f.live,        f.ended};
   auto refused = admission::admit(job(2, 1, 60), view, testing::T(0), std::nullopt);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("max_submitted_jobs_per_user = 1"), std::string::npos)
@@ -75,12 +75,13 @@ TEST(Admission, AUserAtTheLimitIsRefusedButHerStoredJobComesBack) {
 TEST(Admission, TooLargeForThePartitionIsRefusedButAStoredOneComesBackAsStored) {
   Fixture f;
   const MaxPsLimit maxps = f.maxps();
-  const AdmissionView view{f.config, f.cluster, maxps, f.maintenance, f.reservations, f.arrays,
-                           f.open_jobs, f.jobs, f.live, f.ended};
+  const AdmissionView view{f.config, f.cluster,   maxps,  f.maintenance, f.reservations,
+                           f.arrays, f.open_jobs, f.jobs, f.live,        f.ended};
   auto refused = admission::admit(job(1, 64, 0), view, testing::T(0), std::nullopt);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::kResourceExhausted);
-  EXPECT_NE(refused.error().message.find("can ever hold (16 cores"), std::string::npos) << refused.error().message;
+  EXPECT_NE(refused.error().message.find("can ever hold (16 cores"), std::string::npos)
+      << refused.error().message;
   // Its nodes may not have registered yet after a restart; its stored limit (none) stays.
   auto restored = admission::restore(job(1, 64, 0), view);
   ASSERT_TRUE(restored) << restored.error().message;
@@ -90,11 +91,12 @@ TEST(Admission, TooLargeForThePartitionIsRefusedButAStoredOneComesBackAsStored) 
 TEST(Admission, BothPathsRefuseWhatNoJobCanBe) {
   Fixture f;
   const MaxPsLimit maxps = f.maxps();
-  const AdmissionView view{f.config, f.cluster, maxps, f.maintenance, f.reservations, f.arrays,
-                           f.open_jobs, f.jobs, f.live, f.ended};
+  const AdmissionView view{f.config, f.cluster,   maxps,  f.maintenance, f.reservations,
+                           f.arrays, f.open_jobs, f.jobs, f.live,        f.ended};
   JobSpec nowhere = job(1, 1, 60);
   nowhere.partition = "nope";
-  for (const auto& r : {admission::admit(nowhere, view, testing::T(0), std::nullopt), admission::restore(nowhere, view)}) {
+  for (const auto& r :
+       {admission::admit(nowhere, view, testing::T(0), std::nullopt), admission::restore(nowhere, view)}) {
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().message, "job 1: partition 'nope' does not exist");
   }

@@ -9,8 +9,12 @@
 namespace fairway {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
-Duration D(std::int64_t s) { return Duration::seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
+Duration D(std::int64_t s) {
+  return Duration::seconds(s);
+}
 
 TEST(AvailabilityProfile, ReleasesAddFromTheirTime) {
   AvailabilityProfile p;
@@ -88,7 +92,8 @@ TEST(AvailabilityProfile, MatchesBruteForceModelUnderRandomReservations) {
     const std::int64_t horizon = 40000;
     std::vector<std::int64_t> model(horizon, capacity - running);
     for (const auto& r : rel) {
-      for (std::int64_t t = r.at.seconds(); t < horizon; ++t) model[static_cast<std::size_t>(t)] += r.amount.cores;
+      for (std::int64_t t = r.at.seconds(); t < horizon; ++t)
+        model[static_cast<std::size_t>(t)] += r.amount.cores;
     }
     auto model_earliest = [&](std::int64_t need, std::int64_t dur, std::int64_t from) -> std::int64_t {
       std::int64_t run = 0;
@@ -126,7 +131,8 @@ TEST(AvailabilityProfile, MatchesBruteForceModelWithMemory) {
   std::vector<ResourceRelease> rel;
   ResourceAmount running;
   for (int i = 0; i < 300; ++i) {
-    const ResourceAmount a{1 + static_cast<std::int64_t>(rng() % 3), 0, 100 * static_cast<std::int64_t>(rng() % 30)};
+    const ResourceAmount a{1 + static_cast<std::int64_t>(rng() % 3), 0,
+                           100 * static_cast<std::int64_t>(rng() % 30)};
     if (running.cores + a.cores > cores || running.memory_mb + a.memory_mb > memory) break;
     running += a;
     rel.push_back({T(1 + static_cast<std::int64_t>(rng() % 5000)), a});
@@ -139,7 +145,8 @@ TEST(AvailabilityProfile, MatchesBruteForceModelWithMemory) {
     for (std::int64_t t = r.at.seconds(); t < horizon; ++t) model[static_cast<std::size_t>(t)] += r.amount;
   }
   for (int q = 0; q < 300; ++q) {
-    const ResourceAmount need{1 + static_cast<std::int64_t>(rng() % 16), 0, 500 * static_cast<std::int64_t>(rng() % 24)};
+    const ResourceAmount need{1 + static_cast<std::int64_t>(rng() % 16), 0,
+                              500 * static_cast<std::int64_t>(rng() % 24)};
     const std::int64_t dur = 1 + static_cast<std::int64_t>(rng() % 2000);
     const std::int64_t from = static_cast<std::int64_t>(rng() % 4000);
     std::int64_t want = -1;

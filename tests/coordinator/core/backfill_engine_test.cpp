@@ -77,7 +77,8 @@ TEST(BackfillEngine, ReservedJobStartsWhenResourcesFree) {
   ASSERT_TRUE(sc.s->finish(JobId(1), JobState::kCompleted, T(100)));
   PassResult r = sc.s->schedule(T(100));
   ASSERT_TRUE(started(r, 2));
-  auto it = std::find_if(r.started.begin(), r.started.end(), [](const JobStart& s) { return s.id == JobId(2); });
+  auto it =
+      std::find_if(r.started.begin(), r.started.end(), [](const JobStart& s) { return s.id == JobId(2); });
   ASSERT_TRUE(it->reserved_start);
   EXPECT_EQ(*it->reserved_start, T(100));
 }
@@ -99,7 +100,8 @@ TEST(BackfillEngine, DepthOverrideGivesReservationsToTheTopJobsOnly) {
   auto s = make(c);
   ASSERT_TRUE(s->submit(job(1, 4, 100), T(0)));
   s->schedule(T(0));
-  for (std::uint64_t id = 2; id <= 4; ++id) ASSERT_TRUE(s->submit(job(id, 3, 100, static_cast<std::int64_t>(id)), T(5)));
+  for (std::uint64_t id = 2; id <= 4; ++id)
+    ASSERT_TRUE(s->submit(job(id, 3, 100, static_cast<std::int64_t>(id)), T(5)));
   s->schedule(T(10));
   EXPECT_TRUE(s->job(JobId(2))->reserved_start);
   EXPECT_TRUE(s->job(JobId(3))->reserved_start);
@@ -120,8 +122,8 @@ TEST(BackfillEngine, AJobWaitingPastTheGuardHoldsAReservationBeyondTheDepth) {
     auto s = make(c);
     EXPECT_TRUE(s->submit(job(1, 4, 1000), T(0)));
     s->schedule(T(0));
-    EXPECT_TRUE(s->submit(job(2, 4, 10000, 1), T(1)));  // long: a low expansion factor
-    EXPECT_TRUE(s->submit(job(5, 4, 10000, 2), T(2)));  // as long, waiting as long
+    EXPECT_TRUE(s->submit(job(2, 4, 10000, 1), T(1)));   // long: a low expansion factor
+    EXPECT_TRUE(s->submit(job(5, 4, 10000, 2), T(2)));   // as long, waiting as long
     EXPECT_TRUE(s->submit(job(3, 4, 10, 500), T(500)));  // short: the top job
     s->schedule(T(600));
     return s;

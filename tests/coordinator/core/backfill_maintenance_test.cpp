@@ -168,8 +168,8 @@ TEST(Killable, ABatchJobIsNeverPreempted) {
 }
 
 TEST(Maintenance, ConservativeBackfillReservesAroundTheWindow) {
-  auto s = testing::make(cluster_with_window(T(1000), Duration::seconds(500), {}, {},
-                                             BackfillMode::kConservative));
+  auto s = testing::make(
+      cluster_with_window(T(1000), Duration::seconds(500), {}, {}, BackfillMode::kConservative));
   ASSERT_TRUE(s->submit(testing::job(1, 8, 800), T(0)));
   ASSERT_TRUE(s->submit(testing::job(2, 8, 300), T(0)));
   ASSERT_TRUE(s->submit(testing::job(3, 8, 300), T(0)));

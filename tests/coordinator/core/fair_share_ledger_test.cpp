@@ -7,7 +7,9 @@
 namespace fairway {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 TEST(FairShareLedger, UsageAccruesWhileRunningAndHalvesEachHalfLife) {
   FairShareLedger l(Duration::seconds(1000));

@@ -8,7 +8,9 @@
 namespace fairway {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 // Usage must be recorded in time order: every job runs over the same [from, to).
 void run(FairShareLedger& l, std::initializer_list<std::pair<AssociationIndex, double>> jobs,

@@ -13,7 +13,8 @@ namespace {
 
 using testing::T;
 
-JobSpec array_job(std::uint64_t id, std::string_view indices, std::int32_t cores = 1, std::int64_t limit_s = 100) {
+JobSpec array_job(std::uint64_t id, std::string_view indices, std::int32_t cores = 1,
+                  std::int64_t limit_s = 100) {
   JobSpec s = testing::job(id, cores, limit_s);
   auto a = parse_array_spec(indices, 4000000);
   EXPECT_TRUE(a) << indices;
@@ -106,7 +107,8 @@ TEST(JobArrayScheduling, StartsMatchTheSameTasksSubmittedOneByOneUnderEasy) {
       finish_due(*s, T(t));
       for (const JobStart& st : s->schedule(T(t)).started) {
         const JobRecord* j = s->job(st.id);
-        starts.emplace_back(t, j->spec.is_array_task() ? j->spec.array_task : static_cast<std::int64_t>(st.id.value()) - 4);
+        starts.emplace_back(
+            t, j->spec.is_array_task() ? j->spec.array_task : static_cast<std::int64_t>(st.id.value()) - 4);
       }
       if (s->waiting().empty() && s->arrays().empty()) break;
     }
@@ -225,7 +227,7 @@ TEST(JobArrayScheduling, ARestoredArrayLeavesOutTheTasksStoredOnTheirOwn) {
   s->begin_restore();
   ASSERT_TRUE(s->restore_waiting(array_job(1, "0-5", 1, 10), T(0)));
   s->restore_outcome(JobId(2), JobState::kCompleted);  // task 0 ended
-  JobSpec running = testing::job(3, 1, 10);           // task 1 runs
+  JobSpec running = testing::job(3, 1, 10);            // task 1 runs
   running.array_job = JobId(1);
   running.array_task = 1;
   Allocation alloc;
@@ -295,7 +297,7 @@ namespace {
 TEST(JobArrayScheduling, ADependencyOnOneTaskWaitsForThatTaskAlone) {
   auto s = testing::make(testing::uniform_cluster(1, 1, 1, BackfillMode::kEasy));
   JobSpec a = array_job(1, "0-3", 1, 10);  // tasks 2..5, one core
-  a.nice = 100;                               // behind job 50 once it may run
+  a.nice = 100;                            // behind job 50 once it may run
   ASSERT_TRUE(s->submit(a, T(0)));
   JobSpec after = testing::job(50, 1, 10);
   after.dependencies = {{DependencyType::kAfterOk, {JobId(3)}}};  // task index 1, unmade

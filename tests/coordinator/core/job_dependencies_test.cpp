@@ -28,7 +28,9 @@ bool started(const PassResult& r, std::uint64_t id) {
   return false;
 }
 
-std::string reasons_of(const Scheduler& s, std::uint64_t id) { return s.job(JobId(id))->why.codes(); }
+std::string reasons_of(const Scheduler& s, std::uint64_t id) {
+  return s.job(JobId(id))->why.codes();
+}
 
 TEST(JobDependencies, EachTypeAgainstEachEnding) {
   struct Case {

@@ -82,7 +82,7 @@ TEST(JobLifecycle, AnEndedAllocationEndsAsItsCommand) {
   JobRecord bad = running_job();
   (void)apply(bad, AllocationEnded{3, 0}, kNow);
   (void)apply(bad, Reported{JobState::kFailed, {std::int32_t{137}, std::nullopt, 4096, 50}}, kNow);
-  EXPECT_EQ(bad.outcome.exit_code, 3);           // the command's, not the holder's kill
+  EXPECT_EQ(bad.outcome.exit_code, 3);             // the command's, not the holder's kill
   EXPECT_EQ(bad.outcome.peak_memory_bytes, 4096);  // the report's usage stays
 
   JobRecord killed = running_job();
@@ -165,7 +165,8 @@ TEST(JobLifecycle, APreemptedJobThatCompletedOrWasCancelledIsNotPreempted) {
   JobRecord cancelled = running_job();
   cancelled.preempting = PreemptionMark{};
   (void)apply(cancelled, CancelAsked{"cancelled by ann (uid 1000)"}, kNow);
-  EXPECT_EQ(at<Finish>(apply(cancelled, Reported{JobState::kFailed, {}}, kNow), 0).state, JobState::kCancelled);
+  EXPECT_EQ(at<Finish>(apply(cancelled, Reported{JobState::kFailed, {}}, kNow), 0).state,
+            JobState::kCancelled);
 }
 
 TEST(JobLifecycle, EventsAboutAJobThatIsNotRunningDoNothing) {

@@ -43,8 +43,8 @@ TEST(MaxPsLimit, HardHeldJobGetsTheTimeItsLimitOpens) {
 // limit opens once their sum, plus the candidate, is within it.
 TEST(MaxPsLimit, ReleaseFollowsSeveralRunningJobsDecaying) {
   auto s = testing::make(maxps_machine());
-  ASSERT_TRUE(s->submit(testing::job(1, 10, 1000, 0, "u"), T(0)));    // owes 10,000
-  ASSERT_TRUE(s->submit(testing::job(2, 10, 5000, 0, "u"), T(0)));    // owes 50,000
+  ASSERT_TRUE(s->submit(testing::job(1, 10, 1000, 0, "u"), T(0)));  // owes 10,000
+  ASSERT_TRUE(s->submit(testing::job(2, 10, 5000, 0, "u"), T(0)));  // owes 50,000
   ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);
   // 10 x 1200 = 12,000: 72,000 total, within soft. Another 12,000 is over soft.
   ASSERT_TRUE(s->submit(testing::job(3, 10, 1200, 0, "u"), T(0)));

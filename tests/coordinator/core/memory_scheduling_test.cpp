@@ -82,7 +82,8 @@ TEST(MemoryPlacement, PerCoreMemorySpreadsAJobOverNodesThatCanFeedIt) {
   }
   EXPECT_EQ(a->total_memory_mb(), 12000);
   EXPECT_TRUE(can_ever_fit(c, PartitionIndex(0), with_mem(4, 0, 3000)));
-  EXPECT_FALSE(can_ever_fit(c, PartitionIndex(0), with_mem(6, 0, 3000))) << "only 2 cores per node can be fed";
+  EXPECT_FALSE(can_ever_fit(c, PartitionIndex(0), with_mem(6, 0, 3000)))
+      << "only 2 cores per node can be fed";
   EXPECT_FALSE(can_ever_fit(c, PartitionIndex(0), with_mem(1, 8001)));
   EXPECT_TRUE(can_ever_fit(c, PartitionIndex(0), with_mem(2, 5000, 0, 2)));
   EXPECT_FALSE(can_ever_fit(c, PartitionIndex(0), with_mem(2, 5000, 0, 3))) << "two nodes";

@@ -6,7 +6,9 @@
 namespace fairway {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 // Two nodes of two cores; core 0 of n0 busy until 100, core 0 of n1 until 200.
 class NodeAvailabilityTest : public ::testing::Test {
@@ -18,8 +20,8 @@ class NodeAvailabilityTest : public ::testing::Test {
     Allocation busy;
     busy.nodes = {{NodeIndex(0), {0}, {}}, {NodeIndex(1), {0}, {}}};
     cluster_.allocate(busy);
-    const std::vector<NodeAvailability::Release> releases = {
-        {NodeIndex(0), T(100), {1, 0}}, {NodeIndex(1), T(200), {1, 0}}};
+    const std::vector<NodeAvailability::Release> releases = {{NodeIndex(0), T(100), {1, 0}},
+                                                             {NodeIndex(1), T(200), {1, 0}}};
     nodes_.reset(cluster_, T(0), releases);
   }
   static ResourceRequest one_node(std::int32_t cores) {

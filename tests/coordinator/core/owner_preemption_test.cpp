@@ -51,7 +51,8 @@ JobSpec owner_job(std::uint64_t id, std::int32_t cores, std::int64_t submit_s = 
 }
 
 bool started(const PassResult& r, std::uint64_t id) {
-  return std::any_of(r.started.begin(), r.started.end(), [&](const JobStart& s) { return s.id == JobId(id); });
+  return std::any_of(r.started.begin(), r.started.end(),
+                     [&](const JobStart& s) { return s.id == JobId(id); });
 }
 
 std::vector<std::uint64_t> victims(const PassResult& r) {
@@ -61,7 +62,9 @@ std::vector<std::uint64_t> victims(const PassResult& r) {
   return out;
 }
 
-NodeIndex node_of(const Scheduler& s, std::uint64_t id) { return s.job(JobId(id))->allocation.nodes.front().node; }
+NodeIndex node_of(const Scheduler& s, std::uint64_t id) {
+  return s.job(JobId(id))->allocation.nodes.front().node;
+}
 
 TEST(OwnerPreemption, AnOwnerJobThatFitsStartsWithoutPreemption) {
   auto s = testing::make(owner_cluster());

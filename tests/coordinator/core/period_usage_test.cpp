@@ -6,7 +6,9 @@ namespace fairway {
 namespace {
 
 constexpr std::int64_t kJan1 = 1767225600;  // 2026-01-01T00:00:00Z
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 TEST(PeriodUsage, WithoutAPeriodItNeverForgets) {
   PeriodUsage u;

@@ -77,10 +77,8 @@ TEST(PlacementAllocationUnit, SocketUnitSpreadsWholeSocketsOverNodes) {
 
 TEST(PlacementAllocationUnit, ExpectedFootprintRoundsUpToSockets) {
   ClusterState c = largemem(1, AllocationUnit::kSocket);
-  EXPECT_EQ(expected_footprint(c, PartitionIndex(0), ResourceRequest{0, 20, 0, {}}),
-            (ResourceAmount{36, 0}));
-  EXPECT_EQ(expected_footprint(c, PartitionIndex(0), ResourceRequest{2, 1, 0, {}}),
-            (ResourceAmount{36, 0}));
+  EXPECT_EQ(expected_footprint(c, PartitionIndex(0), ResourceRequest{0, 20, 0, {}}), (ResourceAmount{36, 0}));
+  EXPECT_EQ(expected_footprint(c, PartitionIndex(0), ResourceRequest{2, 1, 0, {}}), (ResourceAmount{36, 0}));
   ClusterState cores = largemem(1, AllocationUnit::kCore);
   EXPECT_EQ(expected_footprint(cores, PartitionIndex(0), ResourceRequest{0, 20, 0, {}}),
             (ResourceAmount{20, 0}));
@@ -165,7 +163,7 @@ TEST(PlacementAllocationUnit, ALargerThanPlannedStartNeverDelaysAReservation) {
   top.submit_time = T(1);
   JobSpec small = testing::job(3, 4, 1000);  // planned as 4 cores, would get b's 12
   small.submit_time = T(2);
-  JobSpec quick = testing::job(4, 4, 50);    // ends before the reservation: may start
+  JobSpec quick = testing::job(4, 4, 50);  // ends before the reservation: may start
   quick.submit_time = T(3);
   ASSERT_TRUE(s->submit(top, T(1)));
   ASSERT_TRUE(s->submit(small, T(2)));

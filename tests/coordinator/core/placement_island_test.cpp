@@ -33,7 +33,9 @@ ClusterState two_islands(int per_island, IslandPlacement mode) {
   return c;
 }
 
-ResourceRequest nodes(std::int32_t n) { return {n, 4, 0, {}}; }
+ResourceRequest nodes(std::int32_t n) {
+  return {n, 4, 0, {}};
+}
 
 // Fills node `index` completely.
 void fill(ClusterState& c, std::uint32_t index) {
@@ -145,7 +147,7 @@ TEST(PlacementIsland, FramProfileKeepsJobsWithinOneIsland) {
   JobSpec twenty = testing::job(2, 32, 86400);
   twenty.resources.nodes = 20;  // more than the 10 nodes left in the first island
   JobSpec ten = testing::job(3, 32, 86400);
-  ten.resources.nodes = 10;     // exactly the first island's rest
+  ten.resources.nodes = 10;  // exactly the first island's rest
   ASSERT_TRUE(s->submit(twenty, T(0)));
   ASSERT_TRUE(s->submit(ten, T(0)));
   ASSERT_EQ(s->schedule(T(0)).started.size(), 2u);

@@ -27,8 +27,12 @@ ClusterState v100_nodes(int n, bool exclusive = true) {
   return c;
 }
 
-ResourceRequest gpu_job(std::int32_t cores, std::int32_t gpus = 1) { return {0, cores, gpus, "v100"}; }
-ResourceRequest cpu_job(std::int32_t cores) { return {0, cores, 0, {}}; }
+ResourceRequest gpu_job(std::int32_t cores, std::int32_t gpus = 1) {
+  return {0, cores, gpus, "v100"};
+}
+ResourceRequest cpu_job(std::int32_t cores) {
+  return {0, cores, 0, {}};
+}
 
 Allocation place_and_allocate(ClusterState& c, const ResourceRequest& r) {
   auto a = place_job(c, kBatch, r);
@@ -38,14 +42,17 @@ Allocation place_and_allocate(ClusterState& c, const ResourceRequest& r) {
   return *a;
 }
 
-std::int32_t socket_of(std::int32_t core) { return core / 14; }
+std::int32_t socket_of(std::int32_t core) {
+  return core / 14;
+}
 
 TEST(PlacementSocketFence, GpuJobKeepsTheRestOfItsSocket) {
   ClusterState c = v100_nodes(1);
   const Allocation gpu = place_and_allocate(c, gpu_job(4));
   ASSERT_EQ(gpu.nodes.size(), 1u);
   ASSERT_EQ(gpu.nodes[0].gpus.size(), 1u);
-  const std::int32_t socket = c.node(NodeIndex(0)).topology.gpus[static_cast<std::size_t>(gpu.nodes[0].gpus[0])].socket;
+  const std::int32_t socket =
+      c.node(NodeIndex(0)).topology.gpus[static_cast<std::size_t>(gpu.nodes[0].gpus[0])].socket;
   for (std::int32_t core : gpu.nodes[0].cores) EXPECT_EQ(socket_of(core), socket);
   // 4 cores used, 10 fenced: only the other socket's 14 cores and its GPU are free.
   EXPECT_EQ(c.node(NodeIndex(0)).free_cores, 14);

@@ -8,15 +8,19 @@ namespace {
 
 ClusterState kebnekaise_like(int gpu_nodes, int cpu_nodes) {
   ClusterState c;
-  for (int i = 0; i < gpu_nodes; ++i) c.add_node(NodeTopology::uniform("g" + std::to_string(i), 2, 14, 1, "v100"));
+  for (int i = 0; i < gpu_nodes; ++i)
+    c.add_node(NodeTopology::uniform("g" + std::to_string(i), 2, 14, 1, "v100"));
   for (int i = 0; i < cpu_nodes; ++i) c.add_node(NodeTopology::uniform("c" + std::to_string(i), 2, 14));
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < c.node_count(); ++i) names.push_back(c.node(NodeIndex(static_cast<std::uint32_t>(i))).topology.name);
+  for (std::size_t i = 0; i < c.node_count(); ++i)
+    names.push_back(c.node(NodeIndex(static_cast<std::uint32_t>(i))).topology.name);
   EXPECT_TRUE(c.add_partition("batch", names));
   return c;
 }
 
-ResourceRequest cores(std::int32_t n) { return ResourceRequest{0, n, 0, {}}; }
+ResourceRequest cores(std::int32_t n) {
+  return ResourceRequest{0, n, 0, {}};
+}
 
 TEST(Placement, SmallJobGoesOnOneNodeLowestCoresFirst) {
   ClusterState c = kebnekaise_like(0, 2);

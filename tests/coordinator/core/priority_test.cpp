@@ -57,8 +57,8 @@ TEST(Priority, EveryFactorShowsInTheBreakdownAndTheTotal) {
   EXPECT_DOUBLE_EQ(b.queue_target, 10);
   EXPECT_DOUBLE_EQ(b.node_bin, 2.0 * 5 * 1440);
   EXPECT_DOUBLE_EQ(b.overuse, -2.0 * 30 * 1440);
-  EXPECT_DOUBLE_EQ(b.total, b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin +
-                                b.overuse + b.expansion + b.bypass + b.queue_target);
+  EXPECT_DOUBLE_EQ(b.total, b.age + b.fairshare + b.size + b.partition + b.qos + b.node_bin + b.overuse +
+                                b.expansion + b.bypass + b.queue_target);
   // The same terms before their weights, as sprio -n shows them.
   EXPECT_DOUBLE_EQ(b.raw.age, 120);
   EXPECT_DOUBLE_EQ(b.raw.expansion, 3);

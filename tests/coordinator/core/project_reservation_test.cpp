@@ -63,7 +63,8 @@ bool started(const PassResult& r, std::uint64_t id) {
 
 std::vector<std::string> nodes_of(const Scheduler& s, std::uint64_t id) {
   std::vector<std::string> out;
-  for (const NodeAllocation& a : s.job(JobId(id))->allocation.nodes) out.push_back(s.cluster().node(a.node).topology.name);
+  for (const NodeAllocation& a : s.job(JobId(id))->allocation.nodes)
+    out.push_back(s.cluster().node(a.node).topology.name);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -84,7 +85,8 @@ TEST(ProjectReservation, OnlyItsAccountsListedUsersMaySubmitIntoIt) {
 
   auto carol = s->submit(member(4, 4, 600, "carol"), T(0));
   ASSERT_FALSE(carol);
-  EXPECT_NE(carol.error().message.find("user 'carol' is not one of its users (alice, bob)"), std::string::npos)
+  EXPECT_NE(carol.error().message.find("user 'carol' is not one of its users (alice, bob)"),
+            std::string::npos)
       << carol.error().message;
 
   JobSpec unknown = member(5, 4, 600);
@@ -101,18 +103,21 @@ TEST(ProjectReservation, OnlyItsAccountsListedUsersMaySubmitIntoIt) {
 
   auto too_long = s->submit(member(7, 4, kLength + 1), T(0));
   ASSERT_FALSE(too_long);
-  EXPECT_NE(too_long.error().message.find("longer than reservation 'climate-run' (02:00:00)"), std::string::npos)
+  EXPECT_NE(too_long.error().message.find("longer than reservation 'climate-run' (02:00:00)"),
+            std::string::npos)
       << too_long.error().message;
 
   auto wide = s->submit(member(9, 12, 600), T(0));
   ASSERT_FALSE(wide);
-  EXPECT_NE(wide.error().message.find("requests 12 cores, more than reservation 'climate-run' holds in partition 'batch' (8)"),
+  EXPECT_NE(wide.error().message.find(
+                "requests 12 cores, more than reservation 'climate-run' holds in partition 'batch' (8)"),
             std::string::npos)
       << wide.error().message;
 
   auto late = s->submit(member(8, 4, 600), T(kStart + kLength));
   ASSERT_FALSE(late);
-  EXPECT_NE(late.error().message.find("ended at 1970-01-01T02:16:40Z"), std::string::npos) << late.error().message;
+  EXPECT_NE(late.error().message.find("ended at 1970-01-01T02:16:40Z"), std::string::npos)
+      << late.error().message;
 }
 
 TEST(ProjectReservation, ItsJobsWaitForItThenRunOnlyOnItsNodes) {
@@ -162,7 +167,7 @@ TEST(ProjectReservation, EveryoneElseIsKeptOffItsNodesDuringItsWindowOnly) {
 }
 
 TEST(ProjectReservation, TheAccountPaysForTheReservedCoresNotForItsJobs) {
-  Config c = titan(0.0);  // never cancelled
+  Config c = titan(0.0);                           // never cancelled
   c.fairshare.half_life = Duration::days(100000);  // no decay: exact sums
   auto s = testing::make(c);
   ASSERT_TRUE(s->submit(member(1, 2, 3600), T(0)));
@@ -183,7 +188,7 @@ TEST(ProjectReservation, TheAccountPaysForTheReservedCoresNotForItsJobs) {
 
 TEST(ProjectReservation, UnderHalfUsedForThirtyMinutesItIsGivenBack) {
   auto s = testing::make(titan());
-  ASSERT_TRUE(s->submit(member(1, 2, 7000), T(0)));       // 2 of 8 cores: under half
+  ASSERT_TRUE(s->submit(member(1, 2, 7000), T(0)));  // 2 of 8 cores: under half
   s->schedule(T(0));
   PassResult start = s->schedule(T(kStart));
   ASSERT_TRUE(started(start, 1));
@@ -198,7 +203,8 @@ TEST(ProjectReservation, UnderHalfUsedForThirtyMinutesItIsGivenBack) {
   PassResult cancel = s->schedule(T(kStart + 1800));
   ASSERT_EQ(cancel.reservations_cancelled.size(), 1u);
   EXPECT_EQ(cancel.reservations_cancelled[0].name, "climate-run");
-  EXPECT_NE(cancel.reservations_cancelled[0].reason.find("under 50% of its 8 cores in use since 1970-01-01T00:16:40Z"),
+  EXPECT_NE(cancel.reservations_cancelled[0].reason.find(
+                "under 50% of its 8 cores in use since 1970-01-01T00:16:40Z"),
             std::string::npos)
       << cancel.reservations_cancelled[0].reason;
   const ProjectReservationState& r = s->project_reservations()[0];

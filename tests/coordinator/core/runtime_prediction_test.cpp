@@ -22,7 +22,8 @@ Config one_node(RuntimePrediction prediction, BackfillOrder order = BackfillOrde
 }
 
 bool started(const PassResult& r, std::uint64_t id) {
-  return std::any_of(r.started.begin(), r.started.end(), [&](const JobStart& s) { return s.id == JobId(id); });
+  return std::any_of(r.started.begin(), r.started.end(),
+                     [&](const JobStart& s) { return s.id == JobId(id); });
 }
 
 TEST(RuntimePrediction, FinishedRunsOfTheUserMakeThePrediction) {

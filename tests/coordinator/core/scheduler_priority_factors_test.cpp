@@ -8,8 +8,8 @@
 namespace fairway {
 namespace {
 
-using testing::T;
 using testing::job;
+using testing::T;
 
 // One 4-core node, full: jobs submitted now all wait.
 std::unique_ptr<Scheduler> full_node(Config c) {

@@ -44,7 +44,8 @@ TEST(Scheduler, PartitionListsTheNormalQosAndCpusPerTaskAsSlurm) {
   j.partition = "gpu,cpu";
   auto st = s->submit(j, T(0));
   ASSERT_FALSE(st);
-  EXPECT_NE(st.error().message.find("partition 'gpu' does not exist"), std::string::npos) << st.error().message;
+  EXPECT_NE(st.error().message.find("partition 'gpu' does not exist"), std::string::npos)
+      << st.error().message;
 
   j = job(4, 1, 60);
   j.qos = "normal";
@@ -55,7 +56,8 @@ TEST(Scheduler, PartitionListsTheNormalQosAndCpusPerTaskAsSlurm) {
   j.tasks.cpus_per_task = 9;  // the nodes have 2 x 4 cores
   st = s->submit(j, T(0));
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().message, "job 5: --cpus-per-task=9 is more CPUs than any node of partition 'batch' has (8)");
+  EXPECT_EQ(st.error().message,
+            "job 5: --cpus-per-task=9 is more CPUs than any node of partition 'batch' has (8)");
 }
 
 TEST(Scheduler, SubmitRejectsBadRequestsNamingFieldAndValue) {
@@ -201,8 +203,10 @@ TEST(Scheduler, AnUnknownGpuTypeIsRefusedNamingTheTypesThePartitionHas) {
   j.resources.gpu_type = "h100";
   auto refused = s->submit(j, T(0));
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().message.find("no node in partition 'batch' has GPUs of type 'h100' (types: a100)"),
-            std::string::npos) << refused.error().message;
+  EXPECT_NE(
+      refused.error().message.find("no node in partition 'batch' has GPUs of type 'h100' (types: a100)"),
+      std::string::npos)
+      << refused.error().message;
   auto cpu_only = make(uniform_cluster(1, 2, 14, BackfillMode::kEasy));
   auto none = cpu_only->submit(j, T(0));
   ASSERT_FALSE(none);

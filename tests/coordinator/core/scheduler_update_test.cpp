@@ -8,7 +8,6 @@ namespace {
 
 using namespace testing;
 
-
 Config two_partitions() {
   Config c = uniform_cluster(1, 1, 4, BackfillMode::kEasy);
   PartitionConfig batch;
@@ -83,7 +82,8 @@ TEST(SchedulerUpdate, ARunningJobChangesOnlyItsLimitNameAndComment) {
   move.partition = "quick";
   auto refused = s->update(JobId(1), move);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().message, "job 1 is running: only TimeLimit, JobName and Comment can change once it runs");
+  EXPECT_EQ(refused.error().message,
+            "job 1 is running: only TimeLimit, JobName and Comment can change once it runs");
   JobChanges shorter;
   shorter.time_limit = Duration::minutes(10);
   shorter.comment = "checkpointed";

@@ -10,7 +10,9 @@ namespace {
 
 using testing::T;
 
-std::unique_ptr<Scheduler> akka() { return testing::make(testing::profile("hpc2n-akka")); }
+std::unique_ptr<Scheduler> akka() {
+  return testing::make(testing::profile("hpc2n-akka"));
+}
 
 JobSpec job(std::uint64_t id, const char* user, std::int32_t procs, std::int64_t walltime_s) {
   return testing::job(id, procs, walltime_s, 0, user);

@@ -15,7 +15,9 @@ constexpr auto job = testing::account_job;
 constexpr std::int64_t kDay = 86400;
 constexpr const char* kProject = "hpc2n-2024-001";
 
-std::unique_ptr<Scheduler> kebnekaise() { return testing::make(testing::profile("kebnekaise")); }
+std::unique_ptr<Scheduler> kebnekaise() {
+  return testing::make(testing::profile("kebnekaise"));
+}
 
 // "Job_priority = 1000000 * (fair-share_factor)"; "the job will NOT rise in priority just
 // due to sitting in the queue for a long time".

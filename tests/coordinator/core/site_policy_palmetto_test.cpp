@@ -19,14 +19,15 @@ Config palmetto_on(int n, int cores) {
   Config c = testing::profile("palmetto2");
   c.nodes.clear();
   for (int i = 0; i < n; ++i) {
-    c.nodes.push_back(NodeTopology::uniform("node" + std::string(1, static_cast<char>('A' + i)), 1, cores, 0, ""));
+    c.nodes.push_back(
+        NodeTopology::uniform("node" + std::string(1, static_cast<char>('A' + i)), 1, cores, 0, ""));
   }
   for (auto& p : c.partitions) p.nodes.clear();
   return c;
 }
 
-JobSpec node_job(std::uint64_t id, std::int32_t nodes, std::int32_t cores_per_node,
-                 std::int64_t limit_s, std::int64_t submit_s) {
+JobSpec node_job(std::uint64_t id, std::int32_t nodes, std::int32_t cores_per_node, std::int64_t limit_s,
+                 std::int64_t submit_s) {
   JobSpec j = testing::job(id, cores_per_node, limit_s, submit_s);
   j.resources.nodes = nodes;
   return j;
@@ -99,7 +100,8 @@ TEST_F(PalmettoMainLoop, BackfillLoopGivesSkippedJobsAnotherChance) {
 // requesting V100 GPUs": with the backfill loop off, the main loop alone decides.
 TEST(PalmettoMainLoopOnly, WaitingA100JobDoesNotHoldBackV100Job) {
   Config c = testing::profile("palmetto2");
-  c.nodes = {NodeTopology::uniform("a100-1", 2, 8, 1, "a100"), NodeTopology::uniform("v100-1", 2, 8, 1, "v100")};
+  c.nodes = {NodeTopology::uniform("a100-1", 2, 8, 1, "a100"),
+             NodeTopology::uniform("v100-1", 2, 8, 1, "v100")};
   for (auto& p : c.partitions) p.nodes.clear();
   c.scheduler.backfill = BackfillMode::kNone;
   auto s = testing::make(c);

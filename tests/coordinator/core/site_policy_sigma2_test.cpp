@@ -13,7 +13,9 @@ namespace {
 
 using testing::T;
 
-Config sigma2() { return testing::profile("sigma2"); }
+Config sigma2() {
+  return testing::profile("sigma2");
+}
 
 // The machine is full with a week-long job, so every job of the example waits and its
 // reservation (or lack of one) is visible.

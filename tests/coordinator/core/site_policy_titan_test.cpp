@@ -11,7 +11,9 @@ namespace {
 using testing::T;
 constexpr auto job = testing::account_job;
 
-std::unique_ptr<Scheduler> titan() { return testing::make(testing::profile("titan")); }
+std::unique_ptr<Scheduler> titan() {
+  return testing::make(testing::profile("titan"));
+}
 
 // Usage over the last weeks: project X (user x1) 87.5 %, project Q (user q1) 12.5 %.
 std::unique_ptr<Scheduler> with_history() {
@@ -169,10 +171,11 @@ TEST(Titan, AllocationOveruseTiers) {
   EXPECT_DOUBLE_EQ(s->job(JobId(14))->priority.overuse, -365 * 1440);
   EXPECT_EQ(s->job(JobId(12))->state, JobState::kRunning);
   EXPECT_EQ(s->job(JobId(13))->state, JobState::kRunning) << "100-125 %: unlimited running";
-  const int far_running = (s->job(JobId(14))->state == JobState::kRunning) +
-                          (s->job(JobId(15))->state == JobState::kRunning);
+  const int far_running =
+      (s->job(JobId(14))->state == JobState::kRunning) + (s->job(JobId(15))->state == JobState::kRunning);
   EXPECT_EQ(far_running, 1);
-  const JobRecord* waiting = s->job(JobId(14))->state == JobState::kRunning ? s->job(JobId(15)) : s->job(JobId(14));
+  const JobRecord* waiting =
+      s->job(JobId(14))->state == JobState::kRunning ? s->job(JobId(15)) : s->job(JobId(14));
   EXPECT_EQ(waiting->why.codes(), "OveruseRunningLimit");
 }
 

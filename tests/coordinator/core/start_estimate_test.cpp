@@ -8,8 +8,8 @@
 namespace fairway {
 namespace {
 
-using testing::T;
 using testing::job;
+using testing::T;
 
 TEST(StartEstimate, AnIdleMachineStartsItNowOnTheCoresItWouldGet) {
   auto s = testing::make(testing::uniform_cluster(2, 1, 4, BackfillMode::kEasy));

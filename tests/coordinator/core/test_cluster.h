@@ -10,22 +10,24 @@
 
 namespace fairway::testing {
 
-inline Time T(std::int64_t s) { return Time::from_seconds(s); }
+inline Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 // `n` nodes of `sockets` x `cores_per_socket` cores, `gpus_per_socket` GPUs of `gpu_type`.
 inline Config uniform_cluster(int n, int sockets, int cores_per_socket, BackfillMode mode,
                               int gpus_per_socket = 0, std::string gpu_type = "v100") {
   Config c;
   for (int i = 0; i < n; ++i) {
-    c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), sockets, cores_per_socket,
-                                            gpus_per_socket, gpu_type));
+    c.nodes.push_back(
+        NodeTopology::uniform("n" + std::to_string(i), sockets, cores_per_socket, gpus_per_socket, gpu_type));
   }
   c.scheduler.backfill = mode;
   return c;
 }
 
-inline JobSpec job(std::uint64_t id, std::int32_t cores, std::int64_t limit_s,
-                   std::int64_t submit_s = 0, std::string user = "alice") {
+inline JobSpec job(std::uint64_t id, std::int32_t cores, std::int64_t limit_s, std::int64_t submit_s = 0,
+                   std::string user = "alice") {
   JobSpec s;
   s.id = JobId(id);
   s.user = std::move(user);
@@ -49,8 +51,8 @@ inline Config profile(const std::string& name) {
   return *c;
 }
 
-inline JobSpec account_job(std::uint64_t id, const char* user, const char* account,
-                           std::int32_t cores, std::int64_t walltime_s) {
+inline JobSpec account_job(std::uint64_t id, const char* user, const char* account, std::int32_t cores,
+                           std::int64_t walltime_s) {
   JobSpec j = job(id, cores, walltime_s, 0, user);
   j.account = account;
   return j;

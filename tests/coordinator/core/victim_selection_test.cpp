@@ -79,7 +79,8 @@ RandomCluster random_cluster(std::mt19937& rng) {
   const int n = nodes(rng);
   std::vector<std::string> names;
   for (int i = 0; i < n; ++i) {
-    NodeTopology t = NodeTopology::uniform("n" + std::to_string(i), sockets(rng), cores(rng), gpus(rng), "a100");
+    NodeTopology t =
+        NodeTopology::uniform("n" + std::to_string(i), sockets(rng), cores(rng), gpus(rng), "a100");
     if (coin(rng)) t.memory_mb = 8192;
     names.push_back(t.name);
     rc.cluster.add_node(t);
@@ -87,7 +88,8 @@ RandomCluster random_cluster(std::mt19937& rng) {
   PlacementConfig placement;
   placement.socket_exclusive_gpus = coin(rng) == 1;
   EXPECT_TRUE(rc.cluster.add_partition("all", names, placement));
-  const std::vector<std::string> owner_nodes(names.begin(), names.begin() + std::uniform_int_distribution<int>(1, n)(rng));
+  const std::vector<std::string> owner_nodes(names.begin(),
+                                             names.begin() + std::uniform_int_distribution<int>(1, n)(rng));
   EXPECT_TRUE(rc.cluster.add_partition("owner", owner_nodes, placement));
   std::uniform_int_distribution<int> priority(0, 4);
   for (std::uint64_t id = 1; id <= 12; ++id) {
@@ -114,7 +116,8 @@ struct Cost {
 };
 
 // Every subset of the candidates that makes room, the best by (count, priority, rank).
-std::optional<Cost> brute_force(ClusterState& cluster, const JobRecord& owner, const std::vector<JobRecord*>& cand) {
+std::optional<Cost> brute_force(ClusterState& cluster, const JobRecord& owner,
+                                const std::vector<JobRecord*>& cand) {
   std::optional<Cost> best;
   const std::size_t n = cand.size();
   for (std::uint32_t mask = 1; mask < (1u << n); ++mask) {

@@ -5,7 +5,9 @@
 namespace fairway {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 constexpr std::int64_t kHour = 3600;
 const Duration kWindow = Duration::days(50);
 const std::int64_t kW = kWindow.count();

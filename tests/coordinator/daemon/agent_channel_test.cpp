@@ -45,7 +45,8 @@ class AgentChannel : public test_support::ServiceTest {
     for (const Outgoing& o : service_->end_turn(t_)) {
       if (o.channel != Channel::kClients || o.peer != "q") continue;
       auto m = wire::decode(o.frame);
-      if (m && std::holds_alternative<wire::JobQueryReply>(*m) && !std::get<wire::JobQueryReply>(*m).jobs.empty()) {
+      if (m && std::holds_alternative<wire::JobQueryReply>(*m) &&
+          !std::get<wire::JobQueryReply>(*m).jobs.empty()) {
         return std::get<wire::JobQueryReply>(*m).jobs.front().state;
       }
     }
@@ -56,7 +57,8 @@ class AgentChannel : public test_support::ServiceTest {
     std::vector<std::pair<std::string, M>> got;
     for (const Outgoing& o : out) {
       if (o.channel != Channel::kAgents) continue;
-      if (auto m = wire::decode(o.frame); m && std::holds_alternative<M>(*m)) got.emplace_back(o.route, std::get<M>(*m));
+      if (auto m = wire::decode(o.frame); m && std::holds_alternative<M>(*m))
+        got.emplace_back(o.route, std::get<M>(*m));
     }
     return got;
   }

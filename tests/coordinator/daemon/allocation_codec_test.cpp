@@ -42,9 +42,9 @@ TEST(AllocationCodec, EmptyAllocationAndEmptyNodesRoundTrip) {
 }
 
 TEST(AllocationCodec, RefusesWhatItCouldNotReadBack) {
-  for (const Alloc& bad : {Alloc{{"", {0}, {}}}, Alloc{{"a:b", {0}, {}}}, Alloc{{"a;b", {0}, {}}},
-                           Alloc{{"a/b", {0}, {}}}, Alloc{{"a,b", {0}, {}}},
-                           Alloc{{"n1", {0, -1}, {}}}, Alloc{{"n1", {}, {-3}}}}) {
+  for (const Alloc& bad :
+       {Alloc{{"", {0}, {}}}, Alloc{{"a:b", {0}, {}}}, Alloc{{"a;b", {0}, {}}}, Alloc{{"a/b", {0}, {}}},
+        Alloc{{"a,b", {0}, {}}}, Alloc{{"n1", {0, -1}, {}}}, Alloc{{"n1", {}, {-3}}}}) {
     auto text = encode_allocation(bad);
     ASSERT_FALSE(text) << "encoded as '" << *text << "'";
     EXPECT_EQ(text.error().code, ErrorCode::kInvalidArgument);
@@ -56,9 +56,9 @@ TEST(AllocationCodec, RefusesWhatItCouldNotReadBack) {
 }
 
 TEST(AllocationCodec, RejectsCorruptText) {
-  for (const char* bad : {"n1", "n1:0", ":0/", "n1:0/1/2", "n1:a/", "n1:1-/", "n1:-1/", "n1:5-3/",
-                          "n1:4-4/", "n1:1,,2/", "n1:+1/", "n1:0/;", "n1:0/,", "n1:99999999999/",
-                          "n1:0-2000000000/", "n1:0/;n2"}) {
+  for (const char* bad :
+       {"n1", "n1:0", ":0/", "n1:0/1/2", "n1:a/", "n1:1-/", "n1:-1/", "n1:5-3/", "n1:4-4/", "n1:1,,2/",
+        "n1:+1/", "n1:0/;", "n1:0/,", "n1:99999999999/", "n1:0-2000000000/", "n1:0/;n2"}) {
     auto back = decode_allocation(bad);
     EXPECT_FALSE(back) << "'" << bad << "' decoded";
     if (!back) {

@@ -3,9 +3,9 @@
 // jobs, admins on all. No sockets, no clock: frames in, frames out.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <map>
-#include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/wire/codec.h"
@@ -47,9 +47,10 @@ class ClientAuthorization : public ::testing::Test {
   // [coordinator] keys.
   void open_service(const std::string& more_config, const std::string& coordinator_keys = "") {
     service_.reset();
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n" + more_config +
-                                   "[coordinator]\n" + coordinator_keys + "state_dir = \"" + dir_ + "\"\n",
-                               "test");
+    auto config =
+        parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n" + more_config +
+                         "[coordinator]\n" + coordinator_keys + "state_dir = \"" + dir_ + "\"\n",
+                     "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
     ASSERT_TRUE(s) << s.error().message;
@@ -91,7 +92,9 @@ class ClientAuthorization : public ::testing::Test {
     r.program.working_dir = "/tmp";
     auto m = ask(r, uid);
     const auto* ok = std::get_if<wire::SubmitReply>(&m);
-    EXPECT_NE(ok, nullptr) << (std::holds_alternative<wire::ErrorReply>(m) ? std::get<wire::ErrorReply>(m).message : "");
+    EXPECT_NE(ok, nullptr) << (std::holds_alternative<wire::ErrorReply>(m)
+                                   ? std::get<wire::ErrorReply>(m).message
+                                   : "");
     return ok ? ok->job : JobId(0);
   }
   static std::string error_of(const wire::Message& m) {
@@ -151,7 +154,8 @@ TEST_F(ClientAuthorization, ATestOnlySubmissionQueuesNothing) {
   EXPECT_TRUE(ok->nodes.empty());
   EXPECT_EQ(ok->partition, "batch");
   auto q = ask(wire::JobQuery{}, 1002);
-  for (const auto& v : std::get<wire::JobQueryReply>(q).jobs) EXPECT_EQ(v.id, held) << "only alice's job exists";
+  for (const auto& v : std::get<wire::JobQueryReply>(q).jobs)
+    EXPECT_EQ(v.id, held) << "only alice's job exists";
   EXPECT_EQ(submit_as(1002).value(), held.value() + 1) << "a test uses up no id";
   r.spec.user = "alice";
   EXPECT_NE(error_of(ask(r, 1002)).find("names user 'alice'"), std::string::npos);
@@ -172,10 +176,14 @@ TEST_F(ClientAuthorization, OnlyTheOwnerOrAnAdminControlsAJob) {
 // Seed 004: the bucket counts every request of a user (queries too), not only submissions;
 // admins are not limited.
 TEST_F(ClientAuthorization, EveryRequestOfAUserTakesFromTheBucket) {
-  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1002)));
-  EXPECT_NE(error_of(ask(wire::JobQuery{}, 1002)).find("'bob' is over the request rate limit"), std::string::npos);
-  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1001))) << "alice has her own";
-  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1003))) << "admins are not limited";
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1002)));
+  EXPECT_NE(error_of(ask(wire::JobQuery{}, 1002)).find("'bob' is over the request rate limit"),
+            std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1001)))
+      << "alice has her own";
+  EXPECT_TRUE(std::holds_alternative<wire::JobQueryReply>(ask(wire::JobQuery{}, 1003)))
+      << "admins are not limited";
 }
 
 // docs/config.md: root and the admin group are not limited, submissions included (they
@@ -270,7 +278,8 @@ TEST_F(ClientAuthorization, ReportsCountWhatTheServiceHolds) {
   EXPECT_EQ(sample("fairway_nodes", "state", "unknown"), 1.0) << "declared, never registered";
   EXPECT_EQ(sample("fairway_cores", "state", "unknown"), 4.0);
   EXPECT_GE(sample("fairway_messages_total", "type", "SubmitRequest"), 1.0);
-  EXPECT_EQ(sample("fairway_pass_duration_seconds", "le", "+Inf"), 0.0) << "no pass has run in this turn-driven test";
+  EXPECT_EQ(sample("fairway_pass_duration_seconds", "le", "+Inf"), 0.0)
+      << "no pass has run in this turn-driven test";
 
   auto p = ask(wire::PartitionQuery{}, 1002);
   const auto* parts = std::get_if<wire::PartitionQueryReply>(&p);
@@ -283,7 +292,8 @@ TEST_F(ClientAuthorization, ReportsCountWhatTheServiceHolds) {
   EXPECT_EQ(v.jobs_pending, 1);
   EXPECT_TRUE(v.is_default);
   auto unknown = ask(wire::PartitionQuery{{"nope"}}, 1002);
-  EXPECT_NE(error_of(unknown).find("partition 'nope' does not exist (partitions: " + v.name + ")"), std::string::npos)
+  EXPECT_NE(error_of(unknown).find("partition 'nope' does not exist (partitions: " + v.name + ")"),
+            std::string::npos)
       << error_of(unknown);
 }
 
@@ -301,9 +311,11 @@ TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
   EXPECT_DOUBLE_EQ(all->rows[1].norm_shares, 0.5);
 
   service_.reset();
-  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n[security]\nprivate_data = true\n",
-                             "test");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+      "[coordinator]\nstate_dir = \"" +
+          dir_ + "\"\n[security]\nprivate_data = true\n",
+      "test");
   ASSERT_TRUE(config) << config.error().message;
   auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
   ASSERT_TRUE(s) << s.error().message;
@@ -322,8 +334,9 @@ TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
 // sends it: the submitter is the kernel's uid, and a claimed user name changes nothing.
 // Anyone (authenticated) may look at it, as Slurm shows reservations to all.
 TEST_F(ClientAuthorization, OnlyAReservationsUsersSubmitIntoItAndEveryoneSeesIt) {
-  open_service("[[reservations]]\nname = \"lab\"\nstart = 1700003600\nduration = 3600\n"
-               "nodes = \"n1\"\naccount = \"climate\"\nusers = [\"alice\"]\n");
+  open_service(
+      "[[reservations]]\nname = \"lab\"\nstart = 1700003600\nduration = 3600\n"
+      "nodes = \"n1\"\naccount = \"climate\"\nusers = [\"alice\"]\n");
   ASSERT_TRUE(service_);
   const auto into_lab = [](const std::string& claimed) {
     wire::SubmitRequest r;
@@ -336,9 +349,11 @@ TEST_F(ClientAuthorization, OnlyAReservationsUsersSubmitIntoItAndEveryoneSeesIt)
     return r;
   };
   EXPECT_TRUE(std::holds_alternative<wire::SubmitReply>(ask(into_lab(""), 1001))) << "alice, a listed user";
-  EXPECT_NE(error_of(ask(into_lab(""), 1002)).find("user 'bob' is not one of its users (alice)"), std::string::npos);
+  EXPECT_NE(error_of(ask(into_lab(""), 1002)).find("user 'bob' is not one of its users (alice)"),
+            std::string::npos);
   // bob claiming to be alice is refused for the claim itself.
-  EXPECT_NE(error_of(ask(into_lab("alice"), 1002)).find("names user 'alice', but it comes from 'bob'"), std::string::npos);
+  EXPECT_NE(error_of(ask(into_lab("alice"), 1002)).find("names user 'alice', but it comes from 'bob'"),
+            std::string::npos);
   EXPECT_NE(error_of(ask(into_lab(""), std::nullopt)).find("unauthenticated"), std::string::npos);
 
   auto seen = ask(wire::ReservationQuery{}, 1002);
@@ -372,7 +387,8 @@ TEST_F(ClientAuthorization, AnyProvenUserReadsTheSettingsAndAnUnprovenOneDoesNot
 
 TEST_F(ClientAuthorization, UsersShortenTheirJobsOnlyAdminsLengthenThemAndChangesAreStored) {
   const JobId id = submit_as(1001);
-  const auto update = [&](std::optional<Duration> limit, std::optional<std::int32_t> nice, std::uint32_t uid) {
+  const auto update = [&](std::optional<Duration> limit, std::optional<std::int32_t> nice,
+                          std::uint32_t uid) {
     wire::JobUpdate u;
     u.jobs = {id};
     u.time_limit = limit;
@@ -381,18 +397,22 @@ TEST_F(ClientAuthorization, UsersShortenTheirJobsOnlyAdminsLengthenThemAndChange
     const auto& r = std::get<wire::JobControlReply>(m).results.at(0);
     return r.ok ? std::string("ok") : r.message;
   };
-  EXPECT_NE(update(Duration::minutes(30), std::nullopt, 1002).find("belongs to 'alice', not 'bob'"), std::string::npos);
+  EXPECT_NE(update(Duration::minutes(30), std::nullopt, 1002).find("belongs to 'alice', not 'bob'"),
+            std::string::npos);
   EXPECT_EQ(update(Duration::minutes(30), std::nullopt, 1001), "ok");
-  EXPECT_NE(update(Duration::hours(2), std::nullopt, 1001).find("only root and the admin group may raise a time limit (00:30:00 -> 02:00:00)"),
+  EXPECT_NE(update(Duration::hours(2), std::nullopt, 1001)
+                .find("only root and the admin group may raise a time limit (00:30:00 -> 02:00:00)"),
             std::string::npos);
   EXPECT_NE(update(std::nullopt, -5, 1001).find("negative nice"), std::string::npos);
   EXPECT_EQ(update(std::nullopt, 10, 1001), "ok");
   EXPECT_EQ(update(Duration::minutes(45), std::nullopt, 1003), "ok") << "an admin may raise it";
 
   service_.reset();
-  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
-                             "test");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+      "[coordinator]\nstate_dir = \"" +
+          dir_ + "\"\n",
+      "test");
   ASSERT_TRUE(config);
   auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
   ASSERT_TRUE(s) << s.error().message;
@@ -421,8 +441,9 @@ TEST_F(ClientAuthorization, AnotherUsersJobCannotBeSignalled) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.message.find("belongs to 'alice', not 'bob'"), std::string::npos) << r.message;
   auto own = ask(signal, 1001);
-  EXPECT_NE(std::get<wire::JobControlReply>(own).results.at(0).message.find("only a running job can be signalled"),
-            std::string::npos);
+  EXPECT_NE(
+      std::get<wire::JobControlReply>(own).results.at(0).message.find("only a running job can be signalled"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ TEST(SystemAuthenticator, AGidThatIsNotOneOfTheUsersGroupsIsRefused) {
   auto foreign = auth->from_kernel({uid, 0, ::getpid()});  // root's group as its egid
   ASSERT_FALSE(foreign);
   EXPECT_EQ(foreign.error().code, ErrorCode::kPermissionDenied);
-  EXPECT_NE(foreign.error().message.find("gid 0 is not a group of user 'nobody' (its groups: " + std::to_string(gid)),
+  EXPECT_NE(foreign.error().message.find("gid 0 is not a group of user 'nobody' (its groups: " +
+                                         std::to_string(gid)),
             std::string::npos)
       << foreign.error().message;
 }

@@ -21,13 +21,16 @@ TEST(ClientTokens, ARetryFindsTheFirstJobOfItsUserOnly) {
 TEST(ClientTokens, TokensOlderThanADayAreForgotten) {
   ClientTokens tokens;
   for (std::uint64_t i = 1; i <= 1000; ++i) {
-    tokens.remember("alice", "tok-" + std::to_string(i), JobId(i), t0 + Duration::seconds(static_cast<std::int64_t>(i)));
+    tokens.remember("alice", "tok-" + std::to_string(i), JobId(i),
+                    t0 + Duration::seconds(static_cast<std::int64_t>(i)));
   }
   EXPECT_EQ(tokens.find("alice", "tok-1", t0 + ClientTokens::kKept), JobId(1));
   EXPECT_EQ(tokens.find("alice", "tok-1", t0 + ClientTokens::kKept + Duration::seconds(2)), std::nullopt);
   EXPECT_EQ(tokens.size(), 999u);
-  EXPECT_EQ(tokens.find("alice", "tok-1000", t0 + ClientTokens::kKept + Duration::seconds(1000)), JobId(1000));
-  EXPECT_EQ(tokens.find("alice", "x", t0 + ClientTokens::kKept + ClientTokens::kKept + ClientTokens::kKept), std::nullopt);
+  EXPECT_EQ(tokens.find("alice", "tok-1000", t0 + ClientTokens::kKept + Duration::seconds(1000)),
+            JobId(1000));
+  EXPECT_EQ(tokens.find("alice", "x", t0 + ClientTokens::kKept + ClientTokens::kKept + ClientTokens::kKept),
+            std::nullopt);
   EXPECT_EQ(tokens.size(), 0u);
 }
 

@@ -24,8 +24,9 @@ TEST(ConfigReload, PolicyAppliesSocketsStateAndKeysWaitForARestart) {
   EXPECT_EQ(plan.apply.coordinator.listen_clients, running.coordinator.listen_clients);
   EXPECT_EQ(plan.apply.coordinator.state_dir, running.coordinator.state_dir);
   EXPECT_EQ(plan.apply.security.agent_keys_dir, running.security.agent_keys_dir);
-  EXPECT_EQ(plan.needs_restart, (std::vector<std::string>{"coordinator.listen_clients", "coordinator.state_dir",
-                                                          "security.agent_keys_dir"}));
+  EXPECT_EQ(plan.needs_restart,
+            (std::vector<std::string>{"coordinator.listen_clients", "coordinator.state_dir",
+                                      "security.agent_keys_dir"}));
   EXPECT_TRUE(plan_reload(running, running).needs_restart.empty());
 }
 

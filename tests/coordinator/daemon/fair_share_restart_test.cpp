@@ -3,8 +3,8 @@
 // start over with a clean slate. Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
@@ -28,11 +28,13 @@ class FairShareRestart : public ::testing::Test {
   }
   void open(const std::string& fairshare) {
     service_.reset();  // a crash: memory is gone, the store stays
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 8\n"
-                               "[[accounts]]\nname = \"heavy\"\nusers = [\"root\"]\n"
-                               "[[accounts]]\nname = \"light\"\nusers = [\"root\"]\n"
-                               "[priority]\nfairshare = 1000.0\n[fairshare]\n" + fairshare +
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n" + coordinator_extra_, "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 8\n"
+        "[[accounts]]\nname = \"heavy\"\nusers = [\"root\"]\n"
+        "[[accounts]]\nname = \"light\"\nusers = [\"root\"]\n"
+        "[priority]\nfairshare = 1000.0\n[fairshare]\n" +
+            fairshare + "[coordinator]\nstate_dir = \"" + dir_ + "\"\n" + coordinator_extra_,
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
     ASSERT_TRUE(s) << s.error().message;
@@ -103,7 +105,8 @@ class FairShareRestart : public ::testing::Test {
 };
 
 TEST_F(FairShareRestart, FinishedAndRunningUsageComeBackAsTheyWere) {
-  for (const std::string fairshare : {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
+  for (const std::string fairshare :
+       {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
     SCOPED_TRACE(fairshare);
     fresh(fairshare);
     const JobId heavy_marker = submit("heavy", 1, true);  // held: its association's usage
@@ -133,7 +136,8 @@ TEST_F(FairShareRestart, FinishedAndRunningUsageComeBackAsTheyWere) {
 // (usage_runs) and is charged again after a restart, until it no longer counts.
 TEST_F(FairShareRestart, APurgedJobsUsageComesBackUntilItNoLongerCounts) {
   coordinator_extra_ = "keep_finished = \"1h\"\n";
-  for (const std::string fairshare : {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
+  for (const std::string fairshare :
+       {"half_life = \"1d\"\n", "window = \"2d\"\nwindow_weight = \"linear\"\n"}) {
     SCOPED_TRACE(fairshare);
     fresh(fairshare);
     const JobId heavy_marker = submit("heavy", 1, true);

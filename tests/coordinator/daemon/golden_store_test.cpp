@@ -36,7 +36,8 @@ TEST_F(GoldenStore, SchemaTwoFromStopTenRecoversEveryJobAndField) {
   auto config = parse_config("[coordinator]\nstate_dir = \"" + state_dir() + "\"\n", "test");
   ASSERT_TRUE(config) << config.error().message;
   const Time now = Time::from_seconds(1'795'640'000);
-  auto service = CoordinatorService::open(*config, now, std::make_unique<test_support::RootOnlyAuthenticator>());
+  auto service =
+      CoordinatorService::open(*config, now, std::make_unique<test_support::RootOnlyAuthenticator>());
   ASSERT_TRUE(service) << service.error().message;
   wire::JobQuery q;
   q.include_finished = true;
@@ -101,7 +102,8 @@ TEST_F(GoldenStore, SchemaFiveFromStopTwentyOneBecomesStoreRecordsWithEveryField
   auto config = parse_config("[coordinator]\nstate_dir = \"" + state_dir() + "\"\n", "test");
   ASSERT_TRUE(config) << config.error().message;
   const Time now = Time::from_seconds(1'795'800'000);
-  auto service = CoordinatorService::open(*config, now, std::make_unique<test_support::RootOnlyAuthenticator>());
+  auto service =
+      CoordinatorService::open(*config, now, std::make_unique<test_support::RootOnlyAuthenticator>());
   ASSERT_TRUE(service) << service.error().message;
 
   EXPECT_EQ(select_on(db_path(), "SELECT value FROM meta WHERE key = 'schema_version'").at(0).at(0),
@@ -120,7 +122,8 @@ TEST_F(GoldenStore, SchemaFiveFromStopTwentyOneBecomesStoreRecordsWithEveryField
   EXPECT_EQ(rows, before.size());
   // The node the coordinator had learned (no [[nodes]] here) is a store record too, and the
   // restarted coordinator knows it before its agent comes back.
-  const std::string node_record = select_on(db_path(), "SELECT value FROM meta WHERE key = 'node/n1'").at(0).at(0);
+  const std::string node_record =
+      select_on(db_path(), "SELECT value FROM meta WHERE key = 'node/n1'").at(0).at(0);
   auto node = parse_known_node_record(node_record);
   ASSERT_TRUE(node) << node.error().message;
   EXPECT_EQ(node->total_cores(), 28);

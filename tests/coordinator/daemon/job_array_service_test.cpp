@@ -4,8 +4,8 @@
 // and a restart that brings back exactly the tasks not yet run.
 #include <gtest/gtest.h>
 
-#include <map>
 #include <unistd.h>
+#include <map>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "service_test_fixture.h"
@@ -67,7 +67,9 @@ class JobArrayService : public test_support::ServiceTest {
     r.program.stdout_path = "/tmp/out_%A_%a.txt";
     auto m = ask(r);
     const auto* ok = std::get_if<wire::SubmitReply>(&m);
-    EXPECT_NE(ok, nullptr) << (std::holds_alternative<wire::ErrorReply>(m) ? std::get<wire::ErrorReply>(m).message : "");
+    EXPECT_NE(ok, nullptr) << (std::holds_alternative<wire::ErrorReply>(m)
+                                   ? std::get<wire::ErrorReply>(m).message
+                                   : "");
     return ok ? ok->job : JobId(0);
   }
   void report(JobId job, JobState state) {
@@ -94,7 +96,8 @@ class JobArrayService : public test_support::ServiceTest {
     return out;
   }
   wire::JobControlReply control(wire::JobAction action, std::vector<JobId> jobs,
-                                std::vector<std::pair<JobId, std::int32_t>> tasks = {}, std::uint32_t uid = 1001) {
+                                std::vector<std::pair<JobId, std::int32_t>> tasks = {},
+                                std::uint32_t uid = 1001) {
     wire::JobControl c{action, std::move(jobs), "", 0, false, {}, {}};
     for (auto [a, i] : tasks) {
       c.task_arrays.push_back(a);
@@ -102,7 +105,8 @@ class JobArrayService : public test_support::ServiceTest {
     }
     auto m = ask(c, uid);
     EXPECT_TRUE(std::holds_alternative<wire::JobControlReply>(m));
-    return std::holds_alternative<wire::JobControlReply>(m) ? std::get<wire::JobControlReply>(m) : wire::JobControlReply{};
+    return std::holds_alternative<wire::JobControlReply>(m) ? std::get<wire::JobControlReply>(m)
+                                                            : wire::JobControlReply{};
   }
 
   std::vector<wire::LaunchJob> launches_;
@@ -125,8 +129,9 @@ TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {
     EXPECT_EQ(l.program.stdout_path, "/tmp/out_%A_%a.txt");
   }
   const std::string A = std::to_string(a.value());
-  EXPECT_EQ(queue(), (std::map<std::string, JobState>{
-                         {A + "_0", JobState::kRunning}, {A + "_1", JobState::kRunning}, {A + "_[2-9%2]", JobState::kPending}}));
+  EXPECT_EQ(queue(), (std::map<std::string, JobState>{{A + "_0", JobState::kRunning},
+                                                      {A + "_1", JobState::kRunning},
+                                                      {A + "_[2-9%2]", JobState::kPending}}));
   wire::JobQuery q;
   q.jobs = {a};
   // Asked by the array's id: its waiting line and every task, as squeue -j.
@@ -162,7 +167,10 @@ TEST_F(JobArrayService, ARestartBringsBackTheWaitingTasksButNotTheOnesThatRanOrE
   const JobId a = submit_array("1-6%2");
   const std::string A = std::to_string(a.value());
   report(JobId(a.value() + 1), JobState::kCompleted);  // task 1 ends, task 3 starts
-  ASSERT_TRUE(std::get<wire::JobControlReply>(ask(wire::JobControl{wire::JobAction::kHold, {}, "", 0, false, {a}, {6}})).results.at(0).ok);
+  ASSERT_TRUE(std::get<wire::JobControlReply>(
+                  ask(wire::JobControl{wire::JobAction::kHold, {}, "", 0, false, {a}, {6}}))
+                  .results.at(0)
+                  .ok);
   const auto before = queue(true);
   EXPECT_EQ(before, (std::map<std::string, JobState>{{A + "_1", JobState::kCompleted},
                                                      {A + "_2", JobState::kRunning},
@@ -187,9 +195,11 @@ TEST_F(JobArrayService, OneTaskOrTheWholeArrayIsCancelledByItsOwnerOnly) {
   auto refused = control(wire::JobAction::kCancel, {a}, {{a, 50}}, 1002);
   ASSERT_EQ(refused.results.size(), 2u);
   EXPECT_FALSE(refused.results[0].ok);
-  EXPECT_NE(refused.results[0].message.find("belongs to 'alice'"), std::string::npos) << refused.results[0].message;
+  EXPECT_NE(refused.results[0].message.find("belongs to 'alice'"), std::string::npos)
+      << refused.results[0].message;
   EXPECT_FALSE(refused.results[1].ok);
-  EXPECT_NE(refused.results[1].message.find("belongs to 'alice'"), std::string::npos) << refused.results[1].message;
+  EXPECT_NE(refused.results[1].message.find("belongs to 'alice'"), std::string::npos)
+      << refused.results[1].message;
   EXPECT_EQ(queue().at(A + "_[4-99]"), JobState::kPending);
 
   // Changing every task at once is refused, saying so, rather than half done.
@@ -198,7 +208,8 @@ TEST_F(JobArrayService, OneTaskOrTheWholeArrayIsCancelledByItsOwnerOnly) {
   u.name = "renamed";
   const wire::Message updated = ask(u);
   ASSERT_TRUE(std::holds_alternative<wire::JobControlReply>(updated));
-  EXPECT_NE(std::get<wire::JobControlReply>(updated).results.at(0).message.find("is a job array"), std::string::npos);
+  EXPECT_NE(std::get<wire::JobControlReply>(updated).results.at(0).message.find("is a job array"),
+            std::string::npos);
 
   auto one = control(wire::JobAction::kCancel, {}, {{a, 50}, {a, 100}});
   ASSERT_EQ(one.results.size(), 2u);
@@ -252,7 +263,8 @@ TEST_F(JobArrayService, AnArrayWhoseDependencyFailsIsCancelledWholeAndTheService
   wire::JobQuery q;
   q.jobs = {JobId(a.value() + 1)};
   const wire::Message shown = ask(q);
-  EXPECT_NE(std::get<wire::JobQueryReply>(shown).jobs.at(0).state_reason.find("can never be satisfied"), std::string::npos);
+  EXPECT_NE(std::get<wire::JobQueryReply>(shown).jobs.at(0).state_reason.find("can never be satisfied"),
+            std::string::npos);
   reopen();
   register_n1();
   EXPECT_TRUE(queue().empty());
@@ -294,7 +306,6 @@ TEST_F(JobArrayService, ASubmissionCannotMakeItselfATaskOfAnotherUsersArray) {
   ASSERT_NE(bob_rec, nullptr);
   EXPECT_FALSE(bob_rec->spec.is_array_task());
   EXPECT_TRUE(service_->scheduler().array(a)->unsplit.contains(60));  // alice's task 60 still waits
-
 }
 
 TEST_F(JobArrayService, ABadArrayIsRefusedNamingTheIndex) {
@@ -306,8 +317,9 @@ TEST_F(JobArrayService, ABadArrayIsRefusedNamingTheIndex) {
   r.program.working_dir = "/tmp";
   auto m = ask(r);
   ASSERT_TRUE(std::holds_alternative<wire::ErrorReply>(m));
-  EXPECT_NE(std::get<wire::ErrorReply>(m).message.find("--array index 5000 is over the largest allowed, 1000"),
-            std::string::npos)
+  EXPECT_NE(
+      std::get<wire::ErrorReply>(m).message.find("--array index 5000 is over the largest allowed, 1000"),
+      std::string::npos)
       << std::get<wire::ErrorReply>(m).message;
   // The refused array used no ids.
   const JobId next = submit_array("0-1");

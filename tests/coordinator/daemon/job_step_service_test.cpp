@@ -4,10 +4,10 @@
 // a client may not ask for is refused naming the field.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <csignal>
 #include <filesystem>
 #include <set>
-#include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/wire/codec.h"
@@ -22,11 +22,16 @@ class Users final : public ClientAuthenticator {
  public:
   Result<Caller> from_kernel(const net::PeerCredentials& p) override {
     switch (p.uid) {
-      case 0: return Caller{0, 0, "root", true};
-      case 1001: return Caller{1001, 100, "alice", false};
-      case 1002: return Caller{1002, 100, "bob", false};
-      case 1003: return Caller{1003, 100, "ops", true};
-      default: return make_error(ErrorCode::kPermissionDenied, "unknown uid");
+      case 0:
+        return Caller{0, 0, "root", true};
+      case 1001:
+        return Caller{1001, 100, "alice", false};
+      case 1002:
+        return Caller{1002, 100, "bob", false};
+      case 1003:
+        return Caller{1003, 100, "ops", true};
+      default:
+        return make_error(ErrorCode::kPermissionDenied, "unknown uid");
     }
   }
   Result<Caller> from_munge(std::string_view, std::string_view) override {
@@ -39,8 +44,11 @@ class JobStepService : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (fs::temp_directory_path() / "fw-steps-XXXXXX").string();
     dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
+        "[coordinator]\nstate_dir = \"" +
+            dir_ + "\"\n",
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, t_, std::make_unique<Users>());
     ASSERT_TRUE(s) << s.error().message;
@@ -88,8 +96,23 @@ class JobStepService : public ::testing::Test {
     return std::holds_alternative<wire::SubmitReply>(m) ? std::get<wire::SubmitReply>(m).job : JobId(0);
   }
   wire::StepRequest step(JobId job) {
-    return wire::StepRequest{job, {"hostname"}, {{"HOME", "/home/alice"}}, "/home/alice", 0, 0,
-                             "tcp://10.0.0.9:41000", "0123456789abcdef0123456789abcdef", false, {}, {}, 0, 0, "", "", "", false};
+    return wire::StepRequest{job,
+                             {"hostname"},
+                             {{"HOME", "/home/alice"}},
+                             "/home/alice",
+                             0,
+                             0,
+                             "tcp://10.0.0.9:41000",
+                             "0123456789abcdef0123456789abcdef",
+                             false,
+                             {},
+                             {},
+                             0,
+                             0,
+                             "",
+                             "",
+                             "",
+                             false};
   }
   template <typename T>
   std::vector<std::pair<std::string, T>> sent() const {
@@ -132,7 +155,8 @@ TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
 
   // The job ends on its first node: the other is released, its steps' tasks with the
   // rest of their grace (a stop can only shorten it there), its holder at once.
-  wire::JobStatusUpdate u{launches[0].first, 1, id, JobState::kCompleted, 0, std::nullopt, t_, "", std::nullopt, std::nullopt};
+  wire::JobStatusUpdate u{launches[0].first, 1,  id, JobState::kCompleted, 0,
+                          std::nullopt,      t_, "", std::nullopt,         std::nullopt};
   service_->on_agent_frame(launches[0].first, wire::encode(u), t_, launches[0].first);
   (void)turn();
   const auto signals = sent<wire::SignalJob>();
@@ -161,7 +185,8 @@ TEST_F(JobStepService, ACancelAndASignalReachEveryNodeOfTheJob) {
   ASSERT_FALSE(std::holds_alternative<wire::ErrorReply>(ask(sig, 1001)));
   ASSERT_EQ(sent<wire::SendSignal>().size(), 1u) << "-b: the script, on the first node alone";
   to_agents_.clear();
-  ASSERT_FALSE(std::holds_alternative<wire::ErrorReply>(ask(wire::JobControl{wire::JobAction::kCancel, {id}, "alice"}, 1001)));
+  ASSERT_FALSE(std::holds_alternative<wire::ErrorReply>(
+      ask(wire::JobControl{wire::JobAction::kCancel, {id}, "alice"}, 1001)));
   const auto stops = sent<wire::SignalJob>();
   ASSERT_EQ(stops.size(), 2u);
   for (const auto& [node, stop] : stops) {
@@ -285,7 +310,8 @@ TEST_F(JobStepService, WhatAStepMayNotAskIsNamed) {
   EXPECT_EQ(error_of(ask(bad, 1001)), "StepRequest.io_address: expected tcp://HOST:PORT, got 'ipc:///tmp/x'");
   bad = step(id);
   bad.nodes = 3;
-  EXPECT_NE(error_of(ask(bad, 1001)).find("job " + std::to_string(id.value()) + ": the step asks for 3 nodes, the job has 2"),
+  EXPECT_NE(error_of(ask(bad, 1001))
+                .find("job " + std::to_string(id.value()) + ": the step asks for 3 nodes, the job has 2"),
             std::string::npos);
   bad = step(id);
   bad.ntasks = 9;
@@ -340,7 +366,9 @@ TEST_F(JobStepService, AnAllocationEndsWithItsCommandsOutcomeByItsOwnerOnly) {
     const auto launches = sent<wire::LaunchJob>();
     for (const auto& [node, launch] : launches) {
       if (launch.job != id) continue;
-      wire::JobStatusUpdate u{node, 7 + id.value(), id, JobState::kCancelled, std::nullopt, SIGTERM, t_, "", std::nullopt, std::nullopt};
+      wire::JobStatusUpdate u{node,         7 + id.value(), id, JobState::kCancelled,
+                              std::nullopt, SIGTERM,        t_, "",
+                              std::nullopt, std::nullopt};
       service_->on_agent_frame(node, wire::encode(u), t_, node);
       (void)turn();
     }
@@ -395,7 +423,8 @@ class JobStepRecords : public JobStepService {
   void job_ends(JobId id) {
     for (const auto& [node, launch] : sent<wire::LaunchJob>()) {
       if (launch.job != id || launch.extern_only) continue;
-      wire::JobStatusUpdate u{node, 90 + id.value(), id, JobState::kCompleted, 0, std::nullopt, t_, "", std::nullopt, std::nullopt};
+      wire::JobStatusUpdate u{node, 90 + id.value(), id,          JobState::kCompleted, 0, std::nullopt, t_,
+                              "",   std::nullopt,    std::nullopt};
       service_->on_agent_frame(node, wire::encode(u), t_, node);
       (void)turn();
     }
@@ -466,8 +495,11 @@ TEST_F(JobStepRecords, ARestartedCoordinatorWaitsForOpenStepsAndNeverReusesANumb
   EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 0, 0, 0}, 1001)));
 
   service_.reset();
-  auto config = parse_config("[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
+      "[coordinator]\nstate_dir = \"" +
+          dir_ + "\"\n",
+      "test");
   ASSERT_TRUE(config);
   auto s = CoordinatorService::open(*config, t_, std::make_unique<Users>());
   ASSERT_TRUE(s) << s.error().message;

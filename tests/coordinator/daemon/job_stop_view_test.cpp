@@ -3,8 +3,8 @@
 // accounting), not RUNNING until its agent reports the processes gone (issue 35).
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/wire/codec.h"
@@ -30,8 +30,11 @@ class JobStopView : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (fs::temp_directory_path() / "fw-stopview-XXXXXX").string();
     dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+        "[coordinator]\nstate_dir = \"" +
+            dir_ + "\"\n",
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, t_, std::make_unique<Alice>());
     ASSERT_TRUE(s) << s.error().message;
@@ -66,7 +69,8 @@ class JobStopView : public ::testing::Test {
     r.program.working_dir = "/tmp";
     auto m = ask(r);
     EXPECT_TRUE(std::holds_alternative<wire::SubmitReply>(m));
-    const JobId id = std::holds_alternative<wire::SubmitReply>(m) ? std::get<wire::SubmitReply>(m).job : JobId(0);
+    const JobId id =
+        std::holds_alternative<wire::SubmitReply>(m) ? std::get<wire::SubmitReply>(m).job : JobId(0);
     EXPECT_EQ(view(id).state, JobState::kRunning);
     return id;
   }
@@ -85,7 +89,8 @@ class JobStopView : public ::testing::Test {
   void control(wire::JobAction action, JobId id) {
     auto m = ask(wire::JobControl{action, {id}, "alice"});
     ASSERT_TRUE(std::holds_alternative<wire::JobControlReply>(m));
-    ASSERT_TRUE(std::get<wire::JobControlReply>(m).results.at(0).ok) << std::get<wire::JobControlReply>(m).results.at(0).message;
+    ASSERT_TRUE(std::get<wire::JobControlReply>(m).results.at(0).ok)
+        << std::get<wire::JobControlReply>(m).results.at(0).message;
   }
   // Its agent reports the processes gone (killed after the grace).
   void reported(JobId id, JobState state) {

@@ -28,8 +28,7 @@ TEST_F(JobStoreTest, NodeAdminStatesAreUpsertedAndSurviveRestart) {
   ASSERT_NE(store, nullptr);
   auto states = store->load_node_admin_states();
   ASSERT_TRUE(states) << states.error().message;
-  EXPECT_EQ(*states,
-            (std::vector<NodeAdminState>{{"n001", false, ""}, {"n002", true, "bad DIMM"}}));
+  EXPECT_EQ(*states, (std::vector<NodeAdminState>{{"n001", false, ""}, {"n002", true, "bad DIMM"}}));
 }
 
 TEST_F(JobStoreTest, ACorruptNodeAdminRowIsAnErrorNamingTheNode) {

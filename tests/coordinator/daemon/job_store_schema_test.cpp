@@ -208,7 +208,8 @@ TEST_F(JobStoreOpenTest, AVersionOneStoreIsMigratedInPlace) {
   fs::create_directories(state_dir());
   exec_raw(std::string(kSchemaOneTables) + R"sql(
 INSERT INTO meta VALUES ('schema_version', '1'), ('next_job_id', '8');
-INSERT INTO jobs VALUES (7, 'alice', NULL, )sql" + wire_frame_sql("one") + R"sql(, 'completed', 100, 110, 200, '', 0, NULL, '', 0);
+INSERT INTO jobs VALUES (7, 'alice', NULL, )sql" +
+           wire_frame_sql("one") + R"sql(, 'completed', 100, 110, 200, '', 0, NULL, '', 0);
 )sql");
   auto store = open_store();
   ASSERT_NE(store, nullptr);
@@ -251,7 +252,8 @@ INSERT INTO node_admin VALUES ('n007', 1, 'bad DIMM');
   EXPECT_EQ(store->get_meta("schema_version")->value_or(""), std::to_string(kJobStoreSchemaVersion));
   auto states = store->load_node_admin_states();
   ASSERT_TRUE(states) << states.error().message;
-  EXPECT_EQ(*states, (std::vector<NodeAdminState>{{"n007", true, "bad DIMM", "", std::nullopt, std::nullopt}}));
+  EXPECT_EQ(*states,
+            (std::vector<NodeAdminState>{{"n007", true, "bad DIMM", "", std::nullopt, std::nullopt}}));
 
   const NodeAdminState drained{"n008", true, "fan", "alice", 1001, Time::from_seconds(1'795'690'000)};
   ASSERT_TRUE(store->set_node_admin_state(drained));
@@ -270,7 +272,8 @@ TEST_F(JobStoreOpenTest, AVersionFourStepHasNoUsageAndNewStepsStoreIt) {
   fs::create_directories(state_dir());
   exec_raw(std::string(kSchemaOneTables) + kSchemaTwoChanges + kSchemaThreeToFiveChanges + R"sql(
 INSERT INTO meta VALUES ('schema_version', '4'), ('next_job_id', '8');
-INSERT INTO jobs VALUES (7, 'alice', NULL, )sql" + wire_frame_sql("four") + R"sql(, 'completed', 100, 110, 200, '', 0, NULL, '', 0, NULL, NULL);
+INSERT INTO jobs VALUES (7, 'alice', NULL, )sql" +
+           wire_frame_sql("four") + R"sql(, 'completed', 100, 110, 200, '', 0, NULL, '', 0, NULL, NULL);
 INSERT INTO job_steps VALUES (7, 0, 'a.out', 4, 1, 'completed', 120, 190, 0, 0);
 )sql");
   auto store = open_store();
@@ -305,7 +308,8 @@ TEST_F(JobStoreOpenTest, AVersionFiveRequestThatCannotBeReadStopsTheMigrationNam
                                   "ALTER TABLE job_steps ADD COLUMN cpu_us INTEGER;";
   exec_raw(schema_five + R"sql(
 INSERT INTO meta VALUES ('schema_version', '5'), ('next_job_id', '10');
-INSERT INTO jobs VALUES (3, 'alice', NULL, )sql" + wire_frame_sql("fine") + R"sql(, 'pending', 100, NULL, NULL, '', NULL, NULL, '', 0, NULL, NULL);
+INSERT INTO jobs VALUES (3, 'alice', NULL, )sql" +
+           wire_frame_sql("fine") + R"sql(, 'pending', 100, NULL, NULL, '', NULL, NULL, '', 0, NULL, NULL);
 INSERT INTO jobs VALUES (9, 'alice', NULL, X'c1c2', 'pending', 100, NULL, NULL, '', NULL, NULL, '', 0, NULL, NULL);
 )sql");
   auto store = JobStore::open(state_dir());
@@ -315,19 +319,21 @@ INSERT INTO jobs VALUES (9, 'alice', NULL, X'c1c2', 'pending', 100, NULL, NULL, 
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((state_dir() + "/" + JobStore::kFileName).c_str(), &db), SQLITE_OK);
   std::string version;
-  sqlite3_exec(db, "SELECT value FROM meta WHERE key = 'schema_version'",
-               [](void* out, int, char** values, char**) {
-                 *static_cast<std::string*>(out) = values[0];
-                 return 0;
-               },
-               &version, nullptr);
+  sqlite3_exec(
+      db, "SELECT value FROM meta WHERE key = 'schema_version'",
+      [](void* out, int, char** values, char**) {
+        *static_cast<std::string*>(out) = values[0];
+        return 0;
+      },
+      &version, nullptr);
   int rows = 0;
-  sqlite3_exec(db, "SELECT count(*) FROM jobs WHERE substr(request, 1, 1) = X'94'",
-               [](void* out, int, char** values, char**) {
-                 *static_cast<int*>(out) = std::stoi(values[0]);
-                 return 0;
-               },
-               &rows, nullptr);
+  sqlite3_exec(
+      db, "SELECT count(*) FROM jobs WHERE substr(request, 1, 1) = X'94'",
+      [](void* out, int, char** values, char**) {
+        *static_cast<int*>(out) = std::stoi(values[0]);
+        return 0;
+      },
+      &rows, nullptr);
   sqlite3_close(db);
   EXPECT_EQ(version, "5");
   EXPECT_EQ(rows, 1) << "job 3 keeps its wire frame: the migration rolled back whole";

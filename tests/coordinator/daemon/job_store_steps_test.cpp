@@ -114,7 +114,8 @@ TEST_F(JobStoreSteps, ACorruptRowIsAnErrorNamingTheStep) {
   exec_raw("UPDATE job_steps SET ntasks = 1, max_rss_kb = -5 WHERE job = 7");
   auto usage = store->load_steps(JobId(7), JobId(7));
   ASSERT_FALSE(usage);
-  EXPECT_NE(usage.error().message.find("step 7.3: column max_rss_kb: not a non-negative integer"), std::string::npos)
+  EXPECT_NE(usage.error().message.find("step 7.3: column max_rss_kb: not a non-negative integer"),
+            std::string::npos)
       << usage.error().message;
 }
 

@@ -339,8 +339,7 @@ TEST_F(JobStoreTest, ADuplicateIdIsAnErrorNamingIt) {
   auto again = store->insert_job(pending_job(JobId(3), "bob", "b"));
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().code, ErrorCode::kAlreadyExists);
-  EXPECT_NE(again.error().message.find("job 3 already exists"), std::string::npos)
-      << again.error().message;
+  EXPECT_NE(again.error().message.find("job 3 already exists"), std::string::npos) << again.error().message;
 }
 
 TEST_F(JobStoreTest, ARejectedInsertLeavesTheRestOfTheTurnToCommit) {
@@ -382,8 +381,7 @@ TEST_F(JobStoreTest, BadJobsAreRefusedNamingTheField) {
   negative.requeue_count = -1;
   auto requeues = store->insert_job(negative);
   ASSERT_FALSE(requeues);
-  EXPECT_NE(requeues.error().message.find("requeue_count -1"), std::string::npos)
-      << requeues.error().message;
+  EXPECT_NE(requeues.error().message.find("requeue_count -1"), std::string::npos) << requeues.error().message;
 
   auto jobs = store->load_jobs();
   ASSERT_TRUE(jobs);

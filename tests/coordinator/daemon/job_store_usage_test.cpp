@@ -10,7 +10,8 @@ namespace {
 using JobStoreUsageTest = StoreTest;
 
 StoredUsageRun run(std::uint64_t job, std::int64_t end) {
-  return {JobId(job), "chem", "alice", "", Time::from_seconds(end - 3600), Time::from_seconds(end), 16, 64000, {"v100", "v100"}};
+  return {JobId(job), "chem", "alice",         "", Time::from_seconds(end - 3600), Time::from_seconds(end),
+          16,         64000,  {"v100", "v100"}};
 }
 
 TEST_F(JobStoreUsageTest, APurgeHandsBackTheRowsItTook) {
@@ -41,7 +42,8 @@ TEST_F(JobStoreUsageTest, RunsAreKeptWholeAndForgottenOldestFirst) {
     StoredUsageRun in_reservation = run(3, 500);
     in_reservation.reservation = "climate";
     in_reservation.gpu_types.clear();
-    for (const StoredUsageRun& r : {run(1, 900), run(2, 100), in_reservation}) ASSERT_TRUE(store->add_usage_run(r));
+    for (const StoredUsageRun& r : {run(1, 900), run(2, 100), in_reservation})
+      ASSERT_TRUE(store->add_usage_run(r));
     ASSERT_TRUE(store->commit());
   }
   auto store = open_store();
@@ -79,7 +81,8 @@ TEST_F(JobStoreUsageTest, BadRunsAreRefusedNamingWhatIsWrong) {
     auto st = store->add_usage_run(bad);
     ASSERT_FALSE(st);
     EXPECT_EQ(st.error().code, ErrorCode::kInvalidArgument);
-    EXPECT_NE(st.error().message.find("job " + std::to_string(bad.job.value())), std::string::npos) << st.error().message;
+    EXPECT_NE(st.error().message.find("job " + std::to_string(bad.job.value())), std::string::npos)
+        << st.error().message;
   }
 }
 

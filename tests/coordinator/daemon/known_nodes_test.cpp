@@ -76,7 +76,8 @@ TEST(KnownNodeRecord, DamagedOrNewerRecordsAreNamed) {
   ASSERT_FALSE(v2);
   EXPECT_EQ(v2.error().code, ErrorCode::kFailedPrecondition);
   EXPECT_NE(v2.error().message.find("version 2"), std::string::npos) << v2.error().message;
-  for (const std::string& bad : {record.substr(0, record.size() - 1), std::string("xy"), record.substr(0, 20)}) {
+  for (const std::string& bad :
+       {record.substr(0, record.size() - 1), std::string("xy"), record.substr(0, 20)}) {
     auto r = parse_known_node_record(bad);
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("known node record"), std::string::npos) << r.error().message;

@@ -2,8 +2,8 @@
 // marks a heartbeating node down nor keeps a silent one up. Synchronous, fake clocks.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
@@ -17,12 +17,16 @@ namespace fs = std::filesystem;
 TEST(MonotonicTimeouts, AWallClockStepDoesNotMarkNodesDownButSilenceDoes) {
   std::string tmpl = (fs::temp_directory_path() / "fw-mono-XXXXXX").string();
   const std::string dir = mkdtemp(tmpl.data());
-  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[coordinator]\nheartbeat_timeout = 10\nstate_dir = \"" + dir + "\"\n", "test");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+      "[coordinator]\nheartbeat_timeout = 10\nstate_dir = \"" +
+          dir + "\"\n",
+      "test");
   ASSERT_TRUE(config) << config.error().message;
   Time wall = Time::from_seconds(1'700'000'000);
   Time mono = Time::from_seconds(5000);
-  auto s = CoordinatorService::open(*config, wall, std::make_unique<test_support::RootOnlyAuthenticator>(), {}, mono);
+  auto s = CoordinatorService::open(*config, wall, std::make_unique<test_support::RootOnlyAuthenticator>(),
+                                    {}, mono);
   ASSERT_TRUE(s) << s.error().message;
   CoordinatorService& svc = **s;
   const auto turn = [&] {
@@ -31,7 +35,9 @@ TEST(MonotonicTimeouts, AWallClockStepDoesNotMarkNodesDownButSilenceDoes) {
     (void)svc.end_turn(wall);
   };
   svc.set_monotonic(mono);
-  svc.on_agent_frame("n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""}), wall, "n1");
+  svc.on_agent_frame(
+      "n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""}), wall,
+      "n1");
   (void)svc.end_turn(wall);
   ASSERT_EQ(svc.nodes().find("n1")->liveness, NodeLiveness::kUp);
 

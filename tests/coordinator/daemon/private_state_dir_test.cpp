@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/job_store.h"
 
@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 unsigned mode_of(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? st.st_mode & 07777U : 07777U;
 }
 
@@ -64,7 +64,10 @@ TEST_F(PrivateStateDir, RefusesADirectoryOthersCanRead) {
 
 TEST_F(PrivateStateDir, RefusesAStoreOrWalOthersCanRead) {
   ASSERT_TRUE(prepare_private_state_dir(state_));
-  { auto store = JobStore::open(state_); ASSERT_TRUE(store); }
+  {
+    auto store = JobStore::open(state_);
+    ASSERT_TRUE(store);
+  }
   const std::string db = state_ + "/" + JobStore::kFileName;
   for (const std::string& f : {db, db + "-wal", db + "-shm"}) {
     if (!fs::exists(f)) continue;

@@ -3,8 +3,8 @@
 // what survives a crash). Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
@@ -29,15 +29,17 @@ class ProjectReservationRestart : public ::testing::Test {
   }
   void open() {
     service_.reset();  // a crash: memory is gone, the store stays
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 8\n"
-                               "[[accounts]]\nname = \"climate\"\nusers = [\"root\"]\n"
-                               "[fairshare]\nhalf_life = \"100000-00:00:00\"\n"
-                               "[[reservations]]\nname = \"climate-run\"\nstart = " +
-                                   std::to_string(kT0 + 3600) +
-                                   "\nduration = \"10:00:00\"\nnodes = \"n1\"\naccount = \"climate\"\n"
-                                   "cancel_below_use = 0.5\ncancel_after = \"30:00\"\n"
-                                   "[coordinator]\nstate_dir = \"" + dir_ + "\"\n",
-                               "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 8\n"
+        "[[accounts]]\nname = \"climate\"\nusers = [\"root\"]\n"
+        "[fairshare]\nhalf_life = \"100000-00:00:00\"\n"
+        "[[reservations]]\nname = \"climate-run\"\nstart = " +
+            std::to_string(kT0 + 3600) +
+            "\nduration = \"10:00:00\"\nnodes = \"n1\"\naccount = \"climate\"\n"
+            "cancel_below_use = 0.5\ncancel_after = \"30:00\"\n"
+            "[coordinator]\nstate_dir = \"" +
+            dir_ + "\"\n",
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
     ASSERT_TRUE(s) << s.error().message;

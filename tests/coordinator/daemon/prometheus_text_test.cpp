@@ -7,11 +7,17 @@ namespace {
 
 TEST(PrometheusText, FamiliesHaveHelpTypeAndEscapedLabels) {
   wire::MetricsReply m;
-  m.families.push_back({"fairway_jobs", "gauge", "Jobs by state\\partition\nsecond line",
+  m.families.push_back({"fairway_jobs",
+                        "gauge",
+                        "Jobs by state\\partition\nsecond line",
                         {{"", {{"state", "pending"}, {"partition", "we\"ird\\n"}}, 12}}});
-  m.families.push_back({"fairway_pass_duration_seconds", "histogram", "Pass time.",
-                        {{"_bucket", {{"le", "0.001"}}, 3}, {"_bucket", {{"le", "+Inf"}}, 4},
-                         {"_sum", {}, 0.0125}, {"_count", {}, 4}}});
+  m.families.push_back({"fairway_pass_duration_seconds",
+                        "histogram",
+                        "Pass time.",
+                        {{"_bucket", {{"le", "0.001"}}, 3},
+                         {"_bucket", {{"le", "+Inf"}}, 4},
+                         {"_sum", {}, 0.0125},
+                         {"_count", {}, 4}}});
   EXPECT_EQ(prometheus_text(m),
             "# HELP fairway_jobs Jobs by state\\\\partition\\nsecond line\n"
             "# TYPE fairway_jobs gauge\n"

@@ -3,8 +3,8 @@
 // probe write succeeds again (issue 9). Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
@@ -20,8 +20,11 @@ class ReadOnlyStore : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (fs::temp_directory_path() / "fw-readonly-XXXXXX").string();
     dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+        "[coordinator]\nstate_dir = \"" +
+            dir_ + "\"\n",
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     config_ = *config;
   }
@@ -88,19 +91,23 @@ TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) 
   ASSERT_NE(listing, nullptr);
   EXPECT_EQ(listing->jobs.size(), 2u) << "acknowledged jobs must survive";
 
-  for (const wire::Message& m : {wire::Message(request(1)), wire::Message(wire::JobControl{wire::JobAction::kCancel, {waiting}, "root"})}) {
+  for (const wire::Message& m :
+       {wire::Message(request(1)),
+        wire::Message(wire::JobControl{wire::JobAction::kCancel, {waiting}, "root"})}) {
     replies = client(m);
     ASSERT_EQ(replies.size(), 1u);
     const auto* e = std::get_if<wire::ErrorReply>(&replies.front());
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->code, ErrorCode::kUnavailable);
-    EXPECT_NE(e->message.find("cannot write its job store (database or disk is full)"), std::string::npos) << e->message;
+    EXPECT_NE(e->message.find("cannot write its job store (database or disk is full)"), std::string::npos)
+        << e->message;
   }
   EXPECT_EQ(service_->scheduler().job(waiting)->state, JobState::kPending);
 
   // The agent re-registers; its report that the job ended is neither applied nor
   // acknowledged, so the agent keeps it for later.
-  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}, ""});
+  agent(wire::AgentRegister{
+      "n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}, ""});
   wire::JobStatusUpdate done;
   done.node = "n1";
   done.seq = 7;
@@ -108,7 +115,8 @@ TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) 
   done.state = JobState::kCompleted;
   done.exit_code = 0;
   replies = agent(done);
-  for (const auto& m : replies) EXPECT_FALSE(std::holds_alternative<wire::Ack>(m)) << "acknowledged a report it cannot store";
+  for (const auto& m : replies)
+    EXPECT_FALSE(std::holds_alternative<wire::Ack>(m)) << "acknowledged a report it cannot store";
   EXPECT_EQ(service_->scheduler().job(running)->state, JobState::kRunning);
   EXPECT_FALSE(service_->pass_wanted());
 
@@ -120,7 +128,8 @@ TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) 
 
   // Reopened normally, the report the agent resends is applied and acknowledged.
   open();
-  agent(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}, ""});
+  agent(wire::AgentRegister{
+      "n1", "test", NodeTopology::uniform("n1", 1, 4), {{running, {0, 1, 2, 3}, {}, t_, 1}}, ""});
   replies = agent(done);
   bool acked = false;
   for (const auto& m : replies) acked = acked || std::holds_alternative<wire::Ack>(m);

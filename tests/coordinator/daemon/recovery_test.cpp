@@ -3,8 +3,8 @@
 // other as node_fail (NotRestored), shown with why and no run, its row left as found.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_store.h"
@@ -41,9 +41,11 @@ JobId submit_two_cores(CoordinatorService& s, Time t) {
 TEST(Recovery, ARunningRowOnCoresAnotherHoldsEndsAsNodeFailAndItsRowIsKept) {
   std::string tmpl = (fs::temp_directory_path() / "fw-recovery-XXXXXX").string();
   const std::string dir = mkdtemp(tmpl.data());
-  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[coordinator]\nstate_dir = \"" + dir + "\"\n",
-                             "test");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+      "[coordinator]\nstate_dir = \"" +
+          dir + "\"\n",
+      "test");
   ASSERT_TRUE(config) << config.error().message;
   Time t = Time::from_seconds(1'700'000'000);
   JobId first, second;

@@ -3,8 +3,8 @@
 // the mere heartbeat timeout (issue 9: nothing runs twice). Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
@@ -20,10 +20,13 @@ using RootOnly = test_support::RootOnlyAuthenticator;
 TEST(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeout) {
   std::string tmpl = (fs::temp_directory_path() / "fw-restart-XXXXXX").string();
   const std::string dir = mkdtemp(tmpl.data());
-  auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                             "[coordinator]\nheartbeat_timeout = 10\nstate_dir = \"" + dir + "\"\n"
-                             "[agent]\nheartbeat_interval = 5\ncoordinator_lease = 60\nkill_grace = 30\n",
-                             "test");
+  auto config = parse_config(
+      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+      "[coordinator]\nheartbeat_timeout = 10\nstate_dir = \"" +
+          dir +
+          "\"\n"
+          "[agent]\nheartbeat_interval = 5\ncoordinator_lease = 60\nkill_grace = 30\n",
+      "test");
   ASSERT_TRUE(config) << config.error().message;
   Time t = Time::from_seconds(1'700'000'000);
   JobId id;
@@ -52,7 +55,7 @@ TEST(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeo
   (*s)->on_timer(t + Duration::seconds(11));  // past the heartbeat timeout
   (void)(*s)->end_turn(t + Duration::seconds(11));
   EXPECT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning) << "requeued while it may still run";
-  (*s)->on_timer(t + Duration::seconds(96));  // lease 60 + grace 30 + heartbeat 5: the
+  (*s)->on_timer(t + Duration::seconds(96));        // lease 60 + grace 30 + heartbeat 5: the
   (void)(*s)->end_turn(t + Duration::seconds(96));  // keepers' 2 s margin is not over yet
   EXPECT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning);
   (*s)->on_timer(t + Duration::seconds(98));

@@ -2,8 +2,8 @@
 // ago, checked hourly by the timer; waiting ones never do.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <unistd.h>
+#include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "root_authenticator.h"
@@ -19,9 +19,11 @@ class Retention : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (fs::temp_directory_path() / "fw-retention-XXXXXX").string();
     dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nkeep_finished = \"2h\"\nstate_dir = \"" + dir_ + "\"\n",
-                               "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+        "[coordinator]\nkeep_finished = \"2h\"\nstate_dir = \"" +
+            dir_ + "\"\n",
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
     ASSERT_TRUE(s) << s.error().message;

@@ -22,8 +22,11 @@ class ServiceTest : public ::testing::Test {
   void SetUp() override {
     std::string tmpl = (std::filesystem::temp_directory_path() / "fw-service-XXXXXX").string();
     dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-                               "[coordinator]\nstate_dir = \"" + dir_ + "\"\n", "test");
+    auto config = parse_config(
+        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
+        "[coordinator]\nstate_dir = \"" +
+            dir_ + "\"\n",
+        "test");
     ASSERT_TRUE(config) << config.error().message;
     config_ = *config;
     reopen();

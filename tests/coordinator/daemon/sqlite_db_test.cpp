@@ -51,8 +51,7 @@ TEST_F(SqliteDbTest, ConstraintViolationsAreAlreadyExistsOtherFailuresIo) {
   ASSERT_FALSE(dup);
   EXPECT_EQ(dup.error().code, ErrorCode::kAlreadyExists);
   EXPECT_NE(dup.error().message.find("insert a duplicate"), std::string::npos);
-  EXPECT_NE(dup.error().message.find("UNIQUE constraint failed"), std::string::npos)
-      << dup.error().message;
+  EXPECT_NE(dup.error().message.find("UNIQUE constraint failed"), std::string::npos) << dup.error().message;
 
   auto bad = db_->prepare_cached("SELECT nope FROM t");
   ASSERT_FALSE(bad);

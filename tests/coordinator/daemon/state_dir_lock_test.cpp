@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <filesystem>
+#include <fstream>
 
 namespace fairway::daemon {
 namespace {
@@ -35,7 +35,10 @@ TEST_F(StateDirLockTest, ASecondHolderIsRefusedNamingTheFirst) {
 }
 
 TEST_F(StateDirLockTest, TheLockIsFreeAgainOnceReleased) {
-  { auto first = StateDirLock::acquire(dir_); ASSERT_TRUE(first); }
+  {
+    auto first = StateDirLock::acquire(dir_);
+    ASSERT_TRUE(first);
+  }
   EXPECT_TRUE(StateDirLock::acquire(dir_));
 }
 

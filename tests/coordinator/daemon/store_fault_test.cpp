@@ -46,7 +46,9 @@ class EveryStoreOperation : public test_support::ServiceTest, public ::testing::
   void agent_registers() {
     std::vector<wire::RunningJob> running;
     if (a_running_) running.push_back({a_, {0, 1, 2, 3}, {}, t_, 1});
-    service_->on_agent_frame("n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), running, ""}), t_, "n1");
+    service_->on_agent_frame(
+        "n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), running, ""}),
+        t_, "n1");
   }
   void submit(const std::string& token, bool hold) {
     wire::SubmitRequest r;
@@ -66,7 +68,8 @@ class EveryStoreOperation : public test_support::ServiceTest, public ::testing::
                                      "SELECT coalesce(client_token, '-'), state FROM jobs ORDER BY id")) {
       text += row[0] + "=" + row[1] + " ";
     }
-    for (const auto& row : select_on(dir_ + "/" + JobStore::kFileName, "SELECT node, drained FROM node_admin")) {
+    for (const auto& row :
+         select_on(dir_ + "/" + JobStore::kFileName, "SELECT node, drained FROM node_admin")) {
       text += row[0] + (row[1] == "1" ? " drained" : " up");
     }
     return text;
@@ -76,18 +79,21 @@ class EveryStoreOperation : public test_support::ServiceTest, public ::testing::
     for (const auto& row : select_on(dir_ + "/" + JobStore::kFileName, "SELECT id, state FROM jobs")) {
       const JobRecord* rec = service_->scheduler().job(JobId(std::stoull(row[0])));
       if (rec == nullptr) {
-        EXPECT_TRUE(row[1] == "completed" || row[1] == "cancelled") << "job " << row[0] << " stored " << row[1] << " is not in memory";
+        EXPECT_TRUE(row[1] == "completed" || row[1] == "cancelled")
+            << "job " << row[0] << " stored " << row[1] << " is not in memory";
         continue;
       }
-      EXPECT_EQ(std::string(to_string(rec->state == JobState::kBlocked ? JobState::kPending : rec->state)), row[1]) << "job " << row[0];
+      EXPECT_EQ(std::string(to_string(rec->state == JobState::kBlocked ? JobState::kPending : rec->state)),
+                row[1])
+          << "job " << row[0];
     }
   }
 
   struct Step {
     const char* name;
-    std::function<void()> send;                                   // the request, as (re)sent
+    std::function<void()> send;                                    // the request, as (re)sent
     std::function<bool(const std::vector<wire::Message>&)> acked;  // its answer came
-    const char* stored_after;                                       // what the store then holds
+    const char* stored_after;                                      // what the store then holds
   };
 
   JobId a_, b_;
@@ -112,7 +118,8 @@ TEST_P(EveryStoreOperation, FailsTheTurnAndLosesNothingAcknowledged) {
          return r != nullptr;
        },
        "A=running B=held "},
-      {"A completes", [&] {
+      {"A completes",
+       [&] {
          wire::JobStatusUpdate done;
          done.node = "n1";
          done.seq = 1;
@@ -127,13 +134,19 @@ TEST_P(EveryStoreOperation, FailsTheTurnAndLosesNothingAcknowledged) {
          return true;
        },
        "A=completed B=held "},
-      {"cancel B", [&] { client(wire::JobControl{wire::JobAction::kCancel, {b_}, "root"}); },
+      {"cancel B",
+       [&] {
+         client(wire::JobControl{wire::JobAction::kCancel, {b_}, "root"});
+       },
        [](const auto& out) {
          const auto* r = find<wire::JobControlReply>(out);
          return r != nullptr && !r->results.empty() && r->results[0].ok;
        },
        "A=completed B=cancelled "},
-      {"drain n1", [&] { client(wire::NodeControl{wire::NodeAction::kDrain, {"n1"}, "disk", "root"}); },
+      {"drain n1",
+       [&] {
+         client(wire::NodeControl{wire::NodeAction::kDrain, {"n1"}, "disk", "root"});
+       },
        [](const auto& out) {
          const auto* r = find<wire::NodeControlReply>(out);
          return r != nullptr && !r->results.empty() && r->results[0].ok;
@@ -142,10 +155,14 @@ TEST_P(EveryStoreOperation, FailsTheTurnAndLosesNothingAcknowledged) {
       {"submit C (waits)", [&] { submit("C", false); },
        [](const auto& out) { return find<wire::SubmitReply>(out) != nullptr; },
        "A=completed B=cancelled C=pending n1 drained"},
-      {"resume n1 (C starts)", [&] { client(wire::NodeControl{wire::NodeAction::kResume, {"n1"}, "", "root"}); },
+      {"resume n1 (C starts)",
+       [&] {
+         client(wire::NodeControl{wire::NodeAction::kResume, {"n1"}, "", "root"});
+       },
        [](const auto& out) {
          const auto* r = find<wire::NodeControlReply>(out);
-         return r != nullptr && !r->results.empty() && r->results[0].ok && find<wire::LaunchJob>(out) != nullptr;
+         return r != nullptr && !r->results.empty() && r->results[0].ok &&
+                find<wire::LaunchJob>(out) != nullptr;
        },
        "A=completed B=cancelled C=running n1 up"},
   };

@@ -39,7 +39,9 @@ inline std::vector<std::vector<std::string>> select_on(const std::string& db_fil
     auto& row = rows.emplace_back();
     for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
       const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, c));
-      row.emplace_back(bytes == nullptr ? "" : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))));
+      row.emplace_back(bytes == nullptr
+                           ? ""
+                           : std::string(bytes, static_cast<std::size_t>(sqlite3_column_bytes(stmt, c))));
     }
   }
   sqlite3_finalize(stmt);
@@ -50,15 +52,14 @@ inline std::vector<std::vector<std::string>> select_on(const std::string& db_fil
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "fairway-store-test-XXXXXX").string();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fairway-store-test-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     dir_ = tmpl;
   }
   void TearDown() override {
     std::error_code ec;
-    std::filesystem::permissions(dir_, std::filesystem::perms::owner_all,
-                                 std::filesystem::perm_options::add, ec);
+    std::filesystem::permissions(dir_, std::filesystem::perms::owner_all, std::filesystem::perm_options::add,
+                                 ec);
     std::filesystem::remove_all(dir_, ec);
   }
 

@@ -115,7 +115,8 @@ void expect_same(const wire::SubmitRequest& a, const wire::SubmitRequest& b) {
 
 // A record built by hand: magic, version and a map of the given fields.
 std::string record(std::string_view magic, std::uint32_t version, const wire::SubmitRequest& r,
-                   std::string_view drop = {}, std::string_view replace_key = {}, std::int64_t replace_with = 0) {
+                   std::string_view drop = {}, std::string_view replace_key = {},
+                   std::int64_t replace_with = 0) {
   // Re-pack the real record's map, leaving out or replacing one key.
   const std::string real = encode_stored_request(r);
   auto handle = wire::detail::parse_bounded(real, "test");
@@ -207,7 +208,8 @@ TEST(StoredRequest, ARecordOfANewerVersionNamesItsVersion) {
   auto decoded = decode_stored_request(record(kStoredRequestMagic, kStoredRequestVersion + 1, every_field()));
   ASSERT_FALSE(decoded);
   EXPECT_EQ(decoded.error().code, ErrorCode::kFailedPrecondition);
-  EXPECT_NE(decoded.error().message.find("record version " + std::to_string(kStoredRequestVersion + 1)), std::string::npos)
+  EXPECT_NE(decoded.error().message.find("record version " + std::to_string(kStoredRequestVersion + 1)),
+            std::string::npos)
       << decoded.error().message;
   EXPECT_NE(decoded.error().message.find("newer Fairway"), std::string::npos);
 }
@@ -227,14 +229,16 @@ TEST(StoredRequest, AMissingFieldIsNamed) {
 }
 
 TEST(StoredRequest, AValueOutOfRangeIsNamedWithTheValue) {
-  for (const auto& [key, value] : {std::pair{"cores", -3}, std::pair{"warn_signal", 65},
-                                   std::pair{"mail_events", 256}, std::pair{"uid", -1},
-                                   std::pair{"time_limit", -60}, std::pair{"array_task", -1}}) {
+  for (const auto& [key, value] :
+       {std::pair{"cores", -3}, std::pair{"warn_signal", 65}, std::pair{"mail_events", 256},
+        std::pair{"uid", -1}, std::pair{"time_limit", -60}, std::pair{"array_task", -1}}) {
     auto decoded = decode_stored_request(record(kStoredRequestMagic, 1, every_field(), {}, key, value));
     ASSERT_FALSE(decoded) << key;
     EXPECT_EQ(decoded.error().code, ErrorCode::kIo);
-    EXPECT_NE(decoded.error().message.find(std::string("request.") + key), std::string::npos) << decoded.error().message;
-    EXPECT_NE(decoded.error().message.find(std::to_string(value)), std::string::npos) << decoded.error().message;
+    EXPECT_NE(decoded.error().message.find(std::string("request.") + key), std::string::npos)
+        << decoded.error().message;
+    EXPECT_NE(decoded.error().message.find(std::to_string(value)), std::string::npos)
+        << decoded.error().message;
   }
 }
 

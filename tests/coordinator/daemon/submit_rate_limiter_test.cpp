@@ -5,7 +5,9 @@
 namespace fairway::daemon {
 namespace {
 
-Time T(std::int64_t s) { return Time::from_seconds(s); }
+Time T(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
 TEST(SubmitRateLimiter, ABurstThenTheRefillRatePerUser) {
   SubmitRateLimiter l(3, 0.5);

@@ -6,8 +6,8 @@
 #include "coordinator/daemon/job_store.h"
 #include "root_authenticator.h"
 #include "service_test_fixture.h"
-#include "store_test_fixture.h"
 #include "shared/wire/codec.h"
+#include "store_test_fixture.h"
 
 namespace fairway::daemon {
 namespace {
@@ -33,7 +33,8 @@ TEST_F(UnreadableRow, StopsTheStartNamingTheJobInsteadOfDroppingIt) {
   exec_sql_on(dir_ + "/" + JobStore::kFileName, "UPDATE jobs SET request = x'c1c2c3' WHERE id = 1");
   auto s = CoordinatorService::open(config_, t_, authenticator());
   ASSERT_FALSE(s) << "the coordinator started without job 1";
-  EXPECT_NE(s.error().message.find("job 1's stored request cannot be read"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("job 1's stored request cannot be read"), std::string::npos)
+      << s.error().message;
   EXPECT_NE(s.error().message.find("refusing to start"), std::string::npos) << s.error().message;
 }
 

@@ -3,9 +3,9 @@
 // independent checker holds the schedule to that with the workload expanded into tasks.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <vector>
 
 #include "tests/coordinator/sim/jsonl_scenario.h"
@@ -37,7 +37,7 @@ TEST(ArrayScenario, TasksRunWithinTheLimitAndADependencyWaitsForAllOfThem) {
     ASSERT_EQ(runs.size(), 1u) << "task " << task;
     EXPECT_EQ(runs[0].start, Time::from_seconds(static_cast<std::int64_t>(task / 3) * 50)) << "task " << task;
   }
-  EXPECT_EQ(runs_of(r, 30).at(0).start, Time::from_seconds(0));  // the core the limit leaves
+  EXPECT_EQ(runs_of(r, 30).at(0).start, Time::from_seconds(0));    // the core the limit leaves
   EXPECT_EQ(runs_of(r, 20).at(0).start, Time::from_seconds(200));  // after task 9 ends
 
   r.workload = with_array_tasks(r.workload);
@@ -69,14 +69,17 @@ TEST(ArrayScenario, TasksRunWithinTheLimitAndADependencyWaitsForAllOfThem) {
 }
 
 TEST(ArrayScenario, AnotherJobOnAnArrayTasksIdIsRefusedNamingBoth) {
-  const auto file = std::filesystem::temp_directory_path() / ("fairway-array-" + std::to_string(::getpid()) + ".jsonl");
-  std::ofstream(file) << R"({"id":1,"submit":0,"user":"ann","cores":1,"array":"0-9","time_limit":100,"runtime":50}
+  const auto file =
+      std::filesystem::temp_directory_path() / ("fairway-array-" + std::to_string(::getpid()) + ".jsonl");
+  std::ofstream(file)
+      << R"({"id":1,"submit":0,"user":"ann","cores":1,"array":"0-9","time_limit":100,"runtime":50}
 {"id":5,"submit":0,"user":"bob","cores":1,"time_limit":100,"runtime":10}
 )";
   auto w = read_jsonl(file.string());
   std::filesystem::remove(file);
   ASSERT_FALSE(w);
-  EXPECT_NE(w.error().message.find(":2: job id 5 is taken by the tasks of array 1 (line 1, ids 2-11)"), std::string::npos)
+  EXPECT_NE(w.error().message.find(":2: job id 5 is taken by the tasks of array 1 (line 1, ids 2-11)"),
+            std::string::npos)
       << w.error().message;
 }
 

@@ -31,7 +31,8 @@ Config easy() {
 }
 
 Config single_core_nodes(Config c, std::int32_t count) {
-  for (std::int32_t i = 1; i <= count; ++i) c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 1));
+  for (std::int32_t i = 1; i <= count; ++i)
+    c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 1));
   return c;
 }
 

@@ -28,9 +28,9 @@ using scenario::runs_of;
 TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
   // 1 -> 2 (afterok) -> 3 (afterany); 4 waits for 1 to fail (it does not): never runs.
   // 5 begins at t=500 on an idle machine.
-  const auto r = scenario::simulate_jsonl(
-      kConfig,
-      R"({"id":1,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":100}
+  const auto r =
+      scenario::simulate_jsonl(kConfig,
+                               R"({"id":1,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":100}
 {"id":2,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":50,"dependency":"afterok:1"}
 {"id":3,"submit":10,"user":"ann","cores":2,"time_limit":300,"runtime":50,"dependency":"afterany:2"}
 {"id":4,"submit":10,"user":"bob","cores":2,"time_limit":300,"runtime":50,"dependency":"afternotok:1"}
@@ -46,7 +46,7 @@ TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
   ASSERT_EQ(three.size(), 1u);
   ASSERT_EQ(five.size(), 1u);
   EXPECT_EQ(one[0].start, Time::from_seconds(0));
-  EXPECT_EQ(two[0].start, one[0].end);    // the moment job 1 completed
+  EXPECT_EQ(two[0].start, one[0].end);  // the moment job 1 completed
   EXPECT_EQ(three[0].start, two[0].end);
   EXPECT_EQ(five[0].start, Time::from_seconds(500));
   // Job 4 never ran: still waiting when the trace ended.
@@ -71,8 +71,9 @@ TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
     auto v = scenario::validate_records(r, recs, false);
     return v ? std::string("(accepted)") : v.error().message;
   };
-  EXPECT_NE(forged(2, Time::from_seconds(50)).find("job 2 started at t=50, before its dependency held at t=100"),
-            std::string::npos);
+  EXPECT_NE(
+      forged(2, Time::from_seconds(50)).find("job 2 started at t=50, before its dependency held at t=100"),
+      std::string::npos);
   EXPECT_NE(forged(5, Time::from_seconds(400)).find("job 5 started at t=400, before its --begin t=500"),
             std::string::npos);
   std::vector<ScheduleRecord> without_two;
@@ -81,15 +82,17 @@ TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
   }
   auto missing = scenario::validate_records(r, without_two, false);
   ASSERT_FALSE(missing);
-  EXPECT_NE(missing.error().message.find("job 2 never ran, but its dependency held from t=100"), std::string::npos)
+  EXPECT_NE(missing.error().message.find("job 2 never ran, but its dependency held from t=100"),
+            std::string::npos)
       << missing.error().message;
 }
 
 TEST(DependencyScenario, BadDependencyTextNamesLineAndKey) {
   const std::filesystem::path file =
       std::filesystem::temp_directory_path() / ("fairway-dep-" + std::to_string(::getpid()) + ".jsonl");
-  std::ofstream(file) << R"({"id":1,"submit":0,"user":"ann","cores":1,"time_limit":60,"runtime":1,"dependency":"afterok:x"})"
-                      << "\n";
+  std::ofstream(file)
+      << R"({"id":1,"submit":0,"user":"ann","cores":1,"time_limit":60,"runtime":1,"dependency":"afterok:x"})"
+      << "\n";
   auto w = read_jsonl(file.string());
   std::filesystem::remove(file);
   ASSERT_FALSE(w);

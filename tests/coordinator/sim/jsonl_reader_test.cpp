@@ -20,8 +20,7 @@ class JsonlTest : public TempDirTest {
   std::string write(const std::string& text) { return write_file("w.jsonl", text); }
 };
 
-constexpr const char* kGood =
-    R"({"id": 1, "submit": 0, "user": "alice", "time_limit": 60, "runtime": 30})";
+constexpr const char* kGood = R"({"id": 1, "submit": 0, "user": "alice", "time_limit": 60, "runtime": 30})";
 
 TEST_F(JsonlTest, MapsEveryKey) {
   const std::string path =
@@ -68,12 +67,12 @@ TEST_F(JsonlTest, MemoryIsPerNodeOrPerCore) {
 }
 
 TEST_F(JsonlTest, DefaultsAndCoresForm) {
-  const std::string path = write(
-      std::string(kGood) + "\n\n   \n" +
-      R"({"id": 2, "submit": 5, "user": "carol", "cores": 12, "gpus": 3, "time_limit": 1,)"
-      R"( "runtime": 0})"
-      "\n" +
-      R"({"id": 3, "submit": 5, "user": "dave", "nodes": 4, "time_limit": 10, "runtime": 10})");
+  const std::string path =
+      write(std::string(kGood) + "\n\n   \n" +
+            R"({"id": 2, "submit": 5, "user": "carol", "cores": 12, "gpus": 3, "time_limit": 1,)"
+            R"( "runtime": 0})"
+            "\n" +
+            R"({"id": 3, "submit": 5, "user": "dave", "nodes": 4, "time_limit": 10, "runtime": 10})");
   const auto w = read_jsonl(path);
   ASSERT_TRUE(w.has_value()) << w.error().message;
   ASSERT_EQ(w->jobs.size(), 3u);
@@ -97,13 +96,12 @@ TEST_F(JsonlTest, DefaultsAndCoresForm) {
 }
 
 TEST_F(JsonlTest, SortsBySubmitThenId) {
-  const std::string path =
-      write(R"({"id": 9, "submit": 50, "user": "u", "time_limit": 1, "runtime": 1})"
-            "\n"
-            R"({"id": 3, "submit": 50, "user": "u", "time_limit": 1, "runtime": 1})"
-            "\n"
-            R"({"id": 5, "submit": 10, "user": "u", "time_limit": 1, "runtime": 1})"
-            "\n");
+  const std::string path = write(R"({"id": 9, "submit": 50, "user": "u", "time_limit": 1, "runtime": 1})"
+                                 "\n"
+                                 R"({"id": 3, "submit": 50, "user": "u", "time_limit": 1, "runtime": 1})"
+                                 "\n"
+                                 R"({"id": 5, "submit": 10, "user": "u", "time_limit": 1, "runtime": 1})"
+                                 "\n");
   const auto w = read_jsonl(path);
   ASSERT_TRUE(w.has_value()) << w.error().message;
   ASSERT_EQ(w->jobs.size(), 3u);
@@ -145,20 +143,16 @@ INSTANTIATE_TEST_SUITE_P(
         // Unknown keys.
         JsonlErrorCase{job_with(R"("cpus": 4)"), "cpus: unknown key"},
         // Arrays: a bad index list; a dependency on a task names the task's own id.
-        JsonlErrorCase{job_with(R"("array": "5-1")"), "array: --array: the range '5-1' ends before it starts"},
+        JsonlErrorCase{job_with(R"("array": "5-1")"),
+                       "array: --array: the range '5-1' ends before it starts"},
         JsonlErrorCase{job_with(R"("dependency": "afterok:1_0")"),
                        "dependency: an array task (\"1_0\") is named by its own id in a trace"},
         // Required keys.
-        JsonlErrorCase{R"({"submit": 0, "user": "a", "time_limit": 1, "runtime": 1})",
-                       "id: required"},
-        JsonlErrorCase{R"({"id": 2, "user": "a", "time_limit": 1, "runtime": 1})",
-                       "submit: required"},
-        JsonlErrorCase{R"({"id": 2, "submit": 0, "time_limit": 1, "runtime": 1})",
-                       "user: required"},
-        JsonlErrorCase{R"({"id": 2, "submit": 0, "user": "a", "runtime": 1})",
-                       "time_limit: required"},
-        JsonlErrorCase{R"({"id": 2, "submit": 0, "user": "a", "time_limit": 1})",
-                       "runtime: required"},
+        JsonlErrorCase{R"({"submit": 0, "user": "a", "time_limit": 1, "runtime": 1})", "id: required"},
+        JsonlErrorCase{R"({"id": 2, "user": "a", "time_limit": 1, "runtime": 1})", "submit: required"},
+        JsonlErrorCase{R"({"id": 2, "submit": 0, "time_limit": 1, "runtime": 1})", "user: required"},
+        JsonlErrorCase{R"({"id": 2, "submit": 0, "user": "a", "runtime": 1})", "time_limit: required"},
+        JsonlErrorCase{R"({"id": 2, "submit": 0, "user": "a", "time_limit": 1})", "runtime: required"},
         // Wrong types.
         JsonlErrorCase{R"({"id": "2", "submit": 0, "user": "a", "time_limit": 1, "runtime": 1})",
                        R"(id: expected an integer, got "2")"},
@@ -193,8 +187,7 @@ INSTANTIATE_TEST_SUITE_P(
         JsonlErrorCase{job_with(R"("cores": 0)"), "cores: must be >= 1, got 0"},
         JsonlErrorCase{job_with(R"("cores": 3000000000)"), "cores: must be <= 2147483647"},
         JsonlErrorCase{job_with(R"("nodes": 0)"), "nodes: must be >= 1, got 0"},
-        JsonlErrorCase{job_with(R"("nodes": 2, "cores_per_node": 0)"),
-                       "cores_per_node: must be >= 1, got 0"},
+        JsonlErrorCase{job_with(R"("nodes": 2, "cores_per_node": 0)"), "cores_per_node: must be >= 1, got 0"},
         JsonlErrorCase{job_with(R"("nodes": 100000, "cores_per_node": 100000)"),
                        "nodes: nodes x cores_per_node must be <= "},
         JsonlErrorCase{job_with(R"("gpus": -1)"), "gpus: must be >= 0, got -1"},
@@ -202,8 +195,7 @@ INSTANTIATE_TEST_SUITE_P(
         JsonlErrorCase{job_with(R"("mem": 100, "mem_per_cpu": 10)"),
                        "mem_per_cpu: give either mem or mem_per_cpu, not both"},
         // Inconsistent shapes.
-        JsonlErrorCase{job_with(R"("cores": 4, "nodes": 2)"),
-                       "nodes: give either cores or nodes, not both"},
+        JsonlErrorCase{job_with(R"("cores": 4, "nodes": 2)"), "nodes: give either cores or nodes, not both"},
         JsonlErrorCase{job_with(R"("cores_per_node": 4)"), "cores_per_node: requires nodes"},
         // Duplicates name both lines.
         JsonlErrorCase{job_with("", "1"), "duplicate job id 1 (first used on line 1)"}));
@@ -214,8 +206,7 @@ TEST_F(JsonlTest, InvalidUtf8IsAnErrorNotACrash) {
                                  "\"time_limit\": 1, \"runtime\": 1}\n");
   const auto w = read_jsonl(path);
   ASSERT_FALSE(w.has_value());
-  EXPECT_NE(w.error().message.find(path + ":2: malformed JSON"), std::string::npos)
-      << w.error().message;
+  EXPECT_NE(w.error().message.find(path + ":2: malformed JSON"), std::string::npos) << w.error().message;
 }
 
 TEST_F(JsonlTest, MissingFileNamesPath) {

@@ -25,7 +25,8 @@ struct JsonlRun {
 
 inline JsonlRun simulate_jsonl(const std::string& toml, const std::string& jsonl) {
   namespace fs = std::filesystem;
-  const fs::path file = fs::temp_directory_path() / ("fairway-scenario-" + std::to_string(::getpid()) + ".jsonl");
+  const fs::path file =
+      fs::temp_directory_path() / ("fairway-scenario-" + std::to_string(::getpid()) + ".jsonl");
   std::ofstream(file) << jsonl;
   auto config = parse_config(toml, "scenario.toml");
   EXPECT_TRUE(config) << config.error().message;

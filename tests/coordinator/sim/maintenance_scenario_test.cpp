@@ -8,8 +8,8 @@
 #include "coordinator/sim/metrics.h"
 #include "coordinator/sim/schedule_validator.h"
 #include "coordinator/sim/simulation.h"
-#include "tests/coordinator/sim/jsonl_scenario.h"
 #include "shared/config/config.h"
+#include "tests/coordinator/sim/jsonl_scenario.h"
 
 namespace fairway::sim {
 namespace {
@@ -41,7 +41,9 @@ backfill = "easy"
 using SimRun = scenario::JsonlRun;
 using scenario::runs_of;
 
-SimRun simulate_jsonl(const std::string& jsonl) { return scenario::simulate_jsonl(kConfig, jsonl); }
+SimRun simulate_jsonl(const std::string& jsonl) {
+  return scenario::simulate_jsonl(kConfig, jsonl);
+}
 
 Status validate(const SimRun& r, const std::vector<ScheduleRecord>& records) {
   return scenario::validate_records(r, records, true);
@@ -79,7 +81,8 @@ TEST(MaintenanceScenario, KillableJobIsRequeuedAndBatchJobWaitsForTheWindowToEnd
   EXPECT_EQ(s.requeues, 1);
   EXPECT_EQ(s.completed, 2);
   // Waits are the final runs' only: job 1 waited from 0 to its restart.
-  EXPECT_DOUBLE_EQ(s.wait_max_s, static_cast<double>(std::max(killable[1].start.seconds(), batch[0].start.seconds() - 10)));
+  EXPECT_DOUBLE_EQ(s.wait_max_s,
+                   static_cast<double>(std::max(killable[1].start.seconds(), batch[0].start.seconds() - 10)));
 }
 
 TEST(MaintenanceScenario, ValidatorRejectsARunThatOverlapsItsPreemptedRun) {

@@ -60,7 +60,8 @@ TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
   }
   auto bad = scenario::validate_records(r, forged, false);
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("job 2 ran on node n1, which it excluded"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("job 2 ran on node n1, which it excluded"), std::string::npos)
+      << bad.error().message;
 }
 
 }  // namespace

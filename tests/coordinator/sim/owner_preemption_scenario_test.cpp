@@ -8,8 +8,8 @@
 #include "coordinator/sim/metrics.h"
 #include "coordinator/sim/schedule_validator.h"
 #include "coordinator/sim/simulation.h"
-#include "tests/coordinator/sim/jsonl_scenario.h"
 #include "shared/config/config.h"
+#include "tests/coordinator/sim/jsonl_scenario.h"
 
 namespace fairway::sim {
 namespace {
@@ -41,7 +41,9 @@ backfill = "easy"
 using SimRun = scenario::JsonlRun;
 using scenario::runs_of;
 
-SimRun simulate_jsonl(const std::string& jsonl) { return scenario::simulate_jsonl(kConfig, jsonl); }
+SimRun simulate_jsonl(const std::string& jsonl) {
+  return scenario::simulate_jsonl(kConfig, jsonl);
+}
 
 Status validate(const SimRun& r, const std::vector<ScheduleRecord>& records) {
   return scenario::validate_records(r, records, false);
@@ -115,7 +117,8 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerThatWaitedLongerThanTheG
   }
   const auto st = validate(r, late);
   ASSERT_FALSE(st);
-  EXPECT_NE(st.error().message.find("job 3 (tier 1) arrived at 100"), std::string::npos) << st.error().message;
+  EXPECT_NE(st.error().message.find("job 3 (tier 1) arrived at 100"), std::string::npos)
+      << st.error().message;
   EXPECT_NE(st.error().message.find("longest grace 30 s"), std::string::npos) << st.error().message;
 }
 
@@ -165,13 +168,15 @@ allow_accounts = ["lab"]
 )";
   SimRun r = scenario::simulate_jsonl(config, workload);
   ASSERT_EQ(r.result.rejected, std::vector<JobId>{JobId(3)});
-  EXPECT_EQ(r.result.rejection_messages.at(0),
-            "job 3: Job's account not permitted to use this partition (partition 'condo' allow_accounts = lab, "
-            "not account 'bob')");
+  EXPECT_EQ(
+      r.result.rejection_messages.at(0),
+      "job 3: Job's account not permitted to use this partition (partition 'condo' allow_accounts = lab, "
+      "not account 'bob')");
   EXPECT_EQ(runs_of(r, 1).size(), 1u) << "ann's job was preempted";
   EXPECT_EQ(runs_of(r, 2).size(), 1u) << "ann's job was preempted";
 
-  const std::string owners = std::string(workload).replace(std::string(workload).find("\"bob\",\"partition\""), 5, "\"lab\"");
+  const std::string owners =
+      std::string(workload).replace(std::string(workload).find("\"bob\",\"partition\""), 5, "\"lab\"");
   SimRun ok = scenario::simulate_jsonl(config, owners);
   EXPECT_TRUE(ok.result.rejected.empty());
   EXPECT_LT(runs_of(ok, 3).at(0).start.seconds(), 2000) << "the owners' job preempts, not waits";

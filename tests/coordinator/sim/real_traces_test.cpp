@@ -47,21 +47,22 @@ TEST_P(RealTraceTest, LoadsWithExpectedCounts) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Traces, RealTraceTest,
-    ::testing::Values(TraceCase{"HPC2N-2002-2.2-cln.swf.gz", 202871, 0, 240, 240},
-                      TraceCase{"SDSC-SP2-1998-4.2-cln.swf.gz", 54044, 5671, 128, 128},
-                      TraceCase{"CTC-SP2-1996-3.1-cln.swf.gz", 77222, 0, 338, 338},
-                      TraceCase{"KTH-SP2-1996-2.1-cln.swf.gz", 28475, 1, 100, 100},
-                      TraceCase{"LLNL-Thunder-2007-1.1-cln.swf.gz", 118791, 2248, 4008, 1002},
-                      TraceCase{"lublin_256.swf.gz", 10000, 0, 0, 256},
-                      TraceCase{"lublin_256_new2.swf.gz", 10000, 0, 0, 256}),
-    [](const ::testing::TestParamInfo<TraceCase>& param_info) {
-      const std::string& f = param_info.param.file;
-      std::string name = f.substr(0, f.find_first_of("-."));
-      for (char& c : name) c = c == '_' ? 'x' : c;  // gtest names: letters, digits, '_' only
-      return name + "_" + std::to_string(param_info.index);
-    });
+INSTANTIATE_TEST_SUITE_P(Traces, RealTraceTest,
+                         ::testing::Values(TraceCase{"HPC2N-2002-2.2-cln.swf.gz", 202871, 0, 240, 240},
+                                           TraceCase{"SDSC-SP2-1998-4.2-cln.swf.gz", 54044, 5671, 128, 128},
+                                           TraceCase{"CTC-SP2-1996-3.1-cln.swf.gz", 77222, 0, 338, 338},
+                                           TraceCase{"KTH-SP2-1996-2.1-cln.swf.gz", 28475, 1, 100, 100},
+                                           TraceCase{"LLNL-Thunder-2007-1.1-cln.swf.gz", 118791, 2248, 4008,
+                                                     1002},
+                                           TraceCase{"lublin_256.swf.gz", 10000, 0, 0, 256},
+                                           TraceCase{"lublin_256_new2.swf.gz", 10000, 0, 0, 256}),
+                         [](const ::testing::TestParamInfo<TraceCase>& param_info) {
+                           const std::string& f = param_info.param.file;
+                           std::string name = f.substr(0, f.find_first_of("-."));
+                           for (char& c : name)
+                             c = c == '_' ? 'x' : c;  // gtest names: letters, digits, '_' only
+                           return name + "_" + std::to_string(param_info.index);
+                         });
 
 TEST(RealTrace, Hpc2nFirstJobMapping) {
   // "11 342072 32 43306 32 43307 -1 32 43200 -1 1 4 1 -1 -1 1 -1 -1"

@@ -10,8 +10,8 @@
 
 #include "coordinator/sim/schedule_validator.h"
 #include "coordinator/sim/simulation.h"
-#include "tests/coordinator/sim/jsonl_scenario.h"
 #include "shared/config/config.h"
+#include "tests/coordinator/sim/jsonl_scenario.h"
 
 namespace fairway::sim {
 namespace {
@@ -53,7 +53,9 @@ std::string node_name(const ScenarioRun& r, const NodeAllocation& a) {
 }
 
 TEST(Scenario, GpuWholeNodeAndBackfilledJobsOnAKebnekaiseLikeMachine) {
-  ScenarioRun r = run(kMachine, R"({"id":1,"submit":0,"user":"ann","nodes":2,"cores_per_node":28,"time_limit":3600,"runtime":3000}
+  ScenarioRun r =
+      run(kMachine,
+          R"({"id":1,"submit":0,"user":"ann","nodes":2,"cores_per_node":28,"time_limit":3600,"runtime":3000}
 {"id":2,"submit":0,"user":"bob","cores":4,"gpus":1,"gpu_type":"v100","time_limit":7200,"runtime":7000}
 {"id":3,"submit":10,"user":"cid","nodes":3,"cores_per_node":28,"time_limit":3600,"runtime":100}
 {"id":4,"submit":20,"user":"dee","cores":1,"time_limit":600,"runtime":500}
@@ -85,7 +87,9 @@ TEST(Scenario, GpuWholeNodeAndBackfilledJobsOnAKebnekaiseLikeMachine) {
 }
 
 TEST(Scenario, ImpossibleRequestsAreRejectedNotStuck) {
-  ScenarioRun r = run(kMachine, R"({"id":1,"submit":0,"user":"ann","cores":1,"gpus":1,"gpu_type":"a100","time_limit":60,"runtime":10}
+  ScenarioRun r = run(
+      kMachine,
+      R"({"id":1,"submit":0,"user":"ann","cores":1,"gpus":1,"gpu_type":"a100","time_limit":60,"runtime":10}
 {"id":2,"submit":0,"user":"ann","nodes":5,"cores_per_node":1,"time_limit":60,"runtime":10}
 {"id":3,"submit":0,"user":"ann","cores":112,"time_limit":60,"runtime":10}
 )");
@@ -102,9 +106,9 @@ TEST(Scenario, ConservativeKeepsEveryPromise) {
   std::string jobs;
   for (int i = 1; i <= 60; ++i) {
     const int cores = 1 + (i * 7) % 40;
-    jobs += R"({"id":)" + std::to_string(i) + R"(,"submit":)" + std::to_string(i * 30) +
-            R"(,"user":"u)" + std::to_string(i % 5) + R"(","cores":)" + std::to_string(cores) +
-            R"(,"time_limit":)" + std::to_string(600 + (i * 131) % 3000) + R"(,"runtime":)" +
+    jobs += R"({"id":)" + std::to_string(i) + R"(,"submit":)" + std::to_string(i * 30) + R"(,"user":"u)" +
+            std::to_string(i % 5) + R"(","cores":)" + std::to_string(cores) + R"(,"time_limit":)" +
+            std::to_string(600 + (i * 131) % 3000) + R"(,"runtime":)" +
             std::to_string(100 + (i * 97) % 3500) + "}\n";
   }
   ScenarioRun r = run(machine, jobs);

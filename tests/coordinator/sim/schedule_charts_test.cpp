@@ -76,7 +76,8 @@ TEST_F(ScheduleCharts, TwoReplaysAreDrawnOverEachOtherAndRender) {
   auto easy = scenario::simulate_jsonl(config_for("easy"), kJobs);
   auto fcfs = scenario::simulate_jsonl(config_for("none"), kJobs);
   ASSERT_EQ(easy.result.records.size(), 4u);
-  const std::vector<ChartRun> runs = {{"easy", &easy.result.records, 8}, {"fcfs & <co>", &fcfs.result.records, 8}};
+  const std::vector<ChartRun> runs = {{"easy", &easy.result.records, 8},
+                                      {"fcfs & <co>", &fcfs.result.records, 8}};
   auto files = write_charts(dir_.string(), runs, easy.result.nodes);
   ASSERT_TRUE(files) << files.error().message;
   ASSERT_EQ(files->size(), 4u);  // two nodes: the Gantt chart too
@@ -103,7 +104,8 @@ TEST_F(ScheduleCharts, TwoReplaysAreDrawnOverEachOtherAndRender) {
   for (const std::string& f : *files) {
     const std::string png = f + ".png";
     const std::string cmd = "rsvg-convert -o '" + png + "' '" + f + "' 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "rsvg-convert (Debian librsvg2-bin, from scripts/install-deps) failed on " << f;
+    ASSERT_EQ(std::system(cmd.c_str()), 0)
+        << "rsvg-convert (Debian librsvg2-bin, from scripts/install-deps) failed on " << f;
     const std::string bytes = read(png);
     ASSERT_GT(bytes.size(), 8u);
     EXPECT_EQ(bytes.substr(1, 3), "PNG");
@@ -112,7 +114,8 @@ TEST_F(ScheduleCharts, TwoReplaysAreDrawnOverEachOtherAndRender) {
 
 TEST_F(ScheduleCharts, ABigMachineGetsNoGanttChart) {
   std::vector<NodeTopology> nodes;
-  for (std::size_t i = 0; i < kGanttMaxNodes + 1; ++i) nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 1));
+  for (std::size_t i = 0; i < kGanttMaxNodes + 1; ++i)
+    nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 1));
   std::vector<ScheduleRecord> none;
   EXPECT_TRUE(gantt_chart({"x", &none, 1}, nodes).empty());
   auto files = write_charts(dir_.string() + "/sub/dir", {{"x", &none, 1}}, nodes);

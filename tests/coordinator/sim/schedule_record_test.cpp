@@ -50,8 +50,7 @@ TEST(ScheduleRecordJson, ReservationFieldsOnlyWhenPresent) {
   EXPECT_TRUE(k.contains("reserved_start"));
   EXPECT_FALSE(k.contains("reserved_at"));
   r.reserved_start.reset();
-  EXPECT_FALSE(
-      nlohmann::json::parse(schedule_record_json(r, two_nodes())).contains("reserved_start"));
+  EXPECT_FALSE(nlohmann::json::parse(schedule_record_json(r, two_nodes())).contains("reserved_start"));
 }
 
 TEST(ScheduleRecordJson, EmptyAllocationAndLargeValues) {

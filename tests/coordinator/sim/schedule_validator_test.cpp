@@ -8,10 +8,12 @@
 namespace fairway::sim {
 namespace {
 
-Time t(std::int64_t s) { return Time::from_seconds(s); }
+Time t(std::int64_t s) {
+  return Time::from_seconds(s);
+}
 
-WorkloadJob make_job(std::uint64_t id, std::int64_t submit, ResourceRequest req,
-                     std::int64_t runtime, std::int64_t limit) {
+WorkloadJob make_job(std::uint64_t id, std::int64_t submit, ResourceRequest req, std::int64_t runtime,
+                     std::int64_t limit) {
   WorkloadJob j;
   j.spec.id = JobId(id);
   j.spec.user = "u";
@@ -23,8 +25,8 @@ WorkloadJob make_job(std::uint64_t id, std::int64_t submit, ResourceRequest req,
   return j;
 }
 
-ScheduleRecord make_record(std::uint64_t id, std::int64_t submit, std::int64_t start,
-                           std::int64_t end, std::vector<NodeAllocation> alloc) {
+ScheduleRecord make_record(std::uint64_t id, std::int64_t submit, std::int64_t start, std::int64_t end,
+                           std::vector<NodeAllocation> alloc) {
   ScheduleRecord r;
   r.id = JobId(id);
   r.submit = t(submit);
@@ -34,8 +36,7 @@ ScheduleRecord make_record(std::uint64_t id, std::int64_t submit, std::int64_t s
   return r;
 }
 
-NodeAllocation on(std::uint32_t node, std::vector<std::int32_t> cores,
-                  std::vector<std::int32_t> gpus = {}) {
+NodeAllocation on(std::uint32_t node, std::vector<std::int32_t> cores, std::vector<std::int32_t> gpus = {}) {
   return NodeAllocation{NodeIndex(node), std::move(cores), std::move(gpus)};
 }
 
@@ -53,10 +54,9 @@ class ValidatorTest : public ::testing::Test {
         make_job(5, 0, {0, 64, 0, ""}, 10, 10),  // too big: rejected at submission
     };
     recs_ = {
-        make_record(1, 0, 0, 100, {on(0, {0, 1, 2, 3})}),
-        make_record(2, 0, 0, 50, {on(1, {0, 1}, {0})}),
+        make_record(1, 0, 0, 100, {on(0, {0, 1, 2, 3})}), make_record(2, 0, 0, 50, {on(1, {0, 1}, {0})}),
         make_record(3, 10, 50, 80, {on(1, {0, 1}), on(2, {2, 3})}),  // back to back with 2
-        make_record(4, 5, 5, 5, {on(0, {0})}),  // zero length: may share job 1's core
+        make_record(4, 5, 5, 5, {on(0, {0})}),                       // zero length: may share job 1's core
     };
     rejected_ = {JobId(5)};
   }
@@ -229,7 +229,8 @@ TEST_F(ValidatorTest, AnyGpuTypeWhenNoneRequested) {
 // ---------------------------------------------------------------- (d) capacity
 
 TEST_F(ValidatorTest, CoreUsedTwiceAtOnce) {
-  recs_[2].allocation = CompactAllocation(Allocation{{on(1, {0, 1}), on(0, {2, 3})}});  // job 1 holds n0 until 100
+  recs_[2].allocation =
+      CompactAllocation(Allocation{{on(1, {0, 1}), on(0, {2, 3})}});  // job 1 holds n0 until 100
   expect_violation({"core 2 of node n0 is used by job 1 [0, 100) and by job 3 [50, 80)"});
 }
 
@@ -282,7 +283,9 @@ class ReservationTest : public ValidatorTest {
   }
 };
 
-TEST_F(ReservationTest, OnTimePasses) { EXPECT_TRUE(validate(true).has_value()); }
+TEST_F(ReservationTest, OnTimePasses) {
+  EXPECT_TRUE(validate(true).has_value());
+}
 
 TEST_F(ReservationTest, EarlyStartPasses) {
   reserve(recs_[1], 120, 10);
@@ -323,8 +326,7 @@ TEST_F(ReservationTest, BackfilledJobStartedAfterThePromiseIsNoExcuse) {
   wl_.jobs.push_back(make_job(3, 20, {0, 4, 0, ""}, 110, 60));
   recs_.push_back(make_record(3, 20, 20, 130, {on(1, {0, 1, 2, 3})}));
   move(1, 130);
-  expect_violation(
-      {"job 2 was promised a start by 100 (reservation made at 10) but started at 130"}, true);
+  expect_violation({"job 2 was promised a start by 100 (reservation made at 10) but started at 130"}, true);
 }
 
 TEST_F(ReservationTest, ExcuseMustBeRunningAtReservationTime) {
@@ -345,8 +347,7 @@ TEST_F(ReservationTest, HalfAReservationIsAViolation) {
 
 TEST_F(ReservationTest, PromiseBeforeItWasMade) {
   reserve(recs_[1], 5, 10);
-  expect_violation({"job 2 was promised a start by 5, before the reservation was made at 10"},
-                   true);
+  expect_violation({"job 2 was promised a start by 5, before the reservation was made at 10"}, true);
 }
 
 TEST_F(ReservationTest, ManyReservationsScanInOrder) {
@@ -359,8 +360,7 @@ TEST_F(ReservationTest, ManyReservationsScanInOrder) {
   }
   EXPECT_TRUE(validate(true).has_value());
   reserve(recs_.back(), 280, 159);
-  expect_violation(
-      {"job 19 was promised a start by 280 (reservation made at 159) but started at 290"}, true);
+  expect_violation({"job 19 was promised a start by 280 (reservation made at 159) but started at 290"}, true);
 }
 
 }  // namespace
@@ -417,16 +417,16 @@ TEST_F(RoundingTest, UpToOneNodeTheCountIsExact) {
 }
 
 TEST_F(RoundingTest, APartNodeIsRefused) {
-  const Status st = run(Rounding::kWholeNodes, {0, 5, 0, ""},
-                        {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2})});
+  const Status st =
+      run(Rounding::kWholeNodes, {0, 5, 0, ""}, {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2})});
   ASSERT_FALSE(st);
   EXPECT_NE(st.error().message.find("node b is not given whole (3 of 4 cores)"), std::string::npos)
       << st.error().message;
 }
 
 TEST_F(RoundingTest, AWholeNodeTooManyIsRefused) {
-  const Status st = run(Rounding::kWholeNodes, {0, 3, 0, ""},
-                        {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})});
+  const Status st =
+      run(Rounding::kWholeNodes, {0, 3, 0, ""}, {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})});
   ASSERT_FALSE(st);
   EXPECT_NE(st.error().message.find("a whole node fewer would still hold it"), std::string::npos)
       << st.error().message;
@@ -442,8 +442,8 @@ TEST_F(RoundingTest, SocketsAreRoundedPerSocket) {
 }
 
 TEST_F(RoundingTest, NodesTimesCoresRoundEachNodeOnItsOwn) {
-  EXPECT_TRUE(run(Rounding::kWholeNodes, {2, 1, 0, ""},
-                  {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})}));
+  EXPECT_TRUE(
+      run(Rounding::kWholeNodes, {2, 1, 0, ""}, {cores_on(0, {0, 1, 2, 3}), cores_on(1, {0, 1, 2, 3})}));
   const Status st = run(Rounding::kWholeSockets, {1, 1, 0, ""}, {cores_on(0, {0, 1, 2, 3})});
   ASSERT_FALSE(st);
   EXPECT_NE(st.error().message.find("with a whole socket fewer"), std::string::npos) << st.error().message;

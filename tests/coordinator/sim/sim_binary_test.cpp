@@ -23,7 +23,8 @@ struct SimRun {
 };
 
 SimRun shell(const std::string& command) {
-  const fs::path out = fs::temp_directory_path() / ("fairway-sim-binary-" + std::to_string(::getpid()) + ".out");
+  const fs::path out =
+      fs::temp_directory_path() / ("fairway-sim-binary-" + std::to_string(::getpid()) + ".out");
   const int status = std::system((command + " > " + out.string() + " 2>&1").c_str());
   SimRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -35,18 +36,27 @@ SimRun shell(const std::string& command) {
   return r;
 }
 
-std::string sim() { return FAIRWAY_SIM_BINARY; }
-std::string trace() { return std::string(FAIRWAY_SHARED_DIR) + "/traces/HPC2N-2002-2.2-cln.swf.gz"; }
-std::string easy() { return std::string(FAIRWAY_SOURCE_DIR) + "/examples/sim/easy.toml"; }
+std::string sim() {
+  return FAIRWAY_SIM_BINARY;
+}
+std::string trace() {
+  return std::string(FAIRWAY_SHARED_DIR) + "/traces/HPC2N-2002-2.2-cln.swf.gz";
+}
+std::string easy() {
+  return std::string(FAIRWAY_SOURCE_DIR) + "/examples/sim/easy.toml";
+}
 
 TEST(SimBinary, AMachineTooBigForTheHostIsAClearErrorNotAnAbort) {
   if (std::system("command -v prlimit >/dev/null 2>&1") != 0) GTEST_SKIP() << "prlimit (util-linux) missing";
   const fs::path dir = fs::temp_directory_path() / ("fairway-sim-oom-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::ofstream(dir / "big.toml") << "[[nodes]]\nnames = \"n[1-100000]\"\nsockets = 8\ncores_per_socket = 128\n";
-  std::ofstream(dir / "one.jsonl") << R"({"id":1,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":100})" << "\n";
-  const SimRun r = shell("prlimit --as=" + std::to_string(400 << 20) + " " + sim() + " --config " + (dir / "big.toml").string() +
-                      " --workload " + (dir / "one.jsonl").string());
+  std::ofstream(dir / "big.toml")
+      << "[[nodes]]\nnames = \"n[1-100000]\"\nsockets = 8\ncores_per_socket = 128\n";
+  std::ofstream(dir / "one.jsonl")
+      << R"({"id":1,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":100})"
+      << "\n";
+  const SimRun r = shell("prlimit --as=" + std::to_string(400 << 20) + " " + sim() + " --config " +
+                         (dir / "big.toml").string() + " --workload " + (dir / "one.jsonl").string());
   fs::remove_all(dir);
   EXPECT_EQ(r.exit_code, 4) << r.output;
   EXPECT_NE(r.output.find("fairway-sim: out of memory"), std::string::npos) << r.output;

@@ -21,8 +21,9 @@ class SimulationTest : public TempDirTest {};
 TEST_F(SimulationTest, MaxPsHeldJobStartsWhenItsLimitOpensWithNoEvent) {
   auto config = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/hpc2n-seth.toml");
   ASSERT_TRUE(config) << config.error().message;
-  auto workload = read_jsonl(write_file("w.jsonl",
-      R"({"id":1,"submit":0,"user":"u","cores":20,"time_limit":43200,"runtime":43200}
+  auto workload =
+      read_jsonl(write_file("w.jsonl",
+                            R"({"id":1,"submit":0,"user":"u","cores":20,"time_limit":43200,"runtime":43200}
 {"id":2,"submit":100,"user":"u","cores":20,"time_limit":43200,"runtime":600}
 {"id":3,"submit":200,"user":"u","cores":20,"time_limit":43200,"runtime":600}
 )"));
@@ -88,14 +89,16 @@ TEST_F(SimulationTest, RuntimePredictionsLearntInTheReplayLetAJobBackfill) {
 
 TEST(MachineSizeWarning, SaysSoWhenTheTraceAndTheConfigAreMoreThanTwiceApart) {
   Config c;
-  for (int i = 0; i < 4; ++i) c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 16));  // 64 cores
+  for (int i = 0; i < 4; ++i)
+    c.nodes.push_back(NodeTopology::uniform("n" + std::to_string(i), 1, 16));  // 64 cores
   Workload w;
   w.max_procs = 100;
   EXPECT_TRUE(machine_size_warning(c, w).empty());  // within a factor of two
   w.max_procs = 512;
-  EXPECT_EQ(machine_size_warning(c, w),
-            "the trace's machine has 512 processors (its MaxProcs/MaxNodes header) and the config's 64 cores, "
-            "less than half: waits and utilization will not be those of the trace's site");
+  EXPECT_EQ(
+      machine_size_warning(c, w),
+      "the trace's machine has 512 processors (its MaxProcs/MaxNodes header) and the config's 64 cores, "
+      "less than half: waits and utilization will not be those of the trace's site");
   w.max_procs = 0;
   w.max_nodes = 16;  // Lublin's traces state only MaxNodes
   EXPECT_NE(machine_size_warning(c, w).find("more than twice as many"), std::string::npos);

@@ -39,8 +39,8 @@ struct ProfileRun {
 };
 
 ProfileRun run(const Config& config, const std::string& jsonl, bool validate = true) {
-  const fs::path file = fs::temp_directory_path() /
-                        ("fairway-profile-scenario-" + std::to_string(::getpid()) + ".jsonl");
+  const fs::path file =
+      fs::temp_directory_path() / ("fairway-profile-scenario-" + std::to_string(::getpid()) + ".jsonl");
   std::ofstream(file) << jsonl;
   auto workload = read_jsonl(file.string());
   fs::remove(file);
@@ -68,7 +68,8 @@ ProfileRun run(const Config& config, const std::string& jsonl, bool validate = t
 
 // Titan's debug queue: a later debug job overtakes an older batch job (2-day boost).
 TEST(ProfileScenario, TitanDebugJobOvertakesOlderBatchJob) {
-  ProfileRun r = run(profile_on("titan", 1, 16), R"({"id":1,"submit":0,"user":"a","cores":16,"time_limit":7200,"runtime":7200}
+  ProfileRun r = run(profile_on("titan", 1, 16),
+                     R"({"id":1,"submit":0,"user":"a","cores":16,"time_limit":7200,"runtime":7200}
 {"id":2,"submit":60,"user":"b","cores":16,"time_limit":3600,"runtime":3600}
 {"id":3,"submit":120,"user":"c","partition":"debug","cores":16,"time_limit":1800,"runtime":1800}
 )");
@@ -81,7 +82,8 @@ TEST(ProfileScenario, TitanDebugJobOvertakesOlderBatchJob) {
 // at once) starts in the cores left free while the unpri job, below the threshold and so
 // without a reservation, keeps waiting.
 TEST(ProfileScenario, Sigma2QosOrderAndReservationThreshold) {
-  ProfileRun r = run(profile_on("sigma2", 1, 32), R"({"id":1,"submit":0,"user":"a","cores":32,"time_limit":7200,"runtime":7200}
+  ProfileRun r = run(profile_on("sigma2", 1, 32),
+                     R"({"id":1,"submit":0,"user":"a","cores":32,"time_limit":7200,"runtime":7200}
 {"id":2,"submit":10,"user":"b","qos":"unpri","cores":32,"time_limit":7200,"runtime":7200}
 {"id":3,"submit":20,"user":"c","qos":"short","cores":16,"time_limit":14400,"runtime":14400}
 {"id":4,"submit":7300,"user":"d","qos":"devel","cores":16,"time_limit":3600,"runtime":3600}
@@ -94,7 +96,8 @@ TEST(ProfileScenario, Sigma2QosOrderAndReservationThreshold) {
 // HPC2N Akka: fair-share puts a newcomer ahead of a user already running; a job whose
 // walltime x cores alone exceeds the MAXPS hard limit is refused.
 TEST(ProfileScenario, Hpc2nAkkaFairShareAndMaxPsHard) {
-  ProfileRun r = run(profile_on("hpc2n-akka", 1, 8), R"({"id":1,"submit":0,"user":"a","cores":8,"time_limit":3600,"runtime":3600}
+  ProfileRun r = run(profile_on("hpc2n-akka", 1, 8),
+                     R"({"id":1,"submit":0,"user":"a","cores":8,"time_limit":3600,"runtime":3600}
 {"id":2,"submit":10,"user":"a","cores":8,"time_limit":3600,"runtime":3600}
 {"id":3,"submit":20,"user":"b","cores":8,"time_limit":3600,"runtime":3600}
 {"id":4,"submit":30,"user":"c","cores":8,"time_limit":172800,"runtime":100}
@@ -110,7 +113,8 @@ TEST(ProfileScenario, Hpc2nAkkaFairShareAndMaxPsHard) {
 // until they are released. The validator accepts the two whole nodes from the profile's
 // whole_nodes_above_node_size.
 TEST(ProfileScenario, KebnekaiseWholeNodesAboveOneNode) {
-  ProfileRun r = run(profile_on("kebnekaise", 2, 28), R"({"id":1,"submit":0,"user":"a","cores":30,"time_limit":3600,"runtime":3600}
+  ProfileRun r = run(profile_on("kebnekaise", 2, 28),
+                     R"({"id":1,"submit":0,"user":"a","cores":30,"time_limit":3600,"runtime":3600}
 {"id":2,"submit":10,"user":"b","cores":1,"time_limit":600,"runtime":600}
 )");
   EXPECT_EQ(r.by_id.at(1).allocation.total_cores(), 56);
@@ -121,7 +125,8 @@ TEST(ProfileScenario, KebnekaiseWholeNodesAboveOneNode) {
 // Palmetto's main-loop example through the simulator: job 1 (two nodes) waits for busy
 // nodes, jobs 2 and 3 (one node each) wait behind it, and a short job 4 is backfilled.
 TEST(ProfileScenario, Palmetto2MainLoopThenBackfill) {
-  ProfileRun r = run(profile_on("palmetto2", 4, 1), R"({"id":101,"submit":0,"user":"x","nodes":1,"time_limit":3600,"runtime":3600}
+  ProfileRun r = run(profile_on("palmetto2", 4, 1),
+                     R"({"id":101,"submit":0,"user":"x","nodes":1,"time_limit":3600,"runtime":3600}
 {"id":102,"submit":0,"user":"x","nodes":1,"time_limit":7200,"runtime":7200}
 {"id":103,"submit":0,"user":"x","nodes":1,"time_limit":10800,"runtime":10800}
 {"id":1,"submit":10,"user":"a","nodes":2,"time_limit":14400,"runtime":14400}

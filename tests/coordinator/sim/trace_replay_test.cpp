@@ -31,8 +31,8 @@ Replay replay(const std::string& trace, const std::string& policy, const std::st
   fs::create_directories(dir);
   const fs::path out = dir / "summary.json";
   const std::string cmd = std::string(FAIRWAY_SIM_BINARY) + " --config " + FAIRWAY_SOURCE_DIR +
-                          "/examples/sim/" + policy + ".toml --workload " + FAIRWAY_SHARED_DIR +
-                          "/traces/" + trace + ".swf.gz --out " + out.string() + " --check " + extra + " > " +
+                          "/examples/sim/" + policy + ".toml --workload " + FAIRWAY_SHARED_DIR + "/traces/" +
+                          trace + ".swf.gz --out " + out.string() + " --check " + extra + " > " +
                           (dir / "stdout").string() + " 2> " + (dir / "stderr").string();
   Replay r;
   const int status = std::system(cmd.c_str());
@@ -97,20 +97,19 @@ TEST_P(EveryTrace, ReplaysAndPassesTheIndependentCheck) {
   EXPECT_LE(r.summary["utilization"].get<double>(), 1.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Traces, EveryTrace,
-    ::testing::Combine(::testing::Values("KTH-SP2-1996-2.1-cln", "SDSC-SP2-1998-4.2-cln",
-                                         "CTC-SP2-1996-3.1-cln", "HPC2N-2002-2.2-cln",
-                                         "LLNL-Thunder-2007-1.1-cln", "lublin_256",
-                                         "lublin_256_new2"),
-                       ::testing::Values("fcfs", "easy", "conservative")),
-    [](const auto& p) {
-      std::string name = std::get<0>(p.param) + "_" + std::get<1>(p.param);
-      for (char& c : name) {
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-      }
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Traces, EveryTrace,
+                         ::testing::Combine(::testing::Values("KTH-SP2-1996-2.1-cln", "SDSC-SP2-1998-4.2-cln",
+                                                              "CTC-SP2-1996-3.1-cln", "HPC2N-2002-2.2-cln",
+                                                              "LLNL-Thunder-2007-1.1-cln", "lublin_256",
+                                                              "lublin_256_new2"),
+                                            ::testing::Values("fcfs", "easy", "conservative")),
+                         [](const auto& p) {
+                           std::string name = std::get<0>(p.param) + "_" + std::get<1>(p.param);
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
 
 // Whole-trace figures. `reference_*` come from the independent simple simulator of the
 // foundation issue; conservative agrees with it exactly. Under EASY it differs on SDSC
@@ -131,7 +130,9 @@ constexpr Expected kExpected[] = {
     {"HPC2N-2002-2.2-cln", 11523.8, 91.96, 0.602, 11390.6, 89.93, 12428.3, 94.91},
 };
 
-void PrintTo(const Expected& e, std::ostream* os) { *os << e.trace; }
+void PrintTo(const Expected& e, std::ostream* os) {
+  *os << e.trace;
+}
 
 class CrossCheck : public ::testing::TestWithParam<Expected> {};
 
@@ -152,14 +153,13 @@ TEST_P(CrossCheck, ConservativeMatchesTheReferenceWithinTwoPercent) {
   EXPECT_NEAR(r.summary["bsld_mean"].get<double>(), e.reference_cons_bsld, 0.02 * e.reference_cons_bsld);
 }
 
-INSTANTIATE_TEST_SUITE_P(Reference, CrossCheck, ::testing::ValuesIn(kExpected),
-                         [](const auto& p) {
-                           std::string name = p.param.trace;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Reference, CrossCheck, ::testing::ValuesIn(kExpected), [](const auto& p) {
+  std::string name = p.param.trace;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+});
 
 }  // namespace
 }  // namespace fairway::sim

@@ -16,28 +16,23 @@ namespace fs = std::filesystem;
 
 class WorkloadTest : public TempDirTest {
  protected:
-  std::string write(const std::string& name, const std::string& text) {
-    return write_file(name, text);
-  }
+  std::string write(const std::string& name, const std::string& text) { return write_file(name, text); }
   std::string write_gz(const std::string& name, const std::string& text) {
     const std::string path = (dir_ / name).string();
     gzFile f = gzopen(path.c_str(), "wb");
     EXPECT_NE(f, nullptr);
-    EXPECT_EQ(gzwrite(f, text.data(), static_cast<unsigned>(text.size())),
-              static_cast<int>(text.size()));
+    EXPECT_EQ(gzwrite(f, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
     gzclose(f);
     return path;
   }
-
 };
 
 // An 18-field SWF job line from the fields the mapping uses; the rest are -1.
-std::string swf(long id, long submit, long runtime, long procs, long req_procs, long req_time,
-                long user, long group) {
-  return std::to_string(id) + " " + std::to_string(submit) + " -1 " + std::to_string(runtime) +
-         " " + std::to_string(procs) + " -1 -1 " + std::to_string(req_procs) + " " +
-         std::to_string(req_time) + " -1 1 " + std::to_string(user) + " " + std::to_string(group) +
-         " -1 -1 -1 -1 -1\n";
+std::string swf(long id, long submit, long runtime, long procs, long req_procs, long req_time, long user,
+                long group) {
+  return std::to_string(id) + " " + std::to_string(submit) + " -1 " + std::to_string(runtime) + " " +
+         std::to_string(procs) + " -1 -1 " + std::to_string(req_procs) + " " + std::to_string(req_time) +
+         " -1 1 " + std::to_string(user) + " " + std::to_string(group) + " -1 -1 -1 -1 -1\n";
 }
 
 // ---------------------------------------------------------------- format selection
@@ -132,10 +127,10 @@ TEST_F(WorkloadTest, SwfQueueNumbersBecomePartitionsOnRequest) {
   EXPECT_EQ(w->jobs[0].spec.partition, "");
   EXPECT_EQ(w->jobs[1].spec.partition, "");
   EXPECT_EQ(w->jobs[2].spec.partition, "owner");
-  for (const auto& [rule, says] : {std::pair{"4=nope", "partition 'nope' is not in the config"},
-                                   std::pair{"x=owner", "expected QUEUE=PARTITION"},
-                                   std::pair{"owner", "expected QUEUE=PARTITION"},
-                                   std::pair{"-1=owner", "expected QUEUE=PARTITION"}}) {
+  for (const auto& [rule, says] :
+       {std::pair{"4=nope", "partition 'nope' is not in the config"},
+        std::pair{"x=owner", "expected QUEUE=PARTITION"}, std::pair{"owner", "expected QUEUE=PARTITION"},
+        std::pair{"-1=owner", "expected QUEUE=PARTITION"}}) {
     auto st = assign_queue_partitions(*w, {rule}, parts);
     ASSERT_FALSE(st) << rule;
     EXPECT_NE(st.error().message.find(says), std::string::npos) << st.error().message;
@@ -145,12 +140,11 @@ TEST_F(WorkloadTest, SwfQueueNumbersBecomePartitionsOnRequest) {
 }
 
 TEST_F(WorkloadTest, SwfSkipsJobsWithoutWork) {
-  const std::string path =
-      write("t.swf", swf(1, 0, -1, 4, 4, 60, 1, 1) +         // cancelled before start
-                         swf(2, -1, -1, -1, -1, -1, 1, 1) +  // LLNL style: nothing known
-                         swf(3, 10, 5, -1, -1, 60, 1, 1) +   // no processor count
-                         swf(4, 10, 5, 0, 0, 60, 1, 1) +     // zero processors
-                         swf(5, 20, 5, 2, -1, 60, 1, 1));
+  const std::string path = write("t.swf", swf(1, 0, -1, 4, 4, 60, 1, 1) +         // cancelled before start
+                                              swf(2, -1, -1, -1, -1, -1, 1, 1) +  // LLNL style: nothing known
+                                              swf(3, 10, 5, -1, -1, 60, 1, 1) +   // no processor count
+                                              swf(4, 10, 5, 0, 0, 60, 1, 1) +     // zero processors
+                                              swf(5, 20, 5, 2, -1, 60, 1, 1));
   const auto w = read_swf(path);
   ASSERT_TRUE(w.has_value()) << w.error().message;
   EXPECT_EQ(w->skipped, 4);
@@ -160,9 +154,8 @@ TEST_F(WorkloadTest, SwfSkipsJobsWithoutWork) {
 }
 
 TEST_F(WorkloadTest, SwfSortsBySubmitThenId) {
-  const std::string path =
-      write("t.swf", swf(30, 50, 1, 1, 1, 1, 1, 1) + swf(20, 50, 1, 1, 1, 1, 1, 1) +
-                         swf(10, 60, 1, 1, 1, 1, 1, 1) + swf(40, 5, 1, 1, 1, 1, 1, 1));
+  const std::string path = write("t.swf", swf(30, 50, 1, 1, 1, 1, 1, 1) + swf(20, 50, 1, 1, 1, 1, 1, 1) +
+                                              swf(10, 60, 1, 1, 1, 1, 1, 1) + swf(40, 5, 1, 1, 1, 1, 1, 1));
   const auto w = read_swf(path);
   ASSERT_TRUE(w.has_value()) << w.error().message;
   ASSERT_EQ(w->jobs.size(), 4u);
@@ -194,11 +187,10 @@ TEST_F(WorkloadTest, SwfHeaderUnknownAndMissing) {
 TEST_F(WorkloadTest, SwfAcceptsDecimalsInUnusedFieldsAndOddLayout) {
   // Field 6 (average CPU time) is fractional in several PWA logs; tabs, CRLF, blank lines,
   // indentation and a missing final newline must all be fine.
-  const std::string path =
-      write("t.swf",
-            "; MaxProcs: 8\r\n\r\n   "
-            "\n\t1\t0\t5\t10\t2\t552.21\t-1\t2\t60\t-1\t1\t3\t1\t-1\t-1\t1\t-1\t-1\r\n"
-            "  2 1 1.5e2 10 2 .5 7. 2 60 -1 1 3 1 -1 -1 1 -1 -1");
+  const std::string path = write("t.swf",
+                                 "; MaxProcs: 8\r\n\r\n   "
+                                 "\n\t1\t0\t5\t10\t2\t552.21\t-1\t2\t60\t-1\t1\t3\t1\t-1\t-1\t1\t-1\t-1\r\n"
+                                 "  2 1 1.5e2 10 2 .5 7. 2 60 -1 1 3 1 -1 -1 1 -1 -1");
   const auto w = read_swf(path);
   ASSERT_TRUE(w.has_value()) << w.error().message;
   EXPECT_EQ(w->max_procs, 8);
@@ -220,39 +212,36 @@ TEST_P(SwfErrorTest, NamesFileLineAndField) {
   const auto w = read_swf(path);
   ASSERT_FALSE(w.has_value());
   EXPECT_EQ(w.error().code, ErrorCode::kInvalidArgument);
-  EXPECT_NE(w.error().message.find(path + ":" + GetParam().expect), std::string::npos)
-      << w.error().message;
+  EXPECT_NE(w.error().message.find(path + ":" + GetParam().expect), std::string::npos) << w.error().message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Swf, SwfErrorTest,
-    ::testing::Values(SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1\n",
-                                   "2: expected 18 fields, found 17"},
-                      SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1 9\n",
-                                   "2: expected 18 fields, found 19"},
-                      SwfErrorCase{"1 0 -1 1.5 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 4 (run time): expected an integer, got '1.5'"},
-                      SwfErrorCase{"x 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 1 (job number): expected an integer, got 'x'"},
-                      SwfErrorCase{"1 0 -1 10 2 -1 -1 2 1h -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 9 (requested time): expected an integer, got '1h'"},
-                      SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 u3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 12 (user id): expected an integer"},
-                      SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 +1 -1 -1 1 -1 -1\n",
-                                   "2: field 13 (group id): expected an integer"},
-                      SwfErrorCase{"1 0 -1 10 2 abc -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 6 (average CPU time): not a number: 'abc'"},
-                      SwfErrorCase{"1 -5 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 2 (submit time): must be >= 0, got -5"},
-                      SwfErrorCase{"-3 5 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 1 (job number): must be >= 0, got -3"},
-                      SwfErrorCase{"1 0 -1 10 99999999999 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "2: field 5 (allocated processors): must be <= 2147483647"},
-                      SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n\n"
-                                   "1 9 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
-                                   "4: duplicate job id 1 (first used on line 2)"},
-                      SwfErrorCase{"; MaxNodes: many\n",
-                                   "2: MaxNodes: expected a leading integer"}));
+    ::testing::Values(
+        SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1\n", "2: expected 18 fields, found 17"},
+        SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1 9\n", "2: expected 18 fields, found 19"},
+        SwfErrorCase{"1 0 -1 1.5 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 4 (run time): expected an integer, got '1.5'"},
+        SwfErrorCase{"x 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 1 (job number): expected an integer, got 'x'"},
+        SwfErrorCase{"1 0 -1 10 2 -1 -1 2 1h -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 9 (requested time): expected an integer, got '1h'"},
+        SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 u3 1 -1 -1 1 -1 -1\n",
+                     "2: field 12 (user id): expected an integer"},
+        SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 +1 -1 -1 1 -1 -1\n",
+                     "2: field 13 (group id): expected an integer"},
+        SwfErrorCase{"1 0 -1 10 2 abc -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 6 (average CPU time): not a number: 'abc'"},
+        SwfErrorCase{"1 -5 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 2 (submit time): must be >= 0, got -5"},
+        SwfErrorCase{"-3 5 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 1 (job number): must be >= 0, got -3"},
+        SwfErrorCase{"1 0 -1 10 99999999999 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "2: field 5 (allocated processors): must be <= 2147483647"},
+        SwfErrorCase{"1 0 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n\n"
+                     "1 9 -1 10 2 -1 -1 2 60 -1 1 3 1 -1 -1 1 -1 -1\n",
+                     "4: duplicate job id 1 (first used on line 2)"},
+        SwfErrorCase{"; MaxNodes: many\n", "2: MaxNodes: expected a leading integer"}));
 
 TEST_F(WorkloadTest, SwfMissingFileNamesPath) {
   const std::string path = (dir_ / "nope.swf").string();
@@ -279,8 +268,7 @@ TEST_F(WorkloadTest, SwfTruncatedGzipIsAnError) {
   for (long i = 1; i <= 20000; ++i) text += swf(i, i, 5, 1, -1, 60, i % 50, i % 3);
   const std::string full = write_gz("full.swf.gz", text);
   std::string bytes(fs::file_size(full) / 2, '\0');
-  std::ifstream(full, std::ios::binary)
-      .read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ifstream(full, std::ios::binary).read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   const std::string path = write("cut.swf.gz", bytes);
   const auto w = read_swf(path);
   ASSERT_FALSE(w.has_value());

@@ -25,8 +25,8 @@ TEST(DurationFormat, WalltimeBareNumberIsMinutes) {
 }
 
 TEST(DurationFormat, WalltimeColonForms) {
-  EXPECT_EQ(walltime_s("1:30"), 90);            // M:S
-  EXPECT_EQ(walltime_s("1:30:00"), 5400);       // H:M:S
+  EXPECT_EQ(walltime_s("1:30"), 90);       // M:S
+  EXPECT_EQ(walltime_s("1:30:00"), 5400);  // H:M:S
   EXPECT_EQ(walltime_s("10:00:05"), 36005);
   EXPECT_EQ(walltime_s("00:00:01"), 1);
 }
@@ -47,13 +47,12 @@ TEST(DurationFormat, WalltimeUnlimited) {
 }
 
 TEST(DurationFormat, WalltimeRejectsBadInput) {
-  for (const char* text : {"", "abc", "1:2:3:4", "-5", "1-", "1-2:3:4:5", "1.5", "1:-2", "1-2-3",
-                           "5m", " 5", "1::2"}) {
+  for (const char* text :
+       {"", "abc", "1:2:3:4", "-5", "1-", "1-2:3:4:5", "1.5", "1:-2", "1-2-3", "5m", " 5", "1::2"}) {
     auto d = parse_walltime(text);
     ASSERT_FALSE(d.has_value()) << "'" << text << "' parsed as " << d->count();
     EXPECT_EQ(d.error().code, ErrorCode::kInvalidArgument);
-    EXPECT_NE(d.error().message.find("'" + std::string(text) + "'"), std::string::npos)
-        << d.error().message;
+    EXPECT_NE(d.error().message.find("'" + std::string(text) + "'"), std::string::npos) << d.error().message;
   }
 }
 
@@ -91,8 +90,7 @@ TEST(DurationFormat, FormatWalltime) {
   EXPECT_EQ(format_walltime(Duration::seconds(3661)), "01:01:01");
   EXPECT_EQ(format_walltime(Duration::hours(23) + Duration::seconds(59 * 60 + 59)), "23:59:59");
   EXPECT_EQ(format_walltime(Duration::days(1)), "1-00:00:00");
-  EXPECT_EQ(format_walltime(Duration::days(2) + Duration::seconds(3 * 3600 + 4 * 60 + 5)),
-            "2-03:04:05");
+  EXPECT_EQ(format_walltime(Duration::days(2) + Duration::seconds(3 * 3600 + 4 * 60 + 5)), "2-03:04:05");
   EXPECT_EQ(format_walltime(Duration::days(365)), "365-00:00:00");
   EXPECT_EQ(format_walltime(Duration::seconds(-90)), "-00:01:30");
   EXPECT_EQ(format_walltime(Duration::infinite()), "UNLIMITED");

@@ -13,9 +13,9 @@ TEST(Hex, BytesRoundTripAsLowercaseText) {
 }
 
 TEST(Hex, TextThatIsNotHexIsRefused) {
-  EXPECT_FALSE(from_hex("abc"));   // odd length
-  EXPECT_FALSE(from_hex("0g"));    // not a digit
-  EXPECT_FALSE(from_hex("AB"));    // uppercase is not what to_hex writes
+  EXPECT_FALSE(from_hex("abc"));  // odd length
+  EXPECT_FALSE(from_hex("0g"));   // not a digit
+  EXPECT_FALSE(from_hex("AB"));   // uppercase is not what to_hex writes
 }
 
 }  // namespace

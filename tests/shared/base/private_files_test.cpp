@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <filesystem>
+#include <fstream>
 
 namespace fairway {
 namespace {
@@ -23,7 +23,7 @@ class PrivateFiles : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
   static unsigned mode_of(const std::string& path) {
-    struct stat st{};
+    struct stat st {};
     return ::stat(path.c_str(), &st) == 0 ? st.st_mode & 07777U : 07777U;
   }
   std::string dir_;
@@ -70,7 +70,8 @@ TEST_F(PrivateFiles, RefusesWhatGroupOrOthersCanReach) {
     auto st = check_private(d, "state directory");
     ASSERT_FALSE(st) << std::oct << open;
     EXPECT_EQ(st.error().code, ErrorCode::kPermissionDenied);
-    EXPECT_NE(st.error().message.find("state directory '" + d + "' is mode " + mode_text(open)), std::string::npos)
+    EXPECT_NE(st.error().message.find("state directory '" + d + "' is mode " + mode_text(open)),
+              std::string::npos)
         << st.error().message;
     EXPECT_NE(st.error().message.find("chmod 0700 '" + d + "'"), std::string::npos) << st.error().message;
   }

@@ -17,7 +17,9 @@ TEST(TerminalText, EscapeSequencesAndOtherControlsAreShownAsEscapes) {
   EXPECT_EQ(escape_control("\x1b[2J\x1b]0;owned\a"), "\\x1b[2J\\x1b]0;owned\\x07");
   EXPECT_EQ(escape_control("a\rb\tc\x7f" + std::string(1, '\0')), "a\\rb\\tc\\x7f\\x00");
   // C1 controls as UTF-8: U+009B is CSI on terminals that honour 8-bit controls.
-  EXPECT_EQ(escape_control("a\xc2\x9b" "31mred"), "a\\u009b31mred");
+  EXPECT_EQ(escape_control("a\xc2\x9b"
+                           "31mred"),
+            "a\\u009b31mred");
 }
 
 TEST(TerminalText, PrintableTextIncludingUtf8AndBackslashesIsUntouched) {

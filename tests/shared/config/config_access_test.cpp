@@ -21,8 +21,9 @@ std::string owner(const std::string& keys) {
 }
 
 TEST(ConfigAccess, PartitionListsAndQosAccountLists) {
-  Config c = parse_ok(owner("allow_accounts = [\"lab\", \"lab2\"]\nallow_groups = [\"condo\"]\ndeny_qos = [\"long\"]\n") +
-                      "[[qos]]\nname = \"high\"\ndeny_accounts = [\"guests\"]\n");
+  Config c = parse_ok(
+      owner("allow_accounts = [\"lab\", \"lab2\"]\nallow_groups = [\"condo\"]\ndeny_qos = [\"long\"]\n") +
+      "[[qos]]\nname = \"high\"\ndeny_accounts = [\"guests\"]\n");
   const AccessRules& a = c.partitions[0].access;
   EXPECT_EQ(a.allow_accounts, (std::vector<std::string>{"lab", "lab2"}));
   EXPECT_EQ(a.allow_groups, std::vector<std::string>{"condo"});
@@ -40,7 +41,8 @@ TEST(ConfigAccess, AllowAndDenyExcludeEachOtherAndEmptyListsAreRefused) {
                   "partitions[0].deny_qos: set together with allow_qos");
   EXPECT_CONTAINS(parse_error(owner("allow_groups = []\n")),
                   "partitions[0].allow_groups: empty list (leave the key out to impose nothing)");
-  EXPECT_CONTAINS(parse_error(owner("allow_accounts = [\"\"]\n")), "partitions[0].allow_accounts[0]: empty name");
+  EXPECT_CONTAINS(parse_error(owner("allow_accounts = [\"\"]\n")),
+                  "partitions[0].allow_accounts[0]: empty name");
   EXPECT_CONTAINS(parse_error(owner("allow_accounts = \"lab\"\n")), "partitions[0].allow_accounts");
   // A QOS takes the account lists only.
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[qos]]\nname = \"q\"\nallow_groups = [\"g\"]\n"),

@@ -71,16 +71,17 @@ TEST(ConfigDaemons, ErrorsNameTheKeyAndValue) {
   EXPECT_CONTAINS(parse_error("[coordinator]\nlisten_agents = \"localhost:1\"\n"),
                   "coordinator.listen_agents");
   EXPECT_CONTAINS(parse_error("[coordinator]\nlisten_agents = \"localhost:1\"\n"), "localhost:1");
-  EXPECT_CONTAINS(parse_error("[coordinator]\nheartbeat_timeout = 0\n"),
-                  "coordinator.heartbeat_timeout");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nheartbeat_timeout = 0\n"), "coordinator.heartbeat_timeout");
   EXPECT_CONTAINS(parse_error("[coordinator]\nstate_dir = \"\"\n"), "coordinator.state_dir");
-  EXPECT_CONTAINS(parse_error("[coordinator]\nfirst_job_id = 0\n"), "coordinator.first_job_id: must be >= 1, got 0");
+  EXPECT_CONTAINS(parse_error("[coordinator]\nfirst_job_id = 0\n"),
+                  "coordinator.first_job_id: must be >= 1, got 0");
   EXPECT_CONTAINS(parse_error("[agent]\nallow_root_jobs = 1\n"), "agent.allow_root_jobs");
   EXPECT_CONTAINS(parse_error("[agent]\nspool = \"/x\"\n"), "spool");
   EXPECT_CONTAINS(parse_error("[coordinator]\nmetrics_listen = \"9810\"\n"),
                   "coordinator.metrics_listen: \"9810\" is not HOST:PORT");
   EXPECT_CONTAINS(parse_error("[coordinator]\nmetrics_listen = \"localhost:99999\"\n"), "not HOST:PORT");
-  EXPECT_EQ(parse_ok("[coordinator]\nmetrics_listen = \"[::1]:9810\"\n").coordinator.metrics_listen, "[::1]:9810");
+  EXPECT_EQ(parse_ok("[coordinator]\nmetrics_listen = \"[::1]:9810\"\n").coordinator.metrics_listen,
+            "[::1]:9810");
 }
 
 // The example a package installs as the site's starting point must itself be valid.

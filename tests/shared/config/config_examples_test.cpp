@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "config_test_util.h"
 #include "shared/config/config.h"
 #include "shared/config/config_file.h"
-#include "config_test_util.h"
 
 namespace fairway {
 namespace {
@@ -23,8 +23,7 @@ TEST(ConfigExamples, SimPoliciesParse) {
     const char* file;
     BackfillMode mode;
   };
-  for (const Case& c : {Case{"fcfs.toml", BackfillMode::kNone},
-                        Case{"easy.toml", BackfillMode::kEasy},
+  for (const Case& c : {Case{"fcfs.toml", BackfillMode::kNone}, Case{"easy.toml", BackfillMode::kEasy},
                         Case{"conservative.toml", BackfillMode::kConservative}}) {
     SCOPED_TRACE(c.file);
     auto r = load_config_file(dir + c.file);

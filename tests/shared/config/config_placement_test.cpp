@@ -57,26 +57,26 @@ allocation_unit = "node"
 }
 
 TEST(ConfigPlacementErrors, BadValuesNameKeyAndValue) {
-  const std::string unit = parse_error(std::string(kNode) +
-                                       "[[partitions]]\nname = \"p\"\nallocation_unit = \"board\"\n");
+  const std::string unit =
+      parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nallocation_unit = \"board\"\n");
   EXPECT_CONTAINS(unit, "partitions[0].allocation_unit");
   EXPECT_CONTAINS(unit, "'board'");
-  const std::string islands = parse_error(std::string(kNode) +
-                                          "[[partitions]]\nname = \"p\"\nisland_placement = \"always\"\n");
+  const std::string islands =
+      parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nisland_placement = \"always\"\n");
   EXPECT_CONTAINS(islands, "partitions[0].island_placement");
   EXPECT_CONTAINS(islands, "'always'");
-  const std::string fence = parse_error(std::string(kNode) +
-                                        "[[partitions]]\nname = \"p\"\nsocket_exclusive_gpus = 1\n");
+  const std::string fence =
+      parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nsocket_exclusive_gpus = 1\n");
   EXPECT_CONTAINS(fence, "partitions[0].socket_exclusive_gpus");
-  const std::string island = parse_error(
-      "[[nodes]]\nnames = \"cn1\"\ncores_per_socket = 4\nisland = \"has space\"\n");
+  const std::string island =
+      parse_error("[[nodes]]\nnames = \"cn1\"\ncores_per_socket = 4\nisland = \"has space\"\n");
   EXPECT_CONTAINS(island, "nodes[0].island");
   EXPECT_CONTAINS(island, "'has space'");
 }
 
 TEST(ConfigPlacementErrors, RequiringIslandsOnNodesWithoutThemIsAnError) {
-  const std::string e = parse_error(std::string(kNode) +
-                                    "[[partitions]]\nname = \"p\"\nisland_placement = \"require\"\n");
+  const std::string e =
+      parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nisland_placement = \"require\"\n");
   EXPECT_CONTAINS(e, "partitions[0].island_placement");
   EXPECT_CONTAINS(e, "none of partition 'p''s nodes has an island");
 }

@@ -20,7 +20,8 @@ std::string partitions(const std::string& general_keys) {
 }
 
 TEST(ConfigPreemption, TierModeExemptTimeAndGrace) {
-  Config c = parse_ok(partitions("preempt = \"requeue\"\npreempt_exempt_time = \"10m\"\npreempt_grace = \"30s\"\n"));
+  Config c =
+      parse_ok(partitions("preempt = \"requeue\"\npreempt_exempt_time = \"10m\"\npreempt_grace = \"30s\"\n"));
   EXPECT_EQ(c.partitions[0].priority_tier, 2);
   EXPECT_EQ(c.partitions[0].preempt, PreemptMode::kOff);
   EXPECT_EQ(c.partitions[1].priority_tier, 0);
@@ -41,8 +42,9 @@ TEST(ConfigPreemption, BadValuesNameTheKeyAndTheValue) {
                   "partitions[1].preempt_exempt_time: must be finite");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\npriority_tier = -1\n"),
                   "partitions[0].priority_tier");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\npriority_tier = \"high\"\n"),
-                  "partitions[0].priority_tier");
+  EXPECT_CONTAINS(
+      parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\npriority_tier = \"high\"\n"),
+      "partitions[0].priority_tier");
 }
 
 }  // namespace

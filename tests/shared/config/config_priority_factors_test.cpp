@@ -15,7 +15,9 @@ using config_test::kNode;
 using config_test::parse_error;
 using config_test::parse_ok;
 
-std::string with_node(const char* text) { return std::string(kNode) + text; }
+std::string with_node(const char* text) {
+  return std::string(kNode) + text;
+}
 
 Config load_profile(const std::string& name) {
   auto c = load_config_file(std::string(FAIRWAY_SOURCE_DIR) + "/examples/profiles/" + name + ".toml");
@@ -59,9 +61,9 @@ TEST(ConfigPriorityFactors, BadMauiKeysAreNamed) {
 }
 
 TEST(ConfigPriorityFactors, QueueTargetPerQos) {
-  const Config c = parse_ok(with_node(
-      "[priority]\nqueue_target = 100\n[[qos]]\nname = \"short\"\nqueue_target_time = \"2h\"\n"
-      "[[qos]]\nname = \"long\"\n"));
+  const Config c = parse_ok(
+      with_node("[priority]\nqueue_target = 100\n[[qos]]\nname = \"short\"\nqueue_target_time = \"2h\"\n"
+                "[[qos]]\nname = \"long\"\n"));
   ASSERT_EQ(c.qos.size(), 2u);
   EXPECT_EQ(c.qos[0].queue_target_time, Duration::hours(2));
   EXPECT_FALSE(c.qos[1].queue_target_time.has_value());
@@ -129,12 +131,12 @@ TEST(ConfigPriorityFactors, BadNodeBinsAreNamed) {
                   "node_bins[0].min_nodes: must be >= 1, got 0");
   EXPECT_CONTAINS(parse_error(with_node("[[node_bins]]\nname = \"a\"\nmin_nodes = 10\nmax_nodes = 5\n")),
                   "node_bins[0].max_nodes: must be >= 10, got 5");
-  EXPECT_CONTAINS(parse_error(with_node("[[node_bins]]\nname = \"a\"\nmin_nodes = 1\nmax_running_jobs_per_user = 0\n")),
-                  "node_bins[0].max_running_jobs_per_user: must be >= 1, got 0");
+  EXPECT_CONTAINS(
+      parse_error(with_node("[[node_bins]]\nname = \"a\"\nmin_nodes = 1\nmax_running_jobs_per_user = 0\n")),
+      "node_bins[0].max_running_jobs_per_user: must be >= 1, got 0");
   EXPECT_CONTAINS(parse_error(with_node("[[node_bins]]\nname = \"a\"\nmin_nodes = 1\nmax_time = 0\n")),
                   "node_bins[0].max_time: must be > 0");
-  EXPECT_CONTAINS(parse_error(with_node("[[node_bins]]\nname = \"a\"\nmin_nodes = 1\nboost = 1\n")),
-                  "boost");
+  EXPECT_CONTAINS(parse_error(with_node("[[node_bins]]\nname = \"a\"\nmin_nodes = 1\nboost = 1\n")), "boost");
   EXPECT_CONTAINS(parse_error(with_node(R"(
 [[node_bins]]
 name = "a"
@@ -185,12 +187,15 @@ TEST(ConfigPriorityFactors, BadOveruseKeysAreNamed) {
                   "accounts[0].allocation: must be > 0");
   EXPECT_CONTAINS(parse_error(with_node("[[allocation_overuse]]\npriority_penalty = \"30d\"\n")),
                   "allocation_overuse[0]");
-  EXPECT_CONTAINS(parse_error(with_node("[[allocation_overuse]]\nmin_percent = 125\n[[allocation_overuse]]\nmin_percent = 100\n")),
-                  "allocation_overuse[1].min_percent: must be above the previous tier's 125.000000, got 100.000000");
+  EXPECT_CONTAINS(
+      parse_error(with_node(
+          "[[allocation_overuse]]\nmin_percent = 125\n[[allocation_overuse]]\nmin_percent = 100\n")),
+      "allocation_overuse[1].min_percent: must be above the previous tier's 125.000000, got 100.000000");
   EXPECT_CONTAINS(parse_error(with_node("[[allocation_overuse]]\nmin_percent = 100\nmax_running_jobs = 0\n")),
                   "allocation_overuse[0].max_running_jobs: must be >= 1, got 0");
-  EXPECT_CONTAINS(parse_error(with_node("[[allocation_overuse]]\nmin_percent = 100\npriority_penalty = \"soon\"\n")),
-                  "allocation_overuse[0].priority_penalty");
+  EXPECT_CONTAINS(
+      parse_error(with_node("[[allocation_overuse]]\nmin_percent = 100\npriority_penalty = \"soon\"\n")),
+      "allocation_overuse[0].priority_penalty");
 }
 
 // The shipped profiles use the new keys with the seeds' numbers.

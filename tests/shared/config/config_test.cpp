@@ -2,17 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
-#include "shared/config/config_file.h"
 #include "config_test_util.h"
+#include "shared/config/config_file.h"
 
 namespace fairway {
 namespace {
@@ -112,7 +112,6 @@ gpu = { v100 = 2.0, a100 = 6 }
 memory_per_gb = 0.25
 )";
 
-
 TEST(Config, FullExampleParsesToTheRightValues) {
   Config c = parse_ok(kFull);
   EXPECT_EQ(c.cluster_name, "kebnekaise");
@@ -120,8 +119,7 @@ TEST(Config, FullExampleParsesToTheRightValues) {
   ASSERT_EQ(c.nodes.size(), 7u);
   Names names;
   for (const auto& n : c.nodes) names.push_back(n.name);
-  EXPECT_EQ(names, (Names{"b-cn0101", "b-cn0102", "b-cn0103", "b-cn0104", "b-cn0201",
-                          "b-cn0202", "big1"}));
+  EXPECT_EQ(names, (Names{"b-cn0101", "b-cn0102", "b-cn0103", "b-cn0104", "b-cn0201", "b-cn0202", "big1"}));
   const NodeTopology& cpu = c.nodes[0];
   ASSERT_EQ(cpu.sockets.size(), 2u);
   EXPECT_EQ(cpu.sockets[1].cores, 14);
@@ -146,8 +144,7 @@ TEST(Config, FullExampleParsesToTheRightValues) {
   const PartitionConfig& batch = c.partitions[0];
   EXPECT_EQ(batch.name, "batch");
   EXPECT_TRUE(batch.is_default);
-  EXPECT_EQ(batch.nodes, (Names{"b-cn0101", "b-cn0102", "b-cn0103", "b-cn0104", "b-cn0201",
-                                "b-cn0202"}));
+  EXPECT_EQ(batch.nodes, (Names{"b-cn0101", "b-cn0102", "b-cn0103", "b-cn0104", "b-cn0201", "b-cn0202"}));
   EXPECT_EQ(batch.max_time, Duration::days(7));
   EXPECT_EQ(batch.default_time, Duration::hours(1));
   EXPECT_EQ(batch.priority, 0.0);
@@ -263,8 +260,7 @@ TEST(Config, ExplicitDefaultWinsOverFirst) {
 }
 
 TEST(Config, PartitionNodesDeduplicatedInOrder) {
-  Config c = parse_ok(std::string(kNode) +
-                      "[[partitions]]\nname = \"p\"\nnodes = \"cn[3-4],cn1,cn3\"\n");
+  Config c = parse_ok(std::string(kNode) + "[[partitions]]\nname = \"p\"\nnodes = \"cn[3-4],cn1,cn3\"\n");
   EXPECT_EQ(c.partitions[0].nodes, (Names{"cn3", "cn4", "cn1"}));
 }
 
@@ -327,8 +323,7 @@ TEST(ConfigErrors, UnknownKeys) {
   EXPECT_CONTAINS(parse_error("[scheduler]\nbackfil = \"easy\"\n"),
                   "cluster.toml: scheduler.backfil: unknown key");
   EXPECT_CONTAINS(parse_error("[schedular]\n"), "cluster.toml: schedular: unknown key");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "core = 4\n"),
-                  "cluster.toml: nodes[0].core: unknown key");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "core = 4\n"), "cluster.toml: nodes[0].core: unknown key");
   EXPECT_CONTAINS(parse_error("[[partitions]]\nname = \"p\"\nmaxtime = 5\n"),
                   "partitions[0].maxtime: unknown key");
   EXPECT_CONTAINS(parse_error("[[qos]]\nname = \"q\"\nprio = 5\n"), "qos[0].prio: unknown key");
@@ -360,8 +355,7 @@ TEST(ConfigErrors, WrongTypesNameTheExpectedType) {
   EXPECT_CONTAINS(parse_error("scheduler = 3\n"), "scheduler: expected a table, got integer 3");
   EXPECT_CONTAINS(parse_error("[nodes]\nnames = \"cn1\"\n"),
                   "nodes: expected an array of tables ([[nodes]]), got table");
-  EXPECT_CONTAINS(parse_error("[billing]\ngpu = 2.0\n"),
-                  "billing.gpu: expected a table, got float 2");
+  EXPECT_CONTAINS(parse_error("[billing]\ngpu = 2.0\n"), "billing.gpu: expected a table, got float 2");
   EXPECT_CONTAINS(parse_error("[billing]\ngpu = { v100 = \"2\" }\n"),
                   "billing.gpu.v100: expected a number, got string '2'");
 }
@@ -374,8 +368,7 @@ TEST(ConfigErrors, RequiredKeys) {
   EXPECT_CONTAINS(parse_error("[[partitions]]\nmax_time = 5\n"),
                   "partitions[0].name: required key is missing");
   EXPECT_CONTAINS(parse_error("[[qos]]\npriority = 5\n"), "qos[0].name: required key is missing");
-  EXPECT_CONTAINS(parse_error("[[accounts]]\nshares = 5\n"),
-                  "accounts[0].name: required key is missing");
+  EXPECT_CONTAINS(parse_error("[[accounts]]\nshares = 5\n"), "accounts[0].name: required key is missing");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "gpus_per_socket = 2\n"),
                   "nodes[0].gpu_type: required when gpus_per_socket > 0");
 }
@@ -383,8 +376,7 @@ TEST(ConfigErrors, RequiredKeys) {
 TEST(ConfigErrors, IntegerBounds) {
   EXPECT_CONTAINS(parse_error("[[nodes]]\nnames = \"cn1\"\ncores_per_socket = 0\n"),
                   "cluster.toml: nodes[0].cores_per_socket: must be >= 1, got 0");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) + "sockets = 0\n"),
-                  "nodes[0].sockets: must be >= 1, got 0");
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "sockets = 0\n"), "nodes[0].sockets: must be >= 1, got 0");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "threads_per_core = -1\n"),
                   "nodes[0].threads_per_core: must be >= 1, got -1");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "memory_mb = -5\n"),
@@ -404,11 +396,9 @@ TEST(ConfigErrors, BadNames) {
                   "nodes[0].features[0]: invalid feature 'a b'");
   EXPECT_CONTAINS(parse_error("[[partitions]]\nname = \"my part\"\n"),
                   "partitions[0].name: invalid name 'my part'");
-  EXPECT_CONTAINS(parse_error("[[partitions]]\nname = \"\"\n"),
-                  "partitions[0].name: invalid name ''");
+  EXPECT_CONTAINS(parse_error("[[partitions]]\nname = \"\"\n"), "partitions[0].name: invalid name ''");
   EXPECT_CONTAINS(parse_error("[[qos]]\nname = \"a.b\"\n"), "qos[0].name: invalid name 'a.b'");
-  EXPECT_CONTAINS(parse_error("[[accounts]]\nname = \"p 1\"\n"),
-                  "accounts[0].name: invalid name 'p 1'");
+  EXPECT_CONTAINS(parse_error("[[accounts]]\nname = \"p 1\"\n"), "accounts[0].name: invalid name 'p 1'");
   EXPECT_CONTAINS(parse_error("[[accounts]]\nname = \"p\"\nusers = [\"\"]\n"),
                   "accounts[0].users[0]: invalid user ''");
   EXPECT_CONTAINS(parse_error("[billing]\ngpu = { A100 = 6.0 }\n"),
@@ -421,8 +411,7 @@ TEST(ConfigErrors, BadHostlistsNameTheText) {
                   "cluster.toml: nodes[0].names: invalid host list 'cn[1-4'");
   EXPECT_CONTAINS(parse_error("[[nodes]]\nnames = \"cn[4-1]\"\ncores_per_socket = 1\n"),
                   "nodes[0].names: invalid host list 'cn[4-1]': reversed range '4-1'");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) +
-                              "[[partitions]]\nname = \"p\"\nnodes = \"cn[x]\"\n"),
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nnodes = \"cn[x]\"\n"),
                   "partitions[0].nodes: invalid host list 'cn[x]'");
 }
 
@@ -452,8 +441,7 @@ TEST(ConfigErrors, AgeCapZeroIsAllowed) {
 TEST(ConfigErrors, BadNumbers) {
   EXPECT_CONTAINS(parse_error("[priority]\nfairshare = -1.0\n"),
                   "cluster.toml: priority.fairshare: must be >= 0, got -1");
-  EXPECT_CONTAINS(parse_error("[priority]\nsize = inf\n"),
-                  "priority.size: must be a finite number, got inf");
+  EXPECT_CONTAINS(parse_error("[priority]\nsize = inf\n"), "priority.size: must be a finite number, got inf");
   EXPECT_CONTAINS(parse_error("[priority]\nage_per_minute = nan\n"),
                   "priority.age_per_minute: must be a finite number, got nan");
   EXPECT_CONTAINS(parse_error("[[accounts]]\nname = \"a\"\nshares = 0\n"),
@@ -463,8 +451,7 @@ TEST(ConfigErrors, BadNumbers) {
   EXPECT_CONTAINS(parse_error("[[qos]]\nname = \"q\"\npriority = -3\n"),
                   "qos[0].priority: must be >= 0, got -3");
   EXPECT_CONTAINS(parse_error("[billing]\ncpu = -1\n"), "billing.cpu: must be >= 0, got -1");
-  EXPECT_CONTAINS(parse_error("[billing]\ngpu = { v100 = -2 }\n"),
-                  "billing.gpu.v100: must be >= 0, got -2");
+  EXPECT_CONTAINS(parse_error("[billing]\ngpu = { v100 = -2 }\n"), "billing.gpu.v100: must be >= 0, got -2");
 }
 
 TEST(ConfigErrors, BadBackfillMode) {
@@ -474,8 +461,7 @@ TEST(ConfigErrors, BadBackfillMode) {
 }
 
 TEST(ConfigErrors, DuplicateNodeAcrossGroups) {
-  EXPECT_CONTAINS(parse_error(std::string(kNode) +
-                              "[[nodes]]\nnames = \"gpu1,cn3\"\ncores_per_socket = 2\n"),
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[nodes]]\nnames = \"gpu1,cn3\"\ncores_per_socket = 2\n"),
                   "cluster.toml: nodes[1].names: duplicate node 'cn3' (already in nodes[0])");
   EXPECT_CONTAINS(parse_error("[[nodes]]\nnames = \"cn[1-3],cn2\"\ncores_per_socket = 2\n"),
                   "nodes[0].names: duplicate node 'cn2' (already in nodes[0])");
@@ -495,8 +481,7 @@ TEST(ConfigErrors, DuplicatePartitionQosAccount) {
 }
 
 TEST(ConfigErrors, PartitionWithUnknownNode) {
-  EXPECT_CONTAINS(parse_error(std::string(kNode) +
-                              "[[partitions]]\nname = \"p\"\nnodes = \"cn[3-5]\"\n"),
+  EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"p\"\nnodes = \"cn[3-5]\"\n"),
                   "cluster.toml: partitions[0].nodes: unknown node 'cn5' in 'cn[3-5]'");
   // With no nodes declared, any named node is unknown.
   EXPECT_CONTAINS(parse_error("[[partitions]]\nname = \"p\"\nnodes = \"cn1\"\n"),
@@ -522,8 +507,7 @@ TEST(ConfigErrors, EmptySourceStillNamesSomething) {
 class ConfigFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("fairway_config_test_" + std::to_string(::getpid()));
+    dir_ = std::filesystem::temp_directory_path() / ("fairway_config_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override {

@@ -26,8 +26,8 @@ inline std::string parse_error(std::string_view text) {
   return r.error().message;
 }
 
-#define EXPECT_CONTAINS(haystack, needle)                                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)                 \
+#define EXPECT_CONTAINS(haystack, needle)                          \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
       << "'" << (haystack) << "' does not contain '" << (needle) << "'"
 
 // A minimal valid node group, so error tests can focus on one bad key.

@@ -55,7 +55,7 @@ TEST(Hostlist, SuffixesAndSeveralBracketSets) {
 
 TEST(Hostlist, SingleElementRangesAndOrder) {
   EXPECT_EQ(expand("cn[5-5]"), Names{"cn5"});
-  EXPECT_EQ(expand("cn[3,1,2]"), (Names{"cn3", "cn1", "cn2"}));  // order as written
+  EXPECT_EQ(expand("cn[3,1,2]"), (Names{"cn3", "cn1", "cn2"}));    // order as written
   EXPECT_EQ(expand("cn[1-2],cn1"), (Names{"cn1", "cn2", "cn1"}));  // callers reject dups
 }
 
@@ -98,7 +98,9 @@ TEST(Hostlist, EmptyNames) {
   expect_error("cn[1,,2]", "empty range in 'cn[1,,2]'");
 }
 
-TEST(Hostlist, InvalidCharacters) { expect_error("cn 1", "invalid character in host name 'cn 1'"); }
+TEST(Hostlist, InvalidCharacters) {
+  expect_error("cn 1", "invalid character in host name 'cn 1'");
+}
 
 TEST(Hostlist, TooManyHosts) {
   expect_error("n[0-100000]", "more than 100000 hosts");
@@ -138,7 +140,8 @@ TEST(HostlistOrder, IsSlurmsNameThenNumberOrder) {
   EXPECT_TRUE(hostlist_less("a10", "b1"));
   EXPECT_FALSE(hostlist_less("n3", "n3"));
   std::vector<std::string> names{"gpu2", "cn10", "vm1", "cn9", "vm", "cn"};
-  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return hostlist_less(a, b); });
+  std::sort(names.begin(), names.end(),
+            [](const std::string& a, const std::string& b) { return hostlist_less(a, b); });
   EXPECT_EQ(names, (std::vector<std::string>{"cn", "cn9", "cn10", "gpu2", "vm", "vm1"}));
 }
 

@@ -63,10 +63,10 @@ default_for_interactive = true
 TEST(Config, InteractPartitionKeysAreValidated) {
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"i\"\nclamp_time_limit = true\n"),
                   "partitions[0].clamp_time_limit: true needs a finite max_time to clamp to (partition 'i')");
-  EXPECT_CONTAINS(parse_error(std::string(kNode) +
-                              "[[partitions]]\nname = \"a\"\ndefault_for_interactive = true\n"
-                              "[[partitions]]\nname = \"b\"\ndefault_for_interactive = true\n"),
-                  "partitions[1].default_for_interactive: more than one interactive default ('a' and 'b')");
+  EXPECT_CONTAINS(
+      parse_error(std::string(kNode) + "[[partitions]]\nname = \"a\"\ndefault_for_interactive = true\n"
+                                       "[[partitions]]\nname = \"b\"\ndefault_for_interactive = true\n"),
+      "partitions[1].default_for_interactive: more than one interactive default ('a' and 'b')");
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[[partitions]]\nname = \"i\"\nclamp_time_limit = 1\n"),
                   "partitions[0].clamp_time_limit");
 }

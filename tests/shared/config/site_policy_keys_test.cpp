@@ -65,8 +65,9 @@ TEST(Config, RuntimePredictionAndBackfillOrderParse) {
   const Config plain = parse_ok(kNode);
   EXPECT_EQ(plain.scheduler.runtime_prediction, RuntimePrediction::kNone);
   EXPECT_EQ(plain.scheduler.backfill_order, BackfillOrder::kPriority);
-  const Config c = parse_ok(std::string(kNode) +
-                            "[scheduler]\nruntime_prediction = \"user_last_2\"\nbackfill_order = \"shortest_first\"\n");
+  const Config c =
+      parse_ok(std::string(kNode) +
+               "[scheduler]\nruntime_prediction = \"user_last_2\"\nbackfill_order = \"shortest_first\"\n");
   EXPECT_EQ(c.scheduler.runtime_prediction, RuntimePrediction::kUserLast2);
   EXPECT_EQ(c.scheduler.backfill_order, BackfillOrder::kShortestFirst);
   EXPECT_CONTAINS(parse_error(std::string(kNode) + "[scheduler]\nruntime_prediction = \"user_last_3\"\n"),

@@ -83,7 +83,8 @@ TEST(CompactAllocationTest, RandomAllocationsComeBackExactly) {
         a.nodes.push_back(std::move(same));
         continue;
       }
-      NodeAllocation na{NodeIndex(node), {}, {}, std::uniform_int_distribution<std::int64_t>(0, 1 << 20)(rng)};
+      NodeAllocation na{
+          NodeIndex(node), {}, {}, std::uniform_int_distribution<std::int64_t>(0, 1 << 20)(rng)};
       const int cores = std::uniform_int_distribution<int>(0, 12)(rng);
       std::int32_t core = std::uniform_int_distribution<std::int32_t>(0, 200)(rng);
       for (int k = 0; k < cores; ++k) {
@@ -91,7 +92,8 @@ TEST(CompactAllocationTest, RandomAllocationsComeBackExactly) {
         core = std::max(0, core + std::uniform_int_distribution<std::int32_t>(-4, 4)(rng));
       }
       const int gpus = std::uniform_int_distribution<int>(0, 4)(rng);
-      for (int k = 0; k < gpus; ++k) na.gpus.push_back(std::uniform_int_distribution<std::int32_t>(0, 7)(rng));
+      for (int k = 0; k < gpus; ++k)
+        na.gpus.push_back(std::uniform_int_distribution<std::int32_t>(0, 7)(rng));
       a.nodes.push_back(std::move(na));
     }
     SCOPED_TRACE(round);

@@ -20,22 +20,25 @@ TEST(CpuBind, EachTaskGetsItsOwnCoresByDefault) {
   EXPECT_EQ(task_cpus(*parse_cpu_bind("threads"), node, 4, 1), (Cpus{{0}, {1}, {4}, {5}}));
   EXPECT_EQ(task_cpus(*parse_cpu_bind("none"), node, 2, 1), (Cpus{{}, {}}));
   EXPECT_EQ(task_cpus(*parse_cpu_bind("map_cpu:5,0"), node, 2, 1), (Cpus{{5}, {0}}));
-  EXPECT_EQ(task_cpus(*parse_cpu_bind("verbose,mask_cpu:0x3,0x30"), node, 3, 1), (Cpus{{0, 1}, {4, 5}, {0, 1}}));
+  EXPECT_EQ(task_cpus(*parse_cpu_bind("verbose,mask_cpu:0x3,0x30"), node, 3, 1),
+            (Cpus{{0, 1}, {4, 5}, {0, 1}}));
   EXPECT_TRUE(parse_cpu_bind("v,cores")->verbose);
 }
 
 TEST(CpuBind, TasksAreToldTheirMasksAsSlurmTellsThem) {
   const auto env = cpu_bind_environment(*parse_cpu_bind("cores"), {{0}, {1}});
-  EXPECT_EQ(env, (std::vector<std::pair<std::string, std::string>>{{"SLURM_CPU_BIND", "quiet,mask_cpu:0x1,0x2"},
-                                                                   {"SLURM_CPU_BIND_TYPE", "mask_cpu:"},
-                                                                   {"SLURM_CPU_BIND_LIST", "0x1,0x2"},
-                                                                   {"SLURM_CPU_BIND_VERBOSE", "quiet"}}));
+  EXPECT_EQ(env,
+            (std::vector<std::pair<std::string, std::string>>{{"SLURM_CPU_BIND", "quiet,mask_cpu:0x1,0x2"},
+                                                              {"SLURM_CPU_BIND_TYPE", "mask_cpu:"},
+                                                              {"SLURM_CPU_BIND_LIST", "0x1,0x2"},
+                                                              {"SLURM_CPU_BIND_VERBOSE", "quiet"}}));
   EXPECT_EQ(cpu_mask_hex({0, 5, 12}), "0x1021");
 }
 
 TEST(CpuBind, BadValuesAreNamed) {
   EXPECT_EQ(parse_cpu_bind("rank_ldom").error().message,
-            "--cpu-bind=rank_ldom: 'rank_ldom' is not one of none, cores, threads, sockets, map_cpu:, mask_cpu:, verbose");
+            "--cpu-bind=rank_ldom: 'rank_ldom' is not one of none, cores, threads, sockets, map_cpu:, "
+            "mask_cpu:, verbose");
   EXPECT_EQ(parse_cpu_bind("map_cpu:x").error().message, "--cpu-bind=map_cpu:x: 'x' is not a CPU number");
   EXPECT_EQ(parse_cpu_bind("mask_cpu:0x0").error().message, "--cpu-bind=mask_cpu:0x0: mask '0' names no CPU");
   EXPECT_EQ(parse_cyclic_distribution("round").error().message,

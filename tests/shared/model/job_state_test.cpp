@@ -12,35 +12,29 @@ namespace {
 
 using S = JobState;
 
-const std::vector<S> kAll = {S::kPending,   S::kHeld,      S::kBlocked, S::kRunning,
-                             S::kCompleting, S::kCompleted, S::kFailed,  S::kCancelled,
-                             S::kTimeout,   S::kPreempted, S::kRequeued, S::kNodeFail,
-                             S::kOutOfMemory};
+const std::vector<S> kAll = {S::kPending,   S::kHeld,     S::kBlocked,    S::kRunning, S::kCompleting,
+                             S::kCompleted, S::kFailed,   S::kCancelled,  S::kTimeout, S::kPreempted,
+                             S::kRequeued,  S::kNodeFail, S::kOutOfMemory};
 
 // The whole legal-move table, written out independently of the implementation.
 const std::set<std::pair<S, S>> kLegal = {
-    {S::kPending, S::kHeld},         {S::kPending, S::kBlocked},
-    {S::kPending, S::kRunning},      {S::kPending, S::kCancelled},
-    {S::kHeld, S::kPending},         {S::kHeld, S::kBlocked},
-    {S::kHeld, S::kCancelled},       {S::kBlocked, S::kPending},
-    {S::kBlocked, S::kHeld},         {S::kBlocked, S::kCancelled},
-    {S::kRunning, S::kCompleting},   {S::kRunning, S::kCompleted},
-    {S::kRunning, S::kFailed},       {S::kRunning, S::kCancelled},
-    {S::kRunning, S::kTimeout},      {S::kRunning, S::kPreempted},
-    {S::kRunning, S::kRequeued},     {S::kRunning, S::kNodeFail},
-    {S::kCompleting, S::kCompleted}, {S::kCompleting, S::kFailed},
-    {S::kCompleting, S::kCancelled}, {S::kCompleting, S::kTimeout},
-    {S::kCompleting, S::kNodeFail},  {S::kRequeued, S::kPending},
-    {S::kRunning, S::kOutOfMemory},  {S::kCompleting, S::kOutOfMemory},
-    {S::kRequeued, S::kHeld},        {S::kRequeued, S::kCancelled},
+    {S::kPending, S::kHeld},         {S::kPending, S::kBlocked},        {S::kPending, S::kRunning},
+    {S::kPending, S::kCancelled},    {S::kHeld, S::kPending},           {S::kHeld, S::kBlocked},
+    {S::kHeld, S::kCancelled},       {S::kBlocked, S::kPending},        {S::kBlocked, S::kHeld},
+    {S::kBlocked, S::kCancelled},    {S::kRunning, S::kCompleting},     {S::kRunning, S::kCompleted},
+    {S::kRunning, S::kFailed},       {S::kRunning, S::kCancelled},      {S::kRunning, S::kTimeout},
+    {S::kRunning, S::kPreempted},    {S::kRunning, S::kRequeued},       {S::kRunning, S::kNodeFail},
+    {S::kCompleting, S::kCompleted}, {S::kCompleting, S::kFailed},      {S::kCompleting, S::kCancelled},
+    {S::kCompleting, S::kTimeout},   {S::kCompleting, S::kNodeFail},    {S::kRequeued, S::kPending},
+    {S::kRunning, S::kOutOfMemory},  {S::kCompleting, S::kOutOfMemory}, {S::kRequeued, S::kHeld},
+    {S::kRequeued, S::kCancelled},
 };
 
 TEST(JobState, TransitionMatrixMatchesTheStateMachine) {
   for (S from : kAll) {
     for (S to : kAll) {
       bool expected = kLegal.contains({from, to});
-      EXPECT_EQ(is_legal_transition(from, to), expected)
-          << to_string(from) << " -> " << to_string(to);
+      EXPECT_EQ(is_legal_transition(from, to), expected) << to_string(from) << " -> " << to_string(to);
       EXPECT_EQ(check_transition(from, to).has_value(), expected)
           << to_string(from) << " -> " << to_string(to);
     }
@@ -79,8 +73,8 @@ TEST(JobState, IllegalMovesAreRejectedWithBothStatesNamed) {
 }
 
 TEST(JobState, TerminalStatesNeverMove) {
-  const std::set<S> terminal = {S::kCompleted, S::kFailed,    S::kCancelled,
-                                S::kTimeout,   S::kPreempted, S::kNodeFail, S::kOutOfMemory};
+  const std::set<S> terminal = {S::kCompleted, S::kFailed,   S::kCancelled,  S::kTimeout,
+                                S::kPreempted, S::kNodeFail, S::kOutOfMemory};
   for (S st : kAll) {
     EXPECT_EQ(is_terminal(st), terminal.contains(st)) << to_string(st);
     if (!is_terminal(st)) continue;

@@ -5,11 +5,14 @@
 namespace fairway {
 namespace {
 
-OutputNameFields job42() { return OutputNameFields{JobId(42), "alice", "md", "vm1", JobId(), 0}; }
+OutputNameFields job42() {
+  return OutputNameFields{JobId(42), "alice", "md", "vm1", JobId(), 0};
+}
 
 // What the agent opens for the batch step: every letter Slurm's batch step expands.
 TEST(OutputName, TheBatchStepExpandsEveryLetter) {
-  EXPECT_EQ(expand_output_path("out.%N.%n.%t.%s.%j.%u.%x", job42(), "/w", ""), "/w/out.vm1.0.0.batch.42.alice.md");
+  EXPECT_EQ(expand_output_path("out.%N.%n.%t.%s.%j.%u.%x", job42(), "/w", ""),
+            "/w/out.vm1.0.0.batch.42.alice.md");
   EXPECT_EQ(expand_output_path("pct%%.txt", job42(), "/w", ""), "/w/pct%.txt");
   EXPECT_EQ(expand_output_path("%5j-%b", job42(), "/w", ""), "/w/00042-%b");
   EXPECT_EQ(expand_output_path("", job42(), "/w", "/w/default"), "/w/default");

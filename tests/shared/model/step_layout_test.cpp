@@ -68,7 +68,8 @@ TEST(StepLayout, WhatTheJobDoesNotHaveIsRefusedByName) {
   EXPECT_EQ(error(a), "the step asks for 3 nodes, the job has 2 (of 2)");
   a = {};
   a.ntasks = 5;
-  EXPECT_EQ(error(a), "the step asks for 5 tasks on 2 nodes: the job holds room for 4 there (1 cores per task)");
+  EXPECT_EQ(error(a),
+            "the step asks for 5 tasks on 2 nodes: the job holds room for 4 there (1 cores per task)");
   a = {};
   a.nodes = 1;
   a.nodelist = {"vm1", "vm2"};

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <filesystem>
 #include <fstream>
-#include <sys/stat.h>
 
 namespace fairway::net {
 namespace {
@@ -29,7 +29,7 @@ TEST_F(KeyFiles, AGeneratedPairRoundTrips) {
   auto kp = generate_curve_keypair();
   ASSERT_TRUE(kp);
   ASSERT_TRUE(write_curve_keypair(dir_, "n1", *kp));
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(stat((dir_ + "/n1.key").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
   auto secret = read_curve_secret_key(dir_ + "/n1.key");

@@ -121,21 +121,19 @@ TEST(RequestClient, MultipartReplyIsAnError) {
   ASSERT_TRUE(client.has_value());
   auto reply = client->call(wire::NodeQuery{{"two-parts"}}, 5s);
   ASSERT_FALSE(reply.has_value());
-  EXPECT_NE(reply.error().message.find("has 2 parts"), std::string::npos)
-      << reply.error().message;
+  EXPECT_NE(reply.error().message.find("has 2 parts"), std::string::npos) << reply.error().message;
 }
 
 TEST(RequestClient, DeadEndpointTimesOutNamingIt) {
-  const std::string endpoint = "ipc:///tmp/fairway-net-test-nobody-listens-" +
-                               std::to_string(::getpid()) + ".sock";
+  const std::string endpoint =
+      "ipc:///tmp/fairway-net-test-nobody-listens-" + std::to_string(::getpid()) + ".sock";
   auto client = RequestClient::connect(endpoint);
   ASSERT_TRUE(client.has_value()) << client.error().message;
   const auto start = std::chrono::steady_clock::now();
   auto reply = client->call(wire::NodeQuery{}, 200ms);
   ASSERT_FALSE(reply.has_value());
   EXPECT_EQ(reply.error().code, ErrorCode::kIo);
-  EXPECT_EQ(reply.error().message,
-            "no reply from the coordinator at " + endpoint + " within 200 ms");
+  EXPECT_EQ(reply.error().message, "no reply from the coordinator at " + endpoint + " within 200 ms");
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
   // The client stays usable: a second call times out the same way.
   auto again = client->call(wire::NodeQuery{}, 100ms);

@@ -94,7 +94,7 @@ TEST(ZmtpRequestClient, RoundTripsOverIpcWithShortAndLongFrames) {
     Router router("ipc://" + dir + "/c.sock", 3);
     auto c = ZmtpRequestClient::connect(router.endpoint());
     ASSERT_TRUE(c) << c.error().message;
-    EXPECT_EQ(ids_in_reply(*c, 1), 1u);    // short request
+    EXPECT_EQ(ids_in_reply(*c, 1), 1u);      // short request
     EXPECT_EQ(ids_in_reply(*c, 300), 300u);  // long request and reply, same connection
     EXPECT_EQ(ids_in_reply(*c, 0), 0u);
   }
@@ -125,8 +125,9 @@ TEST(ZmtpRequestClient, NoReplyInTimeIsATimeoutNamingTheEndpoint) {
   ASSERT_TRUE(c);
   auto r = c->call(wire::JobQuery{}, 200ms);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("no reply from the coordinator at " + router.endpoint() + " within 200 ms"),
-            std::string::npos)
+  EXPECT_NE(
+      r.error().message.find("no reply from the coordinator at " + router.endpoint() + " within 200 ms"),
+      std::string::npos)
       << r.error().message;
 }
 

@@ -104,7 +104,9 @@ class ZmtpUnixRouterBudgetTest : public ::testing::Test {
   std::string dir_, path_;
 };
 
-std::string hello() { return zmtp::greeting() + zmtp::ready_frame("DEALER"); }
+std::string hello() {
+  return zmtp::greeting() + zmtp::ready_frame("DEALER");
+}
 
 std::string ping(std::size_t i) {
   std::string body = "\x04PING";
@@ -159,7 +161,8 @@ TEST_F(ZmtpUnixRouterBudgetTest, FramesAnnouncedAndNeverFinishedAreBoundedAndTim
     // if nothing stopped them. (A frame the budget could never hold is refused from its
     // header; these fit one by one.)
     int fds[kConnections];
-    const std::string part = hello() + zmtp::frame_header(0, std::size_t{512} << 10) + std::string(300 << 10, 'x');
+    const std::string part =
+        hello() + zmtp::frame_header(0, std::size_t{512} << 10) + std::string(300 << 10, 'x');
     for (int& fd : fds) {
       fd = raw_connect();
       if (fd >= 0) write_all(fd, part);

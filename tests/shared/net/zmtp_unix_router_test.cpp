@@ -81,7 +81,6 @@ class ZmtpUnixRouterTest : public ::testing::Test {
     return reply ? std::string() : reply.error().message;
   }
 
-
   int raw_connect() const {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un addr{};
@@ -238,7 +237,8 @@ int handshaken(ZmtpUnixRouterTest& t, ZmtpUnixRouter& router, int fd) {
   (void)t;
   std::string hello = zmtp::greeting() + zmtp::ready_frame("DEALER");
   std::size_t at = 0;
-  while (at < hello.size()) at += static_cast<std::size_t>(::send(fd, hello.data() + at, hello.size() - at, MSG_NOSIGNAL));
+  while (at < hello.size())
+    at += static_cast<std::size_t>(::send(fd, hello.data() + at, hello.size() - at, MSG_NOSIGNAL));
   for (int i = 0; i < 20; ++i) {
     router.serve(Clock::now());
     std::this_thread::sleep_for(2ms);
@@ -255,7 +255,8 @@ TEST_F(ZmtpUnixRouterTest, AFrameOverTheLimitClosesTheConnectionBeforeItIsBuffer
   std::string head = zmtp::frame_header(0, 1000);
   head[0] = static_cast<char>(zmtp::kLong);
   head.resize(1);
-  for (int shift = 56; shift >= 0; shift -= 8) head.push_back(static_cast<char>((std::uint64_t{1} << 40 >> shift) & 0xff));
+  for (int shift = 56; shift >= 0; shift -= 8)
+    head.push_back(static_cast<char>((std::uint64_t{1} << 40 >> shift) & 0xff));
   write_all(fd, head + std::string(1000, 'x'));
   serve_for(router, 100ms);
   bool closed = false;
@@ -297,7 +298,8 @@ TEST_F(ZmtpUnixRouterTest, ConnectionsBeyondTheLimitsAreRefused) {
   bool closed = false;
   const std::string why = read_until_quiet(c, 200ms, &closed);
   EXPECT_TRUE(closed);
-  EXPECT_NE(why.find("the coordinator has its maximum of 2 client connections open"), std::string::npos) << why;
+  EXPECT_NE(why.find("the coordinator has its maximum of 2 client connections open"), std::string::npos)
+      << why;
   ::close(a);
   ::close(b);
   ::close(c);
@@ -306,8 +308,8 @@ TEST_F(ZmtpUnixRouterTest, ConnectionsBeyondTheLimitsAreRefused) {
 }
 
 TEST_F(ZmtpUnixRouterTest, TheCliIsToldWhyItsConnectionWasRefused) {
-  EXPECT_NE(refusal_told(wire::JobQuery{}).find(
-                "refused: the coordinator has its maximum of 0 client connections open"),
+  EXPECT_NE(refusal_told(wire::JobQuery{})
+                .find("refused: the coordinator has its maximum of 0 client connections open"),
             std::string::npos);
 }
 

@@ -52,8 +52,7 @@ void collect_keys(const msgpack::object& o, KeyPath& at, std::vector<KeyPath>& o
 enum class Edit { kDrop, kReplaceWithMap };
 
 // Re-packs `o` with the key at `path` (relative to o) dropped or its value replaced.
-void repack(Packer& pk, const msgpack::object& o, const KeyPath& path, std::size_t depth,
-            Edit edit) {
+void repack(Packer& pk, const msgpack::object& o, const KeyPath& path, std::size_t depth, Edit edit) {
   const bool on_path = depth < path.size();
   if (o.type == msgpack::type::MAP && on_path && !path[depth].key.empty()) {
     const bool last = depth + 1 == path.size();
@@ -115,7 +114,8 @@ std::vector<Message> client_samples() {
   std::vector<Message> out;
   for (const Message& m : testing::sample_messages()) {
     const MessageType t = message_type(m);
-    if ((t >= MessageType::kJobQuery && t <= MessageType::kNodeControlReply) || t >= MessageType::kMetricsQuery) {
+    if ((t >= MessageType::kJobQuery && t <= MessageType::kNodeControlReply) ||
+        t >= MessageType::kMetricsQuery) {
       out.push_back(m);
     }
   }
@@ -124,42 +124,37 @@ std::vector<Message> client_samples() {
 
 // Keys an encoder leaves out when the field is unset, and the paging keys that came after
 // the first release (an older peer does not send them).
-const std::set<std::string> kOptionalKeys = {"start_time", "end_time", "estimated_start",
-                                             "exit_code",  "signal",   "last_heartbeat", "job",
-                                             "after",      "limit",    "more",           "total",
-                                             "uid",        "gid",      "state_reason",
-                                             // came with Slurm scripts (issue 10)
-                                             "ntasks", "cpus_per_task", "ntasks_per_node", "comment",
-                                             "open_append", "dependencies", "dependency_any",
-                                             "kill_on_invalid_dep", "nice", "begin",
-                                             "mem_per_node_mb", "mem_per_cpu_mb",
-                                             "peak_memory_bytes", "cpu_time_ms", "enforcement",
-                                             "exclusive", "only_nodes", "excluded_nodes", "constraint",
-                                             "from_store", "account", "ended_after", "ended_before",
-                                             "warn_signal", "warn_before", "warn_batch_only",
-                                             "mail_events", "mail_user", "reservation", "cancelled_at", "below_since",
-                                             // job arrays: the array of a submission ("array"); a
-                                             // task's keys come as a group, each one then required
-                                             "array", "expand_arrays",
-                                             // fairway update job: only what changes is sent
-                                             "new_time_limit", "new_comment", "new_nice", "new_begin",
-                                             // cancel --signal
-                                             "batch_only",
-                                             // a running job's stop in progress (issue 35)
-                                             "stopping_as",
-                                             // sprio -n: each priority term before its weight
-                                             "raw",
-                                             // a partition's access lists (issue 33): absent
-                                             // from older coordinators
-                                             "allow_accounts", "deny_accounts", "allow_groups", "allow_qos", "deny_qos",
-                                             // sinfo -R: who set a node's reason and when
-                                             "reason_user", "reason_uid", "reason_time", "features",
-                                             // sacct's ID.N lines: a job's steps, asked for by with_steps
-                                             "steps", "with_steps",
-                                             // sshare without -a: the caller's own lines
-                                             "callers_own",
-                                             // runtime predictions (issue 37)
-                                             "predicted_runtime", "estimated_start_by_limit"};
+const std::set<std::string> kOptionalKeys = {
+    "start_time", "end_time", "estimated_start", "exit_code", "signal", "last_heartbeat", "job", "after",
+    "limit", "more", "total", "uid", "gid", "state_reason",
+    // came with Slurm scripts (issue 10)
+    "ntasks", "cpus_per_task", "ntasks_per_node", "comment", "open_append", "dependencies", "dependency_any",
+    "kill_on_invalid_dep", "nice", "begin", "mem_per_node_mb", "mem_per_cpu_mb", "peak_memory_bytes",
+    "cpu_time_ms", "enforcement", "exclusive", "only_nodes", "excluded_nodes", "constraint", "from_store",
+    "account", "ended_after", "ended_before", "warn_signal", "warn_before", "warn_batch_only", "mail_events",
+    "mail_user", "reservation", "cancelled_at", "below_since",
+    // job arrays: the array of a submission ("array"); a
+    // task's keys come as a group, each one then required
+    "array", "expand_arrays",
+    // fairway update job: only what changes is sent
+    "new_time_limit", "new_comment", "new_nice", "new_begin",
+    // cancel --signal
+    "batch_only",
+    // a running job's stop in progress (issue 35)
+    "stopping_as",
+    // sprio -n: each priority term before its weight
+    "raw",
+    // a partition's access lists (issue 33): absent
+    // from older coordinators
+    "allow_accounts", "deny_accounts", "allow_groups", "allow_qos", "deny_qos",
+    // sinfo -R: who set a node's reason and when
+    "reason_user", "reason_uid", "reason_time", "features",
+    // sacct's ID.N lines: a job's steps, asked for by with_steps
+    "steps", "with_steps",
+    // sshare without -a: the caller's own lines
+    "callers_own",
+    // runtime predictions (issue 37)
+    "predicted_runtime", "estimated_start_by_limit"};
 
 TEST(WireClient, SamplesCoverEveryClientMessage) {
   std::set<MessageType> seen;
@@ -179,8 +174,8 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
       // SubmitResult.job is optional; JobControlResult.job is not.
       // JobQuery.account (history) is optional; JobView.account is not.
       // A step's messages postdate the optional keys: all required but the ids.
-      const bool step = type == "StepRequest" || type == "StepReply" || type == "LaunchStep" || type == "StepIo" ||
-                        type == "StepEnded";
+      const bool step = type == "StepRequest" || type == "StepReply" || type == "LaunchStep" ||
+                        type == "StepIo" || type == "StepEnded";
       // A step of a job view (sacct's ID.N): all required but its end and a non-zero exit.
       const bool view_step = path.size() >= 3 && path[path.size() - 3].key == "steps";
       const std::string& key = path.back().key;
@@ -191,17 +186,20 @@ TEST(WireClient, EveryNestedKeyDroppedIsNamedMissing) {
                           (type == "LaunchStep" && key == "cores") ||
                           (type == "StepRequest" && (key == "nodelist" || key == "exclude" ||
                                                      key == "ntasks_per_node" || key == "cpus_per_task"));
-      const bool optional = view_step ? (key == "end_time" || key == "exit_code" || key == "signal" || usage) :
-                            step ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty" || usage || layout) :
-                            (kOptionalKeys.contains(path.back().key) &&
-                            !(path.back().key == "job" && (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
-                            !(path.back().key == "account" && type != "JobQuery") &&
-                            !(path.back().key == "signal" && (type == "JobControl" || type == "SendSignal")) &&
-                            !(path.back().key == "batch_only" && type == "SendSignal")) ||
-                            // why a job control failed, as a code: came with Slurm's scancel
-                            (path.back().key == "code" && type == "JobControlReply") ||
-                            // a view's: sacct's ID.batch lines (an allocation has none)
-                            (path.back().key == "interactive" && type == "JobQueryReply");
+      const bool optional =
+          view_step ? (key == "end_time" || key == "exit_code" || key == "signal" || usage)
+          : step    ? (path.back().key == "uid" || path.back().key == "gid" || path.back().key == "pty" ||
+                    usage || layout)
+                    : (kOptionalKeys.contains(path.back().key) &&
+                    !(path.back().key == "job" &&
+                      (type == "JobControlReply" || type == "SetTimeLimit" || type == "SendSignal")) &&
+                    !(path.back().key == "account" && type != "JobQuery") &&
+                    !(path.back().key == "signal" && (type == "JobControl" || type == "SendSignal")) &&
+                    !(path.back().key == "batch_only" && type == "SendSignal")) ||
+                       // why a job control failed, as a code: came with Slurm's scancel
+                       (path.back().key == "code" && type == "JobControlReply") ||
+                       // a view's: sacct's ID.batch lines (an allocation has none)
+                       (path.back().key == "interactive" && type == "JobQueryReply");
       if (optional) {
         ASSERT_TRUE(r.has_value()) << r.error().message;
       } else {
@@ -221,8 +219,7 @@ TEST(WireClient, EveryNestedKeyMistypedIsNamed) {
     for (const KeyPath& path : all_key_paths(frame)) {
       const std::string where = render(type, path);
       SCOPED_TRACE(where);
-      expect_error(decode(edit_frame(frame, path, Edit::kReplaceWithMap)),
-                   "wire: " + where + ": expected");
+      expect_error(decode(edit_frame(frame, path, Edit::kReplaceWithMap)), "wire: " + where + ": expected");
       ++checked;
     }
   }
@@ -262,7 +259,8 @@ TEST(WireClient, AControlResultsCodeIsRangeChecked) {
   EXPECT_EQ(std::get<JobControlReply>(*back).results[0].code, ErrorCode::kNotFound);
   for (int bad : {-1, 9, 1000}) {
     r.results[0].code = static_cast<ErrorCode>(bad);
-    expect_error(decode(encode(r)), "JobControlReply.results[0].code: unknown error code " + std::to_string(bad));
+    expect_error(decode(encode(r)),
+                 "JobControlReply.results[0].code: unknown error code " + std::to_string(bad));
   }
 }
 
@@ -277,8 +275,9 @@ TEST(WireClient, JobActionIsRangeChecked) {
     EXPECT_EQ(std::get<JobControl>(*back), c);
   }
   // An allocation's outcome is an exit status: a code past 255 or a signal past 64 is not.
-  for (auto [code, sig, field] : {std::tuple{256, 0, "exit_code: must be 0-255"}, std::tuple{0, 65, "signal: must be 0-64"},
-                                  std::tuple{-1, 0, "exit_code"}}) {
+  for (auto [code, sig, field] :
+       {std::tuple{256, 0, "exit_code: must be 0-255"}, std::tuple{0, 65, "signal: must be 0-64"},
+        std::tuple{-1, 0, "exit_code"}}) {
     JobControl c = testing::sample_job_control();
     c.action = JobAction::kEndAllocation;
     c.exit_code = code;
@@ -306,8 +305,7 @@ TEST(WireClient, StatesAndCountsAreRangeChecked) {
 
   reply = testing::sample_job_query_reply();
   reply.jobs[0].allocation[1].cores = {4, -5};
-  expect_error(decode(encode(reply)),
-               "JobQueryReply.jobs[0].allocation[1].cores[1]: integer out of range");
+  expect_error(decode(encode(reply)), "JobQueryReply.jobs[0].allocation[1].cores[1]: integer out of range");
 
   reply = testing::sample_job_query_reply();
   reply.jobs[0].priority_factors[2].value = std::numeric_limits<double>::quiet_NaN();
@@ -341,12 +339,14 @@ TEST(WireClient, MetricNamesThatWouldCorruptTheTextFormatAreRefused) {
   m.families[0].name = "fairway_jobs{x=\"1\"}";
   auto bad_name = decode(encode(m));
   ASSERT_FALSE(bad_name);
-  EXPECT_NE(bad_name.error().message.find("not a metric name"), std::string::npos) << bad_name.error().message;
+  EXPECT_NE(bad_name.error().message.find("not a metric name"), std::string::npos)
+      << bad_name.error().message;
   m = testing::sample_metrics_reply();
   m.families[0].samples[0].labels[0].first = "state\n";
   auto bad_label = decode(encode(m));
   ASSERT_FALSE(bad_label);
-  EXPECT_NE(bad_label.error().message.find("not a label name"), std::string::npos) << bad_label.error().message;
+  EXPECT_NE(bad_label.error().message.find("not a label name"), std::string::npos)
+      << bad_label.error().message;
   m = testing::sample_metrics_reply();
   m.families[0].type = "summary";
   EXPECT_FALSE(decode(encode(m)));

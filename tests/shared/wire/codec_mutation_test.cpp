@@ -68,8 +68,7 @@ TEST(WireMutation, MutatedFramesNeverCrash) {
       }
     }
   }
-  EXPECT_EQ(ok + rejected,
-            kIterationsPerFrame * static_cast<int>(testing::sample_messages().size()));
+  EXPECT_EQ(ok + rejected, kIterationsPerFrame * static_cast<int>(testing::sample_messages().size()));
   EXPECT_GT(rejected, ok);
   std::printf("mutation: %d decoded, %d rejected\n", ok, rejected);
 }

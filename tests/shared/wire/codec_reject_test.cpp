@@ -14,7 +14,9 @@ namespace {
 
 using Packer = msgpack::packer<msgpack::sbuffer>;
 
-std::string to_string(const msgpack::sbuffer& b) { return std::string(b.data(), b.size()); }
+std::string to_string(const msgpack::sbuffer& b) {
+  return std::string(b.data(), b.size());
+}
 
 // A frame assembled by hand, so that every envelope field can be wrong on purpose.
 std::string raw_frame(std::string_view magic, std::uint64_t version, std::uint64_t type,
@@ -110,7 +112,9 @@ TEST(WireReject, HandBuiltHeartbeatIsAccepted) {
   EXPECT_EQ(std::get<Heartbeat>(*r).seq, 1u);
 }
 
-TEST(WireReject, EmptyFrame) { expect_error(decode(""), "empty"); }
+TEST(WireReject, EmptyFrame) {
+  expect_error(decode(""), "empty");
+}
 
 TEST(WireReject, RandomBytes) {
   expect_error(decode("hello, world"), "wire: frame");
@@ -179,7 +183,10 @@ TEST(WireReject, ForgedHugeCountsAreRejectedWithoutAllocating) {
   // Within the per-list bound, but beyond the bytes present: truncated, not allocated.
   expect_error(decode(std::string("\xdd\x00\x0f\xff\xff\x01", 6)), "truncated");
   // A str32 claiming 4 GiB.
-  expect_error(decode(std::string("\xdb\xff\xff\xff\xff" "abc", 8)), "wire: frame");
+  expect_error(decode(std::string("\xdb\xff\xff\xff\xff"
+                                  "abc",
+                                  8)),
+               "wire: frame");
 }
 
 TEST(WireReject, DeepNestingIsRejected) {
@@ -202,8 +209,8 @@ TEST(WireReject, EveryPrefixOfEveryFrameIsAnError) {
 }
 
 TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
-  const std::set<std::string> optional = {"exit_code", "signal", "reason", "peak_memory_bytes", "cpu_time_ms",
-                                          "attempt"};
+  const std::set<std::string> optional = {"exit_code",         "signal",      "reason",
+                                          "peak_memory_bytes", "cpu_time_ms", "attempt"};
   int checked = 0;
   for (const Message& m : testing::sample_messages()) {
     const std::string frame = encode(m);
@@ -215,14 +222,14 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       const bool paging = (type == "JobQuery" && (key == "after" || key == "limit")) ||
                           (type == "JobQueryReply" && (key == "more" || key == "total"));
       // uid/gid came with authenticated identities; stored rows and older peers lack them.
-      const bool identity = (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch" ||
-                             type == "LaunchStep") &&
-                            (key == "uid" || key == "gid");
+      const bool identity =
+          (type == "LaunchJob" || type == "SubmitRequest" || type == "SubmitBatch" || type == "LaunchStep") &&
+          (key == "uid" || key == "gid");
       // A step's pty is sent only when asked for.
       // So is what a step asks of its layout and binding beyond -N and -n.
       const bool pty = (type == "StepRequest" || type == "LaunchStep") &&
-                       (key == "pty" || key == "cpu_bind" || key == "distribution" || key == "mpi" || key == "exclusive" ||
-                        (type == "LaunchStep" && key == "cores") ||
+                       (key == "pty" || key == "cpu_bind" || key == "distribution" || key == "mpi" ||
+                        key == "exclusive" || (type == "LaunchStep" && key == "cores") ||
                         (type == "StepRequest" && (key == "nodelist" || key == "exclude" ||
                                                    key == "ntasks_per_node" || key == "cpus_per_task")));
       // What a step used: older clients, and relays that measured nothing, send none.
@@ -231,26 +238,27 @@ TEST(WireReject, MissingRequiredKeysNameTypeAndKey) {
       const bool fence = type == "LaunchJob" && key == "fence_gpu_sockets";
       // Task layouts, comments, open mode and node core counts came with Slurm scripts.
       const bool step = type == "StepRequest" || type == "LaunchStep";
-      const bool slurm_script_keys = !step && (
-          key == "ntasks" || key == "cpus_per_task" || key == "ntasks_per_node" ||
-          key == "comment" || key == "open_append" || key == "node_cores" ||
-          key == "dependencies" || key == "dependency_any" || key == "kill_on_invalid_dep" ||
-          key == "nice" || key == "begin" || key == "mem_per_node_mb" || key == "mem_per_cpu_mb" ||
-          key == "memory_limit_bytes" || key == "enforcement" || key == "exclusive" ||
-          key == "only_nodes" || key == "excluded_nodes" || key == "constraint" ||
-          key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" ||
-          key == "mail_events" || key == "mail_user" || key == "reservation" || key == "array" ||
-          (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
-                                  key == "ended_before" || key == "expand_arrays" || key == "with_steps")) ||
-          (type == "SharesQuery" && key == "callers_own"));
+      const bool slurm_script_keys =
+          !step &&
+          (key == "ntasks" || key == "cpus_per_task" || key == "ntasks_per_node" || key == "comment" ||
+           key == "open_append" || key == "node_cores" || key == "dependencies" || key == "dependency_any" ||
+           key == "kill_on_invalid_dep" || key == "nice" || key == "begin" || key == "mem_per_node_mb" ||
+           key == "mem_per_cpu_mb" || key == "memory_limit_bytes" || key == "enforcement" ||
+           key == "exclusive" || key == "only_nodes" || key == "excluded_nodes" || key == "constraint" ||
+           key == "warn_signal" || key == "warn_before" || key == "warn_batch_only" || key == "mail_events" ||
+           key == "mail_user" || key == "reservation" || key == "array" ||
+           (type == "JobQuery" && (key == "from_store" || key == "account" || key == "ended_after" ||
+                                   key == "ended_before" || key == "expand_arrays" || key == "with_steps")) ||
+           (type == "SharesQuery" && key == "callers_own"));
       // fairway update job sends only what changes.
-      const bool update_keys = (type == "JobUpdate" && key.starts_with("new_")) ||
-                               (type == "JobControl" && key == "batch_only");
+      const bool update_keys =
+          (type == "JobUpdate" && key.starts_with("new_")) || (type == "JobControl" && key == "batch_only");
       // --test-only came later; without the key a request or reply is a real submission,
       // and a test reply with no start promised none.
       const bool test_only = (type == "SubmitRequest" || type == "SubmitReply") &&
                              (key == "test_only" || key == "estimated_start");
-      const bool optional_here = paging || identity || pty || step_usage || fence || slurm_script_keys || update_keys || test_only ||
+      const bool optional_here = paging || identity || pty || step_usage || fence || slurm_script_keys ||
+                                 update_keys || test_only ||
                                  (type == "JobStatusUpdate" && optional.contains(key));
       if (optional_here) {
         EXPECT_TRUE(r.has_value());
@@ -272,7 +280,8 @@ TEST(WireReject, ALaunchWithoutTheFenceKeyFencesAndTheKeyRoundTrips) {
   auto older = decode(edit_payload(encode(m), "fence_gpu_sockets", Edit::kDrop));
   ASSERT_TRUE(older);
   EXPECT_TRUE(std::get<LaunchJob>(*older).fence_gpu_sockets);
-  expect_error(decode(edit_payload(encode(m), "fence_gpu_sockets", Edit::kInt, 3)), "LaunchJob.fence_gpu_sockets");
+  expect_error(decode(edit_payload(encode(m), "fence_gpu_sockets", Edit::kInt, 3)),
+               "LaunchJob.fence_gpu_sockets");
 }
 
 TEST(WireReject, AnIdOutOfRangeIsNamed) {
@@ -300,8 +309,7 @@ TEST(WireReject, SpecificTypeMessages) {
   const std::string hb = encode(testing::sample_heartbeat());
   expect_error(decode(edit_payload(hb, "seq", Edit::kInt, -1)),
                "wire: Heartbeat.seq: expected unsigned integer");
-  expect_error(decode(edit_payload(hb, "node", Edit::kInt, 7)),
-               "wire: Heartbeat.node: expected string");
+  expect_error(decode(edit_payload(hb, "node", Edit::kInt, 7)), "wire: Heartbeat.node: expected string");
   const std::string sub = encode(testing::sample_submit());
   expect_error(decode(edit_payload(sub, "hold", Edit::kInt, 1)),
                "wire: SubmitRequest.hold: expected boolean");
@@ -343,8 +351,7 @@ TEST(WireReject, RangeChecks) {
   // Nested paths: the encoder sends what it is given; the decoder enforces the ranges.
   AgentRegister bad = testing::sample_agent_register();
   bad.topology.sockets[1].cores = -4;
-  expect_error(decode(encode(bad)),
-               "AgentRegister.topology.sockets[1].cores: integer out of range");
+  expect_error(decode(encode(bad)), "AgentRegister.topology.sockets[1].cores: integer out of range");
   bad = testing::sample_agent_register();
   bad.running[1].cores = {3, -1};
   expect_error(decode(encode(bad)), "AgentRegister.running[1].cores[1]: integer out of range");
@@ -363,16 +370,19 @@ TEST(WireReject, StepMessagesOutOfRange) {
   expect_error(decode(encode(reply)), "StepReply.tasks_per_node: has 1 entries for 2 nodes");
   reply.tasks_per_node = {2, 0};
   expect_error(decode(encode(reply)), "StepReply.tasks_per_node[1]: integer out of range");
-  LaunchStep launch{JobId(4), 1, "alice", 1001, 100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2, 1, "tcp://h:1", "k", false, "", "", "", {}};
+  LaunchStep launch{JobId(4), 1,           "alice", 1001,  100, {"true"}, {}, "/", {"n1", "n2"}, {1, 1}, 2,
+                    1,        "tcp://h:1", "k",     false, "",  "",       "", {}};
   expect_error(decode(encode(launch)), "LaunchStep.node_index: must be 0-1, got 2");
   launch.node_index = 1;
   launch.io_key.assign(257, 'k');
   expect_error(decode(encode(launch)), "LaunchStep.io_key: string too long");
   // What a step used: never negative, never past 2^53.
-  expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, -1, 0})), "StepEnded.max_rss_kb: must be 0-9007199254740992, got -1");
+  expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, -1, 0})),
+               "StepEnded.max_rss_kb: must be 0-9007199254740992, got -1");
   expect_error(decode(encode(StepEnded{JobId(4), 0, 0, 0, 0, std::int64_t{1} << 60})),
                "StepEnded.cpu_us: must be 0-9007199254740992, got 1152921504606846976");
-  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0, "tcp://h:1", "k", false, {}, {}, 0, 0, "", "", "", false};
+  StepRequest request{JobId(4), {"true"}, {}, "/", -1, 0,  "tcp://h:1", "k",  false,
+                      {},       {},       0,  0,   "", "", "",          false};
   expect_error(decode(encode(request)), "StepRequest.ntasks: integer out of range");
   request.ntasks = 1;
   request.cpus_per_task = -2;

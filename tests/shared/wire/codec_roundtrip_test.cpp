@@ -15,8 +15,7 @@ using testing::sample_messages;
 
 bool same_message(const Message& a, const Message& b) {
   if (a.index() != b.index()) return false;
-  return std::visit(
-      [&](const auto& x) { return equal(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
+  return std::visit([&](const auto& x) { return equal(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
 }
 
 TEST(WireRoundTrip, EveryMessageSurvivesEncodeDecode) {
@@ -40,18 +39,16 @@ TEST(WireRoundTrip, SamplesCoverEveryMessageType) {
 }
 
 TEST(WireRoundTrip, DefaultConstructedMessagesRoundTrip) {
-  const std::vector<Message> defaults = {AgentRegister{}, Heartbeat{},  JobStatusUpdate{},
-                                         LaunchJob{},     SignalJob{},  Ack{},
-                                         ErrorReply{},    SubmitRequest{}, SubmitReply{},
-                                         JobQuery{},      JobQueryReply{}, JobControl{},
-                                         JobControlReply{}, NodeQuery{},  NodeQueryReply{},
-                                         SubmitBatch{},   SubmitBatchReply{}, NodeControl{},
-                                         NodeControlReply{}, AuthenticatedRequest{},
-                                         HeartbeatReply{}, MetricsQuery{}, MetricsReply{},
-                                         PartitionQuery{}, PartitionQueryReply{}, SharesQuery{},
-                                         SharesReply{}, JobUpdate{}, SetTimeLimit{}, SendSignal{},
-                                         ReservationQuery{}, ReservationQueryReply{}, StepRequest{},
-                                         StepReply{}, LaunchStep{}, StepIo{}};
+  const std::vector<Message> defaults = {
+      AgentRegister{},       Heartbeat{},    JobStatusUpdate{},  LaunchJob{},
+      SignalJob{},           Ack{},          ErrorReply{},       SubmitRequest{},
+      SubmitReply{},         JobQuery{},     JobQueryReply{},    JobControl{},
+      JobControlReply{},     NodeQuery{},    NodeQueryReply{},   SubmitBatch{},
+      SubmitBatchReply{},    NodeControl{},  NodeControlReply{}, AuthenticatedRequest{},
+      HeartbeatReply{},      MetricsQuery{}, MetricsReply{},     PartitionQuery{},
+      PartitionQueryReply{}, SharesQuery{},  SharesReply{},      JobUpdate{},
+      SetTimeLimit{},        SendSignal{},   ReservationQuery{}, ReservationQueryReply{},
+      StepRequest{},         StepReply{},    LaunchStep{},       StepIo{}};
   for (const Message& m : defaults) {
     SCOPED_TRACE(std::string(to_string(message_type(m))));
     auto back = decode(encode(m));
@@ -73,9 +70,9 @@ TEST(WireRoundTrip, EveryJobStateRoundTripsByName) {
 // A status report names the run it is about; an older agent's, without the key, names none.
 TEST(WireRoundTrip, AStatusReportsAttemptRoundTripsAndIsAbsentWhenUnset) {
   JobStatusUpdate m = testing::sample_status(false);
-  for (std::optional<std::int32_t> attempt : {std::optional<std::int32_t>(), std::optional<std::int32_t>(0),
-                                              std::optional<std::int32_t>(7),
-                                              std::optional<std::int32_t>(std::numeric_limits<std::int32_t>::max())}) {
+  for (std::optional<std::int32_t> attempt :
+       {std::optional<std::int32_t>(), std::optional<std::int32_t>(0), std::optional<std::int32_t>(7),
+        std::optional<std::int32_t>(std::numeric_limits<std::int32_t>::max())}) {
     m.attempt = attempt;
     const std::string frame = encode(m);
     EXPECT_EQ(frame.find("attempt") != std::string::npos, attempt.has_value());
@@ -86,7 +83,9 @@ TEST(WireRoundTrip, AStatusReportsAttemptRoundTripsAndIsAbsentWhenUnset) {
 }
 
 TEST(WireRoundTrip, ExtremeIntegersSurvive) {
-  RunningJob r{JobId(~std::uint64_t{0}), {0, 2147483647}, {0},
+  RunningJob r{JobId(~std::uint64_t{0}),
+               {0, 2147483647},
+               {0},
                Time::from_seconds(std::numeric_limits<std::int64_t>::min()),
                std::numeric_limits<std::int64_t>::max()};
   AgentRegister m = testing::sample_agent_register();

@@ -35,8 +35,13 @@ NodeTopology full_topology() {
 }
 
 JobProgram full_program() {
-  return JobProgram{"#!/bin/sh\necho hi\n", {"/bin/echo", "hi"}, "/home/alice", {{"A", "1"}, {"B", "2"}},
-                    "/tmp/out", "/tmp/err", true};
+  return JobProgram{"#!/bin/sh\necho hi\n",
+                    {"/bin/echo", "hi"},
+                    "/home/alice",
+                    {{"A", "1"}, {"B", "2"}},
+                    "/tmp/out",
+                    "/tmp/err",
+                    true};
 }
 
 SubmitRequest full_submit() {
@@ -45,9 +50,9 @@ SubmitRequest full_submit() {
   m.test_only = true;
   m.program = full_program();
   JobSpec& s = m.spec;
-  s.id = JobId(99);               // not sent: the coordinator assigns it
+  s.id = JobId(99);                       // not sent: the coordinator assigns it
   s.submit_time = Time::from_seconds(5);  // not sent: the coordinator stamps it
-  s.allow_multi_island = true;    // not sent: the coordinator's own decision
+  s.allow_multi_island = true;            // not sent: the coordinator's own decision
   s.name = "train";
   s.user = "alice";
   s.uid = 1001;
@@ -135,8 +140,8 @@ JobView full_job_view() {
   j.ntasks = 8;
   j.cpus_per_task = 2;
   j.interactive = true;
-  j.steps = {StepView{1, "hostname", JobState::kCompleted, Time::from_seconds(210), Time::from_seconds(220), 4, 6,
-                      8, 2, 1024, 777}};
+  j.steps = {StepView{1, "hostname", JobState::kCompleted, Time::from_seconds(210), Time::from_seconds(220),
+                      4, 6, 8, 2, 1024, 777}};
   j.cancelling = true;
   j.comment = "note";
   j.nice = 7;
@@ -154,9 +159,26 @@ JobView full_job_view() {
 }
 
 NodeView full_node_view() {
-  return NodeView{"n1", "mixed", {"gpu", "cpu"}, 2, 32, 2, 4, {"a100"}, 16, 2, 256000, 128000,
-                  Time::from_seconds(500), "maintenance", "root", 0, Time::from_seconds(400), {JobId(12)},
-                  "cgroup", {"ib"}};
+  return NodeView{"n1",
+                  "mixed",
+                  {"gpu", "cpu"},
+                  2,
+                  32,
+                  2,
+                  4,
+                  {"a100"},
+                  16,
+                  2,
+                  256000,
+                  128000,
+                  Time::from_seconds(500),
+                  "maintenance",
+                  "root",
+                  0,
+                  Time::from_seconds(400),
+                  {JobId(12)},
+                  "cgroup",
+                  {"ib"}};
 }
 
 LaunchJob full_launch() {
@@ -201,18 +223,33 @@ JobControl full_job_control(JobAction action) {
 
 std::vector<Message> full_messages() {
   return {
-      AgentRegister{"n1", "1.2.3", full_topology(),
-                    {RunningJob{JobId(12), {0, 1}, {0}, Time::from_seconds(100), 4242}}, "cgroup"},
+      AgentRegister{"n1",
+                    "1.2.3",
+                    full_topology(),
+                    {RunningJob{JobId(12), {0, 1}, {0}, Time::from_seconds(100), 4242}},
+                    "cgroup"},
       Heartbeat{"n1", 7, Time::from_seconds(100)},
-      JobStatusUpdate{"n1", 8, JobId(12), JobState::kFailed, 3, 9, Time::from_seconds(300), "OOM", 1 << 20, 5000, 2},
+      JobStatusUpdate{"n1", 8, JobId(12), JobState::kFailed, 3, 9, Time::from_seconds(300), "OOM", 1 << 20,
+                      5000, 2},
       full_launch(),
       SignalJob{JobId(12), 9, Duration::seconds(30)},
       Ack{9},
       ErrorReply{ErrorCode::kNotFound, "no such job"},
       full_submit(),
       SubmitReply{JobId(12), true, Time::from_seconds(400), "gpu", {"n1"}, 32, "Resources"},
-      JobQuery{{JobId(12)}, "alice", "gpu", {JobState::kPending, JobState::kRunning}, true, JobId(11), 50, true,
-               "proj", Time::from_seconds(10), Time::from_seconds(20), true, true},
+      JobQuery{{JobId(12)},
+               "alice",
+               "gpu",
+               {JobState::kPending, JobState::kRunning},
+               true,
+               JobId(11),
+               50,
+               true,
+               "proj",
+               Time::from_seconds(10),
+               Time::from_seconds(20),
+               true,
+               true},
       JobQueryReply{Time::from_seconds(1000), {full_job_view()}, true, 77},
       full_job_control(JobAction::kSignal),
       JobControlReply{{JobControlResult{JobId(12), true, "cancelled", ErrorCode::kNotFound}}},
@@ -225,27 +262,104 @@ std::vector<Message> full_messages() {
       AuthenticatedRequest{"cred", "frame"},
       HeartbeatReply{7},
       MetricsQuery{},
-      MetricsReply{Time::from_seconds(1000),
-                   {MetricFamily{"fairway_jobs", "gauge", "jobs by state", {MetricSample{"_total", {{"state", "run"}}, 3.5}}}}},
+      MetricsReply{
+          Time::from_seconds(1000),
+          {MetricFamily{
+              "fairway_jobs", "gauge", "jobs by state", {MetricSample{"_total", {{"state", "run"}}, 3.5}}}}},
       PartitionQuery{{"gpu"}},
-      PartitionQueryReply{{PartitionView{"gpu", true, {"n1"}, 1, 32, 16, 4, 2, Duration::seconds(86400),
-                                         Duration::seconds(3600), 2.5, 3, "requeue", "normal", "socket", 5, 6,
-                                         {"exclusive_user"}, {"proj"}, {"bad"}, {"wheel"}, {"high"}, {"low"}}}},
+      PartitionQueryReply{{PartitionView{"gpu",
+                                         true,
+                                         {"n1"},
+                                         1,
+                                         32,
+                                         16,
+                                         4,
+                                         2,
+                                         Duration::seconds(86400),
+                                         Duration::seconds(3600),
+                                         2.5,
+                                         3,
+                                         "requeue",
+                                         "normal",
+                                         "socket",
+                                         5,
+                                         6,
+                                         {"exclusive_user"},
+                                         {"proj"},
+                                         {"bad"},
+                                         {"wheel"},
+                                         {"high"},
+                                         {"low"}}}},
       SharesQuery{"alice", "proj", true},
-      SharesReply{Time::from_seconds(1000), "fair_tree", {ShareView{"proj", "alice", 1, 0.5, 100, 0.25, 0.75}}},
-      JobUpdate{{JobId(12)}, Duration::seconds(600), "cpu", "low", "other", "renamed", "why", 5, Time::from_seconds(9)},
+      SharesReply{
+          Time::from_seconds(1000), "fair_tree", {ShareView{"proj", "alice", 1, 0.5, 100, 0.25, 0.75}}},
+      JobUpdate{{JobId(12)},
+                Duration::seconds(600),
+                "cpu",
+                "low",
+                "other",
+                "renamed",
+                "why",
+                5,
+                Time::from_seconds(9)},
       SetTimeLimit{JobId(12), Duration::seconds(900)},
       SendSignal{JobId(12), 12, true},
       ReservationQuery{{"resv"}},
       ReservationQueryReply{Time::from_seconds(1000),
-                            {ReservationView{"resv", "project", "active", Time::from_seconds(10), Time::from_seconds(20),
-                                             Time::from_seconds(15), "unused", {"n1"}, "proj", {"alice"}, 32, 16, 0.5,
-                                             Duration::seconds(60), Time::from_seconds(12), 1, 2}}},
-      StepRequest{JobId(12), {"hostname"}, {{"A", "1"}}, "/home", 4, 2, "tcp://h:1", "key", true, {"n1"}, {"n2"}, 2,
-                  3, "cores", "cyclic", "pmi2", true},
+                            {ReservationView{"resv",
+                                             "project",
+                                             "active",
+                                             Time::from_seconds(10),
+                                             Time::from_seconds(20),
+                                             Time::from_seconds(15),
+                                             "unused",
+                                             {"n1"},
+                                             "proj",
+                                             {"alice"},
+                                             32,
+                                             16,
+                                             0.5,
+                                             Duration::seconds(60),
+                                             Time::from_seconds(12),
+                                             1,
+                                             2}}},
+      StepRequest{JobId(12),
+                  {"hostname"},
+                  {{"A", "1"}},
+                  "/home",
+                  4,
+                  2,
+                  "tcp://h:1",
+                  "key",
+                  true,
+                  {"n1"},
+                  {"n2"},
+                  2,
+                  3,
+                  "cores",
+                  "cyclic",
+                  "pmi2",
+                  true},
       StepReply{JobId(12), 1, {"n1", "n2"}, {2, 2}},
-      LaunchStep{JobId(12), 1, "alice", 1001, 1002, {"hostname"}, {{"A", "1"}}, "/home", {"n1", "n2"}, {2, 2}, 1, 2,
-                 "tcp://h:1", "key", true, "cores", "cyclic", "pmix", {4, 5}},
+      LaunchStep{JobId(12),
+                 1,
+                 "alice",
+                 1001,
+                 1002,
+                 {"hostname"},
+                 {{"A", "1"}},
+                 "/home",
+                 {"n1", "n2"},
+                 {2, 2},
+                 1,
+                 2,
+                 "tcp://h:1",
+                 "key",
+                 true,
+                 "cores",
+                 "cyclic",
+                 "pmix",
+                 {4, 5}},
       StepIo{StepIoKind::kStdout, 1, 3, 42, "out"},
       ConfigQuery{},
       ConfigReply{Time::from_seconds(1000), {ConfigEntry{"scheduler.interval", "5s"}}},
@@ -261,7 +375,8 @@ void restore_unsent(Message& back, const Message& sent) {
       restore_unsent(m->requests[i], std::get<SubmitBatch>(sent).requests.at(i));
     }
   }
-  if (auto* m = std::get_if<AgentRegister>(&back)) m->topology.island = std::get<AgentRegister>(sent).topology.island;
+  if (auto* m = std::get_if<AgentRegister>(&back))
+    m->topology.island = std::get<AgentRegister>(sent).topology.island;
   if (auto* m = std::get_if<JobControl>(&back)) {
     // Only a signal action sends its signal and batch_only; only an allocation's end its exit code.
     const auto& c = std::get<JobControl>(sent);

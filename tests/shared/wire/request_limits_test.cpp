@@ -15,7 +15,8 @@ namespace {
 
 // Decodes `make(n)` for n = bound and bound + 1: the first decodes, the second is refused
 // naming `field` and the count.
-void expect_bounded(std::size_t bound, const std::string& field, const std::function<Message(std::size_t)>& make) {
+void expect_bounded(std::size_t bound, const std::string& field,
+                    const std::function<Message(std::size_t)>& make) {
   const auto fits = decode(encode(make(bound)));
   EXPECT_TRUE(fits) << field << ": " << fits.error().message;
   const auto over = decode(encode(make(bound + 1)));
@@ -62,7 +63,9 @@ TEST(RequestLimitsTest, IdListsAreBounded) {
     q.jobs = ids(n);
     return Message{q};
   });
-  expect_bounded(kMaxIdsPerRequest, "jobs", [](std::size_t n) { return Message{JobControl{JobAction::kCancel, ids(n), ""}}; });
+  expect_bounded(kMaxIdsPerRequest, "jobs", [](std::size_t n) {
+    return Message{JobControl{JobAction::kCancel, ids(n), ""}};
+  });
   expect_bounded(kMaxIdsPerRequest, "task_arrays", [](std::size_t n) {
     JobControl c{JobAction::kCancel, {}, ""};
     c.task_arrays = ids(n);
@@ -78,10 +81,13 @@ TEST(RequestLimitsTest, IdListsAreBounded) {
 
 TEST(RequestLimitsTest, NameListsAreBounded) {
   expect_bounded(kMaxNamesPerRequest, "nodes", [](std::size_t n) { return Message{NodeQuery{names(n)}}; });
-  expect_bounded(kMaxNamesPerRequest, "nodes",
-                 [](std::size_t n) { return Message{NodeControl{NodeAction::kDrain, names(n), "why", ""}}; });
-  expect_bounded(kMaxNamesPerRequest, "partitions", [](std::size_t n) { return Message{PartitionQuery{names(n)}}; });
-  expect_bounded(kMaxNamesPerRequest, "names", [](std::size_t n) { return Message{ReservationQuery{names(n)}}; });
+  expect_bounded(kMaxNamesPerRequest, "nodes", [](std::size_t n) {
+    return Message{NodeControl{NodeAction::kDrain, names(n), "why", ""}};
+  });
+  expect_bounded(kMaxNamesPerRequest, "partitions",
+                 [](std::size_t n) { return Message{PartitionQuery{names(n)}}; });
+  expect_bounded(kMaxNamesPerRequest, "names",
+                 [](std::size_t n) { return Message{ReservationQuery{names(n)}}; });
   expect_bounded(kMaxNamesPerRequest, "excluded_nodes", [](std::size_t n) {
     SubmitRequest s;
     s.program.argv = {"true"};

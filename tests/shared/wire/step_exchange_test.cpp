@@ -23,7 +23,8 @@ TEST(FenceBlobs, CutOrPaddedBytesAreRefusedNamingWhere) {
   EXPECT_NE(cut.error().message.find("runs past the end"), std::string::npos) << cut.error().message;
   auto extra = split_fence_blobs(joined + "x", 2);
   ASSERT_FALSE(extra);
-  EXPECT_NE(extra.error().message.find("1 bytes after the blobs of 2 nodes"), std::string::npos) << extra.error().message;
+  EXPECT_NE(extra.error().message.find("1 bytes after the blobs of 2 nodes"), std::string::npos)
+      << extra.error().message;
   // A length that claims 4 GiB is refused, not allocated.
   auto forged = split_fence_blobs(std::string("\xff\xff\xff\xff", 4), 1);
   ASSERT_FALSE(forged);

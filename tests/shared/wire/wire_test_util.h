@@ -23,22 +23,23 @@ inline bool equal(const NodeTopology& a, const NodeTopology& b) {
 }
 
 inline bool equal(const AgentRegister& a, const AgentRegister& b) {
-  return a.node == b.node && a.agent_version == b.agent_version &&
-         equal(a.topology, b.topology) && a.running == b.running && a.enforcement == b.enforcement;
+  return a.node == b.node && a.agent_version == b.agent_version && equal(a.topology, b.topology) &&
+         a.running == b.running && a.enforcement == b.enforcement;
 }
 
 // id and submit_time are not sent (the coordinator assigns them), so they are not compared.
 inline bool equal(const JobSpec& a, const JobSpec& b) {
-  return a.name == b.name && a.user == b.user && a.account == b.account &&
-         a.partition == b.partition && a.qos == b.qos && a.resources == b.resources &&
-         a.time_limit == b.time_limit && a.requeue == b.requeue &&
-         a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid && a.gid == b.gid &&
-         a.tasks == b.tasks && a.comment == b.comment && a.reservation == b.reservation && a.dependencies == b.dependencies &&
-         a.dependency_any == b.dependency_any && a.kill_on_invalid_dep == b.kill_on_invalid_dep &&
-         a.nice == b.nice && a.begin == b.begin && a.resources.memory_per_node_mb == b.resources.memory_per_node_mb &&
+  return a.name == b.name && a.user == b.user && a.account == b.account && a.partition == b.partition &&
+         a.qos == b.qos && a.resources == b.resources && a.time_limit == b.time_limit &&
+         a.requeue == b.requeue && a.interactive == b.interactive && a.hold == b.hold && a.uid == b.uid &&
+         a.gid == b.gid && a.tasks == b.tasks && a.comment == b.comment && a.reservation == b.reservation &&
+         a.dependencies == b.dependencies && a.dependency_any == b.dependency_any &&
+         a.kill_on_invalid_dep == b.kill_on_invalid_dep && a.nice == b.nice && a.begin == b.begin &&
+         a.resources.memory_per_node_mb == b.resources.memory_per_node_mb &&
          a.resources.memory_per_cpu_mb == b.resources.memory_per_cpu_mb && a.exclusive == b.exclusive &&
-         a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes && a.constraint == b.constraint &&
-         a.warn_signal == b.warn_signal && a.warn_before_s == b.warn_before_s && a.warn_batch_only == b.warn_batch_only &&
+         a.only_nodes == b.only_nodes && a.excluded_nodes == b.excluded_nodes &&
+         a.constraint == b.constraint && a.warn_signal == b.warn_signal &&
+         a.warn_before_s == b.warn_before_s && a.warn_batch_only == b.warn_batch_only &&
          a.mail_events == b.mail_events && a.mail_user == b.mail_user;
 }
 
@@ -70,14 +71,13 @@ inline AgentRegister sample_agent_register() {
   m.topology.memory_mb = 512 * 1024;
   m.topology.features = {"ib", "nvme", "ünïcode"};
   m.running.push_back({JobId(42), {0, 1, 2, 3}, {0}, Time::from_seconds(1'700'000'000), 12345});
-  m.running.push_back({JobId(std::uint64_t{1} << 40), {24, 25}, {}, Time::from_seconds(-5),
-                       std::int64_t{1} << 33});
+  m.running.push_back(
+      {JobId(std::uint64_t{1} << 40), {24, 25}, {}, Time::from_seconds(-5), std::int64_t{1} << 33});
   return m;
 }
 
 inline Heartbeat sample_heartbeat() {
-  return Heartbeat{"node-001", std::uint64_t{0xFFFF'FFFF'FFFF'FFF0},
-                   Time::from_seconds(1'700'000'123)};
+  return Heartbeat{"node-001", std::uint64_t{0xFFFF'FFFF'FFFF'FFF0}, Time::from_seconds(1'700'000'123)};
 }
 
 inline JobStatusUpdate sample_status(bool with_optionals) {
@@ -128,7 +128,9 @@ inline LaunchJob sample_launch() {
   return m;
 }
 
-inline SignalJob sample_signal() { return SignalJob{JobId(5), 10, Duration::seconds(30)}; }
+inline SignalJob sample_signal() {
+  return SignalJob{JobId(5), 10, Duration::seconds(30)};
+}
 
 inline SubmitRequest sample_submit() {
   SubmitRequest m;
@@ -146,8 +148,7 @@ inline SubmitRequest sample_submit() {
   m.spec.tasks = TaskLayout{4, 4, 2};
   m.spec.comment = "sweep #3, see notebook";
   m.spec.reservation = "climate-run";
-  m.spec.dependencies = {{DependencyType::kAfterOk, {JobId(7), JobId(9)}},
-                         {DependencyType::kSingleton, {}}};
+  m.spec.dependencies = {{DependencyType::kAfterOk, {JobId(7), JobId(9)}}, {DependencyType::kSingleton, {}}};
   m.spec.dependency_any = true;
   m.spec.kill_on_invalid_dep = true;
   m.spec.nice = 50;
@@ -174,10 +175,19 @@ inline SubmitRequest sample_submit() {
 }
 
 inline JobQuery sample_job_query() {
-  return JobQuery{{JobId(7), JobId(std::uint64_t{1} << 50)}, "alice", "gpu",
-                  {JobState::kPending, JobState::kHeld, JobState::kNodeFail}, true,
-                  JobId(5), 500, true, "physics", Time::from_seconds(1'700'000'000), Time::from_seconds(1'800'000'000),
-                  true, true};
+  return JobQuery{{JobId(7), JobId(std::uint64_t{1} << 50)},
+                  "alice",
+                  "gpu",
+                  {JobState::kPending, JobState::kHeld, JobState::kNodeFail},
+                  true,
+                  JobId(5),
+                  500,
+                  true,
+                  "physics",
+                  Time::from_seconds(1'700'000'000),
+                  Time::from_seconds(1'800'000'000),
+                  true,
+                  true};
 }
 
 // A finished job with every optional field set, and a pending one with none.
@@ -231,18 +241,20 @@ inline JobView sample_job_view(bool finished) {
     j.cpus_per_task = 1;
     j.interactive = true;
     j.stopping_as = JobState::kTimeout;  // every optional field set in one of the two
-    j.steps = {{0, "hostname", JobState::kCompleted, Time::from_seconds(1'700'000'100), Time::from_seconds(1'700'000'101), 0, 0, 8, 2,
-                2988, 1'234},
-               {1, "sh", JobState::kCancelled, Time::from_seconds(1'700'000'200), Time::from_seconds(1'700'000'260), 0, 9, 1, 1},
+    j.steps = {{0, "hostname", JobState::kCompleted, Time::from_seconds(1'700'000'100),
+                Time::from_seconds(1'700'000'101), 0, 0, 8, 2, 2988, 1'234},
+               {1, "sh", JobState::kCancelled, Time::from_seconds(1'700'000'200),
+                Time::from_seconds(1'700'000'260), 0, 9, 1, 1},
                {2, "a.out", JobState::kRunning, Time::from_seconds(1'700'000'300), std::nullopt, 0, 0, 4, 2},
-               {3, "a.out", JobState::kFailed, Time::from_seconds(1'700'000'300), Time::from_seconds(1'700'000'400), 2, 0, 4, 2}};
+               {3, "a.out", JobState::kFailed, Time::from_seconds(1'700'000'300),
+                Time::from_seconds(1'700'000'400), 2, 0, 4, 2}};
   }
   return j;
 }
 
 inline JobQueryReply sample_job_query_reply() {
-  return JobQueryReply{Time::from_seconds(1'700'005'000),
-                       {sample_job_view(true), sample_job_view(false)}, true, 12345};
+  return JobQueryReply{
+      Time::from_seconds(1'700'005'000), {sample_job_view(true), sample_job_view(false)}, true, 12345};
 }
 
 inline JobControl sample_job_control() {
@@ -253,8 +265,8 @@ inline JobControl sample_job_control() {
 }
 
 inline JobControlReply sample_job_control_reply() {
-  return JobControlReply{{{JobId(1), true, ""},
-                          {JobId(2), false, "job 2 belongs to bob; alice may not requeue it"}}};
+  return JobControlReply{
+      {{JobId(1), true, ""}, {JobId(2), false, "job 2 belongs to bob; alice may not requeue it"}}};
 }
 
 inline NodeView sample_node_view(bool with_heartbeat) {
@@ -316,12 +328,18 @@ inline NodeControlReply sample_node_control_reply() {
 inline MetricsReply sample_metrics_reply() {
   MetricsReply m;
   m.now = Time::from_seconds(1'700'005'000);
-  m.families = {{"fairway_jobs", "gauge", "Jobs by state and partition.",
+  m.families = {{"fairway_jobs",
+                 "gauge",
+                 "Jobs by state and partition.",
                  {{"", {{"state", "pending"}, {"partition", "batch"}}, 12},
                   {"", {{"state", "running"}, {"partition", "gpu"}}, 3}}},
-                {"fairway_pass_duration_seconds", "histogram", "Scheduling pass durations.",
-                 {{"_bucket", {{"le", "0.001"}}, 40}, {"_bucket", {{"le", "+Inf"}}, 41},
-                  {"_sum", {}, 0.0375}, {"_count", {}, 41}}}};
+                {"fairway_pass_duration_seconds",
+                 "histogram",
+                 "Scheduling pass durations.",
+                 {{"_bucket", {{"le", "0.001"}}, 40},
+                  {"_bucket", {{"le", "+Inf"}}, 41},
+                  {"_sum", {}, 0.0375},
+                  {"_count", {}, 41}}}};
   return m;
 }
 
@@ -363,9 +381,10 @@ inline PartitionQueryReply sample_partition_reply() {
 }
 
 inline SharesReply sample_shares_reply() {
-  return SharesReply{Time::from_seconds(1'700'005'000), "fair_tree",
-                     {{"physics", "", 40, 0.4, 1234.5, 0.25, 0},
-                      {"physics", "alice", 1, 0.2, 1000.5, 0.2, 0.75}}};
+  return SharesReply{
+      Time::from_seconds(1'700'005'000),
+      "fair_tree",
+      {{"physics", "", 40, 0.4, 1234.5, 0.25, 0}, {"physics", "alice", 1, 0.2, 1000.5, 0.2, 0.75}}};
 }
 
 inline ReservationQueryReply sample_reservation_reply() {
@@ -413,8 +432,13 @@ inline std::vector<Message> sample_messages() {
             return m;
           }(),
           SubmitReply{.job = JobId(31337)},
-          SubmitReply{.job = JobId(0), .test_only = true, .estimated_start = Time::from_seconds(1'700'000'000),
-                      .partition = "batch", .nodes = {"n1", "n2"}, .cores = 8, .reason = ""},
+          SubmitReply{.job = JobId(0),
+                      .test_only = true,
+                      .estimated_start = Time::from_seconds(1'700'000'000),
+                      .partition = "batch",
+                      .nodes = {"n1", "n2"},
+                      .cores = 8,
+                      .reason = ""},
           sample_job_query(),
           JobQuery{},
           sample_job_query_reply(),
@@ -434,29 +458,67 @@ inline std::vector<Message> sample_messages() {
           sample_partition_reply(),
           SharesQuery{"alice", "physics", true},
           sample_shares_reply(),
-          JobUpdate{{JobId(7), JobId(9)}, Duration::hours(2), "long", "high", "physics", "renamed",
-                    std::string("moved"), 10, Time::from_seconds(1'700'009'000)},
+          JobUpdate{{JobId(7), JobId(9)},
+                    Duration::hours(2),
+                    "long",
+                    "high",
+                    "physics",
+                    "renamed",
+                    std::string("moved"),
+                    10,
+                    Time::from_seconds(1'700'009'000)},
           JobUpdate{{JobId(7)}, std::nullopt, "", "", "", "", std::nullopt, std::nullopt, std::nullopt},
           SetTimeLimit{JobId(7), Duration::minutes(90)},
           SendSignal{JobId(7), 10, true},
           JobControl{JobAction::kSignal, {JobId(7)}, "alice", 12, true, {}, {}},
           ReservationQuery{{"climate-run"}},
           sample_reservation_reply(),
-          StepRequest{JobId(42), {"hostname", "-s"}, {{"PATH", "/usr/bin"}, {"OMP_NUM_THREADS", "2"}}, "/home/alice",
-                      4, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef", true, {"n1"}, {"n3"}, 2, 1,
-                      "map_cpu:0,1", "cyclic:block", "pmi2", true},
+          StepRequest{JobId(42),
+                      {"hostname", "-s"},
+                      {{"PATH", "/usr/bin"}, {"OMP_NUM_THREADS", "2"}},
+                      "/home/alice",
+                      4,
+                      2,
+                      "tcp://10.1.2.3:40211",
+                      "0123456789abcdef0123456789abcdef",
+                      true,
+                      {"n1"},
+                      {"n3"},
+                      2,
+                      1,
+                      "map_cpu:0,1",
+                      "cyclic:block",
+                      "pmi2",
+                      true},
           StepReply{JobId(42), 3, {"n1", "n2"}, {2, 2}},
-          LaunchStep{JobId(42), 3, "alice", 1001, 100, {"hostname"}, {{"PATH", "/usr/bin"}}, "/home/alice",
-                     {"n1", "n2"}, {2, 2}, 1, 2, "tcp://10.1.2.3:40211", "0123456789abcdef0123456789abcdef", true,
-                     "cores", "cyclic", "pmi2", {4, 5}},
+          LaunchStep{JobId(42),
+                     3,
+                     "alice",
+                     1001,
+                     100,
+                     {"hostname"},
+                     {{"PATH", "/usr/bin"}},
+                     "/home/alice",
+                     {"n1", "n2"},
+                     {2, 2},
+                     1,
+                     2,
+                     "tcp://10.1.2.3:40211",
+                     "0123456789abcdef0123456789abcdef",
+                     true,
+                     "cores",
+                     "cyclic",
+                     "pmi2",
+                     {4, 5}},
           StepIo{StepIoKind::kFence, 1, 0, 2, std::string("\0\0\0\1k\0\0\0\1v", 10)},
           StepIo{StepIoKind::kStdout, 1, 3, 0, std::string("line\n\0binary", 12)},
           StepIo{StepIoKind::kExit, 0, 0, -9, ""},
           ConfigQuery{},
           StepEnded{JobId(42), 3, 2, 0, 84500, 4'094'123},
           StepEnded{JobId(42), 4, 0, 9},
-          ConfigReply{Time::from_seconds(1'700'000'000),
-                      {{"agent.kill_grace", "30s"}, {"cluster.name", "kebnekaise"}, {"scheduler.backfill", "easy"}}}};
+          ConfigReply{
+              Time::from_seconds(1'700'000'000),
+              {{"agent.kill_grace", "30s"}, {"cluster.name", "kebnekaise"}, {"scheduler.backfill", "easy"}}}};
 }
 
 }  // namespace fairway::wire::testing

@@ -42,18 +42,19 @@ TEST(JsonOutput, QueueShape) {
 
 TEST(JsonOutput, EveryJobViewFieldIsPresent) {
   const json j = json::parse(job_json(testing::running_job()));
-  for (const char* key :
-       {"id", "name", "user", "account", "partition", "qos", "state", "reasons", "submit_time",
-        "start_time", "end_time", "estimated_start", "time_limit", "nodes", "cores", "gpus",
-        "gpu_type", "allocation", "priority", "priority_factors", "exit_code", "signal",
-        "working_dir", "stdout_path", "stderr_path", "requeue_count"}) {
+  for (const char* key : {"id",          "name",         "user",        "account",
+                          "partition",   "qos",          "state",       "reasons",
+                          "submit_time", "start_time",   "end_time",    "estimated_start",
+                          "time_limit",  "nodes",        "cores",       "gpus",
+                          "gpu_type",    "allocation",   "priority",    "priority_factors",
+                          "exit_code",   "signal",       "working_dir", "stdout_path",
+                          "stderr_path", "requeue_count"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
 }
 
 TEST(JsonOutput, NodesShape) {
-  const json j =
-      json::parse(nodes_json(wire::NodeQueryReply{{testing::gpu_node(), testing::down_node()}}));
+  const json j = json::parse(nodes_json(wire::NodeQueryReply{{testing::gpu_node(), testing::down_node()}}));
   ASSERT_EQ(j["nodes"].size(), 2u);
   EXPECT_EQ(j["nodes"][0]["name"], "gpu-01");
   EXPECT_EQ(j["nodes"][0]["cores_used"], 4);

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "tests/client/cli_test_views.h"
 #include "client/views/fairway/job_views.h"
 #include "client/views/fairway/node_views.h"
 #include "client/views/text_format.h"
+#include "tests/client/cli_test_views.h"
 
 namespace fairway::cli {
 namespace {
@@ -27,8 +27,8 @@ TEST_F(Views, TimesAndSpans) {
 }
 
 TEST_F(Views, StateCodesAreSlurms) {
-  const std::vector<std::string> expected = {"PD", "H",  "BL", "R",  "CG", "CD",
-                                             "F",  "CA", "TO", "PR", "RQ", "NF", "OOM"};
+  const std::vector<std::string> expected = {"PD", "H",  "BL", "R",  "CG", "CD", "F",
+                                             "CA", "TO", "PR", "RQ", "NF", "OOM"};
   for (int s = 0; s <= static_cast<int>(kLastJobState); ++s) {
     EXPECT_EQ(state_code(static_cast<JobState>(s)), expected[static_cast<std::size_t>(s)]);
   }
@@ -63,12 +63,10 @@ TEST_F(Views, ShowPendingJobHasReasonsAndPriorityBreakdown) {
   j.priority_factors = {{"age", 2.5}, {"fairshare", 10}};
   const std::string text = render_job_detail(j, Time::from_seconds(testing::kEpoch));
   for (const char* line :
-       {"JobId: 102\n", "State: PENDING (PD)\n",
-        "Reason: Resources: Waiting for 64 cores to be free.\n",
-        "Reason: Priority: Job 101 has higher priority.\n",
-        "EstimatedStart: 2023-11-15T00:13:20\n", "StartTime: N/A\n", "TimeLimit: 00:30:00\n",
-        "Nodes: any\n", "Cores: 64 in total\n", "Priority: 12.5\n", "  age: 2.5\n",
-        "  fairshare: 10\n", "Account: (none)\n"}) {
+       {"JobId: 102\n", "State: PENDING (PD)\n", "Reason: Resources: Waiting for 64 cores to be free.\n",
+        "Reason: Priority: Job 101 has higher priority.\n", "EstimatedStart: 2023-11-15T00:13:20\n",
+        "StartTime: N/A\n", "TimeLimit: 00:30:00\n", "Nodes: any\n", "Cores: 64 in total\n",
+        "Priority: 12.5\n", "  age: 2.5\n", "  fairshare: 10\n", "Account: (none)\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
   }
 }
@@ -86,17 +84,14 @@ TEST_F(Views, ShowJobWithPredictionsHasBothStarts) {
 }
 
 TEST_F(Views, ShowFinishedJobHasAllocationExitAndSignal) {
-  const std::string text =
-      render_job_detail(testing::failed_job(), Time::from_seconds(testing::kEpoch));
+  const std::string text = render_job_detail(testing::failed_job(), Time::from_seconds(testing::kEpoch));
   for (const char* line :
-       {"State: FAILED (F)\n", "Allocation: cpu-07: cores 5; gpus none\n", "ExitCode: 139\n",
-        "Signal: 11\n", "TimeLimit: UNLIMITED\n", "RunTime: 1:00:00\n", "Requeues: 2\n",
-        "EndTime: 2023-11-14T22:11:40\n"}) {
+       {"State: FAILED (F)\n", "Allocation: cpu-07: cores 5; gpus none\n", "ExitCode: 139\n", "Signal: 11\n",
+        "TimeLimit: UNLIMITED\n", "RunTime: 1:00:00\n", "Requeues: 2\n", "EndTime: 2023-11-14T22:11:40\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing " << line << " in\n" << text;
   }
   EXPECT_EQ(text.find("EstimatedStart"), std::string::npos);
-  const std::string running =
-      render_job_detail(testing::running_job(), Time::from_seconds(testing::kEpoch));
+  const std::string running = render_job_detail(testing::running_job(), Time::from_seconds(testing::kEpoch));
   EXPECT_NE(running.find("Allocation: gpu-02: cores 8,9,10,11; gpus 1\n"), std::string::npos);
   EXPECT_NE(running.find("GPUs: 1 per node of type a100\n"), std::string::npos);
   EXPECT_NE(running.find("Memory: 4096 MiB per node\n"), std::string::npos);
@@ -108,8 +103,7 @@ TEST_F(Views, NodeTableAndDetail) {
       "NODELIST  STATE  CPUS(A/T)  GPUS(A/T)  PARTITIONS  REASON\n"
       "gpu-01    mixed  4/64       1/4        gpu,batch\n"
       "cpu-07    down   0/32       0/0        batch       no heartbeat for 45 s\n";
-  EXPECT_EQ(render_nodes(wire::NodeQueryReply{{testing::gpu_node(), testing::down_node()}}),
-            expected);
+  EXPECT_EQ(render_nodes(wire::NodeQueryReply{{testing::gpu_node(), testing::down_node()}}), expected);
   const std::string gpu = render_node_detail(testing::gpu_node());
   for (const char* line : {"NodeName: gpu-01\n", "GPUs: 1/4 allocated (a100,a100,a100,a100)\n",
                            "LastHeartbeat: 2023-11-14T22:13:20\n", "Jobs: 101\n",
@@ -135,8 +129,8 @@ TEST_F(Views, PartitionSummaryCountsAllocatedIdleOtherAndTotal) {
       "PARTITION  NODES(A/I/O/T)  CPUS(A/I/O/T)  GPUS(A/I/O/T)  NODELIST\n"
       "batch      2/1/1/4         8/124/92/224   2/7/3/12       gpu-[01-03],cpu-07\n"
       "gpu        2/1/0/3         8/124/60/192   2/7/3/12       gpu-[01-03]\n";
-  EXPECT_EQ(render_partition_summary(wire::NodeQueryReply{
-                {testing::gpu_node(), idle, draining, testing::down_node()}}),
+  EXPECT_EQ(render_partition_summary(
+                wire::NodeQueryReply{{testing::gpu_node(), idle, draining, testing::down_node()}}),
             expected);
 }
 

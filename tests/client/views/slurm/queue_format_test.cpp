@@ -45,9 +45,9 @@ TEST_F(QueueFormat, CommentNiceAndQos) {
   r.jobs[1].qos.clear();
   auto fields = parse_queue_format("%i %k %y %q");
   ASSERT_TRUE(fields) << fields.error().message;
-  EXPECT_EQ(render_queue_format(r, *fields, true), "JOBID COMMENT NICE QOS\n101 rule=align 10 " +
-                                                       (r.jobs[0].qos.empty() ? std::string("normal") : r.jobs[0].qos) +
-                                                       "\n102 (null) 0 normal\n");
+  EXPECT_EQ(render_queue_format(r, *fields, true),
+            "JOBID COMMENT NICE QOS\n101 rule=align 10 " +
+                (r.jobs[0].qos.empty() ? std::string("normal") : r.jobs[0].qos) + "\n102 (null) 0 normal\n");
 }
 
 TEST_F(QueueFormat, BadFormatsAndSortKeysNameWhatIsWrong) {

@@ -32,8 +32,8 @@ TEST(ScontrolJobView, RunningJobHasSlurmsKeysInSlurmsPlaces) {
   j.allocation = {{"vm", {0, 1}, {}}};
   j.working_dir = "/tmp";
   j.stdout_path = "/tmp/slurm-25442.out";
-  const std::string text =
-      render_scontrol_job(j, j.submit_time + Duration::seconds(2), [](std::uint32_t) { return std::string("root"); });
+  const std::string text = render_scontrol_job(j, j.submit_time + Duration::seconds(2),
+                                               [](std::uint32_t) { return std::string("root"); });
   EXPECT_EQ(text,
             "JobId=25442 JobName=wrap\n"
             "   UserId=root(0) GroupId=root(0) MCS_label=N/A\n"
@@ -86,7 +86,8 @@ TEST(ScontrolJobView, FinishedAndWaitingJobs) {
   j.start_time.reset();
   j.end_time.reset();
   j.reasons = {"Priority"};
-  const std::string waiting = render_scontrol_job(j, Time::from_seconds(1'700'000'100), [](std::uint32_t) { return std::string(); });
+  const std::string waiting =
+      render_scontrol_job(j, Time::from_seconds(1'700'000'100), [](std::uint32_t) { return std::string(); });
   EXPECT_NE(waiting.find("JobState=PENDING Reason=Priority"), std::string::npos) << waiting;
   EXPECT_NE(waiting.find("NodeList=(null)\n"), std::string::npos) << waiting;
   EXPECT_EQ(waiting.find("BatchHost="), std::string::npos) << waiting;
@@ -115,9 +116,10 @@ TEST(ScontrolJobView, WhatTheJobAskedForAsSlurmShowsIt) {
   j.mail_events = kMailBegin | kMailEnd;
   j.memory_per_node_mb = 1024;
   const std::string out = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
-  for (const char* want : {" NumTasks=4 ", " NtasksPerN:B:S:C=2:0:*:* ", " MinCPUsNode=4 ", " MinMemoryNode=1G ",
-                           " OverSubscribe=NO ", " ReqNodeList=vm,vm1 ", " ExcNodeList=vm2\n", " Features=skylake ",
-                           " Requeue=0 ", " MailUser=nobody MailType=BEGIN,END\n"}) {
+  for (const char* want :
+       {" NumTasks=4 ", " NtasksPerN:B:S:C=2:0:*:* ", " MinCPUsNode=4 ", " MinMemoryNode=1G ",
+        " OverSubscribe=NO ", " ReqNodeList=vm,vm1 ", " ExcNodeList=vm2\n", " Features=skylake ",
+        " Requeue=0 ", " MailUser=nobody MailType=BEGIN,END\n"}) {
     EXPECT_NE(out.find(want), std::string::npos) << want << " in\n" << out;
   }
   j = wire::JobView{};
@@ -126,8 +128,9 @@ TEST(ScontrolJobView, WhatTheJobAskedForAsSlurmShowsIt) {
   j.mail_events = kMailBegin | kMailEnd | kMailFail | kMailRequeue;
   j.mail_user = "a@example.org";
   const std::string all = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
-  for (const char* want : {" MinMemoryCPU=500M ", " NumTasks=1 ", " OverSubscribe=OK ", " ReqNodeList=(null) ",
-                           " Requeue=1 ", "MailUser=a@example.org MailType=INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT\n"}) {
+  for (const char* want :
+       {" MinMemoryCPU=500M ", " NumTasks=1 ", " OverSubscribe=OK ", " ReqNodeList=(null) ", " Requeue=1 ",
+        "MailUser=a@example.org MailType=INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT\n"}) {
     EXPECT_NE(all.find(want), std::string::npos) << want << " in\n" << all;
   }
   EXPECT_EQ(all.find("MinMemoryNode"), std::string::npos);
@@ -137,14 +140,19 @@ TEST(ScontrolJobView, WhatTheJobAskedForAsSlurmShowsIt) {
   j.memory_per_node_mb = 1000;
   j.gpu_ask = GpuAsk{GpuAskedPer::kJob, 1, 4, 1000};
   const std::string gpus = render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; });
-  EXPECT_NE(gpus.find("   Power=\n   CpusPerTres=gres:gpu:4 MemPerTres=gres:gpu:1000 TresPerJob=gres:gpu:1\n"), std::string::npos) << gpus;
+  EXPECT_NE(
+      gpus.find("   Power=\n   CpusPerTres=gres:gpu:4 MemPerTres=gres:gpu:1000 TresPerJob=gres:gpu:1\n"),
+      std::string::npos)
+      << gpus;
   EXPECT_NE(gpus.find(" MinMemoryNode=0 "), std::string::npos) << gpus;  // memory is per GPU
   j.gpu_ask = GpuAsk{GpuAskedPer::kTask, 1};
-  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; }).find(" TresPerTask=gres:gpu:1\n"),
+  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; })
+                .find(" TresPerTask=gres:gpu:1\n"),
             std::string::npos);
   j.gpu_type = "v100";
   j.gpu_ask = GpuAsk{GpuAskedPer::kNode, 2};
-  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; }).find(" TresPerNode=gres:gpu:v100:2\n"),
+  EXPECT_NE(render_scontrol_job(j, Time::from_seconds(0), [](std::uint32_t) { return ""; })
+                .find(" TresPerNode=gres:gpu:v100:2\n"),
             std::string::npos);
 }
 
@@ -165,7 +173,8 @@ TEST(ScontrolJobView, PredictionsAddTheirOwnLine) {
             std::string::npos)
       << waiting;
   j.estimated_start_by_limit.reset();
-  EXPECT_NE(render_scontrol_job(j, j.submit_time, no_group).find("StartTimeByLimit=Unknown\n"), std::string::npos);
+  EXPECT_NE(render_scontrol_job(j, j.submit_time, no_group).find("StartTimeByLimit=Unknown\n"),
+            std::string::npos);
   j.state = JobState::kRunning;
   j.start_time = j.estimated_start;
   const std::string running = render_scontrol_job(j, j.submit_time, no_group);

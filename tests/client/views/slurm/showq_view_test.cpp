@@ -7,7 +7,8 @@
 namespace fairway::cli {
 namespace {
 
-wire::JobView maui_job(std::uint64_t id, JobState state, std::int32_t cores, Duration limit, std::int64_t submit) {
+wire::JobView maui_job(std::uint64_t id, JobState state, std::int32_t cores, Duration limit,
+                       std::int64_t submit) {
   wire::JobView j;
   j.id = JobId(id);
   j.user = "user1";
@@ -45,14 +46,14 @@ TEST(Showq, ActiveIdleAndBlockedAsMauiShowsThem) {
   n2.name = "n2";
   n2.cores_used = 0;
   const std::string text = render_showq(r, wire::NodeQueryReply{{n1, n2}});
-  for (const char* part : {"ACTIVE JOBS--------------------\n",
-                           "899744   user1     Running  2     9:42:28    Tue Nov 14 21:55:48\n",
-                           "     1 Active Job     2 of 56 Processors Active (3.57%)\n",
-                           "                       1 of 2 Nodes Active      (50.00%)\n",
-                           "IDLE JOBS----------------------\n", "2 Idle Jobs\n",
-                           "BLOCKED JOBS----------------\n", "901069   user1     Idle      8     2:00:00",
-                           "901070   user1     Hold      8     1:15:00", "901071   user1     Deferred  8     1:20:00",
-                           "Total Jobs: 6   Active Jobs: 1   Idle Jobs: 2   Blocked Jobs: 3\n"}) {
+  for (const char* part :
+       {"ACTIVE JOBS--------------------\n",
+        "899744   user1     Running  2     9:42:28    Tue Nov 14 21:55:48\n",
+        "     1 Active Job     2 of 56 Processors Active (3.57%)\n",
+        "                       1 of 2 Nodes Active      (50.00%)\n", "IDLE JOBS----------------------\n",
+        "2 Idle Jobs\n", "BLOCKED JOBS----------------\n", "901069   user1     Idle      8     2:00:00",
+        "901070   user1     Hold      8     1:15:00", "901071   user1     Deferred  8     1:20:00",
+        "Total Jobs: 6   Active Jobs: 1   Idle Jobs: 2   Blocked Jobs: 3\n"}) {
     EXPECT_NE(text.find(part), std::string::npos) << "missing " << part << " in\n" << text;
   }
   EXPECT_LT(text.find("900991"), text.find("900992")) << "idle jobs by priority";

@@ -5,7 +5,8 @@
 namespace fairway::cli {
 namespace {
 
-wire::NodeView node(const std::string& name, const std::string& state, std::int32_t used, const std::string& reason = "") {
+wire::NodeView node(const std::string& name, const std::string& state, std::int32_t used,
+                    const std::string& reason = "") {
   wire::NodeView n;
   n.name = name;
   n.state = state;
@@ -79,7 +80,8 @@ TEST(SinfoView, NodeOrientedAndOtherFields) {
   // Snakemake asks for the partitions alone and looks for the default one's '*'.
   EXPECT_EQ(c.render("%P", false, true), "PARTITION\nbatch*\nbatch*\nbatch*\ndebug\nlong\n");
   EXPECT_EQ(c.render("%P %C %c %m %E", false, false),
-            "batch* 0/56/0/56 28 196608 none\nbatch* 28/0/0/28 28 196608 none\nbatch* 0/0/28/28 28 196608 disk failing\n"
+            "batch* 0/56/0/56 28 196608 none\nbatch* 28/0/0/28 28 196608 none\nbatch* 0/0/28/28 28 196608 "
+            "disk failing\n"
             "debug 0/0/28/28 28 196608 disk failing\nlong 0/0/0/0 0 0 none\n");
   EXPECT_FALSE(parse_sinfo_format("%P %Z"));
 }
@@ -102,8 +104,10 @@ TEST(SinfoView, NodeOrientedLongLayoutIsSlurms) {
   auto fields = parse_sinfo_format(kSinfoNodeLongFormat);
   ASSERT_TRUE(fields);
   EXPECT_EQ(render_sinfo(partitions, nodes, *fields, true, true),
-            "NODELIST   NODES PARTITION       STATE CPUS    S:C:T MEMORY TMP_DISK WEIGHT AVAIL_FE REASON              \n"
-            "c2             1     main*     drained 16     16:1:1  64000        0      1   (null) disk check          \n");
+            "NODELIST   NODES PARTITION       STATE CPUS    S:C:T MEMORY TMP_DISK WEIGHT AVAIL_FE REASON     "
+            "         \n"
+            "c2             1     main*     drained 16     16:1:1  64000        0      1   (null) disk check "
+            "         \n");
   nodes.nodes[0].features = {"ib", "avx512"};
   EXPECT_NE(render_sinfo(partitions, nodes, *fields, true, false).find(" ib,avx51 "), std::string::npos)
       << "features, cut to the column as sinfo cuts them";

@@ -148,7 +148,8 @@ TEST(SlurmJobView, SqueueSortsStatesInSlurmsOrder) {
 TEST(SlurmJobView, UnknownOptionsAreRefusedInGetoptsWords) {
   auto e = slurm_usage_error("sbatch", "unknown option \"--no-such-option\"");
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->text, "sbatch: unrecognized option '--no-such-option'\nTry \"sbatch --help\" for more information\n");
+  EXPECT_EQ(e->text,
+            "sbatch: unrecognized option '--no-such-option'\nTry \"sbatch --help\" for more information\n");
   EXPECT_EQ(e->exit_code, 255);
   e = slurm_usage_error("squeue", "invalid option -- 'Z'");
   ASSERT_TRUE(e);

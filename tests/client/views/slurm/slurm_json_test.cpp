@@ -13,9 +13,12 @@ namespace {
 
 using nlohmann::json;
 
-const GroupNameFn kGroups = [](std::uint32_t gid) { return gid == 100 ? std::string("users") : std::string(); };
+const GroupNameFn kGroups = [](std::uint32_t gid) {
+  return gid == 100 ? std::string("users") : std::string();
+};
 
-wire::JobView ended(JobId id, JobState state, std::optional<std::int32_t> code, std::optional<std::int32_t> sig) {
+wire::JobView ended(JobId id, JobState state, std::optional<std::int32_t> code,
+                    std::optional<std::int32_t> sig) {
   wire::JobView j;
   j.id = id;
   j.name = "job";
@@ -55,8 +58,9 @@ TEST(SlurmJson, SacctWritesEachJobsOwnOutcomeAndItsScriptsSignal) {
   EXPECT_EQ(c["exit_code"]["status"], "SUCCESS") << "the job line's is 0:0; the signal is its script's";
   ASSERT_EQ(c["steps"].size(), 1u);
   EXPECT_EQ(c["steps"][0]["step"]["id"], "batch");
-  EXPECT_EQ(c["steps"][0]["exit_code"],
-            json({{"status", "SIGNALED"}, {"return_code", nullptr}, {"signal", {{"signal_id", 15}, {"name", "Terminated"}}}}));
+  EXPECT_EQ(c["steps"][0]["exit_code"], json({{"status", "SIGNALED"},
+                                              {"return_code", nullptr},
+                                              {"signal", {{"signal_id", 15}, {"name", "Terminated"}}}}));
   EXPECT_EQ(out["meta"]["plugin"]["type"], "openapi/dbv0.0.38");
 }
 

@@ -29,17 +29,21 @@ TEST(SprioView, FairwaysTermsFillSlurmsColumnsAndTheRestGoToSite) {
             "              7 a-very-lo       1500       1000        100        400\n")
       << "highest first; no FAIRSHARE, PARTITION or QOS column: the profile does not weigh them";
   const std::string user = render_sprio(reply, SprioLayout{false, true, false});
-  EXPECT_EQ(user.substr(0, user.find('\n')), "              8 a-very-lo    alice       2000          0       2000          0");
+  EXPECT_EQ(user.substr(0, user.find('\n')),
+            "              8 a-very-lo    alice       2000          0       2000          0");
   const std::string wide = render_sprio(reply, SprioLayout{true, false, true});
-  EXPECT_EQ(wide.substr(0, wide.find('\n')),
-            "          JOBID PARTITION     USER   PRIORITY       SITE        AGE      ASSOC  FAIRSHARE    JOBSIZE  "
-            "PARTITION        QOS        NICE                 TRES");
+  EXPECT_EQ(
+      wide.substr(0, wide.find('\n')),
+      "          JOBID PARTITION     USER   PRIORITY       SITE        AGE      ASSOC  FAIRSHARE    JOBSIZE  "
+      "PARTITION        QOS        NICE                 TRES");
 }
 
 TEST(SshareView, WithoutAllUsersOnlyTheCallersLinesAndTheirAccounts) {
   wire::SharesReply reply;
-  reply.rows = {{"bio", "", 1, 0.25, 30, 0.3, 0}, {"bio", "bob", 1, 0.25, 30, 0.3, 0.4},
-                {"phys", "", 3, 0.75, 70, 0.7, 0}, {"phys", "alice", 1, 0.375, 50, 0.5, 0.6},
+  reply.rows = {{"bio", "", 1, 0.25, 30, 0.3, 0},
+                {"bio", "bob", 1, 0.25, 30, 0.3, 0.4},
+                {"phys", "", 3, 0.75, 70, 0.7, 0},
+                {"phys", "alice", 1, 0.375, 50, 0.5, 0.6},
                 {"phys", "carol", 1, 0.375, 20, 0.2, 0.9}};
   // What the coordinator answers alice without -a: her accounts' lines and her own.
   wire::SharesReply hers;
@@ -76,8 +80,9 @@ wire::JobView job_with_steps() {
   job.state = JobState::kRunning;
   job.start_time = Time::from_seconds(9'000);
   job.allocation = {{"n1", {0, 1}, {}}, {"n2", {0, 1}, {}}};
-  job.steps = {{0, "prep", JobState::kCompleted, Time::from_seconds(9'010), Time::from_seconds(9'020), 0, 0, 1, 1},
-               {1, "a.out", JobState::kRunning, Time::from_seconds(9'400), std::nullopt, 0, 0, 4, 2}};
+  job.steps = {
+      {0, "prep", JobState::kCompleted, Time::from_seconds(9'010), Time::from_seconds(9'020), 0, 0, 1, 1},
+      {1, "a.out", JobState::kRunning, Time::from_seconds(9'400), std::nullopt, 0, 0, 4, 2}};
   return job;
 }
 
