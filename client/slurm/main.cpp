@@ -129,6 +129,11 @@ int main(int argc, char** argv) {
     err.flush();
     return err_lines.usage_exit().value_or(code);
   }
+  if (translated->fairway_version) {
+    out << "fairway " << FAIRWAY_VERSION << "\n";
+    out.flush();
+    return 0;
+  }
   if (translated->call) {
     const int code = fairway::cli::run_slurm_call(*translated->call, io);
     out.flush();

@@ -1,8 +1,8 @@
 // Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
 // salloc, sprio, sshare, sdiag): each invocation read into the typed options of the client
-// command that does the same (squeue, sacct, scancel, sinfo, scontrol show), or for the
-// others still into the
-// `fairway` command line, so that both run the same client code. Pure; thread-safe.
+// command that does the same (squeue, sacct, scancel, sinfo, scontrol), or for the others
+// still into the `fairway` command line, so that both run the same client code. Pure;
+// thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -49,16 +49,35 @@ struct SlurmNodesCall {
   bool json = false;
 };
 // scontrol show job|node|partition: scontrol's Key=Value layout (fairway's JSON with --json)
-// of one job or node (none: every one), or of these partitions.
+// of one job or node (none: every one), or of these partitions; show reservation: fairway's
+// layout of these reservations (none: every one); show config: scontrol's layout.
 struct SlurmShowCall {
-  enum class What : std::uint8_t { kJob, kNode, kPartition };
+  enum class What : std::uint8_t { kJob, kNode, kPartition, kReservation, kConfig };
   What what = What::kJob;
   std::vector<std::string> names;
   bool json = false;
 };
+// scontrol hold|uhold|release|requeue|requeuehold: fairway hold's, release's or requeue's
+// options (the ids, --json).
+struct SlurmControlCall {
+  wire::JobAction action = wire::JobAction::kHold;
+  ControlOptions options;
+};
+// scontrol update JobId=ID KEY=VALUE...: fairway update's words (job ID KEY=VALUE...).
+struct SlurmUpdateCall {
+  std::vector<std::string> words;
+  bool json = false;
+};
+// scontrol update NodeName=N State=DRAIN|DOWN Reason=R, or State=RESUME: fairway drain or
+// resume of these nodes.
+struct SlurmNodeControlCall {
+  wire::NodeAction action = wire::NodeAction::kDrain;
+  std::vector<std::string> nodes;
+  std::string reason;
+};
 // A Slurm command as a typed call of a client command (slurm_call.h runs it).
-using SlurmCall =
-    std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall, SlurmShowCall>;
+using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall,
+                               SlurmShowCall, SlurmControlCall, SlurmUpdateCall, SlurmNodeControlCall>;
 
 // A translation: the typed `call`, the fairway arguments, or `local_output` when the
 // command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
@@ -69,6 +88,9 @@ struct SlurmTranslation {
   std::optional<std::string> local_output;
   std::optional<SlurmCall> call = std::nullopt;
   std::optional<std::string> usage_error = std::nullopt;
+  // fairway's --version among a scontrol command's words (scontrol hold 42 --version), which
+  // fairway's parser answered before anything else: "fairway VERSION", exit 0.
+  bool fairway_version = false;
 };
 
 // The Slurm commands this front-end answers to, as installed links name them.
