@@ -295,30 +295,42 @@ Result<SlurmTranslation> translate_sacctmgr(const std::vector<std::string>& args
   }
   std::string what = to_lower(words[1]);
   if (with_assoc && (what == "user" || what == "users")) what = "user-associations";
-  std::vector<std::string> out = {"shares", "--list", what};
+  SlurmSharesCall call;
+  SharesOptions& o = call.options;
+  o.list = what;
+  int users = 0, accounts = 0, formats = 0;
+  const bool of_accounts = to_lower(words[1]).starts_with("acc");
   for (std::size_t i = 2; i < words.size(); ++i) {
     const std::string& w = words[i];
     const std::size_t eq = w.find('=');
     const std::string key = to_lower(w.substr(0, eq));
     const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
-    if (eq == std::string::npos) {
-      // A bare name: the user or account listed.
-      out.insert(out.end(), {to_lower(words[1]).starts_with("acc") ? "--account" : "--user", w});
-    } else if (key == "user" || key == "users" || key == "name" || key == "names") {
-      out.insert(
-          out.end(),
-          {to_lower(words[1]).starts_with("acc") && key.starts_with("name") ? "--account" : "--user", value});
+    // A bare name: the user or account listed (name= too).
+    const bool names_account = of_accounts && (eq == std::string::npos || key.starts_with("name"));
+    if (eq == std::string::npos || key == "user" || key == "users" || key == "name" || key == "names") {
+      if (names_account)
+        o.account = eq == std::string::npos ? w : value, ++accounts;
+      else
+        o.user = eq == std::string::npos ? w : value, ++users;
     } else if (key == "account" || key == "accounts") {
-      out.insert(out.end(), {"--account", value});
+      o.account = value, ++accounts;
     } else if (key == "format") {
-      out.insert(out.end(), {"--format", value});
+      o.format = value, ++formats;
     } else {
       return invalid_argument("condition \"" + w + "\" is not supported (user=, account=, format=)");
     }
   }
-  if (parsable) out.emplace_back("--parsable2");
-  if (noheader) out.emplace_back("--noheader");
-  return SlurmTranslation{out, std::nullopt};
+  o.parsable = parsable;
+  o.noheader = noheader;
+  SlurmTranslation t{{}, std::nullopt, call};
+  // What fairway shares' parser refused when these went through it: one field given twice.
+  if (users > 1)
+    t.usage_error = "--user: At Most 1 required but received " + std::to_string(users);
+  else if (accounts > 1)
+    t.usage_error = "--account: At Most 1 required but received " + std::to_string(accounts);
+  else if (formats > 1)
+    t.usage_error = "--format: At Most 1 required but received " + std::to_string(formats);
+  return t;
 }
 
 }  // namespace fairway::cli

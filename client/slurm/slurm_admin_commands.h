@@ -1,6 +1,5 @@
 // scontrol's and sacctmgr's words on Fairway, read into the typed calls of the client
-// commands that do the same (scontrol) or translated into the fairway command line that
-// does (sacctmgr); slurm_commands.h dispatches here. Pure; thread-safe.
+// commands that do the same (slurm_commands.h dispatches here). Pure; thread-safe.
 #pragma once
 
 #include <string>

@@ -181,9 +181,30 @@ std::string given_twice(std::string_view field, int times) {
   return "--" + std::string(field) + ": At Most 1 required but received " + std::to_string(times);
 }
 
-std::vector<std::string> with_command(std::string sub, std::vector<std::string> rest) {
-  rest.insert(rest.begin(), std::move(sub));
-  return rest;
+// fairway's parser's refusal of the words a fairway subcommand with no positional words
+// was given, `sub` then `scanned.out` then `trailer` (--sprio...): each bare word, and after
+// a "--" every word (the parser went back to fairway's own options, which took none of
+// them); nullopt when there is none.
+std::optional<std::string> words_not_expected(const Scanned& scanned,
+                                              const std::vector<std::string>& trailer) {
+  std::vector<bool> is_value(scanned.out.size(), false);
+  for (const auto& [option, at] : scanned.value_at) is_value[at] = true;
+  std::vector<std::string> unexpected;
+  bool after_mark = false;
+  for (std::size_t i = 0; i < scanned.out.size(); ++i) {
+    const std::string& w = scanned.out[i];
+    if (after_mark)
+      unexpected.push_back(w);
+    else if (is_value[i])
+      continue;  // an option's value, whatever it is ("--" too)
+    else if (w == "--")
+      after_mark = true;
+    else if (w.size() < 2 || w[0] != '-')
+      unexpected.push_back(w);
+  }
+  if (after_mark) unexpected.insert(unexpected.end(), trailer.begin(), trailer.end());
+  if (unexpected.empty()) return std::nullopt;
+  return unexpected_words(unexpected);
 }
 
 // squeue -O / sinfo -O "JobID:8,Name:.10,State,Partition:|": each name's %-letter, its
@@ -360,8 +381,15 @@ Result<SlurmTranslation> sdiag(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sdiag", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  if (std::find(s.out.begin(), s.out.end(), "--json") == s.out.end()) s.out.emplace_back("--sdiag");
-  return SlurmTranslation{with_command("diag", s.out), std::nullopt};
+  SlurmDiagCall call;
+  for (const auto& g : s.given) {
+    if (g.option != nullptr && g.option->long_name == "json") call.json = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  // fairway diag read --sdiag after sdiag's words when they had no --json.
+  t.usage_error =
+      words_not_expected(s, call.json ? std::vector<std::string>{} : std::vector<std::string>{"--sdiag"});
+  return t;
 }
 
 Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const SlurmInvocation& inv) {
@@ -637,8 +665,26 @@ Result<SlurmTranslation> sprio(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sprio", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  s.out.emplace_back("--sprio");
-  return SlurmTranslation{with_command("priority", s.out), std::nullopt};
+  SlurmPriorityCall call;
+  PriorityOptions& o = call.options;
+  o.sprio = true;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) continue;
+    const std::string_view name = option->long_name;
+    if (name == "jobs")
+      o.jobs = value;
+    else if (name == "user")
+      o.user = value;
+    else if (name == "partition")
+      o.partition = value;
+    else if (name == "long")
+      o.long_format = true;
+    else if (name == "noheader")
+      o.noheader = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  t.usage_error = words_not_expected(s, {"--sprio"});
+  return t;
 }
 
 // sshare's table (slurm_report_views.h): the caller's lines unless -a or -u.
@@ -658,8 +704,28 @@ Result<SlurmTranslation> sshare(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sshare", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  s.out.emplace_back("--sshare");
-  return SlurmTranslation{with_command("shares", s.out), std::nullopt};
+  SlurmSharesCall call;
+  SharesOptions& o = call.options;
+  o.sshare = true;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) continue;
+    const std::string_view name = option->long_name;
+    if (name == "all")
+      o.all_users = true;
+    else if (name == "accounts")
+      o.account = value;
+    else if (name == "users")
+      o.user = value;
+    else if (name == "parsable2")
+      o.parsable = true;
+    else if (name == "parsable")
+      o.trailing_bar = true;
+    else if (name == "noheader")
+      o.noheader = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  t.usage_error = words_not_expected(s, {"--sshare"});
+  return t;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
-// salloc, sprio, sshare, sdiag): each invocation read into the typed options of the client
-// command that does the same (squeue, sacct, scancel, sinfo, scontrol), or for the others
-// still into the `fairway` command line, so that both run the same client code. Pure;
-// thread-safe.
+// salloc, sprio, sshare, sdiag, sacctmgr): each invocation read into the typed options of the
+// client command that does the same, or for sbatch, srun and salloc into the `fairway`
+// command line their one sbatch grammar parses, so that both run the same client code.
+// Pure; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,8 @@
 
 #include "client/fairway/commands.h"
 #include "client/fairway/history_command.h"
+#include "client/fairway/priority_command.h"
+#include "client/fairway/report_commands.h"
 #include "client/views/slurm/slurm_version.h"
 #include "shared/base/result.h"
 
@@ -75,11 +77,25 @@ struct SlurmNodeControlCall {
   std::vector<std::string> nodes;
   std::string reason;
 };
+// sprio: fairway priority's options (sprio's table).
+struct SlurmPriorityCall {
+  PriorityOptions options;
+};
+// sshare (sshare's table) and sacctmgr list|show (sacctmgr's lists): fairway shares' options.
+struct SlurmSharesCall {
+  SharesOptions options;
+};
+// sdiag: fairway diag in sdiag's layout, or its JSON.
+struct SlurmDiagCall {
+  bool json = false;
+};
 // A Slurm command as a typed call of a client command (slurm_call.h runs it).
 using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall,
-                               SlurmShowCall, SlurmControlCall, SlurmUpdateCall, SlurmNodeControlCall>;
+                               SlurmShowCall, SlurmControlCall, SlurmUpdateCall, SlurmNodeControlCall,
+                               SlurmPriorityCall, SlurmSharesCall, SlurmDiagCall>;
 
-// A translation: the typed `call`, the fairway arguments, or `local_output` when the
+// A translation: the typed `call`, the fairway arguments (sbatch, srun, salloc), or
+// `local_output` when the
 // command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
 // options that read but do not go together (given twice...), refused with exit 2 as
 // fairway's own parser refuses them.

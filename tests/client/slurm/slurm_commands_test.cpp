@@ -268,15 +268,40 @@ TEST(SlurmCommands, RepeatedOptionsAndClusters) {
 }
 
 TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
-  EXPECT_EQ(fairway_args("sprio", {"-l", "-h", "-u", "bob"}),
-            (Args{"priority", "--long", "--noheader", "--user", "bob", "--sprio"}));
+  const PriorityOptions prio = typed_call<SlurmPriorityCall>("sprio", {"-l", "-h", "-u", "bob"}).options;
+  EXPECT_TRUE(prio.sprio && prio.long_format && prio.noheader && !prio.raw && !prio.json);
+  EXPECT_EQ(prio.user, "bob");
   EXPECT_EQ(error_of("sprio", {"-n"}),
             "--norm is not supported: fairway priority -n gives each term before its weight");
-  EXPECT_EQ(fairway_args("sshare", {"-a", "-P", "-A", "science"}),
-            (Args{"shares", "--all-users", "--parsable2", "--account", "science", "--sshare"}));
-  EXPECT_EQ(fairway_args("sshare", {"-h"}), (Args{"shares", "--noheader", "--sshare"}));
+  SharesOptions shares = typed_call<SlurmSharesCall>("sshare", {"-a", "-P", "-A", "science"}).options;
+  EXPECT_TRUE(shares.sshare && shares.all_users && shares.parsable && !shares.noheader);
+  EXPECT_EQ(shares.account, "science");
+  shares = typed_call<SlurmSharesCall>("sshare", {"-h"}).options;
+  EXPECT_TRUE(shares.sshare && shares.noheader && !shares.all_users);
   EXPECT_EQ(error_of("sshare", {"-l"}),
             "--long is not supported: the default layout only (no LevelFS or TRES minutes)");
+  // Bare words, and after "--" every word (fairway's own --sprio among them), as fairway's
+  // parser refused them.
+  EXPECT_EQ(usage_error_of("sprio", {"x", "y"}), "The following arguments were not expected: y x");
+  EXPECT_EQ(usage_error_of("sprio", {"--", "-u", "bob"}),
+            "The following arguments were not expected: --sprio bob --user");
+  EXPECT_EQ(usage_error_of("sshare", {"--", "-a"}),
+            "The following arguments were not expected: --sshare --all-users");
+}
+
+TEST(SlurmCommands, SacctmgrListsAreSharesLists) {
+  SharesOptions o = typed_call<SlurmSharesCall>("sacctmgr", {"-snP", "list", "user", "alice"}).options;
+  EXPECT_EQ(o.list, "user-associations");
+  EXPECT_EQ(o.user, "alice");
+  EXPECT_TRUE(o.parsable && o.noheader && !o.sshare);
+  o = typed_call<SlurmSharesCall>("sacctmgr", {"show", "account", "name=science", "format=Account"}).options;
+  EXPECT_EQ(o.list, "account");
+  EXPECT_EQ(o.account, "science");
+  EXPECT_EQ(o.format, "Account");
+  EXPECT_EQ(usage_error_of("sacctmgr", {"list", "user", "alice", "user=bob"}),
+            "--user: At Most 1 required but received 2");
+  EXPECT_EQ(usage_error_of("sacctmgr", {"list", "user", "account=a", "account=b", "format=x", "format=y"}),
+            "--account: At Most 1 required but received 2");
 }
 
 TEST(SlurmCommands, ScontrolShowStepListsRunningSteps) {
@@ -379,9 +404,11 @@ namespace fairway::cli {
 namespace {
 
 TEST(SlurmCommands, SdiagAndSqueueIterateTranslateAsSlurmsOptions) {
-  EXPECT_EQ(fairway_args("sdiag", {}), (Args{"diag", "--sdiag"}));
-  EXPECT_EQ(fairway_args("sdiag", {"-a", "-t"}), (Args{"diag", "--sdiag"}));
-  EXPECT_EQ(fairway_args("sdiag", {"--json"}), (Args{"diag", "--json"}));
+  EXPECT_FALSE(typed_call<SlurmDiagCall>("sdiag", {}).json);
+  EXPECT_FALSE(typed_call<SlurmDiagCall>("sdiag", {"-a", "-t"}).json);
+  EXPECT_TRUE(typed_call<SlurmDiagCall>("sdiag", {"--json"}).json);
+  EXPECT_EQ(usage_error_of("sdiag", {"--"}), "The following argument was not expected: --sdiag");
+  EXPECT_EQ(usage_error_of("sdiag", {"--json", "--"}), "no usage error");
   EXPECT_EQ(error_of("sdiag", {"-r"}),
             "--reset is not supported: the counts run from the coordinator's start");
   const SlurmQueueCall every = queue_call("squeue", {"-i", "5", "-h"});
