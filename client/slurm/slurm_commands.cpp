@@ -20,8 +20,8 @@ namespace {
 constexpr const char* kSqueueDefaultFormat = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
 
 enum class Action : std::uint8_t {
-  kPass,    // fairway takes it as it is
-  kRename,  // fairway spells it `to`
+  kPass,    // read as its table entry: the typed options take it by its long name
+  kRename,  // fairway shares spelled it `to` (sshare): the word its refusals name
   kDrop,    // accepted, no effect here (verbosity, cluster-wide views that are the default)
   kRefuse,  // cannot be honoured: a usage error naming it and `to` (why)
 };
@@ -31,7 +31,7 @@ struct SlurmOption {
   std::string_view long_name;
   bool takes_value;
   Action action;
-  std::string_view to = {};  // kRename: the fairway option ("-u"); kRefuse: why
+  std::string_view to = {};  // kRename: the fairway option ("--user"); kRefuse: why
 };
 
 struct Scanned {
@@ -279,7 +279,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'S', "sort", true, Action::kPass},
       {'l', "long", false, Action::kPass},
       {'r', "array", false, Action::kPass},
-      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'h', "noheader", false, Action::kPass},
       {'\0', "start", false, Action::kPass},
       {'\0', "json", false, Action::kPass},
       {'a', "all", false, Action::kDrop},  // every partition: the default here
@@ -287,7 +287,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'\0', "me", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'i', "iterate", true, Action::kPass},
-      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
+      {'O', "Format", true, Action::kPass},  // rewritten below into %-fields
       {'A', "account", true, Action::kPass},
       {'n', "name", true, Action::kPass},
       {'w', "nodelist", true, Action::kPass},
@@ -397,8 +397,8 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const Slu
       {'u', "user", true, Action::kPass},
       {'t', "state", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
-      {'n', "name", true, Action::kRename, "--name"},
-      {'\0', "jobname", true, Action::kRename, "--name"},
+      {'n', "name", true, Action::kPass},
+      {'\0', "jobname", true, Action::kPass},
       {'A', "account", true, Action::kPass},
       {'s', "signal", true, Action::kPass},
       {'b', "batch", false, Action::kPass},
@@ -509,7 +509,7 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'j', "jobs", true, Action::kPass},
       {'u', "user", true, Action::kPass},
       {'\0', "name", true, Action::kPass},
-      {'A', "accounts", true, Action::kRename, "--account"},
+      {'A', "accounts", true, Action::kPass},
       {'r', "partition", true, Action::kPass},
       {'s', "state", true, Action::kPass},
       {'S', "starttime", true, Action::kPass},
@@ -579,17 +579,17 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
 Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   static const std::vector<SlurmOption> table = {
       {'s', "summarize", false, Action::kPass},
-      {'N', "Node", false, Action::kRename, "--node-oriented"},
+      {'N', "Node", false, Action::kPass},
       {'o', "format", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
-      {'h', "noheader", false, Action::kRename, "--noheader"},
-      {'\0', "json", false, Action::kRename, "--sinfo-json"},
+      {'h', "noheader", false, Action::kPass},
+      {'\0', "json", false, Action::kPass},
       {'a', "all", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
-      {'l', "long", false, Action::kRename, "--time-line"},  // and the long layout, below
+      {'l', "long", false, Action::kPass},  // and the long layout, below
       {'R', "list-reasons", false, Action::kPass},
-      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
+      {'O', "Format", true, Action::kPass},  // rewritten below into %-fields
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
@@ -655,7 +655,7 @@ Result<SlurmTranslation> sprio(const std::vector<std::string>& args) {
       {'u', "user", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
       {'l', "long", false, Action::kPass},
-      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'h', "noheader", false, Action::kPass},
       {'v', "verbose", false, Action::kDrop},
       {'n', "norm", false, Action::kRefuse, "fairway priority -n gives each term before its weight"},
       {'w', "weights", false, Action::kRefuse, "fairway show config lists the weights"},
