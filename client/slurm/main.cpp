@@ -1,8 +1,8 @@
 // fairway-slurm: Slurm's commands (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
 // salloc, sprio, sshare, sdiag) on Fairway, one binary called through links of those names
 // (or as `fairway-slurm squeue ...`). Each call is read into the typed options of the client
-// command that does the same and run in this process (slurm_call.h), or for the commands not
-// yet read so, translated into the fairway command line (slurm_commands.h); what it prints says
+// command that does the same and run in this process (slurm_call.h), or for sbatch, srun and
+// salloc translated into the fairway command line (slurm_commands.h); what it prints says
 // "squeue: error: ..." where fairway says "fairway: error: ...", as Slurm's commands do.
 #include <cstdlib>
 #include <cstring>
@@ -128,6 +128,11 @@ int main(int argc, char** argv) {
     const int code = fairway::cli::report_error(io, *translated->usage_error, fairway::cli::kExitUsage);
     err.flush();
     return err_lines.usage_exit().value_or(code);
+  }
+  if (translated->fairway_version) {
+    out << "fairway " << FAIRWAY_VERSION << "\n";
+    out.flush();
+    return 0;
   }
   if (translated->call) {
     const int code = fairway::cli::run_slurm_call(*translated->call, io);

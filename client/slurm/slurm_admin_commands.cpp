@@ -1,6 +1,7 @@
 #include "client/slurm/slurm_admin_commands.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
 #include "client/views/text_format.h"
@@ -9,13 +10,58 @@
 namespace fairway::cli {
 namespace {
 
-// `sub` followed by `rest`.
-std::vector<std::string> with_command(const std::string& sub, const std::vector<std::string>& rest) {
-  std::vector<std::string> out;
-  out.reserve(rest.size() + 1);
-  out.push_back(sub);
-  out.insert(out.end(), rest.begin(), rest.end());
-  return out;
+// The words after one of fairway's subcommands as its parser (CLI11) read them: --json, the
+// positional words, --version, and any other option, which it refused ("-5" and "-" are
+// words). After "--" every word is positional when none came before; otherwise the words
+// went back to fairway's own options, which took none of them but --version.
+struct SubcommandWords {
+  std::vector<std::string> positional;
+  std::vector<std::string> unexpected;
+  bool json = false;
+  bool version = false;
+};
+
+SubcommandWords read_subcommand_words(const std::vector<std::string>& words) {
+  SubcommandWords r;
+  enum class After : std::uint8_t { kNone, kWords, kFairway } after = After::kNone;
+  for (const std::string& w : words) {
+    if (after == After::kWords) {
+      r.positional.push_back(w);
+    } else if (after == After::kFairway) {
+      if (w == "--version")
+        r.version = true;
+      else
+        r.unexpected.push_back(w);
+    } else if (w == "--") {
+      after = r.positional.empty() ? After::kWords : After::kFairway;
+    } else if (w == "--json" || w.starts_with("--json=")) {
+      r.json = true;
+    } else if (w == "--version") {
+      r.version = true;
+    } else if (w.size() >= 2 && w[0] == '-' && !std::isdigit(static_cast<unsigned char>(w[1]))) {
+      r.unexpected.push_back(w);
+    } else {
+      r.positional.push_back(w);
+    }
+  }
+  return r;
+}
+
+// fairway's parser's refusal of these words, in its words and order: --version first, then
+// a missing `required` positional ("ids is required"), then the options it does not take.
+void refuse_as_fairway(const SubcommandWords& r, const char* required, SlurmTranslation& t) {
+  if (r.version) {
+    t.fairway_version = true;
+  } else if (required != nullptr && r.positional.empty()) {
+    t.usage_error = std::string(required) + " is required";
+  } else if (!r.unexpected.empty()) {
+    std::string listed;
+    for (auto w = r.unexpected.rbegin(); w != r.unexpected.rend(); ++w)
+      listed += (listed.empty() ? "" : " ") + *w;
+    t.usage_error = std::string(r.unexpected.size() == 1 ? "The following argument was not expected: "
+                                                         : "The following arguments were not expected: ") +
+                    listed;
+  }
 }
 
 }  // namespace
@@ -123,16 +169,28 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
       return t;
     }
     if (what == "reservation") {
-      auto out = rest(2);
-      out.insert(out.begin(), {"show", what});
-      return SlurmTranslation{out, std::nullopt};
+      const SubcommandWords r = read_subcommand_words(rest(2));
+      SlurmShowCall call{SlurmShowCall::What::kReservation, r.positional, r.json};
+      SlurmTranslation t{{}, std::nullopt, call};
+      refuse_as_fairway(r, nullptr, t);
+      return t;
     }
-    if (what == "config") return SlurmTranslation{{"show", "config", "--scontrol"}, std::nullopt};
+    // Words after `show config` are ignored, as they always were.
+    if (what == "config")
+      return SlurmTranslation{{}, std::nullopt, SlurmShowCall{SlurmShowCall::What::kConfig, {}, false}};
     return invalid_argument("show " + words[1] + " is not supported");
   }
   if (verb == "hold" || verb == "uhold" || verb == "release" || verb == "requeue" || verb == "requeuehold") {
-    const std::string to = verb == "uhold" ? "hold" : verb == "requeuehold" ? "requeue" : verb;
-    return SlurmTranslation{with_command(to, rest(1)), std::nullopt};
+    SlurmControlCall call;
+    call.action = verb == "hold" || verb == "uhold" ? wire::JobAction::kHold
+                  : verb == "release"               ? wire::JobAction::kRelease
+                                                    : wire::JobAction::kRequeue;
+    const SubcommandWords r = read_subcommand_words(rest(1));
+    call.options.ids = r.positional;
+    call.options.json = r.json;
+    SlurmTranslation t{{}, std::nullopt, call};
+    refuse_as_fairway(r, "ids", t);
+    return t;
   }
   if (verb == "update") {
     // update JobId=42 TimeLimit=1:00:00 ... | update NodeName=cn01 State=DRAIN Reason="x"
@@ -155,19 +213,35 @@ Result<SlurmTranslation> translate_scontrol(const std::vector<std::string>& args
     }
     if (job) {
       if (node || state) return invalid_argument("update names both a job and a node");
-      std::vector<std::string> out = {"update", "job", *job};
-      out.insert(out.end(), keys.begin(), keys.end());
-      return SlurmTranslation{out, std::nullopt};
+      // fairway update's words: job ID KEY=VALUE... (the id read as one of them).
+      std::vector<std::string> all = {"job", *job};
+      all.insert(all.end(), keys.begin(), keys.end());
+      const SubcommandWords r = read_subcommand_words(all);
+      SlurmTranslation t{{}, std::nullopt, SlurmUpdateCall{r.positional, r.json}};
+      refuse_as_fairway(r, "words", t);
+      return t;
     }
     if (node) {
       if (!keys.empty())
         return invalid_argument("update node: only State= and Reason= are supported, not " + keys[0]);
+      // The node name read as fairway drain's or resume's one word (the reason is --reason's
+      // value, whatever it is).
+      const auto node_call = [&](wire::NodeAction action, std::string why) {
+        const SubcommandWords r = read_subcommand_words({*node});
+        SlurmTranslation t{{}, std::nullopt, SlurmNodeControlCall{action, r.positional, std::move(why)}};
+        // drain -- --reason R: the reason's option and its value were read as node names.
+        if (action == wire::NodeAction::kDrain && *node == "--")
+          t.usage_error = "--reason is required";
+        else
+          refuse_as_fairway(r, "nodes", t);
+        return t;
+      };
       if (state == "drain" || state == "down") {
         if (!reason) return invalid_argument("update node: State=" + *state + " needs a Reason=");
-        return SlurmTranslation{{"drain", *node, "--reason", *reason}, std::nullopt};
+        return node_call(wire::NodeAction::kDrain, *reason);
       }
       if (state == "resume" || state == "idle" || state == "undrain")
-        return SlurmTranslation{{"resume", *node}, std::nullopt};
+        return node_call(wire::NodeAction::kResume, {});
       return invalid_argument("update node: State=" + state.value_or("") +
                               " is not supported (DRAIN, RESUME)");
     }
@@ -221,30 +295,42 @@ Result<SlurmTranslation> translate_sacctmgr(const std::vector<std::string>& args
   }
   std::string what = to_lower(words[1]);
   if (with_assoc && (what == "user" || what == "users")) what = "user-associations";
-  std::vector<std::string> out = {"shares", "--list", what};
+  SlurmSharesCall call;
+  SharesOptions& o = call.options;
+  o.list = what;
+  int users = 0, accounts = 0, formats = 0;
+  const bool of_accounts = to_lower(words[1]).starts_with("acc");
   for (std::size_t i = 2; i < words.size(); ++i) {
     const std::string& w = words[i];
     const std::size_t eq = w.find('=');
     const std::string key = to_lower(w.substr(0, eq));
     const std::string value = eq == std::string::npos ? std::string() : w.substr(eq + 1);
-    if (eq == std::string::npos) {
-      // A bare name: the user or account listed.
-      out.insert(out.end(), {to_lower(words[1]).starts_with("acc") ? "--account" : "--user", w});
-    } else if (key == "user" || key == "users" || key == "name" || key == "names") {
-      out.insert(
-          out.end(),
-          {to_lower(words[1]).starts_with("acc") && key.starts_with("name") ? "--account" : "--user", value});
+    // A bare name: the user or account listed (name= too).
+    const bool names_account = of_accounts && (eq == std::string::npos || key.starts_with("name"));
+    if (eq == std::string::npos || key == "user" || key == "users" || key == "name" || key == "names") {
+      if (names_account)
+        o.account = eq == std::string::npos ? w : value, ++accounts;
+      else
+        o.user = eq == std::string::npos ? w : value, ++users;
     } else if (key == "account" || key == "accounts") {
-      out.insert(out.end(), {"--account", value});
+      o.account = value, ++accounts;
     } else if (key == "format") {
-      out.insert(out.end(), {"--format", value});
+      o.format = value, ++formats;
     } else {
       return invalid_argument("condition \"" + w + "\" is not supported (user=, account=, format=)");
     }
   }
-  if (parsable) out.emplace_back("--parsable2");
-  if (noheader) out.emplace_back("--noheader");
-  return SlurmTranslation{out, std::nullopt};
+  o.parsable = parsable;
+  o.noheader = noheader;
+  SlurmTranslation t{{}, std::nullopt, call};
+  // What fairway shares' parser refused when these went through it: one field given twice.
+  if (users > 1)
+    t.usage_error = "--user: At Most 1 required but received " + std::to_string(users);
+  else if (accounts > 1)
+    t.usage_error = "--account: At Most 1 required but received " + std::to_string(accounts);
+  else if (formats > 1)
+    t.usage_error = "--format: At Most 1 required but received " + std::to_string(formats);
+  return t;
 }
 
 }  // namespace fairway::cli

@@ -1,5 +1,5 @@
-// scontrol's and sacctmgr's words on Fairway, translated into the fairway command lines
-// that do the same (slurm_commands.h dispatches here). Pure; thread-safe.
+// scontrol's and sacctmgr's words on Fairway, read into the typed calls of the client
+// commands that do the same (slurm_commands.h dispatches here). Pure; thread-safe.
 #pragma once
 
 #include <string>

@@ -5,8 +5,11 @@
 
 #include "client/api/coordinator_transport.h"
 #include "client/api/terminal_replies.h"
+#include "client/fairway/priority_command.h"
 #include "client/fairway/queue_iterate.h"
 #include "client/fairway/report_commands.h"
+#include "client/fairway/update_command.h"
+#include "client/views/fairway/reservation_views.h"
 
 namespace fairway::cli {
 
@@ -38,7 +41,30 @@ int run_slurm_call(const SlurmCall& call, const Output& io) {
         return run_show_node(first, show->json, true, t, io);
       case SlurmShowCall::What::kPartition:
         return run_show_partition(show->names, show->json, true, t, io);
+      case SlurmShowCall::What::kReservation:
+        return run_show_reservation(show->names, show->json, t, io);
+      case SlurmShowCall::What::kConfig:
+        return run_show_config(true, t, io);
     }
+  }
+  if (const auto* control = std::get_if<SlurmControlCall>(&call)) {
+    return run_control(control->action, control->options, {}, through(control->options.json), io);
+  }
+  if (const auto* update = std::get_if<SlurmUpdateCall>(&call)) {
+    const Time now = Time::from_seconds(static_cast<std::int64_t>(std::time(nullptr)));
+    return run_update(update->words, now, update->json, through(update->json), io);
+  }
+  if (const auto* priority = std::get_if<SlurmPriorityCall>(&call)) {
+    return run_priority(priority->options, through(priority->options.json), io);
+  }
+  if (const auto* shares = std::get_if<SlurmSharesCall>(&call)) {
+    return run_shares(shares->options, through(shares->options.json), io);
+  }
+  if (const auto* diag = std::get_if<SlurmDiagCall>(&call)) {
+    return run_diag(diag->json, !diag->json, through(diag->json), io);
+  }
+  if (const auto* node = std::get_if<SlurmNodeControlCall>(&call)) {
+    return run_node_control(node->action, node->nodes, node->reason, {}, through(false), io);
   }
   // Requests name no user: the coordinator knows who asks (kernel or MUNGE).
   const auto& cancel = std::get<SlurmCancelCall>(call);

@@ -20,8 +20,8 @@ namespace {
 constexpr const char* kSqueueDefaultFormat = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
 
 enum class Action : std::uint8_t {
-  kPass,    // fairway takes it as it is
-  kRename,  // fairway spells it `to`
+  kPass,    // read as its table entry: the typed options take it by its long name
+  kRename,  // fairway shares spelled it `to` (sshare): the word its refusals name
   kDrop,    // accepted, no effect here (verbosity, cluster-wide views that are the default)
   kRefuse,  // cannot be honoured: a usage error naming it and `to` (why)
 };
@@ -31,7 +31,7 @@ struct SlurmOption {
   std::string_view long_name;
   bool takes_value;
   Action action;
-  std::string_view to = {};  // kRename: the fairway option ("-u"); kRefuse: why
+  std::string_view to = {};  // kRename: the fairway option ("--user"); kRefuse: why
 };
 
 struct Scanned {
@@ -181,9 +181,30 @@ std::string given_twice(std::string_view field, int times) {
   return "--" + std::string(field) + ": At Most 1 required but received " + std::to_string(times);
 }
 
-std::vector<std::string> with_command(std::string sub, std::vector<std::string> rest) {
-  rest.insert(rest.begin(), std::move(sub));
-  return rest;
+// fairway's parser's refusal of the words a fairway subcommand with no positional words
+// was given, `sub` then `scanned.out` then `trailer` (--sprio...): each bare word, and after
+// a "--" every word (the parser went back to fairway's own options, which took none of
+// them); nullopt when there is none.
+std::optional<std::string> words_not_expected(const Scanned& scanned,
+                                              const std::vector<std::string>& trailer) {
+  std::vector<bool> is_value(scanned.out.size(), false);
+  for (const auto& [option, at] : scanned.value_at) is_value[at] = true;
+  std::vector<std::string> unexpected;
+  bool after_mark = false;
+  for (std::size_t i = 0; i < scanned.out.size(); ++i) {
+    const std::string& w = scanned.out[i];
+    if (after_mark)
+      unexpected.push_back(w);
+    else if (is_value[i])
+      continue;  // an option's value, whatever it is ("--" too)
+    else if (w == "--")
+      after_mark = true;
+    else if (w.size() < 2 || w[0] != '-')
+      unexpected.push_back(w);
+  }
+  if (after_mark) unexpected.insert(unexpected.end(), trailer.begin(), trailer.end());
+  if (unexpected.empty()) return std::nullopt;
+  return unexpected_words(unexpected);
 }
 
 // squeue -O / sinfo -O "JobID:8,Name:.10,State,Partition:|": each name's %-letter, its
@@ -258,7 +279,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'S', "sort", true, Action::kPass},
       {'l', "long", false, Action::kPass},
       {'r', "array", false, Action::kPass},
-      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'h', "noheader", false, Action::kPass},
       {'\0', "start", false, Action::kPass},
       {'\0', "json", false, Action::kPass},
       {'a', "all", false, Action::kDrop},  // every partition: the default here
@@ -266,7 +287,7 @@ Result<SlurmTranslation> squeue(const std::vector<std::string>& args, const Slur
       {'\0', "me", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
       {'i', "iterate", true, Action::kPass},
-      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
+      {'O', "Format", true, Action::kPass},  // rewritten below into %-fields
       {'A', "account", true, Action::kPass},
       {'n', "name", true, Action::kPass},
       {'w', "nodelist", true, Action::kPass},
@@ -360,8 +381,15 @@ Result<SlurmTranslation> sdiag(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sdiag", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  if (std::find(s.out.begin(), s.out.end(), "--json") == s.out.end()) s.out.emplace_back("--sdiag");
-  return SlurmTranslation{with_command("diag", s.out), std::nullopt};
+  SlurmDiagCall call;
+  for (const auto& g : s.given) {
+    if (g.option != nullptr && g.option->long_name == "json") call.json = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  // fairway diag read --sdiag after sdiag's words when they had no --json.
+  t.usage_error =
+      words_not_expected(s, call.json ? std::vector<std::string>{} : std::vector<std::string>{"--sdiag"});
+  return t;
 }
 
 Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const SlurmInvocation& inv) {
@@ -369,8 +397,8 @@ Result<SlurmTranslation> scancel(const std::vector<std::string>& args, const Slu
       {'u', "user", true, Action::kPass},
       {'t', "state", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
-      {'n', "name", true, Action::kRename, "--name"},
-      {'\0', "jobname", true, Action::kRename, "--name"},
+      {'n', "name", true, Action::kPass},
+      {'\0', "jobname", true, Action::kPass},
       {'A', "account", true, Action::kPass},
       {'s', "signal", true, Action::kPass},
       {'b', "batch", false, Action::kPass},
@@ -481,7 +509,7 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
       {'j', "jobs", true, Action::kPass},
       {'u', "user", true, Action::kPass},
       {'\0', "name", true, Action::kPass},
-      {'A', "accounts", true, Action::kRename, "--account"},
+      {'A', "accounts", true, Action::kPass},
       {'r', "partition", true, Action::kPass},
       {'s', "state", true, Action::kPass},
       {'S', "starttime", true, Action::kPass},
@@ -551,17 +579,17 @@ Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
 Result<SlurmTranslation> sinfo(const std::vector<std::string>& args) {
   static const std::vector<SlurmOption> table = {
       {'s', "summarize", false, Action::kPass},
-      {'N', "Node", false, Action::kRename, "--node-oriented"},
+      {'N', "Node", false, Action::kPass},
       {'o', "format", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
-      {'h', "noheader", false, Action::kRename, "--noheader"},
-      {'\0', "json", false, Action::kRename, "--sinfo-json"},
+      {'h', "noheader", false, Action::kPass},
+      {'\0', "json", false, Action::kPass},
       {'a', "all", false, Action::kDrop},
       {'v', "verbose", false, Action::kDrop},
       {'M', "clusters", true, Action::kRefuse, "one cluster only"},
-      {'l', "long", false, Action::kRename, "--time-line"},  // and the long layout, below
+      {'l', "long", false, Action::kPass},  // and the long layout, below
       {'R', "list-reasons", false, Action::kPass},
-      {'O', "Format", true, Action::kRename, "--format"},  // rewritten below into %-fields
+      {'O', "Format", true, Action::kPass},  // rewritten below into %-fields
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sinfo", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
@@ -627,7 +655,7 @@ Result<SlurmTranslation> sprio(const std::vector<std::string>& args) {
       {'u', "user", true, Action::kPass},
       {'p', "partition", true, Action::kPass},
       {'l', "long", false, Action::kPass},
-      {'h', "noheader", false, Action::kRename, "--noheader"},
+      {'h', "noheader", false, Action::kPass},
       {'v', "verbose", false, Action::kDrop},
       {'n', "norm", false, Action::kRefuse, "fairway priority -n gives each term before its weight"},
       {'w', "weights", false, Action::kRefuse, "fairway show config lists the weights"},
@@ -637,8 +665,26 @@ Result<SlurmTranslation> sprio(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sprio", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  s.out.emplace_back("--sprio");
-  return SlurmTranslation{with_command("priority", s.out), std::nullopt};
+  SlurmPriorityCall call;
+  PriorityOptions& o = call.options;
+  o.sprio = true;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) continue;
+    const std::string_view name = option->long_name;
+    if (name == "jobs")
+      o.jobs = value;
+    else if (name == "user")
+      o.user = value;
+    else if (name == "partition")
+      o.partition = value;
+    else if (name == "long")
+      o.long_format = true;
+    else if (name == "noheader")
+      o.noheader = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  t.usage_error = words_not_expected(s, {"--sprio"});
+  return t;
 }
 
 // sshare's table (slurm_report_views.h): the caller's lines unless -a or -u.
@@ -658,8 +704,28 @@ Result<SlurmTranslation> sshare(const std::vector<std::string>& args) {
   };
   FAIRWAY_TRY_ASSIGN(s, scan("sshare", args, table, false));
   if (!s.help.empty()) return SlurmTranslation{{}, s.help};
-  s.out.emplace_back("--sshare");
-  return SlurmTranslation{with_command("shares", s.out), std::nullopt};
+  SlurmSharesCall call;
+  SharesOptions& o = call.options;
+  o.sshare = true;
+  for (const auto& [option, value] : s.given) {
+    if (option == nullptr) continue;
+    const std::string_view name = option->long_name;
+    if (name == "all")
+      o.all_users = true;
+    else if (name == "accounts")
+      o.account = value;
+    else if (name == "users")
+      o.user = value;
+    else if (name == "parsable2")
+      o.parsable = true;
+    else if (name == "parsable")
+      o.trailing_bar = true;
+    else if (name == "noheader")
+      o.noheader = true;
+  }
+  SlurmTranslation t{{}, std::nullopt, call};
+  t.usage_error = words_not_expected(s, {"--sshare"});
+  return t;
 }
 
 }  // namespace

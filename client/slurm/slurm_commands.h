@@ -1,8 +1,8 @@
 // Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
-// salloc, sprio, sshare, sdiag): each invocation read into the typed options of the client
-// command that does the same (squeue, sacct, scancel, sinfo, scontrol show), or for the
-// others still into the
-// `fairway` command line, so that both run the same client code. Pure; thread-safe.
+// salloc, sprio, sshare, sdiag, sacctmgr): each invocation read into the typed options of the
+// client command that does the same, or for sbatch, srun and salloc into the `fairway`
+// command line their one sbatch grammar parses, so that both run the same client code.
+// Pure; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,8 @@
 
 #include "client/fairway/commands.h"
 #include "client/fairway/history_command.h"
+#include "client/fairway/priority_command.h"
+#include "client/fairway/report_commands.h"
 #include "client/views/slurm/slurm_version.h"
 #include "shared/base/result.h"
 
@@ -49,18 +51,51 @@ struct SlurmNodesCall {
   bool json = false;
 };
 // scontrol show job|node|partition: scontrol's Key=Value layout (fairway's JSON with --json)
-// of one job or node (none: every one), or of these partitions.
+// of one job or node (none: every one), or of these partitions; show reservation: fairway's
+// layout of these reservations (none: every one); show config: scontrol's layout.
 struct SlurmShowCall {
-  enum class What : std::uint8_t { kJob, kNode, kPartition };
+  enum class What : std::uint8_t { kJob, kNode, kPartition, kReservation, kConfig };
   What what = What::kJob;
   std::vector<std::string> names;
   bool json = false;
 };
+// scontrol hold|uhold|release|requeue|requeuehold: fairway hold's, release's or requeue's
+// options (the ids, --json).
+struct SlurmControlCall {
+  wire::JobAction action = wire::JobAction::kHold;
+  ControlOptions options;
+};
+// scontrol update JobId=ID KEY=VALUE...: fairway update's words (job ID KEY=VALUE...).
+struct SlurmUpdateCall {
+  std::vector<std::string> words;
+  bool json = false;
+};
+// scontrol update NodeName=N State=DRAIN|DOWN Reason=R, or State=RESUME: fairway drain or
+// resume of these nodes.
+struct SlurmNodeControlCall {
+  wire::NodeAction action = wire::NodeAction::kDrain;
+  std::vector<std::string> nodes;
+  std::string reason;
+};
+// sprio: fairway priority's options (sprio's table).
+struct SlurmPriorityCall {
+  PriorityOptions options;
+};
+// sshare (sshare's table) and sacctmgr list|show (sacctmgr's lists): fairway shares' options.
+struct SlurmSharesCall {
+  SharesOptions options;
+};
+// sdiag: fairway diag in sdiag's layout, or its JSON.
+struct SlurmDiagCall {
+  bool json = false;
+};
 // A Slurm command as a typed call of a client command (slurm_call.h runs it).
-using SlurmCall =
-    std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall, SlurmShowCall>;
+using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall,
+                               SlurmShowCall, SlurmControlCall, SlurmUpdateCall, SlurmNodeControlCall,
+                               SlurmPriorityCall, SlurmSharesCall, SlurmDiagCall>;
 
-// A translation: the typed `call`, the fairway arguments, or `local_output` when the
+// A translation: the typed `call`, the fairway arguments (sbatch, srun, salloc), or
+// `local_output` when the
 // command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
 // options that read but do not go together (given twice...), refused with exit 2 as
 // fairway's own parser refuses them.
@@ -69,6 +104,9 @@ struct SlurmTranslation {
   std::optional<std::string> local_output;
   std::optional<SlurmCall> call = std::nullopt;
   std::optional<std::string> usage_error = std::nullopt;
+  // fairway's --version among a scontrol command's words (scontrol hold 42 --version), which
+  // fairway's parser answered before anything else: "fairway VERSION", exit 0.
+  bool fairway_version = false;
 };
 
 // The Slurm commands this front-end answers to, as installed links name them.

@@ -50,6 +50,25 @@ SlurmShowCall show_call(const Args& args) {
   return t && t->call ? std::get<SlurmShowCall>(*t->call) : SlurmShowCall{};
 }
 
+// A translation's typed call of kind T, with no usage error.
+template <typename T>
+T typed_call(std::string_view command, const Args& args) {
+  auto t = translate_slurm_command(command, args, {"alice", {}});
+  EXPECT_TRUE(t && t->call && !t->usage_error && !t->fairway_version);
+  if (!t || !t->call || !std::holds_alternative<T>(*t->call)) {
+    ADD_FAILURE() << "no typed call of the kind asked";
+    return T{};
+  }
+  EXPECT_TRUE(t->fairway_args.empty());
+  return std::get<T>(*t->call);
+}
+
+// What fairway's parser said of these words, as the translation says it.
+std::string usage_error_of(std::string_view command, const Args& args) {
+  auto t = translate_slurm_command(command, args, {"alice", {}});
+  return t && t->usage_error ? *t->usage_error : "no usage error";
+}
+
 constexpr const char* kSqueueDefault = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
 
 std::string error_of(std::string_view command, const Args& args) {
@@ -249,15 +268,40 @@ TEST(SlurmCommands, RepeatedOptionsAndClusters) {
 }
 
 TEST(SlurmCommands, SprioAndSshareAskForSlurmsTables) {
-  EXPECT_EQ(fairway_args("sprio", {"-l", "-h", "-u", "bob"}),
-            (Args{"priority", "--long", "--noheader", "--user", "bob", "--sprio"}));
+  const PriorityOptions prio = typed_call<SlurmPriorityCall>("sprio", {"-l", "-h", "-u", "bob"}).options;
+  EXPECT_TRUE(prio.sprio && prio.long_format && prio.noheader && !prio.raw && !prio.json);
+  EXPECT_EQ(prio.user, "bob");
   EXPECT_EQ(error_of("sprio", {"-n"}),
             "--norm is not supported: fairway priority -n gives each term before its weight");
-  EXPECT_EQ(fairway_args("sshare", {"-a", "-P", "-A", "science"}),
-            (Args{"shares", "--all-users", "--parsable2", "--account", "science", "--sshare"}));
-  EXPECT_EQ(fairway_args("sshare", {"-h"}), (Args{"shares", "--noheader", "--sshare"}));
+  SharesOptions shares = typed_call<SlurmSharesCall>("sshare", {"-a", "-P", "-A", "science"}).options;
+  EXPECT_TRUE(shares.sshare && shares.all_users && shares.parsable && !shares.noheader);
+  EXPECT_EQ(shares.account, "science");
+  shares = typed_call<SlurmSharesCall>("sshare", {"-h"}).options;
+  EXPECT_TRUE(shares.sshare && shares.noheader && !shares.all_users);
   EXPECT_EQ(error_of("sshare", {"-l"}),
             "--long is not supported: the default layout only (no LevelFS or TRES minutes)");
+  // Bare words, and after "--" every word (fairway's own --sprio among them), as fairway's
+  // parser refused them.
+  EXPECT_EQ(usage_error_of("sprio", {"x", "y"}), "The following arguments were not expected: y x");
+  EXPECT_EQ(usage_error_of("sprio", {"--", "-u", "bob"}),
+            "The following arguments were not expected: --sprio bob --user");
+  EXPECT_EQ(usage_error_of("sshare", {"--", "-a"}),
+            "The following arguments were not expected: --sshare --all-users");
+}
+
+TEST(SlurmCommands, SacctmgrListsAreSharesLists) {
+  SharesOptions o = typed_call<SlurmSharesCall>("sacctmgr", {"-snP", "list", "user", "alice"}).options;
+  EXPECT_EQ(o.list, "user-associations");
+  EXPECT_EQ(o.user, "alice");
+  EXPECT_TRUE(o.parsable && o.noheader && !o.sshare);
+  o = typed_call<SlurmSharesCall>("sacctmgr", {"show", "account", "name=science", "format=Account"}).options;
+  EXPECT_EQ(o.list, "account");
+  EXPECT_EQ(o.account, "science");
+  EXPECT_EQ(o.format, "Account");
+  EXPECT_EQ(usage_error_of("sacctmgr", {"list", "user", "alice", "user=bob"}),
+            "--user: At Most 1 required but received 2");
+  EXPECT_EQ(usage_error_of("sacctmgr", {"list", "user", "account=a", "account=b", "format=x", "format=y"}),
+            "--account: At Most 1 required but received 2");
 }
 
 TEST(SlurmCommands, ScontrolShowStepListsRunningSteps) {
@@ -290,17 +334,51 @@ TEST(SlurmCommands, ScontrolWordsAreCaseInsensitive) {
   auto t = translate_slurm_command("scontrol", {"show", "job", "1", "2", "3"}, {"alice", {}});
   ASSERT_TRUE(t && t->usage_error);
   EXPECT_EQ(*t->usage_error, "The following arguments were not expected: 3 2");
-  EXPECT_EQ(fairway_args("scontrol", {"show", "reservation", "r1"}), (Args{"show", "reservation", "r1"}));
-  EXPECT_EQ(fairway_args("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"}),
-            (Args{"update", "job", "42", "TimeLimit=1:00:00"}));
-  EXPECT_EQ(fairway_args("scontrol", {"update", "NodeName=cn01", "State=DRAIN", "Reason=disk failing"}),
-            (Args{"drain", "cn01", "--reason", "disk failing"}));
-  EXPECT_EQ(fairway_args("scontrol", {"update", "nodename=cn01", "state=resume"}), (Args{"resume", "cn01"}));
-  EXPECT_EQ(fairway_args("scontrol", {"uhold", "42"}), (Args{"hold", "42"}));
+  c = show_call({"show", "reservation", "r1", "--json"});
+  EXPECT_EQ(c.what, What::kReservation);
+  EXPECT_EQ(c.names, (Args{"r1"}));
+  EXPECT_TRUE(c.json);
+  EXPECT_EQ(show_call({"show", "config", "ignored"}).what, What::kConfig);
+  const auto update = typed_call<SlurmUpdateCall>("scontrol", {"update", "JobId=42", "TimeLimit=1:00:00"});
+  EXPECT_EQ(update.words, (Args{"job", "42", "TimeLimit=1:00:00"}));
+  EXPECT_FALSE(update.json);
+  auto node = typed_call<SlurmNodeControlCall>(
+      "scontrol", {"update", "NodeName=cn01", "State=DRAIN", "Reason=disk failing"});
+  EXPECT_EQ(node.action, wire::NodeAction::kDrain);
+  EXPECT_EQ(node.nodes, (Args{"cn01"}));
+  EXPECT_EQ(node.reason, "disk failing");
+  node = typed_call<SlurmNodeControlCall>("scontrol", {"update", "nodename=cn01", "state=resume"});
+  EXPECT_EQ(node.action, wire::NodeAction::kResume);
+  EXPECT_EQ(node.nodes, (Args{"cn01"}));
+  const auto hold = typed_call<SlurmControlCall>("scontrol", {"uhold", "42", "--json"});
+  EXPECT_EQ(hold.action, wire::JobAction::kHold);
+  EXPECT_EQ(hold.options.ids, (Args{"42"}));
+  EXPECT_TRUE(hold.options.json);
+  EXPECT_EQ(typed_call<SlurmControlCall>("scontrol", {"requeuehold", "7"}).action, wire::JobAction::kRequeue);
+  EXPECT_EQ(typed_call<SlurmControlCall>("scontrol", {"release", "--", "-x"}).options.ids, (Args{"-x"}));
   EXPECT_EQ(error_of("scontrol", {"update", "NodeName=cn01", "State=DRAIN"}),
             "update node: State=drain needs a Reason=");
   EXPECT_EQ(error_of("scontrol", {"reconfigure"}),
             "reconfigure is not supported (show, hold, release, requeue, update)");
+}
+
+// scontrol's job and node commands refuse what fairway's parser refused when they went
+// through it, in its words and order.
+TEST(SlurmCommands, ScontrolControlRefusesAsFairwaysParser) {
+  EXPECT_EQ(usage_error_of("scontrol", {"hold"}), "ids is required");
+  EXPECT_EQ(usage_error_of("scontrol", {"hold", "-x"}), "ids is required");
+  EXPECT_EQ(usage_error_of("scontrol", {"release", "42", "-x", "--y"}),
+            "The following arguments were not expected: --y -x");
+  EXPECT_EQ(usage_error_of("scontrol", {"update", "JobId=-x"}),
+            "The following argument was not expected: -x");
+  EXPECT_EQ(usage_error_of("scontrol", {"update", "NodeName=-x", "State=resume"}), "nodes is required");
+  EXPECT_EQ(usage_error_of("scontrol", {"show", "reservation", "-x"}),
+            "The following argument was not expected: -x");
+  EXPECT_EQ(typed_call<SlurmControlCall>("scontrol", {"hold", "-5"}).options.ids, (Args{"-5"}));
+  auto t = translate_slurm_command("scontrol", {"hold", "42", "--version"}, {"alice", {}});
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(t->fairway_version);
+  EXPECT_FALSE(t->usage_error);
 }
 
 TEST(SlurmCommands, HostListsAreAnsweredHere) {
@@ -326,9 +404,11 @@ namespace fairway::cli {
 namespace {
 
 TEST(SlurmCommands, SdiagAndSqueueIterateTranslateAsSlurmsOptions) {
-  EXPECT_EQ(fairway_args("sdiag", {}), (Args{"diag", "--sdiag"}));
-  EXPECT_EQ(fairway_args("sdiag", {"-a", "-t"}), (Args{"diag", "--sdiag"}));
-  EXPECT_EQ(fairway_args("sdiag", {"--json"}), (Args{"diag", "--json"}));
+  EXPECT_FALSE(typed_call<SlurmDiagCall>("sdiag", {}).json);
+  EXPECT_FALSE(typed_call<SlurmDiagCall>("sdiag", {"-a", "-t"}).json);
+  EXPECT_TRUE(typed_call<SlurmDiagCall>("sdiag", {"--json"}).json);
+  EXPECT_EQ(usage_error_of("sdiag", {"--"}), "The following argument was not expected: --sdiag");
+  EXPECT_EQ(usage_error_of("sdiag", {"--json", "--"}), "no usage error");
   EXPECT_EQ(error_of("sdiag", {"-r"}),
             "--reset is not supported: the counts run from the coordinator's start");
   const SlurmQueueCall every = queue_call("squeue", {"-i", "5", "-h"});

@@ -29,8 +29,12 @@ TEST(AssociationView, AUsersAccountsAsSnakemakeAsksForThem) {
   auto t = translate_slurm_command("sacctmgr", {"-n", "-s", "list", "user", "alice", "format=account%20"},
                                    {"alice", {}});
   ASSERT_TRUE(t) << t.error().message;
-  EXPECT_EQ(t->fairway_args, (std::vector<std::string>{"shares", "--list", "user-associations", "--user",
-                                                       "alice", "--format", "account%20", "--noheader"}));
+  ASSERT_TRUE(t->call && std::holds_alternative<SlurmSharesCall>(*t->call));
+  const SharesOptions& o = std::get<SlurmSharesCall>(*t->call).options;
+  EXPECT_EQ(o.list, "user-associations");
+  EXPECT_EQ(o.user, "alice");
+  EXPECT_EQ(o.format, "account%20");
+  EXPECT_TRUE(o.noheader && !o.parsable);
   wire::SharesReply alice = two_accounts();
   std::erase_if(alice.rows, [](const wire::ShareView& v) { return !v.user.empty() && v.user != "alice"; });
   auto text = render_associations(alice, {AssociationList::kUserAssociations, "account%20", false, false});
