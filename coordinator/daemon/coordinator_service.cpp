@@ -59,14 +59,23 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   // The user the coordinator runs as names the reasons it sets itself (Slurm's SlurmUser).
   const net::PeerCredentials self{static_cast<std::uint32_t>(::geteuid()),
                                   static_cast<std::uint32_t>(::getegid()), ::getpid()};
-  if (auto me = s->auth_->from_kernel(self)) {
-    s->registry_.set_system_user({me->user, me->uid});
-  } else {
-    s->registry_.set_system_user({std::to_string(self.uid), self.uid});
-  }
+  ReasonSetter system_user{std::to_string(self.uid), self.uid};
+  if (auto me = s->auth_->from_kernel(self)) system_user = {me->user, me->uid};
   s->mono_ = mono;  // before recovery: it starts the restored jobs' timeouts
   s->next_probe_ = now + kStoreProbeInterval;
-  FAIRWAY_TRY(s->recover(now));
+  FAIRWAY_TRY_ASSIGN(recovered,
+                     recover_from(*s->store_, s->config_, *s->scheduler_, system_user, now, s->mono(now)));
+  s->registry_ = std::move(recovered.nodes);
+  s->tokens_ = std::move(recovered.tokens);
+  s->tracking_ = std::move(recovered.tracking);
+  s->finished_order_ = std::move(recovered.finished_order);
+  s->awaiting_nodes_ = std::move(recovered.awaiting_nodes);
+  s->stored_drains_ = std::move(recovered.stored_drains);
+  s->last_pass_ = now;
+  log_event(LogLevel::kInfo, "coordinator_recovered",
+            {{"waiting", std::to_string(recovered.waiting)},
+             {"running", std::to_string(recovered.running)},
+             {"finished", std::to_string(recovered.finished)}});
   return s;
 }
 
@@ -109,7 +118,7 @@ void CoordinatorService::on_register(const std::string& peer, const wire::AgentR
     if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) apply_stored_drain(*n, d->second);
     // Jobs restored from the store that ran on this node can now be placed back.
     for (auto it = awaiting_nodes_.begin(); it != awaiting_nodes_.end();) {
-      if (adopt_restored(it->second, now)) {
+      if (adopt_restored(it->second, *scheduler_, tracking_, finished_order_, now, mono(now))) {
         it = awaiting_nodes_.erase(it);
       } else {
         ++it;

@@ -21,7 +21,9 @@
 #include "coordinator/daemon/client_tokens.h"
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
+#include "coordinator/daemon/job_tracking.h"
 #include "coordinator/daemon/node_registry.h"
+#include "coordinator/daemon/recovered_state.h"
 #include "coordinator/daemon/service_context.h"
 #include "coordinator/daemon/service_counters.h"
 #include "coordinator/daemon/state_dir_lock.h"
@@ -38,8 +40,6 @@ inline std::string id_str(JobId id) {
   return std::to_string(id.value());
 }
 
-// Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
-inline constexpr std::size_t kFinishedViewsKept = 100000;
 // Finished jobs one turn's purge deletes at most (keep_finished), and kept runs of purged
 // jobs it forgets at most.
 inline constexpr std::int64_t kPurgeBatch = 2000;
@@ -55,27 +55,6 @@ struct Outgoing {
   // Agents: the connection it goes to, the one the node's key speaks on (AgentRoutes);
   // empty when no connection of that key is known, and then it is not sent.
   std::string route;
-};
-
-// What the daemon knows about a job beyond the core's record.
-struct JobTracking {
-  std::string working_dir, stdout_path, stderr_path;
-  // Its stop intent (cancel, requeue, an ended allocation) and its outcome (exit, usage)
-  // are the core's: JobRecord::stop and JobRecord::outcome.
-  std::optional<Time> unconfirmed_since;    // its agent re-registered without it (monotonic)
-  std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
-  // --mail-type=TIME_LIMIT*: the shares of its limit mailed about for the run that
-  // started at time_mails_run (a requeued run starts over).
-  std::uint8_t time_mails_sent = 0;
-  Time time_mails_run;
-  // A job array's own entry (kept after it ends): a query naming it names its tasks.
-  bool array = false;
-  bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
-  // Where it runs is not kept here: its head and members (which hold its cores for its
-  // steps, LaunchJob.extern_only) are its allocation's (job_nodes.h).
-  // Its steps: their numbers, the open ones (their srun reports each one's end), the cores
-  // its --exclusive/--exact steps hold.
-  StepBook steps;
 };
 
 // The client API (client_submit, client_query, client_control, client_steps) works on a
@@ -136,7 +115,6 @@ class CoordinatorService : private ServiceActions {
  private:
   CoordinatorService(const Config& config, StateDirLock lock, std::unique_ptr<Scheduler> scheduler,
                      std::unique_ptr<JobStore> store, std::unique_ptr<ClientAuthenticator> auth);
-  Status recover(Time now);
 
   // Agents.
   void on_register(const std::string& peer, const wire::AgentRegister& m, Time now);
@@ -148,9 +126,6 @@ class CoordinatorService : private ServiceActions {
   void release_jobs_of(NodeEntry& n, Time now);
   // A running job whose processes we lost track of: requeued if it allows, else node_fail.
   void lose_job(JobId id, const std::string& why, Time now);
-  // Puts the record of a running job's row (from_row) back on its cores in the core once
-  // all its nodes exist; false while one does not. One the core refuses ends (NotRestored).
-  bool adopt_restored(const StoredJob& row, Time now);
   void job_ended(JobId id, JobState reported, const JobOutcome& outcome, Time now);
   // job_effects.cpp: carries out what the core's lifecycle decided for a job
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
@@ -167,8 +142,6 @@ class CoordinatorService : private ServiceActions {
 
   // Clients (client_requests.cpp): each request goes to the client API's function for it.
   void serve_client(const std::string& peer, const wire::Message& m, const Caller& caller, Time now);
-  // A drain the store holds, onto a node entry (at recovery or when the node registers).
-  static void apply_stored_drain(NodeEntry& n, const NodeAdminState& a);
 
   // The job's request as the store keeps it (job_persistence.cpp); an error names the job.
   Result<wire::SubmitRequest> stored_request(JobId id) const override;
@@ -199,8 +172,6 @@ class CoordinatorService : private ServiceActions {
     release_members(t, id, members, now);
   }
   void persist_step(const StoredStep& step) override;
-  // At recovery: each live job's open steps and its next step number, from the store.
-  Status restore_steps();
   // To every node of `where` (the job's allocation), with the agents' kill grace unless
   // `grace` says otherwise.
   void signal_job(JobId id, const Allocation& where, std::int32_t signal,

@@ -38,27 +38,7 @@ void CoordinatorService::probe_store(Time now) {
 StoredUsageRun CoordinatorService::usage_run_of(const StoredJob& s, const std::string& account,
                                                 const std::string& user, const std::string& reservation,
                                                 const ResourceRequest& resources) const {
-  StoredUsageRun run{s.id,
-                     account,
-                     user,
-                     reservation,
-                     s.start_time.value_or(s.submit_time),
-                     s.end_time.value_or(s.submit_time),
-                     0,
-                     0,
-                     {}};
-  for (const StoredNodeAllocation& a : s.allocation) {
-    run.cores += static_cast<std::int64_t>(a.cores.size());
-    run.memory_mb += resources.memory_on_node(std::ssize(a.cores));
-    const auto idx = scheduler_->cluster().find_node(a.node);
-    if (!idx) continue;
-    const auto& gpus = scheduler_->cluster().node(*idx).topology.gpus;
-    for (std::int32_t g : a.gpus) {
-      if (g >= 0 && static_cast<std::size_t>(g) < gpus.size())
-        run.gpu_types.push_back(gpus[static_cast<std::size_t>(g)].type);
-    }
-  }
-  return run;
+  return daemon::usage_run_of(scheduler_->cluster(), s, account, user, reservation, resources);
 }
 
 bool CoordinatorService::write(const Status& st, std::string_view what, JobId id) {
@@ -116,10 +96,7 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
 }
 
 void CoordinatorService::trim_finished() {
-  while (finished_order_.size() > kFinishedViewsKept) {
-    tracking_.erase(finished_order_.front());
-    finished_order_.pop_front();
-  }
+  daemon::trim_finished(tracking_, finished_order_);
 }
 
 }  // namespace fairway::daemon

@@ -52,18 +52,4 @@ void CoordinatorService::persist_step(const StoredStep& step) {
   (void)write(store_->put_step(step), "put_step", step.job);
 }
 
-Status CoordinatorService::restore_steps() {
-  FAIRWAY_TRY_ASSIGN(open, store_->load_open_steps());
-  for (StoredStep& s : open) {
-    auto t = tracking_.find(s.job.value());
-    if (t != tracking_.end()) t->second.steps.restore_open(std::move(s));
-  }
-  // Step numbers are never reused within a job, across restarts and requeues.
-  FAIRWAY_TRY_ASSIGN(next, store_->load_next_step_numbers());
-  for (const auto& [job, number] : next) {
-    if (auto t = tracking_.find(job.value()); t != tracking_.end()) t->second.steps.restore_next(number);
-  }
-  return ok_status();
-}
-
 }  // namespace fairway::daemon
