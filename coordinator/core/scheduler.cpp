@@ -56,15 +56,8 @@ Status Scheduler::init(NodeSource source) {
     }
     FAIRWAY_TRY(cluster_.add_partition(p.name, names, p.placement));
     partition_priority_.push_back(p.priority);
-    partition_tier_.push_back(p.priority_tier);
   }
-  for (const auto& victim : config_.partitions) {
-    for (const auto& owner : config_.partitions) {
-      if (victim.preempt != PreemptMode::kOff && owner.priority_tier > victim.priority_tier) {
-        preemption_configured_ = true;
-      }
-    }
-  }
+  preemption_ = OwnerPreemption(config_.partitions);
   for (const auto& a : config_.accounts) {
     ledger_.set_account_shares(a.name, a.shares);
     for (const auto& u : a.users) ledger_.association(a.name, u);
@@ -271,6 +264,17 @@ void Scheduler::forget(JobId id) {
   }
 }
 
+// What owner preemption may do to the jobs the scheduler owns.
+class Scheduler::Host final : public PreemptionHost {
+ public:
+  explicit Host(Scheduler& s) : s_(s) {}
+  Status requeue(JobId id, Time now) override { return s_.requeue(id, now); }
+  void start(JobRecord& j, Allocation alloc, Time now) override { s_.start_job(j, std::move(alloc), now); }
+
+ private:
+  Scheduler& s_;
+};
+
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
   reservations_.advance(now, maintenance_, cluster_, ledger_, config_.billing, running_,
@@ -415,7 +419,8 @@ PassResult Scheduler::schedule(Time now) {
         start_job(j, std::move(alloc), now);
       },
       gate);
-  preempt_for_owners(others, now, result);
+  Host host(*this);
+  preemption_.preempt_for_owners(others, running_, config_.partitions, cluster_, now, result, host);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
   if (!reservations_.empty()) reservations_.observe_use(now, running_);
@@ -445,8 +450,7 @@ void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
   std::vector<RankKey> keys;
   keys.reserve(ordered.size());
   for (JobRecord* j : ordered) {
-    keys.push_back(
-        {partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
+    keys.push_back({preemption_.tier(j->partition), j->priority.total, j->spec.submit_time, j->spec.id, j});
   }
   sort_ranked(keys);
   for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = keys[i].job;
