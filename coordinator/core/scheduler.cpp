@@ -430,20 +430,6 @@ PassResult Scheduler::schedule(Time now) {
   return result;
 }
 
-// A maintenance window's start requeues the killable jobs on its nodes (Titan, seed 000:
-// killed, and requeued after the outage).
-void Scheduler::preempt_for_maintenance(Time now, PassResult& result) {
-  for (JobId id : maintenance_.due_for_preemption(cluster_, config_, running_, now)) {
-    const JobRecord* j = find(id);
-    JobPreemption p{id, "maintenance on its nodes begins", j->start_time, j->allocation};
-    const Status st = requeue(id, now);
-    assert(st.has_value() && "a running job can always be requeued");
-    (void)st;
-    find(id)->reason = p.reason;
-    result.preempted.push_back(std::move(p));
-  }
-}
-
 // The pass order: waiting jobs ranked by rank_order.h, and waiting_ kept in that order
 // between passes so that the next ranking is mostly a check.
 void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
