@@ -56,15 +56,8 @@ Status Scheduler::init(NodeSource source) {
     }
     FAIRWAY_TRY(cluster_.add_partition(p.name, names, p.placement));
     partition_priority_.push_back(p.priority);
-    partition_tier_.push_back(p.priority_tier);
   }
-  for (const auto& victim : config_.partitions) {
-    for (const auto& owner : config_.partitions) {
-      if (victim.preempt != PreemptMode::kOff && owner.priority_tier > victim.priority_tier) {
-        preemption_configured_ = true;
-      }
-    }
-  }
+  preemption_ = OwnerPreemption(config_.partitions);
   for (const auto& a : config_.accounts) {
     ledger_.set_account_shares(a.name, a.shares);
     for (const auto& u : a.users) ledger_.association(a.name, u);
@@ -180,15 +173,20 @@ Status Scheduler::restore_waiting(JobSpec spec, Time eligible_since, std::int32_
 
 Status Scheduler::admit(JobSpec spec, Time now, std::optional<std::span<const std::string>> access_groups) {
   const LiveJobState live = [this](JobId id) { return state_of(id); };
-  FAIRWAY_TRY_ASSIGN(decision, admission::admit(std::move(spec), admission_view(live), now, access_groups));
-  enter(std::move(decision), now);
+  // Not FAIRWAY_TRY_ASSIGN: its extra move of the decision (a whole JobSpec) was a measurable
+  // part of a trace replay's submissions.
+  Result<AdmissionDecision> decision =
+      admission::admit(std::move(spec), admission_view(live), now, access_groups);
+  if (!decision) return std::unexpected(std::move(decision.error()));
+  enter(std::move(*decision), now);
   return ok_status();
 }
 
 Status Scheduler::readmit(JobSpec spec, Time eligible_since) {
   const LiveJobState live = [this](JobId id) { return state_of(id); };
-  FAIRWAY_TRY_ASSIGN(decision, admission::restore(std::move(spec), admission_view(live)));
-  enter(std::move(decision), eligible_since);
+  Result<AdmissionDecision> decision = admission::restore(std::move(spec), admission_view(live));
+  if (!decision) return std::unexpected(std::move(decision.error()));
+  enter(std::move(*decision), eligible_since);
   return ok_status();
 }
 
@@ -270,6 +268,17 @@ void Scheduler::forget(JobId id) {
     jobs_.erase(it);
   }
 }
+
+// What owner preemption may do to the jobs the scheduler owns.
+class Scheduler::Host final : public PreemptionHost {
+ public:
+  explicit Host(Scheduler& s) : s_(s) {}
+  Status requeue(JobId id, Time now) override { return s_.requeue(id, now); }
+  void start(JobRecord& j, Allocation alloc, Time now) override { s_.start_job(j, std::move(alloc), now); }
+
+ private:
+  Scheduler& s_;
+};
 
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
@@ -415,7 +424,8 @@ PassResult Scheduler::schedule(Time now) {
         start_job(j, std::move(alloc), now);
       },
       gate);
-  preempt_for_owners(others, now, result);
+  Host host(*this);
+  preemption_.preempt_for_owners(others, running_, config_.partitions, cluster_, now, result, host);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;
   if (!reservations_.empty()) reservations_.observe_use(now, running_);
@@ -425,28 +435,13 @@ PassResult Scheduler::schedule(Time now) {
   return result;
 }
 
-// A maintenance window's start requeues the killable jobs on its nodes (Titan, seed 000:
-// killed, and requeued after the outage).
-void Scheduler::preempt_for_maintenance(Time now, PassResult& result) {
-  for (JobId id : maintenance_.due_for_preemption(cluster_, config_, running_, now)) {
-    const JobRecord* j = find(id);
-    JobPreemption p{id, "maintenance on its nodes begins", j->start_time, j->allocation};
-    const Status st = requeue(id, now);
-    assert(st.has_value() && "a running job can always be requeued");
-    (void)st;
-    find(id)->reason = p.reason;
-    result.preempted.push_back(std::move(p));
-  }
-}
-
 // The pass order: waiting jobs ranked by rank_order.h, and waiting_ kept in that order
 // between passes so that the next ranking is mostly a check.
 void Scheduler::rank(std::vector<JobRecord*>& ordered) const {
   std::vector<RankKey> keys;
   keys.reserve(ordered.size());
   for (JobRecord* j : ordered) {
-    keys.push_back(
-        {partition_tier_[j->partition.value()], j->priority.total, j->spec.submit_time, j->spec.id, j});
+    keys.push_back({preemption_.tier(j->partition), j->priority.total, j->spec.submit_time, j->spec.id, j});
   }
   sort_ranked(keys);
   for (std::size_t i = 0; i < keys.size(); ++i) ordered[i] = keys[i].job;

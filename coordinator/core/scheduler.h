@@ -22,47 +22,14 @@
 #include "coordinator/core/maintenance_schedule.h"
 #include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/open_job_counts.h"
+#include "coordinator/core/owner_preemption.h"
+#include "coordinator/core/pass_result.h"
 #include "coordinator/core/project_reservations.h"
 #include "coordinator/core/running_caps.h"
 #include "shared/base/result.h"
 #include "shared/config/config.h"
 
 namespace fairway {
-
-struct JobStart {
-  JobId id;
-  // The reservation the job held at the pass before this one, if any: lets a driver
-  // check that reserved jobs started no later than promised.
-  std::optional<Time> reserved_start;
-  std::optional<Time> reserved_at;
-  // Started ahead of a higher-priority job that still waits: a backfill start.
-  bool backfilled = false;
-};
-
-// A running job the pass took off its nodes and put back in the queue: the driver must
-// kill its processes (the job is already pending again, its cores released).
-struct JobCancellation {
-  JobId id;
-  std::string reason;
-};
-
-struct JobPreemption {
-  JobId id;
-  std::string reason;
-  Time started;           // the run that was cut short
-  Allocation allocation;  // where it ran: the processes to kill
-};
-
-// A running job the pass chose as a victim for a higher-tier job: the driver signals it
-// (SIGTERM, `grace`, SIGKILL) and calls stop_preempted once its processes are gone. It
-// keeps its cores until then.
-struct PreemptionOrder {
-  JobId victim;
-  JobId by;
-  std::string by_partition;
-  Duration grace;
-  bool requeue = true;  // false: it ends as preempted
-};
 
 // What estimate_start answers: a start time (nullopt when none can be promised, `why`
 // says what holds it), the partition, and the allocation when it would start now.
@@ -71,25 +38,6 @@ struct StartEstimate {
   std::string partition;
   Allocation allocation;
   PendingExplanation why;
-};
-
-struct PassResult {
-  std::vector<JobStart> started;
-  // Killable jobs requeued because a maintenance reservation on their nodes began. They
-  // are requeued before anything starts in this pass.
-  std::vector<JobPreemption> preempted;
-  // Victims chosen for higher-tier jobs (owner partitions): still running, to be stopped.
-  std::vector<PreemptionOrder> preempting;
-  // Jobs the pass cancelled: their --dependency can never be met and they asked for
-  // --kill-on-invalid-dep. Terminal on return; the driver records why.
-  std::vector<JobCancellation> cancelled;
-  // Project reservations this pass gave back (their pending jobs stay, ReservationDeleted).
-  std::vector<ReservationCancellation> reservations_cancelled;
-  std::size_t considered = 0;    // waiting jobs looked at (held ones included)
-  std::size_t reservations = 0;  // jobs given a reservation
-  // A limit that holds a job opens then with no start, end or arrival (MAXPS: what running
-  // jobs owe shrinks as they run): an event-driven caller passes again at that time.
-  std::optional<Time> recheck_at;
 };
 
 // Where the machine comes from: the config's [[nodes]] (the simulator, and daemons of
@@ -282,14 +230,11 @@ class Scheduler {
   ProjectReservations reservations_;  // their nodes are windows of maintenance_
   // Requeues the killable jobs a maintenance starting by `now` must kill.
   void preempt_for_maintenance(Time now, PassResult& result);
-  // Owner partitions: victims for the waiting jobs (`ordered`, tier then priority) that
-  // the pass could not start and that wait only for resources.
-  void preempt_for_owners(std::span<JobRecord* const> ordered, Time now, PassResult& result);
-  // A victim that stops, for whatever reason, no longer holds up its owner.
-  void victim_gone(JobRecord& victim);
-  std::vector<std::int32_t> partition_tier_;
-  bool preemption_configured_ = false;  // some partition is preemptable by a higher tier
-  RunningCaps running_caps_;            // per-pass counts reset by begin_pass
+  // Owner partitions (owner_preemption.h): tiers and the pass's victims. It acts on jobs
+  // through Host, the scheduler's small interface to it.
+  OwnerPreemption preemption_;
+  class Host;
+  RunningCaps running_caps_;  // per-pass counts reset by begin_pass
   std::vector<double> partition_priority_;
   std::unordered_map<std::uint64_t, JobRecord> jobs_;  // node-based: stable addresses
   std::vector<JobRecord*> waiting_;                    // pending, held or blocked

@@ -20,7 +20,7 @@ Status Scheduler::finish(JobId id, JobState final_state, Time now) {
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
-  victim_gone(*j);
+  if (j->preempting) OwnerPreemption::victim_gone(*j, find(j->preempting->by));
   j->state = final_state;
   j->end_time = now;
   // Runs that ended on their own are what a user's next runs are predicted from; a
@@ -99,7 +99,7 @@ Status Scheduler::requeue(JobId id, Time now) {
   cluster_.release(j->allocation);
   ledger_.stop_usage(j->association, j->billing_rate, now);
   remove_from(running_, *j);
-  victim_gone(*j);
+  if (j->preempting) OwnerPreemption::victim_gone(*j, find(j->preempting->by));
   j->allocation = {};
   j->partition_amounts.clear();
   j->billing_rate = 0;

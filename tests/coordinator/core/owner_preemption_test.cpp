@@ -299,5 +299,40 @@ TEST(OwnerPreemption, AVictimBackfilledInTheSamePassGoesBackUnstarted) {
   EXPECT_FALSE(started(next, 3));
 }
 
+// The collaborator on its own: tiers by partition index, and whether any partition may
+// lose jobs to a higher tier at all (when none may, a pass looks for no victims).
+TEST(OwnerPreemption, TiersAndWhetherPreemptionIsConfiguredComeFromThePartitions) {
+  const Config c = owner_cluster();
+  const OwnerPreemption p(c.partitions);
+  EXPECT_TRUE(p.configured());
+  EXPECT_EQ(p.tier(PartitionIndex(0)), 0);
+  EXPECT_EQ(p.tier(PartitionIndex(1)), 1);
+
+  const Config off = owner_cluster(2, 2, PreemptMode::kOff);
+  EXPECT_FALSE(OwnerPreemption(off.partitions).configured());
+  // A preemptable partition with no higher tier above it loses nothing.
+  Config flat = owner_cluster();
+  flat.partitions[1].priority_tier = 0;
+  EXPECT_FALSE(OwnerPreemption(flat.partitions).configured());
+}
+
+TEST(OwnerPreemption, AGoneVictimNoLongerHoldsUpItsOwner) {
+  JobRecord owner;
+  owner.spec.id = JobId(2);
+  owner.victims_stopping = 2;
+  JobRecord victim;
+  victim.spec.id = JobId(1);
+  victim.preempting = PreemptionMark{owner.spec.id, PartitionIndex(1), T(0), T(30), true};
+  OwnerPreemption::victim_gone(victim, &owner);
+  EXPECT_FALSE(victim.preempting.has_value());
+  EXPECT_EQ(owner.victims_stopping, 1);
+  // A second report of the same victim changes nothing; nor does a gone owner.
+  OwnerPreemption::victim_gone(victim, &owner);
+  EXPECT_EQ(owner.victims_stopping, 1);
+  victim.preempting = PreemptionMark{owner.spec.id, PartitionIndex(1), T(0), T(30), true};
+  OwnerPreemption::victim_gone(victim, nullptr);
+  EXPECT_FALSE(victim.preempting.has_value());
+}
+
 }  // namespace
 }  // namespace fairway
