@@ -30,7 +30,6 @@ constexpr OptionSpec kOptions[] = {
     {Opt::kJobName, 'J', "job-name", Value::kRequired, false},
     {Opt::kOutput, 'o', "output", Value::kRequired, false},
     {Opt::kError, 'e', "error", Value::kRequired, false},
-    {Opt::kDefaultOutput, '\0', "default-output", Value::kRequired, true},
     {Opt::kNoRequeue, '\0', "no-requeue", Value::kNone, false},
     {Opt::kRequeue, '\0', "requeue", Value::kNone, false},
     {Opt::kHold, 'H', "hold", Value::kNone, false},

@@ -65,7 +65,6 @@ enum class Opt {
   kCoordinator,
   kConfig,
   kHelp,
-  kDefaultOutput,
   // fairway run only (srun): refused by submit and alloc.
   kLabel,
   kJobId,

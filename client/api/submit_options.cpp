@@ -109,8 +109,6 @@ Status apply(const OptionSpec& spec, std::string_view value, SubmitOptions& o) {
       return set_text(o.output);
     case Opt::kError:
       return set_text(o.error);
-    case Opt::kDefaultOutput:
-      return set_text(o.default_output);
     case Opt::kChdir:
       return set_text(o.chdir);
     case Opt::kNtasks:

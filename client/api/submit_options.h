@@ -26,8 +26,8 @@ struct GpuCount {
 // over directive values field by field.
 struct SubmitOptions {
   std::optional<std::string> partition, account, qos, job_name, output, error, chdir;
-  // --default-output: the output file pattern when neither -o nor the script names one
-  // (sbatch passes Slurm's "slurm-%j.out"); for an array, its %j reads %A_%a, as Slurm's
+  // The output file pattern when neither -o nor the script names one: no option sets it,
+  // sbatch does (Slurm's "slurm-%j.out"); for an array, its %j reads %A_%a, as Slurm's
   // default for arrays. Unset: the agent's fairway-%j.out.
   std::optional<std::string> default_output;
   std::optional<std::int32_t> ntasks, nodes, cpus_per_task, ntasks_per_node;

@@ -1,8 +1,8 @@
 // fairway-slurm: Slurm's commands (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
 // salloc, sprio, sshare, sdiag) on Fairway, one binary called through links of those names
 // (or as `fairway-slurm squeue ...`). Each call is read into the typed options of the client
-// command that does the same and run in this process (slurm_call.h), or for sbatch, srun and
-// salloc translated into the fairway command line (slurm_commands.h); what it prints says
+// command that does the same and run in this process (slurm_call.h), or for srun and salloc
+// translated into the fairway command line (slurm_commands.h); what it prints says
 // "squeue: error: ..." where fairway says "fairway: error: ...", as Slurm's commands do.
 #include <cstdlib>
 #include <cstring>

@@ -8,12 +8,20 @@
 #include "client/fairway/priority_command.h"
 #include "client/fairway/queue_iterate.h"
 #include "client/fairway/report_commands.h"
+#include "client/fairway/submit_command.h"
 #include "client/fairway/update_command.h"
 #include "client/views/fairway/reservation_views.h"
 
 namespace fairway::cli {
 
 int run_slurm_call(const SlurmCall& call, const Output& io) {
+  if (const auto* submit = std::get_if<SlurmSubmitCall>(&call)) {
+    auto ctx = current_submit_context();
+    if (!ctx) return report_error(io, ctx.error().message, kExitFailure);
+    CoordinatorTransport submit_transport(
+        endpoint_sources_from_environment(submit->command.coordinator, submit->command.config));
+    return run_submit(submit->command, *ctx, std::ref(submit_transport), io);
+  }
   CoordinatorTransport transport(endpoint_sources_from_environment(std::nullopt, std::nullopt));
   // Text views get replies with control characters escaped; JSON stays exact (as fairway's).
   const auto through = [&](bool json) {

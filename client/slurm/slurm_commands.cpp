@@ -306,15 +306,30 @@ std::vector<std::string> options_from_environment(std::string_view prefix, const
   return out;
 }
 
+// srun and salloc: fairway run's and alloc's command line (their COMMAND follows the
+// options, which those commands parse), the variables' options before the caller's.
 Result<SlurmTranslation> submitting(std::string sub, std::string_view prefix,
                                     const std::vector<std::string>& args, const SlurmInvocation& inv) {
   std::vector<std::string> out = {sub};
-  // A batch job's output goes where Slurm's would when nothing names a file.
-  if (sub == "submit") out.emplace_back("--default-output=slurm-%j.out");
   const auto from_env = options_from_environment(prefix, inv);
   out.insert(out.end(), from_env.begin(), from_env.end());
   out.insert(out.end(), args.begin(), args.end());
   return SlurmTranslation{out, std::nullopt};
+}
+
+// sbatch: its variables' options, then the caller's (which win), read by fairway submit's
+// grammar into its command.
+Result<SlurmTranslation> batch(const std::vector<std::string>& args, const SlurmInvocation& inv) {
+  std::vector<std::string> words = options_from_environment("SBATCH_", inv);
+  words.insert(words.end(), args.begin(), args.end());
+  auto command = parse_submit_command_line(words);
+  if (!command) return SlurmTranslation{.usage_error = command.error().message};
+  if (command->help) return SlurmTranslation{.local_output = submit_usage()};
+  if (command->run_only())
+    return SlurmTranslation{.usage_error = "--label, --jobid and --pty are options of fairway run"};
+  // A batch job's output goes where Slurm's would when nothing names a file.
+  command->options.default_output = "slurm-%j.out";
+  return SlurmTranslation{.call = SlurmSubmitCall{std::move(*command)}};
 }
 
 Result<SlurmTranslation> sacct(const std::vector<std::string>& args) {
@@ -581,7 +596,7 @@ Result<SlurmTranslation> translate_slurm_command(std::string_view command,
     if (a == "--" || a.size() < 2 || a[0] != '-') break;
     if (a == "--version" || a == "-V") return version;
   }
-  if (command == "sbatch") return submitting("submit", "SBATCH_", args, invocation);
+  if (command == "sbatch") return batch(args, invocation);
   if (command == "salloc") return submitting("alloc", "SALLOC_", args, invocation);
   if (command == "srun") return submitting("run", "SLURM_SRUN_", args, invocation);
   if (command == "squeue") return squeue(args, invocation);

@@ -1,7 +1,8 @@
 // Slurm's command names on Fairway (sbatch, squeue, scancel, sacct, sinfo, scontrol, srun,
 // salloc, sprio, sshare, sdiag, sacctmgr): each invocation read into the typed options of the
-// client command that does the same, or for sbatch, srun and salloc into the `fairway`
-// command line their one sbatch grammar parses, so that both run the same client code.
+// client command that does the same (sbatch: fairway submit's command, parsed by the one
+// sbatch grammar), or for srun and salloc into the `fairway` command line, whose COMMAND
+// follows the options; so that both run the same client code.
 // Pure; thread-safe.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "client/api/submit_options.h"
 #include "client/fairway/commands.h"
 #include "client/fairway/history_command.h"
 #include "client/fairway/priority_command.h"
@@ -89,19 +91,24 @@ struct SlurmSharesCall {
 struct SlurmDiagCall {
   bool json = false;
 };
+// sbatch: fairway submit's command, its SBATCH_* variables read first, and a batch job's
+// output in slurm-%j.out when neither the options nor the script name a file.
+struct SlurmSubmitCall {
+  SubmitCommand command;
+};
 // A Slurm command as a typed call of a client command (slurm_call.h runs it).
 using SlurmCall = std::variant<SlurmQueueCall, SlurmHistoryCall, SlurmCancelCall, SlurmNodesCall,
                                SlurmShowCall, SlurmControlCall, SlurmUpdateCall, SlurmNodeControlCall,
-                               SlurmPriorityCall, SlurmSharesCall, SlurmDiagCall>;
+                               SlurmPriorityCall, SlurmSharesCall, SlurmDiagCall, SlurmSubmitCall>;
 
-// A translation: the typed `call`, the fairway arguments (sbatch, srun, salloc), or
+// A translation: the typed `call`, the fairway arguments (srun, salloc), or
 // `local_output` when the
 // command is answered here (scontrol show hostnames needs no coordinator). `usage_error`:
 // options that read but do not go together (given twice...), refused with exit 2 as
 // fairway's own parser refuses them.
 struct SlurmTranslation {
-  std::vector<std::string> fairway_args;
-  std::optional<std::string> local_output;
+  std::vector<std::string> fairway_args = {};
+  std::optional<std::string> local_output = std::nullopt;
   std::optional<SlurmCall> call = std::nullopt;
   std::optional<std::string> usage_error = std::nullopt;
   // fairway's --version among a scontrol command's words (scontrol hold 42 --version), which

@@ -13,6 +13,15 @@ Args fairway_args(std::string_view command, const Args& args, const SlurmInvocat
   return t ? t->fairway_args : Args{};
 }
 
+// sbatch fills fairway submit's command.
+SubmitCommand submit_call(const Args& args, const SlurmInvocation& inv = {"alice", {}}) {
+  auto t = translate_slurm_command("sbatch", args, inv);
+  EXPECT_TRUE(t && t->call && !t->usage_error && t->fairway_args.empty())
+      << (t ? t->usage_error.value_or("") : t.error().message);
+  if (!t || !t->call || !std::holds_alternative<SlurmSubmitCall>(*t->call)) return {};
+  return std::get<SlurmSubmitCall>(*t->call).command;
+}
+
 // squeue and scontrol show step fill fairway queue's typed options.
 SlurmQueueCall queue_call(std::string_view command, const Args& args,
                           const SlurmInvocation& inv = {"alice", {}}) {
@@ -136,8 +145,9 @@ TEST(SlurmCommands, VersionIsAnsweredHereAsSlurmWordsIt) {
     EXPECT_EQ(t->local_output, "slurm-fairway 22.05.8\n") << command;
   }
   // A script's own -V is the script's.
-  EXPECT_EQ(fairway_args("sbatch", {"job.sh", "-V"}),
-            (Args{"submit", "--default-output=slurm-%j.out", "job.sh", "-V"}));
+  const SubmitCommand script_v = submit_call({"job.sh", "-V"});
+  EXPECT_EQ(script_v.script_path, "job.sh");
+  EXPECT_EQ(script_v.script_args, (Args{"-V"}));
 }
 
 // squeue -O's named fields, as squeue 22.05 lays them out: 20 wide unless sized, '.'
@@ -203,18 +213,35 @@ TEST(SlurmCommands, SbatchTakesItsInputVariablesBeforeTheCommandLine) {
   const SlurmInvocation inv{
       "alice",
       {{"SBATCH_PARTITION", "gpu"}, {"SBATCH_TIMELIMIT", "10"}, {"SBATCH_WAIT", ""}, {"SLURM_JOB_ID", "7"}}};
-  EXPECT_EQ(fairway_args("sbatch", {"-p", "cpu", "job.sh", "-p"}, inv),
-            (Args{"submit", "--default-output=slurm-%j.out", "--partition=gpu", "--time=10", "--wait", "-p",
-                  "cpu", "job.sh", "-p"}));
+  const SubmitCommand batch = submit_call({"-p", "cpu", "job.sh", "-p"}, inv);
+  EXPECT_EQ(batch.options.partition, "cpu");  // the command line wins
+  EXPECT_EQ(batch.options.time, Duration::minutes(10));
+  EXPECT_EQ(batch.options.wait, true);
+  EXPECT_EQ(batch.script_path, "job.sh");
+  EXPECT_EQ(batch.script_args, (Args{"-p"}));
+  // A batch job's output goes where Slurm's would when nothing names a file.
+  EXPECT_EQ(batch.options.default_output, "slurm-%j.out");
+  EXPECT_EQ(batch.options.output, std::nullopt);
+  EXPECT_EQ(submit_call({"-o", "out.txt", "job.sh"}).options.output, "out.txt");
+  EXPECT_EQ(submit_call({"job.sh"}, {"alice", {{"SBATCH_PARTITION", "gpu"}}}).options.partition, "gpu");
   EXPECT_EQ(fairway_args("srun", {"-N2", "hostname"}), (Args{"run", "-N2", "hostname"}));
   EXPECT_EQ(fairway_args("salloc", {"-n", "4"}), (Args{"alloc", "-n", "4"}));
   // env_excl, env_gpt: the value is the option's, so sbatch judges it (SBATCH_EXCLUSIVE=1 is
   // refused as --exclusive=1 is).
   const SlurmInvocation values{
       "alice", {{"SBATCH_EXCLUSIVE", "1"}, {"SBATCH_GPUS_PER_TASK", "1"}, {"SBATCH_NO_REQUEUE", "1"}}};
-  EXPECT_EQ(fairway_args("sbatch", {"job.sh"}, values),
-            (Args{"submit", "--default-output=slurm-%j.out", "--gpus-per-task=1", "--exclusive=1",
-                  "--no-requeue", "job.sh"}));
+  auto refused = translate_slurm_command("sbatch", {"job.sh"}, values);
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->usage_error.value_or("").find("--exclusive=1"), std::string::npos)
+      << refused->usage_error.value_or("(none)");
+  const SubmitCommand gpt =
+      submit_call({"-n2", "job.sh"}, {"alice", {{"SBATCH_GPUS_PER_TASK", "1"}, {"SBATCH_NO_REQUEUE", "1"}}});
+  EXPECT_EQ(gpt.options.gpus_per_task, (GpuCount{"", 1}));
+  EXPECT_EQ(gpt.options.requeue, false);
+  // There is no option to set the default output: it is sbatch's alone.
+  auto no_such = translate_slurm_command("sbatch", {"--default-output=x", "job.sh"}, {"alice", {}});
+  ASSERT_TRUE(no_such);
+  EXPECT_TRUE(no_such->usage_error.has_value());
 }
 
 TEST(SlurmCommands, ScancelAndSacctMapTheirOptions) {
