@@ -1,8 +1,9 @@
-// CoordinatorService's agent channel: whose frame each one is (the connection's key, not
-// the routing id a peer chose) and which connection a node's frames go to (AgentRoutes).
+// The agent channel: whose frame each one is (the connection's key, not the routing id a
+// peer chose) and which connection a node's frames go to (AgentRoutes).
+#include "coordinator/daemon/agent_channel.h"
+
 #include <algorithm>
 
-#include "coordinator/daemon/coordinator_service.h"
 #include "shared/base/hex.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
@@ -27,45 +28,47 @@ std::string claimed_node(const wire::Message& m) {
 
 }  // namespace
 
-void CoordinatorService::refuse_agent(const std::string& route, const std::string& node,
-                                      const std::string& key_of, const std::string& why) {
+void AgentChannel::refuse(const std::string& route, const std::string& node, const std::string& key_of,
+                          const std::string& why, ServiceCounters& counters) const {
   // Every one of the first hundred, then one in a thousand: a flood cannot fill the log.
-  if (counters_.impostor_frames < 100 || counters_.impostor_frames % 1000 == 0) {
+  if (counters.impostor_frames < 100 || counters.impostor_frames % 1000 == 0) {
     log_event(LogLevel::kWarning, "agent_refused",
               {{"node", node}, {"key_of", key_of}, {"route", route_text(route)}, {"error", why}});
   }
-  ++counters_.impostor_frames;
+  ++counters.impostor_frames;
 }
 
-void CoordinatorService::on_agent_frame(const std::string& route, std::string_view frame, Time now,
-                                        std::string_view authenticated) {
+std::optional<AgentChannel::Admitted> AgentChannel::admit(const std::string& route, std::string_view frame,
+                                                          std::string_view authenticated,
+                                                          ServiceCounters& counters,
+                                                          std::vector<Outgoing>& out) {
   // The node whose frame this is: with CURVE the key's, never the routing id's, which
   // the peer chose (a holder of n2's key calling itself "n1" is n2).
-  const std::string node = routes_by_key() ? std::string(authenticated) : route;
-  if (routes_by_key() && node.empty()) {
-    refuse_agent(route, route, "", "the connection has no key of a node");
-    return;
+  const std::string node = by_key_ ? std::string(authenticated) : route;
+  if (by_key_ && node.empty()) {
+    refuse(route, route, "", "the connection has no key of a node", counters);
+    return std::nullopt;
   }
   auto decoded = wire::decode(frame);
   if (!decoded) {
-    ++counters_.bad_frames;
+    ++counters.bad_frames;
     log_event(LogLevel::kWarning, "bad_agent_frame", {{"peer", node}, {"error", decoded.error().message}});
-    return;
+    return std::nullopt;
   }
   const std::string claimed = claimed_node(*decoded);
-  if (routes_by_key()) {
+  if (by_key_) {
     if (!claimed.empty() && claimed != node) {
       // A listed key speaking for another node: never served, never answered.
-      refuse_agent(route, claimed, node, "the connection's key does not belong to this node");
-      return;
+      refuse(route, claimed, node, "the connection's key does not belong to this node", counters);
+      return std::nullopt;
     }
     // ZeroMQ gave this routing id to a new peer: whichever node held it has left it.
-    if (auto gone = agent_routes_.forget_reused(route, node)) {
+    if (auto gone = routes_.forget_reused(route, node)) {
       log_event(LogLevel::kWarning, "agent_route_reused",
                 {{"node", *gone}, {"by", node}, {"route", route_text(route)}});
     }
     const bool registering = std::holds_alternative<wire::AgentRegister>(*decoded);
-    const AgentRoutes::Decision d = agent_routes_.heard(node, route, registering);
+    const AgentRoutes::Decision d = routes_.heard(node, route, registering);
     switch (d.verdict) {
       case AgentRoutes::Verdict::kServe:
         break;
@@ -74,32 +77,39 @@ void CoordinatorService::on_agent_frame(const std::string& route, std::string_vi
         log_event(
             LogLevel::kWarning, "agent_connection_replaced",
             {{"node", node}, {"old_route", route_text(d.replaced_route)}, {"route", route_text(route)}});
-        turn_replies_.push_back({Channel::kAgents, node,
-                                 wire::encode(wire::ErrorReply{ErrorCode::kPermissionDenied,
-                                                               "a newer connection of node " + node +
-                                                                   "'s key registered: this one is closed"}),
-                                 d.replaced_route});
+        out.push_back({Channel::kAgents, node,
+                       wire::encode(wire::ErrorReply{
+                           ErrorCode::kPermissionDenied,
+                           "a newer connection of node " + node + "'s key registered: this one is closed"}),
+                       d.replaced_route});
         break;
       case AgentRoutes::Verdict::kRegister:
         // A second connection of the key that has not registered: answered only there.
-        turn_replies_.push_back(
+        out.push_back(
             {Channel::kAgents, node,
              wire::encode(wire::ErrorReply{ErrorCode::kFailedPrecondition,
                                            "node '" + node + "' speaks on a new connection; register again"}),
              route});
-        return;
+        return std::nullopt;
       case AgentRoutes::Verdict::kSuperseded:
-        refuse_agent(route, node, node, "a newer connection of this node's key replaced this one");
-        return;
+        refuse(route, node, node, "a newer connection of this node's key replaced this one", counters);
+        return std::nullopt;
     }
   }
-  count_message(*decoded);
-  if (auto* m = std::get_if<wire::AgentRegister>(&*decoded)) return on_register(node, *m, now);
-  if (auto* m = std::get_if<wire::Heartbeat>(&*decoded)) return on_heartbeat(node, *m, now);
-  if (auto* m = std::get_if<wire::JobStatusUpdate>(&*decoded)) return on_status(node, *m, now);
-  ++counters_.bad_frames;
-  log_event(LogLevel::kWarning, "unexpected_agent_message",
-            {{"peer", node}, {"type", std::string(wire::to_string(wire::message_type(*decoded)))}});
+  return Admitted{node, std::move(*decoded)};
+}
+
+void AgentChannel::address(std::vector<Outgoing>& out) const {
+  // A frame for a node goes only to the connection its key speaks on; one already
+  // addressed (a refusal to the connection that asked) keeps its route.
+  for (Outgoing& o : out) {
+    if (o.channel != Channel::kAgents || !o.route.empty()) continue;
+    if (!by_key_) {
+      o.route = o.peer;
+    } else if (auto r = routes_.route_of(o.peer)) {
+      o.route = *r;
+    }
+  }
 }
 
 }  // namespace fairway::daemon

@@ -61,8 +61,7 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
 
 void CoordinatorService::serve_client(const std::string& peer, const wire::Message& msg, const Caller& caller,
                                       Time now) {
-  ServiceContext ctx{config_,         *scheduler_, *store_,       registry_, tracking_,
-                     finished_order_, tokens_,     rate_limiter_, counters_, *this};
+  ServiceContext ctx = context();
   // Palmetto (seed 004) counts every request of a user, not only submissions: queries and
   // controls take a token from the same bucket (submissions take one per job below).
   // Root and admins are not limited, so that monitoring and recovery always get through.

@@ -16,13 +16,16 @@
 #include <vector>
 
 #include "coordinator/core/scheduler.h"
-#include "coordinator/daemon/agent_routes.h"
+#include "coordinator/daemon/agent_channel.h"
+#include "coordinator/daemon/agent_reports.h"
+#include "coordinator/daemon/agent_turn.h"
 #include "coordinator/daemon/client_identity.h"
 #include "coordinator/daemon/client_tokens.h"
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_store.h"
 #include "coordinator/daemon/job_tracking.h"
 #include "coordinator/daemon/node_registry.h"
+#include "coordinator/daemon/outgoing.h"
 #include "coordinator/daemon/recovered_state.h"
 #include "coordinator/daemon/service_context.h"
 #include "coordinator/daemon/service_counters.h"
@@ -48,17 +51,10 @@ inline constexpr std::int64_t kPurgeBatch = 2000;
 // that long after it ended.
 Duration usage_horizon(const Config& config);
 
-struct Outgoing {
-  Channel channel;
-  std::string peer;   // the agent's node name, or the client's ROUTER identity
-  std::string frame;  // encoded
-  // Agents: the connection it goes to, the one the node's key speaks on (AgentRoutes);
-  // empty when no connection of that key is known, and then it is not sent.
-  std::string route;
-};
-
-// The client API (client_submit, client_query, client_control, client_steps) works on a
-// ServiceContext of its parts and asks the rest of the service through ServiceActions.
+// The client API (client_submit, client_query, client_control, client_steps) and the agent
+// side (AgentReports, node_loss.h, member_launches.h) work on a ServiceContext of its parts
+// and ask the rest of the service through ServiceActions; the agent channel (AgentChannel)
+// says whose each agent frame is and where a node's frames go.
 class CoordinatorService : private ServiceActions {
  public:
   // Opens the store, builds the core (nodes from the config, or from registrations when
@@ -116,17 +112,9 @@ class CoordinatorService : private ServiceActions {
   CoordinatorService(const Config& config, StateDirLock lock, std::unique_ptr<Scheduler> scheduler,
                      std::unique_ptr<JobStore> store, std::unique_ptr<ClientAuthenticator> auth);
 
-  // Agents.
-  void on_register(const std::string& peer, const wire::AgentRegister& m, Time now);
-  void on_heartbeat(const std::string& peer, const wire::Heartbeat& m, Time now);
-  void on_status(const std::string& peer, const wire::JobStatusUpdate& m, Time now);
-  Duration lease_out() const;
-  void node_lost(NodeEntry& n, Time now);
-  // The silent node's lease has run out on its agent: its jobs are requeued or failed.
-  void release_jobs_of(NodeEntry& n, Time now);
-  // A running job whose processes we lost track of: requeued if it allows, else node_fail.
-  void lose_job(JobId id, const std::string& why, Time now);
-  void job_ended(JobId id, JobState reported, const JobOutcome& outcome, Time now);
+  // The service's parts and actions, for the client API and the agent side.
+  ServiceContext context();
+  AgentTurn agent_turn(Time now) { return {context(), finished_order_, now, mono(now), !read_only_.empty()}; }
   // job_effects.cpp: carries out what the core's lifecycle decided for a job
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
   bool carry_out(JobId id, const std::vector<JobEffect>& effects, Time now);
@@ -161,21 +149,10 @@ class CoordinatorService : private ServiceActions {
 
   void run_pass(Time now);
   void launch(JobId id, Time now);
-  // job_steps.cpp: the extern-only launches of a multi-node job's other nodes, their end
-  // (stop_run: the job stopped running, for any reason), and the rows of `fairway run`'s
-  // steps (client_steps.cpp) for sacct (ID.N): stored when they start, ended by their
-  // srun's report, or ended with the job when it stops with steps still open.
-  // `members`: the nodes it held besides its head, read before the core freed them.
-  void launch_members(const JobRecord& rec, const wire::LaunchJob& head);
-  void release_members(JobTracking& t, JobId id, const std::vector<std::string>& members, Time now);
-  void stop_run(JobTracking& t, JobId id, const std::vector<std::string>& members, Time now) {
-    release_members(t, id, members, now);
-  }
+  // job_steps.cpp: the rows of `fairway run`'s steps (client_steps.cpp) for sacct (ID.N):
+  // stored when they start, ended by their srun's report, or ended with the job when it
+  // stops with steps still open (release_members, member_launches.h).
   void persist_step(const StoredStep& step) override;
-  // To every node of `where` (the job's allocation), with the agents' kill grace unless
-  // `grace` says otherwise.
-  void signal_job(JobId id, const Allocation& where, std::int32_t signal,
-                  std::optional<Duration> grace = std::nullopt);
 
   // Writes go into the turn's transaction, opened on first use. A failed write (or begin)
   // fails the turn: end_turn() answers nothing of it and stops (fail-stop).
@@ -209,11 +186,8 @@ class CoordinatorService : private ServiceActions {
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
   ClientTokens tokens_;
   std::deque<std::uint64_t> finished_order_;  // terminal jobs, oldest first
-  // Rows of running jobs whose nodes have not all registered since the restart.
-  std::unordered_map<std::uint64_t, StoredJob> awaiting_nodes_;
-  // Drains stored for nodes that have not registered since the restart.
-  std::unordered_map<std::string, NodeAdminState> stored_drains_;
-  std::unordered_map<std::string, std::uint64_t> agent_seq_;  // last status seq per node
+  // Registrations, heartbeats and status updates; what a restart left for nodes to return.
+  AgentReports reports_;
 
   bool in_txn_ = false;
   bool txn_failed_ = false;
@@ -226,11 +200,8 @@ class CoordinatorService : private ServiceActions {
   static constexpr Duration kStoreProbeInterval = Duration::seconds(5);  // read-only retries
   void probe_store(Time now);
   std::vector<Outgoing> turn_replies_;
-  AgentRoutes agent_routes_;
-  // Frames of the agent channel go where AgentRoutes says (agent_auth = "curve").
-  bool routes_by_key() const { return config_.security.agent_auth == AgentAuth::kCurve; }
-  void refuse_agent(const std::string& route, const std::string& node, const std::string& key_of,
-                    const std::string& why);
+  // Whose each agent frame is, and where a node's frames go (agent_auth = "curve": by key).
+  AgentChannel agents_{config_.security.agent_auth == AgentAuth::kCurve};
   std::vector<Outgoing> turn_launches_;
   bool dirty_ = true;
   Time last_pass_;

@@ -4,6 +4,7 @@
 
 #include "coordinator/daemon/job_mail.h"
 #include "coordinator/daemon/job_nodes.h"
+#include "coordinator/daemon/member_launches.h"
 #include "shared/base/log.h"
 
 namespace fairway::daemon {
@@ -17,16 +18,17 @@ bool CoordinatorService::on_job_event(JobId id, const JobEvent& event, Time now)
 }
 
 bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effects, Time now) {
+  ServiceContext ctx = context();
   for (const JobEffect& effect : effects) {
     JobTracking& t = tracking_[id.value()];
     if (const auto* sig = std::get_if<Signal>(&effect)) {
-      if (const JobRecord* rec = scheduler_->job(id)) signal_job(id, rec->allocation, sig->signal);
+      if (const JobRecord* rec = scheduler_->job(id)) signal_job(ctx, id, rec->allocation, sig->signal);
     } else if (const auto* why = std::get_if<SetReason>(&effect)) {
       (void)scheduler_->set_reason(id, why->reason);
     } else if (const auto* rq = std::get_if<Requeue>(&effect)) {
       const auto members = member_nodes(*scheduler_, id);  // the requeue frees them
       if (!write(scheduler_->requeue(id, now), "requeue", id)) return false;
-      stop_run(t, id, members, now);
+      release_members(ctx, t, id, members, now);
       log_event(rq->lost ? LogLevel::kWarning : LogLevel::kInfo, "job_requeued",
                 {{"job", id_str(id)}, {"reason", rq->reason}});
     } else if (std::holds_alternative<StopPreempted>(effect)) {
@@ -36,7 +38,7 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
       const JobRecord* rec = scheduler_->job(id);
       const std::string reason = rec != nullptr ? rec->reason : std::string();
       if (*after == JobState::kPending) {
-        stop_run(t, id, members, now);
+        release_members(ctx, t, id, members, now);
         persist(id);
         log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", reason}});
         mail_about(id, kMailRequeue);

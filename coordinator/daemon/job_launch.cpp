@@ -1,9 +1,10 @@
 // Starting a job the pass placed: the LaunchJob its head node's agent gets (program,
-// cores, task split, memory limit, warning signal, fencing rule), and signals to it later.
+// cores, task split, memory limit, warning signal, fencing rule), and its members' (member_launches.h).
 #include <csignal>
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_nodes.h"
+#include "coordinator/daemon/member_launches.h"
 #include "shared/base/log.h"
 #include "shared/wire/codec.h"
 
@@ -68,23 +69,13 @@ void CoordinatorService::launch(JobId id, Time now) {
     }
   }
   turn_launches_.push_back({Channel::kAgents, head_name, wire::encode(l), {}});
-  launch_members(*rec, l);
+  for (Outgoing& o : member_launches(scheduler_->cluster(), *rec, l)) turn_launches_.push_back(std::move(o));
   log_event(LogLevel::kInfo, "job_started",
             {{"job", id_str(id)},
              {"node", head_name},
              {"cores", std::to_string(rec->allocation.total_cores())},
              {"gpus", std::to_string(rec->allocation.total_gpus())}});
   mail_about(id, kMailBegin);
-}
-
-void CoordinatorService::signal_job(JobId id, const Allocation& where, std::int32_t signal,
-                                    std::optional<Duration> grace) {
-  const wire::SignalJob stop{id, signal, grace.value_or(config_.agent.kill_grace)};
-  // The other nodes hold its steps' tasks: they get the same signal and grace, not only
-  // the SIGKILL that comes once the job has ended.
-  for (const NodeAllocation& na : where.nodes) {
-    reply(Channel::kAgents, scheduler_->cluster().node(na.node).topology.name, stop);
-  }
 }
 
 }  // namespace fairway::daemon

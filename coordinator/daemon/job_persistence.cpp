@@ -5,6 +5,7 @@
 #include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/job_translation.h"
 #include "coordinator/daemon/job_views.h"
+#include "coordinator/daemon/member_launches.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
 
@@ -86,7 +87,8 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
     else
       ++counters_.ended_failed;
   }
-  release_members(t, id, member_nodes(*scheduler_, id), now);
+  ServiceContext ctx = context();
+  release_members(ctx, t, id, member_nodes(*scheduler_, id), now);
   persist(id);
   if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
   mail_about(id, kMailEnd);

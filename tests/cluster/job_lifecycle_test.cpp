@@ -104,6 +104,29 @@ TEST(JobLifecycle, AJobThatMayNotBeRequeuedEndsNodeFailWhenItsNodeFallsSilent) {
   EXPECT_EQ(cluster.nodes_launching(id).size(), 1u) << "it never ran a second time";
 }
 
+TEST(JobLifecycle, ANodeBackBeforeItsLeaseRanOutRegistersAgainAndKeepsItsJob) {
+  ClusterHarness cluster(2);
+  const JobId id = cluster.submit(4);
+  const std::optional<std::string> head = cluster.head_of(id);
+  ASSERT_TRUE(head);
+  // Silent past the coordinator's heartbeat timeout (30 s): it is down, but its agent's
+  // lease (60 s) has not run out, so the job may still run there and is not given up.
+  cluster.silence(*head);
+  cluster.advance(Duration::seconds(40), Duration::seconds(5));
+  EXPECT_EQ(cluster.state(id), JobState::kRunning);
+  EXPECT_TRUE(cluster.machine(*head).group_signals.empty()) << "its agent has not fenced it yet";
+  // Back: told to register again, it does, with its job, which the coordinator keeps.
+  cluster.hear_again(*head);
+  cluster.advance(Duration::minutes(5), Duration::seconds(5));
+  const wire::JobView v = cluster.view(id);
+  EXPECT_EQ(v.state, JobState::kRunning);
+  EXPECT_EQ(v.requeue_count, 0) << "past the silent node's lease, it was not given up";
+  EXPECT_EQ(cluster.nodes_launching(id), (std::set<std::string>{*head})) << "it never ran twice";
+  EXPECT_TRUE(cluster.machine(*head).group_signals.empty());
+  cluster.exits(id, ProcessExit::exited(0), *head);
+  EXPECT_EQ(cluster.state(id), JobState::kCompleted);
+}
+
 TEST(JobLifecycle, ARunningJobOutlivesACoordinatorCrashAndEndsAsItsProcessEnds) {
   ClusterHarness cluster(1);
   const JobId id = cluster.submit();

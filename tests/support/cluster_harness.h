@@ -230,6 +230,8 @@ class ClusterHarness {
 
   // The node's network goes: nothing it sends arrives, nothing reaches it.
   void silence(const std::string& node) { silent_.insert(node); }
+  // Its network comes back: what it sends from now on arrives.
+  void hear_again(const std::string& node) { silent_.erase(node); }
   // A crash of the coordinator (kill -9) and its restart on the same store.
   void restart_coordinator() {
     coordinator_.reset();
