@@ -61,8 +61,7 @@ void CoordinatorService::on_client_frame(const std::string& peer, std::string_vi
 
 void CoordinatorService::serve_client(const std::string& peer, const wire::Message& msg, const Caller& caller,
                                       Time now) {
-  ServiceContext ctx{config_,         *scheduler_, *store_,       registry_, tracking_,
-                     finished_order_, tokens_,     rate_limiter_, counters_, *this};
+  ServiceContext ctx = context();
   // Palmetto (seed 004) counts every request of a user, not only submissions: queries and
   // controls take a token from the same bucket (submissions take one per job below).
   // Root and admins are not limited, so that monitoring and recovery always get through.
@@ -78,10 +77,10 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   const bool changes_state = submits || std::holds_alternative<wire::JobControl>(msg) ||
                              std::holds_alternative<wire::JobUpdate>(msg) ||
                              std::holds_alternative<wire::NodeControl>(msg);
-  if (changes_state && !read_only_.empty()) {
+  if (changes_state && probe_.read_only()) {
     ++counters_.refused;
     error_reply(Channel::kClients, peer, ErrorCode::kUnavailable,
-                "the coordinator cannot write its job store (" + read_only_ +
+                "the coordinator cannot write its job store (" + probe_.why() +
                     "): it accepts no new work and changes no job until it can; queries still work. "
                     "Nothing already accepted is lost.");
     return;
