@@ -2,6 +2,7 @@
 
 #include <csignal>
 
+#include "coordinator/daemon/array_rows.h"
 #include "coordinator/daemon/client_access.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_nodes.h"
@@ -130,7 +131,7 @@ Status control_array(ServiceContext& ctx, const wire::JobControl& m, JobId id, c
         ctx.service.persist(task);
         return ok_status();
       });
-      ctx.service.persist_array(*ctx.scheduler.array(id), std::nullopt);
+      persist_array(ctx, *ctx.scheduler.array(id), std::nullopt);
       break;
     }
     case wire::JobAction::kRequeue:
@@ -173,7 +174,7 @@ Result<JobId> array_task_for(ServiceContext& ctx, JobId array_id, std::int32_t i
   }
   FAIRWAY_TRY_ASSIGN(task, ctx.scheduler.split_array_task(array_id, index));
   const JobRecord* rec = ctx.scheduler.job(task);
-  if (rec != nullptr && !is_terminal(rec->state) && !ctx.service.adopt_array_task(task)) {
+  if (rec != nullptr && !is_terminal(rec->state) && !adopt_array_task(ctx, task)) {
     return make_error(ErrorCode::kIo, "the job store is unavailable");
   }
   return task;

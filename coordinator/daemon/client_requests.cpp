@@ -77,10 +77,10 @@ void CoordinatorService::serve_client(const std::string& peer, const wire::Messa
   const bool changes_state = submits || std::holds_alternative<wire::JobControl>(msg) ||
                              std::holds_alternative<wire::JobUpdate>(msg) ||
                              std::holds_alternative<wire::NodeControl>(msg);
-  if (changes_state && !read_only_.empty()) {
+  if (changes_state && probe_.read_only()) {
     ++counters_.refused;
     error_reply(Channel::kClients, peer, ErrorCode::kUnavailable,
-                "the coordinator cannot write its job store (" + read_only_ +
+                "the coordinator cannot write its job store (" + probe_.why() +
                     "): it accepts no new work and changes no job until it can; queries still work. "
                     "Nothing already accepted is lost.");
     return;

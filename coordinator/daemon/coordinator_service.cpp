@@ -10,11 +10,13 @@
 #include <unistd.h>
 #include <unordered_set>
 
+#include "coordinator/daemon/array_rows.h"
 #include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/job_views.h"
 #include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/member_launches.h"
 #include "coordinator/daemon/node_loss.h"
+#include "coordinator/daemon/program_mailer.h"
 #include "shared/base/log.h"
 #include "shared/base/private_files.h"
 #include "shared/base/try.h"
@@ -37,13 +39,16 @@ std::string utc_time(Time t) {
 
 CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
                                        std::unique_ptr<Scheduler> scheduler, std::unique_ptr<JobStore> store,
-                                       std::unique_ptr<ClientAuthenticator> auth)
+                                       std::unique_ptr<ClientAuthenticator> auth,
+                                       std::string read_only_because, Time now)
     : config_(config),
       lock_(std::move(lock)),
       scheduler_(std::move(scheduler)),
       store_(std::move(store)),
       rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s),
-      auth_(auth ? std::move(auth) : make_system_authenticator(config.security)) {}
+      auth_(auth ? std::move(auth) : make_system_authenticator(config.security)),
+      probe_(*store_, std::move(read_only_because), now),
+      notices_(std::make_unique<ProgramMailer>(config_.coordinator.mail_program), *scheduler_, tracking_) {}
 
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
     const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because,
@@ -55,8 +60,8 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   const NodeSource source = config.nodes.empty() ? NodeSource::kRegistration : NodeSource::kConfig;
   FAIRWAY_TRY_ASSIGN(scheduler, Scheduler::create(config, source));
   std::unique_ptr<CoordinatorService> s(new CoordinatorService(config, std::move(lock), std::move(scheduler),
-                                                               std::move(store), std::move(auth)));
-  s->read_only_ = std::move(read_only_because);
+                                                               std::move(store), std::move(auth),
+                                                               std::move(read_only_because), now));
   s->counters_.started_at = now;
   // The user the coordinator runs as names the reasons it sets itself (Slurm's SlurmUser).
   const net::PeerCredentials self{static_cast<std::uint32_t>(::geteuid()),
@@ -64,13 +69,12 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   ReasonSetter system_user{std::to_string(self.uid), self.uid};
   if (auto me = s->auth_->from_kernel(self)) system_user = {me->user, me->uid};
   s->mono_ = mono;  // before recovery: it starts the restored jobs' timeouts
-  s->next_probe_ = now + kStoreProbeInterval;
   FAIRWAY_TRY_ASSIGN(recovered,
                      recover_from(*s->store_, s->config_, *s->scheduler_, system_user, now, s->mono(now)));
   s->registry_ = std::move(recovered.nodes);
   s->tokens_ = std::move(recovered.tokens);
   s->tracking_ = std::move(recovered.tracking);
-  s->finished_order_ = std::move(recovered.finished_order);
+  s->finished_.order() = std::move(recovered.finished_order);
   s->reports_ = AgentReports(std::move(recovered.awaiting_nodes), std::move(recovered.stored_drains));
   s->last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",
@@ -95,11 +99,6 @@ void CoordinatorService::count_message(const wire::Message& m) {
 
 // ---- Agents -----------------------------------------------------------------------------
 
-ServiceContext CoordinatorService::context() {
-  return {config_,         *scheduler_, *store_,       registry_, tracking_,
-          finished_order_, tokens_,     rate_limiter_, counters_, *this};
-}
-
 void CoordinatorService::on_agent_frame(const std::string& route, std::string_view frame, Time now,
                                         std::string_view authenticated) {
   auto admitted = agents_.admit(route, frame, authenticated, counters_, turn_replies_);
@@ -110,17 +109,17 @@ void CoordinatorService::on_agent_frame(const std::string& route, std::string_vi
 }
 
 void CoordinatorService::on_timer(Time now) {
-  if (!read_only_.empty()) {
+  if (probe_.read_only()) {
     // Nothing that would have to be stored (requeues of lost nodes' jobs, passes) happens
     // now: the service that reopens decides with what the store holds.
-    probe_store(now);
+    probe_.probe(now);
     return;
   }
-  purge_expired(now);
+  finished_.purge_expired(now, *store_, txn_, *scheduler_);
   AgentTurn turn = agent_turn(now);
   watch_nodes(turn);
-  mail_time_limits(now);
-  mailer_.reap();
+  notices_.time_limits(now);
+  notices_.reap();
   if (now - last_pass_ >= config_.coordinator.pass_interval) dirty_ = true;
   // A time the core asked to be looked at again (a --begin, a reservation's start or end).
   if (recheck_at_ && now >= *recheck_at_) dirty_ = true;
@@ -185,7 +184,7 @@ void CoordinatorService::run_pass(Time now) {
   for (const JobCancellation& c : r.cancelled) {
     // A task made for this pass has no row yet: it gets one, ended, like any job.
     if (const JobRecord* rec = scheduler_->job(c.id); rec != nullptr && rec->spec.is_array_task()) {
-      (void)adopt_array_task(c.id);
+      (void)adopt_array_task(context(), c.id);
     }
     mark_terminal(c.id, now);
     log_event(LogLevel::kInfo, "job_cancelled", {{"job", id_str(c.id)}, {"reason", c.reason}});
@@ -194,34 +193,22 @@ void CoordinatorService::run_pass(Time now) {
 }
 
 std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
-  if (!failed_) return {};
-  if (dirty_ && allow_pass && read_only_.empty()) {
+  if (!txn_.stopped()) return {};
+  if (dirty_ && allow_pass && !probe_.read_only()) {
     dirty_ = false;
     run_pass(now);
   }
-  end_arrays(now);
-  if (in_txn_ || txn_failed_) {
-    in_txn_ = false;
-    const auto began = std::chrono::steady_clock::now();
-    Status st =
-        txn_failed_ ? make_error(ErrorCode::kIo, "a write failed earlier in the turn") : store_->commit();
-    if (st) counters_.commit_seconds.observe(seconds_since(began));
-    if (!st) {
-      store_->rollback();
-      ++counters_.store_errors;
-      // Fail-stop, as LevelDB treats a background error: memory now holds changes the store
-      // does not (finished jobs forgotten, cancels applied, submit ids handed out), and
-      // undoing them piecemeal has proved wrong. Nothing of this turn was acknowledged, so
-      // nothing is sent; the daemon exits and recovery rebuilds memory from the store.
-      log_event(LogLevel::kError, "store_commit_failed_fail_stop", {{"error", st.error().message}});
-      failed_ = make_error(ErrorCode::kIo, "the job store could not commit: " + st.error().message);
-      turn_replies_.clear();
-      turn_launches_.clear();
-      txn_failed_ = false;
-      return {};
-    }
+  for (const ArrayJob& a : end_arrays(context(), now)) {
+    notices_.array_ended(a);
+    // Its entry (a query by its id lists its tasks) ages out with the finished jobs'.
+    finished_.ended(a.id());
   }
-  txn_failed_ = false;
+  // Commit, then reply: a turn whose commit failed answers nothing, and the service stops.
+  if (!txn_.commit()) {
+    turn_replies_.clear();
+    turn_launches_.clear();
+    return {};
+  }
   std::vector<Outgoing> out = std::move(turn_replies_);
   out.insert(out.end(), std::make_move_iterator(turn_launches_.begin()),
              std::make_move_iterator(turn_launches_.end()));

@@ -41,7 +41,7 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
         release_members(ctx, t, id, members, now);
         persist(id);
         log_event(LogLevel::kInfo, "job_requeued", {{"job", id_str(id)}, {"reason", reason}});
-        mail_about(id, kMailRequeue);
+        notices_.about(id, kMailRequeue);
       } else {
         log_event(LogLevel::kInfo, "job_ended",
                   {{"job", id_str(id)}, {"state", "preempted"}, {"reason", reason}});
@@ -71,7 +71,7 @@ bool CoordinatorService::carry_out(JobId id, const std::vector<JobEffect>& effec
     } else if (std::holds_alternative<Persist>(effect)) {
       persist(id);
     } else if (std::holds_alternative<MailRequeue>(effect)) {
-      mail_about(id, kMailRequeue);
+      notices_.about(id, kMailRequeue);
     } else if (std::holds_alternative<Forget>(effect)) {
       mark_terminal(id, now);
     }

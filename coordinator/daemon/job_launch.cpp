@@ -2,6 +2,7 @@
 // cores, task split, memory limit, warning signal, fencing rule), and its members' (member_launches.h).
 #include <csignal>
 
+#include "coordinator/daemon/array_rows.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/member_launches.h"
@@ -12,7 +13,7 @@ namespace fairway::daemon {
 void CoordinatorService::launch(JobId id, Time now) {
   const JobRecord* rec = scheduler_->job(id);
   // A task of an array starts as a job of its own: its row first, the launch reads it.
-  if (rec->spec.is_array_task()) (void)adopt_array_task(id);
+  if (rec->spec.is_array_task()) (void)adopt_array_task(context(), id);
   tracking_.try_emplace(id.value());  // one its array's adoption could not make
   const NodeAllocation& head = rec->allocation.nodes.front();
   const std::string head_name = head_node(rec->allocation, scheduler_->cluster());
@@ -75,7 +76,7 @@ void CoordinatorService::launch(JobId id, Time now) {
              {"node", head_name},
              {"cores", std::to_string(rec->allocation.total_cores())},
              {"gpus", std::to_string(rec->allocation.total_gpus())}});
-  mail_about(id, kMailBegin);
+  notices_.about(id, kMailBegin);
 }
 
 }  // namespace fairway::daemon

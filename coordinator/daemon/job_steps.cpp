@@ -6,7 +6,7 @@ namespace fairway::daemon {
 
 void CoordinatorService::persist_step(const StoredStep& step) {
   // Steps are accounting: with the store read-only the job and its step go on unrecorded.
-  if (!read_only_.empty()) return;
+  if (read_only()) return;
   if (!ensure_txn()) return;
   (void)write(store_->put_step(step), "put_step", step.job);
 }

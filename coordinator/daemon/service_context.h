@@ -35,6 +35,9 @@ class ServiceActions {
   // Writes go into the turn's transaction, opened on first use; a failed one fails the turn.
   virtual bool ensure_txn() = 0;
   virtual bool write(const Status& st, std::string_view what, JobId id) = 0;
+  // Fails the turn without a write: memory holds what the store cannot be made to (a row
+  // that could not be read back). The caller logs why.
+  virtual void fail_turn() = 0;
   // The job's row as the core now has it; the end of a job that never ran.
   virtual void persist(JobId id) = 0;
   virtual void mark_terminal(JobId id, Time now) = 0;
@@ -42,9 +45,6 @@ class ServiceActions {
   virtual bool on_job_event(JobId id, const JobEvent& event, Time now) = 0;
   // The job's request as the store keeps it; an error names the job.
   virtual Result<wire::SubmitRequest> stored_request(JobId id) const = 0;
-  // An array's task made a job of its own (its row and tracking); false when not written.
-  virtual bool adopt_array_task(JobId id) = 0;
-  virtual void persist_array(const ArrayJob& a, std::optional<Time> ended) = 0;
   virtual void persist_step(const StoredStep& step) = 0;
   // The queue changed: the turn ends with a scheduling pass.
   virtual void changed() = 0;
