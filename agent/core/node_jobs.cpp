@@ -134,7 +134,10 @@ std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
   move_to(r, P::kRunning);
   if (!r.extern_only) out.push_back(report(e.job, r, JobState::kRunning));
   if (r.signal_while_launching) {
-    // As AgentService always did: the signal is sent, the job is not marked stopping.
+    // The coordinator stopped it while it was being launched: it stops now, as one stopped
+    // while it ran, so that a requeued run coming back here waits for this run's end
+    // instead of being taken for a resend, and a launch wanting its cores waits for them.
+    r.stopping = true;
     HostAction s = act(HostActionKind::kSignal, e.job);
     s.signal = r.signal_while_launching->first;
     s.grace = r.signal_while_launching->second;

@@ -123,8 +123,8 @@ class NodeJobs {
     // an earlier run's end for a later one's; unset for a job re-adopted from a checkpoint
     // older than the field.
     std::optional<std::int32_t> attempt;
-    bool extern_only = false;                      // it holds the cgroup of a job run from another node
-    bool stopping = false;                         // the coordinator signalled it while it ran
+    bool extern_only = false;  // it holds the cgroup of a job run from another node
+    bool stopping = false;     // the coordinator signalled it while it ran (or was being launched)
     std::vector<std::int32_t> steps_before_start;  // started once it runs here
     std::optional<std::pair<std::int32_t, Duration>> signal_while_launching;
     bool next_run_deferred = false;  // a new run waits for this one's end

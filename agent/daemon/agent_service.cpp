@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "agent/daemon/job_usage.h"
 #include "shared/base/log.h"
 #include "shared/base/try.h"
 #include "shared/config/hostlist.h"
@@ -11,9 +12,6 @@
 namespace fairway::agent {
 namespace {
 
-// How long an unacknowledged status update or registration waits before it is resent.
-constexpr Duration kResendPatience = Duration::seconds(2);
-constexpr Duration kRegisterRetry = Duration::seconds(3);
 // A killed step's keeper is reaped within moments; past this the job is reported anyway.
 constexpr Duration kStepReapPatience = Duration::seconds(10);
 
@@ -23,6 +21,11 @@ AgentService::AgentService(DiscoveredNode node, AgentOptions options, std::uniqu
     : node_(std::move(node)),
       options_(std::move(options)),
       host_(std::move(host)),
+      link_(
+          wire::AgentRegister{
+              node_.topology.name, options_.version, node_.topology, {}, host_->enforcement()},
+          options_.heartbeat_interval, options_.coordinator_lease, *host_),
+      steps_(node_, options_, *host_),
       node_jobs_(node_.topology.name),
       ledger_(node_.topology) {}
 
@@ -50,7 +53,7 @@ Result<std::unique_ptr<AgentService>> AgentService::start(DiscoveredNode node, A
   std::vector<JobId> live;
   for (const auto& [id, j] : s->jobs_) live.push_back(JobId(id));
   s->host_->remove_stale_cgroups(live);
-  s->send_register(now);
+  s->link_.send_register(s->held_jobs(now), now);
   return s;
 }
 
@@ -72,21 +75,14 @@ void AgentService::readopt(Time now) {
     if (c.warn_signal != 0 && now < c.start + c.time_limit - Duration::seconds(c.warn_before_s)) {
       sup->set_warning(c.warn_signal, Duration::seconds(c.warn_before_s), c.warn_batch_only);
     }
-    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup),
-                                            c.cores,
-                                            c.gpus,
-                                            true,
-                                            c.process_start_ticks,
-                                            false,
-                                            std::nullopt,
-                                            {},
-                                            std::nullopt});
+    jobs_.emplace(c.job.value(), RunningJob{std::move(*sup), c.cores, c.gpus, true, c.process_start_ticks,
+                                            false, std::nullopt, std::nullopt});
     (void)node_jobs_.apply(node_event::Readopted{c.job, c.attempt, c.extern_only, false}, now);
     by_pid_[c.pid] = c.job;
     log_event(LogLevel::kInfo, "job_readopted",
               {{"job", id_str(c.job)}, {"node", node_name()}, {"pid", std::to_string(c.pid)}});
   }
-  readopt_steps(scan);
+  steps_.readopt(scan, [&](JobId job) { return jobs_.contains(job.value()); });
   for (const JobCheckpoint& c : scan.lost) {
     if (c.extern_only) {
       // It held the cgroup of a job run from another node: nothing to report.
@@ -108,12 +104,13 @@ void AgentService::readopt(Time now) {
     std::uint64_t seq = 0;
     JobState away_state = JobState::kFailed;
     std::string away_reason;
-    const JobUsage usage = collect_usage(c.job, away_state, away_reason, std::nullopt);
+    const JobUsage usage = collect_usage(*host_, c.job, away_state, away_reason, std::nullopt, node_name());
     if (record && *record && (*record)->fenced) {
       log_event(LogLevel::kWarning, "job_fenced_while_agent_away",
                 {{"job", id_str(c.job)}, {"node", node_name()}});
-      seq = report(c.job, c.attempt, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
-                   "stopped by its keeper on " + node_name() + ": no agent renewed the coordinator lease");
+      seq = link_.report(
+          c.job, c.attempt, JobState::kNodeFail, std::nullopt, (*record)->exit.value, now,
+          "stopped by its keeper on " + node_name() + ": no agent renewed the coordinator lease");
     } else if (record && *record) {
       const ProcessExit e = (*record)->exit;
       const bool exited = e.kind == ProcessExit::Kind::kExited;
@@ -127,41 +124,21 @@ void AgentService::readopt(Time now) {
         state = JobState::kOutOfMemory;
         reason = away_reason;
       }
-      seq = report(c.job, c.attempt, state, exited ? std::optional(e.value) : std::nullopt,
-                   exited ? std::nullopt : std::optional(e.value), now, reason, &usage);
+      seq = link_.report(c.job, c.attempt, state, exited ? std::optional(e.value) : std::nullopt,
+                         exited ? std::nullopt : std::optional(e.value), now, reason, &usage);
     } else {
       log_event(LogLevel::kWarning, "job_lost", {{"job", id_str(c.job)}, {"node", node_name()}});
-      seq = report(c.job, c.attempt, JobState::kFailed, std::nullopt, std::nullopt, now,
-                   "its exit status was lost while the agent on " + node_name() + " was down");
+      seq = link_.report(c.job, c.attempt, JobState::kFailed, std::nullopt, std::nullopt, now,
+                         "its exit status was lost while the agent on " + node_name() + " was down");
     }
     (void)node_jobs_.apply(node_event::Reported{c.job, seq}, now);
   }
 }
 
-void AgentService::publish_lease() {
-  if (!heard_at_) return;
-  if (auto st = host_->publish_lease(*heard_at_ + options_.coordinator_lease); !st) {
-    log_event(LogLevel::kWarning, "lease_file_failed",
-              {{"node", node_name()}, {"error", st.error().message}});
-  }
-}
-
-void AgentService::send(const wire::Message& m) {
-  outgoing_.push_back(wire::encode(m));
-}
-
-std::vector<std::string> AgentService::take_outgoing() {
-  return std::exchange(outgoing_, {});
-}
-
-void AgentService::send_register(Time now) {
-  wire::AgentRegister r;
-  r.node = node_name();
-  r.agent_version = options_.version;
-  r.enforcement = host_->enforcement();
-  r.topology = node_.topology;
+std::vector<wire::RunningJob> AgentService::held_jobs(Time now) const {
+  std::vector<wire::RunningJob> held;
   for (const auto& [id, j] : jobs_) {
-    r.running.push_back({JobId(id), j.cores, j.gpus, j.supervisor.start(), j.supervisor.pid()});
+    held.push_back({JobId(id), j.cores, j.gpus, j.supervisor.start(), j.supervisor.pid()});
   }
   // Being launched, or waiting for cores a stopping job holds: ours already, though no
   // process is known yet.
@@ -169,51 +146,11 @@ void AgentService::send_register(Time now) {
     for (const auto& [id, h] : held_) {
       const NodeJobs::Record* job = node_jobs_.find(JobId(id));
       if (job == nullptr || job->phase != phase) continue;
-      r.running.push_back({JobId(id), h.launch.cores, h.launch.gpus,
-                           phase == NodeJobPhase::kLaunching ? h.requested : now, 0});
+      held.push_back({JobId(id), h.launch.cores, h.launch.gpus,
+                      phase == NodeJobPhase::kLaunching ? h.requested : now, 0});
     }
   }
-  send(r);
-  last_register_ = now;
-}
-
-JobUsage AgentService::collect_usage(JobId job, JobState& state, std::string& reason,
-                                     std::optional<std::int64_t> memory_limit) {
-  const JobUsage usage = host_->cgroup_usage(job);
-  if (usage.oom_kills > 0 && (state == JobState::kFailed || state == JobState::kCompleted)) {
-    state = JobState::kOutOfMemory;
-    reason =
-        "out of memory: the kernel killed " + std::to_string(usage.oom_kills) + " of its processes" +
-        (memory_limit ? " at its limit of " + std::to_string(*memory_limit >> 20) + " MiB" : std::string()) +
-        " on node " + node_name();
-  }
-  if (auto st = host_->remove_cgroup(job); !st) {
-    log_event(LogLevel::kWarning, "cgroup_cleanup_failed",
-              {{"job", id_str(job)}, {"node", node_name()}, {"error", st.error().message}});
-  }
-  return usage;
-}
-
-std::uint64_t AgentService::report(JobId job, std::optional<std::int32_t> attempt, JobState state,
-                                   std::optional<std::int32_t> exit_code, std::optional<std::int32_t> signal,
-                                   Time now, std::string reason, const JobUsage* usage) {
-  wire::JobStatusUpdate u;
-  if (usage != nullptr) {
-    u.peak_memory_bytes = usage->peak_memory_bytes;
-    u.cpu_time_ms = usage->cpu_time_ms;
-  }
-  u.node = node_name();
-  u.job = job;
-  u.state = state;
-  u.exit_code = exit_code;
-  u.signal = signal;
-  u.time = now;
-  u.reason = std::move(reason);
-  u.attempt = attempt;
-  u = outbox_.add(u, now);
-  // Before registration the coordinator would refuse it; it goes out with the backlog.
-  if (registered_) send(u);
-  return u.seq;
+  return held;
 }
 
 void AgentService::on_frame(std::string_view frame, Time now) {
@@ -224,8 +161,7 @@ void AgentService::on_frame(std::string_view frame, Time now) {
     return;
   }
   // Only the authenticated coordinator reaches this socket: any frame renews the lease.
-  heard_at_ = mono_;
-  publish_lease();
+  link_.heard();
   if (fenced_) {
     fenced_ = false;
     log_event(LogLevel::kInfo, "coordinator_back", {{"node", node_name()}});
@@ -233,13 +169,9 @@ void AgentService::on_frame(std::string_view frame, Time now) {
   if (std::holds_alternative<wire::HeartbeatReply>(*decoded)) return;
   if (auto* a = std::get_if<wire::Ack>(&*decoded)) {
     if (a->seq == 0) {
-      if (!registered_) {
-        registered_ = true;
-        log_event(LogLevel::kInfo, "agent_registered", {{"node", node_name()}});
-        for (const auto& u : outbox_.all(now)) send(u);
-      }
+      link_.on_registered(now);
     } else {
-      outbox_.acknowledge(a->seq);
+      link_.acknowledge(a->seq);
       carry_out(node_jobs_.apply(node_event::AckReceived{a->seq}, now), now);
     }
   } else if (auto* l = std::get_if<wire::LaunchJob>(&*decoded)) {
@@ -256,8 +188,8 @@ void AgentService::on_frame(std::string_view frame, Time now) {
     // The coordinator does not know us (it restarted, or declared us down): register again.
     log_event(LogLevel::kWarning, "coordinator_error", {{"node", node_name()}, {"error", e->message}});
     if (e->code == ErrorCode::kFailedPrecondition) {
-      registered_ = false;
-      send_register(now);
+      link_.on_unknown();
+      link_.send_register(held_jobs(now), now);
     }
   } else {
     log_event(LogLevel::kWarning, "unexpected_message",
@@ -324,9 +256,7 @@ void AgentService::apply(const std::vector<SupervisorAction>& actions) {
     }
     // The steps' groups first: srun's tasks hear it from here before srun (in the job's
     // group) can pass it on, and the relay takes srun's copy for the same signal.
-    if (auto j = jobs_.find(a.job.value()); j != jobs_.end()) {
-      for (std::int64_t pgid : j->second.step_groups) (void)host_->signal_group(pgid, a.signal);
-    }
+    steps_.signal(a.job, a.signal);
     if (auto st = host_->signal_group(a.pgid, a.signal); !st) {
       log_event(LogLevel::kWarning, "signal_failed", {{"job", id_str(a.job)}, {"error", st.error().message}});
     }
@@ -376,7 +306,10 @@ void AgentService::ended(JobId job, ProcessExit exit, Time now) {
 void AgentService::on_children(Time now) {
   for (const ReapedChild& c : host_->reap()) {
     auto it = by_pid_.find(c.pid);
-    if (step_ended(c.pid, now)) continue;
+    if (auto job = steps_.ended(c.pid)) {
+      step_over(*job, now);
+      continue;
+    }
     if (it != by_pid_.end()) {
       ended(it->second, c.exit, now);
     } else {
@@ -406,29 +339,22 @@ void AgentService::fence(Time now) {
 }
 
 void AgentService::on_timer(Time now) {
-  if (!heard_at_) {
-    heard_at_ = mono_;  // a fresh agent gives its coordinator a whole lease
-    publish_lease();
-  }
-  if (!jobs_.empty() && mono_ - *heard_at_ > options_.coordinator_lease &&
+  link_.start_lease();
+  if (!jobs_.empty() && link_.lease_lapsed() &&
       std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) { return !kv.second.fenced; })) {
     fence(now);
   }
-  if (!registered_) {
-    if (!last_register_ || now - *last_register_ >= kRegisterRetry) send_register(now);
-  } else {
-    if (now - last_heartbeat_ >= options_.heartbeat_interval) {
-      send(wire::Heartbeat{node_name(), ++heartbeat_seq_, now});
-      last_heartbeat_ = now;
-    }
-    for (const auto& u : outbox_.due(now, kResendPatience)) send(u);
+  if (link_.register_due(now)) link_.send_register(held_jobs(now), now);
+  link_.on_timer(now);
+  // Re-adopted relays are not our children: their ends are found by polling.
+  for (std::int64_t pid : steps_.gone_adopted()) {
+    if (auto job = steps_.ended(pid)) step_over(*job, now);
   }
-  poll_adopted_steps(now);
   std::vector<JobId> gone, overdue, done;
   for (auto& [id, j] : jobs_) {
     if (j.completing) {
       press(JobId(id), j, now);
-      if (steps_done(j)) {
+      if (steps_.done(JobId(id), j.supervisor.pgid())) {
         done.push_back(JobId(id));
         continue;
       }

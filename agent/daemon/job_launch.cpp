@@ -6,38 +6,11 @@
 #include <csignal>
 
 #include "agent/daemon/agent_service.h"
+#include "agent/daemon/launch_placement.h"
 #include "shared/base/log.h"
 #include "shared/config/hostlist.h"
 
 namespace fairway::agent {
-
-CgroupLimits AgentService::cgroup_limits(JobId job, const std::vector<std::int32_t>& pus,
-                                         const std::vector<std::int32_t>& gpus,
-                                         std::optional<std::int64_t> memory_bytes) const {
-  CgroupLimits lim;
-  lim.job = job;
-  lim.cpus = pus;
-  lim.memory_bytes = memory_bytes;
-  if (options_.max_pids_per_job > 0) lim.max_pids = options_.max_pids_per_job;
-  for (std::size_t g = 0; g < node_.gpus.size(); ++g) {
-    if (std::find(gpus.begin(), gpus.end(), static_cast<std::int32_t>(g)) != gpus.end()) continue;
-    const std::vector<DeviceNumber> devices = host_->gpu_devices(g);
-    lim.denied_devices.insert(lim.denied_devices.end(), devices.begin(), devices.end());
-  }
-  return lim;
-}
-
-void AgentService::place_on_node(LaunchRequest& req, const std::vector<std::int32_t>& cores,
-                                 const std::vector<std::int32_t>& gpus) const {
-  for (std::int32_t g : gpus) {
-    const auto gi = static_cast<std::size_t>(g);
-    req.gpu_visible_ids.push_back(gi < node_.gpus.size() ? node_.gpus[gi].visible_id : std::to_string(g));
-  }
-  if (!options_.apply_binding) return;
-  for (std::int32_t c : cores) {
-    for (int pu : node_.core_pus[static_cast<std::size_t>(c)]) req.bind_pus.push_back(pu);
-  }
-}
 
 void AgentService::on_launch(const wire::LaunchJob& l, Time now, bool retry) {
   const std::vector<HostAction> actions =
@@ -77,18 +50,19 @@ void AgentService::start_launch(JobId job, Time now) {
     return;
   }
   LaunchRequest req = launch_request_from(l, node_name());
-  if (l.extern_only) req.program = holder_program();
+  if (l.extern_only) req.program = holder_program(options_.step_relay_path);
   if (!l.nodelist.empty()) {
     req.nodelist = compress_hostlist(l.nodelist);
     req.nnodes = static_cast<std::int32_t>(l.nodelist.size());
   }
-  place_on_node(req, l.cores, l.gpus);
+  place_on_node(req, l.cores, l.gpus, node_, options_.apply_binding);
   // Its keeper writes the checkpoint as soon as the job runs: an agent killed before it
   // could write one itself still finds the job after a restart.
   req.checkpoint_text = format_checkpoint_without_process(
       JobCheckpoint{l.job, 0, 0, now, l.time_limit, l.cores, l.gpus, 0, l.warn_signal, l.warn_before_s,
                     l.warn_batch_only, l.extern_only, l.restarts});
-  auto attach = host_->prepare_cgroup(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes));
+  auto attach = host_->prepare_cgroup(cgroup_limits(l.job, req.bind_pus, l.gpus, l.memory_limit_bytes,
+                                                    options_.max_pids_per_job, node_, *host_));
   if (!attach) {
     log_event(LogLevel::kError, "launch_failed",
               {{"job", id_str(l.job)}, {"node", node_name()}, {"error", attach.error().message}});
@@ -103,7 +77,9 @@ void AgentService::start_launch(JobId job, Time now) {
 void AgentService::on_launches_done(Time now) {
   for (LaunchWorkers::Done& d : host_->take_launched()) {
     if (d.step) {
-      finish_step_launch(d.job, *d.step, std::move(d.result));
+      // A relay that ended before its launch was handed back was reaped already.
+      const bool reaped = d.result && unclaimed_exits_.erase(d.result->pid) > 0;
+      steps_.launched(d.job, *d.step, std::move(d.result), reaped, jobs_.contains(d.job.value()));
       continue;
     }
     finish_launch(d.job, std::move(d.result), now);
@@ -141,15 +117,8 @@ void AgentService::finish_launch(JobId job, Result<LaunchedProcess> launched, Ti
     log_event(LogLevel::kWarning, "checkpoint_failed",
               {{"job", id_str(l.job)}, {"error", st.error().message}});
   }
-  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup),
-                                          l.cores,
-                                          l.gpus,
-                                          false,
-                                          c.process_start_ticks,
-                                          false,
-                                          l.memory_limit_bytes,
-                                          {},
-                                          std::nullopt});
+  jobs_.emplace(l.job.value(), RunningJob{std::move(*sup), l.cores, l.gpus, false, c.process_start_ticks,
+                                          false, l.memory_limit_bytes, std::nullopt});
   by_pid_[launched->pid] = l.job;
   log_event(LogLevel::kInfo, "job_launched",
             {{"job", id_str(l.job)},

@@ -92,6 +92,31 @@ TEST(NodeJobsTest, ACancelDuringTheLaunchIsSentOnceItRuns) {
   EXPECT_EQ(done[1].grace, Duration::seconds(30));
 }
 
+// Issue 36: a cancel that came while the job was launching stops it as one that came while
+// it ran: a requeued run that comes back before it ended waits for its end (it is no
+// resend), and a launch wanting its cores waits for them instead of being refused.
+TEST(NodeJobsTest, ACancelDuringTheLaunchMarksTheRunStopping) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(2));
+  n.apply(ok(kJob), at(3));
+  EXPECT_TRUE(n.find(kJob)->stopping);
+  EXPECT_TRUE(n.any_stopping());
+  // Its cores are wanted by another launch: it waits for them.
+  n.apply(ev::LaunchAsked{kOther, 0}, at(4));
+  EXPECT_TRUE(n.apply(ev::CoresTaken{kOther, "core 0 is taken"}, at(4)).empty());
+  EXPECT_EQ(phase(n, kOther), NodeJobPhase::kWaitingForCores);
+  // The requeued run came back here: it starts once this run has ended.
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 1}, at(4)).empty());
+  EXPECT_TRUE(n.find(kJob)->next_run_deferred);
+  const auto end = n.apply(ev::ProcessExited{kJob, JobState::kCancelled}, at(5));
+  ASSERT_EQ(kinds(end),
+            (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch, K::kRetryLaunch}));
+  EXPECT_EQ(end[2].attempt, 0);
+  EXPECT_EQ(end[3].job, kJob);
+  EXPECT_EQ(end[4].job, kOther);
+}
+
 TEST(NodeJobsTest, AFailedLaunchFreesItsCoresAndReportsWhy) {
   NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));

@@ -133,5 +133,28 @@ TEST_F(AgentOnFakeHost, ANodeThatMustEnforceLimitsDoesNotStartWithoutCgroups) {
   EXPECT_TRUE(AgentService::start(node, o, T(0), std::make_unique<FakeHost>(machine)));
 }
 
+// Issue 36: a cancel that came while the job was being launched stops the run it reaches:
+// a requeued run that comes back before that run has ended is no resend, and starts once
+// the cancelled run's end is reported.
+TEST_F(AgentOnFakeHost, ACancelDuringTheLaunchStopsTheRunAndARequeueWaitsForItsEnd) {
+  send(launch(6), T(1));
+  send(wire::SignalJob{JobId(6), SIGTERM, Duration::seconds(5)}, T(1));
+  launched(6, 600, T(2));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{600, SIGTERM}}));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kRunning});
+  // The coordinator requeued it, and run 1 came back to this node while run 0 stops.
+  wire::LaunchJob again = launch(6);
+  again.restarts = 1;
+  send(again, T(3));
+  EXPECT_EQ(machine->launches.size(), 1u);
+  exits(600, ProcessExit::signalled(SIGTERM), T(4));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kCancelled});
+  EXPECT_EQ(last[6].attempt, 0);
+  ASSERT_EQ(machine->launches.size(), 2u);
+  launched(6, 601, T(5));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kRunning});
+  EXPECT_EQ(last[6].attempt, 1);
+}
+
 }  // namespace
 }  // namespace fairway::agent
