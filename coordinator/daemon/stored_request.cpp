@@ -47,9 +47,9 @@ Bounds bounds_of(const wire::detail::Rule&, wire::detail::SignalNumber) {
 // wire's; every key is always written (nil when unset), where the wire leaves out fields
 // that are not set (array, array task, begin, GPUs per something); the record has its own
 // version (2 added the GPU fields), the wire defaults absent fields instead; the record keeps
-// allow_multi_island, which the coordinator sets and no client sends, and not test_only,
-// which belongs to one request. StoredRequest.TheStoreKeepsEveryFieldTheWireSends checks
-// that the two lists name the same fields.
+// allow_multi_island, which only the simulator sets and the wire does not carry, and not
+// test_only, which belongs to one request. StoredRequest.TheStoreKeepsEveryFieldTheWireSends
+// checks that the two lists name the same fields.
 template <typename Request, typename Visitor>
 void visit_fields(Request& r, Visitor& v) {
   auto& s = r.spec;

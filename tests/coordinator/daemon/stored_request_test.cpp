@@ -292,7 +292,7 @@ TEST(StoredRequest, TheStoreKeepsEveryFieldTheWireSends) {
   wire::detail::fields(wire_list, r);
   std::set<std::string> sent = std::move(wire_list.keys);
   std::set<std::string> stored = stored_keys(r);
-  // One request's question, never stored; and what the coordinator sets, never sent.
+  // One request's question, never stored; and what only the simulator sets, never sent.
   EXPECT_EQ(sent.erase("test_only"), 1u);
   EXPECT_EQ(stored.erase("allow_multi_island"), 1u);
   EXPECT_EQ(sent, stored);
