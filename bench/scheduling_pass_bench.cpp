@@ -7,6 +7,7 @@
 #include <random>
 
 #include "coordinator/core/scheduler.h"
+#include "coordinator/core/start_estimate.h"
 #include "peak_memory.h"
 
 namespace fairway::bench {
@@ -95,7 +96,7 @@ void BM_EstimateStart(benchmark::State& state) {
   std::mt19937_64 rng(7);
   bool promised = false;
   for (auto _ : state) {
-    auto e = setup.scheduler->estimate_start(random_job(rng, 0, setup.now), setup.now);
+    auto e = estimate_start(*setup.scheduler, random_job(rng, 0, setup.now), setup.now);
     promised = e && e->start.has_value();
     benchmark::DoNotOptimize(e);
   }

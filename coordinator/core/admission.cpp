@@ -231,10 +231,11 @@ std::string job_name(const JobSpec& spec) {
 
 }  // namespace
 
+// The decision is built in the Result that is returned (no move of it on the way out).
 Result<AdmissionDecision> admit(JobSpec spec, const AdmissionView& v, Time now,
                                 std::optional<std::span<const std::string>> access_groups) {
-  AdmissionDecision d;
-  d.spec = std::move(spec);
+  Result<AdmissionDecision> out(std::in_place, std::move(spec));
+  AdmissionDecision& d = *out;
   const std::string job = job_name(d.spec);
   FAIRWAY_TRY(check_identity(d, v, job));
   FAIRWAY_TRY(check_dependencies(d.spec, v, job));
@@ -255,12 +256,12 @@ Result<AdmissionDecision> admit(JobSpec spec, const AdmissionView& v, Time now,
   FAIRWAY_TRY(check_size(d, v, *pc, job));
   FAIRWAY_TRY(check_open_jobs(d, v, *pc, job));
   set_footprint(d, v);
-  return d;
+  return out;
 }
 
 Result<AdmissionDecision> restore(JobSpec spec, const AdmissionView& v) {
-  AdmissionDecision d;
-  d.spec = std::move(spec);
+  Result<AdmissionDecision> out(std::in_place, std::move(spec));
+  AdmissionDecision& d = *out;
   const std::string job = job_name(d.spec);
   FAIRWAY_TRY(check_identity(d, v, job));
   FAIRWAY_TRY_ASSIGN(pc, choose_partition(d, v, job));
@@ -275,7 +276,7 @@ Result<AdmissionDecision> restore(JobSpec spec, const AdmissionView& v) {
   FAIRWAY_TRY(limit_nodes(d, v, false, job));
   d.node_bin = find_node_bin(v.config.node_bins, requested_node_count(d, v));
   set_footprint(d, v);
-  return d;
+  return out;
 }
 
 const PartitionConfig* partition_for(const Config& config, const JobSpec& spec) {

@@ -38,15 +38,17 @@ struct AdmissionView {
 
 // What admission decided: the spec as the job will run (its partition, QOS, time limit,
 // memory and node shape filled in) and the parts of its record that follow from it.
+// Every member has its default here, so a decision is built in place around the spec it
+// is given (AdmissionDecision(std::move(spec))), and filled in by the checks.
 struct AdmissionDecision {
-  JobSpec spec;
-  PartitionIndex partition;
-  std::optional<NodeMask> allowed_nodes;
-  std::optional<ResourceAmount> footprint;  // set when placing takes more than it asks
+  JobSpec spec = {};
+  PartitionIndex partition = {};
+  std::optional<NodeMask> allowed_nodes = {};
+  std::optional<ResourceAmount> footprint = {};  // set when placing takes more than it asks
   double qos_priority = 0;
-  std::optional<double> priority_cap;
-  std::optional<Duration> queue_target_time;
-  std::optional<std::size_t> node_bin;
+  std::optional<double> priority_cap = {};
+  std::optional<Duration> queue_target_time = {};
+  std::optional<std::size_t> node_bin = {};
   std::int64_t open_jobs_added = 0;  // for the per-user counts (an array: all its tasks)
 };
 

@@ -5,6 +5,7 @@
 
 #include "coordinator/core/placement.h"
 #include "coordinator/core/victim_selection.h"
+#include "shared/base/try.h"
 
 namespace fairway {
 namespace {
@@ -123,6 +124,24 @@ void OwnerPreemption::victim_gone(JobRecord& victim, JobRecord* owner) {
   if (!victim.preempting) return;
   if (owner != nullptr && owner->victims_stopping > 0) --owner->victims_stopping;
   victim.preempting.reset();
+}
+
+Result<JobState> OwnerPreemption::stop_victim(JobId id, Time now, PreemptionHost& host) {
+  JobRecord* j = host.find(id);
+  if (j == nullptr)
+    return make_error(ErrorCode::kNotFound, "job " + std::to_string(id.value()) + " not found");
+  if (j->state != JobState::kRunning || !j->preempting) {
+    return make_error(ErrorCode::kFailedPrecondition,
+                      "job " + std::to_string(id.value()) + " is not being preempted");
+  }
+  const bool requeue_it = j->preempting->requeue;
+  ++j->preempt_count;
+  if (requeue_it) {
+    FAIRWAY_TRY(host.requeue(id, now));
+    return JobState::kPending;
+  }
+  FAIRWAY_TRY(host.finish(id, JobState::kPreempted, now));
+  return JobState::kPreempted;
 }
 
 }  // namespace fairway

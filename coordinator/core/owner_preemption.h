@@ -9,21 +9,11 @@
 #include "coordinator/core/cluster_state.h"
 #include "coordinator/core/job_record.h"
 #include "coordinator/core/pass_result.h"
+#include "coordinator/core/preemption_host.h"
 #include "shared/base/result.h"
 #include "shared/config/config.h"
 
 namespace fairway {
-
-// What preemption may ask of the scheduler, which owns the jobs: put a running one back
-// in the queue, start a waiting one on an allocation.
-class PreemptionHost {
- public:
-  virtual Status requeue(JobId id, Time now) = 0;
-  virtual void start(JobRecord& j, Allocation alloc, Time now) = 0;
-
- protected:
-  ~PreemptionHost() = default;
-};
 
 // Victims keep their cores until their processes are confirmed gone (the owner's
 // victims_stopping counts them down), so the owner starts on cores that are really free,
@@ -49,6 +39,10 @@ class OwnerPreemption {
   // A victim that stops, for whatever reason, no longer holds up its owner (the job it was
   // chosen for, nullptr when that one is gone).
   static void victim_gone(JobRecord& victim, JobRecord* owner);
+  // The processes of victim `id` (PassResult::preempting) are gone: it goes back to the
+  // queue through `host`, or ends as preempted when it may not be requeued. Returns the
+  // state it is in now (pending or preempted); a job not being preempted is an error.
+  static Result<JobState> stop_victim(JobId id, Time now, PreemptionHost& host);
 
  private:
   std::vector<std::int32_t> tier_;  // by PartitionIndex

@@ -11,6 +11,7 @@
 #include "coordinator/core/billing_rate.h"
 #include "coordinator/core/dependency_gate.h"
 #include "coordinator/core/eligibility_limits.h"
+#include "coordinator/core/maintenance_preemption.h"
 #include "coordinator/core/maxps_limit.h"
 #include "coordinator/core/node_constraints.h"
 #include "coordinator/core/placement.h"
@@ -195,7 +196,7 @@ AdmissionView Scheduler::admission_view(const LiveJobState& live) const {
                        arrays_, open_jobs_, jobs_,  live,         ended_};
 }
 
-void Scheduler::enter(AdmissionDecision d, Time eligible_since) {
+void Scheduler::enter(AdmissionDecision&& d, Time eligible_since) {
   open_jobs_.add(d.spec, d.open_jobs_added);
   JobRecord rec;
   rec.partition = d.partition;
@@ -220,7 +221,7 @@ void Scheduler::enter(AdmissionDecision d, Time eligible_since) {
   queue(std::move(rec));
 }
 
-JobRecord& Scheduler::queue(JobRecord rec) {
+JobRecord& Scheduler::queue(JobRecord&& rec) {
   auto [it, inserted] = jobs_.emplace(rec.spec.id.value(), std::move(rec));
   assert(inserted);
   it->second.slot = waiting_.size();
@@ -261,6 +262,23 @@ void Scheduler::start_job(JobRecord& j, Allocation alloc, Time now) {
   running_.push_back(&j);
 }
 
+std::unique_ptr<Scheduler> Scheduler::what_if(const SchedulerConfig& settings) const {
+  std::unique_ptr<Scheduler> copy(new Scheduler(*this));
+  for (JobRecord*& j : copy->waiting_) j = &copy->jobs_.at(j->spec.id.value());
+  for (JobRecord*& j : copy->running_) j = &copy->jobs_.at(j->spec.id.value());
+  copy->config_.scheduler = settings;
+  if (settings.runtime_prediction == RuntimePrediction::kNone) {
+    for (auto& [key, record] : copy->jobs_) record.predicted_runtime.reset();
+  }
+  return copy;
+}
+
+JobId Scheduler::unused_id() const {
+  std::uint64_t id = 1;
+  for (const auto& [existing, record] : jobs_) id = std::max(id, existing + 1);
+  return JobId(id);
+}
+
 void Scheduler::forget(JobId id) {
   auto it = jobs_.find(id.value());
   if (it != jobs_.end() && is_terminal(it->second.state)) {
@@ -269,22 +287,30 @@ void Scheduler::forget(JobId id) {
   }
 }
 
-// What owner preemption may do to the jobs the scheduler owns.
+// What the preemption collaborators may do to the jobs the scheduler owns.
 class Scheduler::Host final : public PreemptionHost {
  public:
   explicit Host(Scheduler& s) : s_(s) {}
+  JobRecord* find(JobId id) override { return s_.find(id); }
   Status requeue(JobId id, Time now) override { return s_.requeue(id, now); }
+  Status finish(JobId id, JobState final_state, Time now) override { return s_.finish(id, final_state, now); }
   void start(JobRecord& j, Allocation alloc, Time now) override { s_.start_job(j, std::move(alloc), now); }
 
  private:
   Scheduler& s_;
 };
 
+Result<JobState> Scheduler::stop_preempted(JobId id, Time now) {
+  Host host(*this);
+  return OwnerPreemption::stop_victim(id, now, host);
+}
+
 PassResult Scheduler::schedule(Time now) {
   PassResult result;
   reservations_.advance(now, maintenance_, cluster_, ledger_, config_.billing, running_,
                         result.reservations_cancelled);
-  preempt_for_maintenance(now, result);
+  Host host(*this);
+  preempt_for_maintenance(maintenance_, cluster_, config_, running_, now, result, host);
   for (JobRecord& task :
        arrays_.make_tasks(waiting_, running_, cluster_, config_.scheduler.array_task_reservations)) {
     queue(std::move(task));
@@ -424,7 +450,6 @@ PassResult Scheduler::schedule(Time now) {
         start_job(j, std::move(alloc), now);
       },
       gate);
-  Host host(*this);
   preemption_.preempt_for_owners(others, running_, config_.partitions, cluster_, now, result, host);
   if (maxps_.enabled()) result.recheck_at = maxps_.earliest_release(ordered, now);
   if (next_begin) result.recheck_at = result.recheck_at ? min(*result.recheck_at, *next_begin) : *next_begin;

@@ -31,15 +31,6 @@
 
 namespace fairway {
 
-// What estimate_start answers: a start time (nullopt when none can be promised, `why`
-// says what holds it), the partition, and the allocation when it would start now.
-struct StartEstimate {
-  std::optional<Time> start;
-  std::string partition;
-  Allocation allocation;
-  PendingExplanation why;
-};
-
 // Where the machine comes from: the config's [[nodes]] (the simulator, and daemons of
 // clusters that declare their nodes), or agents registering (a cluster with no [[nodes]]).
 enum class NodeSource { kConfig, kRegistration };
@@ -88,14 +79,17 @@ class Scheduler {
   // The processes of a job being preempted (PassResult::preempting) are gone: it goes
   // back to the queue, or ends as preempted when it may not be requeued. Returns the state
   // it is in now (pending or preempted). A job that is not being preempted is an error.
+  // OwnerPreemption::stop_victim decides; this lends it the jobs.
   Result<JobState> stop_preempted(JobId id, Time now);
 
   // After a coordinator restart: jobs accepted before it come back without the admission
   // checks (they passed them once, and their nodes may not have registered yet).
   // `requeue_count`: as stored (JobRecord::requeue_count).
   Status restore_waiting(JobSpec spec, Time eligible_since, std::int32_t requeue_count = 0);
-  // ... and a job that was running, on the cores it holds (which must be free).
-  Status restore_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count = 0);
+  // ... and a job that was running, on the cores it holds (which must be free): of the
+  // stored record, its spec, allocation, start_time and requeue_count; the rest is made
+  // again as admission and the start make it.
+  Status restore_running(const JobRecord& stored);
   // Fair-share across a restart. Between begin_restore and end_restore, what restored
   // jobs ran is collected, not charged: restore_running's jobs from their start, and
   // finished jobs' runs given here (`cores`, memory and the types of its GPUs, since the nodes
@@ -135,16 +129,11 @@ class Scheduler {
   // One pass: priorities, then the backfill engine. Started jobs are running on return.
   PassResult schedule(Time now);
 
-  // sbatch --test-only: when `spec` would start if submitted now. Planned on a copy of
-  // the scheduler, with a reservation for every waiting job (conservative backfill) so
-  // that the answer does not hang on whether EASY reserves for it; nothing here changes.
-  // The refusals are submit's.
-  Result<StartEstimate> estimate_start(JobSpec spec, Time now,
-                                       std::span<const std::string> groups = {}) const;
-  // With scheduler.runtime_prediction: when waiting job `id` would start were every job
-  // planned by its time limit, as without predictions (the same what-if copy; `show job`
-  // shows it beside the start planned by prediction). Nullopt when none is promised.
-  std::optional<Time> estimate_start_by_limit(JobId id, Time now) const;
+  // A copy to plan on, with `settings` for scheduler.*: what-if passes change only it
+  // (start_estimate.h). Without runtime_prediction it forgets the planned runtimes. O(jobs).
+  std::unique_ptr<Scheduler> what_if(const SchedulerConfig& settings) const;
+  // An id no job record holds (one above the highest), for a what-if job.
+  JobId unused_id() const;
 
   const JobRecord* job(JobId id) const;
   // The driver's words for why a job ended or was requeued (JobRecord::reason), for what
@@ -183,10 +172,8 @@ class Scheduler {
 
  private:
   explicit Scheduler(Config config);
-  // A copy whose lists point into its own records, for what-if passes.
-  std::unique_ptr<Scheduler> what_if_copy() const;
-  // For estimate_start only: the waiting and running lists still point into the source
-  // until the copy re-points them.
+  // For what_if only: the waiting and running lists still point into the source until
+  // the copy re-points them.
   Scheduler(const Scheduler&) = default;
   Scheduler& operator=(const Scheduler&) = delete;
   Status init(NodeSource source);
@@ -198,7 +185,7 @@ class Scheduler {
   // What admission reads, borrowed from this scheduler for one call.
   AdmissionView admission_view(const LiveJobState& live) const;
   // Admission's decision becomes a waiting job (or array), eligible since `eligible_since`.
-  void enter(AdmissionDecision d, Time eligible_since);
+  void enter(AdmissionDecision&& d, Time eligible_since);
   void start_job(JobRecord& j, Allocation alloc, Time now);
   struct UsageChange {
     Time at;
@@ -213,7 +200,7 @@ class Scheduler {
   // next pass finds its keys nearly sorted (sorting the queue was a sixth of a pass).
   void keep_rank_order(std::span<JobRecord* const> ranked, std::span<JobRecord* const> unranked);
   // A new waiting job (admitted, restored, or an array's task made now) joins the queue.
-  JobRecord& queue(JobRecord rec);
+  JobRecord& queue(JobRecord&& rec);
   Status cancel_array(JobId id);
   Status hold_array(JobId id, bool hold, Time now);
   ArrayBook arrays_;
@@ -228,10 +215,9 @@ class Scheduler {
   AllocationOveruse overuse_;
   MaintenanceSchedule maintenance_;   // config.reservations; project ones end early when cancelled
   ProjectReservations reservations_;  // their nodes are windows of maintenance_
-  // Requeues the killable jobs a maintenance starting by `now` must kill.
-  void preempt_for_maintenance(Time now, PassResult& result);
-  // Owner partitions (owner_preemption.h): tiers and the pass's victims. It acts on jobs
-  // through Host, the scheduler's small interface to it.
+  // Owner partitions (owner_preemption.h): tiers and the pass's victims. It and a
+  // maintenance's preemption (maintenance_preemption.h) act on jobs through Host, the
+  // scheduler's small interface to them (preemption_host.h).
   OwnerPreemption preemption_;
   class Host;
   RunningCaps running_caps_;  // per-pass counts reset by begin_pass

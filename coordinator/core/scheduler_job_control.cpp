@@ -162,7 +162,7 @@ Status Scheduler::update(JobId id, const JobChanges& c, std::span<const std::str
   // his job into alice's owner partition); a rename is not, so a tightened rule does not
   // pin jobs already inside.
   const bool moves = c.partition || c.qos || c.account;
-  if (auto st = admit(spec, old.eligible_since,
+  if (auto st = admit(std::move(spec), old.eligible_since,
                       moves ? std::optional<std::span<const std::string>>(owner_groups) : std::nullopt);
       !st) {
     // Put it back exactly as it was.

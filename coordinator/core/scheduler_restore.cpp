@@ -11,9 +11,9 @@
 
 namespace fairway {
 
-Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count) {
-  const std::string job = "job " + std::to_string(spec.id.value());
-  for (const auto& na : alloc.nodes) {
+Status Scheduler::restore_running(const JobRecord& stored) {
+  const std::string job = "job " + std::to_string(stored.spec.id.value());
+  for (const auto& na : stored.allocation.nodes) {
     if (na.node.value() >= cluster_.node_count()) return invalid_argument(job + ": unknown node index");
     const NodeState& ns = cluster_.node(na.node);
     for (std::int32_t c : na.cores) {
@@ -31,14 +31,15 @@ Status Scheduler::restore_running(JobSpec spec, Allocation alloc, Time start, st
       }
     }
   }
-  const JobId id = spec.id;
+  JobSpec spec = stored.spec;
   spec.hold = false;
-  FAIRWAY_TRY(readmit(std::move(spec), start));
-  JobRecord& j = *find(id);
-  j.requeue_count = requeue_count;
+  FAIRWAY_TRY(readmit(std::move(spec), stored.start_time));
+  JobRecord& j = *find(stored.spec.id);
+  j.requeue_count = stored.requeue_count;
   // Stored allocations name cores, not memory: it follows from the admitted request.
+  Allocation alloc = stored.allocation;
   assign_memory(alloc, j.spec.resources);
-  start_job(j, std::move(alloc), start);
+  start_job(j, std::move(alloc), stored.start_time);
   return ok_status();
 }
 

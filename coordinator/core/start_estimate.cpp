@@ -1,50 +1,42 @@
-// Scheduler::estimate_start, sbatch --test-only: a what-if pass on a copy of the scheduler.
 // The copy costs O(jobs); it runs only when a user asks, never in the scheduling loop.
-#include <algorithm>
-#include <string>
+#include "coordinator/core/start_estimate.h"
 
-#include "coordinator/core/scheduler.h"
+#include <memory>
+#include <string>
 
 namespace fairway {
 
-std::unique_ptr<Scheduler> Scheduler::what_if_copy() const {
-  std::unique_ptr<Scheduler> copy(new Scheduler(*this));
-  for (JobRecord*& j : copy->waiting_) j = &copy->jobs_.at(j->spec.id.value());
-  for (JobRecord*& j : copy->running_) j = &copy->jobs_.at(j->spec.id.value());
-  return copy;
-}
-
-std::optional<Time> Scheduler::estimate_start_by_limit(JobId id, Time now) const {
-  const JobRecord* j = job(id);
+std::optional<Time> estimate_start_by_limit(const Scheduler& scheduler, JobId id, Time now) {
+  const JobRecord* j = scheduler.job(id);
   if (j == nullptr || !is_waiting(j->state)) return std::nullopt;
-  std::unique_ptr<Scheduler> copy = what_if_copy();
-  copy->config_.scheduler.runtime_prediction = RuntimePrediction::kNone;
-  for (auto& [key, record] : copy->jobs_) record.predicted_runtime.reset();
+  SchedulerConfig by_limit = scheduler.config().scheduler;
+  by_limit.runtime_prediction = RuntimePrediction::kNone;
+  std::unique_ptr<Scheduler> copy = scheduler.what_if(by_limit);
   (void)copy->schedule(now);
-  const JobRecord& c = *copy->find(id);
+  const JobRecord& c = *copy->job(id);
   if (c.state == JobState::kRunning) return c.start_time;
   return c.why.estimated_start;
 }
 
-Result<StartEstimate> Scheduler::estimate_start(JobSpec spec, Time now,
-                                                std::span<const std::string> groups) const {
-  std::unique_ptr<Scheduler> copy = what_if_copy();
-  copy->config_.scheduler.backfill = BackfillMode::kConservative;
-  copy->config_.scheduler.reservation_depth.reset();
-  copy->config_.scheduler.reservation_min_priority.reset();
-  std::uint64_t id = 1;
-  for (const auto& [existing, record] : jobs_) id = std::max(id, existing + 1);
-  spec.id = JobId(id);
+Result<StartEstimate> estimate_start(const Scheduler& scheduler, JobSpec spec, Time now,
+                                     std::span<const std::string> groups) {
+  SchedulerConfig conservative = scheduler.config().scheduler;
+  conservative.backfill = BackfillMode::kConservative;
+  conservative.reservation_depth.reset();
+  conservative.reservation_min_priority.reset();
+  std::unique_ptr<Scheduler> copy = scheduler.what_if(conservative);
+  const JobId id = scheduler.unused_id();
+  spec.id = id;
   spec.hold = false;
   if (auto st = copy->submit(std::move(spec), now, groups); !st) {
     // It was never a job: its refusal names none.
     Error e = st.error();
-    const std::string prefix = "job " + std::to_string(id) + ": ";
+    const std::string prefix = "job " + std::to_string(id.value()) + ": ";
     if (e.message.starts_with(prefix)) e.message.erase(0, prefix.size());
     return std::unexpected(std::move(e));
   }
   (void)copy->schedule(now);
-  const JobRecord& j = *copy->find(JobId(id));
+  const JobRecord& j = *copy->job(id);
   StartEstimate e;
   e.partition = j.spec.partition;
   if (j.state == JobState::kRunning) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "coordinator/core/start_estimate.h"
 #include "coordinator/daemon/client_access.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_translation.h"
@@ -247,7 +248,7 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
   // every job planned by its limit (a what-if pass on a copy: for one job only).
   if (ctx.config.scheduler.runtime_prediction != RuntimePrediction::kNone && m.jobs.size() == 1 &&
       r.jobs.size() == 1 && is_waiting(r.jobs[0].state) && r.jobs[0].array_tasks.empty()) {
-    r.jobs[0].estimated_start_by_limit = ctx.scheduler.estimate_start_by_limit(r.jobs[0].id, now);
+    r.jobs[0].estimated_start_by_limit = estimate_start_by_limit(ctx.scheduler, r.jobs[0].id, now);
   }
   if (m.with_steps) {
     if (auto st = attach_steps(ctx.store, r.jobs); !st) {

@@ -1,5 +1,6 @@
 #include "coordinator/daemon/client_submit.h"
 
+#include "coordinator/core/start_estimate.h"
 #include "coordinator/daemon/client_access.h"
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/submit_checks.h"
@@ -82,8 +83,8 @@ Result<wire::SubmitReply> estimate_submit(ServiceContext& ctx, const wire::Submi
   // An array: when its first task would start.
   spec.array = {};
   FAIRWAY_TRY(check_account(ctx.config, spec.account, caller.user, caller));
-  FAIRWAY_TRY_ASSIGN(estimate, ctx.scheduler.estimate_start(
-                                   std::move(spec), now, access_groups(ctx.config, caller.user, caller.gid)));
+  FAIRWAY_TRY_ASSIGN(estimate, estimate_start(ctx.scheduler, std::move(spec), now,
+                                              access_groups(ctx.config, caller.user, caller.gid)));
   wire::SubmitReply r;
   r.test_only = true;
   r.estimated_start = estimate.start;

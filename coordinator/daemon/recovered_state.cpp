@@ -234,7 +234,7 @@ bool adopt_restored(const StoredJob& row, Scheduler& scheduler,
   JobRecord rec = from_row(row, request ? *request : wire::SubmitRequest{}).record;
   rec.allocation = std::move(*alloc);
   Status st = status_of(request);
-  if (st) st = scheduler.restore_running(rec.spec, rec.allocation, rec.start_time, rec.requeue_count);
+  if (st) st = scheduler.restore_running(rec);
   if (!st) {
     // Cores taken by another restored job: the store disagrees with itself. Do not guess:
     // the lifecycle ends it, outside the core.

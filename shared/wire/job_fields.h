@@ -89,6 +89,53 @@ void warning_fields(V& v, I& signal, I& before, B& batch_only) {
   v.field("warn_batch_only", batch_only, kDefaulted);
 }
 
+// The groups below are runs of fields that the store's record of a request
+// (coordinator/daemon/stored_request.cpp) lists in this same order too: it walks them with its
+// own visitor, which keeps its presence (every key, nil when unset) and bounds.
+
+// What the job asks for and where: its account, partition, QOS and resources.
+template <class V, FieldsOf<JobSpec> M>
+void request_fields(V& v, M& s) {
+  auto& res = s.resources;
+  v.field("account", s.account);
+  v.field("partition", s.partition);
+  v.field("qos", s.qos);
+  v.field("nodes", res.nodes, kCount);
+  v.field("cores", res.cores, kCount);
+  v.field("gpus", res.gpus, kCount);
+  v.field("gpu_type", res.gpu_type);
+}
+
+template <class V, FieldsOf<JobSpec> M>
+void flag_fields(V& v, M& s) {
+  v.field("requeue", s.requeue);
+  v.field("interactive", s.interactive);
+  v.field("hold", s.hold);
+}
+
+// --comment, --reservation and --dependency; absent in older requests.
+template <class V, FieldsOf<JobSpec> M>
+void dependency_fields(V& v, M& s) {
+  v.field("comment", s.comment, kDefaulted);
+  v.field("reservation", s.reservation, kDefaulted);
+  v.field("dependencies", s.dependencies, kDefaulted);
+  v.field("dependency_any", s.dependency_any, kDefaulted);
+  v.field("kill_on_invalid_dep", s.kill_on_invalid_dep, kDefaulted);
+}
+
+// --exclusive, -w, -x, -C, --signal and --mail-*; absent in older requests.
+template <class V, FieldsOf<JobSpec> M>
+void node_and_notice_fields(V& v, M& s) {
+  v.field("exclusive", s.exclusive, kDefaulted);
+  v.field("only_nodes", s.only_nodes, {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
+  v.field("excluded_nodes", s.excluded_nodes,
+          {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
+  v.field("constraint", s.constraint, kDefaulted);
+  warning_fields(v, s.warn_signal, s.warn_before_s, s.warn_batch_only);
+  v.field("mail_events", s.mail_events, kDefaulted, MailEvents{});
+  v.field("mail_user", s.mail_user, {.presence = Presence::kDefaulted, .max_bytes = 254});
+}
+
 // Fields added after the first release are defaulted: older peers and stored rows lack them.
 // GpuAsk, flat in the request's map; sent only when the job asked for GPUs per something.
 template <class V, class A>
@@ -112,34 +159,15 @@ void fields(V& v, M& m) {
   v.field("client_token", m.client_token);
   v.field("name", s.name);
   v.field("user", s.user);
-  v.field("account", s.account);
-  v.field("partition", s.partition);
-  v.field("qos", s.qos);
-  v.field("nodes", res.nodes, kCount);
-  v.field("cores", res.cores, kCount);
-  v.field("gpus", res.gpus, kCount);
-  v.field("gpu_type", res.gpu_type);
+  request_fields(v, s);
   v.field("time_limit", s.time_limit, kCount);
-  v.field("requeue", s.requeue);
-  v.field("interactive", s.interactive);
-  v.field("hold", s.hold);
+  flag_fields(v, s);
   fields(v, s.tasks);
-  v.field("comment", s.comment, kDefaulted);
-  v.field("reservation", s.reservation, kDefaulted);
-  v.field("dependencies", s.dependencies, kDefaulted);
-  v.field("dependency_any", s.dependency_any, kDefaulted);
-  v.field("kill_on_invalid_dep", s.kill_on_invalid_dep, kDefaulted);
+  dependency_fields(v, s);
   v.field("nice", s.nice, kDefaulted);
   v.field("mem_per_node_mb", res.memory_per_node_mb, kDefaulted, NonNegative<std::int64_t>{});
   v.field("mem_per_cpu_mb", res.memory_per_cpu_mb, kDefaulted, NonNegative<std::int64_t>{});
-  v.field("exclusive", s.exclusive, kDefaulted);
-  v.field("only_nodes", s.only_nodes, {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
-  v.field("excluded_nodes", s.excluded_nodes,
-          {.presence = Presence::kDefaulted, .max_entries = kMaxNamesPerRequest});
-  v.field("constraint", s.constraint, kDefaulted);
-  warning_fields(v, s.warn_signal, s.warn_before_s, s.warn_batch_only);
-  v.field("mail_events", s.mail_events, kDefaulted, MailEvents{});
-  v.field("mail_user", s.mail_user, {.presence = Presence::kDefaulted, .max_bytes = 254});
+  node_and_notice_fields(v, s);
   gpu_ask_fields(v, s.gpu_ask);
   v.field("begin", s.begin);
   v.field("uid", s.uid);

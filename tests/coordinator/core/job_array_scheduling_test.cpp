@@ -232,7 +232,7 @@ TEST(JobArrayScheduling, ARestoredArrayLeavesOutTheTasksStoredOnTheirOwn) {
   running.array_task = 1;
   Allocation alloc;
   alloc.nodes.push_back({NodeIndex(0), {0}, {}});
-  ASSERT_TRUE(s->restore_running(running, alloc, T(0)));
+  ASSERT_TRUE(s->restore_running(testing::stored_running(running, alloc, T(0))));
   JobSpec held = running;  // task 2 was held alone
   held.id = JobId(4);
   held.array_task = 2;

@@ -204,7 +204,7 @@ TEST(MemoryScheduling, ARestoredJobHoldsItsMemoryAgain) {
   auto s = testing::make(memory_config(1));
   Allocation a;
   a.nodes.push_back({NodeIndex(0), {0}, {}});  // as stored: cores, no memory
-  ASSERT_TRUE(s->restore_running(mem_job(1, 1, 5000, 3600), a, T(0)));
+  ASSERT_TRUE(s->restore_running(testing::stored_running(mem_job(1, 1, 5000, 3600), a, T(0))));
   EXPECT_EQ(s->cluster().node(NodeIndex(0)).free_memory_mb(), 3000);
   ASSERT_TRUE(s->submit(mem_job(2, 1, 5000, 3600), T(10)));
   s->schedule(T(10));

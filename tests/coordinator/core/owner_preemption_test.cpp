@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "coordinator/core/scheduler.h"
+#include "fake_preemption_host.h"
 #include "test_cluster.h"
 
 namespace fairway {
@@ -332,6 +333,65 @@ TEST(OwnerPreemption, AGoneVictimNoLongerHoldsUpItsOwner) {
   victim.preempting = PreemptionMark{owner.spec.id, PartitionIndex(1), T(0), T(30), true};
   OwnerPreemption::victim_gone(victim, nullptr);
   EXPECT_FALSE(victim.preempting.has_value());
+}
+
+// stop_victim alone, through a fake host: a victim whose processes are gone is requeued or
+// ends as preempted, as its mark says, and counts one more preemption.
+JobRecord victim_of(std::uint64_t id, bool requeue) {
+  JobRecord v;
+  v.spec = testing::job(id, 1, 600);
+  v.preempting = PreemptionMark{JobId(99), PartitionIndex(1), T(0), T(30), requeue};
+  return v;
+}
+
+TEST(OwnerPreemption, AStoppedVictimIsRequeuedWhenItsMarkSaysSo) {
+  testing::FakePreemptionHost host;
+  host.add_running(victim_of(1, true));
+  auto after = OwnerPreemption::stop_victim(JobId(1), T(40), host);
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(*after, JobState::kPending);
+  EXPECT_EQ(host.requeued, std::vector<JobId>{JobId(1)});
+  EXPECT_TRUE(host.finished.empty());
+  EXPECT_EQ(host.jobs.at(1).preempt_count, 1);
+}
+
+TEST(OwnerPreemption, AStoppedVictimThatMayNotBeRequeuedEndsPreempted) {
+  testing::FakePreemptionHost host;
+  host.add_running(victim_of(1, false));
+  auto after = OwnerPreemption::stop_victim(JobId(1), T(40), host);
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(*after, JobState::kPreempted);
+  ASSERT_EQ(host.finished.size(), 1u);
+  EXPECT_EQ(host.finished[0], std::make_pair(JobId(1), JobState::kPreempted));
+  EXPECT_TRUE(host.requeued.empty());
+  EXPECT_EQ(host.jobs.at(1).preempt_count, 1);
+}
+
+TEST(OwnerPreemption, StoppingAJobNotBeingPreemptedIsRefused) {
+  testing::FakePreemptionHost host;
+  auto unknown = OwnerPreemption::stop_victim(JobId(7), T(40), host);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::kNotFound);
+  JobRecord plain = victim_of(1, true);
+  plain.preempting.reset();
+  host.add_running(std::move(plain));
+  auto not_marked = OwnerPreemption::stop_victim(JobId(1), T(40), host);
+  ASSERT_FALSE(not_marked);
+  EXPECT_EQ(not_marked.error().code, ErrorCode::kFailedPrecondition);
+  JobRecord waiting = victim_of(2, true);
+  host.jobs[2] = std::move(waiting);  // pending, yet marked: not running, so not stoppable
+  EXPECT_FALSE(OwnerPreemption::stop_victim(JobId(2), T(40), host));
+  EXPECT_TRUE(host.requeued.empty());
+  EXPECT_EQ(host.jobs.at(1).preempt_count, 0);
+}
+
+TEST(OwnerPreemption, AHostRefusalIsPassedOn) {
+  testing::FakePreemptionHost host;
+  host.add_running(victim_of(1, true));
+  host.refuse = make_error(ErrorCode::kFailedPrecondition, "job 1 is completing");
+  auto after = OwnerPreemption::stop_victim(JobId(1), T(40), host);
+  ASSERT_FALSE(after);
+  EXPECT_EQ(after.error().message, "job 1 is completing");
 }
 
 }  // namespace

@@ -118,7 +118,7 @@ TEST(SchedulerMembership, TheCoreCountsRequeuesAndARestartKeepsTheCount) {
   ASSERT_TRUE(restarted->restore_waiting(job(1, 2, 600), T(0), 2));
   Allocation a;
   a.nodes.push_back({NodeIndex(0), {0, 1}, {}});
-  ASSERT_TRUE(restarted->restore_running(job(2, 2, 600), a, T(5), 3));
+  ASSERT_TRUE(restarted->restore_running(testing::stored_running(job(2, 2, 600), a, T(5), 3)));
   EXPECT_EQ(restarted->job(JobId(1))->requeue_count, 2);
   EXPECT_EQ(restarted->job(JobId(2))->requeue_count, 3);
   ASSERT_TRUE(restarted->requeue(JobId(2), T(30)));
@@ -129,13 +129,13 @@ TEST(SchedulerMembership, RestoreRunningTakesTheSameCoresAndRefusesTakenOnes) {
   auto s = testing::make(testing::uniform_cluster(1, 1, 4, BackfillMode::kEasy));
   Allocation a;
   a.nodes.push_back({NodeIndex(0), {1, 2}, {}});
-  ASSERT_TRUE(s->restore_running(job(7, 2, 600), a, T(100)));
+  ASSERT_TRUE(s->restore_running(testing::stored_running(job(7, 2, 600), a, T(100))));
   const JobRecord* j = s->job(JobId(7));
   EXPECT_EQ(j->state, JobState::kRunning);
   EXPECT_EQ(j->start_time, T(100));
   EXPECT_EQ(s->cluster().node(NodeIndex(0)).free_cores, 2);
 
-  auto clash = s->restore_running(job(8, 1, 600), a, T(100));
+  auto clash = s->restore_running(testing::stored_running(job(8, 1, 600), a, T(100)));
   ASSERT_FALSE(clash);
   EXPECT_NE(clash.error().message.find("core 1 of node 'n0' is not free"), std::string::npos);
   EXPECT_EQ(s->job(JobId(8)), nullptr);

@@ -38,6 +38,17 @@ inline JobSpec job(std::uint64_t id, std::int32_t cores, std::int64_t limit_s, s
   return s;
 }
 
+// A running job as the store gives it back to Scheduler::restore_running.
+inline JobRecord stored_running(JobSpec spec, Allocation alloc, Time start, std::int32_t requeue_count = 0) {
+  JobRecord r;
+  r.spec = std::move(spec);
+  r.state = JobState::kRunning;
+  r.start_time = start;
+  r.allocation = std::move(alloc);
+  r.requeue_count = requeue_count;
+  return r;
+}
+
 inline std::unique_ptr<Scheduler> make(const Config& c) {
   auto s = Scheduler::create(c);
   if (!s) throw std::runtime_error(s.error().message);

@@ -28,7 +28,8 @@ TEST(UsageRestore, RebuiltUsageMatchesTheLiveLedger) {
 
     auto restored = testing::make(c);
     restored->begin_restore();
-    ASSERT_TRUE(restored->restore_running(running->spec, running->allocation, T(1800)));
+    ASSERT_TRUE(
+        restored->restore_running(testing::stored_running(running->spec, running->allocation, T(1800))));
     restored->restore_finished_usage("proj", "alice", 4, {}, 0, T(0), T(3600));
     restored->end_restore();
     const JobRecord* again = restored->job(JobId(2));
