@@ -77,19 +77,47 @@ std::vector<HostAction> NodeJobs::apply(const NodeEvent& event, Time now) {
   return std::visit([&](const auto& e) { return on(e, now); }, event);
 }
 
+NodeJobs::Asked NodeJobs::what_is(const Record& r, const node_event::LaunchAsked& e) {
+  // The held launch asked again: its cores, or the run before it, came free.
+  if (e.retry) {
+    return r.phase == P::kWaitingForCores || r.phase == P::kAwaitingAck ? Asked::kStartNow : Asked::kResend;
+  }
+  // The run waiting for this one's end (or an earlier one) asked again.
+  if (r.next_run_deferred && e.attempt <= r.next_attempt) return Asked::kResend;
+  // Every requeue raises the attempt (LaunchJob.restarts): a later one is a new run
+  // whatever the phase, the same one is this run asked again while it is on its way.
+  const bool newer = r.attempt && e.attempt > *r.attempt;
+  switch (r.phase) {
+    case P::kWaitingForCores:  // it never ran here: a new run takes its place
+      return newer ? Asked::kStartNow : Asked::kResend;
+    case P::kLaunching:  // the launched run's end must not be taken for the new run's
+      return newer ? Asked::kAfterThisRun : Asked::kResend;
+    case P::kRunning:
+      return newer || r.stopping ? Asked::kAfterThisRun : Asked::kResend;
+    case P::kCompleting:  // it is being stopped
+      return Asked::kAfterThisRun;
+    case P::kAwaitingAck:  // it ended
+      return Asked::kStartNow;
+  }
+  return Asked::kResend;
+}
+
 std::vector<HostAction> NodeJobs::on(const node_event::LaunchAsked& e, Time) {
   auto it = jobs_.find(e.job.value());
   if (it != jobs_.end()) {
     Record& r = it->second;
-    // A new run while this one is being stopped (a requeue that came back to this node):
-    // it starts once this one ended, so that this end is not taken for the new run's.
-    if ((r.phase == P::kRunning && r.stopping) || r.phase == P::kCompleting) {
-      r.next_run_deferred = true;
-      return {};
+    switch (what_is(r, e)) {
+      case Asked::kResend:
+        return {};
+      case Asked::kAfterThisRun:
+        // A new run while this one is being launched, runs or is being stopped (a requeue
+        // that came back to this node): it starts once this one ended.
+        r.next_run_deferred = true;
+        r.next_attempt = e.attempt;
+        return {};
+      case Asked::kStartNow:
+        break;
     }
-    // A resent launch: already running, on its way, or waiting for its cores.
-    if (r.phase == P::kRunning || r.phase == P::kLaunching) return {};
-    if (r.phase == P::kWaitingForCores && !e.retry) return {};
   } else {
     it = jobs_.emplace(e.job.value(), Record{}).first;
   }
@@ -112,10 +140,18 @@ std::vector<HostAction> NodeJobs::on(const node_event::CoresTaken& e, Time) {
     move_to(it->second, P::kWaitingForCores);
     return {};
   }
-  const HostAction refused =
-      report(e.job, it->second, JobState::kFailed, "node " + node_ + " refused the launch: " + e.why);
-  jobs_.erase(it);  // its early steps go with it
-  return {refused};
+  std::vector<HostAction> out{
+      report(e.job, it->second, JobState::kFailed, "node " + node_ + " refused the launch: " + e.why)};
+  drop(it, out);  // its early steps go with it
+  return out;
+}
+
+void NodeJobs::drop(std::map<std::uint64_t, Record>::iterator it, std::vector<HostAction>& out) {
+  const JobId job(it->first);
+  const bool deferred = it->second.next_run_deferred;
+  jobs_.erase(it);
+  // The run that waited for this one starts now: this one never ran.
+  if (deferred) out.push_back(act(HostActionKind::kRetryLaunch, job));
 }
 
 std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
@@ -128,7 +164,7 @@ std::vector<HostAction> NodeJobs::on(const node_event::LaunchDone& e, Time) {
     out.push_back(act(HostActionKind::kReleaseCores, e.job));
     out.push_back(act(HostActionKind::kRemoveCgroup, e.job));
     out.push_back(report(e.job, r, JobState::kFailed, "launch failed on node " + node_ + ": " + e.error));
-    jobs_.erase(it);
+    drop(it, out);
     return out;
   }
   move_to(r, P::kRunning);

@@ -128,6 +128,7 @@ class NodeJobs {
     std::vector<std::int32_t> steps_before_start;  // started once it runs here
     std::optional<std::pair<std::int32_t, Duration>> signal_while_launching;
     bool next_run_deferred = false;  // a new run waits for this one's end
+    std::int32_t next_attempt = 0;   // next_run_deferred: that run's attempt
     std::uint64_t final_seq = 0;     // kAwaitingAck: the report the Ack names
     JobState final_state = JobState::kCompleted;
   };
@@ -154,6 +155,13 @@ class NodeJobs {
   std::vector<HostAction> on(const node_event::StepsGone& e, Time now);
   std::vector<HostAction> on(const node_event::Reported& e, Time now);
   std::vector<HostAction> on(const node_event::AckReceived& e, Time now);
+  // What a launch asked for a job already here is: this run (or the run waiting for it)
+  // asked again, a new run that waits for this one's end, or a run that starts now.
+  enum class Asked : std::uint8_t { kResend, kAfterThisRun, kStartNow };
+  static Asked what_is(const Record& r, const node_event::LaunchAsked& e);
+  // The job leaves before it ran (refused, its launch failed); a new run waiting for it is
+  // asked again.
+  void drop(std::map<std::uint64_t, Record>::iterator it, std::vector<HostAction>& out);
   // The job's end: cgroup and cores go, the report goes out, and held launches are retried.
   std::vector<HostAction> end(JobId job, Record& r);
   HostAction report(JobId job, const Record& r, JobState state, std::string reason = {}) const;

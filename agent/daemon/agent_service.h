@@ -77,7 +77,7 @@ class AgentService {
   };
 
   // What a launch not yet running here carries (NodeJobs knows where it is: waiting for
-  // its cores, being launched, or a new run waiting for this run's end).
+  // its cores, being launched, or, in next_runs_, a new run waiting for this run's end).
   struct HeldLaunch {
     wire::LaunchJob launch;
     Time requested;
@@ -99,7 +99,7 @@ class AgentService {
   // The job's lifecycle event to NodeJobs, and its actions carried out on the host.
   void dispatch(JobId job, const NodeEvent& event, Time now);
   void carry_out(const std::vector<HostAction>& actions, Time now, Ending* ending = nullptr);
-  // The held launch goes once NodeJobs no longer holds the job back.
+  // The held launch (and a new run's) goes once NodeJobs no longer holds the job back.
   void tidy(JobId job);
   void finish_launch(JobId job, Result<LaunchedProcess> launched, Time now);
   void readopt(Time now);
@@ -143,6 +143,8 @@ class AgentService {
   NodeJobs node_jobs_;
   // The launches NodeJobs holds back or has handed to the workers.
   std::unordered_map<std::uint64_t, HeldLaunch> held_;
+  // A job's new run that waits for the run here (launched, running or stopping) to end.
+  std::unordered_map<std::uint64_t, HeldLaunch> next_runs_;
   // Reaped children no job claimed yet: a keeper can end before its launch is handed back.
   std::unordered_map<std::int64_t, UnclaimedExit> unclaimed_exits_;
   SlotLedger ledger_;

@@ -19,11 +19,12 @@ void AgentService::dispatch(JobId job, const NodeEvent& event, Time now) {
 
 void AgentService::tidy(JobId job) {
   const NodeJobs::Record* r = node_jobs_.find(job);
-  const bool held = r != nullptr && (r->phase == NodeJobPhase::kWaitingForCores ||
-                                     r->phase == NodeJobPhase::kLaunching || r->next_run_deferred);
-  if (held) return;
-  held_.erase(job.value());
-  steps_.drop_held(job);
+  const bool held =
+      r != nullptr && (r->phase == NodeJobPhase::kWaitingForCores || r->phase == NodeJobPhase::kLaunching);
+  const bool next = r != nullptr && r->next_run_deferred;
+  if (!held) held_.erase(job.value());
+  if (!next) next_runs_.erase(job.value());
+  if (!held && !next) steps_.drop_held(job);
 }
 
 void AgentService::carry_out(const std::vector<HostAction>& actions, Time now, Ending* ending) {

@@ -15,19 +15,27 @@ namespace fairway::agent {
 void AgentService::on_launch(const wire::LaunchJob& l, Time now, bool retry) {
   const std::vector<HostAction> actions =
       node_jobs_.apply(node_event::LaunchAsked{l.job, l.restarts, l.extern_only, retry}, now);
-  // Kept for its start (steps may come before it runs here), or until the run being
-  // stopped here has ended (a requeue that came back to this node).
+  // Kept for its start (steps may come before it runs here), or, apart from the run here
+  // (still launched, running or being stopped), until that run has ended (a requeue that
+  // came back to this node).
   const NodeJobs::Record* r = node_jobs_.find(l.job);
-  if (!actions.empty() || (r != nullptr && r->next_run_deferred)) {
-    HeldLaunch& h = held_[l.job.value()];
-    h.launch = l;
-    h.requested = now;
+  if (!actions.empty()) {
+    held_[l.job.value()] = HeldLaunch{l, now};
+  } else if (r != nullptr && r->next_run_deferred && r->next_attempt == l.restarts) {
+    next_runs_[l.job.value()] = HeldLaunch{l, now};
   }
   carry_out(actions, now);
   tidy(l.job);
 }
 
 void AgentService::retry_launch(JobId job, Time now) {
+  // The new run whose wait is over (the run before it ended, or never ran) is the held one.
+  const NodeJobs::Record* r = node_jobs_.find(job);
+  if (auto next = next_runs_.find(job.value());
+      next != next_runs_.end() && (r == nullptr || !r->next_run_deferred)) {
+    held_[job.value()] = std::move(next->second);
+    next_runs_.erase(next);
+  }
   auto h = held_.find(job.value());
   if (h == held_.end()) return;
   const wire::LaunchJob l = h->second.launch;

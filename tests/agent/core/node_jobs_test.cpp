@@ -117,6 +117,73 @@ TEST(NodeJobsTest, ACancelDuringTheLaunchMarksTheRunStopping) {
   EXPECT_EQ(end[4].job, kOther);
 }
 
+// A run is told from a resend by its attempt (LaunchJob.restarts, which every requeue
+// raises): a new run that comes while a cancelled run is still being launched is no
+// resend; it waits for that run's end, and starts then.
+TEST(NodeJobsTest, ANewRunDuringACancelledLaunchStartsOnceThatRunEnded) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(2));
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 1}, at(3)).empty());
+  EXPECT_TRUE(n.find(kJob)->next_run_deferred);
+  EXPECT_EQ(n.find(kJob)->attempt, 0);  // its reports are still about the run launched
+  const auto done = n.apply(ok(kJob), at(4));
+  ASSERT_EQ(kinds(done), (std::vector{K::kReport, K::kSignal}));
+  EXPECT_EQ(done[0].attempt, 0);
+  const auto end = n.apply(ev::ProcessExited{kJob, JobState::kCancelled}, at(5));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch}));
+  EXPECT_EQ(end[2].attempt, 0);
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 1, false, true}, at(5))), std::vector{K::kStartProcess});
+  EXPECT_EQ(n.find(kJob)->attempt, 1);
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kLaunching);
+}
+
+// The cancelled run's launch failed: it never ran, and the new run starts at once.
+TEST(NodeJobsTest, ANewRunWhoseCancelledRunsLaunchFailedStartsAtOnce) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(2));
+  n.apply(ev::LaunchAsked{kJob, 1}, at(3));
+  const auto failed = n.apply(ev::LaunchDone{kJob, false, "no such user"}, at(4));
+  ASSERT_EQ(kinds(failed), (std::vector{K::kReleaseCores, K::kRemoveCgroup, K::kReport, K::kRetryLaunch}));
+  EXPECT_EQ(failed[2].attempt, 0);
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 1, false, true}, at(4))), std::vector{K::kStartProcess});
+  EXPECT_EQ(n.find(kJob)->attempt, 1);
+}
+
+// A run still waiting for its cores never ran here: a new run of the job takes its place.
+TEST(NodeJobsTest, ANewRunReplacesARunStillWaitingForItsCores) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kOther, 0}, at(1));
+  n.apply(ok(kOther), at(2));
+  n.apply(ev::KillAsked{kOther, SIGTERM, Duration::seconds(30)}, at(3));
+  n.apply(ev::LaunchAsked{kJob, 0}, at(4));
+  n.apply(ev::CoresTaken{kJob, "core 0 is taken"}, at(4));
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 1}, at(5))), std::vector{K::kStartProcess});
+  EXPECT_EQ(phase(n, kJob), NodeJobPhase::kLaunching);
+  EXPECT_EQ(n.find(kJob)->attempt, 1);
+}
+
+// The same run asked again while it runs is a resend; a later attempt is a new run, which
+// waits for this run's end (never two runs of one job here at once).
+TEST(NodeJobsTest, ANewRunOfARunningJobIsNoResendAndWaitsForItsEnd) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 2}, at(1));
+  n.apply(ok(kJob), at(2));
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 2}, at(3)).empty());
+  EXPECT_FALSE(n.find(kJob)->next_run_deferred);
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 3}, at(4)).empty());
+  EXPECT_TRUE(n.find(kJob)->next_run_deferred);
+  // Asked again, it still waits; the run here is still run 2.
+  EXPECT_TRUE(n.apply(ev::LaunchAsked{kJob, 3}, at(5)).empty());
+  EXPECT_EQ(n.find(kJob)->attempt, 2);
+  const auto end = n.apply(ev::ProcessExited{kJob, JobState::kCompleted}, at(6));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport, K::kRetryLaunch}));
+  EXPECT_EQ(end[2].attempt, 2);
+  EXPECT_EQ(kinds(n.apply(ev::LaunchAsked{kJob, 3, false, true}, at(6))), std::vector{K::kStartProcess});
+  EXPECT_EQ(n.find(kJob)->attempt, 3);
+}
+
 TEST(NodeJobsTest, AFailedLaunchFreesItsCoresAndReportsWhy) {
   NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));

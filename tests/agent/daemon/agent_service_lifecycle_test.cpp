@@ -156,5 +156,34 @@ TEST_F(AgentOnFakeHost, ACancelDuringTheLaunchStopsTheRunAndARequeueWaitsForItsE
   EXPECT_EQ(last[6].attempt, 1);
 }
 
+// A new run of the job (the coordinator requeued it and placed it here again) that comes
+// while the cancelled run is still being launched is no resend: the cancelled run goes on
+// as it was launched (its checkpoint names it), and the new run starts once its end is
+// reported.
+TEST_F(AgentOnFakeHost, ANewRunDuringACancelledLaunchStartsOnceThatRunEnded) {
+  send(launch(6), T(1));
+  send(wire::SignalJob{JobId(6), SIGTERM, Duration::seconds(5)}, T(1));
+  wire::LaunchJob again = launch(6, 900);
+  again.restarts = 1;
+  send(again, T(2));
+  EXPECT_EQ(machine->launches.size(), 1u);
+  launched(6, 600, T(3));
+  EXPECT_EQ(machine->group_signals, (std::vector<std::pair<std::int64_t, int>>{{600, SIGTERM}}));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kRunning});
+  EXPECT_EQ(last[6].attempt, 0);
+  ASSERT_TRUE(machine->checkpoints.contains(6));
+  EXPECT_EQ(machine->checkpoints[6].attempt, 0);
+  EXPECT_EQ(machine->checkpoints[6].time_limit, Duration::seconds(600));
+  exits(600, ProcessExit::signalled(SIGTERM), T(4));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kCancelled});
+  EXPECT_EQ(last[6].attempt, 0);
+  ASSERT_EQ(machine->launches.size(), 2u);
+  launched(6, 601, T(5));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kRunning});
+  EXPECT_EQ(last[6].attempt, 1);
+  EXPECT_EQ(machine->checkpoints[6].attempt, 1);
+  EXPECT_EQ(machine->checkpoints[6].time_limit, Duration::seconds(900));
+}
+
 }  // namespace
 }  // namespace fairway::agent
