@@ -155,5 +155,33 @@ TEST(JobLifecycle, ATwoNodeJobHoldsBothNodesAndReleasesBothAtItsEnd) {
   EXPECT_EQ(cluster.state(next), JobState::kRunning);
 }
 
+// A requeue whose new run comes back to a node where the run before it is still being
+// launched (its workers slow): the new run is no resend of it; it starts there once the
+// requeued run, stopped as soon as it runs, has ended.
+TEST(JobLifecycle, ANewRunThatComesWhileTheRequeuedRunIsStillLaunchedStartsOnceThatRunEnded) {
+  ClusterHarness cluster(2);
+  cluster.hold_launches("n2");
+  const JobId id = cluster.submit(4, Duration::minutes(10), 2);
+  EXPECT_EQ(cluster.state(id), JobState::kRunning);
+  ASSERT_EQ(cluster.head_of(id), "n1");
+  ASSERT_EQ(cluster.machine("n2").launches.size(), 1u);
+  ASSERT_TRUE(cluster.control(wire::JobAction::kRequeue, id));
+  cluster.signalled_die(SIGTERM);  // its script on n1; n2's hold is not handed back yet
+  cluster.advance(Duration::seconds(1));
+  EXPECT_EQ(cluster.state(id), JobState::kRunning);
+  EXPECT_EQ(cluster.view(id).requeue_count, 1);
+  EXPECT_EQ(cluster.machine("n1").launches.size(), 2u) << "the new run started on n1";
+  EXPECT_EQ(cluster.machine("n2").launches.size(), 1u) << "the new run waits on n2";
+  // n2's workers hand the first hold back: it is stopped at once, and once it has ended
+  // the new run's hold starts.
+  cluster.hold_launches("n2", false);
+  cluster.deliver();
+  cluster.signalled_die(SIGTERM);
+  ASSERT_EQ(cluster.machine("n2").launches.size(), 2u) << "the new run never started on n2";
+  EXPECT_EQ(cluster.machine("n2").launches[0].restarts, 0);
+  EXPECT_EQ(cluster.machine("n2").launches[1].restarts, 1);
+  EXPECT_EQ(cluster.state(id), JobState::kRunning);
+}
+
 }  // namespace
 }  // namespace fairway::testing

@@ -228,6 +228,16 @@ class ClusterHarness {
     deliver();
   }
 
+  // The node's launch workers are slow: what it is asked to launch is handed back only once
+  // `held` is false again (and the frames are delivered).
+  void hold_launches(const std::string& node, bool held = true) {
+    if (held) {
+      slow_.insert(node);
+    } else {
+      slow_.erase(node);
+    }
+  }
+
   // The node's network goes: nothing it sends arrives, nothing reaches it.
   void silence(const std::string& node) { silent_.insert(node); }
   // Its network comes back: what it sends from now on arrives.
@@ -271,7 +281,8 @@ class ClusterHarness {
     agents_.emplace(name, std::move(a));
   }
   bool hand_back_launches(const std::string& name, Agent& a) {
-    if (a.launches_seen == a.machine->launches.size() || silent_.contains(name)) return false;
+    if (a.launches_seen == a.machine->launches.size() || silent_.contains(name) || slow_.contains(name))
+      return false;
     for (; a.launches_seen < a.machine->launches.size(); ++a.launches_seen) {
       const LaunchRequest& r = a.machine->launches[a.launches_seen];
       const std::int64_t pid = next_pid_++;
@@ -290,6 +301,7 @@ class ClusterHarness {
   std::unique_ptr<daemon::CoordinatorService> coordinator_;
   std::map<std::string, Agent> agents_;
   std::set<std::string> silent_;
+  std::set<std::string> slow_;  // hold_launches
   std::vector<std::string> replies_;
   std::int64_t next_pid_ = 1000;
 };
