@@ -114,6 +114,7 @@ std::vector<HostAction> NodeJobs::on(const node_event::LaunchAsked& e, Time) {
         // that came back to this node): it starts once this one ended.
         r.next_run_deferred = true;
         r.next_attempt = e.attempt;
+        r.next_extern_only = e.extern_only;
         return {};
       case Asked::kStartNow:
         break;
@@ -222,34 +223,41 @@ std::vector<HostAction> NodeJobs::on(const node_event::KillAsked& e, Time) {
   auto it = jobs_.find(e.job.value());
   if (it == jobs_.end()) return {};
   Record& r = it->second;
+  std::vector<HostAction> out;
+  if (std::exchange(r.next_run_deferred, false) && !r.next_extern_only) {
+    // The coordinator's stops for the run here came before the new run's launch: this one
+    // is for the new run, which is stopped before it started here (a cancel must not be
+    // lost to the wait). The run here, being stopped already, hears it again.
+    HostAction cancelled =
+        report(e.job, r, JobState::kCancelled, "stopped before it started on node " + node_);
+    cancelled.attempt = r.next_attempt;
+    out.push_back(std::move(cancelled));
+  }
   switch (r.phase) {
     case P::kLaunching:
       // Sent once it runs: a cancel must not be lost to a slow launch.
       r.signal_while_launching = std::pair{e.signal, e.grace};
-      return {};
-    case P::kWaitingForCores: {
+      break;
+    case P::kWaitingForCores:
       // Stopped before its cores came free: it never ran here.
-      if (r.extern_only) {
-        jobs_.erase(it);
-        return {};
+      if (!r.extern_only) {
+        out.push_back(report(e.job, r, JobState::kCancelled, "stopped before it started on node " + node_));
       }
-      const HostAction cancelled =
-          report(e.job, r, JobState::kCancelled, "stopped before it started on node " + node_);
       jobs_.erase(it);  // its early steps go with it
-      return {cancelled};
-    }
+      break;
     case P::kRunning:
     case P::kCompleting: {
       r.stopping = true;
       HostAction s = act(HostActionKind::kSignal, e.job);
       s.signal = e.signal;
       s.grace = e.grace;
-      return {s};
+      out.push_back(s);
+      break;
     }
     case P::kAwaitingAck:
-      return {};  // already ended; its report is on its way
+      break;  // already ended; its report is on its way
   }
-  return {};
+  return out;
 }
 
 std::vector<HostAction> NodeJobs::on(const node_event::ProcessExited& e, Time) {

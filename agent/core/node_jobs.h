@@ -127,9 +127,12 @@ class NodeJobs {
     bool stopping = false;     // the coordinator signalled it while it ran (or was being launched)
     std::vector<std::int32_t> steps_before_start;  // started once it runs here
     std::optional<std::pair<std::int32_t, Duration>> signal_while_launching;
-    bool next_run_deferred = false;  // a new run waits for this one's end
-    std::int32_t next_attempt = 0;   // next_run_deferred: that run's attempt
-    std::uint64_t final_seq = 0;     // kAwaitingAck: the report the Ack names
+    // A new run waits for this one's end (a stop that comes meanwhile cancels it); its
+    // attempt, and whether it only holds the cgroup of a job run from another node.
+    bool next_run_deferred = false;
+    std::int32_t next_attempt = 0;
+    bool next_extern_only = false;
+    std::uint64_t final_seq = 0;  // kAwaitingAck: the report the Ack names
     JobState final_state = JobState::kCompleted;
   };
 

@@ -199,8 +199,9 @@ void AgentService::on_frame(std::string_view frame, Time now) {
 
 void AgentService::on_signal(const wire::SignalJob& s, Time now) {
   const NodeJobs::Record* r = node_jobs_.find(s.job);
-  // Stopped before its cores came free: it never ran here.
-  if (r != nullptr && r->phase == NodeJobPhase::kWaitingForCores) {
+  // Stopped before its cores came free, or while it waited for the run before it to end:
+  // it never ran here.
+  if (r != nullptr && (r->phase == NodeJobPhase::kWaitingForCores || r->next_run_deferred)) {
     log_event(LogLevel::kInfo, "launch_dropped", {{"job", id_str(s.job)}, {"node", node_name()}});
   }
   // Being launched: sent once it runs, for a cancel must not be lost to a slow launch. Ended

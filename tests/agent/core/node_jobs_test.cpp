@@ -184,6 +184,34 @@ TEST(NodeJobsTest, ANewRunOfARunningJobIsNoResendAndWaitsForItsEnd) {
   EXPECT_EQ(n.find(kJob)->attempt, 3);
 }
 
+// A stop that comes once a new run waits is for that run (the coordinator's stops for the
+// run here came before the new run's launch): it is cancelled before it started here, and
+// the run here, stopped already, is not followed by it.
+TEST(NodeJobsTest, AStopWhileANewRunWaitsCancelsThatRunBeforeItStarts) {
+  NodeJobs n{"n1"};
+  n.apply(ev::LaunchAsked{kJob, 0}, at(1));
+  n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(2));
+  n.apply(ev::LaunchAsked{kJob, 1}, at(3));
+  const auto stop = n.apply(ev::KillAsked{kJob, SIGTERM, Duration::seconds(30)}, at(4));
+  ASSERT_EQ(kinds(stop), std::vector{K::kReport});
+  EXPECT_EQ(stop[0].state, JobState::kCancelled);
+  EXPECT_EQ(stop[0].attempt, 1);
+  EXPECT_EQ(stop[0].reason, "stopped before it started on node n1");
+  EXPECT_FALSE(n.find(kJob)->next_run_deferred);
+  EXPECT_EQ(kinds(n.apply(ok(kJob), at(5))), (std::vector{K::kReport, K::kSignal}));
+  const auto end = n.apply(ev::ProcessExited{kJob, JobState::kCancelled}, at(6));
+  ASSERT_EQ(kinds(end), (std::vector{K::kRemoveCgroup, K::kReleaseCores, K::kReport}));
+  EXPECT_EQ(end[2].attempt, 0);
+  // A holder's new run is dropped without a report: the job's end is its first node's.
+  n.apply(ev::LaunchAsked{kOther, 0, true}, at(7));
+  n.apply(ok(kOther), at(7));
+  n.apply(ev::KillAsked{kOther, SIGTERM, Duration::seconds(30)}, at(8));
+  n.apply(ev::LaunchAsked{kOther, 1, true}, at(8));
+  EXPECT_EQ(kinds(n.apply(ev::KillAsked{kOther, SIGKILL, Duration::seconds(0)}, at(9))),
+            std::vector{K::kSignal});
+  EXPECT_FALSE(n.find(kOther)->next_run_deferred);
+}
+
 TEST(NodeJobsTest, AFailedLaunchFreesItsCoresAndReportsWhy) {
   NodeJobs n{"n1"};
   n.apply(ev::LaunchAsked{kJob, 0}, at(1));

@@ -185,5 +185,24 @@ TEST_F(AgentOnFakeHost, ANewRunDuringACancelledLaunchStartsOnceThatRunEnded) {
   EXPECT_EQ(machine->checkpoints[6].time_limit, Duration::seconds(900));
 }
 
+// The new run waiting for the cancelled run's end is cancelled itself (scancel after the
+// requeue): it is reported cancelled, naming its run, and never starts here.
+TEST_F(AgentOnFakeHost, ANewRunCancelledWhileItWaitsNeverStarts) {
+  send(launch(6), T(1));
+  send(wire::SignalJob{JobId(6), SIGTERM, Duration::seconds(5)}, T(1));
+  wire::LaunchJob again = launch(6);
+  again.restarts = 1;
+  send(again, T(2));
+  send(wire::SignalJob{JobId(6), SIGTERM, Duration::seconds(5)}, T(3));
+  EXPECT_EQ(reported(6), std::vector<JobState>{JobState::kCancelled});
+  EXPECT_EQ(last[6].attempt, 1);
+  EXPECT_EQ(last[6].reason, "stopped before it started on node n1");
+  launched(6, 600, T(4));
+  exits(600, ProcessExit::signalled(SIGTERM), T(5));
+  EXPECT_EQ(reported(6), (std::vector<JobState>{JobState::kRunning, JobState::kCancelled}));
+  EXPECT_EQ(last[6].attempt, 0);
+  EXPECT_EQ(machine->launches.size(), 1u);
+}
+
 }  // namespace
 }  // namespace fairway::agent
