@@ -7,9 +7,9 @@
 #include <csignal>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_store.h"
-#include "root_authenticator.h"
 #include "shared/wire/codec.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {

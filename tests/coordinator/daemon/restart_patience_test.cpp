@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "shared/wire/codec.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {

@@ -8,10 +8,10 @@
 #include <functional>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {

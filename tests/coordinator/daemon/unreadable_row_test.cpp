@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "coordinator/daemon/job_store.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {
