@@ -90,12 +90,18 @@ class CoordinatorFixture : public ::testing::Test {
     service_->on_agent_frame(node, wire::encode(m), t_, node);
     return turn_all();
   }
-  // `node`'s agent registers with one socket of `cores` cores, still running `running`.
-  void register_node(const std::string& node, std::int32_t cores, std::vector<wire::RunningJob> running = {},
+  // The agent of `topology`'s node registers, still running `running`.
+  void register_node(const NodeTopology& topology, std::vector<wire::RunningJob> running = {},
                      bool allow_pass = true) {
-    wire::AgentRegister reg{node, "test", NodeTopology::uniform(node, 1, cores), std::move(running), ""};
+    const std::string node = topology.name;
+    wire::AgentRegister reg{node, "test", topology, std::move(running), ""};
     service_->on_agent_frame(node, wire::encode(reg), t_, node);
     (void)turn(allow_pass);
+  }
+  // `node`'s agent registers with one socket of `cores` cores.
+  void register_node(const std::string& node, std::int32_t cores, std::vector<wire::RunningJob> running = {},
+                     bool allow_pass = true) {
+    register_node(NodeTopology::uniform(node, 1, cores), std::move(running), allow_pass);
   }
   // The jobs in `running` as an agent that launched them reports them at registration.
   std::vector<wire::RunningJob> as_running(const std::vector<JobId>& running, Time since,
