@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -59,7 +60,7 @@ class CoordinatorFixture : public ::testing::Test {
       auto m = wire::decode(o.frame);
       EXPECT_TRUE(m) << "a frame the service sent does not decode";
       if (!m) continue;
-      keep(*m);
+      keep(o, *m);
       out.push_back(*m);
     }
     return out;
@@ -71,7 +72,7 @@ class CoordinatorFixture : public ::testing::Test {
       auto m = wire::decode(o.frame);
       EXPECT_TRUE(m) << "a frame the service sent does not decode";
       if (!m) continue;
-      keep(*m);
+      keep(o, *m);
       if (o.channel == Channel::kClients) client = *m;
     }
     return client;
@@ -162,6 +163,19 @@ class CoordinatorFixture : public ::testing::Test {
     EXPECT_TRUE(r != nullptr && r->jobs.size() == 1);
     return r != nullptr && r->jobs.size() == 1 ? r->jobs[0] : wire::JobView{};
   }
+  // Every frame of type T sent to an agent so far, with its node.
+  template <typename T>
+  std::vector<std::pair<std::string, T>> sent() const {
+    std::vector<std::pair<std::string, T>> out;
+    for (const auto& [node, m] : to_agents_) {
+      if (const auto* x = std::get_if<T>(&m)) out.emplace_back(node, *x);
+    }
+    return out;
+  }
+  static std::string error_of(const wire::Message& m) {
+    const auto* e = std::get_if<wire::ErrorReply>(&m);
+    return e ? e->message : "";
+  }
   // The fair-share usage of the account a (held) job of it is charged to.
   double usage_of(JobId held) const {
     const JobRecord* r = service_->scheduler().job(held);
@@ -175,11 +189,13 @@ class CoordinatorFixture : public ::testing::Test {
   std::unique_ptr<CoordinatorService> service_;
   std::vector<wire::LaunchJob> launches_;
   std::vector<JobId> signalled_;
+  std::vector<std::pair<std::string, wire::Message>> to_agents_;  // node, frame
   int token_ = 0;
   std::uint64_t seq_ = 0;
 
  private:
-  void keep(const wire::Message& m) {
+  void keep(const Outgoing& o, const wire::Message& m) {
+    if (o.channel != Channel::kClients) to_agents_.emplace_back(o.peer, m);
     if (const auto* l = std::get_if<wire::LaunchJob>(&m)) launches_.push_back(*l);
     if (const auto* s = std::get_if<wire::SignalJob>(&m)) signalled_.push_back(s->job);
   }
