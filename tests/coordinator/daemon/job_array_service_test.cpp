@@ -14,23 +14,11 @@
 namespace fairway::daemon {
 namespace {
 
-// uid 1001 alice, 1002 bob; uid 0 root (admin).
-class TwoUsers final : public ClientAuthenticator {
- public:
-  Result<Caller> from_kernel(const net::PeerCredentials& p) override {
-    if (p.uid == 0) return Caller{0, 0, "root", true};
-    if (p.uid == 1001) return Caller{1001, 100, "alice", false};
-    if (p.uid == 1002) return Caller{1002, 100, "bob", false};
-    return make_error(ErrorCode::kPermissionDenied, "unknown uid");
-  }
-  Result<Caller> from_munge(std::string_view, std::string_view) override {
-    return make_error(ErrorCode::kPermissionDenied, "no munge here");
-  }
-};
-
 class JobArrayService : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<TwoUsers>(); }
+  std::unique_ptr<ClientAuthenticator> authenticator() const override {
+    return std::make_unique<test_support::LocalUsers>();
+  }
   // Sends `m` as `uid` (alice unless told); returns the client reply.
   wire::Message ask(const wire::Message& m, std::uint32_t uid = 1001) { return ServiceTest::ask(m, uid); }
   // `running`: jobs the agent still runs, on the cores they were launched on.

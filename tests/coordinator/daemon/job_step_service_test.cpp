@@ -12,31 +12,11 @@
 namespace fairway::daemon {
 namespace {
 
-// uid 0 root, 1001 alice, 1002 bob, 1003 ops (an admin who is not root).
-class Users final : public ClientAuthenticator {
- public:
-  Result<Caller> from_kernel(const net::PeerCredentials& p) override {
-    switch (p.uid) {
-      case 0:
-        return Caller{0, 0, "root", true};
-      case 1001:
-        return Caller{1001, 100, "alice", false};
-      case 1002:
-        return Caller{1002, 100, "bob", false};
-      case 1003:
-        return Caller{1003, 100, "ops", true};
-      default:
-        return make_error(ErrorCode::kPermissionDenied, "unknown uid");
-    }
-  }
-  Result<Caller> from_munge(std::string_view, std::string_view) override {
-    return make_error(ErrorCode::kPermissionDenied, "no munge here");
-  }
-};
-
 class JobStepService : public test_support::CoordinatorFixture {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<Users>(); }
+  std::unique_ptr<ClientAuthenticator> authenticator() const override {
+    return std::make_unique<test_support::LocalUsers>();
+  }
   void SetUp() override {
     open("[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n");
     if (HasFatalFailure()) return;
