@@ -6,16 +6,12 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
-#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {
 
 class AgentChannel : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override {
-    return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
   static wire::AgentRegister registration(const std::string& node) {
     return {node, "test", NodeTopology::uniform(node, 1, 4), {}, ""};
   }

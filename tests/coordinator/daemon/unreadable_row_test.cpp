@@ -7,16 +7,12 @@
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
-#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {
 
 class UnreadableRow : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override {
-    return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
 };
 
 TEST_F(UnreadableRow, StopsTheStartNamingTheJobInsteadOfDroppingIt) {
