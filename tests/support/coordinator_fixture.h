@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -44,7 +45,7 @@ class CoordinatorFixture : public ::testing::Test {
   // A crash and a restart on the same store: memory is gone, the lock is released.
   void reopen(const std::string& read_only_because = {}) {
     service_.reset();
-    auto s = CoordinatorService::open(config_, t_, authenticator(), read_only_because);
+    auto s = CoordinatorService::open(config_, t_, authenticator(), read_only_because, monotonic_);
     ASSERT_TRUE(s) << s.error().message;
     service_ = std::move(*s);
   }
@@ -186,6 +187,7 @@ class CoordinatorFixture : public ::testing::Test {
   std::string dir_;
   Config config_;
   Time t_ = Time::from_seconds(1'700'000'000);
+  std::optional<Time> monotonic_;  // the loop's clock at open, when a test moves it apart from t_
   std::unique_ptr<CoordinatorService> service_;
   std::vector<wire::LaunchJob> launches_;
   std::vector<JobId> signalled_;
