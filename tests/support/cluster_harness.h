@@ -19,6 +19,7 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "shared/wire/codec.h"
 #include "tests/support/fake_agent_host.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::testing {
 
@@ -26,17 +27,7 @@ using agent::LaunchedProcess;
 using agent::LaunchRequest;
 using agent::ProcessExit;
 
-// Callers as the kernel proves them: uid 0 is root (an admin), any other uid is alice.
-class RootOrAlice final : public daemon::ClientAuthenticator {
- public:
-  Result<daemon::Caller> from_kernel(const net::PeerCredentials& p) override {
-    if (p.uid == 0) return daemon::Caller{0, 0, "root", true};
-    return daemon::Caller{1001, 100, "alice", false};
-  }
-  Result<daemon::Caller> from_munge(std::string_view, std::string_view) override {
-    return make_error(ErrorCode::kPermissionDenied, "no munge here");
-  }
-};
+using daemon::test_support::RootOrAlice;
 
 inline constexpr std::uint32_t kAlice = 1001;
 inline constexpr std::uint32_t kRoot = 0;

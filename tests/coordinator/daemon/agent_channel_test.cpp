@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 
@@ -13,9 +12,6 @@ namespace {
 
 class AgentChannel : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override {
-    return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
   static wire::AgentRegister registration(const std::string& node) {
     return {node, "test", NodeTopology::uniform(node, 1, 4), {}, ""};
   }

@@ -3,17 +3,12 @@
 // jobs, admins on all. No sockets, no clock: frames in, frames out.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
 #include <map>
 
-#include "coordinator/daemon/coordinator_service.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
-
-namespace fs = std::filesystem;
 
 // uid 1001 alice, 1002 bob, 1003 ops (admin); MUNGE credentials "ok:UID" or refused.
 class FakeAuthenticator final : public ClientAuthenticator {
@@ -36,45 +31,32 @@ class FakeAuthenticator final : public ClientAuthenticator {
   }
 };
 
-class ClientAuthorization : public ::testing::Test {
+class ClientAuthorization : public test_support::CoordinatorFixture {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-authz-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-    open_service("");
+  std::unique_ptr<ClientAuthenticator> authenticator() const override {
+    return std::make_unique<FakeAuthenticator>();
   }
+  void SetUp() override { open_service(""); }
   // One 4-core node n1 and the test's own config text (after it), and its own
   // [coordinator] keys.
   void open_service(const std::string& more_config, const std::string& coordinator_keys = "") {
-    service_.reset();
-    auto config =
-        parse_config("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n" + more_config +
-                         "[coordinator]\n" + coordinator_keys + "state_dir = \"" + dir_ + "\"\n",
-                     "test");
-    ASSERT_TRUE(config) << config.error().message;
-    auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
+    open("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n" + more_config, coordinator_keys);
   }
 
   // Sends `m` as the local process of `uid` and returns the reply.
   wire::Message ask(const wire::Message& m, std::optional<std::uint32_t> uid) {
     std::optional<net::PeerCredentials> kernel;
     if (uid) kernel = net::PeerCredentials{*uid, 100, 4242};
-    service_->on_client_frame("client", wire::encode(m), now_, kernel);
+    service_->on_client_frame("client", wire::encode(m), t_, kernel);
     return reply();
   }
   wire::Message ask_munge(const wire::Message& m, const std::string& credential) {
     service_->on_client_frame("client", wire::encode(wire::AuthenticatedRequest{credential, wire::encode(m)}),
-                              now_);
+                              t_);
     return reply();
   }
   wire::Message reply() {
-    for (const Outgoing& o : service_->end_turn(now_, false)) {
+    for (const Outgoing& o : service_->end_turn(t_, false)) {
       if (o.channel == Channel::kClients) {
         auto m = wire::decode(o.frame);
         EXPECT_TRUE(m);
@@ -97,14 +79,6 @@ class ClientAuthorization : public ::testing::Test {
                                    : "");
     return ok ? ok->job : JobId(0);
   }
-  static std::string error_of(const wire::Message& m) {
-    const auto* e = std::get_if<wire::ErrorReply>(&m);
-    return e ? e->message : "";
-  }
-
-  std::string dir_;
-  Time now_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
 };
 
 TEST_F(ClientAuthorization, TheJobBelongsToTheProvenCallerWithItsUid) {
@@ -235,9 +209,9 @@ TEST_F(ClientAuthorization, ADrainNamesWhoDrainedItAndWhenAcrossARestart) {
   const wire::NodeView unregistered = node(1001);
   EXPECT_EQ(unregistered.reason, "not registered yet");
   EXPECT_EQ(unregistered.reason_user, std::to_string(::geteuid()));
-  EXPECT_EQ(unregistered.reason_time, now_);
+  EXPECT_EQ(unregistered.reason_time, t_);
 
-  now_ = now_ + Duration::seconds(60);
+  t_ = t_ + Duration::seconds(60);
   auto m = ask(wire::NodeControl{wire::NodeAction::kDrain, {"n1"}, "bad DIMM", "alice"}, 1003);
   ASSERT_TRUE(std::get<wire::NodeControlReply>(m).results.at(0).ok);
   for (int restarted = 0; restarted < 2; ++restarted) {
@@ -245,7 +219,7 @@ TEST_F(ClientAuthorization, ADrainNamesWhoDrainedItAndWhenAcrossARestart) {
     EXPECT_EQ(drained.reason, "bad DIMM");
     EXPECT_EQ(drained.reason_user, "ops") << "the proven caller, not the request's user field";
     EXPECT_EQ(drained.reason_uid, 1003u);
-    EXPECT_EQ(drained.reason_time, now_);
+    EXPECT_EQ(drained.reason_time, t_);
     open_service("");
   }
 }
@@ -310,16 +284,8 @@ TEST_F(ClientAuthorization, SharesShowOthersUsageUnlessPrivateData) {
   EXPECT_DOUBLE_EQ(all->rows[1].fairshare, 1.0) << "no usage yet: full factor";
   EXPECT_DOUBLE_EQ(all->rows[1].norm_shares, 0.5);
 
-  service_.reset();
-  auto config = parse_config(
-      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-      "[coordinator]\nstate_dir = \"" +
-          dir_ + "\"\n[security]\nprivate_data = true\n",
-      "test");
-  ASSERT_TRUE(config) << config.error().message;
-  auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
-  ASSERT_TRUE(s) << s.error().message;
-  service_ = std::move(*s);
+  open_service("[security]\nprivate_data = true\n");
+  ASSERT_FALSE(HasFatalFailure());
   auto mine = ask(wire::SharesQuery{}, 1002);
   users.clear();
   for (const auto& r : std::get<wire::SharesReply>(mine).rows) users.push_back(r.account + "/" + r.user);
@@ -379,7 +345,7 @@ TEST_F(ClientAuthorization, AnyProvenUserReadsTheSettingsAndAnUnprovenOneDoesNot
   auto seen = ask(wire::ConfigQuery{}, 1002);
   const auto* r = std::get_if<wire::ConfigReply>(&seen);
   ASSERT_NE(r, nullptr) << error_of(seen);
-  EXPECT_EQ(r->now, now_);
+  EXPECT_EQ(r->now, t_);
   EXPECT_FALSE(r->entries.empty());
   for (const auto& e : r->entries) EXPECT_EQ(e.key.find("key"), std::string::npos) << e.key;
   EXPECT_NE(error_of(ask(wire::ConfigQuery{}, std::nullopt)).find("unauthenticated"), std::string::npos);
@@ -407,16 +373,8 @@ TEST_F(ClientAuthorization, UsersShortenTheirJobsOnlyAdminsLengthenThemAndChange
   EXPECT_EQ(update(std::nullopt, 10, 1001), "ok");
   EXPECT_EQ(update(Duration::minutes(45), std::nullopt, 1003), "ok") << "an admin may raise it";
 
-  service_.reset();
-  auto config = parse_config(
-      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-      "[coordinator]\nstate_dir = \"" +
-          dir_ + "\"\n",
-      "test");
-  ASSERT_TRUE(config);
-  auto s = CoordinatorService::open(*config, now_, std::make_unique<FakeAuthenticator>());
-  ASSERT_TRUE(s) << s.error().message;
-  service_ = std::move(*s);
+  open_service("");
+  ASSERT_FALSE(HasFatalFailure());
   wire::JobQuery q;
   q.jobs = {id};
   auto m = ask(q, 1001);

@@ -6,18 +6,14 @@
 #include <unistd.h>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 
 namespace fairway::daemon {
 namespace {
 
-using RootOnly = test_support::RootOnlyAuthenticator;
-
 class FailStop : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<RootOnly>(); }
   std::vector<Outgoing> end_turn() { return service_->end_turn(t_); }
   void submit(const std::string& token = "") {
     wire::SubmitRequest r;

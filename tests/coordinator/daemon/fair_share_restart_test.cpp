@@ -3,78 +3,34 @@
 // start over with a clean slate. Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include <filesystem>
 
-#include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
 #include "store_test_fixture.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
 namespace fs = std::filesystem;
 
-class FairShareRestart : public ::testing::Test {
+class FairShareRestart : public test_support::CoordinatorFixture {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-fairshare-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
   void open(const std::string& fairshare) {
-    service_.reset();  // a crash: memory is gone, the store stays
-    auto config = parse_config(
+    CoordinatorFixture::open(
         "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 8\n"
         "[[accounts]]\nname = \"heavy\"\nusers = [\"root\"]\n"
         "[[accounts]]\nname = \"light\"\nusers = [\"root\"]\n"
         "[priority]\nfairshare = 1000.0\n[fairshare]\n" +
-            fairshare + "[coordinator]\nstate_dir = \"" + dir_ + "\"\n" + coordinator_extra_,
-        "test");
-    ASSERT_TRUE(config) << config.error().message;
-    auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 8), {}, ""};
-    service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
-    (void)service_->end_turn(t_, false);
+            fairshare,
+        coordinator_extra_);
+    if (HasFatalFailure()) return;
+    register_node("n1", 8, {}, false);
   }
   JobId submit(const std::string& account, std::int32_t cores, bool hold = false) {
-    wire::SubmitRequest r;
-    r.client_token = "t" + std::to_string(++token_);
+    wire::SubmitRequest r = request(cores);
     r.spec.account = account;
-    r.spec.resources.cores = cores;
     r.spec.hold = hold;
-    r.program.argv = {"true"};
-    r.program.working_dir = "/tmp";
-    service_->on_client_frame("c", wire::encode(r), t_, net::PeerCredentials{0, 0, 1});
-    for (const Outgoing& o : service_->end_turn(t_)) {
-      if (auto m = wire::decode(o.frame); m && std::holds_alternative<wire::SubmitReply>(*m)) {
-        return std::get<wire::SubmitReply>(*m).job;
-      }
-    }
-    ADD_FAILURE() << "no submit reply";
-    return JobId{};
-  }
-  void report(JobId id, JobState state) {
-    wire::JobStatusUpdate u;
-    u.node = "n1";
-    u.seq = ++seq_;
-    u.job = id;
-    u.state = state;
-    if (is_terminal(state)) u.exit_code = 0;
-    u.time = t_;
-    service_->on_agent_frame("n1", wire::encode(u), t_, "n1");
-    (void)service_->end_turn(t_);
-  }
-  double usage_of(JobId held) const {
-    const JobRecord* r = service_->scheduler().job(held);
-    EXPECT_NE(r, nullptr);
-    return r ? service_->scheduler().fair_share().account_usage(r->association, t_) : -1;
+    return CoordinatorFixture::submit(r);
   }
 
   // A fresh store and service per fair-share setting, as each test's loop runs them.
@@ -96,12 +52,7 @@ class FairShareRestart : public ::testing::Test {
     return select_on(dir_ + "/" + JobStore::kFileName, "SELECT * FROM " + table).size();
   }
 
-  std::string dir_;
   std::string coordinator_extra_;
-  Time t_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
-  int token_ = 0;
-  std::uint64_t seq_ = 0;
 };
 
 TEST_F(FairShareRestart, FinishedAndRunningUsageComeBackAsTheyWere) {

@@ -10,11 +10,11 @@
 #include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/known_nodes.h"
 #include "coordinator/daemon/stored_request.h"
-#include "root_authenticator.h"
 #include "shared/model/job_array.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
 #include "tests/shared/wire/wire_test_util.h"
+#include "tests/support/test_authenticators.h"
 
 namespace fairway::daemon {
 namespace {

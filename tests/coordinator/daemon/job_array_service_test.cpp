@@ -14,50 +14,16 @@
 namespace fairway::daemon {
 namespace {
 
-// uid 1001 alice, 1002 bob; uid 0 root (admin).
-class TwoUsers final : public ClientAuthenticator {
- public:
-  Result<Caller> from_kernel(const net::PeerCredentials& p) override {
-    if (p.uid == 0) return Caller{0, 0, "root", true};
-    if (p.uid == 1001) return Caller{1001, 100, "alice", false};
-    if (p.uid == 1002) return Caller{1002, 100, "bob", false};
-    return make_error(ErrorCode::kPermissionDenied, "unknown uid");
-  }
-  Result<Caller> from_munge(std::string_view, std::string_view) override {
-    return make_error(ErrorCode::kPermissionDenied, "no munge here");
-  }
-};
-
 class JobArrayService : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override { return std::make_unique<TwoUsers>(); }
-  // Sends `m` as `uid`; returns the client reply and keeps the launches and signals.
-  wire::Message ask(const wire::Message& m, std::uint32_t uid = 1001) {
-    service_->on_client_frame("client", wire::encode(m), t_, net::PeerCredentials{uid, 100, 4242});
-    return turn();
+  std::unique_ptr<ClientAuthenticator> authenticator() const override {
+    return std::make_unique<test_support::LocalUsers>();
   }
-  wire::Message turn() {
-    wire::Message client = wire::ErrorReply{};
-    for (const Outgoing& o : service_->end_turn(t_)) {
-      auto m = wire::decode(o.frame);
-      EXPECT_TRUE(m);
-      if (o.channel == Channel::kClients) client = *m;
-      if (auto* l = std::get_if<wire::LaunchJob>(&*m)) launches_.push_back(*l);
-      if (auto* s = std::get_if<wire::SignalJob>(&*m)) signalled_.push_back(s->job);
-    }
-    return client;
-  }
+  // Sends `m` as `uid` (alice unless told); returns the client reply.
+  wire::Message ask(const wire::Message& m, std::uint32_t uid = 1001) { return ServiceTest::ask(m, uid); }
   // `running`: jobs the agent still runs, on the cores they were launched on.
   void register_n1(const std::vector<JobId>& running = {}) {
-    std::vector<wire::RunningJob> jobs;
-    for (JobId id : running) {
-      for (const wire::LaunchJob& l : launches_) {
-        if (l.job == id) jobs.push_back({id, l.cores, l.gpus, t_, 4242});
-      }
-    }
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), std::move(jobs), ""};
-    service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
-    (void)turn();
+    register_node("n1", 4, as_running(running, t_));
   }
   JobId submit_array(const std::string& indices) {
     wire::SubmitRequest r;
@@ -73,15 +39,7 @@ class JobArrayService : public test_support::ServiceTest {
     return ok ? ok->job : JobId(0);
   }
   void report(JobId job, JobState state) {
-    wire::JobStatusUpdate u;
-    u.node = "n1";
-    u.seq = ++seq_;
-    u.job = job;
-    u.state = state;
-    u.exit_code = state == JobState::kCompleted ? 0 : 1;
-    u.time = t_;
-    service_->on_agent_frame("n1", wire::encode(u), t_, "n1");
-    (void)turn();
+    ServiceTest::report(job, state, state == JobState::kCompleted ? 0 : 1);
   }
   // The queue as users see it: id text -> state.
   std::map<std::string, JobState> queue(bool all = false) {
@@ -108,10 +66,6 @@ class JobArrayService : public test_support::ServiceTest {
     return std::holds_alternative<wire::JobControlReply>(m) ? std::get<wire::JobControlReply>(m)
                                                             : wire::JobControlReply{};
   }
-
-  std::vector<wire::LaunchJob> launches_;
-  std::vector<JobId> signalled_;
-  std::uint64_t seq_ = 0;
 };
 
 TEST_F(JobArrayService, TasksLaunchWithTheirArrayFactsAndTheRestWaitOnOneLine) {

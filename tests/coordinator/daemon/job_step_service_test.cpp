@@ -4,83 +4,23 @@
 // a client may not ask for is refused naming the field.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include <csignal>
-#include <filesystem>
 #include <set>
 
-#include "coordinator/daemon/coordinator_service.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
-
-// uid 0 root, 1001 alice, 1002 bob, 1003 ops (an admin who is not root).
-class Users final : public ClientAuthenticator {
- public:
-  Result<Caller> from_kernel(const net::PeerCredentials& p) override {
-    switch (p.uid) {
-      case 0:
-        return Caller{0, 0, "root", true};
-      case 1001:
-        return Caller{1001, 100, "alice", false};
-      case 1002:
-        return Caller{1002, 100, "bob", false};
-      case 1003:
-        return Caller{1003, 100, "ops", true};
-      default:
-        return make_error(ErrorCode::kPermissionDenied, "unknown uid");
-    }
-  }
-  Result<Caller> from_munge(std::string_view, std::string_view) override {
-    return make_error(ErrorCode::kPermissionDenied, "no munge here");
-  }
-};
-
-class JobStepService : public ::testing::Test {
+class JobStepService : public test_support::CoordinatorFixture {
  protected:
+  std::unique_ptr<ClientAuthenticator> authenticator() const override {
+    return std::make_unique<test_support::LocalUsers>();
+  }
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-steps-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config(
-        "[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
-        "[coordinator]\nstate_dir = \"" +
-            dir_ + "\"\n",
-        "test");
-    ASSERT_TRUE(config) << config.error().message;
-    auto s = CoordinatorService::open(*config, t_, std::make_unique<Users>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-    for (const char* n : {"n1", "n2"}) register_node(n, {});
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
-  void register_node(const std::string& node, std::vector<wire::RunningJob> running) {
-    wire::AgentRegister reg{node, "test", NodeTopology::uniform(node, 1, 4), std::move(running), ""};
-    service_->on_agent_frame(node, wire::encode(reg), t_, node);
-    (void)turn();
-  }
-  // One turn's frames: the client's reply; what went to agents, by node.
-  wire::Message turn() {
-    wire::Message client = wire::ErrorReply{};
-    for (const Outgoing& o : service_->end_turn(t_)) {
-      auto m = wire::decode(o.frame);
-      EXPECT_TRUE(m);
-      if (o.channel == Channel::kClients) {
-        client = *m;
-      } else {
-        to_agents_.emplace_back(o.peer, *m);
-      }
-    }
-    return client;
-  }
-  wire::Message ask(const wire::Message& m, std::uint32_t uid) {
-    service_->on_client_frame("client", wire::encode(m), t_, net::PeerCredentials{uid, 100, 4242});
-    return turn();
+    open("[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n");
+    if (HasFatalFailure()) return;
+    for (const char* n : {"n1", "n2"}) register_node(n, 4);
   }
   JobId two_node_job(std::int32_t warn_signal = 0) {
     wire::SubmitRequest r;
@@ -114,23 +54,6 @@ class JobStepService : public ::testing::Test {
                              "",
                              false};
   }
-  template <typename T>
-  std::vector<std::pair<std::string, T>> sent() const {
-    std::vector<std::pair<std::string, T>> out;
-    for (const auto& [node, m] : to_agents_) {
-      if (const auto* x = std::get_if<T>(&m)) out.emplace_back(node, *x);
-    }
-    return out;
-  }
-  static std::string error_of(const wire::Message& m) {
-    const auto* e = std::get_if<wire::ErrorReply>(&m);
-    return e ? e->message : "";
-  }
-
-  std::string dir_;
-  Time t_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
-  std::vector<std::pair<std::string, wire::Message>> to_agents_;
 };
 
 TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
@@ -150,7 +73,7 @@ TEST_F(JobStepService, TheOtherNodeHoldsTheJobUntilItStops) {
 
   // The member's agent restarts and lists the job: it is the job's, not a stray to kill.
   to_agents_.clear();
-  register_node(member, {{id, launches[1].second.cores, {}, t_, 4242}});
+  register_node(member, 4, {{id, launches[1].second.cores, {}, t_, 4242}});
   EXPECT_TRUE(sent<wire::SignalJob>().empty());
 
   // The job ends on its first node: the other is released, its steps' tasks with the
@@ -494,18 +417,10 @@ TEST_F(JobStepRecords, ARestartedCoordinatorWaitsForOpenStepsAndNeverReusesANumb
   EXPECT_EQ(start_step(id, {"second"}), 1);
   EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 0, 0, 0}, 1001)));
 
-  service_.reset();
-  auto config = parse_config(
-      "[[nodes]]\nnames = \"n[1-2]\"\nsockets = 1\ncores_per_socket = 4\n"
-      "[coordinator]\nstate_dir = \"" +
-          dir_ + "\"\n",
-      "test");
-  ASSERT_TRUE(config);
-  auto s = CoordinatorService::open(*config, t_, std::make_unique<Users>());
-  ASSERT_TRUE(s) << s.error().message;
-  service_ = std::move(*s);
+  reopen();
+  ASSERT_FALSE(HasFatalFailure());
   for (const auto& [node, launch] : launches) {
-    if (launch.job == id) register_node(node, {{id, launch.cores, {}, t_, 4242}});
+    if (launch.job == id) register_node(node, 4, {{id, launch.cores, {}, t_, 4242}});
   }
   EXPECT_EQ(start_step(id, {"third"}), 2) << "numbers go on from the stored steps";
   EXPECT_TRUE(std::holds_alternative<wire::Ack>(ask(wire::StepEnded{id, 1, 0, 0}, 1001)))

@@ -2,43 +2,27 @@
 // marks a heartbeating node down nor keeps a silent one up. Synchronous, fake clocks.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
-
-#include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
+class MonotonicTimeouts : public test_support::CoordinatorFixture {};
 
-TEST(MonotonicTimeouts, AWallClockStepDoesNotMarkNodesDownButSilenceDoes) {
-  std::string tmpl = (fs::temp_directory_path() / "fw-mono-XXXXXX").string();
-  const std::string dir = mkdtemp(tmpl.data());
-  auto config = parse_config(
-      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-      "[coordinator]\nheartbeat_timeout = 10\nstate_dir = \"" +
-          dir + "\"\n",
-      "test");
-  ASSERT_TRUE(config) << config.error().message;
-  Time wall = Time::from_seconds(1'700'000'000);
+TEST_F(MonotonicTimeouts, AWallClockStepDoesNotMarkNodesDownButSilenceDoes) {
+  Time& wall = t_;
   Time mono = Time::from_seconds(5000);
-  auto s = CoordinatorService::open(*config, wall, std::make_unique<test_support::RootOnlyAuthenticator>(),
-                                    {}, mono);
-  ASSERT_TRUE(s) << s.error().message;
-  CoordinatorService& svc = **s;
+  monotonic_ = mono;
+  open("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n", "heartbeat_timeout = 10\n");
+  ASSERT_FALSE(HasFatalFailure());
+  CoordinatorService& svc = *service_;
   const auto turn = [&] {
     svc.set_monotonic(mono);
     svc.on_timer(wall);
     (void)svc.end_turn(wall);
   };
   svc.set_monotonic(mono);
-  svc.on_agent_frame(
-      "n1", wire::encode(wire::AgentRegister{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""}), wall,
-      "n1");
-  (void)svc.end_turn(wall);
+  register_node("n1", 4);
   ASSERT_EQ(svc.nodes().find("n1")->liveness, NodeLiveness::kUp);
 
   // NTP steps the wall clock an hour ahead; a second passes: the node is not silent.
@@ -52,8 +36,6 @@ TEST(MonotonicTimeouts, AWallClockStepDoesNotMarkNodesDownButSilenceDoes) {
   mono = mono + Duration::seconds(11);
   turn();
   EXPECT_EQ(svc.nodes().find("n1")->liveness, NodeLiveness::kDown);
-  s->reset();
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -3,79 +3,36 @@
 // what survives a crash). Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
-
-#include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr std::int64_t kT0 = 1'700'000'000;
 
-class ProjectReservationRestart : public ::testing::Test {
+class ProjectReservationRestart : public test_support::CoordinatorFixture {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-resv-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
   void open() {
-    service_.reset();  // a crash: memory is gone, the store stays
-    auto config = parse_config(
+    CoordinatorFixture::open(
         "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 8\n"
         "[[accounts]]\nname = \"climate\"\nusers = [\"root\"]\n"
         "[fairshare]\nhalf_life = \"100000-00:00:00\"\n"
         "[[reservations]]\nname = \"climate-run\"\nstart = " +
-            std::to_string(kT0 + 3600) +
-            "\nduration = \"10:00:00\"\nnodes = \"n1\"\naccount = \"climate\"\n"
-            "cancel_below_use = 0.5\ncancel_after = \"30:00\"\n"
-            "[coordinator]\nstate_dir = \"" +
-            dir_ + "\"\n",
-        "test");
-    ASSERT_TRUE(config) << config.error().message;
-    auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 8), {}, ""};
-    service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
-    (void)service_->end_turn(t_, false);
+        std::to_string(kT0 + 3600) +
+        "\nduration = \"10:00:00\"\nnodes = \"n1\"\naccount = \"climate\"\n"
+        "cancel_below_use = 0.5\ncancel_after = \"30:00\"\n");
+    if (HasFatalFailure()) return;
+    register_node("n1", 8, {}, false);
   }
   // A held job (its association shows the account's usage); the reply's error if refused.
   std::variant<JobId, std::string> submit(const std::string& reservation = {}) {
-    wire::SubmitRequest r;
-    r.client_token = "t" + std::to_string(++token_);
+    wire::SubmitRequest r = request();
     r.spec.account = "climate";
     r.spec.hold = reservation.empty();
     r.spec.reservation = reservation;
     r.spec.time_limit = Duration::minutes(10);
-    r.program.argv = {"true"};
-    r.program.working_dir = "/tmp";
-    service_->on_client_frame("c", wire::encode(r), t_, net::PeerCredentials{0, 0, 1});
-    for (const Outgoing& o : service_->end_turn(t_)) {
-      auto m = wire::decode(o.frame);
-      if (m && std::holds_alternative<wire::SubmitReply>(*m)) return std::get<wire::SubmitReply>(*m).job;
-      if (m && std::holds_alternative<wire::ErrorReply>(*m)) return std::get<wire::ErrorReply>(*m).message;
-    }
-    return std::string("no reply");
+    return try_submit(r);
   }
-  double usage_of(JobId held) const {
-    const JobRecord* r = service_->scheduler().job(held);
-    EXPECT_NE(r, nullptr);
-    return r ? service_->scheduler().fair_share().account_usage(r->association, t_) : -1;
-  }
-
-  std::string dir_;
-  Time t_ = Time::from_seconds(kT0);
-  std::unique_ptr<CoordinatorService> service_;
-  int token_ = 0;
 };
 
 TEST_F(ProjectReservationRestart, ACancelledReservationStaysCancelledAndChargedAsItWas) {

@@ -3,69 +3,20 @@
 // probe write succeeds again (issue 9). Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
-
-#include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
-
-class ReadOnlyStore : public ::testing::Test {
+class ReadOnlyStore : public test_support::CoordinatorFixture {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-readonly-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config(
-        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-        "[coordinator]\nstate_dir = \"" +
-            dir_ + "\"\n",
-        "test");
-    ASSERT_TRUE(config) << config.error().message;
-    config_ = *config;
-  }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
-  void open(const std::string& read_only_because = {}) {
-    service_.reset();
-    auto s = CoordinatorService::open(config_, t_, std::make_unique<test_support::RootOnlyAuthenticator>(),
-                                      read_only_because);
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
-  }
+  void SetUp() override { configure("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"); }
+  void open(const std::string& read_only_because = {}) { reopen(read_only_because); }
   std::vector<wire::Message> client(const wire::Message& m) {
-    service_->on_client_frame("c", wire::encode(m), t_, net::PeerCredentials{0, 0, 1});
-    return decoded(service_->end_turn(t_));
+    send(m);
+    return turn_all();
   }
-  std::vector<wire::Message> agent(const wire::Message& m) {
-    service_->on_agent_frame("n1", wire::encode(m), t_, "n1");
-    return decoded(service_->end_turn(t_));
-  }
-  static std::vector<wire::Message> decoded(const std::vector<Outgoing>& out) {
-    std::vector<wire::Message> msgs;
-    for (const Outgoing& o : out) {
-      if (auto m = wire::decode(o.frame)) msgs.push_back(*m);
-    }
-    return msgs;
-  }
-  static wire::SubmitRequest request(std::int32_t cores) {
-    wire::SubmitRequest r;
-    r.spec.resources.cores = cores;
-    r.program.argv = {"true"};
-    r.program.working_dir = "/tmp";
-    return r;
-  }
-
-  std::string dir_;
-  Config config_;
-  Time t_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
+  std::vector<wire::Message> agent(const wire::Message& m) { return from_agent(m); }
 };
 
 TEST_F(ReadOnlyStore, QueriesWorkNewWorkIsRefusedWithTheReasonAndNothingIsLost) {

@@ -7,7 +7,6 @@
 #include <csignal>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 
@@ -16,9 +15,6 @@ namespace {
 
 class Reconcile : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override {
-    return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
   std::vector<Outgoing> register_n1(std::vector<wire::RunningJob> running) {
     wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), std::move(running), ""};
     service_->on_agent_frame("n1", wire::encode(reg), t_, "n1");
@@ -55,7 +51,6 @@ class Reconcile : public test_support::ServiceTest {
     service_->on_timer(t_);
     (void)service_->end_turn(t_);
   }
-  std::uint64_t seq_ = 0;
 };
 
 TEST_F(Reconcile, AJobTheCoordinatorDoesNotPlaceThereIsKilled) {

@@ -3,67 +3,28 @@
 // other as node_fail (NotRestored), shown with why and no run, its row left as found.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
-
-#include "coordinator/daemon/coordinator_service.h"
 #include "coordinator/daemon/job_store.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
+class Recovery : public test_support::CoordinatorFixture {};
 
-using RootOnly = test_support::RootOnlyAuthenticator;
-
-std::vector<wire::Message> replies(CoordinatorService& s, Time t) {
-  std::vector<wire::Message> out;
-  for (const Outgoing& o : s.end_turn(t)) {
-    if (auto m = wire::decode(o.frame); m && o.channel == Channel::kClients) out.push_back(std::move(*m));
-  }
-  return out;
-}
-
-JobId submit_two_cores(CoordinatorService& s, Time t) {
-  wire::SubmitRequest r;
-  r.program.argv = {"true"};
-  r.program.working_dir = "/tmp";
-  r.spec.resources.cores = 2;
-  s.on_client_frame("c", wire::encode(r), t, net::PeerCredentials{0, 0, 1});
-  for (const wire::Message& m : replies(s, t)) {
-    if (const auto* reply = std::get_if<wire::SubmitReply>(&m)) return reply->job;
-  }
-  return JobId();
-}
-
-TEST(Recovery, ARunningRowOnCoresAnotherHoldsEndsAsNodeFailAndItsRowIsKept) {
-  std::string tmpl = (fs::temp_directory_path() / "fw-recovery-XXXXXX").string();
-  const std::string dir = mkdtemp(tmpl.data());
-  auto config = parse_config(
-      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-      "[coordinator]\nstate_dir = \"" +
-          dir + "\"\n",
-      "test");
-  ASSERT_TRUE(config) << config.error().message;
-  Time t = Time::from_seconds(1'700'000'000);
-  JobId first, second;
-  {
-    auto s = CoordinatorService::open(*config, t, std::make_unique<RootOnly>());
-    ASSERT_TRUE(s) << s.error().message;
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""};
-    (*s)->on_agent_frame("n1", wire::encode(reg), t, "n1");
-    first = submit_two_cores(**s, t);
-    second = submit_two_cores(**s, t);
-    (void)(*s)->end_turn(t);
-    ASSERT_EQ((*s)->scheduler().job(first)->state, JobState::kRunning);
-    ASSERT_EQ((*s)->scheduler().job(second)->state, JobState::kRunning);
-  }
+TEST_F(Recovery, ARunningRowOnCoresAnotherHoldsEndsAsNodeFailAndItsRowIsKept) {
+  open("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n");
+  ASSERT_FALSE(HasFatalFailure());
+  register_node("n1", 4);
+  const JobId first = submit(request(2));
+  const JobId second = submit(request(2));
+  (void)turn();
+  ASSERT_EQ(service_->scheduler().job(first)->state, JobState::kRunning);
+  ASSERT_EQ(service_->scheduler().job(second)->state, JobState::kRunning);
+  service_.reset();
   // The second's row now names the first's cores.
   StoredJob kept;
   {
-    auto store = JobStore::open(dir);
+    auto store = JobStore::open(dir_);
     ASSERT_TRUE(store) << store.error().message;
     std::vector<StoredJob> rows;
     ASSERT_TRUE((*store)->scan_jobs([&](StoredJob&& row) -> Status {
@@ -77,34 +38,29 @@ TEST(Recovery, ARunningRowOnCoresAnotherHoldsEndsAsNodeFailAndItsRowIsKept) {
     ASSERT_TRUE((*store)->commit());
     kept = rows[1];
   }
-  t = t + Duration::seconds(1);
+  t_ = t_ + Duration::seconds(1);
   {
-    auto s = CoordinatorService::open(*config, t, std::make_unique<RootOnly>());
-    ASSERT_TRUE(s) << s.error().message;
-    ASSERT_NE((*s)->scheduler().job(first), nullptr);
-    EXPECT_EQ((*s)->scheduler().job(first)->state, JobState::kRunning);
-    EXPECT_EQ((*s)->scheduler().job(second), nullptr);  // never taken back by the core
+    reopen();
+    ASSERT_NE(service_->scheduler().job(first), nullptr);
+    EXPECT_EQ(service_->scheduler().job(first)->state, JobState::kRunning);
+    EXPECT_EQ(service_->scheduler().job(second), nullptr);  // never taken back by the core
     wire::JobQuery q;
     q.jobs = {second};
     q.include_finished = true;
-    (*s)->on_client_frame("c", wire::encode(q), t, net::PeerCredentials{0, 0, 1});
-    bool seen = false;
-    for (const wire::Message& m : replies(**s, t)) {
-      const auto* reply = std::get_if<wire::JobQueryReply>(&m);
-      if (reply == nullptr) continue;
-      ASSERT_EQ(reply->jobs.size(), 1U);
-      const wire::JobView& v = reply->jobs.front();
-      seen = true;
-      EXPECT_EQ(v.state, JobState::kNodeFail);
-      EXPECT_TRUE(v.state_reason.starts_with("could not be restored: ")) << v.state_reason;
-      EXPECT_EQ(v.end_time, t);
-      EXPECT_FALSE(v.start_time);  // what it held is the first's
-      EXPECT_TRUE(v.allocation.empty());
-    }
-    EXPECT_TRUE(seen);
+    const wire::Message m = ask(q);
+    const auto* reply = std::get_if<wire::JobQueryReply>(&m);
+    ASSERT_NE(reply, nullptr);
+    ASSERT_EQ(reply->jobs.size(), 1U);
+    const wire::JobView& v = reply->jobs.front();
+    EXPECT_EQ(v.state, JobState::kNodeFail);
+    EXPECT_TRUE(v.state_reason.starts_with("could not be restored: ")) << v.state_reason;
+    EXPECT_EQ(v.end_time, t_);
+    EXPECT_FALSE(v.start_time);  // what it held is the first's
+    EXPECT_TRUE(v.allocation.empty());
+    service_.reset();
   }
   // Nothing was stored about it: the next start reads the same row.
-  auto store = JobStore::open(dir);
+  auto store = JobStore::open(dir_);
   ASSERT_TRUE(store) << store.error().message;
   ASSERT_TRUE((*store)->scan_jobs([&](StoredJob&& row) -> Status {
     if (row.id == second) {
@@ -112,8 +68,6 @@ TEST(Recovery, ARunningRowOnCoresAnotherHoldsEndsAsNodeFailAndItsRowIsKept) {
     }
     return ok_status();
   }));
-  store->reset();
-  fs::remove_all(dir);
 }
 
 }  // namespace

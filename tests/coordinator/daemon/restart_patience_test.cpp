@@ -3,68 +3,42 @@
 // the mere heartbeat timeout (issue 9: nothing runs twice). Synchronous, fake time.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
-
-#include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
+class RestartPatience : public test_support::CoordinatorFixture {};
 
-using RootOnly = test_support::RootOnlyAuthenticator;
+TEST_F(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeout) {
+  open("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n",
+       "heartbeat_timeout = 10\n"
+       "[agent]\nheartbeat_interval = 5\ncoordinator_lease = 60\nkill_grace = 30\n");
+  ASSERT_FALSE(HasFatalFailure());
+  register_node("n1", 4);
+  wire::SubmitRequest r = request();
+  r.client_token.clear();
+  const JobId id = submit(r);
+  ASSERT_NE(id.value(), 0u);
+  ASSERT_EQ(service_->scheduler().job(id)->state, JobState::kRunning);
 
-TEST(RestartPatience, AnUnregisteredNodesJobWaitsForTheLeaseNotTheHeartbeatTimeout) {
-  std::string tmpl = (fs::temp_directory_path() / "fw-restart-XXXXXX").string();
-  const std::string dir = mkdtemp(tmpl.data());
-  auto config = parse_config(
-      "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-      "[coordinator]\nheartbeat_timeout = 10\nstate_dir = \"" +
-          dir +
-          "\"\n"
-          "[agent]\nheartbeat_interval = 5\ncoordinator_lease = 60\nkill_grace = 30\n",
-      "test");
-  ASSERT_TRUE(config) << config.error().message;
-  Time t = Time::from_seconds(1'700'000'000);
-  JobId id;
-  {
-    auto s = CoordinatorService::open(*config, t, std::make_unique<RootOnly>());
-    ASSERT_TRUE(s) << s.error().message;
-    wire::AgentRegister reg{"n1", "test", NodeTopology::uniform("n1", 1, 4), {}, ""};
-    (*s)->on_agent_frame("n1", wire::encode(reg), t, "n1");
-    wire::SubmitRequest r;
-    r.program.argv = {"true"};
-    r.program.working_dir = "/tmp";
-    (*s)->on_client_frame("c", wire::encode(r), t, net::PeerCredentials{0, 0, 1});
-    for (const Outgoing& o : (*s)->end_turn(t)) {
-      if (auto m = wire::decode(o.frame); m && std::holds_alternative<wire::SubmitReply>(*m)) {
-        id = std::get<wire::SubmitReply>(*m).job;
-      }
-    }
-    ASSERT_NE(id.value(), 0u);
-    ASSERT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning);
-  }
   // The coordinator restarts; n1's agent does not come back (a partition).
-  t = t + Duration::seconds(1);
-  auto s = CoordinatorService::open(*config, t, std::make_unique<RootOnly>());
-  ASSERT_TRUE(s) << s.error().message;
-  ASSERT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning);
-  (*s)->on_timer(t + Duration::seconds(11));  // past the heartbeat timeout
-  (void)(*s)->end_turn(t + Duration::seconds(11));
-  EXPECT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning) << "requeued while it may still run";
-  (*s)->on_timer(t + Duration::seconds(96));        // lease 60 + grace 30 + heartbeat 5: the
-  (void)(*s)->end_turn(t + Duration::seconds(96));  // keepers' 2 s margin is not over yet
-  EXPECT_EQ((*s)->scheduler().job(id)->state, JobState::kRunning);
-  (*s)->on_timer(t + Duration::seconds(98));
-  (void)(*s)->end_turn(t + Duration::seconds(98));
-  const JobRecord* rec = (*s)->scheduler().job(id);
+  t_ = t_ + Duration::seconds(1);
+  reopen();
+  ASSERT_FALSE(HasFatalFailure());
+  const Time t = t_;
+  ASSERT_EQ(service_->scheduler().job(id)->state, JobState::kRunning);
+  service_->on_timer(t + Duration::seconds(11));  // past the heartbeat timeout
+  (void)service_->end_turn(t + Duration::seconds(11));
+  EXPECT_EQ(service_->scheduler().job(id)->state, JobState::kRunning) << "requeued while it may still run";
+  service_->on_timer(t + Duration::seconds(96));        // lease 60 + grace 30 + heartbeat 5: the
+  (void)service_->end_turn(t + Duration::seconds(96));  // keepers' 2 s margin is not over yet
+  EXPECT_EQ(service_->scheduler().job(id)->state, JobState::kRunning);
+  service_->on_timer(t + Duration::seconds(98));
+  (void)service_->end_turn(t + Duration::seconds(98));
+  const JobRecord* rec = service_->scheduler().job(id);
   ASSERT_NE(rec, nullptr);
   EXPECT_NE(rec->state, JobState::kRunning);
-  s->reset();
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -2,49 +2,21 @@
 // ago, checked hourly by the timer; waiting ones never do.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-#include <filesystem>
-
-#include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
-#include "shared/wire/codec.h"
+#include "tests/support/coordinator_fixture.h"
 
 namespace fairway::daemon {
 namespace {
 
-namespace fs = std::filesystem;
-
-class Retention : public ::testing::Test {
+class Retention : public test_support::CoordinatorFixture {
  protected:
   void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "fw-retention-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-    auto config = parse_config(
-        "[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n"
-        "[coordinator]\nkeep_finished = \"2h\"\nstate_dir = \"" +
-            dir_ + "\"\n",
-        "test");
-    ASSERT_TRUE(config) << config.error().message;
-    auto s = CoordinatorService::open(*config, t_, std::make_unique<test_support::RootOnlyAuthenticator>());
-    ASSERT_TRUE(s) << s.error().message;
-    service_ = std::move(*s);
+    open("[[nodes]]\nnames = \"n1\"\nsockets = 1\ncores_per_socket = 4\n", "keep_finished = \"2h\"\n");
   }
-  void TearDown() override {
-    service_.reset();
-    fs::remove_all(dir_);
-  }
-  wire::Message ask(const wire::Message& m) {
-    service_->on_client_frame("c", wire::encode(m), t_, net::PeerCredentials{0, 0, 1});
-    for (const Outgoing& o : service_->end_turn(t_, false)) {
-      if (auto r = wire::decode(o.frame)) return *r;
-    }
-    return wire::ErrorReply{};
-  }
+  wire::Message ask(const wire::Message& m) { return CoordinatorFixture::ask(m, 0, false); }
   JobId held_job() {
-    wire::SubmitRequest r;
+    wire::SubmitRequest r = request();
+    r.client_token.clear();
     r.spec.hold = true;
-    r.program.argv = {"true"};
-    r.program.working_dir = "/tmp";
     return std::get<wire::SubmitReply>(ask(r)).job;
   }
   std::size_t in_history(JobId id) {
@@ -54,10 +26,6 @@ class Retention : public ::testing::Test {
     q.jobs = {id};
     return std::get<wire::JobQueryReply>(ask(q)).jobs.size();
   }
-
-  std::string dir_;
-  Time t_ = Time::from_seconds(1'700'000'000);
-  std::unique_ptr<CoordinatorService> service_;
 };
 
 TEST_F(Retention, FinishedJobsLeaveTheStoreAfterKeepFinishedWaitingOnesStay) {

@@ -8,7 +8,6 @@
 #include <functional>
 
 #include "coordinator/daemon/coordinator_service.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
@@ -21,10 +20,6 @@ constexpr int kLargest = 40;
 
 class EveryStoreOperation : public test_support::ServiceTest, public ::testing::WithParamInterface<int> {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override {
-    return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
-
   std::vector<wire::Message> turn() {
     std::vector<wire::Message> out;
     for (const Outgoing& o : service_->end_turn(t_)) {

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "coordinator/daemon/job_store.h"
-#include "root_authenticator.h"
 #include "service_test_fixture.h"
 #include "shared/wire/codec.h"
 #include "store_test_fixture.h"
@@ -14,9 +13,6 @@ namespace {
 
 class UnreadableRow : public test_support::ServiceTest {
  protected:
-  std::unique_ptr<ClientAuthenticator> authenticator() const override {
-    return std::make_unique<test_support::RootOnlyAuthenticator>();
-  }
 };
 
 TEST_F(UnreadableRow, StopsTheStartNamingTheJobInsteadOfDroppingIt) {

@@ -10,27 +10,15 @@
 namespace fairway::sim {
 namespace {
 
-constexpr const char* kConfig = R"(
-[[nodes]]
-names = "n[1-2]"
-cores_per_socket = 4
-
-[[partitions]]
-name = "general"
-default = true
-
-[scheduler]
-backfill = "easy"
-)";
+const scenario::Scenario kScenario{scenario::easy_config(scenario::kTwoNodes, scenario::kGeneralPartition)};
 
 using scenario::runs_of;
 
 TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
   // 1 -> 2 (afterok) -> 3 (afterany); 4 waits for 1 to fail (it does not): never runs.
   // 5 begins at t=500 on an idle machine.
-  const auto r =
-      scenario::simulate_jsonl(kConfig,
-                               R"({"id":1,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":100}
+  const auto r = kScenario.run(
+      R"({"id":1,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":100}
 {"id":2,"submit":0,"user":"ann","cores":2,"time_limit":300,"runtime":50,"dependency":"afterok:1"}
 {"id":3,"submit":10,"user":"ann","cores":2,"time_limit":300,"runtime":50,"dependency":"afterany:2"}
 {"id":4,"submit":10,"user":"bob","cores":2,"time_limit":300,"runtime":50,"dependency":"afternotok:1"}
@@ -56,7 +44,7 @@ TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
   ASSERT_EQ(six.size(), 1u);
   EXPECT_EQ(six[0].state, JobState::kCancelled);
   EXPECT_EQ(six[0].end, one[0].end);
-  auto st = scenario::validate_records(r, r.result.records, false);
+  auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
 
   // Forged schedules the checker must refuse.
@@ -68,7 +56,7 @@ TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
         rec.start = start;
       }
     }
-    auto v = scenario::validate_records(r, recs, false);
+    auto v = kScenario.validate(r, recs);
     return v ? std::string("(accepted)") : v.error().message;
   };
   EXPECT_NE(
@@ -80,7 +68,7 @@ TEST(DependencyScenario, ChainsBeginTimesAndNeverSatisfied) {
   for (const auto& rec : r.result.records) {
     if (rec.id != JobId(2) && rec.id != JobId(3)) without_two.push_back(rec);
   }
-  auto missing = scenario::validate_records(r, without_two, false);
+  auto missing = kScenario.validate(r, without_two);
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("job 2 never ran, but its dependency held from t=100"),
             std::string::npos)

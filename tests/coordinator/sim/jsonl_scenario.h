@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coordinator/sim/schedule_validator.h"
@@ -61,5 +62,26 @@ inline std::vector<ScheduleRecord> runs_of(const JsonlRun& r, std::uint64_t id) 
   }
   return out;
 }
+
+// Two 4-core nodes, n1 and n2: the machine most scenarios run on.
+inline constexpr std::string_view kTwoNodes = "[[nodes]]\nnames = \"n[1-2]\"\ncores_per_socket = 4\n";
+// One partition, "general", the default.
+inline constexpr std::string_view kGeneralPartition = "[[partitions]]\nname = \"general\"\ndefault = true\n";
+
+// A scenario's config text: `nodes`, then `tables` (partitions, reservations), under EASY backfill.
+inline std::string easy_config(std::string_view nodes, std::string_view tables) {
+  return std::string(nodes) + "\n" + std::string(tables) + "\n[scheduler]\nbackfill = \"easy\"\n";
+}
+
+// A test file's scenarios: one config, and whether the validator checks reservations.
+struct Scenario {
+  std::string config;
+  bool check_reservations = false;
+
+  JsonlRun run(const std::string& jsonl) const { return simulate_jsonl(config, jsonl); }
+  Status validate(const JsonlRun& r, const std::vector<ScheduleRecord>& records) const {
+    return validate_records(r, records, check_reservations);
+  }
+};
 
 }  // namespace fairway::sim::scenario

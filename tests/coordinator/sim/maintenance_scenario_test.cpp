@@ -14,11 +14,7 @@
 namespace fairway::sim {
 namespace {
 
-constexpr const char* kConfig = R"(
-[[nodes]]
-names = "n[1-2]"
-cores_per_socket = 4
-
+const scenario::Scenario kScenario{scenario::easy_config(scenario::kTwoNodes, R"(
 [[partitions]]
 name = "batch"
 default = true
@@ -33,28 +29,18 @@ start = 1000
 duration = 500
 nodes = "ALL"
 flags = ["maintenance"]
-
-[scheduler]
-backfill = "easy"
-)";
+)"),
+                                   true};
 
 using SimRun = scenario::JsonlRun;
 using scenario::runs_of;
 
-SimRun simulate_jsonl(const std::string& jsonl) {
-  return scenario::simulate_jsonl(kConfig, jsonl);
-}
-
-Status validate(const SimRun& r, const std::vector<ScheduleRecord>& records) {
-  return scenario::validate_records(r, records, true);
-}
-
 TEST(MaintenanceScenario, KillableJobIsRequeuedAndBatchJobWaitsForTheWindowToEnd) {
-  SimRun r = simulate_jsonl(
+  SimRun r = kScenario.run(
       R"({"id":1,"submit":0,"user":"ann","partition":"scavenger","cores":8,"time_limit":3000,"runtime":2000}
 {"id":2,"submit":10,"user":"bob","cores":4,"time_limit":1200,"runtime":100}
 )");
-  const auto st = validate(r, r.result.records);
+  const auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
 
   const auto killable = runs_of(r, 1);
@@ -86,7 +72,7 @@ TEST(MaintenanceScenario, KillableJobIsRequeuedAndBatchJobWaitsForTheWindowToEnd
 }
 
 TEST(MaintenanceScenario, ValidatorRejectsARunThatOverlapsItsPreemptedRun) {
-  SimRun r = simulate_jsonl(
+  SimRun r = kScenario.run(
       R"({"id":1,"submit":0,"user":"ann","partition":"scavenger","cores":8,"time_limit":3000,"runtime":2000}
 )");
   std::vector<ScheduleRecord> records = r.result.records;
@@ -94,13 +80,13 @@ TEST(MaintenanceScenario, ValidatorRejectsARunThatOverlapsItsPreemptedRun) {
   // The final run moved to start before the preempted one ended.
   records[1].end = records[1].end - (records[1].start - Time::from_seconds(900));
   records[1].start = Time::from_seconds(900);
-  const auto bad = validate(r, records);
+  const auto bad = kScenario.validate(r, records);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("before its preempted run"), std::string::npos) << bad.error().message;
 
   // A preempted run with no final run is a job that never finished.
   std::vector<ScheduleRecord> only_preempted{r.result.records[0]};
-  const auto missing = validate(r, only_preempted);
+  const auto missing = kScenario.validate(r, only_preempted);
   ASSERT_FALSE(missing);
 }
 

@@ -9,7 +9,7 @@
 namespace fairway::sim {
 namespace {
 
-constexpr const char* kFeatureConfig = R"(
+const scenario::Scenario kScenario{scenario::easy_config(R"(
 [[nodes]]
 names = "n[1-2]"
 cores_per_socket = 4
@@ -18,20 +18,13 @@ features = ["ib"]
 [[nodes]]
 names = "n3"
 cores_per_socket = 4
-
-[[partitions]]
-name = "general"
-default = true
-
-[scheduler]
-backfill = "easy"
-)";
+)",
+                                                         scenario::kGeneralPartition)};
 
 using scenario::runs_of;
 
 TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
-  const auto r = scenario::simulate_jsonl(
-      kFeatureConfig,
+  const auto r = kScenario.run(
       R"({"id":1,"submit":0,"user":"ann","cores":1,"time_limit":300,"runtime":100,"nodelist":"n3"}
 {"id":2,"submit":0,"user":"ann","cores":1,"time_limit":300,"runtime":100,"exclude":"n[1-2]"}
 {"id":3,"submit":0,"user":"ann","cores":4,"time_limit":300,"runtime":100,"constraint":"ib"}
@@ -47,7 +40,7 @@ TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
   EXPECT_EQ(node_of(2), "n3");
   EXPECT_NE(node_of(3), "n3");
   EXPECT_EQ(runs_of(r, 4).at(0).allocation.total_cores(), 4);  // a whole node
-  auto st = scenario::validate_records(r, r.result.records, false);
+  auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
   // Moved onto a node it excluded, the checker says so.
   std::vector<ScheduleRecord> forged = r.result.records;
@@ -58,7 +51,7 @@ TEST(NodeSelectionScenario, JobsRunWhereTheirJsonlSaysAndTheCheckerKnows) {
       rec.allocation = CompactAllocation(moved);
     }
   }
-  auto bad = scenario::validate_records(r, forged, false);
+  auto bad = kScenario.validate(r, forged);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("job 2 ran on node n1, which it excluded"), std::string::npos)
       << bad.error().message;

@@ -14,11 +14,7 @@
 namespace fairway::sim {
 namespace {
 
-constexpr const char* kConfig = R"(
-[[nodes]]
-names = "n[1-2]"
-cores_per_socket = 4
-
+const scenario::Scenario kScenario{scenario::easy_config(scenario::kTwoNodes, R"(
 [[partitions]]
 name = "general"
 default = true
@@ -33,21 +29,11 @@ preempt = "cancel"
 name = "owner"
 nodes = "n1"
 priority_tier = 1
-
-[scheduler]
-backfill = "easy"
-)";
+)"),
+                                   false};
 
 using SimRun = scenario::JsonlRun;
 using scenario::runs_of;
-
-SimRun simulate_jsonl(const std::string& jsonl) {
-  return scenario::simulate_jsonl(kConfig, jsonl);
-}
-
-Status validate(const SimRun& r, const std::vector<ScheduleRecord>& records) {
-  return scenario::validate_records(r, records, false);
-}
 
 constexpr const char* kWorkload =
     R"({"id":1,"submit":0,"user":"ann","cores":4,"time_limit":3000,"runtime":2000}
@@ -56,8 +42,8 @@ constexpr const char* kWorkload =
 )";
 
 TEST(OwnerPreemptionScenario, TheVictimStopsAfterItsGraceTheOwnerRunsAndTheVictimRunsAgain) {
-  SimRun r = simulate_jsonl(kWorkload);
-  const auto st = validate(r, r.result.records);
+  SimRun r = kScenario.run(kWorkload);
+  const auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
 
   const auto owner = runs_of(r, 3);
@@ -87,12 +73,12 @@ TEST(OwnerPreemptionScenario, TheVictimStopsAfterItsGraceTheOwnerRunsAndTheVicti
 }
 
 TEST(OwnerPreemptionScenario, ACancelModeVictimEndsPreemptedWithOneFinalRecord) {
-  SimRun r = simulate_jsonl(
+  SimRun r = kScenario.run(
       R"({"id":1,"submit":0,"user":"ann","partition":"scratch","cores":4,"time_limit":3000,"runtime":2000}
 {"id":2,"submit":0,"user":"bob","partition":"scratch","cores":4,"time_limit":3000,"runtime":2000}
 {"id":3,"submit":100,"user":"own","partition":"owner","cores":4,"time_limit":600,"runtime":500}
 )");
-  const auto st = validate(r, r.result.records);
+  const auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
   int preempted = 0;
   for (const auto& rec : r.result.records) {
@@ -107,7 +93,7 @@ TEST(OwnerPreemptionScenario, ACancelModeVictimEndsPreemptedWithOneFinalRecord) 
 }
 
 TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerThatWaitedLongerThanTheGrace) {
-  SimRun r = simulate_jsonl(kWorkload);
+  SimRun r = kScenario.run(kWorkload);
   std::vector<ScheduleRecord> late = r.result.records;
   for (auto& rec : late) {
     if (rec.id == JobId(3)) {  // started at 130 (grace 30); as if the owner waited 100 s more
@@ -115,7 +101,7 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerThatWaitedLongerThanTheG
       rec.end = rec.end + Duration::seconds(100);
     }
   }
-  const auto st = validate(r, late);
+  const auto st = kScenario.validate(r, late);
   ASSERT_FALSE(st);
   EXPECT_NE(st.error().message.find("job 3 (tier 1) arrived at 100"), std::string::npos)
       << st.error().message;
@@ -123,7 +109,7 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerThatWaitedLongerThanTheG
 }
 
 TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerOnItsVictimsCoresAndAWrongTier) {
-  SimRun r = simulate_jsonl(kWorkload);
+  SimRun r = kScenario.run(kWorkload);
   std::vector<ScheduleRecord> early = r.result.records;
   for (auto& rec : early) {
     if (rec.id == JobId(3)) {
@@ -131,7 +117,7 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerOnItsVictimsCoresAndAWro
       rec.end = Time::from_seconds(610);
     }
   }
-  const auto overlap = validate(r, early);
+  const auto overlap = kScenario.validate(r, early);
   ASSERT_FALSE(overlap);
   EXPECT_NE(overlap.error().message.find("at the same time"), std::string::npos) << overlap.error().message;
 
@@ -139,7 +125,7 @@ TEST(OwnerPreemptionScenario, TheValidatorRejectsAnOwnerOnItsVictimsCoresAndAWro
   for (auto& rec : wrong) {
     if (rec.preempted) rec.preempted_by = JobId(rec.id == JobId(1) ? 2 : 1);  // a tier-0 job
   }
-  const auto tier = validate(r, wrong);
+  const auto tier = kScenario.validate(r, wrong);
   ASSERT_FALSE(tier);
   EXPECT_NE(tier.error().message.find("not a higher one"), std::string::npos) << tier.error().message;
 }
@@ -154,7 +140,7 @@ namespace {
 // job aimed at the owners' partition is refused at its arrival and preempts nobody; the
 // owners' job, charged to their account, does.
 TEST(OwnerPreemptionScenario, AnAccountOutsideAllowAccountsIsRefusedAndPreemptsNobody) {
-  const std::string config = std::string(kConfig) + R"(
+  const std::string config = kScenario.config + R"(
 [[partitions]]
 name = "condo"
 nodes = "n2"

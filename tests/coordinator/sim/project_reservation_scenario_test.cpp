@@ -12,11 +12,7 @@
 namespace fairway::sim {
 namespace {
 
-constexpr const char* kConfig = R"(
-[[nodes]]
-names = "n[1-2]"
-cores_per_socket = 4
-
+const scenario::Scenario kScenario{scenario::easy_config(scenario::kTwoNodes, R"(
 [[reservations]]
 name = "climate-run"
 start = 1000
@@ -25,21 +21,18 @@ nodes = "n2"
 account = "climate"
 cancel_below_use = 0.5
 cancel_after = "10:00"
-
-[scheduler]
-backfill = "easy"
-)";
+)"),
+                                   true};
 
 using scenario::runs_of;
 
 TEST(ProjectReservationScenario, ItsJobsRunInItAndOthersAroundIt) {
-  auto r = scenario::simulate_jsonl(
-      kConfig,
+  auto r = kScenario.run(
       R"({"id":1,"submit":0,"user":"ann","account":"climate","reservation":"climate-run","cores":4,"time_limit":1800,"runtime":1500}
 {"id":2,"submit":0,"user":"bob","cores":8,"time_limit":1800,"runtime":600}
 {"id":3,"submit":10,"user":"bob","cores":4,"time_limit":1800,"runtime":600}
 )");
-  const auto st = scenario::validate_records(r, r.result.records, true);
+  const auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
   const auto member = runs_of(r, 1);
   ASSERT_EQ(member.size(), 1u);
@@ -60,8 +53,7 @@ TEST(ProjectReservationScenario, ItsJobsRunInItAndOthersAroundIt) {
 }
 
 TEST(ProjectReservationScenario, AnUnusedReservationIsGivenBackAfterItsPatience) {
-  auto r = scenario::simulate_jsonl(
-      kConfig, R"({"id":1,"submit":0,"user":"bob","cores":8,"time_limit":7200,"runtime":600}
+  auto r = kScenario.run(R"({"id":1,"submit":0,"user":"bob","cores":8,"time_limit":7200,"runtime":600}
 )");
   ASSERT_EQ(r.result.reservations_cancelled.size(), 1u);
   EXPECT_EQ(r.result.reservations_cancelled[0].name, "climate-run");
@@ -69,7 +61,7 @@ TEST(ProjectReservationScenario, AnUnusedReservationIsGivenBackAfterItsPatience)
   const auto big = runs_of(r, 1);
   ASSERT_EQ(big.size(), 1u);
   EXPECT_EQ(big[0].start.seconds(), 1600);  // at the cancellation, not at the window's end
-  const auto st = scenario::validate_records(r, r.result.records, true);
+  const auto st = kScenario.validate(r, r.result.records);
   EXPECT_TRUE(st) << st.error().message;
 }
 
