@@ -48,7 +48,7 @@ CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
       rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s),
       auth_(auth ? std::move(auth) : make_system_authenticator(config.security)),
       probe_(*store_, std::move(read_only_because), now),
-      notices_(std::make_unique<ProgramMailer>(config_.coordinator.mail_program), *scheduler_, tracking_) {}
+      notices_(std::make_unique<ProgramMailer>(config_.coordinator.mail_program), *scheduler_) {}
 
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
     const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because,
@@ -75,6 +75,7 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   s->tokens_ = std::move(recovered.tokens);
   s->tracking_ = std::move(recovered.tracking);
   s->finished_.order() = std::move(recovered.finished_order);
+  for (std::uint64_t array : recovered.arrays_begin_mailed) s->notices_.array_begin_mailed(JobId(array));
   s->reports_ = AgentReports(std::move(recovered.awaiting_nodes), std::move(recovered.stored_drains));
   s->last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",

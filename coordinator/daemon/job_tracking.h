@@ -23,13 +23,8 @@ struct JobTracking {
   // are the core's: JobRecord::stop and JobRecord::outcome.
   std::optional<Time> unconfirmed_since;    // its agent re-registered without it (monotonic)
   std::optional<wire::JobView> final_view;  // kept once terminal; the core forgets it
-  // --mail-type=TIME_LIMIT*: the shares of its limit mailed about for the run that
-  // started at time_mails_run (a requeued run starts over).
-  std::uint8_t time_mails_sent = 0;
-  Time time_mails_run;
   // A job array's own entry (kept after it ends): a query naming it names its tasks.
   bool array = false;
-  bool array_begin_mailed = false;  // its first task's start was mailed about (--mail-type=BEGIN)
   // Where it runs is not kept here: its head and members (which hold its cores for its
   // steps, LaunchJob.extern_only) are its allocation's (job_nodes.h).
   // Its steps: their numbers, the open ones (their srun reports each one's end), the cores

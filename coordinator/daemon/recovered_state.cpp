@@ -86,10 +86,8 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
     auto [rec, t] = from_row(s, *decoded);
     const JobSpec& spec = rec.spec;
     // A task that started means its array's BEGIN mail went out before the restart.
-    if (spec.is_array_task() && s.start_time) {
-      if (auto a = out.tracking.find(spec.array_job.value()); a != out.tracking.end())
-        a->second.array_begin_mailed = true;
-    }
+    if (spec.is_array_task() && s.start_time && out.tracking.contains(spec.array_job.value()))
+      out.arrays_begin_mailed.insert(spec.array_job.value());
     // Only a retry could still ask for a token; older ones would be dropped at the first submit.
     if (now - s.submit_time <= ClientTokens::kKept)
       out.tokens.remember(s.user, s.client_token, s.id, s.submit_time);

@@ -7,6 +7,7 @@
 #include <deque>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/client_tokens.h"
@@ -28,6 +29,8 @@ struct RecoveredState {
   std::unordered_map<std::string, NodeAdminState> stored_drains;
   NodeRegistry nodes;   // declared or remembered nodes, not registered yet
   ClientTokens tokens;  // submit tokens a retry could still send
+  // Arrays a task of which had started: their BEGIN mail went out (JobNotices).
+  std::unordered_set<std::uint64_t> arrays_begin_mailed;
   // For the log line: jobs restored waiting, running, finished.
   std::size_t waiting = 0, running = 0, finished = 0;
 };
