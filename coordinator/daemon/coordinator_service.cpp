@@ -74,7 +74,7 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   s->registry_ = std::move(recovered.nodes);
   s->tokens_ = std::move(recovered.tokens);
   s->tracking_ = std::move(recovered.tracking);
-  s->finished_.order() = std::move(recovered.finished_order);
+  s->finished_ = std::move(recovered.finished_jobs);
   for (std::uint64_t array : recovered.arrays_begin_mailed) s->notices_.array_begin_mailed(JobId(array));
   s->reports_ = AgentReports(std::move(recovered.awaiting_nodes), std::move(recovered.stored_drains));
   s->last_pass_ = now;
@@ -201,7 +201,9 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
   }
   for (const ArrayJob& a : end_arrays(context(), now)) {
     notices_.array_ended(a);
-    // Its entry (a query by its id lists its tasks) ages out with the finished jobs'.
+    // Its entry (a query by its id lists its tasks) ages out with the finished jobs'; an
+    // array whose row was never written has none, and only takes its place.
+    if (tracking_.erase(a.id().value()) > 0) finished_.keep(a.id()).array = true;
     finished_.ended(a.id());
   }
   // Commit, then reply: a turn whose commit failed answers nothing, and the service stops.
