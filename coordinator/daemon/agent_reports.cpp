@@ -58,7 +58,7 @@ void AgentReports::on_register(AgentTurn& turn, const std::string& peer, const w
     if (auto d = stored_drains_.find(m.node); d != stored_drains_.end()) apply_stored_drain(*n, d->second);
     // Jobs restored from the store that ran on this node can now be placed back.
     for (auto it = awaiting_nodes_.begin(); it != awaiting_nodes_.end();) {
-      if (adopt_restored(it->second, ctx.scheduler, ctx.tracking, turn.finished_order, now, turn.mono)) {
+      if (adopt_restored(it->second, ctx.scheduler, ctx.tracking, turn.finished, now, turn.mono)) {
         it = awaiting_nodes_.erase(it);
       } else {
         ++it;

@@ -2,9 +2,7 @@
 // service's parts and actions (ServiceContext), its clocks, and whether the store takes writes.
 #pragma once
 
-#include <cstdint>
-#include <deque>
-
+#include "coordinator/daemon/finished_jobs.h"
 #include "coordinator/daemon/service_context.h"
 #include "shared/base/time.h"
 
@@ -12,8 +10,8 @@ namespace fairway::daemon {
 
 struct AgentTurn {
   ServiceContext ctx;
-  // Terminal jobs, oldest first: a restored job whose node returns may end at once.
-  std::deque<std::uint64_t>& finished_order;
+  // Ended jobs: a restored job whose node returns may end at once.
+  FinishedJobs& finished;
   Time now;        // wall clock
   Time mono;       // the event loop's monotonic clock: node and job timeouts are measured on it
   bool read_only;  // the store takes no writes: nothing that must be stored is done

@@ -18,14 +18,14 @@ bool may_run_steps(const Caller& caller, const JobSpec& spec) {
 
 Result<const JobRecord*> live_job_for(const ServiceContext& ctx, JobId id, const Caller& caller) {
   const JobRecord* rec = ctx.scheduler.job(id);
-  auto t = ctx.tracking.find(id.value());
+  const FinishedJob* ended = ctx.finished.find(id);
   const bool hidden =
       ctx.config.security.private_data && !caller.admin && rec != nullptr && !owns(caller, rec->spec);
-  if (t == ctx.tracking.end() || hidden) {
+  if ((!ctx.tracking.contains(id.value()) && ended == nullptr) || hidden) {
     return make_error(ErrorCode::kNotFound, "job " + id_str(id) + " does not exist");
   }
   if (rec == nullptr || is_terminal(rec->state)) {
-    const JobState s = t->second.final_view ? t->second.final_view->state : JobState::kCompleted;
+    const JobState s = ended != nullptr && ended->view ? ended->view->state : JobState::kCompleted;
     return make_error(ErrorCode::kFailedPrecondition,
                       "job " + id_str(id) + " has already ended (" + std::string(to_string(s)) + ")");
   }

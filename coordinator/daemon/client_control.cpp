@@ -158,9 +158,9 @@ Result<JobId> array_task_for(ServiceContext& ctx, JobId array_id, std::int32_t i
   const ArrayJob* a = ctx.scheduler.array(array_id);
   if (a == nullptr) {
     // Ended: its tasks are jobs of their own, kept with their ids.
-    for (const auto& [task, t] : ctx.tracking) {
-      if (t.final_view && t.final_view->array_job == array_id &&
-          t.final_view->array_tasks == std::to_string(index)) {
+    for (const auto& [task, ended] : ctx.finished.kept()) {
+      if (ended.view && ended.view->array_job == array_id &&
+          ended.view->array_tasks == std::to_string(index)) {
         return JobId(task);
       }
     }

@@ -143,10 +143,13 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
   };
   // The arrays' lines cost a walk of the queue and of their waiting indices: only when the
   // query can show one (not for `show job 42` of a plain job, which --wait polls).
-  const bool names_an_array = std::any_of(m.jobs.begin(), m.jobs.end(), [&](JobId id) {
-    const auto t = ctx.tracking.find(id.value());
-    return t != ctx.tracking.end() && t->second.array;
-  });
+  // An array's id, live or ended: a query naming it names its tasks.
+  const auto is_array = [&](JobId id) {
+    if (const auto t = ctx.tracking.find(id.value()); t != ctx.tracking.end()) return t->second.array;
+    const FinishedJob* ended = ctx.finished.find(id);
+    return ended != nullptr && ended->array;
+  };
+  const bool names_an_array = std::any_of(m.jobs.begin(), m.jobs.end(), is_array);
   const ArrayLines array_lines = m.jobs.empty() || names_an_array ? waiting_array_lines(ctx) : ArrayLines{};
   auto wanted = [&](const std::string& user, const std::string& partition, JobState state) {
     if (!m.user.empty() && user != m.user) return false;
@@ -156,8 +159,9 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
   };
   std::vector<Match> matches;
   auto consider = [&](JobId id) {
-    auto t = ctx.tracking.find(id.value());
-    if (t == ctx.tracking.end()) return;
+    // Waiting or running jobs (and live arrays) have tracking; ended ones, a kept view.
+    const FinishedJob* ended = ctx.finished.find(id);
+    if (!ctx.tracking.contains(id.value()) && ended == nullptr) return;
     if (const ArrayJob* a = ctx.scheduler.array(id)) {
       if (!array_lines.contains(id.value())) return;  // every task runs or ran on its own
       if (own_only && !owns(caller, a->prototype.spec)) return;
@@ -177,9 +181,11 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
     if (rec != nullptr && !is_terminal(rec->state)) {
       if (own_only && !owns(caller, rec->spec)) return;
       if (wanted(rec->spec.user, rec->spec.partition, rec->state)) matches.push_back({id, rec, nullptr});
-    } else if (const auto& v = t->second.final_view; v && wanted(v->user, v->partition, v->state)) {
-      if (own_only && v->user != caller.user) return;
-      matches.push_back({id, nullptr, &*v});
+    } else if (ended != nullptr && ended->view) {
+      const wire::JobView& v = *ended->view;
+      if (!wanted(v.user, v.partition, v.state)) return;
+      if (own_only && v.user != caller.user) return;
+      matches.push_back({id, nullptr, &v});
     }
   };
   if (!m.jobs.empty()) {
@@ -187,15 +193,16 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
     // An array's id names all its tasks too, as squeue -j and scontrol show job read it.
     std::unordered_set<std::uint64_t> asked;
     for (JobId id : m.jobs) {
-      if (auto t = ctx.tracking.find(id.value()); t != ctx.tracking.end() && t->second.array)
-        asked.insert(id.value());
+      if (is_array(id)) asked.insert(id.value());
     }
     if (!asked.empty()) {
       for (const auto& [id, t] : ctx.tracking) {
         const JobRecord* rec = ctx.scheduler.job(JobId(id));
-        const JobId array = rec != nullptr ? rec->spec.array_job
-                            : t.final_view ? t.final_view->array_job
-                                           : JobId();
+        const JobId array = rec != nullptr ? rec->spec.array_job : JobId();
+        if (array.value() != 0 && asked.contains(array.value())) consider(JobId(id));
+      }
+      for (const auto& [id, ended] : ctx.finished.kept()) {
+        const JobId array = ended.view ? ended.view->array_job : JobId();
         if (array.value() != 0 && asked.contains(array.value())) consider(JobId(id));
       }
     }
@@ -204,7 +211,7 @@ wire::Message job_query(const ServiceContext& ctx, const wire::JobQuery& m, cons
     for (const JobRecord* rec : ctx.scheduler.running()) consider(rec->spec.id);
     for (const auto& [id, line] : array_lines) consider(JobId(id));
     if (m.include_finished || !m.states.empty()) {
-      for (std::uint64_t id : ctx.finished) consider(JobId(id));
+      for (std::uint64_t id : ctx.finished.order()) consider(JobId(id));
     }
   }
   std::sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) { return a.id < b.id; });

@@ -48,7 +48,7 @@ CoordinatorService::CoordinatorService(const Config& config, StateDirLock lock,
       rate_limiter_(config.coordinator.submit_burst, config.coordinator.submit_refill_per_s),
       auth_(auth ? std::move(auth) : make_system_authenticator(config.security)),
       probe_(*store_, std::move(read_only_because), now),
-      notices_(std::make_unique<ProgramMailer>(config_.coordinator.mail_program), *scheduler_, tracking_) {}
+      notices_(std::make_unique<ProgramMailer>(config_.coordinator.mail_program), *scheduler_) {}
 
 Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
     const Config& config, Time now, std::unique_ptr<ClientAuthenticator> auth, std::string read_only_because,
@@ -74,7 +74,8 @@ Result<std::unique_ptr<CoordinatorService>> CoordinatorService::open(
   s->registry_ = std::move(recovered.nodes);
   s->tokens_ = std::move(recovered.tokens);
   s->tracking_ = std::move(recovered.tracking);
-  s->finished_.order() = std::move(recovered.finished_order);
+  s->finished_ = std::move(recovered.finished_jobs);
+  for (std::uint64_t array : recovered.arrays_begin_mailed) s->notices_.array_begin_mailed(JobId(array));
   s->reports_ = AgentReports(std::move(recovered.awaiting_nodes), std::move(recovered.stored_drains));
   s->last_pass_ = now;
   log_event(LogLevel::kInfo, "coordinator_recovered",
@@ -200,7 +201,9 @@ std::vector<Outgoing> CoordinatorService::end_turn(Time now, bool allow_pass) {
   }
   for (const ArrayJob& a : end_arrays(context(), now)) {
     notices_.array_ended(a);
-    // Its entry (a query by its id lists its tasks) ages out with the finished jobs'.
+    // Its entry (a query by its id lists its tasks) ages out with the finished jobs'; an
+    // array whose row was never written has none, and only takes its place.
+    if (tracking_.erase(a.id().value()) > 0) finished_.keep(a.id()).array = true;
     finished_.ended(a.id());
   }
   // Commit, then reply: a turn whose commit failed answers nothing, and the service stops.

@@ -108,9 +108,7 @@ class CoordinatorService : private ServiceActions {
                      std::unique_ptr<JobStore> store, std::unique_ptr<ClientAuthenticator> auth,
                      std::string read_only_because, Time now);
 
-  AgentTurn agent_turn(Time now) {
-    return {context(), finished_.order(), now, mono(now), probe_.read_only()};
-  }
+  AgentTurn agent_turn(Time now) { return {context(), finished_, now, mono(now), probe_.read_only()}; }
   // job_effects.cpp: carries out what the core's lifecycle decided for a job
   // (job_lifecycle.h), in order; false when one failed (the rest are not done).
   bool carry_out(JobId id, const std::vector<JobEffect>& effects, Time now);
@@ -125,8 +123,8 @@ class CoordinatorService : private ServiceActions {
   // What the client API, the array rows (array_rows.h) and the agent side work on: this
   // service's parts.
   ServiceContext context() {
-    return {config_,           *scheduler_, *store_,       registry_, tracking_,
-            finished_.order(), tokens_,     rate_limiter_, counters_, *this};
+    return {config_,   *scheduler_, *store_,       registry_, tracking_,
+            finished_, tokens_,     rate_limiter_, counters_, *this};
   }
 
   // The job's request as the store keeps it (job_persistence.cpp); an error names the job.
@@ -178,7 +176,7 @@ class CoordinatorService : private ServiceActions {
   // to the members above, so they come after them.
   TurnTransaction txn_{*store_, counters_};  // the turn's writes, commit-then-reply, fail-stop
   StoreProbe probe_;                         // read-only mode and its probe
-  FinishedJobs finished_{config_};           // finished jobs' views and the store's purge
+  FinishedJobs finished_{config_};           // ended jobs' views and the store's purge
   JobNotices notices_;                       // --mail-type mail
 };
 

@@ -29,8 +29,16 @@ Duration usage_horizon(const Config& config) {
   return std::max(horizon, period);
 }
 
-void FinishedJobs::trim(std::unordered_map<std::uint64_t, JobTracking>& tracking) {
-  trim_finished(tracking, order_);
+void FinishedJobs::trim() {
+  while (order_.size() > kFinishedViewsKept) {
+    kept_.erase(order_.front());
+    order_.pop_front();
+  }
+}
+
+const FinishedJob* FinishedJobs::find(JobId id) const {
+  const auto it = kept_.find(id.value());
+  return it == kept_.end() ? nullptr : &it->second;
 }
 
 void FinishedJobs::purge_expired(Time now, JobStore& store, TurnTransaction& txn,

@@ -1,8 +1,10 @@
-// Finished jobs' retention: the newest ones' views kept in memory for `queue --all`, and
-// the store's finished rows purged hourly, in bounded batches, once keep_finished has passed.
+// Finished jobs' retention: what queries read of the newest ones kept in memory (their
+// views, for `queue --all`), and the store's finished rows purged hourly, in bounded
+// batches, once keep_finished has passed.
 // Not thread-safe: the daemon's one event-loop thread owns it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -10,12 +12,14 @@
 
 #include "coordinator/core/scheduler.h"
 #include "coordinator/daemon/job_store.h"
-#include "coordinator/daemon/job_tracking.h"
 #include "coordinator/daemon/turn_transaction.h"
 #include "shared/config/config.h"
+#include "shared/wire/messages.h"
 
 namespace fairway::daemon {
 
+// Finished jobs whose views stay in memory for `queue --all`; older ones live in the store.
+inline constexpr std::size_t kFinishedViewsKept = 100000;
 // Finished jobs one turn's purge deletes at most (keep_finished), and kept runs of purged
 // jobs it forgets at most.
 inline constexpr std::int64_t kPurgeBatch = 2000;
@@ -24,19 +28,33 @@ inline constexpr std::int64_t kPurgeBatch = 2000;
 // that long after it ended.
 Duration usage_horizon(const Config& config);
 
+// What the daemon keeps of an ended job (its JobTracking is gone with it).
+struct FinishedJob {
+  // Rendered as it ended (job_view); none for a job array's own entry, or a job the core
+  // had already forgotten.
+  std::optional<wire::JobView> view;
+  bool array = false;  // a job array's own entry: a query naming it names its tasks
+};
+
 class FinishedJobs {
  public:
   explicit FinishedJobs(const Config& config)
       : keep_finished_(config.coordinator.keep_finished), usage_horizon_(usage_horizon(config)) {}
 
-  // Terminal jobs (and ended arrays) whose views are in memory, oldest first: recovery
-  // fills it, a restored job that ends on adoption joins it, queries read it.
-  std::deque<std::uint64_t>& order() { return order_; }
-  const std::deque<std::uint64_t>& order() const { return order_; }
-  // A job (or an array) ended: its view ages out with the others'.
+  // A job (or an array) ended: it ages out with the others, oldest first. Recovery fills
+  // it too; a restored job that ends on adoption joins it.
   void ended(JobId id) { order_.push_back(id.value()); }
-  // Forgets the oldest views beyond kFinishedViewsKept from `tracking`.
-  void trim(std::unordered_map<std::uint64_t, JobTracking>& tracking);
+  // What is kept of ended job `id` (empty when new), until it ages out: ended(id) gives it
+  // its place in the order.
+  FinishedJob& keep(JobId id) { return kept_[id.value()]; }
+  // Forgets the oldest beyond kFinishedViewsKept.
+  void trim();
+
+  // What is kept of `id`, or null (it has not ended, or aged out).
+  const FinishedJob* find(JobId id) const;
+  // The ended jobs, oldest first (`queue --all`), and what is kept of each, by id.
+  const std::deque<std::uint64_t>& order() const { return order_; }
+  const std::unordered_map<std::uint64_t, FinishedJob>& kept() const { return kept_; }
 
   // Drops finished jobs that ended before keep_finished from the store, into `txn`: hourly,
   // each call at most kPurgeBatch of them, and again on the next call while a batch was
@@ -49,6 +67,7 @@ class FinishedJobs {
   Duration keep_finished_;
   Duration usage_horizon_;
   std::deque<std::uint64_t> order_;
+  std::unordered_map<std::uint64_t, FinishedJob> kept_;
   std::optional<Time> last_purge_;  // when the last complete purge ran
 };
 

@@ -7,19 +7,21 @@
 
 namespace fairway::daemon {
 
-JobNotices::JobNotices(std::unique_ptr<Mailer> mailer, const Scheduler& scheduler,
-                       std::unordered_map<std::uint64_t, JobTracking>& tracking)
-    : mailer_(std::move(mailer)), scheduler_(scheduler), tracking_(tracking) {}
+JobNotices::JobNotices(std::unique_ptr<Mailer> mailer, const Scheduler& scheduler)
+    : mailer_(std::move(mailer)), scheduler_(scheduler) {}
 
 void JobNotices::about(JobId id, JobMailEvent event, std::optional<Duration> run_time) {
+  if (event == kMailEnd) time_mails_.erase(id.value());  // it runs no more
   const JobRecord* rec = scheduler_.job(id);
   if (rec == nullptr || rec->spec.mail_events == 0) return;
   if (rec->spec.is_array_task()) {
     // An array mails as one job, as Slurm without ARRAY_TASKS: when its first task begins
     // and when its last ends (mail_array_end), never once per task.
-    auto array = tracking_.find(rec->spec.array_job.value());
-    if (event != kMailBegin || array == tracking_.end() || array->second.array_begin_mailed) return;
-    array->second.array_begin_mailed = true;
+    const JobId array = rec->spec.array_job;
+    if (event != kMailBegin || scheduler_.array(array) == nullptr ||
+        !array_begins_mailed_.insert(array.value()).second) {
+      return;
+    }
     if ((rec->spec.mail_events & kMailBegin) == 0) return;
     JobMailFacts f;
     f.job = rec->spec.array_job;
@@ -53,6 +55,7 @@ void JobNotices::about(JobId id, JobMailEvent event, std::optional<Duration> run
 }
 
 void JobNotices::array_ended(const ArrayJob& a) {
+  array_begins_mailed_.erase(a.id().value());  // no task of it starts again
   const JobSpec& spec = a.prototype.spec;
   const bool failed = a.outcome() != JobState::kCompleted;
   if ((spec.mail_events & (kMailEnd | (failed ? kMailFail : 0))) == 0) return;
@@ -88,16 +91,16 @@ void JobNotices::time_limits(Time now) {
     const std::uint8_t asked = j->spec.mail_events & kTimeMails;
     const Duration limit = j->spec.time_limit;
     if (asked == 0 || limit.is_infinite() || limit.count() <= 0) continue;
-    JobTracking& t = tracking_[j->spec.id.value()];
-    if (t.time_mails_run != j->start_time) {
-      t.time_mails_run = j->start_time;
-      t.time_mails_sent = 0;
+    TimeMails& t = time_mails_[j->spec.id.value()];
+    if (t.run != j->start_time) {
+      t.run = j->start_time;
+      t.sent = 0;
     }
     const Duration ran = now - j->start_time;
     for (const Share& s : kShares) {
-      if ((asked & s.event) == 0 || (t.time_mails_sent & s.event) != 0) continue;
+      if ((asked & s.event) == 0 || (t.sent & s.event) != 0) continue;
       if (ran.count() * 100 < limit.count() * s.percent) continue;
-      t.time_mails_sent |= s.event;
+      t.sent |= s.event;
       about(j->spec.id, s.event, ran);
     }
   }

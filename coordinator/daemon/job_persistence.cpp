@@ -42,11 +42,14 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
   ServiceContext ctx = context();
   release_members(ctx, t, id, member_nodes(*scheduler_, id), now);
   persist(id);
-  if (rec != nullptr) t.final_view = job_view(*rec, t, *scheduler_);
+  // What queries read of it from now on is its view: FinishedJobs keeps that.
+  FinishedJob& ended = finished_.keep(id);
+  if (rec != nullptr) ended.view = job_view(*rec, t, *scheduler_);
+  tracking_.erase(id.value());  // `t` with it
   notices_.about(id, kMailEnd);
   scheduler_->forget(id);
   finished_.ended(id);
-  finished_.trim(tracking_);
+  finished_.trim();
 }
 
 }  // namespace fairway::daemon

@@ -36,7 +36,7 @@ Status restore_steps(JobStore& store, std::unordered_map<std::uint64_t, JobTrack
 
 Result<RecoveredState> recover_from(JobStore& store, const Config& config, Scheduler& scheduler,
                                     const ReasonSetter& system_user, Time now, Time mono) {
-  RecoveredState out;
+  RecoveredState out(config);
   out.nodes.set_system_user(system_user);
   // Fair-share must survive the restart: every run in the store, finished or still
   // running, is charged again, in time order, once all are known (end_restore).
@@ -86,10 +86,8 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
     auto [rec, t] = from_row(s, *decoded);
     const JobSpec& spec = rec.spec;
     // A task that started means its array's BEGIN mail went out before the restart.
-    if (spec.is_array_task() && s.start_time) {
-      if (auto a = out.tracking.find(spec.array_job.value()); a != out.tracking.end())
-        a->second.array_begin_mailed = true;
-    }
+    if (spec.is_array_task() && s.start_time && out.tracking.contains(spec.array_job.value()))
+      out.arrays_begin_mailed.insert(spec.array_job.value());
     // Only a retry could still ask for a token; older ones would be dropped at the first submit.
     if (now - s.submit_time <= ClientTokens::kKept)
       out.tokens.remember(s.user, s.client_token, s.id, s.submit_time);
@@ -101,8 +99,8 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
       if (is_terminal(s.state)) {
         scheduler.restore_outcome(s.id, s.state);
         if (keeps_view()) {
-          out.tracking[s.id.value()] = std::move(t);
-          out.finished_order.push_back(s.id.value());
+          out.finished_jobs.keep(s.id).array = true;
+          out.finished_jobs.ended(s.id);
         }
         return ok_status();
       }
@@ -124,7 +122,7 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
         scheduler.restore_runtime(spec.user, *s.end_time - *s.start_time, *s.end_time);
       }
       const bool kept = keeps_view();
-      if (kept) t.final_view = job_view(rec, t, scheduler, s.allocation);
+      if (kept) out.finished_jobs.keep(spec.id).view = job_view(rec, t, scheduler, s.allocation);
       if (s.start_time && s.end_time) {
         // Declared nodes are known from the start: GPUs are billed by their type now.
         if (!config.nodes.empty()) {
@@ -136,16 +134,13 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
               {std::move(s), spec.account, spec.user, spec.reservation, scheduler.with_default_memory(spec)});
         }
       }
-      if (kept) {
-        out.finished_order.push_back(spec.id.value());
-        out.tracking[spec.id.value()] = std::move(t);
-      }
+      if (kept) out.finished_jobs.ended(spec.id);
       ++out.finished;
       return ok_status();
     }
     if (s.state == JobState::kRunning || s.state == JobState::kCompleting) {
       out.tracking[s.id.value()] = std::move(t);
-      if (!adopt_restored(s, scheduler, out.tracking, out.finished_order, now, mono))
+      if (!adopt_restored(s, scheduler, out.tracking, out.finished_jobs, now, mono))
         out.awaiting_nodes.emplace(s.id.value(), std::move(s));
       ++out.running;
       return ok_status();
@@ -161,7 +156,7 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
     out.tracking[s.id.value()] = std::move(t);
     return ok_status();
   }));
-  trim_finished(out.tracking, out.finished_order);  // running jobs that could not be restored ended above
+  out.finished_jobs.trim();  // running jobs that could not be restored ended above
 
   // Declared nodes exist from the start but take no work until their agents register.
   // Restored running jobs were placed first, while every node still counted as up.
@@ -204,7 +199,7 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
     // Running jobs go back on their nodes while those still count as up (a down node
     // withholds its cores); the nodes then wait, down, for their agents.
     for (auto it = out.awaiting_nodes.begin(); it != out.awaiting_nodes.end();) {
-      it = adopt_restored(it->second, scheduler, out.tracking, out.finished_order, now, mono)
+      it = adopt_restored(it->second, scheduler, out.tracking, out.finished_jobs, now, mono)
                ? out.awaiting_nodes.erase(it)
                : std::next(it);
     }
@@ -224,8 +219,8 @@ Result<RecoveredState> recover_from(JobStore& store, const Config& config, Sched
 }
 
 bool adopt_restored(const StoredJob& row, Scheduler& scheduler,
-                    std::unordered_map<std::uint64_t, JobTracking>& tracking,
-                    std::deque<std::uint64_t>& finished_order, Time now, Time mono) {
+                    std::unordered_map<std::uint64_t, JobTracking>& tracking, FinishedJobs& finished,
+                    Time now, Time mono) {
   auto alloc = allocation_on(row.allocation, scheduler.cluster());
   if (!alloc) return false;  // a node it ran on has not registered yet
   JobTracking& t = tracking[row.id.value()];
@@ -241,8 +236,9 @@ bool adopt_restored(const StoredJob& row, Scheduler& scheduler,
     log_event(LogLevel::kError, "running_job_not_restored",
               {{"job", std::to_string(row.id.value())}, {"error", st.error().message}});
     (void)lifecycle::apply(rec, lifecycle::NotRestored{st.error().message}, now);
-    t.final_view = job_view(rec, t, scheduler);
-    finished_order.push_back(row.id.value());
+    finished.keep(row.id).view = job_view(rec, t, scheduler);
+    finished.ended(row.id);
+    tracking.erase(row.id.value());  // `t` with it
     return true;
   }
   if (!rec.reason.empty()) (void)scheduler.set_reason(rec.spec.id, rec.reason);
@@ -258,14 +254,6 @@ void apply_stored_drain(NodeEntry& n, const NodeAdminState& a) {
   n.reason = a.reason;
   n.reason_by = {a.by_user, a.by_uid};
   n.reason_time = a.at;
-}
-
-void trim_finished(std::unordered_map<std::uint64_t, JobTracking>& tracking,
-                   std::deque<std::uint64_t>& finished_order) {
-  while (finished_order.size() > kFinishedViewsKept) {
-    tracking.erase(finished_order.front());
-    finished_order.pop_front();
-  }
 }
 
 StoredUsageRun usage_run_of(const ClusterState& cluster, const StoredJob& s, const std::string& account,

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +23,7 @@ namespace fairway::daemon {
 enum class Channel { kAgents, kClients };
 
 struct JobTracking;
+class FinishedJobs;
 
 // The rest of the service, as a client request sees it: the turn's frames and writes, and
 // the job changes whose consequences (rows, effects, a scheduling pass) the service owns.
@@ -55,9 +55,10 @@ struct ServiceContext {
   Scheduler& scheduler;
   JobStore& store;
   NodeRegistry& registry;
-  // What the daemon knows about each job beyond the core's record (coordinator_service.h).
+  // What the daemon knows about each waiting or running job beyond the core's record
+  // (coordinator_service.h), and what it keeps of the newest ended ones.
   std::unordered_map<std::uint64_t, JobTracking>& tracking;
-  const std::deque<std::uint64_t>& finished;  // terminal jobs, oldest first
+  const FinishedJobs& finished;
   ClientTokens& tokens;
   SubmitRateLimiter& rate_limiter;
   ServiceCounters& counters;

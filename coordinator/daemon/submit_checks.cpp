@@ -73,8 +73,8 @@ Status check_dependencies_visible(const ServiceContext& ctx, const JobSpec& spec
       std::string owner;
       if (const JobRecord* rec = ctx.scheduler.job(id)) {
         owner = rec->spec.user;
-      } else if (auto t = ctx.tracking.find(id.value()); t != ctx.tracking.end() && t->second.final_view) {
-        owner = t->second.final_view->user;
+      } else if (const FinishedJob* ended = ctx.finished.find(id); ended != nullptr && ended->view) {
+        owner = ended->view->user;
       }
       if (!owner.empty() && owner != caller.user) {
         return invalid_argument("--dependency names job " + id_str(id) + ", which does not exist");

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coordinator/daemon/finished_jobs.h"
 #include "coordinator/daemon/job_tracking.h"
 #include "coordinator/daemon/stored_request.h"
 #include "coordinator/daemon/turn_transaction.h"
@@ -108,7 +109,7 @@ class ArrayRowsTest : public StoreTest {
   std::unique_ptr<JobStore> store_;
   NodeRegistry registry_;
   std::unordered_map<std::uint64_t, JobTracking> tracking_;
-  std::deque<std::uint64_t> finished_;
+  FinishedJobs finished_{Config{}};
   ClientTokens tokens_;
   SubmitRateLimiter limiter_{10, 1.0};
   ServiceCounters counters_;

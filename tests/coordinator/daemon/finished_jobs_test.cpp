@@ -1,7 +1,7 @@
-// FinishedJobs on its own, over a real job store: the oldest views are forgotten first
-// beyond kFinishedViewsKept; keep_finished's purge takes the earliest-ended rows first, at
-// most kPurgeBatch a call, goes on at the next call while a batch was full, then waits an
-// hour; purged runs are kept for fair-share; without keep_finished nothing is purged.
+// FinishedJobs on its own, over a real job store: what is kept of an ended job is found by
+// its id, the oldest forgotten first beyond kFinishedViewsKept; keep_finished's purge takes the
+// earliest-ended rows first, at most kPurgeBatch a call, goes on at the next call while a batch was full,
+// then waits an hour; purged runs are kept for fair-share; without keep_finished nothing is purged.
 #include "coordinator/daemon/finished_jobs.h"
 
 #include <gtest/gtest.h>
@@ -86,20 +86,39 @@ class FinishedJobsTest : public StoreTest {
 
 TEST_F(FinishedJobsTest, TheOldestViewsAreForgottenFirstBeyondTheLimit) {
   FinishedJobs f(config(""));
-  std::unordered_map<std::uint64_t, JobTracking> tracking;
   const std::uint64_t last = kFinishedViewsKept + 2;
-  for (std::uint64_t id : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, last}) tracking[id] = {};
-  tracking[last + 1] = {};  // still running: no place in the order
+  for (std::uint64_t id : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, last}) f.keep(JobId(id));
   for (std::uint64_t id = 1; id <= last; ++id) f.ended(JobId(id));
-  f.trim(tracking);
+  f.trim();
   EXPECT_EQ(f.order().size(), kFinishedViewsKept);
   EXPECT_EQ(f.order().front(), 3u);
   EXPECT_EQ(f.order().back(), last);
-  EXPECT_FALSE(tracking.contains(1));
-  EXPECT_FALSE(tracking.contains(2));
-  EXPECT_TRUE(tracking.contains(3));
-  EXPECT_TRUE(tracking.contains(last));
-  EXPECT_TRUE(tracking.contains(last + 1));
+  EXPECT_EQ(f.find(JobId(1)), nullptr);
+  EXPECT_EQ(f.find(JobId(2)), nullptr);
+  EXPECT_NE(f.find(JobId(3)), nullptr);
+  EXPECT_NE(f.find(JobId(last)), nullptr);
+  EXPECT_EQ(f.kept().size(), 2u);
+}
+
+TEST_F(FinishedJobsTest, AnEndedJobsViewAndAnEndedArraysEntryAreFoundUntilTheyAgeOut) {
+  FinishedJobs f(config(""));
+  wire::JobView v;
+  v.id = JobId(5);
+  v.user = "alice";
+  v.state = JobState::kTimeout;
+  f.keep(JobId(5)).view = v;
+  f.ended(JobId(5));
+  f.keep(JobId(6)).array = true;
+  f.ended(JobId(6));
+  EXPECT_EQ(f.find(JobId(4)), nullptr) << "never ended";
+  ASSERT_NE(f.find(JobId(5)), nullptr);
+  ASSERT_TRUE(f.find(JobId(5))->view.has_value());
+  EXPECT_EQ(f.find(JobId(5))->view->state, JobState::kTimeout);
+  EXPECT_FALSE(f.find(JobId(5))->array);
+  ASSERT_NE(f.find(JobId(6)), nullptr);
+  EXPECT_TRUE(f.find(JobId(6))->array);
+  EXPECT_FALSE(f.find(JobId(6))->view.has_value()) << "an array's tasks are its jobs";
+  EXPECT_EQ(f.order(), (std::deque<std::uint64_t>{5, 6}));
 }
 
 TEST_F(FinishedJobsTest, ThePurgeTakesTheEarliestEndedInBatchesThenWaitsAnHour) {

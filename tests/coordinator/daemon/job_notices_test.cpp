@@ -41,7 +41,7 @@ class JobNoticesTest : public ::testing::Test {
     scheduler_ = std::move(*scheduler);
     auto mailer = std::make_unique<FakeMailer>(sent_);
     mailer_ = mailer.get();
-    notices_ = std::make_unique<JobNotices>(std::move(mailer), *scheduler_, tracking_);
+    notices_ = std::make_unique<JobNotices>(std::move(mailer), *scheduler_);
   }
 
   JobSpec spec(std::uint64_t id, std::uint8_t mail_events) const {
@@ -67,7 +67,6 @@ class JobNoticesTest : public ::testing::Test {
 
   Time t0_ = Time::from_seconds(1'700'000'000);
   std::unique_ptr<Scheduler> scheduler_;
-  std::unordered_map<std::uint64_t, JobTracking> tracking_;
   std::vector<std::string> sent_;
   FakeMailer* mailer_ = nullptr;
   std::unique_ptr<JobNotices> notices_;
@@ -122,11 +121,33 @@ TEST_F(JobNoticesTest, EachTimeLimitShareIsMailedOncePerRun) {
   EXPECT_TRUE(has(sent_[1], "Reached 80% of time limit")) << sent_[1];
 }
 
+TEST_F(JobNoticesTest, ARequeuedJobsNextRunIsMailedItsSharesAgain) {
+  run(spec(5, kMailTimeLimit50));
+  notices_->time_limits(t0_ + Duration::seconds(50));
+  ASSERT_EQ(sent_.size(), 1u);
+  ASSERT_TRUE(scheduler_->requeue(JobId(5), t0_ + Duration::seconds(60)));
+  const Time t1 = t0_ + Duration::hours(1);
+  scheduler_->schedule(t1);
+  ASSERT_EQ(scheduler_->job(JobId(5))->state, JobState::kRunning);
+  notices_->time_limits(t1 + Duration::seconds(49));
+  EXPECT_EQ(sent_.size(), 1u) << "the first run's share counted for the second";
+  notices_->time_limits(t1 + Duration::seconds(50));
+  EXPECT_EQ(sent_.size(), 2u) << "the second run's 50% was not mailed";
+}
+
+TEST_F(JobNoticesTest, AnArrayWhoseBeginWasMailedBeforeARestartIsNotMailedAgain) {
+  JobSpec s = spec(10, kMailBegin);
+  s.array = *parse_array_spec("0-1", 100);
+  run(s);
+  notices_->array_begin_mailed(JobId(10));  // recovery: a task had started
+  notices_->about(JobId(11), kMailBegin);
+  EXPECT_TRUE(sent_.empty()) << sent_.front();
+}
+
 TEST_F(JobNoticesTest, AnArrayMailsItsBeginOnceAndItsEndAsOneJob) {
   JobSpec s = spec(10, kMailBegin | kMailFail);
   s.array = *parse_array_spec("0-1", 100);
   run(s);
-  tracking_[10].array = true;  // the array's own entry, as its submission makes it
   notices_->about(JobId(11), kMailBegin);
   notices_->about(JobId(12), kMailBegin);
   ASSERT_EQ(sent_.size(), 1u) << "the array's begin is mailed once, not per task";

@@ -75,12 +75,13 @@ TEST_F(RecoveredStateTest, ReturnsWhatItRestoredAndPutsTheQueueBackIntoTheSchedu
   EXPECT_EQ(st->waiting, 1U);
   EXPECT_EQ(st->running, 2U);
   EXPECT_EQ(st->finished, 1U);
-  ASSERT_EQ(st->tracking.size(), 4U);
+  ASSERT_EQ(st->tracking.size(), 3U);  // the ended job's view is FinishedJobs'
   EXPECT_EQ(st->tracking.at(1).working_dir, "/work/1");
   EXPECT_EQ(st->tracking.at(2).unconfirmed_since, kMono);  // waits for its agent from `mono`
-  EXPECT_TRUE(st->tracking.at(3).final_view.has_value());
+  ASSERT_NE(st->finished_jobs.find(JobId(3)), nullptr);
+  EXPECT_TRUE(st->finished_jobs.find(JobId(3))->view.has_value());
   EXPECT_FALSE(st->tracking.at(4).unconfirmed_since.has_value());
-  EXPECT_EQ(st->finished_order, std::deque<std::uint64_t>{3});
+  EXPECT_EQ(st->finished_jobs.order(), std::deque<std::uint64_t>{3});
   ASSERT_EQ(st->awaiting_nodes.size(), 1U);
   EXPECT_EQ(st->awaiting_nodes.begin()->first, 4U);
 
@@ -110,9 +111,11 @@ TEST_F(RecoveredStateTest, TwoRunningRowsOnTheSameCoresRestoreTheFirstAndEndTheS
   ASSERT_TRUE(st) << st.error().message;
   EXPECT_EQ(st->running, 2U);
   EXPECT_EQ((*scheduler)->job(JobId(1))->state, JobState::kRunning);
-  EXPECT_EQ(st->finished_order, std::deque<std::uint64_t>{2});
-  ASSERT_TRUE(st->tracking.at(2).final_view.has_value());
-  EXPECT_EQ(st->tracking.at(2).final_view->state, JobState::kNodeFail);
+  EXPECT_EQ(st->finished_jobs.order(), std::deque<std::uint64_t>{2});
+  ASSERT_NE(st->finished_jobs.find(JobId(2)), nullptr);
+  ASSERT_TRUE(st->finished_jobs.find(JobId(2))->view.has_value());
+  EXPECT_EQ(st->finished_jobs.find(JobId(2))->view->state, JobState::kNodeFail);
+  EXPECT_FALSE(st->tracking.contains(2));
   EXPECT_TRUE(st->awaiting_nodes.empty());
 }
 
