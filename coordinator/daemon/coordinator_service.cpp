@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "coordinator/daemon/array_rows.h"
+#include "coordinator/daemon/cluster_reports.h"
 #include "coordinator/daemon/job_nodes.h"
 #include "coordinator/daemon/job_views.h"
 #include "coordinator/daemon/known_nodes.h"
@@ -230,6 +231,24 @@ void CoordinatorService::reply(Channel ch, const std::string& peer, const wire::
 void CoordinatorService::error_reply(Channel ch, const std::string& peer, ErrorCode code,
                                      std::string message) {
   reply(ch, peer, wire::ErrorReply{code, std::move(message)});
+}
+
+// ---- Monitoring: the metrics snapshot (fairway diag, the Prometheus endpoint) and
+// systemd's status line ---------------------------------------------------------------------
+
+wire::MetricsReply CoordinatorService::metrics(Time now) const {
+  // The Prometheus endpoint cannot tell who scrapes it: under private_data, nobody's usage.
+  return metrics_report({*scheduler_, registry_, counters_, now}, !config_.security.private_data);
+}
+
+std::string CoordinatorService::status_line() const {
+  std::size_t up = 0;
+  for (const NodeEntry& n : registry_.nodes()) up += n.liveness == NodeLiveness::kUp ? 1 : 0;
+  std::string line = std::to_string(scheduler_->waiting().size()) + " jobs waiting, " +
+                     std::to_string(scheduler_->running().size()) + " running; " + std::to_string(up) +
+                     " of " + std::to_string(registry_.nodes().size()) + " nodes up";
+  if (probe_.read_only()) line += "; READ-ONLY: " + probe_.why();
+  return line;
 }
 
 }  // namespace fairway::daemon

@@ -131,7 +131,7 @@ class CoordinatorService : private ServiceActions {
   Result<wire::SubmitRequest> stored_request(JobId id) const override;
   void run_pass(Time now);
   void launch(JobId id, Time now);
-  // job_steps.cpp: the rows of `fairway run`'s steps (client_steps.cpp) for sacct (ID.N):
+  // job_persistence.cpp: the rows of `fairway run`'s steps (client_steps.cpp) for sacct (ID.N):
   // stored when they start, ended by their srun's report, or ended with the job when it
   // stops with steps still open (release_members, member_launches.h).
   void persist_step(const StoredStep& step) override;

@@ -1,5 +1,6 @@
 // CoordinatorService's side of the job store: a job's stored request and the rows it writes
-// for jobs (the turn's transaction is TurnTransaction's, the read-only probe StoreProbe's).
+// for jobs and their steps (the turn's transaction is TurnTransaction's, the read-only probe
+// StoreProbe's; the steps themselves are the client API's, booked per job in its StepBook).
 #include "coordinator/daemon/coordinator_service.h"
 
 #include "coordinator/daemon/job_nodes.h"
@@ -50,6 +51,13 @@ void CoordinatorService::mark_terminal(JobId id, Time now) {
   scheduler_->forget(id);
   finished_.ended(id);
   finished_.trim();
+}
+
+void CoordinatorService::persist_step(const StoredStep& step) {
+  // Steps are accounting: with the store read-only the job and its step go on unrecorded.
+  if (read_only()) return;
+  if (!ensure_txn()) return;
+  (void)write(store_->put_step(step), "put_step", step.job);
 }
 
 }  // namespace fairway::daemon
